@@ -1,0 +1,55 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "Tally",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .library(name: "TallyJournal", targets: ["TallyJournal"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    ],
+    targets: [
+        // liblz4 from the operating system (Debian: liblz4-dev); lz4's sources are not vendored.
+        .systemLibrary(
+            name: "CLZ4",
+            pkgConfig: "liblz4",
+            providers: [.apt(["liblz4-dev"]), .brew(["lz4"])]
+        ),
+        // CRC32C (Castagnoli): SSE4.2 / ARMv8 CRC instructions with a table fallback.
+        .target(name: "CTallyCRC32C"),
+        .target(
+            name: "TallyJournal",
+            dependencies: [
+                "CLZ4",
+                "CTallyCRC32C",
+                .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+
+        // Test support: the fault-injecting file system and shared helpers.
+        .target(
+            name: "TallyTestSupport",
+            dependencies: ["TallyJournal", .product(name: "SystemPackage", package: "swift-system")],
+            path: "Tests/TallyTestSupport"
+        ),
+        // A tiny writer process that the kill -9 test starts and kills.
+        .executableTarget(
+            name: "JournalCrashWriter",
+            dependencies: ["TallyJournal", .product(name: "SystemPackage", package: "swift-system")],
+            path: "Tests/JournalCrashWriter"
+        ),
+        .testTarget(
+            name: "TallyJournalTests",
+            dependencies: [
+                "TallyJournal", "TallyTestSupport", "CTallyCRC32C", "JournalCrashWriter",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,62 @@
+import Crypto
+
+/// A 32-byte value of the journal's hash chain (SHA-256, or HMAC-SHA256 with a chain key).
+public struct ChainValue: Sendable, Hashable, CustomStringConvertible {
+    /// The 32 bytes.
+    public private(set) var bytes: [UInt8]
+
+    /// The value every journal's chain starts from: 32 zero bytes.
+    public static let genesis = ChainValue(unchecked: [UInt8](repeating: 0, count: 32))
+
+    /// Creates a chain value from 32 bytes, or nil for any other length.
+    public init?(bytes: [UInt8]) {
+        guard bytes.count == 32 else { return nil }
+        self.bytes = bytes
+    }
+
+    init(unchecked bytes: [UInt8]) {
+        precondition(bytes.count == 32, "a chain value has 32 bytes")
+        self.bytes = bytes
+    }
+
+    /// Lowercase hex.
+    public var description: String { hexString(bytes) }
+}
+
+/// Computes chain links: `next = H(previous ‖ frame header fields ‖ stored payload)`.
+struct HashChain: Sendable {
+    let key: [UInt8]?
+
+    init(key: [UInt8]?) {
+        self.key = key
+    }
+
+    var isKeyed: Bool { key != nil }
+
+    func next(
+        after previous: ChainValue, header: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer
+    ) -> ChainValue {
+        if let key {
+            var mac = HMAC<SHA256>(key: SymmetricKey(data: key))
+            mac.update(data: previous.bytes)
+            mac.update(data: header)
+            mac.update(data: payload)
+            return ChainValue(unchecked: Array(mac.finalize()))
+        }
+        var hasher = SHA256()
+        hasher.update(data: previous.bytes)
+        hasher.update(bufferPointer: header)
+        hasher.update(bufferPointer: payload)
+        return ChainValue(unchecked: Array(hasher.finalize()))
+    }
+}
+
+func hexString<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    var text: [UInt8] = []
+    for byte in bytes {
+        text.append(digits[Int(byte >> 4)])
+        text.append(digits[Int(byte & 0x0f)])
+    }
+    return String(decoding: text, as: UTF8.self)
+}

@@ -1,0 +1,74 @@
+import SystemPackage
+
+/// The file operations the journal uses: the seam where tests inject faults (dropped, torn or
+/// partial unsynced writes, EIO, ENOSPC) and where another storage could be plugged in.
+///
+/// Every method throws `Errno` on failure; the journal turns it into a `JournalError` that
+/// names the operation and path.
+public protocol FileSystem: Sendable {
+    /// Opens an existing file for reading, or for reading and writing.
+    func openFile(at path: FilePath, writable: Bool) throws(Errno) -> any JournalFile
+    /// Creates a new, empty file for reading and writing; fails if it exists.
+    func createFile(at path: FilePath) throws(Errno) -> any JournalFile
+    /// The names of the entries in a directory.
+    func contentsOfDirectory(at path: FilePath) throws(Errno) -> [String]
+    /// Creates a directory and missing parents.
+    func createDirectory(at path: FilePath) throws(Errno)
+    /// Whether a file or directory exists.
+    func fileExists(at path: FilePath) -> Bool
+    /// Atomically renames a file.
+    func rename(from source: FilePath, to destination: FilePath) throws(Errno)
+    /// Removes a file.
+    func removeFile(at path: FilePath) throws(Errno)
+    /// Makes a directory's entries (created, renamed, removed files) durable.
+    func synchronizeDirectory(at path: FilePath) throws(Errno)
+    /// Takes an exclusive advisory lock, or fails with `EWOULDBLOCK` when another holder has it.
+    /// The lock is released when the returned object is released or `unlock` is called.
+    func lockExclusively(at path: FilePath) throws(Errno) -> any FileLock
+}
+
+/// An open file. It closes when the last reference to it goes away, so a sync in flight never
+/// races a close.
+public protocol JournalFile: AnyObject, Sendable {
+    /// Reads up to `buffer.count` bytes at `offset`; returns fewer only at the end of the file.
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(Errno) -> Int
+    /// Writes all of `bytes` at `offset`.
+    func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(Errno)
+    /// The file's current size.
+    func size() throws(Errno) -> Int64
+    /// Cuts or extends the file to `size` bytes.
+    func truncate(to size: Int64) throws(Errno)
+    /// Makes the file's data durable (`fdatasync`).
+    func synchronizeData() throws(Errno)
+    /// Makes the file's data and metadata durable (`fsync`).
+    func synchronize() throws(Errno)
+}
+
+/// A held lock.
+public protocol FileLock: AnyObject, Sendable {
+    /// Releases the lock.
+    func unlock()
+}
+
+extension JournalFile {
+    /// Reads exactly `count` bytes at `offset`, or fewer at the end of the file.
+    func readBytes(count: Int, at offset: Int64) throws(Errno) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var result: Result<Int, Errno> = .success(0)
+        bytes.withUnsafeMutableBytes { buffer in
+            result = Result { () throws(Errno) in try self.read(into: buffer, at: offset) }
+        }
+        let read = try result.get()
+        if read < count { bytes.removeSubrange(read...) }
+        return bytes
+    }
+
+    /// Writes all of `bytes` at `offset`.
+    func write(_ bytes: [UInt8], at offset: Int64) throws(Errno) {
+        var result: Result<Void, Errno> = .success(())
+        bytes.withUnsafeBytes { buffer in
+            result = Result { () throws(Errno) in try self.write(buffer, at: offset) }
+        }
+        try result.get()
+    }
+}

@@ -1,0 +1,83 @@
+/// A batch of records serialised and compressed, waiting for its sequence number and chain
+/// link. Built outside the writer's lock so that concurrent appends compress in parallel.
+struct PendingFrame: Sendable {
+    /// Header space (zeros) followed by the stored payload.
+    var bytes: [UInt8]
+    var header: FrameHeader
+
+    /// Serialises `records` into the raw payload and compresses it when that is smaller.
+    ///
+    /// Raw payload, per record: zigzag varint (recordedAt - first recordedAt), varint type tag,
+    /// varint schema version, varint payload length, payload bytes.
+    static func make(_ records: [NewRecord], limits: JournalLimits) throws(JournalError) -> PendingFrame {
+        guard let first = records.first, let last = records.last else { throw .emptyBatch }
+        var rawLength = 0
+        for record in records {
+            guard record.payload.count <= limits.recordBytesMax else {
+                throw .recordTooLarge(bytes: record.payload.count, limit: limits.recordBytesMax)
+            }
+            rawLength += record.payload.count + 24
+        }
+        guard records.count <= limits.recordsPerFrameMax, rawLength - 24 * records.count <= limits.frameBytesMax else {
+            throw .frameTooLarge(
+                bytes: rawLength - 24 * records.count, records: records.count,
+                bytesLimit: limits.frameBytesMax, recordsLimit: limits.recordsPerFrameMax)
+        }
+        var raw: [UInt8] = []
+        raw.reserveCapacity(FrameHeader.size + rawLength)
+        raw.append(contentsOf: repeatElement(0, count: FrameHeader.size))
+        for record in records {
+            raw.appendZigZag(record.recordedAtMilliseconds &- first.recordedAtMilliseconds)
+            raw.appendVarint(UInt64(record.typeTag))
+            raw.appendVarint(UInt64(record.schemaVersion))
+            raw.appendVarint(UInt64(record.payload.count))
+            raw.append(contentsOf: record.payload)
+        }
+        let payloadLength = raw.count - FrameHeader.size
+        guard payloadLength <= limits.frameBytesMax else {
+            throw .frameTooLarge(
+                bytes: payloadLength, records: records.count,
+                bytesLimit: limits.frameBytesMax, recordsLimit: limits.recordsPerFrameMax)
+        }
+        let compressed = raw.withUnsafeBytes { all in
+            LZ4.compressIfSmaller(
+                UnsafeRawBufferPointer(rebasing: all[FrameHeader.size...]), prefixBytes: FrameHeader.size)
+        }
+        let header = FrameHeader(
+            flags: compressed == nil ? 0 : FrameHeader.compressedFlag,
+            storedLength: (compressed?.count ?? raw.count) - FrameHeader.size,
+            rawLength: payloadLength,
+            firstSequenceNumber: 0,
+            recordCount: records.count,
+            firstRecordedAt: first.recordedAtMilliseconds,
+            lastRecordedAt: last.recordedAtMilliseconds)
+        return PendingFrame(bytes: compressed ?? raw, header: header)
+    }
+
+    /// Fills in the sequence number, chain value and checksum; returns the frame's bytes.
+    mutating func seal(firstSequenceNumber: UInt64, after previous: ChainValue, chain: HashChain) -> [UInt8] {
+        header.firstSequenceNumber = firstSequenceNumber
+        let fields = header.chainedFields()
+        let next = fields.withUnsafeBytes { fieldBytes in
+            bytes.withUnsafeBytes { all in
+                chain.next(
+                    after: previous, header: fieldBytes,
+                    payload: UnsafeRawBufferPointer(rebasing: all[FrameHeader.size...]))
+            }
+        }
+        header.chainValue = next
+        var headerBytes = fields
+        headerBytes.append(contentsOf: next.bytes)
+        bytes.replaceSubrange(0..<FrameHeader.checksummedBytes, with: headerBytes)
+        let checksum = bytes.withUnsafeBytes { all in
+            CRC32C.extend(
+                CRC32C.extend(0, UnsafeRawBufferPointer(rebasing: all[0..<FrameHeader.checksummedBytes])),
+                UnsafeRawBufferPointer(rebasing: all[FrameHeader.size...]))
+        }
+        header.checksum = checksum
+        withUnsafeBytes(of: checksum.littleEndian) { crcBytes in
+            bytes.replaceSubrange(FrameHeader.checksummedBytes..<FrameHeader.size, with: crcBytes)
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,102 @@
+import SystemPackage
+
+extension Journal {
+    /// Suspends until `sequenceNumber` is durable. The first waiter becomes the sync leader and
+    /// runs `fdatasync` for everyone who wrote before it started; waiters that arrive during a
+    /// sync are covered by the leader's next round (group commit).
+    func waitUntilDurable(_ sequenceNumber: UInt64) async throws(JournalError) {
+        do {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let decision: LeaderDecision = state.withLock { state in
+                    if state.durableSequenceNumber >= sequenceNumber { return .resume(nil) }
+                    if let failure = state.failure { return .resume(failure) }
+                    state.waiters.append(DurabilityWaiter(sequenceNumber: sequenceNumber, continuation: continuation))
+                    if state.isSyncing { return .wait }
+                    state.isSyncing = true
+                    return .lead
+                }
+                switch decision {
+                case .resume(nil): continuation.resume()
+                case .resume(let failure?): continuation.resume(throwing: failure)
+                case .wait: break
+                case .lead: runSyncRounds()
+                }
+            }
+        } catch let error as JournalError {
+            throw error
+        } catch {
+            throw .journalFailed(reason: "\(error)")
+        }
+    }
+
+    private enum LeaderDecision {
+        case resume(JournalError?), wait, lead
+    }
+
+    /// Syncs until no waiter is left; after a failed sync every waiter gets the error and the
+    /// journal refuses further appends.
+    private func runSyncRounds() {
+        while true {
+            let (file, target, path) = state.withLock { state in
+                (state.currentFile, state.writtenSequenceNumber, currentPath(state))
+            }
+            var syncError: JournalError?
+            do {
+                try withErrno("fdatasync", path) { () throws(Errno) in try file.synchronizeData() }
+            } catch {
+                syncError = .journalFailed(reason: "fdatasync failed (\(error))")
+            }
+            let (ready, failed, more) = state.withLock { state -> ([DurabilityWaiter], [DurabilityWaiter], Bool) in
+                if let syncError {
+                    state.failure = state.failure ?? syncError
+                    let all = state.waiters
+                    state.waiters = []
+                    state.isSyncing = false
+                    return ([], all, false)
+                }
+                state.durableSequenceNumber = max(state.durableSequenceNumber, target)
+                let durable = state.durableSequenceNumber
+                let ready = state.waiters.filter { $0.sequenceNumber <= durable }
+                state.waiters.removeAll { $0.sequenceNumber <= durable }
+                let more = !state.waiters.isEmpty
+                if !more { state.isSyncing = false }
+                return (ready, [], more)
+            }
+            for waiter in ready { waiter.continuation.resume() }
+            for waiter in failed { waiter.continuation.resume(throwing: syncError ?? .journalFailed(reason: "sync failed")) }
+            if !more { return }
+        }
+    }
+
+    /// Syncs the current segment now and marks everything written as durable.
+    func syncNow() throws(JournalError) {
+        try state.withLock { state throws(JournalError) in
+            if state.isClosed { return }
+            try state.checkUsable()
+            let target = state.writtenSequenceNumber
+            guard state.durableSequenceNumber < target else { return }
+            let file = state.currentFile
+            do throws(JournalError) {
+                try withErrno("fdatasync", currentPath(state)) { () throws(Errno) in try file.synchronizeData() }
+            } catch let syncError {
+                state.failure = .journalFailed(reason: "fdatasync failed (\(syncError))")
+                throw syncError
+            }
+            state.durableSequenceNumber = target
+        }
+    }
+
+    /// Under `.interval` durability, a background task syncs every interval while there is
+    /// unsynced data.
+    func startIntervalSyncIfNeeded() {
+        guard case .interval(let milliseconds) = options.durability else { return }
+        let task = Task.detached { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(milliseconds))
+                guard let self else { return }
+                try? self.syncNow()
+            }
+        }
+        syncTask.withLock { $0 = task }
+    }
+}

@@ -1,0 +1,78 @@
+import SystemPackage
+
+extension Journal {
+    /// Finds the end of the journal, removes crash leftovers and cuts a torn tail.
+    static func recover(
+        directory: FilePath, options: JournalOptions, fileSystem: any FileSystem
+    ) throws(JournalError) -> (WriterState, RecoveryReport) {
+        var report = RecoveryReport()
+        for name in try SegmentFiles.temporaryFiles(in: directory, fileSystem: fileSystem) {
+            let path = directory.appending(name)
+            try withErrno("remove", path) { () throws(Errno) in try fileSystem.removeFile(at: path) }
+            report.removedTemporaryFiles.append(name)
+        }
+        var segments = try SegmentFiles.list(in: directory, fileSystem: fileSystem)
+        if let (torn, size) = try JournalTail.incompleteLastSegment(segments, in: directory, fileSystem: fileSystem) {
+            let path = directory.appending(torn.name)
+            try withErrno("remove torn segment", path) { () throws(Errno) in
+                try fileSystem.removeFile(at: path)
+                try fileSystem.synchronizeDirectory(at: directory)
+            }
+            segments.removeLast()
+            report.bytesDropped += size
+            report.truncatedAt = JournalLocation(segment: torn.name, offset: 0, sequenceNumber: torn.firstSequenceNumber)
+        }
+        if segments.isEmpty {
+            guard options.createIfMissing else { throw .journalNotFound(directory: directory.string) }
+            let header = SegmentHeader(firstSequenceNumber: 1, chainStart: .genesis, isKeyedChain: options.chainKey != nil)
+            try createSegment(header, in: directory, fileSystem: fileSystem)
+            segments = [SegmentFile(name: SegmentFiles.name(firstSequenceNumber: 1), firstSequenceNumber: 1)]
+        }
+        guard let last = segments.last else { preconditionFailure("a segment exists") }
+        let lastPath = directory.appending(last.name)
+        let lastFile = try withErrno("open", lastPath) { () throws(Errno) in
+            try fileSystem.openFile(at: lastPath, writable: true)
+        }
+        let tail = try JournalTail.scan(
+            directory: directory, segments: segments, lastFile: lastFile, fileSystem: fileSystem)
+        guard tail.lastSegmentHeader.isKeyedChain == (options.chainKey != nil) else {
+            throw .chainKeyMismatch(segment: last.name)
+        }
+        if let damage = tail.damage {
+            guard tail.isTornTail else { throw .corruption(damage) }
+            try withErrno("truncate torn tail", lastPath) { () throws(Errno) in
+                try lastFile.truncate(to: tail.validEnd)
+                try lastFile.synchronize()
+            }
+            report.bytesDropped += tail.fileSize - tail.validEnd
+            report.truncatedAt = damage.location
+        }
+        report.segmentCount = segments.count
+        report.lastSequenceNumber = tail.nextSequenceNumber - 1
+        let state = WriterState(
+            segments: segments, currentFile: lastFile, writeOffset: tail.validEnd,
+            nextSequenceNumber: tail.nextSequenceNumber, chainValue: tail.chainValue,
+            durableSequenceNumber: tail.nextSequenceNumber - 1)
+        return (state, report)
+    }
+
+    /// Creates a segment atomically: header into a temporary file, fsync, rename, fsync the
+    /// directory. A crash leaves either no segment or a complete header.
+    static func createSegment(
+        _ header: SegmentHeader, in directory: FilePath, fileSystem: any FileSystem
+    ) throws(JournalError) {
+        let name = SegmentFiles.name(firstSequenceNumber: header.firstSequenceNumber)
+        let temporary = directory.appending(name + ".tmp")
+        let final = directory.appending(name)
+        try withErrno("create segment", temporary) { () throws(Errno) in
+            if fileSystem.fileExists(at: temporary) { try fileSystem.removeFile(at: temporary) }
+            let file = try fileSystem.createFile(at: temporary)
+            try file.write(header.encoded(), at: 0)
+            try file.synchronize()
+        }
+        try withErrno("rename segment", final) { () throws(Errno) in
+            try fileSystem.rename(from: temporary, to: final)
+            try fileSystem.synchronizeDirectory(at: directory)
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import SystemPackage
+
+extension Journal {
+    /// Assigns sequence numbers, links the chain and writes the frame, rotating first when the
+    /// segment is full. On a failed write the file is cut back, so nothing half-written stays.
+    func write(_ pending: inout PendingFrame) throws(JournalError) -> AppendReceipt {
+        try state.withLock { state throws(JournalError) -> AppendReceipt in
+            try state.checkUsable()
+            let frameBytes = Int64(pending.bytes.count)
+            if state.writeOffset > Int64(SegmentHeader.size) && state.writeOffset + frameBytes > options.segmentBytesMax {
+                try rotate(&state)
+            }
+            let first = state.nextSequenceNumber
+            let bytes = pending.seal(firstSequenceNumber: first, after: state.chainValue, chain: chain)
+            let file = state.currentFile
+            let offset = state.writeOffset
+            let path = currentPath(state)
+            do throws(JournalError) {
+                try withErrno("write", path) { () throws(Errno) in try file.write(bytes, at: offset) }
+            } catch let writeError {
+                do {
+                    try file.truncate(to: offset)
+                } catch {
+                    state.failure = .journalFailed(reason: "a write failed and the partial frame could not be cut back (\(error))")
+                }
+                throw writeError
+            }
+            state.writeOffset = offset + frameBytes
+            state.nextSequenceNumber = first + UInt64(pending.header.recordCount)
+            state.chainValue = pending.header.chainValue
+            return AppendReceipt(
+                firstSequenceNumber: first, lastSequenceNumber: state.nextSequenceNumber - 1,
+                chainValue: state.chainValue)
+        }
+    }
+
+    /// Seals the current segment (fsync) and starts a new one that records the chain value and
+    /// sequence number it continues from.
+    private func rotate(_ state: inout WriterState) throws(JournalError) {
+        let sealed = state.currentFile
+        do {
+            try withErrno("sync sealed segment", currentPath(state)) { () throws(Errno) in try sealed.synchronize() }
+        } catch {
+            state.failure = .journalFailed(reason: "syncing a full segment failed (\(error))")
+            throw error
+        }
+        state.durableSequenceNumber = state.writtenSequenceNumber
+        let header = SegmentHeader(
+            firstSequenceNumber: state.nextSequenceNumber, chainStart: state.chainValue,
+            isKeyedChain: chain.isKeyed)
+        try Journal.createSegment(header, in: directory, fileSystem: fileSystem)
+        let segment = SegmentFile(
+            name: SegmentFiles.name(firstSequenceNumber: header.firstSequenceNumber),
+            firstSequenceNumber: header.firstSequenceNumber)
+        let path = directory.appending(segment.name)
+        let fileSystem = self.fileSystem
+        state.currentFile = try withErrno("open", path) { () throws(Errno) in
+            try fileSystem.openFile(at: path, writable: true)
+        }
+        state.segments.append(segment)
+        state.writeOffset = Int64(SegmentHeader.size)
+    }
+
+    func currentPath(_ state: WriterState) -> FilePath {
+        directory.appending(state.segments[state.segments.count - 1].name)
+    }
+}

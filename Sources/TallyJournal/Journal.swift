@@ -1,0 +1,135 @@
+import Synchronization
+import SystemPackage
+
+/// The append-only log of opaque records, open for writing.
+///
+/// One `append` of N records writes one frame: LZ4-compressed when that is smaller, checked by
+/// CRC32C, linked into a SHA-256 (or HMAC) hash chain. Under the default durability policy
+/// `append` returns only after `fdatasync`, and concurrent appends share one sync.
+///
+/// Only one `Journal` may be open for writing on a directory (an advisory `flock`); readers
+/// (`reader()`, `JournalReader.open`) never block it.
+public final class Journal: Sendable {
+    /// The journal's directory.
+    public let directory: FilePath
+    /// What opening found and repaired.
+    public let recoveryReport: RecoveryReport
+    let options: JournalOptions
+    let fileSystem: any FileSystem
+    let chain: HashChain
+    let lock: any FileLock
+    let state: Mutex<WriterState>
+    let syncTask: Mutex<Task<Void, Never>?> = Mutex(nil)
+
+    /// Opens (and if allowed creates) the journal in `directory` for writing.
+    ///
+    /// Recovery: a torn frame at the end of the last segment is cut off and reported in
+    /// `recoveryReport`; a damaged frame followed by a valid one is corruption and throws
+    /// `JournalError.corruption` naming segment, offset and sequence.
+    ///
+    /// - Throws: `JournalError.journalLocked` when another writer holds the directory,
+    ///   `.corruption`, `.journalNotFound`, `.invalidOptions`, `.ioFailure`.
+    public static func open(
+        at directory: FilePath, options: JournalOptions = JournalOptions(),
+        fileSystem: any FileSystem = PosixFileSystem()
+    ) throws(JournalError) -> Journal {
+        try options.validate()
+        if !fileSystem.fileExists(at: directory) {
+            guard options.createIfMissing else { throw .journalNotFound(directory: directory.string) }
+            try withErrno("create directory", directory) { () throws(Errno) in try fileSystem.createDirectory(at: directory) }
+        }
+        let lock: any FileLock
+        do {
+            lock = try fileSystem.lockExclusively(at: directory.appending(SegmentFiles.lockName))
+        } catch {
+            if error == .wouldBlock || error == .resourceTemporarilyUnavailable {
+                throw .journalLocked(directory: directory.string)
+            }
+            throw .ioFailure(operation: "lock", path: directory.string, errno: error.rawValue)
+        }
+        do {
+            let (writer, report) = try recover(directory: directory, options: options, fileSystem: fileSystem)
+            return Journal(directory: directory, options: options, fileSystem: fileSystem,
+                           lock: lock, state: writer, report: report)
+        } catch {
+            lock.unlock()
+            throw error
+        }
+    }
+
+    private init(
+        directory: FilePath, options: JournalOptions, fileSystem: any FileSystem, lock: any FileLock,
+        state: WriterState, report: RecoveryReport
+    ) {
+        self.directory = directory
+        self.options = options
+        self.fileSystem = fileSystem
+        self.chain = HashChain(key: options.chainKey)
+        self.lock = lock
+        self.state = Mutex(state)
+        self.recoveryReport = report
+        startIntervalSyncIfNeeded()
+    }
+
+    deinit {
+        syncTask.withLock { $0?.cancel() }
+        lock.unlock()
+    }
+
+    /// The sequence number the next record will get (1 for an empty journal).
+    public var nextSequenceNumber: UInt64 { state.withLock { $0.nextSequenceNumber } }
+
+    /// The last sequence number written (0 for an empty journal).
+    public var lastSequenceNumber: UInt64 { state.withLock { $0.nextSequenceNumber - 1 } }
+
+    /// The chain value after the last frame.
+    public var chainValue: ChainValue { state.withLock { $0.chainValue } }
+
+    /// Appends `records` as one frame (all or nothing) and returns their sequence numbers.
+    ///
+    /// Under `.synchronous` durability this returns after the frame is on stable storage.
+    /// - Throws: `JournalError.emptyBatch`, `.recordTooLarge`, `.frameTooLarge` (nothing written);
+    ///   `.diskFull`, `.ioFailure` (nothing of this frame kept); `.journalFailed` after a failed
+    ///   sync; `.closed`.
+    @discardableResult
+    public func append(_ records: [NewRecord]) async throws(JournalError) -> AppendReceipt {
+        var pending = try PendingFrame.make(records, limits: options.limits)
+        let receipt = try write(&pending)
+        if case .synchronous = options.durability {
+            try await waitUntilDurable(receipt.lastSequenceNumber)
+        }
+        return receipt
+    }
+
+    /// Makes everything appended so far durable, whatever the policy.
+    public func synchronize() throws(JournalError) {
+        try syncNow()
+    }
+
+    /// Syncs, stops background work and releases the writer lock. Later appends throw `.closed`.
+    public func close() throws(JournalError) {
+        syncTask.withLock { task in
+            task?.cancel()
+            task = nil
+        }
+        let alreadyClosed = state.withLock { $0.isClosed }
+        if alreadyClosed { return }
+        defer {
+            state.withLock { $0.isClosed = true }
+            lock.unlock()
+        }
+        try syncNow()
+    }
+
+    /// A reader over everything appended so far. It reads through its own file handles and
+    /// never blocks this writer.
+    public func reader() throws(JournalError) -> JournalReader {
+        let snapshot = state.withLock { state in
+            (state.segments, state.writeOffset, state.nextSequenceNumber - 1)
+        }
+        return JournalReader(
+            directory: directory, fileSystem: fileSystem, segments: snapshot.0,
+            lastSegmentEnd: snapshot.1, lastSequenceNumber: snapshot.2, chainKey: options.chainKey,
+            recoveryReport: RecoveryReport())
+    }
+}

@@ -1,0 +1,178 @@
+import SystemPackage
+
+/// Reads records from a journal: a snapshot of its segments taken when the reader was made.
+/// Every frame's CRC32C is checked before its payload is decompressed; damage throws
+/// `JournalError.corruption` with its location, never wrong data.
+public struct JournalReader: Sendable {
+    /// The journal's directory.
+    public let directory: FilePath
+    /// The last sequence number this reader serves (0 when empty).
+    public let lastSequenceNumber: UInt64
+    /// For `open(at:)`: the damage that ends the readable prefix, if any.
+    public let recoveryReport: RecoveryReport
+    let fileSystem: any FileSystem
+    let segments: [SegmentFile]
+    /// Reading of the last segment stops here (a torn or damaged tail is never served).
+    let lastSegmentEnd: Int64
+    let chainKey: [UInt8]?
+
+    init(
+        directory: FilePath, fileSystem: any FileSystem, segments: [SegmentFile], lastSegmentEnd: Int64,
+        lastSequenceNumber: UInt64, chainKey: [UInt8]?, recoveryReport: RecoveryReport
+    ) {
+        self.directory = directory
+        self.fileSystem = fileSystem
+        self.segments = segments
+        self.lastSegmentEnd = lastSegmentEnd
+        self.lastSequenceNumber = lastSequenceNumber
+        self.chainKey = chainKey
+        self.recoveryReport = recoveryReport
+    }
+
+    /// Opens a journal read-only, without the writer lock: it may be read while a writer
+    /// appends. A damaged or torn tail is not repaired; the valid prefix is served and the
+    /// damage is listed in `recoveryReport.problems`.
+    ///
+    /// - Throws: `JournalError.journalNotFound`, `.corruption` when a segment header is damaged,
+    ///   `.ioFailure`.
+    public static func open(at directory: FilePath, fileSystem: any FileSystem = PosixFileSystem()) throws(JournalError) -> JournalReader {
+        var segments = try SegmentFiles.list(in: directory, fileSystem: fileSystem)
+        var report = RecoveryReport()
+        if let (torn, size) = try JournalTail.incompleteLastSegment(segments, in: directory, fileSystem: fileSystem) {
+            segments.removeLast()
+            report.problems.append(JournalProblem(
+                kind: .tornTail, location: JournalLocation(segment: torn.name, offset: 0, sequenceNumber: torn.firstSequenceNumber),
+                detail: "segment is \(size) bytes, shorter than its header"))
+        }
+        guard let last = segments.last else { throw .journalNotFound(directory: directory.string) }
+        let path = directory.appending(last.name)
+        let file = try withErrno("open", path) { () throws(Errno) in try fileSystem.openFile(at: path, writable: false) }
+        let tail = try JournalTail.scan(directory: directory, segments: segments, lastFile: file, fileSystem: fileSystem)
+        report.segmentCount = segments.count
+        report.lastSequenceNumber = tail.nextSequenceNumber - 1
+        if let damage = tail.damage { report.problems.insert(damage, at: 0) }
+        return JournalReader(
+            directory: directory, fileSystem: fileSystem, segments: segments, lastSegmentEnd: tail.validEnd,
+            lastSequenceNumber: tail.nextSequenceNumber - 1, chainKey: nil, recoveryReport: report)
+    }
+
+    /// Calls `body` with every record from `start` through `end` (default: the last), in order.
+    /// Seeks to `start` through segment names and frame headers without decoding payloads.
+    /// Return `false` from `body` to stop early.
+    public func forEachRecord(
+        from start: UInt64 = 1, through end: UInt64? = nil, _ body: (JournalRecord) throws -> Bool
+    ) throws {
+        let last = min(end ?? lastSequenceNumber, lastSequenceNumber)
+        guard start <= last else { return }
+        try forEachFrame(from: start) { frame in
+            for record in frame.records where record.sequenceNumber >= start {
+                if record.sequenceNumber > last { return false }
+                if try !body(record) { return false }
+            }
+            return frame.lastSequenceNumber < last
+        }
+    }
+
+    /// All records from `start` through `end`, in order.
+    public func records(from start: UInt64 = 1, through end: UInt64? = nil) throws -> [JournalRecord] {
+        var records: [JournalRecord] = []
+        try forEachRecord(from: start, through: end) { record in
+            records.append(record)
+            return true
+        }
+        return records
+    }
+
+    /// Calls `body` with every decoded frame starting with the one holding `start`.
+    public func forEachFrame(from start: UInt64 = 1, _ body: (JournalFrame) throws -> Bool) throws {
+        guard start >= 1, start <= lastSequenceNumber else { return }
+        var index = segmentIndex(holding: start)
+        while index < segments.count {
+            let segment = segments[index]
+            let path = directory.appending(segment.name)
+            let fileSystem = self.fileSystem
+            let file = try withErrno("open", path) { () throws(Errno) in try fileSystem.openFile(at: path, writable: false) }
+            let end = index == segments.count - 1
+                ? lastSegmentEnd
+                : try withErrno("size", path) { () throws(Errno) in try file.size() }
+            var scanner = SegmentScanner(file: file, path: path, startOffset: Int64(SegmentHeader.size), endOffset: end)
+            // nil after a header-only seek: the frame landed on starts wherever it starts.
+            var expected: UInt64? = segment.firstSequenceNumber
+            if start > segment.firstSequenceNumber {
+                try scanner.skipFrames(before: start)
+                if scanner.offset > Int64(SegmentHeader.size) { expected = nil }
+            }
+            while true {
+                switch try scanner.next() {
+                case .end:
+                    break
+                case .damaged(let defect, let offset):
+                    throw JournalError.corruption(JournalProblem(
+                        kind: defect.kind,
+                        location: JournalLocation(segment: segment.name, offset: offset, sequenceNumber: expected ?? start),
+                        detail: defect.detail))
+                case .frame(let header, let offset):
+                    if let expected, header.firstSequenceNumber != expected {
+                        throw JournalError.corruption(JournalProblem(
+                            kind: .sequenceGap,
+                            location: JournalLocation(segment: segment.name, offset: offset, sequenceNumber: expected),
+                            detail: "frame starts at sequence \(header.firstSequenceNumber), expected \(expected)"))
+                    }
+                    expected = header.lastSequenceNumber + 1
+                    if header.lastSequenceNumber < start { continue }
+                    let decoded = scanner.withFrameBytes(at: offset, header) { FrameDecoder.records(of: header, frame: $0) }
+                    switch decoded {
+                    case .failure(let defect):
+                        throw JournalError.corruption(JournalProblem(
+                            kind: defect.kind,
+                            location: JournalLocation(segment: segment.name, offset: offset, sequenceNumber: header.firstSequenceNumber),
+                            detail: defect.detail))
+                    case .success(let records):
+                        let frame = JournalFrame(
+                            segment: segment.name, offset: offset, firstSequenceNumber: header.firstSequenceNumber,
+                            storedBytes: header.storedLength, rawBytes: header.rawLength,
+                            isCompressed: header.isCompressed, chainValue: header.chainValue, records: records)
+                        if try !body(frame) { return }
+                    }
+                    continue
+                }
+                break
+            }
+            index += 1
+        }
+    }
+
+    /// The index of the last segment whose first sequence number is at most `sequenceNumber`.
+    func segmentIndex(holding sequenceNumber: UInt64) -> Int {
+        var low = 0
+        var high = segments.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if segments[middle].firstSequenceNumber <= sequenceNumber { low = middle } else { high = middle - 1 }
+        }
+        return low
+    }
+}
+
+/// One decoded frame: the records of one `append`, and where it is stored.
+public struct JournalFrame: Sendable, Hashable {
+    /// The segment file that holds it.
+    public var segment: String
+    /// Its byte offset in the segment.
+    public var offset: Int64
+    /// Its first record's sequence number.
+    public var firstSequenceNumber: UInt64
+    /// Payload bytes on disk (after compression).
+    public var storedBytes: Int
+    /// Payload bytes before compression.
+    public var rawBytes: Int
+    /// Whether the payload is LZ4-compressed.
+    public var isCompressed: Bool
+    /// The chain value after this frame.
+    public var chainValue: ChainValue
+    /// Its records, in order.
+    public var records: [JournalRecord]
+
+    /// Its last record's sequence number.
+    public var lastSequenceNumber: UInt64 { firstSequenceNumber + UInt64(records.count) - 1 }
+}

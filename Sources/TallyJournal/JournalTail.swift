@@ -1,0 +1,133 @@
+import SystemPackage
+
+/// The state of a journal's end, found by scanning the last segment: where the valid frames
+/// end, the next sequence number and the chain value to continue from.
+struct JournalTail: Sendable {
+    var segments: [SegmentFile]
+    var lastSegmentHeader: SegmentHeader
+    /// Offset after the last valid frame of the last segment.
+    var validEnd: Int64
+    /// Size of the last segment file when scanned.
+    var fileSize: Int64
+    var nextSequenceNumber: UInt64
+    var chainValue: ChainValue
+    /// Damage after `validEnd`; `isTornTail` tells whether anything valid follows it.
+    var damage: JournalProblem?
+    var isTornTail: Bool
+
+    /// Reads every segment header (cheap: 64 bytes each) and scans the last segment's frames.
+    static func scan(
+        directory: FilePath, segments: [SegmentFile], lastFile: any JournalFile, fileSystem: any FileSystem
+    ) throws(JournalError) -> JournalTail {
+        guard let last = segments.last else { preconditionFailure("scan needs at least one segment") }
+        var previous: SegmentHeader?
+        for segment in segments {
+            let header = try readHeader(of: segment, in: directory, fileSystem: fileSystem,
+                                        file: segment == last ? lastFile : nil)
+            if let previous, header.firstSequenceNumber <= previous.firstSequenceNumber {
+                throw .corruption(JournalProblem(
+                    kind: .sequenceGap, location: JournalLocation(segment: segment.name, offset: 0),
+                    detail: "segment starts at sequence \(header.firstSequenceNumber), not after the previous segment"))
+            }
+            previous = header
+        }
+        guard let header = previous else { preconditionFailure("at least one segment was read") }
+        let path = directory.appending(last.name)
+        let fileSize = try withErrno("size", path) { () throws(Errno) in try lastFile.size() }
+        var scanner = SegmentScanner(
+            file: lastFile, path: path, startOffset: Int64(SegmentHeader.size), endOffset: fileSize)
+        var next = header.firstSequenceNumber
+        var chain = header.chainStart
+        while true {
+            let step = try scanner.next()
+            switch step {
+            case .end:
+                return JournalTail(
+                    segments: segments, lastSegmentHeader: header, validEnd: scanner.offset, fileSize: fileSize,
+                    nextSequenceNumber: next, chainValue: chain, damage: nil, isTornTail: true)
+            case .frame(let frame, let offset):
+                guard frame.firstSequenceNumber == next else {
+                    return try damaged(
+                        at: offset, kind: .sequenceGap,
+                        detail: "frame starts at sequence \(frame.firstSequenceNumber), expected \(next)",
+                        scanner: &scanner, segments: segments, header: header, fileSize: fileSize,
+                        next: next, chain: chain)
+                }
+                next += UInt64(frame.recordCount)
+                chain = frame.chainValue
+            case .damaged(let defect, let offset):
+                return try damaged(
+                    at: offset, kind: defect.kind, detail: defect.detail, scanner: &scanner,
+                    segments: segments, header: header, fileSize: fileSize, next: next, chain: chain)
+            }
+        }
+    }
+
+    private static func damaged(
+        at offset: Int64, kind: JournalProblem.Kind, detail: String, scanner: inout SegmentScanner,
+        segments: [SegmentFile], header: SegmentHeader, fileSize: Int64, next: UInt64, chain: ChainValue
+    ) throws(JournalError) -> JournalTail {
+        let name = segments[segments.count - 1].name
+        var laterValidFrame: (FrameHeader, Int64)?
+        var searchFrom = offset
+        while let found = try scanner.findNextValidFrame(after: searchFrom) {
+            if found.0.firstSequenceNumber >= next {
+                laterValidFrame = found
+                break
+            }
+            searchFrom = found.1
+        }
+        let problem: JournalProblem
+        if let (frame, frameOffset) = laterValidFrame {
+            problem = JournalProblem(
+                kind: kind, location: JournalLocation(segment: name, offset: offset, sequenceNumber: next),
+                detail: "\(detail); a valid frame (sequence \(frame.firstSequenceNumber)) follows at offset \(frameOffset), so this is corruption, not a torn write")
+        } else {
+            problem = JournalProblem(
+                kind: .tornTail, location: JournalLocation(segment: name, offset: offset, sequenceNumber: next),
+                detail: "\(fileSize - offset) bytes after the last complete frame (\(detail))")
+        }
+        return JournalTail(
+            segments: segments, lastSegmentHeader: header, validEnd: offset, fileSize: fileSize,
+            nextSequenceNumber: next, chainValue: chain, damage: problem, isTornTail: laterValidFrame == nil)
+    }
+
+    /// The last segment when it is shorter than a segment header: a segment cut before its
+    /// header was complete (by an external truncation; rotation itself creates segments
+    /// atomically). It holds no records and counts as a torn tail.
+    static func incompleteLastSegment(
+        _ segments: [SegmentFile], in directory: FilePath, fileSystem: any FileSystem
+    ) throws(JournalError) -> (SegmentFile, Int64)? {
+        guard let last = segments.last else { return nil }
+        let path = directory.appending(last.name)
+        let size = try withErrno("size", path) { () throws(Errno) in
+            try fileSystem.openFile(at: path, writable: false).size()
+        }
+        return size < Int64(SegmentHeader.size) ? (last, size) : nil
+    }
+
+    static func readHeader(
+        of segment: SegmentFile, in directory: FilePath, fileSystem: any FileSystem, file: (any JournalFile)? = nil
+    ) throws(JournalError) -> SegmentHeader {
+        let path = directory.appending(segment.name)
+        let bytes = try withErrno("read segment header", path) { () throws(Errno) in
+            let handle: any JournalFile
+            if let file { handle = file } else { handle = try fileSystem.openFile(at: path, writable: false) }
+            return try handle.readBytes(count: SegmentHeader.size, at: 0)
+        }
+        let decoded = bytes.withUnsafeBytes { SegmentHeader.decode($0) }
+        switch decoded {
+        case .failure(let defect):
+            throw .corruption(JournalProblem(
+                kind: .badSegmentHeader, location: JournalLocation(segment: segment.name, offset: 0),
+                detail: defect.description))
+        case .success(let header):
+            guard header.firstSequenceNumber == segment.firstSequenceNumber else {
+                throw .corruption(JournalProblem(
+                    kind: .badSegmentHeader, location: JournalLocation(segment: segment.name, offset: 0),
+                    detail: "header says first sequence \(header.firstSequenceNumber), the file name says \(segment.firstSequenceNumber)"))
+            }
+            return header
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import SystemPackage
+
+/// Naming and listing of segment files: `<first sequence, 20 digits>.segment`, created as
+/// `.segment.tmp` and renamed into place once their header is durable.
+enum SegmentFiles {
+    static let suffix = ".segment"
+    static let temporarySuffix = ".segment.tmp"
+    static let lockName = "journal.lock"
+
+    static func name(firstSequenceNumber: UInt64) -> String {
+        let digits = String(firstSequenceNumber)
+        return String(repeating: "0", count: max(0, 20 - digits.count)) + digits + suffix
+    }
+
+    /// The first sequence number a segment's name announces, or nil for other files.
+    static func firstSequenceNumber(inName name: String) -> UInt64? {
+        guard name.hasSuffix(suffix), name.utf8.count == 20 + suffix.utf8.count else { return nil }
+        let digits = name.prefix(20)
+        guard digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return UInt64(digits)
+    }
+
+    /// The segments in a directory, ordered by first sequence number.
+    static func list(in directory: FilePath, fileSystem: any FileSystem) throws(JournalError) -> [SegmentFile] {
+        let names = try withErrno("list directory", directory) { () throws(Errno) in
+            try fileSystem.contentsOfDirectory(at: directory)
+        }
+        return names.compactMap { name in
+            firstSequenceNumber(inName: name).map { SegmentFile(name: name, firstSequenceNumber: $0) }
+        }.sorted { $0.firstSequenceNumber < $1.firstSequenceNumber }
+    }
+
+    /// Temporary segment files left by a crash during rotation.
+    static func temporaryFiles(in directory: FilePath, fileSystem: any FileSystem) throws(JournalError) -> [String] {
+        try withErrno("list directory", directory) { () throws(Errno) in
+            try fileSystem.contentsOfDirectory(at: directory).filter { $0.hasSuffix(temporarySuffix) }
+        }
+    }
+}
+
+/// A segment file known by name.
+struct SegmentFile: Sendable, Hashable {
+    var name: String
+    var firstSequenceNumber: UInt64
+}
+
+/// Runs a file-system call and turns its `Errno` into a `JournalError` naming the operation
+/// and path (`ENOSPC` becomes `diskFull`).
+func withErrno<T>(_ operation: String, _ path: FilePath, _ body: () throws(Errno) -> T) throws(JournalError) -> T {
+    do {
+        return try body()
+    } catch {
+        if error == .noSpace { throw .diskFull(path: path.string) }
+        throw .ioFailure(operation: operation, path: path.string, errno: error.rawValue)
+    }
+}
