@@ -163,7 +163,7 @@ public final class FaultInjectingFileSystem: FileSystem, Sendable {
         try state.withLock { state throws(Errno) in
             try state.tick()
             guard state.liveEntries[path.string] == nil else { throw .fileExists }
-            guard let parent = path.removingLastComponent().string as String?, state.directories.contains(parent) else {
+            guard state.directories.contains(path.removingLastComponent().string) else {
                 throw .noSuchFileOrDirectory
             }
             let id = state.nextNodeID
@@ -177,10 +177,7 @@ public final class FaultInjectingFileSystem: FileSystem, Sendable {
     public func contentsOfDirectory(at path: FilePath) throws(Errno) -> [String] {
         try state.withLock { state throws(Errno) in
             guard state.directories.contains(path.string) else { throw .noSuchFileOrDirectory }
-            return state.liveEntries.keys.compactMap { key in
-                let file = FilePath(key)
-                return file.removingLastComponent() == path ? file.lastComponent?.string : nil
-            }
+            return state.liveEntries.keys.compactMap { key in childName(of: key, in: path.string) }
         }
     }
 
@@ -220,7 +217,8 @@ public final class FaultInjectingFileSystem: FileSystem, Sendable {
                 state.failNextSync = nil
                 throw fault.errno
             }
-            let inDirectory = { (key: String) in FilePath(key).removingLastComponent() == path }
+            let directory = path.string
+            let inDirectory = { (key: String) in childName(of: key, in: directory) != nil }
             state.durableEntries = state.durableEntries.filter { !inDirectory($0.key) }
             for (key, id) in state.liveEntries where inDirectory(key) { state.durableEntries[key] = id }
         }
@@ -241,10 +239,10 @@ public final class FaultInjectingFileSystem: FileSystem, Sendable {
         try state.withLock { state throws(Errno) in
             guard file.generation == state.generation, state.nodes[file.nodeID] != nil else { throw .badFileDescriptor }
             if mutating { try state.tick() }
-            guard var node = state.nodes[file.nodeID] else { throw .badFileDescriptor }
-            let result = try body(&state, &node)
-            state.nodes[file.nodeID] = node
-            return result
+            // Taken out of the dictionary while it changes, so the bytes are not copied.
+            guard var node = state.nodes.removeValue(forKey: file.nodeID) else { throw .badFileDescriptor }
+            defer { state.nodes[file.nodeID] = node }
+            return try body(&state, &node)
         }
     }
 
@@ -253,6 +251,15 @@ public final class FaultInjectingFileSystem: FileSystem, Sendable {
             if state.generation == generation { state.locks.remove(path) }
         }
     }
+}
+
+/// The name of `key` when it is a direct child of `directory` (plain string work: FilePath is
+/// slow in debug builds and this runs for every simulated directory operation).
+private func childName(of key: String, in directory: String) -> String? {
+    let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+    guard key.hasPrefix(prefix) else { return nil }
+    let name = key.dropFirst(prefix.count)
+    return name.isEmpty || name.contains("/") ? nil : String(name)
 }
 
 /// `@unchecked Sendable`: immutable fields; all access goes through the file system's mutex.
