@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "TallyJournal", targets: ["TallyJournal"]),
+        .library(name: "TallyModel", targets: ["TallyModel"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
@@ -30,6 +31,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        .target(name: "TallyModel"),
 
         // Test support: the fault-injecting file system and shared helpers.
         .target(
@@ -48,6 +50,13 @@ let package = Package(
             dependencies: [
                 "TallyJournal", "TallyTestSupport", "CTallyCRC32C", "JournalCrashWriter",
                 .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+        .testTarget(
+            name: "TallyModelTests",
+            dependencies: [
+                "TallyModel",
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
     ],

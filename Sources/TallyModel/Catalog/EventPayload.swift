@@ -1,0 +1,133 @@
+/// What happened: one case per event type of the catalog (DOMAIN sections 1-7), each carrying
+/// its payload struct.
+public enum EventPayload: Hashable, Sendable {
+    /// A household ledger was created; its creator is the admin (H1).
+    case householdCreated(HouseholdCreated)
+    /// The base currency changed (only before the first transaction) (H2).
+    case baseCurrencyChanged(BaseCurrencyChanged)
+    /// A person joined the household as a member (H3).
+    case memberAdded(MemberAdded)
+    /// A member left or was removed; shared history stays (H4).
+    case memberRemoved(MemberRemoved)
+    /// The admin role moved to another member (H5).
+    case adminTransferred(AdminTransferred)
+    /// A contact (someone you split with in groups, not a member) was added (H3).
+    case personAdded(PersonAdded)
+    /// A member or contact was archived: hidden from pickers, history kept (H3).
+    case personArchived(PersonArchived)
+    /// A wallet (account) was opened (W1).
+    case walletOpened(WalletOpened)
+    /// A wallet was renamed (W4).
+    case walletRenamed(WalletRenamed)
+    /// A wallet's kind changed (only while it has no transactions) (W4).
+    case walletKindChanged(WalletKindChanged)
+    /// A wallet was deactivated: excluded from totals, history kept (W4).
+    case walletDeactivated(WalletDeactivated)
+    /// A deactivated wallet counts again (W4).
+    case walletReactivated(WalletReactivated)
+    /// A wallet with zero balance and no live transactions was closed for good (W4).
+    case walletClosed(WalletClosed)
+    /// A balance point: the value (observed wallets) or an assertion (tracked wallets) on a date (W5).
+    case balanceRecorded(BalanceRecorded)
+    /// Money moved between two wallets; both amounts are recorded (equal when the currencies are) (W6).
+    case transferRecorded(TransferRecorded)
+    /// A transfer was deleted (soft, like T3); it counts nowhere (W3).
+    case transferDeleted(TransferDeleted)
+    /// A category was created (presets too, with the household) (C1).
+    case categoryCreated(CategoryCreated)
+    /// A category was renamed (C2).
+    case categoryRenamed(CategoryRenamed)
+    /// A category was deactivated: hidden for new entries, history kept (C3).
+    case categoryDeactivated(CategoryDeactivated)
+    /// A deactivated category can be used again (C3).
+    case categoryReactivated(CategoryReactivated)
+    /// A category was deleted; its transactions moved to the reassignment target if one is given (C3).
+    case categoryDeleted(CategoryDeleted)
+    /// An income or expense was recorded (T1).
+    case transactionRecorded(TransactionRecorded)
+    /// A transaction was edited; carries the full new field values (T2).
+    case transactionEdited(TransactionEdited)
+    /// A transaction was soft-deleted; it counts nowhere (T3).
+    case transactionDeleted(TransactionDeleted)
+    /// A soft-deleted transaction was brought back (T3).
+    case transactionRestored(TransactionRestored)
+    /// A recurring template was created; it is not a transaction (T4).
+    case templateCreated(TemplateCreated)
+    /// A template stopped producing occurrences (T4).
+    case templatePaused(TemplatePaused)
+    /// A paused template produces occurrences again (T4).
+    case templateResumed(TemplateResumed)
+    /// An occurrence of a template was recorded as a real transaction linked to it (T4).
+    case templateActivated(TemplateActivated)
+    /// The household split ratio was set (S1).
+    case splitRatioSet(SplitRatioSet)
+    /// A payment settling debts between two people; permanent (S6).
+    case settlementRecorded(SettlementRecorded)
+    /// A group of people sharing expenses was created (S7).
+    case groupCreated(GroupCreated)
+    /// An expense paid by one group member for the group (S7).
+    case groupExpenseRecorded(GroupExpenseRecorded)
+    /// The payday that starts each budget period was set (B1).
+    case paydaySet(PaydaySet)
+    /// A category's budget per period, carried over until changed (B2).
+    case budgetAllocated(BudgetAllocated)
+    /// How income is determined for budgets (B7).
+    case incomeSettingsSet(IncomeSettingsSet)
+    /// An income flagged as a bonus was confirmed to count as income (B7).
+    case bonusConfirmed(BonusConfirmed)
+    /// A budget period closed; its report is frozen as a snapshot (B6).
+    case periodClosed(PeriodClosed)
+    /// An exchange rate valid from a date on (N3).
+    case exchangeRateSet(ExchangeRateSet)
+    /// An earlier command was undone; its compensating events follow in the same batch (T5).
+    case commandUndone(CommandUndone)
+    /// An undone command was redone; its events follow again in the same batch (T5).
+    case commandRedone(CommandRedone)
+
+    /// The event type's stable tag.
+    public var tag: EventTag {
+        switch self {
+        case .householdCreated: .householdCreated
+        case .baseCurrencyChanged: .baseCurrencyChanged
+        case .memberAdded: .memberAdded
+        case .memberRemoved: .memberRemoved
+        case .adminTransferred: .adminTransferred
+        case .personAdded: .personAdded
+        case .personArchived: .personArchived
+        case .walletOpened: .walletOpened
+        case .walletRenamed: .walletRenamed
+        case .walletKindChanged: .walletKindChanged
+        case .walletDeactivated: .walletDeactivated
+        case .walletReactivated: .walletReactivated
+        case .walletClosed: .walletClosed
+        case .balanceRecorded: .balanceRecorded
+        case .transferRecorded: .transferRecorded
+        case .transferDeleted: .transferDeleted
+        case .categoryCreated: .categoryCreated
+        case .categoryRenamed: .categoryRenamed
+        case .categoryDeactivated: .categoryDeactivated
+        case .categoryReactivated: .categoryReactivated
+        case .categoryDeleted: .categoryDeleted
+        case .transactionRecorded: .transactionRecorded
+        case .transactionEdited: .transactionEdited
+        case .transactionDeleted: .transactionDeleted
+        case .transactionRestored: .transactionRestored
+        case .templateCreated: .templateCreated
+        case .templatePaused: .templatePaused
+        case .templateResumed: .templateResumed
+        case .templateActivated: .templateActivated
+        case .splitRatioSet: .splitRatioSet
+        case .settlementRecorded: .settlementRecorded
+        case .groupCreated: .groupCreated
+        case .groupExpenseRecorded: .groupExpenseRecorded
+        case .paydaySet: .paydaySet
+        case .budgetAllocated: .budgetAllocated
+        case .incomeSettingsSet: .incomeSettingsSet
+        case .bonusConfirmed: .bonusConfirmed
+        case .periodClosed: .periodClosed
+        case .exchangeRateSet: .exchangeRateSet
+        case .commandUndone: .commandUndone
+        case .commandRedone: .commandRedone
+        }
+    }
+}

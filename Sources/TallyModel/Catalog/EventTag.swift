@@ -1,0 +1,145 @@
+/// The stable number of every event type, and its current schema version.
+///
+/// This is the tag table of the stored format: a tag is never changed or reused, even after
+/// an event type is retired. Numbers are grouped by DOMAIN section (1xx household, 2xx wallets,
+/// 3xx categories, 4xx transactions, 5xx sharing, 6xx budgets, 7xx net worth, 9xx undo).
+public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
+    /// ``HouseholdCreated``.
+    case householdCreated = 100
+    /// ``BaseCurrencyChanged``.
+    case baseCurrencyChanged = 101
+    /// ``MemberAdded``.
+    case memberAdded = 102
+    /// ``MemberRemoved``.
+    case memberRemoved = 103
+    /// ``AdminTransferred``.
+    case adminTransferred = 104
+    /// ``PersonAdded``.
+    case personAdded = 105
+    /// ``PersonArchived``.
+    case personArchived = 106
+    /// ``WalletOpened``.
+    case walletOpened = 200
+    /// ``WalletRenamed``.
+    case walletRenamed = 201
+    /// ``WalletKindChanged``.
+    case walletKindChanged = 202
+    /// ``WalletDeactivated``.
+    case walletDeactivated = 203
+    /// ``WalletReactivated``.
+    case walletReactivated = 204
+    /// ``WalletClosed``.
+    case walletClosed = 205
+    /// ``BalanceRecorded``.
+    case balanceRecorded = 206
+    /// ``TransferRecorded``.
+    case transferRecorded = 207
+    /// ``TransferDeleted``.
+    case transferDeleted = 208
+    /// ``CategoryCreated``.
+    case categoryCreated = 300
+    /// ``CategoryRenamed``.
+    case categoryRenamed = 301
+    /// ``CategoryDeactivated``.
+    case categoryDeactivated = 302
+    /// ``CategoryReactivated``.
+    case categoryReactivated = 303
+    /// ``CategoryDeleted``.
+    case categoryDeleted = 304
+    /// ``TransactionRecorded``.
+    case transactionRecorded = 400
+    /// ``TransactionEdited``.
+    case transactionEdited = 401
+    /// ``TransactionDeleted``.
+    case transactionDeleted = 402
+    /// ``TransactionRestored``.
+    case transactionRestored = 403
+    /// ``TemplateCreated``.
+    case templateCreated = 410
+    /// ``TemplatePaused``.
+    case templatePaused = 411
+    /// ``TemplateResumed``.
+    case templateResumed = 412
+    /// ``TemplateActivated``.
+    case templateActivated = 413
+    /// ``SplitRatioSet``.
+    case splitRatioSet = 500
+    /// ``SettlementRecorded``.
+    case settlementRecorded = 501
+    /// ``GroupCreated``.
+    case groupCreated = 502
+    /// ``GroupExpenseRecorded``.
+    case groupExpenseRecorded = 503
+    /// ``PaydaySet``.
+    case paydaySet = 600
+    /// ``BudgetAllocated``.
+    case budgetAllocated = 601
+    /// ``IncomeSettingsSet``.
+    case incomeSettingsSet = 602
+    /// ``BonusConfirmed``.
+    case bonusConfirmed = 603
+    /// ``PeriodClosed``.
+    case periodClosed = 604
+    /// ``ExchangeRateSet``.
+    case exchangeRateSet = 700
+    /// ``CommandUndone``.
+    case commandUndone = 900
+    /// ``CommandRedone``.
+    case commandRedone = 901
+
+    /// The schema version new events of this type are written with; decoding accepts every
+    /// version from 1 up to it (old versions decode forever).
+    public var schemaVersion: UInt16 {
+        switch self {
+        case .transactionRecorded: 2
+        default: 1
+        }
+    }
+
+    /// The event type's name, e.g. `TransactionRecorded`.
+    public var eventName: String {
+        switch self {
+        case .householdCreated: "HouseholdCreated"
+        case .baseCurrencyChanged: "BaseCurrencyChanged"
+        case .memberAdded: "MemberAdded"
+        case .memberRemoved: "MemberRemoved"
+        case .adminTransferred: "AdminTransferred"
+        case .personAdded: "PersonAdded"
+        case .personArchived: "PersonArchived"
+        case .walletOpened: "WalletOpened"
+        case .walletRenamed: "WalletRenamed"
+        case .walletKindChanged: "WalletKindChanged"
+        case .walletDeactivated: "WalletDeactivated"
+        case .walletReactivated: "WalletReactivated"
+        case .walletClosed: "WalletClosed"
+        case .balanceRecorded: "BalanceRecorded"
+        case .transferRecorded: "TransferRecorded"
+        case .transferDeleted: "TransferDeleted"
+        case .categoryCreated: "CategoryCreated"
+        case .categoryRenamed: "CategoryRenamed"
+        case .categoryDeactivated: "CategoryDeactivated"
+        case .categoryReactivated: "CategoryReactivated"
+        case .categoryDeleted: "CategoryDeleted"
+        case .transactionRecorded: "TransactionRecorded"
+        case .transactionEdited: "TransactionEdited"
+        case .transactionDeleted: "TransactionDeleted"
+        case .transactionRestored: "TransactionRestored"
+        case .templateCreated: "TemplateCreated"
+        case .templatePaused: "TemplatePaused"
+        case .templateResumed: "TemplateResumed"
+        case .templateActivated: "TemplateActivated"
+        case .splitRatioSet: "SplitRatioSet"
+        case .settlementRecorded: "SettlementRecorded"
+        case .groupCreated: "GroupCreated"
+        case .groupExpenseRecorded: "GroupExpenseRecorded"
+        case .paydaySet: "PaydaySet"
+        case .budgetAllocated: "BudgetAllocated"
+        case .incomeSettingsSet: "IncomeSettingsSet"
+        case .bonusConfirmed: "BonusConfirmed"
+        case .periodClosed: "PeriodClosed"
+        case .exchangeRateSet: "ExchangeRateSet"
+        case .commandUndone: "CommandUndone"
+        case .commandRedone: "CommandRedone"
+        }
+    }
+}

@@ -1,0 +1,38 @@
+/// The fields of an income or expense transaction (T1), shared by ``TransactionRecorded``,
+/// ``TransactionEdited`` (full new values, T2), ``TemplateCreated`` and ``TemplateActivated``.
+public struct TransactionDetails: Hashable, Sendable {
+    /// Income or expense; must match the category's group (T1).
+    public var kind: TransactionKind
+    /// The amount, entered positive (T1); its currency is the wallet's.
+    public var amount: Money
+    /// The wallet the money moves in or out of.
+    public var walletID: WalletID
+    /// The category.
+    public var categoryID: CategoryID
+    /// The business date (for a template: the anchor date, T4).
+    public var date: LocalDate
+    /// A free-text note.
+    public var note: String?
+    /// Free-form tags, in the order entered.
+    public var tags: [String]
+    /// The person who paid (expense) or received (income).
+    public var payer: PersonID
+    /// The split with resolved shares if the transaction is shared; `nil` if personal (S2, G4).
+    public var split: TransactionSplit?
+
+    /// Creates the fields of a transaction.
+    public init(
+        kind: TransactionKind, amount: Money, walletID: WalletID, categoryID: CategoryID,
+        date: LocalDate, note: String?, tags: [String], payer: PersonID, split: TransactionSplit?
+    ) {
+        self.kind = kind
+        self.amount = amount
+        self.walletID = walletID
+        self.categoryID = categoryID
+        self.date = date
+        self.note = note
+        self.tags = tags
+        self.payer = payer
+        self.split = split
+    }
+}

@@ -1,0 +1,28 @@
+/// The kind of a wallet (W1). Asset kinds count positive in net worth; `card` and `loan` are liabilities.
+///
+/// The raw values are stored in events: never change or reuse one.
+public enum WalletKind: UInt8, CaseIterable, Hashable, Sendable {
+    /// Notes and coins.
+    case cash = 0
+    /// A bank or payment account.
+    case bank = 1
+    /// A credit card (liability).
+    case card = 2
+    /// A savings account.
+    case savings = 3
+    /// Securities or funds; its value is observed with balance points (W5).
+    case investment = 4
+    /// Real estate or other property; value observed (W5).
+    case property = 5
+    /// A loan or mortgage (liability).
+    case loan = 6
+    /// Anything else, counted as an asset.
+    case other = 7
+
+    /// Whether the balance is money owed (card, loan): it counts negative in net worth (N1).
+    public var isLiability: Bool { self == .card || self == .loan }
+
+    /// Whether the value is observed through balance points rather than tracked through
+    /// transactions (W5): property and investment.
+    public var isValueObserved: Bool { self == .property || self == .investment }
+}

@@ -1,0 +1,18 @@
+/// An event payload struct with a tag and a versioned binary layout.
+protocol EventPayloadWire: WireValue {
+    /// The event type's tag; its current schema version is `eventTag.schemaVersion`.
+    static var eventTag: EventTag { get }
+
+    /// Reads a payload written with schema `version`, upcasting older versions to the current
+    /// struct. The default accepts only the current version; types with history override it.
+    static func decode(from reader: inout BinaryReader, version: UInt16) throws(EventCodecError) -> Self
+}
+
+extension EventPayloadWire {
+    static func decode(from reader: inout BinaryReader, version: UInt16) throws(EventCodecError) -> Self {
+        guard version == eventTag.schemaVersion else {
+            throw .unsupportedVersion(tag: eventTag.rawValue, version: version)
+        }
+        return try Self(from: &reader)
+    }
+}

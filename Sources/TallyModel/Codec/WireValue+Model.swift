@@ -1,0 +1,94 @@
+extension Identifier: WireValue {
+    static var wireBytesMin: Int { 16 }
+    init(from reader: inout BinaryReader) throws(EventCodecError) { self.init(try reader.readUUID()) }
+    func write(to writer: inout BinaryWriter) { writer.writeUUID(value) }
+}
+
+/// Three ASCII bytes, e.g. `C H F`.
+extension Currency: WireValue {
+    static var wireBytesMin: Int { 3 }
+
+    init(from reader: inout BinaryReader) throws(EventCodecError) {
+        let start = reader.offset
+        let code = try reader.readRawBytes(count: 3)
+        do {
+            self = try Currency(asciiBytes: code[code.startIndex], code[code.startIndex + 1], code[code.startIndex + 2])
+        } catch {
+            throw .invalidValue(field: "Currency", reason: error.message, offset: start)
+        }
+    }
+
+    func write(to writer: inout BinaryWriter) {
+        let (first, second, third) = asciiBytes
+        writer.writeByte(first)
+        writer.writeByte(second)
+        writer.writeByte(third)
+    }
+}
+
+/// The currency, then the minor units as a zigzag varint.
+extension Money: WireValue {
+    static var wireBytesMin: Int { 4 }
+
+    init(from reader: inout BinaryReader) throws(EventCodecError) {
+        let currency = try Currency(from: &reader)
+        self.init(minorUnits: try reader.readVarInt(), currency: currency)
+    }
+
+    func write(to writer: inout BinaryWriter) {
+        currency.write(to: &writer)
+        writer.writeVarInt(minorUnits)
+    }
+}
+
+/// Days since 1970-01-01 as a zigzag varint.
+extension LocalDate: WireValue {
+    init(from reader: inout BinaryReader) throws(EventCodecError) {
+        let start = reader.offset
+        let days = try reader.readVarInt()
+        do {
+            self = try LocalDate(daysSinceEpoch: days)
+        } catch {
+            throw .invalidValue(field: "LocalDate", reason: error.message, offset: start)
+        }
+    }
+
+    func write(to writer: inout BinaryWriter) { writer.writeVarInt(daysSinceEpoch) }
+}
+
+/// Basis points as an unsigned varint.
+extension Ratio: WireValue {
+    init(from reader: inout BinaryReader) throws(EventCodecError) {
+        let start = reader.offset
+        let raw = try reader.readVarUInt()
+        guard raw <= UInt64(Ratio.basisPointsPerWhole), let ratio = try? Ratio(basisPoints: Int64(raw)) else {
+            throw .invalidValue(field: "Ratio", reason: "\(raw) bp is outside 0...10000", offset: start)
+        }
+        self = ratio
+    }
+
+    func write(to writer: inout BinaryWriter) { writer.writeVarUInt(UInt64(basisPoints)) }
+}
+
+/// Base currency, quote currency, then the scaled rate as a zigzag varint.
+extension ExchangeRate: WireValue {
+    static var wireBytesMin: Int { 7 }
+
+    init(from reader: inout BinaryReader) throws(EventCodecError) {
+        let start = reader.offset
+        let base = try Currency(from: &reader)
+        let quote = try Currency(from: &reader)
+        let scaledRate = try reader.readVarInt()
+        do {
+            self = try ExchangeRate(base: base, quote: quote, scaledRate: scaledRate)
+        } catch {
+            throw .invalidValue(field: "ExchangeRate", reason: error.message, offset: start)
+        }
+    }
+
+    func write(to writer: inout BinaryWriter) {
+        base.write(to: &writer)
+        quote.write(to: &writer)
+        writer.writeVarInt(scaledRate)
+    }
+}

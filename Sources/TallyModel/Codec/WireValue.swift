@@ -1,0 +1,52 @@
+/// A value with a binary form in event payloads. Internal: the encoding is described in
+/// `Docs/Events.md`, not exposed as API.
+protocol WireValue {
+    /// The fewest bytes an encoded value takes; bounds array counts before allocating.
+    static var wireBytesMin: Int { get }
+    /// Reads a value.
+    init(from reader: inout BinaryReader) throws(EventCodecError)
+    /// Appends the value.
+    func write(to writer: inout BinaryWriter)
+}
+
+extension WireValue {
+    static var wireBytesMin: Int { 1 }
+}
+
+extension BinaryReader {
+    /// Reads any ``WireValue``; the type comes from the context.
+    mutating func read<Value: WireValue>(_ type: Value.Type = Value.self) throws(EventCodecError) -> Value {
+        try Value(from: &self)
+    }
+}
+
+extension BinaryWriter {
+    /// Appends any ``WireValue``.
+    mutating func write<Value: WireValue>(_ value: Value) { value.write(to: &self) }
+}
+
+/// An enum stored as its one-byte raw value.
+protocol WireEnum: WireValue, RawRepresentable where RawValue == UInt8 {}
+
+extension WireEnum {
+    init(from reader: inout BinaryReader) throws(EventCodecError) {
+        let start = reader.offset
+        let raw = try reader.readByte()
+        guard let value = Self(rawValue: raw) else {
+            throw .invalidValue(field: "\(Self.self)", reason: "unknown raw value \(raw)", offset: start)
+        }
+        self = value
+    }
+
+    func write(to writer: inout BinaryWriter) { writer.writeByte(rawValue) }
+}
+
+extension WalletKind: WireEnum {}
+extension CategoryGroup: WireEnum {}
+extension BudgetType: WireEnum {}
+extension MemberRole: WireEnum {}
+extension TransactionKind: WireEnum {}
+extension RecurrenceFrequency: WireEnum {}
+extension SplitRatioMode: WireEnum {}
+extension IncomeMode: WireEnum {}
+extension GroupSplitKind: WireEnum {}

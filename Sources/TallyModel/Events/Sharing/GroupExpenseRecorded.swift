@@ -1,0 +1,36 @@
+/// An expense paid by one group member for the group (S7).
+///
+/// Tag 503, schema version 1 (see ``EventTag/groupExpenseRecorded`` and `Docs/Events.md`).
+public struct GroupExpenseRecorded: Hashable, Sendable {
+    /// The expense.
+    public let expenseID: GroupExpenseID
+    /// The group.
+    public let groupID: GroupID
+    /// Who paid.
+    public let paidBy: PersonID
+    /// The total, positive.
+    public let amount: Money
+    /// The business date.
+    public let date: LocalDate
+    /// A free-text note.
+    public let note: String?
+    /// The split as entered.
+    public let split: GroupSplit
+    /// Each member's resolved part, summing to the amount (S3, G4).
+    public let owed: [PersonShare]
+
+    /// Creates the payload; the engine validates it against the ledger before recording.
+    public init(
+        expenseID: GroupExpenseID, groupID: GroupID, paidBy: PersonID, amount: Money, date: LocalDate,
+        note: String?, split: GroupSplit, owed: [PersonShare]
+    ) {
+        self.expenseID = expenseID
+        self.groupID = groupID
+        self.paidBy = paidBy
+        self.amount = amount
+        self.date = date
+        self.note = note
+        self.split = split
+        self.owed = owed
+    }
+}

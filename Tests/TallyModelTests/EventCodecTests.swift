@@ -1,0 +1,179 @@
+import PropertyBased
+import Testing
+@testable import TallyModel
+
+@Suite("EventCodec")
+struct EventCodecTests {
+    /// Random events of any type, drawn from the PropertyBased seed.
+    static let anyEvent = Generator<Event, Shrink.None<Event>>(run: { rng in
+        var source = RandomSource(seed: rng.next())
+        return Event.arbitrary(using: &source)
+    })
+
+    static func roundTrip(_ event: Event) throws -> Event {
+        let encoded = EventCodec.encode(event)
+        return try EventCodec.decode(encoded, recordedAt: event.recordedAt)
+    }
+
+    @Test("G4: every event type round-trips through the codec with random field values", arguments: EventTag.allCases)
+    func roundTripEveryType(tag: EventTag) async {
+        let generator = Generator<Event, Shrink.None<Event>>(run: { rng in
+            var source = RandomSource(seed: rng.next())
+            return Event.arbitrary(tag: tag, using: &source)
+        })
+        await propertyCheck(count: 60, input: generator) { event in
+            let encoded = EventCodec.encode(event)
+            #expect(encoded.tag == tag.rawValue)
+            #expect(encoded.schemaVersion == tag.schemaVersion)
+            let decoded = try EventCodec.decode(encoded, recordedAt: event.recordedAt)
+            #expect(decoded == event)
+        }
+    }
+
+    @Test("G4: every tag in the table has a payload generator producing that tag")
+    func everyTagHasAGenerator() {
+        var random = RandomSource(seed: 1)
+        for tag in EventTag.allCases {
+            #expect(EventPayload.arbitrary(tag: tag, using: &random).tag == tag)
+        }
+    }
+
+    @Test("G4: the tag table is frozen: numbers and versions never change")
+    func tagTableIsFrozen() {
+        let table = EventTag.allCases.map { "\($0.rawValue):\($0.eventName):v\($0.schemaVersion)" }
+        #expect(table == Self.frozenTagTable)
+    }
+
+    @Test("G4: an encoding that decodes re-encodes to the same bytes (the format is canonical)")
+    func encodingIsCanonical() async {
+        await propertyCheck(count: 300, input: Self.anyEvent) { event in
+            let encoded = EventCodec.encode(event)
+            let decoded = try EventCodec.decode(encoded, recordedAt: event.recordedAt)
+            #expect(EventCodec.encode(decoded) == encoded)
+        }
+    }
+
+    @Test("G4: every strict prefix of an encoded event is a typed error, never a crash")
+    func truncatedPayloadsFail() async {
+        await propertyCheck(count: 80, input: Self.anyEvent) { event in
+            let encoded = EventCodec.encode(event)
+            for length in 0..<encoded.payload.count {
+                #expect(throws: EventCodecError.self) {
+                    try EventCodec.decode(
+                        tag: encoded.tag, schemaVersion: encoded.schemaVersion,
+                        payload: Array(encoded.payload.prefix(length)), recordedAt: event.recordedAt)
+                }
+            }
+        }
+    }
+
+    @Test("G4: byte flips give a typed error or a valid event that re-encodes to the flipped bytes")
+    func mutatedPayloadsFailCleanly() async {
+        await propertyCheck(count: 400, input: Self.anyEvent, Gen.uint64()) { event, seed in
+            var random = RandomSource(seed: seed)
+            var encoded = EventCodec.encode(event)
+            for _ in 0..<Int.random(in: 1...4, using: &random) {
+                let index = Int.random(in: 0..<encoded.payload.count, using: &random)
+                encoded.payload[index] ^= UInt8.random(in: 1...255, using: &random)
+            }
+            do throws(EventCodecError) {
+                let decoded = try EventCodec.decode(encoded, recordedAt: event.recordedAt)
+                #expect(EventCodec.encode(decoded) == encoded)
+            } catch {
+                // A typed EventCodecError is the expected outcome; reaching here means no crash.
+                #expect(!error.code.isEmpty)
+            }
+        }
+    }
+
+    @Test("G4: random bytes under every tag never crash the decoder")
+    func randomBytesNeverCrash() async {
+        await propertyCheck(count: 500, input: Gen.uint8().array(of: 0...80), Gen<EventTag>.case) { bytes, tag in
+            _ = try? EventCodec.decode(tag: tag.rawValue, schemaVersion: tag.schemaVersion, payload: bytes, recordedAt: .init(millisecondsSinceEpoch: 0))
+        }
+    }
+
+    @Test("G4: a hostile array count is rejected before allocating")
+    func hostileCountIsRejected() {
+        var writer = BinaryWriter()
+        writer.writeUUID(UUIDValue(high: 1, low: 1))
+        writer.writeUUID(UUIDValue(high: 2, low: 2))
+        writer.writeByte(SplitRatioMode.manual.rawValue)
+        writer.writeVarUInt(UInt64.max)  // ratios count
+        #expect(throws: EventCodecError.truncated(offset: 33)) {
+            try EventCodec.decode(tag: EventTag.splitRatioSet.rawValue, schemaVersion: 1, payload: writer.bytes, recordedAt: .init(millisecondsSinceEpoch: 0))
+        }
+        var reader = BinaryReader([0xFF, 0xFF, 0xFF, 0xFF, 0x0F])
+        #expect(throws: EventCodecError.self) { try reader.readLengthPrefixed() }
+    }
+
+    @Test("G4: unknown tags, unsupported versions and trailing bytes are typed errors")
+    func envelopeErrors() throws {
+        var random = RandomSource(seed: 9)
+        let event = Event.arbitrary(tag: .walletRenamed, using: &random)
+        let encoded = EventCodec.encode(event)
+        let at = event.recordedAt
+        #expect(throws: EventCodecError.unknownTag(999)) {
+            try EventCodec.decode(tag: 999, schemaVersion: 1, payload: encoded.payload, recordedAt: at)
+        }
+        #expect(throws: EventCodecError.unsupportedVersion(tag: 201, version: 0)) {
+            try EventCodec.decode(tag: 201, schemaVersion: 0, payload: encoded.payload, recordedAt: at)
+        }
+        #expect(throws: EventCodecError.unsupportedVersion(tag: 201, version: 2)) {
+            try EventCodec.decode(tag: 201, schemaVersion: 2, payload: encoded.payload, recordedAt: at)
+        }
+        #expect(throws: EventCodecError.trailingBytes(offset: encoded.payload.count, count: 1)) {
+            try EventCodec.decode(tag: 201, schemaVersion: 1, payload: encoded.payload + [0], recordedAt: at)
+        }
+    }
+
+    @Test("G4: invalid UTF-8, bad booleans, bad enum values and non-minimal varints are invalidValue")
+    func invalidValues() throws {
+        var badUTF8 = BinaryReader([2, 0xC3, 0x28])
+        #expect(throws: EventCodecError.invalidValue(field: "string", reason: "invalid UTF-8", offset: 0)) { try badUTF8.readString() }
+        var badBool = BinaryReader([2])
+        #expect(throws: EventCodecError.self) { try badBool.read(Bool.self) }
+        var badKind = BinaryReader([8])
+        #expect(throws: EventCodecError.self) { try badKind.read(WalletKind.self) }
+        var overlong = BinaryReader([0x80, 0x00])
+        #expect(throws: EventCodecError.self) { try overlong.readVarUInt() }
+        var tooWide = BinaryReader([0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x02])
+        #expect(throws: EventCodecError.self) { try tooWide.readVarUInt() }
+        var maxValue = BinaryReader([0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01])
+        #expect(try maxValue.readVarUInt() == .max)
+        var badCurrency = BinaryReader([UInt8(ascii: "c"), UInt8(ascii: "h"), UInt8(ascii: "f")])
+        #expect(throws: EventCodecError.self) { try badCurrency.read(Currency.self) }
+    }
+
+    @Test("G4: varints and zigzag integers round-trip at the edges")
+    func varintEdges() throws {
+        for value: Int64 in [0, 1, -1, 63, -64, 64, -65, .max, .min] {
+            var writer = BinaryWriter()
+            writer.writeVarInt(value)
+            var reader = BinaryReader(writer.bytes)
+            #expect(try reader.readVarInt() == value)
+            try reader.finish()
+        }
+        var writer = BinaryWriter()
+        writer.writeVarInt(-1)
+        writer.writeVarUInt(300)
+        #expect(writer.bytes == [0x01, 0xAC, 0x02])
+    }
+
+    static let frozenTagTable = [
+        "100:HouseholdCreated:v1", "101:BaseCurrencyChanged:v1", "102:MemberAdded:v1", "103:MemberRemoved:v1",
+        "104:AdminTransferred:v1", "105:PersonAdded:v1", "106:PersonArchived:v1",
+        "200:WalletOpened:v1", "201:WalletRenamed:v1", "202:WalletKindChanged:v1", "203:WalletDeactivated:v1",
+        "204:WalletReactivated:v1", "205:WalletClosed:v1", "206:BalanceRecorded:v1", "207:TransferRecorded:v1",
+        "208:TransferDeleted:v1",
+        "300:CategoryCreated:v1", "301:CategoryRenamed:v1", "302:CategoryDeactivated:v1", "303:CategoryReactivated:v1",
+        "304:CategoryDeleted:v1",
+        "400:TransactionRecorded:v2", "401:TransactionEdited:v1", "402:TransactionDeleted:v1", "403:TransactionRestored:v1",
+        "410:TemplateCreated:v1", "411:TemplatePaused:v1", "412:TemplateResumed:v1", "413:TemplateActivated:v1",
+        "500:SplitRatioSet:v1", "501:SettlementRecorded:v1", "502:GroupCreated:v1", "503:GroupExpenseRecorded:v1",
+        "600:PaydaySet:v1", "601:BudgetAllocated:v1", "602:IncomeSettingsSet:v1", "603:BonusConfirmed:v1",
+        "604:PeriodClosed:v1",
+        "700:ExchangeRateSet:v1",
+        "900:CommandUndone:v1", "901:CommandRedone:v1",
+    ]
+}

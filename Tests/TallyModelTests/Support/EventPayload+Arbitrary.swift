@@ -1,0 +1,127 @@
+import TallyModel
+
+/// Random payloads for every event type, for round-trip properties.
+extension EventPayload {
+    /// A random payload of the event type `tag`. The switch is exhaustive, so a new tag
+    /// without a generator does not compile.
+    static func arbitrary(tag: EventTag, using random: inout RandomSource) -> EventPayload {
+        switch tag {
+        case .householdCreated:
+            .householdCreated(HouseholdCreated(
+                householdID: random.make(), name: random.make(), baseCurrency: random.make(),
+                admin: random.make(), adminName: random.make()
+            ))
+        case .baseCurrencyChanged:
+            .baseCurrencyChanged(BaseCurrencyChanged(baseCurrency: random.make()))
+        case .memberAdded:
+            .memberAdded(MemberAdded(personID: random.make(), name: random.make(), role: random.make()))
+        case .memberRemoved:
+            .memberRemoved(MemberRemoved(
+                personID: random.make(), acknowledgedUnsettled: random.make(), unsettledAmount: random.make()
+            ))
+        case .adminTransferred:
+            .adminTransferred(AdminTransferred(from: random.make(), to: random.make()))
+        case .personAdded:
+            .personAdded(PersonAdded(personID: random.make(), name: random.make()))
+        case .personArchived:
+            .personArchived(PersonArchived(personID: random.make()))
+        case .walletOpened:
+            .walletOpened(WalletOpened(
+                walletID: random.make(), name: random.make(), kind: random.make(), currency: random.make(),
+                openingBalance: random.make(), openedOn: random.make(), owner: random.make()
+            ))
+        case .walletRenamed:
+            .walletRenamed(WalletRenamed(walletID: random.make(), name: random.make()))
+        case .walletKindChanged:
+            .walletKindChanged(WalletKindChanged(walletID: random.make(), kind: random.make()))
+        case .walletDeactivated:
+            .walletDeactivated(WalletDeactivated(walletID: random.make()))
+        case .walletReactivated:
+            .walletReactivated(WalletReactivated(walletID: random.make()))
+        case .walletClosed:
+            .walletClosed(WalletClosed(walletID: random.make(), closedOn: random.make()))
+        case .balanceRecorded:
+            .balanceRecorded(BalanceRecorded(
+                walletID: random.make(), date: random.make(), balance: random.make()
+            ))
+        case .transferRecorded:
+            .transferRecorded(TransferRecorded(
+                transferID: random.make(), fromWalletID: random.make(), toWalletID: random.make(),
+                amountSent: random.make(), amountReceived: random.make(), date: random.make(),
+                note: random.make()
+            ))
+        case .transferDeleted:
+            .transferDeleted(TransferDeleted(transferID: random.make()))
+        case .categoryCreated:
+            .categoryCreated(CategoryCreated(
+                categoryID: random.make(), name: random.make(), group: random.make(),
+                budgetType: random.make(), shareable: random.make(), icon: random.make(),
+                color: random.make(), isPreset: random.make()
+            ))
+        case .categoryRenamed:
+            .categoryRenamed(CategoryRenamed(categoryID: random.make(), name: random.make()))
+        case .categoryDeactivated:
+            .categoryDeactivated(CategoryDeactivated(categoryID: random.make()))
+        case .categoryReactivated:
+            .categoryReactivated(CategoryReactivated(categoryID: random.make()))
+        case .categoryDeleted:
+            .categoryDeleted(CategoryDeleted(categoryID: random.make(), reassignedTo: random.make()))
+        case .transactionRecorded:
+            .transactionRecorded(TransactionRecorded(transactionID: random.make(), details: random.make()))
+        case .transactionEdited:
+            .transactionEdited(TransactionEdited(transactionID: random.make(), details: random.make()))
+        case .transactionDeleted:
+            .transactionDeleted(TransactionDeleted(transactionID: random.make()))
+        case .transactionRestored:
+            .transactionRestored(TransactionRestored(transactionID: random.make()))
+        case .templateCreated:
+            .templateCreated(TemplateCreated(
+                templateID: random.make(), frequency: random.make(), details: random.make()
+            ))
+        case .templatePaused:
+            .templatePaused(TemplatePaused(templateID: random.make()))
+        case .templateResumed:
+            .templateResumed(TemplateResumed(templateID: random.make()))
+        case .templateActivated:
+            .templateActivated(TemplateActivated(
+                templateID: random.make(), transactionID: random.make(), details: random.make()
+            ))
+        case .splitRatioSet:
+            .splitRatioSet(SplitRatioSet(mode: random.make(), ratios: random.make()))
+        case .settlementRecorded:
+            .settlementRecorded(SettlementRecorded(
+                settlementID: random.make(), from: random.make(), to: random.make(), amount: random.make(),
+                date: random.make(), covers: random.make(), isAdvance: random.make(), groupID: random.make()
+            ))
+        case .groupCreated:
+            .groupCreated(GroupCreated(groupID: random.make(), name: random.make(), members: random.make()))
+        case .groupExpenseRecorded:
+            .groupExpenseRecorded(GroupExpenseRecorded(
+                expenseID: random.make(), groupID: random.make(), paidBy: random.make(),
+                amount: random.make(), date: random.make(), note: random.make(), split: random.make(),
+                owed: random.make()
+            ))
+        case .paydaySet:
+            .paydaySet(PaydaySet(day: random.make(), effectiveFrom: random.make()))
+        case .budgetAllocated:
+            .budgetAllocated(BudgetAllocated(
+                categoryID: random.make(), amount: random.make(), fromPeriod: random.make()
+            ))
+        case .incomeSettingsSet:
+            .incomeSettingsSet(IncomeSettingsSet(
+                mode: random.make(), monthlyIncome: random.make(), incomeCategoryIDs: random.make(),
+                graceDays: random.make()
+            ))
+        case .bonusConfirmed:
+            .bonusConfirmed(BonusConfirmed(transactionID: random.make()))
+        case .periodClosed:
+            .periodClosed(PeriodClosed(periodStart: random.make(), periodEnd: random.make()))
+        case .exchangeRateSet:
+            .exchangeRateSet(ExchangeRateSet(rate: random.make(), asOf: random.make()))
+        case .commandUndone:
+            .commandUndone(CommandUndone(undoneCommandID: random.make()))
+        case .commandRedone:
+            .commandRedone(CommandRedone(redoneCommandID: random.make()))
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import TallyModel
+
+/// The events stored in `Tests/Fixtures/events-v1.bin`: one per event type, with fixed values.
+///
+/// Built by hand (not from the random generators) so that changing a generator never changes
+/// the fixture's meaning. Once recorded, these values must not be edited: the fixture is kept
+/// forever, and a later schema version must upcast the stored bytes to exactly these values.
+enum FixtureEvents {
+    static func id<Kind>(_ number: UInt64) -> Identifier<Kind> {
+        Identifier(UUIDValue(high: 0x0000_0000_0000_4000 | number << 16, low: 0x8000_0000_0000_0000 | number))
+    }
+
+    static let household: HouseholdID = id(1)
+    static let anna: PersonID = id(2)
+    static let ben: PersonID = id(3)
+    static let carla: PersonID = id(4)
+    static let bank: WalletID = id(10)
+    static let card: WalletID = id(11)
+    static let groceries = CategoryPresets.expense[0].categoryID(in: household)
+    static let salary = CategoryPresets.income[0].categoryID(in: household)
+    static let tripGroup: GroupID = id(20)
+
+    static func chf(_ minorUnits: Int64) -> Money { Money(minorUnits: minorUnits, currency: .chf) }
+    static func eur(_ minorUnits: Int64) -> Money { Money(minorUnits: minorUnits, currency: .eur) }
+    // The helpers below take constants written in this file; an invalid one is a bug in the file.
+    static func date(_ year: Int, _ month: Int, _ day: Int) -> LocalDate {
+        guard let date = try? LocalDate(year: year, month: month, day: day) else { preconditionFailure("bad fixture date") }
+        return date
+    }
+
+    static func ratio(_ basisPoints: Int64) -> Ratio {
+        guard let ratio = try? Ratio(basisPoints: basisPoints) else { preconditionFailure("bad fixture ratio") }
+        return ratio
+    }
+
+    static func eurChf(_ text: String) -> ExchangeRate {
+        guard let rate = try? ExchangeRate.parse(base: .eur, quote: .chf, text) else { preconditionFailure("bad fixture rate") }
+        return rate
+    }
+
+    static let sharedSplit = TransactionSplit(
+        ratios: [MemberRatio(person: anna, ratio: ratio(5000)), MemberRatio(person: ben, ratio: ratio(5000))],
+        isOverride: false,
+        shares: [PersonShare(person: anna, amount: chf(5001)), PersonShare(person: ben, amount: chf(5000))])
+
+    static let groceriesRun = TransactionDetails(
+        kind: .expense, amount: chf(10_001), walletID: bank, categoryID: groceries, date: date(2026, 11, 21),
+        note: "Migros 🛒", tags: ["weekly", "food"], payer: anna, split: sharedSplit)
+
+    static let rent = TransactionDetails(
+        kind: .expense, amount: chf(180_000), walletID: bank, categoryID: groceries, date: date(2026, 1, 31),
+        note: nil, tags: [], payer: ben, split: nil)
+
+    /// The transaction stored in the fixture with schema version 1 (no tags).
+    static let legacyTransaction = TransactionRecorded(
+        transactionID: id(31),
+        details: TransactionDetails(
+            kind: .income, amount: chf(650_000), walletID: bank, categoryID: salary, date: date(2026, 10, 25),
+            note: "October", tags: [], payer: anna, split: nil))
+
+    static let payloads: [EventPayload] = [
+        .householdCreated(HouseholdCreated(householdID: household, name: "Casa Zürich", baseCurrency: .chf, admin: anna, adminName: "Anna")),
+        .baseCurrencyChanged(BaseCurrencyChanged(baseCurrency: .eur)),
+        .memberAdded(MemberAdded(personID: ben, name: "Ben", role: .member)),
+        .memberRemoved(MemberRemoved(personID: ben, acknowledgedUnsettled: true, unsettledAmount: chf(4250))),
+        .adminTransferred(AdminTransferred(from: anna, to: ben)),
+        .personAdded(PersonAdded(personID: carla, name: "Carla")),
+        .personArchived(PersonArchived(personID: carla)),
+        .walletOpened(WalletOpened(walletID: bank, name: "UBS Privatkonto", kind: .bank, currency: .chf,
+                                   openingBalance: chf(250_000), openedOn: date(2026, 1, 1), owner: nil)),
+        .walletRenamed(WalletRenamed(walletID: bank, name: "UBS Joint")),
+        .walletKindChanged(WalletKindChanged(walletID: card, kind: .card)),
+        .walletDeactivated(WalletDeactivated(walletID: card)),
+        .walletReactivated(WalletReactivated(walletID: card)),
+        .walletClosed(WalletClosed(walletID: card, closedOn: date(2026, 12, 31))),
+        .balanceRecorded(BalanceRecorded(walletID: bank, date: date(2026, 11, 30), balance: chf(-1234))),
+        .transferRecorded(TransferRecorded(transferID: id(40), fromWalletID: bank, toWalletID: card, amountSent: chf(10_000),
+                                           amountReceived: eur(10_650), date: date(2026, 11, 2), note: "FX")),
+        .transferDeleted(TransferDeleted(transferID: id(40))),
+        .categoryCreated(CategoryPresets.expense[0].creationEvent(in: household)),
+        .categoryRenamed(CategoryRenamed(categoryID: groceries, name: "Lebensmittel")),
+        .categoryDeactivated(CategoryDeactivated(categoryID: groceries)),
+        .categoryReactivated(CategoryReactivated(categoryID: groceries)),
+        .categoryDeleted(CategoryDeleted(categoryID: id(50), reassignedTo: CategoryPresets.expense[9].categoryID(in: household))),
+        .transactionRecorded(TransactionRecorded(transactionID: id(30), details: groceriesRun)),
+        .transactionEdited(TransactionEdited(transactionID: id(30), details: rent)),
+        .transactionDeleted(TransactionDeleted(transactionID: id(30))),
+        .transactionRestored(TransactionRestored(transactionID: id(30))),
+        .templateCreated(TemplateCreated(templateID: id(60), frequency: .monthly, details: rent)),
+        .templatePaused(TemplatePaused(templateID: id(60))),
+        .templateResumed(TemplateResumed(templateID: id(60))),
+        .templateActivated(TemplateActivated(templateID: id(60), transactionID: id(61), details: rent)),
+        .splitRatioSet(SplitRatioSet(mode: .manual, ratios: [MemberRatio(person: anna, ratio: ratio(6000)),
+                                                               MemberRatio(person: ben, ratio: ratio(4000))])),
+        .settlementRecorded(SettlementRecorded(settlementID: id(70), from: ben, to: anna, amount: chf(5000), date: date(2026, 11, 22),
+                                               covers: [.transaction(id(30)), .groupExpense(id(81))], isAdvance: false, groupID: nil)),
+        .groupCreated(GroupCreated(groupID: tripGroup, name: "Ski trip", members: [anna, ben, carla])),
+        .groupExpenseRecorded(GroupExpenseRecorded(
+            expenseID: id(81), groupID: tripGroup, paidBy: carla, amount: chf(10_000), date: date(2026, 2, 14), note: "Chalet",
+            split: .shares([MemberWeight(person: anna, weight: 2), MemberWeight(person: ben, weight: 1), MemberWeight(person: carla, weight: 1)]),
+            owed: [PersonShare(person: anna, amount: chf(5000)), PersonShare(person: ben, amount: chf(2500)),
+                   PersonShare(person: carla, amount: chf(2500))])),
+        .paydaySet(PaydaySet(day: 25, effectiveFrom: date(2026, 11, 25))),
+        .budgetAllocated(BudgetAllocated(categoryID: groceries, amount: chf(80_000), fromPeriod: date(2026, 11, 25))),
+        .incomeSettingsSet(IncomeSettingsSet(mode: .auto, monthlyIncome: chf(650_000), incomeCategoryIDs: [salary], graceDays: 3)),
+        .bonusConfirmed(BonusConfirmed(transactionID: id(31))),
+        .periodClosed(PeriodClosed(periodStart: date(2026, 10, 25), periodEnd: date(2026, 11, 24))),
+        .exchangeRateSet(ExchangeRateSet(rate: eurChf("0.9412"), asOf: date(2026, 11, 1))),
+        .commandUndone(CommandUndone(undoneCommandID: id(90))),
+        .commandRedone(CommandRedone(redoneCommandID: id(90))),
+    ]
+
+    /// The current-version events, one per type, in tag order.
+    static let events: [Event] = payloads.enumerated().map { index, payload in
+        Event(commandID: id(1000 + UInt64(index)), actor: anna,
+              recordedAt: Timestamp(millisecondsSinceEpoch: 1_795_255_200_000 + Int64(index) * 1000), payload: payload)
+    }
+
+    /// The hand-made schema-version-1 `TransactionRecorded` record (v1 had no `tags`).
+    static let legacyEvent = Event(
+        commandID: id(999), actor: anna, recordedAt: Timestamp(millisecondsSinceEpoch: 1_761_400_000_000),
+        payload: .transactionRecorded(legacyTransaction))
+}
