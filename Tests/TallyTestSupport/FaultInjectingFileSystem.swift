@@ -73,6 +73,8 @@ public final class FaultInjectingFileSystem: FileSystem, Sendable {
                 let chosen = mode == .random
                     ? [CrashMode.dropUnsynced, .keepEverything, .tornPrefix, .tornWithGarbage].randomElement(using: &random) ?? .dropUnsynced
                     : mode
+                // A file with nothing unsynced is exactly its durable bytes after a crash.
+                guard node.live != node.durable else { continue }
                 let common = zip(node.live, node.durable).prefix { $0 == $1 }.count
                 switch chosen {
                 case .dropUnsynced, .random:
