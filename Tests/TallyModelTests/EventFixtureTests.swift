@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import TallyModel
+import TallyModel
 
 /// Reads and (on request) records `Tests/Fixtures/events-v1.bin`; see `Tests/Fixtures/README.md`.
 @Suite("Event fixtures")

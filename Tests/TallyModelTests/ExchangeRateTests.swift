@@ -1,5 +1,5 @@
 import Testing
-@testable import TallyModel
+import TallyModel
 
 @Suite("ExchangeRate and Ratio")
 struct ExchangeRateTests {

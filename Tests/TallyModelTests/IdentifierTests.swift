@@ -1,5 +1,5 @@
 import Testing
-@testable import TallyModel
+import TallyModel
 
 @Suite("Identifiers")
 struct IdentifierTests {

@@ -1,6 +1,6 @@
 import PropertyBased
 import Testing
-@testable import TallyModel
+import TallyModel
 
 @Suite("Money")
 struct MoneyTests {
