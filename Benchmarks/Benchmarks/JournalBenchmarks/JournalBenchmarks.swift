@@ -1,0 +1,117 @@
+import Benchmark
+import Foundation
+import SystemPackage
+import TallyJournal
+
+/// Journal benchmarks: append under each durability policy and batch size, read/replay, and
+/// verification. Throughput = `scalingFactor` events per iteration.
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident],
+        maxDuration: .seconds(5), maxIterations: 100_000)
+
+    for (label, durability) in [("synchronous", DurabilityPolicy.synchronous), ("none", .none)] {
+        for batchSize in [1, 100, 1000] {
+            let scaling: BenchmarkScalingFactor = batchSize == 1 ? .one : batchSize == 100 ? .hundred : .kilo
+            Benchmark(
+                "Journal append, batch \(batchSize), \(label)",
+                configuration: .init(scalingFactor: scaling)
+            ) { benchmark, state in
+                for _ in 0..<max(1, benchmark.scaledIterations.count / batchSize) {
+                    try await state.journal.append(state.batch)
+                }
+            } setup: {
+                try AppendState(durability: durability, batchSize: batchSize)
+            } teardown: { state in
+                state.remove()
+            }
+        }
+    }
+
+    Benchmark("Journal append, 64 concurrent tasks, batch 1, synchronous", configuration: .init(scalingFactor: .kilo)) { benchmark, state in
+        let journal = state.journal
+        let batch = state.batch
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<64 {
+                group.addTask {
+                    for _ in 0..<(benchmark.scaledIterations.count / 64) { _ = try? await journal.append(batch) }
+                }
+            }
+        }
+    } setup: {
+        try AppendState(durability: .synchronous, batchSize: 1)
+    } teardown: { state in
+        state.remove()
+    }
+
+    Benchmark("Journal read 1M records (batches of 1000)", configuration: .init(scalingFactor: .mega, maxIterations: 20)) { benchmark, state in
+        var count = 0
+        try state.reader.forEachRecord { record in
+            count &+= record.payload.count
+            return true
+        }
+        blackHole(count)
+    } setup: {
+        try await ReadState.make(records: 1_000_000)
+    } teardown: { state in
+        state.remove()
+    }
+
+    Benchmark("Journal verify 1M records (chain + CRC + decode)", configuration: .init(scalingFactor: .mega, maxIterations: 20)) { _, state in
+        let report = try JournalVerifier.verify(at: state.path)
+        precondition(report.isClean)
+        blackHole(report.bytesVerified)
+    } setup: {
+        try await ReadState.make(records: 1_000_000)
+    } teardown: { state in
+        state.remove()
+    }
+}
+
+/// ~100-byte records shaped like encoded events.
+func sampleRecords(_ count: Int, offset: Int = 0) -> [NewRecord] {
+    (0..<count).map { index in
+        var payload = Array("expense CHF groceries Migros \(offset + index) note:".utf8)
+        payload += (0..<(40 + index % 30)).map { UInt8(truncatingIfNeeded: ($0 &* 7) ^ (offset + index)) }
+        return NewRecord(
+            recordedAtMilliseconds: 1_767_261_600_000 + Int64(offset + index) * 1000,
+            typeTag: UInt32(400 + index % 5), schemaVersion: 1, payload: payload)
+    }
+}
+
+final class AppendState: @unchecked Sendable {  // read-only after setup
+    let directory: String
+    let journal: Journal
+    let batch: [NewRecord]
+
+    init(durability: DurabilityPolicy, batchSize: Int) throws {
+        directory = NSTemporaryDirectory() + "tally-bench-\(UUID().uuidString)"
+        journal = try Journal.open(at: FilePath(directory), options: JournalOptions(durability: durability))
+        batch = sampleRecords(batchSize)
+    }
+
+    func remove() {
+        try? journal.close()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
+
+struct ReadState: Sendable {
+    let directory: String
+    let reader: JournalReader
+    var path: FilePath { FilePath(directory) }
+
+    static func make(records: Int) async throws -> ReadState {
+        let directory = NSTemporaryDirectory() + "tally-bench-\(UUID().uuidString)"
+        let journal = try Journal.open(at: FilePath(directory), options: JournalOptions(durability: .none))
+        for start in stride(from: 0, to: records, by: 1000) {
+            try await journal.append(sampleRecords(1000, offset: start))
+        }
+        try journal.close()
+        return ReadState(directory: directory, reader: try JournalReader.open(at: FilePath(directory)))
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
