@@ -5,7 +5,8 @@ enum FrameDecoder {
         case header(FrameHeader.FrameHeaderDefect)
         case truncated(needed: Int, available: Int)
         case checksumMismatch(stored: UInt32, computed: UInt32)
-        case encrypted
+        case keyMissing(UInt16)
+        case decryptionFailed(UInt16)
         case decompressionFailed
         case badRecords(String)
 
@@ -14,7 +15,8 @@ enum FrameDecoder {
             case .header: .badFrameHeader
             case .truncated: .truncatedFrame
             case .checksumMismatch: .checksumMismatch
-            case .encrypted: .unsupportedFeature
+            case .keyMissing: .encryptionKeyMissing
+            case .decryptionFailed: .decryptionFailed
             case .decompressionFailed: .decompressionFailed
             case .badRecords: .badRecords
             }
@@ -27,7 +29,8 @@ enum FrameDecoder {
                 "frame needs \(needed) bytes, only \(available) are left in the segment"
             case .checksumMismatch(let stored, let computed):
                 "CRC32C stored \(hex32(stored)), computed \(hex32(computed))"
-            case .encrypted: "frame is encrypted; this build cannot decrypt it"
+            case .keyMissing(let keyID): "frame is encrypted with key id \(keyID), which was not given"
+            case .decryptionFailed(let keyID): "frame does not decrypt with key id \(keyID): wrong key or altered ciphertext"
             case .decompressionFailed: "LZ4 payload does not decompress to its declared length"
             case .badRecords(let reason): reason
             }
@@ -65,17 +68,26 @@ enum FrameDecoder {
     }
 
     /// Decompresses and splits a checked frame into records.
-    static func records(of header: FrameHeader, frame bytes: UnsafeRawBufferPointer) -> Result<[JournalRecord], Defect> {
-        guard header.flags & FrameHeader.encryptedFlag == 0 else { return .failure(.encrypted) }
+    static func records(
+        of header: FrameHeader, frame bytes: UnsafeRawBufferPointer, encryption: JournalEncryption? = nil
+    ) -> Result<[JournalRecord], Defect> {
         let stored = UnsafeRawBufferPointer(rebasing: bytes[FrameHeader.size..<header.frameBytes])
         let raw: [UInt8]
-        if header.isCompressed {
-            guard let decompressed = LZ4.decompress(stored, rawLength: header.rawLength) else {
-                return .failure(.decompressionFailed)
+        if header.isEncrypted {
+            let opened = encryption.map {
+                $0.open(stored, keyID: header.keyID, nonce: header.nonce,
+                        authenticating: UnsafeRawBufferPointer(rebasing: bytes[0..<FrameHeader.chainedBytes]))
+            } ?? .failure(.keyMissing(header.keyID))
+            switch opened {
+            case .success(let plaintext):
+                guard let expanded = plaintext.withUnsafeBytes({ expand($0, header) }) else { return .failure(.decompressionFailed) }
+                raw = expanded
+            case .failure(let defect):
+                return .failure(defect)
             }
-            raw = decompressed
         } else {
-            raw = Array(stored)
+            guard let expanded = expand(stored, header) else { return .failure(.decompressionFailed) }
+            raw = expanded
         }
         return raw.withUnsafeBytes { rawBytes in
             splitRecords(header: header, raw: rawBytes).map { ranges in
@@ -89,6 +101,12 @@ enum FrameDecoder {
                 }
             }
         }
+    }
+
+    /// The raw payload from a (decrypted) stored payload: decompressed when the flag says so.
+    private static func expand(_ stored: UnsafeRawBufferPointer, _ header: FrameHeader) -> [UInt8]? {
+        guard header.isCompressed else { return stored.count == header.rawLength ? Array(stored) : nil }
+        return LZ4.decompress(stored, rawLength: header.rawLength)
     }
 
     private struct RecordEntry {

@@ -54,9 +54,27 @@ struct PendingFrame: Sendable {
         return PendingFrame(bytes: compressed ?? raw, header: header)
     }
 
-    /// Fills in the sequence number, chain value and checksum; returns the frame's bytes.
-    mutating func seal(firstSequenceNumber: UInt64, after previous: ChainValue, chain: HashChain) -> [UInt8] {
+    /// Fills in the sequence number, encrypts the payload when `encryption` is set (AES-GCM,
+    /// the header's first 60 bytes as authenticated data), links the chain and computes the
+    /// checksum; returns the frame's bytes.
+    mutating func seal(
+        firstSequenceNumber: UInt64, after previous: ChainValue, chain: HashChain, encryption: JournalEncryption?
+    ) throws(JournalError) -> [UInt8] {
         header.firstSequenceNumber = firstSequenceNumber
+        if let encryption {
+            header.flags |= FrameHeader.encryptedFlag
+            header.keyID = encryption.currentKeyID
+            header.nonce = JournalEncryption.randomNonce()
+            header.storedLength += JournalEncryption.tagBytes
+            let fields = header.chainedFields()
+            let sealed = bytes.withUnsafeBytes { all in
+                encryption.seal(UnsafeRawBufferPointer(rebasing: all[FrameHeader.size...]), authenticating: fields, nonce: header.nonce)
+            }
+            guard let sealed, sealed.count == header.storedLength else {
+                throw .invalidOptions("AES-GCM sealing failed for key id \(encryption.currentKeyID)")
+            }
+            bytes.replaceSubrange(FrameHeader.size..., with: sealed)
+        }
         let fields = header.chainedFields()
         let next = fields.withUnsafeBytes { fieldBytes in
             bytes.withUnsafeBytes { all in

@@ -3,7 +3,7 @@
 /// | offset | size | field |
 /// |---|---|---|
 /// | 0 | 4 | magic `TFRM` |
-/// | 4 | 2 | flags: bit 0 = LZ4, bit 1 = encrypted (reserved for AES-GCM) |
+/// | 4 | 2 | flags: bit 0 = LZ4, bit 1 = AES-GCM encrypted |
 /// | 6 | 2 | key id (encryption key rotation; 0 when not encrypted) |
 /// | 8 | 4 | stored payload length |
 /// | 12 | 4 | raw (uncompressed) payload length |
@@ -36,6 +36,7 @@ struct FrameHeader: Sendable, Hashable {
     var checksum: UInt32 = 0
 
     var isCompressed: Bool { flags & Self.compressedFlag != 0 }
+    var isEncrypted: Bool { flags & Self.encryptedFlag != 0 }
     var lastSequenceNumber: UInt64 { firstSequenceNumber + UInt64(recordCount) - 1 }
     var frameBytes: Int { Self.size + storedLength }
 
@@ -74,6 +75,7 @@ struct FrameHeader: Sendable, Hashable {
         guard rawLength <= JournalLimits.frameBytesHardMax,
               storedLength <= JournalLimits.frameBytesHardMax + 64 * 1024,
               flags & compressedFlag != 0 || flags & encryptedFlag != 0 || storedLength == rawLength,
+              (flags & encryptedFlag == 0) == (bytes.loadLittleEndian(at: 6, as: UInt16.self) == 0),
               recordCount >= 1, recordCount <= JournalLimits.recordsPerFrameHardMax,
               recordCount * 4 <= rawLength,
               firstSequence >= 1, firstSequence <= UInt64.max - UInt64(recordCount)

@@ -38,6 +38,7 @@ extension Journal {
         guard tail.lastSegmentHeader.isKeyedChain == (options.chainKey != nil) else {
             throw .chainKeyMismatch(segment: last.name)
         }
+        try tail.checkEncryptionKey(options.encryption, file: lastFile, path: lastPath)
         if let damage = tail.damage {
             guard tail.isTornTail else { throw .corruption(damage) }
             try withErrno("truncate torn tail", lastPath) { () throws(Errno) in

@@ -6,12 +6,13 @@ extension Journal {
     func write(_ pending: inout PendingFrame) throws(JournalError) -> AppendReceipt {
         try state.withLock { state throws(JournalError) -> AppendReceipt in
             try state.checkUsable()
-            let frameBytes = Int64(pending.bytes.count)
+            let frameBytes = Int64(pending.bytes.count + (options.encryption == nil ? 0 : JournalEncryption.tagBytes))
             if state.writeOffset > Int64(SegmentHeader.size) && state.writeOffset + frameBytes > options.segmentBytesMax {
                 try rotate(&state)
             }
             let first = state.nextSequenceNumber
-            let bytes = pending.seal(firstSequenceNumber: first, after: state.chainValue, chain: chain)
+            let bytes = try pending.seal(
+                firstSequenceNumber: first, after: state.chainValue, chain: chain, encryption: options.encryption)
             let file = state.currentFile
             let offset = state.writeOffset
             let path = currentPath(state)
@@ -25,7 +26,7 @@ extension Journal {
                 }
                 throw writeError
             }
-            state.writeOffset = offset + frameBytes
+            state.writeOffset = offset + Int64(bytes.count)
             state.nextSequenceNumber = first + UInt64(pending.header.recordCount)
             state.chainValue = pending.header.chainValue
             return AppendReceipt(

@@ -129,7 +129,7 @@ public final class Journal: Sendable {
         }
         return JournalReader(
             directory: directory, fileSystem: fileSystem, segments: snapshot.0,
-            lastSegmentEnd: snapshot.1, lastSequenceNumber: snapshot.2, chainKey: options.chainKey,
+            lastSegmentEnd: snapshot.1, lastSequenceNumber: snapshot.2, encryption: options.encryption,
             recoveryReport: RecoveryReport())
     }
 }

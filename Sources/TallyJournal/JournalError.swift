@@ -53,6 +53,10 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
     case sequenceOutOfRange(requested: UInt64, last: UInt64)
     /// The segment was written with a keyed (HMAC) chain and no key, or the wrong key, was given.
     case chainKeyMismatch(segment: String)
+    /// An encrypted frame needs a key id that was not given.
+    case encryptionKeyMissing(keyID: UInt16, location: JournalLocation)
+    /// An encrypted frame does not decrypt with the given key: wrong key, or altered ciphertext.
+    case wrongEncryptionKey(keyID: UInt16, location: JournalLocation)
 
     /// A stable identifier for programs and logs.
     public var code: String {
@@ -70,6 +74,8 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
         case .closed: "journalClosed"
         case .sequenceOutOfRange: "sequenceOutOfRange"
         case .chainKeyMismatch: "chainKeyMismatch"
+        case .encryptionKeyMissing: "encryptionKeyMissing"
+        case .wrongEncryptionKey: "wrongEncryptionKey"
         }
     }
 
@@ -101,6 +107,10 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
             "sequenceOutOfRange: sequence \(requested) is past the end of the journal (last is \(last))"
         case .chainKeyMismatch(let segment):
             "chainKeyMismatch: \(segment) was written with a keyed hash chain; open it with the same chain key"
+        case .encryptionKeyMissing(let keyID, let location):
+            "encryptionKeyMissing: the frame at \(location) is encrypted with key id \(keyID); supply that key (JournalEncryption)"
+        case .wrongEncryptionKey(let keyID, let location):
+            "wrongEncryptionKey: the frame at \(location) does not decrypt with key id \(keyID): the key is wrong or the data was altered"
         }
     }
 }

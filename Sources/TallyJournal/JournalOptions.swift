@@ -20,6 +20,8 @@ public struct JournalOptions: Sendable {
     public var limits: JournalLimits = .default
     /// When set, the hash chain is HMAC-SHA256 with this key instead of plain SHA-256.
     public var chainKey: [UInt8]?
+    /// When set, every new frame is sealed with AES-GCM (see `JournalEncryption`).
+    public var encryption: JournalEncryption?
     /// Create an empty journal when the directory has none. Default `true`.
     public var createIfMissing = true
 

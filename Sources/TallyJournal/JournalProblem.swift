@@ -20,8 +20,10 @@ public struct JournalProblem: Sendable, Hashable, CustomStringConvertible {
         case decompressionFailed
         /// The records inside a frame could not be decoded.
         case badRecords
-        /// The frame uses a flag (such as encryption) this version cannot read.
-        case unsupportedFeature
+        /// The frame is encrypted with a key id that was not given.
+        case encryptionKeyMissing
+        /// The frame does not decrypt: wrong key, or the ciphertext was altered.
+        case decryptionFailed
         /// Bytes after the last valid frame that do not form a frame (a torn tail).
         case tornTail
         /// Bytes skipped between a damaged frame and the next valid one.

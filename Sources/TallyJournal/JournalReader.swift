@@ -14,18 +14,18 @@ public struct JournalReader: Sendable {
     let segments: [SegmentFile]
     /// Reading of the last segment stops here (a torn or damaged tail is never served).
     let lastSegmentEnd: Int64
-    let chainKey: [UInt8]?
+    let encryption: JournalEncryption?
 
     init(
         directory: FilePath, fileSystem: any FileSystem, segments: [SegmentFile], lastSegmentEnd: Int64,
-        lastSequenceNumber: UInt64, chainKey: [UInt8]?, recoveryReport: RecoveryReport
+        lastSequenceNumber: UInt64, encryption: JournalEncryption?, recoveryReport: RecoveryReport
     ) {
         self.directory = directory
         self.fileSystem = fileSystem
         self.segments = segments
         self.lastSegmentEnd = lastSegmentEnd
         self.lastSequenceNumber = lastSequenceNumber
-        self.chainKey = chainKey
+        self.encryption = encryption
         self.recoveryReport = recoveryReport
     }
 
@@ -33,9 +33,12 @@ public struct JournalReader: Sendable {
     /// appends. A damaged or torn tail is not repaired; the valid prefix is served and the
     /// damage is listed in `recoveryReport.problems`.
     ///
+    /// - Parameter encryption: the keys of an encrypted journal.
     /// - Throws: `JournalError.journalNotFound`, `.corruption` when a segment header is damaged,
-    ///   `.ioFailure`.
-    public static func open(at directory: FilePath, fileSystem: any FileSystem = PosixFileSystem()) throws(JournalError) -> JournalReader {
+    ///   `.encryptionKeyMissing` / `.wrongEncryptionKey`, `.ioFailure`.
+    public static func open(
+        at directory: FilePath, fileSystem: any FileSystem = PosixFileSystem(), encryption: JournalEncryption? = nil
+    ) throws(JournalError) -> JournalReader {
         var segments = try SegmentFiles.list(in: directory, fileSystem: fileSystem)
         var report = RecoveryReport()
         if let (torn, size) = try JournalTail.incompleteLastSegment(segments, in: directory, fileSystem: fileSystem) {
@@ -48,12 +51,13 @@ public struct JournalReader: Sendable {
         let path = directory.appending(last.name)
         let file = try withErrno("open", path) { () throws(Errno) in try fileSystem.openFile(at: path, writable: false) }
         let tail = try JournalTail.scan(directory: directory, segments: segments, lastFile: file, fileSystem: fileSystem)
+        try tail.checkEncryptionKey(encryption, file: file, path: path)
         report.segmentCount = segments.count
         report.lastSequenceNumber = tail.nextSequenceNumber - 1
         if let damage = tail.damage { report.problems.insert(damage, at: 0) }
         return JournalReader(
             directory: directory, fileSystem: fileSystem, segments: segments, lastSegmentEnd: tail.validEnd,
-            lastSequenceNumber: tail.nextSequenceNumber - 1, chainKey: nil, recoveryReport: report)
+            lastSequenceNumber: tail.nextSequenceNumber - 1, encryption: encryption, recoveryReport: report)
     }
 
     /// Calls `body` with every record from `start` through `end` (default: the last), in order.
@@ -120,13 +124,17 @@ public struct JournalReader: Sendable {
                     }
                     expected = header.lastSequenceNumber + 1
                     if header.lastSequenceNumber < start { continue }
-                    let decoded = scanner.withFrameBytes(at: offset, header) { FrameDecoder.records(of: header, frame: $0) }
+                    let decoded = scanner.withFrameBytes(at: offset, header) {
+                        FrameDecoder.records(of: header, frame: $0, encryption: encryption)
+                    }
+                    let location = JournalLocation(segment: segment.name, offset: offset, sequenceNumber: header.firstSequenceNumber)
                     switch decoded {
+                    case .failure(.keyMissing(let keyID)):
+                        throw JournalError.encryptionKeyMissing(keyID: keyID, location: location)
+                    case .failure(.decryptionFailed(let keyID)):
+                        throw JournalError.wrongEncryptionKey(keyID: keyID, location: location)
                     case .failure(let defect):
-                        throw JournalError.corruption(JournalProblem(
-                            kind: defect.kind,
-                            location: JournalLocation(segment: segment.name, offset: offset, sequenceNumber: header.firstSequenceNumber),
-                            detail: defect.detail))
+                        throw JournalError.corruption(JournalProblem(kind: defect.kind, location: location, detail: defect.detail))
                     case .success(let records):
                         let frame = JournalFrame(
                             segment: segment.name, offset: offset, firstSequenceNumber: header.firstSequenceNumber,

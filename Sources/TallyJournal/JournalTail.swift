@@ -14,6 +14,8 @@ struct JournalTail: Sendable {
     /// Damage after `validEnd`; `isTornTail` tells whether anything valid follows it.
     var damage: JournalProblem?
     var isTornTail: Bool
+    /// The last valid frame of the last segment and its offset, when there is one.
+    var lastFrame: (header: FrameHeader, offset: Int64)?
 
     /// Reads every segment header (cheap: 64 bytes each) and scans the last segment's frames.
     static func scan(
@@ -38,34 +40,38 @@ struct JournalTail: Sendable {
             file: lastFile, path: path, startOffset: Int64(SegmentHeader.size), endOffset: fileSize)
         var next = header.firstSequenceNumber
         var chain = header.chainStart
+        var lastFrame: (header: FrameHeader, offset: Int64)?
         while true {
             let step = try scanner.next()
             switch step {
             case .end:
                 return JournalTail(
                     segments: segments, lastSegmentHeader: header, validEnd: scanner.offset, fileSize: fileSize,
-                    nextSequenceNumber: next, chainValue: chain, damage: nil, isTornTail: true)
+                    nextSequenceNumber: next, chainValue: chain, damage: nil, isTornTail: true, lastFrame: lastFrame)
             case .frame(let frame, let offset):
                 guard frame.firstSequenceNumber == next else {
                     return try damaged(
                         at: offset, kind: .sequenceGap,
                         detail: "frame starts at sequence \(frame.firstSequenceNumber), expected \(next)",
                         scanner: &scanner, segments: segments, header: header, fileSize: fileSize,
-                        next: next, chain: chain)
+                        next: next, chain: chain, lastFrame: lastFrame)
                 }
                 next += UInt64(frame.recordCount)
                 chain = frame.chainValue
+                lastFrame = (frame, offset)
             case .damaged(let defect, let offset):
                 return try damaged(
                     at: offset, kind: defect.kind, detail: defect.detail, scanner: &scanner,
-                    segments: segments, header: header, fileSize: fileSize, next: next, chain: chain)
+                    segments: segments, header: header, fileSize: fileSize, next: next, chain: chain,
+                    lastFrame: lastFrame)
             }
         }
     }
 
     private static func damaged(
         at offset: Int64, kind: JournalProblem.Kind, detail: String, scanner: inout SegmentScanner,
-        segments: [SegmentFile], header: SegmentHeader, fileSize: Int64, next: UInt64, chain: ChainValue
+        segments: [SegmentFile], header: SegmentHeader, fileSize: Int64, next: UInt64, chain: ChainValue,
+        lastFrame: (header: FrameHeader, offset: Int64)?
     ) throws(JournalError) -> JournalTail {
         let name = segments[segments.count - 1].name
         var laterValidFrame: (FrameHeader, Int64)?
@@ -89,7 +95,26 @@ struct JournalTail: Sendable {
         }
         return JournalTail(
             segments: segments, lastSegmentHeader: header, validEnd: offset, fileSize: fileSize,
-            nextSequenceNumber: next, chainValue: chain, damage: problem, isTornTail: laterValidFrame == nil)
+            nextSequenceNumber: next, chainValue: chain, damage: problem, isTornTail: laterValidFrame == nil,
+            lastFrame: lastFrame)
+    }
+
+    /// Checks that `encryption` opens the last frame when it is encrypted, so a missing or wrong
+    /// key is a typed error at open, never garbage later.
+    func checkEncryptionKey(
+        _ encryption: JournalEncryption?, file: any JournalFile, path: FilePath
+    ) throws(JournalError) {
+        guard let (frame, offset) = lastFrame, frame.isEncrypted else { return }
+        let location = JournalLocation(
+            segment: segments[segments.count - 1].name, offset: offset, sequenceNumber: frame.firstSequenceNumber)
+        let bytes = try withErrno("read", path) { () throws(Errno) in try file.readBytes(count: frame.frameBytes, at: offset) }
+        switch bytes.withUnsafeBytes({ FrameDecoder.records(of: frame, frame: $0, encryption: encryption) }) {
+        case .success: return
+        case .failure(.keyMissing(let keyID)): throw .encryptionKeyMissing(keyID: keyID, location: location)
+        case .failure(.decryptionFailed(let keyID)): throw .wrongEncryptionKey(keyID: keyID, location: location)
+        case .failure(let defect):
+            throw .corruption(JournalProblem(kind: defect.kind, location: location, detail: defect.detail))
+        }
     }
 
     /// The last segment when it is shorter than a segment header: a segment cut before its

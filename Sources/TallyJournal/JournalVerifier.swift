@@ -14,6 +14,9 @@ public struct VerificationReport: Sendable, Hashable {
     public var lastSequenceNumber: UInt64 = 0
     /// The chain value after the last valid frame.
     public var chainValue: ChainValue = .genesis
+    /// Encrypted frames whose ciphertext was checked (CRC, chain) but not decrypted, because no
+    /// key was given.
+    public var encryptedFramesNotDecrypted = 0
     /// Every problem found, in journal order.
     public var problems: [JournalProblem] = []
 
@@ -31,15 +34,17 @@ public enum JournalVerifier {
     /// - Parameters:
     ///   - chainKey: the HMAC key when the journal was written with one; without it a keyed
     ///     chain is reported as not verifiable.
+    ///   - encryption: the keys of an encrypted journal; without them encrypted frames are checked
+    ///     by CRC and chain only (`encryptedFramesNotDecrypted`), with them they are decrypted too.
     ///   - progress: called after each segment with bytes verified so far.
     /// - Throws: only when verification cannot run: `JournalError.journalNotFound`, `.ioFailure`.
     public static func verify(
-        at directory: FilePath, chainKey: [UInt8]? = nil, fileSystem: any FileSystem = PosixFileSystem(),
-        progress: ((Int64) -> Void)? = nil
+        at directory: FilePath, chainKey: [UInt8]? = nil, encryption: JournalEncryption? = nil,
+        fileSystem: any FileSystem = PosixFileSystem(), progress: ((Int64) -> Void)? = nil
     ) throws(JournalError) -> VerificationReport {
         let segments = try SegmentFiles.list(in: directory, fileSystem: fileSystem)
         guard !segments.isEmpty else { throw .journalNotFound(directory: directory.string) }
-        var pass = VerificationPass(chain: HashChain(key: chainKey))
+        var pass = VerificationPass(chain: HashChain(key: chainKey), encryption: encryption)
         for (index, segment) in segments.enumerated() {
             try pass.verify(segment, in: directory, fileSystem: fileSystem, isLast: index == segments.count - 1)
             progress?(pass.report.bytesVerified)
@@ -50,13 +55,15 @@ public enum JournalVerifier {
 
 private struct VerificationPass {
     let chain: HashChain
+    let encryption: JournalEncryption?
     var report = VerificationReport()
     var expected: UInt64 = 1
     /// nil after damage: the next frame's link cannot be checked.
     var chainValue: ChainValue? = .genesis
 
-    init(chain: HashChain) {
+    init(chain: HashChain, encryption: JournalEncryption?) {
         self.chain = chain
+        self.encryption = encryption
     }
 
     mutating func verify(_ segment: SegmentFile, in directory: FilePath, fileSystem: any FileSystem, isLast: Bool) throws(JournalError) {
@@ -122,12 +129,13 @@ private struct VerificationPass {
         }
         let (computed, records) = scanner.withFrameBytes(at: offset, frame) { bytes in
             (chainValue.map { FrameDecoder.chainValue(of: frame, frame: bytes, after: $0, chain: chain) },
-             FrameDecoder.records(of: frame, frame: bytes))
+             frame.isEncrypted && encryption == nil ? nil : FrameDecoder.records(of: frame, frame: bytes, encryption: encryption))
         }
+        if records == nil { report.encryptedFramesNotDecrypted += 1 }
         if checkChain, let computed, computed != frame.chainValue {
             add(.chainMismatch, location, "stored chain value \(frame.chainValue) differs from the recomputed \(computed): the frame or one before it was altered")
         }
-        if case .failure(let defect) = records { add(defect.kind, location, defect.detail) }
+        if case .failure(let defect)? = records { add(defect.kind, location, defect.detail) }
         chainValue = frame.chainValue
         expected = frame.lastSequenceNumber + 1
         report.frameCount += 1
