@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "TallyJournal", targets: ["TallyJournal"]),
         .library(name: "TallyModel", targets: ["TallyModel"]),
+        .library(name: "TallyProjections", targets: ["TallyProjections"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
@@ -32,6 +33,7 @@ let package = Package(
             ]
         ),
         .target(name: "TallyModel"),
+        .target(name: "TallyProjections", dependencies: ["TallyModel"]),
 
         // Test support: the fault-injecting file system and shared helpers.
         .target(
@@ -56,6 +58,13 @@ let package = Package(
             name: "TallyModelTests",
             dependencies: [
                 "TallyModel",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(
+            name: "TallyProjectionsTests",
+            dependencies: [
+                "TallyProjections", "TallyModel",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

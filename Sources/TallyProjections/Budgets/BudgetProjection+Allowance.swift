@@ -1,0 +1,44 @@
+import TallyModel
+
+extension BudgetProjection {
+    /// B5: for needs and wants, the bucket allocation divided over the Monday-based weeks that
+    /// overlap the period (largest remainder, earlier weeks first), each week's spending inside
+    /// the period, and what remains; nothing carries from one week to the next.
+    static func weeklyAllowances(
+        _ period: PayPeriod, _ allocations: [BudgetType: Int128],
+        _ expenses: [(date: LocalDate, type: BudgetType, units: Int128)], _ currency: Currency
+    ) throws(ProjectionError) -> [WeeklyAllowance] {
+        var weekStarts: [LocalDate] = []
+        var monday = period.start.startOfISOWeek
+        while monday <= period.end, weekStarts.count < 1_000 {
+            weekStarts.append(monday)
+            guard let next = try? monday.adding(days: 7) else { break }
+            monday = next
+        }
+        var result: [WeeklyAllowance] = []
+        for type in [BudgetType.needs, .wants] {
+            let total = allocations[type] ?? 0
+            guard let totalUnits = Int64(exactly: total) else {
+                throw .overflow(rule: "B5", subject: "\(type) allocation")
+            }
+            let weights = weekStarts.indices.map { (key: $0, weight: Int64(1)) }
+            let shares = (try? Allocation.allocate(totalUnits, weights: weights, preferred: nil)) ?? []
+            for (index, weekStart) in weekStarts.enumerated() {
+                let weekEnd = (try? weekStart.adding(days: 6)) ?? .max
+                let from = max(weekStart, period.start)
+                let to = min(weekEnd, period.end)
+                let spent = expenses.filter { $0.type == type && from <= $0.date && $0.date <= to }
+                    .reduce(Int128(0)) { $0 + $1.units }
+                let allowance = index < shares.count ? shares[index] : 0
+                func money(_ units: Int128) throws(ProjectionError) -> Money {
+                    try MoneySum(units: units, currency: currency).money(rule: "B5", subject: "weekly allowance")
+                }
+                result.append(WeeklyAllowance(
+                    budgetType: type, weekStart: weekStart, from: from, to: to,
+                    allowance: Money(minorUnits: allowance, currency: currency), spent: try money(spent),
+                    remaining: try money(Int128(allowance) - spent)))
+            }
+        }
+        return result
+    }
+}

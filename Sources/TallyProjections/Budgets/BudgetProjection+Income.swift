@@ -1,0 +1,67 @@
+import TallyModel
+
+extension BudgetProjection {
+    /// The income window of a period (B7): the period shifted back by the grace days, so an
+    /// income that arrives up to `graceDays` before payday counts for the period it starts, and
+    /// no income counts twice.
+    func incomeWindow(_ period: PayPeriod, graceDays: Int) -> ClosedRange<LocalDate> {
+        let from = (try? period.start.adding(days: Int64(-graceDays))) ?? .min
+        let to = (try? period.end.adding(days: Int64(-graceDays))) ?? .min
+        return from...max(from, to)
+    }
+
+    /// Live income transactions of the selected categories dated in the window, oldest first.
+    func detectedIncomes(_ period: PayPeriod, _ settings: IncomeSettings) -> [(id: TransactionID, record: TransactionRecord)] {
+        let window = incomeWindow(period, graceDays: settings.graceDays)
+        let selected = Set(settings.categoryIDs)
+        return transactions.filter { _, record in
+            record.isLive && record.details.kind == .income && selected.contains(record.details.categoryID)
+                && window.contains(record.details.date)
+        }
+        .map { (id: $0.key, record: $0.value) }
+        .sorted { ($0.record.details.date, $0.record.sequenceNumber) < ($1.record.details.date, $1.record.sequenceNumber) }
+    }
+
+    /// B7: manual mode uses the monthly income; auto mode sums detected incomes, excluding
+    /// unconfirmed bonuses (an income over 150% of the average detected income of the last
+    /// three periods that had any), and falls back to the manual amount when nothing is left.
+    func incomeSummary(for period: PayPeriod, missing: inout Set<Currency>) throws(ProjectionError) -> IncomeSummary {
+        let currency = budgetCurrency
+        guard let settings = incomeSettings else {
+            return IncomeSummary(source: .none, amount: .zero(currency), counted: [], flaggedBonuses: [])
+        }
+        let manual = try MoneySum(units: toBudget(settings.monthlyIncome, on: period.start, missing: &missing), currency: currency)
+            .money(rule: "B7", subject: "monthly income")
+        guard settings.mode == .auto else {
+            return IncomeSummary(source: .manual, amount: manual, counted: [], flaggedBonuses: [])
+        }
+        var previousTotals: [Int128] = []
+        var previous = period
+        for _ in 0..<3 {
+            previous = schedule.period(before: previous)
+            let total = detectedIncomes(previous, settings).reduce(Int128(0)) {
+                $0 + toBudget($1.record.details.amount, on: $1.record.details.date, missing: &missing)
+            }
+            if total > 0 { previousTotals.append(total) }
+        }
+        var counted: [TransactionID] = []
+        var flagged: [TransactionID] = []
+        var sum = Int128(0)
+        for (id, record) in detectedIncomes(period, settings) {
+            let units = toBudget(record.details.amount, on: record.details.date, missing: &missing)
+            let isBonus = !previousTotals.isEmpty
+                && units * 2 * Int128(previousTotals.count) > previousTotals.reduce(0, +) * 3
+            if isBonus && !confirmedBonuses.contains(id) {
+                flagged.append(id)
+            } else {
+                counted.append(id)
+                sum += units
+            }
+        }
+        guard !counted.isEmpty else {
+            return IncomeSummary(source: .fallbackManual, amount: manual, counted: [], flaggedBonuses: flagged)
+        }
+        let amount = try MoneySum(units: sum, currency: currency).money(rule: "B7", subject: "detected income")
+        return IncomeSummary(source: .detected, amount: amount, counted: counted, flaggedBonuses: flagged)
+    }
+}

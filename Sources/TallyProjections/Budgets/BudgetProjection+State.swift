@@ -1,0 +1,51 @@
+import TallyModel
+
+extension BudgetProjection {
+    static let stateMagic = "tally.budgets"
+
+    /// The projection's state as deterministic checkpoint bytes, frozen snapshots included.
+    public func encodedState() -> [UInt8] {
+        var writer = BinaryWriter(reservingCapacity: 1024)
+        encodeState(to: &writer)
+        return writer.bytes
+    }
+
+    /// Restores a projection from ``encodedState()`` bytes.
+    /// - Throws: ``ProjectionError/invalidCheckpoint(reason:)``; never traps.
+    public init(encodedState bytes: [UInt8]) throws(ProjectionError) {
+        var reader = StateReader(bytes)
+        try self.init(from: &reader)
+        try reader.finish()
+    }
+
+    func encodeState(to writer: inout BinaryWriter) {
+        writer.writeStateHeader(Self.stateMagic)
+        writer.write(baseCurrency)
+        writer.write(schedule)
+        writer.write(categories)
+        writer.write(allocations)
+        writer.write(transactions)
+        writer.write(incomeSettings)
+        writer.write(confirmedBonuses)
+        writer.write(rates)
+        writer.write(snapshots)
+        writer.write(adjustmentsAfterClose)
+        writer.write(problems)
+    }
+
+    init(from reader: inout StateReader) throws(ProjectionError) {
+        try reader.readHeader(Self.stateMagic)
+        self.init()
+        baseCurrency = try reader.read()
+        schedule = try reader.read()
+        categories = try reader.read()
+        allocations = try reader.read()
+        transactions = try reader.read()
+        incomeSettings = try reader.read()
+        confirmedBonuses = try reader.read()
+        rates = try reader.read()
+        snapshots = try reader.read()
+        adjustmentsAfterClose = try reader.read()
+        problems = try reader.read()
+    }
+}

@@ -1,0 +1,137 @@
+import TallyModel
+
+/// Budget snapshots (B1-B7): pay periods, per-category reports with carried-over allocations,
+/// 50/30/20 buckets, weekly allowances, income detection, and frozen snapshots of closed
+/// periods with the adjustments that arrived after the close.
+public struct BudgetProjection: Hashable, Sendable {
+    /// The household's base currency, the budget currency.
+    public internal(set) var baseCurrency: Currency?
+    var schedule = PaySchedule()
+    var categories: [CategoryID: CategoryRecord] = [:]
+    var allocations: [CategoryID: [AllocationRecord]] = [:]
+    var transactions: [TransactionID: TransactionRecord] = [:]
+    var incomeSettings: IncomeSettings?
+    var confirmedBonuses: Set<TransactionID> = []
+    var rates = ExchangeRateBook()
+    var snapshots: [LocalDate: BudgetReport] = [:]
+    /// Changes dated inside closed periods that arrived after the close (B6), in journal order.
+    public internal(set) var adjustmentsAfterClose: [BudgetAdjustment] = []
+    /// Events this projection could not apply, in journal order (see ``ProjectionProblem``).
+    public internal(set) var problems: [ProjectionProblem] = []
+
+    /// An empty projection, before any event.
+    public init() {}
+
+    /// Folds one event into the projection. Never throws or traps: an event that cannot apply
+    /// is skipped and listed in ``problems``.
+    public mutating func apply(_ event: Event, sequenceNumber: UInt64) {
+        switch event.payload {
+        case .householdCreated(let created): baseCurrency = created.baseCurrency
+        case .baseCurrencyChanged(let changed): baseCurrency = changed.baseCurrency
+        case .categoryCreated(let created):
+            guard categories[created.categoryID] == nil else {
+                return problem(sequenceNumber, "C1", "category \(created.categoryID) is created twice")
+            }
+            categories[created.categoryID] = CategoryRecord(
+                name: created.name, group: created.group, budgetType: created.budgetType, isDeleted: false)
+        case .categoryRenamed(let renamed): categories[renamed.categoryID]?.name = renamed.name
+        case .categoryDeleted(let deleted): deleteCategory(deleted, sequenceNumber)
+        case .transactionRecorded(let recorded): record(recorded.transactionID, recorded.details, sequenceNumber)
+        case .templateActivated(let activated): record(activated.transactionID, activated.details, sequenceNumber)
+        case .transactionEdited(let edited): change(edited.transactionID, "transactionEdited", sequenceNumber) { $0.details = edited.details }
+        case .transactionDeleted(let deleted): change(deleted.transactionID, "transactionDeleted", sequenceNumber) { $0.isLive = false }
+        case .transactionRestored(let restored): change(restored.transactionID, "transactionRestored", sequenceNumber) { $0.isLive = true }
+        case .paydaySet(let payday):
+            guard (1...31).contains(payday.day) else { return problem(sequenceNumber, "B1", "payday \(payday.day) outside 1...31") }
+            schedule.add(PaySchedule.Rule(day: payday.day, effectiveFrom: payday.effectiveFrom, sequenceNumber: sequenceNumber))
+        case .budgetAllocated(let allocated): allocate(allocated, sequenceNumber)
+        case .incomeSettingsSet(let settings):
+            incomeSettings = IncomeSettings(
+                mode: settings.mode, monthlyIncome: settings.monthlyIncome, categoryIDs: settings.incomeCategoryIDs,
+                graceDays: min(max(settings.graceDays, 0), 31))
+        case .bonusConfirmed(let confirmed): confirmedBonuses.insert(confirmed.transactionID)
+        case .periodClosed(let closed): close(PayPeriod(start: closed.periodStart, end: closed.periodEnd), sequenceNumber)
+        case .exchangeRateSet(let rate): rates.add(rate, sequenceNumber: sequenceNumber)
+        default: break
+        }
+    }
+
+    mutating func problem(_ sequenceNumber: UInt64, _ rule: String, _ message: String) {
+        problems.append(ProjectionProblem(sequenceNumber: sequenceNumber, rule: rule, message: message))
+    }
+
+    /// The start of the closed period containing `date`, if any.
+    func closedPeriodStart(containing date: LocalDate) -> LocalDate? {
+        snapshots.first { $0.value.period.contains(date) }?.key
+    }
+
+    private mutating func noteAdjustment(
+        _ record: TransactionRecord?, _ transactionID: TransactionID, _ kind: String, _ sequenceNumber: UInt64
+    ) {
+        guard let record, let start = closedPeriodStart(containing: record.details.date) else { return }
+        adjustmentsAfterClose.append(BudgetAdjustment(
+            periodStart: start, sequenceNumber: sequenceNumber, kind: kind, transactionID: transactionID,
+            categoryID: record.details.categoryID, amount: record.details.amount))
+    }
+
+    private mutating func record(_ transactionID: TransactionID, _ details: TransactionDetails, _ sequenceNumber: UInt64) {
+        guard transactions[transactionID] == nil else {
+            return problem(sequenceNumber, "T1", "transaction \(transactionID) is recorded twice")
+        }
+        guard details.amount.isPositive else { return problem(sequenceNumber, "T1", "transaction \(transactionID) amount is not positive") }
+        let record = TransactionRecord(details: details, isLive: true, sequenceNumber: sequenceNumber)
+        transactions[transactionID] = record
+        noteAdjustment(record, transactionID, "transactionRecorded", sequenceNumber)
+    }
+
+    private mutating func change(
+        _ transactionID: TransactionID, _ kind: String, _ sequenceNumber: UInt64, _ update: (inout TransactionRecord) -> Void
+    ) {
+        guard var record = transactions[transactionID] else {
+            return problem(sequenceNumber, "T2", "unknown transaction \(transactionID)")
+        }
+        let before = record
+        update(&record)
+        guard record.details.amount.isPositive else { return problem(sequenceNumber, "T2", "edit of \(transactionID): amount is not positive") }
+        transactions[transactionID] = record
+        noteAdjustment(before, transactionID, kind, sequenceNumber)
+        if closedPeriodStart(containing: before.details.date) != closedPeriodStart(containing: record.details.date) {
+            noteAdjustment(record, transactionID, kind, sequenceNumber)
+        }
+    }
+
+    private mutating func deleteCategory(_ deleted: CategoryDeleted, _ sequenceNumber: UInt64) {
+        guard categories[deleted.categoryID] != nil else {
+            return problem(sequenceNumber, "C3", "unknown category \(deleted.categoryID)")
+        }
+        categories[deleted.categoryID]?.isDeleted = true
+        guard let target = deleted.reassignedTo else { return }
+        for (id, record) in transactions where record.details.categoryID == deleted.categoryID {
+            transactions[id]?.details.categoryID = target
+            noteAdjustment(record, id, "categoryReassigned", sequenceNumber)
+        }
+    }
+
+    private mutating func allocate(_ allocated: BudgetAllocated, _ sequenceNumber: UInt64) {
+        var list = allocations[allocated.categoryID, default: []]
+        list.append(AllocationRecord(amount: allocated.amount, fromPeriod: allocated.fromPeriod, sequenceNumber: sequenceNumber))
+        list.sort { ($0.fromPeriod, $0.sequenceNumber) < ($1.fromPeriod, $1.sequenceNumber) }
+        allocations[allocated.categoryID] = list
+        for start in snapshots.keys.sorted() where start >= allocated.fromPeriod {
+            adjustmentsAfterClose.append(BudgetAdjustment(
+                periodStart: start, sequenceNumber: sequenceNumber, kind: "budgetAllocated", transactionID: nil,
+                categoryID: allocated.categoryID, amount: allocated.amount))
+        }
+    }
+
+    private mutating func close(_ period: PayPeriod, _ sequenceNumber: UInt64) {
+        guard period.start <= period.end, snapshots[period.start] == nil else {
+            return problem(sequenceNumber, "B6", "period \(period.start)...\(period.end) is invalid or already closed")
+        }
+        do {
+            snapshots[period.start] = try report(for: period, isFinal: true)
+        } catch {
+            problem(sequenceNumber, "B6", "period \(period.start) could not be frozen: \(error)")
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import TallyModel
+
+/// A budget period: from a payday to the day before the next payday, both inclusive (B1).
+public struct PayPeriod: Hashable, Comparable, Sendable {
+    /// The first day (a payday).
+    public let start: LocalDate
+    /// The last day (the day before the next payday).
+    public let end: LocalDate
+
+    /// Creates a period.
+    public init(start: LocalDate, end: LocalDate) {
+        self.start = start
+        self.end = end
+    }
+
+    /// Whether `date` lies in the period.
+    public func contains(_ date: LocalDate) -> Bool { start <= date && date <= end }
+
+    /// Orders periods by start, then end.
+    public static func < (lhs: PayPeriod, rhs: PayPeriod) -> Bool { (lhs.start, lhs.end) < (rhs.start, rhs.end) }
+}
+
+extension PayPeriod: StateCodable {
+    func encode(to writer: inout BinaryWriter) {
+        start.encode(to: &writer)
+        end.encode(to: &writer)
+    }
+    init(from reader: inout StateReader) throws(ProjectionError) {
+        self.init(start: try reader.read(), end: try reader.read())
+    }
+}

@@ -1,0 +1,71 @@
+import TallyModel
+
+extension DebtProjection {
+    /// The read model as canonical JSON (see `Docs/Projections.md`):
+    /// `{"groups","household","problems","settlements"}`.
+    /// - Throws: ``ProjectionError/overflow(rule:subject:)``.
+    public func canonicalJSON() throws(ProjectionError) -> CanonicalJSON {
+        let household = try householdBalances().map { balance -> CanonicalJSON in
+            .object([
+                "personA": CanonicalJSON(balance.personA), "personB": CanonicalJSON(balance.personB),
+                "aOwesB": CanonicalJSON(balance.aOwesB),
+                "openItems": .array(balance.openItems.map(CanonicalJSON.init)),
+            ])
+        }
+        var groupsJSON: [CanonicalJSON] = []
+        for groupID in groupIDs {
+            guard let group = groups[groupID] else { continue }
+            let balances = try groupBalances(groupID)
+            let plan = try settlementPlan(groupID)
+            groupsJSON.append(.object([
+                "groupID": CanonicalJSON(groupID), "name": .string(group.name),
+                "members": .array(group.members.map(CanonicalJSON.init)),
+                "balances": .array(balances.keys.sorted().map { currency in
+                    .object(["currency": .string(currency.code),
+                             "members": .array((balances[currency] ?? []).map(CanonicalJSON.init))])
+                }),
+                "plan": .array(plan.keys.sorted().flatMap { currency in
+                    (plan[currency] ?? []).map { transfer in
+                        CanonicalJSON.object(["from": CanonicalJSON(transfer.from), "to": CanonicalJSON(transfer.to),
+                                              "amount": CanonicalJSON(transfer.amount)])
+                    }
+                }),
+            ]))
+        }
+        let settlementsJSON = settlements.sorted { ($0.value.sequenceNumber, $0.key) < ($1.value.sequenceNumber, $1.key) }
+            .map { id, settlement -> CanonicalJSON in
+                .object([
+                    "settlementID": CanonicalJSON(id), "from": CanonicalJSON(settlement.from),
+                    "to": CanonicalJSON(settlement.to), "amount": CanonicalJSON(settlement.amount),
+                    "date": CanonicalJSON(settlement.date), "isAdvance": .bool(settlement.isAdvance),
+                    "groupID": CanonicalJSON(settlement.groupID),
+                    "covers": settlement.covers.map { .array($0.map(CanonicalJSON.init)) } ?? .null,
+                ])
+            }
+        return .object([
+            "household": .array(household), "groups": .array(groupsJSON),
+            "settlements": .array(settlementsJSON), "problems": .array(problems.map(CanonicalJSON.init)),
+        ])
+    }
+}
+
+extension CanonicalJSON {
+    /// A debt item as `{"amount","creditor","date","debtor","settledBy","source"}`.
+    public init(_ item: DebtItem) {
+        self = .object([
+            "source": CanonicalJSON(item.source), "debtor": CanonicalJSON(item.debtor),
+            "creditor": CanonicalJSON(item.creditor), "amount": CanonicalJSON(item.amount),
+            "date": CanonicalJSON(item.date), "settledBy": CanonicalJSON(item.settledBy),
+        ])
+    }
+
+    /// A group member balance.
+    public init(_ balance: GroupMemberBalance) {
+        self = .object([
+            "person": CanonicalJSON(balance.person), "paid": CanonicalJSON(balance.paid),
+            "owed": CanonicalJSON(balance.owed), "settlementsPaid": CanonicalJSON(balance.settlementsPaid),
+            "settlementsReceived": CanonicalJSON(balance.settlementsReceived),
+            "balance": CanonicalJSON(balance.balance),
+        ])
+    }
+}

@@ -1,0 +1,171 @@
+import TallyModel
+
+extension DebtProjection {
+    /// Every debt item with its key, oldest first (date, then sequence number, then person).
+    ///
+    /// A live shared transaction gives one item per share of a person other than the payer:
+    /// for an expense that person owes the payer; for a shared income the payer owes them.
+    /// A group expense gives one item per owed part of a member other than the payer.
+    func itemEntries(includeGroups: Bool = true) -> [(key: DebtItemKey, item: DebtItem)] {
+        var entries: [(key: DebtItemKey, item: DebtItem, order: UInt64)] = []
+        for (id, record) in transactions where record.isLive {
+            guard let split = record.details.split else { continue }
+            let payer = record.details.payer
+            for share in split.shares where share.person != payer && !share.amount.isZero {
+                let key = DebtItemKey(.transaction(id), person: share.person)
+                let isExpense = record.details.kind == .expense
+                entries.append((key, DebtItem(
+                    source: .transaction(id), debtor: isExpense ? share.person : payer,
+                    creditor: isExpense ? payer : share.person, amount: share.amount, date: record.details.date,
+                    settledBy: settledItems[key]), record.sequenceNumber))
+            }
+        }
+        if includeGroups {
+            for (id, expense) in groupExpenses {
+                for share in expense.owed where share.person != expense.paidBy && !share.amount.isZero {
+                    let key = DebtItemKey(.groupExpense(id), person: share.person)
+                    entries.append((key, DebtItem(
+                        source: .groupExpense(id), debtor: share.person, creditor: expense.paidBy, amount: share.amount,
+                        date: expense.date, settledBy: settledItems[key]), expense.sequenceNumber))
+                }
+            }
+        }
+        entries.sort { ($0.item.date, $0.order, $0.key) < ($1.item.date, $1.order, $1.key) }
+        return entries.map { ($0.key, $0.item) }
+    }
+
+    private struct PairKey: Hashable, Comparable {
+        let low: PersonID
+        let high: PersonID
+        let currency: Currency
+        static func < (lhs: PairKey, rhs: PairKey) -> Bool {
+            (lhs.low, lhs.high, lhs.currency) < (rhs.low, rhs.high, rhs.currency)
+        }
+    }
+
+    /// Household debts between every pair of people, per currency (S5), sorted by the pair's
+    /// ids then currency. A balance is net of every live shared item and every household
+    /// settlement between the two; pairs whose balance is zero and have no open item are left out.
+    /// - Throws: ``ProjectionError/overflow(rule:subject:)``.
+    public func householdBalances() throws(ProjectionError) -> [PairBalance] {
+        var nets: [PairKey: Int128] = [:]
+        var open: [PairKey: [DebtItem]] = [:]
+        func key(_ one: PersonID, _ other: PersonID, _ currency: Currency) -> (PairKey, Int128) {
+            one < other ? (PairKey(low: one, high: other, currency: currency), 1)
+                : (PairKey(low: other, high: one, currency: currency), -1)
+        }
+        for (_, item) in itemEntries(includeGroups: false) {
+            let (pair, sign) = key(item.debtor, item.creditor, item.amount.currency)
+            nets[pair, default: 0] += sign * Int128(item.amount.minorUnits)
+            if item.settledBy == nil { open[pair, default: []].append(item) }
+        }
+        for settlement in settlements.values where settlement.groupID == nil {
+            let (pair, sign) = key(settlement.from, settlement.to, settlement.amount.currency)
+            nets[pair, default: 0] -= sign * Int128(settlement.amount.minorUnits)
+        }
+        var result: [PairBalance] = []
+        for pair in Set(nets.keys).union(open.keys).sorted() {
+            let net = nets[pair] ?? 0
+            let items = open[pair] ?? []
+            guard net != 0 || !items.isEmpty else { continue }
+            let amount = try MoneySum(units: net, currency: pair.currency)
+                .money(rule: "S5", subject: "debt between \(pair.low) and \(pair.high)")
+            result.append(PairBalance(personA: pair.low, personB: pair.high, aOwesB: amount, openItems: items))
+        }
+        return result
+    }
+
+    /// What `debtor` owes `creditor` in `currency` from household items and settlements (S5):
+    /// negative when `creditor` owes `debtor`. Always `-owed(by: creditor, to: debtor)`.
+    /// - Throws: ``ProjectionError/overflow(rule:subject:)``.
+    public func owed(by debtor: PersonID, to creditor: PersonID, in currency: Currency) throws(ProjectionError) -> Money {
+        guard debtor != creditor else { return .zero(currency) }
+        let low = min(debtor, creditor)
+        let balance = try householdBalances().first {
+            $0.personA == low && $0.personB == max(debtor, creditor) && $0.aOwesB.currency == currency
+        }
+        guard let balance else { return .zero(currency) }
+        return debtor == low ? balance.aOwesB : Money(minorUnits: 0 &- balance.aOwesB.minorUnits, currency: currency)
+    }
+
+    /// The items (open and settled) of household transactions, oldest first; for one person's
+    /// view pass `involving` (G7: only shared entries are ever listed here).
+    public func householdItems(involving person: PersonID? = nil) -> [DebtItem] {
+        itemEntries(includeGroups: false).map(\.item).filter { person == nil || $0.debtor == person || $0.creditor == person }
+    }
+
+    /// The ids of every group, sorted.
+    public var groupIDs: [GroupID] { groups.keys.sorted() }
+
+    /// A group's name and members, `nil` for an unknown group.
+    public func group(_ groupID: GroupID) -> (name: String, members: [PersonID])? {
+        groups[groupID].map { ($0.name, $0.members) }
+    }
+
+    /// The member balances of a group per currency (S7), sorted by currency then person; every
+    /// member appears in every currency the group used. Per currency they sum to exactly zero (S8).
+    /// - Throws: ``ProjectionError/overflow(rule:subject:)``.
+    public func groupBalances(_ groupID: GroupID) throws(ProjectionError) -> [Currency: [GroupMemberBalance]] {
+        guard let group = groups[groupID] else { return [:] }
+        struct Totals { var paid: Int128 = 0, owed: Int128 = 0, sent: Int128 = 0, received: Int128 = 0 }
+        var totals: [Currency: [PersonID: Totals]] = [:]
+        for expense in groupExpenses.values where expense.groupID == groupID {
+            let currency = expense.amount.currency
+            totals[currency, default: [:]][expense.paidBy, default: Totals()].paid += Int128(expense.amount.minorUnits)
+            for share in expense.owed {
+                totals[currency, default: [:]][share.person, default: Totals()].owed += Int128(share.amount.minorUnits)
+            }
+        }
+        for settlement in settlements.values where settlement.groupID == groupID {
+            let currency = settlement.amount.currency
+            totals[currency, default: [:]][settlement.from, default: Totals()].sent += Int128(settlement.amount.minorUnits)
+            totals[currency, default: [:]][settlement.to, default: Totals()].received += Int128(settlement.amount.minorUnits)
+        }
+        var result: [Currency: [GroupMemberBalance]] = [:]
+        for (currency, byPerson) in totals {
+            let people = Set(group.members).union(byPerson.keys).sorted()
+            var balances: [GroupMemberBalance] = []
+            for person in people {
+                let entry = byPerson[person] ?? Totals()
+                func money(_ units: Int128) throws(ProjectionError) -> Money {
+                    try MoneySum(units: units, currency: currency).money(rule: "S7", subject: "group balance of \(person)")
+                }
+                balances.append(GroupMemberBalance(
+                    person: person, paid: try money(entry.paid), owed: try money(entry.owed),
+                    settlementsPaid: try money(entry.sent), settlementsReceived: try money(entry.received),
+                    balance: try money(entry.paid - entry.owed + entry.sent - entry.received)))
+            }
+            result[currency] = balances
+        }
+        return result
+    }
+
+    /// The simplified settlement plan of a group per currency (S8): repeatedly the largest
+    /// creditor and the largest debtor (ties: the lower person id) settle the smaller of their
+    /// two amounts. Each transfer clears at least one member, so there are at most n-1 transfers
+    /// for n members with a non-zero balance.
+    /// - Throws: ``ProjectionError/overflow(rule:subject:)``.
+    public func settlementPlan(_ groupID: GroupID) throws(ProjectionError) -> [Currency: [PlannedTransfer]] {
+        var result: [Currency: [PlannedTransfer]] = [:]
+        for (currency, balances) in try groupBalances(groupID) {
+            var open = balances.filter { !$0.balance.isZero }.map { ($0.person, Int128($0.balance.minorUnits)) }
+            var transfers: [PlannedTransfer] = []
+            while true {
+                let creditors = open.indices.filter { open[$0].1 > 0 }
+                let debtors = open.indices.filter { open[$0].1 < 0 }
+                let pick = { (candidates: [Int], magnitude: (Int) -> Int128) -> Int? in
+                    candidates.min { magnitude($0) != magnitude($1) ? magnitude($0) > magnitude($1) : open[$0].0 < open[$1].0 }
+                }
+                guard let creditor = pick(creditors, { open[$0].1 }), let debtor = pick(debtors, { -open[$0].1 }) else { break }
+                let amount = min(open[creditor].1, -open[debtor].1)
+                open[creditor].1 -= amount
+                open[debtor].1 += amount
+                transfers.append(PlannedTransfer(
+                    from: open[debtor].0, to: open[creditor].0,
+                    amount: try MoneySum(units: amount, currency: currency).money(rule: "S8", subject: "planned transfer")))
+            }
+            result[currency] = transfers
+        }
+        return result
+    }
+}

@@ -1,0 +1,64 @@
+import TallyModel
+
+extension DebtProjection {
+    /// Applies a settlement (S6): records the payment and marks the items it covers.
+    ///
+    /// With `covers`, the listed items between the two people are marked settled. Without, open
+    /// household items between them (in the settlement's currency) are settled oldest first:
+    /// every item they owe each other when the payment covers the net debt; otherwise the items
+    /// the receiver owes the payer, then the payer's items oldest first while the payment
+    /// (plus those credits) covers each one whole. Balances always use the payment itself, so a
+    /// partial payment or an advance shows in the balance even when no item is marked.
+    mutating func settle(_ settlement: SettlementRecorded, _ sequenceNumber: UInt64) {
+        guard settlements[settlement.settlementID] == nil else {
+            return problem(sequenceNumber, "S6", "settlement \(settlement.settlementID) is recorded twice")
+        }
+        guard settlement.amount.isPositive, settlement.from != settlement.to else {
+            return problem(sequenceNumber, "S6", "settlement \(settlement.settlementID) has a non-positive amount or pays oneself")
+        }
+        if let groupID = settlement.groupID, groups[groupID] == nil {
+            return problem(sequenceNumber, "S6", "settlement \(settlement.settlementID) names unknown group \(groupID)")
+        }
+        settlements[settlement.settlementID] = SettlementRecord(
+            from: settlement.from, to: settlement.to, amount: settlement.amount, date: settlement.date,
+            covers: settlement.covers, isAdvance: settlement.isAdvance, groupID: settlement.groupID,
+            sequenceNumber: sequenceNumber)
+        let pair: Set<PersonID> = [settlement.from, settlement.to]
+        if let covers = settlement.covers {
+            let covered = Set(covers)
+            for entry in itemEntries() where covered.contains(entry.item.source) && pair == [entry.item.debtor, entry.item.creditor] {
+                mark(entry.key, settlement.settlementID)
+            }
+        } else if settlement.groupID == nil {
+            settleOldestFirst(settlement, pair: pair)
+        }
+    }
+
+    private mutating func mark(_ key: DebtItemKey, _ settlementID: SettlementID) {
+        if settledItems[key] == nil { settledItems[key] = settlementID }
+    }
+
+    private mutating func settleOldestFirst(_ settlement: SettlementRecorded, pair: Set<PersonID>) {
+        let open = itemEntries(includeGroups: false).filter {
+            $0.item.settledBy == nil && pair == [$0.item.debtor, $0.item.creditor]
+                && $0.item.amount.currency == settlement.amount.currency
+        }
+        var owedByPayer = Int128(0)
+        var credits = Int128(0)
+        for (_, item) in open {
+            if item.debtor == settlement.from { owedByPayer += Int128(item.amount.minorUnits) }
+            else { credits += Int128(item.amount.minorUnits) }
+        }
+        if Int128(settlement.amount.minorUnits) >= owedByPayer - credits {
+            for entry in open { mark(entry.key, settlement.settlementID) }
+            return
+        }
+        var available = Int128(settlement.amount.minorUnits) + credits
+        for entry in open where entry.item.debtor == settlement.to { mark(entry.key, settlement.settlementID) }
+        for entry in open where entry.item.debtor == settlement.from {
+            guard Int128(entry.item.amount.minorUnits) <= available else { break }
+            available -= Int128(entry.item.amount.minorUnits)
+            mark(entry.key, settlement.settlementID)
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import TallyModel
+
+extension DebtProjection {
+    static let stateMagic = "tally.debts"
+
+    /// The projection's state as deterministic checkpoint bytes (see `Docs/Projections.md`).
+    public func encodedState() -> [UInt8] {
+        var writer = BinaryWriter(reservingCapacity: 1024)
+        encodeState(to: &writer)
+        return writer.bytes
+    }
+
+    /// Restores a projection from ``encodedState()`` bytes.
+    /// - Throws: ``ProjectionError/invalidCheckpoint(reason:)``; never traps.
+    public init(encodedState bytes: [UInt8]) throws(ProjectionError) {
+        var reader = StateReader(bytes)
+        try self.init(from: &reader)
+        try reader.finish()
+    }
+
+    func encodeState(to writer: inout BinaryWriter) {
+        writer.writeStateHeader(Self.stateMagic)
+        writer.write(transactions)
+        writer.write(settlements)
+        writer.write(settledItems)
+        writer.write(groups)
+        writer.write(groupExpenses)
+        writer.write(problems)
+    }
+
+    init(from reader: inout StateReader) throws(ProjectionError) {
+        try reader.readHeader(Self.stateMagic)
+        self.init()
+        transactions = try reader.read()
+        settlements = try reader.read()
+        settledItems = try reader.read()
+        groups = try reader.read()
+        groupExpenses = try reader.read()
+        problems = try reader.read()
+    }
+}

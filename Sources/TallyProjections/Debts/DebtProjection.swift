@@ -1,0 +1,111 @@
+import TallyModel
+
+/// Debt balances (S1-S8, T2, T3): household debts between pairs of people from shared
+/// transactions, with the unsettled items behind each balance; settlements; group member
+/// balances and the simplified settlement plan.
+///
+/// Only resolved amounts stored in the events are used (G4): shares of
+/// `TransactionDetails.split` and `GroupExpenseRecorded.owed`. Nothing is re-split here.
+public struct DebtProjection: Hashable, Sendable {
+    var transactions: [TransactionID: TransactionRecord] = [:]
+    var settlements: [SettlementID: SettlementRecord] = [:]
+    var settledItems: [DebtItemKey: SettlementID] = [:]
+    var groups: [GroupID: GroupRecord] = [:]
+    var groupExpenses: [GroupExpenseID: GroupExpenseRecord] = [:]
+    /// Events this projection could not apply, in journal order (see ``ProjectionProblem``).
+    public internal(set) var problems: [ProjectionProblem] = []
+
+    /// An empty projection, before any event.
+    public init() {}
+
+    /// Folds one event into the projection. Never throws or traps: an event that cannot apply
+    /// is skipped and listed in ``problems``.
+    /// - Parameters:
+    ///   - event: the event, in journal order.
+    ///   - sequenceNumber: its journal sequence number.
+    public mutating func apply(_ event: Event, sequenceNumber: UInt64) {
+        switch event.payload {
+        case .transactionRecorded(let recorded): record(recorded.transactionID, recorded.details, sequenceNumber)
+        case .templateActivated(let activated): record(activated.transactionID, activated.details, sequenceNumber)
+        case .transactionEdited(let edited):
+            guard transactions[edited.transactionID] != nil else {
+                return problem(sequenceNumber, "T2", "unknown transaction \(edited.transactionID)")
+            }
+            if let reason = Self.invalidSplit(edited.details) {
+                return problem(sequenceNumber, "S3", "edit of \(edited.transactionID): \(reason)")
+            }
+            transactions[edited.transactionID]?.details = edited.details
+        case .transactionDeleted(let deleted): setLive(false, deleted.transactionID, sequenceNumber)
+        case .transactionRestored(let restored): setLive(true, restored.transactionID, sequenceNumber)
+        case .settlementRecorded(let settlement): settle(settlement, sequenceNumber)
+        case .groupCreated(let created):
+            guard groups[created.groupID] == nil else {
+                return problem(sequenceNumber, "S7", "group \(created.groupID) is created twice")
+            }
+            groups[created.groupID] = GroupRecord(name: created.name, members: created.members)
+        case .groupExpenseRecorded(let expense): recordGroupExpense(expense, sequenceNumber)
+        default: break
+        }
+    }
+
+    mutating func problem(_ sequenceNumber: UInt64, _ rule: String, _ message: String) {
+        problems.append(ProjectionProblem(sequenceNumber: sequenceNumber, rule: rule, message: message))
+    }
+
+    /// Why a transaction's split cannot be used, or `nil`: shares must be in the amount's
+    /// currency, name each person once and sum exactly to the amount (S3).
+    static func invalidSplit(_ details: TransactionDetails) -> String? {
+        guard details.amount.isPositive else { return "amount is not positive" }
+        guard let split = details.split else { return nil }
+        return invalidShares(split.shares, total: details.amount)
+    }
+
+    static func invalidShares(_ shares: [PersonShare], total: Money) -> String? {
+        var sum = MoneySum(total.currency)
+        var seen = Set<PersonID>()
+        for share in shares {
+            guard share.amount.currency == total.currency else { return "a share is not in \(total.currency)" }
+            guard seen.insert(share.person).inserted else { return "\(share.person) has two shares" }
+            sum.add(share.amount.minorUnits)
+        }
+        guard sum.units == Int128(total.minorUnits) else { return "shares do not sum to \(total)" }
+        return nil
+    }
+
+    private mutating func record(_ transactionID: TransactionID, _ details: TransactionDetails, _ sequenceNumber: UInt64) {
+        guard transactions[transactionID] == nil else {
+            return problem(sequenceNumber, "T1", "transaction \(transactionID) is recorded twice")
+        }
+        if let reason = Self.invalidSplit(details) {
+            return problem(sequenceNumber, "S3", "transaction \(transactionID): \(reason)")
+        }
+        transactions[transactionID] = TransactionRecord(details: details, isLive: true, sequenceNumber: sequenceNumber)
+    }
+
+    private mutating func setLive(_ isLive: Bool, _ transactionID: TransactionID, _ sequenceNumber: UInt64) {
+        guard transactions[transactionID] != nil else {
+            return problem(sequenceNumber, "T3", "unknown transaction \(transactionID)")
+        }
+        transactions[transactionID]?.isLive = isLive
+    }
+
+    private mutating func recordGroupExpense(_ expense: GroupExpenseRecorded, _ sequenceNumber: UInt64) {
+        guard groupExpenses[expense.expenseID] == nil else {
+            return problem(sequenceNumber, "S7", "group expense \(expense.expenseID) is recorded twice")
+        }
+        guard let group = groups[expense.groupID] else {
+            return problem(sequenceNumber, "S7", "unknown group \(expense.groupID)")
+        }
+        let members = Set(group.members)
+        guard expense.amount.isPositive, members.contains(expense.paidBy),
+              expense.owed.allSatisfy({ members.contains($0.person) }) else {
+            return problem(sequenceNumber, "S7", "group expense \(expense.expenseID) names a non-member or a non-positive amount")
+        }
+        if let reason = Self.invalidShares(expense.owed, total: expense.amount) {
+            return problem(sequenceNumber, "S8", "group expense \(expense.expenseID): \(reason)")
+        }
+        groupExpenses[expense.expenseID] = GroupExpenseRecord(
+            groupID: expense.groupID, paidBy: expense.paidBy, amount: expense.amount, date: expense.date,
+            note: expense.note, owed: expense.owed, sequenceNumber: sequenceNumber)
+    }
+}

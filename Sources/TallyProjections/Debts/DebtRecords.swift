@@ -1,0 +1,112 @@
+import TallyModel
+
+/// The key of one debt item: one person's share of one shared transaction or group expense
+/// (the share of the person who is not the payer).
+struct DebtItemKey: Hashable, Comparable, Sendable {
+    /// 0 for a household transaction, 1 for a group expense.
+    let sourceKind: UInt8
+    let sourceID: UUIDValue
+    let person: PersonID
+
+    init(_ source: SettledItem, person: PersonID) {
+        switch source {
+        case .transaction(let id): (sourceKind, sourceID) = (0, id.value)
+        case .groupExpense(let id): (sourceKind, sourceID) = (1, id.value)
+        }
+        self.person = person
+    }
+
+    init(sourceKind: UInt8, sourceID: UUIDValue, person: PersonID) {
+        (self.sourceKind, self.sourceID, self.person) = (sourceKind, sourceID, person)
+    }
+
+    static func < (lhs: DebtItemKey, rhs: DebtItemKey) -> Bool {
+        (lhs.sourceKind, lhs.sourceID, lhs.person) < (rhs.sourceKind, rhs.sourceID, rhs.person)
+    }
+}
+
+/// A settlement as the debt projection keeps it (S6).
+struct SettlementRecord: Hashable, Sendable {
+    let from: PersonID
+    let to: PersonID
+    let amount: Money
+    let date: LocalDate
+    let covers: [SettledItem]?
+    let isAdvance: Bool
+    let groupID: GroupID?
+    let sequenceNumber: UInt64
+}
+
+/// A group as the debt projection keeps it (S7).
+struct GroupRecord: Hashable, Sendable {
+    let name: String
+    let members: [PersonID]
+}
+
+/// A group expense as the debt projection keeps it, with its resolved owed amounts (S7, G4).
+struct GroupExpenseRecord: Hashable, Sendable {
+    let groupID: GroupID
+    let paidBy: PersonID
+    let amount: Money
+    let date: LocalDate
+    let note: String?
+    let owed: [PersonShare]
+    let sequenceNumber: UInt64
+}
+
+extension DebtItemKey: StateCodable {
+    func encode(to writer: inout BinaryWriter) {
+        writer.writeByte(sourceKind)
+        writer.writeUUID(sourceID)
+        person.encode(to: &writer)
+    }
+    init(from reader: inout StateReader) throws(ProjectionError) {
+        self.init(sourceKind: try reader.readByte(), sourceID: try reader.readUUID(), person: try reader.read())
+    }
+}
+
+extension SettlementRecord: StateCodable {
+    func encode(to writer: inout BinaryWriter) {
+        from.encode(to: &writer)
+        to.encode(to: &writer)
+        amount.encode(to: &writer)
+        date.encode(to: &writer)
+        covers.encode(to: &writer)
+        isAdvance.encode(to: &writer)
+        groupID.encode(to: &writer)
+        sequenceNumber.encode(to: &writer)
+    }
+    init(from reader: inout StateReader) throws(ProjectionError) {
+        self.init(
+            from: try reader.read(), to: try reader.read(), amount: try reader.read(), date: try reader.read(),
+            covers: try reader.read(), isAdvance: try reader.read(), groupID: try reader.read(),
+            sequenceNumber: try reader.read())
+    }
+}
+
+extension GroupRecord: StateCodable {
+    func encode(to writer: inout BinaryWriter) {
+        name.encode(to: &writer)
+        members.encode(to: &writer)
+    }
+    init(from reader: inout StateReader) throws(ProjectionError) {
+        self.init(name: try reader.read(), members: try reader.read())
+    }
+}
+
+extension GroupExpenseRecord: StateCodable {
+    func encode(to writer: inout BinaryWriter) {
+        groupID.encode(to: &writer)
+        paidBy.encode(to: &writer)
+        amount.encode(to: &writer)
+        date.encode(to: &writer)
+        note.encode(to: &writer)
+        owed.encode(to: &writer)
+        sequenceNumber.encode(to: &writer)
+    }
+    init(from reader: inout StateReader) throws(ProjectionError) {
+        self.init(
+            groupID: try reader.read(), paidBy: try reader.read(), amount: try reader.read(), date: try reader.read(),
+            note: try reader.read(), owed: try reader.read(), sequenceNumber: try reader.read())
+    }
+}

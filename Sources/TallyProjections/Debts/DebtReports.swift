@@ -1,0 +1,69 @@
+import TallyModel
+
+/// One unsettled (or settled) share behind a household debt (S5): `debtor` owes `creditor`
+/// `amount` because of a shared transaction.
+public struct DebtItem: Hashable, Sendable {
+    /// The shared transaction (or group expense) the share comes from.
+    public let source: SettledItem
+    /// Who owes.
+    public let debtor: PersonID
+    /// Who is owed: the payer of a shared expense, or the sharer of a shared income.
+    public let creditor: PersonID
+    /// The resolved share (S3, stored in the event, G4).
+    public let amount: Money
+    /// The business date of the transaction.
+    public let date: LocalDate
+    /// The settlement that covered it (S6), `nil` while open.
+    public let settledBy: SettlementID?
+}
+
+/// The net household debt between two people in one currency (S5).
+public struct PairBalance: Hashable, Sendable {
+    /// The person with the lower id.
+    public let personA: PersonID
+    /// The person with the higher id.
+    public let personB: PersonID
+    /// What A owes B, net of everything (negative: B owes A).
+    public let aOwesB: Money
+    /// The unsettled items between the two, oldest first (both directions).
+    public let openItems: [DebtItem]
+
+    /// The person who owes, `nil` when the balance is zero.
+    public var debtor: PersonID? { aOwesB.isZero ? nil : (aOwesB.isPositive ? personA : personB) }
+    /// The person who is owed, `nil` when the balance is zero.
+    public var creditor: PersonID? { aOwesB.isZero ? nil : (aOwesB.isPositive ? personB : personA) }
+    /// The amount owed, never negative.
+    public var amount: Money { Money(minorUnits: aOwesB.minorUnits.magnitude > UInt64(Int64.max) ? .max : abs(aOwesB.minorUnits), currency: aOwesB.currency) }
+}
+
+/// A group member's balance in one currency (S7): paid minus owed, adjusted by settlements.
+/// Positive: the group owes them; negative: they owe the group.
+public struct GroupMemberBalance: Hashable, Sendable {
+    /// The member.
+    public let person: PersonID
+    /// What they paid for the group.
+    public let paid: Money
+    /// Their resolved parts of the group's expenses.
+    public let owed: Money
+    /// Settlements they paid to other members.
+    public let settlementsPaid: Money
+    /// Settlements they received from other members.
+    public let settlementsReceived: Money
+    /// `paid - owed + settlementsPaid - settlementsReceived`; a group's balances sum to zero (S8).
+    public let balance: Money
+}
+
+/// One transfer of a simplified settlement plan (S8).
+public struct PlannedTransfer: Hashable, Sendable {
+    /// Who pays (a debtor).
+    public let from: PersonID
+    /// Who receives (a creditor).
+    public let to: PersonID
+    /// How much.
+    public let amount: Money
+
+    /// Creates a planned transfer.
+    public init(from: PersonID, to: PersonID, amount: Money) {
+        (self.from, self.to, self.amount) = (from, to, amount)
+    }
+}

@@ -1,0 +1,53 @@
+import TallyModel
+
+extension NetWorthProjection {
+    /// The state as deterministic checkpoint bytes: the wrapped wallet state.
+    public func encodedState() -> [UInt8] { wallets.encodedState() }
+
+    /// Restores a projection from ``encodedState()`` bytes.
+    /// - Throws: ``ProjectionError/invalidCheckpoint(reason:)``; never traps.
+    public init(encodedState bytes: [UInt8]) throws(ProjectionError) {
+        self.init(wallets: try WalletProjection(encodedState: bytes))
+    }
+
+    /// The read model as canonical JSON: `{"baseCurrency","baseline","problems","series"}`.
+    /// - Throws: ``ProjectionError/overflow(rule:subject:)``.
+    public func canonicalJSON() throws(ProjectionError) -> CanonicalJSON {
+        .object([
+            "baseCurrency": .string(baseCurrency.code),
+            "series": .array(try series().map(CanonicalJSON.init)),
+            "baseline": .array(try baseline().map(CanonicalJSON.init)),
+            "problems": .array(problems.map(CanonicalJSON.init)),
+        ])
+    }
+}
+
+extension CanonicalJSON {
+    /// A net worth point.
+    public init(_ point: NetWorthPoint) {
+        self = .object([
+            "month": .string(point.month.isoString), "value": CanonicalJSON(point.value),
+            "complete": .bool(point.isComplete),
+            "missingRates": .array(point.missingRates.map { .string($0.code) }),
+            "contributions": .array(point.contributions.map { contribution in
+                .object([
+                    "walletID": CanonicalJSON(contribution.walletID), "value": CanonicalJSON(contribution.value),
+                    "converted": CanonicalJSON(contribution.converted),
+                ])
+            }),
+        ])
+    }
+
+    /// A month of flows.
+    public init(_ flow: MonthlyFlow) {
+        self = .object([
+            "month": .string(flow.month.isoString), "totalInflow": CanonicalJSON(flow.totalInflow),
+            "totalOutflow": CanonicalJSON(flow.totalOutflow),
+            "missingRates": .array(flow.missingRates.map { .string($0.code) }),
+            "wallets": .array(flow.wallets.map { wallet in
+                .object(["walletID": CanonicalJSON(wallet.walletID), "inflow": CanonicalJSON(wallet.inflow),
+                         "outflow": CanonicalJSON(wallet.outflow)])
+            }),
+        ])
+    }
+}

@@ -1,0 +1,73 @@
+import TallyModel
+
+/// All four read models, folded together: one ``apply(_:sequenceNumber:)`` routes each event.
+///
+/// Net worth is a view over the wallet state (``netWorth``), so the bundle keeps the wallet
+/// facts once. The checkpoint holds the three states and the last sequence number applied.
+public struct Projections: Hashable, Sendable {
+    /// Wallet balances (W1-W6).
+    public internal(set) var wallets = WalletProjection()
+    /// Household and group debts (S1-S8).
+    public internal(set) var debts = DebtProjection()
+    /// Budget periods and snapshots (B1-B7).
+    public internal(set) var budgets = BudgetProjection()
+    /// The sequence number of the last event applied, `nil` before any.
+    public internal(set) var lastSequenceNumber: UInt64?
+
+    /// Empty read models, before any event.
+    public init() {}
+
+    /// Net worth (N1-N5) over the current wallet state.
+    public var netWorth: NetWorthProjection { NetWorthProjection(wallets: wallets) }
+
+    /// Folds one event into every read model. Never throws or traps.
+    public mutating func apply(_ event: Event, sequenceNumber: UInt64) {
+        wallets.apply(event, sequenceNumber: sequenceNumber)
+        debts.apply(event, sequenceNumber: sequenceNumber)
+        budgets.apply(event, sequenceNumber: sequenceNumber)
+        lastSequenceNumber = sequenceNumber
+    }
+
+    /// Folds events numbered from `firstSequenceNumber` on.
+    public mutating func apply(_ events: some Sequence<Event>, firstSequenceNumber: UInt64) {
+        var sequenceNumber = firstSequenceNumber
+        for event in events {
+            apply(event, sequenceNumber: sequenceNumber)
+            sequenceNumber &+= 1
+        }
+    }
+
+    static let stateMagic = "tally.projections"
+
+    /// Every read model's state as deterministic checkpoint bytes.
+    public func encodedState() -> [UInt8] {
+        var writer = BinaryWriter(reservingCapacity: 4096)
+        writer.writeStateHeader(Self.stateMagic)
+        writer.write(lastSequenceNumber)
+        wallets.encodeState(to: &writer)
+        debts.encodeState(to: &writer)
+        budgets.encodeState(to: &writer)
+        return writer.bytes
+    }
+
+    /// Restores every read model from ``encodedState()`` bytes.
+    /// - Throws: ``ProjectionError/invalidCheckpoint(reason:)``; never traps.
+    public init(encodedState bytes: [UInt8]) throws(ProjectionError) {
+        var reader = StateReader(bytes)
+        try reader.readHeader(Self.stateMagic)
+        lastSequenceNumber = try reader.read()
+        wallets = try WalletProjection(from: &reader)
+        debts = try DebtProjection(from: &reader)
+        budgets = try BudgetProjection(from: &reader)
+        try reader.finish()
+    }
+
+    /// All read models as one canonical JSON object: `{"budgets","debts","netWorth","wallets"}`.
+    /// - Throws: ``ProjectionError/overflow(rule:subject:)``.
+    public func canonicalJSON() throws(ProjectionError) -> CanonicalJSON {
+        .object([
+            "wallets": try wallets.canonicalJSON(), "debts": try debts.canonicalJSON(),
+            "budgets": try budgets.canonicalJSON(), "netWorth": try netWorth.canonicalJSON(),
+        ])
+    }
+}

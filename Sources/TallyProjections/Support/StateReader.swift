@@ -1,0 +1,76 @@
+import TallyModel
+
+/// Reads checkpoint bytes (see ``StateCodable``), turning every decoding failure into
+/// ``ProjectionError/invalidCheckpoint(reason:)``. Never traps, whatever the bytes.
+struct StateReader {
+    private var reader: BinaryReader
+
+    init(_ bytes: [UInt8]) { reader = BinaryReader(bytes) }
+
+    private func damaged(_ error: EventCodecError) -> ProjectionError {
+        .invalidCheckpoint(reason: "\(error)")
+    }
+
+    mutating func readByte() throws(ProjectionError) -> UInt8 {
+        do { return try reader.readByte() } catch { throw damaged(error) }
+    }
+
+    mutating func readVarUInt() throws(ProjectionError) -> UInt64 {
+        do { return try reader.readVarUInt() } catch { throw damaged(error) }
+    }
+
+    mutating func readVarInt() throws(ProjectionError) -> Int64 {
+        do { return try reader.readVarInt() } catch { throw damaged(error) }
+    }
+
+    mutating func readCount(elementBytesMin: Int) throws(ProjectionError) -> Int {
+        do { return try reader.readCount(elementBytesMin: elementBytesMin) } catch { throw damaged(error) }
+    }
+
+    mutating func readString() throws(ProjectionError) -> String {
+        do { return try reader.readString() } catch { throw damaged(error) }
+    }
+
+    mutating func readUUID() throws(ProjectionError) -> UUIDValue {
+        do { return try reader.readUUID() } catch { throw damaged(error) }
+    }
+
+    /// Reads any ``StateCodable`` value.
+    mutating func read<Value: StateCodable>(_ type: Value.Type = Value.self) throws(ProjectionError) -> Value {
+        try Value(from: &self)
+    }
+
+    /// Checks the format header written by ``BinaryWriter/writeStateHeader(_:)``.
+    mutating func readHeader(_ magic: String) throws(ProjectionError) {
+        let found = try readString()
+        guard found == magic else {
+            throw .invalidCheckpoint(reason: "expected a '\(magic)' checkpoint, found '\(found.prefix(32))'")
+        }
+        let version = try readVarUInt()
+        guard version == StateFormat.version else {
+            throw .invalidCheckpoint(reason: "format version \(version), this build reads \(StateFormat.version)")
+        }
+    }
+
+    /// Checks that every byte was read.
+    func finish() throws(ProjectionError) {
+        do { try reader.finish() } catch { throw damaged(error) }
+    }
+}
+
+/// The version of the projection checkpoint format; bump on any layout change (a checkpoint of
+/// another version is refused and the engine replays instead).
+enum StateFormat {
+    static let version: UInt64 = 1
+}
+
+extension BinaryWriter {
+    /// Writes the magic string and format version that start every checkpoint.
+    mutating func writeStateHeader(_ magic: String) {
+        writeString(magic)
+        writeVarUInt(StateFormat.version)
+    }
+
+    /// Appends any ``StateCodable`` value.
+    mutating func write<Value: StateCodable>(_ value: Value) { value.encode(to: &self) }
+}

@@ -1,0 +1,49 @@
+import TallyModel
+
+extension WalletProjection {
+    /// The read model as canonical JSON (see `Docs/Projections.md`):
+    /// `{"baseCurrency","problems","reconciliations","totals","wallets"}`.
+    /// - Throws: ``ProjectionError/overflow(rule:subject:)`` when a balance does not fit.
+    public func canonicalJSON() throws(ProjectionError) -> CanonicalJSON {
+        let wallets = try balances().map { balance -> CanonicalJSON in
+            .object([
+                "walletID": CanonicalJSON(balance.walletID), "name": .string(balance.name),
+                "kind": .string("\(balance.kind)"), "owner": CanonicalJSON(balance.owner),
+                "isActive": .bool(balance.isActive), "closedOn": CanonicalJSON(balance.closedOn),
+                "balance": CanonicalJSON(balance.balance),
+                "isLiability": .bool(balance.kind.isLiability),
+                "liveTransactionCount": .integer(Int64(balance.liveTransactionCount)),
+                "balancePoints": .array(balancePoints(of: balance.walletID).map { point in
+                    .object(["date": CanonicalJSON(point.date), "balance": CanonicalJSON(point.balance)])
+                }),
+            ])
+        }
+        let reconciliations = try reconciliations().map { item -> CanonicalJSON in
+            .object([
+                "walletID": CanonicalJSON(item.walletID), "date": CanonicalJSON(item.date),
+                "asserted": CanonicalJSON(item.asserted), "derived": CanonicalJSON(item.derived),
+                "difference": CanonicalJSON(item.difference),
+            ])
+        }
+        return .object([
+            "baseCurrency": baseCurrency.map { .string($0.code) } ?? .null,
+            "wallets": .array(wallets),
+            "totals": CanonicalJSON(try totals()),
+            "reconciliations": .array(reconciliations),
+            "problems": .array(problems.map(CanonicalJSON.init)),
+        ])
+    }
+}
+
+extension CanonicalJSON {
+    /// Totals as `{"asOf","baseTotal","complete","missingRates","perCurrency"}`.
+    public init(_ totals: WalletTotals) {
+        self = .object([
+            "asOf": CanonicalJSON(totals.asOf),
+            "perCurrency": .array(totals.perCurrency.map(CanonicalJSON.init)),
+            "baseTotal": CanonicalJSON(totals.baseTotal),
+            "missingRates": .array(totals.missingRates.map { .string($0.code) }),
+            "complete": .bool(totals.isComplete),
+        ])
+    }
+}

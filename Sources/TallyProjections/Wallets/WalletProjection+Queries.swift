@@ -1,0 +1,149 @@
+import TallyModel
+
+extension WalletProjection {
+    /// One dated change of a wallet's balance, signed as the balance moves (liabilities inverted).
+    struct Movement: Hashable, Sendable {
+        let date: LocalDate
+        let delta: Int64
+    }
+
+    /// The live movements of every wallet (T3: deleted transactions and transfers count nowhere),
+    /// each list sorted by date. Built in one pass over transactions and transfers.
+    func movementsByWallet() -> [WalletID: [Movement]] {
+        var result: [WalletID: [Movement]] = [:]
+        for record in transactions.values where record.isLive {
+            let details = record.details
+            guard let wallet = wallets[details.walletID] else { continue }
+            let signed = details.kind == .income ? details.amount.minorUnits : -details.amount.minorUnits
+            result[details.walletID, default: []].append(Movement(date: details.date, delta: signed * wallet.movementSign))
+        }
+        for transfer in transfers.values where transfer.isLive {
+            if let source = wallets[transfer.fromWalletID] {
+                result[transfer.fromWalletID, default: []]
+                    .append(Movement(date: transfer.date, delta: -transfer.amountSent.minorUnits * source.movementSign))
+            }
+            if let target = wallets[transfer.toWalletID] {
+                result[transfer.toWalletID, default: []]
+                    .append(Movement(date: transfer.date, delta: transfer.amountReceived.minorUnits * target.movementSign))
+            }
+        }
+        for key in result.keys { result[key]?.sort { ($0.date, $0.delta) < ($1.date, $1.delta) } }
+        return result
+    }
+
+    /// The value of `wallet` at the end of `date` in minor units; `nil` before it was opened.
+    ///
+    /// Transaction-tracked wallets: opening balance plus every live movement up to `date` (W3).
+    /// Observed wallets (property, investment): the latest balance point at or before `date`
+    /// sets the value (W5), plus movements dated after that point; before any point, as tracked.
+    func value(of wallet: WalletRecord, movements: [Movement], asOf date: LocalDate) -> Int128? {
+        guard date >= wallet.openedOn else { return nil }
+        var total = Int128(wallet.openingBalance.minorUnits)
+        var countedAfter: LocalDate? = nil
+        if wallet.kind.isValueObserved, let point = balancePoints[wallet.walletID]?.last(where: { $0.date <= date }) {
+            total = Int128(point.balance.minorUnits)
+            countedAfter = point.date
+        }
+        for movement in movements where movement.date <= date {
+            if let after = countedAfter, movement.date <= after { continue }
+            total += Int128(movement.delta)
+        }
+        return total
+    }
+
+    /// The balance of one wallet.
+    /// - Parameters:
+    ///   - walletID: the wallet.
+    ///   - date: the end of the day to take the balance at; `nil` for all recorded movements.
+    /// - Returns: the balance, or `nil` for an unknown wallet or a date before it was opened.
+    /// - Throws: ``ProjectionError/overflow(rule:subject:)`` when it does not fit in `Int64`.
+    public func balance(of walletID: WalletID, asOf date: LocalDate? = nil) throws(ProjectionError) -> Money? {
+        guard let wallet = wallets[walletID] else { return nil }
+        let movements = movementsByWallet()[walletID] ?? []
+        guard let units = value(of: wallet, movements: movements, asOf: date ?? .max) else { return nil }
+        return try Self.money(units, wallet.currency, subject: "balance of \(walletID)")
+    }
+
+    /// Every wallet opened so far with its balance, sorted by name then id.
+    /// - Parameters:
+    ///   - date: the end of the day to take balances at; `nil` for all recorded movements.
+    ///     Wallets opened after `date` are left out.
+    ///   - viewer: when given, wallets owned by another member are left out (G7).
+    /// - Throws: ``ProjectionError/overflow(rule:subject:)``.
+    public func balances(asOf date: LocalDate? = nil, visibleTo viewer: PersonID? = nil) throws(ProjectionError) -> [WalletBalance] {
+        let movements = movementsByWallet()
+        var counts: [WalletID: Int] = [:]
+        for record in transactions.values where record.isLive { counts[record.details.walletID, default: 0] += 1 }
+        var result: [WalletBalance] = []
+        for wallet in wallets.values {
+            if let viewer, let owner = wallet.owner, owner != viewer { continue }
+            guard let units = value(of: wallet, movements: movements[wallet.walletID] ?? [], asOf: date ?? .max) else { continue }
+            result.append(WalletBalance(
+                walletID: wallet.walletID, name: wallet.name, kind: wallet.kind, owner: wallet.owner,
+                isActive: wallet.isActive, closedOn: wallet.closedOn,
+                balance: try Self.money(units, wallet.currency, subject: "balance of \(wallet.walletID)"),
+                liveTransactionCount: counts[wallet.walletID] ?? 0))
+        }
+        return result.sorted { ($0.name, $0.walletID) < ($1.name, $1.walletID) }
+    }
+
+    /// Totals of the wallets that count (active and not closed, W4), liabilities negative.
+    /// - Parameter date: the end of the day; `nil` for all movements, converted with the latest rates.
+    /// - Throws: ``ProjectionError/overflow(rule:subject:)``.
+    public func totals(asOf date: LocalDate? = nil) throws(ProjectionError) -> WalletTotals {
+        let movements = movementsByWallet()
+        var sums: [Currency: MoneySum] = [:]
+        for wallet in wallets.values where wallet.countsInTotals {
+            guard let units = value(of: wallet, movements: movements[wallet.walletID] ?? [], asOf: date ?? .max) else { continue }
+            var sum = sums[wallet.currency] ?? MoneySum(wallet.currency)
+            sum.add(MoneySum.signed(units, wallet.kind.isLiability ? -1 : 1))
+            sums[wallet.currency] = sum
+        }
+        var perCurrency: [Money] = []
+        var missing: [Currency] = []
+        var base = baseCurrency.map(MoneySum.init)
+        for currency in sums.keys.sorted() {
+            guard let sum = sums[currency] else { continue }
+            perCurrency.append(try sum.money(rule: "W3", subject: "total in \(currency)"))
+            guard let baseCurrency else { continue }
+            if let converted = rates.convert(sum.units, from: currency, to: baseCurrency, on: date ?? .max) {
+                base?.add(MoneySum(units: converted, currency: baseCurrency))
+            } else {
+                missing.append(currency)
+            }
+        }
+        return WalletTotals(
+            asOf: date, perCurrency: perCurrency,
+            baseTotal: try base?.money(rule: "N3", subject: "total in the base currency"), missingRates: missing)
+    }
+
+    /// The reconciliation of every balance point on transaction-tracked wallets (W5), sorted by
+    /// wallet id, then date, then sequence number. Observed wallets (property, investment) are
+    /// not listed: their points set the value.
+    /// - Throws: ``ProjectionError/overflow(rule:subject:)``.
+    public func reconciliations() throws(ProjectionError) -> [Reconciliation] {
+        let movements = movementsByWallet()
+        var result: [Reconciliation] = []
+        for walletID in balancePoints.keys.sorted() {
+            guard let wallet = wallets[walletID], !wallet.kind.isValueObserved else { continue }
+            for point in balancePoints[walletID] ?? [] {
+                let units = value(of: wallet, movements: movements[walletID] ?? [], asOf: point.date) ?? 0
+                let derived = try Self.money(units, wallet.currency, subject: "balance of \(walletID)")
+                let difference = try Self.money(
+                    Int128(point.balance.minorUnits) - units, wallet.currency, subject: "reconciliation of \(walletID)")
+                result.append(Reconciliation(
+                    walletID: walletID, date: point.date, asserted: point.balance, derived: derived,
+                    difference: difference, sequenceNumber: point.sequenceNumber))
+            }
+        }
+        return result
+    }
+
+    /// The balance points recorded for a wallet, by date then sequence number (W5).
+    public func balancePoints(of walletID: WalletID) -> [BalancePoint] { balancePoints[walletID] ?? [] }
+
+    static func money(_ units: Int128, _ currency: Currency, subject: @autoclosure () -> String) throws(ProjectionError) -> Money {
+        guard let minorUnits = Int64(exactly: units) else { throw .overflow(rule: "W3", subject: subject()) }
+        return Money(minorUnits: minorUnits, currency: currency)
+    }
+}

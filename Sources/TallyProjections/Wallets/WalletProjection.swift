@@ -1,0 +1,137 @@
+import TallyModel
+
+/// Wallet balances (W1-W6, T2, T3): a pure fold of events into each wallet's balance, balance
+/// as of any date, totals per currency and in the base currency (N3), and reconciliation of
+/// balance points (W5).
+///
+/// The state keeps the facts (wallets, live and deleted transactions, transfers, balance points,
+/// exchange rates); balances are derived from them when queried, so an edit (T2), a delete or a
+/// restore (T3) is a change of one record and "balance as of a date" needs no extra history.
+public struct WalletProjection: Hashable, Sendable {
+    /// The household's base currency (H1, H2), once known.
+    public internal(set) var baseCurrency: Currency?
+    var wallets: [WalletID: WalletRecord] = [:]
+    var transactions: [TransactionID: TransactionRecord] = [:]
+    var transfers: [TransferID: TransferRecord] = [:]
+    var balancePoints: [WalletID: [BalancePoint]] = [:]
+    var rates = ExchangeRateBook()
+    /// Events this projection could not apply, in journal order (see ``ProjectionProblem``).
+    public internal(set) var problems: [ProjectionProblem] = []
+
+    /// An empty projection, before any event.
+    public init() {}
+
+    /// Folds one event into the projection. Never throws or traps: an event that cannot apply
+    /// is skipped and listed in ``problems``.
+    /// - Parameters:
+    ///   - event: the event, in journal order.
+    ///   - sequenceNumber: its journal sequence number.
+    public mutating func apply(_ event: Event, sequenceNumber: UInt64) {
+        switch event.payload {
+        case .householdCreated(let created): baseCurrency = created.baseCurrency
+        case .baseCurrencyChanged(let changed): baseCurrency = changed.baseCurrency
+        case .walletOpened(let opened): open(opened, sequenceNumber)
+        case .walletRenamed(let renamed): update(renamed.walletID, sequenceNumber) { $0.name = renamed.name }
+        case .walletKindChanged(let changed): update(changed.walletID, sequenceNumber) { $0.kind = changed.kind }
+        case .walletDeactivated(let event): update(event.walletID, sequenceNumber) { $0.isActive = false }
+        case .walletReactivated(let event): update(event.walletID, sequenceNumber) { $0.isActive = true }
+        case .walletClosed(let closed): update(closed.walletID, sequenceNumber) { $0.closedOn = closed.closedOn }
+        case .balanceRecorded(let point): recordBalance(point, sequenceNumber)
+        case .transferRecorded(let transfer): recordTransfer(transfer, sequenceNumber)
+        case .transferDeleted(let deleted):
+            guard transfers[deleted.transferID] != nil else {
+                return problem(sequenceNumber, "W3", "unknown transfer \(deleted.transferID)")
+            }
+            transfers[deleted.transferID]?.isLive = false
+        case .transactionRecorded(let recorded): record(recorded.transactionID, recorded.details, sequenceNumber)
+        case .templateActivated(let activated): record(activated.transactionID, activated.details, sequenceNumber)
+        case .transactionEdited(let edited): edit(edited, sequenceNumber)
+        case .transactionDeleted(let deleted): setLive(false, deleted.transactionID, sequenceNumber)
+        case .transactionRestored(let restored): setLive(true, restored.transactionID, sequenceNumber)
+        case .exchangeRateSet(let rate): rates.add(rate, sequenceNumber: sequenceNumber)
+        default: break
+        }
+    }
+
+    mutating func problem(_ sequenceNumber: UInt64, _ rule: String, _ message: String) {
+        problems.append(ProjectionProblem(sequenceNumber: sequenceNumber, rule: rule, message: message))
+    }
+
+    private mutating func open(_ opened: WalletOpened, _ sequenceNumber: UInt64) {
+        guard wallets[opened.walletID] == nil else {
+            return problem(sequenceNumber, "W1", "wallet \(opened.walletID) is opened twice")
+        }
+        guard opened.openingBalance.currency == opened.currency else {
+            return problem(sequenceNumber, "W1", "opening balance of \(opened.walletID) is not in \(opened.currency)")
+        }
+        wallets[opened.walletID] = WalletRecord(
+            walletID: opened.walletID, name: opened.name, kind: opened.kind, currency: opened.currency,
+            openingBalance: opened.openingBalance, openedOn: opened.openedOn, owner: opened.owner,
+            isActive: true, closedOn: nil)
+    }
+
+    private mutating func update(_ walletID: WalletID, _ sequenceNumber: UInt64, _ change: (inout WalletRecord) -> Void) {
+        guard var wallet = wallets[walletID] else { return problem(sequenceNumber, "W4", "unknown wallet \(walletID)") }
+        change(&wallet)
+        wallets[walletID] = wallet
+    }
+
+    private mutating func recordBalance(_ point: BalanceRecorded, _ sequenceNumber: UInt64) {
+        guard let wallet = wallets[point.walletID], wallet.currency == point.balance.currency else {
+            return problem(sequenceNumber, "W5", "balance point for unknown wallet or wrong currency \(point.walletID)")
+        }
+        var points = balancePoints[point.walletID, default: []]
+        points.append(BalancePoint(date: point.date, balance: point.balance, sequenceNumber: sequenceNumber))
+        points.sort { ($0.date, $0.sequenceNumber) < ($1.date, $1.sequenceNumber) }
+        balancePoints[point.walletID] = points
+    }
+
+    private mutating func recordTransfer(_ transfer: TransferRecorded, _ sequenceNumber: UInt64) {
+        guard transfers[transfer.transferID] == nil else {
+            return problem(sequenceNumber, "W6", "transfer \(transfer.transferID) is recorded twice")
+        }
+        guard let source = wallets[transfer.fromWalletID], let target = wallets[transfer.toWalletID],
+              source.currency == transfer.amountSent.currency, target.currency == transfer.amountReceived.currency,
+              transfer.amountSent.isPositive, transfer.amountReceived.isPositive
+        else {
+            return problem(sequenceNumber, "W6", "transfer \(transfer.transferID) names an unknown wallet, a wrong currency or a non-positive amount")
+        }
+        transfers[transfer.transferID] = TransferRecord(
+            fromWalletID: transfer.fromWalletID, toWalletID: transfer.toWalletID, amountSent: transfer.amountSent,
+            amountReceived: transfer.amountReceived, date: transfer.date, isLive: true)
+    }
+
+    private func invalidReason(_ details: TransactionDetails) -> String? {
+        guard let wallet = wallets[details.walletID] else { return "unknown wallet \(details.walletID)" }
+        guard wallet.currency == details.amount.currency else { return "amount not in \(wallet.currency)" }
+        guard details.amount.isPositive else { return "amount is not positive" }
+        return nil
+    }
+
+    private mutating func record(_ transactionID: TransactionID, _ details: TransactionDetails, _ sequenceNumber: UInt64) {
+        guard transactions[transactionID] == nil else {
+            return problem(sequenceNumber, "T1", "transaction \(transactionID) is recorded twice")
+        }
+        if let reason = invalidReason(details) {
+            return problem(sequenceNumber, "T1", "transaction \(transactionID): \(reason)")
+        }
+        transactions[transactionID] = TransactionRecord(details: details, isLive: true, sequenceNumber: sequenceNumber)
+    }
+
+    private mutating func edit(_ edited: TransactionEdited, _ sequenceNumber: UInt64) {
+        guard transactions[edited.transactionID] != nil else {
+            return problem(sequenceNumber, "T2", "unknown transaction \(edited.transactionID)")
+        }
+        if let reason = invalidReason(edited.details) {
+            return problem(sequenceNumber, "T2", "edit of \(edited.transactionID): \(reason)")
+        }
+        transactions[edited.transactionID]?.details = edited.details
+    }
+
+    private mutating func setLive(_ isLive: Bool, _ transactionID: TransactionID, _ sequenceNumber: UInt64) {
+        guard transactions[transactionID] != nil else {
+            return problem(sequenceNumber, "T3", "unknown transaction \(transactionID)")
+        }
+        transactions[transactionID]?.isLive = isLive
+    }
+}

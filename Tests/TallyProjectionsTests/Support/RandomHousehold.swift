@@ -1,0 +1,150 @@
+import TallyModel
+import TallyProjections
+
+/// SplitMix64, seeded by the property test's input.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var mixed = state
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 31)
+    }
+}
+
+/// A random but valid household history: several members, wallets in two currencies, shared and
+/// personal transactions with edits, deletes and restores, transfers, balance points,
+/// settlements, groups with expenses, allocations and period closes in date order.
+struct RandomHousehold {
+    var scenario = Scenario()
+    /// Test-side model of transactions: current details and liveness.
+    var transactions: [TransactionID: (details: TransactionDetails, isLive: Bool)] = [:]
+    var transactionOrder: [TransactionID] = []
+    var wallets: [(id: WalletID, currency: Currency, opening: Int64, kind: WalletKind)] = []
+    var groups: [(id: GroupID, members: [PersonID])] = []
+    var transferUnits: [WalletID: Int64] = [:]
+    let people = [Scenario.alice, Scenario.bob, Scenario.carol, Scenario.dave]
+
+    init(seed: UInt64, steps: Int) {
+        var random = SplitMix(state: seed)
+        scenario.rate(.eur, .chf, "0.95", on: "2026-01-01")
+        for (name, currency, kind) in [("Bank", Currency.chf, WalletKind.bank), ("Euro", .eur, .bank), ("Card", .chf, .card)] {
+            let opening = Int64.random(in: 0...1_000_000, using: &random)
+            wallets.append((scenario.wallet(name, kind, opening: opening, currency: currency), currency, opening, kind))
+        }
+        for categoryID in [Scenario.groceries, Scenario.dining] {
+            scenario.add(.budgetAllocated(BudgetAllocated(categoryID: categoryID, amount: chf(Int64.random(in: 0...200_000, using: &random)), fromPeriod: d("2026-01-01"))))
+        }
+        var month = 1
+        for step in 0..<steps {
+            if step > 0, step % max(1, steps / 5) == 0, month < 6 {
+                let start = try! LocalDate(year: 2026, month: month, day: 1)
+                scenario.add(.periodClosed(PeriodClosed(periodStart: start, periodEnd: start.endOfMonth)))
+                month += 1
+            }
+            addRandomEvent(&random, month: month)
+        }
+    }
+
+    func randomShares(_ units: Int64, _ currency: Currency, _ random: inout SplitMix) -> [(PersonID, Int64)] {
+        let count = Int.random(in: 2...4, using: &random)
+        var remaining = units
+        var shares: [(PersonID, Int64)] = []
+        for (index, person) in people.prefix(count).enumerated() {
+            let part = index == count - 1 ? remaining : Int64.random(in: 0...remaining, using: &random)
+            shares.append((person, part))
+            remaining -= part
+        }
+        return shares
+    }
+
+    mutating func randomDetails(_ random: inout SplitMix, month: Int) -> TransactionDetails {
+        let wallet = wallets.randomElement(using: &random)!
+        let units = Int64.random(in: 1...100_000, using: &random)
+        let isIncome = Int.random(in: 0..<5, using: &random) == 0
+        let shared = Bool.random(using: &random)
+        let date = try! LocalDate(year: 2026, month: Int.random(in: max(1, month - 1)...month, using: &random), day: Int.random(in: 1...28, using: &random))
+        return Scenario.details(
+            isIncome ? .income : .expense, units, wallet.currency, wallet: wallet.id,
+            category: isIncome ? Scenario.salary : [Scenario.groceries, Scenario.dining].randomElement(using: &random)!,
+            on: date.isoString, payer: people.randomElement(using: &random)!,
+            shares: shared ? randomShares(units, wallet.currency, &random) : nil)
+    }
+
+    mutating func addRandomEvent(_ random: inout SplitMix, month: Int) {
+        switch Int.random(in: 0..<12, using: &random) {
+        case 0...3:
+            let details = randomDetails(&random, month: month)
+            let id: TransactionID = scenario.id()
+            scenario.add(.transactionRecorded(TransactionRecorded(transactionID: id, details: details)))
+            transactions[id] = (details, true)
+            transactionOrder.append(id)
+        case 4 where !transactionOrder.isEmpty:
+            let id = transactionOrder.randomElement(using: &random)!
+            let details = randomDetails(&random, month: month)
+            scenario.edit(id, details)
+            transactions[id]?.details = details
+        case 5 where !transactionOrder.isEmpty:
+            let id = transactionOrder.randomElement(using: &random)!
+            if transactions[id]?.isLive == true { scenario.delete(id) } else { scenario.restore(id) }
+            transactions[id]?.isLive.toggle()
+        case 6:
+            let source = wallets[0], target = wallets[Int.random(in: 1...2, using: &random)]
+            let sent = Int64.random(in: 1...50_000, using: &random)
+            let received = target.currency == .eur ? sent * 105 / 100 + 1 : sent
+            scenario.add(.transferRecorded(TransferRecorded(
+                transferID: scenario.id(), fromWalletID: source.id, toWalletID: target.id,
+                amountSent: chf(sent), amountReceived: Money(minorUnits: received, currency: target.currency),
+                date: try! LocalDate(year: 2026, month: month, day: 15), note: nil)))
+            transferUnits[source.id, default: 0] -= sent * (source.kind.isLiability ? -1 : 1)
+            transferUnits[target.id, default: 0] += received * (target.kind.isLiability ? -1 : 1)
+        case 7:
+            let from = people.randomElement(using: &random)!, to = people.randomElement(using: &random)!
+            guard from != to else { return }
+            let covers: [SettledItem]? = Bool.random(using: &random) || transactionOrder.isEmpty ? nil
+                : [.transaction(transactionOrder.randomElement(using: &random)!)]
+            scenario.add(.settlementRecorded(SettlementRecorded(
+                settlementID: scenario.id(), from: from, to: to, amount: chf(Int64.random(in: 1...30_000, using: &random)),
+                date: try! LocalDate(year: 2026, month: month, day: 20), covers: covers, isAdvance: true, groupID: nil)))
+        case 8:
+            let groupID: GroupID = scenario.id()
+            let members = Array(people.shuffled(using: &random).prefix(Int.random(in: 2...4, using: &random)))
+            scenario.add(.groupCreated(GroupCreated(groupID: groupID, name: "G", members: members)))
+            groups.append((groupID, members))
+        case 9 where !groups.isEmpty:
+            let group = groups.randomElement(using: &random)!
+            let currency: Currency = Bool.random(using: &random) ? .chf : .eur
+            let units = Int64.random(in: 1...90_000, using: &random)
+            let weights = group.members.map { (key: $0, weight: Int64.random(in: 1...3, using: &random)) }
+            let owed = try! Allocation.allocate(units, weights: weights, preferred: group.members[0])
+            scenario.add(.groupExpenseRecorded(GroupExpenseRecorded(
+                expenseID: scenario.id(), groupID: group.id, paidBy: group.members.randomElement(using: &random)!,
+                amount: Money(minorUnits: units, currency: currency), date: try! LocalDate(year: 2026, month: month, day: 9),
+                note: nil, split: .shares(weights.map { MemberWeight(person: $0.key, weight: $0.weight) }),
+                owed: zip(group.members, owed).map { PersonShare(person: $0, amount: Money(minorUnits: $1, currency: currency)) })))
+        case 10 where !groups.isEmpty:
+            let group = groups.randomElement(using: &random)!
+            scenario.add(.settlementRecorded(SettlementRecorded(
+                settlementID: scenario.id(), from: group.members[0], to: group.members[1],
+                amount: chf(Int64.random(in: 1...10_000, using: &random)), date: try! LocalDate(year: 2026, month: month, day: 21),
+                covers: nil, isAdvance: true, groupID: group.id)))
+        default:
+            let wallet = wallets[0]
+            scenario.add(.balanceRecorded(BalanceRecorded(
+                walletID: wallet.id, date: try! LocalDate(year: 2026, month: month, day: 28),
+                balance: chf(Int64.random(in: 0...1_000_000, using: &random)))))
+        }
+    }
+
+    /// Opening + signed sum of live transactions + transfers, per wallet (W3).
+    func expectedBalance(_ walletID: WalletID) -> Int64? {
+        guard let wallet = wallets.first(where: { $0.id == walletID }) else { return nil }
+        var total = wallet.opening + (transferUnits[walletID] ?? 0)
+        for (details, isLive) in transactions.values where isLive && details.walletID == walletID {
+            let signed = details.kind == .income ? details.amount.minorUnits : -details.amount.minorUnits
+            total += wallet.kind.isLiability ? -signed : signed
+        }
+        return total
+    }
+}
