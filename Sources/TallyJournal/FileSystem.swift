@@ -52,7 +52,7 @@ public protocol FileLock: AnyObject, Sendable {
 
 extension JournalFile {
     /// Reads exactly `count` bytes at `offset`, or fewer at the end of the file.
-    func readBytes(count: Int, at offset: Int64) throws(Errno) -> [UInt8] {
+    public func readBytes(count: Int, at offset: Int64) throws(Errno) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         var result: Result<Int, Errno> = .success(0)
         bytes.withUnsafeMutableBytes { buffer in
@@ -64,7 +64,7 @@ extension JournalFile {
     }
 
     /// Writes all of `bytes` at `offset`.
-    func write(_ bytes: [UInt8], at offset: Int64) throws(Errno) {
+    public func write(_ bytes: [UInt8], at offset: Int64) throws(Errno) {
         var result: Result<Void, Errno> = .success(())
         bytes.withUnsafeBytes { buffer in
             result = Result { () throws(Errno) in try self.write(buffer, at: offset) }

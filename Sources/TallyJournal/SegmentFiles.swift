@@ -44,13 +44,21 @@ struct SegmentFile: Sendable, Hashable {
     var firstSequenceNumber: UInt64
 }
 
-/// Runs a file-system call and turns its `Errno` into a `JournalError` naming the operation
-/// and path (`ENOSPC` becomes `diskFull`).
 func withErrno<T>(_ operation: String, _ path: FilePath, _ body: () throws(Errno) -> T) throws(JournalError) -> T {
-    do {
-        return try body()
-    } catch {
-        if error == .noSpace { throw .diskFull(path: path.string) }
-        throw .ioFailure(operation: operation, path: path.string, errno: error.rawValue)
+    try JournalError.catching(operation, path, body)
+}
+
+extension JournalError {
+    /// Runs a file-system call and turns its `Errno` into a `JournalError` naming the operation
+    /// and path (`ENOSPC` becomes `diskFull`, anything else `ioFailure`).
+    public static func catching<T>(
+        _ operation: String, _ path: FilePath, _ body: () throws(Errno) -> T
+    ) throws(JournalError) -> T {
+        do {
+            return try body()
+        } catch {
+            if error == .noSpace { throw .diskFull(path: path.string) }
+            throw .ioFailure(operation: operation, path: path.string, errno: error.rawValue)
+        }
     }
 }
