@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "TallyJournal", targets: ["TallyJournal"]),
         .library(name: "TallyModel", targets: ["TallyModel"]),
         .library(name: "TallyProjections", targets: ["TallyProjections"]),
+        .library(name: "Tally", targets: ["Tally"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
@@ -34,6 +35,15 @@ let package = Package(
         ),
         .target(name: "TallyModel"),
         .target(name: "TallyProjections", dependencies: ["TallyModel"]),
+        // The engine: commands, validation, the ledger actor, live read models, checkpoints,
+        // replay and audit, observation, the JSON command schema.
+        .target(
+            name: "Tally",
+            dependencies: [
+                "TallyJournal", "TallyModel", "TallyProjections",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
 
         // Test support: the fault-injecting file system and shared helpers.
         .target(
@@ -51,6 +61,13 @@ let package = Package(
             name: "TallyJournalTests",
             dependencies: [
                 "TallyJournal", "TallyTestSupport", "CTallyCRC32C", "JournalCrashWriter",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+        .testTarget(
+            name: "TallyTests",
+            dependencies: [
+                "Tally", "TallyTestSupport", "TallyModel", "TallyJournal", "TallyProjections",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),

@@ -1,0 +1,118 @@
+import TallyModel
+
+/// Every user action of DOMAIN sections 1-7. Each case lists the caller-supplied ids of what it
+/// creates (G5). `Docs/Commands.md` lists the rules each one checks.
+public enum CommandAction: Sendable, Hashable {
+    // MARK: Household and people (H1-H5)
+
+    /// Creates the household with the actor as admin, plus the preset categories (H1, C2).
+    case createHousehold(householdID: HouseholdID, name: String, baseCurrency: Currency, adminName: String)
+    /// Changes the base currency; only before the first transaction (H2).
+    case changeBaseCurrency(Currency)
+    /// Adds a member (H3).
+    case addMember(personID: PersonID, name: String)
+    /// Removes a member; unsettled debt needs `acknowledgeUnsettled` (H4); never the admin (H5).
+    case removeMember(personID: PersonID, acknowledgeUnsettled: Bool)
+    /// Makes another member the admin; admin only (H5).
+    case transferAdmin(to: PersonID)
+    /// Adds a contact, someone to split with in groups (H3).
+    case addPerson(personID: PersonID, name: String)
+    /// Archives a member or contact (H3).
+    case archivePerson(PersonID)
+
+    // MARK: Wallets (W1-W6)
+
+    /// Opens a wallet (W1, W2).
+    case openWallet(
+        walletID: WalletID, name: String, kind: WalletKind, openingBalance: Money, openedOn: LocalDate,
+        owner: PersonID?)
+    /// Renames a wallet (W2, W4).
+    case renameWallet(WalletID, name: String)
+    /// Changes a wallet's kind while it has no transactions (W4).
+    case changeWalletKind(WalletID, kind: WalletKind)
+    /// Excludes a wallet from totals (W4).
+    case deactivateWallet(WalletID)
+    /// Counts a deactivated wallet again (W4).
+    case reactivateWallet(WalletID)
+    /// Closes a wallet with zero balance and no live transactions (W4).
+    case closeWallet(WalletID, closedOn: LocalDate)
+    /// Records a balance point (W5).
+    case recordBalance(WalletID, date: LocalDate, balance: Money)
+    /// Moves money between two wallets (W6).
+    case recordTransfer(
+        transferID: TransferID, from: WalletID, to: WalletID, amountSent: Money, amountReceived: Money,
+        date: LocalDate, note: String?)
+    /// Deletes a transfer (W3).
+    case deleteTransfer(TransferID)
+
+    // MARK: Categories (C1-C3)
+
+    /// Creates a category (C1, C2).
+    case createCategory(
+        categoryID: CategoryID, name: String, group: CategoryGroup, budgetType: BudgetType, shareable: Bool,
+        icon: String?, color: String?)
+    /// Renames a category (C2).
+    case renameCategory(CategoryID, name: String)
+    /// Hides a category for new entries (C3).
+    case deactivateCategory(CategoryID)
+    /// Makes a deactivated category usable again (C3).
+    case reactivateCategory(CategoryID)
+    /// Deletes a category; with transactions only with a reassignment target (C2, C3).
+    case deleteCategory(CategoryID, reassignTo: CategoryID?)
+
+    // MARK: Transactions and templates (T1-T5)
+
+    /// Records an income or expense, shared or personal (T1, S2, S3).
+    case recordTransaction(TransactionID, TransactionEntry)
+    /// Replaces all fields of a transaction (T2).
+    case editTransaction(TransactionID, TransactionEntry)
+    /// Soft-deletes a transaction (T3).
+    case deleteTransaction(TransactionID)
+    /// Restores a soft-deleted transaction (T3).
+    case restoreTransaction(TransactionID)
+    /// Creates a recurring template; `entry.date` is the anchor (T4).
+    case createTemplate(TemplateID, frequency: RecurrenceFrequency, TransactionEntry)
+    /// Pauses a template (T4).
+    case pauseTemplate(TemplateID)
+    /// Resumes a paused template (T4).
+    case resumeTemplate(TemplateID)
+    /// Records the template's occurrence on `date` as a real transaction (T4).
+    case activateTemplate(TemplateID, transactionID: TransactionID, date: LocalDate)
+    /// Undoes an earlier command by appending its compensating events (T5).
+    case undo(CommandID)
+    /// Redoes an undone command (T5).
+    case redo(CommandID)
+
+    // MARK: Sharing (S1-S8)
+
+    /// Sets the household split ratio (S1); `incomeBased` computes it from the previous period's income (S4).
+    case setSplitRatio(mode: SplitRatioMode, ratios: [MemberRatio])
+    /// Records a settlement of debts (S6).
+    case recordSettlement(
+        settlementID: SettlementID, from: PersonID, to: PersonID, amount: Money, date: LocalDate,
+        covers: [SettledItem]?, isAdvance: Bool, groupID: GroupID?)
+    /// Creates a group of members and contacts (S7).
+    case createGroup(groupID: GroupID, name: String, members: [PersonID])
+    /// Records an expense paid by one group member (S7).
+    case recordGroupExpense(
+        expenseID: GroupExpenseID, groupID: GroupID, paidBy: PersonID, amount: Money, date: LocalDate,
+        note: String?, split: GroupSplit)
+
+    // MARK: Periods and budgets (B1-B7)
+
+    /// Sets the payday; a change inside a running period takes effect at its end (B1).
+    case setPayday(day: Int)
+    /// Allocates a budget to an expense category from a period on (B2); `nil` = the open period.
+    case allocateBudget(categoryID: CategoryID, amount: Money, fromPeriod: LocalDate?)
+    /// Sets how income is determined (B7).
+    case setIncomeSettings(mode: IncomeMode, monthlyIncome: Money, incomeCategoryIDs: [CategoryID], graceDays: Int)
+    /// Confirms a flagged income as a bonus that counts (B7).
+    case confirmBonus(TransactionID)
+    /// Closes every period that ended before the command's recorded date (B6).
+    case closePeriod
+
+    // MARK: Net worth (N3)
+
+    /// Sets an exchange rate valid from `asOf` (N3).
+    case setExchangeRate(ExchangeRate, asOf: LocalDate)
+}

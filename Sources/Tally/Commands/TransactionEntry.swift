@@ -1,0 +1,47 @@
+import TallyModel
+
+/// The fields a user enters for an income or expense (T1), used by `recordTransaction`,
+/// `editTransaction` (all fields after the edit, T2) and `createTemplate` (T4).
+///
+/// The engine resolves `isShared` and `ratioOverride` into a ``TransactionSplit`` with exact
+/// shares (S2, S3) and stores that in the event (G4).
+public struct TransactionEntry: Sendable, Hashable {
+    /// Income or expense; must match the category's group (T1).
+    public var kind: TransactionKind
+    /// The amount, positive, in the wallet's currency (T1).
+    public var amount: Money
+    /// The wallet the money moves in or out of.
+    public var walletID: WalletID
+    /// The category.
+    public var categoryID: CategoryID
+    /// The business date (for a template: the anchor date).
+    public var date: LocalDate
+    /// A free-text note.
+    public var note: String?
+    /// Free-form tags.
+    public var tags: [String]
+    /// Who paid (expense) or received (income); a member. Defaults to the actor in the JSON schema.
+    public var payer: PersonID
+    /// Whether the transaction is shared among the household's members (S2).
+    public var isShared: Bool
+    /// A ratio for this transaction only (S2); `nil` uses the household ratio. Ignored unless shared.
+    public var ratioOverride: [MemberRatio]?
+
+    /// Creates the entry.
+    public init(
+        kind: TransactionKind, amount: Money, walletID: WalletID, categoryID: CategoryID, date: LocalDate,
+        note: String? = nil, tags: [String] = [], payer: PersonID, isShared: Bool = false,
+        ratioOverride: [MemberRatio]? = nil
+    ) {
+        self.kind = kind
+        self.amount = amount
+        self.walletID = walletID
+        self.categoryID = categoryID
+        self.date = date
+        self.note = note
+        self.tags = tags
+        self.payer = payer
+        self.isShared = isShared
+        self.ratioOverride = ratioOverride
+    }
+}

@@ -1,0 +1,151 @@
+import SystemPackage
+import TallyJournal
+import TallyModel
+
+/// A household ledger: the engine's host API (DESIGN "Engine requirements").
+///
+/// `execute` validates commands against the current state and appends all of their events in
+/// one journal frame, or nothing (G6). All mutable engine state lives in this actor; batches are
+/// serialized in arrival order by a FIFO gate that is held across the journal append, so
+/// concurrent callers never validate against state that is not yet committed. Committed events
+/// are published to ``changes`` only after the append returned (durable under the default
+/// policy).
+public actor Ledger {
+    /// The ledger's directory; the journal lives in `<directory>/journal`.
+    public nonisolated let directory: FilePath
+    private let journal: Journal
+    private let options: LedgerOptions
+    private let broadcaster: ChangeBroadcaster
+    private var current: LedgerState
+    private var gate = SerialGate()
+    private var isClosed = false
+
+    private init(directory: FilePath, journal: Journal, options: LedgerOptions, state: LedgerState) {
+        self.directory = directory
+        self.journal = journal
+        self.options = options
+        self.current = state
+        self.broadcaster = ChangeBroadcaster(bufferLimit: options.changesBufferLimit)
+    }
+
+    /// Opens (or creates) the ledger in `directory` and replays its journal into the state.
+    ///
+    /// - Parameters:
+    ///   - directory: the ledger's directory; created when missing and `options.createIfMissing`.
+    ///   - options: durability, segment size, file system, limits.
+    /// - Returns: the open ledger; it holds the journal's writer lock until ``close()``.
+    /// - Throws: ``LedgerError/storage(_:)`` (`journalLocked`, corruption, I/O),
+    ///   ``LedgerError/codec(_:sequenceNumber:)`` when a stored event cannot be decoded.
+    public static func open(at directory: FilePath, options: LedgerOptions = LedgerOptions()) async throws(LedgerError) -> Ledger {
+        let fileSystem = options.fileSystem
+        if !fileSystem.fileExists(at: directory) {
+            guard options.createIfMissing else { throw .storage(.journalNotFound(directory: directory.string)) }
+            do {
+                try fileSystem.createDirectory(at: directory)
+            } catch {
+                throw .storage(.ioFailure(operation: "create directory", path: directory.string, errno: error.rawValue))
+            }
+        }
+        let journal: Journal
+        do {
+            journal = try Journal.open(at: directory.appending("journal"), options: options.journalOptions, fileSystem: fileSystem)
+        } catch {
+            throw .storage(error)
+        }
+        do {
+            let state = try Ledger.replay(try Ledger.reader(of: journal))
+            return Ledger(directory: directory, journal: journal, options: options, state: state)
+        } catch {
+            try? journal.close()
+            throw error
+        }
+    }
+
+    /// A snapshot of the validation state (a value; later commands do not change it).
+    public var state: LedgerState { current }
+
+    /// The last committed sequence number (0 for an empty ledger).
+    public var lastSequenceNumber: UInt64 { current.nextSequenceNumber - 1 }
+
+    /// A new stream of every event committed after this call, in sequence order.
+    ///
+    /// Each subscriber buffers up to ``LedgerOptions/changesBufferLimit`` events; a subscriber
+    /// that falls further behind loses the oldest waiting ones (`bufferingNewest`) and sees a
+    /// gap in sequence numbers, which it can fill with ``events(from:through:)``. Streams end
+    /// when the ledger closes.
+    public nonisolated var changes: AsyncStream<CommittedEvent> { broadcaster.subscribe() }
+
+    /// Executes one command; see ``execute(_:)-([Command])``.
+    @discardableResult
+    public func execute(_ command: Command) async throws(LedgerError) -> [EventPosition] {
+        try await execute([command])
+    }
+
+    /// Validates `commands` in order against a scratch copy of the state and appends all their
+    /// events (with any `PeriodClosed` due, B6) in one journal frame.
+    ///
+    /// - Returns: the position of every new event, in order.
+    /// - Throws: ``LedgerError/rejected(_:)`` for the first command that breaks a rule (nothing
+    ///   is appended, G6); ``LedgerError/invalidBatch(commandCount:limit:)``;
+    ///   ``LedgerError/storage(_:)`` when the append fails (nothing is acknowledged);
+    ///   ``LedgerError/closed``.
+    @discardableResult
+    public func execute(_ commands: [Command]) async throws(LedgerError) -> [EventPosition] {
+        guard !commands.isEmpty, commands.count <= options.commandsPerBatchMax else {
+            throw .invalidBatch(commandCount: commands.count, limit: options.commandsPerBatchMax)
+        }
+        await enterGate()
+        defer { gate.leave() }
+        guard !isClosed else { throw .closed }
+        var executor = CommandExecutor(state: current)
+        for command in commands { try executor.execute(command) }
+        let events = executor.events
+        guard !events.isEmpty else { return [] }
+        let receipt: AppendReceipt
+        do {
+            receipt = try await journal.append(events.map(Ledger.record(for:)))
+        } catch {
+            throw .storage(error)
+        }
+        precondition(receipt.firstSequenceNumber == current.nextSequenceNumber, "journal and ledger state disagree on the next sequence number")
+        current = executor.state
+        let committed = events.enumerated().map { offset, event in
+            CommittedEvent(sequenceNumber: receipt.firstSequenceNumber + UInt64(offset), event: event)
+        }
+        broadcaster.publish(committed)
+        return committed.map { EventPosition(sequenceNumber: $0.sequenceNumber, commandID: $0.event.commandID, tag: $0.event.payload.tag) }
+    }
+
+    /// The committed events from `start` through `end` (default: the last), decoded from the journal.
+    /// - Throws: ``LedgerError/storage(_:)``, ``LedgerError/codec(_:sequenceNumber:)``.
+    public func events(from start: UInt64 = 1, through end: UInt64? = nil) throws(LedgerError) -> [CommittedEvent] {
+        let last = min(end ?? lastSequenceNumber, lastSequenceNumber)
+        var events: [CommittedEvent] = []
+        try Ledger.forEachEvent(in: try Ledger.reader(of: journal), from: start, through: last) { committed in
+            events.append(committed)
+        }
+        return events
+    }
+
+    /// Syncs and closes the journal, releasing the writer lock, and ends every `changes`
+    /// stream. Later calls to `execute` throw ``LedgerError/closed``.
+    public func close() async throws(LedgerError) {
+        await enterGate()
+        defer { gate.leave() }
+        guard !isClosed else { return }
+        isClosed = true
+        broadcaster.finish()
+        do {
+            try journal.close()
+        } catch {
+            throw .storage(error)
+        }
+    }
+
+    private func enterGate() async {
+        if gate.tryEnter() { return }
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            gate.enqueue(waiter)
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import TallyJournal
+import TallyModel
+
+/// Every error the engine throws (G6, STYLE 5).
+///
+/// A rejected command is ``rejected(_:)`` with a ``RuleViolation``: a stable ``code``, the DOMAIN
+/// rule id (``rule``, e.g. `W2`) and a ``message`` a user can act on. Storage and decoding
+/// problems wrap the journal's and the codec's own typed errors. A rejected command or batch
+/// appends nothing.
+public enum LedgerError: Error, Sendable, Equatable {
+    /// A command broke a domain rule; nothing was appended.
+    case rejected(RuleViolation)
+    /// The journal failed (I/O, lock, corruption, limits); the batch was not acknowledged.
+    case storage(JournalError)
+    /// A stored record could not be decoded into an event while opening or reading.
+    case codec(EventCodecError, sequenceNumber: UInt64)
+    /// A batch had more commands than ``LedgerOptions/commandsPerBatchMax``, or none.
+    case invalidBatch(commandCount: Int, limit: Int)
+    /// The ledger was closed; open it again.
+    case closed
+
+    /// A stable, machine-readable identifier (the violation's code for rejections).
+    public var code: String {
+        switch self {
+        case .rejected(let violation): violation.code.rawValue
+        case .storage(let error): error.code
+        case .codec(let error, _): error.code
+        case .invalidBatch: "invalidBatch"
+        case .closed: "ledgerClosed"
+        }
+    }
+
+    /// The DOMAIN rule id a rejection names (`"W2"`, `"S1"`...); `nil` for other errors.
+    public var rule: String? {
+        if case .rejected(let violation) = self { return violation.rule }
+        return nil
+    }
+
+    /// A message a person can act on.
+    public var message: String {
+        switch self {
+        case .rejected(let violation): violation.message
+        case .storage(let error): error.description
+        case .codec(let error, let sequenceNumber): "record \(sequenceNumber) cannot be decoded: \(error.message)"
+        case .invalidBatch(let count, let limit):
+            "a batch must hold 1...\(limit) commands, got \(count); split it into smaller batches"
+        case .closed: "the ledger is closed; open it again to continue"
+        }
+    }
+
+    /// Builds a rejection.
+    static func violation(_ code: RuleViolation.Code, _ message: String) -> LedgerError {
+        .rejected(RuleViolation(code: code, message: message))
+    }
+}
+
+extension LedgerError: CustomStringConvertible {
+    /// `code [rule]: message`.
+    public var description: String {
+        if let rule { return "\(code) [\(rule)]: \(message)" }
+        return "\(code): \(message)"
+    }
+}

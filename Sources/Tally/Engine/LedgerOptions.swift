@@ -1,0 +1,38 @@
+import TallyJournal
+
+/// How a ledger is opened.
+public struct LedgerOptions: Sendable {
+    /// When appends are durable; default `.synchronous` (fdatasync, group commit).
+    public var durability: DurabilityPolicy = .synchronous
+    /// The journal's segment size; default 64 MiB.
+    public var segmentBytesMax: Int64 = 64 << 20
+    /// An optional HMAC key for the journal's hash chain.
+    public var chainKey: [UInt8]?
+    /// Create an empty ledger when the directory holds none; default `true`.
+    public var createIfMissing = true
+    /// The file system (inject a fault-injecting one in tests); default POSIX.
+    public var fileSystem: any FileSystem = PosixFileSystem()
+    /// The most commands one `execute` call may carry; default 1000.
+    public var commandsPerBatchMax = 1000
+    /// How many committed events each `changes` subscriber may have waiting; when a subscriber
+    /// falls further behind, its oldest waiting events are dropped (`bufferingNewest`), which it
+    /// sees as a gap in sequence numbers. Default 4096.
+    public var changesBufferLimit = 4096
+
+    /// Options with the defaults.
+    public init() {}
+
+    /// Options with the given durability and defaults otherwise.
+    public init(durability: DurabilityPolicy) {
+        self.durability = durability
+    }
+
+    /// The journal options these map to.
+    var journalOptions: JournalOptions {
+        var options = JournalOptions(durability: durability)
+        options.segmentBytesMax = segmentBytesMax
+        options.chainKey = chainKey
+        options.createIfMissing = createIfMissing
+        return options
+    }
+}

@@ -1,0 +1,188 @@
+/// Why a command was rejected: a stable code, the DOMAIN rule it enforces and a message naming
+/// the values involved (the amount owed, the blocking event...).
+public struct RuleViolation: Sendable, Equatable, Error {
+    /// The stable code; its raw value is what hosts and the CLI print.
+    public let code: Code
+    /// A message a user can act on.
+    public let message: String
+
+    /// Creates a violation.
+    public init(code: Code, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// The DOMAIN rule id the code enforces.
+    public var rule: String { code.rule }
+
+    /// Every rejection the engine can produce. Raw values are stable; never rename one.
+    public enum Code: String, Sendable, CaseIterable {
+        // General (G5, G6, G7)
+        /// No household exists yet; the first command must be `createHousehold`.
+        case noHousehold
+        /// `createHousehold` was sent to a ledger that already has one.
+        case householdExists
+        /// The acting person is not an active member (G7).
+        case unknownActor
+        /// An id supplied for a new entity is already in use (G5).
+        case duplicateID
+        /// A required name is empty.
+        case nameRequired
+        /// The same command id was executed before (G5: ids are unique).
+        case duplicateCommandID
+        /// A value outside what the model can represent (overflow, bad date arithmetic).
+        case invalidValue
+        // Household and people (H1-H5)
+        /// Base currency cannot change after the first transaction (H2).
+        case currencyLocked
+        /// The person is not known to the household (H3).
+        case unknownPerson
+        /// The person is not an active member (H3).
+        case notAMember
+        /// The member has unsettled debt and the command did not acknowledge it (H4).
+        case unsettledDebt
+        /// The admin cannot leave or be removed (H5).
+        case adminCannotLeave
+        /// Only the admin may do this (H5).
+        case adminOnly
+        /// The person is archived already (H3).
+        case personArchived
+        // Wallets (W1-W6)
+        /// Another wallet has this name, ignoring case (W2).
+        case walletNameTaken
+        /// No wallet has this id (W1).
+        case unknownWallet
+        /// The wallet is deactivated or closed (W4).
+        case walletInactive
+        /// The wallet is deactivated already, or active already (W4).
+        case walletStateUnchanged
+        /// A wallet's kind can change only while it has no transactions (W4).
+        case walletHasTransactions
+        /// A wallet can close only with a zero balance (W4).
+        case walletBalanceNotZero
+        /// An amount is in a different currency than its wallet (W1, W6).
+        case currencyMismatch
+        /// A transfer must move money between two different wallets (W6).
+        case transferToSameWallet
+        /// A transfer in one currency must send and receive the same amount (W6).
+        case transferAmountsDiffer
+        /// No transfer has this id, or it is deleted already (W6).
+        case unknownTransfer
+        // Categories (C1-C3)
+        /// Another category has this name, ignoring case (C2).
+        case categoryNameTaken
+        /// No category has this id (C1).
+        case unknownCategory
+        /// The category is deactivated (C3).
+        case categoryInactive
+        /// The category is deactivated already, or active already (C3).
+        case categoryStateUnchanged
+        /// Preset categories cannot be deleted (C2).
+        case presetCategoryCannotBeDeleted
+        /// A category with transactions can only be deactivated or reassigned (C3).
+        case categoryHasTransactions
+        /// The category's group does not match (income vs expense) (T1, C3).
+        case categoryGroupMismatch
+        /// Shared transactions need a shareable category (C1).
+        case categoryNotShareable
+        // Transactions and templates (T1-T5)
+        /// Amounts are entered positive (T1).
+        case amountMustBePositive
+        /// No transaction has this id (T1).
+        case unknownTransaction
+        /// A transaction covered by a settlement cannot be edited or deleted (T2).
+        case editOfSettledTransaction
+        /// The transaction is deleted; restore it first (T3).
+        case transactionDeleted
+        /// The transaction is not deleted, so it cannot be restored (T3).
+        case transactionNotDeleted
+        /// No template has this id (T4).
+        case unknownTemplate
+        /// The template is paused, or already running (T4).
+        case templateStateUnchanged
+        /// The date is not an occurrence of the template (T4).
+        case notAnOccurrence
+        /// No command has this id (T5).
+        case unknownCommand
+        /// The command produced an event that has no compensating event (T5).
+        case notUndoable
+        /// A later event depends on the command (T5); the message names it.
+        case undoBlocked
+        /// The command is undone already (T5).
+        case alreadyUndone
+        /// Only an undone command can be redone (T5).
+        case notUndone
+        // Sharing (S1-S8)
+        /// Split ratios must sum to exactly 10000 bp (S1, S2, S7).
+        case splitRatiosMustSumTo100
+        /// Every member needs at least 100 bp (1%) (S1).
+        case splitRatioBelowMinimum
+        /// The ratio must list every current member exactly once (S1).
+        case splitRatioMembersMismatch
+        /// A shared transaction needs at least two members (S2).
+        case sharingNeedsTwoMembers
+        /// A settlement exceeds what is owed and is not marked as an advance (S6).
+        case settlementExceedsDebt
+        /// A settlement names an item that is not an open debt between the two people (S6).
+        case settlementItemInvalid
+        /// Payer and payee of a settlement are the same person (S6).
+        case settlementToSelf
+        /// No group has this id (S7).
+        case unknownGroup
+        /// A group needs at least two distinct members (S7).
+        case groupNeedsTwoMembers
+        /// Someone in the split or the payer is not in the group (S7).
+        case notInGroup
+        /// Exact split amounts must sum to the total (S7).
+        case exactSplitMustSumToTotal
+        /// Share weights must be positive (S7).
+        case invalidShares
+        // Budgets (B1-B7)
+        /// Payday must be a day 1...31 (B1).
+        case paydayOutOfRange
+        /// Budget amounts cannot be negative (B2).
+        case budgetMustNotBeNegative
+        /// There is no ended period to close, or no payday is set (B6).
+        case noPeriodToClose
+        /// The recorded time is so far after the open period that too many periods would close (B6).
+        case periodGapTooLarge
+        /// Grace days must be 0...31 and incomes non-negative (B7).
+        case invalidIncomeSettings
+        /// Only income transactions can be confirmed as a bonus (B7).
+        case notAnIncome
+
+        /// The DOMAIN rule id this code enforces.
+        public var rule: String {
+            switch self {
+            case .noHousehold, .householdExists: "H1"
+            case .unknownActor: "G7"
+            case .duplicateID, .duplicateCommandID: "G5"
+            case .nameRequired, .invalidValue: "G6"
+            case .currencyLocked: "H2"
+            case .unknownPerson, .notAMember, .personArchived: "H3"
+            case .unsettledDebt: "H4"
+            case .adminCannotLeave, .adminOnly: "H5"
+            case .walletNameTaken: "W2"
+            case .unknownWallet: "W1"
+            case .walletInactive, .walletStateUnchanged, .walletHasTransactions, .walletBalanceNotZero: "W4"
+            case .currencyMismatch, .transferToSameWallet, .transferAmountsDiffer, .unknownTransfer: "W6"
+            case .categoryNameTaken, .presetCategoryCannotBeDeleted: "C2"
+            case .unknownCategory, .categoryNotShareable: "C1"
+            case .categoryInactive, .categoryStateUnchanged, .categoryHasTransactions: "C3"
+            case .categoryGroupMismatch, .amountMustBePositive, .unknownTransaction: "T1"
+            case .editOfSettledTransaction: "T2"
+            case .transactionDeleted, .transactionNotDeleted: "T3"
+            case .unknownTemplate, .templateStateUnchanged, .notAnOccurrence: "T4"
+            case .unknownCommand, .notUndoable, .undoBlocked, .alreadyUndone, .notUndone: "T5"
+            case .splitRatiosMustSumTo100, .splitRatioBelowMinimum, .splitRatioMembersMismatch: "S1"
+            case .sharingNeedsTwoMembers: "S2"
+            case .settlementExceedsDebt, .settlementItemInvalid, .settlementToSelf: "S6"
+            case .unknownGroup, .groupNeedsTwoMembers, .notInGroup, .exactSplitMustSumToTotal, .invalidShares: "S7"
+            case .paydayOutOfRange: "B1"
+            case .budgetMustNotBeNegative: "B2"
+            case .noPeriodToClose, .periodGapTooLarge: "B6"
+            case .invalidIncomeSettings, .notAnIncome: "B7"
+            }
+        }
+    }
+}

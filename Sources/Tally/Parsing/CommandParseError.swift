@@ -1,0 +1,46 @@
+/// Why a line of the JSON command schema could not be turned into a ``Command``.
+public struct CommandParseError: Error, Sendable, Equatable {
+    /// The kind of problem; the raw value is a stable code.
+    public enum Code: String, Sendable {
+        /// The line is not a JSON object.
+        case invalidJSON
+        /// The `command` field names no known command.
+        case unknownCommand
+        /// A required field is absent.
+        case missingField
+        /// A field is present but its value is not acceptable.
+        case badValue
+    }
+
+    /// The kind of problem.
+    public let code: Code
+    /// The field at fault, if any (`"amount"`, `"ratios[1].person"`).
+    public let field: String?
+    /// What is wrong, for a person fixing the file.
+    public let message: String
+    /// The 1-based line number when parsing a file.
+    public var lineNumber: Int?
+
+    /// Creates an error.
+    public init(code: Code, field: String?, message: String, lineNumber: Int? = nil) {
+        self.code = code
+        self.field = field
+        self.message = message
+        self.lineNumber = lineNumber
+    }
+
+    static func missing(_ field: String) -> CommandParseError {
+        CommandParseError(code: .missingField, field: field, message: "the field \"\(field)\" is required")
+    }
+
+    static func bad(_ field: String, _ reason: String) -> CommandParseError {
+        CommandParseError(code: .badValue, field: field, message: "\"\(field)\": \(reason)")
+    }
+}
+
+extension CommandParseError: CustomStringConvertible {
+    /// `line N: code: message`.
+    public var description: String {
+        (lineNumber.map { "line \($0): " } ?? "") + "\(code.rawValue): \(message)"
+    }
+}

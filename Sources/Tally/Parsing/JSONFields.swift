@@ -1,0 +1,168 @@
+import TallyModel
+
+/// Typed access to the fields of one JSON object, with errors naming the field (`path`).
+struct JSONFields {
+    let values: [String: JSONValue]
+    let path: String
+
+    init(_ values: [String: JSONValue], path: String = "") {
+        self.values = values
+        self.path = path
+    }
+
+    init(_ value: JSONValue, path: String) throws(CommandParseError) {
+        guard case .object(let values) = value else { throw .bad(path, "expected an object, got \(value.typeName)") }
+        self.init(values, path: path)
+    }
+
+    func name(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    func has(_ key: String) -> Bool {
+        if let value = values[key], value != .null { return true }
+        return false
+    }
+
+    func value(_ key: String) throws(CommandParseError) -> JSONValue {
+        guard let value = values[key], value != .null else { throw .missing(name(key)) }
+        return value
+    }
+
+    func string(_ key: String) throws(CommandParseError) -> String {
+        guard case .string(let text) = try value(key) else { throw .bad(name(key), "expected a string") }
+        return text
+    }
+
+    func optionalString(_ key: String) throws(CommandParseError) -> String? {
+        has(key) ? try string(key) : nil
+    }
+
+    func integer(_ key: String) throws(CommandParseError) -> Int64 {
+        guard case .integer(let number) = try value(key) else { throw .bad(name(key), "expected an integer") }
+        return number
+    }
+
+    func bool(_ key: String, default fallback: Bool? = nil) throws(CommandParseError) -> Bool {
+        if !has(key), let fallback { return fallback }
+        guard case .bool(let flag) = try value(key) else { throw .bad(name(key), "expected true or false") }
+        return flag
+    }
+
+    func array(_ key: String) throws(CommandParseError) -> [JSONValue] {
+        guard case .array(let items) = try value(key) else { throw .bad(name(key), "expected an array") }
+        return items
+    }
+
+    func objects(_ key: String) throws(CommandParseError) -> [JSONFields] {
+        var result: [JSONFields] = []
+        for (index, item) in try array(key).enumerated() {
+            result.append(try JSONFields(item, path: "\(name(key))[\(index)]"))
+        }
+        return result
+    }
+
+    func strings(_ key: String, default fallback: [String]? = nil) throws(CommandParseError) -> [String] {
+        if !has(key), let fallback { return fallback }
+        var result: [String] = []
+        for (index, item) in try array(key).enumerated() {
+            guard case .string(let text) = item else { throw .bad("\(name(key))[\(index)]", "expected a string") }
+            result.append(text)
+        }
+        return result
+    }
+
+    func id<Kind>(_ key: String) throws(CommandParseError) -> Identifier<Kind> {
+        let text = try string(key)
+        do {
+            return try Identifier<Kind>(parsing: text)
+        } catch {
+            throw .bad(name(key), "'\(text)' is not a UUID (8-4-4-4-12 hex digits)")
+        }
+    }
+
+    func optionalID<Kind>(_ key: String) throws(CommandParseError) -> Identifier<Kind>? {
+        has(key) ? try id(key) : nil
+    }
+
+    func ids<Kind>(_ key: String) throws(CommandParseError) -> [Identifier<Kind>] {
+        var result: [Identifier<Kind>] = []
+        for (index, text) in try strings(key).enumerated() {
+            do {
+                result.append(try Identifier<Kind>(parsing: text))
+            } catch {
+                throw .bad("\(name(key))[\(index)]", "'\(text)' is not a UUID")
+            }
+        }
+        return result
+    }
+
+    func currency(_ key: String) throws(CommandParseError) -> Currency {
+        let text = try string(key)
+        do {
+            return try Currency(text)
+        } catch {
+            throw .bad(name(key), "'\(text)' is not a three-letter ISO 4217 code")
+        }
+    }
+
+    func date(_ key: String) throws(CommandParseError) -> LocalDate {
+        let text = try string(key)
+        do {
+            return try LocalDate(iso: text)
+        } catch {
+            throw .bad(name(key), "'\(text)' is not a date YYYY-MM-DD")
+        }
+    }
+
+    func optionalDate(_ key: String) throws(CommandParseError) -> LocalDate? {
+        has(key) ? try date(key) : nil
+    }
+
+    func timestamp(_ key: String) throws(CommandParseError) -> Timestamp {
+        let text = try string(key)
+        do {
+            return try Timestamp(iso8601: text)
+        } catch {
+            throw .bad(name(key), "'\(text)' is not a UTC time YYYY-MM-DDTHH:MM:SS.sssZ")
+        }
+    }
+
+    /// Money as `{"minorUnits": 1234, "currency": "CHF"}` or as a string `"CHF 12.34"`.
+    func money(_ key: String) throws(CommandParseError) -> Money {
+        switch try value(key) {
+        case .string(let text):
+            do {
+                return try Money.parse(text)
+            } catch {
+                throw .bad(name(key), "'\(text)' is not an amount like \"CHF 12.34\": \(error.message)")
+            }
+        case .object(let fields):
+            let object = JSONFields(fields, path: name(key))
+            return Money(minorUnits: try object.integer("minorUnits"), currency: try object.currency("currency"))
+        default:
+            throw .bad(name(key), "expected {\"minorUnits\": 1234, \"currency\": \"CHF\"} or \"CHF 12.34\"")
+        }
+    }
+
+    /// One of `names` (the enum's cases by name).
+    func choice<Value>(_ key: String, _ names: [String: Value]) throws(CommandParseError) -> Value {
+        let text = try string(key)
+        guard let value = names[text] else {
+            throw .bad(name(key), "'\(text)' is not one of \(names.keys.sorted().joined(separator: ", "))")
+        }
+        return value
+    }
+
+    /// Ratios as `[{"person": "…", "basisPoints": 6000}]`.
+    func ratios(_ key: String) throws(CommandParseError) -> [MemberRatio] {
+        var result: [MemberRatio] = []
+        for object in try objects(key) {
+            let person: PersonID = try object.id("person")
+            let points = try object.integer("basisPoints")
+            guard let ratio = try? Ratio(basisPoints: points) else {
+                throw .bad(object.name("basisPoints"), "\(points) is outside 0...10000")
+            }
+            result.append(MemberRatio(person: person, ratio: ratio))
+        }
+        return result
+    }
+}

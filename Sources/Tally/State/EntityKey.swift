@@ -1,0 +1,49 @@
+import TallyModel
+
+/// Something an event creates, changes or relies on; the unit of undo dependencies (T5).
+///
+/// An event *owns* the keys it changes and *references* the keys it relies on. Undoing a
+/// command is blocked when a later, still effective event of another command owns or references
+/// a key the command owns.
+public enum EntityKey: Sendable, Hashable {
+    /// The household itself.
+    case household
+    /// The base currency (transactions reference it, H2).
+    case baseCurrency
+    /// The admin role.
+    case admin
+    /// A person.
+    case person(PersonID)
+    /// A wallet.
+    case wallet(WalletID)
+    /// A wallet name, lowercased (W2).
+    case walletName(String)
+    /// A category.
+    case category(CategoryID)
+    /// A category name, lowercased (C2).
+    case categoryName(String)
+    /// A transaction.
+    case transaction(TransactionID)
+    /// A transfer.
+    case transfer(TransferID)
+    /// A template.
+    case template(TemplateID)
+    /// The household split ratio.
+    case splitRatio
+    /// A settlement.
+    case settlement(SettlementID)
+    /// A group.
+    case group(GroupID)
+    /// A group expense.
+    case groupExpense(GroupExpenseID)
+    /// The payday schedule and periods.
+    case periods
+    /// A category's budget allocations.
+    case budget(CategoryID)
+    /// The income settings.
+    case incomeSettings
+    /// An exchange rate pair.
+    case exchangeRate(Currency, Currency)
+    /// A wallet's balance points.
+    case balancePoints(WalletID)
+}

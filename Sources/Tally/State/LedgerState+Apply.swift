@@ -1,0 +1,171 @@
+import TallyModel
+
+extension LedgerState {
+    /// Folds one event into the state: the one function used both when executing commands and
+    /// when replaying the journal at open. Pure and deterministic (G3): no clock, no randomness.
+    ///
+    /// Events are trusted here (they were validated before they were written); an event naming
+    /// an unknown entity is ignored rather than trapping, so a replay never crashes.
+    public mutating func apply(_ event: Event) {
+        let sequenceNumber = nextSequenceNumber
+        nextSequenceNumber += 1
+        let effect = effect(of: event.payload)
+        record(event, sequenceNumber: sequenceNumber, effect: effect)
+        mutate(event.payload)
+    }
+
+    /// Updates the command history (T5).
+    private mutating func record(_ event: Event, sequenceNumber: UInt64, effect: EventEffect) {
+        let command = event.commandID
+        let tag = event.payload.tag
+        var entry = history.entries[command] ?? CommandHistory.Entry(firstSequenceNumber: sequenceNumber)
+        switch event.payload {
+        case .commandUndone(let undone):
+            entry.target = undone.undoneCommandID
+            history.entries[command] = entry
+            history.entries[undone.undoneCommandID]?.isUndone = true
+            history.entries[undone.undoneCommandID]?.lastUndo = command
+            return
+        case .commandRedone(let redone):
+            entry.target = redone.redoneCommandID
+            history.entries[command] = entry
+            history.entries[redone.redoneCommandID]?.isUndone = false
+            return
+        case .periodClosed:
+            history.entries[command] = entry
+            history.touches[.periods, default: []].append(
+                CommandHistory.Touch(sequenceNumber: sequenceNumber, tag: tag, chain: command))
+            return
+        default:
+            break
+        }
+        let chain = entry.target ?? command
+        entry.owned.formUnion(effect.owned)
+        entry.effectCount += 1
+        if let inverse = effect.inverse {
+            entry.compensation.append(inverse)
+        } else if entry.irreversibleTag == nil {
+            entry.irreversibleTag = tag
+        }
+        history.entries[command] = entry
+        let touch = CommandHistory.Touch(sequenceNumber: sequenceNumber, tag: tag, chain: chain)
+        for key in Set(effect.owned + effect.referenced) {
+            history.touches[key, default: []].append(touch)
+        }
+    }
+
+    /// Changes the entities an event is about.
+    private mutating func mutate(_ payload: EventPayload) {
+        switch payload {
+        case .householdCreated(let created):
+            household = HouseholdRecord(
+                id: created.householdID, name: created.name, baseCurrency: created.baseCurrency, admin: created.admin)
+            people[created.admin] = PersonRecord(name: created.adminName, isMember: true)
+        case .baseCurrencyChanged(let changed):
+            household?.baseCurrency = changed.baseCurrency
+        case .memberAdded(let added):
+            people[added.personID] = PersonRecord(name: added.name, isMember: true)
+        case .memberRemoved(let removed):
+            people[removed.personID]?.isRemoved = true
+        case .adminTransferred(let transferred):
+            household?.admin = transferred.to
+        case .personAdded(let added):
+            people[added.personID] = PersonRecord(name: added.name, isMember: false)
+        case .personArchived(let archived):
+            people[archived.personID]?.isArchived = true
+        case .walletOpened, .walletRenamed, .walletKindChanged, .walletDeactivated, .walletReactivated,
+             .walletClosed, .balanceRecorded, .transferRecorded, .transferDeleted:
+            mutateWallets(payload)
+        case .categoryCreated, .categoryRenamed, .categoryDeactivated, .categoryReactivated, .categoryDeleted:
+            mutateCategories(payload)
+        case .transactionRecorded, .transactionEdited, .transactionDeleted, .transactionRestored,
+             .templateCreated, .templatePaused, .templateResumed, .templateActivated, .bonusConfirmed:
+            mutateTransactions(payload)
+        case .splitRatioSet, .settlementRecorded, .groupCreated, .groupExpenseRecorded:
+            mutateSharing(payload)
+        case .paydaySet(let set):
+            periods.apply(set)
+        case .periodClosed(let closed):
+            periods.apply(closed)
+        case .budgetAllocated(let allocated):
+            budgets[BudgetKey(categoryID: allocated.categoryID, fromPeriod: allocated.fromPeriod)] = allocated.amount
+        case .incomeSettingsSet(let settings):
+            incomeSettings = settings
+        case .exchangeRateSet, .commandUndone, .commandRedone:
+            break
+        }
+    }
+
+    private mutating func mutateWallets(_ payload: EventPayload) {
+        switch payload {
+        case .walletOpened(let opened):
+            wallets[opened.walletID] = WalletRecord(
+                name: opened.name, kind: opened.kind, currency: opened.currency,
+                balanceMinorUnits: opened.openingBalance.minorUnits)
+        case .walletRenamed(let renamed):
+            wallets[renamed.walletID]?.name = renamed.name
+        case .walletKindChanged(let changed):
+            wallets[changed.walletID]?.kind = changed.kind
+        case .walletDeactivated(let deactivated):
+            wallets[deactivated.walletID]?.isActive = false
+        case .walletReactivated(let reactivated):
+            wallets[reactivated.walletID]?.isActive = true
+        case .walletClosed(let closed):
+            wallets[closed.walletID]?.isClosed = true
+            wallets[closed.walletID]?.isActive = false
+        case .balanceRecorded(let point):
+            wallets[point.walletID]?.lastBalancePoint = point
+        case .transferRecorded(let transfer):
+            transfers[transfer.transferID] = TransferRecord(transfer: transfer)
+            applyTransfer(transfer, sign: 1)
+        case .transferDeleted(let deleted):
+            guard let record = transfers[deleted.transferID], !record.isDeleted else { return }
+            transfers[deleted.transferID]?.isDeleted = true
+            applyTransfer(record.transfer, sign: -1)
+        default:
+            break
+        }
+    }
+
+    private mutating func applyTransfer(_ transfer: TransferRecorded, sign: Int64) {
+        wallets[transfer.fromWalletID]?.balanceMinorUnits &-= sign &* transfer.amountSent.minorUnits
+        wallets[transfer.toWalletID]?.balanceMinorUnits &+= sign &* transfer.amountReceived.minorUnits
+        wallets[transfer.fromWalletID]?.liveEntryCount += Int(sign)
+        wallets[transfer.toWalletID]?.liveEntryCount += Int(sign)
+    }
+
+    private mutating func mutateCategories(_ payload: EventPayload) {
+        switch payload {
+        case .categoryCreated(let created):
+            categories[created.categoryID] = CategoryRecord(
+                name: created.name, group: created.group, shareable: created.shareable, isPreset: created.isPreset)
+        case .categoryRenamed(let renamed):
+            categories[renamed.categoryID]?.name = renamed.name
+        case .categoryDeactivated(let deactivated):
+            categories[deactivated.categoryID]?.isActive = false
+        case .categoryReactivated(let reactivated):
+            categories[reactivated.categoryID]?.isActive = true
+        case .categoryDeleted(let deleted):
+            categories[deleted.categoryID]?.isDeleted = true
+            categories[deleted.categoryID]?.isActive = false
+            if let target = deleted.reassignedTo { reassign(from: deleted.categoryID, to: target) }
+        default:
+            break
+        }
+    }
+
+    /// Moves every transaction and template of a deleted category to `target` (C3).
+    private mutating func reassign(from source: CategoryID, to target: CategoryID) {
+        var moved = 0
+        for (id, record) in transactions where record.details.categoryID == source {
+            transactions[id]?.details.categoryID = target
+            moved += 1
+        }
+        for (id, template) in templates where template.details.categoryID == source {
+            templates[id]?.details.categoryID = target
+            moved += 1
+        }
+        categories[source]?.entryCount -= moved
+        categories[target]?.entryCount += moved
+    }
+}

@@ -1,0 +1,134 @@
+import TallyModel
+
+extension LedgerState {
+    mutating func mutateTransactions(_ payload: EventPayload) {
+        switch payload {
+        case .transactionRecorded(let recorded):
+            insertTransaction(recorded.transactionID, details: recorded.details)
+        case .templateActivated(let activated):
+            insertTransaction(activated.transactionID, details: activated.details)
+        case .transactionEdited(let edited):
+            guard let record = transactions[edited.transactionID] else { return }
+            if !record.isDeleted { applyLiveEffects(record.details, sign: -1) }
+            categories[record.details.categoryID]?.entryCount -= 1
+            transactions[edited.transactionID]?.details = edited.details
+            categories[edited.details.categoryID]?.entryCount += 1
+            if !record.isDeleted { applyLiveEffects(edited.details, sign: 1) }
+        case .transactionDeleted(let deleted):
+            guard let record = transactions[deleted.transactionID], !record.isDeleted else { return }
+            transactions[deleted.transactionID]?.isDeleted = true
+            applyLiveEffects(record.details, sign: -1)
+        case .transactionRestored(let restored):
+            guard let record = transactions[restored.transactionID], record.isDeleted else { return }
+            transactions[restored.transactionID]?.isDeleted = false
+            applyLiveEffects(record.details, sign: 1)
+        case .templateCreated(let created):
+            templates[created.templateID] = TemplateRecord(frequency: created.frequency, details: created.details)
+            categories[created.details.categoryID]?.entryCount += 1
+        case .templatePaused(let paused):
+            templates[paused.templateID]?.isPaused = true
+        case .templateResumed(let resumed):
+            templates[resumed.templateID]?.isPaused = false
+        case .bonusConfirmed(let confirmed):
+            transactions[confirmed.transactionID]?.isBonusConfirmed = true
+        default:
+            break
+        }
+    }
+
+    private mutating func insertTransaction(_ id: TransactionID, details: TransactionDetails) {
+        transactions[id] = TransactionRecord(details: details)
+        hasTransactions = true
+        categories[details.categoryID]?.entryCount += 1
+        applyLiveEffects(details, sign: 1)
+    }
+
+    /// Adds (`sign` 1) or removes (-1) a live transaction's effect on its wallet and on debts.
+    private mutating func applyLiveEffects(_ details: TransactionDetails, sign: Int64) {
+        let signedAmount = details.kind == .income ? details.amount.minorUnits : 0 &- details.amount.minorUnits
+        wallets[details.walletID]?.balanceMinorUnits &+= sign &* signedAmount
+        wallets[details.walletID]?.liveEntryCount += Int(sign)
+        for (debtor, creditor, amount) in LedgerState.debts(of: details) {
+            debts.add(debtor: debtor, creditor: creditor, amount: Money(minorUnits: sign &* amount.minorUnits, currency: amount.currency))
+        }
+    }
+
+    /// Who owes whom because of a shared transaction: for an expense every other share is owed
+    /// to the payer; for a shared income the payer owes the others their shares (S5).
+    static func debts(of details: TransactionDetails) -> [(debtor: PersonID, creditor: PersonID, amount: Money)] {
+        guard let split = details.split else { return [] }
+        return split.shares.filter { $0.person != details.payer && $0.amount.minorUnits != 0 }.map { share in
+            details.kind == .expense
+                ? (debtor: share.person, creditor: details.payer, amount: share.amount)
+                : (debtor: details.payer, creditor: share.person, amount: share.amount)
+        }
+    }
+
+    mutating func mutateSharing(_ payload: EventPayload) {
+        switch payload {
+        case .splitRatioSet(let set):
+            splitRatio = set
+        case .groupCreated(let created):
+            groups[created.groupID] = GroupRecord(name: created.name, members: created.members)
+        case .groupExpenseRecorded(let expense):
+            groupExpenses[expense.expenseID] = expense.groupID
+            debts.addToGroup(expense.groupID, person: expense.paidBy, amount: expense.amount)
+            for share in expense.owed {
+                debts.addToGroup(
+                    expense.groupID, person: share.person,
+                    amount: Money(minorUnits: 0 &- share.amount.minorUnits, currency: share.amount.currency))
+            }
+        case .settlementRecorded(let settlement):
+            applySettlement(settlement)
+        default:
+            break
+        }
+    }
+
+    private mutating func applySettlement(_ settlement: SettlementRecorded) {
+        settlements.insert(settlement.settlementID)
+        let amount = settlement.amount
+        if let group = settlement.groupID {
+            debts.addToGroup(group, person: settlement.from, amount: amount)
+            debts.addToGroup(group, person: settlement.to, amount: Money(minorUnits: 0 &- amount.minorUnits, currency: amount.currency))
+            return
+        }
+        for id in settledTransactions(by: settlement) {
+            transactions[id]?.settledBy = settlement.settlementID
+        }
+        debts.add(debtor: settlement.from, creditor: settlement.to,
+                  amount: Money(minorUnits: 0 &- amount.minorUnits, currency: amount.currency))
+    }
+
+    /// The household transactions a settlement covers (S6, T2). An explicit list covers its
+    /// transactions. Without a list, a settlement of at least the net debt covers every open
+    /// shared item between the two people in its currency; a smaller one covers the items the
+    /// payer owes, oldest first (by date, then id), while the amount lasts.
+    func settledTransactions(by settlement: SettlementRecorded) -> [TransactionID] {
+        if let covers = settlement.covers {
+            return covers.compactMap { item in
+                if case .transaction(let id) = item { return id }
+                return nil
+            }
+        }
+        let pair: Set<PersonID> = [settlement.from, settlement.to]
+        let open = transactions.filter { _, record in
+            !record.isDeleted && record.settledBy == nil && record.details.amount.currency == settlement.amount.currency
+                && LedgerState.debts(of: record.details).contains { pair == [$0.debtor, $0.creditor] }
+        }
+        .sorted { ($0.value.details.date, $0.key) < ($1.value.details.date, $1.key) }
+        let owed = debts.owed(by: settlement.from, to: settlement.to, in: settlement.amount.currency)
+        if settlement.amount.minorUnits >= owed { return open.map(\.key) }
+        var remaining = settlement.amount.minorUnits
+        var covered: [TransactionID] = []
+        for (id, record) in open {
+            let part = LedgerState.debts(of: record.details)
+                .filter { $0.debtor == settlement.from && $0.creditor == settlement.to }
+                .reduce(Int64(0)) { $0 &+ $1.amount.minorUnits }
+            guard part > 0, part <= remaining else { continue }
+            remaining -= part
+            covered.append(id)
+        }
+        return covered
+    }
+}

@@ -1,0 +1,181 @@
+import TallyModel
+
+extension LedgerState {
+    /// The keys an event owns and references and its compensating events, against the state
+    /// before the event (T5). Creations compensate softly (a wallet or category is deactivated,
+    /// a transaction deleted, a template paused), since ids are never recorded twice; events
+    /// without a compensating event in the catalog (household and membership changes, closes,
+    /// deletions of categories and transfers, settlements, groups, payday, exchange rates,
+    /// balance points, bonus confirmations) are irreversible.
+    func effect(of payload: EventPayload) -> EventEffect {
+        switch payload {
+        case .householdCreated:
+            return EventEffect(owned: [.household])
+        case .baseCurrencyChanged:
+            let inverse = household.map { [EventPayload.baseCurrencyChanged(BaseCurrencyChanged(baseCurrency: $0.baseCurrency))] }
+            return EventEffect(owned: [.baseCurrency], inverse: inverse)
+        case .memberAdded(let added):
+            return EventEffect(owned: [.person(added.personID)])
+        case .memberRemoved(let removed):
+            return EventEffect(owned: [.person(removed.personID)])
+        case .adminTransferred(let transferred):
+            return EventEffect(
+                owned: [.admin], referenced: [.person(transferred.from), .person(transferred.to)],
+                inverse: [.adminTransferred(AdminTransferred(from: transferred.to, to: transferred.from))])
+        case .personAdded(let added):
+            return EventEffect(owned: [.person(added.personID)])
+        case .personArchived(let archived):
+            return EventEffect(owned: [.person(archived.personID)])
+        case .walletOpened, .walletRenamed, .walletKindChanged, .walletDeactivated, .walletReactivated,
+             .walletClosed, .balanceRecorded, .transferRecorded, .transferDeleted:
+            return walletEffect(of: payload)
+        case .categoryCreated, .categoryRenamed, .categoryDeactivated, .categoryReactivated, .categoryDeleted:
+            return categoryEffect(of: payload)
+        case .transactionRecorded, .transactionEdited, .transactionDeleted, .transactionRestored,
+             .templateCreated, .templatePaused, .templateResumed, .templateActivated, .bonusConfirmed:
+            return transactionEffect(of: payload)
+        case .splitRatioSet:
+            let previous = splitRatio ?? LedgerState.equalRatios(activeMembers).map { SplitRatioSet(mode: .manual, ratios: $0) }
+            return EventEffect(owned: [.splitRatio], inverse: previous.map { [.splitRatioSet($0)] })
+        case .settlementRecorded(let settlement):
+            let covered = settlement.groupID == nil ? settledTransactions(by: settlement).map(EntityKey.transaction) : []
+            let group = settlement.groupID.map { [EntityKey.group($0)] } ?? []
+            return EventEffect(owned: [.settlement(settlement.settlementID)], referenced: covered + group)
+        case .groupCreated(let created):
+            return EventEffect(owned: [.group(created.groupID)], referenced: created.members.map(EntityKey.person))
+        case .groupExpenseRecorded(let expense):
+            return EventEffect(owned: [.groupExpense(expense.expenseID)], referenced: [.group(expense.groupID)])
+        case .paydaySet:
+            return EventEffect(owned: [.periods])
+        case .budgetAllocated(let allocated):
+            let previous = budgetAmount(for: allocated.categoryID, at: allocated.fromPeriod)
+                ?? Money.zero(allocated.amount.currency)
+            return EventEffect(
+                owned: [.budget(allocated.categoryID)], referenced: [.category(allocated.categoryID)],
+                inverse: [.budgetAllocated(BudgetAllocated(
+                    categoryID: allocated.categoryID, amount: previous, fromPeriod: allocated.fromPeriod))])
+        case .incomeSettingsSet:
+            return EventEffect(owned: [.incomeSettings], inverse: incomeSettings.map { [.incomeSettingsSet($0)] })
+        case .periodClosed:
+            return EventEffect(owned: [], referenced: [.periods])
+        case .exchangeRateSet(let set):
+            return EventEffect(owned: [.exchangeRate(set.rate.base, set.rate.quote)])
+        case .commandUndone, .commandRedone:
+            return EventEffect(owned: [], inverse: [])
+        }
+    }
+
+    /// The allocation of a category in force for the period starting at `date` (B2).
+    func budgetAmount(for category: CategoryID, at date: LocalDate) -> Money? {
+        budgets.filter { $0.key.categoryID == category && $0.key.fromPeriod <= date }
+            .max { $0.key.fromPeriod < $1.key.fromPeriod }?.value
+    }
+
+    private func walletEffect(of payload: EventPayload) -> EventEffect {
+        switch payload {
+        case .walletOpened(let opened):
+            return EventEffect(
+                owned: [.wallet(opened.walletID), .walletName(opened.name.lowercased())],
+                inverse: [.walletDeactivated(WalletDeactivated(walletID: opened.walletID))])
+        case .walletRenamed(let renamed):
+            let old = wallets[renamed.walletID]?.name ?? renamed.name
+            return EventEffect(
+                owned: [.wallet(renamed.walletID), .walletName(old.lowercased()), .walletName(renamed.name.lowercased())],
+                inverse: [.walletRenamed(WalletRenamed(walletID: renamed.walletID, name: old))])
+        case .walletKindChanged(let changed):
+            let old = wallets[changed.walletID]?.kind ?? changed.kind
+            return EventEffect(owned: [.wallet(changed.walletID)],
+                               inverse: [.walletKindChanged(WalletKindChanged(walletID: changed.walletID, kind: old))])
+        case .walletDeactivated(let deactivated):
+            return EventEffect(owned: [.wallet(deactivated.walletID)],
+                               inverse: [.walletReactivated(WalletReactivated(walletID: deactivated.walletID))])
+        case .walletReactivated(let reactivated):
+            return EventEffect(owned: [.wallet(reactivated.walletID)],
+                               inverse: [.walletDeactivated(WalletDeactivated(walletID: reactivated.walletID))])
+        case .walletClosed(let closed):
+            return EventEffect(owned: [.wallet(closed.walletID)])
+        case .balanceRecorded(let point):
+            return EventEffect(owned: [.balancePoints(point.walletID)], referenced: [.wallet(point.walletID)])
+        case .transferRecorded(let transfer):
+            return EventEffect(
+                owned: [.transfer(transfer.transferID)],
+                referenced: [.wallet(transfer.fromWalletID), .wallet(transfer.toWalletID)],
+                inverse: [.transferDeleted(TransferDeleted(transferID: transfer.transferID))])
+        case .transferDeleted(let deleted):
+            return EventEffect(owned: [.transfer(deleted.transferID)])
+        default:
+            return EventEffect(owned: [])
+        }
+    }
+
+    private func categoryEffect(of payload: EventPayload) -> EventEffect {
+        switch payload {
+        case .categoryCreated(let created):
+            return EventEffect(
+                owned: [.category(created.categoryID), .categoryName(created.name.lowercased())],
+                inverse: [.categoryDeactivated(CategoryDeactivated(categoryID: created.categoryID))])
+        case .categoryRenamed(let renamed):
+            let old = categories[renamed.categoryID]?.name ?? renamed.name
+            return EventEffect(
+                owned: [.category(renamed.categoryID), .categoryName(old.lowercased()), .categoryName(renamed.name.lowercased())],
+                inverse: [.categoryRenamed(CategoryRenamed(categoryID: renamed.categoryID, name: old))])
+        case .categoryDeactivated(let deactivated):
+            return EventEffect(owned: [.category(deactivated.categoryID)],
+                               inverse: [.categoryReactivated(CategoryReactivated(categoryID: deactivated.categoryID))])
+        case .categoryReactivated(let reactivated):
+            return EventEffect(owned: [.category(reactivated.categoryID)],
+                               inverse: [.categoryDeactivated(CategoryDeactivated(categoryID: reactivated.categoryID))])
+        case .categoryDeleted(let deleted):
+            let moved = transactions.filter { $0.value.details.categoryID == deleted.categoryID }.map { EntityKey.transaction($0.key) }
+            return EventEffect(
+                owned: [.category(deleted.categoryID)] + moved,
+                referenced: deleted.reassignedTo.map { [EntityKey.category($0)] } ?? [])
+        default:
+            return EventEffect(owned: [])
+        }
+    }
+
+    private func transactionEffect(of payload: EventPayload) -> EventEffect {
+        switch payload {
+        case .transactionRecorded(let recorded):
+            return EventEffect(
+                owned: [.transaction(recorded.transactionID)], referenced: references(of: recorded.details),
+                inverse: [.transactionDeleted(TransactionDeleted(transactionID: recorded.transactionID))])
+        case .templateActivated(let activated):
+            return EventEffect(
+                owned: [.transaction(activated.transactionID)],
+                referenced: references(of: activated.details) + [.template(activated.templateID)],
+                inverse: [.transactionDeleted(TransactionDeleted(transactionID: activated.transactionID))])
+        case .transactionEdited(let edited):
+            let old = transactions[edited.transactionID]?.details
+            return EventEffect(
+                owned: [.transaction(edited.transactionID)],
+                referenced: references(of: edited.details) + (old.map(references(of:)) ?? []),
+                inverse: old.map { [.transactionEdited(TransactionEdited(transactionID: edited.transactionID, details: $0))] })
+        case .transactionDeleted(let deleted):
+            return EventEffect(owned: [.transaction(deleted.transactionID)],
+                               inverse: [.transactionRestored(TransactionRestored(transactionID: deleted.transactionID))])
+        case .transactionRestored(let restored):
+            let wallet = transactions[restored.transactionID].map { [EntityKey.wallet($0.details.walletID)] } ?? []
+            return EventEffect(owned: [.transaction(restored.transactionID)], referenced: wallet,
+                               inverse: [.transactionDeleted(TransactionDeleted(transactionID: restored.transactionID))])
+        case .templateCreated(let created):
+            return EventEffect(owned: [.template(created.templateID)], referenced: references(of: created.details),
+                               inverse: [.templatePaused(TemplatePaused(templateID: created.templateID))])
+        case .templatePaused(let paused):
+            return EventEffect(owned: [.template(paused.templateID)],
+                               inverse: [.templateResumed(TemplateResumed(templateID: paused.templateID))])
+        case .templateResumed(let resumed):
+            return EventEffect(owned: [.template(resumed.templateID)],
+                               inverse: [.templatePaused(TemplatePaused(templateID: resumed.templateID))])
+        case .bonusConfirmed(let confirmed):
+            return EventEffect(owned: [], referenced: [.transaction(confirmed.transactionID)])
+        default:
+            return EventEffect(owned: [])
+        }
+    }
+
+    private func references(of details: TransactionDetails) -> [EntityKey] {
+        [.wallet(details.walletID), .category(details.categoryID), .baseCurrency]
+    }
+}

@@ -1,0 +1,91 @@
+import TallyModel
+
+extension CommandExecutor {
+    func createHousehold(
+        id: HouseholdID, name: String, currency: Currency, adminName: String, command: Command
+    ) throws(LedgerError) -> [EventPayload] {
+        guard state.household == nil else {
+            throw .violation(.householdExists, "this ledger already holds a household; one journal is one household (G7)")
+        }
+        try requireName(name, of: "household")
+        try requireName(adminName, of: "admin")
+        let created = HouseholdCreated(
+            householdID: id, name: name, baseCurrency: currency, admin: command.actor, adminName: adminName)
+        return [.householdCreated(created)] + CategoryPresets.creationEvents(in: id).map(EventPayload.categoryCreated)
+    }
+
+    func validateHousehold(_ command: Command) throws(LedgerError) -> [EventPayload] {
+        switch command.action {
+        case .changeBaseCurrency(let currency):
+            guard !state.hasTransactions else {
+                throw .violation(.currencyLocked, "the base currency is locked once a transaction is recorded; it stays \(state.household?.baseCurrency.code ?? "?")")
+            }
+            return [.baseCurrencyChanged(BaseCurrencyChanged(baseCurrency: currency))]
+        case .addMember(let person, let name):
+            try requireNewPerson(person)
+            try requireName(name, of: "member")
+            return [.memberAdded(MemberAdded(personID: person, name: name, role: .member))]
+        case .addPerson(let person, let name):
+            try requireNewPerson(person)
+            try requireName(name, of: "contact")
+            return [.personAdded(PersonAdded(personID: person, name: name))]
+        case .removeMember(let person, let acknowledge):
+            return try removeMember(person, acknowledge: acknowledge, actor: command.actor)
+        case .transferAdmin(let target):
+            try requireAdmin(command.actor, "transfer the admin role")
+            try requireActiveMember(target, role: "the new admin")
+            guard target != command.actor else {
+                throw .violation(.adminOnly, "\(name(of: target)) is the admin already")
+            }
+            return [.adminTransferred(AdminTransferred(from: command.actor, to: target))]
+        case .archivePerson(let person):
+            guard let record = state.people[person] else {
+                throw .violation(.unknownPerson, "person \(person) is not known to this household")
+            }
+            guard !record.isArchived else { throw .violation(.personArchived, "\(name(of: person)) is archived already") }
+            guard person != state.household?.admin else {
+                throw .violation(.adminCannotLeave, "the admin cannot be archived; transfer the admin role first")
+            }
+            if record.isMember && !record.isRemoved {
+                throw .violation(.notAMember, "\(name(of: person)) is still a member; remove the member before archiving")
+            }
+            return [.personArchived(PersonArchived(personID: person))]
+        default:
+            return []
+        }
+    }
+
+    private func requireNewPerson(_ person: PersonID) throws(LedgerError) {
+        guard state.people[person] == nil else {
+            throw .violation(.duplicateID, "person id \(person) is already used by \(name(of: person))")
+        }
+    }
+
+    func requireAdmin(_ actor: PersonID, _ what: String) throws(LedgerError) {
+        guard state.household?.admin == actor else {
+            throw .violation(.adminOnly, "only the admin can \(what); \(name(of: actor)) is not the admin")
+        }
+    }
+
+    /// H4, H5: the admin never leaves; open debts need an acknowledgement naming the amount.
+    private func removeMember(_ person: PersonID, acknowledge: Bool, actor: PersonID) throws(LedgerError) -> [EventPayload] {
+        try requireActiveMember(person, role: "the member to remove")
+        guard person != state.household?.admin else {
+            throw .violation(.adminCannotLeave, "the admin \(name(of: person)) cannot leave or be removed; transfer the admin role first")
+        }
+        if actor != person { try requireAdmin(actor, "remove another member") }
+        let debts = state.debts.openDebts(of: person)
+        let groupBalances = state.debts.openGroupBalances(of: person)
+        var lines = debts.map { debt in
+            debt.owed.minorUnits > 0
+                ? "\(name(of: person)) owes \(name(of: debt.other)) \(debt.owed.formatted())"
+                : "\(name(of: debt.other)) owes \(name(of: person)) \(Money(minorUnits: 0 - debt.owed.minorUnits, currency: debt.owed.currency).formatted())"
+        }
+        lines += groupBalances.map { "balance \($0.balance.formatted()) in group \(state.groups[$0.group]?.name ?? "\($0.group)")" }
+        let amount = debts.first?.owed ?? groupBalances.first.map { Money(minorUnits: 0 - $0.balance.minorUnits, currency: $0.balance.currency) }
+        if !lines.isEmpty && !acknowledge {
+            throw .violation(.unsettledDebt, "\(name(of: person)) has unsettled debt: \(lines.joined(separator: "; ")). Settle it, or remove with acknowledgeUnsettled: true")
+        }
+        return [.memberRemoved(MemberRemoved(personID: person, acknowledgedUnsettled: acknowledge && !lines.isEmpty, unsettledAmount: amount))]
+    }
+}

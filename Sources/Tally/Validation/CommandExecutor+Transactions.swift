@@ -1,0 +1,149 @@
+import TallyModel
+
+extension CommandExecutor {
+    func validateTransaction(_ command: Command) throws(LedgerError) -> [EventPayload] {
+        switch command.action {
+        case .recordTransaction(let id, let entry):
+            guard state.transactions[id] == nil else { throw .violation(.duplicateID, "transaction id \(id) is already used") }
+            let details = try resolve(entry, previous: nil)
+            return [.transactionRecorded(TransactionRecorded(transactionID: id, details: details))]
+        case .editTransaction(let id, let entry):
+            let record = try liveTransaction(id)
+            try requireUnsettled(id, record, "edited")
+            let details = try resolve(entry, previous: record.details)
+            return [.transactionEdited(TransactionEdited(transactionID: id, details: details))]
+        case .deleteTransaction(let id):
+            let record = try liveTransaction(id)
+            try requireUnsettled(id, record, "deleted")
+            return [.transactionDeleted(TransactionDeleted(transactionID: id))]
+        case .restoreTransaction(let id):
+            guard let record = state.transactions[id] else { throw .violation(.unknownTransaction, "no transaction has id \(id)") }
+            guard record.isDeleted else { throw .violation(.transactionNotDeleted, "transaction \(id) is not deleted, so there is nothing to restore") }
+            _ = try usableWallet(record.details.walletID)
+            return [.transactionRestored(TransactionRestored(transactionID: id))]
+        case .createTemplate(let id, let frequency, let entry):
+            guard state.templates[id] == nil else { throw .violation(.duplicateID, "template id \(id) is already used") }
+            let details = try resolve(entry, previous: nil)
+            return [.templateCreated(TemplateCreated(templateID: id, frequency: frequency, details: details))]
+        case .pauseTemplate(let id):
+            let template = try existingTemplate(id)
+            guard !template.isPaused else { throw .violation(.templateStateUnchanged, "template \(id) is paused already") }
+            return [.templatePaused(TemplatePaused(templateID: id))]
+        case .resumeTemplate(let id):
+            let template = try existingTemplate(id)
+            guard template.isPaused else { throw .violation(.templateStateUnchanged, "template \(id) is running already") }
+            return [.templateResumed(TemplateResumed(templateID: id))]
+        case .activateTemplate(let id, let transactionID, let date):
+            return try activateTemplate(id, transactionID: transactionID, date: date)
+        default:
+            return []
+        }
+    }
+
+    /// T4: the occurrence must be one computed from the anchor; the template's resolved split is reused.
+    private func activateTemplate(_ id: TemplateID, transactionID: TransactionID, date: LocalDate) throws(LedgerError) -> [EventPayload] {
+        let template = try existingTemplate(id)
+        guard !template.isPaused else { throw .violation(.templateStateUnchanged, "template \(id) is paused; resume it first") }
+        guard state.transactions[transactionID] == nil else {
+            throw .violation(.duplicateID, "transaction id \(transactionID) is already used")
+        }
+        _ = try usableWallet(template.details.walletID)
+        _ = try usableCategory(template.details.categoryID)
+        var isOccurrence = false
+        for index in 0..<LedgerLimits.templateOccurrencesMax {
+            guard let occurrence = try? template.frequency.occurrence(index, from: template.details.date), occurrence <= date else { break }
+            if occurrence == date { isOccurrence = true; break }
+        }
+        guard isOccurrence else {
+            throw .violation(.notAnOccurrence, "\(date) is not a \(template.frequency) occurrence of the template anchored on \(template.details.date)")
+        }
+        var details = template.details
+        details.date = date
+        return [.templateActivated(TemplateActivated(templateID: id, transactionID: transactionID, details: details))]
+    }
+
+    /// The transaction with `id` unless it is deleted (T3).
+    func liveTransaction(_ id: TransactionID) throws(LedgerError) -> TransactionRecord {
+        guard let record = state.transactions[id] else { throw .violation(.unknownTransaction, "no transaction has id \(id)") }
+        guard !record.isDeleted else {
+            throw .violation(.transactionDeleted, "transaction \(id) is deleted; restore it first")
+        }
+        return record
+    }
+
+    private func requireUnsettled(_ id: TransactionID, _ record: TransactionRecord, _ verb: String) throws(LedgerError) {
+        if let settlement = record.settledBy {
+            throw .violation(.editOfSettledTransaction, "transaction \(id) is covered by settlement \(settlement) and cannot be \(verb); settlements are permanent, record a correcting transaction instead")
+        }
+    }
+
+    private func existingTemplate(_ id: TemplateID) throws(LedgerError) -> TemplateRecord {
+        guard let template = state.templates[id] else { throw .violation(.unknownTemplate, "no template has id \(id)") }
+        return template
+    }
+
+    /// Checks an entry (T1) and resolves its split (S2, S3). For an edit, an unchanged wallet
+    /// or category may be inactive.
+    func resolve(_ entry: TransactionEntry, previous: TransactionDetails?) throws(LedgerError) -> TransactionDetails {
+        try requirePositive(entry.amount, "amount")
+        let wallet = previous?.walletID == entry.walletID ? try existingWallet(entry.walletID) : try usableWallet(entry.walletID)
+        try requireCurrency(entry.amount, of: wallet)
+        let category = previous?.categoryID == entry.categoryID
+            ? try existingCategory(entry.categoryID) : try usableCategory(entry.categoryID)
+        let expectedGroup: CategoryGroup = entry.kind == .income ? .income : .expense
+        guard category.group == expectedGroup else {
+            throw .violation(.categoryGroupMismatch, "an \(entry.kind) needs an \(expectedGroup) category; \(category.name) is an \(category.group) category")
+        }
+        try requireActiveMember(entry.payer, role: "the payer")
+        var split: TransactionSplit?
+        if entry.isShared {
+            guard category.shareable else {
+                throw .violation(.categoryNotShareable, "\(category.name) is not shareable; pick a shareable category or record a personal transaction")
+            }
+            split = try resolveSplit(entry)
+        }
+        return TransactionDetails(
+            kind: entry.kind, amount: entry.amount, walletID: entry.walletID, categoryID: entry.categoryID,
+            date: entry.date, note: entry.note, tags: entry.tags, payer: entry.payer, split: split)
+    }
+
+    /// S2: the override or the household ratio; S3: shares by largest remainder, payer first in ties.
+    private func resolveSplit(_ entry: TransactionEntry) throws(LedgerError) -> TransactionSplit {
+        let members = state.activeMembers
+        guard members.count >= 2 else {
+            throw .violation(.sharingNeedsTwoMembers, "a shared transaction needs at least two members; the household has \(members.count)")
+        }
+        let ratios: [MemberRatio]
+        if let override = entry.ratioOverride {
+            try requireRatiosSum(override)
+            for ratio in override { try requireActiveMember(ratio.person, role: "a person in the override") }
+            ratios = override
+        } else {
+            guard let household = state.effectiveRatios() else {
+                throw .violation(.sharingNeedsTwoMembers, "no split ratio can be formed for this household")
+            }
+            guard Set(household.map(\.person)) == Set(members) else {
+                throw .violation(.splitRatioMembersMismatch, "the household split ratio does not list the current members; set the split ratio again")
+            }
+            ratios = household
+        }
+        let shares: [PersonShare]
+        do {
+            shares = try Allocation.split(entry.amount, ratios: ratios, payer: entry.payer)
+        } catch {
+            throw .violation(.invalidValue, "the split cannot be resolved: \(error.message)")
+        }
+        return TransactionSplit(ratios: ratios, isOverride: entry.ratioOverride != nil, shares: shares)
+    }
+
+    /// S1/S2/S7: ratios sum to exactly 10000 bp and list nobody twice.
+    func requireRatiosSum(_ ratios: [MemberRatio]) throws(LedgerError) {
+        let total = ratios.reduce(Int64(0)) { $0 + $1.ratio.basisPoints }
+        guard total == 10_000 else {
+            throw .violation(.splitRatiosMustSumTo100, "split ratios must sum to exactly 100% (10000 bp), got \(total) bp")
+        }
+        guard Set(ratios.map(\.person)).count == ratios.count else {
+            throw .violation(.splitRatioMembersMismatch, "a person is listed twice in the split ratios")
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import TallyModel
+
+extension CommandExecutor {
+    /// T5: `CommandUndone` followed by the command's compensating events, last event first.
+    /// Rejected when the command has an irreversible event, is undone already, or a later,
+    /// still effective event of another command depends on it (the error names that event).
+    func undo(_ target: CommandID) throws(LedgerError) -> [EventPayload] {
+        let entry = try undoableEntry(target)
+        guard !entry.isUndone else { throw .violation(.alreadyUndone, "command \(target) is undone already; redo it instead") }
+        try requireNoDependents(target, entry, verb: "undone")
+        let compensation: [EventPayload] = entry.compensation.reversed().flatMap { $0 }
+        try requireCompensationApplies(compensation)
+        return [.commandUndone(CommandUndone(undoneCommandID: target))] + compensation
+    }
+
+    /// T5: `CommandRedone` followed by the events that restore the command's effect: the
+    /// compensation of its last undo (an edit's new values, a restore for a deleted record...).
+    func redo(_ target: CommandID) throws(LedgerError) -> [EventPayload] {
+        let entry = try undoableEntry(target)
+        guard entry.isUndone, let undoID = entry.lastUndo, let undoEntry = state.history.entries[undoID] else {
+            throw .violation(.notUndone, "command \(target) is not undone, so there is nothing to redo")
+        }
+        if let tag = undoEntry.irreversibleTag {
+            throw .violation(.notUndoable, "command \(target) cannot be redone: its undo recorded \(tag.eventName), which has no compensating event")
+        }
+        try requireNoDependents(target, entry, verb: "redone")
+        let events: [EventPayload] = undoEntry.compensation.reversed().flatMap { $0 }
+        try requireCompensationApplies(events)
+        return [.commandRedone(CommandRedone(redoneCommandID: target))] + events
+    }
+
+    private func undoableEntry(_ target: CommandID) throws(LedgerError) -> CommandHistory.Entry {
+        guard let entry = state.history.entries[target] else {
+            throw .violation(.unknownCommand, "no command with id \(target) was executed in this ledger")
+        }
+        guard entry.target == nil else {
+            throw .violation(.notUndoable, "command \(target) is itself an undo or redo; use redo or undo on the original command")
+        }
+        if let tag = entry.irreversibleTag {
+            throw .violation(.notUndoable, "command \(target) recorded \(tag.eventName), which has no compensating event, so it cannot be undone")
+        }
+        guard entry.effectCount > 0 else {
+            throw .violation(.notUndoable, "command \(target) only closed periods; a closed period stays closed (B6)")
+        }
+        return entry
+    }
+
+    private func requireNoDependents(_ target: CommandID, _ entry: CommandHistory.Entry, verb: String) throws(LedgerError) {
+        if let touch = state.history.blockingTouch(for: target, entry: entry) {
+            throw .violation(.undoBlocked, "command \(target) cannot be \(verb): event \(touch.sequenceNumber) (\(touch.tag.eventName), command \(touch.chain)) depends on it; undo that first")
+        }
+    }
+
+    /// Re-checks rules the dependency graph does not cover: the base currency lock (H2) and
+    /// restoring into a wallet that was closed meanwhile (W4).
+    private func requireCompensationApplies(_ events: [EventPayload]) throws(LedgerError) {
+        for event in events {
+            switch event {
+            case .baseCurrencyChanged:
+                if state.hasTransactions {
+                    throw .violation(.currencyLocked, "the base currency is locked once a transaction is recorded, so this change cannot be undone")
+                }
+            case .transactionRestored(let restored):
+                if let record = state.transactions[restored.transactionID] { _ = try usableWallet(record.details.walletID) }
+            default:
+                break
+            }
+        }
+    }
+}

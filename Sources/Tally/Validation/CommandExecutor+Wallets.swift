@@ -1,0 +1,108 @@
+import TallyModel
+
+extension CommandExecutor {
+    func validateWallet(_ command: Command) throws(LedgerError) -> [EventPayload] {
+        switch command.action {
+        case .openWallet(let id, let name, let kind, let opening, let openedOn, let owner):
+            guard state.wallets[id] == nil else { throw .violation(.duplicateID, "wallet id \(id) is already used") }
+            try requireName(name, of: "wallet")
+            try requireUniqueWalletName(name, except: nil)
+            try requireWithinLimit(opening, "opening balance")
+            if let owner { try requireActiveMember(owner, role: "the wallet owner") }
+            return [.walletOpened(WalletOpened(
+                walletID: id, name: name, kind: kind, currency: opening.currency, openingBalance: opening,
+                openedOn: openedOn, owner: owner))]
+        case .renameWallet(let id, let name):
+            _ = try existingWallet(id)
+            try requireName(name, of: "wallet")
+            try requireUniqueWalletName(name, except: id)
+            return [.walletRenamed(WalletRenamed(walletID: id, name: name))]
+        case .changeWalletKind(let id, let kind):
+            let wallet = try existingWallet(id)
+            guard wallet.liveEntryCount == 0 else {
+                throw .violation(.walletHasTransactions, "the kind of \(wallet.name) cannot change: it has \(wallet.liveEntryCount) live transactions or transfers")
+            }
+            return [.walletKindChanged(WalletKindChanged(walletID: id, kind: kind))]
+        case .deactivateWallet(let id):
+            let wallet = try existingWallet(id)
+            guard wallet.isActive else { throw .violation(.walletStateUnchanged, "\(wallet.name) is inactive already") }
+            return [.walletDeactivated(WalletDeactivated(walletID: id))]
+        case .reactivateWallet(let id):
+            let wallet = try existingWallet(id)
+            guard !wallet.isActive else { throw .violation(.walletStateUnchanged, "\(wallet.name) is active already") }
+            return [.walletReactivated(WalletReactivated(walletID: id))]
+        case .closeWallet(let id, let closedOn):
+            return try closeWallet(id, closedOn: closedOn)
+        case .recordBalance(let id, let date, let balance):
+            let wallet = try existingWallet(id)
+            try requireCurrency(balance, of: wallet)
+            try requireWithinLimit(balance, "balance")
+            return [.balanceRecorded(BalanceRecorded(walletID: id, date: date, balance: balance))]
+        case .recordTransfer(let id, let from, let to, let sent, let received, let date, let note):
+            guard state.transfers[id] == nil else { throw .violation(.duplicateID, "transfer id \(id) is already used") }
+            guard from != to else { throw .violation(.transferToSameWallet, "a transfer needs two different wallets") }
+            let source = try usableWallet(from)
+            let target = try usableWallet(to)
+            try requirePositive(sent, "amount sent")
+            try requirePositive(received, "amount received")
+            try requireCurrency(sent, of: source)
+            try requireCurrency(received, of: target)
+            guard source.currency != target.currency || sent == received else {
+                throw .violation(.transferAmountsDiffer, "both wallets are in \(source.currency); the amount received must equal the amount sent (\(sent.formatted()))")
+            }
+            return [.transferRecorded(TransferRecorded(
+                transferID: id, fromWalletID: from, toWalletID: to, amountSent: sent, amountReceived: received,
+                date: date, note: note))]
+        case .deleteTransfer(let id):
+            guard let transfer = state.transfers[id], !transfer.isDeleted else {
+                throw .violation(.unknownTransfer, "no live transfer has id \(id)")
+            }
+            return [.transferDeleted(TransferDeleted(transferID: id))]
+        default:
+            return []
+        }
+    }
+
+    private func closeWallet(_ id: WalletID, closedOn: LocalDate) throws(LedgerError) -> [EventPayload] {
+        let wallet = try existingWallet(id)
+        guard !wallet.isClosed else { throw .violation(.walletInactive, "\(wallet.name) is closed already") }
+        guard wallet.closingBalanceMinorUnits == 0 else {
+            let balance = Money(minorUnits: wallet.closingBalanceMinorUnits, currency: wallet.currency)
+            throw .violation(.walletBalanceNotZero, "\(wallet.name) has a balance of \(balance.formatted()); move it out before closing")
+        }
+        guard wallet.liveEntryCount == 0 else {
+            throw .violation(.walletHasTransactions, "\(wallet.name) has \(wallet.liveEntryCount) live transactions or transfers; delete or move them, or deactivate the wallet instead")
+        }
+        return [.walletClosed(WalletClosed(walletID: id, closedOn: closedOn))]
+    }
+
+    /// W2: names are unique among the household's wallets, ignoring case.
+    private func requireUniqueWalletName(_ name: String, except id: WalletID?) throws(LedgerError) {
+        let lowered = name.lowercased()
+        if let (_, other) = state.wallets.first(where: { $0.key != id && $0.value.name.lowercased() == lowered }) {
+            throw .violation(.walletNameTaken, "a wallet named \"\(other.name)\" exists already; choose another name")
+        }
+    }
+
+    /// The wallet with `id`, whatever its state.
+    func existingWallet(_ id: WalletID) throws(LedgerError) -> WalletRecord {
+        guard let wallet = state.wallets[id] else { throw .violation(.unknownWallet, "no wallet has id \(id)") }
+        return wallet
+    }
+
+    /// The wallet with `id` if it is active and not closed (W4).
+    func usableWallet(_ id: WalletID) throws(LedgerError) -> WalletRecord {
+        let wallet = try existingWallet(id)
+        guard wallet.isActive, !wallet.isClosed else {
+            throw .violation(.walletInactive, "\(wallet.name) is \(wallet.isClosed ? "closed" : "deactivated"); reactivate it or pick another wallet")
+        }
+        return wallet
+    }
+
+    /// Throws unless `amount` is in the wallet's currency.
+    func requireCurrency(_ amount: Money, of wallet: WalletRecord) throws(LedgerError) {
+        guard amount.currency == wallet.currency else {
+            throw .violation(.currencyMismatch, "\(wallet.name) holds \(wallet.currency); the amount \(amount.formatted()) is in \(amount.currency)")
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import TallyModel
+
+/// Validates commands one rule at a time against a scratch state and produces their events
+/// (G6). Each accepted command's events are applied to ``state`` at once, so the next command
+/// of a batch sees them. Never reads a clock or random numbers (G3): every id comes from the
+/// command and every time from its `recordedAt`.
+struct CommandExecutor {
+    /// The scratch state; it includes every event produced so far.
+    var state: LedgerState
+    /// The events produced so far, in order.
+    private(set) var events: [Event] = []
+
+    /// Starts from `state`.
+    init(state: LedgerState) { self.state = state }
+
+    /// Validates `command` and applies its events, preceded by a `PeriodClosed` for every
+    /// period that ended before its recorded date (B6).
+    /// - Throws: ``LedgerError/rejected(_:)`` naming the rule; the state is then unchanged.
+    mutating func execute(_ command: Command) throws(LedgerError) {
+        if state.history.entries[command.commandID] != nil {
+            throw .violation(.duplicateCommandID, "command \(command.commandID) was executed before; every command needs a new id")
+        }
+        var scratch = self
+        let closes = try scratch.periodCloses(before: command)
+        if case .closePeriod = command.action, closes.isEmpty {
+            throw .violation(.noPeriodToClose, scratch.noPeriodToCloseMessage(command))
+        }
+        for payload in closes { scratch.emit(payload, for: command) }
+        let payloads = try scratch.validate(command)
+        for payload in payloads { scratch.emit(payload, for: command) }
+        self = scratch
+    }
+
+    /// Wraps, applies and keeps one event.
+    private mutating func emit(_ payload: EventPayload, for command: Command) {
+        let event = Event(commandID: command.commandID, actor: command.actor, recordedAt: command.recordedAt, payload: payload)
+        state.apply(event)
+        events.append(event)
+    }
+
+    /// Checks one command against the state and returns the events it produces.
+    private func validate(_ command: Command) throws(LedgerError) -> [EventPayload] {
+        if case .createHousehold(let id, let name, let currency, let adminName) = command.action {
+            return try createHousehold(id: id, name: name, currency: currency, adminName: adminName, command: command)
+        }
+        guard state.household != nil else {
+            throw .violation(.noHousehold, "no household exists yet; send createHousehold first")
+        }
+        try requireActiveMember(command.actor, role: "the acting person", code: .unknownActor)
+        switch command.action {
+        case .createHousehold:
+            return []
+        case .changeBaseCurrency, .addMember, .removeMember, .transferAdmin, .addPerson, .archivePerson:
+            return try validateHousehold(command)
+        case .openWallet, .renameWallet, .changeWalletKind, .deactivateWallet, .reactivateWallet, .closeWallet,
+             .recordBalance, .recordTransfer, .deleteTransfer:
+            return try validateWallet(command)
+        case .createCategory, .renameCategory, .deactivateCategory, .reactivateCategory, .deleteCategory:
+            return try validateCategory(command)
+        case .recordTransaction, .editTransaction, .deleteTransaction, .restoreTransaction, .createTemplate,
+             .pauseTemplate, .resumeTemplate, .activateTemplate:
+            return try validateTransaction(command)
+        case .setSplitRatio, .recordSettlement, .createGroup, .recordGroupExpense:
+            return try validateSharing(command)
+        case .setPayday, .allocateBudget, .setIncomeSettings, .confirmBonus, .closePeriod, .setExchangeRate:
+            return try validateBudget(command)
+        case .undo(let target):
+            return try undo(target)
+        case .redo(let target):
+            return try redo(target)
+        }
+    }
+
+    // MARK: Shared checks
+
+    /// A display name for messages: the person's name and id.
+    func name(of person: PersonID) -> String {
+        state.people[person].map { "\($0.name) (\(person))" } ?? "\(person)"
+    }
+
+    /// Throws unless `person` is a household member who was not removed.
+    func requireActiveMember(_ person: PersonID, role: String, code: RuleViolation.Code = .notAMember) throws(LedgerError) {
+        guard let record = state.people[person] else {
+            throw .violation(code == .notAMember ? .unknownPerson : code, "\(role) \(person) is not known to this household")
+        }
+        guard record.isMember, !record.isRemoved else {
+            throw .violation(code, "\(role) \(name(of: person)) is not an active member of the household")
+        }
+    }
+
+    /// Throws unless `name` is non-empty and within the length limit.
+    func requireName(_ name: String, of what: String) throws(LedgerError) {
+        guard !name.allSatisfy(\.isWhitespace) else { throw .violation(.nameRequired, "the \(what) needs a name") }
+        guard name.utf8.count <= LedgerLimits.nameBytesMax else {
+            throw .violation(.invalidValue, "the \(what) name is longer than \(LedgerLimits.nameBytesMax) bytes")
+        }
+    }
+
+    /// Throws unless `amount` is positive and within ``LedgerLimits/amountMinorUnitsMax`` (T1).
+    func requirePositive(_ amount: Money, _ what: String) throws(LedgerError) {
+        guard amount.minorUnits > 0 else {
+            throw .violation(.amountMustBePositive, "the \(what) must be more than zero, got \(amount.formatted())")
+        }
+        try requireWithinLimit(amount, what)
+    }
+
+    /// Throws when `amount`'s magnitude exceeds ``LedgerLimits/amountMinorUnitsMax`` (G1).
+    func requireWithinLimit(_ amount: Money, _ what: String) throws(LedgerError) {
+        guard amount.minorUnits.magnitude <= UInt64(LedgerLimits.amountMinorUnitsMax) else {
+            throw .violation(.invalidValue, "the \(what) \(amount.formatted()) exceeds the largest amount the ledger accepts")
+        }
+    }
+}
