@@ -5,6 +5,21 @@ extension Journal {
     /// runs `fdatasync` for everyone who wrote before it started; waiters that arrive during a
     /// sync are covered by the leader's next round (group commit).
     func waitUntilDurable(_ sequenceNumber: UInt64) async throws(JournalError) {
+        // Fast path: nobody is syncing, so sync here without suspending; appends that arrive
+        // meanwhile queue up and this caller's rounds cover them too.
+        let leadInline: Bool = state.withLock { state in
+            guard state.durableSequenceNumber < sequenceNumber, state.failure == nil, !state.isSyncing else { return false }
+            state.isSyncing = true
+            return true
+        }
+        if leadInline {
+            runSyncRounds()
+            let outcome: JournalError? = state.withLock { state in
+                state.durableSequenceNumber >= sequenceNumber ? nil : (state.failure ?? .journalFailed(reason: "sync failed"))
+            }
+            if let outcome { throw outcome }
+            return
+        }
         do {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let decision: LeaderDecision = state.withLock { state in
@@ -33,8 +48,8 @@ extension Journal {
         case resume(JournalError?), wait, lead
     }
 
-    /// Syncs until no waiter is left; after a failed sync every waiter gets the error and the
-    /// journal refuses further appends.
+    /// Syncs until no waiter is left (at least once); after a failed sync every waiter gets the
+    /// error and the journal refuses further appends.
     private func runSyncRounds() {
         while true {
             let (file, target, path) = state.withLock { state in

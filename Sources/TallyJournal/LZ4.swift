@@ -7,27 +7,30 @@ enum LZ4 {
     static func compressIfSmaller(_ source: UnsafeRawBufferPointer, prefixBytes: Int) -> [UInt8]? {
         guard source.count > 16, source.count <= Int(LZ4_MAX_INPUT_SIZE) else { return nil }
         let capacity = source.count - 1
-        var output = [UInt8](repeating: 0, count: prefixBytes + capacity)
-        let written = output.withUnsafeMutableBytes { out in
-            LZ4_compress_default(
+        var written: Int32 = 0
+        // Not zero-filled: only the prefix and the compressed bytes are ever read.
+        let output = [UInt8](unsafeUninitializedCapacity: prefixBytes + capacity) { buffer, count in
+            guard let base = buffer.baseAddress else { return }
+            base.initialize(repeating: 0, count: prefixBytes)
+            written = LZ4_compress_default(
                 source.baseAddress?.assumingMemoryBound(to: CChar.self),
-                out.baseAddress.map { ($0 + prefixBytes).assumingMemoryBound(to: CChar.self) },
+                UnsafeMutableRawPointer(base + prefixBytes).assumingMemoryBound(to: CChar.self),
                 Int32(source.count), Int32(capacity))
+            count = prefixBytes + Int(max(written, 0))
         }
-        guard written > 0 else { return nil }
-        output.removeSubrange((prefixBytes + Int(written))...)
-        return output
+        return written > 0 ? output : nil
     }
 
     /// Decompresses `source` into exactly `rawLength` bytes, or nil when the block is damaged.
     static func decompress(_ source: UnsafeRawBufferPointer, rawLength: Int) -> [UInt8]? {
         guard rawLength > 0 else { return source.isEmpty ? [] : nil }
-        var output = [UInt8](repeating: 0, count: rawLength)
-        let produced = output.withUnsafeMutableBytes { out in
-            LZ4_decompress_safe(
+        var produced: Int32 = 0
+        let output = [UInt8](unsafeUninitializedCapacity: rawLength) { buffer, count in
+            produced = LZ4_decompress_safe(
                 source.baseAddress?.assumingMemoryBound(to: CChar.self),
-                out.baseAddress?.assumingMemoryBound(to: CChar.self),
+                UnsafeMutableRawPointer(buffer.baseAddress)?.assumingMemoryBound(to: CChar.self),
                 Int32(source.count), Int32(rawLength))
+            count = produced == Int32(rawLength) ? rawLength : 0
         }
         return produced == Int32(rawLength) ? output : nil
     }
