@@ -1,6 +1,7 @@
 // swift-tools-version: 6.1
 // The benchmark suite lives in its own package so that `swift build` and `swift test` of the
-// main package never compile the benchmark framework. Run: `swift package benchmark` here.
+// main package never compile the benchmark framework or GRDB.
+// Run: `swift package benchmark` (ordo-one) or `swift run -c release tally-compare` here.
 import PackageDescription
 
 let package = Package(
@@ -9,16 +10,59 @@ let package = Package(
     dependencies: [
         .package(name: "Tally", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
+        // Deterministic synthetic household histories, shared by every benchmark and the comparison.
+        .target(
+            name: "TallyWorkload",
+            dependencies: [
+                .product(name: "TallyModel", package: "Tally"),
+                .product(name: "TallyJournal", package: "Tally"),
+            ],
+            path: "Sources/TallyWorkload"
+        ),
         .executableTarget(
             name: "JournalBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "TallyJournal", package: "Tally"),
+                "TallyWorkload",
             ],
             path: "Benchmarks/JournalBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
-    ]
+        .executableTarget(
+            name: "CodecBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "TallyModel", package: "Tally"),
+                "TallyWorkload",
+            ],
+            path: "Benchmarks/CodecBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // Tally vs SQLite (GRDB) vs JSON Lines on the same generated events, one table per run.
+        .executableTarget(
+            name: "tally-compare",
+            dependencies: [
+                "TallyWorkload",
+                .product(name: "TallyModel", package: "Tally"),
+                .product(name: "TallyJournal", package: "Tally"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Sources/tally-compare"
+        ),
+        // One journal phase in isolation, for callgrind (Docs/Performance.md).
+        .executableTarget(
+            name: "tally-profile",
+            dependencies: [
+                "TallyWorkload",
+                .product(name: "TallyModel", package: "Tally"),
+                .product(name: "TallyJournal", package: "Tally"),
+            ],
+            path: "Sources/tally-profile"
+        ),
+    ],
+    swiftLanguageModes: [.v6]
 )

@@ -9,10 +9,13 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident],
         maxDuration: .seconds(5), maxIterations: 100_000)
+    registerGeneratedEventBenchmarks()
 
     for (label, durability) in [("synchronous", DurabilityPolicy.synchronous), ("none", .none)] {
         for batchSize in [1, 100, 1000] {
-            let scaling: BenchmarkScalingFactor = batchSize == 1 ? .one : batchSize == 100 ? .hundred : .kilo
+            // `.hundred` does not exist in ordo-one/benchmark 1.38; with `.kilo` an iteration
+            // appends 1000 records in batches of `batchSize`, so throughput stays records/s.
+            let scaling: BenchmarkScalingFactor = batchSize == 1 ? .one : .kilo
             Benchmark(
                 "Journal append, batch \(batchSize), \(label)",
                 configuration: .init(scalingFactor: scaling)
@@ -22,8 +25,8 @@ let benchmarks: @Sendable () -> Void = {
                 }
             } setup: {
                 try AppendState(durability: durability, batchSize: batchSize)
-            } teardown: { state in
-                state.remove()
+            } teardown: {
+                removeBenchmarkDirectories()
             }
         }
     }
@@ -31,17 +34,18 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("Journal append, 64 concurrent tasks, batch 1, synchronous", configuration: .init(scalingFactor: .kilo)) { benchmark, state in
         let journal = state.journal
         let batch = state.batch
+        let appendsPerTask = benchmark.scaledIterations.count / 64
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<64 {
                 group.addTask {
-                    for _ in 0..<(benchmark.scaledIterations.count / 64) { _ = try? await journal.append(batch) }
+                    for _ in 0..<appendsPerTask { _ = try? await journal.append(batch) }
                 }
             }
         }
     } setup: {
         try AppendState(durability: .synchronous, batchSize: 1)
-    } teardown: { state in
-        state.remove()
+    } teardown: {
+        removeBenchmarkDirectories()
     }
 
     Benchmark("Journal read 1M records (batches of 1000)", configuration: .init(scalingFactor: .mega, maxIterations: 20)) { benchmark, state in
@@ -53,8 +57,8 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(count)
     } setup: {
         try await ReadState.make(records: 1_000_000)
-    } teardown: { state in
-        state.remove()
+    } teardown: {
+        removeBenchmarkDirectories()
     }
 
     Benchmark("Journal verify 1M records (chain + CRC + decode)", configuration: .init(scalingFactor: .mega, maxIterations: 20)) { _, state in
@@ -63,8 +67,8 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(report.bytesVerified)
     } setup: {
         try await ReadState.make(records: 1_000_000)
-    } teardown: { state in
-        state.remove()
+    } teardown: {
+        removeBenchmarkDirectories()
     }
 }
 
@@ -85,7 +89,7 @@ final class AppendState: @unchecked Sendable {  // read-only after setup
     let batch: [NewRecord]
 
     init(durability: DurabilityPolicy, batchSize: Int) throws {
-        directory = NSTemporaryDirectory() + "tally-bench-\(UUID().uuidString)"
+        directory = benchmarkDirectory()
         journal = try Journal.open(at: FilePath(directory), options: JournalOptions(durability: durability))
         batch = sampleRecords(batchSize)
     }
@@ -102,7 +106,7 @@ struct ReadState: Sendable {
     var path: FilePath { FilePath(directory) }
 
     static func make(records: Int) async throws -> ReadState {
-        let directory = NSTemporaryDirectory() + "tally-bench-\(UUID().uuidString)"
+        let directory = benchmarkDirectory()
         let journal = try Journal.open(at: FilePath(directory), options: JournalOptions(durability: .none))
         for start in stride(from: 0, to: records, by: 1000) {
             try await journal.append(sampleRecords(1000, offset: start))
@@ -114,4 +118,19 @@ struct ReadState: Sendable {
     func remove() {
         try? FileManager.default.removeItem(atPath: directory)
     }
+}
+
+/// Every journal a benchmark creates lives under one directory per process; ordo-one's
+/// `teardown` gets no access to the setup state, so it removes this whole directory.
+let benchmarkRoot = NSTemporaryDirectory() + "tally-bench-\(getpid())"
+
+/// A fresh, not yet existing journal directory under `benchmarkRoot`.
+func benchmarkDirectory() -> String {
+    try? FileManager.default.createDirectory(atPath: benchmarkRoot, withIntermediateDirectories: true)
+    return benchmarkRoot + "/" + UUID().uuidString
+}
+
+/// Removes every journal created by this process's benchmarks.
+func removeBenchmarkDirectories() {
+    try? FileManager.default.removeItem(atPath: benchmarkRoot)
 }
