@@ -47,6 +47,7 @@ let package = Package(
             name: "tally-compare",
             dependencies: [
                 "TallyWorkload",
+                .product(name: "Tally", package: "Tally"),
                 .product(name: "TallyModel", package: "Tally"),
                 .product(name: "TallyJournal", package: "Tally"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -24,7 +24,7 @@ struct Comparison {
         try await measureSingle()
         try await measureConcurrent()
         table.measurements.append(memory)
-        table.measurements += Self.engineRows
+        table.measurements += try await measureEngine()
     }
 
     func path(_ name: String) -> String { options.directory + "/" + name }

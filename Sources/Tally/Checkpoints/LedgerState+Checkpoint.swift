@@ -98,6 +98,7 @@ extension LedgerState {
             transaction.isBonusConfirmed = try reader.read()
             return transaction
         }
+        for id in transactions.keys { refreshOpenShared(id) }
         transfers = try reader.readDictionary { reader throws(EventCodecError) in
             var transfer = TransferRecord(transfer: try reader.read())
             transfer.isDeleted = try reader.read()

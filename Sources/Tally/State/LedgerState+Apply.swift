@@ -12,6 +12,7 @@ extension LedgerState {
         let effect = effect(of: event.payload)
         record(event, sequenceNumber: sequenceNumber, effect: effect)
         mutate(event.payload)
+        updateOpenSharedTransactions(after: event.payload)
     }
 
     /// Updates the command history (T5).

@@ -100,6 +100,29 @@ extension LedgerState {
                   amount: Money(minorUnits: 0 &- amount.minorUnits, currency: amount.currency))
     }
 
+    /// Keeps `openSharedTransactions` in step with the transactions an event changed.
+    mutating func updateOpenSharedTransactions(after payload: EventPayload) {
+        let changed: [TransactionID]
+        switch payload {
+        case .transactionRecorded(let event): changed = [event.transactionID]
+        case .transactionEdited(let event): changed = [event.transactionID]
+        case .transactionDeleted(let event): changed = [event.transactionID]
+        case .transactionRestored(let event): changed = [event.transactionID]
+        case .templateActivated(let event): changed = [event.transactionID]
+        case .settlementRecorded: changed = Array(openSharedTransactions)
+        default: return
+        }
+        for id in changed { refreshOpenShared(id) }
+    }
+
+    mutating func refreshOpenShared(_ id: TransactionID) {
+        if let record = transactions[id], !record.isDeleted, record.settledBy == nil, record.details.split != nil {
+            openSharedTransactions.insert(id)
+        } else {
+            openSharedTransactions.remove(id)
+        }
+    }
+
     /// The household transactions a settlement covers (S6, T2). An explicit list covers its
     /// transactions. Without a list, a settlement of at least the net debt covers every open
     /// shared item between the two people in its currency; a smaller one covers the items the
@@ -112,11 +135,12 @@ extension LedgerState {
             }
         }
         let pair: Set<PersonID> = [settlement.from, settlement.to]
-        let open = transactions.filter { _, record in
-            !record.isDeleted && record.settledBy == nil && record.details.amount.currency == settlement.amount.currency
-                && LedgerState.debts(of: record.details).contains { pair == [$0.debtor, $0.creditor] }
-        }
-        .sorted { ($0.value.details.date, $0.key) < ($1.value.details.date, $1.key) }
+        let open = openSharedTransactions.compactMap { id in transactions[id].map { (key: id, value: $0) } }
+            .filter { _, record in
+                !record.isDeleted && record.settledBy == nil && record.details.amount.currency == settlement.amount.currency
+                    && LedgerState.debts(of: record.details).contains { pair == [$0.debtor, $0.creditor] }
+            }
+            .sorted { ($0.value.details.date, $0.key) < ($1.value.details.date, $1.key) }
         let owed = debts.owed(by: settlement.from, to: settlement.to, in: settlement.amount.currency)
         if settlement.amount.minorUnits >= owed { return open.map(\.key) }
         var remaining = settlement.amount.minorUnits

@@ -44,6 +44,10 @@ public struct LedgerState: Sendable, Equatable {
     public internal(set) var history = CommandHistory()
     /// The sequence number the next applied event gets (1 for an empty journal).
     public internal(set) var nextSequenceNumber: UInt64 = 1
+    /// Live, unsettled transactions with a split: the only ones a settlement can cover. An
+    /// index derived from `transactions` (rebuilt from it after a checkpoint), so that a
+    /// settlement costs O(open items), not O(all transactions).
+    var openSharedTransactions: Set<TransactionID> = []
 
     /// An empty ledger.
     public init() {}

@@ -7,8 +7,16 @@ extension DebtProjection {
     /// for an expense that person owes the payer; for a shared income the payer owes them.
     /// A group expense gives one item per owed part of a member other than the payer.
     func itemEntries(includeGroups: Bool = true) -> [(key: DebtItemKey, item: DebtItem)] {
+        itemEntries(transactionIDs: transactions.keys, groupExpenseIDs: includeGroups ? Array(groupExpenses.keys) : [])
+    }
+
+    /// The items of the given transactions and group expenses, ordered as `itemEntries()`.
+    func itemEntries(
+        transactionIDs: some Sequence<TransactionID>, groupExpenseIDs: some Sequence<GroupExpenseID>
+    ) -> [(key: DebtItemKey, item: DebtItem)] {
         var entries: [(key: DebtItemKey, item: DebtItem, order: UInt64)] = []
-        for (id, record) in transactions where record.isLive {
+        for id in transactionIDs {
+            guard let record = transactions[id], record.isLive else { continue }
             guard let split = record.details.split else { continue }
             let payer = record.details.payer
             for share in split.shares where share.person != payer && !share.amount.isZero {
@@ -20,14 +28,13 @@ extension DebtProjection {
                     settledBy: settledItems[key]), record.sequenceNumber))
             }
         }
-        if includeGroups {
-            for (id, expense) in groupExpenses {
-                for share in expense.owed where share.person != expense.paidBy && !share.amount.isZero {
-                    let key = DebtItemKey(.groupExpense(id), person: share.person)
-                    entries.append((key, DebtItem(
-                        source: .groupExpense(id), debtor: share.person, creditor: expense.paidBy, amount: share.amount,
-                        date: expense.date, settledBy: settledItems[key]), expense.sequenceNumber))
-                }
+        for id in groupExpenseIDs {
+            guard let expense = groupExpenses[id] else { continue }
+            for share in expense.owed where share.person != expense.paidBy && !share.amount.isZero {
+                let key = DebtItemKey(.groupExpense(id), person: share.person)
+                entries.append((key, DebtItem(
+                    source: .groupExpense(id), debtor: share.person, creditor: expense.paidBy, amount: share.amount,
+                    date: expense.date, settledBy: settledItems[key]), expense.sequenceNumber))
             }
         }
         entries.sort { ($0.item.date, $0.order, $0.key) < ($1.item.date, $1.order, $1.key) }

@@ -26,7 +26,14 @@ extension DebtProjection {
         let pair: Set<PersonID> = [settlement.from, settlement.to]
         if let covers = settlement.covers {
             let covered = Set(covers)
-            for entry in itemEntries() where covered.contains(entry.item.source) && pair == [entry.item.debtor, entry.item.creditor] {
+            let transactionIDs = covers.compactMap { item -> TransactionID? in
+                if case .transaction(let id) = item { return id } else { return nil }
+            }
+            let groupExpenseIDs = covers.compactMap { item -> GroupExpenseID? in
+                if case .groupExpense(let id) = item { return id } else { return nil }
+            }
+            for entry in itemEntries(transactionIDs: Set(transactionIDs), groupExpenseIDs: Set(groupExpenseIDs))
+            where covered.contains(entry.item.source) && pair == [entry.item.debtor, entry.item.creditor] {
                 mark(entry.key, settlement.settlementID)
             }
         } else if settlement.groupID == nil {
@@ -39,7 +46,7 @@ extension DebtProjection {
     }
 
     private mutating func settleOldestFirst(_ settlement: SettlementRecorded, pair: Set<PersonID>) {
-        let open = itemEntries(includeGroups: false).filter {
+        let open = itemEntries(transactionIDs: openTransactions, groupExpenseIDs: []).filter {
             $0.item.settledBy == nil && pair == [$0.item.debtor, $0.item.creditor]
                 && $0.item.amount.currency == settlement.amount.currency
         }

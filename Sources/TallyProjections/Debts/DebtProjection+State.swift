@@ -37,5 +37,6 @@ extension DebtProjection {
         groups = try reader.read()
         groupExpenses = try reader.read()
         problems = try reader.read()
+        for id in transactions.keys { refreshOpen(id) }
     }
 }

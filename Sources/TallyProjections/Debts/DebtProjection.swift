@@ -12,6 +12,10 @@ public struct DebtProjection: Hashable, Sendable {
     var settledItems: [DebtItemKey: SettlementID] = [:]
     var groups: [GroupID: GroupRecord] = [:]
     var groupExpenses: [GroupExpenseID: GroupExpenseRecord] = [:]
+    /// Live shared transactions with at least one unsettled share: what a settlement without a
+    /// list can cover. Derived from the facts above (rebuilt after a checkpoint), so that a
+    /// settlement costs O(open items), not O(every transaction ever).
+    var openTransactions: Set<TransactionID> = []
     /// Events this projection could not apply, in journal order (see ``ProjectionProblem``).
     public internal(set) var problems: [ProjectionProblem] = []
 
@@ -24,6 +28,31 @@ public struct DebtProjection: Hashable, Sendable {
     ///   - event: the event, in journal order.
     ///   - sequenceNumber: its journal sequence number.
     public mutating func apply(_ event: Event, sequenceNumber: UInt64) {
+        applyFacts(event, sequenceNumber: sequenceNumber)
+        switch event.payload {
+        case .transactionRecorded(let event): refreshOpen(event.transactionID)
+        case .templateActivated(let event): refreshOpen(event.transactionID)
+        case .transactionEdited(let event): refreshOpen(event.transactionID)
+        case .transactionDeleted(let event): refreshOpen(event.transactionID)
+        case .transactionRestored(let event): refreshOpen(event.transactionID)
+        case .settlementRecorded: for id in openTransactions { refreshOpen(id) }
+        default: break
+        }
+    }
+
+    /// Whether transaction `id` still has an unsettled share, kept in `openTransactions`.
+    mutating func refreshOpen(_ id: TransactionID) {
+        let isOpen = transactions[id].map { record in
+            guard record.isLive, let split = record.details.split else { return false }
+            return split.shares.contains { share in
+                share.person != record.details.payer && !share.amount.isZero
+                    && settledItems[DebtItemKey(.transaction(id), person: share.person)] == nil
+            }
+        } ?? false
+        if isOpen { openTransactions.insert(id) } else { openTransactions.remove(id) }
+    }
+
+    private mutating func applyFacts(_ event: Event, sequenceNumber: UInt64) {
         switch event.payload {
         case .transactionRecorded(let recorded): record(recorded.transactionID, recorded.details, sequenceNumber)
         case .templateActivated(let activated): record(activated.transactionID, activated.details, sequenceNumber)
