@@ -14,11 +14,9 @@ extension BudgetProjection {
     func detectedIncomes(_ period: PayPeriod, _ settings: IncomeSettings) -> [(id: TransactionID, record: TransactionRecord)] {
         let window = incomeWindow(period, graceDays: settings.graceDays)
         let selected = Set(settings.categoryIDs)
-        return transactions.filter { _, record in
+        return transactions(datedIn: window).filter { _, record in
             record.isLive && record.details.kind == .income && selected.contains(record.details.categoryID)
-                && window.contains(record.details.date)
         }
-        .map { (id: $0.key, record: $0.value) }
         .sorted { ($0.record.details.date, $0.record.sequenceNumber) < ($1.record.details.date, $1.record.sequenceNumber) }
     }
 

@@ -45,7 +45,7 @@ extension BudgetProjection {
             }
         }
         var expensesByDay: [(date: LocalDate, type: BudgetType, units: Int128)] = []
-        for record in transactions.values where record.isLive && record.details.kind == .expense && period.contains(record.details.date) {
+        for (_, record) in transactions(datedIn: period.start...period.end) where record.isLive && record.details.kind == .expense {
             let units = toBudget(record.details.amount, on: record.details.date, missing: &missing)
             spent[record.details.categoryID, default: 0] += units
             let type = categories[record.details.categoryID]?.budgetType ?? .none

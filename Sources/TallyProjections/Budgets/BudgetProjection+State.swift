@@ -41,6 +41,7 @@ extension BudgetProjection {
         categories = try reader.read()
         allocations = try reader.read()
         transactions = try reader.read()
+        rebuildDateIndex()
         incomeSettings = try reader.read()
         confirmedBonuses = try reader.read()
         rates = try reader.read()

@@ -10,6 +10,10 @@ public struct BudgetProjection: Hashable, Sendable {
     var categories: [CategoryID: CategoryRecord] = [:]
     var allocations: [CategoryID: [AllocationRecord]] = [:]
     var transactions: [TransactionID: TransactionRecord] = [:]
+    /// Transaction ids by business date: an index derived from `transactions` (rebuilt after a
+    /// checkpoint), so that a period report reads the period's days, not every transaction.
+    /// Sets, so that the index of a restored checkpoint equals the live one; readers sum or sort.
+    var transactionIDsByDate: [LocalDate: Set<TransactionID>] = [:]
     var incomeSettings: IncomeSettings?
     var confirmedBonuses: Set<TransactionID> = []
     var rates = ExchangeRateBook()
@@ -81,6 +85,7 @@ public struct BudgetProjection: Hashable, Sendable {
         guard details.amount.isPositive else { return problem(sequenceNumber, "T1", "transaction \(transactionID) amount is not positive") }
         let record = TransactionRecord(details: details, isLive: true, sequenceNumber: sequenceNumber)
         transactions[transactionID] = record
+        transactionIDsByDate[details.date, default: []].insert(transactionID)
         noteAdjustment(record, transactionID, "transactionRecorded", sequenceNumber)
     }
 
@@ -94,9 +99,38 @@ public struct BudgetProjection: Hashable, Sendable {
         update(&record)
         guard record.details.amount.isPositive else { return problem(sequenceNumber, "T2", "edit of \(transactionID): amount is not positive") }
         transactions[transactionID] = record
+        if before.details.date != record.details.date {
+            transactionIDsByDate[before.details.date]?.remove(transactionID)
+            if transactionIDsByDate[before.details.date]?.isEmpty == true { transactionIDsByDate[before.details.date] = nil }
+            transactionIDsByDate[record.details.date, default: []].insert(transactionID)
+        }
         noteAdjustment(before, transactionID, kind, sequenceNumber)
         if closedPeriodStart(containing: before.details.date) != closedPeriodStart(containing: record.details.date) {
             noteAdjustment(record, transactionID, kind, sequenceNumber)
+        }
+    }
+
+    /// The transactions dated in `range`, through the date index when the range is short.
+    func transactions(datedIn range: ClosedRange<LocalDate>) -> [(id: TransactionID, record: TransactionRecord)] {
+        let days = range.upperBound.daysSinceEpoch - range.lowerBound.daysSinceEpoch
+        guard days <= 1_000 else {
+            return transactions.filter { range.contains($0.value.details.date) }.map { (id: $0.key, record: $0.value) }
+        }
+        var found: [(id: TransactionID, record: TransactionRecord)] = []
+        for offset in 0...days {
+            guard let day = try? range.lowerBound.adding(days: offset) else { break }
+            for id in transactionIDsByDate[day] ?? [] {
+                if let record = transactions[id] { found.append((id, record)) }
+            }
+        }
+        return found
+    }
+
+    /// Rebuilds the date index from `transactions`.
+    mutating func rebuildDateIndex() {
+        transactionIDsByDate = [:]
+        for (id, record) in transactions {
+            transactionIDsByDate[record.details.date, default: []].insert(id)
         }
     }
 
