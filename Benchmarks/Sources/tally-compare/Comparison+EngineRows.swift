@@ -22,7 +22,7 @@ extension Comparison {
         let before = ProcessMemory.bytes("VmRSS") ?? 0
         var replayed: UInt64 = 0
         let replaySeconds = try Stopwatch.seconds { replayed = try LedgerReplay.replay(at: ledger).lastSequenceNumber }
-        precondition(replayed == UInt64(count))
+        precondition(replayed == UInt64(count), "replayed \(replayed) of \(count) events")
         let peak = ProcessMemory.bytes("VmHWM") ?? 0
 
         Self.progress("opening the ledger (full replay, then a checkpoint at close)")
