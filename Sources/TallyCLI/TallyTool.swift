@@ -13,8 +13,9 @@ struct TallyTool: AsyncParsableCommand {
         abstract: "Replay, audit, inspect and export a Tally household ledger.",
         discussion: "Exit codes: 0 ok, 1 problems found, 2 could not run. See Docs/CLI.md.",
         subcommands: [
-            InitCommand.self, ApplyCommand.self, ReplayCommand.self, AuditCommand.self,
-            BalancesCommand.self,
+            InitCommand.self, ApplyCommand.self, ReplayCommand.self, AuditCommand.self, LogCommand.self,
+            StatsCommand.self, BalancesCommand.self, DebtsCommand.self, BudgetCommand.self, NetWorthCommand.self,
+            DiffCommand.self, VerifyCommand.self, DemoCommand.self,
 
         ]
     )
