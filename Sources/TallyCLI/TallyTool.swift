@@ -15,7 +15,7 @@ struct TallyTool: AsyncParsableCommand {
         subcommands: [
             InitCommand.self, ApplyCommand.self, ReplayCommand.self, AuditCommand.self, LogCommand.self,
             StatsCommand.self, BalancesCommand.self, DebtsCommand.self, BudgetCommand.self, NetWorthCommand.self,
-            DiffCommand.self, VerifyCommand.self, DemoCommand.self,
+            ExportCommand.self, ImportCommand.self, DiffCommand.self, VerifyCommand.self, DemoCommand.self,
 
         ]
     )
