@@ -29,16 +29,6 @@ extension Ledger {
         }
     }
 
-    /// Folds every event of the journal into a fresh state (open = replay).
-    static func replay(_ reader: JournalReader) throws(LedgerError) -> LedgerState {
-        var state = LedgerState()
-        try forEachEvent(in: reader, from: 1, through: reader.lastSequenceNumber) { committed in
-            precondition(committed.sequenceNumber == state.nextSequenceNumber, "journal sequence numbers are contiguous")
-            state.apply(committed.event)
-        }
-        return state
-    }
-
     /// Calls `body` with every decoded event in a range.
     static func forEachEvent(
         in reader: JournalReader, from start: UInt64, through end: UInt64, _ body: (CommittedEvent) -> Void

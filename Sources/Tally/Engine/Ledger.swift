@@ -1,6 +1,7 @@
 import SystemPackage
 import TallyJournal
 import TallyModel
+import TallyProjections
 
 /// A household ledger: the engine's host API (DESIGN "Engine requirements").
 ///
@@ -17,14 +18,33 @@ public actor Ledger {
     private let options: LedgerOptions
     private let broadcaster: ChangeBroadcaster
     private var current: LedgerState
+    private var projections: Projections
+    private var chainValue: ChainValue
+    private let checkpoints: CheckpointStore
+    private var checkpointedSequenceNumber: UInt64
+    /// How the ledger was opened: from which checkpoint, or why by full replay.
+    public nonisolated let openReport: LedgerOpenReport
     private var gate = SerialGate()
     private var isClosed = false
 
-    private init(directory: FilePath, journal: Journal, options: LedgerOptions, state: LedgerState) {
+    /// The journal's folder inside a ledger directory.
+    public static let journalDirectoryName = "journal"
+    /// The checkpoints' folder inside a ledger directory.
+    public static let checkpointDirectoryName = "checkpoints"
+
+    private init(
+        directory: FilePath, journal: Journal, options: LedgerOptions, folded: FoldedState,
+        checkpoints: CheckpointStore, openReport: LedgerOpenReport
+    ) {
         self.directory = directory
         self.journal = journal
         self.options = options
-        self.current = state
+        self.current = folded.state
+        self.projections = folded.readModels
+        self.chainValue = folded.chainValue
+        self.checkpoints = checkpoints
+        self.checkpointedSequenceNumber = openReport.checkpointSequenceNumber ?? 0
+        self.openReport = openReport
         self.broadcaster = ChangeBroadcaster(bufferLimit: options.changesBufferLimit)
     }
 
@@ -48,13 +68,24 @@ public actor Ledger {
         }
         let journal: Journal
         do {
-            journal = try Journal.open(at: directory.appending("journal"), options: options.journalOptions, fileSystem: fileSystem)
+            journal = try Journal.open(
+                at: directory.appending(journalDirectoryName), options: options.journalOptions, fileSystem: fileSystem)
         } catch {
             throw .storage(error)
         }
         do {
-            let state = try Ledger.replay(try Ledger.reader(of: journal))
-            return Ledger(directory: directory, journal: journal, options: options, state: state)
+            let reader = try Ledger.reader(of: journal)
+            let checkpoints = CheckpointStore(directory: directory.appending(checkpointDirectoryName), fileSystem: fileSystem)
+            let (start, rejected) = checkpoints.newestUsable(for: reader)
+            let replayed = try LedgerReplay.fold(reader, from: start ?? FoldedState(), through: reader.lastSequenceNumber)
+            let folded = FoldedState(state: replayed.state, readModels: replayed.readModels, chainValue: replayed.chainValue)
+            let report = LedgerOpenReport(
+                checkpointSequenceNumber: start.map { $0.state.nextSequenceNumber - 1 },
+                eventsReplayed: replayed.lastSequenceNumber - (start.map { $0.state.nextSequenceNumber - 1 } ?? 0),
+                rejectedCheckpoints: rejected)
+            return Ledger(
+                directory: directory, journal: journal, options: options, folded: folded,
+                checkpoints: checkpoints, openReport: report)
         } catch {
             try? journal.close()
             throw error
@@ -63,6 +94,10 @@ public actor Ledger {
 
     /// A snapshot of the validation state (a value; later commands do not change it).
     public var state: LedgerState { current }
+
+    /// The read models (wallets, debts, budgets, net worth), updated after every committed
+    /// batch: a value snapshot.
+    public var readModels: Projections { projections }
 
     /// The last committed sequence number (0 for an empty ledger).
     public var lastSequenceNumber: UInt64 { current.nextSequenceNumber - 1 }
@@ -112,6 +147,12 @@ public actor Ledger {
         let committed = events.enumerated().map { offset, event in
             CommittedEvent(sequenceNumber: receipt.firstSequenceNumber + UInt64(offset), event: event)
         }
+        for event in committed { projections.apply(event.event, sequenceNumber: event.sequenceNumber) }
+        chainValue = receipt.chainValue
+        if options.checkpointIntervalEvents > 0,
+           lastSequenceNumber - checkpointedSequenceNumber >= UInt64(options.checkpointIntervalEvents) {
+            writeCheckpoint()
+        }
         broadcaster.publish(committed)
         return committed.map { EventPosition(sequenceNumber: $0.sequenceNumber, commandID: $0.event.commandID, tag: $0.event.payload.tag) }
     }
@@ -135,11 +176,42 @@ public actor Ledger {
         guard !isClosed else { return }
         isClosed = true
         broadcaster.finish()
+        if options.checkpointIntervalEvents > 0, lastSequenceNumber > checkpointedSequenceNumber { writeCheckpoint() }
         do {
             try journal.close()
         } catch {
             throw .storage(error)
         }
+    }
+
+    /// Writes a checkpoint of the current state. A failure costs only open time later, so it
+    /// is not an error of the command that triggered it; the next interval tries again.
+    private func writeCheckpoint() {
+        let folded = FoldedState(state: current, readModels: projections, chainValue: chainValue)
+        do {
+            try checkpoints.write(folded.checkpoint())
+            checkpointedSequenceNumber = lastSequenceNumber
+        } catch {
+            checkpointFailures += 1
+        }
+    }
+
+    /// Checkpoint writes that failed since open (disk full, I/O errors).
+    public private(set) var checkpointFailures = 0
+
+    /// Writes a checkpoint now (for example before the app is suspended).
+    /// - Throws: ``LedgerError/storage(_:)`` when it cannot be written.
+    public func checkpoint() async throws(LedgerError) {
+        await enterGate()
+        defer { gate.leave() }
+        guard !isClosed else { throw .closed }
+        let folded = FoldedState(state: current, readModels: projections, chainValue: chainValue)
+        do {
+            try checkpoints.write(folded.checkpoint())
+        } catch {
+            throw .storage(error)
+        }
+        checkpointedSequenceNumber = lastSequenceNumber
     }
 
     private func enterGate() async {

@@ -18,6 +18,11 @@ public struct LedgerOptions: Sendable {
     /// falls further behind, its oldest waiting events are dropped (`bufferingNewest`), which it
     /// sees as a gap in sequence numbers. Default 4096.
     public var changesBufferLimit = 4096
+    /// A checkpoint of every state is written after this many events since the last one, and
+    /// on `close()`; 0 turns checkpoints off. Default 10,000.
+    public var checkpointIntervalEvents = 10_000
+    /// Keys of an encrypted journal (`JournalEncryption`); new frames use the current key.
+    public var encryption: JournalEncryption?
 
     /// Options with the defaults.
     public init() {}
@@ -33,6 +38,7 @@ public struct LedgerOptions: Sendable {
         options.segmentBytesMax = segmentBytesMax
         options.chainKey = chainKey
         options.createIfMissing = createIfMissing
+        options.encryption = encryption
         return options
     }
 }

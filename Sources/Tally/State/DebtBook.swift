@@ -22,9 +22,9 @@ public struct DebtBook: Sendable, Equatable {
     }
 
     /// What `lower` owes `higher` (negative: `higher` owes `lower`).
-    private(set) var pairs: [PairKey: Int64] = [:]
+    internal(set) var pairs: [PairKey: Int64] = [:]
     /// Paid minus owed per group member (S7); positive = is owed money.
-    private(set) var groupBalances: [GroupKey: Int64] = [:]
+    internal(set) var groupBalances: [GroupKey: Int64] = [:]
 
     /// Creates an empty book.
     public init() {}

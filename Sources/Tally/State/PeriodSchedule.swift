@@ -42,28 +42,9 @@ public struct PeriodSchedule: Sendable, Equatable {
         openEnd = payday.flatMap { PeriodSchedule.periodEnd(start: start, payday: $0) }
     }
 
-    /// The payday of `day` in a month, clamped to its last day (B1).
-    static func payday(_ day: Int, year: Int, month: Int) -> LocalDate? {
-        try? LocalDate(year: year, month: month, day: min(day, LocalDate.daysInMonth(year: year, month: month)))
-    }
-
-    /// The first payday strictly after `date`.
-    static func nextPayday(after date: LocalDate, day: Int) -> LocalDate? {
-        if let candidate = payday(day, year: date.year, month: date.month), candidate > date { return candidate }
-        guard let next = try? date.startOfMonth.adding(months: 1) else { return nil }
-        return payday(day, year: next.year, month: next.month)
-    }
-
-    /// The latest payday on or before `date`.
-    static func latestPayday(onOrBefore date: LocalDate, day: Int) -> LocalDate? {
-        if let candidate = payday(day, year: date.year, month: date.month), candidate <= date { return candidate }
-        guard let previous = try? date.startOfMonth.adding(months: -1) else { return nil }
-        return payday(day, year: previous.year, month: previous.month)
-    }
-
     /// The last day of the period starting on `start`: the day before the next payday.
     static func periodEnd(start: LocalDate, payday: Int) -> LocalDate? {
-        guard let next = nextPayday(after: start, day: payday) else { return nil }
+        guard let next = start.nextPayday(onDay: payday) else { return nil }
         return try? next.adding(days: -1)
     }
 }

@@ -49,7 +49,7 @@ extension CommandExecutor {
             if let end = state.periods.openEnd {
                 effectiveFrom = try? end.adding(days: 1)  // B1: takes effect when the open period ends
             } else {
-                effectiveFrom = PeriodSchedule.latestPayday(onOrBefore: try recordedDate(command), day: day)
+                effectiveFrom = try recordedDate(command).latestPayday(onDay: day)
             }
             guard let effectiveFrom else { throw .violation(.invalidValue, "no period start can be computed for payday \(day)") }
             return [.paydaySet(PaydaySet(day: day, effectiveFrom: effectiveFrom))]

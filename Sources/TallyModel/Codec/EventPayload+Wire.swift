@@ -1,6 +1,6 @@
 extension EventPayload {
     /// Appends the payload's fields (not the envelope).
-    func write(to writer: inout BinaryWriter) {
+    package func write(to writer: inout BinaryWriter) {
         switch self {
         case .householdCreated(let payload): payload.write(to: &writer)
         case .baseCurrencyChanged(let payload): payload.write(to: &writer)
@@ -47,7 +47,7 @@ extension EventPayload {
     }
 
     /// Reads the fields of the event type `tag` written with schema `version`.
-    static func decode(tag: EventTag, version: UInt16, from reader: inout BinaryReader) throws(EventCodecError) -> EventPayload {
+    package static func decode(tag: EventTag, version: UInt16, from reader: inout BinaryReader) throws(EventCodecError) -> EventPayload {
         switch tag {
         case .householdCreated: .householdCreated(try .decode(from: &reader, version: version))
         case .baseCurrencyChanged: .baseCurrencyChanged(try .decode(from: &reader, version: version))

@@ -1,5 +1,5 @@
 /// An event payload struct with a tag and a versioned binary layout.
-protocol EventPayloadWire: WireValue {
+package protocol EventPayloadWire: WireValue {
     /// The event type's tag; its current schema version is `eventTag.schemaVersion`.
     static var eventTag: EventTag { get }
 
@@ -9,7 +9,7 @@ protocol EventPayloadWire: WireValue {
 }
 
 extension EventPayloadWire {
-    static func decode(from reader: inout BinaryReader, version: UInt16) throws(EventCodecError) -> Self {
+    package static func decode(from reader: inout BinaryReader, version: UInt16) throws(EventCodecError) -> Self {
         guard version == eventTag.schemaVersion else {
             throw .unsupportedVersion(tag: eventTag.rawValue, version: version)
         }

@@ -1,50 +1,50 @@
 extension PersonShare: WireValue {
-    static var wireBytesMin: Int { 20 }
+    package static var wireBytesMin: Int { 20 }
 
-    init(from reader: inout BinaryReader) throws(EventCodecError) {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
         self.init(person: try reader.read(), amount: try reader.read())
     }
 
-    func write(to writer: inout BinaryWriter) {
+    package func write(to writer: inout BinaryWriter) {
         writer.write(person)
         writer.write(amount)
     }
 }
 
 extension MemberRatio: WireValue {
-    static var wireBytesMin: Int { 17 }
+    package static var wireBytesMin: Int { 17 }
 
-    init(from reader: inout BinaryReader) throws(EventCodecError) {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
         self.init(person: try reader.read(), ratio: try reader.read())
     }
 
-    func write(to writer: inout BinaryWriter) {
+    package func write(to writer: inout BinaryWriter) {
         writer.write(person)
         writer.write(ratio)
     }
 }
 
 extension MemberWeight: WireValue {
-    static var wireBytesMin: Int { 17 }
+    package static var wireBytesMin: Int { 17 }
 
-    init(from reader: inout BinaryReader) throws(EventCodecError) {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
         self.init(person: try reader.read(), weight: try reader.read())
     }
 
-    func write(to writer: inout BinaryWriter) {
+    package func write(to writer: inout BinaryWriter) {
         writer.write(person)
         writer.write(weight)
     }
 }
 
 extension TransactionSplit: WireValue {
-    static var wireBytesMin: Int { 3 }
+    package static var wireBytesMin: Int { 3 }
 
-    init(from reader: inout BinaryReader) throws(EventCodecError) {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
         self.init(ratios: try reader.read(), isOverride: try reader.read(), shares: try reader.read())
     }
 
-    func write(to writer: inout BinaryWriter) {
+    package func write(to writer: inout BinaryWriter) {
         writer.write(ratios)
         writer.write(isOverride)
         writer.write(shares)
@@ -53,9 +53,9 @@ extension TransactionSplit: WireValue {
 
 /// The split kind byte (``GroupSplitKind``), then the inputs as an array.
 extension GroupSplit: WireValue {
-    static var wireBytesMin: Int { 2 }
+    package static var wireBytesMin: Int { 2 }
 
-    init(from reader: inout BinaryReader) throws(EventCodecError) {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
         switch try GroupSplitKind(from: &reader) {
         case .equal: self = .equal(try reader.read())
         case .exact: self = .exact(try reader.read())
@@ -64,7 +64,7 @@ extension GroupSplit: WireValue {
         }
     }
 
-    func write(to writer: inout BinaryWriter) {
+    package func write(to writer: inout BinaryWriter) {
         writer.write(kind)
         switch self {
         case .equal(let people): writer.write(people)
@@ -77,9 +77,9 @@ extension GroupSplit: WireValue {
 
 /// A kind byte (0 transaction, 1 group expense), then the 16-byte id.
 extension SettledItem: WireValue {
-    static var wireBytesMin: Int { 17 }
+    package static var wireBytesMin: Int { 17 }
 
-    init(from reader: inout BinaryReader) throws(EventCodecError) {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
         let start = reader.offset
         switch try reader.readByte() {
         case 0: self = .transaction(try reader.read())
@@ -89,7 +89,7 @@ extension SettledItem: WireValue {
         }
     }
 
-    func write(to writer: inout BinaryWriter) {
+    package func write(to writer: inout BinaryWriter) {
         switch self {
         case .transaction(let id):
             writer.writeByte(0)
@@ -104,9 +104,9 @@ extension SettledItem: WireValue {
 /// Fields in declaration order: kind, amount, walletID, categoryID, date, note?, tags, payer,
 /// split?. The `tags` field was added in ``TransactionRecorded`` schema version 2.
 extension TransactionDetails: WireValue {
-    static var wireBytesMin: Int { 57 }
+    package static var wireBytesMin: Int { 57 }
 
-    init(from reader: inout BinaryReader) throws(EventCodecError) {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
         try self.init(from: &reader, includesTags: true)
     }
 
@@ -119,7 +119,7 @@ extension TransactionDetails: WireValue {
             tags: includesTags ? try reader.read() : [], payer: try reader.read(), split: try reader.read())
     }
 
-    func write(to writer: inout BinaryWriter) {
+    package func write(to writer: inout BinaryWriter) {
         writer.write(kind)
         writer.write(amount)
         writer.write(walletID)

@@ -1,14 +1,14 @@
 extension Identifier: WireValue {
-    static var wireBytesMin: Int { 16 }
-    init(from reader: inout BinaryReader) throws(EventCodecError) { self.init(try reader.readUUID()) }
-    func write(to writer: inout BinaryWriter) { writer.writeUUID(value) }
+    package static var wireBytesMin: Int { 16 }
+    package init(from reader: inout BinaryReader) throws(EventCodecError) { self.init(try reader.readUUID()) }
+    package func write(to writer: inout BinaryWriter) { writer.writeUUID(value) }
 }
 
 /// Three ASCII bytes, e.g. `C H F`.
 extension Currency: WireValue {
-    static var wireBytesMin: Int { 3 }
+    package static var wireBytesMin: Int { 3 }
 
-    init(from reader: inout BinaryReader) throws(EventCodecError) {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
         let start = reader.offset
         let code = try reader.readRawBytes(count: 3)
         do {
@@ -18,7 +18,7 @@ extension Currency: WireValue {
         }
     }
 
-    func write(to writer: inout BinaryWriter) {
+    package func write(to writer: inout BinaryWriter) {
         let (first, second, third) = asciiBytes
         writer.writeByte(first)
         writer.writeByte(second)
@@ -28,14 +28,14 @@ extension Currency: WireValue {
 
 /// The currency, then the minor units as a zigzag varint.
 extension Money: WireValue {
-    static var wireBytesMin: Int { 4 }
+    package static var wireBytesMin: Int { 4 }
 
-    init(from reader: inout BinaryReader) throws(EventCodecError) {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
         let currency = try Currency(from: &reader)
         self.init(minorUnits: try reader.readVarInt(), currency: currency)
     }
 
-    func write(to writer: inout BinaryWriter) {
+    package func write(to writer: inout BinaryWriter) {
         currency.write(to: &writer)
         writer.writeVarInt(minorUnits)
     }
@@ -43,7 +43,7 @@ extension Money: WireValue {
 
 /// Days since 1970-01-01 as a zigzag varint.
 extension LocalDate: WireValue {
-    init(from reader: inout BinaryReader) throws(EventCodecError) {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
         let start = reader.offset
         let days = try reader.readVarInt()
         do {
@@ -53,12 +53,12 @@ extension LocalDate: WireValue {
         }
     }
 
-    func write(to writer: inout BinaryWriter) { writer.writeVarInt(daysSinceEpoch) }
+    package func write(to writer: inout BinaryWriter) { writer.writeVarInt(daysSinceEpoch) }
 }
 
 /// Basis points as an unsigned varint.
 extension Ratio: WireValue {
-    init(from reader: inout BinaryReader) throws(EventCodecError) {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
         let start = reader.offset
         let raw = try reader.readVarUInt()
         guard raw <= UInt64(Ratio.basisPointsPerWhole), let ratio = try? Ratio(basisPoints: Int64(raw)) else {
@@ -67,14 +67,14 @@ extension Ratio: WireValue {
         self = ratio
     }
 
-    func write(to writer: inout BinaryWriter) { writer.writeVarUInt(UInt64(basisPoints)) }
+    package func write(to writer: inout BinaryWriter) { writer.writeVarUInt(UInt64(basisPoints)) }
 }
 
 /// Base currency, quote currency, then the scaled rate as a zigzag varint.
 extension ExchangeRate: WireValue {
-    static var wireBytesMin: Int { 7 }
+    package static var wireBytesMin: Int { 7 }
 
-    init(from reader: inout BinaryReader) throws(EventCodecError) {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
         let start = reader.offset
         let base = try Currency(from: &reader)
         let quote = try Currency(from: &reader)
@@ -86,7 +86,7 @@ extension ExchangeRate: WireValue {
         }
     }
 
-    func write(to writer: inout BinaryWriter) {
+    package func write(to writer: inout BinaryWriter) {
         base.write(to: &writer)
         quote.write(to: &writer)
         writer.writeVarInt(scaledRate)

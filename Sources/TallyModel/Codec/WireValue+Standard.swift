@@ -1,10 +1,10 @@
 extension String: WireValue {
-    init(from reader: inout BinaryReader) throws(EventCodecError) { self = try reader.readString() }
-    func write(to writer: inout BinaryWriter) { writer.writeString(self) }
+    package init(from reader: inout BinaryReader) throws(EventCodecError) { self = try reader.readString() }
+    package func write(to writer: inout BinaryWriter) { writer.writeString(self) }
 }
 
 extension Bool: WireValue {
-    init(from reader: inout BinaryReader) throws(EventCodecError) {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
         let start = reader.offset
         switch try reader.readByte() {
         case 0: self = false
@@ -13,16 +13,16 @@ extension Bool: WireValue {
         }
     }
 
-    func write(to writer: inout BinaryWriter) { writer.writeByte(self ? 1 : 0) }
+    package func write(to writer: inout BinaryWriter) { writer.writeByte(self ? 1 : 0) }
 }
 
 extension Int64: WireValue {
-    init(from reader: inout BinaryReader) throws(EventCodecError) { self = try reader.readVarInt() }
-    func write(to writer: inout BinaryWriter) { writer.writeVarInt(self) }
+    package init(from reader: inout BinaryReader) throws(EventCodecError) { self = try reader.readVarInt() }
+    package func write(to writer: inout BinaryWriter) { writer.writeVarInt(self) }
 }
 
 extension Int: WireValue {
-    init(from reader: inout BinaryReader) throws(EventCodecError) {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
         let start = reader.offset
         guard let value = Int(exactly: try reader.readVarInt()) else {
             throw .invalidValue(field: "Int", reason: "does not fit this platform's Int", offset: start)
@@ -30,16 +30,16 @@ extension Int: WireValue {
         self = value
     }
 
-    func write(to writer: inout BinaryWriter) { writer.writeVarInt(Int64(self)) }
+    package func write(to writer: inout BinaryWriter) { writer.writeVarInt(Int64(self)) }
 }
 
 /// An optional is a presence byte (0 absent, 1 present) followed by the value when present.
 extension Optional: WireValue where Wrapped: WireValue {
-    init(from reader: inout BinaryReader) throws(EventCodecError) {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
         self = try Bool(from: &reader) ? Wrapped(from: &reader) : nil
     }
 
-    func write(to writer: inout BinaryWriter) {
+    package func write(to writer: inout BinaryWriter) {
         switch self {
         case .none: writer.writeByte(0)
         case .some(let value):
@@ -51,7 +51,7 @@ extension Optional: WireValue where Wrapped: WireValue {
 
 /// An array is a varint count followed by the elements.
 extension Array: WireValue where Element: WireValue {
-    init(from reader: inout BinaryReader) throws(EventCodecError) {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
         let count = try reader.readCount(elementBytesMin: Element.wireBytesMin)
         var elements: [Element] = []
         elements.reserveCapacity(count)
@@ -59,7 +59,7 @@ extension Array: WireValue where Element: WireValue {
         self = elements
     }
 
-    func write(to writer: inout BinaryWriter) {
+    package func write(to writer: inout BinaryWriter) {
         writer.writeVarUInt(UInt64(count))
         for element in self { element.write(to: &writer) }
     }

@@ -1,6 +1,7 @@
-/// A value with a binary form in event payloads. Internal: the encoding is described in
+/// A value with a binary form in event payloads. Package access (the engine encodes its
+/// checkpoints with it), not API: the encoding is described in
 /// `Docs/Events.md`, not exposed as API.
-protocol WireValue {
+package protocol WireValue {
     /// The fewest bytes an encoded value takes; bounds array counts before allocating.
     static var wireBytesMin: Int { get }
     /// Reads a value.
@@ -10,26 +11,26 @@ protocol WireValue {
 }
 
 extension WireValue {
-    static var wireBytesMin: Int { 1 }
+    package static var wireBytesMin: Int { 1 }
 }
 
 extension BinaryReader {
     /// Reads any ``WireValue``; the type comes from the context.
-    mutating func read<Value: WireValue>(_ type: Value.Type = Value.self) throws(EventCodecError) -> Value {
+    package mutating func read<Value: WireValue>(_ type: Value.Type = Value.self) throws(EventCodecError) -> Value {
         try Value(from: &self)
     }
 }
 
 extension BinaryWriter {
     /// Appends any ``WireValue``.
-    mutating func write<Value: WireValue>(_ value: Value) { value.write(to: &self) }
+    package mutating func write<Value: WireValue>(_ value: Value) { value.write(to: &self) }
 }
 
 /// An enum stored as its one-byte raw value.
-protocol WireEnum: WireValue, RawRepresentable where RawValue == UInt8 {}
+package protocol WireEnum: WireValue, RawRepresentable where RawValue == UInt8 {}
 
 extension WireEnum {
-    init(from reader: inout BinaryReader) throws(EventCodecError) {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
         let start = reader.offset
         let raw = try reader.readByte()
         guard let value = Self(rawValue: raw) else {
@@ -38,7 +39,7 @@ extension WireEnum {
         self = value
     }
 
-    func write(to writer: inout BinaryWriter) { writer.writeByte(rawValue) }
+    package func write(to writer: inout BinaryWriter) { writer.writeByte(rawValue) }
 }
 
 extension WalletKind: WireEnum {}

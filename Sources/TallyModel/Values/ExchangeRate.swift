@@ -81,25 +81,11 @@ public struct ExchangeRate: Hashable, Sendable {
         } else {
             denominator *= shiftFactor
         }
-        let rounded = Self.divideRoundingHalfEven(numerator, by: denominator)
+        let rounded = numerator.dividedRoundingHalfEven(by: denominator)
         guard let minorUnits = Int64(exactly: rounded) else {
             throw .overflow(operation: "converting \(money) to \(target)")
         }
         return Money(minorUnits: minorUnits, currency: target)
-    }
-
-    /// `numerator / denominator` rounded half to even; `denominator` must be positive.
-    static func divideRoundingHalfEven(_ numerator: Int128, by denominator: Int128) -> Int128 {
-        precondition(denominator > 0, "denominator must be positive")
-        let magnitude = numerator.magnitude
-        let unsignedDenominator = denominator.magnitude
-        var quotient = magnitude / unsignedDenominator
-        let twiceRemainder = (magnitude % unsignedDenominator) * 2
-        if twiceRemainder > unsignedDenominator || (twiceRemainder == unsignedDenominator && quotient % 2 == 1) {
-            quotient += 1
-        }
-        let signed = Int128(quotient)
-        return numerator < 0 ? -signed : signed
     }
 
     private static func powerOfTen(_ exponent: UInt) -> Int64 {

@@ -20,7 +20,7 @@ extension BudgetProjection {
 
     func encodeState(to writer: inout BinaryWriter) {
         writer.writeStateHeader(Self.stateMagic)
-        writer.write(baseCurrency)
+        baseCurrency.encode(to: &writer)
         writer.write(schedule)
         writer.write(categories)
         writer.write(allocations)

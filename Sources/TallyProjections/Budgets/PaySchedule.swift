@@ -27,14 +27,7 @@ struct PaySchedule: Hashable, Sendable {
 
     /// The first payday for `day` strictly after `date` (clamped to the month's last day).
     static func nextPayday(_ day: Int, after date: LocalDate) -> LocalDate {
-        let inMonth = min(day, date.daysInMonth)
-        if inMonth > date.day, let candidate = try? LocalDate(year: date.year, month: date.month, day: inMonth) {
-            return candidate
-        }
-        guard let nextMonth = try? date.startOfMonth.adding(months: 1),
-              let candidate = try? LocalDate(year: nextMonth.year, month: nextMonth.month, day: min(day, nextMonth.daysInMonth))
-        else { return .max }
-        return candidate
+        date.nextPayday(onDay: day) ?? .max
     }
 
     static func dayBefore(_ date: LocalDate) -> LocalDate { (try? date.adding(days: -1)) ?? .min }

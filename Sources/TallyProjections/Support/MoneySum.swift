@@ -31,19 +31,3 @@ struct MoneySum: Hashable, Sendable {
         return Money(minorUnits: minorUnits, currency: currency)
     }
 }
-
-extension Int128 {
-    /// `self / denominator` rounded half to even (G2); `denominator` must be positive.
-    func dividedRoundingHalfEven(by denominator: Int128) -> Int128 {
-        precondition(denominator > 0, "denominator must be positive")
-        let magnitude = self.magnitude
-        let unsignedDenominator = denominator.magnitude
-        var quotient = magnitude / unsignedDenominator
-        let twiceRemainder = (magnitude % unsignedDenominator) * 2
-        if twiceRemainder > unsignedDenominator || (twiceRemainder == unsignedDenominator && quotient % 2 == 1) {
-            quotient += 1
-        }
-        let signed = Int128(quotient)
-        return self < 0 ? -signed : signed
-    }
-}

@@ -23,7 +23,7 @@ extension WalletProjection {
 
     func encodeState(to writer: inout BinaryWriter) {
         writer.writeStateHeader(Self.stateMagic)
-        writer.write(baseCurrency)
+        baseCurrency.encode(to: &writer)
         writer.write(wallets)
         writer.write(transactions)
         writer.write(transfers)

@@ -1,16 +1,16 @@
 // Binary layout of the household and people events: fields in declaration order (Docs/Events.md).
 
 extension HouseholdCreated: EventPayloadWire {
-    static var eventTag: EventTag { .householdCreated }
+    package static var eventTag: EventTag { .householdCreated }
 
-    init(from reader: inout BinaryReader) throws(EventCodecError) {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
         self.init(
             householdID: try reader.read(), name: try reader.read(), baseCurrency: try reader.read(),
             admin: try reader.read(), adminName: try reader.read()
         )
     }
 
-    func write(to writer: inout BinaryWriter) {
+    package func write(to writer: inout BinaryWriter) {
         writer.write(householdID)
         writer.write(name)
         writer.write(baseCurrency)
@@ -20,25 +20,25 @@ extension HouseholdCreated: EventPayloadWire {
 }
 
 extension BaseCurrencyChanged: EventPayloadWire {
-    static var eventTag: EventTag { .baseCurrencyChanged }
+    package static var eventTag: EventTag { .baseCurrencyChanged }
 
-    init(from reader: inout BinaryReader) throws(EventCodecError) {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
         self.init(baseCurrency: try reader.read())
     }
 
-    func write(to writer: inout BinaryWriter) {
+    package func write(to writer: inout BinaryWriter) {
         writer.write(baseCurrency)
     }
 }
 
 extension MemberAdded: EventPayloadWire {
-    static var eventTag: EventTag { .memberAdded }
+    package static var eventTag: EventTag { .memberAdded }
 
-    init(from reader: inout BinaryReader) throws(EventCodecError) {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
         self.init(personID: try reader.read(), name: try reader.read(), role: try reader.read())
     }
 
-    func write(to writer: inout BinaryWriter) {
+    package func write(to writer: inout BinaryWriter) {
         writer.write(personID)
         writer.write(name)
         writer.write(role)
@@ -46,16 +46,16 @@ extension MemberAdded: EventPayloadWire {
 }
 
 extension MemberRemoved: EventPayloadWire {
-    static var eventTag: EventTag { .memberRemoved }
+    package static var eventTag: EventTag { .memberRemoved }
 
-    init(from reader: inout BinaryReader) throws(EventCodecError) {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
         self.init(
             personID: try reader.read(), acknowledgedUnsettled: try reader.read(),
             unsettledAmount: try reader.read()
         )
     }
 
-    func write(to writer: inout BinaryWriter) {
+    package func write(to writer: inout BinaryWriter) {
         writer.write(personID)
         writer.write(acknowledgedUnsettled)
         writer.write(unsettledAmount)
@@ -63,39 +63,39 @@ extension MemberRemoved: EventPayloadWire {
 }
 
 extension AdminTransferred: EventPayloadWire {
-    static var eventTag: EventTag { .adminTransferred }
+    package static var eventTag: EventTag { .adminTransferred }
 
-    init(from reader: inout BinaryReader) throws(EventCodecError) {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
         self.init(from: try reader.read(), to: try reader.read())
     }
 
-    func write(to writer: inout BinaryWriter) {
+    package func write(to writer: inout BinaryWriter) {
         writer.write(from)
         writer.write(to)
     }
 }
 
 extension PersonAdded: EventPayloadWire {
-    static var eventTag: EventTag { .personAdded }
+    package static var eventTag: EventTag { .personAdded }
 
-    init(from reader: inout BinaryReader) throws(EventCodecError) {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
         self.init(personID: try reader.read(), name: try reader.read())
     }
 
-    func write(to writer: inout BinaryWriter) {
+    package func write(to writer: inout BinaryWriter) {
         writer.write(personID)
         writer.write(name)
     }
 }
 
 extension PersonArchived: EventPayloadWire {
-    static var eventTag: EventTag { .personArchived }
+    package static var eventTag: EventTag { .personArchived }
 
-    init(from reader: inout BinaryReader) throws(EventCodecError) {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
         self.init(personID: try reader.read())
     }
 
-    func write(to writer: inout BinaryWriter) {
+    package func write(to writer: inout BinaryWriter) {
         writer.write(personID)
     }
 }

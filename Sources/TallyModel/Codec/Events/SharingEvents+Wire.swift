@@ -1,22 +1,22 @@
 // Binary layout of the shared expenses, groups and settlements events: fields in declaration order (Docs/Events.md).
 
 extension SplitRatioSet: EventPayloadWire {
-    static var eventTag: EventTag { .splitRatioSet }
+    package static var eventTag: EventTag { .splitRatioSet }
 
-    init(from reader: inout BinaryReader) throws(EventCodecError) {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
         self.init(mode: try reader.read(), ratios: try reader.read())
     }
 
-    func write(to writer: inout BinaryWriter) {
+    package func write(to writer: inout BinaryWriter) {
         writer.write(mode)
         writer.write(ratios)
     }
 }
 
 extension SettlementRecorded: EventPayloadWire {
-    static var eventTag: EventTag { .settlementRecorded }
+    package static var eventTag: EventTag { .settlementRecorded }
 
-    init(from reader: inout BinaryReader) throws(EventCodecError) {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
         self.init(
             settlementID: try reader.read(), from: try reader.read(), to: try reader.read(),
             amount: try reader.read(), date: try reader.read(), covers: try reader.read(),
@@ -24,7 +24,7 @@ extension SettlementRecorded: EventPayloadWire {
         )
     }
 
-    func write(to writer: inout BinaryWriter) {
+    package func write(to writer: inout BinaryWriter) {
         writer.write(settlementID)
         writer.write(from)
         writer.write(to)
@@ -37,13 +37,13 @@ extension SettlementRecorded: EventPayloadWire {
 }
 
 extension GroupCreated: EventPayloadWire {
-    static var eventTag: EventTag { .groupCreated }
+    package static var eventTag: EventTag { .groupCreated }
 
-    init(from reader: inout BinaryReader) throws(EventCodecError) {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
         self.init(groupID: try reader.read(), name: try reader.read(), members: try reader.read())
     }
 
-    func write(to writer: inout BinaryWriter) {
+    package func write(to writer: inout BinaryWriter) {
         writer.write(groupID)
         writer.write(name)
         writer.write(members)
@@ -51,9 +51,9 @@ extension GroupCreated: EventPayloadWire {
 }
 
 extension GroupExpenseRecorded: EventPayloadWire {
-    static var eventTag: EventTag { .groupExpenseRecorded }
+    package static var eventTag: EventTag { .groupExpenseRecorded }
 
-    init(from reader: inout BinaryReader) throws(EventCodecError) {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
         self.init(
             expenseID: try reader.read(), groupID: try reader.read(), paidBy: try reader.read(),
             amount: try reader.read(), date: try reader.read(), note: try reader.read(),
@@ -61,7 +61,7 @@ extension GroupExpenseRecorded: EventPayloadWire {
         )
     }
 
-    func write(to writer: inout BinaryWriter) {
+    package func write(to writer: inout BinaryWriter) {
         writer.write(expenseID)
         writer.write(groupID)
         writer.write(paidBy)

@@ -1,9 +1,9 @@
 // Binary layout of the wallets events: fields in declaration order (Docs/Events.md).
 
 extension WalletOpened: EventPayloadWire {
-    static var eventTag: EventTag { .walletOpened }
+    package static var eventTag: EventTag { .walletOpened }
 
-    init(from reader: inout BinaryReader) throws(EventCodecError) {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
         self.init(
             walletID: try reader.read(), name: try reader.read(), kind: try reader.read(),
             currency: try reader.read(), openingBalance: try reader.read(), openedOn: try reader.read(),
@@ -11,7 +11,7 @@ extension WalletOpened: EventPayloadWire {
         )
     }
 
-    func write(to writer: inout BinaryWriter) {
+    package func write(to writer: inout BinaryWriter) {
         writer.write(walletID)
         writer.write(name)
         writer.write(kind)
@@ -23,76 +23,76 @@ extension WalletOpened: EventPayloadWire {
 }
 
 extension WalletRenamed: EventPayloadWire {
-    static var eventTag: EventTag { .walletRenamed }
+    package static var eventTag: EventTag { .walletRenamed }
 
-    init(from reader: inout BinaryReader) throws(EventCodecError) {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
         self.init(walletID: try reader.read(), name: try reader.read())
     }
 
-    func write(to writer: inout BinaryWriter) {
+    package func write(to writer: inout BinaryWriter) {
         writer.write(walletID)
         writer.write(name)
     }
 }
 
 extension WalletKindChanged: EventPayloadWire {
-    static var eventTag: EventTag { .walletKindChanged }
+    package static var eventTag: EventTag { .walletKindChanged }
 
-    init(from reader: inout BinaryReader) throws(EventCodecError) {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
         self.init(walletID: try reader.read(), kind: try reader.read())
     }
 
-    func write(to writer: inout BinaryWriter) {
+    package func write(to writer: inout BinaryWriter) {
         writer.write(walletID)
         writer.write(kind)
     }
 }
 
 extension WalletDeactivated: EventPayloadWire {
-    static var eventTag: EventTag { .walletDeactivated }
+    package static var eventTag: EventTag { .walletDeactivated }
 
-    init(from reader: inout BinaryReader) throws(EventCodecError) {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
         self.init(walletID: try reader.read())
     }
 
-    func write(to writer: inout BinaryWriter) {
+    package func write(to writer: inout BinaryWriter) {
         writer.write(walletID)
     }
 }
 
 extension WalletReactivated: EventPayloadWire {
-    static var eventTag: EventTag { .walletReactivated }
+    package static var eventTag: EventTag { .walletReactivated }
 
-    init(from reader: inout BinaryReader) throws(EventCodecError) {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
         self.init(walletID: try reader.read())
     }
 
-    func write(to writer: inout BinaryWriter) {
+    package func write(to writer: inout BinaryWriter) {
         writer.write(walletID)
     }
 }
 
 extension WalletClosed: EventPayloadWire {
-    static var eventTag: EventTag { .walletClosed }
+    package static var eventTag: EventTag { .walletClosed }
 
-    init(from reader: inout BinaryReader) throws(EventCodecError) {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
         self.init(walletID: try reader.read(), closedOn: try reader.read())
     }
 
-    func write(to writer: inout BinaryWriter) {
+    package func write(to writer: inout BinaryWriter) {
         writer.write(walletID)
         writer.write(closedOn)
     }
 }
 
 extension BalanceRecorded: EventPayloadWire {
-    static var eventTag: EventTag { .balanceRecorded }
+    package static var eventTag: EventTag { .balanceRecorded }
 
-    init(from reader: inout BinaryReader) throws(EventCodecError) {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
         self.init(walletID: try reader.read(), date: try reader.read(), balance: try reader.read())
     }
 
-    func write(to writer: inout BinaryWriter) {
+    package func write(to writer: inout BinaryWriter) {
         writer.write(walletID)
         writer.write(date)
         writer.write(balance)
@@ -100,9 +100,9 @@ extension BalanceRecorded: EventPayloadWire {
 }
 
 extension TransferRecorded: EventPayloadWire {
-    static var eventTag: EventTag { .transferRecorded }
+    package static var eventTag: EventTag { .transferRecorded }
 
-    init(from reader: inout BinaryReader) throws(EventCodecError) {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
         self.init(
             transferID: try reader.read(), fromWalletID: try reader.read(), toWalletID: try reader.read(),
             amountSent: try reader.read(), amountReceived: try reader.read(), date: try reader.read(),
@@ -110,7 +110,7 @@ extension TransferRecorded: EventPayloadWire {
         )
     }
 
-    func write(to writer: inout BinaryWriter) {
+    package func write(to writer: inout BinaryWriter) {
         writer.write(transferID)
         writer.write(fromWalletID)
         writer.write(toWalletID)
@@ -122,13 +122,13 @@ extension TransferRecorded: EventPayloadWire {
 }
 
 extension TransferDeleted: EventPayloadWire {
-    static var eventTag: EventTag { .transferDeleted }
+    package static var eventTag: EventTag { .transferDeleted }
 
-    init(from reader: inout BinaryReader) throws(EventCodecError) {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
         self.init(transferID: try reader.read())
     }
 
-    func write(to writer: inout BinaryWriter) {
+    package func write(to writer: inout BinaryWriter) {
         writer.write(transferID)
     }
 }

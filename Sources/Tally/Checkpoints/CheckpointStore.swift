@@ -1,0 +1,59 @@
+import SystemPackage
+import TallyJournal
+
+/// Writes checkpoints atomically (temporary file, fsync, rename, directory fsync) and finds the
+/// newest one that matches the journal. A missing or damaged checkpoint only costs time: the
+/// engine falls back to a full replay and says why.
+struct CheckpointStore: Sendable {
+    let directory: FilePath
+    let fileSystem: any FileSystem
+    /// How many checkpoint files to keep (older ones are removed after a new one is durable).
+    var keep = 2
+
+    static let suffix = ".checkpoint"
+
+    func write(_ checkpoint: Checkpoint) throws(JournalError) {
+        let digits = String(checkpoint.sequenceNumber)
+        let name = String(repeating: "0", count: max(0, 20 - digits.count)) + digits + Self.suffix
+        let final = directory.appending(name)
+        let temporary = directory.appending(name + ".tmp")
+        let fileSystem = self.fileSystem
+        let directory = self.directory
+        try JournalError.catching("write checkpoint", temporary) { () throws(Errno) in
+            if !fileSystem.fileExists(at: directory) { try fileSystem.createDirectory(at: directory) }
+            if fileSystem.fileExists(at: temporary) { try fileSystem.removeFile(at: temporary) }
+            let file = try fileSystem.createFile(at: temporary)
+            try file.write(checkpoint.encoded(), at: 0)
+            try file.synchronize()
+            try fileSystem.rename(from: temporary, to: final)
+            try fileSystem.synchronizeDirectory(at: directory)
+        }
+        for old in try names().dropLast(keep) {
+            let path = directory.appending(old)
+            try? fileSystem.removeFile(at: path)
+        }
+    }
+
+    /// Checkpoint file names, oldest first.
+    func names() throws(JournalError) -> [String] {
+        guard fileSystem.fileExists(at: directory) else { return [] }
+        let fileSystem = self.fileSystem
+        let directory = self.directory
+        return try JournalError.catching("list checkpoints", directory) { () throws(Errno) in
+            try fileSystem.contentsOfDirectory(at: directory)
+        }.filter { $0.hasSuffix(Self.suffix) }.sorted()
+    }
+
+    /// Reads a checkpoint file.
+    func read(_ name: String) throws(CheckpointDefect) -> Checkpoint {
+        let path = directory.appending(name)
+        let bytes: [UInt8]
+        do {
+            let file = try fileSystem.openFile(at: path, writable: false)
+            bytes = try file.readBytes(count: Int(try file.size()), at: 0)
+        } catch {
+            throw .stateUnreadable("\(name): \(error)")
+        }
+        return try Checkpoint.decode(bytes)
+    }
+}

@@ -1,0 +1,172 @@
+import TallyModel
+
+extension DebtBook {
+    func write(to writer: inout BinaryWriter) {
+        let pairEntries = pairs.sorted { ($0.key.lower, $0.key.higher, $0.key.currency.code) < ($1.key.lower, $1.key.higher, $1.key.currency.code) }
+        writer.writeVarUInt(UInt64(pairEntries.count))
+        for (key, amount) in pairEntries {
+            writer.write(key.lower); writer.write(key.higher); writer.write(key.currency); writer.writeVarInt(amount)
+        }
+        let groupEntries = groupBalances.sorted { ($0.key.group, $0.key.person, $0.key.currency.code) < ($1.key.group, $1.key.person, $1.key.currency.code) }
+        writer.writeVarUInt(UInt64(groupEntries.count))
+        for (key, amount) in groupEntries {
+            writer.write(key.group); writer.write(key.person); writer.write(key.currency); writer.writeVarInt(amount)
+        }
+    }
+
+    init(from reader: inout BinaryReader) throws(EventCodecError) {
+        self.init()
+        for _ in 0..<(try reader.readCount(elementBytesMin: 36)) {
+            let key = PairKey(lower: try reader.read(), higher: try reader.read(), currency: try reader.read())
+            pairs[key] = try reader.readVarInt()
+        }
+        for _ in 0..<(try reader.readCount(elementBytesMin: 36)) {
+            let key = GroupKey(group: try reader.read(), person: try reader.read(), currency: try reader.read())
+            groupBalances[key] = try reader.readVarInt()
+        }
+    }
+}
+
+extension CommandHistory {
+    func write(to writer: inout BinaryWriter) {
+        writer.writeSorted(entries) { writer, entry in
+            writer.writeVarUInt(entry.firstSequenceNumber)
+            writer.write(entry.target)
+            writer.write(entry.owned.sorted(by: EntityKey.checkpointOrder))
+            writer.writeVarUInt(UInt64(entry.compensation.count))
+            for payloads in entry.compensation {
+                writer.writeVarUInt(UInt64(payloads.count))
+                for payload in payloads { payload.writeTagged(to: &writer) }
+            }
+            writer.writeOptional(entry.irreversibleTag) { writer, tag in writer.writeVarUInt(UInt64(tag.rawValue)) }
+            writer.write(entry.isUndone)
+            writer.write(entry.lastUndo)
+            writer.write(entry.effectCount)
+        }
+        let keys = touches.keys.sorted(by: EntityKey.checkpointOrder)
+        writer.writeVarUInt(UInt64(keys.count))
+        for key in keys {
+            key.write(to: &writer)
+            let list = touches[key] ?? []
+            writer.writeVarUInt(UInt64(list.count))
+            for touch in list {
+                writer.writeVarUInt(touch.sequenceNumber)
+                writer.writeVarUInt(UInt64(touch.tag.rawValue))
+                writer.write(touch.chain)
+            }
+        }
+    }
+
+    init(from reader: inout BinaryReader) throws(EventCodecError) {
+        self.init()
+        entries = try reader.readDictionary { reader throws(EventCodecError) in
+            var entry = Entry(firstSequenceNumber: try reader.readVarUInt())
+            entry.target = try reader.read()
+            entry.owned = Set(try reader.read([EntityKey].self))
+            for _ in 0..<(try reader.readCount(elementBytesMin: 1)) {
+                var payloads: [EventPayload] = []
+                for _ in 0..<(try reader.readCount(elementBytesMin: 2)) { payloads.append(try EventPayload.readTagged(from: &reader)) }
+                entry.compensation.append(payloads)
+            }
+            entry.irreversibleTag = try reader.readOptional { reader throws(EventCodecError) in try EventTag.read(from: &reader) }
+            entry.isUndone = try reader.read()
+            entry.lastUndo = try reader.read()
+            entry.effectCount = try reader.read()
+            return entry
+        }
+        for _ in 0..<(try reader.readCount(elementBytesMin: 2)) {
+            let key = try EntityKey(from: &reader)
+            var list: [Touch] = []
+            for _ in 0..<(try reader.readCount(elementBytesMin: 18)) {
+                list.append(Touch(sequenceNumber: try reader.readVarUInt(), tag: try EventTag.read(from: &reader), chain: try reader.read()))
+            }
+            touches[key] = list
+        }
+    }
+}
+
+extension EventTag {
+    static func read(from reader: inout BinaryReader) throws(EventCodecError) -> EventTag {
+        let raw = try reader.readVarUInt()
+        guard raw <= UInt64(UInt32.max), let tag = EventTag(rawValue: UInt32(raw)) else {
+            throw .unknownTag(UInt32(truncatingIfNeeded: raw))
+        }
+        return tag
+    }
+}
+
+extension EventPayload {
+    /// Tag, then the payload's fields at the tag's current schema version.
+    func writeTagged(to writer: inout BinaryWriter) {
+        writer.writeVarUInt(UInt64(tag.rawValue))
+        write(to: &writer)
+    }
+
+    static func readTagged(from reader: inout BinaryReader) throws(EventCodecError) -> EventPayload {
+        let tag = try EventTag.read(from: &reader)
+        return try decode(tag: tag, version: tag.schemaVersion, from: &reader)
+    }
+}
+
+extension EntityKey: WireValue {
+    /// A total order for writing sets and dictionary keys deterministically.
+    static func checkpointOrder(_ lhs: EntityKey, _ rhs: EntityKey) -> Bool {
+        var left = BinaryWriter()
+        var right = BinaryWriter()
+        lhs.write(to: &left)
+        rhs.write(to: &right)
+        return left.bytes.lexicographicallyPrecedes(right.bytes)
+    }
+
+    package func write(to writer: inout BinaryWriter) {
+        switch self {
+        case .household: writer.writeByte(0)
+        case .baseCurrency: writer.writeByte(1)
+        case .admin: writer.writeByte(2)
+        case .person(let id): writer.writeByte(3); writer.write(id)
+        case .wallet(let id): writer.writeByte(4); writer.write(id)
+        case .walletName(let name): writer.writeByte(5); writer.writeString(name)
+        case .category(let id): writer.writeByte(6); writer.write(id)
+        case .categoryName(let name): writer.writeByte(7); writer.writeString(name)
+        case .transaction(let id): writer.writeByte(8); writer.write(id)
+        case .transfer(let id): writer.writeByte(9); writer.write(id)
+        case .template(let id): writer.writeByte(10); writer.write(id)
+        case .splitRatio: writer.writeByte(11)
+        case .settlement(let id): writer.writeByte(12); writer.write(id)
+        case .group(let id): writer.writeByte(13); writer.write(id)
+        case .groupExpense(let id): writer.writeByte(14); writer.write(id)
+        case .periods: writer.writeByte(15)
+        case .budget(let id): writer.writeByte(16); writer.write(id)
+        case .incomeSettings: writer.writeByte(17)
+        case .exchangeRate(let base, let quote): writer.writeByte(18); writer.write(base); writer.write(quote)
+        case .balancePoints(let id): writer.writeByte(19); writer.write(id)
+        }
+    }
+
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
+        let start = reader.offset
+        switch try reader.readByte() {
+        case 0: self = .household
+        case 1: self = .baseCurrency
+        case 2: self = .admin
+        case 3: self = .person(try reader.read())
+        case 4: self = .wallet(try reader.read())
+        case 5: self = .walletName(try reader.readString())
+        case 6: self = .category(try reader.read())
+        case 7: self = .categoryName(try reader.readString())
+        case 8: self = .transaction(try reader.read())
+        case 9: self = .transfer(try reader.read())
+        case 10: self = .template(try reader.read())
+        case 11: self = .splitRatio
+        case 12: self = .settlement(try reader.read())
+        case 13: self = .group(try reader.read())
+        case 14: self = .groupExpense(try reader.read())
+        case 15: self = .periods
+        case 16: self = .budget(try reader.read())
+        case 17: self = .incomeSettings
+        case 18: self = .exchangeRate(try reader.read(), try reader.read())
+        case 19: self = .balancePoints(try reader.read())
+        case let other: throw .invalidValue(field: "EntityKey", reason: "unknown case \(other)", offset: start)
+        }
+    }
+}

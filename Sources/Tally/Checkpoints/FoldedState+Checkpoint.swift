@@ -1,0 +1,101 @@
+import SystemPackage
+import TallyJournal
+import TallyModel
+import TallyProjections
+
+extension FoldedState {
+    static let ledgerStateSection = "ledgerState"
+    static let readModelsSection = "readModels"
+
+    /// The checkpoint of this state, which covers the journal through its last sequence number.
+    func checkpoint() -> Checkpoint {
+        Checkpoint(
+            sequenceNumber: state.nextSequenceNumber - 1, chainValue: chainValue,
+            sections: [Self.ledgerStateSection: state.checkpointBytes(), Self.readModelsSection: readModels.encodedState()])
+    }
+
+    /// Restores the state a checkpoint holds.
+    init(checkpoint: Checkpoint) throws(CheckpointDefect) {
+        guard let stateBytes = checkpoint.sections[Self.ledgerStateSection] else { throw .missingSection(Self.ledgerStateSection) }
+        guard let modelBytes = checkpoint.sections[Self.readModelsSection] else { throw .missingSection(Self.readModelsSection) }
+        do {
+            state = try LedgerState(checkpointBytes: stateBytes)
+        } catch {
+            throw .stateUnreadable("ledger state: \(error)")
+        }
+        do {
+            readModels = try Projections(encodedState: modelBytes)
+        } catch {
+            throw .stateUnreadable("read models: \(error)")
+        }
+        guard state.nextSequenceNumber - 1 == checkpoint.sequenceNumber,
+              readModels.lastSequenceNumber ?? 0 == checkpoint.sequenceNumber
+        else { throw .stateUnreadable("sections disagree with the checkpoint's sequence number \(checkpoint.sequenceNumber)") }
+        chainValue = checkpoint.chainValue
+    }
+}
+
+extension CheckpointStore {
+    /// The newest checkpoint that decodes and sits on a frame boundary of `reader`'s journal
+    /// with the same chain value, restored; plus why newer ones were passed over.
+    func newestUsable(for reader: JournalReader) -> (FoldedState?, rejected: [String]) {
+        var rejected: [String] = []
+        let candidates = (try? names()) ?? []
+        for name in candidates.reversed() {
+            do throws(CheckpointDefect) {
+                let checkpoint = try read(name)
+                try checkpoint.check(against: reader)
+                return (try FoldedState(checkpoint: checkpoint), rejected)
+            } catch {
+                rejected.append("\(name): \(error)")
+            }
+        }
+        return (nil, rejected)
+    }
+}
+
+extension Checkpoint {
+    /// The journal has a frame ending at this checkpoint's sequence number with its chain value.
+    func check(against reader: JournalReader) throws(CheckpointDefect) {
+        guard sequenceNumber > 0 else { return }
+        guard sequenceNumber <= reader.lastSequenceNumber else { throw .notInJournal(sequenceNumber: sequenceNumber) }
+        var frameEnd: UInt64?
+        var frameChain: ChainValue?
+        do {
+            try reader.forEachFrame(from: sequenceNumber) { frame in
+                frameEnd = frame.lastSequenceNumber
+                frameChain = frame.chainValue
+                return false
+            }
+        } catch {
+            throw .stateUnreadable("journal at sequence \(sequenceNumber): \(error)")
+        }
+        guard frameEnd == sequenceNumber else { throw .notInJournal(sequenceNumber: sequenceNumber) }
+        guard frameChain == chainValue else { throw .chainMismatch(sequenceNumber: sequenceNumber) }
+    }
+}
+
+/// Audit: the newest checkpoint against a replay of the journal alone.
+enum CheckpointComparison {
+    static func compare(
+        store: CheckpointStore, journalPath: FilePath, fileSystem: any FileSystem, encryption: JournalEncryption?
+    ) -> CheckpointStatus {
+        guard let newest = (try? store.names())?.last else { return .none }
+        do {
+            let checkpoint = try store.read(newest)
+            let reader = try JournalReader.open(at: journalPath, fileSystem: fileSystem, encryption: encryption)
+            try checkpoint.check(against: reader)
+            let restored = try FoldedState(checkpoint: checkpoint)
+            let replayed = try LedgerReplay.fold(reader, from: FoldedState(), through: checkpoint.sequenceNumber)
+            if replayed.state != restored.state {
+                return .differs(sequenceNumber: checkpoint.sequenceNumber, reason: "the validation state differs")
+            }
+            if replayed.readModels != restored.readModels {
+                return .differs(sequenceNumber: checkpoint.sequenceNumber, reason: "the read models differ (budget snapshots, balances or debts)")
+            }
+            return .matchesReplay(sequenceNumber: checkpoint.sequenceNumber)
+        } catch {
+            return .unreadable("\(newest): \(error)")
+        }
+    }
+}

@@ -1,0 +1,175 @@
+import TallyModel
+
+/// The validation state's checkpoint bytes: the model's wire encoding (varints, 16-byte ids,
+/// length-prefixed strings, presence bytes, counts; `Docs/Events.md`), dictionaries written as
+/// pairs sorted by key so that equal states give equal bytes.
+extension LedgerState {
+    static let checkpointMagic = "tally.ledgerState.v1"
+
+    func checkpointBytes() -> [UInt8] {
+        var writer = BinaryWriter(reservingCapacity: 4096)
+        writer.writeString(Self.checkpointMagic)
+        writer.writeVarUInt(nextSequenceNumber)
+        writer.write(hasTransactions)
+        writer.writeOptional(household) { writer, household in
+            writer.write(household.id); writer.writeString(household.name)
+            writer.write(household.baseCurrency); writer.write(household.admin)
+        }
+        writer.writeSorted(people) { writer, person in
+            writer.writeString(person.name); writer.write(person.isMember)
+            writer.write(person.isRemoved); writer.write(person.isArchived)
+        }
+        writer.writeSorted(wallets) { writer, wallet in
+            writer.writeString(wallet.name); writer.write(wallet.kind); writer.write(wallet.currency)
+            writer.write(wallet.isActive); writer.write(wallet.isClosed); writer.writeVarInt(wallet.balanceMinorUnits)
+            writer.write(wallet.lastBalancePoint); writer.write(wallet.liveEntryCount)
+        }
+        writer.writeSorted(categories) { writer, category in
+            writer.writeString(category.name); writer.write(category.group); writer.write(category.shareable)
+            writer.write(category.isPreset); writer.write(category.isActive); writer.write(category.isDeleted)
+            writer.write(category.entryCount)
+        }
+        writer.writeSorted(transactions) { writer, transaction in
+            writer.write(transaction.details); writer.write(transaction.isDeleted)
+            writer.write(transaction.settledBy); writer.write(transaction.isBonusConfirmed)
+        }
+        writer.writeSorted(transfers) { writer, transfer in
+            writer.write(transfer.transfer); writer.write(transfer.isDeleted)
+        }
+        writer.writeSorted(templates) { writer, template in
+            writer.write(template.frequency); writer.write(template.details); writer.write(template.isPaused)
+        }
+        writer.write(splitRatio)
+        writer.writeSorted(groups) { writer, group in
+            writer.writeString(group.name); writer.write(group.members)
+        }
+        writer.writeSorted(groupExpenses) { writer, group in writer.write(group) }
+        writer.write(settlements.sorted())
+        debts.write(to: &writer)
+        writer.write(periods.payday); writer.write(periods.pendingPayday); writer.write(periods.openStart)
+        writer.write(periods.openEnd); writer.write(periods.lastClosed)
+        let budgetEntries = budgets.sorted { ($0.key.categoryID, $0.key.fromPeriod) < ($1.key.categoryID, $1.key.fromPeriod) }
+        writer.writeVarUInt(UInt64(budgetEntries.count))
+        for (key, amount) in budgetEntries {
+            writer.write(key.categoryID); writer.write(key.fromPeriod); writer.write(amount)
+        }
+        writer.write(incomeSettings)
+        history.write(to: &writer)
+        return writer.bytes
+    }
+
+    init(checkpointBytes bytes: [UInt8]) throws(EventCodecError) {
+        var reader = BinaryReader(bytes)
+        guard try reader.readString() == Self.checkpointMagic else {
+            throw .invalidValue(field: "ledgerState", reason: "not a ledger state checkpoint", offset: 0)
+        }
+        self.init()
+        nextSequenceNumber = try reader.readVarUInt()
+        hasTransactions = try reader.read()
+        household = try reader.readOptional { reader throws(EventCodecError) in
+            HouseholdRecord(id: try reader.read(), name: try reader.readString(), baseCurrency: try reader.read(), admin: try reader.read())
+        }
+        people = try reader.readDictionary { reader throws(EventCodecError) in
+            var person = PersonRecord(name: try reader.readString(), isMember: try reader.read())
+            person.isRemoved = try reader.read()
+            person.isArchived = try reader.read()
+            return person
+        }
+        wallets = try reader.readDictionary { reader throws(EventCodecError) in
+            var wallet = WalletRecord(name: try reader.readString(), kind: try reader.read(), currency: try reader.read(), balanceMinorUnits: 0)
+            wallet.isActive = try reader.read()
+            wallet.isClosed = try reader.read()
+            wallet.balanceMinorUnits = try reader.readVarInt()
+            wallet.lastBalancePoint = try reader.read()
+            wallet.liveEntryCount = try reader.read()
+            return wallet
+        }
+        categories = try reader.readDictionary { reader throws(EventCodecError) in
+            var category = CategoryRecord(name: try reader.readString(), group: try reader.read(), shareable: try reader.read(), isPreset: try reader.read())
+            category.isActive = try reader.read()
+            category.isDeleted = try reader.read()
+            category.entryCount = try reader.read()
+            return category
+        }
+        transactions = try reader.readDictionary { reader throws(EventCodecError) in
+            var transaction = TransactionRecord(details: try reader.read())
+            transaction.isDeleted = try reader.read()
+            transaction.settledBy = try reader.read()
+            transaction.isBonusConfirmed = try reader.read()
+            return transaction
+        }
+        transfers = try reader.readDictionary { reader throws(EventCodecError) in
+            var transfer = TransferRecord(transfer: try reader.read())
+            transfer.isDeleted = try reader.read()
+            return transfer
+        }
+        templates = try reader.readDictionary { reader throws(EventCodecError) in
+            var template = TemplateRecord(frequency: try reader.read(), details: try reader.read())
+            template.isPaused = try reader.read()
+            return template
+        }
+        splitRatio = try reader.read()
+        groups = try reader.readDictionary { reader throws(EventCodecError) in
+            GroupRecord(name: try reader.readString(), members: try reader.read())
+        }
+        groupExpenses = try reader.readDictionary { reader throws(EventCodecError) in try reader.read() }
+        settlements = Set(try reader.read([SettlementID].self))
+        debts = try DebtBook(from: &reader)
+        periods.payday = try reader.read()
+        periods.pendingPayday = try reader.read()
+        periods.openStart = try reader.read()
+        periods.openEnd = try reader.read()
+        periods.lastClosed = try reader.read()
+        let budgetCount = try reader.readCount(elementBytesMin: 18)
+        for _ in 0..<budgetCount {
+            let key = BudgetKey(categoryID: try reader.read(), fromPeriod: try reader.read())
+            let amount: Money = try reader.read()
+            budgets[key] = amount
+        }
+        incomeSettings = try reader.read()
+        history = try CommandHistory(from: &reader)
+        try reader.finish()
+    }
+}
+
+extension BinaryWriter {
+    mutating func writeOptional<Value>(_ value: Value?, _ body: (inout BinaryWriter, Value) -> Void) {
+        guard let value else { return writeByte(0) }
+        writeByte(1)
+        body(&self, value)
+    }
+
+    /// A dictionary as a count and (key, value) pairs in key order.
+    mutating func writeSorted<Key: WireValue & Comparable, Value>(
+        _ dictionary: [Key: Value], _ body: (inout BinaryWriter, Value) -> Void
+    ) {
+        writeVarUInt(UInt64(dictionary.count))
+        for key in dictionary.keys.sorted() {
+            write(key)
+            if let value = dictionary[key] { body(&self, value) }
+        }
+    }
+}
+
+extension BinaryReader {
+    mutating func readOptional<Value>(_ body: (inout BinaryReader) throws(EventCodecError) -> Value) throws(EventCodecError) -> Value? {
+        switch try readByte() {
+        case 0: return nil
+        case 1: return try body(&self)
+        case let other: throw .invalidValue(field: "optional", reason: "presence byte \(other)", offset: offset - 1)
+        }
+    }
+
+    mutating func readDictionary<Key: WireValue & Hashable, Value>(
+        _ body: (inout BinaryReader) throws(EventCodecError) -> Value
+    ) throws(EventCodecError) -> [Key: Value] {
+        let count = try readCount(elementBytesMin: Key.wireBytesMin + 1)
+        var dictionary: [Key: Value] = [:]
+        dictionary.reserveCapacity(count)
+        for _ in 0..<count {
+            let key: Key = try read()
+            dictionary[key] = try body(&self)
+        }
+        return dictionary
+    }
+}

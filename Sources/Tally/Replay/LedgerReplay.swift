@@ -1,0 +1,89 @@
+import SystemPackage
+import TallyJournal
+import TallyModel
+import TallyProjections
+
+/// What a replay rebuilt: the validation state and every read model, as of a sequence number.
+public struct ReplayResult: Sendable {
+    /// The engine's validation state.
+    public var state: LedgerState
+    /// The read models (wallets, debts, budgets, net worth).
+    public var readModels: Projections
+    /// The last sequence number folded (0 for an empty journal).
+    public var lastSequenceNumber: UInt64
+    /// The journal's chain value after `lastSequenceNumber`.
+    public var chainValue: ChainValue
+}
+
+/// Rebuilds state from the journal alone: no checkpoint, no writer lock (it may run while a
+/// writer appends; it reads the valid prefix), so its output is what `tally replay` and the
+/// audit compare everything else against.
+public enum LedgerReplay {
+    /// Folds every event of the ledger in `directory` (through `through`, default the last).
+    ///
+    /// - Parameters:
+    ///   - progress: called now and then with (sequence number reached, last sequence number).
+    /// - Throws: `LedgerError.storage` (missing journal, damage, wrong key),
+    ///   `LedgerError.codec` when an event does not decode.
+    public static func replay(
+        at directory: FilePath, through: UInt64? = nil, encryption: JournalEncryption? = nil,
+        fileSystem: any FileSystem = PosixFileSystem(), progress: (@Sendable (UInt64, UInt64) -> Void)? = nil
+    ) throws(LedgerError) -> ReplayResult {
+        let reader: JournalReader
+        do {
+            reader = try JournalReader.open(
+                at: directory.appending(Ledger.journalDirectoryName), fileSystem: fileSystem, encryption: encryption)
+        } catch {
+            throw .storage(error)
+        }
+        return try fold(reader, from: FoldedState(), through: through ?? reader.lastSequenceNumber, progress: progress)
+    }
+
+    /// Folds the records after `start.lastSequenceNumber` through `end` onto `start`.
+    static func fold(
+        _ reader: JournalReader, from start: FoldedState, through end: UInt64,
+        progress: (@Sendable (UInt64, UInt64) -> Void)? = nil
+    ) throws(LedgerError) -> ReplayResult {
+        var folded = start
+        let last = min(end, reader.lastSequenceNumber)
+        var chainValue = start.chainValue
+        var failure: LedgerError?
+        do {
+            try reader.forEachFrame(from: folded.state.nextSequenceNumber) { frame in
+                for record in frame.records where record.sequenceNumber >= folded.state.nextSequenceNumber {
+                    if record.sequenceNumber > last { return false }
+                    do throws(LedgerError) {
+                        folded.apply(try Ledger.decode(record), sequenceNumber: record.sequenceNumber)
+                    } catch {
+                        failure = error
+                        return false
+                    }
+                }
+                if frame.lastSequenceNumber <= last { chainValue = frame.chainValue }
+                if frame.lastSequenceNumber % 65_536 < UInt64(frame.records.count) { progress?(frame.lastSequenceNumber, last) }
+                return frame.lastSequenceNumber < last
+            }
+        } catch let error as JournalError {
+            throw .storage(error)
+        } catch {
+            throw .storage(.journalFailed(reason: "reading failed: \(error)"))
+        }
+        if let failure { throw failure }
+        return ReplayResult(
+            state: folded.state, readModels: folded.readModels,
+            lastSequenceNumber: folded.state.nextSequenceNumber - 1, chainValue: chainValue)
+    }
+}
+
+/// The engine's two folds, advanced together.
+struct FoldedState: Sendable, Equatable {
+    var state = LedgerState()
+    var readModels = Projections()
+    var chainValue = ChainValue.genesis
+
+    mutating func apply(_ event: Event, sequenceNumber: UInt64) {
+        precondition(sequenceNumber == state.nextSequenceNumber, "events are folded in journal order without gaps")
+        state.apply(event)
+        readModels.apply(event, sequenceNumber: sequenceNumber)
+    }
+}
