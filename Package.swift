@@ -9,11 +9,14 @@ let package = Package(
         .library(name: "TallyModel", targets: ["TallyModel"]),
         .library(name: "TallyProjections", targets: ["TallyProjections"]),
         .library(name: "Tally", targets: ["Tally"]),
+        .library(name: "TallyInterchange", targets: ["TallyInterchange"]),
+        .executable(name: "tally", targets: ["TallyCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // liblz4 from the operating system (Debian: liblz4-dev); lz4's sources are not vendored.
@@ -43,6 +46,32 @@ let package = Package(
                 "TallyJournal", "TallyModel", "TallyProjections",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
+        ),
+        // CSV import/export, JSON backup/restore, ledger (hledger) journal export.
+        .target(
+            name: "TallyInterchange",
+            dependencies: [
+                "Tally", "TallyProjections", "TallyModel", "TallyJournal",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+        // The `tally` command-line tool.
+        .executableTarget(
+            name: "TallyCLI",
+            dependencies: [
+                "Tally", "TallyInterchange", "TallyProjections", "TallyModel", "TallyJournal",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+        // A host program that embeds the engine (built and run by the CLI tests).
+        .executableTarget(
+            name: "TallyHostExample",
+            dependencies: [
+                "Tally", "TallyProjections", "TallyModel",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            path: "Examples/HostApp"
         ),
 
         // Test support: the fault-injecting file system and shared helpers.
@@ -83,6 +112,20 @@ let package = Package(
             dependencies: [
                 "TallyProjections", "TallyModel",
                 .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(
+            name: "TallyInterchangeTests",
+            dependencies: [
+                "TallyInterchange", "Tally", "TallyProjections", "TallyModel", "TallyTestSupport",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+        .testTarget(
+            name: "TallyCLITests",
+            dependencies: [
+                "TallyCLI", "TallyHostExample", "TallyTestSupport", "TallyJournal",
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
     ],

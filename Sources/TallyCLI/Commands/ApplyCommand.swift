@@ -1,0 +1,162 @@
+import ArgumentParser
+import Foundation
+import Tally
+import TallyModel
+
+/// `tally apply`: executes a JSON Lines command file and prints one JSON result per command.
+struct ApplyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "apply",
+        abstract: "Execute JSON Lines commands (Docs/Commands.md); one JSON result line per command.",
+        discussion: "Exit 0 when every command was applied, 1 when any was invalid or rejected, 2 when it could not run.")
+
+    @OptionGroup var location: LedgerOption
+
+    @Argument(help: ArgumentHelp("The command file, or - for stdin.", valueName: "FILE"))
+    var file: String
+
+    @Flag(help: "Apply every command in one batch: all or nothing (G6).")
+    var atomic = false
+
+    func run() async throws {
+        let path = try location.path()
+        let text = try Self.read(file)
+        let lines = Self.commandLines(text)
+        var parsed: [(line: Int, command: Command)] = []
+        var failed = false
+        for (number, line) in lines {
+            do {
+                parsed.append((number, try CommandParser.parse(line: line)))
+            } catch {
+                failed = true
+                Terminal.line(Self.invalid(line: number, error).text)
+            }
+        }
+        if atomic && failed {
+            Terminal.error("tally: \(file): nothing applied (--atomic) because a line is invalid")
+            throw ExitCode(1)
+        }
+        let ledger = try await LedgerAccess.open(at: path, create: true)
+        let rejected = atomic
+            ? try await applyAtomically(parsed, to: ledger, path: path)
+            : try await applyEach(parsed, to: ledger, path: path)
+        try await LedgerAccess.close(ledger, at: path)
+        if failed || rejected { throw ExitCode(1) }
+    }
+
+    /// One batch per command; a rejected command does not stop the ones after it.
+    private func applyEach(_ parsed: [(line: Int, command: Command)], to ledger: Ledger, path: String) async throws -> Bool {
+        var rejected = false
+        for (line, command) in parsed {
+            do {
+                let positions = try await ledger.execute(command)
+                Terminal.line(Self.ok(line: line, positions).text)
+            } catch {
+                guard case .rejected = error else { throw CLIError.ledger(error, at: path) }
+                rejected = true
+                Terminal.line(Self.rejected(line: line, error).text)
+            }
+        }
+        return rejected
+    }
+
+    /// One batch for the whole file; on a rejection nothing is appended, and a scratch copy of
+    /// the ledger finds the line at fault.
+    private func applyAtomically(_ parsed: [(line: Int, command: Command)], to ledger: Ledger, path: String) async throws -> Bool {
+        guard !parsed.isEmpty else { return false }
+        do {
+            let positions = try await ledger.execute(parsed.map(\.command))
+            for (line, command) in parsed {
+                Terminal.line(Self.ok(line: line, positions.filter { $0.commandID == command.commandID }).text)
+            }
+            return false
+        } catch {
+            guard case .rejected = error else { throw CLIError.ledger(error, at: path) }
+            let culprit = await Self.findRejectedLine(parsed, ledgerPath: path) ?? parsed[0].line
+            for (line, _) in parsed where line != culprit {
+                var object = JSONObject()
+                object.set("line", line)
+                object.set("status", "notApplied")
+                Terminal.line(object.text)
+            }
+            Terminal.line(Self.rejected(line: culprit, error).text)
+            Terminal.error("tally: \(file): nothing applied (--atomic): line \(culprit): \(error.description)")
+            return true
+        }
+    }
+
+    /// Replays the batch command by command on a scratch copy of the ledger.
+    private static func findRejectedLine(_ parsed: [(line: Int, command: Command)], ledgerPath: String) async -> Int? {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("tally-apply-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        do {
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            let journal = URL(fileURLWithPath: ledgerPath).appendingPathComponent("journal")
+            if FileManager.default.fileExists(atPath: journal.path) {
+                try FileManager.default.copyItem(at: journal, to: scratch.appendingPathComponent("journal"))
+                try? FileManager.default.removeItem(at: scratch.appendingPathComponent("journal/journal.lock"))
+            }
+            var options = LedgerOptions(durability: .none)
+            options.createIfMissing = true
+            let copy = try await Ledger.open(at: .init(scratch.path), options: options)
+            var culprit: Int?
+            for (line, command) in parsed {
+                do { try await copy.execute(command) } catch {
+                    culprit = line
+                    break
+                }
+            }
+            try? await copy.close()
+            return culprit
+        } catch {
+            return nil
+        }
+        return nil
+    }
+
+    static func read(_ file: String) throws -> String {
+        if file == "-" {
+            return String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        }
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw CLIError("\(file): cannot read the command file")
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The non-blank lines that are not `//` comments, with 1-based line numbers.
+    static func commandLines(_ text: String) -> [(Int, String)] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { index, line in
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            return trimmed.isEmpty || trimmed.hasPrefix("//") ? nil : (index + 1, trimmed)
+        }
+    }
+
+    static func ok(line: Int, _ positions: [EventPosition]) -> JSONObject {
+        var object = JSONObject()
+        object.set("line", line)
+        object.set("status", "ok")
+        object.set("sequenceNumbers", .array(positions.map { .integer(Int64($0.sequenceNumber)) }))
+        return object
+    }
+
+    static func rejected(line: Int, _ error: LedgerError) -> JSONObject {
+        var object = JSONObject()
+        object.set("line", line)
+        object.set("status", "rejected")
+        object.set("code", error.code)
+        object.set("rule", error.rule)
+        object.set("message", error.message)
+        return object
+    }
+
+    static func invalid(line: Int, _ error: CommandParseError) -> JSONObject {
+        var object = JSONObject()
+        object.set("line", line)
+        object.set("status", "invalid")
+        object.set("code", error.code.rawValue)
+        object.set("field", error.field)
+        object.set("message", error.message)
+        return object
+    }
+}

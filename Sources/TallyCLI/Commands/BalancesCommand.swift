@@ -1,0 +1,62 @@
+import ArgumentParser
+import TallyInterchange
+import TallyModel
+import TallyProjections
+
+/// `tally balances`: wallet balances (W3, W5) and totals, as a table or JSON.
+struct BalancesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "balances", abstract: "Wallet balances and totals.")
+
+    @OptionGroup var location: LedgerLocation
+    @OptionGroup var key: KeyOptions
+    @Option(name: .customLong("as-of"), help: ArgumentHelp("Balances at the end of this business date.", valueName: "DATE")) var asOf: String?
+    @Flag(help: "Print JSON (the wallets read model).") var json = false
+
+    func run() async throws {
+        let path = try location.path()
+        let history = try LedgerAccess.history(at: path, encryption: try key.encryption())
+        let date = try asOf.map { try LedgerAccess.date($0, option: "--as-of") }
+        if json {
+            Terminal.line(try Reports.json(path: path) { () throws(ProjectionError) in try history.readModels.wallets.canonicalJSON() }.text)
+            return
+        }
+        Terminal.line(try Reports.balances(history, asOf: date, path: path))
+    }
+}
+
+/// Human-readable reports shared by the subcommands and `tally demo`.
+enum Reports {
+    static func json(path: String, _ body: () throws(ProjectionError) -> CanonicalJSON) throws -> CanonicalJSON {
+        do { return try body() } catch { throw CLIError("\(path): \(error.description)") }
+    }
+
+    static func balances(_ history: LedgerHistory, asOf: LocalDate?, path: String) throws -> String {
+        let wallets = history.readModels.wallets
+        let balances: [WalletBalance]
+        let totals: WalletTotals
+        do {
+            balances = try wallets.balances(asOf: asOf)
+            totals = try wallets.totals(asOf: asOf)
+        } catch {
+            throw CLIError("\(path): \(error.description)")
+        }
+        var table = TextTable([("Wallet", .left), ("Kind", .left), ("Owner", .left), ("Balance", .right), ("", .left)])
+        for balance in balances {
+            var flags: [String] = []
+            if balance.kind.isLiability { flags.append("owed") }
+            if !balance.isActive { flags.append("inactive") }
+            if let closed = balance.closedOn { flags.append("closed \(closed)") }
+            table.add([
+                balance.name, String(describing: balance.kind), balance.owner.map(history.personName) ?? "shared",
+                balance.balance.formatted(), flags.joined(separator: ", "),
+            ])
+        }
+        var lines = [table.render(), ""]
+        for money in totals.perCurrency { lines.append("Total \(money.currency.code): \(money.formatted())") }
+        if let base = totals.baseTotal { lines.append("Total in base currency: \(base.formatted())") }
+        if !totals.missingRates.isEmpty {
+            lines.append("Missing exchange rates: " + totals.missingRates.map(\.code).joined(separator: ", "))
+        }
+        return lines.joined(separator: "\n")
+    }
+}

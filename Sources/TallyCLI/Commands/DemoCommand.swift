@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import Tally
+import TallyInterchange
+
+/// `tally demo`: applies Examples/household.jsonl into a fresh ledger and prints balances,
+/// debts and the audit summary: the one command of the README's quick start.
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo", abstract: "Record the example household into a new ledger and show what tally sees.")
+
+    @Option(help: ArgumentHelp("Where to create the ledger; default: a new temporary directory.", valueName: "DIR")) var ledger: String?
+    @Option(help: ArgumentHelp("The command file to apply.", valueName: "FILE")) var commands = "Examples/household.jsonl"
+
+    func run() async throws {
+        let path = ledger ?? FileManager.default.temporaryDirectory.appendingPathComponent("tally-demo-\(UUID().uuidString.prefix(8))").path
+        if FileManager.default.fileExists(atPath: path + "/journal") {
+            throw CLIError("\(path): a ledger already exists here; pick another --ledger")
+        }
+        let text = try ApplyCommand.read(commands)
+        let lines = ApplyCommand.commandLines(text)
+        var parsed: [Command] = []
+        for (number, line) in lines {
+            do { parsed.append(try CommandParser.parse(line: line)) } catch {
+                throw CLIError("\(commands): line \(number): \(error.description)")
+            }
+        }
+        let ledgerActor = try await LedgerAccess.open(at: path, create: true)
+        do {
+            for command in parsed { try await ledgerActor.execute(command) }
+        } catch {
+            try? await ledgerActor.close()
+            throw CLIError.ledger(error, at: path)
+        }
+        try await LedgerAccess.close(ledgerActor, at: path)
+        let history = try LedgerAccess.history(at: path, encryption: nil)
+        let household = history.state.household?.name ?? "?"
+        Terminal.line("Recorded \(parsed.count) commands (\(history.events.count) events) of household \(household) into \(path)\n")
+        Terminal.line("== Balances")
+        Terminal.line(try Reports.balances(history, asOf: nil, path: path))
+        Terminal.line("\n== Debts")
+        Terminal.line(try Reports.debts(history, path: path))
+        Terminal.line("\n== Audit")
+        let audit = try AuditSummary.run(path: path, encryption: nil)
+        Terminal.line(audit.text)
+        Terminal.line("\nTry: tally log \(path) | tally networth \(path) | tally replay \(path)")
+        if !audit.isClean { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import SystemPackage
+import Tally
+import TallyInterchange
+import TallyModel
+
+/// `tally import`: CSV transactions into a wallet, or a JSON backup into an empty ledger.
+struct ImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import", abstract: "Import a CSV file into a wallet, or restore a JSON backup.",
+        discussion: "Prints one JSON line per row ({line,status,reason}) and a summary; exit 1 when any row failed.")
+
+    enum Kind: String, ExpressibleByArgument, CaseIterable { case csv, backup }
+
+    @Argument(help: "csv or backup.") var kind: Kind
+    @Argument(help: ArgumentHelp("The file to import.", valueName: "FILE")) var file: String
+    @OptionGroup var location: LedgerOption
+    @Option(help: "The wallet the CSV rows belong to (name).") var wallet: String?
+    @Option(help: ArgumentHelp("Column mapping: date=COL,amount=COL,note=COL,category=COL,type=COL.", valueName: "MAP")) var mapping: String?
+    @Option(name: .customLong("date-format"), help: "iso, dmy or mdy; default: detected.") var dateFormat: String?
+    @Option(name: .customLong("default-category"), help: "Category for rows without one.") var defaultCategory: String?
+    @Option(name: .customLong("recorded-at"), help: "When the commands are recorded (UTC ISO 8601); default now.") var recordedAt: String?
+    @Flag(name: .customLong("dry-run"), help: "Show what would be imported; change nothing.") var dryRun = false
+
+    func run() async throws {
+        let path = try location.path()
+        guard let data = FileManager.default.contents(atPath: file) else { throw CLIError("\(file): cannot read the file") }
+        if kind == .backup {
+            do {
+                try await LedgerBackup.decode(data).restore(into: FilePath(path))
+            } catch {
+                throw CLIError.interchange(error, at: file)
+            }
+            Terminal.line("restored \(file) into \(path)")
+            return
+        }
+        guard let wallet else { throw CLIError("import csv needs --wallet NAME") }
+        let history = try LedgerAccess.history(at: path, encryption: nil)
+        var importer = CSVImporter(walletName: wallet, recordedAt: try Identifiers.timestamp(recordedAt))
+        do {
+            if let mapping { importer.mapping = try CSVImporter.Mapping(parsing: mapping) }
+        } catch { throw CLIError("--mapping: \(error.message)") }
+        if let dateFormat {
+            let formats = ["iso": CSVDateFormat.iso, "dmy": .dayMonthYear, "mdy": .monthDayYear]
+            guard let format = formats[dateFormat] else { throw CLIError("--date-format \(dateFormat): use iso, dmy or mdy") }
+            importer.dateFormat = format
+        }
+        importer.defaultCategory = defaultCategory
+        let plan: CSVImporter.Plan
+        do { plan = try importer.plan(String(decoding: data, as: UTF8.self), state: history.state) } catch {
+            throw CLIError.interchange(error, at: file)
+        }
+        if !dryRun && !plan.commands.isEmpty {
+            let ledger = try await LedgerAccess.open(at: path, create: false)
+            do {
+                try await ledger.execute(plan.commands)
+            } catch {
+                try? await ledger.close()
+                throw CLIError("\(file): nothing imported: \(error.description)")
+            }
+            try await LedgerAccess.close(ledger, at: path)
+        }
+        for row in plan.rows {
+            var object = JSONObject()
+            object.set("line", row.line)
+            object.set("status", row.status.rawValue)
+            object.set("reason", row.reason)
+            Terminal.line(object.text)
+        }
+        let delimiter = plan.delimiter == "\t" ? "tab" : String(plan.delimiter)
+        Terminal.error("\(file): \(plan.inserted) inserted, \(plan.skipped) skipped, \(plan.failed) failed (delimiter \(delimiter), dates \(plan.dateFormat.rawValue))\(dryRun ? " [dry run]" : "")")
+        if plan.failed > 0 { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,69 @@
+import ArgumentParser
+import Tally
+import TallyInterchange
+import TallyModel
+import TallyProjections
+
+/// `tally log`: the events, as an aligned table or JSON Lines, with filters.
+struct LogCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "log", abstract: "List events as a table or JSON Lines.")
+
+    @OptionGroup var location: LedgerLocation
+    @OptionGroup var key: KeyOptions
+    @Option(help: ArgumentHelp("First sequence number.", valueName: "SEQ")) var from: UInt64?
+    @Option(help: ArgumentHelp("Last sequence number.", valueName: "SEQ")) var to: UInt64?
+    @Option(help: ArgumentHelp("Recorded on or after this UTC date.", valueName: "DATE")) var since: String?
+    @Option(help: ArgumentHelp("Recorded on or before this UTC date.", valueName: "DATE")) var until: String?
+    @Option(help: ArgumentHelp("Only this event type (e.g. transactionRecorded).", valueName: "TYPE")) var type: String?
+    @Option(help: ArgumentHelp("Only events about this wallet (name or id).", valueName: "WALLET")) var wallet: String?
+    @Option(help: ArgumentHelp("Only events by or about this person (name or id).", valueName: "PERSON")) var person: String?
+    @Flag(help: "Print JSON Lines.") var json = false
+
+    func run() async throws {
+        let path = try location.path()
+        let history = try LedgerAccess.history(at: path, through: to, encryption: try key.encryption())
+        let sinceDate = try since.map { try LedgerAccess.date($0, option: "--since") }
+        let untilDate = try until.map { try LedgerAccess.date($0, option: "--until") }
+        if let type, !EventTag.allCases.contains(where: { String(describing: $0) == type }) {
+            throw CLIError("--type \(type): not an event type; one of " + EventTag.allCases.map { String(describing: $0) }.joined(separator: ", "))
+        }
+        let walletID = try wallet.map { name in
+            guard let match = history.state.wallets.first(where: { $0.value.name.lowercased() == name.lowercased() || $0.key.description == name.lowercased() }) else {
+                throw CLIError("--wallet \(name): no such wallet in \(path)")
+            }
+            return match.key
+        }
+        let personID = try person.map { name in
+            guard let match = history.state.people.first(where: { $0.value.name.lowercased() == name.lowercased() || $0.key.description == name.lowercased() }) else {
+                throw CLIError("--person \(name): no such person in \(path)")
+            }
+            return match.key
+        }
+        var table = TextTable([("Seq", .right), ("Recorded", .left), ("Type", .left), ("By", .left), ("Summary", .left)])
+        for committed in history.events {
+            if let from, committed.sequenceNumber < from { continue }
+            let event = committed.event
+            let recorded = (try? event.recordedAt.utcDate()) ?? .min
+            if let sinceDate, recorded < sinceDate { continue }
+            if let untilDate, recorded > untilDate { continue }
+            if let type, String(describing: event.payload.tag) != type { continue }
+            let description = EventDescription(event.payload, history: history)
+            if let walletID, !description.wallets.contains(walletID) { continue }
+            if let personID, event.actor != personID, !description.people.contains(personID) { continue }
+            if json {
+                var object = JSONObject()
+                object.set("sequenceNumber", committed.sequenceNumber)
+                object.set("recordedAt", event.recordedAt.iso8601)
+                object.set("type", String(describing: event.payload.tag))
+                object.set("commandID", event.commandID.description)
+                object.set("actor", event.actor.description)
+                object.set("summary", description.summary)
+                Terminal.line(object.text)
+            } else {
+                table.add([String(committed.sequenceNumber), event.recordedAt.iso8601, String(describing: event.payload.tag),
+                           history.personName(event.actor), description.summary])
+            }
+        }
+        if !json { Terminal.line(table.render()) }
+    }
+}

@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import SystemPackage
+import TallyInterchange
+import TallyJournal
+import TallyModel
+import TallyProjections
+
+/// `tally stats`: events by type, segments, bytes on disk, compression ratio, checkpoint age.
+struct StatsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "stats", abstract: "Journal and event statistics.")
+
+    @OptionGroup var location: LedgerLocation
+    @OptionGroup var key: KeyOptions
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() async throws {
+        let path = try location.path()
+        let encryption = try key.encryption()
+        let history = try LedgerAccess.history(at: path, encryption: encryption)
+        var counts: [String: Int] = [:]
+        for committed in history.events { counts[String(describing: committed.event.payload.tag), default: 0] += 1 }
+        var frames = 0
+        var stored = 0
+        var raw = 0
+        do {
+            let reader = try JournalReader.open(at: FilePath(path).appending("journal"), encryption: encryption)
+            try reader.forEachFrame { frame in
+                frames += 1
+                stored += frame.storedBytes
+                raw += frame.rawBytes
+                return true
+            }
+        } catch {
+            throw CLIError("\(path)/journal: \(error)")
+        }
+        let segmentFiles = ((try? FileManager.default.contentsOfDirectory(atPath: path + "/journal")) ?? []).filter { $0.hasSuffix(".segment") }.sorted()
+        let bytesOnDisk = segmentFiles.reduce(Int64(0)) { total, name in
+            let size = (try? FileManager.default.attributesOfItem(atPath: path + "/journal/" + name)[.size] as? NSNumber)?.int64Value ?? 0
+            return total + size
+        }
+        let ratioPercent = raw == 0 ? 100 : Int((Double(stored) / Double(raw) * 100).rounded())
+        let checkpoint = Self.checkpointSequence(path: path)
+        let age = checkpoint.map { history.lastSequenceNumber - min($0, history.lastSequenceNumber) }
+        if json {
+            let object: CanonicalJSON = .object([
+                "events": .integer(Int64(history.events.count)),
+                "eventsByType": .object(counts.mapValues { .integer(Int64($0)) }),
+                "segments": .integer(Int64(segmentFiles.count)),
+                "frames": .integer(Int64(frames)),
+                "bytesOnDisk": .integer(bytesOnDisk),
+                "payloadBytesStored": .integer(Int64(stored)),
+                "payloadBytesRaw": .integer(Int64(raw)),
+                "storedPercentOfRaw": .integer(Int64(ratioPercent)),
+                "lastSequenceNumber": .integer(Int64(history.lastSequenceNumber)),
+                "checkpointAgeEvents": age.map { .integer(Int64($0)) } ?? .null,
+            ])
+            Terminal.line(object.text)
+            return
+        }
+        var table = TextTable([("Event type", .left), ("Count", .right)])
+        for (type, count) in counts.sorted(by: { $0.key < $1.key }) { table.add([type, String(count)]) }
+        Terminal.line(table.render())
+        Terminal.line("")
+        Terminal.line("Events: \(history.events.count), last sequence \(history.lastSequenceNumber)")
+        Terminal.line("Segments: \(segmentFiles.count), frames: \(frames), bytes on disk: \(bytesOnDisk)")
+        Terminal.line("Payload: \(raw) bytes raw, \(stored) stored (\(ratioPercent)% of raw)")
+        Terminal.line("Checkpoint: " + (age.map { "\($0) events behind the journal" } ?? "none"))
+    }
+
+    /// The sequence number in the newest checkpoint file name (`<seq>.checkpoint`), if any.
+    static func checkpointSequence(path: String) -> UInt64? {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path + "/checkpoints")) ?? []
+        return names.compactMap { UInt64($0.prefix { $0.isNumber }) }.max()
+    }
+}

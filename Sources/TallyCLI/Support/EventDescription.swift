@@ -1,0 +1,55 @@
+import TallyInterchange
+import TallyModel
+
+/// A one-line summary of an event for `tally log`, and the wallets and people it concerns.
+struct EventDescription {
+    var summary: String
+    var wallets: [WalletID] = []
+    var people: [PersonID] = []
+
+    init(_ payload: EventPayload, history: LedgerHistory) {
+        switch payload {
+        case .householdCreated(let event):
+            summary = "household \(event.name), \(event.baseCurrency.code), admin \(event.adminName)"
+            people = [event.admin]
+        case .memberAdded(let event):
+            summary = "member \(event.name)"
+            people = [event.personID]
+        case .personAdded(let event):
+            summary = "contact \(event.name)"
+            people = [event.personID]
+        case .walletOpened(let event):
+            summary = "\(event.name) (\(event.kind)) opened with \(event.openingBalance.formatted())"
+            wallets = [event.walletID]
+        case .transactionRecorded(let event):
+            summary = Self.transaction(event.details, history: history)
+            wallets = [event.details.walletID]
+            people = [event.details.payer] + (event.details.split?.shares.map(\.person) ?? [])
+        case .transactionEdited(let event):
+            summary = "edit: " + Self.transaction(event.details, history: history)
+            wallets = [event.details.walletID]
+            people = [event.details.payer] + (event.details.split?.shares.map(\.person) ?? [])
+        case .transferRecorded(let event):
+            summary = "\(history.walletName(event.fromWalletID)) -> \(history.walletName(event.toWalletID)) \(event.amountSent.formatted())"
+            wallets = [event.fromWalletID, event.toWalletID]
+        case .balanceRecorded(let event):
+            summary = "\(history.walletName(event.walletID)) = \(event.balance.formatted()) on \(event.date)"
+            wallets = [event.walletID]
+        case .settlementRecorded(let event):
+            summary = "\(history.personName(event.from)) paid \(history.personName(event.to)) \(event.amount.formatted())"
+            people = [event.from, event.to]
+        case .categoryCreated(let event):
+            summary = "category \(event.name) (\(event.group))"
+        case .periodClosed(let event):
+            summary = "period \(event.periodStart) .. \(event.periodEnd) closed"
+        default:
+            summary = ""
+        }
+    }
+
+    static func transaction(_ details: TransactionDetails, history: LedgerHistory) -> String {
+        let shared = details.split == nil ? "" : " shared"
+        return "\(details.kind) \(details.amount.formatted()) \(history.categoryName(details.categoryID)) from \(history.walletName(details.walletID))\(shared)"
+            + (details.note.map { " \"\($0)\"" } ?? "")
+    }
+}

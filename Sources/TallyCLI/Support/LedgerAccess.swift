@@ -1,0 +1,72 @@
+import Foundation
+import SystemPackage
+import Tally
+import TallyInterchange
+import TallyJournal
+import TallyModel
+import TallyProjections
+
+/// Opening ledgers for the subcommands: read-only histories (no writer lock) and writable
+/// `Ledger`s, with errors that name the directory.
+enum LedgerAccess {
+    /// Fails with "could not run" when `path` holds no ledger.
+    static func requireLedger(at path: String) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw CLIError("\(path): no such ledger directory; create one with `tally init --ledger \(path)`")
+        }
+        guard FileManager.default.fileExists(atPath: path + "/journal") else {
+            throw CLIError("\(path): not a ledger (no journal/ inside); create one with `tally init --ledger \(path)`")
+        }
+    }
+
+    /// Reads every event (through `through`) without taking the writer lock.
+    static func history(at path: String, through: UInt64? = nil, encryption: JournalEncryption?) throws -> LedgerHistory {
+        try requireLedger(at: path)
+        do {
+            return try LedgerHistory.load(at: FilePath(path), through: through, encryption: encryption)
+        } catch {
+            throw CLIError.interchange(error, at: path)
+        }
+    }
+
+    /// Opens the ledger for writing; `create` allows an empty directory.
+    static func open(at path: String, create: Bool) async throws -> Ledger {
+        if !create { try requireLedger(at: path) }
+        var options = LedgerOptions()
+        options.createIfMissing = create
+        do {
+            return try await Ledger.open(at: FilePath(path), options: options)
+        } catch {
+            throw CLIError.ledger(error, at: path)
+        }
+    }
+
+    /// Closes a ledger, turning a failure into a CLI error.
+    static func close(_ ledger: Ledger, at path: String) async throws {
+        do {
+            try await ledger.close()
+        } catch {
+            throw CLIError.ledger(error, at: path)
+        }
+    }
+
+    /// Parses a `YYYY-MM-DD` option value.
+    static func date(_ text: String, option: String) throws -> LocalDate {
+        do {
+            return try LocalDate(iso: text)
+        } catch {
+            throw CLIError("\(option) \(text): expected a date YYYY-MM-DD")
+        }
+    }
+
+    /// The last sequence number whose event was recorded on or before `date` (UTC).
+    static func lastSequence(recordedOnOrBefore date: LocalDate, in history: LedgerHistory) -> UInt64 {
+        var last: UInt64 = 0
+        for committed in history.events {
+            guard let recorded = try? committed.event.recordedAt.utcDate(), recorded <= date else { break }
+            last = committed.sequenceNumber
+        }
+        return last
+    }
+}

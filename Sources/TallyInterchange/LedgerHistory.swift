@@ -1,0 +1,97 @@
+import SystemPackage
+import Tally
+import TallyJournal
+import TallyModel
+import TallyProjections
+
+/// A read-only view of a ledger directory: every committed event, the engine state and the
+/// read models folded from them. Opening it takes no writer lock and never repairs anything;
+/// a damaged tail ends the readable prefix (see ``JournalReader``).
+public struct LedgerHistory: Sendable {
+    /// The ledger's directory (it holds `journal/`).
+    public let directory: FilePath
+    /// The events, in sequence order.
+    public let events: [CommittedEvent]
+    /// The engine's state after the last event (names of wallets, categories, people).
+    public let state: LedgerState
+    /// The read models after the last event.
+    public let readModels: Projections
+
+    /// The last sequence number read (0 when the journal is empty).
+    public var lastSequenceNumber: UInt64 { events.last?.sequenceNumber ?? 0 }
+
+    /// Reads the journal of the ledger in `directory`.
+    ///
+    /// - Parameters:
+    ///   - through: stop after this sequence number (default: the last).
+    ///   - encryption: the keys of an encrypted journal.
+    /// - Throws: ``InterchangeError`` with the journal's code (`journalNotFound`,
+    ///   `journalCorrupted` with segment/offset/sequence) or the codec's code.
+    public static func load(
+        at directory: FilePath, through: UInt64? = nil, encryption: JournalEncryption? = nil
+    ) throws(InterchangeError) -> LedgerHistory {
+        let journalDirectory = directory.appending("journal")
+        let reader: JournalReader
+        do {
+            reader = try JournalReader.open(at: journalDirectory, encryption: encryption)
+        } catch {
+            throw .journal(error)
+        }
+        var events: [CommittedEvent] = []
+        var state = LedgerState()
+        var readModels = Projections()
+        var failure: InterchangeError?
+        do {
+            try reader.forEachFrame { frame in
+                for record in frame.records {
+                    if let through, record.sequenceNumber > through { return false }
+                    do throws(EventCodecError) {
+                        let event = try EventCodec.decode(
+                            tag: record.typeTag, schemaVersion: record.schemaVersion, payload: Array(record.payload),
+                            recordedAt: Timestamp(millisecondsSinceEpoch: record.recordedAtMilliseconds))
+                        events.append(CommittedEvent(sequenceNumber: record.sequenceNumber, event: event))
+                        state.apply(event)
+                        readModels.apply(event, sequenceNumber: record.sequenceNumber)
+                    } catch {
+                        failure = .undecodable(error, sequenceNumber: record.sequenceNumber, segment: frame.segment)
+                        return false
+                    }
+                }
+                return true
+            }
+        } catch let error as JournalError {
+            throw .journal(error)
+        } catch {
+            throw InterchangeError(code: "journalUnreadable", message: "\(journalDirectory): \(error)")
+        }
+        if let failure { throw failure }
+        return LedgerHistory(directory: directory, events: events, state: state, readModels: readModels)
+    }
+
+    /// Creates a history from already decoded events (for tests and hosts that hold a `Ledger`).
+    public init(directory: FilePath, events: [CommittedEvent]) {
+        var state = LedgerState()
+        var readModels = Projections()
+        for committed in events {
+            state.apply(committed.event)
+            readModels.apply(committed.event, sequenceNumber: committed.sequenceNumber)
+        }
+        self.init(directory: directory, events: events, state: state, readModels: readModels)
+    }
+
+    init(directory: FilePath, events: [CommittedEvent], state: LedgerState, readModels: Projections) {
+        self.directory = directory
+        self.events = events
+        self.state = state
+        self.readModels = readModels
+    }
+
+    /// A wallet's name, or its id when unknown.
+    public func walletName(_ id: WalletID) -> String { state.wallets[id]?.name ?? id.description }
+
+    /// A category's name, or its id when unknown.
+    public func categoryName(_ id: CategoryID) -> String { state.categories[id]?.name ?? id.description }
+
+    /// A person's name, or the id when unknown.
+    public func personName(_ id: PersonID) -> String { state.people[id]?.name ?? id.description }
+}

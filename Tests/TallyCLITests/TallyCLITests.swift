@@ -1,0 +1,179 @@
+import Foundation
+import Testing
+
+@Suite("tally CLI", .serialized)
+struct TallyCLITests {
+    @Test("apply prints one ok line per command with its sequence numbers")
+    func applyReportsEveryLine() throws {
+        let ledger = TallyRunner.temporaryDirectory() + "/l"
+        let result = try TallyRunner.run(["apply", "--ledger", ledger, TallyRunner.household])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 58)
+        let first = try TallyRunner.jsonObject(lines[0])
+        #expect(first["line"] as? Int == 1)
+        #expect(first["status"] as? String == "ok")
+        #expect((first["sequenceNumbers"] as? [Int])?.first == 1)
+    }
+
+    @Test("a rejected command exits 1 with its code and rule in the JSON line")
+    func rejectedCommandExitsOne() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let bad = #"{"command": "setSplitRatio", "commandID": "0000000c-0000-4000-8000-0000000000f1", "actor": "00000002-0000-4000-8000-000000000001", "recordedAt": "2026-02-20T08:00:00.000Z", "mode": "manual", "ratios": [{"person": "00000002-0000-4000-8000-000000000001", "basisPoints": 6000}, {"person": "00000002-0000-4000-8000-000000000002", "basisPoints": 3000}]}"#
+        let result = try TallyRunner.run(["apply", "--ledger", ledger, "-"], stdin: bad + "\n")
+        #expect(result.status == 1)
+        let line = try TallyRunner.jsonObject(try #require(result.stdout.split(separator: "\n").first))
+        #expect(line["status"] as? String == "rejected")
+        #expect(line["rule"] as? String == "S1")
+        #expect(line["code"] as? String == "splitRatiosMustSumTo100")
+        #expect(line["line"] as? Int == 1)
+    }
+
+    @Test("apply --atomic appends nothing when one line is rejected")
+    func atomicAppendsNothing() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let before = try TallyRunner.run(["replay", ledger]).stdout
+        let good = #"{"command": "addPerson", "commandID": "0000000c-0000-4000-8000-0000000000f2", "actor": "00000002-0000-4000-8000-000000000001", "recordedAt": "2026-02-20T08:00:00.000Z", "personID": "00000002-0000-4000-8000-0000000000f9", "name": "Dora"}"#
+        let bad = #"{"command": "openWallet", "commandID": "0000000c-0000-4000-8000-0000000000f3", "actor": "00000002-0000-4000-8000-000000000001", "recordedAt": "2026-02-20T08:01:00.000Z", "walletID": "00000003-0000-4000-8000-0000000000f1", "name": "joint ACCOUNT", "kind": "bank", "openingBalance": "CHF 1.00", "openedOn": "2026-02-20"}"#
+        let result = try TallyRunner.run(["apply", "--atomic", "--ledger", ledger, "-"], stdin: good + "\n" + bad + "\n")
+        #expect(result.status == 1)
+        #expect(result.stdout.contains(#""line":2,"status":"rejected""#))
+        #expect(result.stdout.contains(#""rule":"W2""#))
+        let stats = try TallyRunner.run(["stats", "--json", ledger])
+        #expect(stats.stdout.contains(#""lastSequenceNumber":75"#))
+        #expect(try TallyRunner.run(["replay", ledger]).stdout == before)
+    }
+
+    @Test("replay twice gives byte-identical output")
+    func replayIsDeterministic() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let first = try TallyRunner.run(["replay", ledger])
+        let second = try TallyRunner.run(["replay", "--ledger", ledger])
+        #expect(first.status == 0)
+        #expect(first.stdout == second.stdout)
+        #expect(first.stdout.hasPrefix(#"{"budgets":"#))
+    }
+
+    @Test("the household replays to the golden file in Tests/Fixtures")
+    func householdMatchesGolden() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let golden = TallyRunner.repositoryRoot.appendingPathComponent("Tests/Fixtures/household.golden.json").path
+        if ProcessInfo.processInfo.environment["TALLY_RECORD_SNAPSHOTS"] == "1" {
+            try TallyRunner.run(["replay", ledger, "--output", golden])
+        }
+        let result = try TallyRunner.run(["verify", ledger, "--expect", golden])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    }
+
+    @Test("verify fails with exit 1 and a readable diff when a golden value is edited")
+    func verifyShowsDiffOnMismatch() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let golden = TallyRunner.temporaryDirectory() + "/golden.json"
+        try TallyRunner.run(["replay", ledger, "--output", golden])
+        let text = try String(contentsOfFile: golden, encoding: .utf8)
+        try text.replacingOccurrences(of: #""name":"Bob cash""#, with: #""name":"Bob wallet""#).write(toFile: golden, atomically: true, encoding: .utf8)
+        let result = try TallyRunner.run(["verify", ledger, "--expect", golden])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains(#"- $.wallets.wallets[2].name: "Bob wallet""#))
+        #expect(result.stdout.contains(#"+ $.wallets.wallets[2].name: "Bob cash""#))
+    }
+
+    @Test("audit exits 0 on a clean ledger, 1 on a damaged segment, 2 on a missing ledger")
+    func auditExitCodes() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let clean = try TallyRunner.run(["audit", "--json", ledger])
+        #expect(clean.status == 0)
+        let report = try TallyRunner.jsonObject(Substring(clean.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(report["clean"] as? Bool == true)
+        #expect(report["records"] as? Int == 75)
+        #expect(report["eventsDecoded"] as? Int == 75)
+        try TallyRunner.damage(ledger)
+        let damaged = try TallyRunner.run(["audit", ledger])
+        #expect(damaged.status == 1)
+        #expect(damaged.stdout.contains("segment 00000000000000000001.segment"))
+        #expect(damaged.stdout.contains("offset"))
+        let missing = try TallyRunner.run(["audit", "/nonexistent/tally-ledger"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("/nonexistent/tally-ledger"))
+    }
+
+    @Test("read commands exit 2 naming the directory when the ledger is missing")
+    func missingLedgerExitsTwo() throws {
+        for command in ["replay", "balances", "debts", "budget", "networth", "log", "stats"] {
+            let result = try TallyRunner.run([command, "/nonexistent/tally-ledger"])
+            #expect(result.status == 2, "\(command)")
+            #expect(result.stderr.contains("/nonexistent/tally-ledger"), "\(command)")
+        }
+    }
+
+    @Test("human reports match their snapshots")
+    func humanOutputSnapshots() throws {
+        let ledger = try TallyRunner.householdLedger()
+        for (name, arguments) in [
+            ("balances", ["balances", ledger]), ("debts", ["debts", ledger]), ("networth", ["networth", ledger]),
+            ("budget", ["budget", ledger, "--period", "2026-01-10"]), ("log-bob-cash", ["log", ledger, "--wallet", "Bob cash"]),
+            ("audit", ["audit", ledger]), ("stats", ["stats", ledger]),
+        ] {
+            let result = try TallyRunner.run(arguments)
+            #expect(result.status == 0, "\(name): \(result.stderr)")
+            try TallyRunner.assertSnapshot(result.stdout, named: name, replacing: ledger)
+        }
+    }
+
+    @Test("balances --json lists every wallet with its balance in minor units")
+    func balancesJSON() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let result = try TallyRunner.run(["balances", "--json", ledger])
+        let object = try TallyRunner.jsonObject(Substring(result.stdout))
+        let wallets = try #require(object["wallets"] as? [[String: Any]])
+        #expect(wallets.count == 5)
+        let joint = try #require(wallets.first { $0["name"] as? String == "Joint account" })
+        let balance = try #require(joint["balance"] as? [String: Any])
+        #expect(balance["currency"] as? String == "CHF")
+        #expect(balance["minorUnits"] as? Int == 1_496_855)
+    }
+
+    @Test("log --json prints one object per event, filtered by type")
+    func logJSONLines() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let result = try TallyRunner.run(["log", "--json", "--type", "settlementRecorded", ledger])
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        let first = try TallyRunner.jsonObject(lines[0])
+        #expect(first["type"] as? String == "settlementRecorded")
+        #expect(first["sequenceNumber"] as? Int != nil)
+    }
+
+    @Test("replay on a damaged ledger still serves the valid prefix or exits 2 naming the segment")
+    func replayDamaged() throws {
+        let ledger = try TallyRunner.householdLedger()
+        try TallyRunner.damage(ledger)
+        let result = try TallyRunner.run(["replay", ledger])
+        #expect(result.status == 0 || result.status == 2)
+        if result.status == 2 { #expect(result.stderr.contains(ledger)) }
+    }
+
+    @Test("diff of a ledger and its restored backup is identical; import twice inserts nothing")
+    func exportImportRoundTrip() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let directory = TallyRunner.temporaryDirectory()
+        #expect(try TallyRunner.run(["export", ledger, "--format", "json", "--output", directory + "/b.json"]).status == 0)
+        #expect(try TallyRunner.run(["import", "backup", directory + "/b.json", "--ledger", directory + "/restored"]).status == 0)
+        #expect(try TallyRunner.run(["diff", ledger, directory + "/restored"]).status == 0)
+        try "date,amount,note,category\n2026-02-20,-12.50,Bakery,Groceries\n".write(toFile: directory + "/i.csv", atomically: true, encoding: .utf8)
+        let first = try TallyRunner.run(["import", "csv", directory + "/i.csv", "--ledger", ledger, "--wallet", "Bob cash"])
+        #expect(first.stdout.contains(#""status":"inserted""#))
+        let second = try TallyRunner.run(["import", "csv", directory + "/i.csv", "--ledger", ledger, "--wallet", "Bob cash"])
+        #expect(!second.stdout.contains(#""status":"inserted""#))
+        #expect(second.stdout.contains(#""status":"skipped""#))
+        #expect(try TallyRunner.run(["diff", ledger, directory + "/restored"]).status == 1)
+    }
+
+    @Test("the host example records a month and prints balances and debts")
+    func hostExampleRuns() throws {
+        let result = try TallyRunner.run([], executable: "TallyHostExample")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Balances"))
+        #expect(result.stdout.contains("owes"))
+    }
+}

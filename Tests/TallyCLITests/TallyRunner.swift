@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+/// Runs the built `tally` binary (found next to the test bundle) and snapshots its output.
+struct TallyRunner {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let household = repositoryRoot.appendingPathComponent("Examples/household.jsonl").path
+
+    static func executable(_ name: String = "tally") throws -> URL {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "\(name) was not built next to the tests"])
+    }
+
+    @discardableResult
+    static func run(_ arguments: [String], stdin: String? = nil, executable name: String = "tally") throws -> Result {
+        let process = Process()
+        process.executableURL = try executable(name)
+        process.arguments = arguments
+        process.currentDirectoryURL = repositoryRoot
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        if let stdin {
+            let input = Pipe()
+            process.standardInput = input
+            input.fileHandleForWriting.write(Data(stdin.utf8))
+            try input.fileHandleForWriting.close()
+        }
+        try process.run()
+        let outData = output.fileHandleForReading.readDataToEndOfFile()
+        let errData = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// A new temporary directory.
+    static func temporaryDirectory() -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tally-cli-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url.path
+    }
+
+    /// A ledger holding Examples/household.jsonl.
+    static func householdLedger() throws -> String {
+        let directory = temporaryDirectory() + "/ledger"
+        let result = try run(["apply", "--ledger", directory, household])
+        #expect(result.status == 0, "\(result.stderr)")
+        return directory
+    }
+
+    /// Flips a byte in the middle of the first segment file.
+    static func damage(_ ledger: String) throws {
+        let journal = ledger + "/journal"
+        let segment = try #require(try FileManager.default.contentsOfDirectory(atPath: journal).filter { $0.hasSuffix(".segment") }.sorted().first)
+        let path = journal + "/" + segment
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        bytes[bytes.count / 2] ^= 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// Compares `text` with `Snapshots/<name>.txt`; records it only with TALLY_RECORD_SNAPSHOTS=1.
+    static func assertSnapshot(_ text: String, named name: String, replacing ledger: String? = nil) throws {
+        var normalized = text
+        if let ledger { normalized = normalized.replacingOccurrences(of: ledger, with: "<LEDGER>") }
+        let url = repositoryRoot.appendingPathComponent("Tests/TallyCLITests/Snapshots/\(name).txt")
+        if ProcessInfo.processInfo.environment["TALLY_RECORD_SNAPSHOTS"] == "1" {
+            try Data(normalized.utf8).write(to: url)
+            return
+        }
+        guard let recorded = FileManager.default.contents(atPath: url.path) else {
+            Issue.record("missing snapshot \(url.path); record it with TALLY_RECORD_SNAPSHOTS=1")
+            return
+        }
+        #expect(String(decoding: recorded, as: UTF8.self) == normalized, "snapshot \(name) differs")
+    }
+
+    static func jsonObject(_ line: Substring) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+}
