@@ -21,9 +21,4 @@ public struct InterchangeError: Error, Sendable, Equatable, CustomStringConverti
     static func journal(_ error: JournalError) -> InterchangeError {
         InterchangeError(code: error.code, message: error.description)
     }
-
-    static func undecodable(_ error: EventCodecError, sequenceNumber: UInt64, segment: String?) -> InterchangeError {
-        let place = segment.map { "segment \($0), sequence \(sequenceNumber)" } ?? "sequence \(sequenceNumber)"
-        return InterchangeError(code: error.code, message: "record at \(place) cannot be decoded: \(error.message)")
-    }
 }

@@ -102,7 +102,7 @@ public struct LedgerBackup: Codable, Sendable, Equatable {
                     _ = try EventCodec.decode(tag: record.tag, schemaVersion: record.schemaVersion, payload: Array(payload),
                                               recordedAt: Timestamp(millisecondsSinceEpoch: record.recordedAtMilliseconds))
                 } catch {
-                    throw .undecodable(error, sequenceNumber: record.sequenceNumber, segment: nil)
+                    throw InterchangeError(code: error.code, message: "backup record \(record.sequenceNumber) cannot be decoded: \(error.message)")
                 }
                 records.append(NewRecord(recordedAtMilliseconds: record.recordedAtMilliseconds, typeTag: record.tag,
                                          schemaVersion: record.schemaVersion, payload: Array(payload)))

@@ -30,42 +30,14 @@ public struct LedgerHistory: Sendable {
     public static func load(
         at directory: FilePath, through: UInt64? = nil, encryption: JournalEncryption? = nil
     ) throws(InterchangeError) -> LedgerHistory {
-        let journalDirectory = directory.appending("journal")
-        let reader: JournalReader
-        do {
-            reader = try JournalReader.open(at: journalDirectory, encryption: encryption)
-        } catch {
-            throw .journal(error)
-        }
         var events: [CommittedEvent] = []
-        var state = LedgerState()
-        var readModels = Projections()
-        var failure: InterchangeError?
-        do {
-            try reader.forEachFrame { frame in
-                for record in frame.records {
-                    if let through, record.sequenceNumber > through { return false }
-                    do throws(EventCodecError) {
-                        let event = try EventCodec.decode(
-                            tag: record.typeTag, schemaVersion: record.schemaVersion, payload: Array(record.payload),
-                            recordedAt: Timestamp(millisecondsSinceEpoch: record.recordedAtMilliseconds))
-                        events.append(CommittedEvent(sequenceNumber: record.sequenceNumber, event: event))
-                        state.apply(event)
-                        readModels.apply(event, sequenceNumber: record.sequenceNumber)
-                    } catch {
-                        failure = .undecodable(error, sequenceNumber: record.sequenceNumber, segment: frame.segment)
-                        return false
-                    }
-                }
-                return true
-            }
-        } catch let error as JournalError {
-            throw .journal(error)
+        do throws(LedgerError) {
+            let replayed = try LedgerReplay.replay(
+                at: directory, through: through, encryption: encryption, visit: { events.append($0) })
+            return LedgerHistory(directory: directory, events: events, state: replayed.state, readModels: replayed.readModels)
         } catch {
-            throw InterchangeError(code: "journalUnreadable", message: "\(journalDirectory): \(error)")
+            throw InterchangeError(code: error.code, message: "\(directory.appending(Ledger.journalDirectoryName)): \(error.message)")
         }
-        if let failure { throw failure }
-        return LedgerHistory(directory: directory, events: events, state: state, readModels: readModels)
     }
 
     /// Creates a history from already decoded events (for tests and hosts that hold a `Ledger`).

@@ -23,11 +23,13 @@ public enum LedgerReplay {
     ///
     /// - Parameters:
     ///   - progress: called now and then with (sequence number reached, last sequence number).
+    ///   - visit: called with every event folded, in order (for exports and logs).
     /// - Throws: `LedgerError.storage` (missing journal, damage, wrong key),
     ///   `LedgerError.codec` when an event does not decode.
     public static func replay(
         at directory: FilePath, through: UInt64? = nil, encryption: JournalEncryption? = nil,
-        fileSystem: any FileSystem = PosixFileSystem(), progress: (@Sendable (UInt64, UInt64) -> Void)? = nil
+        fileSystem: any FileSystem = PosixFileSystem(), progress: (@Sendable (UInt64, UInt64) -> Void)? = nil,
+        visit: ((CommittedEvent) -> Void)? = nil
     ) throws(LedgerError) -> ReplayResult {
         let reader: JournalReader
         do {
@@ -36,13 +38,13 @@ public enum LedgerReplay {
         } catch {
             throw .storage(error)
         }
-        return try fold(reader, from: FoldedState(), through: through ?? reader.lastSequenceNumber, progress: progress)
+        return try fold(reader, from: FoldedState(), through: through ?? reader.lastSequenceNumber, progress: progress, visit: visit)
     }
 
     /// Folds the records after `start.lastSequenceNumber` through `end` onto `start`.
     static func fold(
         _ reader: JournalReader, from start: FoldedState, through end: UInt64,
-        progress: (@Sendable (UInt64, UInt64) -> Void)? = nil
+        progress: (@Sendable (UInt64, UInt64) -> Void)? = nil, visit: ((CommittedEvent) -> Void)? = nil
     ) throws(LedgerError) -> ReplayResult {
         var folded = start
         let last = min(end, reader.lastSequenceNumber)
@@ -53,7 +55,9 @@ public enum LedgerReplay {
                 for record in frame.records where record.sequenceNumber >= folded.state.nextSequenceNumber {
                     if record.sequenceNumber > last { return false }
                     do throws(LedgerError) {
-                        folded.apply(try Ledger.decode(record), sequenceNumber: record.sequenceNumber)
+                        let event = try Ledger.decode(record)
+                        folded.apply(event, sequenceNumber: record.sequenceNumber)
+                        visit?(CommittedEvent(sequenceNumber: record.sequenceNumber, event: event))
                     } catch {
                         failure = error
                         return false

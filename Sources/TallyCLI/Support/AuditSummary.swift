@@ -1,5 +1,6 @@
 import Foundation
 import SystemPackage
+import Tally
 import TallyInterchange
 import TallyJournal
 import TallyModel
@@ -28,64 +29,41 @@ struct AuditSummary {
 
     var isClean: Bool { problems.isEmpty }
 
-    /// Runs every check on the ledger at `path`.
+    /// Runs every check on the ledger at `path` (`LedgerAudit`: journal, decodability, domain
+    /// invariants, checkpoint == replay).
     static func run(path: String, encryption: JournalEncryption?) throws -> AuditSummary {
         try LedgerAccess.requireLedger(at: path)
-        let journal = FilePath(path).appending("journal")
         let progress = ProgressLine("audit")
         defer { progress.finish() }
-        let report: VerificationReport
+        let report: AuditReport
         do {
-            report = try JournalVerifier.verify(at: journal, encryption: encryption) { bytes in
+            report = try LedgerAudit.audit(at: FilePath(path), encryption: encryption) { bytes in
                 progress.update(done: UInt64(max(bytes, 0)), total: 0)
             }
         } catch {
-            throw CLIError("\(journal.string): \(error.description)")
+            throw CLIError("\(path): \(error.message)")
         }
         var summary = AuditSummary()
-        summary.segments = report.segmentCount
-        summary.frames = report.frameCount
-        summary.records = report.recordCount
-        summary.bytes = report.bytesVerified
-        summary.lastSequenceNumber = report.lastSequenceNumber
-        summary.encryptedFramesNotDecrypted = report.encryptedFramesNotDecrypted
-        for problem in report.problems {
-            summary.problems.append(Problem(
-                code: problem.kind.rawValue, segment: problem.location.segment, offset: problem.location.offset,
-                sequenceNumber: problem.location.sequenceNumber, message: problem.detail))
+        summary.segments = report.journal.segmentCount
+        summary.frames = report.journal.frameCount
+        summary.records = report.journal.recordCount
+        summary.bytes = report.journal.bytesVerified
+        summary.lastSequenceNumber = report.journal.lastSequenceNumber
+        summary.encryptedFramesNotDecrypted = report.journal.encryptedFramesNotDecrypted
+        summary.eventsDecoded = report.eventsDecoded
+        summary.problems = report.problems.map { problem in
+            Problem(
+                code: problem.code, segment: problem.location?.segment, offset: problem.location?.offset,
+                sequenceNumber: problem.sequenceNumber,
+                message: problem.rule.map { "[\($0)] \(problem.message)" } ?? problem.message)
         }
-        let canDecrypt = report.encryptedFramesNotDecrypted == 0
-        if canDecrypt {
-            summary.checkDomain(path: path, encryption: encryption)
+        summary.checkpoint = switch report.checkpoint {
+        case .none: "none"
+        case .matchesReplay(let sequenceNumber): "sequence \(sequenceNumber), equals a replay of the journal"
+        case .differs(let sequenceNumber, let reason): "sequence \(sequenceNumber), DIFFERS from a replay: \(reason)"
+        case .unreadable(let reason): "unreadable: \(reason)"
         }
-        summary.checkpoint = Self.checkpointStatus(path: path)
         return summary
-    }
-
-    /// Decodes every event of the readable prefix and collects read-model problems.
-    private mutating func checkDomain(path: String, encryption: JournalEncryption?) {
-        do {
-            let history = try LedgerHistory.load(at: FilePath(path), encryption: encryption)
-            eventsDecoded = history.events.count
-            let models = history.readModels
-            for (model, list) in [("wallets", models.wallets.problems), ("debts", models.debts.problems), ("budgets", models.budgets.problems)] {
-                for problem in list {
-                    problems.append(Problem(
-                        code: "domainInvariant", segment: nil, offset: nil, sequenceNumber: problem.sequenceNumber,
-                        message: "\(model) [\(problem.rule)]: \(problem.message)"))
-                }
-            }
-        } catch {
-            if !problems.contains(where: { $0.code != "domainInvariant" }) {
-                problems.append(Problem(code: error.code, segment: nil, offset: nil, sequenceNumber: nil, message: error.message))
-            }
-        }
-    }
-
-    private static func checkpointStatus(path: String) -> String {
-        let directory = path + "/checkpoints"
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.isEmpty ? "none" : "present (not compared by this build)"
     }
 
     /// The JSON document of `audit --json`.
