@@ -39,6 +39,10 @@ extension Comparison {
         try await reopened.close()
         try? FileManager.default.removeItem(atPath: ledger.string)
 
+        figures["engineEvents"] = Double(count)
+        figures["replayPerSecond"] = Double(count) / replaySeconds
+        figures["replayPeakMB"] = Double(peak - before) / 1e6
+        figures["openMilliseconds"] = openMilliseconds
         var replay = Measurement(label: "Replay \(NumberStyle.grouped(Double(count))) events into all read models (events/s)", higherIsBetter: true, format: .count)
         replay.values["Tally"] = Double(count) / replaySeconds
         var memory = Measurement(label: "Replay of \(NumberStyle.grouped(Double(count))) events: peak extra RSS incl. read models (MB)", higherIsBetter: false, format: .megabytes)
