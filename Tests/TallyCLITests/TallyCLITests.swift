@@ -54,10 +54,10 @@ struct TallyCLITests {
         #expect(first.stdout.hasPrefix(#"{"budgets":"#))
     }
 
-    @Test("the household replays to the golden file in Tests/Fixtures")
+    @Test("the household replays (through the binary) to the same golden file the engine test checks")
     func householdMatchesGolden() throws {
         let ledger = try TallyRunner.householdLedger()
-        let golden = TallyRunner.repositoryRoot.appendingPathComponent("Tests/Fixtures/household.golden.json").path
+        let golden = TallyRunner.repositoryRoot.appendingPathComponent("Tests/Fixtures/household-readmodels.json").path
         if ProcessInfo.processInfo.environment["TALLY_RECORD_SNAPSHOTS"] == "1" {
             try TallyRunner.run(["replay", ledger, "--output", golden])
         }
