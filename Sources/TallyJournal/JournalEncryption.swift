@@ -72,6 +72,34 @@ public struct JournalEncryption: Sendable, Hashable {
         return .success(Array(plaintext))
     }
 
+    /// Seals a blob that lives beside the journal (a checkpoint) under the current key:
+    /// key id (2 bytes, little-endian) ‖ nonce (12) ‖ ciphertext ‖ tag (16); `context` is
+    /// authenticated, not stored.
+    public func sealBlob(_ plaintext: [UInt8], context: [UInt8]) -> [UInt8]? {
+        let nonce = Self.randomNonce()
+        let sealed = plaintext.withUnsafeBytes { seal($0, authenticating: context, nonce: nonce) }
+        guard let sealed else { return nil }
+        return withUnsafeBytes(of: currentKeyID.littleEndian) { Array($0) } + nonce + sealed
+    }
+
+    /// Opens a blob made by `sealBlob`.
+    /// - Throws: `JournalError.encryptionKeyMissing` / `.wrongEncryptionKey` (at `location`).
+    public func openBlob(_ sealed: [UInt8], context: [UInt8], location: JournalLocation) throws(JournalError) -> [UInt8] {
+        guard sealed.count >= 2 + 12 + Self.tagBytes else { throw .wrongEncryptionKey(keyID: 0, location: location) }
+        let keyID = UInt16(sealed[0]) | UInt16(sealed[1]) << 8
+        let nonce = Array(sealed[2..<14])
+        let opened = sealed.withUnsafeBytes { all in
+            context.withUnsafeBytes { contextBytes in
+                open(UnsafeRawBufferPointer(rebasing: all[14...]), keyID: keyID, nonce: nonce, authenticating: contextBytes)
+            }
+        }
+        switch opened {
+        case .success(let plaintext): return plaintext
+        case .failure(.keyMissing): throw .encryptionKeyMissing(keyID: keyID, location: location)
+        case .failure: throw .wrongEncryptionKey(keyID: keyID, location: location)
+        }
+    }
+
     /// 12 random bytes for a frame's nonce (96-bit random nonces: safe for far more frames
     /// than one key will ever seal).
     static func randomNonce() -> [UInt8] {

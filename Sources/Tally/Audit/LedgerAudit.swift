@@ -46,7 +46,8 @@ public enum LedgerAudit {
         }
         checkDomainInvariants(folded, into: &report)
         report.checkpoint = CheckpointComparison.compare(
-            store: CheckpointStore(directory: directory.appending(Ledger.checkpointDirectoryName), fileSystem: fileSystem),
+            store: CheckpointStore(
+                directory: directory.appending(Ledger.checkpointDirectoryName), fileSystem: fileSystem, encryption: encryption),
             journalPath: journalPath, fileSystem: fileSystem, encryption: encryption)
         switch report.checkpoint {
         case .none, .matchesReplay: break

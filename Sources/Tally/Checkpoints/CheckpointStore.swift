@@ -7,8 +7,13 @@ import TallyJournal
 struct CheckpointStore: Sendable {
     let directory: FilePath
     let fileSystem: any FileSystem
+    /// When set, checkpoint files are sealed with it (they hold the same personal data as the
+    /// journal): magic `TALLYCKE` followed by `JournalEncryption.sealBlob` of the plain file.
+    var encryption: JournalEncryption?
     /// How many checkpoint files to keep (older ones are removed after a new one is durable).
     var keep = 2
+
+    static let sealedMagic: [UInt8] = Array("TALLYCKE".utf8)
 
     static let suffix = ".checkpoint"
 
@@ -23,7 +28,7 @@ struct CheckpointStore: Sendable {
             if !fileSystem.fileExists(at: directory) { try fileSystem.createDirectory(at: directory) }
             if fileSystem.fileExists(at: temporary) { try fileSystem.removeFile(at: temporary) }
             let file = try fileSystem.createFile(at: temporary)
-            try file.write(checkpoint.encoded(), at: 0)
+            try file.write(try fileBytes(of: checkpoint), at: 0)
             try file.synchronize()
             try fileSystem.rename(from: temporary, to: final)
             try fileSystem.synchronizeDirectory(at: directory)
@@ -54,6 +59,24 @@ struct CheckpointStore: Sendable {
         } catch {
             throw .stateUnreadable("\(name): \(error)")
         }
-        return try Checkpoint.decode(bytes)
+        guard bytes.starts(with: Self.sealedMagic) else { return try Checkpoint.decode(bytes) }
+        guard let encryption else { throw .stateUnreadable("\(name) is encrypted and no key was given") }
+        do {
+            let plain = try encryption.openBlob(
+                Array(bytes.dropFirst(Self.sealedMagic.count)), context: Self.sealedMagic,
+                location: JournalLocation(segment: name, offset: 0))
+            return try Checkpoint.decode(plain)
+        } catch let defect as CheckpointDefect {
+            throw defect
+        } catch {
+            throw .stateUnreadable("\(name): \(error)")
+        }
+    }
+
+    private func fileBytes(of checkpoint: Checkpoint) throws(Errno) -> [UInt8] {
+        let plain = checkpoint.encoded()
+        guard let encryption else { return plain }
+        guard let sealed = encryption.sealBlob(plain, context: Self.sealedMagic) else { throw .ioError }
+        return Self.sealedMagic + sealed
     }
 }

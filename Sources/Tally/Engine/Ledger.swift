@@ -75,7 +75,8 @@ public actor Ledger {
         }
         do {
             let reader = try Ledger.reader(of: journal)
-            let checkpoints = CheckpointStore(directory: directory.appending(checkpointDirectoryName), fileSystem: fileSystem)
+            let checkpoints = CheckpointStore(
+                directory: directory.appending(checkpointDirectoryName), fileSystem: fileSystem, encryption: options.encryption)
             let (start, rejected) = checkpoints.newestUsable(for: reader)
             let replayed = try LedgerReplay.fold(reader, from: start ?? FoldedState(), through: reader.lastSequenceNumber)
             let folded = FoldedState(state: replayed.state, readModels: replayed.readModels, chainValue: replayed.chainValue)

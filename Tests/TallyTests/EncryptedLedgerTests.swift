@@ -1,0 +1,46 @@
+import Foundation
+import SystemPackage
+import Tally
+import TallyJournal
+import TallyTestSupport
+import Testing
+
+@Suite("Encrypted ledger")
+struct EncryptedLedgerTests {
+    @Test("a ledger with encryption at rest replays with its key; without it open is a typed error, audit still verifies the chain")
+    func encryptedLedger() async throws {
+        let directory = try TemporaryDirectory("tally-encrypted")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        var options = LedgerOptions(durability: .none)
+        options.encryption = try JournalEncryption(keyID: 1, key: [UInt8](repeating: 7, count: 32))
+        var scenario = Scenario()
+        let ledger = try await Ledger.open(at: path, options: options)
+        for command in scenario.setup() { try await ledger.execute(command) }
+        try await ledger.execute(scenario.command(.recordTransaction(scenario.ids.next(), scenario.expense(4_250, shared: true))))
+        let live = try await ledger.readModels.canonicalJSON().text
+        try await ledger.close()
+
+        let journal = try Data(contentsOf: URL(fileURLWithPath: path.appending("journal/00000000000000000001.segment").string))
+        #expect(journal.range(of: Data("Joint".utf8)) == nil, "wallet names must not be on disk in clear")
+        let checkpoints = path.appending(Ledger.checkpointDirectoryName).string
+        let names = try FileManager.default.contentsOfDirectory(atPath: checkpoints).filter { $0.hasSuffix(".checkpoint") }
+        #expect(names.count == 1)
+        for name in names {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: checkpoints + "/" + name))
+            #expect(bytes.range(of: Data("Joint".utf8)) == nil, "checkpoints are sealed too")
+        }
+
+        await #expect { try await Ledger.open(at: path, options: LedgerOptions(durability: .none)) } throws: { error in
+            (error as? LedgerError)?.code == "encryptionKeyMissing"
+        }
+        let reopened = try await Ledger.open(at: path, options: options)
+        #expect(reopened.openReport.checkpointSequenceNumber != nil, "the sealed checkpoint opens with the key")
+        #expect(try await reopened.readModels.canonicalJSON().text == live)
+        try await reopened.close()
+        #expect(try LedgerReplay.replay(at: path, encryption: options.encryption).readModels.canonicalJSON().text == live)
+        let withoutKey = try LedgerAudit.audit(at: path)
+        #expect(withoutKey.journal.problems.isEmpty && withoutKey.journal.encryptedFramesNotDecrypted > 0)
+        #expect(try LedgerAudit.audit(at: path, encryption: options.encryption).isClean)
+    }
+}
