@@ -10,6 +10,8 @@ struct CompareOptions {
     var concurrentEvents = 12_800
     /// Events of the journal that the streaming-read memory test reads (default: `events`).
     var memoryEvents: Int?
+    /// Events in the ledger of the engine rows (replay, open with checkpoint); default 1,000,000.
+    var engineEvents = 1_000_000
     /// Where the stores are created; removed afterwards unless `keep`.
     var directory = NSTemporaryDirectory() + "tally-compare-\(getpid())"
     var keep = false
@@ -17,7 +19,7 @@ struct CompareOptions {
 
     static let usage = """
         usage: tally-compare [--events N] [--single-events N] [--concurrent-events N]
-                             [--memory-events N] [--directory PATH] [--keep] [--seed N]
+                             [--memory-events N] [--engine-events N] [--directory PATH] [--keep] [--seed N]
         """
 
     /// Parses `arguments` (without the program name); prints usage and exits on a bad one.
@@ -36,6 +38,7 @@ struct CompareOptions {
             case "--single-events": options.singleEvents = number(flag)
             case "--concurrent-events": options.concurrentEvents = max(64, number(flag) / 64 * 64)
             case "--memory-events": options.memoryEvents = number(flag)
+            case "--engine-events": options.engineEvents = number(flag)
             case "--seed": options.seed = UInt64(number(flag))
             case "--directory":
                 guard let path = remaining.popFirst() else { fail("--directory needs a path") }

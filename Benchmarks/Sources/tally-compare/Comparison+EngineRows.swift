@@ -5,10 +5,10 @@ import TallyJournal
 import TallyWorkload
 
 extension Comparison {
-    /// Engine rows on a ledger of at least 1,000,000 generated events: replay from the journal
+    /// Engine rows on a ledger of `--engine-events` generated events (default 1,000,000): replay from the journal
     /// alone into every read model (events/s and peak extra memory), and open with a checkpoint.
     mutating func measureEngine() async throws -> [Measurement] {
-        let count = ProcessInfo.processInfo.environment["TALLY_ENGINE_EVENTS"].flatMap(Int.init) ?? max(options.events, 1_000_000)
+        let count = options.engineEvents
         let ledger = FilePath(path("engine-ledger"))
         Self.progress("building a \(count)-event ledger for the replay and open rows")
         let journal = try Journal.open(at: ledger.appending(Ledger.journalDirectoryName), options: JournalOptions(durability: .none))
