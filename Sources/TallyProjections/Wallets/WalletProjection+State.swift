@@ -1,25 +1,15 @@
 import TallyModel
 
-extension WalletProjection {
+extension WalletProjection: ProjectionState {
     static let stateMagic = "tally.wallets"
 
     /// The projection's state as deterministic checkpoint bytes (see `Docs/Projections.md`):
-    /// equal states give equal bytes, so the engine can checkpoint and later restore without
-    /// replaying the journal.
-    public func encodedState() -> [UInt8] {
-        var writer = BinaryWriter(reservingCapacity: 1024)
-        encodeState(to: &writer)
-        return writer.bytes
-    }
+    /// equal states give equal bytes.
+    public func encodedState() -> [UInt8] { stateBytes() }
 
     /// Restores a projection from ``encodedState()`` bytes.
-    /// - Throws: ``ProjectionError/invalidCheckpoint(reason:)`` for damaged bytes or another
-    ///   format version; never traps.
-    public init(encodedState bytes: [UInt8]) throws(ProjectionError) {
-        var reader = StateReader(bytes)
-        try self.init(from: &reader)
-        try reader.finish()
-    }
+    /// - Throws: ``ProjectionError/invalidCheckpoint(reason:)``; never traps.
+    public init(encodedState bytes: [UInt8]) throws(ProjectionError) { try self.init(stateBytes: bytes) }
 
     func encodeState(to writer: inout BinaryWriter) {
         writer.writeStateHeader(Self.stateMagic)
