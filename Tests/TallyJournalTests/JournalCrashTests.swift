@@ -58,8 +58,8 @@ struct JournalCrashTests {
                         nextBatch += 1
                     }
                     try journal.close()
-                } catch is JournalError {
-                    // The crash surfaced as a typed error (EBADF from the dead process's handles).
+                } catch {
+                    // The crash surfaced as a typed JournalError (EBADF from the dead process's handles).
                     nextBatch += 1
                 }
                 if fileSystem.crashCount == 0 { fileSystem.crash() }
