@@ -119,14 +119,16 @@ let package = Package(
             dependencies: [
                 "TallyInterchange", "Tally", "TallyProjections", "TallyModel", "TallyTestSupport",
                 .product(name: "SystemPackage", package: "swift-system"),
-            ]
+            ],
+            exclude: ["Snapshots"]
         ),
         .testTarget(
             name: "TallyCLITests",
             dependencies: [
                 "TallyCLI", "TallyHostExample", "TallyTestSupport", "TallyJournal",
                 .product(name: "SystemPackage", package: "swift-system"),
-            ]
+            ],
+            exclude: ["Snapshots"]
         ),
     ],
     swiftLanguageModes: [.v6]
