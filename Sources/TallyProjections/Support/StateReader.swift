@@ -35,6 +35,11 @@ struct StateReader {
         do { return try reader.readUUID() } catch { throw damaged(error) }
     }
 
+    /// Reads a model value in its wire encoding.
+    mutating func readWire<Value: WireValue>(_ type: Value.Type = Value.self) throws(ProjectionError) -> Value {
+        do { return try reader.read() } catch { throw damaged(error) }
+    }
+
     /// Reads any ``StateCodable`` value.
     mutating func read<Value: StateCodable>(_ type: Value.Type = Value.self) throws(ProjectionError) -> Value {
         try Value(from: &self)
@@ -61,7 +66,7 @@ struct StateReader {
 /// The version of the projection checkpoint format; bump on any layout change (a checkpoint of
 /// another version is refused and the engine replays instead).
 enum StateFormat {
-    static let version: UInt64 = 1
+    static let version: UInt64 = 2
 }
 
 extension BinaryWriter {
