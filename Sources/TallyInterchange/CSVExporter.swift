@@ -18,7 +18,7 @@ public enum CSVExporter {
             let details = record.details
             let fields = [
                 details.date.isoString, String(describing: details.kind), history.categoryName(details.categoryID),
-                details.amount.plainNumber(), details.note ?? "", history.walletName(details.walletID), details.amount.currency.code,
+                details.amount.plainNumber(), details.note?.description ?? "", history.walletName(details.walletID), details.amount.currency.code,
             ]
             lines.append(fields.map { CSVTable.quoted($0, delimiter: ",") }.joined(separator: ","))
         }

@@ -103,7 +103,7 @@ public struct CSVImporter: Sendable {
         let namespace = UUIDValue.derived(namespace: UUIDValue(high: 0x7461_6c6c_792d_6373, low: 0x762d_696d_706f_7274), name: Self.digest(text))
 
         var existing = Set(state.transactions.values.filter { !$0.isDeleted && $0.details.walletID == wallet.key }
-            .map { DuplicateKey(date: $0.details.date, amount: $0.details.amount, note: $0.details.note ?? "") })
+            .map { DuplicateKey(date: $0.details.date, amount: $0.details.amount, note: $0.details.note?.description ?? "") })
         var commands: [Command] = []
         var rows: [RowResult] = []
         for (index, row) in table.rows.enumerated() {

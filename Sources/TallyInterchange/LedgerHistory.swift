@@ -65,5 +65,5 @@ public struct LedgerHistory: Sendable {
     public func categoryName(_ id: CategoryID) -> String { state.categories[id]?.name ?? id.description }
 
     /// A person's name, or the id when unknown.
-    public func personName(_ id: PersonID) -> String { state.people[id]?.name ?? id.description }
+    public func personName(_ id: PersonID) -> String { state.people[id]?.name.description ?? id.description }
 }

@@ -49,7 +49,7 @@ public enum LedgerJournalExporter {
             let categoryAccount = (details.kind == .expense ? "expenses:" : "income:") + sanitized(category.lowercased())
             let wallet = Self.account(details.walletID, state: state)
             let signed = details.kind == .expense ? details.amount.minorUnits : -details.amount.minorUnits
-            let description = sanitized(details.note ?? category)
+            let description = sanitized(details.note?.description ?? category)
             add(details.date, "\(details.date.isoString) \(description)  ; id:\(transactionID)\n"
                 + "    \(categoryAccount)  \(amount(signed, details.amount.currency))\n    \(wallet)")
         }
@@ -60,7 +60,7 @@ public enum LedgerJournalExporter {
             let received = amount(transfer.amountReceived.minorUnits, transfer.amountReceived.currency)
             let sent = amount(transfer.amountSent.minorUnits, transfer.amountSent.currency)
             let cost = transfer.amountSent.currency == transfer.amountReceived.currency ? "" : " @@ \(sent)"
-            add(transfer.date, "\(transfer.date.isoString) \(sanitized(transfer.note ?? "Transfer"))  ; id:\(transferID)\n"
+            add(transfer.date, "\(transfer.date.isoString) \(sanitized(transfer.note?.description ?? "Transfer"))  ; id:\(transferID)\n"
                 + "    \(to)  \(received)\(cost)\n    \(from)  \(amount(-transfer.amountSent.minorUnits, transfer.amountSent.currency))")
         }
         for point in balancePoints {

@@ -63,17 +63,9 @@ extension Journal {
         _ header: SegmentHeader, in directory: FilePath, fileSystem: any FileSystem
     ) throws(JournalError) {
         let name = SegmentFiles.name(firstSequenceNumber: header.firstSequenceNumber)
-        let temporary = directory.appending(name + ".tmp")
         let final = directory.appending(name)
-        try withErrno("create segment", temporary) { () throws(Errno) in
-            if fileSystem.fileExists(at: temporary) { try fileSystem.removeFile(at: temporary) }
-            let file = try fileSystem.createFile(at: temporary)
-            try file.write(header.encoded(), at: 0)
-            try file.synchronize()
-        }
-        try withErrno("rename segment", final) { () throws(Errno) in
-            try fileSystem.rename(from: temporary, to: final)
-            try fileSystem.synchronizeDirectory(at: directory)
+        try withErrno("create segment", final) { () throws(Errno) in
+            try fileSystem.replaceAtomically(final, with: header.encoded())
         }
     }
 }

@@ -2,12 +2,15 @@ import Foundation
 import Testing
 import TallyModel
 
-/// Reads and (on request) records `Tests/Fixtures/events-v1.bin`; see `Tests/Fixtures/README.md`.
+/// Reads `Tests/Fixtures/events-v1.bin` and `events-v2.bin` (and records a missing one on
+/// request); see `Tests/Fixtures/README.md`.
 @Suite("Event fixtures")
 struct EventFixtureTests {
-    static let fixtureURL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/events-v1.bin")
+    static func fixtureURL(_ name: String) -> URL {
+        URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/\(name)")
+    }
     static let magic = Array("TALLYEV1".utf8)
 
     /// A record of the fixture container.
@@ -42,14 +45,30 @@ struct EventFixtureTests {
         return writer.bytes
     }
 
-    static func expectedRecords() -> [Record] {
-        let current = FixtureEvents.events.map { event in
+    /// The records of `events-v2.bin`: every event at its current schema version.
+    static func currentRecords() -> [Record] {
+        (FixtureEvents.events + FixtureEvents.v2Additions).map { event in
             let encoded = EventCodec.encode(event)
             return Record(tag: encoded.tag, schemaVersion: encoded.schemaVersion, recordedAt: event.recordedAt, payload: encoded.payload)
         }
-        let legacy = Record(tag: EventTag.transactionRecorded.rawValue, schemaVersion: 1,
-                            recordedAt: FixtureEvents.legacyEvent.recordedAt, payload: legacyTransactionPayload())
-        return current + [legacy]
+    }
+
+    /// Decodes a fixture file; a missing file is recorded from `records` only when
+    /// `TALLY_RECORD_FIXTURES=1` (fixtures are never re-recorded over an existing file).
+    static func decodedFixture(_ name: String, recording records: @autoclosure () -> [Record]) throws -> (records: [Record], events: [Event])? {
+        let url = fixtureURL(name)
+        if ProcessInfo.processInfo.environment["TALLY_RECORD_FIXTURES"] == "1", !FileManager.default.fileExists(atPath: url.path) {
+            try Data(writeContainer(records())).write(to: url)
+        }
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            Issue.record("missing \(url.path); record it once with TALLY_RECORD_FIXTURES=1 swift test")
+            return nil
+        }
+        let stored = try readContainer(Array(data))
+        let events = try stored.map { record in
+            try EventCodec.decode(tag: record.tag, schemaVersion: record.schemaVersion, payload: record.payload, recordedAt: record.recordedAt)
+        }
+        return (stored, events)
     }
 
     static func writeContainer(_ records: [Record]) -> [UInt8] {
@@ -83,22 +102,39 @@ struct EventFixtureTests {
         return records
     }
 
-    @Test("G4: the v1 fixture decodes forever to the expected events, one per event type")
+    @Test("G4: the v1 fixture decodes forever to the expected events, one per event type of the first catalog")
     func fixtureDecodesToExpectedEvents() throws {
-        if ProcessInfo.processInfo.environment["TALLY_RECORD_FIXTURES"] == "1" {
-            try Data(Self.writeContainer(Self.expectedRecords())).write(to: Self.fixtureURL)
+        guard let fixture = try Self.decodedFixture("events-v1.bin", recording: []) else { return }
+        #expect(fixture.events == FixtureEvents.events + [FixtureEvents.legacyEvent])
+        let coveredTags = Set(fixture.records.map(\.tag))
+        let firstCatalog = EventTag.allCases.filter { !FixtureEvents.tagsAfterV1.contains($0) }.map(\.rawValue)
+        #expect(coveredTags == Set(firstCatalog), "the fixture must hold every event type of the first catalog")
+    }
+
+    @Test("G4, P1: the v1 fixture's plain-string names and notes upcast to personal text of the right owner")
+    func v1PersonalTextsUpcastToTheirOwners() throws {
+        guard let fixture = try Self.decodedFixture("events-v1.bin", recording: []) else { return }
+        var owners: [String: PersonID] = [:]
+        for event in fixture.events {
+            switch event.payload {
+            case .householdCreated(let created): owners[created.adminName.description] = created.adminName.owner
+            case .memberAdded(let added): owners[added.name.description] = added.name.owner
+            case .personAdded(let added): owners[added.name.description] = added.name.owner
+            case .transactionRecorded(let recorded): recorded.details.note.map { owners[$0.description] = $0.owner }
+            default: break
+            }
         }
-        guard let data = FileManager.default.contents(atPath: Self.fixtureURL.path) else {
-            Issue.record("missing \(Self.fixtureURL.path); record it once with TALLY_RECORD_FIXTURES=1 swift test")
-            return
-        }
-        let records = try Self.readContainer(Array(data))
-        let decoded = try records.map { record in
-            try EventCodec.decode(tag: record.tag, schemaVersion: record.schemaVersion, payload: record.payload, recordedAt: record.recordedAt)
-        }
-        #expect(decoded == FixtureEvents.events + [FixtureEvents.legacyEvent])
-        let coveredTags = Set(records.map(\.tag))
-        #expect(coveredTags == Set(EventTag.allCases.map(\.rawValue)), "the fixture must hold every event type")
+        #expect(owners["Anna"] == FixtureEvents.anna)
+        #expect(owners["Ben"] == FixtureEvents.ben, "a name belongs to the person named")
+        #expect(owners["Carla"] == FixtureEvents.carla)
+        #expect(owners["Migros 🛒"] == FixtureEvents.anna, "a note belongs to the event's actor")
+    }
+
+    @Test("G4: the v2 fixture decodes forever to the expected events, one per event type")
+    func v2FixtureDecodesToExpectedEvents() throws {
+        guard let fixture = try Self.decodedFixture("events-v2.bin", recording: Self.currentRecords()) else { return }
+        #expect(fixture.events == FixtureEvents.events + FixtureEvents.v2Additions)
+        #expect(Set(fixture.records.map(\.tag)) == Set(EventTag.allCases.map(\.rawValue)), "the fixture must hold every event type")
     }
 
     @Test("G4: TransactionRecorded v1 bytes (without tags) upcast to the current struct with tags = []")
@@ -114,7 +150,8 @@ struct EventFixtureTests {
         #expect(recorded.details.tags == [])
         // Re-encoding writes the current version, with the (empty) tags field.
         let reencoded = EventCodec.encode(decoded)
-        #expect(reencoded.schemaVersion == 2)
-        #expect(reencoded.payload.count == Self.legacyTransactionPayload().count + 1)
+        #expect(reencoded.schemaVersion == EventTag.transactionRecorded.schemaVersion)
+        // + 1 byte of tags count, + 1 form byte and 16 bytes of owner for the note (P1).
+        #expect(reencoded.payload.count == Self.legacyTransactionPayload().count + 1 + 17)
     }
 }

@@ -35,20 +35,33 @@ public enum LedgerAudit {
         report.problems = verification.problems.map {
             AuditProblem(code: $0.kind.rawValue, location: $0.location, message: $0.detail)
         }
+        var keys: PersonalKeyRing?
+        do {
+            keys = try PersonalKeyRing.load(ledgerDirectory: directory, fileSystem: fileSystem, encryption: encryption, readOnly: true)
+        } catch {
+            report.problems.append(AuditProblem(
+                code: "personalKeysUnreadable", location: nil,
+                message: "\(error.message); personal texts are checked as redacted"))
+        }
         let folded: FoldedState
         do {
             let reader = try JournalReader.open(at: journalPath, fileSystem: fileSystem, encryption: encryption)
-            folded = try foldCheckingInvariants(reader, into: &report)
+            folded = try foldCheckingInvariants(reader, personalTexts: keys, into: &report)
         } catch {
             let code = (error as? JournalError)?.code ?? "journalUnreadable"
             report.problems.append(AuditProblem(code: code, location: nil, message: "\(error)"))
             return report
         }
         checkDomainInvariants(folded, into: &report)
+        for (person, count) in (keys?.unopened ?? [:]).sorted(by: { $0.key.description < $1.key.description }) {
+            report.problems.append(AuditProblem(
+                code: "personalTextUnreadable", rule: "P2", location: nil,
+                message: "\(count) personal text(s) of \(person), who was never forgotten, cannot be opened: their key is missing from \(PersonalKeyRing.fileName); restore it from a backup of the ledger directory"))
+        }
         report.checkpoint = CheckpointComparison.compare(
             store: CheckpointStore(
                 directory: directory.appending(Ledger.checkpointDirectoryName), fileSystem: fileSystem, encryption: encryption),
-            journalPath: journalPath, fileSystem: fileSystem, encryption: encryption)
+            journalPath: journalPath, fileSystem: fileSystem, encryption: encryption, personalTexts: keys)
         switch report.checkpoint {
         case .none, .matchesReplay: break
         case .differs(let sequenceNumber, let reason):
@@ -65,14 +78,16 @@ public enum LedgerAudit {
 
     /// Decodes and folds every event, checking per-event invariants; stops at the first event
     /// that does not decode (later state would be meaningless).
-    private static func foldCheckingInvariants(_ reader: JournalReader, into report: inout AuditReport) throws -> FoldedState {
+    private static func foldCheckingInvariants(
+        _ reader: JournalReader, personalTexts keys: PersonalKeyRing?, into report: inout AuditReport
+    ) throws -> FoldedState {
         var folded = FoldedState()
         try reader.forEachFrame(from: 1) { frame in
             for record in frame.records {
                 let location = JournalLocation(segment: frame.segment, offset: frame.offset, sequenceNumber: record.sequenceNumber)
                 let event: Event
                 do throws(LedgerError) {
-                    event = try Ledger.decode(record)
+                    event = try Ledger.decode(record, personalTexts: keys)
                 } catch {
                     report.problems.append(AuditProblem(code: "eventUndecodable", location: location, message: error.message))
                     return false

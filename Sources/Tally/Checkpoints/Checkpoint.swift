@@ -88,6 +88,7 @@ enum CheckpointDefect: Error, Equatable, CustomStringConvertible {
     case stateUnreadable(String)
     case notInJournal(sequenceNumber: UInt64)
     case chainMismatch(sequenceNumber: UInt64)
+    case personalKeysMissing([String])
 
     var description: String {
         switch self {
@@ -99,6 +100,7 @@ enum CheckpointDefect: Error, Equatable, CustomStringConvertible {
         case .stateUnreadable(let reason): "state does not decode: \(reason)"
         case .notInJournal(let sequence): "covers sequence \(sequence), which the journal does not end a frame at"
         case .chainMismatch(let sequence): "chain value at sequence \(sequence) differs from the journal's (the journal was rewritten)"
+        case .personalKeysMissing(let people): "the personal keys of \(people.joined(separator: ", ")) are missing from personal-keys"
         }
     }
 }

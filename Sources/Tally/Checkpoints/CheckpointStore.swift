@@ -21,21 +21,28 @@ struct CheckpointStore: Sendable {
         let digits = String(checkpoint.sequenceNumber)
         let name = String(repeating: "0", count: max(0, 20 - digits.count)) + digits + Self.suffix
         let final = directory.appending(name)
-        let temporary = directory.appending(name + ".tmp")
         let fileSystem = self.fileSystem
-        let directory = self.directory
-        try JournalError.catching("write checkpoint", temporary) { () throws(Errno) in
-            if !fileSystem.fileExists(at: directory) { try fileSystem.createDirectory(at: directory) }
-            if fileSystem.fileExists(at: temporary) { try fileSystem.removeFile(at: temporary) }
-            let file = try fileSystem.createFile(at: temporary)
-            try file.write(try fileBytes(of: checkpoint), at: 0)
-            try file.synchronize()
-            try fileSystem.rename(from: temporary, to: final)
-            try fileSystem.synchronizeDirectory(at: directory)
+        try JournalError.catching("write checkpoint", final) { () throws(Errno) in
+            try fileSystem.replaceAtomically(final, with: try fileBytes(of: checkpoint))
         }
         for old in try names().dropLast(keep) {
             let path = directory.appending(old)
             try? fileSystem.removeFile(at: path)
+        }
+    }
+
+    /// Removes every checkpoint, durably (they hold personal texts readable; P3).
+    func removeAll() throws(JournalError) {
+        let fileSystem = self.fileSystem
+        let directory = self.directory
+        for name in try names() {
+            try JournalError.catching("remove checkpoint", directory.appending(name)) { () throws(Errno) in
+                try fileSystem.removeFile(at: directory.appending(name))
+            }
+        }
+        guard fileSystem.fileExists(at: directory) else { return }
+        try JournalError.catching("remove checkpoints", directory) { () throws(Errno) in
+            try fileSystem.synchronizeDirectory(at: directory)
         }
     }
 

@@ -6,12 +6,30 @@ import TallyProjections
 extension FoldedState {
     static let ledgerStateSection = "ledgerState"
     static let readModelsSection = "readModels"
+    /// The people who had a personal key when the checkpoint was written (P2): a checkpoint
+    /// holds their texts readable, so it is only used while their keys are still there.
+    static let keyHoldersSection = "personalKeyHolders"
 
     /// The checkpoint of this state, which covers the journal through its last sequence number.
-    func checkpoint() -> Checkpoint {
-        Checkpoint(
+    func checkpoint(keyHolders: Set<PersonID>) -> Checkpoint {
+        var holders = BinaryWriter(reservingCapacity: 16 * keyHolders.count)
+        for person in keyHolders.sorted(by: { $0.description < $1.description }) { holders.write(person) }
+        return Checkpoint(
             sequenceNumber: state.nextSequenceNumber - 1, chainValue: chainValue,
-            sections: [Self.ledgerStateSection: state.checkpointBytes(), Self.readModelsSection: readModels.encodedState()])
+            sections: [Self.ledgerStateSection: state.checkpointBytes(), Self.readModelsSection: readModels.encodedState(),
+                       Self.keyHoldersSection: holders.bytes])
+    }
+
+    /// The key holders a checkpoint lists (empty for checkpoints written before sealing).
+    static func keyHolders(of checkpoint: Checkpoint) throws(CheckpointDefect) -> Set<PersonID> {
+        var reader = BinaryReader(checkpoint.sections[keyHoldersSection] ?? [])
+        var holders: Set<PersonID> = []
+        do {
+            while reader.remainingCount > 0 { holders.insert(try reader.read()) }
+        } catch {
+            throw .stateUnreadable("personal key holders: \(error)")
+        }
+        return holders
     }
 
     /// Restores the state a checkpoint holds.
@@ -36,15 +54,19 @@ extension FoldedState {
 }
 
 extension CheckpointStore {
-    /// The newest checkpoint that decodes and sits on a frame boundary of `reader`'s journal
-    /// with the same chain value, restored; plus why newer ones were passed over.
-    func newestUsable(for reader: JournalReader) -> (FoldedState?, rejected: [String]) {
+    /// The newest checkpoint that decodes, sits on a frame boundary of `reader`'s journal with
+    /// the same chain value and whose key holders all still have a key or were forgotten (a
+    /// full replay then notices texts that cannot be opened, P2), restored; plus why newer ones
+    /// were passed over.
+    func newestUsable(for reader: JournalReader, keys: PersonalKeyRing) -> (FoldedState?, rejected: [String]) {
         var rejected: [String] = []
         let candidates = (try? names()) ?? []
         for name in candidates.reversed() {
             do throws(CheckpointDefect) {
                 let checkpoint = try read(name)
                 try checkpoint.check(against: reader)
+                let missing = try FoldedState.keyHolders(of: checkpoint).filter { !keys.hasKey(for: $0) && !keys.forgotten.contains($0) }
+                guard missing.isEmpty else { throw .personalKeysMissing(missing.map(\.description).sorted()) }
                 return (try FoldedState(checkpoint: checkpoint), rejected)
             } catch {
                 rejected.append("\(name): \(error)")
@@ -78,7 +100,8 @@ extension Checkpoint {
 /// Audit: the newest checkpoint against a replay of the journal alone.
 enum CheckpointComparison {
     static func compare(
-        store: CheckpointStore, journalPath: FilePath, fileSystem: any FileSystem, encryption: JournalEncryption?
+        store: CheckpointStore, journalPath: FilePath, fileSystem: any FileSystem, encryption: JournalEncryption?,
+        personalTexts keys: PersonalKeyRing?
     ) -> CheckpointStatus {
         guard let newest = (try? store.names())?.last else { return .none }
         do {
@@ -86,7 +109,7 @@ enum CheckpointComparison {
             let reader = try JournalReader.open(at: journalPath, fileSystem: fileSystem, encryption: encryption)
             try checkpoint.check(against: reader)
             let restored = try FoldedState(checkpoint: checkpoint)
-            let replayed = try LedgerReplay.fold(reader, from: FoldedState(), through: checkpoint.sequenceNumber)
+            let replayed = try LedgerReplay.fold(reader, from: FoldedState(), through: checkpoint.sequenceNumber, personalTexts: keys)
             if replayed.state != restored.state {
                 return .differs(sequenceNumber: checkpoint.sequenceNumber, reason: "the validation state differs")
             }

@@ -4,7 +4,7 @@ import TallyModel
 /// length-prefixed strings, presence bytes, counts; `Docs/Events.md`), dictionaries written as
 /// pairs sorted by key so that equal states give equal bytes.
 extension LedgerState {
-    static let checkpointMagic = "tally.ledgerState.v1"
+    static let checkpointMagic = "tally.ledgerState.v2"
 
     func checkpointBytes() -> [UInt8] {
         var writer = BinaryWriter(reservingCapacity: 4096)
@@ -16,8 +16,8 @@ extension LedgerState {
             writer.write(household.baseCurrency); writer.write(household.admin)
         }
         writer.writeSorted(people) { writer, person in
-            writer.writeString(person.name); writer.write(person.isMember)
-            writer.write(person.isRemoved); writer.write(person.isArchived)
+            writer.write(person.name); writer.write(person.isMember)
+            writer.write(person.isRemoved); writer.write(person.isArchived); writer.write(person.isForgotten)
         }
         writer.writeSorted(wallets) { writer, wallet in
             writer.writeString(wallet.name); writer.write(wallet.kind); writer.write(wallet.currency)
@@ -70,9 +70,10 @@ extension LedgerState {
             HouseholdRecord(id: try reader.read(), name: try reader.readString(), baseCurrency: try reader.read(), admin: try reader.read())
         }
         people = try reader.readDictionary { reader throws(EventCodecError) in
-            var person = PersonRecord(name: try reader.readString(), isMember: try reader.read())
+            var person = PersonRecord(name: try reader.read(), isMember: try reader.read())
             person.isRemoved = try reader.read()
             person.isArchived = try reader.read()
+            person.isForgotten = try reader.read()
             return person
         }
         wallets = try reader.readDictionary { reader throws(EventCodecError) in

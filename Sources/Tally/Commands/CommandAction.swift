@@ -19,6 +19,9 @@ public enum CommandAction: Sendable, Hashable {
     case addPerson(personID: PersonID, name: String)
     /// Archives a member or contact (H3).
     case archivePerson(PersonID)
+    /// Forgets a removed member or a contact: destroys their personal key so their names and
+    /// notes read as redacted everywhere, for good (P3). Admin only; not undoable.
+    case forgetPerson(PersonID)
 
     // MARK: Wallets (W1-W6)
 

@@ -2,20 +2,24 @@ import TallyJournal
 import TallyModel
 
 extension Ledger {
-    /// The journal record of an event: `recordedAt` next to tag and version, the codec's payload.
-    static func record(for event: Event) -> NewRecord {
-        let encoded = EventCodec.encode(event)
+    /// The journal record of an event: `recordedAt` next to tag and version, the codec's
+    /// payload with every personal text sealed by `keys` (P1).
+    static func record(for event: Event, sealingWith keys: PersonalKeyRing) -> NewRecord {
+        var writer = BinaryWriter(reservingCapacity: 96)
+        writer.personalTextCipher = keys
+        let tag = EventCodec.encode(event, into: &writer)
         return NewRecord(
-            recordedAtMilliseconds: event.recordedAt.millisecondsSinceEpoch, typeTag: encoded.tag,
-            schemaVersion: encoded.schemaVersion, payload: encoded.payload)
+            recordedAtMilliseconds: event.recordedAt.millisecondsSinceEpoch, typeTag: tag.rawValue,
+            schemaVersion: tag.schemaVersion, payload: writer.bytes)
     }
 
-    /// Decodes a journal record.
-    static func decode(_ record: JournalRecord) throws(LedgerError) -> Event {
+    /// Decodes a journal record, opening personal texts with `keys` (without them, or without
+    /// the owner's key, they read as redacted).
+    static func decode(_ record: JournalRecord, personalTexts keys: PersonalKeyRing?) throws(LedgerError) -> Event {
         do {
             return try EventCodec.decode(
                 tag: record.typeTag, schemaVersion: record.schemaVersion, payload: Array(record.payload),
-                recordedAt: Timestamp(millisecondsSinceEpoch: record.recordedAtMilliseconds))
+                recordedAt: Timestamp(millisecondsSinceEpoch: record.recordedAtMilliseconds), personalTexts: keys)
         } catch {
             throw .codec(error, sequenceNumber: record.sequenceNumber)
         }
@@ -31,14 +35,15 @@ extension Ledger {
 
     /// Calls `body` with every decoded event in a range.
     static func forEachEvent(
-        in reader: JournalReader, from start: UInt64, through end: UInt64, _ body: (CommittedEvent) -> Void
+        in reader: JournalReader, from start: UInt64, through end: UInt64, personalTexts keys: PersonalKeyRing?,
+        _ body: (CommittedEvent) -> Void
     ) throws(LedgerError) {
         guard start <= end else { return }
         var failure: LedgerError?
         do {
             try reader.forEachRecord(from: start, through: end) { record in
                 do throws(LedgerError) {
-                    body(CommittedEvent(sequenceNumber: record.sequenceNumber, event: try decode(record)))
+                    body(CommittedEvent(sequenceNumber: record.sequenceNumber, event: try decode(record, personalTexts: keys)))
                     return true
                 } catch {
                     failure = error

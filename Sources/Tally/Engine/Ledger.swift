@@ -21,6 +21,7 @@ public actor Ledger {
     private var projections: Projections
     private var chainValue: ChainValue
     private let checkpoints: CheckpointStore
+    private let personalKeys: PersonalKeyRing
     private var checkpointedSequenceNumber: UInt64
     /// How the ledger was opened: from which checkpoint, or why by full replay.
     public nonisolated let openReport: LedgerOpenReport
@@ -34,8 +35,9 @@ public actor Ledger {
 
     private init(
         directory: FilePath, journal: Journal, options: LedgerOptions, folded: FoldedState,
-        checkpoints: CheckpointStore, openReport: LedgerOpenReport
+        checkpoints: CheckpointStore, personalKeys: PersonalKeyRing, openReport: LedgerOpenReport
     ) {
+        self.personalKeys = personalKeys
         self.directory = directory
         self.journal = journal
         self.options = options
@@ -73,20 +75,46 @@ public actor Ledger {
         } catch {
             throw .storage(error)
         }
-        do {
+        do throws(LedgerError) {
             let reader = try Ledger.reader(of: journal)
             let checkpoints = CheckpointStore(
                 directory: directory.appending(checkpointDirectoryName), fileSystem: fileSystem, encryption: options.encryption)
-            let (start, rejected) = checkpoints.newestUsable(for: reader)
-            let replayed = try LedgerReplay.fold(reader, from: start ?? FoldedState(), through: reader.lastSequenceNumber)
-            let folded = FoldedState(state: replayed.state, readModels: replayed.readModels, chainValue: replayed.chainValue)
-            let report = LedgerOpenReport(
+            let personalKeys = try PersonalKeyRing.load(
+                ledgerDirectory: directory, fileSystem: fileSystem, encryption: options.encryption)
+            let (start, rejected) = checkpoints.newestUsable(for: reader, keys: personalKeys)
+            var replayed = try LedgerReplay.fold(
+                reader, from: start ?? FoldedState(), through: reader.lastSequenceNumber, personalTexts: personalKeys)
+            var report = LedgerOpenReport(
                 checkpointSequenceNumber: start.map { $0.state.nextSequenceNumber - 1 },
                 eventsReplayed: replayed.lastSequenceNumber - (start.map { $0.state.nextSequenceNumber - 1 } ?? 0),
                 rejectedCheckpoints: rejected)
+            // P3: a crash may have cut a forgetting short (key not destroyed yet, or the
+            // checkpoint used predates it and holds the person's texts readable).
+            let forgotten = replayed.state.forgottenPeople
+            let keyed = forgotten.filter(personalKeys.hasKey)
+            let checkpointPredatesForgetting = start.map { $0.state.forgottenPeople != forgotten } ?? false
+            if !keyed.isEmpty || checkpointPredatesForgetting {
+                replayed = try finishForgetting(
+                    keyed, reader: reader, keys: personalKeys, checkpoints: checkpoints)
+                report.checkpointSequenceNumber = nil
+                report.eventsReplayed = replayed.lastSequenceNumber
+                report.forgettingCompleted = forgotten.subtracting(start?.state.forgottenPeople ?? []).union(keyed)
+                    .sorted { $0.description < $1.description }
+            }
+            let unreadable = personalKeys.unopened
+            if !unreadable.isEmpty {
+                let count = unreadable.values.reduce(0, +)
+                guard options.opensWithUnreadablePersonalTexts else {
+                    let people = unreadable.keys.map(\.description).sorted().joined(separator: ", ")
+                    throw LedgerError.personalKeys(
+                        "\(count) personal text(s) of \(people), never forgotten, cannot be opened: their keys are missing from \(PersonalKeyRing.fileName). Restore that file from a backup of the ledger directory, or open with opensWithUnreadablePersonalTexts to read them as redacted")
+                }
+                report.unreadablePersonalTexts = count
+            }
+            let folded = FoldedState(state: replayed.state, readModels: replayed.readModels, chainValue: replayed.chainValue)
             return Ledger(
                 directory: directory, journal: journal, options: options, folded: folded,
-                checkpoints: checkpoints, openReport: report)
+                checkpoints: checkpoints, personalKeys: personalKeys, openReport: report)
         } catch {
             try? journal.close()
             throw error
@@ -134,12 +162,22 @@ public actor Ledger {
         defer { gate.leave() }
         guard !isClosed else { throw .closed }
         var executor = CommandExecutor(state: current)
-        for command in commands { try executor.execute(command) }
+        for (index, command) in commands.enumerated() {
+            do {
+                try executor.execute(command)
+            } catch .rejected(var violation) {
+                violation.commandIndex = index
+                throw .rejected(violation)
+            }
+        }
         let events = executor.events
         guard !events.isEmpty else { return [] }
+        let records = events.map { Ledger.record(for: $0, sealingWith: personalKeys) }
+        // P2: a key is durable before any acknowledged event is sealed with it.
+        try personalKeys.persist()
         let receipt: AppendReceipt
         do {
-            receipt = try await journal.append(events.map(Ledger.record(for:)))
+            receipt = try await journal.append(records)
         } catch {
             throw .storage(error)
         }
@@ -150,7 +188,12 @@ public actor Ledger {
         }
         for event in committed { projections.apply(event.event, sequenceNumber: event.sequenceNumber) }
         chainValue = receipt.chainValue
-        if options.checkpointIntervalEvents > 0,
+        let forgotten = events.compactMap { event -> PersonID? in
+            if case .personForgotten(let forgotten) = event.payload { forgotten.personID } else { nil }
+        }
+        if !forgotten.isEmpty {
+            completeForgetting(forgotten)
+        } else if options.checkpointIntervalEvents > 0,
            lastSequenceNumber - checkpointedSequenceNumber >= UInt64(options.checkpointIntervalEvents) {
             writeCheckpoint()
         }
@@ -163,7 +206,7 @@ public actor Ledger {
     public func events(from start: UInt64 = 1, through end: UInt64? = nil) throws(LedgerError) -> [CommittedEvent] {
         let last = min(end ?? lastSequenceNumber, lastSequenceNumber)
         var events: [CommittedEvent] = []
-        try Ledger.forEachEvent(in: try Ledger.reader(of: journal), from: start, through: last) { committed in
+        try Ledger.forEachEvent(in: try Ledger.reader(of: journal), from: start, through: last, personalTexts: personalKeys) { committed in
             events.append(committed)
         }
         return events
@@ -190,11 +233,44 @@ public actor Ledger {
     private func writeCheckpoint() {
         let folded = FoldedState(state: current, readModels: projections, chainValue: chainValue)
         do {
-            try checkpoints.write(folded.checkpoint())
+            try checkpoints.write(folded.checkpoint(keyHolders: personalKeys.holders))
             checkpointedSequenceNumber = lastSequenceNumber
         } catch {
             checkpointFailures += 1
         }
+    }
+
+    /// P3, after `PersonForgotten` is durable: destroys the keys, rebuilds every state from the
+    /// journal so the person's texts read as redacted, and replaces every checkpoint (they held
+    /// the texts readable). If this fails (I/O), the next open finishes it.
+    private func completeForgetting(_ people: [PersonID]) {
+        do {
+            let replayed = try Ledger.finishForgetting(
+                people, reader: try Ledger.reader(of: journal), keys: personalKeys, checkpoints: checkpoints)
+            current = replayed.state
+            projections = replayed.readModels
+            writeCheckpoint()
+        } catch {
+            unfinishedForgetting.formUnion(people)
+        }
+    }
+
+    /// People whose `PersonForgotten` is recorded but whose key or checkpoints could not be
+    /// cleared (I/O failure); the next ``open(at:options:)`` finishes them.
+    public private(set) var unfinishedForgetting: Set<PersonID> = []
+
+    /// Destroys the keys of `people`, removes every checkpoint and replays the whole journal
+    /// with the remaining keys.
+    private static func finishForgetting(
+        _ people: some Collection<PersonID>, reader: JournalReader, keys: PersonalKeyRing, checkpoints: CheckpointStore
+    ) throws(LedgerError) -> ReplayResult {
+        try keys.forget(people)
+        do {
+            try checkpoints.removeAll()
+        } catch {
+            throw .storage(error)
+        }
+        return try LedgerReplay.fold(reader, from: FoldedState(), through: reader.lastSequenceNumber, personalTexts: keys)
     }
 
     /// Checkpoint writes that failed since open (disk full, I/O errors).
@@ -208,7 +284,7 @@ public actor Ledger {
         guard !isClosed else { throw .closed }
         let folded = FoldedState(state: current, readModels: projections, chainValue: chainValue)
         do {
-            try checkpoints.write(folded.checkpoint())
+            try checkpoints.write(folded.checkpoint(keyHolders: personalKeys.holders))
         } catch {
             throw .storage(error)
         }

@@ -18,6 +18,10 @@ public enum LedgerError: Error, Sendable, Equatable {
     case invalidBatch(commandCount: Int, limit: Int)
     /// The ledger was closed; open it again.
     case closed
+    /// The personal key file (`personal-keys`) is damaged or cannot be read, or personal texts
+    /// of people who were never forgotten cannot be opened with it (P2); the message says what
+    /// to restore. Nothing was appended.
+    case personalKeys(String)
 
     /// A stable, machine-readable identifier (the violation's code for rejections).
     public var code: String {
@@ -27,6 +31,7 @@ public enum LedgerError: Error, Sendable, Equatable {
         case .codec(let error, _): error.code
         case .invalidBatch: "invalidBatch"
         case .closed: "ledgerClosed"
+        case .personalKeys: "personalKeys"
         }
     }
 
@@ -45,6 +50,7 @@ public enum LedgerError: Error, Sendable, Equatable {
         case .invalidBatch(let count, let limit):
             "a batch must hold 1...\(limit) commands, got \(count); split it into smaller batches"
         case .closed: "the ledger is closed; open it again to continue"
+        case .personalKeys(let reason): reason
         }
     }
 

@@ -1,3 +1,5 @@
+import TallyModel
+
 /// How `Ledger.open` rebuilt its state: from a checkpoint plus the journal's tail, or by a full
 /// replay, and why a checkpoint was not used.
 public struct LedgerOpenReport: Sendable, Hashable {
@@ -8,4 +10,10 @@ public struct LedgerOpenReport: Sendable, Hashable {
     /// Checkpoints passed over, newest first, each with the reason (damaged, not matching the
     /// journal's chain, unreadable). A missing or damaged checkpoint only costs time.
     public var rejectedCheckpoints: [String]
+    /// Personal texts that read as redacted although their owner was never forgotten (only
+    /// with ``LedgerOptions/opensWithUnreadablePersonalTexts``).
+    public var unreadablePersonalTexts = 0
+    /// People whose forgetting a crash had left unfinished (key not yet destroyed, or
+    /// checkpoints still holding their texts) and that the open completed (P3).
+    public var forgettingCompleted: [PersonID] = []
 }

@@ -5,6 +5,8 @@ public struct RuleViolation: Sendable, Equatable, Error {
     public let code: Code
     /// A message a user can act on.
     public let message: String
+    /// The position (0-based) of the rejected command in the batch passed to `execute`.
+    public internal(set) var commandIndex = 0
 
     /// Creates a violation.
     public init(code: Code, message: String) {
@@ -47,6 +49,11 @@ public struct RuleViolation: Sendable, Equatable, Error {
         case adminOnly
         /// The person is archived already (H3).
         case personArchived
+        // Personal data (P1-P4, Docs/Security.md)
+        /// The person was forgotten already, or a new person reuses a forgotten person's id (P3).
+        case personForgotten
+        /// Only removed members and contacts can be forgotten (P3).
+        case forgetActiveMember
         // Wallets (W1-W6)
         /// Another wallet has this name, ignoring case (W2).
         case walletNameTaken
@@ -161,6 +168,7 @@ public struct RuleViolation: Sendable, Equatable, Error {
             case .currencyLocked: "H2"
             case .unknownPerson, .notAMember, .personArchived: "H3"
             case .unsettledDebt: "H4"
+            case .personForgotten, .forgetActiveMember: "P3"
             case .adminCannotLeave, .adminOnly: "H5"
             case .walletNameTaken: "W2"
             case .unknownWallet: "W1"

@@ -18,6 +18,7 @@ extension CommandParser {
             .addPerson(personID: try fields.id("personID"), name: try fields.string("name"))
         },
         "archivePerson": { fields, _ throws(CommandParseError) in .archivePerson(try fields.id("personID")) },
+        "forgetPerson": { fields, _ throws(CommandParseError) in .forgetPerson(try fields.id("personID")) },
     ]
 
     static let walletActions: [String: ActionParser] = [

@@ -13,6 +13,9 @@ public struct ReplayResult: Sendable {
     public var lastSequenceNumber: UInt64
     /// The journal's chain value after `lastSequenceNumber`.
     public var chainValue: ChainValue
+    /// Personal texts of people never forgotten that could not be opened (their key is missing
+    /// from `personal-keys`): they read as redacted. 0 for a complete ledger directory.
+    public var unreadablePersonalTexts = 0
 }
 
 /// Rebuilds state from the journal alone: no checkpoint, no writer lock (it may run while a
@@ -24,8 +27,12 @@ public enum LedgerReplay {
     /// - Parameters:
     ///   - progress: called now and then with (sequence number reached, last sequence number).
     ///   - visit: called with every event folded, in order (for exports and logs).
+    /// - Returns: the state; personal texts whose keys are gone or missing (`personal-keys` is
+    ///   read from `directory` when present) read as redacted, and
+    ///   ``ReplayResult/unreadablePersonalTexts`` counts those of people never forgotten.
     /// - Throws: `LedgerError.storage` (missing journal, damage, wrong key),
-    ///   `LedgerError.codec` when an event does not decode.
+    ///   `LedgerError.codec` when an event does not decode, `LedgerError.personalKeys` when the
+    ///   key file is damaged.
     public static func replay(
         at directory: FilePath, through: UInt64? = nil, encryption: JournalEncryption? = nil,
         fileSystem: any FileSystem = PosixFileSystem(), progress: (@Sendable (UInt64, UInt64) -> Void)? = nil,
@@ -38,12 +45,17 @@ public enum LedgerReplay {
         } catch {
             throw .storage(error)
         }
-        return try fold(reader, from: FoldedState(), through: through ?? reader.lastSequenceNumber, progress: progress, visit: visit)
+        let keys = try PersonalKeyRing.load(ledgerDirectory: directory, fileSystem: fileSystem, encryption: encryption, readOnly: true)
+        var result = try fold(
+            reader, from: FoldedState(), through: through ?? reader.lastSequenceNumber, personalTexts: keys,
+            progress: progress, visit: visit)
+        result.unreadablePersonalTexts = keys.unopened.values.reduce(0, +)
+        return result
     }
 
     /// Folds the records after `start.lastSequenceNumber` through `end` onto `start`.
     static func fold(
-        _ reader: JournalReader, from start: FoldedState, through end: UInt64,
+        _ reader: JournalReader, from start: FoldedState, through end: UInt64, personalTexts keys: PersonalKeyRing?,
         progress: (@Sendable (UInt64, UInt64) -> Void)? = nil, visit: ((CommittedEvent) -> Void)? = nil
     ) throws(LedgerError) -> ReplayResult {
         var folded = start
@@ -55,7 +67,7 @@ public enum LedgerReplay {
                 for record in frame.records where record.sequenceNumber >= folded.state.nextSequenceNumber {
                     if record.sequenceNumber > last { return false }
                     do throws(LedgerError) {
-                        let event = try Ledger.decode(record)
+                        let event = try Ledger.decode(record, personalTexts: keys)
                         folded.apply(event, sequenceNumber: record.sequenceNumber)
                         visit?(CommittedEvent(sequenceNumber: record.sequenceNumber, event: event))
                     } catch {

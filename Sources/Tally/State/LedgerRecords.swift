@@ -14,14 +14,16 @@ public struct HouseholdRecord: Sendable, Equatable {
 
 /// A member or contact (H3).
 public struct PersonRecord: Sendable, Equatable {
-    /// The display name.
-    public var name: String
+    /// The display name (personal text of the person, P1).
+    public var name: PersonalText
     /// Whether the person is (or was) a household member rather than a contact.
     public var isMember: Bool
     /// Whether the member was removed (H4).
     public var isRemoved = false
     /// Whether the person was archived (H3).
     public var isArchived = false
+    /// Whether the person was forgotten: their key is destroyed, their texts redacted (P3).
+    public var isForgotten = false
 }
 
 /// A wallet (W1-W5).

@@ -74,6 +74,9 @@ extension LedgerState {
             people[added.personID] = PersonRecord(name: added.name, isMember: false)
         case .personArchived(let archived):
             people[archived.personID]?.isArchived = true
+        case .personForgotten(let forgotten):
+            people[forgotten.personID]?.isForgotten = true
+            people[forgotten.personID]?.name = .redacted(owner: forgotten.personID)
         case .walletOpened, .walletRenamed, .walletKindChanged, .walletDeactivated, .walletReactivated,
              .walletClosed, .balanceRecorded, .transferRecorded, .transferDeleted:
             mutateWallets(payload)

@@ -26,6 +26,8 @@ extension LedgerState {
             return EventEffect(owned: [.person(added.personID)])
         case .personArchived(let archived):
             return EventEffect(owned: [.person(archived.personID)])
+        case .personForgotten(let forgotten):
+            return EventEffect(owned: [.person(forgotten.personID)])
         case .walletOpened, .walletRenamed, .walletKindChanged, .walletDeactivated, .walletReactivated,
              .walletClosed, .balanceRecorded, .transferRecorded, .transferDeleted:
             return walletEffect(of: payload)

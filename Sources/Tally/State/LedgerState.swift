@@ -57,6 +57,11 @@ public struct LedgerState: Sendable, Equatable {
         people.filter { $0.value.isMember && !$0.value.isRemoved }.keys.sorted()
     }
 
+    /// The people forgotten so far (P3).
+    public var forgottenPeople: Set<PersonID> {
+        Set(people.filter(\.value.isForgotten).keys)
+    }
+
     /// The household ratio in force: the set one, or equal parts among the active members.
     func effectiveRatios() -> [MemberRatio]? {
         if let splitRatio { return splitRatio.ratios }

@@ -10,7 +10,8 @@ extension CommandExecutor {
         try requireName(name, of: "household")
         try requireName(adminName, of: "admin")
         let created = HouseholdCreated(
-            householdID: id, name: name, baseCurrency: currency, admin: command.actor, adminName: adminName)
+            householdID: id, name: name, baseCurrency: currency, admin: command.actor,
+            adminName: PersonalText(adminName, owner: command.actor))
         return [.householdCreated(created)] + CategoryPresets.creationEvents(in: id).map(EventPayload.categoryCreated)
     }
 
@@ -24,11 +25,11 @@ extension CommandExecutor {
         case .addMember(let person, let name):
             try requireNewPerson(person)
             try requireName(name, of: "member")
-            return [.memberAdded(MemberAdded(personID: person, name: name, role: .member))]
+            return [.memberAdded(MemberAdded(personID: person, name: PersonalText(name, owner: person), role: .member))]
         case .addPerson(let person, let name):
             try requireNewPerson(person)
             try requireName(name, of: "contact")
-            return [.personAdded(PersonAdded(personID: person, name: name))]
+            return [.personAdded(PersonAdded(personID: person, name: PersonalText(name, owner: person)))]
         case .removeMember(let person, let acknowledge):
             return try removeMember(person, acknowledge: acknowledge, actor: command.actor)
         case .transferAdmin(let target):
@@ -50,12 +51,35 @@ extension CommandExecutor {
                 throw .violation(.notAMember, "\(name(of: person)) is still a member; remove the member before archiving")
             }
             return [.personArchived(PersonArchived(personID: person))]
+        case .forgetPerson(let person):
+            return try forgetPerson(person, actor: command.actor)
         default:
             return []
         }
     }
 
+    /// P3: only the admin forgets, only people who are no longer active members, once.
+    private func forgetPerson(_ person: PersonID, actor: PersonID) throws(LedgerError) -> [EventPayload] {
+        try requireAdmin(actor, "forget a person")
+        guard let record = state.people[person] else {
+            throw .violation(.unknownPerson, "person \(person) is not known to this household")
+        }
+        guard !record.isForgotten else {
+            throw .violation(.personForgotten, "person \(person) is forgotten already; their personal data cannot be read any more")
+        }
+        guard person != state.household?.admin else {
+            throw .violation(.adminCannotLeave, "the admin cannot be forgotten; transfer the admin role first")
+        }
+        if record.isMember && !record.isRemoved {
+            throw .violation(.forgetActiveMember, "\(name(of: person)) is still a member; remove the member (settling or acknowledging open debts, H4) before forgetting them")
+        }
+        return [.personForgotten(PersonForgotten(personID: person))]
+    }
+
     private func requireNewPerson(_ person: PersonID) throws(LedgerError) {
+        if state.people[person]?.isForgotten == true {
+            throw .violation(.personForgotten, "person id \(person) belonged to a person who was forgotten; use a new id")
+        }
         guard state.people[person] == nil else {
             throw .violation(.duplicateID, "person id \(person) is already used by \(name(of: person))")
         }

@@ -35,7 +35,7 @@ extension CommandExecutor {
             }
             let owed = try resolveGroupSplit(split, amount: amount, payer: paidBy, group: group)
             return [.groupExpenseRecorded(GroupExpenseRecorded(
-                expenseID: id, groupID: groupID, paidBy: paidBy, amount: amount, date: date, note: note,
+                expenseID: id, groupID: groupID, paidBy: paidBy, amount: amount, date: date, note: note.map { PersonalText($0, owner: command.actor) },
                 split: split, owed: owed))]
         default:
             return []

@@ -5,12 +5,12 @@ extension CommandExecutor {
         switch command.action {
         case .recordTransaction(let id, let entry):
             guard state.transactions[id] == nil else { throw .violation(.duplicateID, "transaction id \(id) is already used") }
-            let details = try resolve(entry, previous: nil)
+            let details = try resolve(entry, previous: nil, author: command.actor)
             return [.transactionRecorded(TransactionRecorded(transactionID: id, details: details))]
         case .editTransaction(let id, let entry):
             let record = try liveTransaction(id)
             try requireUnsettled(id, record, "edited")
-            let details = try resolve(entry, previous: record.details)
+            let details = try resolve(entry, previous: record.details, author: command.actor)
             return [.transactionEdited(TransactionEdited(transactionID: id, details: details))]
         case .deleteTransaction(let id):
             let record = try liveTransaction(id)
@@ -23,7 +23,7 @@ extension CommandExecutor {
             return [.transactionRestored(TransactionRestored(transactionID: id))]
         case .createTemplate(let id, let frequency, let entry):
             guard state.templates[id] == nil else { throw .violation(.duplicateID, "template id \(id) is already used") }
-            let details = try resolve(entry, previous: nil)
+            let details = try resolve(entry, previous: nil, author: command.actor)
             return [.templateCreated(TemplateCreated(templateID: id, frequency: frequency, details: details))]
         case .pauseTemplate(let id):
             let template = try existingTemplate(id)
@@ -83,8 +83,9 @@ extension CommandExecutor {
     }
 
     /// Checks an entry (T1) and resolves its split (S2, S3). For an edit, an unchanged wallet
-    /// or category may be inactive.
-    func resolve(_ entry: TransactionEntry, previous: TransactionDetails?) throws(LedgerError) -> TransactionDetails {
+    /// or category may be inactive, and an unchanged note keeps its author (P1); a new note is
+    /// personal text of `author`.
+    func resolve(_ entry: TransactionEntry, previous: TransactionDetails?, author: PersonID) throws(LedgerError) -> TransactionDetails {
         try requirePositive(entry.amount, "amount")
         let wallet = previous?.walletID == entry.walletID ? try existingWallet(entry.walletID) : try usableWallet(entry.walletID)
         try requireCurrency(entry.amount, of: wallet)
@@ -102,9 +103,12 @@ extension CommandExecutor {
             }
             split = try resolveSplit(entry)
         }
+        let note = entry.note.map { text in
+            previous?.note.flatMap { $0.description == text ? $0 : nil } ?? PersonalText(text, owner: author)
+        }
         return TransactionDetails(
             kind: entry.kind, amount: entry.amount, walletID: entry.walletID, categoryID: entry.categoryID,
-            date: entry.date, note: entry.note, tags: entry.tags, payer: entry.payer, split: split)
+            date: entry.date, note: note, tags: entry.tags, payer: entry.payer, split: split)
     }
 
     /// S2: the override or the household ratio; S3: shares by largest remainder, payer first in ties.

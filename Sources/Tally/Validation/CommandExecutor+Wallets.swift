@@ -52,7 +52,7 @@ extension CommandExecutor {
             }
             return [.transferRecorded(TransferRecorded(
                 transferID: id, fromWalletID: from, toWalletID: to, amountSent: sent, amountReceived: received,
-                date: date, note: note))]
+                date: date, note: note.map { PersonalText($0, owner: command.actor) }))]
         case .deleteTransfer(let id):
             guard let transfer = state.transfers[id], !transfer.isDeleted else {
                 throw .violation(.unknownTransfer, "no live transfer has id \(id)")

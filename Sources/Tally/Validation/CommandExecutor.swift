@@ -50,7 +50,7 @@ struct CommandExecutor {
         switch command.action {
         case .createHousehold:
             return []
-        case .changeBaseCurrency, .addMember, .removeMember, .transferAdmin, .addPerson, .archivePerson:
+        case .changeBaseCurrency, .addMember, .removeMember, .transferAdmin, .addPerson, .archivePerson, .forgetPerson:
             return try validateHousehold(command)
         case .openWallet, .renameWallet, .changeWalletKind, .deactivateWallet, .reactivateWallet, .closeWallet,
              .recordBalance, .recordTransfer, .deleteTransfer:

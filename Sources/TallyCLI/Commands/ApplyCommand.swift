@@ -60,8 +60,8 @@ struct ApplyCommand: AsyncParsableCommand {
         return rejected
     }
 
-    /// One batch for the whole file; on a rejection nothing is appended, and a scratch copy of
-    /// the ledger finds the line at fault.
+    /// One batch for the whole file; on a rejection nothing is appended and the rejection names
+    /// the command at fault (`RuleViolation.commandIndex`).
     private func applyAtomically(_ parsed: [(line: Int, command: Command)], to ledger: Ledger, path: String) async throws -> Bool {
         guard !parsed.isEmpty else { return false }
         do {
@@ -71,8 +71,10 @@ struct ApplyCommand: AsyncParsableCommand {
             }
             return false
         } catch {
-            guard case .rejected = error else { throw CLIError.ledger(error, at: path) }
-            let culprit = await Self.findRejectedLine(parsed, ledgerPath: path) ?? parsed[0].line
+            guard case .rejected(let violation) = error, parsed.indices.contains(violation.commandIndex) else {
+                throw CLIError.ledger(error, at: path)
+            }
+            let culprit = parsed[violation.commandIndex].line
             for (line, _) in parsed where line != culprit {
                 var object = JSONObject()
                 object.set("line", line)
@@ -83,35 +85,6 @@ struct ApplyCommand: AsyncParsableCommand {
             Terminal.error("tally: \(file): nothing applied (--atomic): line \(culprit): \(error.description)")
             return true
         }
-    }
-
-    /// Replays the batch command by command on a scratch copy of the ledger.
-    private static func findRejectedLine(_ parsed: [(line: Int, command: Command)], ledgerPath: String) async -> Int? {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("tally-apply-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        do {
-            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-            let journal = URL(fileURLWithPath: ledgerPath).appendingPathComponent("journal")
-            if FileManager.default.fileExists(atPath: journal.path) {
-                try FileManager.default.copyItem(at: journal, to: scratch.appendingPathComponent("journal"))
-                try? FileManager.default.removeItem(at: scratch.appendingPathComponent("journal/journal.lock"))
-            }
-            var options = LedgerOptions(durability: .none)
-            options.createIfMissing = true
-            let copy = try await Ledger.open(at: .init(scratch.path), options: options)
-            var culprit: Int?
-            for (line, command) in parsed {
-                do { try await copy.execute(command) } catch {
-                    culprit = line
-                    break
-                }
-            }
-            try? await copy.close()
-            return culprit
-        } catch {
-            return nil
-        }
-        return nil
     }
 
     static func read(_ file: String) throws -> String {

@@ -34,7 +34,7 @@ struct LogCommand: AsyncParsableCommand {
             return match.key
         }
         let personID = try person.map { name in
-            guard let match = history.state.people.first(where: { $0.value.name.lowercased() == name.lowercased() || $0.key.description == name.lowercased() }) else {
+            guard let match = history.state.people.first(where: { $0.value.name.text?.lowercased() == name.lowercased() || $0.key.description == name.lowercased() }) else {
                 throw CLIError("--person \(name): no such person in \(path)")
             }
             return match.key

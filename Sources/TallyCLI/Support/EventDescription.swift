@@ -42,6 +42,9 @@ struct EventDescription {
             summary = "category \(event.name) (\(event.group))"
         case .periodClosed(let event):
             summary = "period \(event.periodStart) .. \(event.periodEnd) closed"
+        case .personForgotten(let event):
+            summary = "person \(event.personID) forgotten: their names and notes are redacted"
+            people = [event.personID]
         default:
             summary = ""
         }

@@ -15,6 +15,8 @@ public enum EventPayload: Hashable, Sendable {
     case personAdded(PersonAdded)
     /// A member or contact was archived: hidden from pickers, history kept (H3).
     case personArchived(PersonArchived)
+    /// A person's personal key was destroyed; their names and notes read as redacted (P3).
+    case personForgotten(PersonForgotten)
     /// A wallet (account) was opened (W1).
     case walletOpened(WalletOpened)
     /// A wallet was renamed (W4).
@@ -94,6 +96,7 @@ public enum EventPayload: Hashable, Sendable {
         case .adminTransferred: .adminTransferred
         case .personAdded: .personAdded
         case .personArchived: .personArchived
+        case .personForgotten: .personForgotten
         case .walletOpened: .walletOpened
         case .walletRenamed: .walletRenamed
         case .walletKindChanged: .walletKindChanged

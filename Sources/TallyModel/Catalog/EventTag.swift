@@ -18,6 +18,8 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
     case personAdded = 105
     /// ``PersonArchived``.
     case personArchived = 106
+    /// ``PersonForgotten``.
+    case personForgotten = 107
     /// ``WalletOpened``.
     case walletOpened = 200
     /// ``WalletRenamed``.
@@ -91,7 +93,9 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
     /// version from 1 up to it (old versions decode forever).
     public var schemaVersion: UInt16 {
         switch self {
-        case .transactionRecorded: 2
+        case .transactionRecorded: 3
+        case .householdCreated, .memberAdded, .personAdded, .transferRecorded, .transactionEdited,
+             .templateCreated, .templateActivated, .groupExpenseRecorded: 2
         default: 1
         }
     }
@@ -106,6 +110,7 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
         case .adminTransferred: "AdminTransferred"
         case .personAdded: "PersonAdded"
         case .personArchived: "PersonArchived"
+        case .personForgotten: "PersonForgotten"
         case .walletOpened: "WalletOpened"
         case .walletRenamed: "WalletRenamed"
         case .walletKindChanged: "WalletKindChanged"

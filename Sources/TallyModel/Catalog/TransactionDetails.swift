@@ -11,8 +11,8 @@ public struct TransactionDetails: Hashable, Sendable {
     public var categoryID: CategoryID
     /// The business date (for a template: the anchor date, T4).
     public var date: LocalDate
-    /// A free-text note.
-    public var note: String?
+    /// A free-text note, personal text of the event's actor (P1).
+    public var note: PersonalText?
     /// Free-form tags, in the order entered.
     public var tags: [String]
     /// The person who paid (expense) or received (income).
@@ -23,7 +23,7 @@ public struct TransactionDetails: Hashable, Sendable {
     /// Creates the fields of a transaction.
     public init(
         kind: TransactionKind, amount: Money, walletID: WalletID, categoryID: CategoryID,
-        date: LocalDate, note: String?, tags: [String], payer: PersonID, split: TransactionSplit?
+        date: LocalDate, note: PersonalText?, tags: [String], payer: PersonID, split: TransactionSplit?
     ) {
         self.kind = kind
         self.amount = amount

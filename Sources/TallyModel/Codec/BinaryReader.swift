@@ -7,6 +7,13 @@ public struct BinaryReader: Sendable {
     private let bytes: [UInt8]
     /// The offset of the next byte to read.
     public private(set) var offset: Int
+    /// Opens sealed ``PersonalText`` while decoding; without one, sealed texts decode redacted.
+    package var personalTextCipher: (any PersonalTextCipher)?
+    /// The actor of the event being decoded, set by ``EventCodec`` before it reads the payload.
+    package var eventActor: PersonID?
+    /// Set while reading a layout older than ``PersonalText``, where free text was a plain
+    /// string: it reads as readable text owned by ``eventActor``.
+    package var readsPlainPersonalText = false
 
     /// Creates a reader over `bytes`, starting at offset 0.
     public init(_ bytes: [UInt8]) {

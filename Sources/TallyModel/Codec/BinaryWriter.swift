@@ -6,6 +6,9 @@
 public struct BinaryWriter: Sendable {
     /// The bytes written so far.
     public private(set) var bytes: [UInt8]
+    /// Seals ``PersonalText`` while encoding; without one, texts are written readable
+    /// (checkpoints and backups, which have their own protection).
+    package var personalTextCipher: (any PersonalTextCipher)?
 
     /// Creates an empty writer.
     /// - Parameter capacity: bytes to reserve up front.

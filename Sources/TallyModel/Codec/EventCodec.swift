@@ -36,13 +36,24 @@ public enum EventCodec {
     public static func decode(
         tag: UInt32, schemaVersion: UInt16, payload: [UInt8], recordedAt: Timestamp
     ) throws(EventCodecError) -> Event {
+        try decode(tag: tag, schemaVersion: schemaVersion, payload: payload, recordedAt: recordedAt, personalTexts: nil)
+    }
+
+    /// Decodes a payload, opening sealed ``PersonalText`` with `cipher` (without one, or without
+    /// the owner's key, they decode redacted).
+    package static func decode(
+        tag: UInt32, schemaVersion: UInt16, payload: [UInt8], recordedAt: Timestamp,
+        personalTexts cipher: (any PersonalTextCipher)?
+    ) throws(EventCodecError) -> Event {
         guard let eventTag = EventTag(rawValue: tag) else { throw .unknownTag(tag) }
         guard (1...eventTag.schemaVersion).contains(schemaVersion) else {
             throw .unsupportedVersion(tag: tag, version: schemaVersion)
         }
         var reader = BinaryReader(payload)
+        reader.personalTextCipher = cipher
         let commandID: CommandID = try reader.read()
         let actor: PersonID = try reader.read()
+        reader.eventActor = actor
         let decoded = try EventPayload.decode(tag: eventTag, version: schemaVersion, from: &reader)
         try reader.finish()
         return Event(commandID: commandID, actor: actor, recordedAt: recordedAt, payload: decoded)

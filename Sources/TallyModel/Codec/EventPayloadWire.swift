@@ -16,3 +16,13 @@ extension EventPayloadWire {
         return try Self(from: &reader)
     }
 }
+
+extension EventPayloadWire {
+    /// Reads the current layout except that free text is a plain string owned by the event's
+    /// actor: the layout of every version before ``PersonalText`` (schema versions in `Docs/Events.md`).
+    static func decodeWithPlainPersonalText(from reader: inout BinaryReader) throws(EventCodecError) -> Self {
+        reader.readsPlainPersonalText = true
+        defer { reader.readsPlainPersonalText = false }
+        return try Self(from: &reader)
+    }
+}

@@ -49,7 +49,7 @@ struct GroupExpenseRecord: Hashable, Sendable {
     let paidBy: PersonID
     let amount: Money
     let date: LocalDate
-    let note: String?
+    let note: PersonalText?
     let owed: [PersonShare]
     let sequenceNumber: UInt64
 }

@@ -23,6 +23,7 @@ extension PersonShare: WireBackedState {}
 extension MemberRatio: WireBackedState {}
 extension TransactionSplit: WireBackedState {}
 extension TransactionDetails: WireBackedState {}
+extension PersonalText: WireBackedState {}
 extension SettledItem: WireBackedState {}
 
 extension ProjectionProblem: StateCodable {

@@ -121,6 +121,13 @@ extension TransactionSplit: Arbitrary {
     }
 }
 
+extension PersonalText: Arbitrary {
+    static func arbitrary(using random: inout RandomSource) -> PersonalText {
+        Int.random(in: 0..<5, using: &random) == 0
+            ? .redacted(owner: random.make()) : PersonalText(random.make(), owner: random.make())
+    }
+}
+
 extension TransactionDetails: Arbitrary {
     static func arbitrary(using random: inout RandomSource) -> TransactionDetails {
         TransactionDetails(

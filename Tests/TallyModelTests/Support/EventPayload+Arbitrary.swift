@@ -25,6 +25,8 @@ extension EventPayload {
             .personAdded(PersonAdded(personID: random.make(), name: random.make()))
         case .personArchived:
             .personArchived(PersonArchived(personID: random.make()))
+        case .personForgotten:
+            .personForgotten(PersonForgotten(personID: random.make()))
         case .walletOpened:
             .walletOpened(WalletOpened(
                 walletID: random.make(), name: random.make(), kind: random.make(), currency: random.make(),

@@ -1,6 +1,7 @@
 import TallyModel
 
-/// The events stored in `Tests/Fixtures/events-v1.bin`: one per event type, with fixed values.
+/// The events stored in `Tests/Fixtures/events-v1.bin` (one per event type of the first catalog)
+/// and `events-v2.bin` (the same at their current versions, plus ``v2Additions``), with fixed values.
 ///
 /// Built by hand (not from the random generators) so that changing a generator never changes
 /// the fixture's meaning. Once recorded, these values must not be edited: the fixture is kept
@@ -45,7 +46,7 @@ enum FixtureEvents {
 
     static let groceriesRun = TransactionDetails(
         kind: .expense, amount: chf(10_001), walletID: bank, categoryID: groceries, date: date(2026, 11, 21),
-        note: "Migros 🛒", tags: ["weekly", "food"], payer: anna, split: sharedSplit)
+        note: PersonalText("Migros 🛒", owner: anna), tags: ["weekly", "food"], payer: anna, split: sharedSplit)
 
     static let rent = TransactionDetails(
         kind: .expense, amount: chf(180_000), walletID: bank, categoryID: groceries, date: date(2026, 1, 31),
@@ -56,15 +57,15 @@ enum FixtureEvents {
         transactionID: id(31),
         details: TransactionDetails(
             kind: .income, amount: chf(650_000), walletID: bank, categoryID: salary, date: date(2026, 10, 25),
-            note: "October", tags: [], payer: anna, split: nil))
+            note: PersonalText("October", owner: anna), tags: [], payer: anna, split: nil))
 
     static let payloads: [EventPayload] = [
-        .householdCreated(HouseholdCreated(householdID: household, name: "Casa Zürich", baseCurrency: .chf, admin: anna, adminName: "Anna")),
+        .householdCreated(HouseholdCreated(householdID: household, name: "Casa Zürich", baseCurrency: .chf, admin: anna, adminName: PersonalText("Anna", owner: anna))),
         .baseCurrencyChanged(BaseCurrencyChanged(baseCurrency: .eur)),
-        .memberAdded(MemberAdded(personID: ben, name: "Ben", role: .member)),
+        .memberAdded(MemberAdded(personID: ben, name: PersonalText("Ben", owner: ben), role: .member)),
         .memberRemoved(MemberRemoved(personID: ben, acknowledgedUnsettled: true, unsettledAmount: chf(4250))),
         .adminTransferred(AdminTransferred(from: anna, to: ben)),
-        .personAdded(PersonAdded(personID: carla, name: "Carla")),
+        .personAdded(PersonAdded(personID: carla, name: PersonalText("Carla", owner: carla))),
         .personArchived(PersonArchived(personID: carla)),
         .walletOpened(WalletOpened(walletID: bank, name: "UBS Privatkonto", kind: .bank, currency: .chf,
                                    openingBalance: chf(250_000), openedOn: date(2026, 1, 1), owner: nil)),
@@ -75,7 +76,7 @@ enum FixtureEvents {
         .walletClosed(WalletClosed(walletID: card, closedOn: date(2026, 12, 31))),
         .balanceRecorded(BalanceRecorded(walletID: bank, date: date(2026, 11, 30), balance: chf(-1234))),
         .transferRecorded(TransferRecorded(transferID: id(40), fromWalletID: bank, toWalletID: card, amountSent: chf(10_000),
-                                           amountReceived: eur(10_650), date: date(2026, 11, 2), note: "FX")),
+                                           amountReceived: eur(10_650), date: date(2026, 11, 2), note: PersonalText("FX", owner: anna))),
         .transferDeleted(TransferDeleted(transferID: id(40))),
         .categoryCreated(CategoryPresets.expense[0].creationEvent(in: household)),
         .categoryRenamed(CategoryRenamed(categoryID: groceries, name: "Lebensmittel")),
@@ -96,7 +97,7 @@ enum FixtureEvents {
                                                covers: [.transaction(id(30)), .groupExpense(id(81))], isAdvance: false, groupID: nil)),
         .groupCreated(GroupCreated(groupID: tripGroup, name: "Ski trip", members: [anna, ben, carla])),
         .groupExpenseRecorded(GroupExpenseRecorded(
-            expenseID: id(81), groupID: tripGroup, paidBy: carla, amount: chf(10_000), date: date(2026, 2, 14), note: "Chalet",
+            expenseID: id(81), groupID: tripGroup, paidBy: carla, amount: chf(10_000), date: date(2026, 2, 14), note: PersonalText("Chalet", owner: anna),
             split: .shares([MemberWeight(person: anna, weight: 2), MemberWeight(person: ben, weight: 1), MemberWeight(person: carla, weight: 1)]),
             owed: [PersonShare(person: anna, amount: chf(5000)), PersonShare(person: ben, amount: chf(2500)),
                    PersonShare(person: carla, amount: chf(2500))])),
@@ -115,6 +116,22 @@ enum FixtureEvents {
         Event(commandID: id(1000 + UInt64(index)), actor: anna,
               recordedAt: Timestamp(millisecondsSinceEpoch: 1_795_255_200_000 + Int64(index) * 1000), payload: payload)
     }
+
+    /// Event types added after `events-v1.bin` was recorded.
+    static let tagsAfterV1: Set<EventTag> = [.personForgotten]
+
+    /// The events `events-v2.bin` holds after ``events``: the types added since v1, and a
+    /// redacted note (the form checkpoints and backups store for a forgotten person's text).
+    static let v2Additions: [Event] = [
+        Event(commandID: id(2000), actor: anna, recordedAt: Timestamp(millisecondsSinceEpoch: 1_795_300_000_000),
+              payload: .personForgotten(PersonForgotten(personID: carla))),
+        Event(commandID: id(2001), actor: carla, recordedAt: Timestamp(millisecondsSinceEpoch: 1_795_300_001_000),
+              payload: .transactionRecorded(TransactionRecorded(
+                transactionID: id(32),
+                details: TransactionDetails(
+                    kind: .expense, amount: chf(4_500), walletID: bank, categoryID: groceries, date: date(2026, 11, 23),
+                    note: .redacted(owner: carla), tags: ["trip"], payer: carla, split: nil)))),
+    ]
 
     /// The hand-made schema-version-1 `TransactionRecorded` record (v1 had no `tags`).
     static let legacyEvent = Event(

@@ -20,8 +20,8 @@ struct Scenario {
         self.base = base
         add(.householdCreated(HouseholdCreated(
             householdID: HouseholdID(UUIDValue(high: 9, low: 9)), name: "Home", baseCurrency: base,
-            admin: Self.alice, adminName: "Alice")))
-        add(.memberAdded(MemberAdded(personID: Self.bob, name: "Bob", role: .member)))
+            admin: Self.alice, adminName: PersonalText("Alice", owner: Self.alice))))
+        add(.memberAdded(MemberAdded(personID: Self.bob, name: PersonalText("Bob", owner: Self.bob), role: .member)))
         if categories {
             category(Self.groceries, "Groceries", .expense, .needs)
             category(Self.dining, "Dining", .expense, .wants)

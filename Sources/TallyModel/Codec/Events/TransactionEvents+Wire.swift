@@ -3,11 +3,16 @@
 extension TransactionRecorded: EventPayloadWire {
     package static var eventTag: EventTag { .transactionRecorded }
 
-    /// Version 1 had no `tags` in the details; they upcast to `[]`.
+    /// Version 1 had no `tags` in the details (they upcast to `[]`); versions 1 and 2 stored
+    /// the note as a plain string (the actor's text).
     package static func decode(from reader: inout BinaryReader, version: UInt16) throws(EventCodecError) -> Self {
         switch version {
-        case 1: Self(transactionID: try reader.read(), details: try TransactionDetails(from: &reader, includesTags: false))
-        case 2: try Self(from: &reader)
+        case 1:
+            reader.readsPlainPersonalText = true
+            defer { reader.readsPlainPersonalText = false }
+            return Self(transactionID: try reader.read(), details: try TransactionDetails(from: &reader, includesTags: false))
+        case 2: return try decodeWithPlainPersonalText(from: &reader)
+        case 3: return try Self(from: &reader)
         default: throw .unsupportedVersion(tag: eventTag.rawValue, version: version)
         }
     }
@@ -24,6 +29,15 @@ extension TransactionRecorded: EventPayloadWire {
 
 extension TransactionEdited: EventPayloadWire {
     package static var eventTag: EventTag { .transactionEdited }
+
+    /// Version 1 stored the note as a plain string (the actor's text).
+    package static func decode(from reader: inout BinaryReader, version: UInt16) throws(EventCodecError) -> Self {
+        switch version {
+        case 1: try decodeWithPlainPersonalText(from: &reader)
+        case 2: try Self(from: &reader)
+        default: throw .unsupportedVersion(tag: eventTag.rawValue, version: version)
+        }
+    }
 
     package init(from reader: inout BinaryReader) throws(EventCodecError) {
         self.init(transactionID: try reader.read(), details: try reader.read())
@@ -62,6 +76,15 @@ extension TransactionRestored: EventPayloadWire {
 extension TemplateCreated: EventPayloadWire {
     package static var eventTag: EventTag { .templateCreated }
 
+    /// Version 1 stored the note as a plain string (the actor's text).
+    package static func decode(from reader: inout BinaryReader, version: UInt16) throws(EventCodecError) -> Self {
+        switch version {
+        case 1: try decodeWithPlainPersonalText(from: &reader)
+        case 2: try Self(from: &reader)
+        default: throw .unsupportedVersion(tag: eventTag.rawValue, version: version)
+        }
+    }
+
     package init(from reader: inout BinaryReader) throws(EventCodecError) {
         self.init(templateID: try reader.read(), frequency: try reader.read(), details: try reader.read())
     }
@@ -99,6 +122,15 @@ extension TemplateResumed: EventPayloadWire {
 
 extension TemplateActivated: EventPayloadWire {
     package static var eventTag: EventTag { .templateActivated }
+
+    /// Version 1 stored the note as a plain string (the actor's text).
+    package static func decode(from reader: inout BinaryReader, version: UInt16) throws(EventCodecError) -> Self {
+        switch version {
+        case 1: try decodeWithPlainPersonalText(from: &reader)
+        case 2: try Self(from: &reader)
+        default: throw .unsupportedVersion(tag: eventTag.rawValue, version: version)
+        }
+    }
 
     package init(from reader: inout BinaryReader) throws(EventCodecError) {
         self.init(templateID: try reader.read(), transactionID: try reader.read(), details: try reader.read())

@@ -102,6 +102,15 @@ extension BalanceRecorded: EventPayloadWire {
 extension TransferRecorded: EventPayloadWire {
     package static var eventTag: EventTag { .transferRecorded }
 
+    /// Version 1 stored the note as a plain string (the actor's text).
+    package static func decode(from reader: inout BinaryReader, version: UInt16) throws(EventCodecError) -> Self {
+        switch version {
+        case 1: try decodeWithPlainPersonalText(from: &reader)
+        case 2: try Self(from: &reader)
+        default: throw .unsupportedVersion(tag: eventTag.rawValue, version: version)
+        }
+    }
+
     package init(from reader: inout BinaryReader) throws(EventCodecError) {
         self.init(
             transferID: try reader.read(), fromWalletID: try reader.read(), toWalletID: try reader.read(),

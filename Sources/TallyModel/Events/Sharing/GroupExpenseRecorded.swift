@@ -1,6 +1,6 @@
 /// An expense paid by one group member for the group (S7).
 ///
-/// Tag 503, schema version 1 (see ``EventTag/groupExpenseRecorded`` and `Docs/Events.md`).
+/// Tag 503, schema version 2 (see ``EventTag/groupExpenseRecorded`` and `Docs/Events.md`).
 public struct GroupExpenseRecorded: Hashable, Sendable {
     /// The expense.
     public let expenseID: GroupExpenseID
@@ -12,8 +12,8 @@ public struct GroupExpenseRecorded: Hashable, Sendable {
     public let amount: Money
     /// The business date.
     public let date: LocalDate
-    /// A free-text note.
-    public let note: String?
+    /// A free-text note, personal text of the event's actor (P1).
+    public let note: PersonalText?
     /// The split as entered.
     public let split: GroupSplit
     /// Each member's resolved part, summing to the amount (S3, G4).
@@ -22,7 +22,7 @@ public struct GroupExpenseRecorded: Hashable, Sendable {
     /// Creates the payload; the engine validates it against the ledger before recording.
     public init(
         expenseID: GroupExpenseID, groupID: GroupID, paidBy: PersonID, amount: Money, date: LocalDate,
-        note: String?, split: GroupSplit, owed: [PersonShare]
+        note: PersonalText?, split: GroupSplit, owed: [PersonShare]
     ) {
         self.expenseID = expenseID
         self.groupID = groupID

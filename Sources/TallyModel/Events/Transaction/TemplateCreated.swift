@@ -1,6 +1,6 @@
 /// A recurring template was created; it is not a transaction (T4).
 ///
-/// Tag 410, schema version 1 (see ``EventTag/templateCreated`` and `Docs/Events.md`).
+/// Tag 410, schema version 2 (see ``EventTag/templateCreated`` and `Docs/Events.md`).
 public struct TemplateCreated: Hashable, Sendable {
     /// The template.
     public let templateID: TemplateID

@@ -1,6 +1,6 @@
 /// An income or expense was recorded (T1).
 ///
-/// Tag 400, schema version 2 (see ``EventTag/transactionRecorded`` and `Docs/Events.md`).
+/// Tag 400, schema version 3 (see ``EventTag/transactionRecorded`` and `Docs/Events.md`).
 public struct TransactionRecorded: Hashable, Sendable {
     /// The transaction.
     public let transactionID: TransactionID

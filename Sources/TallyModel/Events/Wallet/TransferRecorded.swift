@@ -1,6 +1,6 @@
 /// Money moved between two wallets; both amounts are recorded (equal when the currencies are) (W6).
 ///
-/// Tag 207, schema version 1 (see ``EventTag/transferRecorded`` and `Docs/Events.md`).
+/// Tag 207, schema version 2 (see ``EventTag/transferRecorded`` and `Docs/Events.md`).
 public struct TransferRecorded: Hashable, Sendable {
     /// The transfer.
     public let transferID: TransferID
@@ -14,13 +14,13 @@ public struct TransferRecorded: Hashable, Sendable {
     public let amountReceived: Money
     /// The business date.
     public let date: LocalDate
-    /// A free-text note.
-    public let note: String?
+    /// A free-text note, personal text of the event's actor (P1).
+    public let note: PersonalText?
 
     /// Creates the payload; the engine validates it against the ledger before recording.
     public init(
         transferID: TransferID, fromWalletID: WalletID, toWalletID: WalletID, amountSent: Money,
-        amountReceived: Money, date: LocalDate, note: String?
+        amountReceived: Money, date: LocalDate, note: PersonalText?
     ) {
         self.transferID = transferID
         self.fromWalletID = fromWalletID

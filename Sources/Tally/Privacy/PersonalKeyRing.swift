@@ -1,0 +1,241 @@
+import Crypto
+import Synchronization
+import SystemPackage
+import TallyJournal
+import TallyModel
+
+/// The per-person keys that seal ``PersonalText`` (P2 in `Docs/Security.md`), kept in the file
+/// `personal-keys` beside the journal.
+///
+/// Every person gets a random 256-bit AES-GCM key the first time a text of theirs is sealed.
+/// Forgetting a person (P3) replaces their key by a tombstone: from then on their texts cannot be
+/// opened by anyone, in the journal, in old backups of the journal, or in copies of it.
+///
+/// A new key is written to disk (``persist()``) before the journal append that uses it, so an
+/// acknowledged event is never sealed with a key that a crash could lose.
+///
+/// File layout (`TALLYPK1`), little-endian:
+///
+/// | field | bytes |
+/// |---|---|
+/// | magic `TALLYPK1` | 8 |
+/// | entry count | 4 |
+/// | per entry: person id, then 1 + 32-byte key, or 2 (forgotten) | 17 or 49 |
+/// | CRC32C of everything before | 4 |
+///
+/// When the ledger is encrypted at rest the file is `TALLYPKE` followed by
+/// `JournalEncryption.sealBlob` of the plain layout, like a checkpoint.
+final class PersonalKeyRing: PersonalTextCipher {
+    static let fileName = "personal-keys"
+    static let magic: [UInt8] = Array("TALLYPK1".utf8)
+    static let sealedMagic: [UInt8] = Array("TALLYPKE".utf8)
+
+    private struct Contents: Sendable {
+        /// 32-byte AES-256 keys by person.
+        var keys: [PersonID: [UInt8]] = [:]
+        var forgotten: Set<PersonID> = []
+        /// Keys created since the last ``persist()``.
+        var isDirty = false
+        /// Owners of texts that did not open although they were never forgotten, with the count.
+        var unopened: [PersonID: Int] = [:]
+    }
+
+    private let contents: Mutex<Contents>
+    /// Where the file lives and how it is written; `nil` for a ring that never writes (replay).
+    private let path: FilePath
+    private let fileSystem: any FileSystem
+    private let encryption: JournalEncryption?
+    /// A read-only ring never creates keys: replay and audit tools only open texts.
+    private let isReadOnly: Bool
+
+    private init(
+        contents: Contents, path: FilePath, fileSystem: any FileSystem, encryption: JournalEncryption?, isReadOnly: Bool
+    ) {
+        self.contents = Mutex(contents)
+        self.path = path
+        self.fileSystem = fileSystem
+        self.encryption = encryption
+        self.isReadOnly = isReadOnly
+    }
+
+    /// Loads the key file of the ledger in `directory`; a missing file is an empty ring.
+    /// - Throws: ``LedgerError/personalKeys(_:)`` when the file exists but is damaged, or is
+    ///   sealed and `encryption` is missing or wrong.
+    static func load(
+        ledgerDirectory directory: FilePath, fileSystem: any FileSystem, encryption: JournalEncryption?,
+        readOnly: Bool = false
+    ) throws(LedgerError) -> PersonalKeyRing {
+        let path = directory.appending(fileName)
+        var contents = Contents()
+        if fileSystem.fileExists(at: path) {
+            let bytes: [UInt8]
+            do {
+                let file = try fileSystem.openFile(at: path, writable: false)
+                bytes = try file.readBytes(count: Int(try file.size()), at: 0)
+            } catch {
+                throw .storage(.ioFailure(operation: "read personal keys", path: path.string, errno: error.rawValue))
+            }
+            contents = try decode(try unsealed(bytes, path: path, encryption: encryption), path: path)
+        }
+        return PersonalKeyRing(contents: contents, path: path, fileSystem: fileSystem, encryption: encryption, isReadOnly: readOnly)
+    }
+
+    // MARK: PersonalTextCipher
+
+    func seal(_ text: String, owner: PersonID) -> [UInt8]? {
+        let key: [UInt8]? = contents.withLock { contents in
+            guard !contents.forgotten.contains(owner) else { return nil }
+            if let key = contents.keys[owner] { return key }
+            guard !isReadOnly else { return nil }
+            let key = SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
+            contents.keys[owner] = key
+            contents.isDirty = true
+            return key
+        }
+        guard let key,
+              let box = try? AES.GCM.seal(Array(text.utf8), using: SymmetricKey(data: key), authenticating: Self.context(owner)),
+              let combined = box.combined
+        else { return nil }
+        return Array(combined)
+    }
+
+    func open(_ sealed: ArraySlice<UInt8>, owner: PersonID) -> String? {
+        let key: [UInt8]? = contents.withLock { contents in
+            if let key = contents.keys[owner] { return key }
+            if !contents.forgotten.contains(owner) { contents.unopened[owner, default: 0] += 1 }
+            return nil
+        }
+        guard let key else { return nil }
+        guard let box = try? AES.GCM.SealedBox(combined: sealed),
+              let plain = try? AES.GCM.open(box, using: SymmetricKey(data: key), authenticating: Self.context(owner)),
+              let text = String(validating: plain, as: UTF8.self)
+        else {
+            contents.withLock { $0.unopened[owner, default: 0] += 1 }
+            return nil
+        }
+        return text
+    }
+
+    /// The owner's id is authenticated with each text, so a sealed text cannot be moved to
+    /// another person's field.
+    private static func context(_ owner: PersonID) -> [UInt8] {
+        var writer = BinaryWriter(reservingCapacity: 16)
+        writer.write(owner)
+        return writer.bytes
+    }
+
+    // MARK: Keys
+
+    /// Whether `person` has a key (they have personal text that can still be read).
+    func hasKey(for person: PersonID) -> Bool { contents.withLock { $0.keys[person] != nil } }
+
+    /// The people who have a key.
+    var holders: Set<PersonID> { contents.withLock { Set($0.keys.keys) } }
+
+    /// The people forgotten so far.
+    var forgotten: Set<PersonID> { contents.withLock { $0.forgotten } }
+
+    /// Texts that did not open since the ring was loaded although their owner was never
+    /// forgotten (their key is missing or the bytes are damaged), by owner.
+    var unopened: [PersonID: Int] { contents.withLock { $0.unopened } }
+
+    /// Writes the ring if keys were created since the last write (atomically, durably).
+    func persist() throws(LedgerError) {
+        let bytes: [UInt8]? = contents.withLock { $0.isDirty ? Self.encode($0) : nil }
+        guard let bytes else { return }
+        try write(bytes)
+        contents.withLock { $0.isDirty = false }
+    }
+
+    /// Destroys the keys of `people` and records them as forgotten, durably (P3).
+    func forget(_ people: some Sequence<PersonID>) throws(LedgerError) {
+        let bytes = contents.withLock { contents in
+            for person in people {
+                contents.keys[person] = nil
+                contents.forgotten.insert(person)
+            }
+            return Self.encode(contents)
+        }
+        try write(bytes)
+        contents.withLock { $0.isDirty = false }
+    }
+
+    private func write(_ plain: [UInt8]) throws(LedgerError) {
+        var bytes = plain
+        if let encryption {
+            guard let sealed = encryption.sealBlob(plain, context: Self.sealedMagic) else {
+                throw .personalKeys("the key file could not be sealed with the ledger's encryption key")
+            }
+            bytes = Self.sealedMagic + sealed
+        }
+        do {
+            try fileSystem.replaceAtomically(path, with: bytes)
+        } catch {
+            throw .storage(.ioFailure(operation: "write personal keys", path: path.string, errno: error.rawValue))
+        }
+    }
+
+    // MARK: File format
+
+    private static func encode(_ contents: Contents) -> [UInt8] {
+        var bytes = magic
+        let people = Set(contents.keys.keys).union(contents.forgotten).sorted { $0.description < $1.description }
+        withUnsafeBytes(of: UInt32(people.count).littleEndian) { bytes += $0 }
+        for person in people {
+            var writer = BinaryWriter(reservingCapacity: 16)
+            writer.write(person)
+            bytes += writer.bytes
+            if let key = contents.keys[person] {
+                bytes.append(1)
+                bytes += key
+            } else {
+                bytes.append(2)
+            }
+        }
+        withUnsafeBytes(of: CRC32C.checksum(bytes).littleEndian) { bytes += $0 }
+        return bytes
+    }
+
+    private static func unsealed(_ bytes: [UInt8], path: FilePath, encryption: JournalEncryption?) throws(LedgerError) -> [UInt8] {
+        guard bytes.starts(with: sealedMagic) else { return bytes }
+        guard let encryption else {
+            throw .personalKeys("\(path) is encrypted; open the ledger with its encryption key")
+        }
+        do {
+            return try encryption.openBlob(
+                Array(bytes.dropFirst(sealedMagic.count)), context: sealedMagic,
+                location: JournalLocation(segment: fileName, offset: 0))
+        } catch {
+            throw .storage(error)
+        }
+    }
+
+    private static func decode(_ bytes: [UInt8], path: FilePath) throws(LedgerError) -> Contents {
+        func damaged(_ reason: String) -> LedgerError {
+            .personalKeys("\(path) is damaged (\(reason)); restore it from a backup of the ledger directory")
+        }
+        guard bytes.count >= magic.count + 8, bytes.starts(with: magic) else { throw damaged("not a TALLYPK1 file") }
+        let body = Array(bytes.dropLast(4))
+        let stored = bytes.suffix(4).reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        guard stored == CRC32C.checksum(body) else { throw damaged("checksum mismatch") }
+        var reader = BinaryReader(Array(body.dropFirst(magic.count)))
+        var contents = Contents()
+        do {
+            let count = try reader.readRawBytes(count: 4).reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            for _ in 0..<count {
+                let person: PersonID = try reader.read()
+                switch try reader.readByte() {
+                case 1: contents.keys[person] = Array(try reader.readRawBytes(count: 32))
+                case 2: contents.forgotten.insert(person)
+                case let other: throw damaged("entry kind \(other)")
+                }
+            }
+            try reader.finish()
+        } catch let error as LedgerError {
+            throw error
+        } catch {
+            throw damaged("\(error)")
+        }
+        return contents
+    }
+}
