@@ -11,9 +11,15 @@ import TallyModel
 /// Records are stored as their encoded event bytes (base64) with tag, schema version and
 /// `recordedAt`; each is also described by its type name for people reading the file. The
 /// restore decodes every record before writing anything.
+///
+/// Names and notes stay sealed in the records (P1); the backup carries the personal keys of
+/// everyone not forgotten (hex, `personalKeys`) so it restores readable, and the forgotten
+/// people's ids (`forgottenPeople`), whose texts no backup can bring back. A backup made
+/// before someone was forgotten still holds their key: delete such backups (Docs/Security.md).
 public struct LedgerBackup: Codable, Sendable, Equatable {
-    /// The document format; readers refuse versions they do not know.
-    public static let currentFormatVersion = 1
+    /// The document format; readers refuse versions they do not know. Version 2 added the
+    /// personal keys; version 1 documents (from before sealing) still restore.
+    public static let currentFormatVersion = 2
 
     public struct Record: Codable, Sendable, Equatable {
         public var sequenceNumber: UInt64
@@ -35,6 +41,10 @@ public struct LedgerBackup: Codable, Sendable, Equatable {
     public var baseCurrency: String?
     public var lastSequenceNumber: UInt64
     public var batches: [Batch]
+    /// Personal keys by person id, as hex (version 2).
+    public var personalKeys: [String: String]?
+    /// The people forgotten, by id (version 2).
+    public var forgottenPeople: [String]?
 
     /// Reads every frame of the ledger in `directory` (read-only).
     public static func make(from directory: FilePath, encryption: JournalEncryption? = nil) throws(InterchangeError) -> LedgerBackup {
@@ -58,10 +68,18 @@ public struct LedgerBackup: Codable, Sendable, Equatable {
         } catch {
             throw InterchangeError(code: "journalUnreadable", message: "\(error)")
         }
+        let keys: (keys: [PersonID: [UInt8]], forgotten: Set<PersonID>)
+        do {
+            keys = try PersonalKeyRing.load(ledgerDirectory: directory, fileSystem: PosixFileSystem(), encryption: encryption, readOnly: true).snapshot
+        } catch {
+            throw InterchangeError(code: error.code, message: error.message)
+        }
         return LedgerBackup(
             format: "tally.backup", formatVersion: currentFormatVersion, household: history.state.household?.name,
             baseCurrency: history.state.household?.baseCurrency.code, lastSequenceNumber: history.lastSequenceNumber,
-            batches: batches)
+            batches: batches,
+            personalKeys: Dictionary(uniqueKeysWithValues: keys.keys.map { ($0.key.description, Self.hex($0.value)) }),
+            forgottenPeople: keys.forgotten.map(\.description).sorted())
     }
 
     /// The document as pretty, key-sorted JSON.
@@ -77,7 +95,7 @@ public struct LedgerBackup: Codable, Sendable, Equatable {
         do { backup = try JSONDecoder().decode(LedgerBackup.self, from: data) } catch {
             throw InterchangeError(code: "backupUnreadable", message: "not a tally backup: \(error)")
         }
-        guard backup.format == "tally.backup", backup.formatVersion == currentFormatVersion else {
+        guard backup.format == "tally.backup", (1...currentFormatVersion).contains(backup.formatVersion) else {
             throw InterchangeError(code: "backupVersionUnknown", message: "format \(backup.format) version \(backup.formatVersion); this build reads tally.backup version \(currentFormatVersion)")
         }
         return backup
@@ -110,6 +128,20 @@ public struct LedgerBackup: Codable, Sendable, Equatable {
             }
             if !records.isEmpty { frames.append(records) }
         }
+        var keys: [PersonID: [UInt8]] = [:]
+        for (id, hex) in personalKeys ?? [:] {
+            guard let person = try? PersonID(parsing: id), let key = Self.bytes(hex: hex) else {
+                throw InterchangeError(code: "backupInvalid", message: "personal key of \(id): expected a person id and 64 hex digits")
+            }
+            keys[person] = key
+        }
+        var forgotten: Set<PersonID> = []
+        for id in forgottenPeople ?? [] {
+            guard let person = try? PersonID(parsing: id) else {
+                throw InterchangeError(code: "backupInvalid", message: "forgotten person \(id) is not an id")
+            }
+            forgotten.insert(person)
+        }
         let journalPath = directory.appending("journal")
         if FileManager.default.fileExists(atPath: journalPath.string),
            let names = try? FileManager.default.contentsOfDirectory(atPath: journalPath.string), names.contains(where: { $0.hasSuffix(".segment") }) {
@@ -120,6 +152,12 @@ public struct LedgerBackup: Codable, Sendable, Equatable {
         } catch {
             throw InterchangeError(code: "ioFailure", message: "cannot create \(directory.string): \(error)")
         }
+        // The keys first: a journal never holds sealed texts whose keys are not on disk (P2).
+        do {
+            try PersonalKeyRing.install(keys: keys, forgotten: forgotten, ledgerDirectory: directory, fileSystem: PosixFileSystem(), encryption: nil)
+        } catch {
+            throw InterchangeError(code: error.code, message: error.message)
+        }
         do {
             let journal = try Journal.open(at: journalPath, options: JournalOptions(durability: .synchronous))
             for frame in frames { _ = try await journal.append(frame) }
@@ -127,5 +165,20 @@ public struct LedgerBackup: Codable, Sendable, Equatable {
         } catch {
             throw .journal(error)
         }
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+    }
+
+    static func bytes(hex: String) -> [UInt8]? {
+        let digits = Array(hex.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            guard let byte = UInt8(String(decoding: digits[index..<(index + 2)], as: UTF8.self), radix: 16) else { return nil }
+            bytes.append(byte)
+        }
+        return bytes
     }
 }

@@ -106,6 +106,48 @@ struct TallyCLITests {
         }
     }
 
+    @Test("P3, TECH-009: forgetPerson through apply; export --format person shows Bob's data with his name redacted")
+    func forgetAndExportPerson() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let bob = "00000002-0000-4000-8000-000000000002"
+        let before = try TallyRunner.run(["export", "--format", "person", "--person", bob, ledger])
+        #expect(before.status == 0, "\(before.stderr)")
+        let exported = try TallyRunner.jsonObject(Substring(before.stdout))
+        #expect((exported["person"] as? [String: Any])?["name"] as? String == "Bob")
+        #expect(!before.stdout.contains("Alice savings"), "G7: Alice's own wallet is not in Bob's export")
+        let forget = """
+        {"command": "removeMember", "commandID": "0000000c-0000-4000-8000-0000000000e1", "actor": "00000002-0000-4000-8000-000000000001", "recordedAt": "2026-03-01T08:00:00.000Z", "personID": "\(bob)", "acknowledgeUnsettled": true}
+        {"command": "forgetPerson", "commandID": "0000000c-0000-4000-8000-0000000000e2", "actor": "00000002-0000-4000-8000-000000000001", "recordedAt": "2026-03-01T08:01:00.000Z", "personID": "\(bob)"}
+        """
+        let applied = try TallyRunner.run(["apply", "--ledger", ledger, "-"], stdin: forget + "\n")
+        #expect(applied.status == 0, "\(applied.stdout)\(applied.stderr)")
+        let after = try TallyRunner.run(["export", "--format", "person", "--person", bob, ledger])
+        let redacted = try TallyRunner.jsonObject(Substring(after.stdout))
+        let person = try #require(redacted["person"] as? [String: Any])
+        #expect(person["name"] == nil && person["forgotten"] as? Bool == true)
+        #expect(after.stdout.contains("\"noteRedacted\" : true"))
+        let log = try TallyRunner.run(["log", ledger])
+        #expect(log.stdout.contains("[redacted]") && !log.stdout.contains("member Bob"))
+        #expect(try TallyRunner.run(["audit", ledger]).status == 0)
+        let missing = try TallyRunner.run(["export", "--format", "person", ledger])
+        #expect(missing.status != 0 && missing.stderr.contains("--person"))
+    }
+
+    @Test("an encrypted ledger is written and read with the key from TALLY_KEY, never from argv")
+    func encryptedLedgerThroughTheCLI() throws {
+        let ledger = TallyRunner.temporaryDirectory() + "/ledger"
+        let key = String(repeating: "ab", count: 32)
+        let created = try TallyRunner.run(["apply", "--ledger", ledger, TallyRunner.household], environment: ["TALLY_KEY": key])
+        #expect(created.status == 0, "\(created.stderr)")
+        let balances = try TallyRunner.run(["balances", ledger], environment: ["TALLY_KEY": key])
+        #expect(balances.status == 0 && balances.stdout.contains("Joint account"))
+        let withoutKey = try TallyRunner.run(["balances", ledger])
+        #expect(withoutKey.status != 0 && withoutKey.stderr.contains("encryptionKeyMissing"))
+        let segment = try #require(try FileManager.default.contentsOfDirectory(atPath: ledger + "/journal").first { $0.hasSuffix(".segment") })
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: ledger + "/journal/" + segment))
+        #expect(bytes.range(of: Data("Joint account".utf8)) == nil)
+    }
+
     @Test("human reports match their snapshots")
     func humanOutputSnapshots() throws {
         let ledger = try TallyRunner.householdLedger()

@@ -23,10 +23,13 @@ struct TallyRunner {
     }
 
     @discardableResult
-    static func run(_ arguments: [String], stdin: String? = nil, executable name: String = "tally") throws -> Result {
+    static func run(
+        _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], executable name: String = "tally"
+    ) throws -> Result {
         let process = Process()
         process.executableURL = try executable(name)
         process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.currentDirectoryURL = repositoryRoot
         let output = Pipe()
         let errors = Pipe()

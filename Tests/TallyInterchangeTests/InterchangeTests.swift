@@ -47,12 +47,17 @@ struct InterchangeLedgerTests {
     func backupRestoreRoundTrip() async throws {
         let (directory, history) = try await Self.makeLedger()
         let backup = try LedgerBackup.make(from: directory)
-        #expect(backup.formatVersion == 1)
+        #expect(backup.formatVersion == 2)
+        #expect(backup.personalKeys?.count == 3, "Alice, Bob and Carol each have a key (P2)")
         let decoded = try LedgerBackup.decode(try backup.encoded())
         let target = FilePath(directory.string + "-restored")
         try await decoded.restore(into: target)
         let restored = try LedgerHistory.load(at: target)
         #expect(try restored.readModels.canonicalJSON().serialized() == history.readModels.canonicalJSON().serialized())
+        #expect(restored.state == history.state, "names and notes restore readable with the backed-up keys")
+        let reopened = try await Ledger.open(at: target, options: LedgerOptions(durability: .none))
+        #expect(reopened.openReport.unreadablePersonalTexts == 0)
+        try await reopened.close()
         await #expect(throws: InterchangeError.self) { try await decoded.restore(into: target) }
     }
 

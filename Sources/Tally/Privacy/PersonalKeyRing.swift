@@ -25,7 +25,7 @@ import TallyModel
 ///
 /// When the ledger is encrypted at rest the file is `TALLYPKE` followed by
 /// `JournalEncryption.sealBlob` of the plain layout, like a checkpoint.
-final class PersonalKeyRing: PersonalTextCipher {
+package final class PersonalKeyRing: PersonalTextCipher {
     static let fileName = "personal-keys"
     static let magic: [UInt8] = Array("TALLYPK1".utf8)
     static let sealedMagic: [UInt8] = Array("TALLYPKE".utf8)
@@ -61,7 +61,7 @@ final class PersonalKeyRing: PersonalTextCipher {
     /// Loads the key file of the ledger in `directory`; a missing file is an empty ring.
     /// - Throws: ``LedgerError/personalKeys(_:)`` when the file exists but is damaged, or is
     ///   sealed and `encryption` is missing or wrong.
-    static func load(
+    package static func load(
         ledgerDirectory directory: FilePath, fileSystem: any FileSystem, encryption: JournalEncryption?,
         readOnly: Bool = false
     ) throws(LedgerError) -> PersonalKeyRing {
@@ -82,7 +82,7 @@ final class PersonalKeyRing: PersonalTextCipher {
 
     // MARK: PersonalTextCipher
 
-    func seal(_ text: String, owner: PersonID) -> [UInt8]? {
+    package func seal(_ text: String, owner: PersonID) -> [UInt8]? {
         let key: [UInt8]? = contents.withLock { contents in
             guard !contents.forgotten.contains(owner) else { return nil }
             if let key = contents.keys[owner] { return key }
@@ -99,7 +99,7 @@ final class PersonalKeyRing: PersonalTextCipher {
         return Array(combined)
     }
 
-    func open(_ sealed: ArraySlice<UInt8>, owner: PersonID) -> String? {
+    package func open(_ sealed: ArraySlice<UInt8>, owner: PersonID) -> String? {
         let key: [UInt8]? = contents.withLock { contents in
             if let key = contents.keys[owner] { return key }
             if !contents.forgotten.contains(owner) { contents.unopened[owner, default: 0] += 1 }
@@ -125,6 +125,26 @@ final class PersonalKeyRing: PersonalTextCipher {
     }
 
     // MARK: Keys
+
+    /// Every key and tombstone, for a backup that must restore readable (`LedgerBackup`).
+    package var snapshot: (keys: [PersonID: [UInt8]], forgotten: Set<PersonID>) {
+        contents.withLock { ($0.keys, $0.forgotten) }
+    }
+
+    /// Writes a key file holding `keys` and `forgotten` into the ledger in `directory`
+    /// (restoring a backup into an empty ledger).
+    package static func install(
+        keys: [PersonID: [UInt8]], forgotten: Set<PersonID>, ledgerDirectory directory: FilePath,
+        fileSystem: any FileSystem, encryption: JournalEncryption?
+    ) throws(LedgerError) {
+        guard keys.values.allSatisfy({ $0.count == 32 }) else {
+            throw .personalKeys("a personal key must be 32 bytes (AES-256)")
+        }
+        let ring = PersonalKeyRing(
+            contents: Contents(keys: keys, forgotten: forgotten), path: directory.appending(fileName),
+            fileSystem: fileSystem, encryption: encryption, isReadOnly: false)
+        try ring.write(encode(Contents(keys: keys, forgotten: forgotten)))
+    }
 
     /// Whether `person` has a key (they have personal text that can still be read).
     func hasKey(for person: PersonID) -> Bool { contents.withLock { $0.keys[person] != nil } }

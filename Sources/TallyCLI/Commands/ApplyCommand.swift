@@ -11,6 +11,7 @@ struct ApplyCommand: AsyncParsableCommand {
         discussion: "Exit 0 when every command was applied, 1 when any was invalid or rejected, 2 when it could not run.")
 
     @OptionGroup var location: LedgerOption
+    @OptionGroup var key: KeyOptions
 
     @Argument(help: ArgumentHelp("The command file, or - for stdin.", valueName: "FILE"))
     var file: String
@@ -36,7 +37,8 @@ struct ApplyCommand: AsyncParsableCommand {
             Terminal.error("tally: \(file): nothing applied (--atomic) because a line is invalid")
             throw ExitCode(1)
         }
-        let ledger = try await LedgerAccess.open(at: path, create: true)
+        let ledger = try await LedgerAccess.open(
+            at: path, create: true, encryption: try key.encryption(), batchLimit: atomic ? parsed.count : nil)
         let rejected = atomic
             ? try await applyAtomically(parsed, to: ledger, path: path)
             : try await applyEach(parsed, to: ledger, path: path)

@@ -25,7 +25,7 @@ struct DemoCommand: AsyncParsableCommand {
                 throw CLIError("\(commands): line \(number): \(error.description)")
             }
         }
-        let ledgerActor = try await LedgerAccess.open(at: path, create: true)
+        let ledgerActor = try await LedgerAccess.open(at: path, create: true, encryption: nil)
         do {
             for command in parsed { try await ledgerActor.execute(command) }
         } catch {

@@ -2,16 +2,19 @@ import ArgumentParser
 import Foundation
 import SystemPackage
 import TallyInterchange
+import TallyModel
 
-/// `tally export`: CSV, JSON backup or a ledger/hledger journal.
+/// `tally export`: CSV, JSON backup, a ledger/hledger journal, or one person's data.
 struct ExportCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "export", abstract: "Export as CSV, a JSON backup or a ledger (hledger) journal.")
+    static let configuration = CommandConfiguration(
+        commandName: "export", abstract: "Export as CSV, a JSON backup, a ledger (hledger) journal, or one person's data (JSON).")
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case csv, json, ledger }
+    enum Format: String, ExpressibleByArgument, CaseIterable { case csv, json, ledger, person }
 
     @OptionGroup var location: LedgerLocation
     @OptionGroup var key: KeyOptions
-    @Option(help: "csv, json (full backup) or ledger.") var format: Format
+    @Option(help: "csv, json (full backup), ledger, or person (everything --person can see, TECH-009).") var format: Format
+    @Option(help: ArgumentHelp("The person whose data --format person exports (UUID).", valueName: "ID")) var person: String?
     @Option(help: ArgumentHelp("Write to FILE instead of stdout.", valueName: "FILE")) var output: String?
 
     func run() async throws {
@@ -23,6 +26,14 @@ struct ExportCommand: AsyncParsableCommand {
             data = Data(CSVExporter.export(try LedgerAccess.history(at: path, encryption: encryption)).utf8)
         case .ledger:
             data = Data(LedgerJournalExporter.export(try LedgerAccess.history(at: path, encryption: encryption)).utf8)
+        case .person:
+            guard let person else { throw CLIError("--format person needs --person ID") }
+            let id: PersonID = try Identifiers.parse(person, option: "--person")
+            do {
+                data = try PersonalDataExport.make(for: id, from: try LedgerAccess.history(at: path, encryption: encryption)).encoded() + Data("\n".utf8)
+            } catch let error as InterchangeError {
+                throw CLIError.interchange(error, at: path)
+            }
         case .json:
             try LedgerAccess.requireLedger(at: path)
             do { data = try LedgerBackup.make(from: FilePath(path), encryption: encryption).encoded() + Data("\n".utf8) } catch {

@@ -16,6 +16,7 @@ struct ImportCommand: AsyncParsableCommand {
     @Argument(help: "csv or backup.") var kind: Kind
     @Argument(help: ArgumentHelp("The file to import.", valueName: "FILE")) var file: String
     @OptionGroup var location: LedgerOption
+    @OptionGroup var key: KeyOptions
     @Option(help: "The wallet the CSV rows belong to (name).") var wallet: String?
     @Option(help: ArgumentHelp("Column mapping: date=COL,amount=COL,note=COL,category=COL,type=COL.", valueName: "MAP")) var mapping: String?
     @Option(name: .customLong("date-format"), help: "iso, dmy or mdy; default: detected.") var dateFormat: String?
@@ -36,7 +37,8 @@ struct ImportCommand: AsyncParsableCommand {
             return
         }
         guard let wallet else { throw CLIError("import csv needs --wallet NAME") }
-        let history = try LedgerAccess.history(at: path, encryption: nil)
+        let encryption = try key.encryption()
+        let history = try LedgerAccess.history(at: path, encryption: encryption)
         var importer = CSVImporter(walletName: wallet, recordedAt: try Identifiers.timestamp(recordedAt))
         do {
             if let mapping { importer.mapping = try CSVImporter.Mapping(parsing: mapping) }
@@ -52,7 +54,8 @@ struct ImportCommand: AsyncParsableCommand {
             throw CLIError.interchange(error, at: file)
         }
         if !dryRun && !plan.commands.isEmpty {
-            let ledger = try await LedgerAccess.open(at: path, create: false)
+            // One batch for the whole file: all rows or none (G6), however many.
+            let ledger = try await LedgerAccess.open(at: path, create: false, encryption: encryption, batchLimit: plan.commands.count)
             do {
                 try await ledger.execute(plan.commands)
             } catch {

@@ -9,6 +9,7 @@ struct InitCommand: AsyncParsableCommand {
         commandName: "init", abstract: "Create a ledger and its household (H1).")
 
     @OptionGroup var location: LedgerLocation
+    @OptionGroup var key: KeyOptions
 
     @Option(help: "The household's name.") var name: String
     @Option(help: "The base currency (ISO 4217), e.g. CHF.") var currency: String = "CHF"
@@ -30,7 +31,7 @@ struct InitCommand: AsyncParsableCommand {
             commandID: try Identifiers.parse(nil, option: "") as CommandID, actor: admin,
             recordedAt: try Identifiers.timestamp(recordedAt),
             action: .createHousehold(householdID: household, name: name, baseCurrency: baseCurrency, adminName: adminName))
-        let ledger = try await LedgerAccess.open(at: path, create: true)
+        let ledger = try await LedgerAccess.open(at: path, create: true, encryption: try key.encryption())
         let positions: [EventPosition]
         do {
             positions = try await ledger.execute(command)

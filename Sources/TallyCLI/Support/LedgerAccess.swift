@@ -30,11 +30,14 @@ enum LedgerAccess {
         }
     }
 
-    /// Opens the ledger for writing; `create` allows an empty directory.
-    static func open(at path: String, create: Bool) async throws -> Ledger {
+    /// Opens the ledger for writing; `create` allows an empty directory; `batchLimit` raises
+    /// the commands one `execute` may carry (an import applies all its rows at once).
+    static func open(at path: String, create: Bool, encryption: JournalEncryption?, batchLimit: Int? = nil) async throws -> Ledger {
         if !create { try requireLedger(at: path) }
         var options = LedgerOptions()
         options.createIfMissing = create
+        options.encryption = encryption
+        if let batchLimit { options.commandsPerBatchMax = max(options.commandsPerBatchMax, batchLimit) }
         do {
             return try await Ledger.open(at: FilePath(path), options: options)
         } catch {
