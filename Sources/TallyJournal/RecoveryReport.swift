@@ -13,6 +13,9 @@ public struct RecoveryReport: Sendable, Hashable {
     /// The last sequence number in the journal (0 when empty).
     public var lastSequenceNumber: UInt64 = 0
 
+    /// An empty report: nothing repaired.
+    public init() {}
+
     /// True when nothing had to be repaired and nothing is damaged.
     public var isClean: Bool { bytesDropped == 0 && removedTemporaryFiles.isEmpty && problems.isEmpty }
 }

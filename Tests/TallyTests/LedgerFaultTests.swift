@@ -38,6 +38,28 @@ struct LedgerFaultTests {
         try await ledger.close()
     }
 
+    @Test("A torn tail cut at open is in the open report with its location, never silent")
+    func tornTailIsReported() async throws {
+        let fileSystem = FaultInjectingFileSystem(seed: 13)
+        try fileSystem.createDirectory(at: FilePath("/households"))
+        var s = Scenario()
+        let ledger = try await Self.open(fileSystem)
+        try await ledger.execute(s.setup())
+        let acknowledged = await ledger.lastSequenceNumber
+        try await ledger.close()
+        let segment = Self.path.appending("journal/00000000000000000001.segment")
+        let bytes = try #require(fileSystem.contents(of: segment))
+        fileSystem.setContents(of: segment, to: bytes + [0x54, 0x46, 0x52, 0x4D, 0x01, 0x02, 0x03])  // half a frame header
+        let reopened = try await Self.open(fileSystem)
+        #expect(reopened.openReport.journalRecovery.bytesDropped == 7)
+        #expect(reopened.openReport.journalRecovery.truncatedAt?.segment == "00000000000000000001.segment")
+        #expect(await reopened.lastSequenceNumber == acknowledged)
+        try await reopened.close()
+        let clean = try await Self.open(fileSystem)
+        #expect(clean.openReport.journalRecovery.isClean)
+        try await clean.close()
+    }
+
     @Test("Every acknowledged command survives a power loss")
     func acknowledgedCommandsSurviveCrash() async throws {
         let fileSystem = FaultInjectingFileSystem(seed: 11)

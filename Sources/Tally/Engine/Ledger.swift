@@ -88,6 +88,7 @@ public actor Ledger {
                 checkpointSequenceNumber: start.map { $0.state.nextSequenceNumber - 1 },
                 eventsReplayed: replayed.lastSequenceNumber - (start.map { $0.state.nextSequenceNumber - 1 } ?? 0),
                 rejectedCheckpoints: rejected)
+            report.journalRecovery = journal.recoveryReport
             // P3: a crash may have cut a forgetting short (key not destroyed yet, or the
             // checkpoint used predates it and holds the person's texts readable).
             let forgotten = replayed.state.forgottenPeople

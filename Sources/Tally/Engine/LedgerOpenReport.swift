@@ -1,3 +1,4 @@
+import TallyJournal
 import TallyModel
 
 /// How `Ledger.open` rebuilt its state: from a checkpoint plus the journal's tail, or by a full
@@ -16,4 +17,7 @@ public struct LedgerOpenReport: Sendable, Hashable {
     /// People whose forgetting a crash had left unfinished (key not yet destroyed, or
     /// checkpoints still holding their texts) and that the open completed (P3).
     public var forgettingCompleted: [PersonID] = []
+    /// What the journal repaired when it opened: a torn tail cut (bytes and location; the cut
+    /// records were never acknowledged under a synchronous policy), temporary files removed.
+    public var journalRecovery = RecoveryReport()
 }
