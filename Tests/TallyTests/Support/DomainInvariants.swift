@@ -19,6 +19,15 @@ enum DomainInvariants {
         return messages
     }
 
+    /// Whether `message` is the open engine bug "a settlement covers different transactions in
+    /// the validation state and in the debt read model" (Docs/Simulation.md, "Open findings"):
+    /// the read model marks a transaction settled that validation still lets a member edit or
+    /// delete (T2/S6). Tests record it as a known issue, so it stays visible and the check turns
+    /// into a failure of `withKnownIssue` once the two coverage rules agree.
+    static func isKnownSettlementCoverageIssue(_ message: String) -> Bool {
+        message.hasPrefix("T2/S6:")
+    }
+
     /// S8: every group's member balances sum to exactly zero, per currency.
     static func groupBalancesSumToZero(_ readModels: Projections) -> [String] {
         var messages: [String] = []
