@@ -47,6 +47,12 @@ extension Journal {
             }
             report.bytesDropped += tail.fileSize - tail.validEnd
             report.truncatedAt = damage.location
+        } else {
+            // The tail may be data a killed process wrote but never synced (it is still in the
+            // page cache). Open reports it as committed and readers fold it, so it must be on
+            // stable storage before anything builds on it: a power loss after this open must not
+            // take back records this open already exposed.
+            try withErrno("sync recovered tail", lastPath) { () throws(Errno) in try lastFile.synchronize() }
         }
         report.segmentCount = segments.count
         report.lastSequenceNumber = tail.nextSequenceNumber - 1

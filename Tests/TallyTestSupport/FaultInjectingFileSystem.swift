@@ -38,7 +38,13 @@ public final class FaultInjectingFileSystem: FileSystem, Sendable {
         var liveEntries: [String: Int] = [:]
         var durableEntries: [String: Int] = [:]
         var directories: Set<String> = []
-        var locks: Set<String> = []
+        /// Held locks: path -> the lock's token (one per successful `lockExclusively`).
+        var locks: [String: Int] = [:]
+        var nextLockToken = 0
+        /// Simulated processes (see `startProcess()`) that are still running.
+        var aliveProcesses: Set<Int> = []
+        var lockOwners: [Int: Int] = [:]
+        var nextProcessID = 0
         var generation = 0
         var random: SeededRandom
         var failNextWrite: Fault?
@@ -67,6 +73,8 @@ public final class FaultInjectingFileSystem: FileSystem, Sendable {
             generation += 1
             crashCount += 1
             locks.removeAll()
+            lockOwners.removeAll()
+            aliveProcesses.removeAll()
             liveEntries = durableEntries
             for id in Array(nodes.keys).sorted() {
                 guard var node = nodes[id] else { continue }
@@ -116,6 +124,17 @@ public final class FaultInjectingFileSystem: FileSystem, Sendable {
     /// The next `fdatasync`/`fsync` fails with `fault`.
     public func failNextSync(_ fault: Fault) { state.withLock { $0.failNextSync = fault } }
 
+    /// Removes every armed fault and crash countdown and the capacity limit.
+    public func clearFaults() {
+        state.withLock { state in
+            state.failNextWrite = nil
+            state.failNextSync = nil
+            state.writesUntilFailure = nil
+            state.capacityBytes = nil
+            state.operationsUntilCrash = nil
+        }
+    }
+
     /// Writes that would make the total size of all files exceed `bytes` write what fits and
     /// fail with ENOSPC. nil removes the limit.
     public func setCapacity(_ bytes: Int?) { state.withLock { $0.capacityBytes = bytes } }
@@ -139,6 +158,9 @@ public final class FaultInjectingFileSystem: FileSystem, Sendable {
     /// How many crashes have happened.
     public var crashCount: Int { state.withLock { $0.crashCount } }
 
+    /// The live size of all files together (what `setCapacity` limits).
+    public var usedBytes: Int { state.withLock { $0.nodes.values.reduce(0) { $0 + $1.live.count } } }
+
     /// The current (live) bytes of a file, for tests that damage or inspect it.
     public func contents(of path: FilePath) -> [UInt8]? {
         state.withLock { state in state.liveEntries[path.string].flatMap { state.nodes[$0]?.live } }
@@ -155,14 +177,24 @@ public final class FaultInjectingFileSystem: FileSystem, Sendable {
     // MARK: FileSystem
 
     public func openFile(at path: FilePath, writable: Bool) throws(Errno) -> any JournalFile {
+        try openFile(at: path, writable: writable, process: nil)
+    }
+
+    func openFile(at path: FilePath, writable: Bool, process: Int?) throws(Errno) -> any JournalFile {
         try state.withLock { state throws(Errno) in
+            try state.requireAlive(process)
             guard let id = state.liveEntries[path.string] else { throw .noSuchFileOrDirectory }
-            return FaultFile(fileSystem: self, nodeID: id, generation: state.generation, writable: writable)
+            return FaultFile(fileSystem: self, nodeID: id, generation: state.generation, writable: writable, process: process)
         }
     }
 
     public func createFile(at path: FilePath) throws(Errno) -> any JournalFile {
+        try createFile(at: path, process: nil)
+    }
+
+    func createFile(at path: FilePath, process: Int?) throws(Errno) -> any JournalFile {
         try state.withLock { state throws(Errno) in
+            try state.requireAlive(process)
             try state.tick()
             guard state.liveEntries[path.string] == nil else { throw .fileExists }
             guard state.directories.contains(path.removingLastComponent().string) else {
@@ -172,19 +204,29 @@ public final class FaultInjectingFileSystem: FileSystem, Sendable {
             state.nextNodeID += 1
             state.nodes[id] = Node()
             state.liveEntries[path.string] = id
-            return FaultFile(fileSystem: self, nodeID: id, generation: state.generation, writable: true)
+            return FaultFile(fileSystem: self, nodeID: id, generation: state.generation, writable: true, process: process)
         }
     }
 
     public func contentsOfDirectory(at path: FilePath) throws(Errno) -> [String] {
+        try contentsOfDirectory(at: path, process: nil)
+    }
+
+    func contentsOfDirectory(at path: FilePath, process: Int?) throws(Errno) -> [String] {
         try state.withLock { state throws(Errno) in
+            try state.requireAlive(process)
             guard state.directories.contains(path.string) else { throw .noSuchFileOrDirectory }
             return state.liveEntries.keys.compactMap { key in childName(of: key, in: path.string) }
         }
     }
 
     public func createDirectory(at path: FilePath) throws(Errno) {
-        state.withLock { state in
+        try createDirectory(at: path, process: nil)
+    }
+
+    func createDirectory(at path: FilePath, process: Int?) throws(Errno) {
+        try state.withLock { state throws(Errno) in
+            try state.requireAlive(process)
             var prefix = FilePath(path.root?.string ?? "")
             for component in path.components {
                 prefix.append(component)
@@ -198,7 +240,12 @@ public final class FaultInjectingFileSystem: FileSystem, Sendable {
     }
 
     public func rename(from source: FilePath, to destination: FilePath) throws(Errno) {
+        try rename(from: source, to: destination, process: nil)
+    }
+
+    func rename(from source: FilePath, to destination: FilePath, process: Int?) throws(Errno) {
         try state.withLock { state throws(Errno) in
+            try state.requireAlive(process)
             try state.tick()
             guard let id = state.liveEntries.removeValue(forKey: source.string) else { throw .noSuchFileOrDirectory }
             state.liveEntries[destination.string] = id
@@ -206,14 +253,24 @@ public final class FaultInjectingFileSystem: FileSystem, Sendable {
     }
 
     public func removeFile(at path: FilePath) throws(Errno) {
+        try removeFile(at: path, process: nil)
+    }
+
+    func removeFile(at path: FilePath, process: Int?) throws(Errno) {
         try state.withLock { state throws(Errno) in
+            try state.requireAlive(process)
             try state.tick()
             guard state.liveEntries.removeValue(forKey: path.string) != nil else { throw .noSuchFileOrDirectory }
         }
     }
 
     public func synchronizeDirectory(at path: FilePath) throws(Errno) {
+        try synchronizeDirectory(at: path, process: nil)
+    }
+
+    func synchronizeDirectory(at path: FilePath, process: Int?) throws(Errno) {
         try state.withLock { state throws(Errno) in
+            try state.requireAlive(process)
             try state.tick()
             if let fault = state.failNextSync {
                 state.failNextSync = nil
@@ -227,9 +284,18 @@ public final class FaultInjectingFileSystem: FileSystem, Sendable {
     }
 
     public func lockExclusively(at path: FilePath) throws(Errno) -> any FileLock {
+        try lockExclusively(at: path, process: nil)
+    }
+
+    func lockExclusively(at path: FilePath, process: Int?) throws(Errno) -> any FileLock {
         try state.withLock { state throws(Errno) in
-            guard state.locks.insert(path.string).inserted else { throw .wouldBlock }
-            return FaultLock(fileSystem: self, path: path.string, generation: state.generation)
+            try state.requireAlive(process)
+            guard state.locks[path.string] == nil else { throw .wouldBlock }
+            let token = state.nextLockToken
+            state.nextLockToken += 1
+            state.locks[path.string] = token
+            if let process { state.lockOwners[token] = process }
+            return FaultLock(fileSystem: self, path: path.string, token: token)
         }
     }
 
@@ -240,6 +306,7 @@ public final class FaultInjectingFileSystem: FileSystem, Sendable {
     ) throws(Errno) -> T {
         try state.withLock { state throws(Errno) in
             guard file.generation == state.generation, state.nodes[file.nodeID] != nil else { throw .badFileDescriptor }
+            try state.requireAlive(file.process)
             if mutating { try state.tick() }
             // Taken out of the dictionary while it changes, so the bytes are not copied.
             guard var node = state.nodes.removeValue(forKey: file.nodeID) else { throw .badFileDescriptor }
@@ -248,9 +315,15 @@ public final class FaultInjectingFileSystem: FileSystem, Sendable {
         }
     }
 
-    func unlock(_ path: String, generation: Int) {
+    /// Releases the lock `token` on `path`, if it is still held under that token (a lock lost in
+    /// a crash or released before is not released again, so a stale handle never drops the lock
+    /// of a later holder).
+    func unlock(_ path: String, token: Int) {
         state.withLock { state in
-            if state.generation == generation { state.locks.remove(path) }
+            if state.locks[path] == token {
+                state.locks[path] = nil
+                state.lockOwners[token] = nil
+            }
         }
     }
 }
@@ -262,108 +335,4 @@ private func childName(of key: String, in directory: String) -> String? {
     guard key.hasPrefix(prefix) else { return nil }
     let name = key.dropFirst(prefix.count)
     return name.isEmpty || name.contains("/") ? nil : String(name)
-}
-
-/// `@unchecked Sendable`: immutable fields; all access goes through the file system's mutex.
-final class FaultFile: JournalFile, @unchecked Sendable {
-    let fileSystem: FaultInjectingFileSystem
-    let nodeID: Int
-    let generation: Int
-    let writable: Bool
-
-    init(fileSystem: FaultInjectingFileSystem, nodeID: Int, generation: Int, writable: Bool) {
-        self.fileSystem = fileSystem
-        self.nodeID = nodeID
-        self.generation = generation
-        self.writable = writable
-    }
-
-    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(Errno) -> Int {
-        try fileSystem.withNode(self, mutating: false) { _, node throws(Errno) in
-            guard offset >= 0 else { throw .invalidArgument }
-            let start = min(Int(offset), node.live.count)
-            let count = min(buffer.count, node.live.count - start)
-            node.live.withUnsafeBytes { bytes in
-                buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[start..<(start + count)]))
-            }
-            return count
-        }
-    }
-
-    func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(Errno) {
-        try fileSystem.withNode(self) { state, node throws(Errno) in
-            guard writable else { throw .badFileDescriptor }
-            if let fault = state.failNextWrite {
-                state.failNextWrite = nil
-                throw fault.errno
-            }
-            if let remaining = state.writesUntilFailure {
-                if remaining <= 0 {
-                    state.writesUntilFailure = nil
-                    throw state.writeFault.errno
-                }
-                state.writesUntilFailure = remaining - 1
-            }
-            var toWrite = Array(bytes)
-            var failure: Errno?
-            if let capacity = state.capacityBytes {
-                let used = state.nodes.filter { $0.key != nodeID }.values.reduce(0) { $0 + $1.live.count }
-                let room = max(0, capacity - used - Int(offset))
-                if toWrite.count > room {
-                    toWrite.removeSubrange(room...)
-                    failure = .noSpace
-                }
-            }
-            let start = Int(offset)
-            if node.live.count < start { node.live += [UInt8](repeating: 0, count: start - node.live.count) }
-            let overlap = min(toWrite.count, node.live.count - start)
-            node.live.replaceSubrange(start..<(start + overlap), with: toWrite[0..<overlap])
-            node.live += toWrite[overlap...]
-            if let failure { throw failure }
-        }
-    }
-
-    func size() throws(Errno) -> Int64 {
-        try fileSystem.withNode(self, mutating: false) { _, node throws(Errno) in Int64(node.live.count) }
-    }
-
-    func truncate(to size: Int64) throws(Errno) {
-        try fileSystem.withNode(self) { _, node throws(Errno) in
-            let size = Int(size)
-            if size < node.live.count {
-                node.live.removeSubrange(size...)
-            } else {
-                node.live += [UInt8](repeating: 0, count: size - node.live.count)
-            }
-        }
-    }
-
-    func synchronizeData() throws(Errno) { try sync() }
-
-    func synchronize() throws(Errno) { try sync() }
-
-    private func sync() throws(Errno) {
-        try fileSystem.withNode(self) { state, node throws(Errno) in
-            if let fault = state.failNextSync {
-                state.failNextSync = nil
-                throw fault.errno
-            }
-            node.durable = node.live
-        }
-    }
-}
-
-/// `@unchecked Sendable`: immutable fields; unlocking goes through the file system's mutex.
-final class FaultLock: FileLock, @unchecked Sendable {
-    let fileSystem: FaultInjectingFileSystem
-    let path: String
-    let generation: Int
-
-    init(fileSystem: FaultInjectingFileSystem, path: String, generation: Int) {
-        self.fileSystem = fileSystem
-        self.path = path
-        self.generation = generation
-    }
-
-    func unlock() { fileSystem.unlock(path, generation: generation) }
 }
