@@ -130,7 +130,7 @@ public struct LedgerBackup: Codable, Sendable, Equatable {
         }
         var keys: [PersonID: [UInt8]] = [:]
         for (id, hex) in personalKeys ?? [:] {
-            guard let person = try? PersonID(parsing: id), let key = Self.bytes(hex: hex) else {
+            guard let person = try? PersonID(parsing: id), let key = Self.bytes(hex: hex), key.count == 32 else {
                 throw InterchangeError(code: "backupInvalid", message: "personal key of \(id): expected a person id and 64 hex digits")
             }
             keys[person] = key

@@ -45,10 +45,10 @@ struct PersonalDataTests {
         }
     }
 
-    static func open(_ fileSystem: FaultInjectingFileSystem, _ path: FilePath = "/ledger") async throws -> Ledger {
+    static func open(_ fileSystem: FaultInjectingFileSystem, _ path: FilePath = "/ledger", checkpointEvery: Int = 3) async throws -> Ledger {
         var options = LedgerOptions(durability: .synchronous)
         options.fileSystem = fileSystem
-        options.checkpointIntervalEvents = 3
+        options.checkpointIntervalEvents = checkpointEvery
         return try await Ledger.open(at: path, options: options)
     }
 
@@ -203,6 +203,54 @@ struct PersonalDataTests {
         let stored = try Self.storedBytes(fileSystem)
         #expect(!Self.contains(stored, Self.bobName) && !Self.contains(stored, Self.bobNote))
         #expect(try LedgerAudit.audit(at: "/ledger", fileSystem: fileSystem).isClean)
+    }
+
+    @Test("P3: when destroying the key fails, nothing readable is checkpointed and the next call or open finishes the forgetting")
+    func failedForgettingIsRetried() async throws {
+        let fileSystem = FaultInjectingFileSystem(seed: 3)
+        var household = Household()
+        let bob = household.scenario.bob
+        let ledger = try await Self.open(fileSystem, checkpointEvery: 1)
+        for command in household.commands { try await ledger.execute(command) }
+        let forget = household.removeAndForgetBob()
+        try await ledger.execute(forget[0])
+        try await ledger.execute(household.scenario.command(.recordTransaction(household.scenario.ids.next(), household.scenario.expense(100))))
+        let checkpointsBefore = try fileSystem.contentsOfDirectory(at: "/ledger/checkpoints")
+        fileSystem.failWrite(after: 1, with: .ioError)  // the append succeeds, the key file write fails
+        try await ledger.execute(forget[1])
+        #expect(await ledger.unfinishedForgetting == [bob])
+        #expect(await ledger.state.people[bob]?.isForgotten == true)
+        // The retry before the next command fails too; the command still commits, but its
+        // interval checkpoint is not written while the state holds Bob's texts.
+        fileSystem.failNextWrite(.ioError)
+        try await ledger.execute(household.scenario.command(.recordTransaction(household.scenario.ids.next(), household.scenario.expense(200))))
+        #expect(await ledger.unfinishedForgetting == [bob])
+        #expect(try fileSystem.contentsOfDirectory(at: "/ledger/checkpoints") == checkpointsBefore,
+                "no checkpoint is written while the live state still holds Bob's texts")
+        try await ledger.checkpoint()  // retries: the key goes, the state is rebuilt, then the checkpoint
+        #expect(await ledger.unfinishedForgetting.isEmpty)
+        #expect(await Self.note(ledger, household.bobExpense) == .redacted(owner: bob))
+        try await ledger.close()
+        let stored = try Self.storedBytes(fileSystem)
+        #expect(!Self.contains(stored, Self.bobName) && !Self.contains(stored, Self.bobNote))
+
+        // The same failure, then a power loss before any retry: the next open finishes it.
+        let fileSystem2 = FaultInjectingFileSystem(seed: 4)
+        var household2 = Household()
+        let ledger2 = try await Self.open(fileSystem2)
+        for command in household2.commands { try await ledger2.execute(command) }
+        let forget2 = household2.removeAndForgetBob()
+        try await ledger2.execute(forget2[0])
+        fileSystem2.failWrite(after: 1, with: .ioError)
+        try await ledger2.execute(forget2[1])
+        #expect(await ledger2.unfinishedForgetting == [bob])
+        fileSystem2.crash(.dropUnsynced)
+        let reopened = try await Self.open(fileSystem2)
+        #expect(reopened.openReport.forgettingCompleted == [bob])
+        #expect(await Self.note(reopened, household2.bobExpense) == .redacted(owner: bob))
+        try await reopened.close()
+        let stored2 = try Self.storedBytes(fileSystem2)
+        #expect(!Self.contains(stored2, Self.bobName) && !Self.contains(stored2, Self.bobNote))
     }
 
     @Test("P2: a missing or damaged key file is a typed error; opening anyway reads the texts as redacted and says so")

@@ -31,11 +31,16 @@ struct CheckpointStore: Sendable {
         }
     }
 
-    /// Removes every checkpoint, durably (they hold personal texts readable; P3).
-    func removeAll() throws(JournalError) {
+    /// Removes every checkpoint covering less than `sequenceNumber` (all of them by default),
+    /// durably: they hold texts of people forgotten since readable (P3).
+    func removeAll(coveringLessThan sequenceNumber: UInt64 = .max) throws(JournalError) {
         let fileSystem = self.fileSystem
         let directory = self.directory
-        for name in try names() {
+        let stale = try names().filter { name in
+            UInt64(name.dropLast(Self.suffix.count)).map { $0 < sequenceNumber } ?? true
+        }
+        guard !stale.isEmpty else { return }
+        for name in stale {
             try JournalError.catching("remove checkpoint", directory.appending(name)) { () throws(Errno) in
                 try fileSystem.removeFile(at: directory.appending(name))
             }

@@ -17,7 +17,7 @@ extension LedgerState {
         }
         writer.writeSorted(people) { writer, person in
             writer.write(person.name); writer.write(person.isMember)
-            writer.write(person.isRemoved); writer.write(person.isArchived); writer.write(person.isForgotten)
+            writer.write(person.isRemoved); writer.write(person.isArchived); writer.writeVarUInt(person.forgottenAt ?? 0)
         }
         writer.writeSorted(wallets) { writer, wallet in
             writer.writeString(wallet.name); writer.write(wallet.kind); writer.write(wallet.currency)
@@ -73,7 +73,8 @@ extension LedgerState {
             var person = PersonRecord(name: try reader.read(), isMember: try reader.read())
             person.isRemoved = try reader.read()
             person.isArchived = try reader.read()
-            person.isForgotten = try reader.read()
+            let forgottenAt = try reader.readVarUInt()
+            person.forgottenAt = forgottenAt == 0 ? nil : forgottenAt
             return person
         }
         wallets = try reader.readDictionary { reader throws(EventCodecError) in

@@ -89,18 +89,25 @@ public actor Ledger {
                 eventsReplayed: replayed.lastSequenceNumber - (start.map { $0.state.nextSequenceNumber - 1 } ?? 0),
                 rejectedCheckpoints: rejected)
             report.journalRecovery = journal.recoveryReport
-            // P3: a crash may have cut a forgetting short (key not destroyed yet, or the
-            // checkpoint used predates it and holds the person's texts readable).
+            // P3: a crash or an I/O failure may have cut a forgetting short: the key not
+            // destroyed yet, or the checkpoint used (or an older one) holds the texts readable.
             let forgotten = replayed.state.forgottenPeople
             let keyed = forgotten.filter(personalKeys.hasKey)
-            let checkpointPredatesForgetting = start.map { $0.state.forgottenPeople != forgotten } ?? false
+            let lastForgetting = replayed.state.lastForgettingSequenceNumber
+            let checkpointPredatesForgetting = start.map { $0.state.nextSequenceNumber <= lastForgetting } ?? false
             if !keyed.isEmpty || checkpointPredatesForgetting {
-                replayed = try finishForgetting(
-                    keyed, reader: reader, keys: personalKeys, checkpoints: checkpoints)
+                try personalKeys.forget(keyed)
+                personalKeys.resetUnopened()
+                replayed = try LedgerReplay.fold(reader, from: FoldedState(), through: reader.lastSequenceNumber, personalTexts: personalKeys)
                 report.checkpointSequenceNumber = nil
                 report.eventsReplayed = replayed.lastSequenceNumber
                 report.forgettingCompleted = forgotten.subtracting(start?.state.forgottenPeople ?? []).union(keyed)
                     .sorted { $0.description < $1.description }
+            }
+            do {
+                try checkpoints.removeAll(coveringLessThan: lastForgetting)
+            } catch {
+                throw .storage(error)
             }
             let unreadable = personalKeys.unopened
             if !unreadable.isEmpty {
@@ -162,6 +169,7 @@ public actor Ledger {
         await enterGate()
         defer { gate.leave() }
         guard !isClosed else { throw .closed }
+        if !unfinishedForgetting.isEmpty { completeForgetting([]) }
         var executor = CommandExecutor(state: current)
         for (index, command) in commands.enumerated() {
             do {
@@ -221,6 +229,7 @@ public actor Ledger {
         guard !isClosed else { return }
         isClosed = true
         broadcaster.finish()
+        if !unfinishedForgetting.isEmpty { completeForgetting([]) }
         if options.checkpointIntervalEvents > 0, lastSequenceNumber > checkpointedSequenceNumber { writeCheckpoint() }
         do {
             try journal.close()
@@ -232,6 +241,7 @@ public actor Ledger {
     /// Writes a checkpoint of the current state. A failure costs only open time later, so it
     /// is not an error of the command that triggered it; the next interval tries again.
     private func writeCheckpoint() {
+        guard unfinishedForgetting.isEmpty else { return }  // P3: the state still holds their texts
         let folded = FoldedState(state: current, readModels: projections, chainValue: chainValue)
         do {
             try checkpoints.write(folded.checkpoint(keyHolders: personalKeys.holders))
@@ -242,37 +252,31 @@ public actor Ledger {
     }
 
     /// P3, after `PersonForgotten` is durable: destroys the keys, rebuilds every state from the
-    /// journal so the person's texts read as redacted, and replaces every checkpoint (they held
-    /// the texts readable). If this fails (I/O), the next open finishes it.
-    private func completeForgetting(_ people: [PersonID]) {
+    /// journal so the person's texts read as redacted, removes every older checkpoint (they
+    /// hold the texts readable) and writes a fresh one. Until the state is rebuilt no
+    /// checkpoint is written; a failure is retried by the next `execute` and `close`, and the
+    /// next open finishes it in any case (key still present, or checkpoints older than the
+    /// forgetting).
+    private func completeForgetting(_ people: some Sequence<PersonID>) {
+        unfinishedForgetting.formUnion(people)
         do {
-            let replayed = try Ledger.finishForgetting(
-                people, reader: try Ledger.reader(of: journal), keys: personalKeys, checkpoints: checkpoints)
+            try personalKeys.forget(unfinishedForgetting)
+            let replayed = try LedgerReplay.fold(
+                try Ledger.reader(of: journal), from: FoldedState(), through: lastSequenceNumber, personalTexts: personalKeys)
             current = replayed.state
             projections = replayed.readModels
-            writeCheckpoint()
+            unfinishedForgetting = []
+            try checkpoints.removeAll(coveringLessThan: current.lastForgettingSequenceNumber)
         } catch {
-            unfinishedForgetting.formUnion(people)
+            return
         }
+        if options.checkpointIntervalEvents > 0 { writeCheckpoint() }
     }
 
-    /// People whose `PersonForgotten` is recorded but whose key or checkpoints could not be
-    /// cleared (I/O failure); the next ``open(at:options:)`` finishes them.
+    /// People whose `PersonForgotten` is recorded but whose key could not be destroyed or whose
+    /// texts are still readable in the live state (I/O failure); retried by the next `execute`
+    /// and `close`, finished by the next ``open(at:options:)`` at the latest.
     public private(set) var unfinishedForgetting: Set<PersonID> = []
-
-    /// Destroys the keys of `people`, removes every checkpoint and replays the whole journal
-    /// with the remaining keys.
-    private static func finishForgetting(
-        _ people: some Collection<PersonID>, reader: JournalReader, keys: PersonalKeyRing, checkpoints: CheckpointStore
-    ) throws(LedgerError) -> ReplayResult {
-        try keys.forget(people)
-        do {
-            try checkpoints.removeAll()
-        } catch {
-            throw .storage(error)
-        }
-        return try LedgerReplay.fold(reader, from: FoldedState(), through: reader.lastSequenceNumber, personalTexts: keys)
-    }
 
     /// Checkpoint writes that failed since open (disk full, I/O errors).
     public private(set) var checkpointFailures = 0
@@ -283,6 +287,10 @@ public actor Ledger {
         await enterGate()
         defer { gate.leave() }
         guard !isClosed else { throw .closed }
+        if !unfinishedForgetting.isEmpty { completeForgetting([]) }
+        guard unfinishedForgetting.isEmpty else {
+            throw .personalKeys("forgetting \(unfinishedForgetting.count) person(s) is unfinished (their texts would be written readable); see unfinishedForgetting")
+        }
         let folded = FoldedState(state: current, readModels: projections, chainValue: chainValue)
         do {
             try checkpoints.write(folded.checkpoint(keyHolders: personalKeys.holders))

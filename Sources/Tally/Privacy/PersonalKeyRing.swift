@@ -59,8 +59,9 @@ package final class PersonalKeyRing: PersonalTextCipher {
     }
 
     /// Loads the key file of the ledger in `directory`; a missing file is an empty ring.
-    /// - Throws: ``LedgerError/personalKeys(_:)`` when the file exists but is damaged, or is
-    ///   sealed and `encryption` is missing or wrong.
+    /// - Throws: ``LedgerError/personalKeys(_:)`` when the file is damaged or sealed and no
+    ///   `encryption` was given; ``LedgerError/storage(_:)`` when it cannot be read or the
+    ///   encryption key is wrong (`wrongEncryptionKey`, `encryptionKeyMissing`).
     package static func load(
         ledgerDirectory directory: FilePath, fileSystem: any FileSystem, encryption: JournalEncryption?,
         readOnly: Bool = false
@@ -158,6 +159,9 @@ package final class PersonalKeyRing: PersonalTextCipher {
     /// Texts that did not open since the ring was loaded although their owner was never
     /// forgotten (their key is missing or the bytes are damaged), by owner.
     var unopened: [PersonID: Int] { contents.withLock { $0.unopened } }
+
+    /// Forgets the counts of ``unopened`` (before a second replay counts them again).
+    func resetUnopened() { contents.withLock { $0.unopened = [:] } }
 
     /// Writes the ring if keys were created since the last write (atomically, durably).
     func persist() throws(LedgerError) {

@@ -22,8 +22,11 @@ public struct PersonRecord: Sendable, Equatable {
     public var isRemoved = false
     /// Whether the person was archived (H3).
     public var isArchived = false
-    /// Whether the person was forgotten: their key is destroyed, their texts redacted (P3).
-    public var isForgotten = false
+    /// The sequence number of the person's `PersonForgotten` event: their key is destroyed,
+    /// their texts redacted (P3); `nil` while they are not forgotten.
+    public var forgottenAt: UInt64?
+    /// Whether the person was forgotten (P3).
+    public var isForgotten: Bool { forgottenAt != nil }
 }
 
 /// A wallet (W1-W5).

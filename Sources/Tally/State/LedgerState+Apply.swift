@@ -75,7 +75,7 @@ extension LedgerState {
         case .personArchived(let archived):
             people[archived.personID]?.isArchived = true
         case .personForgotten(let forgotten):
-            people[forgotten.personID]?.isForgotten = true
+            people[forgotten.personID]?.forgottenAt = nextSequenceNumber - 1
             people[forgotten.personID]?.name = .redacted(owner: forgotten.personID)
         case .walletOpened, .walletRenamed, .walletKindChanged, .walletDeactivated, .walletReactivated,
              .walletClosed, .balanceRecorded, .transferRecorded, .transferDeleted:

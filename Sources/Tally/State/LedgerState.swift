@@ -62,6 +62,12 @@ public struct LedgerState: Sendable, Equatable {
         Set(people.filter(\.value.isForgotten).keys)
     }
 
+    /// The sequence number of the latest `PersonForgotten` (0 when nobody was forgotten): a
+    /// checkpoint covering less than this may hold a forgotten person's texts readable.
+    public var lastForgettingSequenceNumber: UInt64 {
+        people.values.compactMap(\.forgottenAt).max() ?? 0
+    }
+
     /// The household ratio in force: the set one, or equal parts among the active members.
     func effectiveRatios() -> [MemberRatio]? {
         if let splitRatio { return splitRatio.ratios }

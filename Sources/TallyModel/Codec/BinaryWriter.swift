@@ -7,7 +7,7 @@ public struct BinaryWriter: Sendable {
     /// The bytes written so far.
     public private(set) var bytes: [UInt8]
     /// Seals ``PersonalText`` while encoding; without one, texts are written readable
-    /// (checkpoints and backups, which have their own protection).
+    /// (checkpoints, which are removed when a person is forgotten).
     package var personalTextCipher: (any PersonalTextCipher)?
 
     /// Creates an empty writer.

@@ -1,6 +1,7 @@
 /// A ``PersonalText`` is a form byte, the owner, then the form's content:
 /// `0` readable (string), `1` sealed (length-prefixed nonce, ciphertext and tag), `2` redacted
-/// (nothing). The journal holds form 1 only; checkpoints and backups hold 0 and 2.
+/// (nothing). The engine writes texts it can seal as form 1 and texts already redacted (or of a
+/// forgotten owner) as form 2; checkpoints, written without a cipher, hold forms 0 and 2.
 extension PersonalText: WireValue {
     package static var wireBytesMin: Int { 17 }
 

@@ -121,7 +121,7 @@ enum FixtureEvents {
     static let tagsAfterV1: Set<EventTag> = [.personForgotten]
 
     /// The events `events-v2.bin` holds after ``events``: the types added since v1, and a
-    /// redacted note (the form checkpoints and backups store for a forgotten person's text).
+    /// redacted note (the form a forgotten person's text takes when it is written again).
     static let v2Additions: [Event] = [
         Event(commandID: id(2000), actor: anna, recordedAt: Timestamp(millisecondsSinceEpoch: 1_795_300_000_000),
               payload: .personForgotten(PersonForgotten(personID: carla))),

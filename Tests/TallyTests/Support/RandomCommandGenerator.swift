@@ -85,6 +85,10 @@ struct RandomCommandGenerator {
                 settlementID: scenario.ids.next(), from: from, to: to, amount: Scenario.chf(abs(amount) % 5_000 + 1),
                 date: date, covers: nil, isAdvance: Int.random(in: 0..<8, using: &random) == 0, groupID: nil))
         case 8:
+            if let contact = pick(contacts), Int.random(in: 0..<6, using: &random) == 0 {
+                // P3: forgetting a contact (again, sometimes: rejected as personForgotten).
+                return scenario.command(.forgetPerson(contact))
+            }
             if contacts.isEmpty || Bool.random(using: &random) {
                 let contact: PersonID = scenario.ids.next()
                 contacts.append(contact)
