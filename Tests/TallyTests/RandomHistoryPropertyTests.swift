@@ -45,11 +45,7 @@ struct RandomHistoryPropertyTests {
         let audit = try LedgerAudit.audit(at: path)
         #expect(audit.isClean, "seed \(seed): \(audit.problems.prefix(3))")
         let violations = DomainInvariants.violations(events: events, readModels: live, state: liveState)
-        let known = violations.filter(DomainInvariants.isKnownSettlementCoverageIssue)
-        #expect(violations.count == known.count, "seed \(seed): \(violations.prefix(3))")
-        withKnownIssue("S6 coverage differs between validation state and debt read model", isIntermittent: true) {
-            if let first = known.first { Issue.record("seed \(seed): \(first)") }
-        }
+        #expect(violations.isEmpty, "seed \(seed): \(violations.prefix(3))")
         // Checkpoint + tail: drop the newest checkpoint so open replays a tail.
         let checkpoints = path.appending(Ledger.checkpointDirectoryName).string
         if let newest = try FileManager.default.contentsOfDirectory(atPath: checkpoints).filter({ $0.hasSuffix(".checkpoint") }).sorted().last {

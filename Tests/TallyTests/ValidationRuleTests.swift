@@ -253,4 +253,60 @@ struct ValidationRuleTests {
         await expectRejection(test.ledger, s.command(.recordTransaction(s.ids.next(), s.expense(100)), by: stranger),
                               code: "unknownActor", rule: "G7")
     }
+
+    @Test("S6/T2: a settlement without a list covers the same items in the engine and the debt read model, oldest first")
+    func settlementCoverageAgrees() async throws {
+        var s = Scenario()
+        let test = try await TestLedger.make()
+        defer { test.directory.remove() }
+        try await test.ledger.execute(s.setup())
+        let older: TransactionID = s.ids.next()
+        let newer: TransactionID = s.ids.next()
+        try await test.ledger.execute(s.command(.recordTransaction(older, s.expense(12_000, shared: true))))  // Bob owes 60
+        var second = s.expense(6_000, shared: true)  // Bob owes 30
+        second.date = Scenario.date("2026-01-06")
+        try await test.ledger.execute(s.command(.recordTransaction(newer, second)))
+
+        func settled() async -> (engine: Set<TransactionID>, readModel: Set<TransactionID>) {
+            let state = await test.ledger.state
+            let items = await test.ledger.readModels.debts.householdItems()
+            return (Set(state.transactions.filter { $0.value.settledBy != nil }.keys),
+                    Set(items.filter { $0.settledBy != nil }.compactMap { if case .transaction(let id) = $0.source { id } else { nil } }))
+        }
+        func pay(_ minorUnits: Int64) -> Command {
+            s.command(.recordSettlement(settlementID: s.ids.next(), from: s.bob, to: s.alice, amount: Scenario.chf(minorUnits),
+                                        date: Scenario.date("2026-01-07"), covers: nil, isAdvance: false, groupID: nil), by: s.bob)
+        }
+        // 40 does not cover the oldest item (60): nothing is marked, the newer 30 stays editable.
+        try await test.ledger.execute(pay(4_000))
+        var marks = await settled()
+        #expect(marks.engine.isEmpty && marks.readModel.isEmpty)
+        try await test.ledger.execute(s.command(.editTransaction(newer, second)))
+        // 50 pays the rest of the balance: both items are settled, and edits are refused (T2).
+        try await test.ledger.execute(pay(5_000))
+        marks = await settled()
+        #expect(marks.engine == [older, newer])
+        #expect(marks.readModel == marks.engine)
+        await expectRejection(test.ledger, s.command(.editTransaction(newer, second)), code: "editOfSettledTransaction", rule: "T2")
+    }
+
+    @Test("W1/W4: a card opened owing CHF 100 and paid off by a transfer owes 0 and can be closed; the transfer stays")
+    func paidOffCardCloses() async throws {
+        var s = Scenario()
+        let test = try await TestLedger.make()
+        defer { test.directory.remove() }
+        try await test.ledger.execute(s.setup())
+        let card: WalletID = s.ids.next()
+        try await test.ledger.execute(s.command(.openWallet(walletID: card, name: "Visa", kind: .card, openingBalance: Scenario.chf(10_000),
+                                                            openedOn: Scenario.date("2026-01-01"), owner: nil)))
+        let close = s.command(.closeWallet(card, closedOn: Scenario.date("2026-01-31")))
+        await expectRejection(test.ledger, close, code: "walletBalanceNotZero", rule: "W4")
+        try await test.ledger.execute(s.command(.recordTransfer(
+            transferID: s.ids.next(), from: s.joint, to: card, amountSent: Scenario.chf(10_000), amountReceived: Scenario.chf(10_000),
+            date: Scenario.date("2026-01-20"), note: nil)))
+        #expect(await test.ledger.state.wallets[card]?.balanceMinorUnits == 0, "what the card owes, as the read model shows it")
+        #expect(try await test.ledger.readModels.wallets.balance(of: card)?.minorUnits == 0)
+        try await test.ledger.execute(close)
+        #expect(await test.ledger.state.wallets[card]?.isClosed == true)
+    }
 }

@@ -4,7 +4,7 @@ import TallyModel
 /// length-prefixed strings, presence bytes, counts; `Docs/Events.md`), dictionaries written as
 /// pairs sorted by key so that equal states give equal bytes.
 extension LedgerState {
-    static let checkpointMagic = "tally.ledgerState.v2"
+    static let checkpointMagic = "tally.ledgerState.v3"
 
     func checkpointBytes() -> [UInt8] {
         var writer = BinaryWriter(reservingCapacity: 4096)
@@ -23,6 +23,7 @@ extension LedgerState {
             writer.writeString(wallet.name); writer.write(wallet.kind); writer.write(wallet.currency)
             writer.write(wallet.isActive); writer.write(wallet.isClosed); writer.writeVarInt(wallet.balanceMinorUnits)
             writer.write(wallet.lastBalancePoint); writer.write(wallet.liveEntryCount)
+            writer.write(wallet.liveTransactionCount)
         }
         writer.writeSorted(categories) { writer, category in
             writer.writeString(category.name); writer.write(category.group); writer.write(category.shareable)
@@ -84,6 +85,7 @@ extension LedgerState {
             wallet.balanceMinorUnits = try reader.readVarInt()
             wallet.lastBalancePoint = try reader.read()
             wallet.liveEntryCount = try reader.read()
+            wallet.liveTransactionCount = try reader.read()
             return wallet
         }
         categories = try reader.readDictionary { reader throws(EventCodecError) in

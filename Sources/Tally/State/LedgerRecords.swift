@@ -41,12 +41,20 @@ public struct WalletRecord: Sendable, Equatable {
     public var isActive = true
     /// Whether it was closed for good (W4).
     public var isClosed = false
-    /// The tracked balance in minor units: opening +/- live transactions and transfers (W3).
+    /// The tracked balance in minor units (W3): opening +/- live transactions and transfers; for
+    /// a liability (card, loan) what is owed, so its movements count negated (W1), as in the
+    /// wallet read model.
     public var balanceMinorUnits: Int64
     /// The latest balance point, which is the value of observed wallets (W5).
     public var lastBalancePoint: BalanceRecorded?
     /// Live transactions and transfers touching it (W4).
     public var liveEntryCount = 0
+    /// Live transactions (not transfers) booked on it: a wallet closes only without any (W4);
+    /// the transfers that paid it off stay as history.
+    public var liveTransactionCount = 0
+
+    /// +1 for assets, -1 for liabilities (an expense on a card raises what is owed).
+    var movementSign: Int64 { kind.isLiability ? -1 : 1 }
 
     /// The balance the close check uses: the last balance point for observed kinds (W5),
     /// the tracked balance otherwise.

@@ -132,8 +132,12 @@ extension LedgerState {
     }
 
     private mutating func applyTransfer(_ transfer: TransferRecorded, sign: Int64) {
-        wallets[transfer.fromWalletID]?.balanceMinorUnits &-= sign &* transfer.amountSent.minorUnits
-        wallets[transfer.toWalletID]?.balanceMinorUnits &+= sign &* transfer.amountReceived.minorUnits
+        if let from = wallets[transfer.fromWalletID] {
+            wallets[transfer.fromWalletID]?.balanceMinorUnits &-= from.movementSign &* sign &* transfer.amountSent.minorUnits
+        }
+        if let to = wallets[transfer.toWalletID] {
+            wallets[transfer.toWalletID]?.balanceMinorUnits &+= to.movementSign &* sign &* transfer.amountReceived.minorUnits
+        }
         wallets[transfer.fromWalletID]?.liveEntryCount += Int(sign)
         wallets[transfer.toWalletID]?.liveEntryCount += Int(sign)
     }

@@ -46,8 +46,11 @@ extension LedgerState {
     /// Adds (`sign` 1) or removes (-1) a live transaction's effect on its wallet and on debts.
     private mutating func applyLiveEffects(_ details: TransactionDetails, sign: Int64) {
         let signedAmount = details.kind == .income ? details.amount.minorUnits : 0 &- details.amount.minorUnits
-        wallets[details.walletID]?.balanceMinorUnits &+= sign &* signedAmount
+        if let wallet = wallets[details.walletID] {
+            wallets[details.walletID]?.balanceMinorUnits &+= wallet.movementSign &* sign &* signedAmount
+        }
         wallets[details.walletID]?.liveEntryCount += Int(sign)
+        wallets[details.walletID]?.liveTransactionCount += Int(sign)
         for (debtor, creditor, amount) in LedgerState.debts(of: details) {
             debts.add(debtor: debtor, creditor: creditor, amount: Money(minorUnits: sign &* amount.minorUnits, currency: amount.currency))
         }
@@ -123,10 +126,8 @@ extension LedgerState {
         }
     }
 
-    /// The household transactions a settlement covers (S6, T2). An explicit list covers its
-    /// transactions. Without a list, a settlement of at least the net debt covers every open
-    /// shared item between the two people in its currency; a smaller one covers the items the
-    /// payer owes, oldest first (by date, then id), while the amount lasts.
+    /// The household transactions a settlement covers (S6, T2): an explicit list, or the rule
+    /// of ``SettlementCoverage`` over the open shared items between the two people.
     func settledTransactions(by settlement: SettlementRecorded) -> [TransactionID] {
         if let covers = settlement.covers {
             return covers.compactMap { item in
@@ -135,24 +136,18 @@ extension LedgerState {
             }
         }
         let pair: Set<PersonID> = [settlement.from, settlement.to]
-        let open = openSharedTransactions.compactMap { id in transactions[id].map { (key: id, value: $0) } }
-            .filter { _, record in
-                !record.isDeleted && record.settledBy == nil && record.details.amount.currency == settlement.amount.currency
-                    && LedgerState.debts(of: record.details).contains { pair == [$0.debtor, $0.creditor] }
-            }
-            .sorted { ($0.value.details.date, $0.key) < ($1.value.details.date, $1.key) }
-        let owed = debts.owed(by: settlement.from, to: settlement.to, in: settlement.amount.currency)
-        if settlement.amount.minorUnits >= owed { return open.map(\.key) }
-        var remaining = settlement.amount.minorUnits
-        var covered: [TransactionID] = []
-        for (id, record) in open {
-            let part = LedgerState.debts(of: record.details)
-                .filter { $0.debtor == settlement.from && $0.creditor == settlement.to }
-                .reduce(Int64(0)) { $0 &+ $1.amount.minorUnits }
-            guard part > 0, part <= remaining else { continue }
-            remaining -= part
-            covered.append(id)
+        var open: [(id: TransactionID, date: LocalDate, item: SettlementCoverage.Item)] = []
+        for id in openSharedTransactions {
+            guard let record = transactions[id], !record.isDeleted, record.settledBy == nil,
+                  record.details.amount.currency == settlement.amount.currency,
+                  let debt = LedgerState.debts(of: record.details).first(where: { pair == [$0.debtor, $0.creditor] })
+            else { continue }
+            open.append((id, record.details.date, SettlementCoverage.Item(
+                isOwedByPayer: debt.debtor == settlement.from, minorUnits: debt.amount.minorUnits)))
         }
-        return covered
+        open.sort { ($0.date, $0.id) < ($1.date, $1.id) }
+        let netOwed = debts.owed(by: settlement.from, to: settlement.to, in: settlement.amount.currency)
+        return SettlementCoverage.covered(open.map(\.item), payment: settlement.amount.minorUnits, netOwed: netOwed)
+            .map { open[$0].id }
     }
 }

@@ -70,8 +70,8 @@ extension CommandExecutor {
             let balance = Money(minorUnits: wallet.closingBalanceMinorUnits, currency: wallet.currency)
             throw .violation(.walletBalanceNotZero, "\(wallet.name) has a balance of \(balance.formatted()); move it out before closing")
         }
-        guard wallet.liveEntryCount == 0 else {
-            throw .violation(.walletHasTransactions, "\(wallet.name) has \(wallet.liveEntryCount) live transactions or transfers; delete or move them, or deactivate the wallet instead")
+        guard wallet.liveTransactionCount == 0 else {
+            throw .violation(.walletHasTransactions, "\(wallet.name) has \(wallet.liveTransactionCount) live transactions; delete or move them, or deactivate the wallet instead")
         }
         return [.walletClosed(WalletClosed(walletID: id, closedOn: closedOn))]
     }

@@ -41,7 +41,7 @@ extension DebtProjection {
         return entries.map { ($0.key, $0.item) }
     }
 
-    private struct PairKey: Hashable, Comparable {
+    struct PairKey: Hashable, Comparable, Sendable {
         let low: PersonID
         let high: PersonID
         let currency: Currency

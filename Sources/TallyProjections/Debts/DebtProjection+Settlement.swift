@@ -3,11 +3,8 @@ import TallyModel
 extension DebtProjection {
     /// Applies a settlement (S6): records the payment and marks the items it covers.
     ///
-    /// With `covers`, the listed items between the two people are marked settled. Without, open
-    /// household items between them (in the settlement's currency) are settled oldest first:
-    /// every item they owe each other when the payment covers the net debt; otherwise the items
-    /// the receiver owes the payer, then the payer's items oldest first while the payment
-    /// (plus those credits) covers each one whole. Balances always use the payment itself, so a
+    /// With `covers`, the listed items between the two people are marked settled. Without, the
+    /// rule of ``SettlementCoverage`` decides. Balances always use the payment itself, so a
     /// partial payment or an advance shows in the balance even when no item is marked.
     mutating func settle(_ settlement: SettlementRecorded, _ sequenceNumber: UInt64) {
         guard settlements[settlement.settlementID] == nil else {
@@ -45,27 +42,19 @@ extension DebtProjection {
         if settledItems[key] == nil { settledItems[key] = settlementID }
     }
 
+    /// S6 without a list: the rule of ``SettlementCoverage`` (shared with the engine) over the
+    /// open household items between the two people, oldest first by date then transaction id.
     private mutating func settleOldestFirst(_ settlement: SettlementRecorded, pair: Set<PersonID>) {
         let open = itemEntries(transactionIDs: openTransactions, groupExpenseIDs: []).filter {
             $0.item.settledBy == nil && pair == [$0.item.debtor, $0.item.creditor]
                 && $0.item.amount.currency == settlement.amount.currency
+        }.sorted { ($0.item.date, $0.key.sourceID) < ($1.item.date, $1.key.sourceID) }
+        let items = open.map {
+            SettlementCoverage.Item(isOwedByPayer: $0.item.debtor == settlement.from, minorUnits: $0.item.amount.minorUnits)
         }
-        var owedByPayer = Int128(0)
-        var credits = Int128(0)
-        for (_, item) in open {
-            if item.debtor == settlement.from { owedByPayer += Int128(item.amount.minorUnits) }
-            else { credits += Int128(item.amount.minorUnits) }
-        }
-        if Int128(settlement.amount.minorUnits) >= owedByPayer - credits {
-            for entry in open { mark(entry.key, settlement.settlementID) }
-            return
-        }
-        var available = Int128(settlement.amount.minorUnits) + credits
-        for entry in open where entry.item.debtor == settlement.to { mark(entry.key, settlement.settlementID) }
-        for entry in open where entry.item.debtor == settlement.from {
-            guard Int128(entry.item.amount.minorUnits) <= available else { break }
-            available -= Int128(entry.item.amount.minorUnits)
-            mark(entry.key, settlement.settlementID)
+        let netOwed = householdNet(owedBy: settlement.from, to: settlement.to, in: settlement.amount.currency)
+        for index in SettlementCoverage.covered(items, payment: settlement.amount.minorUnits, netOwed: netOwed) {
+            mark(open[index].key, settlement.settlementID)
         }
     }
 }

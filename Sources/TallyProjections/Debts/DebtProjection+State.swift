@@ -30,6 +30,12 @@ extension DebtProjection: ProjectionState {
         groups = try reader.read()
         groupExpenses = try reader.read()
         problems = try reader.read()
-        for id in transactions.keys { refreshOpen(id) }
+        for id in transactions.keys {
+            refreshOpen(id)
+            addNet(of: id, sign: 1)
+        }
+        for settlement in settlements.values where settlement.groupID == nil {
+            addNet(debtor: settlement.to, creditor: settlement.from, settlement.amount.currency, Int128(settlement.amount.minorUnits))
+        }
     }
 }

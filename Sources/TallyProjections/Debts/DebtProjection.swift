@@ -16,6 +16,10 @@ public struct DebtProjection: Hashable, Sendable {
     /// list can cover. Derived from the facts above (rebuilt after a checkpoint), so that a
     /// settlement costs O(open items), not O(every transaction ever).
     var openTransactions: Set<TransactionID> = []
+    /// What `low` owes `high` per pair and currency from live shared transactions and
+    /// household settlements (S5), derived like `openTransactions`: what a settlement without
+    /// a list compares its payment with (S6), in O(1).
+    var householdNets: [PairKey: Int128] = [:]
     /// Events this projection could not apply, in journal order (see ``ProjectionProblem``).
     public internal(set) var problems: [ProjectionProblem] = []
 
@@ -28,7 +32,14 @@ public struct DebtProjection: Hashable, Sendable {
     ///   - event: the event, in journal order.
     ///   - sequenceNumber: its journal sequence number.
     public mutating func apply(_ event: Event, sequenceNumber: UInt64) {
+        let changed = Self.transactionID(changedBy: event.payload)
+        if let changed { addNet(of: changed, sign: -1) }
         applyFacts(event, sequenceNumber: sequenceNumber)
+        if let changed { addNet(of: changed, sign: 1) }
+        if case .settlementRecorded(let settlement) = event.payload, settlement.groupID == nil,
+           settlements[settlement.settlementID]?.sequenceNumber == sequenceNumber {
+            addNet(debtor: settlement.to, creditor: settlement.from, settlement.amount.currency, Int128(settlement.amount.minorUnits))
+        }
         switch event.payload {
         case .transactionRecorded(let event): refreshOpen(event.transactionID)
         case .templateActivated(let event): refreshOpen(event.transactionID)
@@ -38,6 +49,44 @@ public struct DebtProjection: Hashable, Sendable {
         case .settlementRecorded: for id in openTransactions { refreshOpen(id) }
         default: break
         }
+    }
+
+    static func transactionID(changedBy payload: EventPayload) -> TransactionID? {
+        switch payload {
+        case .transactionRecorded(let event): event.transactionID
+        case .templateActivated(let event): event.transactionID
+        case .transactionEdited(let event): event.transactionID
+        case .transactionDeleted(let event): event.transactionID
+        case .transactionRestored(let event): event.transactionID
+        default: nil
+        }
+    }
+
+    /// Adds (`sign` 1) or removes (-1) what transaction `id` contributes to `householdNets`.
+    mutating func addNet(of id: TransactionID, sign: Int128) {
+        guard let record = transactions[id], record.isLive, let split = record.details.split else { return }
+        let payer = record.details.payer
+        for share in split.shares where share.person != payer && !share.amount.isZero {
+            let isExpense = record.details.kind == .expense
+            addNet(debtor: isExpense ? share.person : payer, creditor: isExpense ? payer : share.person,
+                   share.amount.currency, sign * Int128(share.amount.minorUnits))
+        }
+    }
+
+    mutating func addNet(debtor: PersonID, creditor: PersonID, _ currency: Currency, _ amount: Int128) {
+        guard debtor != creditor else { return }
+        let key = PairKey(low: min(debtor, creditor), high: max(debtor, creditor), currency: currency)
+        let net = (householdNets[key] ?? 0) + (debtor < creditor ? amount : -amount)
+        householdNets[key] = net == 0 ? nil : net  // no zero entries: a rebuilt index has none
+    }
+
+    /// What `debtor` owes `creditor` in `currency` (negative: the other way), saturated to Int64.
+    func householdNet(owedBy debtor: PersonID, to creditor: PersonID, in currency: Currency) -> Int64 {
+        guard debtor != creditor else { return 0 }
+        let low = min(debtor, creditor)
+        let net = householdNets[PairKey(low: low, high: max(debtor, creditor), currency: currency)] ?? 0
+        let owed = debtor == low ? net : -net
+        return Int64(clamping: owed)
     }
 
     /// Whether transaction `id` still has an unsettled share, kept in `openTransactions`.

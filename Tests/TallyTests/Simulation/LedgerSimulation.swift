@@ -44,9 +44,6 @@ struct LedgerSimulation {
     var frozenSnapshots: [PayPeriod: BudgetReport] = [:]
     var step = 0
     var instance: Instance?
-    /// Violations of the open finding ``DomainInvariants/isKnownSettlementCoverageIssue(_:)``
-    /// (the first per seed); recorded as known issues, they do not stop the run.
-    var knownIssues: [String] = []
 
     /// The open ledger and what belongs to its simulated process.
     struct Instance {

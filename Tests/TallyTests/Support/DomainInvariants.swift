@@ -19,15 +19,6 @@ enum DomainInvariants {
         return messages
     }
 
-    /// Whether `message` is the open engine bug "a settlement covers different transactions in
-    /// the validation state and in the debt read model" (Docs/Simulation.md, "Open findings"):
-    /// the read model marks a transaction settled that validation still lets a member edit or
-    /// delete (T2/S6). Tests record it as a known issue, so it stays visible and the check turns
-    /// into a failure of `withKnownIssue` once the two coverage rules agree.
-    static func isKnownSettlementCoverageIssue(_ message: String) -> Bool {
-        message.hasPrefix("T2/S6:")
-    }
-
     /// S8: every group's member balances sum to exactly zero, per currency.
     static func groupBalancesSumToZero(_ readModels: Projections) -> [String] {
         var messages: [String] = []
@@ -46,7 +37,7 @@ enum DomainInvariants {
 
     /// W3: for transaction-tracked wallets, the read model's and the validation state's balance
     /// equal the opening balance and the live flow (income - expenses - transfers out +
-    /// transfers in), the flow negated for a liability's read-model balance (the amount owed).
+    /// transfers in), the flow negated for a liability (the balance is the amount owed, W1).
     static func walletBalances(_ fold: IndependentFold, _ readModels: Projections, _ state: LedgerState) -> [String] {
         var messages: [String] = []
         for (walletID, opened) in fold.wallets.sorted(by: { $0.key < $1.key }) where !opened.kind.isValueObserved {
@@ -58,11 +49,10 @@ enum DomainInvariants {
             if projected != owedOrHeld {
                 messages.append("W3: wallet \(opened.name) read model balance \(projected.map(String.init) ?? "nil"), recomputed \(owedOrHeld)")
             }
-            // The validation state keeps opening + flow for every kind (its W4 close check).
-            let expected = opened.openingBalance.minorUnits + flow
+            // The validation state (its W4 close check) uses the same convention.
             let validated = state.wallets[walletID]?.balanceMinorUnits
-            if validated != expected {
-                messages.append("W3: wallet \(opened.name) validation balance \(validated.map(String.init) ?? "nil"), recomputed \(expected)")
+            if validated != owedOrHeld {
+                messages.append("W3: wallet \(opened.name) validation balance \(validated.map(String.init) ?? "nil"), recomputed \(owedOrHeld)")
             }
         }
         return messages
