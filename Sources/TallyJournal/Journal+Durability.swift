@@ -52,8 +52,8 @@ extension Journal {
     /// error and the journal refuses further appends.
     private func runSyncRounds() {
         while true {
-            let (file, target, path) = state.withLock { state in
-                (state.currentFile, state.writtenSequenceNumber, currentPath(state))
+            let (file, target, path, offset) = state.withLock { state in
+                (state.currentFile, state.writtenSequenceNumber, currentPath(state), state.writeOffset)
             }
             var syncError: JournalError?
             do {
@@ -64,12 +64,14 @@ extension Journal {
             let (ready, failed, more) = state.withLock { state -> ([DurabilityWaiter], [DurabilityWaiter], Bool) in
                 if let syncError {
                     state.failure = state.failure ?? syncError
+                    if state.currentFile === file { state.discardUnsyncedFrames(durability: options.durability) }
                     let all = state.waiters
                     state.waiters = []
                     state.isSyncing = false
                     return ([], all, false)
                 }
                 state.durableSequenceNumber = max(state.durableSequenceNumber, target)
+                if state.currentFile === file { state.durableWriteOffset = max(state.durableWriteOffset, offset) }
                 let durable = state.durableSequenceNumber
                 let ready = state.waiters.filter { $0.sequenceNumber <= durable }
                 state.waiters.removeAll { $0.sequenceNumber <= durable }
@@ -95,21 +97,28 @@ extension Journal {
                 try withErrno("fdatasync", currentPath(state)) { () throws(Errno) in try file.synchronizeData() }
             } catch let syncError {
                 state.failure = .journalFailed(reason: "fdatasync failed (\(syncError))")
+                state.discardUnsyncedFrames(durability: options.durability)
                 throw syncError
             }
             state.durableSequenceNumber = target
+            state.durableWriteOffset = state.writeOffset
         }
     }
 
     /// Under `.interval` durability, a background task syncs every interval while there is
-    /// unsynced data.
+    /// unsynced data. A failed sync marks the journal failed (`syncNow` records it), so the
+    /// next `append`, `synchronize` or `close` throws `journalFailed`; the task then stops.
     func startIntervalSyncIfNeeded() {
         guard case .interval(let milliseconds) = options.durability else { return }
         let task = Task.detached { [weak self] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(milliseconds))
                 guard let self else { return }
-                try? self.syncNow()
+                do {
+                    try self.syncNow()
+                } catch {
+                    return
+                }
             }
         }
         syncTask.withLock { $0 = task }

@@ -56,10 +56,11 @@ extension Journal {
         }
         report.segmentCount = segments.count
         report.lastSequenceNumber = tail.nextSequenceNumber - 1
-        let state = WriterState(
+        var state = WriterState(
             segments: segments, currentFile: lastFile, writeOffset: tail.validEnd,
             nextSequenceNumber: tail.nextSequenceNumber, chainValue: tail.chainValue,
             durableSequenceNumber: tail.nextSequenceNumber - 1)
+        state.durableWriteOffset = tail.validEnd
         return (state, report)
     }
 

@@ -7,7 +7,8 @@ extension Journal {
         try state.withLock { state throws(JournalError) -> AppendReceipt in
             try state.checkUsable()
             let frameBytes = Int64(pending.bytes.count + (options.encryption == nil ? 0 : JournalEncryption.tagBytes))
-            if state.writeOffset > Int64(SegmentHeader.size) && state.writeOffset + frameBytes > options.segmentBytesMax {
+            if state.isRotationPending
+                || (state.writeOffset > Int64(SegmentHeader.size) && state.writeOffset + frameBytes > options.segmentBytesMax) {
                 try rotate(&state)
             }
             let first = state.nextSequenceNumber
@@ -37,15 +38,22 @@ extension Journal {
 
     /// Seals the current segment (fsync) and starts a new one that records the chain value and
     /// sequence number it continues from.
+    ///
+    /// A failure after the sealing sync (creating, renaming or opening the next segment) leaves
+    /// the journal usable, but the rotation pending: the next segment may exist already, so no
+    /// later append may go to the sealed one; the next append retries the rotation.
     private func rotate(_ state: inout WriterState) throws(JournalError) {
         let sealed = state.currentFile
         do {
             try withErrno("sync sealed segment", currentPath(state)) { () throws(Errno) in try sealed.synchronize() }
         } catch {
             state.failure = .journalFailed(reason: "syncing a full segment failed (\(error))")
+            state.discardUnsyncedFrames(durability: options.durability)
             throw error
         }
         state.durableSequenceNumber = state.writtenSequenceNumber
+        state.durableWriteOffset = state.writeOffset
+        state.isRotationPending = true
         let header = SegmentHeader(
             firstSequenceNumber: state.nextSequenceNumber, chainStart: state.chainValue,
             isKeyedChain: chain.isKeyed)
@@ -60,6 +68,8 @@ extension Journal {
         }
         state.segments.append(segment)
         state.writeOffset = Int64(SegmentHeader.size)
+        state.durableWriteOffset = state.writeOffset
+        state.isRotationPending = false
     }
 
     func currentPath(_ state: WriterState) -> FilePath {

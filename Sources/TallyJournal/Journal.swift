@@ -25,7 +25,10 @@ public final class Journal: Sendable {
     ///
     /// Recovery: a torn frame at the end of the last segment is cut off and reported in
     /// `recoveryReport`; a damaged frame followed by a valid one is corruption and throws
-    /// `JournalError.corruption` naming segment, offset and sequence.
+    /// `JournalError.corruption` naming segment, offset and sequence. So is a segment that does
+    /// not continue the one before it (the first must start at sequence 1; each later one at
+    /// the sequence and chain value where its predecessor ended): a deleted, renamed or foreign
+    /// segment is refused, never written after.
     ///
     /// - Throws: `JournalError.journalLocked` when another writer holds the directory,
     ///   `.corruption`, `.journalNotFound`, `.invalidOptions`, `.ioFailure`.

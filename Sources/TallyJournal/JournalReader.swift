@@ -34,8 +34,11 @@ public struct JournalReader: Sendable {
     /// damage is listed in `recoveryReport.problems`.
     ///
     /// - Parameter encryption: the keys of an encrypted journal.
-    /// - Throws: `JournalError.journalNotFound`, `.corruption` when a segment header is damaged,
-    ///   `.encryptionKeyMissing` / `.wrongEncryptionKey`, `.ioFailure`.
+    /// - Throws: `JournalError.journalNotFound`; `.corruption` when a segment header is damaged
+    ///   or a segment does not continue the one before it (a missing, misnumbered or foreign
+    ///   segment: kind `sequenceGap` or `segmentChainMismatch`, at that segment's offset 0 with
+    ///   the sequence number expected there); `.encryptionKeyMissing` / `.wrongEncryptionKey`,
+    ///   `.ioFailure`.
     public static func open(
         at directory: FilePath, fileSystem: any FileSystem = PosixFileSystem(), encryption: JournalEncryption? = nil
     ) throws(JournalError) -> JournalReader {
@@ -91,6 +94,9 @@ public struct JournalReader: Sendable {
     public func forEachFrame(from start: UInt64 = 1, _ body: (JournalFrame) throws -> Bool) throws {
         guard start >= 1, start <= lastSequenceNumber else { return }
         var index = segmentIndex(holding: start)
+        // The sequence number the next segment must start with, once a frame has been read:
+        // a segment that does not continue its predecessor is a gap, never served as if whole.
+        var carried: (sequenceNumber: UInt64, segment: String)?
         while index < segments.count {
             let segment = segments[index]
             let path = directory.appending(segment.name)
@@ -100,6 +106,12 @@ public struct JournalReader: Sendable {
                 ? lastSegmentEnd
                 : try withErrno("size", path) { () throws(Errno) in try file.size() }
             var scanner = SegmentScanner(file: file, path: path, startOffset: Int64(SegmentHeader.size), endOffset: end)
+            if let carried, carried.sequenceNumber != segment.firstSequenceNumber {
+                throw JournalError.corruption(JournalProblem(
+                    kind: .sequenceGap,
+                    location: JournalLocation(segment: segment.name, offset: 0, sequenceNumber: carried.sequenceNumber),
+                    detail: "segment starts at sequence \(segment.firstSequenceNumber), expected \(carried.sequenceNumber): the previous segment \(carried.segment) ends at \(carried.sequenceNumber - 1)"))
+            }
             // nil after a header-only seek: the frame landed on starts wherever it starts.
             var expected: UInt64? = segment.firstSequenceNumber
             if start > segment.firstSequenceNumber {
@@ -123,6 +135,7 @@ public struct JournalReader: Sendable {
                             detail: "frame starts at sequence \(header.firstSequenceNumber), expected \(expected)"))
                     }
                     expected = header.lastSequenceNumber + 1
+                    carried = (header.lastSequenceNumber + 1, segment.name)
                     if header.lastSequenceNumber < start { continue }
                     let decoded = scanner.withFrameBytes(at: offset, header) {
                         FrameDecoder.records(of: header, frame: $0, encryption: encryption)

@@ -17,19 +17,26 @@ struct JournalTail: Sendable {
     /// The last valid frame of the last segment and its offset, when there is one.
     var lastFrame: (header: FrameHeader, offset: Int64)?
 
-    /// Reads every segment header (cheap: 64 bytes each) and scans the last segment's frames.
+    /// Reads every segment header (64 bytes each), checks that each segment continues the one
+    /// before it (`SegmentContinuity`: walks the frame headers of sealed segments), and scans
+    /// the last segment's frames.
+    ///
+    /// - Throws: `JournalError.corruption` (`badSegmentHeader`, `sequenceGap`,
+    ///   `segmentChainMismatch`) naming the segment, offset 0 and the sequence expected there.
     static func scan(
         directory: FilePath, segments: [SegmentFile], lastFile: any JournalFile, fileSystem: any FileSystem
     ) throws(JournalError) -> JournalTail {
         guard let last = segments.last else { preconditionFailure("scan needs at least one segment") }
         var previous: SegmentHeader?
+        var continuity: SegmentContinuity? = .journalStart
         for segment in segments {
             let header = try readHeader(of: segment, in: directory, fileSystem: fileSystem,
                                         file: segment == last ? lastFile : nil)
-            if let previous, header.firstSequenceNumber <= previous.firstSequenceNumber {
-                throw .corruption(JournalProblem(
-                    kind: .sequenceGap, location: JournalLocation(segment: segment.name, offset: 0),
-                    detail: "segment starts at sequence \(header.firstSequenceNumber), not after the previous segment"))
+            // nil after a sealed segment whose frames could not be walked: its damage is
+            // reported at its own place by readers and the verifier.
+            try continuity?.check(header, of: segment)
+            if segment != last {
+                continuity = try SegmentContinuity.end(of: segment, header: header, in: directory, fileSystem: fileSystem)
             }
             previous = header
         }

@@ -82,7 +82,10 @@ private struct VerificationPass {
         }
         let start = JournalLocation(segment: segment.name, offset: 0, sequenceNumber: header.firstSequenceNumber)
         if header.firstSequenceNumber != expected {
-            add(.sequenceGap, start, "segment starts at sequence \(header.firstSequenceNumber), expected \(expected)")
+            // Located at the sequence number expected there, as `Journal.open` reports it.
+            var gap = start
+            gap.sequenceNumber = expected
+            add(.sequenceGap, gap, "segment starts at sequence \(header.firstSequenceNumber), expected \(expected): a segment is missing, misnumbered or out of place")
             expected = header.firstSequenceNumber
         }
         if header.isKeyedChain != chain.isKeyed {

@@ -19,7 +19,11 @@ final class FaultFile: JournalFile, @unchecked Sendable {
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(Errno) -> Int {
-        try fileSystem.withNode(self, mutating: false) { _, node throws(Errno) in
+        try fileSystem.withNode(self, mutating: false) { state, node throws(Errno) in
+            if let fault = state.failNextRead {
+                state.failNextRead = nil
+                throw fault.errno
+            }
             guard offset >= 0 else { throw .invalidArgument }
             let start = min(Int(offset), node.live.count)
             let count = min(buffer.count, node.live.count - start)
@@ -68,7 +72,11 @@ final class FaultFile: JournalFile, @unchecked Sendable {
     }
 
     func truncate(to size: Int64) throws(Errno) {
-        try fileSystem.withNode(self) { _, node throws(Errno) in
+        try fileSystem.withNode(self) { state, node throws(Errno) in
+            if let fault = state.failNextTruncate {
+                state.failNextTruncate = nil
+                throw fault.errno
+            }
             let size = Int(size)
             if size < node.live.count {
                 node.live.removeSubrange(size...)
@@ -84,10 +92,7 @@ final class FaultFile: JournalFile, @unchecked Sendable {
 
     private func sync() throws(Errno) {
         try fileSystem.withNode(self) { state, node throws(Errno) in
-            if let fault = state.failNextSync {
-                state.failNextSync = nil
-                throw fault.errno
-            }
+            if let fault = state.takeSyncFault() { throw fault.errno }
             node.durable = node.live
         }
     }

@@ -5,7 +5,8 @@ import TallyJournal
 /// An in-memory file system that behaves like a disk under a crashing process: data written
 /// but not synced, and directory entries created but not made durable by a directory sync, may
 /// be lost, torn or partly kept by `crash()`. Faults (EIO, ENOSPC) can be injected into the
-/// next write or sync. Deterministic for a given seed.
+/// next write, sync, read, truncate or rename, or into the n-th write or sync from now.
+/// Deterministic for a given seed.
 public final class FaultInjectingFileSystem: FileSystem, Sendable {
     /// What `crash()` does with each file's unsynced data.
     public enum CrashMode: Sendable, CaseIterable {
@@ -55,6 +56,26 @@ public final class FaultInjectingFileSystem: FileSystem, Sendable {
         var operationsUntilCrash: Int?
         var crashModeOnTrigger: CrashMode = .random
         var crashCount = 0
+        var failNextRead: Fault?
+        var failNextTruncate: Fault?
+        var failNextRename: Fault?
+        var syncsUntilFailure: Int?
+        var syncFault: Fault = .ioError
+
+        /// The armed sync fault, if this sync (file or directory) is the one to fail.
+        mutating func takeSyncFault() -> Fault? {
+            if let fault = failNextSync {
+                failNextSync = nil
+                return fault
+            }
+            guard let remaining = syncsUntilFailure else { return nil }
+            if remaining <= 0 {
+                syncsUntilFailure = nil
+                return syncFault
+            }
+            syncsUntilFailure = remaining - 1
+            return nil
+        }
 
         /// Counts one mutating operation; when the armed countdown reaches zero the "machine"
         /// loses power before the operation happens.
@@ -129,11 +150,30 @@ public final class FaultInjectingFileSystem: FileSystem, Sendable {
         state.withLock { state in
             state.failNextWrite = nil
             state.failNextSync = nil
+            state.syncsUntilFailure = nil
+            state.failNextRead = nil
+            state.failNextTruncate = nil
+            state.failNextRename = nil
             state.writesUntilFailure = nil
             state.capacityBytes = nil
             state.operationsUntilCrash = nil
         }
     }
+
+    /// The `count`-th sync from now (file `fsync`/`fdatasync` or directory sync; 0 = the next)
+    /// fails with `fault`.
+    public func failSync(after count: Int, with fault: Fault) {
+        state.withLock { $0.syncsUntilFailure = count; $0.syncFault = fault }
+    }
+
+    /// The next `read` (of any file) fails with `fault` after reading nothing.
+    public func failNextRead(_ fault: Fault) { state.withLock { $0.failNextRead = fault } }
+
+    /// The next `truncate` fails with `fault` and changes nothing.
+    public func failNextTruncate(_ fault: Fault) { state.withLock { $0.failNextTruncate = fault } }
+
+    /// The next `rename` fails with `fault` and changes nothing.
+    public func failNextRename(_ fault: Fault) { state.withLock { $0.failNextRename = fault } }
 
     /// Writes that would make the total size of all files exceed `bytes` write what fits and
     /// fail with ENOSPC. nil removes the limit.
@@ -247,6 +287,10 @@ public final class FaultInjectingFileSystem: FileSystem, Sendable {
         try state.withLock { state throws(Errno) in
             try state.requireAlive(process)
             try state.tick()
+            if let fault = state.failNextRename {
+                state.failNextRename = nil
+                throw fault.errno
+            }
             guard let id = state.liveEntries.removeValue(forKey: source.string) else { throw .noSuchFileOrDirectory }
             state.liveEntries[destination.string] = id
         }
@@ -272,10 +316,7 @@ public final class FaultInjectingFileSystem: FileSystem, Sendable {
         try state.withLock { state throws(Errno) in
             try state.requireAlive(process)
             try state.tick()
-            if let fault = state.failNextSync {
-                state.failNextSync = nil
-                throw fault.errno
-            }
+            if let fault = state.takeSyncFault() { throw fault.errno }
             let directory = path.string
             let inDirectory = { (key: String) in childName(of: key, in: directory) != nil }
             state.durableEntries = state.durableEntries.filter { !inDirectory($0.key) }

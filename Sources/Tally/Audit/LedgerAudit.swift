@@ -95,7 +95,14 @@ public enum LedgerAudit {
                 for problem in shareProblems(in: event.payload) {
                     report.problems.append(AuditProblem(code: "sharesDoNotSumToAmount", rule: problem.rule, location: location, message: problem.message))
                 }
-                folded.apply(event, sequenceNumber: record.sequenceNumber)
+                do throws(LedgerError) {
+                    try folded.apply(event, sequenceNumber: record.sequenceNumber, at: location)
+                } catch {
+                    let problem: JournalProblem? = if case .storage(.corruption(let problem)) = error { problem } else { nil }
+                    report.problems.append(AuditProblem(
+                        code: error.code, location: problem?.location ?? location, message: problem?.detail ?? error.message))
+                    return false
+                }
                 report.eventsDecoded += 1
             }
             return true

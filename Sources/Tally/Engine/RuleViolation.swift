@@ -34,6 +34,9 @@ public struct RuleViolation: Sendable, Equatable, Error {
         case duplicateCommandID
         /// A value outside what the model can represent (overflow, bad date arithmetic).
         case invalidValue
+        /// A note, tag or list longer than its ``LedgerLimits`` bound; the message names the
+        /// field, its size and the limit (G6).
+        case inputTooLarge
         // Household and people (H1-H5)
         /// Base currency cannot change after the first transaction (H2).
         case currencyLocked
@@ -164,7 +167,7 @@ public struct RuleViolation: Sendable, Equatable, Error {
             case .noHousehold, .householdExists: "H1"
             case .unknownActor: "G7"
             case .duplicateID, .duplicateCommandID: "G5"
-            case .nameRequired, .invalidValue: "G6"
+            case .nameRequired, .invalidValue, .inputTooLarge: "G6"
             case .currencyLocked: "H2"
             case .unknownPerson, .notAMember, .personArchived: "H3"
             case .unsettledDebt: "H4"

@@ -10,6 +10,10 @@ public struct CommandParseError: Error, Sendable, Equatable {
         case missingField
         /// A field is present but its value is not acceptable.
         case badValue
+        /// A field the command does not have (a misspelt optional field, say); `field` names it.
+        case unknownField
+        /// The line is longer than ``CommandParser/lineBytesMax``.
+        case lineTooLong
     }
 
     /// The kind of problem.

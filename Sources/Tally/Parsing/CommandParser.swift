@@ -9,10 +9,22 @@ import TallyModel
 /// `{"minorUnits": 1234, "currency": "CHF"}` or the string `"CHF 12.34"`; dates are
 /// `YYYY-MM-DD`; ids are UUID strings; ratios are basis points.
 public enum CommandParser {
+    /// The longest command line accepted, in UTF-8 bytes (256 KiB): room for the longest note
+    /// fully escaped and the longest `covers` list (``LedgerLimits``), and a bound on what one
+    /// line may make the decoder allocate.
+    public static let lineBytesMax = 256 * 1024
+
     /// Parses one line.
-    /// - Throws: ``CommandParseError`` naming the problem: invalid JSON, an unknown command, a
-    ///   missing field or a bad value (with the field's path).
+    /// - Throws: ``CommandParseError`` naming the problem: a line over ``lineBytesMax``
+    ///   (`lineTooLong`), invalid JSON, an unknown command, a missing field, a bad value, or a
+    ///   field the command does not have (`unknownField`), each with the field's path.
     public static func parse(line: String) throws(CommandParseError) -> Command {
+        let lineBytes = line.utf8.count
+        guard lineBytes <= lineBytesMax else {
+            throw CommandParseError(
+                code: .lineTooLong, field: nil,
+                message: "the line is \(lineBytes) bytes; the limit is \(lineBytesMax) (CommandParser.lineBytesMax): shorten its note or split its lists over several commands")
+        }
         let value: JSONValue
         do {
             value = try JSONDecoder().decode(JSONValue.self, from: Data(line.utf8))
@@ -29,9 +41,15 @@ public enum CommandParser {
                                     message: "'\(name)' is not a command; see Docs/Commands.md for the list")
         }
         let actor: PersonID = try fields.id("actor")
-        return Command(
+        let command = Command(
             commandID: try fields.id("commandID"), actor: actor, recordedAt: try fields.timestamp("recordedAt"),
             action: try parseAction(fields, actor))
+        if let unknown = fields.log.unconsultedFields.first {
+            throw CommandParseError(
+                code: .unknownField, field: unknown,
+                message: "\"\(unknown)\" is not a field of \(name); check its spelling against Docs/Commands.md (nothing was recorded)")
+        }
+        return command
     }
 
     /// Parses a JSON Lines text; blank lines and lines starting with `//` are skipped.

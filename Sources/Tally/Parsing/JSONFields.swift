@@ -1,30 +1,42 @@
 import TallyModel
 
 /// Typed access to the fields of one JSON object, with errors naming the field (`path`).
+/// Every key a parser asks about is noted in `log`, shared with the nested objects, so that
+/// keys no parser asked about can be reported as unknown (`FieldLog.unconsultedFields`).
 struct JSONFields {
     let values: [String: JSONValue]
     let path: String
+    let log: FieldLog
 
-    init(_ values: [String: JSONValue], path: String = "") {
+    init(_ values: [String: JSONValue], path: String = "", log: FieldLog = FieldLog()) {
         self.values = values
         self.path = path
+        self.log = log
+        log.register(keys: values.keys.map { path.isEmpty ? $0 : "\(path).\($0)" })
     }
 
-    init(_ value: JSONValue, path: String) throws(CommandParseError) {
+    init(_ value: JSONValue, path: String, log: FieldLog) throws(CommandParseError) {
         guard case .object(let values) = value else { throw .bad(path, "expected an object, got \(value.typeName)") }
-        self.init(values, path: path)
+        self.init(values, path: path, log: log)
     }
 
     func name(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
     func has(_ key: String) -> Bool {
+        log.consult(name(key))
         if let value = values[key], value != .null { return true }
         return false
     }
 
     func value(_ key: String) throws(CommandParseError) -> JSONValue {
+        log.consult(name(key))
         guard let value = values[key], value != .null else { throw .missing(name(key)) }
         return value
+    }
+
+    /// The nested object under `key`, sharing this object's log.
+    func object(_ key: String) throws(CommandParseError) -> JSONFields {
+        try JSONFields(try value(key), path: name(key), log: log)
     }
 
     func string(_ key: String) throws(CommandParseError) -> String {
@@ -55,7 +67,7 @@ struct JSONFields {
     func objects(_ key: String) throws(CommandParseError) -> [JSONFields] {
         var result: [JSONFields] = []
         for (index, item) in try array(key).enumerated() {
-            result.append(try JSONFields(item, path: "\(name(key))[\(index)]"))
+            result.append(try JSONFields(item, path: "\(name(key))[\(index)]", log: log))
         }
         return result
     }
@@ -136,7 +148,7 @@ struct JSONFields {
                 throw .bad(name(key), "'\(text)' is not an amount like \"CHF 12.34\": \(error.message)")
             }
         case .object(let fields):
-            let object = JSONFields(fields, path: name(key))
+            let object = JSONFields(fields, path: name(key), log: log)
             return Money(minorUnits: try object.integer("minorUnits"), currency: try object.currency("currency"))
         default:
             throw .bad(name(key), "expected {\"minorUnits\": 1234, \"currency\": \"CHF\"} or \"CHF 12.34\"")

@@ -68,7 +68,9 @@ public enum LedgerReplay {
                     if record.sequenceNumber > last { return false }
                     do throws(LedgerError) {
                         let event = try Ledger.decode(record, personalTexts: keys)
-                        folded.apply(event, sequenceNumber: record.sequenceNumber)
+                        try folded.apply(
+                            event, sequenceNumber: record.sequenceNumber,
+                            at: JournalLocation(segment: frame.segment, offset: frame.offset, sequenceNumber: record.sequenceNumber))
                         visit?(CommittedEvent(sequenceNumber: record.sequenceNumber, event: event))
                     } catch {
                         failure = error
@@ -97,8 +99,21 @@ struct FoldedState: Sendable, Equatable {
     var readModels = Projections()
     var chainValue = ChainValue.genesis
 
-    mutating func apply(_ event: Event, sequenceNumber: UInt64) {
-        precondition(sequenceNumber == state.nextSequenceNumber, "events are folded in journal order without gaps")
+    /// Folds one event. The journal refuses segments that do not continue each other, so a gap
+    /// here means the journal changed under the reader; it is a typed error, not a trap, because
+    /// the bytes come from disk.
+    ///
+    /// - Parameter location: the frame holding the event, for the error.
+    /// - Throws: `LedgerError.storage(.corruption)` of kind `sequenceGap` when `sequenceNumber`
+    ///   is not the next one expected; nothing is folded then.
+    mutating func apply(_ event: Event, sequenceNumber: UInt64, at location: JournalLocation) throws(LedgerError) {
+        let expected = state.nextSequenceNumber
+        guard sequenceNumber == expected else {
+            throw .storage(.corruption(JournalProblem(
+                kind: .sequenceGap,
+                location: JournalLocation(segment: location.segment, offset: location.offset, sequenceNumber: expected),
+                detail: "record \(sequenceNumber) follows record \(expected - 1); expected \(expected): records are missing or repeated")))
+        }
         state.apply(event)
         readModels.apply(event, sequenceNumber: sequenceNumber)
     }

@@ -40,6 +40,7 @@ struct CommandExecutor {
 
     /// Checks one command against the state and returns the events it produces.
     private func validate(_ command: Command) throws(LedgerError) -> [EventPayload] {
+        try requireInputSizes(command.action)
         if case .createHousehold(let id, let name, let currency, let adminName) = command.action {
             return try createHousehold(id: id, name: name, currency: currency, adminName: adminName, command: command)
         }

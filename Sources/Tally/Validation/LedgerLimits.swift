@@ -9,4 +9,16 @@ public enum LedgerLimits {
     public static let nameBytesMax = 200
     /// The most occurrences searched when checking a template date (T4).
     public static let templateOccurrencesMax = 10_000
+    /// The longest note (transaction, template, transfer, group expense) in UTF-8 bytes (G6).
+    public static let noteBytesMax = 4096
+    /// The most tags one transaction or template may carry (G6).
+    public static let tagsPerTransactionMax = 32
+    /// The longest tag in UTF-8 bytes (G6).
+    public static let tagBytesMax = 64
+    /// The most entries in one list of people or ids of a command: group members, split
+    /// ratios and ratio overrides, the people, amounts, ratios or weights of a group split,
+    /// income categories (G6).
+    public static let listEntriesMax = 100
+    /// The most items one settlement's `covers` may name (G6).
+    public static let settlementCoversMax = 1000
 }

@@ -1,0 +1,60 @@
+import TallyModel
+
+/// G6: the size bounds of free text and lists (``LedgerLimits``), checked before any other
+/// rule so that an oversized command is rejected naming the field, never sent to the journal
+/// (where it would fail as `recordTooLarge`, or bloat every replay).
+extension CommandExecutor {
+    /// Throws `inputTooLarge` naming the first field over its limit.
+    func requireInputSizes(_ action: CommandAction) throws(LedgerError) {
+        switch action {
+        case .recordTransaction(_, let entry), .editTransaction(_, let entry), .createTemplate(_, _, let entry):
+            try requireNote(entry.note)
+            try requireCount(entry.tags.count, LedgerLimits.tagsPerTransactionMax, "tags", "LedgerLimits.tagsPerTransactionMax")
+            for (index, tag) in entry.tags.enumerated() {
+                try requireBytes(tag, LedgerLimits.tagBytesMax, "tags[\(index)]", "LedgerLimits.tagBytesMax")
+            }
+            if let ratios = entry.ratioOverride {
+                try requireCount(ratios.count, LedgerLimits.listEntriesMax, "ratioOverride", "LedgerLimits.listEntriesMax")
+            }
+        case .recordTransfer(_, _, _, _, _, _, let note):
+            try requireNote(note)
+        case .setSplitRatio(_, let ratios):
+            try requireCount(ratios.count, LedgerLimits.listEntriesMax, "ratios", "LedgerLimits.listEntriesMax")
+        case .recordSettlement(_, _, _, _, _, let covers, _, _):
+            try requireCount(covers?.count ?? 0, LedgerLimits.settlementCoversMax, "covers", "LedgerLimits.settlementCoversMax")
+        case .createGroup(_, _, let members):
+            try requireCount(members.count, LedgerLimits.listEntriesMax, "members", "LedgerLimits.listEntriesMax")
+        case .recordGroupExpense(_, _, _, _, _, let note, let split):
+            try requireNote(note)
+            let (field, count): (String, Int) = switch split {
+            case .equal(let people): ("split.people", people.count)
+            case .exact(let amounts): ("split.amounts", amounts.count)
+            case .percentage(let ratios): ("split.ratios", ratios.count)
+            case .shares(let weights): ("split.weights", weights.count)
+            }
+            try requireCount(count, LedgerLimits.listEntriesMax, field, "LedgerLimits.listEntriesMax")
+        case .setIncomeSettings(_, _, let categories, _):
+            try requireCount(categories.count, LedgerLimits.listEntriesMax, "incomeCategoryIDs", "LedgerLimits.listEntriesMax")
+        default:
+            return
+        }
+    }
+
+    private func requireNote(_ note: String?) throws(LedgerError) {
+        guard let note else { return }
+        try requireBytes(note, LedgerLimits.noteBytesMax, "note", "LedgerLimits.noteBytesMax")
+    }
+
+    private func requireBytes(_ text: String, _ limit: Int, _ field: String, _ limitName: String) throws(LedgerError) {
+        let bytes = text.utf8.count
+        guard bytes <= limit else {
+            throw .violation(.inputTooLarge, "\"\(field)\" is \(bytes) bytes (UTF-8); the limit is \(limit) (\(limitName)): shorten it")
+        }
+    }
+
+    private func requireCount(_ count: Int, _ limit: Int, _ field: String, _ limitName: String) throws(LedgerError) {
+        guard count <= limit else {
+            throw .violation(.inputTooLarge, "\"\(field)\" has \(count) entries; the limit is \(limit) (\(limitName)): split the command or trim the list")
+        }
+    }
+}
