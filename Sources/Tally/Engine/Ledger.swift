@@ -170,16 +170,26 @@ public actor Ledger {
         defer { gate.leave() }
         guard !isClosed else { throw .closed }
         if !unfinishedForgetting.isEmpty { completeForgetting([]) }
-        var executor = CommandExecutor(state: current)
-        for (index, command) in commands.enumerated() {
-            do {
-                try executor.execute(command)
-            } catch .rejected(var violation) {
-                violation.commandIndex = index
-                throw .rejected(violation)
+        // One command without period closes is validated against the state itself and its
+        // events applied in place after the append; a batch (or closes) is validated on a copy
+        // of the state, which costs a copy of what the batch changes (G6: all or nothing).
+        let events: [Event]
+        var validated: LedgerState?
+        if commands.count == 1, let planned = try CommandExecutor.plan(commands[0], against: current) {
+            events = planned
+        } else {
+            var executor = CommandExecutor(state: current)
+            for (index, command) in commands.enumerated() {
+                do {
+                    try executor.execute(command)
+                } catch .rejected(var violation) {
+                    violation.commandIndex = index
+                    throw .rejected(violation)
+                }
             }
+            events = executor.events
+            validated = executor.state
         }
-        let events = executor.events
         guard !events.isEmpty else { return [] }
         let records = events.map { Ledger.record(for: $0, sealingWith: personalKeys) }
         // P2: a key is durable before any acknowledged event is sealed with it.
@@ -191,7 +201,11 @@ public actor Ledger {
             throw .storage(error)
         }
         precondition(receipt.firstSequenceNumber == current.nextSequenceNumber, "journal and ledger state disagree on the next sequence number")
-        current = executor.state
+        if let validated {
+            current = validated
+        } else {
+            for event in events { current.apply(event) }
+        }
         let committed = events.enumerated().map { offset, event in
             CommittedEvent(sequenceNumber: receipt.firstSequenceNumber + UInt64(offset), event: event)
         }

@@ -17,9 +17,15 @@ struct CommandExecutor {
     /// period that ended before its recorded date (B6).
     /// - Throws: ``LedgerError/rejected(_:)`` naming the rule; the state is then unchanged.
     mutating func execute(_ command: Command) throws(LedgerError) {
-        if state.history.entries[command.commandID] != nil {
-            throw .violation(.duplicateCommandID, "command \(command.commandID) was executed before; every command needs a new id")
+        if let events = try Self.plan(command, against: state) {
+            for event in events {
+                state.apply(event)
+                self.events.append(event)
+            }
+            return
         }
+        // Periods close first (B6): validate on a copy that has them, so that a rejection
+        // leaves the state unchanged.
         var scratch = self
         let closes = try scratch.periodCloses(before: command)
         if case .closePeriod = command.action, closes.isEmpty {
@@ -29,6 +35,24 @@ struct CommandExecutor {
         let payloads = try scratch.validate(command)
         for payload in payloads { scratch.emit(payload, for: command) }
         self = scratch
+    }
+
+    /// The events of `command` against `state` when no period has to close first (the common
+    /// case): validation only reads the state, so nothing is copied. `nil` when periods close
+    /// first; then ``execute(_:)`` validates on a copy that holds the closes.
+    /// - Throws: ``LedgerError/rejected(_:)`` naming the rule.
+    static func plan(_ command: Command, against state: LedgerState) throws(LedgerError) -> [Event]? {
+        if state.history.entries[command.commandID] != nil {
+            throw .violation(.duplicateCommandID, "command \(command.commandID) was executed before; every command needs a new id")
+        }
+        let executor = CommandExecutor(state: state)
+        guard try executor.periodCloses(before: command).isEmpty else { return nil }
+        if case .closePeriod = command.action {
+            throw .violation(.noPeriodToClose, executor.noPeriodToCloseMessage(command))
+        }
+        return try executor.validate(command).map { payload in
+            Event(commandID: command.commandID, actor: command.actor, recordedAt: command.recordedAt, payload: payload)
+        }
     }
 
     /// Wraps, applies and keeps one event.
