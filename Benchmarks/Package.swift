@@ -11,6 +11,8 @@ let package = Package(
         .package(name: "Tally", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        // The same AES-GCM the engine seals personal texts with, for the per-text micro-benchmark.
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // Deterministic synthetic household histories, shared by every benchmark and the comparison.
@@ -37,6 +39,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "TallyModel", package: "Tally"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 "TallyWorkload",
             ],
             path: "Benchmarks/CodecBenchmarks",

@@ -63,4 +63,6 @@ let benchmarks: @Sendable () -> Void = {
             for event in HouseholdHistory(count: 1_000) { blackHole(event) }
         }
     }
+
+    registerPersonalTextSealingBenchmarks()
 }

@@ -88,9 +88,11 @@ final class AppendState: @unchecked Sendable {  // read-only after setup
     let journal: Journal
     let batch: [NewRecord]
 
-    init(durability: DurabilityPolicy, batchSize: Int) throws {
+    init(durability: DurabilityPolicy, batchSize: Int, encryption: JournalEncryption? = nil) throws {
         directory = benchmarkDirectory()
-        journal = try Journal.open(at: FilePath(directory), options: JournalOptions(durability: durability))
+        var options = JournalOptions(durability: durability)
+        options.encryption = encryption
+        journal = try Journal.open(at: FilePath(directory), options: options)
         batch = sampleRecords(batchSize)
     }
 

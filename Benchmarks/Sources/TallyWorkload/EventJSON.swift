@@ -77,7 +77,7 @@ public struct EventJSON: Codable, Hashable, Sendable {
             amount = MoneyJSON(.zero(created.baseCurrency))
         case .memberAdded(let added):
             personID = added.personID.description
-            name = added.name
+            name = added.name.text
             kind = added.role.rawValue
         case .splitRatioSet(let set):
             kind = set.mode.rawValue
@@ -115,7 +115,7 @@ public struct EventJSON: Codable, Hashable, Sendable {
             amount = MoneyJSON(transfer.amountSent)
             amountReceived = MoneyJSON(transfer.amountReceived)
             date = transfer.date.isoString
-            note = transfer.note
+            note = transfer.note?.text
         case .settlementRecorded(let settlement):
             settlementID = settlement.settlementID.description
             from = settlement.from.description
@@ -157,7 +157,7 @@ public struct EventJSON: Codable, Hashable, Sendable {
         walletID = details.walletID.description
         categoryID = details.categoryID.description
         date = details.date.isoString
-        note = details.note
+        note = details.note?.text
         tags = details.tags
         payer = details.payer.description
         if let split = details.split {

@@ -21,7 +21,7 @@ extension HistoryGenerator {
         emit(.transferRecorded(TransferRecorded(
             transferID: ids.next(), fromWalletID: wallets[from].id, toWalletID: wallets[to].id,
             amountSent: wallets[from].money(sent), amountReceived: wallets[to].money(received), date: date,
-            note: random.chance(percent: 30) ? "monthly" : nil)))
+            note: note(random.chance(percent: 30) ? "monthly" : nil))))
     }
 
     /// CHF <-> EUR with an EUR->CHF rate scaled by 10^8, rounded down.

@@ -22,14 +22,14 @@ extension HistoryGenerator {
         beginCommand(by: admin)
         emit(.householdCreated(HouseholdCreated(
             householdID: householdID, name: "Muster Household", baseCurrency: Self.chf,
-            admin: admin, adminName: "Anna")))
+            admin: admin, adminName: PersonalText("Anna", owner: admin))))
         for preset in CategoryPresets.all {
             emit(.categoryCreated(preset.creationEvent(in: householdID)))
             let id = preset.categoryID(in: householdID)
             if preset.group == .expense { expenseCategories.append(id) } else { incomeCategories.append(id) }
         }
         beginCommand(by: admin)
-        emit(.memberAdded(MemberAdded(personID: member, name: "Ben", role: .member)))
+        emit(.memberAdded(MemberAdded(personID: member, name: PersonalText("Ben", owner: member), role: .member)))
         ratios = [
             MemberRatio(person: admin, ratio: Self.checked { () throws(ModelError) in try Ratio(basisPoints: 6_000) }),
             MemberRatio(person: member, ratio: Self.checked { () throws(ModelError) in try Ratio(basisPoints: 4_000) }),

@@ -12,7 +12,7 @@ extension HistoryGenerator {
         beginCommand(by: payer)
         let details = TransactionDetails(
             kind: .expense, amount: wallet.money(expenseAmount()), walletID: wallet.id,
-            categoryID: random.pick(expenseCategories), date: date, note: random.pick(Self.merchants),
+            categoryID: random.pick(expenseCategories), date: date, note: note(random.pick(Self.merchants)),
             tags: random.pick(Self.tagSets), payer: payer, split: nil)
         record(details, walletIndex: walletIndex)
     }
@@ -25,7 +25,7 @@ extension HistoryGenerator {
         beginCommand(by: payer)
         let details = TransactionDetails(
             kind: .income, amount: wallet.money(random.value(in: 5_000...250_000)), walletID: wallet.id,
-            categoryID: random.pick(incomeCategories), date: date, note: random.chance(percent: 50) ? "Invoice" : nil,
+            categoryID: random.pick(incomeCategories), date: date, note: note(random.chance(percent: 50) ? "Invoice" : nil),
             tags: [], payer: payer, split: nil)
         record(details, walletIndex: walletIndex)
     }
@@ -35,7 +35,7 @@ extension HistoryGenerator {
         beginCommand(by: person)
         record(TransactionDetails(
             kind: .income, amount: wallet.money(amount), walletID: wallet.id, categoryID: salaryCategory,
-            date: date, note: "Salary", tags: [], payer: person, split: nil), walletIndex: walletIndex)
+            date: date, note: note("Salary"), tags: [], payer: person, split: nil), walletIndex: walletIndex)
     }
 
     /// A shared expense in CHF split by the household ratio (sometimes an override), with the
@@ -56,7 +56,7 @@ extension HistoryGenerator {
         }
         let details = TransactionDetails(
             kind: .expense, amount: amount, walletID: wallet.id, categoryID: random.pick(expenseCategories.prefix(9).map { $0 }),
-            date: date, note: random.pick(Self.merchants), tags: [], payer: payer,
+            date: date, note: note(random.pick(Self.merchants)), tags: [], payer: payer,
             split: TransactionSplit(ratios: splitRatios, isOverride: isOverride, shares: shares))
         // Shared transactions are never edited here, so a settlement never covers an edited one (T2).
         applyToBalance(details, walletIndex: walletIndex, sign: 1)
@@ -88,7 +88,8 @@ extension HistoryGenerator {
         applyToBalance(transaction.details, walletIndex: transaction.walletIndex, sign: -1)
         let old = transaction.details.amount.minorUnits
         transaction.details.amount.minorUnits = max(5, old + random.value(in: -(old / 5)...(old / 5)))
-        transaction.details.note = "corrected"
+        // The edit's actor is the payer (below), so the new note is theirs (P1).
+        transaction.details.note = PersonalText("corrected", owner: transaction.details.payer)
         applyToBalance(transaction.details, walletIndex: transaction.walletIndex, sign: 1)
         live[index] = transaction
         beginCommand(by: transaction.details.payer)

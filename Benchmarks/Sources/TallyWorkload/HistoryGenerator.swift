@@ -107,6 +107,11 @@ public struct HistoryGenerator: IteratorProtocol, Sendable {
         actor = person
     }
 
+    /// A note written by the current command's actor (P1: free text belongs to its author).
+    func note(_ text: String?) -> PersonalText? {
+        text.map { PersonalText($0, owner: actor) }
+    }
+
     /// Queues an event of the current command, with the next recordedAt.
     mutating func emit(_ payload: EventPayload) {
         let dayStart = date.daysSinceEpoch * Self.millisecondsPerDay

@@ -12,6 +12,14 @@ struct CompareOptions {
     var memoryEvents: Int?
     /// Events in the ledger of the engine rows (replay, open with checkpoint); default 1,000,000.
     var engineEvents = 1_000_000
+    /// Run only the encryption-cost tables (at rest and personal-text sealing) instead of the
+    /// comparison of stores.
+    var encryptionCost = false
+    /// `recordTransaction` commands per ledger in the sealing rows of `--encryption-cost`.
+    var sealingCommands = 20_000
+    /// Commands per ledger in the sealing rows (fresh ledgers keep the engine's per-command state
+    /// copy small; see `EncryptionCost.measureEngine`).
+    var sealingLedgerCommands = 1_000
     /// Where the stores are created; removed afterwards unless `keep`.
     var directory = NSTemporaryDirectory() + "tally-compare-\(getpid())"
     var keep = false
@@ -20,6 +28,8 @@ struct CompareOptions {
     static let usage = """
         usage: tally-compare [--events N] [--single-events N] [--concurrent-events N]
                              [--memory-events N] [--engine-events N] [--directory PATH] [--keep] [--seed N]
+               tally-compare --encryption-cost [--events N] [--sealing-commands N]
+                             [--sealing-ledger-commands N] [--directory PATH] [--keep] [--seed N]
         """
 
     /// Parses `arguments` (without the program name); prints usage and exits on a bad one.
@@ -40,6 +50,9 @@ struct CompareOptions {
             case "--memory-events": options.memoryEvents = number(flag)
             case "--engine-events": options.engineEvents = number(flag)
             case "--seed": options.seed = UInt64(number(flag))
+            case "--encryption-cost": options.encryptionCost = true
+            case "--sealing-commands": options.sealingCommands = number(flag)
+            case "--sealing-ledger-commands": options.sealingLedgerCommands = number(flag)
             case "--directory":
                 guard let path = remaining.popFirst() else { fail("--directory needs a path") }
                 options.directory = path

@@ -7,6 +7,7 @@ import Foundation
 @MainActor
 func runComparison() async {
 let options = CompareOptions.parse(Array(CommandLine.arguments.dropFirst()))
+if options.encryptionCost { return await runEncryptionCost(options) }
 var comparison = Comparison(options: options)
 do {
     let start = Stopwatch.now()
@@ -28,6 +29,26 @@ do {
     FileHandle.standardError.write(Data("tally-compare: failed: \(error)\n".utf8))
     exit(1)
 }
+}
+
+/// `--encryption-cost`: the encryption tables alone.
+@MainActor
+func runEncryptionCost(_ options: CompareOptions) async {
+    var cost = EncryptionCost(options: options)
+    do {
+        let start = Stopwatch.now()
+        try await cost.run()
+        print("""
+            ## tally-compare --encryption-cost
+
+            \(cost.report())
+
+            Run took \(String(format: "%.1f", Double(Stopwatch.now() - start) / 1e9)) s.
+            """)
+    } catch {
+        FileHandle.standardError.write(Data("tally-compare: failed: \(error)\n".utf8))
+        exit(1)
+    }
 }
 
 await runComparison()
