@@ -91,8 +91,17 @@ public struct JournalReader: Sendable {
     public func forEachFrame(from start: UInt64 = 1, _ body: (JournalFrame) throws -> Bool) throws {
         guard start >= 1, start <= lastSequenceNumber else { return }
         var index = segmentIndex(holding: start)
+        // Where the previous segment's frames ended, once one was read to its end: the next
+        // segment must start there (a missing or emptied segment file is a gap, not a seam).
+        var previousSegmentEnd: UInt64?
         while index < segments.count {
             let segment = segments[index]
+            if let previousSegmentEnd, segment.firstSequenceNumber != previousSegmentEnd {
+                throw JournalError.corruption(JournalProblem(
+                    kind: .sequenceGap,
+                    location: JournalLocation(segment: segment.name, offset: 0, sequenceNumber: previousSegmentEnd),
+                    detail: "segment starts at sequence \(segment.firstSequenceNumber), expected \(previousSegmentEnd)"))
+            }
             let path = directory.appending(segment.name)
             let fileSystem = self.fileSystem
             let file = try withErrno("open", path) { () throws(Errno) in try fileSystem.openFile(at: path, writable: false) }
@@ -146,6 +155,7 @@ public struct JournalReader: Sendable {
                 }
                 break
             }
+            previousSegmentEnd = expected
             index += 1
         }
     }
