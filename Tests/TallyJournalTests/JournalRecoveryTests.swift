@@ -162,6 +162,24 @@ struct JournalRecoveryTests {
         #expect(report.problems.map(\.kind).contains(.sequenceGap), "the verifier already reported it")
     }
 
+    /// Reading from 1 once served sequence 7 from the first segment while reading from 7 served
+    /// it from the segment named 7 (found by the journal fuzz target in `Fuzz/run 10`:
+    /// Fuzz/Regressions/journal-frames/overlapping-segments.segment).
+    @Test("a segment that runs into the next segment's sequence numbers is corruption for readers")
+    func overlappingSegmentsAreCorruption() async throws {
+        let rotated = try await SmallJournal.make(batches: 40, seed: 29, maxFiller: 200)
+        let single = try await SmallJournal.make(batches: 40, seed: 29, segmentBytesMax: 1 << 20, maxFiller: 200)
+        try #require(rotated.segments.count >= 3 && single.segments.count == 1)
+        let fileSystem = try rotated.fileSystem(with: [single.segments[0]] + rotated.segments.dropFirst())
+        let reader = try JournalReader.open(at: journalPath, fileSystem: fileSystem)
+        #expect {
+            try reader.records()
+        } throws: { error in
+            guard case JournalError.corruption(let problem) = error else { return false }
+            return problem.kind == .sequenceGap && problem.location.segment == single.segments[0].name
+        }
+    }
+
     /// Opening once trapped on `nextSequenceNumber - 1` for such a segment (found by the
     /// journal fuzz target: Fuzz/Regressions/journal-frames/segment-first-sequence-zero.segment).
     @Test("a segment header that says first sequence 0 is a bad header for readers and recovery")
