@@ -88,6 +88,22 @@ let package = Package(
             dependencies: ["TallyJournal", .product(name: "SystemPackage", package: "swift-system")],
             path: "Tests/JournalCrashWriter"
         ),
+        // Fuzzing (Docs/Fuzzing.md): the checks every fuzz target runs on one input, shared by
+        // the libFuzzer executables and the corpus replay tests.
+        .target(
+            name: "TallyFuzzTargets",
+            dependencies: [
+                "Tally", "TallyInterchange", "TallyModel", "TallyJournal", "TallyTestSupport", "CLibFuzzer",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+        // The declaration of libFuzzer's LLVMFuzzerRunDriver (linked only by -sanitize=fuzzer).
+        .target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
+        .executableTarget(name: "fuzz-journal-frames", dependencies: ["TallyFuzzTargets"], path: "Fuzz/Targets/JournalFrames"),
+        .executableTarget(name: "fuzz-event-codec", dependencies: ["TallyFuzzTargets"], path: "Fuzz/Targets/EventCodec"),
+        .executableTarget(name: "fuzz-command-parser", dependencies: ["TallyFuzzTargets"], path: "Fuzz/Targets/CommandParser"),
+        .executableTarget(name: "fuzz-csv-import", dependencies: ["TallyFuzzTargets"], path: "Fuzz/Targets/CSVImport"),
+
         .testTarget(
             name: "TallyJournalTests",
             dependencies: [
@@ -123,6 +139,13 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             exclude: ["Snapshots"]
+        ),
+        .testTarget(
+            name: "TallyFuzzTests",
+            dependencies: [
+                "TallyFuzzTargets", "TallyJournal", "TallyTestSupport",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
         ),
         .testTarget(
             name: "TallyCLITests",

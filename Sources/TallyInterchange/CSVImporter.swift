@@ -149,7 +149,9 @@ public struct CSVImporter: Sendable {
         var note: String
     }
 
-    /// Signed minor units of a plain number (`-1'234.50`, `12,5`, `+3`).
+    /// Signed minor units of a plain number (`-1'234.50`, `12,5`, `+3`), or nil when the text is
+    /// not such a number (digits only around one decimal mark, at most the currency's decimals)
+    /// or its value does not fit in `Int64` minor units.
     static func minorUnits(_ text: String, currency: Currency) -> Int64? {
         var cleaned = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "'", with: "").replacingOccurrences(of: " ", with: "")
         if cleaned.hasPrefix(currency.code) { cleaned = String(cleaned.dropFirst(3)) }
@@ -158,17 +160,25 @@ public struct CSVImporter: Sendable {
         if let comma = cleaned.lastIndex(of: ","), !cleaned.contains(".") { cleaned.replaceSubrange(comma...comma, with: ".") }
         cleaned = cleaned.replacingOccurrences(of: ",", with: "")
         let parts = cleaned.split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), let whole = Int64(parts[0].isEmpty ? "0" : String(parts[0])), whole >= 0 else { return nil }
+        // Digits only: Int64("+5") and Int64("-5") would otherwise let a second sign through.
+        guard (1...2).contains(parts.count), parts.allSatisfy({ $0.utf8.allSatisfy { (0x30...0x39).contains($0) } }),
+              let whole = Int64(parts[0].isEmpty ? "0" : String(parts[0]))
+        else { return nil }
         let exponent = currency.minorUnitExponent
         var fraction: Int64 = 0
         if parts.count == 2 {
             guard parts[1].count <= exponent, let digits = Int64(parts[1]) else { return nil }
-            fraction = digits * Int64(pow(10, Double(exponent - parts[1].count)))
+            fraction = digits * powerOfTen(exponent - parts[1].count)
         }
-        let scale = Int64(pow(10, Double(exponent)))
-        let (scaled, overflow) = whole.multipliedReportingOverflow(by: scale)
-        guard !overflow else { return nil }
-        return (negative ? -1 : 1) * (scaled + fraction)
+        let (scaled, overflow) = whole.multipliedReportingOverflow(by: powerOfTen(exponent))
+        let (magnitude, sumOverflow) = scaled.addingReportingOverflow(fraction)
+        guard !overflow, !sumOverflow else { return nil }
+        return negative ? -magnitude : magnitude
+    }
+
+    /// 10^exponent for a currency's decimals (0...3).
+    private static func powerOfTen(_ exponent: Int) -> Int64 {
+        (0..<exponent).reduce(1) { power, _ in power * 10 }
     }
 
     /// FNV-1a 64 of the bytes, as hex: the namespace of a file's ids.

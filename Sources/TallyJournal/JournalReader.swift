@@ -112,6 +112,9 @@ public struct JournalReader: Sendable {
                     location: JournalLocation(segment: segment.name, offset: 0, sequenceNumber: carried.sequenceNumber),
                     detail: "segment starts at sequence \(segment.firstSequenceNumber), expected \(carried.sequenceNumber): the previous segment \(carried.segment) ends at \(carried.sequenceNumber - 1)"))
             }
+            // A segment holds only sequence numbers below the next segment's first: seeking by
+            // segment name relies on it, so an overlap would give two answers for one number.
+            let nextSegmentStart = index + 1 < segments.count ? segments[index + 1].firstSequenceNumber : nil
             // nil after a header-only seek: the frame landed on starts wherever it starts.
             var expected: UInt64? = segment.firstSequenceNumber
             if start > segment.firstSequenceNumber {
@@ -133,6 +136,12 @@ public struct JournalReader: Sendable {
                             kind: .sequenceGap,
                             location: JournalLocation(segment: segment.name, offset: offset, sequenceNumber: expected),
                             detail: "frame starts at sequence \(header.firstSequenceNumber), expected \(expected)"))
+                    }
+                    if let nextSegmentStart, header.lastSequenceNumber >= nextSegmentStart {
+                        throw JournalError.corruption(JournalProblem(
+                            kind: .sequenceGap,
+                            location: JournalLocation(segment: segment.name, offset: offset, sequenceNumber: header.firstSequenceNumber),
+                            detail: "frame holds sequences \(header.firstSequenceNumber)...\(header.lastSequenceNumber), but the next segment starts at \(nextSegmentStart)"))
                     }
                     expected = header.lastSequenceNumber + 1
                     carried = (header.lastSequenceNumber + 1, segment.name)

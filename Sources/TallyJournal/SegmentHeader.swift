@@ -49,14 +49,17 @@ struct SegmentHeader: Sendable, Hashable {
               bytes.loadLittleEndian(at: 12, as: UInt32.self) == 0,
               bytes.loadLittleEndian(at: 56, as: UInt32.self) == 0
         else { return .failure(.unknownFlags) }
+        // Sequence numbers start at 1; readers and recovery compute "next - 1" from this.
+        let firstSequenceNumber = bytes.loadLittleEndian(at: 16, as: UInt64.self)
+        guard firstSequenceNumber >= 1 else { return .failure(.firstSequenceZero) }
         return .success(SegmentHeader(
-            firstSequenceNumber: bytes.loadLittleEndian(at: 16, as: UInt64.self),
+            firstSequenceNumber: firstSequenceNumber,
             chainStart: ChainValue(unchecked: Array(bytes[24..<56])),
             isKeyedChain: flags & keyedChainFlag != 0))
     }
 
     enum HeaderDefect: Error, Hashable, CustomStringConvertible {
-        case tooShort(Int), badMagic, checksumMismatch, unsupportedVersion(UInt16), unknownFlags
+        case tooShort(Int), badMagic, checksumMismatch, unsupportedVersion(UInt16), unknownFlags, firstSequenceZero
 
         var description: String {
             switch self {
@@ -65,6 +68,7 @@ struct SegmentHeader: Sendable, Hashable {
             case .checksumMismatch: "segment header checksum does not match"
             case .unsupportedVersion(let version): "segment format version \(version) is not supported (this build reads 1)"
             case .unknownFlags: "segment header has unknown flags or non-zero reserved bytes"
+            case .firstSequenceZero: "segment header says the first sequence number is 0; sequence numbers start at 1"
             }
         }
     }

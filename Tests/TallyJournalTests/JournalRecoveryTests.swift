@@ -140,6 +140,65 @@ struct JournalRecoveryTests {
         #expect(records.count == Int(expectedSequence - 1))
     }
 
+    /// Readers once went straight from one segment to the next without checking that it starts
+    /// where the previous one ended, so a deleted middle segment was a silent gap (found while
+    /// writing the journal fuzz target's assertions and reproduced through it:
+    /// Fuzz/Regressions/journal-frames/segment-gap.segment).
+    @Test("a missing middle segment is a sequence gap for readers, never a silent jump")
+    func missingMiddleSegmentIsASequenceGap() async throws {
+        let small = try await SmallJournal.make(batches: 40, seed: 29, maxFiller: 200)
+        try #require(small.segments.count >= 3)
+        let fileSystem = try small.fileSystem(with: small.segments.enumerated().filter { $0.offset != 1 }.map(\.element))
+        let expectedSequence = try #require(small.frames[0].last).lastSequence + 1
+        // The reader's open checks segment continuity; reading checks it again at each boundary.
+        #expect {
+            try JournalReader.open(at: journalPath, fileSystem: fileSystem).records()
+        } throws: { error in
+            guard case JournalError.corruption(let problem) = error else { return false }
+            return problem.kind == .sequenceGap
+                && problem.location == JournalLocation(segment: small.segments[2].name, offset: 0, sequenceNumber: expectedSequence)
+        }
+        let report = try JournalVerifier.verify(at: journalPath, fileSystem: fileSystem)
+        #expect(report.problems.map(\.kind).contains(.sequenceGap), "the verifier already reported it")
+    }
+
+    /// Reading from 1 once served sequence 7 from the first segment while reading from 7 served
+    /// it from the segment named 7 (found by the journal fuzz target in `Fuzz/run 10`:
+    /// Fuzz/Regressions/journal-frames/overlapping-segments.segment).
+    @Test("a segment that runs into the next segment's sequence numbers is corruption for readers")
+    func overlappingSegmentsAreCorruption() async throws {
+        let rotated = try await SmallJournal.make(batches: 40, seed: 29, maxFiller: 200)
+        let single = try await SmallJournal.make(batches: 40, seed: 29, segmentBytesMax: 1 << 20, maxFiller: 200)
+        try #require(rotated.segments.count >= 3 && single.segments.count == 1)
+        let fileSystem = try rotated.fileSystem(with: [single.segments[0]] + rotated.segments.dropFirst())
+        // Refused at open (the next segment does not continue the first), or while reading.
+        #expect {
+            try JournalReader.open(at: journalPath, fileSystem: fileSystem).records()
+        } throws: { error in
+            guard case JournalError.corruption(let problem) = error else { return false }
+            return problem.kind == .sequenceGap
+                && [single.segments[0].name, rotated.segments[1].name].contains(problem.location.segment)
+        }
+    }
+
+    /// Opening once trapped on `nextSequenceNumber - 1` for such a segment (found by the
+    /// journal fuzz target: Fuzz/Regressions/journal-frames/segment-first-sequence-zero.segment).
+    @Test("a segment header that says first sequence 0 is a bad header for readers and recovery")
+    func segmentStartingAtSequenceZeroIsABadHeader() async throws {
+        let small = try await SmallJournal.make(batches: 2, seed: 31, segmentBytesMax: 1 << 20)
+        var bytes = small.segments[0].bytes
+        for index in 16..<24 { bytes[index] = 0 }
+        let checksum = CRC32C.checksum(Array(bytes[0..<60]))
+        for index in 0..<4 { bytes[60 + index] = UInt8(truncatingIfNeeded: checksum >> (8 * index)) }
+        let fileSystem = try small.fileSystem(with: [("00000000000000000000.segment", bytes)])
+        let isBadHeader: (any Error) -> Bool = { error in
+            guard case JournalError.corruption(let problem) = error else { return false }
+            return problem.kind == .badSegmentHeader
+        }
+        #expect(performing: { try JournalReader.open(at: journalPath, fileSystem: fileSystem) }, throws: isBadHeader)
+        #expect(performing: { try Journal.open(at: journalPath, fileSystem: fileSystem) }, throws: isBadHeader)
+    }
+
     @Test("flipping every bit of a small journal is detected at the right frame; reads never return wrong data")
     func flipEveryBit() async throws {
         let small = try await SmallJournal.make(batches: 4, seed: 17, segmentBytesMax: 1 << 20, maxFiller: 10)
