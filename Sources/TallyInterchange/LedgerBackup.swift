@@ -74,12 +74,15 @@ public struct LedgerBackup: Codable, Sendable, Equatable {
         } catch {
             throw InterchangeError(code: error.code, message: error.message)
         }
+        let forgotten = keys.forgotten.union(history.state.forgottenPeople)
         return LedgerBackup(
             format: "tally.backup", formatVersion: currentFormatVersion, household: history.state.household?.name,
             baseCurrency: history.state.household?.baseCurrency.code, lastSequenceNumber: history.lastSequenceNumber,
             batches: batches,
-            personalKeys: Dictionary(uniqueKeysWithValues: keys.keys.map { ($0.key.description, Self.hex($0.value)) }),
-            forgottenPeople: keys.forgotten.map(\.description).sorted())
+            // A forgetting a crash left unfinished (key not destroyed yet) still forgets here.
+            personalKeys: Dictionary(uniqueKeysWithValues: keys.keys.filter { !forgotten.contains($0.key) }
+                .map { ($0.key.description, Self.hex($0.value)) }),
+            forgottenPeople: forgotten.map(\.description).sorted())
     }
 
     /// The document as pretty, key-sorted JSON.

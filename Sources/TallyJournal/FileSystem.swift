@@ -76,16 +76,22 @@ extension JournalFile {
 extension FileSystem {
     /// Replaces the file at `path` with `bytes` so that a crash leaves either the old or the new
     /// contents: write a temporary file beside it, fsync, rename over, fsync the directory
-    /// (creating the directory first if needed).
+    /// (creating the directory first if needed). A failure removes the temporary file (it may
+    /// hold data that must not linger, such as texts of a forgotten person).
     public func replaceAtomically(_ path: FilePath, with bytes: [UInt8]) throws(Errno) {
         let directory = path.removingLastComponent()
         let temporary = FilePath(path.string + ".tmp")
         if !fileExists(at: directory) { try createDirectory(at: directory) }
         if fileExists(at: temporary) { try removeFile(at: temporary) }
-        let file = try createFile(at: temporary)
-        try file.write(bytes, at: 0)
-        try file.synchronize()
-        try rename(from: temporary, to: path)
+        do throws(Errno) {
+            let file = try createFile(at: temporary)
+            try file.write(bytes, at: 0)
+            try file.synchronize()
+            try rename(from: temporary, to: path)
+        } catch {
+            try? removeFile(at: temporary)
+            throw error
+        }
         try synchronizeDirectory(at: directory)
     }
 }

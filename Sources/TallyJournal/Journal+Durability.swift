@@ -62,9 +62,12 @@ extension Journal {
                 syncError = .journalFailed(reason: "fdatasync failed (\(error))")
             }
             let (ready, failed, more) = state.withLock { state -> ([DurabilityWaiter], [DurabilityWaiter], Bool) in
-                if let syncError {
-                    state.failure = state.failure ?? syncError
-                    if state.currentFile === file { state.discardUnsyncedFrames(durability: options.durability) }
+                // A failure recorded while this sync ran (a rotation's sync failed and cut the
+                // unsynced frames back) fails this round too: Linux reports a writeback error
+                // once per file, so this fdatasync may succeed for frames that are gone.
+                if let failure = syncError ?? state.failure {
+                    state.failure = state.failure ?? failure
+                    if syncError != nil, state.currentFile === file { state.discardUnsyncedFrames(durability: options.durability) }
                     let all = state.waiters
                     state.waiters = []
                     state.isSyncing = false
@@ -80,7 +83,8 @@ extension Journal {
                 return (ready, [], more)
             }
             for waiter in ready { waiter.continuation.resume() }
-            for waiter in failed { waiter.continuation.resume(throwing: syncError ?? .journalFailed(reason: "sync failed")) }
+            let failure = syncError ?? state.withLock { $0.failure } ?? .journalFailed(reason: "sync failed")
+            for waiter in failed { waiter.continuation.resume(throwing: failure) }
             if !more { return }
         }
     }

@@ -23,6 +23,12 @@ struct SettlementCoverageTests {
         #expect(SettlementCoverage.covered([Self.owed(60), Self.owed(30)], payment: 40, netOwed: 90) == [])
     }
 
+    @Test("S6: a payer who owes nothing net settles no item, not even the receiver's (an advance)")
+    func advanceSettlesNothing() {
+        #expect(SettlementCoverage.covered([Self.credit(100)], payment: 10, netOwed: -100) == [])
+        #expect(SettlementCoverage.covered([Self.owed(30), Self.credit(30)], payment: 5, netOwed: 0) == [])
+    }
+
     @Test("S6: earlier payments that covered no item count: paying the rest of the balance covers everything")
     func earlierPaymentsCount() {
         // 60 + 30 owed; 40 was paid earlier without covering an item, so the balance is 50.

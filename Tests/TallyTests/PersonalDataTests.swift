@@ -314,4 +314,32 @@ struct PersonalDataTests {
         #expect(await reopened.state.people[household.scenario.bob]?.name.text == Self.bobName)
         try await reopened.close()
     }
+
+    @Test("P3: names and notes of older layouts (plain strings) read as redacted once their owner is forgotten")
+    func legacyPlainTextsAreRedactedAfterForgetting() async throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/household-ledger")
+        let directory = try TemporaryDirectory("tally-legacy-forget")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        try FileManager.default.copyItem(atPath: fixture.path, toPath: path.string)
+        let alice = PersonID(UUIDValue(high: 0x0000_0002_0000_4000, low: 0x8000_0000_0000_0001))
+        let bob = PersonID(UUIDValue(high: 0x0000_0002_0000_4000, low: 0x8000_0000_0000_0002))
+        let ledger = try await Ledger.open(at: path, options: LedgerOptions(durability: .none))
+        #expect(await ledger.state.people[bob]?.name.text == "Bob", "the fixture predates sealing: plain strings")
+        let bobsNotes = await ledger.state.transactions.values.compactMap(\.details.note).filter { $0.owner == bob }
+        #expect(!bobsNotes.isEmpty && bobsNotes.allSatisfy { !$0.isRedacted })
+        let now = Timestamp(millisecondsSinceEpoch: 1_772_400_000_000)
+        try await ledger.execute([
+            Command(commandID: CommandID(UUIDValue(high: 0xF1, low: 1)), actor: alice, recordedAt: now,
+                    action: .removeMember(personID: bob, acknowledgeUnsettled: true)),
+            Command(commandID: CommandID(UUIDValue(high: 0xF1, low: 2)), actor: alice, recordedAt: now, action: .forgetPerson(bob)),
+        ])
+        #expect(await ledger.state.people[bob]?.name == .redacted(owner: bob))
+        let after = await ledger.state.transactions.values.compactMap(\.details.note).filter { $0.owner == bob }
+        #expect(after.count == bobsNotes.count && after.allSatisfy(\.isRedacted))
+        let live = await ledger.state
+        try await ledger.close()
+        #expect(try LedgerReplay.replay(at: path).state == live, "replay == live")
+    }
 }

@@ -301,12 +301,14 @@ struct ValidationRuleTests {
                                                             openedOn: Scenario.date("2026-01-01"), owner: nil)))
         let close = s.command(.closeWallet(card, closedOn: Scenario.date("2026-01-31")))
         await expectRejection(test.ledger, close, code: "walletBalanceNotZero", rule: "W4")
+        let payment: TransferID = s.ids.next()
         try await test.ledger.execute(s.command(.recordTransfer(
-            transferID: s.ids.next(), from: s.joint, to: card, amountSent: Scenario.chf(10_000), amountReceived: Scenario.chf(10_000),
+            transferID: payment, from: s.joint, to: card, amountSent: Scenario.chf(10_000), amountReceived: Scenario.chf(10_000),
             date: Scenario.date("2026-01-20"), note: nil)))
         #expect(await test.ledger.state.wallets[card]?.balanceMinorUnits == 0, "what the card owes, as the read model shows it")
         #expect(try await test.ledger.readModels.wallets.balance(of: card)?.minorUnits == 0)
         try await test.ledger.execute(close)
         #expect(await test.ledger.state.wallets[card]?.isClosed == true)
+        await expectRejection(test.ledger, s.command(.deleteTransfer(payment)), code: "walletInactive", rule: "W4")
     }
 }

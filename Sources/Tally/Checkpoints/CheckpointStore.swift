@@ -31,12 +31,17 @@ struct CheckpointStore: Sendable {
         }
     }
 
-    /// Removes every checkpoint covering less than `sequenceNumber` (all of them by default),
-    /// durably: they hold texts of people forgotten since readable (P3).
+    /// Removes every checkpoint covering less than `sequenceNumber` (all of them by default)
+    /// and any temporary file a crash left, durably: they hold texts of people forgotten since
+    /// readable (P3).
     func removeAll(coveringLessThan sequenceNumber: UInt64 = .max) throws(JournalError) {
         let fileSystem = self.fileSystem
         let directory = self.directory
-        let stale = try names().filter { name in
+        guard fileSystem.fileExists(at: directory) else { return }
+        let all = try JournalError.catching("list checkpoints", directory) { () throws(Errno) in
+            try fileSystem.contentsOfDirectory(at: directory)
+        }
+        let stale = all.filter { $0.hasSuffix(".tmp") } + all.filter { $0.hasSuffix(Self.suffix) }.filter { name in
             UInt64(name.dropLast(Self.suffix.count)).map { $0 < sequenceNumber } ?? true
         }
         guard !stale.isEmpty else { return }
@@ -45,7 +50,6 @@ struct CheckpointStore: Sendable {
                 try fileSystem.removeFile(at: directory.appending(name))
             }
         }
-        guard fileSystem.fileExists(at: directory) else { return }
         try JournalError.catching("remove checkpoints", directory) { () throws(Errno) in
             try fileSystem.synchronizeDirectory(at: directory)
         }

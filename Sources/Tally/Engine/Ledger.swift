@@ -277,10 +277,11 @@ public actor Ledger {
             try personalKeys.forget(unfinishedForgetting)
             let replayed = try LedgerReplay.fold(
                 try Ledger.reader(of: journal), from: FoldedState(), through: lastSequenceNumber, personalTexts: personalKeys)
+            guard replayed.lastSequenceNumber == lastSequenceNumber, replayed.chainValue == chainValue else { return }
             current = replayed.state
             projections = replayed.readModels
-            unfinishedForgetting = []
             try checkpoints.removeAll(coveringLessThan: current.lastForgettingSequenceNumber)
+            unfinishedForgetting = []
         } catch {
             return
         }

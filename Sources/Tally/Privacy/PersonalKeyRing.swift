@@ -117,6 +117,8 @@ package final class PersonalKeyRing: PersonalTextCipher {
         return text
     }
 
+    package func hasForgotten(_ owner: PersonID) -> Bool { contents.withLock { $0.forgotten.contains(owner) } }
+
     /// The owner's id is authenticated with each text, so a sealed text cannot be moved to
     /// another person's field.
     private static func context(_ owner: PersonID) -> [UInt8] {

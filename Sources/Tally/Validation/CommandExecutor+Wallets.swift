@@ -57,6 +57,10 @@ extension CommandExecutor {
             guard let transfer = state.transfers[id], !transfer.isDeleted else {
                 throw .violation(.unknownTransfer, "no live transfer has id \(id)")
             }
+            // W4: a closed wallet keeps the zero balance it closed with.
+            for walletID in [transfer.transfer.fromWalletID, transfer.transfer.toWalletID] where state.wallets[walletID]?.isClosed == true {
+                throw .violation(.walletInactive, "\(state.wallets[walletID]?.name ?? "\(walletID)") is closed; a transfer touching it cannot be deleted")
+            }
             return [.transferDeleted(TransferDeleted(transferID: id))]
         default:
             return []

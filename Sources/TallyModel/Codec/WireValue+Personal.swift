@@ -11,14 +11,16 @@ extension PersonalText: WireValue {
             guard let actor = reader.eventActor else {
                 throw .invalidValue(field: "PersonalText", reason: "a plain-string layout read outside an event", offset: start)
             }
-            self.init(try reader.readString(), owner: actor)
+            let text = try reader.readString()
+            self = reader.personalTextCipher?.hasForgotten(actor) == true ? .redacted(owner: actor) : PersonalText(text, owner: actor)
             return
         }
         let form = try reader.readByte()
         let owner: PersonID = try reader.read()
         switch form {
         case 0:
-            self.init(try reader.readString(), owner: owner)
+            let text = try reader.readString()
+            self = reader.personalTextCipher?.hasForgotten(owner) == true ? .redacted(owner: owner) : PersonalText(text, owner: owner)
         case 1:
             let sealed = try reader.readLengthPrefixed()
             if let text = reader.personalTextCipher?.open(sealed, owner: owner) {

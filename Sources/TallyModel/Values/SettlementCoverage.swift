@@ -3,7 +3,8 @@
 /// lists items as settled), so the two never disagree.
 ///
 /// The items are the open ones between the two people in the settlement's currency, oldest
-/// first (by date, then transaction id). A payment of at least the net debt (the balance
+/// first (by date, then transaction id). A payer who owes nothing net settles no item (an
+/// advance). Otherwise a payment of at least the net debt (the balance
 /// before the payment: every live shared item and every earlier payment between the two)
 /// covers them all. A smaller one covers every item the receiver owes (they offset the debt),
 /// then the payer's items oldest first while the money available covers each one whole,
@@ -31,6 +32,8 @@ public enum SettlementCoverage {
     ///   - netOwed: what the payer owes the receiver before the payment (negative if the
     ///     receiver owes the payer).
     public static func covered(_ items: [Item], payment: Int64, netOwed: Int64) -> [Int] {
+        // A payer who owes nothing net pays in advance: no item is settled by it.
+        guard netOwed > 0 else { return [] }
         var owedByPayer = Int128(0)
         for item in items where item.isOwedByPayer { owedByPayer += Int128(item.minorUnits) }
         if Int128(payment) >= Int128(netOwed) { return Array(items.indices) }

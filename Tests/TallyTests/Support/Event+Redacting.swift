@@ -8,6 +8,7 @@ private struct RedactingCipher: PersonalTextCipher {
 
     func seal(_ text: String, owner: PersonID) -> [UInt8]? { forgotten.contains(owner) ? nil : Array(text.utf8) }
     func open(_ sealed: ArraySlice<UInt8>, owner: PersonID) -> String? { String(decoding: sealed, as: UTF8.self) }
+    func hasForgotten(_ owner: PersonID) -> Bool { forgotten.contains(owner) }
 }
 
 extension CommittedEvent {
