@@ -186,13 +186,14 @@ struct TallyCLITests {
         #expect(first["sequenceNumber"] as? Int != nil)
     }
 
-    @Test("replay on a damaged ledger still serves the valid prefix or exits 2 naming the segment")
+    @Test("replay on a damaged ledger exits 2 with journalCorrupted naming the ledger and the segment, and prints no read models")
     func replayDamaged() throws {
         let ledger = try TallyRunner.householdLedger()
         try TallyRunner.damage(ledger)
         let result = try TallyRunner.run(["replay", ledger])
-        #expect(result.status == 0 || result.status == 2)
-        if result.status == 2 { #expect(result.stderr.contains(ledger)) }
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("\(ledger): journalCorrupted: ") && result.stderr.contains("segment 00000000000000000001.segment"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
     }
 
     @Test("diff of a ledger and its restored backup is identical; import twice inserts nothing")

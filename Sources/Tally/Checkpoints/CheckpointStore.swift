@@ -17,13 +17,25 @@ struct CheckpointStore: Sendable {
 
     static let suffix = ".checkpoint"
 
+    /// The suffix `FileSystem.replaceAtomically` gives the file it writes before the rename.
+    static let temporarySuffix = suffix + ".tmp"
+
+    /// The largest checkpoint file read (1 GiB); a larger one is rejected before it is read
+    /// (STYLE 7) and the ledger opens by full replay. Checkpoints that would be larger are not
+    /// written.
+    static let fileBytesMax: Int64 = 1 << 30
+
     func write(_ checkpoint: Checkpoint) throws(JournalError) {
         let digits = String(checkpoint.sequenceNumber)
         let name = String(repeating: "0", count: max(0, 20 - digits.count)) + digits + Self.suffix
         let final = directory.appending(name)
         let fileSystem = self.fileSystem
+        let bytes = try JournalError.catching("write checkpoint", final) { () throws(Errno) in try fileBytes(of: checkpoint) }
+        guard Int64(bytes.count) <= Self.fileBytesMax else {
+            throw .recordTooLarge(bytes: bytes.count, limit: Int(Self.fileBytesMax))
+        }
         try JournalError.catching("write checkpoint", final) { () throws(Errno) in
-            try fileSystem.replaceAtomically(final, with: try fileBytes(of: checkpoint))
+            try fileSystem.replaceAtomically(final, with: bytes)
         }
         for old in try names().dropLast(keep) {
             let path = directory.appending(old)
@@ -55,6 +67,28 @@ struct CheckpointStore: Sendable {
         }
     }
 
+    /// Removes the temporary files (`*.checkpoint.tmp`) a crash during a write left behind;
+    /// returns their names. Call it only while holding the writer lock.
+    @discardableResult
+    func removeTemporaryFiles() throws(JournalError) -> [String] {
+        guard fileSystem.fileExists(at: directory) else { return [] }
+        let fileSystem = self.fileSystem
+        let directory = self.directory
+        let leftovers = try JournalError.catching("list checkpoints", directory) { () throws(Errno) in
+            try fileSystem.contentsOfDirectory(at: directory)
+        }.filter { $0.hasSuffix(Self.temporarySuffix) }.sorted()
+        guard !leftovers.isEmpty else { return [] }
+        for name in leftovers {
+            try JournalError.catching("remove temporary checkpoint", directory.appending(name)) { () throws(Errno) in
+                try fileSystem.removeFile(at: directory.appending(name))
+            }
+        }
+        try JournalError.catching("remove temporary checkpoints", directory) { () throws(Errno) in
+            try fileSystem.synchronizeDirectory(at: directory)
+        }
+        return leftovers
+    }
+
     /// Checkpoint file names, oldest first.
     func names() throws(JournalError) -> [String] {
         guard fileSystem.fileExists(at: directory) else { return [] }
@@ -71,7 +105,11 @@ struct CheckpointStore: Sendable {
         let bytes: [UInt8]
         do {
             let file = try fileSystem.openFile(at: path, writable: false)
-            bytes = try file.readBytes(count: Int(try file.size()), at: 0)
+            let size = try file.size()
+            guard size <= Self.fileBytesMax else { throw CheckpointDefect.tooLarge(bytes: size, limit: Self.fileBytesMax) }
+            bytes = try file.readBytes(count: Int(size), at: 0)
+        } catch let defect as CheckpointDefect {
+            throw defect
         } catch {
             throw .stateUnreadable("\(name): \(error)")
         }

@@ -79,6 +79,13 @@ public actor Ledger {
             let reader = try Ledger.reader(of: journal)
             let checkpoints = CheckpointStore(
                 directory: directory.appending(checkpointDirectoryName), fileSystem: fileSystem, encryption: options.encryption)
+            // A crash while a checkpoint was written leaves its temporary file; only the
+            // writer (holding the lock) removes it.
+            do {
+                try checkpoints.removeTemporaryFiles()
+            } catch {
+                throw .storage(error)
+            }
             let personalKeys = try PersonalKeyRing.load(
                 ledgerDirectory: directory, fileSystem: fileSystem, encryption: options.encryption)
             let (start, rejected) = checkpoints.newestUsable(for: reader, keys: personalKeys)

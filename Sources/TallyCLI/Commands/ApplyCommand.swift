@@ -38,7 +38,7 @@ struct ApplyCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         let ledger = try await LedgerAccess.open(
-            at: path, create: true, encryption: try key.encryption(), batchLimit: atomic ? parsed.count : nil)
+            at: path, create: true, encryption: try key.encryption(), chainKey: try key.chainKey(), batchLimit: atomic ? parsed.count : nil)
         let rejected = atomic
             ? try await applyAtomically(parsed, to: ledger, path: path)
             : try await applyEach(parsed, to: ledger, path: path)

@@ -13,7 +13,7 @@ struct AuditCommand: AsyncParsableCommand {
     @Flag(help: "Print the report as one JSON object.") var json = false
 
     func run() async throws {
-        let summary = try AuditSummary.run(path: try location.path(), encryption: try key.encryption())
+        let summary = try AuditSummary.run(path: try location.path(), encryption: try key.encryption(), chainKey: try key.chainKey())
         Terminal.line(json ? summary.json.text : summary.text)
         if !summary.isClean { throw ExitCode(1) }
     }

@@ -55,7 +55,7 @@ struct ImportCommand: AsyncParsableCommand {
         }
         if !dryRun && !plan.commands.isEmpty {
             // One batch for the whole file: all rows or none (G6), however many.
-            let ledger = try await LedgerAccess.open(at: path, create: false, encryption: encryption, batchLimit: plan.commands.count)
+            let ledger = try await LedgerAccess.open(at: path, create: false, encryption: encryption, chainKey: try key.chainKey(), batchLimit: plan.commands.count)
             do {
                 try await ledger.execute(plan.commands)
             } catch {

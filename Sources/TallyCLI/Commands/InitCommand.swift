@@ -31,7 +31,7 @@ struct InitCommand: AsyncParsableCommand {
             commandID: try Identifiers.parse(nil, option: "") as CommandID, actor: admin,
             recordedAt: try Identifiers.timestamp(recordedAt),
             action: .createHousehold(householdID: household, name: name, baseCurrency: baseCurrency, adminName: adminName))
-        let ledger = try await LedgerAccess.open(at: path, create: true, encryption: try key.encryption())
+        let ledger = try await LedgerAccess.open(at: path, create: true, encryption: try key.encryption(), chainKey: try key.chainKey())
         let positions: [EventPosition]
         do {
             positions = try await ledger.execute(command)

@@ -31,13 +31,13 @@ struct AuditSummary {
 
     /// Runs every check on the ledger at `path` (`LedgerAudit`: journal, decodability, domain
     /// invariants, checkpoint == replay).
-    static func run(path: String, encryption: JournalEncryption?) throws -> AuditSummary {
+    static func run(path: String, encryption: JournalEncryption?, chainKey: [UInt8]? = nil) throws -> AuditSummary {
         try LedgerAccess.requireLedger(at: path)
         let progress = ProgressLine("audit")
         defer { progress.finish() }
         let report: AuditReport
         do {
-            report = try LedgerAudit.audit(at: FilePath(path), encryption: encryption) { bytes in
+            report = try LedgerAudit.audit(at: FilePath(path), chainKey: chainKey, encryption: encryption) { bytes in
                 progress.update(done: UInt64(max(bytes, 0)), total: 0)
             }
         } catch {

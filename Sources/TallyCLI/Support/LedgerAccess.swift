@@ -30,13 +30,17 @@ enum LedgerAccess {
         }
     }
 
-    /// Opens the ledger for writing; `create` allows an empty directory; `batchLimit` raises
+    /// Opens the ledger for writing (with the chain key of a keyed-chain ledger); `create` allows
+    /// an empty directory; `batchLimit` raises
     /// the commands one `execute` may carry (an import applies all its rows at once).
-    static func open(at path: String, create: Bool, encryption: JournalEncryption?, batchLimit: Int? = nil) async throws -> Ledger {
+    static func open(
+        at path: String, create: Bool, encryption: JournalEncryption?, chainKey: [UInt8]? = nil, batchLimit: Int? = nil
+    ) async throws -> Ledger {
         if !create { try requireLedger(at: path) }
         var options = LedgerOptions()
         options.createIfMissing = create
         options.encryption = encryption
+        options.chainKey = chainKey
         if let batchLimit { options.commandsPerBatchMax = max(options.commandsPerBatchMax, batchLimit) }
         do {
             return try await Ledger.open(at: FilePath(path), options: options)
