@@ -49,6 +49,9 @@ public struct LedgerBackup: Codable, Sendable, Equatable {
     /// Reads every frame of the ledger in `directory` (read-only).
     public static func make(from directory: FilePath, encryption: JournalEncryption? = nil) throws(InterchangeError) -> LedgerBackup {
         let history = try LedgerHistory.load(at: directory, encryption: encryption)
+        guard history.unreadablePersonalTexts == 0 else {
+            throw InterchangeError(code: "personalKeys", message: "\(history.unreadablePersonalTexts) personal text(s) cannot be opened (keys missing from personal-keys); restore that file before making a backup, or the backup would not restore them")
+        }
         var batches: [Batch] = []
         do {
             let reader = try JournalReader.open(at: directory.appending("journal"), encryption: encryption)

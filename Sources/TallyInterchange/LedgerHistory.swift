@@ -16,6 +16,9 @@ public struct LedgerHistory: Sendable {
     public let state: LedgerState
     /// The read models after the last event.
     public let readModels: Projections
+    /// Personal texts of people never forgotten that could not be opened (their key is missing
+    /// from `personal-keys`, P2): they read as redacted. 0 for a complete ledger directory.
+    public var unreadablePersonalTexts = 0
 
     /// The last sequence number read (0 when the journal is empty).
     public var lastSequenceNumber: UInt64 { events.last?.sequenceNumber ?? 0 }
@@ -34,7 +37,9 @@ public struct LedgerHistory: Sendable {
         do throws(LedgerError) {
             let replayed = try LedgerReplay.replay(
                 at: directory, through: through, encryption: encryption, visit: { events.append($0) })
-            return LedgerHistory(directory: directory, events: events, state: replayed.state, readModels: replayed.readModels)
+            var history = LedgerHistory(directory: directory, events: events, state: replayed.state, readModels: replayed.readModels)
+            history.unreadablePersonalTexts = replayed.unreadablePersonalTexts
+            return history
         } catch {
             throw InterchangeError(code: error.code, message: "\(directory.appending(Ledger.journalDirectoryName)): \(error.message)")
         }

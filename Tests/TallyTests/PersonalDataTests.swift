@@ -277,6 +277,11 @@ struct PersonalDataTests {
         let reopened = try await Ledger.open(at: "/ledger", options: options)
         #expect(reopened.openReport.unreadablePersonalTexts > 0)
         #expect(await reopened.state.people[household.scenario.bob]?.name.isRedacted == true)
+        // Read-only: a new text of Bob's would get a new key and the restored file would lose it.
+        var s = household.scenario
+        await #expect { try await reopened.execute(s.command(.recordTransaction(s.ids.next(), s.expense(100)))) } throws: { error in
+            (error as? LedgerError)?.code == "personalKeys"
+        }
         try await reopened.close()
         let audit = try LedgerAudit.audit(at: "/ledger", fileSystem: fileSystem)
         #expect(audit.problems.contains { $0.code == "personalTextUnreadable" && $0.rule == "P2" })

@@ -47,15 +47,12 @@ struct CheckpointStore: Sendable {
     /// and any temporary file a crash left, durably: they hold texts of people forgotten since
     /// readable (P3).
     func removeAll(coveringLessThan sequenceNumber: UInt64 = .max) throws(JournalError) {
-        let fileSystem = self.fileSystem
-        let directory = self.directory
-        guard fileSystem.fileExists(at: directory) else { return }
-        let all = try JournalError.catching("list checkpoints", directory) { () throws(Errno) in
-            try fileSystem.contentsOfDirectory(at: directory)
-        }
-        let stale = all.filter { $0.hasSuffix(".tmp") } + all.filter { $0.hasSuffix(Self.suffix) }.filter { name in
+        try removeTemporaryFiles()
+        let stale = try names().filter { name in
             UInt64(name.dropLast(Self.suffix.count)).map { $0 < sequenceNumber } ?? true
         }
+        let fileSystem = self.fileSystem
+        let directory = self.directory
         guard !stale.isEmpty else { return }
         for name in stale {
             try JournalError.catching("remove checkpoint", directory.appending(name)) { () throws(Errno) in

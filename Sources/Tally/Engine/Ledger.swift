@@ -160,13 +160,15 @@ public actor Ledger {
         try await execute([command])
     }
 
-    /// Validates `commands` in order against a scratch copy of the state and appends all their
-    /// events (with any `PeriodClosed` due, B6) in one journal frame.
+    /// Validates `commands` in order and appends all their events (with any `PeriodClosed` due,
+    /// B6) in one journal frame; the state changes only after the append returned.
     ///
     /// - Returns: the position of every new event, in order.
     /// - Throws: ``LedgerError/rejected(_:)`` for the first command that breaks a rule (nothing
     ///   is appended, G6); ``LedgerError/invalidBatch(commandCount:limit:)``;
     ///   ``LedgerError/storage(_:)`` when the append fails (nothing is acknowledged);
+    ///   ``LedgerError/personalKeys(_:)`` when a new personal key cannot be written, or the
+    ///   ledger was opened with unreadable personal texts (it is read-only then);
     ///   ``LedgerError/closed``.
     @discardableResult
     public func execute(_ commands: [Command]) async throws(LedgerError) -> [EventPosition] {
@@ -176,6 +178,11 @@ public actor Ledger {
         await enterGate()
         defer { gate.leave() }
         guard !isClosed else { throw .closed }
+        // P2: new texts of people whose key is missing would get a new key, and the restored
+        // original file would then lose them; such a ledger is for reading only.
+        guard openReport.unreadablePersonalTexts == 0 else {
+            throw .personalKeys("this ledger was opened with \(openReport.unreadablePersonalTexts) unreadable personal text(s) and is read-only; restore personal-keys and open it again to write")
+        }
         if !unfinishedForgetting.isEmpty { completeForgetting([]) }
         // One command without period closes is validated against the state itself and its
         // events applied in place after the append; a batch (or closes) is validated on a copy

@@ -24,8 +24,9 @@ public struct LedgerOptions: Sendable {
     /// Keys of an encrypted journal (`JournalEncryption`); new frames use the current key.
     public var encryption: JournalEncryption?
     /// Open even when personal texts of people who were never forgotten cannot be opened
-    /// (their key is missing from `personal-keys`, P2): they read as redacted and
-    /// ``LedgerOpenReport/unreadablePersonalTexts`` counts them. Default `false`: such a ledger
+    /// (their key is missing from `personal-keys`, P2): they read as redacted,
+    /// ``LedgerOpenReport/unreadablePersonalTexts`` counts them, and `execute` is refused (the
+    /// ledger is read-only until the key file is restored). Default `false`: such a ledger
     /// does not open (``LedgerError/personalKeys(_:)``), so lost keys are noticed, not hidden.
     public var opensWithUnreadablePersonalTexts = false
 

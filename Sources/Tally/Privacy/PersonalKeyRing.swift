@@ -41,7 +41,7 @@ package final class PersonalKeyRing: PersonalTextCipher {
     }
 
     private let contents: Mutex<Contents>
-    /// Where the file lives and how it is written; `nil` for a ring that never writes (replay).
+    /// Where the file lives and how it is written.
     private let path: FilePath
     private let fileSystem: any FileSystem
     private let encryption: JournalEncryption?

@@ -23,11 +23,16 @@ enum LedgerAccess {
     /// Reads every event (through `through`) without taking the writer lock.
     static func history(at path: String, through: UInt64? = nil, encryption: JournalEncryption?) throws -> LedgerHistory {
         try requireLedger(at: path)
+        let history: LedgerHistory
         do {
-            return try LedgerHistory.load(at: FilePath(path), through: through, encryption: encryption)
+            history = try LedgerHistory.load(at: FilePath(path), through: through, encryption: encryption)
         } catch {
             throw CLIError.interchange(error, at: path)
         }
+        if history.unreadablePersonalTexts > 0 {
+            Terminal.error("tally: warning: \(path): \(history.unreadablePersonalTexts) personal text(s) cannot be opened (keys missing from personal-keys; P2); they show as [redacted]. Restore personal-keys from a backup of the ledger directory")
+        }
+        return history
     }
 
     /// Opens the ledger for writing (with the chain key of a keyed-chain ledger); `create` allows
