@@ -84,7 +84,7 @@ public struct LedgerBackup: Codable, Sendable, Equatable {
             batches: batches,
             // A forgetting a crash left unfinished (key not destroyed yet) still forgets here.
             personalKeys: Dictionary(uniqueKeysWithValues: keys.keys.filter { !forgotten.contains($0.key) }
-                .map { ($0.key.description, Self.hex($0.value)) }),
+                .map { ($0.key.description, Hex.string($0.value)) }),
             forgottenPeople: forgotten.map(\.description).sorted())
     }
 
@@ -183,7 +183,7 @@ public struct LedgerBackup: Codable, Sendable, Equatable {
     private func validatedKeys() throws(InterchangeError) -> (keys: [PersonID: [UInt8]], forgotten: Set<PersonID>) {
         var keys: [PersonID: [UInt8]] = [:]
         for (id, hex) in (personalKeys ?? [:]).sorted(by: { $0.key < $1.key }) {
-            guard let person = try? PersonID(parsing: id), let key = Self.bytes(hex: hex), key.count == 32 else {
+            guard let person = try? PersonID(parsing: id), let key = Hex.bytes(hex), key.count == 32 else {
                 throw InterchangeError(code: "backupInvalid", message: "personal key of \(id): expected a person id and 64 hex digits")
             }
             keys[person] = key
@@ -266,20 +266,5 @@ public struct LedgerBackup: Codable, Sendable, Equatable {
             }
             throw InterchangeError(code: "ioFailure", message: "cannot move the restored ledger to \(directory.string): \(error)")
         }
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
-    }
-
-    static func bytes(hex: String) -> [UInt8]? {
-        let digits = Array(hex.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        for index in stride(from: 0, to: digits.count, by: 2) {
-            guard let byte = UInt8(String(decoding: digits[index..<(index + 2)], as: UTF8.self), radix: 16) else { return nil }
-            bytes.append(byte)
-        }
-        return bytes
     }
 }

@@ -20,7 +20,7 @@ public struct ChainValue: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Lowercase hex.
-    public var description: String { hexString(bytes) }
+    public var description: String { Hex.string(bytes) }
 }
 
 /// Computes chain links: `next = H(previous ‖ frame header fields ‖ stored payload)`.
@@ -51,12 +51,38 @@ struct HashChain: Sendable {
     }
 }
 
-func hexString<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
-    let digits = Array("0123456789abcdef".utf8)
-    var text: [UInt8] = []
-    for byte in bytes {
-        text.append(digits[Int(byte >> 4)])
-        text.append(digits[Int(byte & 0x0f)])
+/// Lower-case hexadecimal for keys and chain values (key files, backups, reports).
+public enum Hex {
+    /// Two lower-case digits per byte.
+    public static func string<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
-    return String(decoding: text, as: UTF8.self)
+
+    /// The bytes of `text`: an even number of hex digits (either case), nothing else (no sign,
+    /// no prefix); `nil` otherwise.
+    public static func bytes(_ text: some StringProtocol) -> [UInt8]? {
+        let digits = Array(text.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        func value(_ digit: UInt8) -> UInt8? {
+            switch digit {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(digits.count / 2)
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            guard let high = value(digits[index]), let low = value(digits[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return bytes
+    }
 }

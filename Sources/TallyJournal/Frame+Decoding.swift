@@ -144,6 +144,6 @@ enum FrameDecoder {
 }
 
 func hex32(_ value: UInt32) -> String {
-    let digits = hexString(withUnsafeBytes(of: value.bigEndian) { Array($0) })
+    let digits = Hex.string(withUnsafeBytes(of: value.bigEndian) { Array($0) })
     return "0x" + digits
 }

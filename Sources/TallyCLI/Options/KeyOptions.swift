@@ -78,8 +78,9 @@ struct KeyOptions: ParsableArguments {
         guard digits.count % 2 == 0 else {
             throw CLIError("\(source): the key has \(digits.count) hex digits; it needs an even number (two per byte)")
         }
-        return stride(from: 0, to: digits.count, by: 2).compactMap { index in
-            UInt8(String(decoding: digits[index..<(index + 2)], as: UTF8.self), radix: 16)
+        guard let bytes = Hex.bytes(hex) else {
+            throw CLIError("\(source): the key is not hex")
         }
+        return bytes
     }
 }
