@@ -156,7 +156,7 @@ package final class PersonalKeyRing: PersonalTextCipher {
     var holders: Set<PersonID> { contents.withLock { Set($0.keys.keys) } }
 
     /// The people forgotten so far.
-    var forgotten: Set<PersonID> { contents.withLock { $0.forgotten } }
+    package var forgotten: Set<PersonID> { contents.withLock { $0.forgotten } }
 
     /// Texts that did not open since the ring was loaded although their owner was never
     /// forgotten (their key is missing or the bytes are damaged), by owner.
@@ -174,16 +174,26 @@ package final class PersonalKeyRing: PersonalTextCipher {
     }
 
     /// Destroys the keys of `people` and records them as forgotten, durably (P3).
+    /// The ring in memory changes only once the file is written, so decoding never redacts a
+    /// text whose key is still on disk (replay from the files would read it).
     func forget(_ people: some Sequence<PersonID>) throws(LedgerError) {
-        let bytes = contents.withLock { contents in
+        let people = Array(people)
+        func forgetting(_ contents: inout Contents) {
             for person in people {
                 contents.keys[person] = nil
                 contents.forgotten.insert(person)
             }
-            return Self.encode(contents)
+        }
+        let bytes = contents.withLock { contents in
+            var next = contents
+            forgetting(&next)
+            return Self.encode(next)
         }
         try write(bytes)
-        contents.withLock { $0.isDirty = false }
+        contents.withLock { contents in
+            forgetting(&contents)
+            contents.isDirty = false
+        }
     }
 
     private func write(_ plain: [UInt8]) throws(LedgerError) {

@@ -51,19 +51,8 @@ extension LedgerState {
         }
         wallets[details.walletID]?.liveEntryCount += Int(sign)
         wallets[details.walletID]?.liveTransactionCount += Int(sign)
-        for (debtor, creditor, amount) in LedgerState.debts(of: details) {
-            debts.add(debtor: debtor, creditor: creditor, amount: Money(minorUnits: sign &* amount.minorUnits, currency: amount.currency))
-        }
-    }
-
-    /// Who owes whom because of a shared transaction: for an expense every other share is owed
-    /// to the payer; for a shared income the payer owes the others their shares (S5).
-    static func debts(of details: TransactionDetails) -> [(debtor: PersonID, creditor: PersonID, amount: Money)] {
-        guard let split = details.split else { return [] }
-        return split.shares.filter { $0.person != details.payer && $0.amount.minorUnits != 0 }.map { share in
-            details.kind == .expense
-                ? (debtor: share.person, creditor: details.payer, amount: share.amount)
-                : (debtor: details.payer, creditor: share.person, amount: share.amount)
+        for debt in details.debts {
+            debts.add(debtor: debt.debtor, creditor: debt.creditor, amount: Money(minorUnits: sign &* debt.amount.minorUnits, currency: debt.amount.currency))
         }
     }
 
@@ -140,7 +129,7 @@ extension LedgerState {
         for id in openSharedTransactions {
             guard let record = transactions[id], !record.isDeleted, record.settledBy == nil,
                   record.details.amount.currency == settlement.amount.currency,
-                  let debt = LedgerState.debts(of: record.details).first(where: { pair == [$0.debtor, $0.creditor] })
+                  let debt = record.details.debts.first(where: { pair == [$0.debtor, $0.creditor] })
             else { continue }
             open.append((id, record.details.date, SettlementCoverage.Item(
                 isOwedByPayer: debt.debtor == settlement.from, minorUnits: debt.amount.minorUnits)))

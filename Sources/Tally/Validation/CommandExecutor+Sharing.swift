@@ -92,7 +92,7 @@ extension CommandExecutor {
             for item in settlement.covers ?? [] {
                 guard case .transaction(let id) = item, let record = state.transactions[id], !record.isDeleted,
                       record.settledBy == nil,
-                      LedgerState.debts(of: record.details).contains(where: { $0.debtor == settlement.from && $0.creditor == settlement.to })
+                      record.details.debts.contains(where: { $0.debtor == settlement.from && $0.creditor == settlement.to })
                 else {
                     throw .violation(.settlementItemInvalid, "\(item) is not an open debt of \(name(of: settlement.from)) to \(name(of: settlement.to))")
                 }

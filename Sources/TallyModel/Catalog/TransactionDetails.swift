@@ -36,3 +36,29 @@ public struct TransactionDetails: Hashable, Sendable {
         self.split = split
     }
 }
+
+extension TransactionDetails {
+    /// What one share of a shared transaction makes someone owe (S5).
+    public struct Debt: Hashable, Sendable {
+        /// The person whose share it is.
+        public let person: PersonID
+        /// Who owes: the share's person for an expense, the payer for an income.
+        public let debtor: PersonID
+        /// Who is owed: the payer for an expense, the share's person for an income.
+        public let creditor: PersonID
+        /// The share.
+        public let amount: Money
+    }
+
+    /// The debts of a shared transaction, one per non-zero share other than the payer's, in
+    /// share order; none for a personal transaction. The one rule the engine (debts for H4,
+    /// S6) and the debt read model use.
+    public var debts: [Debt] {
+        guard let split else { return [] }
+        return split.shares.filter { $0.person != payer && !$0.amount.isZero }.map { share in
+            kind == .expense
+                ? Debt(person: share.person, debtor: share.person, creditor: payer, amount: share.amount)
+                : Debt(person: share.person, debtor: payer, creditor: share.person, amount: share.amount)
+        }
+    }
+}

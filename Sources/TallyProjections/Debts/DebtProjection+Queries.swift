@@ -17,15 +17,11 @@ extension DebtProjection {
         var entries: [(key: DebtItemKey, item: DebtItem, order: UInt64)] = []
         for id in transactionIDs {
             guard let record = transactions[id], record.isLive else { continue }
-            guard let split = record.details.split else { continue }
-            let payer = record.details.payer
-            for share in split.shares where share.person != payer && !share.amount.isZero {
-                let key = DebtItemKey(.transaction(id), person: share.person)
-                let isExpense = record.details.kind == .expense
+            for debt in record.details.debts {
+                let key = DebtItemKey(.transaction(id), person: debt.person)
                 entries.append((key, DebtItem(
-                    source: .transaction(id), debtor: isExpense ? share.person : payer,
-                    creditor: isExpense ? payer : share.person, amount: share.amount, date: record.details.date,
-                    settledBy: settledItems[key]), record.sequenceNumber))
+                    source: .transaction(id), debtor: debt.debtor, creditor: debt.creditor, amount: debt.amount,
+                    date: record.details.date, settledBy: settledItems[key]), record.sequenceNumber))
             }
         }
         for id in groupExpenseIDs {

@@ -64,12 +64,9 @@ public struct DebtProjection: Hashable, Sendable {
 
     /// Adds (`sign` 1) or removes (-1) what transaction `id` contributes to `householdNets`.
     mutating func addNet(of id: TransactionID, sign: Int128) {
-        guard let record = transactions[id], record.isLive, let split = record.details.split else { return }
-        let payer = record.details.payer
-        for share in split.shares where share.person != payer && !share.amount.isZero {
-            let isExpense = record.details.kind == .expense
-            addNet(debtor: isExpense ? share.person : payer, creditor: isExpense ? payer : share.person,
-                   share.amount.currency, sign * Int128(share.amount.minorUnits))
+        guard let record = transactions[id], record.isLive else { return }
+        for debt in record.details.debts {
+            addNet(debtor: debt.debtor, creditor: debt.creditor, debt.amount.currency, sign * Int128(debt.amount.minorUnits))
         }
     }
 

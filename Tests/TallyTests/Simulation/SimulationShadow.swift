@@ -74,13 +74,12 @@ struct SimulationShadow {
 
     /// After a reopen: checks the journal against the allowed outcomes above and adopts it.
     /// Returns the problems and whether an unacknowledged submission survived.
-    mutating func reconcile(journal: [CommittedEvent]) -> (problems: [String], survived: Bool) {
+    mutating func reconcile(journal: [CommittedEvent], forgotten: Set<PersonID>) -> (problems: [String], survived: Bool) {
         var problems: [String] = []
         if journal.count < events.count {
             problems.append("acknowledged events lost: the journal ends at \(journal.count), acknowledged through \(events.count)")
         }
         // P3: texts of people forgotten since the events were acknowledged now read redacted.
-        let forgotten = journal.forgottenPeople
         for (expected, actual) in zip(events, journal) where expected.redacting(forgotten) != actual {
             problems.append("event \(expected.sequenceNumber) differs from the acknowledged one: \(actual.event.payload.tag.eventName) of command \(actual.event.commandID), acknowledged \(expected.event.payload.tag.eventName) of command \(expected.event.commandID)")
             break

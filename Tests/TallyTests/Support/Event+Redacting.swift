@@ -27,12 +27,3 @@ extension CommittedEvent {
         return CommittedEvent(sequenceNumber: sequenceNumber, event: decoded)
     }
 }
-
-extension Sequence<CommittedEvent> {
-    /// The people a `PersonForgotten` event in the sequence forgot.
-    var forgottenPeople: Set<PersonID> {
-        Set(compactMap { committed -> PersonID? in
-            if case .personForgotten(let forgotten) = committed.event.payload { forgotten.personID } else { nil }
-        })
-    }
-}
