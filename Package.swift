@@ -45,8 +45,6 @@ let package = Package(
             dependencies: [
                 "TallyJournal", "TallyModel", "TallyProjections",
                 .product(name: "SystemPackage", package: "swift-system"),
-                // Per-person AES-GCM keys for personal text (Privacy/PersonalKeyRing.swift).
-                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // CSV import/export, JSON backup/restore, ledger (hledger) journal export.

@@ -1,4 +1,3 @@
-import Crypto
 import Synchronization
 import SystemPackage
 import TallyJournal
@@ -88,16 +87,13 @@ package final class PersonalKeyRing: PersonalTextCipher {
             guard !contents.forgotten.contains(owner) else { return nil }
             if let key = contents.keys[owner] { return key }
             guard !isReadOnly else { return nil }
-            let key = SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
+            let key = AESGCMBox.randomKey()
             contents.keys[owner] = key
             contents.isDirty = true
             return key
         }
-        guard let key,
-              let box = try? AES.GCM.seal(Array(text.utf8), using: SymmetricKey(data: key), authenticating: Self.context(owner)),
-              let combined = box.combined
-        else { return nil }
-        return Array(combined)
+        guard let key else { return nil }
+        return AESGCMBox.seal(Array(text.utf8), key: key, context: Self.context(owner))
     }
 
     package func open(_ sealed: ArraySlice<UInt8>, owner: PersonID) -> String? {
@@ -107,8 +103,7 @@ package final class PersonalKeyRing: PersonalTextCipher {
             return nil
         }
         guard let key else { return nil }
-        guard let box = try? AES.GCM.SealedBox(combined: sealed),
-              let plain = try? AES.GCM.open(box, using: SymmetricKey(data: key), authenticating: Self.context(owner)),
+        guard let plain = AESGCMBox.open(sealed, key: key, context: Self.context(owner)),
               let text = String(validating: plain, as: UTF8.self)
         else {
             contents.withLock { $0.unopened[owner, default: 0] += 1 }
@@ -140,7 +135,7 @@ package final class PersonalKeyRing: PersonalTextCipher {
         keys: [PersonID: [UInt8]], forgotten: Set<PersonID>, ledgerDirectory directory: FilePath,
         fileSystem: any FileSystem, encryption: JournalEncryption?
     ) throws(LedgerError) {
-        guard keys.values.allSatisfy({ $0.count == 32 }) else {
+        guard keys.values.allSatisfy({ $0.count == AESGCMBox.keyBytes }) else {
             throw .personalKeys("a personal key must be 32 bytes (AES-256)")
         }
         let ring = PersonalKeyRing(
