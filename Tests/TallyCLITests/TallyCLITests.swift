@@ -106,7 +106,7 @@ struct TallyCLITests {
         }
     }
 
-    @Test("P3, TECH-009: forgetPerson through apply; export --format person shows Bob's data with his name redacted")
+    @Test("P3, P5, TECH-009: forgetPerson through apply; export --format person shows Bob's data with his name redacted")
     func forgetAndExportPerson() throws {
         let ledger = try TallyRunner.householdLedger()
         let bob = "00000002-0000-4000-8000-000000000002"

@@ -22,7 +22,7 @@ struct PersonalDataExportTests {
         }.keys.map(\.description))
     }
 
-    @Test("G7, TECH-009: Bob's export holds his entries and the shared ones he is part of, never Alice's personal entries or wallets")
+    @Test("P5, G7, TECH-009: Bob's export holds his entries and the shared ones he is part of, never Alice's personal entries or wallets")
     func exportHoldsOnlyWhatThePersonCanSee() async throws {
         let (_, history) = try await InterchangeLedgerTests.makeLedger()
         let export = try PersonalDataExport.make(for: Self.bob, from: history)
@@ -44,7 +44,7 @@ struct PersonalDataExportTests {
         #expect(throws: InterchangeError.self) { try PersonalDataExport.make(for: PersonID(UUIDValue(high: 1, low: 1)), from: history) }
     }
 
-    @Test("P3, TECH-009: after Bob is forgotten his export keeps the amounts but his name and notes are redacted")
+    @Test("P3, P5, TECH-009: after Bob is forgotten his export keeps the amounts but his name and notes are redacted")
     func exportAfterForgetting() async throws {
         let (directory, before) = try await InterchangeLedgerTests.makeLedger()
         let ledger = try await Ledger.open(at: directory, options: LedgerOptions(durability: .none))

@@ -79,13 +79,6 @@ public actor Ledger {
             let reader = try Ledger.reader(of: journal)
             let checkpoints = CheckpointStore(
                 directory: directory.appending(checkpointDirectoryName), fileSystem: fileSystem, encryption: options.encryption)
-            // A crash while a checkpoint was written leaves its temporary file; only the
-            // writer (holding the lock) removes it.
-            do {
-                try checkpoints.removeTemporaryFiles()
-            } catch {
-                throw .storage(error)
-            }
             let personalKeys = try PersonalKeyRing.load(
                 ledgerDirectory: directory, fileSystem: fileSystem, encryption: options.encryption)
             let (start, rejected) = checkpoints.newestUsable(for: reader, keys: personalKeys)
@@ -111,6 +104,8 @@ public actor Ledger {
                 report.forgettingCompleted = forgotten.subtracting(start?.state.forgottenPeople ?? []).union(keyed)
                     .sorted { $0.description < $1.description }
             }
+            // Checkpoints older than the last forgetting, and temporary files a crash during a
+            // checkpoint write left: only the writer (holding the lock) removes them.
             do {
                 try checkpoints.removeAll(coveringLessThan: lastForgetting)
             } catch {
@@ -189,7 +184,7 @@ public actor Ledger {
         // of the state, which costs a copy of what the batch changes (G6: all or nothing).
         let events: [Event]
         var validated: LedgerState?
-        if commands.count == 1, let planned = try CommandExecutor.plan(commands[0], against: current) {
+        if commands.count == 1, case .ready(let planned) = try CommandExecutor.plan(commands[0], against: current) {
             events = planned
         } else {
             var executor = CommandExecutor(state: current)

@@ -17,42 +17,51 @@ struct CommandExecutor {
     /// period that ended before its recorded date (B6).
     /// - Throws: ``LedgerError/rejected(_:)`` naming the rule; the state is then unchanged.
     mutating func execute(_ command: Command) throws(LedgerError) {
-        if let events = try Self.plan(command, against: state) {
+        let closes: [EventPayload]
+        switch try Self.plan(command, against: state) {
+        case .ready(let events):
             for event in events {
                 state.apply(event)
                 self.events.append(event)
             }
             return
+        case .closesFirst(let payloads):
+            closes = payloads
         }
         // Periods close first (B6): validate on a copy that has them, so that a rejection
         // leaves the state unchanged.
         var scratch = self
-        let closes = try scratch.periodCloses(before: command)
-        if case .closePeriod = command.action, closes.isEmpty {
-            throw .violation(.noPeriodToClose, scratch.noPeriodToCloseMessage(command))
-        }
         for payload in closes { scratch.emit(payload, for: command) }
         let payloads = try scratch.validate(command)
         for payload in payloads { scratch.emit(payload, for: command) }
         self = scratch
     }
 
+    /// What a command needs before it can be validated.
+    enum Plan {
+        /// No period closes first: its events, validated against the state as it is.
+        case ready([Event])
+        /// These `PeriodClosed` payloads come first (B6); validate on a copy that holds them.
+        case closesFirst([EventPayload])
+    }
+
     /// The events of `command` against `state` when no period has to close first (the common
-    /// case): validation only reads the state, so nothing is copied. `nil` when periods close
-    /// first; then ``execute(_:)`` validates on a copy that holds the closes.
+    /// case): validation only reads the state, so nothing is copied. Otherwise the closes, for
+    /// ``execute(_:)`` to validate on a copy that holds them.
     /// - Throws: ``LedgerError/rejected(_:)`` naming the rule.
-    static func plan(_ command: Command, against state: LedgerState) throws(LedgerError) -> [Event]? {
+    static func plan(_ command: Command, against state: LedgerState) throws(LedgerError) -> Plan {
         if state.history.entries[command.commandID] != nil {
             throw .violation(.duplicateCommandID, "command \(command.commandID) was executed before; every command needs a new id")
         }
         let executor = CommandExecutor(state: state)
-        guard try executor.periodCloses(before: command).isEmpty else { return nil }
+        let closes = try executor.periodCloses(before: command)
+        guard closes.isEmpty else { return .closesFirst(closes) }
         if case .closePeriod = command.action {
             throw .violation(.noPeriodToClose, executor.noPeriodToCloseMessage(command))
         }
-        return try executor.validate(command).map { payload in
+        return .ready(try executor.validate(command).map { payload in
             Event(commandID: command.commandID, actor: command.actor, recordedAt: command.recordedAt, payload: payload)
-        }
+        })
     }
 
     /// Wraps, applies and keeps one event.
