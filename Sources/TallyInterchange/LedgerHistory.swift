@@ -19,6 +19,9 @@ public struct LedgerHistory: Sendable {
     /// Personal texts of people never forgotten that could not be opened (their key is missing
     /// from `personal-keys`, P2): they read as redacted. 0 for a complete ledger directory.
     public var unreadablePersonalTexts = 0
+    /// With `allowingDamage`: the damage that ended the prefix read and records the ledger's
+    /// other files prove but the journal lacks (what was dropped). Empty otherwise.
+    public var droppedProblems: [JournalProblem] = []
 
     /// The last sequence number read (0 when the journal is empty).
     public var lastSequenceNumber: UInt64 { events.last?.sequenceNumber ?? 0 }
@@ -28,17 +31,21 @@ public struct LedgerHistory: Sendable {
     /// - Parameters:
     ///   - through: stop after this sequence number (default: the last).
     ///   - encryption: the keys of an encrypted journal.
+    ///   - allowingDamage: read the valid prefix of a damaged journal (``droppedProblems``).
     /// - Throws: ``InterchangeError`` with the journal's code (`journalNotFound`,
-    ///   `journalCorrupted` with segment/offset/sequence) or the codec's code.
+    ///   `journalCorrupted` with segment/offset/sequence, `journalShorterThanEvidence`) or the
+    ///   codec's code.
     public static func load(
-        at directory: FilePath, through: UInt64? = nil, encryption: JournalEncryption? = nil
+        at directory: FilePath, through: UInt64? = nil, encryption: JournalEncryption? = nil, allowingDamage: Bool = false
     ) throws(InterchangeError) -> LedgerHistory {
         var events: [CommittedEvent] = []
         do throws(LedgerError) {
             let replayed = try LedgerReplay.replay(
-                at: directory, through: through, encryption: encryption, visit: { events.append($0) })
+                at: directory, through: through, encryption: encryption, allowingDamage: allowingDamage,
+                visit: { events.append($0) })
             var history = LedgerHistory(directory: directory, events: events, state: replayed.state, readModels: replayed.readModels)
             history.unreadablePersonalTexts = replayed.unreadablePersonalTexts
+            history.droppedProblems = replayed.droppedProblems
             return history
         } catch {
             throw InterchangeError(code: error.code, message: "\(directory.appending(Ledger.journalDirectoryName)): \(error.message)")

@@ -10,19 +10,8 @@ struct PendingFrame: Sendable {
     /// Raw payload, per record: zigzag varint (recordedAt - first recordedAt), varint type tag,
     /// varint schema version, varint payload length, payload bytes.
     static func make(_ records: [NewRecord], limits: JournalLimits) throws(JournalError) -> PendingFrame {
+        let rawLength = try payloadBytes(of: records, limits: limits)
         guard let first = records.first, let last = records.last else { throw .emptyBatch }
-        var rawLength = 0
-        for record in records {
-            guard record.payload.count <= limits.recordBytesMax else {
-                throw .recordTooLarge(bytes: record.payload.count, limit: limits.recordBytesMax)
-            }
-            rawLength += record.payload.count + 24
-        }
-        guard records.count <= limits.recordsPerFrameMax, rawLength - 24 * records.count <= limits.frameBytesMax else {
-            throw .frameTooLarge(
-                bytes: rawLength - 24 * records.count, records: records.count,
-                bytesLimit: limits.frameBytesMax, recordsLimit: limits.recordsPerFrameMax)
-        }
         var raw: [UInt8] = []
         raw.reserveCapacity(FrameHeader.size + rawLength)
         raw.append(contentsOf: repeatElement(0, count: FrameHeader.size))
@@ -34,11 +23,7 @@ struct PendingFrame: Sendable {
             raw.append(contentsOf: record.payload)
         }
         let payloadLength = raw.count - FrameHeader.size
-        guard payloadLength <= limits.frameBytesMax else {
-            throw .frameTooLarge(
-                bytes: payloadLength, records: records.count,
-                bytesLimit: limits.frameBytesMax, recordsLimit: limits.recordsPerFrameMax)
-        }
+        precondition(payloadLength == rawLength, "payloadBytes(of:limits:) counts what make writes")
         let compressed = raw.withUnsafeBytes { all in
             LZ4.compressIfSmaller(
                 UnsafeRawBufferPointer(rebasing: all[FrameHeader.size...]), prefixBytes: FrameHeader.size)
@@ -97,5 +82,34 @@ struct PendingFrame: Sendable {
             bytes.replaceSubrange(FrameHeader.checksummedBytes..<FrameHeader.size, with: crcBytes)
         }
         return bytes
+    }
+}
+
+extension PendingFrame {
+    /// The exact raw payload length of a frame holding `records`, after checking every limit
+    /// (record size, record count, frame size): what `make` would throw, without encoding or
+    /// compressing anything, so a caller can refuse a batch before it writes anything else.
+    static func payloadBytes(of records: [NewRecord], limits: JournalLimits) throws(JournalError) -> Int {
+        guard let first = records.first else { throw .emptyBatch }
+        var length = 0
+        for record in records {
+            guard record.payload.count <= limits.recordBytesMax else {
+                throw .recordTooLarge(bytes: record.payload.count, limit: limits.recordBytesMax)
+            }
+            let delta = record.recordedAtMilliseconds &- first.recordedAtMilliseconds
+            length += varintBytes(UInt64(bitPattern: (delta << 1) ^ (delta >> 63)))
+                + varintBytes(UInt64(record.typeTag)) + varintBytes(UInt64(record.schemaVersion))
+                + varintBytes(UInt64(record.payload.count)) + record.payload.count
+        }
+        guard records.count <= limits.recordsPerFrameMax, length <= limits.frameBytesMax else {
+            throw .frameTooLarge(
+                bytes: length, records: records.count,
+                bytesLimit: limits.frameBytesMax, recordsLimit: limits.recordsPerFrameMax)
+        }
+        return length
+    }
+
+    private static func varintBytes(_ value: UInt64) -> Int {
+        value == 0 ? 1 : (64 - value.leadingZeroBitCount + 6) / 7
     }
 }

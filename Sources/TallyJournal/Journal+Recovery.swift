@@ -1,7 +1,9 @@
 import SystemPackage
 
 extension Journal {
-    /// Finds the end of the journal, removes crash leftovers and cuts a torn tail.
+    /// Finds the end of the journal, removes crash leftovers and cuts a torn tail (only a torn
+    /// tail: see `TornWrite`). Refuses damage anywhere, a last segment shorter than its header,
+    /// and a journal shorter than `options.evidence`, before writing anything.
     static func recover(
         directory: FilePath, options: JournalOptions, fileSystem: any FileSystem
     ) throws(JournalError) -> (WriterState, RecoveryReport) {
@@ -12,17 +14,12 @@ extension Journal {
             report.removedTemporaryFiles.append(name)
         }
         var segments = try SegmentFiles.list(in: directory, fileSystem: fileSystem)
-        if let (torn, size) = try JournalTail.incompleteLastSegment(segments, in: directory, fileSystem: fileSystem) {
-            let path = directory.appending(torn.name)
-            try withErrno("remove torn segment", path) { () throws(Errno) in
-                try fileSystem.removeFile(at: path)
-                try fileSystem.synchronizeDirectory(at: directory)
-            }
-            segments.removeLast()
-            report.bytesDropped += size
-            report.truncatedAt = JournalLocation(segment: torn.name, offset: 0, sequenceNumber: torn.firstSequenceNumber)
+        if let last = segments.last {
+            try JournalTail.requireCompleteHeader(last, in: directory, fileSystem: fileSystem)
         }
         if segments.isEmpty {
+            // An emptied journal directory is not a new journal when other files prove records.
+            try options.evidence?.check(journalEndsAt: 0)
             guard options.createIfMissing else { throw .journalNotFound(directory: directory.string) }
             let header = SegmentHeader(firstSequenceNumber: 1, chainStart: .genesis, isKeyedChain: options.chainKey != nil)
             try createSegment(header, in: directory, fileSystem: fileSystem)
@@ -35,12 +32,15 @@ extension Journal {
         }
         let tail = try JournalTail.scan(
             directory: directory, segments: segments, lastFile: lastFile, fileSystem: fileSystem)
+        // A writer never extends a journal that cannot be replayed, and never cuts below what
+        // other files prove was acknowledged: both are checked before anything is written.
+        if let damage = tail.damage, !tail.isTornTail { throw .corruption(damage) }
+        try options.evidence?.check(journalEndsAt: tail.nextSequenceNumber - 1)
         guard tail.lastSegmentHeader.isKeyedChain == (options.chainKey != nil) else {
             throw .chainKeyMismatch(segment: last.name)
         }
         try tail.checkEncryptionKey(options.encryption, file: lastFile, path: lastPath)
         if let damage = tail.damage {
-            guard tail.isTornTail else { throw .corruption(damage) }
             try withErrno("truncate torn tail", lastPath) { () throws(Errno) in
                 try lastFile.truncate(to: tail.validEnd)
                 try lastFile.synchronize()

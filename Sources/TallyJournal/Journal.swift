@@ -7,8 +7,9 @@ import SystemPackage
 /// CRC32C, linked into a SHA-256 (or HMAC) hash chain. Under the default durability policy
 /// `append` returns only after `fdatasync`, and concurrent appends share one sync.
 ///
-/// Only one `Journal` may be open for writing on a directory (an advisory `flock`); readers
-/// (`reader()`, `JournalReader.open`) never block it.
+/// Only one `Journal` may be open for writing on a directory (an advisory `flock` on the
+/// directory itself, which cannot be unlinked the way a lock file can); readers (`reader()`,
+/// `JournalReader.open`) never block it.
 public final class Journal: Sendable {
     /// The journal's directory.
     public let directory: FilePath
@@ -38,18 +39,11 @@ public final class Journal: Sendable {
     ) throws(JournalError) -> Journal {
         try options.validate()
         if !fileSystem.fileExists(at: directory) {
+            try options.evidence?.check(journalEndsAt: 0)
             guard options.createIfMissing else { throw .journalNotFound(directory: directory.string) }
             try withErrno("create directory", directory) { () throws(Errno) in try fileSystem.createDirectory(at: directory) }
         }
-        let lock: any FileLock
-        do {
-            lock = try fileSystem.lockExclusively(at: directory.appending(SegmentFiles.lockName))
-        } catch {
-            if error == .wouldBlock || error == .resourceTemporarilyUnavailable {
-                throw .journalLocked(directory: directory.string)
-            }
-            throw .ioFailure(operation: "lock", path: directory.string, errno: error.rawValue)
-        }
+        let lock = try lockWriter(at: directory, fileSystem: fileSystem)
         do {
             let (writer, report) = try recover(directory: directory, options: options, fileSystem: fileSystem)
             return Journal(directory: directory, options: options, fileSystem: fileSystem,
@@ -57,6 +51,20 @@ public final class Journal: Sendable {
         } catch {
             lock.unlock()
             throw error
+        }
+    }
+
+    /// Takes the writer lock of the journal in `directory` (the one `open` takes), for tools
+    /// that change the journal's files without appending (`JournalRepair`).
+    /// - Throws: `JournalError.journalLocked` when a writer holds it; I/O errors.
+    public static func lockWriter(at directory: FilePath, fileSystem: any FileSystem = PosixFileSystem()) throws(JournalError) -> any FileLock {
+        do {
+            return try fileSystem.lockExclusively(at: directory)
+        } catch {
+            if error == .wouldBlock || error == .resourceTemporarilyUnavailable {
+                throw .journalLocked(directory: directory.string)
+            }
+            throw JournalError(error, operation: "lock", path: directory)
         }
     }
 
@@ -102,6 +110,13 @@ public final class Journal: Sendable {
             try await waitUntilDurable(receipt.lastSequenceNumber)
         }
         return receipt
+    }
+
+    /// Checks `records` against every frame limit without writing anything: what `append`
+    /// would throw for them before touching the disk.
+    /// - Throws: `JournalError.emptyBatch`, `.recordTooLarge`, `.frameTooLarge`.
+    public func checkLimits(_ records: [NewRecord]) throws(JournalError) {
+        _ = try PendingFrame.payloadBytes(of: records, limits: options.limits)
     }
 
     /// Makes everything appended so far durable, whatever the policy.

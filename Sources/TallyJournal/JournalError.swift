@@ -57,6 +57,13 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
     case encryptionKeyMissing(keyID: UInt16, location: JournalLocation)
     /// An encrypted frame does not decrypt with the given key: wrong key, or altered ciphertext.
     case wrongEncryptionKey(keyID: UInt16, location: JournalLocation)
+    /// The journal ends before what other files of the ledger prove was acknowledged (a
+    /// checkpoint, the personal-key store): acknowledged records are missing. Never repaired
+    /// automatically; see `tally repair`.
+    case journalShorterThanEvidence(lastSequenceNumber: UInt64, evidence: JournalEvidence)
+    /// A path the journal or ledger reads or writes is not a regular file (a symbolic link, a
+    /// FIFO, a device, a socket or a directory): it is refused instead of followed or blocked on.
+    case notARegularFile(path: String)
 
     /// A stable identifier for programs and logs.
     public var code: String {
@@ -76,6 +83,8 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
         case .chainKeyMismatch: "chainKeyMismatch"
         case .encryptionKeyMissing: "encryptionKeyMissing"
         case .wrongEncryptionKey: "wrongEncryptionKey"
+        case .journalShorterThanEvidence: "journalShorterThanEvidence"
+        case .notARegularFile: "notARegularFile"
         }
     }
 
@@ -111,6 +120,10 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
             "encryptionKeyMissing: the frame at \(location) is encrypted with key id \(keyID); supply that key (JournalEncryption)"
         case .wrongEncryptionKey(let keyID, let location):
             "wrongEncryptionKey: the frame at \(location) does not decrypt with key id \(keyID): the key is wrong or the data was altered"
+        case .journalShorterThanEvidence(let last, let evidence):
+            "journalShorterThanEvidence: the journal ends at sequence \(last), but \(evidence.source) proves sequence \(evidence.lastSequenceNumber) was acknowledged: records \(last + 1)...\(evidence.lastSequenceNumber) are missing (the journal was truncated, emptied or replaced). Restore the journal from a backup; `tally repair` can accept the loss explicitly"
+        case .notARegularFile(let path):
+            "notARegularFile: \(path) is not a regular file (a symbolic link, FIFO, device, socket or directory); ledger files are never followed or read through special files. Replace it with the original file"
         }
     }
 }

@@ -22,8 +22,12 @@ public struct JournalOptions: Sendable {
     public var chainKey: [UInt8]?
     /// When set, every new frame is sealed with AES-GCM (see `JournalEncryption`).
     public var encryption: JournalEncryption?
-    /// Create an empty journal when the directory has none. Default `true`.
+    /// Create an empty journal when the directory has none. Default `true`. Never done when
+    /// `evidence` proves records existed.
     public var createIfMissing = true
+    /// What other files prove the journal held (see ``JournalEvidence``): a journal that ends
+    /// before it is refused at open, before any torn tail is cut.
+    public var evidence: JournalEvidence?
 
     /// Options with the defaults.
     public init() {}

@@ -28,6 +28,11 @@ public struct JournalProblem: Sendable, Hashable, CustomStringConvertible {
         case tornTail
         /// Bytes skipped between a damaged frame and the next valid one.
         case unreadableRange
+        /// The journal ends before records that other files of the ledger prove were
+        /// acknowledged (a checkpoint, the personal-key store).
+        case missingRecords
+        /// A ledger file that holds personal data or keys can be read by other users.
+        case permissionsTooOpen
     }
 
     /// What is wrong.

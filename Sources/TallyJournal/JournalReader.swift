@@ -30,37 +30,63 @@ public struct JournalReader: Sendable {
     }
 
     /// Opens a journal read-only, without the writer lock: it may be read while a writer
-    /// appends. A damaged or torn tail is not repaired; the valid prefix is served and the
-    /// damage is listed in `recoveryReport.problems`.
+    /// appends. A torn tail (an append in progress or interrupted, see `TornWrite`) is not
+    /// served and is listed in `recoveryReport.problems`; damage anywhere else is refused.
     ///
-    /// - Parameter encryption: the keys of an encrypted journal.
-    /// - Throws: `JournalError.journalNotFound`; `.corruption` when a segment header is damaged
-    ///   or a segment does not continue the one before it (a missing, misnumbered or foreign
-    ///   segment: kind `sequenceGap` or `segmentChainMismatch`, at that segment's offset 0 with
-    ///   the sequence number expected there); `.encryptionKeyMissing` / `.wrongEncryptionKey`,
-    ///   `.ioFailure`.
+    /// - Parameters:
+    ///   - encryption: the keys of an encrypted journal.
+    ///   - evidence: what other files prove was acknowledged; a shorter journal is refused.
+    ///   - allowingDamage: serve the valid prefix before damage (a damaged frame, a damaged or
+    ///     short segment, records missing against `evidence`) instead of refusing; every problem
+    ///     is listed in `recoveryReport.problems`, so the caller can say what was dropped.
+    /// - Throws: `JournalError.journalNotFound`; `.corruption` naming segment, offset and
+    ///   sequence for damage anywhere (a frame, a segment header, a segment that does not
+    ///   continue the one before it) unless `allowingDamage`; `.journalShorterThanEvidence`;
+    ///   `.encryptionKeyMissing` / `.wrongEncryptionKey`, `.notARegularFile`, `.ioFailure`.
     public static func open(
-        at directory: FilePath, fileSystem: any FileSystem = PosixFileSystem(), encryption: JournalEncryption? = nil
+        at directory: FilePath, fileSystem: any FileSystem = PosixFileSystem(), encryption: JournalEncryption? = nil,
+        evidence: JournalEvidence? = nil, allowingDamage: Bool = false
     ) throws(JournalError) -> JournalReader {
         var segments = try SegmentFiles.list(in: directory, fileSystem: fileSystem)
         var report = RecoveryReport()
-        if let (torn, size) = try JournalTail.incompleteLastSegment(segments, in: directory, fileSystem: fileSystem) {
-            segments.removeLast()
-            report.problems.append(JournalProblem(
-                kind: .tornTail, location: JournalLocation(segment: torn.name, offset: 0, sequenceNumber: torn.firstSequenceNumber),
-                detail: "segment is \(size) bytes, shorter than its header"))
+        if let last = segments.last {
+            do {
+                try JournalTail.requireCompleteHeader(last, in: directory, fileSystem: fileSystem)
+            } catch .corruption(let problem) where allowingDamage {
+                segments.removeLast()
+                report.problems.append(problem)
+            }
         }
-        guard let last = segments.last else { throw .journalNotFound(directory: directory.string) }
+        guard let last = segments.last else {
+            if let evidence, !allowingDamage { try evidence.check(journalEndsAt: 0) }
+            throw .journalNotFound(directory: directory.string)
+        }
         let path = directory.appending(last.name)
         let file = try withErrno("open", path) { () throws(Errno) in try fileSystem.openFile(at: path, writable: false) }
         let tail = try JournalTail.scan(directory: directory, segments: segments, lastFile: file, fileSystem: fileSystem)
-        try tail.checkEncryptionKey(encryption, file: file, path: path)
-        report.segmentCount = segments.count
-        report.lastSequenceNumber = tail.nextSequenceNumber - 1
-        if let damage = tail.damage { report.problems.insert(damage, at: 0) }
+        if let damage = tail.damage {
+            if !tail.isTornTail && !allowingDamage { throw .corruption(damage) }
+            report.problems.insert(damage, at: 0)
+        }
+        let lastSequenceNumber = tail.nextSequenceNumber - 1
+        if let evidence {
+            do {
+                try evidence.check(journalEndsAt: lastSequenceNumber)
+            } catch where allowingDamage {
+                report.problems.append(JournalProblem(
+                    kind: .missingRecords,
+                    location: JournalLocation(segment: tail.segments[tail.segments.count - 1].name, offset: tail.validEnd, sequenceNumber: lastSequenceNumber + 1),
+                    detail: "records \(lastSequenceNumber + 1)...\(evidence.lastSequenceNumber) are missing: \(evidence.source) proves them acknowledged"))
+            }
+        }
+        if tail.segments.count == segments.count {
+            try tail.checkEncryptionKey(encryption, file: file, path: path)
+        }
+        report.segmentCount = tail.segments.count
+        report.lastSequenceNumber = lastSequenceNumber
         return JournalReader(
-            directory: directory, fileSystem: fileSystem, segments: segments, lastSegmentEnd: tail.validEnd,
-            lastSequenceNumber: tail.nextSequenceNumber - 1, encryption: encryption, recoveryReport: report)
+            directory: directory, fileSystem: fileSystem, segments: tail.segments, lastSegmentEnd: tail.validEnd,
+            lastSequenceNumber: lastSequenceNumber, encryption: encryption, recoveryReport: report)
     }
 
     /// Calls `body` with every record from `start` through `end` (default: the last), in order.
@@ -170,6 +196,20 @@ public struct JournalReader: Sendable {
             }
             index += 1
         }
+    }
+
+    /// Where the frame holding `sequenceNumber` starts (the segment's start when it cannot be
+    /// read), for error messages.
+    public func location(of sequenceNumber: UInt64) -> JournalLocation {
+        var location = JournalLocation(
+            segment: segments.isEmpty ? "" : segments[segmentIndex(holding: sequenceNumber)].name,
+            offset: Int64(SegmentHeader.size),
+            sequenceNumber: sequenceNumber)
+        try? forEachFrame(from: sequenceNumber) { frame in
+            location = JournalLocation(segment: frame.segment, offset: frame.offset, sequenceNumber: frame.firstSequenceNumber)
+            return false
+        }
+        return location
     }
 
     /// The index of the last segment whose first sequence number is at most `sequenceNumber`.

@@ -3,6 +3,7 @@ import SystemPackage
 /// The state of a journal's end, found by scanning the last segment: where the valid frames
 /// end, the next sequence number and the chain value to continue from.
 struct JournalTail: Sendable {
+    /// The segments that can be read: all of them, or those through a damaged sealed one.
     var segments: [SegmentFile]
     var lastSegmentHeader: SegmentHeader
     /// Offset after the last valid frame of the last segment.
@@ -18,8 +19,12 @@ struct JournalTail: Sendable {
     var lastFrame: (header: FrameHeader, offset: Int64)?
 
     /// Reads every segment header (64 bytes each), checks that each segment continues the one
-    /// before it (`SegmentContinuity`: walks the frame headers of sealed segments), and scans
-    /// the last segment's frames.
+    /// before it (`SegmentContinuity`), checks every frame of the sealed segments (header,
+    /// CRC32C, sequence: `SegmentContinuity.walk`) and scans the last segment's frames.
+    ///
+    /// Damage in a sealed segment ends the scan there: `segments` then ends with that segment,
+    /// `damage` says where, and `isTornTail` is false. Damage at the end of the last segment is
+    /// a torn tail only when `TornWrite` says an interrupted append explains it.
     ///
     /// - Throws: `JournalError.corruption` (`badSegmentHeader`, `sequenceGap`,
     ///   `segmentChainMismatch`) naming the segment, offset 0 and the sequence expected there.
@@ -27,20 +32,21 @@ struct JournalTail: Sendable {
         directory: FilePath, segments: [SegmentFile], lastFile: any JournalFile, fileSystem: any FileSystem
     ) throws(JournalError) -> JournalTail {
         guard let last = segments.last else { preconditionFailure("scan needs at least one segment") }
-        var previous: SegmentHeader?
-        var continuity: SegmentContinuity? = .journalStart
-        for segment in segments {
-            let header = try readHeader(of: segment, in: directory, fileSystem: fileSystem,
-                                        file: segment == last ? lastFile : nil)
-            // nil after a sealed segment whose frames could not be walked: its damage is
-            // reported at its own place by readers and the verifier.
-            try continuity?.check(header, of: segment)
-            if segment != last {
-                continuity = try SegmentContinuity.end(of: segment, header: header, in: directory, fileSystem: fileSystem)
+        var continuity = SegmentContinuity.journalStart
+        for (index, segment) in segments.enumerated() where segment != last {
+            let header = try readHeader(of: segment, in: directory, fileSystem: fileSystem)
+            try continuity.check(header, of: segment)
+            let walk = try SegmentContinuity.walk(segment, header: header, in: directory, fileSystem: fileSystem)
+            if let damage = walk.damage {
+                return JournalTail(
+                    segments: Array(segments[...index]), lastSegmentHeader: header, validEnd: walk.validEnd,
+                    fileSize: walk.fileSize, nextSequenceNumber: walk.end.nextSequenceNumber,
+                    chainValue: walk.end.chainValue, damage: damage, isTornTail: false, lastFrame: nil)
             }
-            previous = header
+            continuity = walk.end
         }
-        guard let header = previous else { preconditionFailure("at least one segment was read") }
+        let header = try readHeader(of: last, in: directory, fileSystem: fileSystem, file: lastFile)
+        try continuity.check(header, of: last)
         let path = directory.appending(last.name)
         let fileSize = try withErrno("size", path) { () throws(Errno) in try lastFile.size() }
         var scanner = SegmentScanner(
@@ -81,6 +87,7 @@ struct JournalTail: Sendable {
         lastFrame: (header: FrameHeader, offset: Int64)?
     ) throws(JournalError) -> JournalTail {
         let name = segments[segments.count - 1].name
+        let location = JournalLocation(segment: name, offset: offset, sequenceNumber: next)
         var laterValidFrame: (FrameHeader, Int64)?
         var searchFrom = offset
         while let found = try scanner.findNextValidFrame(after: searchFrom) {
@@ -91,18 +98,24 @@ struct JournalTail: Sendable {
             searchFrom = found.1
         }
         let problem: JournalProblem
+        var isTorn = false
         if let (frame, frameOffset) = laterValidFrame {
             problem = JournalProblem(
-                kind: kind, location: JournalLocation(segment: name, offset: offset, sequenceNumber: next),
+                kind: kind, location: location,
                 detail: "\(detail); a valid frame (sequence \(frame.firstSequenceNumber)) follows at offset \(frameOffset), so this is corruption, not a torn write")
+        } else if try TornWrite.explainsTail(of: scanner.file, path: scanner.path, from: offset, fileSize: fileSize) {
+            isTorn = true
+            problem = JournalProblem(
+                kind: .tornTail, location: location,
+                detail: "\(fileSize - offset) bytes after the last complete frame (\(detail)): an interrupted write (a short frame or unwritten zero sectors), never acknowledged")
         } else {
             problem = JournalProblem(
-                kind: .tornTail, location: JournalLocation(segment: name, offset: offset, sequenceNumber: next),
-                detail: "\(fileSize - offset) bytes after the last complete frame (\(detail))")
+                kind: kind, location: location,
+                detail: "\(detail); the last frame is complete (or not a frame at all) and its bytes are not what an interrupted write leaves (a short frame or zero sectors): damage to an acknowledged frame, not a torn write. Restore the segment from a backup, or cut it explicitly with `tally repair`")
         }
         return JournalTail(
             segments: segments, lastSegmentHeader: header, validEnd: offset, fileSize: fileSize,
-            nextSequenceNumber: next, chainValue: chain, damage: problem, isTornTail: laterValidFrame == nil,
+            nextSequenceNumber: next, chainValue: chain, damage: problem, isTornTail: isTorn,
             lastFrame: lastFrame)
     }
 
@@ -124,18 +137,21 @@ struct JournalTail: Sendable {
         }
     }
 
-    /// The last segment when it is shorter than a segment header: a segment cut before its
-    /// header was complete (by an external truncation; rotation itself creates segments
-    /// atomically). It holds no records and counts as a torn tail.
-    static func incompleteLastSegment(
-        _ segments: [SegmentFile], in directory: FilePath, fileSystem: any FileSystem
-    ) throws(JournalError) -> (SegmentFile, Int64)? {
-        guard let last = segments.last else { return nil }
-        let path = directory.appending(last.name)
+    /// Refuses a last segment shorter than a segment header. Segments are created whole (the
+    /// header is written to a temporary file, synced and renamed into place), so no crash
+    /// leaves one: a short, empty or zero-length segment was truncated or replaced.
+    static func requireCompleteHeader(
+        _ segment: SegmentFile, in directory: FilePath, fileSystem: any FileSystem
+    ) throws(JournalError) {
+        let path = directory.appending(segment.name)
         let size = try withErrno("size", path) { () throws(Errno) in
             try fileSystem.openFile(at: path, writable: false).size()
         }
-        return size < Int64(SegmentHeader.size) ? (last, size) : nil
+        guard size < Int64(SegmentHeader.size) else { return }
+        throw .corruption(JournalProblem(
+            kind: .badSegmentHeader,
+            location: JournalLocation(segment: segment.name, offset: 0, sequenceNumber: segment.firstSequenceNumber),
+            detail: "segment is \(size) bytes, shorter than its \(SegmentHeader.size)-byte header; segments are created whole, so it was truncated or replaced, not torn by a crash. Restore it from a backup, or remove it explicitly with `tally repair`"))
     }
 
     static func readHeader(
@@ -151,12 +167,14 @@ struct JournalTail: Sendable {
         switch decoded {
         case .failure(let defect):
             throw .corruption(JournalProblem(
-                kind: .badSegmentHeader, location: JournalLocation(segment: segment.name, offset: 0),
-                detail: defect.description))
+                kind: .badSegmentHeader,
+                location: JournalLocation(segment: segment.name, offset: 0, sequenceNumber: segment.firstSequenceNumber),
+                detail: "\(defect.description) (the file name says the segment starts at sequence \(segment.firstSequenceNumber))"))
         case .success(let header):
             guard header.firstSequenceNumber == segment.firstSequenceNumber else {
                 throw .corruption(JournalProblem(
-                    kind: .badSegmentHeader, location: JournalLocation(segment: segment.name, offset: 0),
+                    kind: .badSegmentHeader,
+                    location: JournalLocation(segment: segment.name, offset: 0, sequenceNumber: segment.firstSequenceNumber),
                     detail: "header says first sequence \(header.firstSequenceNumber), the file name says \(segment.firstSequenceNumber)"))
             }
             return header

@@ -109,8 +109,10 @@ private struct VerificationPass {
                 let location = JournalLocation(segment: segment.name, offset: offset, sequenceNumber: expected)
                 chainValue = nil
                 guard let (_, next) = try scanner.findNextValidFrame(after: offset) else {
-                    if isLast {
-                        add(.tornTail, location, "\(size - offset) bytes after the last valid frame (\(defect.detail)); opening for writing cuts them off")
+                    if isLast, try TornWrite.explainsTail(of: file, path: path, from: offset, fileSize: size) {
+                        add(.tornTail, location, "\(size - offset) bytes after the last valid frame (\(defect.detail)): an interrupted write; opening for writing cuts them off")
+                    } else if isLast {
+                        add(defect.kind, location, "\(defect.detail); the last frame is damaged, not torn (a complete frame, or bytes no interrupted write leaves)")
                     } else {
                         add(defect.kind, location, "\(defect.detail); nothing valid follows in this sealed segment")
                     }

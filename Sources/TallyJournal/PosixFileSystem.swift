@@ -9,22 +9,40 @@ import SystemPackage
 
 /// The operating system's file system: swift-system's `FileDescriptor` for open, read, write
 /// and truncate; libc for `fdatasync`, `flock` and directory listing, which swift-system lacks.
+///
+/// Only regular files are opened: `O_NOFOLLOW` refuses a symbolic link, `O_NONBLOCK` keeps a
+/// FIFO from blocking the open, and `fstat` refuses anything that is not a regular file
+/// (``Errno/notARegularFile``). Files are created `0600` and directories `0700` whatever the
+/// umask: a ledger holds personal data and, unencrypted, the keys that seal it.
 public struct PosixFileSystem: FileSystem {
     /// Creates the file system.
     public init() {}
 
+    /// The permissions of every file created (owner read and write only).
+    public static let filePermissions: FilePermissions = .ownerReadWrite
+    /// The permissions of every directory created (owner only).
+    public static let directoryPermissions: FilePermissions = .ownerReadWriteExecute
+
     public func openFile(at path: FilePath, writable: Bool) throws(Errno) -> any JournalFile {
         let descriptor = try catchingErrno {
-            try FileDescriptor.open(path, writable ? .readWrite : .readOnly, options: [.closeOnExec])
+            try FileDescriptor.open(
+                path, writable ? .readWrite : .readOnly, options: [.closeOnExec, .noFollow, .nonBlocking])
         }
+        try requireRegularFile(descriptor)
         return PosixFile(descriptor: descriptor)
     }
 
     public func createFile(at path: FilePath) throws(Errno) -> any JournalFile {
         let descriptor = try catchingErrno {
             try FileDescriptor.open(
-                path, .readWrite, options: [.create, .exclusiveCreate, .closeOnExec],
-                permissions: [.ownerReadWrite, .groupRead])
+                path, .readWrite, options: [.create, .exclusiveCreate, .closeOnExec, .noFollow],
+                permissions: Self.filePermissions)
+        }
+        // The umask can only take bits away; set the mode exactly (0600) all the same.
+        guard fchmod(descriptor.rawValue, mode_t(Self.filePermissions.rawValue)) == 0 else {
+            let failure = Errno(rawValue: errno)
+            try? descriptor.close()
+            throw failure
         }
         return PosixFile(descriptor: descriptor)
     }
@@ -46,7 +64,12 @@ public struct PosixFileSystem: FileSystem {
         var prefix = FilePath(path.root?.string ?? "")
         for component in path.components {
             prefix.append(component)
-            if mkdir(prefix.string, 0o755) != 0 && errno != EEXIST { throw Errno(rawValue: errno) }
+            let mode = mode_t(Self.directoryPermissions.rawValue)
+            if mkdir(prefix.string, mode) == 0 {
+                guard chmod(prefix.string, mode) == 0 else { throw Errno(rawValue: errno) }
+            } else if errno != EEXIST {
+                throw Errno(rawValue: errno)
+            }
         }
     }
 
@@ -68,17 +91,53 @@ public struct PosixFileSystem: FileSystem {
         guard fsync(descriptor.rawValue) == 0 else { throw Errno(rawValue: errno) }
     }
 
+    /// Locks the directory at `path` itself (`flock` on a descriptor of the directory), not a
+    /// lock file beside the data: a file can be unlinked while its lock is held, letting a
+    /// second writer lock a new file of the same name; a directory holding the journal cannot
+    /// be replaced unnoticed, and the identity check after locking catches one that was
+    /// renamed or replaced between the open and the lock (`ESTALE`). `flock` locks belong to
+    /// the open file description, so closing other descriptors of the directory (a directory
+    /// sync) never releases it, unlike POSIX `fcntl` locks.
     public func lockExclusively(at path: FilePath) throws(Errno) -> any FileLock {
         let descriptor = try catchingErrno {
-            try FileDescriptor.open(
-                path, .readWrite, options: [.create, .closeOnExec], permissions: [.ownerReadWrite, .groupRead])
+            try FileDescriptor.open(path, .readOnly, options: [.directory, .closeOnExec, .noFollow])
         }
         guard flock(descriptor.rawValue, LOCK_EX | LOCK_NB) == 0 else {
             let failure = Errno(rawValue: errno)
             try? descriptor.close()
             throw failure
         }
+        var locked = stat()
+        var current = stat()
+        guard fstat(descriptor.rawValue, &locked) == 0, stat(path.string, &current) == 0,
+              locked.st_dev == current.st_dev, locked.st_ino == current.st_ino
+        else {
+            try? descriptor.close()
+            throw Errno.staleNFSFileHandle
+        }
         return PosixFileLock(descriptor: descriptor)
+    }
+}
+
+extension Errno {
+    /// What ``PosixFileSystem`` throws for a path that exists but is not a regular file (a
+    /// FIFO, device or socket; `ELOOP` and `EISDIR` come from the system for links and
+    /// directories). Linux has no `EFTYPE`; `ENXIO` ("no such device or address") is what
+    /// opening a FIFO without a reader reports, so it stands for all special files.
+    public static var notARegularFile: Errno { .noSuchAddressOrDevice }
+}
+
+/// Throws ``Errno/notARegularFile`` (closing the descriptor) unless it is a regular file.
+private func requireRegularFile(_ descriptor: FileDescriptor) throws(Errno) {
+    var status = stat()
+    guard fstat(descriptor.rawValue, &status) == 0 else {
+        let failure = Errno(rawValue: errno)
+        try? descriptor.close()
+        throw failure
+    }
+    guard status.st_mode & S_IFMT == S_IFREG else {
+        try? descriptor.close()
+        throw Errno.notARegularFile
     }
 }
 

@@ -37,29 +37,50 @@ struct SegmentContinuity: Sendable, Hashable {
         }
     }
 
-    /// The end of a sealed (not last) segment, found by walking its frame headers (one 96-byte
-    /// read per frame; payloads are not read) and checking the last frame's CRC32C.
-    ///
-    /// Returns nil when the walk does not reach the end of the file exactly, or the last frame
-    /// is damaged: the damage is then reported where it is, by readers (at that frame) and the
-    /// verifier, rather than as a misplaced continuity error here.
-    static func end(
-        of segment: SegmentFile, header: SegmentHeader, in directory: FilePath, fileSystem: any FileSystem
-    ) throws(JournalError) -> SegmentContinuity? {
+    /// Walks every frame of a sealed (not last) segment, checking each frame's header, CRC32C
+    /// and sequence number, and returns where it ends, or the first damage in it. A sealed
+    /// segment was synced before the next one was created, so nothing in it is a torn write:
+    /// any defect is damage to acknowledged records, and a writer must not extend the journal.
+    static func walk(
+        _ segment: SegmentFile, header: SegmentHeader, in directory: FilePath, fileSystem: any FileSystem
+    ) throws(JournalError) -> SegmentWalk {
         let path = directory.appending(segment.name)
         let file = try withErrno("open", path) { () throws(Errno) in try fileSystem.openFile(at: path, writable: false) }
         let size = try withErrno("size", path) { () throws(Errno) in try file.size() }
-        var scanner = SegmentScanner(
-            file: file, path: path, startOffset: Int64(SegmentHeader.size), endOffset: size, chunkBytes: FrameHeader.size)
-        guard let lastOffset = try scanner.lastFrameOffsetByHeaders() else {
-            // No frame at all: only a segment holding nothing but its header ends where it starts.
-            guard size == Int64(SegmentHeader.size) else { return nil }
-            return SegmentContinuity(
-                nextSequenceNumber: header.firstSequenceNumber, chainValue: header.chainStart, segment: segment.name)
+        var scanner = SegmentScanner(file: file, path: path, startOffset: Int64(SegmentHeader.size), endOffset: size)
+        var end = SegmentContinuity(
+            nextSequenceNumber: header.firstSequenceNumber, chainValue: header.chainStart, segment: segment.name)
+        while true {
+            let step = try scanner.next()
+            switch step {
+            case .end:
+                return SegmentWalk(end: end, validEnd: scanner.offset, fileSize: size, damage: nil)
+            case .frame(let frame, let offset) where frame.firstSequenceNumber != end.nextSequenceNumber:
+                return SegmentWalk(end: end, validEnd: offset, fileSize: size, damage: JournalProblem(
+                    kind: .sequenceGap,
+                    location: JournalLocation(segment: segment.name, offset: offset, sequenceNumber: end.nextSequenceNumber),
+                    detail: "frame starts at sequence \(frame.firstSequenceNumber), expected \(end.nextSequenceNumber)"))
+            case .frame(let frame, _):
+                end.nextSequenceNumber = frame.lastSequenceNumber + 1
+                end.chainValue = frame.chainValue
+            case .damaged(let defect, let offset):
+                return SegmentWalk(end: end, validEnd: offset, fileSize: size, damage: JournalProblem(
+                    kind: defect.kind,
+                    location: JournalLocation(segment: segment.name, offset: offset, sequenceNumber: end.nextSequenceNumber),
+                    detail: "\(defect.detail) in the sealed segment \(segment.name) (synced before the next segment was created: damage, not a torn write)"))
+            }
         }
-        scanner.move(to: lastOffset)
-        guard case .frame(let last, _) = try scanner.next() else { return nil }
-        return SegmentContinuity(
-            nextSequenceNumber: last.lastSequenceNumber + 1, chainValue: last.chainValue, segment: segment.name)
     }
+}
+
+/// The result of walking a sealed segment: where its valid frames end and the damage, if any.
+struct SegmentWalk: Sendable {
+    /// The sequence number and chain value after the last valid frame.
+    var end: SegmentContinuity
+    /// The offset after the last valid frame.
+    var validEnd: Int64
+    /// The segment file's size.
+    var fileSize: Int64
+    /// The first damage, when the walk did not reach the end of the file.
+    var damage: JournalProblem?
 }

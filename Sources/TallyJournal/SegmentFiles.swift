@@ -5,7 +5,6 @@ import SystemPackage
 enum SegmentFiles {
     static let suffix = ".segment"
     static let temporarySuffix = ".segment.tmp"
-    static let lockName = "journal.lock"
 
     static func name(firstSequenceNumber: UInt64) -> String {
         let digits = String(firstSequenceNumber)
@@ -49,16 +48,29 @@ func withErrno<T>(_ operation: String, _ path: FilePath, _ body: () throws(Errno
 }
 
 extension JournalError {
-    /// Runs a file-system call and turns its `Errno` into a `JournalError` naming the operation
-    /// and path (`ENOSPC` becomes `diskFull`, anything else `ioFailure`).
+    /// The error for a failed file-system call: `ENOSPC` becomes `diskFull`; a symbolic link,
+    /// special file or directory where a regular file belongs (`ELOOP` from `O_NOFOLLOW`,
+    /// `EISDIR`, ``Errno/notARegularFile``) becomes `notARegularFile`; anything else
+    /// `ioFailure` naming the operation and path. Every file operation of the journal and the
+    /// ledger maps its errors here, so one fault reads the same on every path.
+    public init(_ error: Errno, operation: String, path: FilePath) {
+        if error == .noSpace {
+            self = .diskFull(path: path.string)
+        } else if error == .notARegularFile || error == .tooManySymbolicLinkLevels || error == .isDirectory {
+            self = .notARegularFile(path: path.string)
+        } else {
+            self = .ioFailure(operation: operation, path: path.string, errno: error.rawValue)
+        }
+    }
+
+    /// Runs a file-system call and maps its `Errno` with ``init(_:operation:path:)``.
     public static func catching<T>(
         _ operation: String, _ path: FilePath, _ body: () throws(Errno) -> T
     ) throws(JournalError) -> T {
         do {
             return try body()
         } catch {
-            if error == .noSpace { throw .diskFull(path: path.string) }
-            throw .ioFailure(operation: operation, path: path.string, errno: error.rawValue)
+            throw JournalError(error, operation: operation, path: path)
         }
     }
 }

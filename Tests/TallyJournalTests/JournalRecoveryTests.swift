@@ -60,7 +60,7 @@ struct SmallJournal {
 
 @Suite("Journal recovery")
 struct JournalRecoveryTests {
-    @Test("truncated at every byte offset, open recovers exactly the complete frames, appends, and reopens to prefix + new records")
+    @Test("truncated at every byte offset, open recovers exactly the complete frames (a cut segment header is refused), appends, and reopens to prefix + new records")
     func truncateAtEveryOffset() async throws {
         let small = try await SmallJournal.make(batches: 70, seed: 3)
         #expect(small.segments.count >= 3, "multi-segment journal")
@@ -69,16 +69,30 @@ struct JournalRecoveryTests {
             var kept: [(name: String, bytes: [UInt8])] = []
             var remaining = cut
             var completeThrough: UInt64 = 0
+            var lastFrameEnd = 64
             for (index, segment) in small.segments.enumerated() where remaining > 0 || index == 0 {
                 let length = min(remaining, segment.bytes.count)
                 kept.append((segment.name, Array(segment.bytes.prefix(length))))
-                for frame in small.frames[index] where frame.end <= length { completeThrough = frame.lastSequence }
+                lastFrameEnd = 64
+                for frame in small.frames[index] where frame.end <= length {
+                    completeThrough = frame.lastSequence
+                    lastFrameEnd = frame.end
+                }
                 remaining -= length
             }
             let fileSystem = try small.fileSystem(with: kept)
+            let lastLength = kept[kept.count - 1].bytes.count
+            guard lastLength >= 64 else {
+                // Segments are created whole (renamed into place after their header is synced):
+                // a segment cut inside its header is damage, refused, never removed silently.
+                #expect(throws: JournalError.self, "cut at \(cut)") {
+                    try Journal.open(at: journalPath, options: smallSegmentOptions(), fileSystem: fileSystem)
+                }
+                continue
+            }
             let journal = try Journal.open(at: journalPath, options: smallSegmentOptions(), fileSystem: fileSystem)
             #expect(journal.lastSequenceNumber == completeThrough, "cut at \(cut)")
-            #expect(journal.recoveryReport.bytesDropped >= 0)
+            #expect(journal.recoveryReport.bytesDropped == Int64(lastLength - lastFrameEnd), "cut at \(cut)")
             try await journal.append([extra])
             try journal.close()
             let records = try readAll(journalPath, fileSystem: fileSystem)
@@ -101,23 +115,51 @@ struct JournalRecoveryTests {
         #expect(fileSystem.contents(of: journalPath.appending(segment.name))?.count == lastFrame.start)
     }
 
-    @Test("zeros or garbage appended after the last frame are a torn tail: verify reports it, open cuts it, records stay")
-    func garbageAfterLastFrameIsTornTail() async throws {
+    @Test("what an interrupted append leaves after the last frame (zeros, a frame prefix, a magic prefix) is a torn tail: verify reports it, open cuts it, records stay")
+    func interruptedAppendAfterLastFrameIsTornTail() async throws {
         let small = try await SmallJournal.make(batches: 6, seed: 21, segmentBytesMax: 1 << 20)
-        var random = SeededRandom(seed: 4)
-        for garbage in [[UInt8](repeating: 0, count: 4096), random.bytes(37), random.bytes(500), Array("TFRM".utf8) + random.bytes(200)] {
-            let fileSystem = try small.fileSystem(with: [(small.segments[0].name, small.segments[0].bytes + garbage)])
+        let lastFrame = try #require(small.frames[0].last)
+        let frameBytes = Array(small.segments[0].bytes[lastFrame.start..<lastFrame.end])
+        for tail in [[UInt8](repeating: 0, count: 4096), Array(frameBytes.prefix(frameBytes.count - 1)), Array(frameBytes.prefix(120)),
+                     Array(frameBytes.prefix(3)), Array(frameBytes.prefix(100)) + [UInt8](repeating: 0, count: 600)] {
+            let fileSystem = try small.fileSystem(with: [(small.segments[0].name, small.segments[0].bytes + tail)])
             let report = try JournalVerifier.verify(at: journalPath, fileSystem: fileSystem)
             #expect(report.problems.map(\.kind) == [.tornTail])
             #expect(report.recordCount == small.records.count)
             let journal = try Journal.open(at: journalPath, fileSystem: fileSystem)
-            #expect(journal.recoveryReport.bytesDropped == Int64(garbage.count))
+            #expect(journal.recoveryReport.bytesDropped == Int64(tail.count))
             #expect(journal.lastSequenceNumber == UInt64(small.records.count))
             try journal.close()
         }
     }
 
-    @Test("a damaged frame followed by a valid one is corruption: open for writing refuses it naming segment, offset and sequence; read-only serves the prefix")
+    /// Issue 13 A2: a bit flip in the last frame was cut as a "torn tail" and audit was clean.
+    @Test("a complete last frame that fails its checksum, or bytes no interrupted write leaves, are damage: refused by the writer and readers, reported by verify, never cut")
+    func damagedLastFrameIsNeverCut() async throws {
+        let small = try await SmallJournal.make(batches: 6, seed: 21, segmentBytesMax: 1 << 20)
+        let lastFrame = try #require(small.frames[0].last)
+        var random = SeededRandom(seed: 4)
+        var flipped = small.segments[0].bytes
+        flipped[lastFrame.end - 5] ^= 0x10
+        var lengthFlipped = small.segments[0].bytes
+        lengthFlipped[lastFrame.start + 9] ^= 0x01  // stored length + 256: runs past the end
+        for bytes in [flipped, lengthFlipped, small.segments[0].bytes + random.bytes(37), small.segments[0].bytes + Array("TFRM".utf8) + random.bytes(200)] {
+            let fileSystem = try small.fileSystem(with: [(small.segments[0].name, bytes)])
+            let damaged = bytes.count == small.segments[0].bytes.count ? lastFrame.start : lastFrame.end
+            let isDamageAtLastFrame: (any Error) -> Bool = { error in
+                guard case JournalError.corruption(let problem) = error else { return false }
+                return problem.kind != .tornTail && problem.location.offset == Int64(damaged)
+                    && problem.location.segment == small.segments[0].name && problem.location.sequenceNumber != nil
+            }
+            #expect(performing: { try Journal.open(at: journalPath, fileSystem: fileSystem) }, throws: isDamageAtLastFrame)
+            #expect(performing: { try JournalReader.open(at: journalPath, fileSystem: fileSystem) }, throws: isDamageAtLastFrame)
+            #expect(fileSystem.contents(of: journalPath.appending(small.segments[0].name)) == bytes, "nothing was cut")
+            let report = try JournalVerifier.verify(at: journalPath, fileSystem: fileSystem)
+            #expect(report.problems.count == 1 && report.problems[0].kind != .tornTail)
+        }
+    }
+
+    @Test("a damaged frame followed by a valid one is corruption: the writer and readers refuse it naming segment, offset and sequence; a reader allowing damage serves the prefix")
     func midLogCorruptionRefusesWriting() async throws {
         let small = try await SmallJournal.make(batches: 8, seed: 13, segmentBytesMax: 1 << 20)
         let victim = small.frames[0][3]
@@ -132,7 +174,8 @@ struct JournalRecoveryTests {
             return problem.location == JournalLocation(segment: small.segments[0].name, offset: Int64(victim.start), sequenceNumber: expectedSequence)
                 && problem.kind == .checksumMismatch
         }
-        let reader = try JournalReader.open(at: journalPath, fileSystem: fileSystem)
+        #expect(throws: JournalError.self) { try JournalReader.open(at: journalPath, fileSystem: fileSystem) }
+        let reader = try JournalReader.open(at: journalPath, fileSystem: fileSystem, allowingDamage: true)
         #expect(reader.lastSequenceNumber == expectedSequence - 1)
         #expect(reader.recoveryReport.problems.first?.location.offset == Int64(victim.start))
         let records = try reader.records()
@@ -226,8 +269,15 @@ struct JournalRecoveryTests {
                 let first = try #require(report.problems.first, "flip at \(offset) bit \(bit) went unnoticed")
                 #expect(first.location.segment == small.segments[segmentIndex].name, "flip at \(offset)")
                 #expect(first.location.offset == Int64(frameStart), "flip at \(offset): \(first)")
-                // Reading: a prefix of the original records, or a typed error; never different data.
-                if let reader = try? JournalReader.open(at: journalPath, fileSystem: fileSystem) {
+                // Issue 13 A2/A4/B6: every flip is refused by the writer and by a reader.
+                #expect(throws: JournalError.self, "flip at \(offset) bit \(bit)") {
+                    try Journal.open(at: journalPath, fileSystem: fileSystem)
+                }
+                #expect(throws: JournalError.self, "flip at \(offset) bit \(bit)") {
+                    try JournalReader.open(at: journalPath, fileSystem: fileSystem)
+                }
+                // Allowing damage: a prefix of the original records, or a typed error; never different data.
+                if let reader = try? JournalReader.open(at: journalPath, fileSystem: fileSystem, allowingDamage: true) {
                     do {
                         let records = try reader.records()
                         #expect(zip(records, small.records).allSatisfy { $0.matches($1) }, "flip at \(offset)")

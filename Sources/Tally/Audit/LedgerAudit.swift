@@ -43,9 +43,20 @@ public enum LedgerAudit {
                 code: "personalKeysUnreadable", location: nil,
                 message: "\(error.message); personal texts are checked as redacted"))
         }
+        if fileSystem is PosixFileSystem { report.problems += LedgerPermissions.problems(in: directory) }
         let folded: FoldedState
         do {
-            let reader = try JournalReader.open(at: journalPath, fileSystem: fileSystem, encryption: encryption)
+            // The verifier listed the damage; the prefix before it is still folded and checked,
+            // and a journal shorter than the checkpoints or key store prove is a problem too.
+            let evidence = try LedgerEvidence.gather(
+                checkpoints: CheckpointStore(
+                    directory: directory.appending(Ledger.checkpointDirectoryName), fileSystem: fileSystem, encryption: encryption),
+                keys: keys)
+            let reader = try JournalReader.open(
+                at: journalPath, fileSystem: fileSystem, encryption: encryption, evidence: evidence, allowingDamage: true)
+            for missing in reader.recoveryReport.problems where missing.kind == .missingRecords {
+                report.problems.append(AuditProblem(code: missing.kind.rawValue, location: missing.location, message: missing.detail))
+            }
             folded = try foldCheckingInvariants(reader, personalTexts: keys, into: &report)
         } catch {
             let code = (error as? JournalError)?.code ?? "journalUnreadable"

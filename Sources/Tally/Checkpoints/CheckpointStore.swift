@@ -25,9 +25,20 @@ struct CheckpointStore: Sendable {
     /// written.
     static let fileBytesMax: Int64 = 1 << 30
 
+    /// The file name of the checkpoint covering records through `sequenceNumber`.
+    static func name(sequenceNumber: UInt64) -> String {
+        let digits = String(sequenceNumber)
+        return String(repeating: "0", count: max(0, 20 - digits.count)) + digits + suffix
+    }
+
+    /// The sequence number a checkpoint's file name announces, or nil for other names.
+    static func sequenceNumber(inName name: String) -> UInt64? {
+        guard name.hasSuffix(suffix) else { return nil }
+        return UInt64(name.dropLast(suffix.count))
+    }
+
     func write(_ checkpoint: Checkpoint) throws(JournalError) {
-        let digits = String(checkpoint.sequenceNumber)
-        let name = String(repeating: "0", count: max(0, 20 - digits.count)) + digits + Self.suffix
+        let name = Self.name(sequenceNumber: checkpoint.sequenceNumber)
         let final = directory.appending(name)
         let fileSystem = self.fileSystem
         let bytes = try JournalError.catching("write checkpoint", final) { () throws(Errno) in try fileBytes(of: checkpoint) }
@@ -49,7 +60,7 @@ struct CheckpointStore: Sendable {
     func removeAll(coveringLessThan sequenceNumber: UInt64 = .max) throws(JournalError) {
         try removeTemporaryFiles()
         let stale = try names().filter { name in
-            UInt64(name.dropLast(Self.suffix.count)).map { $0 < sequenceNumber } ?? true
+            Self.sequenceNumber(inName: name).map { $0 < sequenceNumber } ?? true
         }
         let fileSystem = self.fileSystem
         let directory = self.directory

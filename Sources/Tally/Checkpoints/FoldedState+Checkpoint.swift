@@ -58,7 +58,12 @@ extension CheckpointStore {
     /// the same chain value and whose key holders all still have a key or were forgotten (a
     /// full replay then notices texts that cannot be opened, P2), restored; plus why newer ones
     /// were passed over.
-    func newestUsable(for reader: JournalReader, keys: PersonalKeyRing) -> (FoldedState?, rejected: [String]) {
+    ///
+    /// A damaged checkpoint only costs time, but one that decodes and disagrees with the
+    /// journal's chain value at its sequence number is evidence that the journal was rewritten
+    /// (or replaced by another ledger's): that is refused, never replayed past.
+    /// - Throws: ``LedgerError/storage(_:)`` with `corruption` of kind `chainMismatch`.
+    func newestUsable(for reader: JournalReader, keys: PersonalKeyRing) throws(LedgerError) -> (FoldedState?, rejected: [String]) {
         var rejected: [String] = []
         let candidates = (try? names()) ?? []
         for name in candidates.reversed() {
@@ -68,6 +73,10 @@ extension CheckpointStore {
                 let missing = try FoldedState.keyHolders(of: checkpoint).filter { !keys.hasKey(for: $0) && !keys.forgotten.contains($0) }
                 guard missing.isEmpty else { throw .personalKeysMissing(missing.map(\.description).sorted()) }
                 return (try FoldedState(checkpoint: checkpoint), rejected)
+            } catch .chainMismatch(let sequenceNumber) {
+                throw .storage(.corruption(JournalProblem(
+                    kind: .chainMismatch, location: reader.location(of: sequenceNumber),
+                    detail: "\(Ledger.checkpointDirectoryName)/\(name) records another chain value after sequence \(sequenceNumber) than the journal's frame ending there: the journal was rewritten or replaced. Restore it from a backup; `tally repair` sets the checkpoint aside explicitly")))
             } catch {
                 rejected.append("\(name): \(error)")
             }

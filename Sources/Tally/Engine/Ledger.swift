@@ -65,23 +65,27 @@ public actor Ledger {
             do {
                 try fileSystem.createDirectory(at: directory)
             } catch {
-                throw .storage(.ioFailure(operation: "create directory", path: directory.string, errno: error.rawValue))
+                throw .storage(JournalError(error, operation: "create directory", path: directory))
             }
         }
+        // Evidence first: a journal shorter than what the checkpoints and the key store prove
+        // is refused before the journal cuts a tail or creates a first segment.
+        let checkpoints = CheckpointStore(
+            directory: directory.appending(checkpointDirectoryName), fileSystem: fileSystem, encryption: options.encryption)
+        let personalKeys = try PersonalKeyRing.load(
+            ledgerDirectory: directory, fileSystem: fileSystem, encryption: options.encryption)
+        var journalOptions = options.journalOptions
+        journalOptions.evidence = try LedgerEvidence.gather(checkpoints: checkpoints, keys: personalKeys)
         let journal: Journal
         do {
             journal = try Journal.open(
-                at: directory.appending(journalDirectoryName), options: options.journalOptions, fileSystem: fileSystem)
+                at: directory.appending(journalDirectoryName), options: journalOptions, fileSystem: fileSystem)
         } catch {
             throw .storage(error)
         }
         do throws(LedgerError) {
             let reader = try Ledger.reader(of: journal)
-            let checkpoints = CheckpointStore(
-                directory: directory.appending(checkpointDirectoryName), fileSystem: fileSystem, encryption: options.encryption)
-            let personalKeys = try PersonalKeyRing.load(
-                ledgerDirectory: directory, fileSystem: fileSystem, encryption: options.encryption)
-            let (start, rejected) = checkpoints.newestUsable(for: reader, keys: personalKeys)
+            let (start, rejected) = try checkpoints.newestUsable(for: reader, keys: personalKeys)
             var replayed = try LedgerReplay.fold(
                 reader, from: start ?? FoldedState(), through: reader.lastSequenceNumber, personalTexts: personalKeys)
             var report = LedgerOpenReport(
@@ -201,8 +205,7 @@ public actor Ledger {
         }
         guard !events.isEmpty else { return [] }
         let records = events.map { Ledger.record(for: $0, sealingWith: personalKeys) }
-        // P2: a key is durable before any acknowledged event is sealed with it.
-        try personalKeys.persist()
+        try persistNewKeys(for: records)
         let receipt: AppendReceipt
         do {
             receipt = try await journal.append(records)
@@ -261,12 +264,46 @@ public actor Ledger {
         }
     }
 
+    /// P2: a key is durable before any acknowledged event is sealed with it. A batch the
+    /// journal would refuse (frame limits) is refused before the key file is written, and the
+    /// keys made for it are dropped, so a refused batch leaves nothing behind. The key file
+    /// records the last acknowledged sequence number as evidence (`LedgerEvidence`), so what
+    /// it proves must be durable first (under a relaxed durability policy, a sync).
+    private func persistNewKeys(for records: [NewRecord]) throws(LedgerError) {
+        do throws(LedgerError) {
+            do {
+                try journal.checkLimits(records)
+            } catch {
+                throw .storage(error)
+            }
+            guard personalKeys.hasUnpersistedKeys else { return }
+            try synchronizeEvidence()
+            try personalKeys.persist(acknowledgedThrough: lastSequenceNumber)
+        } catch {
+            personalKeys.discardUnpersisted()
+            throw error
+        }
+    }
+
+    /// Makes every acknowledged record durable before a file that proves them (a checkpoint,
+    /// the key store) is written: a crash must never leave evidence of more than the journal
+    /// holds. A no-op under the synchronous policy, where every acknowledged record is durable.
+    private func synchronizeEvidence() throws(LedgerError) {
+        if case .synchronous = options.durability { return }
+        do {
+            try journal.synchronize()
+        } catch {
+            throw .storage(error)
+        }
+    }
+
     /// Writes a checkpoint of the current state. A failure costs only open time later, so it
     /// is not an error of the command that triggered it; the next interval tries again.
     private func writeCheckpoint() {
         guard unfinishedForgetting.isEmpty else { return }  // P3: the state still holds their texts
         let folded = FoldedState(state: current, readModels: projections, chainValue: chainValue)
         do {
+            try synchronizeEvidence()
             try checkpoints.write(folded.checkpoint(keyHolders: personalKeys.holders))
             checkpointedSequenceNumber = lastSequenceNumber
         } catch {
@@ -316,6 +353,7 @@ public actor Ledger {
             throw .personalKeys("forgetting \(unfinishedForgetting.count) person(s) is unfinished (their texts would be written readable); see unfinishedForgetting")
         }
         let folded = FoldedState(state: current, readModels: projections, chainValue: chainValue)
+        try synchronizeEvidence()
         do {
             try checkpoints.write(folded.checkpoint(keyHolders: personalKeys.holders))
         } catch {

@@ -13,28 +13,39 @@ import TallyModel
 /// A new key is written to disk (``persist()``) before the journal append that uses it, so an
 /// acknowledged event is never sealed with a key that a crash could lose.
 ///
-/// File layout (`TALLYPK1`), little-endian:
+/// File layout (`TALLYPK2`), little-endian:
 ///
 /// | field | bytes |
 /// |---|---|
-/// | magic `TALLYPK1` | 8 |
+/// | magic `TALLYPK2` | 8 |
+/// | acknowledged through: the last sequence number acknowledged when the file was written | 8 |
 /// | entry count | 4 |
 /// | per entry: person id, then 1 + 32-byte key, or 2 (forgotten) | 17 or 49 |
 /// | CRC32C of everything before | 4 |
+///
+/// The "acknowledged through" field is evidence against a truncated journal (`JournalEvidence`):
+/// the file is written before the append that uses a new key, after every earlier record was
+/// acknowledged (and synced), so a journal ending before it lost acknowledged records.
+/// `TALLYPK1` files (without the field) still load, as evidence of nothing.
 ///
 /// When the ledger is encrypted at rest the file is `TALLYPKE` followed by
 /// `JournalEncryption.sealBlob` of the plain layout, like a checkpoint.
 package final class PersonalKeyRing: PersonalTextCipher {
     static let fileName = "personal-keys"
-    static let magic: [UInt8] = Array("TALLYPK1".utf8)
+    static let magic: [UInt8] = Array("TALLYPK2".utf8)
+    /// The first layout, without the "acknowledged through" field; still read.
+    static let magicVersion1: [UInt8] = Array("TALLYPK1".utf8)
     static let sealedMagic: [UInt8] = Array("TALLYPKE".utf8)
 
     private struct Contents: Sendable {
         /// 32-byte AES-256 keys by person.
         var keys: [PersonID: [UInt8]] = [:]
         var forgotten: Set<PersonID> = []
-        /// Keys created since the last ``persist()``.
-        var isDirty = false
+        /// Keys created since the last ``persist(acknowledgedThrough:)``.
+        var unpersisted: Set<PersonID> = []
+        var isDirty: Bool { !unpersisted.isEmpty }
+        /// The last sequence number acknowledged when the file was last written.
+        var acknowledgedThrough: UInt64 = 0
         /// Owners of texts that did not open although they were never forgotten, with the count.
         var unopened: [PersonID: Int] = [:]
     }
@@ -73,7 +84,7 @@ package final class PersonalKeyRing: PersonalTextCipher {
                 let file = try fileSystem.openFile(at: path, writable: false)
                 bytes = try file.readBytes(count: Int(try file.size()), at: 0)
             } catch {
-                throw .storage(.ioFailure(operation: "read personal keys", path: path.string, errno: error.rawValue))
+                throw .storage(JournalError(error, operation: "read personal keys", path: path))
             }
             contents = try decode(try unsealed(bytes, path: path, encryption: encryption), path: path)
         }
@@ -89,7 +100,7 @@ package final class PersonalKeyRing: PersonalTextCipher {
             guard !isReadOnly else { return nil }
             let key = AESGCMBox.randomKey()
             contents.keys[owner] = key
-            contents.isDirty = true
+            contents.unpersisted.insert(owner)
             return key
         }
         guard let key else { return nil }
@@ -160,12 +171,51 @@ package final class PersonalKeyRing: PersonalTextCipher {
     /// Forgets the counts of ``unopened`` (before a second replay counts them again).
     func resetUnopened() { contents.withLock { $0.unopened = [:] } }
 
-    /// Writes the ring if keys were created since the last write (atomically, durably).
-    func persist() throws(LedgerError) {
-        let bytes: [UInt8]? = contents.withLock { $0.isDirty ? Self.encode($0) : nil }
+    /// Whether keys were created since the last write.
+    var hasUnpersistedKeys: Bool { contents.withLock { $0.isDirty } }
+
+    /// What the file proves about the journal (nil when it proves nothing).
+    var evidence: JournalEvidence? {
+        let through = contents.withLock { $0.acknowledgedThrough }
+        return through == 0 ? nil : JournalEvidence(lastSequenceNumber: through, source: Self.fileName)
+    }
+
+    /// Writes the ring if keys were created since the last write (atomically, durably),
+    /// recording that every record through `acknowledgedThrough` was acknowledged.
+    func persist(acknowledgedThrough: UInt64) throws(LedgerError) {
+        let bytes: [UInt8]? = contents.withLock { contents in
+            guard contents.isDirty else { return nil }
+            var next = contents
+            next.acknowledgedThrough = max(contents.acknowledgedThrough, acknowledgedThrough)
+            return Self.encode(next)
+        }
         guard let bytes else { return }
         try write(bytes)
-        contents.withLock { $0.isDirty = false }
+        contents.withLock { contents in
+            contents.unpersisted = []
+            contents.acknowledgedThrough = max(contents.acknowledgedThrough, acknowledgedThrough)
+        }
+    }
+
+    /// Drops the keys created since the last write: the batch that needed them was refused
+    /// before its append, so no record is sealed with them and none may linger on disk.
+    func discardUnpersisted() {
+        contents.withLock { contents in
+            for person in contents.unpersisted { contents.keys[person] = nil }
+            contents.unpersisted = []
+        }
+    }
+
+    /// Lowers the evidence the file holds to `sequenceNumber` (an explicit repair that accepts
+    /// the loss of later records), durably.
+    func lowerEvidence(to sequenceNumber: UInt64) throws(LedgerError) {
+        let bytes = contents.withLock { contents in
+            var next = contents
+            next.acknowledgedThrough = min(contents.acknowledgedThrough, sequenceNumber)
+            return Self.encode(next)
+        }
+        try write(bytes)
+        contents.withLock { $0.acknowledgedThrough = min($0.acknowledgedThrough, sequenceNumber) }
     }
 
     /// Destroys the keys of `people` and records them as forgotten, durably (P3).
@@ -187,7 +237,6 @@ package final class PersonalKeyRing: PersonalTextCipher {
         try write(bytes)
         contents.withLock { contents in
             forgetting(&contents)
-            contents.isDirty = false
         }
     }
 
@@ -202,7 +251,7 @@ package final class PersonalKeyRing: PersonalTextCipher {
         do {
             try fileSystem.replaceAtomically(path, with: bytes)
         } catch {
-            throw .storage(.ioFailure(operation: "write personal keys", path: path.string, errno: error.rawValue))
+            throw .storage(JournalError(error, operation: "write personal keys", path: path))
         }
     }
 
@@ -210,6 +259,7 @@ package final class PersonalKeyRing: PersonalTextCipher {
 
     private static func encode(_ contents: Contents) -> [UInt8] {
         var bytes = magic
+        withUnsafeBytes(of: contents.acknowledgedThrough.littleEndian) { bytes += $0 }
         let people = Set(contents.keys.keys).union(contents.forgotten).sorted { $0.description < $1.description }
         withUnsafeBytes(of: UInt32(people.count).littleEndian) { bytes += $0 }
         for person in people {
@@ -245,13 +295,19 @@ package final class PersonalKeyRing: PersonalTextCipher {
         func damaged(_ reason: String) -> LedgerError {
             .personalKeys("\(path) is damaged (\(reason)); restore it from a backup of the ledger directory")
         }
-        guard bytes.count >= magic.count + 8, bytes.starts(with: magic) else { throw damaged("not a TALLYPK1 file") }
+        let isVersion1 = bytes.starts(with: magicVersion1)
+        guard bytes.count >= magic.count + (isVersion1 ? 8 : 16), bytes.starts(with: magic) || isVersion1 else {
+            throw damaged("not a TALLYPK2 (or TALLYPK1) file")
+        }
         let body = Array(bytes.dropLast(4))
         let stored = bytes.suffix(4).reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         guard stored == CRC32C.checksum(body) else { throw damaged("checksum mismatch") }
         var reader = BinaryReader(Array(body.dropFirst(magic.count)))
         var contents = Contents()
         do {
+            if !isVersion1 {
+                contents.acknowledgedThrough = try reader.readRawBytes(count: 8).reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            }
             let count = try reader.readRawBytes(count: 4).reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
             for _ in 0..<count {
                 let person: PersonID = try reader.read()

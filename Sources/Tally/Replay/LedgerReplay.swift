@@ -16,6 +16,9 @@ public struct ReplayResult: Sendable {
     /// Personal texts of people never forgotten that could not be opened (their key is missing
     /// from `personal-keys`): they read as redacted. 0 for a complete ledger directory.
     public var unreadablePersonalTexts = 0
+    /// What a replay that allowed damage left out: the damage that ends the prefix it served,
+    /// and records the ledger's other files prove but the journal lacks. Empty otherwise.
+    public var droppedProblems: [JournalProblem] = []
 }
 
 /// Rebuilds state from the journal alone: no checkpoint, no writer lock (it may run while a
@@ -30,26 +33,35 @@ public enum LedgerReplay {
     /// - Returns: the state; personal texts whose keys are gone or missing (`personal-keys` is
     ///   read from `directory` when present) read as redacted, and
     ///   ``ReplayResult/unreadablePersonalTexts`` counts those of people never forgotten.
-    /// - Throws: `LedgerError.storage` (missing journal, damage, wrong key),
+    ///   - allowingDamage: serve the valid prefix before damage instead of refusing (see
+    ///     `JournalReader.open`); ``ReplayResult/droppedProblems`` says what was left out.
+    /// - Throws: `LedgerError.storage` (missing journal, damage anywhere but a torn tail, a
+    ///   journal shorter than the checkpoints or key store prove: `journalShorterThanEvidence`,
+    ///   wrong key),
     ///   `LedgerError.codec` when an event does not decode, `LedgerError.personalKeys` when the
     ///   key file is damaged.
     public static func replay(
         at directory: FilePath, through: UInt64? = nil, encryption: JournalEncryption? = nil,
-        fileSystem: any FileSystem = PosixFileSystem(), progress: (@Sendable (UInt64, UInt64) -> Void)? = nil,
-        visit: ((CommittedEvent) -> Void)? = nil
+        fileSystem: any FileSystem = PosixFileSystem(), allowingDamage: Bool = false,
+        progress: (@Sendable (UInt64, UInt64) -> Void)? = nil, visit: ((CommittedEvent) -> Void)? = nil
     ) throws(LedgerError) -> ReplayResult {
+        let keys = try PersonalKeyRing.load(ledgerDirectory: directory, fileSystem: fileSystem, encryption: encryption, readOnly: true)
+        let checkpoints = CheckpointStore(
+            directory: directory.appending(Ledger.checkpointDirectoryName), fileSystem: fileSystem, encryption: encryption)
+        let evidence = try LedgerEvidence.gather(checkpoints: checkpoints, keys: keys)
         let reader: JournalReader
         do {
             reader = try JournalReader.open(
-                at: directory.appending(Ledger.journalDirectoryName), fileSystem: fileSystem, encryption: encryption)
+                at: directory.appending(Ledger.journalDirectoryName), fileSystem: fileSystem, encryption: encryption,
+                evidence: evidence, allowingDamage: allowingDamage)
         } catch {
             throw .storage(error)
         }
-        let keys = try PersonalKeyRing.load(ledgerDirectory: directory, fileSystem: fileSystem, encryption: encryption, readOnly: true)
         var result = try fold(
             reader, from: FoldedState(), through: through ?? reader.lastSequenceNumber, personalTexts: keys,
             progress: progress, visit: visit)
         result.unreadablePersonalTexts = keys.unopened.values.reduce(0, +)
+        if allowingDamage { result.droppedProblems = reader.recoveryReport.problems.filter { $0.kind != .tornTail } }
         return result
     }
 

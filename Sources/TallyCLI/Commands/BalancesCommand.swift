@@ -9,12 +9,13 @@ struct BalancesCommand: AsyncParsableCommand {
 
     @OptionGroup var location: LedgerLocation
     @OptionGroup var key: KeyOptions
+    @OptionGroup var damage: DamageOption
     @Option(name: .customLong("as-of"), help: ArgumentHelp("Balances at the end of this business date.", valueName: "DATE")) var asOf: String?
     @Flag(help: "Print JSON (the wallets read model).") var json = false
 
     func run() async throws {
         let path = try location.path()
-        let history = try LedgerAccess.history(at: path, encryption: try key.encryption())
+        let history = try LedgerAccess.history(at: path, encryption: try key.encryption(), allowDamaged: damage.allowDamaged)
         let date = try asOf.map { try LedgerAccess.date($0, option: "--as-of") }
         if json {
             Terminal.line(try Reports.json(path: path) { () throws(ProjectionError) in try history.readModels.wallets.canonicalJSON() }.text)

@@ -10,12 +10,13 @@ struct BudgetCommand: AsyncParsableCommand {
 
     @OptionGroup var location: LedgerLocation
     @OptionGroup var key: KeyOptions
+    @OptionGroup var damage: DamageOption
     @Option(help: ArgumentHelp("A date inside the period; default: the current period.", valueName: "DATE")) var period: String?
     @Flag(help: "Print JSON (the report).") var json = false
 
     func run() async throws {
         let path = try location.path()
-        let history = try LedgerAccess.history(at: path, encryption: try key.encryption())
+        let history = try LedgerAccess.history(at: path, encryption: try key.encryption(), allowDamaged: damage.allowDamaged)
         let budgets = history.readModels.budgets
         let date = try period.map { try LedgerAccess.date($0, option: "--period") } ?? Self.latestDate(history)
         guard let date else {

@@ -13,6 +13,7 @@ struct ExportCommand: AsyncParsableCommand {
 
     @OptionGroup var location: LedgerLocation
     @OptionGroup var key: KeyOptions
+    @OptionGroup var damage: DamageOption
     @Option(help: "csv, json (full backup), ledger, or person (everything --person can see, TECH-009).") var format: Format
     @Option(help: ArgumentHelp("The person whose data --format person exports (UUID).", valueName: "ID")) var person: String?
     @Option(help: ArgumentHelp("Write to FILE instead of stdout.", valueName: "FILE")) var output: String?
@@ -23,14 +24,14 @@ struct ExportCommand: AsyncParsableCommand {
         let data: Data
         switch format {
         case .csv:
-            data = Data(CSVExporter.export(try LedgerAccess.history(at: path, encryption: encryption)).utf8)
+            data = Data(CSVExporter.export(try LedgerAccess.history(at: path, encryption: encryption, allowDamaged: damage.allowDamaged)).utf8)
         case .ledger:
-            data = Data(LedgerJournalExporter.export(try LedgerAccess.history(at: path, encryption: encryption)).utf8)
+            data = Data(LedgerJournalExporter.export(try LedgerAccess.history(at: path, encryption: encryption, allowDamaged: damage.allowDamaged)).utf8)
         case .person:
             guard let person else { throw CLIError("--format person needs --person ID") }
             let id: PersonID = try Identifiers.parse(person, option: "--person")
             do {
-                data = try PersonalDataExport.make(for: id, from: try LedgerAccess.history(at: path, encryption: encryption)).encoded() + Data("\n".utf8)
+                data = try PersonalDataExport.make(for: id, from: try LedgerAccess.history(at: path, encryption: encryption, allowDamaged: damage.allowDamaged)).encoded() + Data("\n".utf8)
             } catch let error as InterchangeError {
                 throw CLIError.interchange(error, at: path)
             }

@@ -10,6 +10,7 @@ struct LogCommand: AsyncParsableCommand {
 
     @OptionGroup var location: LedgerLocation
     @OptionGroup var key: KeyOptions
+    @OptionGroup var damage: DamageOption
     @Option(help: ArgumentHelp("First sequence number.", valueName: "SEQ")) var from: UInt64?
     @Option(help: ArgumentHelp("Last sequence number.", valueName: "SEQ")) var to: UInt64?
     @Option(help: ArgumentHelp("Recorded on or after this UTC date.", valueName: "DATE")) var since: String?
@@ -21,7 +22,7 @@ struct LogCommand: AsyncParsableCommand {
 
     func run() async throws {
         let path = try location.path()
-        let history = try LedgerAccess.history(at: path, through: to, encryption: try key.encryption())
+        let history = try LedgerAccess.history(at: path, through: to, encryption: try key.encryption(), allowDamaged: damage.allowDamaged)
         let sinceDate = try since.map { try LedgerAccess.date($0, option: "--since") }
         let untilDate = try until.map { try LedgerAccess.date($0, option: "--until") }
         if let type, !EventTag.allCases.contains(where: { String(describing: $0) == type }) {

@@ -9,11 +9,12 @@ struct NetWorthCommand: AsyncParsableCommand {
 
     @OptionGroup var location: LedgerLocation
     @OptionGroup var key: KeyOptions
+    @OptionGroup var damage: DamageOption
     @Flag(help: "Print JSON (the net worth read model).") var json = false
 
     func run() async throws {
         let path = try location.path()
-        let history = try LedgerAccess.history(at: path, encryption: try key.encryption())
+        let history = try LedgerAccess.history(at: path, encryption: try key.encryption(), allowDamaged: damage.allowDamaged)
         if json {
             Terminal.line(try Reports.json(path: path) { () throws(ProjectionError) in try history.readModels.netWorth.canonicalJSON() }.text)
             return

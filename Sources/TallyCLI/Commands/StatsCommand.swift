@@ -12,19 +12,21 @@ struct StatsCommand: AsyncParsableCommand {
 
     @OptionGroup var location: LedgerLocation
     @OptionGroup var key: KeyOptions
+    @OptionGroup var damage: DamageOption
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
         let path = try location.path()
         let encryption = try key.encryption()
-        let history = try LedgerAccess.history(at: path, encryption: encryption)
+        let history = try LedgerAccess.history(at: path, encryption: encryption, allowDamaged: damage.allowDamaged)
         var counts: [String: Int] = [:]
         for committed in history.events { counts[String(describing: committed.event.payload.tag), default: 0] += 1 }
         var frames = 0
         var stored = 0
         var raw = 0
         do {
-            let reader = try JournalReader.open(at: FilePath(path).appending("journal"), encryption: encryption)
+            let reader = try JournalReader.open(
+                at: FilePath(path).appending("journal"), encryption: encryption, allowingDamage: damage.allowDamaged)
             try reader.forEachFrame { frame in
                 frames += 1
                 stored += frame.storedBytes

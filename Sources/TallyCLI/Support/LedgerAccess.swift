@@ -20,14 +20,20 @@ enum LedgerAccess {
         }
     }
 
-    /// Reads every event (through `through`) without taking the writer lock.
-    static func history(at path: String, through: UInt64? = nil, encryption: JournalEncryption?) throws -> LedgerHistory {
+    /// Reads every event (through `through`) without taking the writer lock. Damage is refused
+    /// unless `allowDamaged`; then stderr says what was dropped.
+    static func history(
+        at path: String, through: UInt64? = nil, encryption: JournalEncryption?, allowDamaged: Bool = false
+    ) throws -> LedgerHistory {
         try requireLedger(at: path)
         let history: LedgerHistory
         do {
-            history = try LedgerHistory.load(at: FilePath(path), through: through, encryption: encryption)
+            history = try LedgerHistory.load(at: FilePath(path), through: through, encryption: encryption, allowingDamage: allowDamaged)
         } catch {
             throw CLIError.interchange(error, at: path)
+        }
+        for problem in history.droppedProblems {
+            Terminal.error("tally: warning: \(path): --allow-damaged: read records 1...\(history.lastSequenceNumber) only; dropped after them: \(problem)")
         }
         if history.unreadablePersonalTexts > 0 {
             Terminal.error("tally: warning: \(path): \(history.unreadablePersonalTexts) personal text(s) cannot be opened (keys missing from personal-keys; P2); they show as [redacted]. Restore personal-keys from a backup of the ledger directory")

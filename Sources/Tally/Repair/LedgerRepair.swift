@@ -1,0 +1,122 @@
+import SystemPackage
+import TallyJournal
+
+/// `tally repair`: the one explicit way to make a damaged or truncated ledger writable again.
+/// Opening never repairs anything but a torn tail; this decides, when a person asks, what to
+/// keep: the journal's valid prefix. Nothing is deleted: what is dropped is moved into
+/// `<ledger>/repair/<n>/` (the journal's damaged bytes and later segments, the checkpoints),
+/// and the personal-key store's evidence is lowered to the kept end. Personal keys themselves
+/// are never touched (texts in set-aside segments stay readable with them).
+public enum LedgerRepair {
+    /// What a repair would do.
+    public struct Plan: Sendable, Hashable {
+        /// The journal's part: the valid prefix kept and what is set aside.
+        public var journal: JournalRepair.Plan
+        /// Checkpoint files set aside (all of them when anything is repaired: they are caches,
+        /// and the next open writes a new one from the kept prefix).
+        public var setAsideCheckpoints: [String]
+        /// The evidence that proves more than the kept prefix (checkpoint, key store), if any.
+        public var evidence: JournalEvidence?
+        /// Why checkpoints disagree with the journal (a rewritten journal), if they do.
+        public var checkpointMismatch: String?
+        /// True when the ledger opens as it is.
+        public var isEmpty: Bool { journal.isEmpty && setAsideCheckpoints.isEmpty && evidence == nil }
+        /// The last sequence number kept.
+        public var keptThrough: UInt64 { journal.keptThrough }
+    }
+
+    /// Looks at the ledger in `directory` and says what a repair would keep and set aside.
+    /// - Throws: ``LedgerError/storage(_:)`` when the journal cannot be read at all (a damaged
+    ///   segment header before the last segment: restore that segment), ``LedgerError/personalKeys(_:)``.
+    public static func plan(
+        at directory: FilePath, encryption: JournalEncryption? = nil, fileSystem: any FileSystem = PosixFileSystem()
+    ) throws(LedgerError) -> Plan {
+        let journalPath = directory.appending(Ledger.journalDirectoryName)
+        let journalPlan: JournalRepair.Plan
+        do {
+            journalPlan = try JournalRepair.plan(at: journalPath, encryption: encryption, fileSystem: fileSystem)
+        } catch {
+            throw .storage(error)
+        }
+        let keys = try PersonalKeyRing.load(ledgerDirectory: directory, fileSystem: fileSystem, encryption: encryption, readOnly: true)
+        let checkpoints = CheckpointStore(
+            directory: directory.appending(Ledger.checkpointDirectoryName), fileSystem: fileSystem, encryption: encryption)
+        let evidence = try LedgerEvidence.gather(checkpoints: checkpoints, keys: keys)
+            .flatMap { $0.lastSequenceNumber > journalPlan.keptThrough ? $0 : nil }
+        var mismatch: String?
+        if journalPlan.isEmpty, evidence == nil {
+            do throws(LedgerError) {
+                let reader: JournalReader
+                do {
+                    reader = try JournalReader.open(at: journalPath, fileSystem: fileSystem, encryption: encryption)
+                } catch {
+                    throw .storage(error)
+                }
+                _ = try checkpoints.newestUsable(for: reader, keys: keys)
+            } catch {
+                mismatch = error.message
+            }
+        }
+        let names: [String]
+        do {
+            names = try checkpoints.names()
+        } catch {
+            throw .storage(error)
+        }
+        let repairsSomething = !journalPlan.isEmpty || evidence != nil || mismatch != nil
+        return Plan(
+            journal: journalPlan, setAsideCheckpoints: repairsSomething ? names : [], evidence: evidence,
+            checkpointMismatch: mismatch)
+    }
+
+    /// Carries out `plan` under the journal's writer lock and returns the folder that holds
+    /// what was set aside (nil when there was nothing to do).
+    /// - Throws: ``LedgerError/storage(_:)`` (`journalLocked` when a writer has the ledger
+    ///   open; I/O errors), ``LedgerError/personalKeys(_:)``.
+    @discardableResult
+    public static func apply(
+        _ plan: Plan, at directory: FilePath, encryption: JournalEncryption? = nil, fileSystem: any FileSystem = PosixFileSystem()
+    ) throws(LedgerError) -> FilePath? {
+        guard !plan.isEmpty else { return nil }
+        let journalPath = directory.appending(Ledger.journalDirectoryName)
+        let checkpointPath = directory.appending(Ledger.checkpointDirectoryName)
+        do {
+            let lock = try Journal.lockWriter(at: journalPath, fileSystem: fileSystem)
+            defer { lock.unlock() }
+            let setAside = try nextSetAsideDirectory(in: directory, fileSystem: fileSystem)
+            try JournalRepair.apply(plan.journal, at: journalPath, setAsideDirectory: setAside.appending("journal"), fileSystem: fileSystem)
+            if !plan.setAsideCheckpoints.isEmpty {
+                let destination = setAside.appending(Ledger.checkpointDirectoryName)
+                try JournalError.catching("set aside checkpoints", destination) { () throws(Errno) in
+                    if !fileSystem.fileExists(at: destination) { try fileSystem.createDirectory(at: destination) }
+                    for name in plan.setAsideCheckpoints {
+                        try fileSystem.rename(from: checkpointPath.appending(name), to: destination.appending(name))
+                    }
+                    try fileSystem.synchronizeDirectory(at: destination)
+                    try fileSystem.synchronizeDirectory(at: checkpointPath)
+                }
+            }
+            let keys = try PersonalKeyRing.load(ledgerDirectory: directory, fileSystem: fileSystem, encryption: encryption)
+            if let evidence = keys.evidence, evidence.lastSequenceNumber > plan.keptThrough {
+                try keys.lowerEvidence(to: plan.keptThrough)
+            }
+            return setAside
+        } catch let error as LedgerError {
+            throw error
+        } catch let error as JournalError {
+            throw .storage(error)
+        } catch {
+            throw .storage(.ioFailure(operation: "repair", path: directory.string, errno: Errno.ioError.rawValue))
+        }
+    }
+
+    /// `<ledger>/repair/<n>` for the first `n` not yet used (no clock: repeatable).
+    private static func nextSetAsideDirectory(in directory: FilePath, fileSystem: any FileSystem) throws(JournalError) -> FilePath {
+        let root = directory.appending("repair")
+        var number = 1
+        while fileSystem.fileExists(at: root.appending(String(number))) { number += 1 }
+        let chosen = root.appending(String(number))
+        try JournalError.catching("create directory", chosen) { () throws(Errno) in try fileSystem.createDirectory(at: chosen) }
+        return chosen
+    }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import SystemPackage
+import Tally
+import TallyJournal
+
+/// `tally repair`: shows what a repair of a damaged or truncated ledger would keep and set
+/// aside, and with `--apply` does it. Never automatic; nothing is deleted (see Docs/CLI.md).
+struct RepairCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "repair",
+        abstract: "Keep the valid prefix of a damaged ledger; set the rest aside (with --apply).",
+        discussion: "Without --apply only prints the plan: exit 0 nothing to repair, 1 a repair is needed. With --apply exit 0 repaired. Exit 2 could not run.")
+
+    @OptionGroup var location: LedgerLocation
+    @OptionGroup var key: KeyOptions
+    @Flag(help: "Carry out the plan: cut the journal after its valid prefix and set the rest aside.") var apply = false
+
+    func run() async throws {
+        let path = try location.path()
+        try LedgerAccess.requireLedger(at: path)
+        let encryption = try key.encryption()
+        let plan: LedgerRepair.Plan
+        do {
+            plan = try LedgerRepair.plan(at: FilePath(path), encryption: encryption)
+        } catch {
+            throw CLIError.ledger(error, at: path)
+        }
+        guard !plan.isEmpty else {
+            Terminal.line("\(path): nothing to repair; the journal ends at sequence \(plan.keptThrough) and agrees with its checkpoints and key store")
+            return
+        }
+        Terminal.line(Self.describe(plan, path: path))
+        guard apply else {
+            Terminal.line("nothing was changed; run `tally repair \(path) --apply` to do this")
+            throw ExitCode(1)
+        }
+        let setAside: FilePath?
+        do {
+            setAside = try LedgerRepair.apply(plan, at: FilePath(path), encryption: encryption)
+        } catch {
+            throw CLIError.ledger(error, at: path)
+        }
+        Terminal.line("repaired: the journal ends at sequence \(plan.keptThrough); what was set aside is in \(setAside?.string ?? path)")
+    }
+
+    static func describe(_ plan: LedgerRepair.Plan, path: String) -> String {
+        var lines = ["\(path): a repair keeps records 1...\(plan.keptThrough) (the journal's valid prefix)"]
+        for problem in plan.journal.problems { lines.append("  damage: \(problem)") }
+        if let cut = plan.journal.cutSegment { lines.append("  cut \(cut) at offset \(plan.journal.cutOffset); the bytes after it are set aside") }
+        for segment in plan.journal.setAsideSegments { lines.append("  set aside segment \(segment)") }
+        if let evidence = plan.evidence {
+            lines.append("  LOST: \(evidence.source) proves records through \(evidence.lastSequenceNumber) were acknowledged; records \(plan.keptThrough + 1)...\(evidence.lastSequenceNumber) are not in the journal and are given up (restore the journal from a backup instead to keep them)")
+        }
+        if let mismatch = plan.checkpointMismatch { lines.append("  checkpoints disagree with the journal: \(mismatch)") }
+        if !plan.setAsideCheckpoints.isEmpty { lines.append("  set aside \(plan.setAsideCheckpoints.count) checkpoint(s); the next open rebuilds the state by replay") }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,88 @@
+import SystemPackage
+
+/// The explicit repair of a damaged journal (`tally repair`): never done by opening, only when
+/// a person asks for it after reading what it will drop.
+///
+/// It keeps the valid prefix, records `1...keptThrough`, and sets everything after it aside,
+/// never deleting it: the bytes of the damaged segment from the damage on and every later
+/// segment are moved into `setAsideDirectory`, where they can be examined or restored by hand.
+public enum JournalRepair {
+    /// What a repair would keep and set aside.
+    public struct Plan: Sendable, Hashable {
+        /// The last sequence number kept (0 when nothing valid remains).
+        public var keptThrough: UInt64
+        /// The segment cut at ``cutOffset`` (nil when whole segments are set aside only).
+        public var cutSegment: String?
+        /// Where the cut is made in ``cutSegment``.
+        public var cutOffset: Int64
+        /// Whole segment files set aside (after the cut, or shorter than a header).
+        public var setAsideSegments: [String]
+        /// Every problem that made the repair necessary, in journal order.
+        public var problems: [JournalProblem]
+
+        /// True when the journal needs no repair.
+        public var isEmpty: Bool { cutSegment == nil && setAsideSegments.isEmpty }
+    }
+
+    /// Finds the valid prefix of the journal in `directory` and what lies after it.
+    /// - Throws: `JournalError.journalNotFound`, `.ioFailure`, `.notARegularFile`,
+    ///   `.corruption` for a damaged segment header in the middle (restore that segment).
+    public static func plan(
+        at directory: FilePath, encryption: JournalEncryption? = nil, fileSystem: any FileSystem = PosixFileSystem()
+    ) throws(JournalError) -> Plan {
+        let all = try SegmentFiles.list(in: directory, fileSystem: fileSystem)
+        let reader = try JournalReader.open(at: directory, fileSystem: fileSystem, encryption: encryption, allowingDamage: true)
+        // A torn tail is no damage (the writer's next open cuts it); missing records are the
+        // ledger's concern (its evidence), not the journal's.
+        let problems = reader.recoveryReport.problems.filter { $0.kind != .missingRecords && $0.kind != .tornTail }
+        guard let damage = problems.first else {
+            return Plan(keptThrough: reader.lastSequenceNumber, cutSegment: nil, cutOffset: 0, setAsideSegments: [], problems: [])
+        }
+        let kept = reader.segments.map(\.name)
+        var plan = Plan(
+            keptThrough: reader.lastSequenceNumber, cutSegment: nil, cutOffset: 0,
+            setAsideSegments: all.map(\.name).filter { !kept.contains($0) }, problems: problems)
+        if let last = kept.last, damage.location.segment == last {
+            plan.cutSegment = last
+            plan.cutOffset = reader.lastSegmentEnd
+        }
+        return plan
+    }
+
+    /// Carries out `plan`; the caller holds the writer lock (``Journal/lockWriter(at:fileSystem:)``).
+    /// The cut bytes are copied into `setAsideDirectory` (synced) before the segment is
+    /// truncated, whole segments are moved there, and both directories are synced.
+    /// - Throws: I/O errors (`diskFull`, `ioFailure`).
+    public static func apply(
+        _ plan: Plan, at directory: FilePath, setAsideDirectory: FilePath, fileSystem: any FileSystem = PosixFileSystem()
+    ) throws(JournalError) {
+        guard !plan.isEmpty else { return }
+        try withErrno("create directory", setAsideDirectory) { () throws(Errno) in
+            if !fileSystem.fileExists(at: setAsideDirectory) { try fileSystem.createDirectory(at: setAsideDirectory) }
+        }
+        if let name = plan.cutSegment {
+            let path = directory.appending(name)
+            let file = try withErrno("open", path) { () throws(Errno) in try fileSystem.openFile(at: path, writable: true) }
+            let size = try withErrno("size", path) { () throws(Errno) in try file.size() }
+            let cut = try withErrno("read", path) { () throws(Errno) in
+                try file.readBytes(count: Int(size - plan.cutOffset), at: plan.cutOffset)
+            }
+            let saved = setAsideDirectory.appending("\(name).from-\(plan.cutOffset)")
+            try withErrno("save cut bytes", saved) { () throws(Errno) in try fileSystem.replaceAtomically(saved, with: cut) }
+            try withErrno("truncate", path) { () throws(Errno) in
+                try file.truncate(to: plan.cutOffset)
+                try file.synchronize()
+            }
+        }
+        for name in plan.setAsideSegments {
+            let destination = setAsideDirectory.appending(name)
+            try withErrno("set aside", directory.appending(name)) { () throws(Errno) in
+                try fileSystem.rename(from: directory.appending(name), to: destination)
+            }
+        }
+        try withErrno("sync", directory) { () throws(Errno) in
+            try fileSystem.synchronizeDirectory(at: setAsideDirectory)
+            try fileSystem.synchronizeDirectory(at: directory)
+        }
+    }
+}

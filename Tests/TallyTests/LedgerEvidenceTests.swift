@@ -1,0 +1,165 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import SystemPackage
+import Tally
+import TallyJournal
+import TallyModel
+import TallyTestSupport
+import Testing
+
+/// Issue 13, classes A1, A3, A5, B8, C12, E18: what the ledger folder proves about its journal,
+/// the lock, special files, permissions and a refused batch's residue, on the real file system.
+@Suite("Ledger evidence and file safety")
+struct LedgerEvidenceTests {
+    /// A closed ledger with a checkpoint at its last sequence number and a personal-key store.
+    private func closedLedger(_ label: String, transactions: Int = 30) async throws -> (TemporaryDirectory, FilePath, UInt64) {
+        var s = Scenario()
+        let test = try await TestLedger.make(label)
+        try await test.ledger.execute(s.setup())
+        for index in 0..<transactions {
+            try await test.ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(Int64(100 + index)))))
+        }
+        let last = await test.ledger.lastSequenceNumber
+        try await test.ledger.close()
+        return (test.directory, test.directory.appending("ledger"), last)
+    }
+
+    private func segment(of ledger: FilePath) throws -> FilePath {
+        let journal = ledger.appending(Ledger.journalDirectoryName)
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: journal.string).filter { $0.hasSuffix(".segment") }.sorted().last)
+        return journal.appending(name)
+    }
+
+    private func isShorterThanEvidence(_ error: any Error, last: UInt64, proven: UInt64) -> Bool {
+        guard let error = error as? LedgerError, case .storage(.journalShorterThanEvidence(let journalLast, let evidence)) = error else { return false }
+        return journalLast == last && evidence.lastSequenceNumber == proven
+    }
+
+    @Test("A3: a journal truncated below its checkpoint is refused by open and replay (journalShorterThanEvidence, nothing cut); repair keeps the prefix explicitly")
+    func truncationBelowCheckpointIsRefused() async throws {
+        let (directory, ledger, last) = try await closedLedger("truncated")
+        defer { directory.remove() }
+        let segment = try segment(of: ledger)
+        let cutAt = try JournalReader.open(at: ledger.appending(Ledger.journalDirectoryName)).location(of: 11)
+        #expect(truncate(segment.string, off_t(cutAt.offset)) == 0)
+        let sizeBefore = try FileManager.default.attributesOfItem(atPath: segment.string)[.size] as? Int
+        await #expect(performing: { try await Ledger.open(at: ledger, options: LedgerOptions(durability: .none)) },
+                      throws: { isShorterThanEvidence($0, last: 10, proven: last) })
+        #expect(performing: { try LedgerReplay.replay(at: ledger) }, throws: { isShorterThanEvidence($0, last: 10, proven: last) })
+        #expect(try FileManager.default.attributesOfItem(atPath: segment.string)[.size] as? Int == sizeBefore, "open cut nothing")
+        let prefix = try LedgerReplay.replay(at: ledger, allowingDamage: true)
+        #expect(prefix.lastSequenceNumber == 10 && prefix.droppedProblems.map(\.kind) == [.missingRecords])
+        #expect(try LedgerAudit.audit(at: ledger).problems.map(\.code).contains("missingRecords"))
+
+        let plan = try LedgerRepair.plan(at: ledger)
+        #expect(plan.keptThrough == 10 && plan.evidence?.lastSequenceNumber == last)
+        let setAside = try #require(try LedgerRepair.apply(plan, at: ledger))
+        #expect(FileManager.default.fileExists(atPath: setAside.appending("checkpoints").appending("\(String(repeating: "0", count: 20 - String(last).count))\(last).checkpoint").string))
+        let reopened = try await Ledger.open(at: ledger, options: LedgerOptions(durability: .none))
+        #expect(await reopened.lastSequenceNumber == 10)
+        try await reopened.close()
+        #expect(try LedgerRepair.plan(at: ledger).isEmpty, "a second repair finds nothing to do")
+    }
+
+    @Test("A3/C12: a segment emptied, replaced by a link to /dev/zero or a FIFO, or deleted is refused with a typed error; the journal is never started afresh and open never blocks")
+    func emptiedOrReplacedJournalIsRefused() async throws {
+        for variant in ["empty", "dev-zero", "fifo", "deleted"] {
+            let (directory, ledger, last) = try await closedLedger("emptied-\(variant)", transactions: 3)
+            defer { directory.remove() }
+            let segment = try segment(of: ledger)
+            try FileManager.default.removeItem(atPath: segment.string)
+            switch variant {
+            case "empty": FileManager.default.createFile(atPath: segment.string, contents: Data())
+            case "dev-zero": try FileManager.default.createSymbolicLink(atPath: segment.string, withDestinationPath: "/dev/zero")
+            case "fifo": #expect(mkfifo(segment.string, 0o600) == 0)
+            default: break
+            }
+            await #expect(performing: { try await Ledger.open(at: ledger, options: LedgerOptions(durability: .none)) }, throws: { error in
+                guard let error = error as? LedgerError, case .storage(let storage) = error else { return false }
+                switch (variant, storage) {
+                case ("empty", .corruption(let problem)): return problem.kind == .badSegmentHeader && problem.location.sequenceNumber == 1
+                case ("dev-zero", .notARegularFile), ("fifo", .notARegularFile): return true
+                case ("deleted", .journalShorterThanEvidence(0, let evidence)): return evidence.lastSequenceNumber == last
+                default: return false
+                }
+            })
+            #expect(throws: LedgerError.self, "\(variant)") { try LedgerReplay.replay(at: ledger) }
+            let names = try FileManager.default.contentsOfDirectory(atPath: ledger.appending(Ledger.journalDirectoryName).string)
+            #expect(names.filter { $0.hasSuffix(".segment") }.count == (variant == "deleted" ? 0 : 1), "no fresh journal was created (\(variant))")
+        }
+    }
+
+    @Test("C12: a FIFO in place of the key store or a checkpoint is refused (notARegularFile), never blocks")
+    func fifoKeyStoreOrCheckpointIsRefused() async throws {
+        for target in ["personal-keys", "checkpoint"] {
+            let (directory, ledger, last) = try await closedLedger("fifo-\(target)", transactions: 2)
+            defer { directory.remove() }
+            let path = target == "personal-keys"
+                ? ledger.appending("personal-keys")
+                : ledger.appending("checkpoints").appending("\(String(repeating: "0", count: 20 - String(last).count))\(last).checkpoint")
+            try FileManager.default.removeItem(atPath: path.string)
+            #expect(mkfifo(path.string, 0o600) == 0)
+            do {
+                let opened = try await Ledger.open(at: ledger, options: LedgerOptions(durability: .none))
+                // A checkpoint is only a cache: an unreadable one costs a replay, and says why.
+                #expect(target == "checkpoint" && opened.openReport.rejectedCheckpoints.first?.contains("notARegularFile") == true)
+                try await opened.close()
+            } catch {
+                #expect(target == "personal-keys" && (error as? LedgerError)?.code == "notARegularFile", "\(error)")
+            }
+        }
+    }
+
+    @Test("A5: a batch the journal refuses (frame limit) leaves no personal key behind, in memory or on disk")
+    func refusedBatchLeavesNoKeys() async throws {
+        var s = Scenario()
+        let directory = try TemporaryDirectory("tally-engine-residue")
+        defer { directory.remove() }
+        var options = LedgerOptions(durability: .none)
+        options.commandsPerBatchMax = 200_000
+        let path = directory.appending("ledger")
+        let ledger = try await Ledger.open(at: path, options: options)
+        try await ledger.execute(s.setup())
+        let keyFile = path.appending("personal-keys").string
+        let keysBefore = try Data(contentsOf: URL(fileURLWithPath: keyFile))
+        let people = (0..<100_001).map { index in s.command(.addPerson(personID: s.ids.next(), name: "P\(index)")) }
+        await #expect(performing: { try await ledger.execute(people) }, throws: { ($0 as? LedgerError)?.code == "frameTooLarge" })
+        #expect(try Data(contentsOf: URL(fileURLWithPath: keyFile)) == keysBefore, "the key file is unchanged")
+        try await ledger.execute(s.command(.addPerson(personID: s.ids.next(), name: "Dora")))
+        try await ledger.close()
+        let keys = try Data(contentsOf: URL(fileURLWithPath: keyFile))
+        #expect(keys.count - keysBefore.count == 49, "only Dora's key (17 + 32 bytes) was added")
+    }
+
+    @Test("A1: the writer lock is on the journal directory itself: there is no lock file to delete, and a second writer is refused")
+    func lockDoesNotDependOnAnUnlinkablePath() async throws {
+        var s = Scenario()
+        let test = try await TestLedger.make("lock")
+        defer { test.directory.remove() }
+        try await test.ledger.execute(s.setup())
+        let journal = test.directory.appending("ledger").appending(Ledger.journalDirectoryName)
+        let names = try FileManager.default.contentsOfDirectory(atPath: journal.string)
+        #expect(names.allSatisfy { $0.hasSuffix(".segment") }, "only segments: \(names)")
+        await #expect(performing: { try await test.reopen() }, throws: { ($0 as? LedgerError)?.code == "journalLocked" })
+        #expect(throws: JournalError.journalLocked(directory: journal.string)) { try Journal.lockWriter(at: journal) }
+        try await test.ledger.close()
+    }
+
+    @Test("E18: the ledger folder and its folders are created 0700 and files 0600 whatever the umask; audit reports a key store or segment others can read")
+    func permissionsAreOwnerOnly() async throws {
+        let (directory, ledger, _) = try await closedLedger("permissions", transactions: 1)
+        defer { directory.remove() }
+        func mode(_ path: FilePath) throws -> Int { try #require(FileManager.default.attributesOfItem(atPath: path.string)[.posixPermissions] as? Int) }
+        #expect(try mode(ledger) == 0o700)
+        #expect(try mode(ledger.appending("journal")) == 0o700)
+        #expect(try mode(ledger.appending("personal-keys")) == 0o600)
+        #expect(try mode(segment(of: ledger)) == 0o600)
+        #expect(try LedgerAudit.audit(at: ledger).isClean)
+        #expect(chmod(ledger.appending("personal-keys").string, 0o644) == 0)
+        #expect(chmod(try segment(of: ledger).string, 0o640) == 0)
+        let problems = try LedgerAudit.audit(at: ledger).problems.filter { $0.code == "permissionsTooOpen" }
+        #expect(problems.count == 2 && problems.contains { $0.message.contains("personal-keys has mode 644") })
+    }
+}
