@@ -67,7 +67,7 @@ struct OutputFailureTests {
         let initLog = try TallyRunner.run(["log", "--json", scratch + "/init"])
         let events = initLog.stdout.split(separator: "\n")
         #expect(initLog.status == 0, "\(initLog.stderr)")
-        #expect(events.count == 16, "householdCreated and the 15 default categories")
+        #expect(events.count == 15, "householdCreated and the 14 default categories")
         #expect(events.first?.contains(#""sequenceNumber":1,"recordedAt":"2026-01-01T00:00:00.000Z","type":"householdCreated""#) == true)
 
         let demo = try TallyRunner.runIntoFullDevice(["demo", "--ledger", scratch + "/demo"])
