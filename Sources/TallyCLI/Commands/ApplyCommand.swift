@@ -8,7 +8,7 @@ struct ApplyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apply",
         abstract: "Execute JSON Lines commands (Docs/Commands.md); one JSON result line per command.",
-        discussion: "Exit 0 when every command was applied, 1 when any was invalid or rejected, 2 when it could not run.")
+        discussion: "Exit 0 when every command was applied, 1 when any was invalid or rejected, 2 when it could not run, 3 when stdout failed (the commands were still applied; stderr gives the counts).")
 
     @OptionGroup var location: LedgerOption
     @OptionGroup var key: KeyOptions

@@ -12,6 +12,7 @@ import Darwin
 enum StandardInput {
     /// The most bytes `tally` reads from stdin (a command file of 256 MiB).
     static let bytesMax = 256 << 20
+    /// Bytes asked for per `read(2)`.
     static let chunkBytes = 64 << 10
 
     /// Every byte until end of file.
