@@ -1,17 +1,24 @@
 import ArgumentParser
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The `tally` command: replays, audits, inspects and exports a Tally ledger.
 ///
 /// Exit codes: 0 success, 1 the command ran and found problems (rejected commands, audit
 /// problems, a golden mismatch), 2 the command could not run (bad arguments, missing or
-/// unreadable ledger, I/O).
+/// unreadable ledger, I/O), 3 stdout could not be written (read-only subcommands stopped,
+/// writing subcommands finished their work; Docs/CLI.md).
 @main
 struct TallyTool: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tally",
         abstract: "Replay, audit, inspect and export a Tally household ledger.",
-        discussion: "Exit codes: 0 ok, 1 problems found, 2 could not run. See Docs/CLI.md.",
+        discussion: "Exit codes: 0 ok, 1 problems found, 2 could not run, 3 output lost. See Docs/CLI.md.",
         subcommands: [
             InitCommand.self, ApplyCommand.self, ReplayCommand.self, AuditCommand.self, LogCommand.self,
             StatsCommand.self, BalancesCommand.self, DebtsCommand.self, BudgetCommand.self, NetWorthCommand.self,
@@ -22,8 +29,26 @@ struct TallyTool: AsyncParsableCommand {
     )
 
     /// Runs the command and maps every failure to the documented exit codes: usage errors and
-    /// errors that stop a command from running print to stderr and exit 2.
+    /// errors that stop a command from running print to stderr and exit 2; a stdout that cannot
+    /// be written exits 3.
+    ///
+    /// `SIGPIPE` is ignored first, so a reader that goes away (`tally ... | head -1`) turns into
+    /// `EPIPE` from `write(2)` (an ``OutputError``), which every subcommand handles, instead of
+    /// killing the process in the middle of its work.
     static func main() async {
+        signal(SIGPIPE, SIG_IGN)
+        let status = await runReportingFailures()
+        #if canImport(Glibc)
+        Glibc.exit(status)
+        #elseif canImport(Musl)
+        Musl.exit(status)
+        #else
+        Darwin.exit(status)
+        #endif
+    }
+
+    /// Parses and runs the command; returns the exit code after reporting any failure on stderr.
+    static func runReportingFailures() async -> Int32 {
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
@@ -31,21 +56,29 @@ struct TallyTool: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+            return 0
         } catch let code as ExitCode {
-            Terminal.flush()
-            Foundation.exit(code.rawValue)
+            return code.rawValue
         } catch let error as CLIError {
             Terminal.error("tally: \(error.message)")
-            Foundation.exit(2)
+            return error.exitCode
+        } catch let error as OutputError {
+            let failure = CLIError.outputFailed(error)
+            Terminal.error("tally: \(failure.message)")
+            return failure.exitCode
         } catch {
-            let exitCode = exitCode(for: error)
-            if exitCode == .success {
-                print(fullMessage(for: error))
-                Foundation.exit(0)
+            guard exitCode(for: error) == .success else {
+                Terminal.error(fullMessage(for: error))
+                return CLIError.couldNotRunExitCode
             }
-            Terminal.error(fullMessage(for: error))
-            Foundation.exit(2)
+            // --help and similar: the text belongs on stdout.
+            do {
+                try Terminal.line(fullMessage(for: error))
+                return 0
+            } catch {
+                Terminal.error("tally: \(CLIError.outputFailed(error).message)")
+                return CLIError.outputLostExitCode
+            }
         }
-        Terminal.flush()
     }
 }

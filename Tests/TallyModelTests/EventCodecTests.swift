@@ -80,16 +80,34 @@ struct EventCodecTests {
                 let decoded = try EventCodec.decode(encoded, recordedAt: event.recordedAt)
                 #expect(EventCodec.encode(decoded) == encoded)
             } catch {
-                // A typed EventCodecError is the expected outcome; reaching here means no crash.
-                #expect(!error.code.isEmpty)
+                Self.expectLocatedInside(error, payloadBytes: encoded.payload.count)
             }
         }
     }
 
-    @Test("G4: random bytes under every tag never crash the decoder")
-    func randomBytesNeverCrash() async {
+    @Test("G4: random bytes under every tag give a typed error located inside the payload, or an event that re-encodes to those bytes")
+    func randomBytesDecodeCanonicallyOrFailLocated() async {
         await propertyCheck(count: 500, input: Gen.uint8().array(of: 0...80), Gen<EventTag>.case) { bytes, tag in
-            _ = try? EventCodec.decode(tag: tag.rawValue, schemaVersion: tag.schemaVersion, payload: bytes, recordedAt: .init(millisecondsSinceEpoch: 0))
+            let encoded = EncodedEvent(tag: tag.rawValue, schemaVersion: tag.schemaVersion, payload: bytes)
+            do throws(EventCodecError) {
+                let decoded = try EventCodec.decode(encoded, recordedAt: .init(millisecondsSinceEpoch: 0))
+                #expect(EventCodec.encode(decoded) == encoded)
+            } catch {
+                Self.expectLocatedInside(error, payloadBytes: bytes.count)
+            }
+        }
+    }
+
+    /// A payload under a known tag and version fails only as truncated, an invalid value or
+    /// trailing bytes, at an offset inside the payload (trailing bytes run to its end).
+    static func expectLocatedInside(_ error: EventCodecError, payloadBytes: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+        switch error {
+        case .truncated(let offset), .invalidValue(_, _, let offset):
+            #expect((0...payloadBytes).contains(offset), "\(error)", sourceLocation: sourceLocation)
+        case .trailingBytes(let offset, let count):
+            #expect(count > 0 && offset + count == payloadBytes, "\(error)", sourceLocation: sourceLocation)
+        case .unknownTag, .unsupportedVersion:
+            Issue.record("a known tag and version failed as \(error)", sourceLocation: sourceLocation)
         }
     }
 

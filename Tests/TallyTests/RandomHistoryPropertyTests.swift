@@ -48,11 +48,16 @@ struct RandomHistoryPropertyTests {
         #expect(violations.isEmpty, "seed \(seed): \(violations.prefix(3))")
         // Checkpoint + tail: drop the newest checkpoint so open replays a tail.
         let checkpoints = path.appending(Ledger.checkpointDirectoryName).string
-        if let newest = try FileManager.default.contentsOfDirectory(atPath: checkpoints).filter({ $0.hasSuffix(".checkpoint") }).sorted().last {
-            try FileManager.default.removeItem(atPath: checkpoints + "/" + newest)
-        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: checkpoints).filter({ $0.hasSuffix(".checkpoint") }).sorted()
+        let newest = try #require(names.last, "seed \(seed): no checkpoint was written")
+        try FileManager.default.removeItem(atPath: checkpoints + "/" + newest)
+        let older = try #require(names.dropLast().last, "seed \(seed): one checkpoint only; nothing to open from")
+        let olderSequence = try #require(UInt64(older.prefix { $0.isNumber }))
         let reopened = try await Ledger.open(at: path, options: options)
-        #expect(reopened.openReport.checkpointSequenceNumber != nil)
+        #expect(reopened.openReport.checkpointSequenceNumber == olderSequence, "seed \(seed)")
+        let lastSequence = try #require(events.last?.sequenceNumber)
+        #expect(reopened.openReport.eventsReplayed == lastSequence - olderSequence, "seed \(seed): the tail after the checkpoint")
+        #expect(reopened.openReport.eventsReplayed > 0)
         #expect(try await reopened.readModels.canonicalJSON().text == live.canonicalJSON().text, "seed \(seed): checkpoint + tail == live")
         #expect(await reopened.state == liveState)
         try await reopened.close()

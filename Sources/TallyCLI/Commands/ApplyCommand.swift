@@ -8,7 +8,7 @@ struct ApplyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apply",
         abstract: "Execute JSON Lines commands (Docs/Commands.md); one JSON result line per command.",
-        discussion: "Exit 0 when every command was applied, 1 when any was invalid or rejected, 2 when it could not run.")
+        discussion: "Exit 0 when every command was applied, 1 when any was invalid or rejected, 2 when it could not run, 3 when stdout failed (the commands were still applied; stderr gives the counts).")
 
     @OptionGroup var location: LedgerOption
     @OptionGroup var key: KeyOptions
@@ -24,74 +24,100 @@ struct ApplyCommand: AsyncParsableCommand {
         let text = try Self.read(file)
         let lines = Self.commandLines(text)
         var parsed: [(line: Int, command: Command)] = []
-        var failed = false
+        var results = ResultLines()
+        var tally = ApplyCounts(commands: lines.count)
         for (number, line) in lines {
             do {
                 parsed.append((number, try CommandParser.parse(line: line)))
             } catch {
-                failed = true
-                Terminal.line(Self.invalid(line: number, error).text)
+                tally.invalid += 1
+                results.line(Self.invalid(line: number, error).text)
             }
         }
-        if atomic && failed {
+        if atomic && tally.invalid > 0 {
+            try results.requireDelivered(outcome: "nothing was applied (--atomic) because a line is invalid")
             Terminal.error("tally: \(file): nothing applied (--atomic) because a line is invalid")
             throw ExitCode(1)
         }
         let ledger = try await LedgerAccess.open(
             at: path, create: true, encryption: try key.encryption(), chainKey: try key.chainKey(), batchLimit: atomic ? parsed.count : nil)
-        let rejected = atomic
-            ? try await applyAtomically(parsed, to: ledger, path: path)
-            : try await applyEach(parsed, to: ledger, path: path)
+        if atomic {
+            try await applyAtomically(parsed, to: ledger, path: path, results: &results, tally: &tally)
+        } else {
+            try await applyEach(parsed, to: ledger, path: path, results: &results, tally: &tally)
+        }
         try await LedgerAccess.close(ledger, at: path)
-        if failed || rejected { throw ExitCode(1) }
+        try results.requireDelivered(outcome: tally.outcome(ledger: path))
+        if tally.invalid > 0 || tally.rejected > 0 { throw ExitCode(1) }
     }
 
-    /// One batch per command; a rejected command does not stop the ones after it.
-    private func applyEach(_ parsed: [(line: Int, command: Command)], to ledger: Ledger, path: String) async throws -> Bool {
-        var rejected = false
+    /// One batch per command; a rejected command does not stop the ones after it, and neither
+    /// does a stdout that cannot be written (`results` keeps count).
+    private func applyEach(
+        _ parsed: [(line: Int, command: Command)], to ledger: Ledger, path: String, results: inout ResultLines, tally: inout ApplyCounts
+    ) async throws {
         for (line, command) in parsed {
             do {
                 let positions = try await ledger.execute(command)
-                Terminal.line(Self.ok(line: line, positions).text)
+                tally.applied += 1
+                results.line(Self.ok(line: line, positions).text)
             } catch {
                 guard case .rejected = error else { throw CLIError.ledger(error, at: path) }
-                rejected = true
-                Terminal.line(Self.rejected(line: line, error).text)
+                tally.rejected += 1
+                results.line(Self.rejected(line: line, error).text)
             }
         }
-        return rejected
     }
 
     /// One batch for the whole file; on a rejection nothing is appended and the rejection names
     /// the command at fault (`RuleViolation.commandIndex`).
-    private func applyAtomically(_ parsed: [(line: Int, command: Command)], to ledger: Ledger, path: String) async throws -> Bool {
-        guard !parsed.isEmpty else { return false }
+    private func applyAtomically(
+        _ parsed: [(line: Int, command: Command)], to ledger: Ledger, path: String, results: inout ResultLines, tally: inout ApplyCounts
+    ) async throws {
+        guard !parsed.isEmpty else { return }
         do {
             let positions = try await ledger.execute(parsed.map(\.command))
+            tally.applied = parsed.count
             for (line, command) in parsed {
-                Terminal.line(Self.ok(line: line, positions.filter { $0.commandID == command.commandID }).text)
+                results.line(Self.ok(line: line, positions.filter { $0.commandID == command.commandID }).text)
             }
-            return false
         } catch {
             guard case .rejected(let violation) = error, parsed.indices.contains(violation.commandIndex) else {
                 throw CLIError.ledger(error, at: path)
             }
+            tally.rejected = 1
             let culprit = parsed[violation.commandIndex].line
             for (line, _) in parsed where line != culprit {
                 var object = JSONObject()
                 object.set("line", line)
                 object.set("status", "notApplied")
-                Terminal.line(object.text)
+                results.line(object.text)
             }
-            Terminal.line(Self.rejected(line: culprit, error).text)
+            results.line(Self.rejected(line: culprit, error).text)
             Terminal.error("tally: \(file): nothing applied (--atomic): line \(culprit): \(error.description)")
-            return true
+        }
+    }
+
+    /// What happened to the commands of the file, for the message of a lost stdout.
+    struct ApplyCounts {
+        var commands: Int
+        var applied = 0
+        var rejected = 0
+        var invalid = 0
+
+        /// `all 58 commands were applied; see `tally log --ledger DIR``, or the counts when
+        /// some were not.
+        func outcome(ledger: String) -> String {
+            let applied = applied == commands
+                ? "all \(commands) command\(commands == 1 ? " was" : "s were") applied"
+                : "\(self.applied) of \(commands) commands were applied, \(rejected) rejected, \(invalid) invalid"
+            return "\(applied); see `tally log --ledger \(ledger)`"
         }
     }
 
     static func read(_ file: String) throws -> String {
         if file == "-" {
-            return String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+            return String(decoding: try StandardInput.readAll(), as: UTF8.self)
         }
         guard let data = FileManager.default.contents(atPath: file) else {
             throw CLIError("\(file): cannot read the command file")

@@ -14,7 +14,7 @@ struct AuditCommand: AsyncParsableCommand {
 
     func run() async throws {
         let summary = try AuditSummary.run(path: try location.path(), encryption: try key.encryption(), chainKey: try key.chainKey())
-        Terminal.line(json ? summary.json.text : summary.text)
+        try Terminal.line(json ? summary.json.text : summary.text)
         if !summary.isClean { throw ExitCode(1) }
     }
 }

@@ -18,10 +18,10 @@ struct BalancesCommand: AsyncParsableCommand {
         let history = try LedgerAccess.history(at: path, encryption: try key.encryption(), allowDamaged: damage.allowDamaged)
         let date = try asOf.map { try LedgerAccess.date($0, option: "--as-of") }
         if json {
-            Terminal.line(try Reports.json(path: path) { () throws(ProjectionError) in try history.readModels.wallets.canonicalJSON() }.text)
+            try Terminal.line(try Reports.json(path: path) { () throws(ProjectionError) in try history.readModels.wallets.canonicalJSON() }.text)
             return
         }
-        Terminal.line(try Reports.balances(history, asOf: date, path: path))
+        try Terminal.line(try Reports.balances(history, asOf: date, path: path))
     }
 }
 

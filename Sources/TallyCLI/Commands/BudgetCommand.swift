@@ -25,7 +25,7 @@ struct BudgetCommand: AsyncParsableCommand {
         let report: BudgetReport
         do { report = try budgets.budget(for: budgets.period(containing: date)) } catch { throw CLIError("\(path): \(error.description)") }
         if json {
-            Terminal.line(CanonicalJSON(report).text)
+            try Terminal.line(CanonicalJSON(report).text)
             return
         }
         var table = TextTable([("Category", .left), ("Allocated", .right), ("Spent", .right), ("Remaining", .right), ("%", .right), ("Status", .left)])
@@ -35,11 +35,11 @@ struct BudgetCommand: AsyncParsableCommand {
                 category.percentBasisPoints.map { "\($0 / 100)%" } ?? "-", String(describing: category.status),
             ])
         }
-        Terminal.line("Period \(report.period.start) .. \(report.period.end)\(report.isFinal ? " (closed, snapshot)" : " (open)")")
-        Terminal.line(table.render())
-        Terminal.line("")
-        Terminal.line("Income (\(String(describing: report.income.source))): \(report.income.amount.formatted())")
-        Terminal.line("Allocated: \(report.totalAllocated.formatted())   Unallocated: \(report.unallocated.formatted())")
+        try Terminal.line("Period \(report.period.start) .. \(report.period.end)\(report.isFinal ? " (closed, snapshot)" : " (open)")")
+        try Terminal.line(table.render())
+        try Terminal.line("")
+        try Terminal.line("Income (\(String(describing: report.income.source))): \(report.income.amount.formatted())")
+        try Terminal.line("Allocated: \(report.totalAllocated.formatted())   Unallocated: \(report.unallocated.formatted())")
     }
 
     /// The start of the read model's `current` period (the one containing the latest

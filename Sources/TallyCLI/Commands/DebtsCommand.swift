@@ -15,10 +15,10 @@ struct DebtsCommand: AsyncParsableCommand {
         let path = try location.path()
         let history = try LedgerAccess.history(at: path, encryption: try key.encryption(), allowDamaged: damage.allowDamaged)
         if json {
-            Terminal.line(try Reports.json(path: path) { () throws(ProjectionError) in try history.readModels.debts.canonicalJSON() }.text)
+            try Terminal.line(try Reports.json(path: path) { () throws(ProjectionError) in try history.readModels.debts.canonicalJSON() }.text)
             return
         }
-        Terminal.line(try Reports.debts(history, path: path))
+        try Terminal.line(try Reports.debts(history, path: path))
     }
 }
 

@@ -35,15 +35,17 @@ struct DemoCommand: AsyncParsableCommand {
         try await LedgerAccess.close(ledgerActor, at: path)
         let history = try LedgerAccess.history(at: path, encryption: nil)
         let household = history.state.household?.name ?? "?"
-        Terminal.line("Recorded \(parsed.count) commands (\(history.events.count) events) of household \(household) into \(path)\n")
-        Terminal.line("== Balances")
-        Terminal.line(try Reports.balances(history, asOf: nil, path: path))
-        Terminal.line("\n== Debts")
-        Terminal.line(try Reports.debts(history, path: path))
-        Terminal.line("\n== Audit")
+        var results = ResultLines()
+        results.line("Recorded \(parsed.count) commands (\(history.events.count) events) of household \(household) into \(path)\n")
+        results.line("== Balances")
+        results.line(try Reports.balances(history, asOf: nil, path: path))
+        results.line("\n== Debts")
+        results.line(try Reports.debts(history, path: path))
+        results.line("\n== Audit")
         let audit = try AuditSummary.run(path: path, encryption: nil)
-        Terminal.line(audit.text)
-        Terminal.line("\nTry: tally log \(path) | tally networth \(path) | tally replay \(path)")
+        results.line(audit.text)
+        results.line("\nTry: tally log \(path) | tally networth \(path) | tally replay \(path)")
+        try results.requireDelivered(outcome: "the demo ledger was recorded at \(path)")
         if !audit.isClean { throw ExitCode(1) }
     }
 }

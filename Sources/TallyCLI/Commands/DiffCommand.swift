@@ -18,11 +18,11 @@ struct DiffCommand: AsyncParsableCommand {
         let right = try ReplayCommand.canonicalJSON(path: second, upto: nil, asOf: nil, model: nil, encryption: encryption)
         let differences = JSONDiff.differences(left, right)
         if differences.isEmpty {
-            Terminal.line("identical")
+            try Terminal.line("identical")
             return
         }
-        Terminal.line("--- \(first)\n+++ \(second)")
-        for line in differences { Terminal.line(line) }
+        try Terminal.line("--- \(first)\n+++ \(second)")
+        for line in differences { try Terminal.line(line) }
         throw ExitCode(1)
     }
 }
@@ -46,11 +46,11 @@ struct VerifyCommand: AsyncParsableCommand {
         do { expected = try JSONDiff.parse(data) } catch { throw CLIError("\(expect): not valid JSON: \(error)") }
         let differences = JSONDiff.differences(expected, actual)
         if differences.isEmpty {
-            Terminal.line("ok: \(path) matches \(expect)")
+            try Terminal.line("ok: \(path) matches \(expect)")
             return
         }
-        Terminal.line("mismatch: \(path) differs from \(expect) (- expected, + actual)")
-        for line in differences { Terminal.line(line) }
+        try Terminal.line("mismatch: \(path) differs from \(expect) (- expected, + actual)")
+        for line in differences { try Terminal.line(line) }
         throw ExitCode(1)
     }
 }

@@ -44,7 +44,7 @@ struct ExportCommand: AsyncParsableCommand {
         if let output {
             guard FileManager.default.createFile(atPath: output, contents: data) else { throw CLIError("\(output): cannot write the output file") }
         } else {
-            Terminal.write(Array(data))
+            try Terminal.write(Array(data))
         }
     }
 }

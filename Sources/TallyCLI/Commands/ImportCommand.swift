@@ -33,7 +33,9 @@ struct ImportCommand: AsyncParsableCommand {
             } catch {
                 throw CLIError.interchange(error, at: file)
             }
-            Terminal.line("restored \(file) into \(path)")
+            var results = ResultLines()
+            results.line("restored \(file) into \(path)")
+            try results.requireDelivered(outcome: "\(file) was restored into \(path)")
             return
         }
         guard let wallet else { throw CLIError("import csv needs --wallet NAME") }
@@ -64,15 +66,17 @@ struct ImportCommand: AsyncParsableCommand {
             }
             try await LedgerAccess.close(ledger, at: path)
         }
+        var results = ResultLines()
         for row in plan.rows {
             var object = JSONObject()
             object.set("line", row.line)
             object.set("status", row.status.rawValue)
             object.set("reason", row.reason)
-            Terminal.line(object.text)
+            results.line(object.text)
         }
         let delimiter = plan.delimiter == "\t" ? "tab" : String(plan.delimiter)
         Terminal.error("\(file): \(plan.inserted) inserted, \(plan.skipped) skipped, \(plan.failed) failed (delimiter \(delimiter), dates \(plan.dateFormat.rawValue))\(dryRun ? " [dry run]" : "")")
+        try results.requireDelivered(outcome: dryRun ? "nothing was imported (--dry-run)" : "\(plan.inserted) rows were imported into \(path); see `tally log --ledger \(path)`")
         if plan.failed > 0 { throw ExitCode(1) }
     }
 }

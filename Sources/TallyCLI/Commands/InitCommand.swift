@@ -47,7 +47,9 @@ struct InitCommand: AsyncParsableCommand {
             line.set("householdID", household.description)
             line.set("admin", admin.description)
             line.set("sequenceNumbers", .array(positions.map { .integer(Int64($0.sequenceNumber)) }))
-            Terminal.line(line.text)
+            var results = ResultLines()
+            results.line(line.text)
+            try results.requireDelivered(outcome: "the ledger was created at \(path)")
         }
     }
 }

@@ -59,12 +59,12 @@ struct LogCommand: AsyncParsableCommand {
                 object.set("commandID", event.commandID.description)
                 object.set("actor", event.actor.description)
                 object.set("summary", description.summary)
-                Terminal.line(object.text)
+                try Terminal.line(object.text)
             } else {
                 table.add([String(committed.sequenceNumber), event.recordedAt.iso8601, String(describing: event.payload.tag),
                            history.personName(event.actor), description.summary])
             }
         }
-        if !json { Terminal.line(table.render()) }
+        if !json { try Terminal.line(table.render()) }
     }
 }

@@ -16,10 +16,10 @@ struct NetWorthCommand: AsyncParsableCommand {
         let path = try location.path()
         let history = try LedgerAccess.history(at: path, encryption: try key.encryption(), allowDamaged: damage.allowDamaged)
         if json {
-            Terminal.line(try Reports.json(path: path) { () throws(ProjectionError) in try history.readModels.netWorth.canonicalJSON() }.text)
+            try Terminal.line(try Reports.json(path: path) { () throws(ProjectionError) in try history.readModels.netWorth.canonicalJSON() }.text)
             return
         }
-        Terminal.line(try Reports.netWorth(history, path: path))
+        try Terminal.line(try Reports.netWorth(history, path: path))
     }
 }
 

@@ -29,7 +29,7 @@ struct ReplayCommand: AsyncParsableCommand {
                 throw CLIError("\(output): cannot write the output file")
             }
         } else {
-            Terminal.write(bytes)
+            try Terminal.write(bytes)
         }
     }
 

@@ -57,17 +57,17 @@ struct StatsCommand: AsyncParsableCommand {
                 "lastSequenceNumber": .integer(Int64(history.lastSequenceNumber)),
                 "checkpointAgeEvents": age.map { .integer(Int64($0)) } ?? .null,
             ])
-            Terminal.line(object.text)
+            try Terminal.line(object.text)
             return
         }
         var table = TextTable([("Event type", .left), ("Count", .right)])
         for (type, count) in counts.sorted(by: { $0.key < $1.key }) { table.add([type, String(count)]) }
-        Terminal.line(table.render())
-        Terminal.line("")
-        Terminal.line("Events: \(history.events.count), last sequence \(history.lastSequenceNumber)")
-        Terminal.line("Segments: \(segmentFiles.count), frames: \(frames), bytes on disk: \(bytesOnDisk)")
-        Terminal.line("Payload: \(raw) bytes raw, \(stored) stored (\(ratioPercent)% of raw)")
-        Terminal.line("Checkpoint: " + (age.map { "\($0) events behind the journal" } ?? "none"))
+        try Terminal.line(table.render())
+        try Terminal.line("")
+        try Terminal.line("Events: \(history.events.count), last sequence \(history.lastSequenceNumber)")
+        try Terminal.line("Segments: \(segmentFiles.count), frames: \(frames), bytes on disk: \(bytesOnDisk)")
+        try Terminal.line("Payload: \(raw) bytes raw, \(stored) stored (\(ratioPercent)% of raw)")
+        try Terminal.line("Checkpoint: " + (age.map { "\($0) events behind the journal" } ?? "none"))
     }
 
     /// The sequence number in the newest checkpoint file name (`<seq>.checkpoint`), if any.

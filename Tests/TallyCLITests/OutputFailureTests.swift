@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+@testable import TallyCLI
+
+/// Item 9 and 10 of "Never lose, never serve damaged data, never crash": a stdout that cannot be
+/// written (full disk, closed pipe) is exit 3 with a message on stderr, never a signal; writing
+/// subcommands finish their work and say so.
+@Suite("tally output failures", .serialized)
+struct OutputFailureTests {
+    static let outputLostExitCode: Int32 = 3
+    static let golden = TallyRunner.repositoryRoot.appendingPathComponent("Tests/Fixtures/household-readmodels.json").path
+    static let bob = "00000002-0000-4000-8000-000000000002"
+
+    /// Arguments that reach each subcommand's output, for a ledger holding the household;
+    /// writing subcommands get fresh directories under `scratch`.
+    static func argumentsReachingOutput(ledger: String, scratch: String) -> [String: [[String]]] {
+        [
+            "init": [["init", "--ledger", scratch + "/init", "--name", "H", "--admin-name", "Alice", "--recorded-at", "2026-01-01T00:00:00Z"]],
+            "apply": [["apply", "--ledger", scratch + "/apply", TallyRunner.household]],
+            "replay": [["replay", ledger]],
+            "audit": [["audit", ledger], ["audit", "--json", ledger]],
+            "log": [["log", ledger], ["log", "--json", ledger]],
+            "stats": [["stats", ledger]],
+            "balances": [["balances", ledger], ["balances", "--json", ledger]],
+            "debts": [["debts", ledger]],
+            "budget": [["budget", ledger, "--period", "2026-01-10"]],
+            "networth": [["networth", ledger]],
+            "export": [["export", "--format", "csv", ledger], ["export", "--format", "json", ledger],
+                       ["export", "--format", "ledger", ledger], ["export", "--format", "person", "--person", bob, ledger]],
+            "import": [["import", "csv", scratch + "/rows.csv", "--ledger", ledger, "--wallet", "Bob cash"],
+                       ["import", "backup", scratch + "/backup.json", "--ledger", scratch + "/restored"]],
+            "diff": [["diff", ledger, ledger]],
+            "verify": [["verify", ledger, "--expect", golden]],
+            "demo": [["demo", "--ledger", scratch + "/demo"]],
+            "help": [["help"], ["--help"]],
+        ]
+    }
+
+    @Test("every subcommand with stdout on /dev/full exits 3 with a stderr message naming ENOSPC, never a signal (class: a trap in output code)")
+    func everySubcommandIntoFullDeviceExitsWithMessageNotSignal() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let scratch = TallyRunner.temporaryDirectory()
+        try "date,amount,note,category\n2026-02-20,-12.50,Bakery,Groceries\n".write(toFile: scratch + "/rows.csv", atomically: true, encoding: .utf8)
+        let backup = try TallyRunner.run(["export", ledger, "--format", "json", "--output", scratch + "/backup.json"])
+        #expect(backup.status == 0, "\(backup.stderr)")
+        let table = Self.argumentsReachingOutput(ledger: ledger, scratch: scratch)
+        let subcommands = TallyTool.configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
+        for name in subcommands {
+            let runs = try #require(table[name], "subcommand \(name) has no case here: add the arguments that reach its output")
+            for arguments in runs {
+                let result = try TallyRunner.runIntoFullDevice(arguments)
+                let shown = arguments.joined(separator: " ")
+                #expect(!result.signaled, "\(shown): killed by signal \(result.status)")
+                #expect(result.status == Self.outputLostExitCode, "\(shown): exit \(result.status): \(result.stderr)")
+                #expect(result.stderr.contains("tally: stdout: write failed: No space left on device (ENOSPC)"), "\(shown): \(result.stderr)")
+            }
+        }
+        #expect(Set(table.keys) == Set(subcommands), "cases for subcommands that no longer exist")
+    }
+
+    @Test("writing subcommands with stdout on /dev/full finish their work and say so on stderr (class: output errors abort the work)")
+    func writingSubcommandsIntoFullDeviceFinishTheWork() throws {
+        let scratch = TallyRunner.temporaryDirectory()
+        let created = try TallyRunner.runIntoFullDevice(
+            ["init", "--ledger", scratch + "/init", "--name", "H", "--admin-name", "Alice", "--recorded-at", "2026-01-01T00:00:00Z"])
+        #expect(created.status == Self.outputLostExitCode && created.stderr.contains("the ledger was created at \(scratch)/init"), "\(created.stderr)")
+        let initLog = try TallyRunner.run(["log", "--json", scratch + "/init"])
+        let events = initLog.stdout.split(separator: "\n")
+        #expect(initLog.status == 0, "\(initLog.stderr)")
+        #expect(events.count == 15, "householdCreated and the 14 default categories")
+        #expect(events.first?.contains(#""sequenceNumber":1,"recordedAt":"2026-01-01T00:00:00.000Z","type":"householdCreated""#) == true)
+
+        let demo = try TallyRunner.runIntoFullDevice(["demo", "--ledger", scratch + "/demo"])
+        #expect(demo.status == Self.outputLostExitCode && demo.stderr.contains("the demo ledger was recorded at \(scratch)/demo"), "\(demo.stderr)")
+        #expect(try TallyRunner.run(["audit", scratch + "/demo"]).status == 0)
+    }
+
+    @Test("apply with stdout on /dev/full applies all 58 commands, reports the lost output and exits 3 (class: output errors abort the work)")
+    func applyIntoFullDeviceAppliesEveryCommand() throws {
+        let ledger = TallyRunner.temporaryDirectory() + "/ledger"
+        let result = try TallyRunner.runIntoFullDevice(["apply", "--ledger", ledger, TallyRunner.household])
+        #expect(!result.signaled)
+        #expect(result.status == Self.outputLostExitCode, "\(result.stderr)")
+        #expect(result.stderr.contains("tally: stdout: write failed: No space left on device (ENOSPC) after 0 result lines; all 58 commands were applied; see `tally log --ledger \(ledger)`"), "\(result.stderr)")
+        try Self.expectHousehold(in: ledger, extraTransactions: 0)
+    }
+
+    @Test("apply into a pipe closed after the first line applies every command and exits 3, not 141 (class: SIGPIPE kills the work)")
+    func applyIntoClosedPipeAppliesEveryCommand() throws {
+        let directory = TallyRunner.temporaryDirectory()
+        let ledger = directory + "/ledger"
+        let extra = 150
+        let commands = try String(contentsOfFile: TallyRunner.household, encoding: .utf8) + Self.smallExpenses(extra)
+        try commands.write(toFile: directory + "/commands.jsonl", atomically: true, encoding: .utf8)
+        let result = try TallyRunner.runIntoPipeClosedAfterFirstLine(["apply", "--ledger", ledger, directory + "/commands.jsonl"])
+        #expect(!result.signaled, "killed by signal \(result.status)")
+        #expect(result.status == Self.outputLostExitCode, "\(result.stderr)")
+        #expect(result.stdoutLines.first?.hasPrefix(#"{"line":1,"status":"ok""#) == true, "\(result.stdoutLines)")
+        #expect(result.stderr.contains("tally: stdout: write failed: Broken pipe (EPIPE) after "), "\(result.stderr)")
+        #expect(result.stderr.contains("; all \(58 + extra) commands were applied; see `tally log --ledger \(ledger)`"), "\(result.stderr)")
+        try Self.expectHousehold(in: ledger, extraTransactions: extra)
+    }
+
+    @Test("a read-only subcommand into a closed pipe stops with exit 3 and a message, not SIGPIPE (class: SIGPIPE kills the process)")
+    func logIntoClosedPipeExitsThree() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let result = try TallyRunner.runIntoPipeClosedAfterFirstLine(["log", "--json", ledger])
+        #expect(!result.signaled, "killed by signal \(result.status)")
+        #expect(result.status == Self.outputLostExitCode, "\(result.stderr)")
+        #expect(result.stderr == "tally: stdout: write failed: Broken pipe (EPIPE); the output is incomplete\n", "\(result.stderr)")
+    }
+
+    /// The ledger holds the household plus `extraTransactions` expenses of CHF 1.00 from the
+    /// joint account, and audits clean.
+    static func expectHousehold(in ledger: String, extraTransactions: Int) throws {
+        let log = try TallyRunner.run(["log", "--json", ledger])
+        #expect(log.status == 0, "\(log.stderr)")
+        #expect(log.stdout.split(separator: "\n").count == 75 + extraTransactions)
+        let balances = try TallyRunner.jsonObject(Substring(try TallyRunner.run(["balances", "--json", ledger]).stdout))
+        let wallets = try #require(balances["wallets"] as? [[String: Any]])
+        let joint = try #require(wallets.first { $0["name"] as? String == "Joint account" })
+        #expect((joint["balance"] as? [String: Any])?["minorUnits"] as? Int == 1_496_855 - 100 * extraTransactions)
+        #expect(try TallyRunner.run(["audit", ledger]).status == 0)
+    }
+
+    /// `count` recordTransaction commands: CHF 1.00 rent from the joint account, not shared.
+    static func smallExpenses(_ count: Int) -> String {
+        (1...count).map { index in
+            let suffix = String(format: "%012x", 0xE000 + index)
+            return #"{"command": "recordTransaction", "commandID": "0000000c-0000-4000-8000-\#(suffix)", "actor": "00000002-0000-4000-8000-000000000001", "recordedAt": "2026-02-20T08:00:00.000Z", "transactionID": "00000005-0000-4000-8000-\#(suffix)", "kind": "expense", "amount": {"minorUnits": 100, "currency": "CHF"}, "walletID": "00000003-0000-4000-8000-000000000001", "categoryID": "00000004-0000-4000-8000-000000000001", "date": "2026-02-20", "payer": "00000002-0000-4000-8000-000000000001", "shared": false}"#
+        }.joined(separator: "\n") + "\n"
+    }
+}
