@@ -8,9 +8,10 @@ import SystemPackage
 ///
 /// - a process killed mid-write leaves a *prefix* of the frame: fewer bytes than the header
 ///   announces (or fewer than a header), starting with the frame magic;
-/// - a power loss leaves sectors the disk never wrote, which read back as *zeros*: the rest of
-///   the file is zero, or a whole 512-byte sector inside the frame (or a run of at least 64
-///   bytes reaching a sector boundary or the end of the file) is zero.
+/// - a power loss leaves blocks the disk never wrote, which read back as *zeros* (on file
+///   systems that never expose stale blocks: ext4 in its default data=ordered mode, XFS,
+///   btrfs, APFS): the file ends in a run of at least 64 zero bytes, or a 512-byte sector
+///   inside the frame (at least 64 bytes of it) is zero.
 ///
 /// Everything else is damage: a complete frame whose non-zero bytes fail the checksum (a bit
 /// flip), a header that does not parse, or a frame whose length field alone was altered (it
@@ -22,13 +23,13 @@ import SystemPackage
 enum TornWrite {
     /// The unit a disk writes atomically, and so the unit a power loss zeroes.
     static let sectorBytes: Int64 = 512
-    /// The shortest zero run (at a sector boundary or the end of the file) taken as unwritten.
+    /// The shortest zero run (at the end of the file, or a sector's worth) taken as unwritten.
     static let zeroRunBytesMin = 64
 
     /// Whether `region`, the bytes from `offset` (where the last valid frame ends) to the end
     /// of the file, is what an interrupted append leaves behind.
     static func explains(_ region: [UInt8], at offset: Int64) -> Bool {
-        if region.allSatisfy({ $0 == 0 }) || hasUnwrittenSector(region, at: offset) { return true }
+        if region.allSatisfy({ $0 == 0 }) || endsInZeros(region) || hasUnwrittenSector(region, at: offset) { return true }
         let magic = FrameHeader.magic
         guard region.count >= FrameHeader.size else {
             return region.prefix(magic.count).elementsEqual(magic.prefix(min(magic.count, region.count)))
@@ -46,6 +47,11 @@ enum TornWrite {
         let count = Int(fileSize - offset)
         let region = try withErrno("read", path) { () throws(Errno) in try file.readBytes(count: count, at: offset) }
         return explains(region, at: offset)
+    }
+
+    /// The region ends in a zero run long enough to be unwritten blocks (a zero-filled tail).
+    private static func endsInZeros(_ region: [UInt8]) -> Bool {
+        region.count >= zeroRunBytesMin && region.suffix(zeroRunBytesMin).allSatisfy { $0 == 0 }
     }
 
     /// A sector-aligned piece of `region` that is all zeros and long enough to be unwritten.

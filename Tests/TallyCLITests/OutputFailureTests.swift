@@ -32,6 +32,7 @@ struct OutputFailureTests {
             "diff": [["diff", ledger, ledger]],
             "verify": [["verify", ledger, "--expect", golden]],
             "demo": [["demo", "--ledger", scratch + "/demo"]],
+            "repair": [["repair", ledger]],
             "help": [["help"], ["--help"]],
         ]
     }

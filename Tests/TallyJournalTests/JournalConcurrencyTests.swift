@@ -109,7 +109,9 @@ struct JournalConcurrencyTests {
             fileSystem.setContents(of: segment, to: bytes)
             let report = try JournalVerifier.verify(at: journalPath, fileSystem: fileSystem)
             #expect(report.problems.first?.location.offset == 64)
-            #expect(try JournalReader.open(at: journalPath, fileSystem: fileSystem).records().isEmpty)
+            // Issue 13 A2: a hostile header is no torn write: refused, not served as an empty journal.
+            #expect(throws: JournalError.self) { try JournalReader.open(at: journalPath, fileSystem: fileSystem) }
+            #expect(try JournalReader.open(at: journalPath, fileSystem: fileSystem, allowingDamage: true).records().isEmpty)
         }
     }
 }

@@ -27,10 +27,12 @@ struct JournalDeepPathTests {
         return (fileSystem, journalPath.appending(try segmentNames(fileSystem)[0]), frames)
     }
 
-    /// Every open refuses the journal with `badSegmentHeader` at offset 0 of `segment`, naming `detail`.
+    /// Every open refuses the journal with `badSegmentHeader` at offset 0 of `segment` and the
+    /// sequence its name announces (issue 13 B8), naming `detail`.
     func expectHeaderRefused(_ fileSystem: FaultInjectingFileSystem, segment: FilePath, detail: String,
                              sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let location = JournalLocation(segment: segment.lastComponent?.string ?? "", offset: 0)
+        let name = segment.lastComponent?.string ?? ""
+        let location = JournalLocation(segment: name, offset: 0, sequenceNumber: SegmentBytes.firstSequenceNumber(of: name))
         let matches: (any Error) -> Bool = { error in
             guard case .corruption(let problem) = error as? JournalError else { return false }
             return problem.kind == .badSegmentHeader && problem.location == location && problem.detail.contains(detail)
@@ -102,7 +104,7 @@ struct JournalDeepPathTests {
         try expectFrameDamage(.badRecords, at: frames[1], fileSystem, servedBefore: 3)
     }
 
-    @Test("journal guarantee: a sealed segment cut mid-frame while later segments exist is truncatedFrame at that frame for the reader and the verifier")
+    @Test("journal guarantee (issue 13 A4): a sealed segment cut mid-frame while later segments exist is truncatedFrame at that frame: the reader and the writer refuse it at open, the verifier lists it; allowing damage serves the records before it")
     func truncatedSealedSegment() async throws {
         let fileSystem = FaultInjectingFileSystem()
         var random = SeededRandom(seed: 32)
@@ -120,7 +122,11 @@ struct JournalDeepPathTests {
         let path = journalPath.appending(names[1])
         let bytes = try #require(fileSystem.contents(of: path))
         fileSystem.setContents(of: path, to: Array(bytes[..<(Int(last.offset) + 96 + last.storedBytes / 2)]))
-        try expectFrameDamage(.truncatedFrame, at: last, fileSystem, servedBefore: Int(last.firstSequenceNumber) - 1)
+        try expectFrameDamage(.truncatedFrame, at: last, fileSystem, servedBefore: 0)
+        #expect(throws: JournalError.self) { try Journal.open(at: journalPath, fileSystem: fileSystem) }
+        let prefix = try JournalReader.open(at: journalPath, fileSystem: fileSystem, allowingDamage: true).records()
+        #expect(prefix.count == Int(last.firstSequenceNumber) - 1)
+        #expect(zip(prefix, written).allSatisfy { $0.matches($1) })
         let report = try JournalVerifier.verify(at: journalPath, fileSystem: fileSystem)
         #expect(report.problems.first?.kind == .truncatedFrame, "a sealed segment's cut is not a torn tail: \(report.problems)")
         #expect(report.recordCount < written.count)

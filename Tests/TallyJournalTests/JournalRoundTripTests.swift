@@ -73,7 +73,7 @@ struct JournalRoundTripTests {
         #expect(frames[0].records[0].matches(noise) && frames[1].records[0].matches(text))
     }
 
-    @Test("seeking to a sequence reads only frame headers before it: a damaged payload earlier does not stop the read")
+    @Test("seeking to a sequence reads only frame headers before it: an earlier frame whose records do not match its header (CRC recomputed) does not stop the read")
     func seekSkipsEarlierPayloads() async throws {
         let fileSystem = FaultInjectingFileSystem()
         var random = SeededRandom(seed: 11)
@@ -83,7 +83,10 @@ struct JournalRoundTripTests {
         #expect(try segmentNames(fileSystem).count > 1)
         let segment = journalPath.appending(try segmentNames(fileSystem)[0])
         var bytes = try #require(fileSystem.contents(of: segment))
-        bytes[64 + 96 + 2] ^= 0xFF  // inside the first frame's payload
+        // The first frame's last recordedAt altered, its CRC recomputed: open checks CRCs only,
+        // so the damage shows when that frame's records are decoded, not before.
+        SegmentBytes.put(Int64(123_456), into: &bytes, at: 64 + 40)
+        SegmentBytes.resealFrame(&bytes, at: 64)
         fileSystem.setContents(of: segment, to: bytes)
         let reader = try JournalReader.open(at: journalPath, fileSystem: fileSystem)
         let tail = try reader.records(from: UInt64(written.count - 3))

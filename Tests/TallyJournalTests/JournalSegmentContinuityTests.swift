@@ -75,13 +75,13 @@ struct JournalSegmentContinuityTests {
         try expectReported(.sequenceGap, segment: names[1], sequenceNumber: 1, in: fileSystem)
     }
 
-    @Test("journal guarantee: a segment renamed to a wrong first sequence is refused (name and header disagree)")
+    @Test("journal guarantee (issue 13 B8): a segment renamed to a wrong first sequence is refused (name and header disagree), naming segment, offset and the sequence its name announces")
     func renamedSegment() async throws {
         let (fileSystem, names, _) = try await Self.segmentedJournal(seed: 3)
         let first = try #require(SegmentBytes.firstSequenceNumber(of: names[2]))
         let wrong = SegmentBytes.name(first + 1)
         try fileSystem.rename(from: journalPath.appending(names[2]), to: journalPath.appending(wrong))
-        try expectReported(.badSegmentHeader, segment: wrong, sequenceNumber: nil, in: fileSystem)
+        try expectReported(.badSegmentHeader, segment: wrong, sequenceNumber: first + 1, in: fileSystem)
     }
 
     @Test("journal guarantee: a segment renumbered in name and header (CRC recomputed) is a sequence gap at that segment")

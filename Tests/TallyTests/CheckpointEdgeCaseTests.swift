@@ -39,7 +39,7 @@ struct CheckpointEdgeCaseTests {
         try await ledger.close()
     }
 
-    @Test("checkpoint guarantee: a checkpoint beyond the journal's end (stale) is rejected as notInJournal and the ledger replays in full")
+    @Test("checkpoint guarantee (issue 13 A3): a checkpoint beyond the journal's end is evidence of acknowledged records: open and replay refuse the shorter journal (journalShorterThanEvidence naming the checkpoint), nothing is cut")
     func staleCheckpointIsRejected() async throws {
         let directory = try TemporaryDirectory("tally-ckp-stale")
         defer { directory.remove() }
@@ -57,10 +57,16 @@ struct CheckpointEdgeCaseTests {
         try await longer.close()
         try FileManager.default.removeItem(atPath: journal)
         try FileManager.default.moveItem(atPath: directory.appending("journal-early").string, toPath: journal)
-        try await Self.expectFullReplay(at: path, rejectedFor: "covers sequence \(checkpointed), which the journal does not end a frame at")
+        let isShorter: (any Error) -> Bool = { error in
+            guard case .storage(.journalShorterThanEvidence(let last, let evidence))? = error as? LedgerError else { return false }
+            return last == checkpointed - 1 && evidence.lastSequenceNumber == checkpointed && evidence.source.hasSuffix(".checkpoint")
+        }
+        await #expect(performing: { try await Ledger.open(at: path, options: Self.options()) }, throws: isShorter)
+        #expect(performing: { try LedgerReplay.replay(at: path) }, throws: isShorter)
+        #expect(try LedgerReplay.replay(at: path, allowingDamage: true).lastSequenceNumber == checkpointed - 1)
     }
 
-    @Test("checkpoint guarantee: a checkpoint of another journal (same sequence number, other chain) is rejected as chainMismatch")
+    @Test("checkpoint guarantee (issue 13 A3): a checkpoint of another journal (same sequence number, other chain) is evidence the journal was replaced: open refuses with chainMismatch at that frame; repair sets the checkpoint aside")
     func foreignCheckpointIsRejected() async throws {
         let directory = try TemporaryDirectory("tally-ckp-foreign")
         defer { directory.remove() }
@@ -80,7 +86,17 @@ struct CheckpointEdgeCaseTests {
             try FileManager.default.removeItem(atPath: ours + "/" + name)
             try FileManager.default.copyItem(atPath: theirs + "/" + name, toPath: ours + "/" + name)
         }
-        try await Self.expectFullReplay(at: directory.appending("ours"), rejectedFor: "chain value at sequence \(checkpointed) differs")
+        let isChainMismatch: (any Error) -> Bool = { error in
+            guard case .storage(.corruption(let problem))? = error as? LedgerError else { return false }
+            return problem.kind == .chainMismatch && problem.location.sequenceNumber != nil && problem.detail.contains("after sequence \(checkpointed)")
+        }
+        await #expect(performing: { try await Ledger.open(at: directory.appending("ours"), options: Self.options()) }, throws: isChainMismatch)
+        let plan = try LedgerRepair.plan(at: directory.appending("ours"))
+        #expect(plan.journal.isEmpty && plan.checkpointMismatch != nil && plan.setAsideCheckpoints.count == 1)
+        try LedgerRepair.apply(plan, at: directory.appending("ours"))
+        let repaired = try await Ledger.open(at: directory.appending("ours"), options: Self.options())
+        #expect(await repaired.lastSequenceNumber == checkpointed && repaired.openReport.checkpointSequenceNumber == nil)
+        try await repaired.close()
     }
 
     @Test("checkpoint guarantee: a checkpoint of another format version (CRC recomputed) is rejected as unsupported")
@@ -114,10 +130,10 @@ struct CheckpointEdgeCaseTests {
         try await ledger.execute(s.setup())
         try await ledger.close()
         let checkpoints = path.appending(Ledger.checkpointDirectoryName).string
-        try FileManager.default.createDirectory(atPath: checkpoints, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: checkpoints, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         // A sparse file of 1 GiB + 1 byte: nothing is allocated on disk unless it is read.
         let file = checkpoints + "/00000000000000000004.checkpoint"
-        #expect(FileManager.default.createFile(atPath: file, contents: nil))
+        #expect(FileManager.default.createFile(atPath: file, contents: nil, attributes: [.posixPermissions: 0o600]))
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
         try handle.truncate(atOffset: UInt64(1 << 30) + 1)
         try handle.close()

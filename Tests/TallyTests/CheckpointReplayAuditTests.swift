@@ -154,6 +154,8 @@ struct CheckpointReplayAuditTests {
         let golden = try String(contentsOf: goldenURL, encoding: .utf8)
         let replayed = try LedgerReplay.replay(at: FilePath(ledgerURL.path))
         #expect(try Self.json(replayed.readModels) + "\n" == golden)
-        #expect(try LedgerAudit.audit(at: FilePath(ledgerURL.path)).isClean)
+        // git keeps no file modes beyond the executable bit, so a checked-out fixture is as
+        // readable as the umask makes it: the one problem audit may report here (E18).
+        #expect(try LedgerAudit.audit(at: FilePath(ledgerURL.path)).problems.allSatisfy { $0.code == "permissionsTooOpen" })
     }
 }

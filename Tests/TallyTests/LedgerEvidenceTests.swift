@@ -42,23 +42,24 @@ struct LedgerEvidenceTests {
         let (directory, ledger, last) = try await closedLedger("truncated")
         defer { directory.remove() }
         let segment = try segment(of: ledger)
-        let cutAt = try JournalReader.open(at: ledger.appending(Ledger.journalDirectoryName)).location(of: 11)
+        let cutAt = try JournalReader.open(at: ledger.appending(Ledger.journalDirectoryName)).location(of: last - 10)
+        let kept = last - 11  // one transaction per frame: the cut is at the frame holding last - 10
         #expect(truncate(segment.string, off_t(cutAt.offset)) == 0)
         let sizeBefore = try FileManager.default.attributesOfItem(atPath: segment.string)[.size] as? Int
         await #expect(performing: { try await Ledger.open(at: ledger, options: LedgerOptions(durability: .none)) },
-                      throws: { isShorterThanEvidence($0, last: 10, proven: last) })
-        #expect(performing: { try LedgerReplay.replay(at: ledger) }, throws: { isShorterThanEvidence($0, last: 10, proven: last) })
+                      throws: { isShorterThanEvidence($0, last: kept, proven: last) })
+        #expect(performing: { try LedgerReplay.replay(at: ledger) }, throws: { isShorterThanEvidence($0, last: kept, proven: last) })
         #expect(try FileManager.default.attributesOfItem(atPath: segment.string)[.size] as? Int == sizeBefore, "open cut nothing")
         let prefix = try LedgerReplay.replay(at: ledger, allowingDamage: true)
-        #expect(prefix.lastSequenceNumber == 10 && prefix.droppedProblems.map(\.kind) == [.missingRecords])
+        #expect(prefix.lastSequenceNumber == kept && prefix.droppedProblems.map(\.kind) == [.missingRecords])
         #expect(try LedgerAudit.audit(at: ledger).problems.map(\.code).contains("missingRecords"))
 
         let plan = try LedgerRepair.plan(at: ledger)
-        #expect(plan.keptThrough == 10 && plan.evidence?.lastSequenceNumber == last)
+        #expect(plan.keptThrough == kept && plan.evidence?.lastSequenceNumber == last)
         let setAside = try #require(try LedgerRepair.apply(plan, at: ledger))
         #expect(FileManager.default.fileExists(atPath: setAside.appending("checkpoints").appending("\(String(repeating: "0", count: 20 - String(last).count))\(last).checkpoint").string))
         let reopened = try await Ledger.open(at: ledger, options: LedgerOptions(durability: .none))
-        #expect(await reopened.lastSequenceNumber == 10)
+        #expect(await reopened.lastSequenceNumber == kept)
         try await reopened.close()
         #expect(try LedgerRepair.plan(at: ledger).isEmpty, "a second repair finds nothing to do")
     }

@@ -118,6 +118,8 @@ struct CheckpointStore: Sendable {
             bytes = try file.readBytes(count: Int(size), at: 0)
         } catch let defect as CheckpointDefect {
             throw defect
+        } catch let error as Errno {
+            throw .stateUnreadable("\(name): \(JournalError(error, operation: "read checkpoint", path: path))")
         } catch {
             throw .stateUnreadable("\(name): \(error)")
         }

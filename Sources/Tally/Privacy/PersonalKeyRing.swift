@@ -280,7 +280,11 @@ package final class PersonalKeyRing: PersonalTextCipher {
     private static func unsealed(_ bytes: [UInt8], path: FilePath, encryption: JournalEncryption?) throws(LedgerError) -> [UInt8] {
         guard bytes.starts(with: sealedMagic) else { return bytes }
         guard let encryption else {
-            throw .personalKeys("\(path) is encrypted; open the ledger with its encryption key")
+            // The same error the journal gives for its own sealed frames (the key file is
+            // read before the journal, to gather evidence).
+            let sealed = bytes.dropFirst(sealedMagic.count)
+            let keyID = sealed.count >= 2 ? UInt16(sealed[sealed.startIndex]) | UInt16(sealed[sealed.startIndex + 1]) << 8 : 0
+            throw .storage(.encryptionKeyMissing(keyID: keyID, location: JournalLocation(segment: fileName, offset: 0)))
         }
         do {
             return try encryption.openBlob(

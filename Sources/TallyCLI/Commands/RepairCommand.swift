@@ -26,12 +26,12 @@ struct RepairCommand: AsyncParsableCommand {
             throw CLIError.ledger(error, at: path)
         }
         guard !plan.isEmpty else {
-            Terminal.line("\(path): nothing to repair; the journal ends at sequence \(plan.keptThrough) and agrees with its checkpoints and key store")
+            try Terminal.line("\(path): nothing to repair; the journal ends at sequence \(plan.keptThrough) and agrees with its checkpoints and key store")
             return
         }
-        Terminal.line(Self.describe(plan, path: path))
+        try Terminal.line(Self.describe(plan, path: path))
         guard apply else {
-            Terminal.line("nothing was changed; run `tally repair \(path) --apply` to do this")
+            try Terminal.line("nothing was changed; run `tally repair \(path) --apply` to do this")
             throw ExitCode(1)
         }
         let setAside: FilePath?
@@ -40,7 +40,7 @@ struct RepairCommand: AsyncParsableCommand {
         } catch {
             throw CLIError.ledger(error, at: path)
         }
-        Terminal.line("repaired: the journal ends at sequence \(plan.keptThrough); what was set aside is in \(setAside?.string ?? path)")
+        try Terminal.line("repaired: the journal ends at sequence \(plan.keptThrough); what was set aside is in \(setAside?.string ?? path)")
     }
 
     static func describe(_ plan: LedgerRepair.Plan, path: String) -> String {

@@ -29,7 +29,7 @@ extension LedgerSimulation {
         case 0..<4: .dropUnsynced
         case 4..<7: .random
         case 7: .tornPrefix
-        case 8: .tornWithGarbage
+        case 8: .tornWithZeros
         default: .keepEverything
         }
     }
