@@ -15,6 +15,21 @@ struct EventCodecTests {
         return try EventCodec.decode(encoded, recordedAt: event.recordedAt)
     }
 
+    @Test("G1/G4: an event recorded with a code outside ISO 4217 (BTC) still decodes, with the legacy exponent 2")
+    func legacyNonISOCurrencyStillDecodes() throws {
+        let btc = try Currency("BTC")
+        let opened = WalletOpened(
+            walletID: try Identifier(parsing: "00000003-0000-4000-8000-000000000001"), name: "Coins", kind: .investment, currency: btc,
+            openingBalance: Money(minorUnits: 12_345, currency: btc), openedOn: try LocalDate(iso: "2025-01-01"), owner: nil)
+        let event = Event(commandID: try Identifier(parsing: "0000000c-0000-4000-8000-000000000001"),
+                          actor: try Identifier(parsing: "00000002-0000-4000-8000-000000000001"),
+                          recordedAt: Timestamp(millisecondsSinceEpoch: 0), payload: .walletOpened(opened))
+        let decoded = try Self.roundTrip(event)
+        #expect(decoded == event)
+        guard case .walletOpened(let payload) = decoded.payload else { return }
+        #expect(payload.openingBalance.formatted() == "BTC 123.45")
+    }
+
     @Test("G4: every event type round-trips through the codec with random field values", arguments: EventTag.allCases)
     func roundTripEveryType(tag: EventTag) async {
         let generator = Generator<Event, Shrink.None<Event>>(run: { rng in

@@ -110,7 +110,7 @@ struct MoneyTests {
         #expect(throws: ModelError.currencyMismatch(.chf, .eur)) { try Money.sum([francs, euros], currency: .chf) }
     }
 
-    @Test("G1: currency codes are three uppercase letters; exponents follow the table, unknown codes get 2")
+    @Test("G1: currency codes are three uppercase letters; exponents follow the ISO 4217 table; a legacy code outside it reads with 2")
     func currencyCodes() throws {
         #expect(try Currency("CHF") == .chf)
         for bad in ["chf", "CH", "CHFF", "C1F", "", "ÄBC"] {
@@ -120,8 +120,24 @@ struct MoneyTests {
         #expect(Currency.jpy.minorUnitExponent == 0)
         #expect(try Currency("KRW").minorUnitExponent == 0)
         #expect(try Currency("KWD").minorUnitExponent == 3)
-        #expect(try Currency("XYZ").minorUnitExponent == 2)
+        #expect(try Currency("XYZ").minorUnitExponent == Currency.legacyMinorUnitExponent)
         #expect(Currency.chf.code == "CHF")
+    }
+
+    @Test("G1: Currency(iso4217:) accepts the active ISO 4217 codes with the standard's exponents and refuses BTC, ZZZ, withdrawn and fund codes as unknownCurrency")
+    func iso4217TableIsTheOnlySourceOfCurrencies() throws {
+        for (code, exponent) in [("CHF", 2), ("EUR", 2), ("JPY", 0), ("KRW", 0), ("XOF", 0), ("BHD", 3), ("KWD", 3), ("TND", 3), ("IDR", 2), ("ZWG", 2)] {
+            let currency = try Currency(iso4217: code)
+            #expect(currency.isISO4217, "\(code)")
+            #expect(currency.minorUnitExponent == exponent, "\(code)")
+        }
+        for code in ["BTC", "ZZZ", "XYZ", "HRK", "XAU", "XXX", "CLF", "UYW"] {
+            #expect(throws: ModelError.unknownCurrency(code)) { try Currency(iso4217: code) }
+            #expect(ModelError.unknownCurrency(code).message.contains("'\(code)' is not an active ISO 4217"))
+        }
+        #expect(throws: ModelError.invalidCurrencyCode("btc")) { try Currency(iso4217: "btc") }
+        // Decoding stays lenient: a legacy code still builds (stored journals replay).
+        #expect(try !Currency("BTC").isISO4217)
     }
 
     @Test("G1: formatting then parsing returns the same amount for any Int64 and exponent 0, 2 or 3")

@@ -4,7 +4,7 @@ import TallyModel
 /// length-prefixed strings, presence bytes, counts; `Docs/Events.md`), dictionaries written as
 /// pairs sorted by key so that equal states give equal bytes.
 extension LedgerState {
-    static let checkpointMagic = "tally.ledgerState.v3"
+    static let checkpointMagic = "tally.ledgerState.v4"
 
     func checkpointBytes() -> [UInt8] {
         var writer = BinaryWriter(reservingCapacity: 4096)
@@ -56,6 +56,7 @@ extension LedgerState {
         }
         writer.write(incomeSettings)
         history.write(to: &writer)
+        exposure.write(to: &writer)
         return writer.bytes
     }
 
@@ -133,6 +134,7 @@ extension LedgerState {
         }
         incomeSettings = try reader.read()
         history = try CommandHistory(from: &reader)
+        exposure = try MoneyExposure(from: &reader)
         try reader.finish()
     }
 }

@@ -37,6 +37,11 @@ public struct RuleViolation: Sendable, Equatable, Error {
         /// A note, tag or list longer than its ``LedgerLimits`` bound; the message names the
         /// field, its size and the limit (G6).
         case inputTooLarge
+        /// A balance, debt, budget, group or converted total could pass the ``LedgerLimits``
+        /// bound on sums (`currencyExposureMinorUnitsMax`, `convertedExposureMinorUnitsMax`) (G1).
+        case totalOutOfRange
+        /// A currency that is not an active ISO 4217 code (`BTC`, `ZZZ`) (G1).
+        case unknownCurrency
         // Household and people (H1-H5)
         /// Base currency cannot change after the first transaction (H2).
         case currencyLocked
@@ -168,6 +173,7 @@ public struct RuleViolation: Sendable, Equatable, Error {
             case .unknownActor: "G7"
             case .duplicateID, .duplicateCommandID: "G5"
             case .nameRequired, .invalidValue, .inputTooLarge: "G6"
+            case .totalOutOfRange, .unknownCurrency: "G1"
             case .currencyLocked: "H2"
             case .unknownPerson, .notAMember, .personArchived: "H3"
             case .unsettledDebt: "H4"

@@ -2,8 +2,15 @@
 public struct CommandParseError: Error, Sendable, Equatable {
     /// The kind of problem; the raw value is a stable code.
     public enum Code: String, Sendable {
-        /// The line is not a JSON object.
+        /// The line is not strict JSON (RFC 8259: no trailing commas, comments, leading zeros,
+        /// `-0`, lone surrogates), or not an object; ``CommandParseError/column`` says where.
         case invalidJSON
+        /// A key appears twice in one object; ``CommandParseError/field`` names it.
+        case duplicateKey
+        /// The line holds bytes that are not UTF-8; ``CommandParseError/column`` is the first.
+        case invalidUTF8
+        /// Arrays and objects nest deeper than `StrictJSONParser.depthMax` (32).
+        case nestingTooDeep
         /// The `command` field names no known command.
         case unknownCommand
         /// A required field is absent.
@@ -24,11 +31,14 @@ public struct CommandParseError: Error, Sendable, Equatable {
     public let message: String
     /// The 1-based line number when parsing a file.
     public var lineNumber: Int?
+    /// The 1-based byte column within the line of a JSON syntax, UTF-8 or duplicate-key error.
+    public var column: Int?
 
     /// Creates an error.
-    public init(code: Code, field: String?, message: String, lineNumber: Int? = nil) {
+    public init(code: Code, field: String?, column: Int? = nil, message: String, lineNumber: Int? = nil) {
         self.code = code
         self.field = field
+        self.column = column
         self.message = message
         self.lineNumber = lineNumber
     }
@@ -43,8 +53,9 @@ public struct CommandParseError: Error, Sendable, Equatable {
 }
 
 extension CommandParseError: CustomStringConvertible {
-    /// `line N: code: message`.
+    /// `line N, column C: code: message` (each location part only when known).
     public var description: String {
-        (lineNumber.map { "line \($0): " } ?? "") + "\(code.rawValue): \(message)"
+        let location = [lineNumber.map { "line \($0)" }, column.map { "column \($0)" }].compactMap { $0 }
+        return (location.isEmpty ? "" : location.joined(separator: ", ") + ": ") + "\(code.rawValue): \(message)"
     }
 }

@@ -49,8 +49,14 @@ struct JSONFields {
     }
 
     func integer(_ key: String) throws(CommandParseError) -> Int64 {
-        guard case .integer(let number) = try value(key) else { throw .bad(name(key), "expected an integer") }
-        return number
+        switch try value(key) {
+        case .integer(let number):
+            return number
+        case .number(let text):
+            throw .bad(name(key), "\(text) is not accepted: expected a whole number (amounts are integer minor units) within the 64-bit range, without a fraction or exponent")
+        default:
+            throw .bad(name(key), "expected an integer")
+        }
     }
 
     func bool(_ key: String, default fallback: Bool? = nil) throws(CommandParseError) -> Bool {
@@ -110,9 +116,9 @@ struct JSONFields {
     func currency(_ key: String) throws(CommandParseError) -> Currency {
         let text = try string(key)
         do {
-            return try Currency(text)
+            return try Currency(iso4217: text)
         } catch {
-            throw .bad(name(key), "'\(text)' is not a three-letter ISO 4217 code")
+            throw .bad(name(key), error.message)
         }
     }
 
@@ -142,11 +148,14 @@ struct JSONFields {
     func money(_ key: String) throws(CommandParseError) -> Money {
         switch try value(key) {
         case .string(let text):
+            let money: Money
             do {
-                return try Money.parse(text)
+                money = try Money.parse(text)
             } catch {
                 throw .bad(name(key), "'\(text)' is not an amount like \"CHF 12.34\": \(error.message)")
             }
+            guard money.currency.isISO4217 else { throw .bad(name(key), ModelError.unknownCurrency(money.currency.code).message) }
+            return money
         case .object(let fields):
             let object = JSONFields(fields, path: name(key), log: log)
             return Money(minorUnits: try object.integer("minorUnits"), currency: try object.currency("currency"))

@@ -1,34 +1,16 @@
-import Foundation
-
-/// A parsed JSON value. Numbers are kept as `Int64` when they are integers; any fractional
-/// number is kept apart so that money and ratios never pass through floating point (G1, G2).
-enum JSONValue: Sendable, Equatable, Decodable {
+/// A parsed JSON value (``StrictJSONParser``). Numbers never pass through floating point
+/// (G1, G2): an integer literal that fits `Int64` is ``integer(_:)``; every other number
+/// literal (a fraction, an exponent, an integer out of range) is kept as its exact text in
+/// ``number(_:)`` so that a field expecting an integer can refuse it by name.
+enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case integer(Int64)
-    case fraction(String)
+    /// A number literal that is not an `Int64` integer, exactly as written (`1.0`, `1e2`).
+    case number(String)
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Int64.self) {
-            self = .integer(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .fraction(String(describing: value))
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
-    }
 
     /// A short name of the value's type for messages.
     var typeName: String {
@@ -36,7 +18,7 @@ enum JSONValue: Sendable, Equatable, Decodable {
         case .null: "null"
         case .bool: "a boolean"
         case .integer: "an integer"
-        case .fraction: "a fractional number"
+        case .number(let text): "the number \(text)"
         case .string: "a string"
         case .array: "an array"
         case .object: "an object"

@@ -11,6 +11,7 @@ extension LedgerState {
         nextSequenceNumber += 1
         let effect = effect(of: event.payload)
         record(event, sequenceNumber: sequenceNumber, effect: effect)
+        exposure.record(event.payload, in: self)
         mutate(event.payload)
         updateOpenSharedTransactions(after: event.payload)
     }

@@ -42,6 +42,8 @@ public struct LedgerState: Sendable, Equatable {
     public internal(set) var hasTransactions = false
     /// Every command's effect and compensation, for undo and redo (T5).
     public internal(set) var history = CommandHistory()
+    /// The bound on every sum of money, per currency and converted (G1, ``LedgerLimits``).
+    public internal(set) var exposure = MoneyExposure()
     /// The sequence number the next applied event gets (1 for an empty journal).
     public internal(set) var nextSequenceNumber: UInt64 = 1
     /// Live, unsettled transactions with a split: the only ones a settlement can cover. An

@@ -67,7 +67,9 @@ extension CommandExecutor {
         for record in state.transactions.values where !record.isDeleted && record.details.kind == .income
             && record.details.amount.currency == base && members.contains(record.details.payer)
             && (period.periodStart...period.periodEnd).contains(record.details.date) {
-            incomes[record.details.payer, default: 0] += record.details.amount.minorUnits
+            // Saturating: the sum only weighs ratios, and a journal from before the G1 limits may exceed Int64.
+            let (sum, overflow) = incomes[record.details.payer, default: 0].addingReportingOverflow(record.details.amount.minorUnits)
+            incomes[record.details.payer] = overflow ? .max : sum
         }
         let weights = members.map { (key: $0, weight: incomes[$0] ?? 0) }
         guard let points = try? Allocation.allocate(10_000, weights: weights, preferred: nil),
@@ -124,9 +126,10 @@ extension CommandExecutor {
             case .equal(let list):
                 return try Allocation.splitEqually(amount, among: list, payer: payer)
             case .exact(let shares):
-                let total = shares.reduce(Int64(0)) { $0 + $1.amount.minorUnits }
-                guard shares.allSatisfy({ $0.amount.currency == amount.currency && $0.amount.minorUnits >= 0 }), total == amount.minorUnits else {
-                    throw LedgerError.violation(.exactSplitMustSumToTotal, "exact amounts must be non-negative in \(amount.currency) and sum to \(amount.formatted()); they sum to \(Money(minorUnits: total, currency: amount.currency).formatted())")
+                // 128-bit: 100 shares of up to Int64.max each cannot overflow (G1).
+                let total = shares.reduce(Int128(0)) { $0 + Int128($1.amount.minorUnits) }
+                guard shares.allSatisfy({ $0.amount.currency == amount.currency && $0.amount.minorUnits >= 0 }), total == Int128(amount.minorUnits) else {
+                    throw LedgerError.violation(.exactSplitMustSumToTotal, "exact amounts must be non-negative in \(amount.currency) and sum to \(amount.formatted()); they sum to \(total) minor units")
                 }
                 return shares
             case .percentage(let ratios):

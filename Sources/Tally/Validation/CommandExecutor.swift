@@ -71,8 +71,16 @@ struct CommandExecutor {
         events.append(event)
     }
 
-    /// Checks one command against the state and returns the events it produces.
+    /// Checks one command against the state and returns the events it produces, after
+    /// checking every amount, currency and sum they record (G1, ``requireBounded(_:)``).
     private func validate(_ command: Command) throws(LedgerError) -> [EventPayload] {
+        let payloads = try validateRules(command)
+        try requireBounded(payloads)
+        return payloads
+    }
+
+    /// Checks one command against the domain rules and returns the events it produces.
+    private func validateRules(_ command: Command) throws(LedgerError) -> [EventPayload] {
         try requireInputSizes(command.action)
         if case .createHousehold(let id, let name, let currency, let adminName) = command.action {
             return try createHousehold(id: id, name: name, currency: currency, adminName: adminName, command: command)

@@ -1,8 +1,24 @@
 /// Limits the engine enforces on commands (STYLE 7: everything has a limit).
 public enum LedgerLimits {
-    /// The largest amount a command may carry, in minor units (10^15, e.g. CHF 10 trillion).
-    /// Keeps every sum the engine folds far from `Int64` overflow (G1).
+    /// The largest amount a command may carry, in minor units (10^15, e.g. CHF 10 trillion);
+    /// rule `invalidValue` (G6). Every amount of every event a command produces is checked.
     public static let amountMinorUnitsMax: Int64 = 1_000_000_000_000_000
+    /// The most the magnitudes of all amounts ever recorded in one currency may add up to, in
+    /// its minor units (10^17): a bound on any balance, debt, group or budget total in that
+    /// currency on any date (``MoneyExposure``). A command that would pass it is rejected with
+    /// `totalOutOfRange` (G1). 10^17 leaves a factor of 92 to `Int64.max` for read-model
+    /// figures that scale a sum (monthly equivalents, percentages).
+    public static let currencyExposureMinorUnitsMax: Int64 = 100_000_000_000_000_000
+    /// The most any total converted into the base currency may reach, in its minor units
+    /// (10^17): per currency, the exposure times the largest conversion factor any rate set so
+    /// far gives, summed (``MoneyExposure/convertedMinorUnits(into:)``). A command (an amount,
+    /// a new rate, a base-currency change) that would pass it is rejected with
+    /// `totalOutOfRange` (G1, N1, N3).
+    public static let convertedExposureMinorUnitsMax: Int64 = 100_000_000_000_000_000
+    /// The largest exchange rate accepted, scaled by 10^8 (10^15: one unit worth ten million
+    /// of the other); rule `invalidValue` (G2). Keeps the 128-bit conversion of any bounded
+    /// sum from overflowing; the smallest rate is 10^-8 (a scaled rate of 1).
+    public static let exchangeRateScaledMax: Int64 = 1_000_000_000_000_000
     /// The most `PeriodClosed` events one command may add (100 years of monthly periods) (B6).
     public static let periodsClosedPerCommandMax = 1200
     /// The longest name (wallet, category, person, group, household) in UTF-8 bytes.

@@ -21,14 +21,13 @@ struct ApplyCommand: AsyncParsableCommand {
 
     func run() async throws {
         let path = try location.path()
-        let text = try Self.read(file)
-        let lines = Self.commandLines(text)
+        let lines = CommandParser.commandLines(in: try Self.read(file))
         var parsed: [(line: Int, command: Command)] = []
         var results = ResultLines()
         var tally = ApplyCounts(commands: lines.count)
         for (number, line) in lines {
             do {
-                parsed.append((number, try CommandParser.parse(line: line)))
+                parsed.append((number, try CommandParser.parse(lineBytes: line)))
             } catch {
                 tally.invalid += 1
                 results.line(Self.invalid(line: number, error).text)
@@ -115,22 +114,16 @@ struct ApplyCommand: AsyncParsableCommand {
         }
     }
 
-    static func read(_ file: String) throws -> String {
+    /// The command file's bytes, undecoded: `CommandParser.parse(lineBytes:)` validates each
+    /// line's UTF-8 and reports a bad byte with its line and column (never U+FFFD).
+    static func read(_ file: String) throws -> [UInt8] {
         if file == "-" {
-            return String(decoding: try StandardInput.readAll(), as: UTF8.self)
+            return try StandardInput.readAll()
         }
         guard let data = FileManager.default.contents(atPath: file) else {
             throw CLIError("\(file): cannot read the command file")
         }
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    /// The non-blank lines that are not `//` comments, with 1-based line numbers.
-    static func commandLines(_ text: String) -> [(Int, String)] {
-        text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { index, line in
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            return trimmed.isEmpty || trimmed.hasPrefix("//") ? nil : (index + 1, trimmed)
-        }
+        return Array(data)
     }
 
     static func ok(line: Int, _ positions: [EventPosition]) -> JSONObject {
@@ -157,6 +150,7 @@ struct ApplyCommand: AsyncParsableCommand {
         object.set("status", "invalid")
         object.set("code", error.code.rawValue)
         object.set("field", error.field)
+        if let column = error.column { object.set("column", column) }
         object.set("message", error.message)
         return object
     }

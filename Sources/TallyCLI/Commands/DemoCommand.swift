@@ -17,11 +17,10 @@ struct DemoCommand: AsyncParsableCommand {
         if FileManager.default.fileExists(atPath: path + "/journal") {
             throw CLIError("\(path): a ledger already exists here; pick another --ledger")
         }
-        let text = try ApplyCommand.read(commands)
-        let lines = ApplyCommand.commandLines(text)
+        let lines = CommandParser.commandLines(in: try ApplyCommand.read(commands))
         var parsed: [Command] = []
         for (number, line) in lines {
-            do { parsed.append(try CommandParser.parse(line: line)) } catch {
+            do { parsed.append(try CommandParser.parse(lineBytes: line)) } catch {
                 throw CLIError("\(commands): line \(number): \(error.description)")
             }
         }

@@ -24,33 +24,20 @@ extension Currency {
         self.packed = packed
     }
 
-    /// The number of decimal digits of the minor unit (G1): 2 for most currencies
-    /// (CHF, EUR, USD, GBP, AUD...), 0 for currencies without a minor unit in use
-    /// (JPY, KRW, ISK...), 3 for the dinars and a few others (BHD, KWD, OMR, JOD, TND, LYD, IQD).
+    /// The number of decimal digits of the minor unit (G1), from the ISO 4217 table
+    /// (``isISO4217``): 2 for most currencies, 0 for JPY, KRW, ISK..., 3 for the dinars.
     ///
-    /// A code that is not in the table gets **2**, the most common exponent. The table is part of
-    /// the stored format's meaning: changing an entry would change how recorded minor units read,
-    /// so entries are only ever added for codes that were not in use before.
+    /// A code outside the table can only come from an event recorded before commands were
+    /// limited to ISO 4217; it reads with ``legacyMinorUnitExponent`` (2), the exponent it was
+    /// recorded with, so old journals replay unchanged.
     public var minorUnitExponent: Int {
-        Currency.zeroDecimalCodes.contains(packed) ? 0 : Currency.threeDecimalCodes.contains(packed) ? 3 : 2
+        Currency.iso4217MinorUnitExponents[packed] ?? Currency.legacyMinorUnitExponent
     }
 
     /// `10^minorUnitExponent`: how many minor units make one major unit.
     public var minorUnitsPerMajorUnit: Int64 {
-        switch minorUnitExponent {
-        case 0: 1
-        case 3: 1000
-        default: 100
-        }
-    }
-
-    private static let zeroDecimalCodes: Set<UInt32> = packedSet(
-        ["JPY", "KRW", "ISK", "CLP", "VND", "PYG", "UGX", "XAF", "XOF", "XPF", "RWF", "KMF",
-         "GNF", "DJF", "BIF", "VUV"])
-    private static let threeDecimalCodes: Set<UInt32> = packedSet(
-        ["BHD", "KWD", "OMR", "JOD", "TND", "LYD", "IQD"])
-
-    private static func packedSet(_ codes: [String]) -> Set<UInt32> {
-        Set(codes.map { code in code.utf8.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } })
+        var result: Int64 = 1
+        for _ in 0..<minorUnitExponent { result *= 10 }
+        return result
     }
 }

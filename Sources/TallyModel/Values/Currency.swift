@@ -1,9 +1,9 @@
 /// An ISO 4217 currency code such as `CHF`, with the exponent of its minor unit (G1).
 ///
 /// The code is stored packed into a `UInt32` (three ASCII letters), so currencies are cheap to
-/// copy, hash and compare. Any three uppercase letters are accepted: the engine does not keep a
-/// list of currencies that exist, only a table of minor-unit exponents
-/// (see ``minorUnitExponent``).
+/// copy, hash and compare. ``init(_:)`` checks the form only (three uppercase letters) so that
+/// every recorded event decodes; commands accept only the active ISO 4217 codes of
+/// ``init(iso4217:)`` (the table in `Currency+ISO4217.swift`, with each code's exponent).
 public struct Currency: Hashable, Comparable, Sendable {
     /// The three ASCII letters, first letter in the most significant of the low three bytes.
     @usableFromInline let packed: UInt32

@@ -10,6 +10,9 @@ public enum ModelError: Error, Hashable, Sendable {
     case currencyMismatch(Currency, Currency)
     /// The text is not a valid ISO 4217 code (three letters A-Z).
     case invalidCurrencyCode(String)
+    /// Three letters that are not an active ISO 4217 currency (`BTC`, `ZZZ`, a withdrawn code)
+    /// where a command needs one (G1, `Currency.init(iso4217:)`).
+    case unknownCurrency(String)
     /// The text is not an amount of money; `reason` says why.
     case invalidAmount(text: String, reason: String)
     /// The text has more decimals than the currency's minor unit allows.
@@ -31,6 +34,7 @@ public enum ModelError: Error, Hashable, Sendable {
         case .overflow: "overflow"
         case .currencyMismatch: "currencyMismatch"
         case .invalidCurrencyCode: "invalidCurrencyCode"
+        case .unknownCurrency: "unknownCurrency"
         case .invalidAmount: "invalidAmount"
         case .tooManyDecimals: "tooManyDecimals"
         case .invalidDate: "invalidDate"
@@ -50,6 +54,8 @@ public enum ModelError: Error, Hashable, Sendable {
             "G1: cannot combine \(left.code) with \(right.code)"
         case .invalidCurrencyCode(let text):
             "'\(text)' is not an ISO 4217 currency code (three letters A-Z)"
+        case .unknownCurrency(let code):
+            "G1: '\(code)' is not an active ISO 4217 currency code; use one of the ISO 4217 list (e.g. CHF, EUR, USD, JPY) - see Docs/Commands.md, Currencies"
         case .invalidAmount(let text, let reason):
             "'\(text)' is not an amount: \(reason)"
         case .tooManyDecimals(let text, let currency):

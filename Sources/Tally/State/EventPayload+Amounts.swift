@@ -1,0 +1,37 @@
+import TallyModel
+
+extension EventPayload {
+    /// Every amount the event records that a read model may sum (G1): opening balances,
+    /// balance points, both legs of a transfer, transaction and template amounts, settlements,
+    /// group expenses, budget allocations and income settings. A restored transaction's amount
+    /// comes from `state`. The one list ``MoneyExposure`` and validation both use.
+    func recordedAmounts(in state: LedgerState) -> [Money] {
+        switch self {
+        case .walletOpened(let event): [event.openingBalance]
+        case .balanceRecorded(let event): [event.balance]
+        case .transferRecorded(let event): [event.amountSent, event.amountReceived]
+        case .transactionRecorded(let event): [event.details.amount]
+        case .transactionEdited(let event): [event.details.amount]
+        case .transactionRestored(let event): state.transactions[event.transactionID].map { [$0.details.amount] } ?? []
+        case .templateCreated(let event): [event.details.amount]
+        case .templateActivated(let event): [event.details.amount]
+        case .settlementRecorded(let event): [event.amount]
+        case .groupExpenseRecorded(let event): [event.amount] + event.owed.map(\.amount)
+        case .budgetAllocated(let event): [event.amount]
+        case .incomeSettingsSet(let event): [event.monthlyIncome]
+        default: []
+        }
+    }
+
+    /// Every currency the event names (amounts, a wallet's or household's currency, a rate's
+    /// pair): what must be ISO 4217 when a command produces it (G1).
+    func namedCurrencies(in state: LedgerState) -> [Currency] {
+        switch self {
+        case .householdCreated(let event): [event.baseCurrency]
+        case .baseCurrencyChanged(let event): [event.baseCurrency]
+        case .walletOpened(let event): [event.currency, event.openingBalance.currency]
+        case .exchangeRateSet(let event): [event.rate.base, event.rate.quote]
+        default: recordedAmounts(in: state).map(\.currency)
+        }
+    }
+}
