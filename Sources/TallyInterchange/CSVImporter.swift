@@ -36,11 +36,16 @@ public struct CSVImporter: Sendable {
 
     /// One row's outcome.
     public struct RowResult: Sendable, Equatable {
+        /// `inserted`: planned for the batch; `skipped`: a duplicate; `failed`: refused.
         public enum Status: String, Sendable { case inserted, skipped, failed }
-        /// The 1-based line number in the file (the header is line 1).
+        /// The 1-based line the row starts on in the file (the header is line 1).
         public var line: Int
+        /// What happens to the row.
         public var status: Status
+        /// Why the row is skipped or failed.
         public var reason: String?
+        /// The header name of the cell that failed, when one cell is the reason.
+        public var column: String?
     }
 
     /// The plan: commands to execute and every row's outcome.
@@ -52,6 +57,21 @@ public struct CSVImporter: Sendable {
         public var inserted: Int { rows.filter { $0.status == .inserted }.count }
         public var skipped: Int { rows.filter { $0.status == .skipped }.count }
         public var failed: Int { rows.filter { $0.status == .failed }.count }
+
+        /// The commands to execute as one batch: all rows or none (G6). A file with a failed
+        /// row imports nothing, so a fixed file can be imported again without leaving half of
+        /// it in the ledger (the rows that did go in would be skipped as duplicates anyway, but
+        /// a mistyped amount would not be).
+        ///
+        /// - Throws: `InterchangeError` with code `csvRowsFailed` naming the failed rows.
+        public func batch() throws(InterchangeError) -> [Command] {
+            let failures = rows.filter { $0.status == .failed }
+            guard failures.isEmpty else {
+                let first = failures.prefix(3).map { "line \($0.line)\($0.column.map { ", column \($0)" } ?? ""): \($0.reason ?? "failed")" }
+                throw InterchangeError(code: "csvRowsFailed", message: "\(failures.count) row(s) failed (\(first.joined(separator: "; "))\(failures.count > 3 ? "; ..." : "")); nothing was imported; fix them and import the file again")
+            }
+            return commands
+        }
     }
 
     public var mapping: Mapping
@@ -72,13 +92,24 @@ public struct CSVImporter: Sendable {
         self.recordedAt = recordedAt
     }
 
-    /// Plans the import of `text` into the ledger whose state is `state`.
-    ///
-    /// Amounts: a plain number with `.` or `,` decimals (`-12.50`, `1'234.50`); negative means
-    /// expense when there is no type column. Ids derive from the file's bytes and the row
-    /// number, so a replayed import produces the same commands.
+    /// Plans the import of `text` into the ledger whose state is `state` (see
+    /// ``plan(bytes:state:)``).
     public func plan(_ text: String, state: LedgerState) throws(InterchangeError) -> Plan {
-        let table = try CSVTable.parse(text)
+        try plan(bytes: Array(text.utf8), state: state)
+    }
+
+    /// Plans the import of a CSV file's bytes into the ledger whose state is `state`.
+    ///
+    /// The bytes must be UTF-8 (a leading byte order mark is dropped) and strict RFC 4180
+    /// (``CSVTable``). Amounts: ``CSVAmount`` (`-12.50`, `12,5`, `1'234.50`); an ambiguous one
+    /// fails its row; negative means expense when there is no type column. Ids derive from
+    /// the file's bytes and the row's line, so a replayed import produces the same commands.
+    /// Execute ``Plan/batch()``: a plan with a failed row imports nothing.
+    ///
+    /// - Throws: `InterchangeError`: ``CSVTable/parse(bytes:)``'s codes, `unknownWallet`,
+    ///   `noHousehold`, `csvColumnMissing`, `csvDateAmbiguous`.
+    public func plan(bytes: [UInt8], state: LedgerState) throws(InterchangeError) -> Plan {
+        let table = try CSVTable.parse(bytes: bytes)
         guard let wallet = state.wallets.first(where: { $0.value.name.lowercased() == walletName.lowercased() && !$0.value.isClosed }) else {
             throw InterchangeError(code: "unknownWallet", message: "no open wallet named \"\(walletName)\"")
         }
@@ -100,18 +131,20 @@ public struct CSVImporter: Sendable {
         let typeColumn = try column(mapping.type)
         let format: CSVDateFormat
         if let dateFormat { format = dateFormat } else { format = try CSVDateFormat.detect(table.rows.map { $0[dateColumn] }) }
-        let namespace = UUIDValue.derived(namespace: UUIDValue(high: 0x7461_6c6c_792d_6373, low: 0x762d_696d_706f_7274), name: Self.digest(text))
+        let namespace = UUIDValue.derived(namespace: UUIDValue(high: 0x7461_6c6c_792d_6373, low: 0x762d_696d_706f_7274), name: Self.digest(bytes))
 
         var existing = Set(state.transactions.values.filter { !$0.isDeleted && $0.details.walletID == wallet.key }
             .map { DuplicateKey(date: $0.details.date, amount: $0.details.amount, note: $0.details.note?.description ?? "") })
         var commands: [Command] = []
         var rows: [RowResult] = []
-        for (index, row) in table.rows.enumerated() {
-            let line = index + 2
-            func fail(_ reason: String) { rows.append(RowResult(line: line, status: .failed, reason: reason)) }
-            guard let date = format.parse(row[dateColumn]) else { fail("date \"\(row[dateColumn])\" is not \(format.rawValue)"); continue }
-            guard let signed = Self.minorUnits(row[amountColumn], currency: wallet.value.currency) else {
-                fail("amount \"\(row[amountColumn])\" is not a number with at most \(wallet.value.currency.minorUnitExponent) decimals"); continue
+        for (row, line) in zip(table.rows, table.rowLines) {
+            func fail(_ reason: String, column: Int? = nil) {
+                rows.append(RowResult(line: line, status: .failed, reason: reason, column: column.map { table.header[$0] }))
+            }
+            guard let date = format.parse(row[dateColumn]) else { fail("date \"\(row[dateColumn])\" is not \(format.rawValue)", column: dateColumn); continue }
+            let signed: Int64
+            do { signed = try CSVAmount.minorUnits(row[amountColumn], currency: wallet.value.currency) } catch {
+                fail("amount \"\(row[amountColumn])\": \(error.reason)", column: amountColumn); continue
             }
             let kind: TransactionKind
             if let typeColumn, let parsed = TransactionKind.allCases.first(where: { String(describing: $0) == row[typeColumn].lowercased() }) {
@@ -119,15 +152,15 @@ public struct CSVImporter: Sendable {
             } else {
                 kind = signed < 0 ? .expense : .income
             }
-            guard signed != 0 else { fail("amount is zero (T1)"); continue }
+            guard signed != 0 else { fail("amount is zero (T1)", column: amountColumn); continue }
             let amount = Money(minorUnits: signed.magnitude > UInt64(Int64.max) ? .max : Int64(signed.magnitude), currency: wallet.value.currency)
             let note = noteColumn.map { row[$0] } ?? ""
             let categoryName = categoryColumn.map { row[$0] }.flatMap { $0.isEmpty ? nil : $0 } ?? defaultCategory
             let group: CategoryGroup = kind == .income ? .income : .expense
-            guard let categoryName else { fail("no category (map a column or pass a default category)"); continue }
+            guard let categoryName else { fail("no category (map a column or pass a default category)", column: categoryColumn); continue }
             guard let category = state.categories.first(where: {
                 $0.value.name.lowercased() == categoryName.lowercased() && $0.value.group == group && !$0.value.isDeleted
-            }) else { fail("no \(group) category named \"\(categoryName)\""); continue }
+            }) else { fail("no \(group) category named \"\(categoryName)\"", column: categoryColumn); continue }
             let key = DuplicateKey(date: date, amount: amount, note: note)
             guard !existing.contains(key) else {
                 rows.append(RowResult(line: line, status: .skipped, reason: "duplicate: same date, amount, wallet and note")); continue
@@ -149,42 +182,10 @@ public struct CSVImporter: Sendable {
         var note: String
     }
 
-    /// Signed minor units of a plain number (`-1'234.50`, `12,5`, `+3`), or nil when the text is
-    /// not such a number (digits only around one decimal mark, at most the currency's decimals)
-    /// or its value does not fit in `Int64` minor units.
-    static func minorUnits(_ text: String, currency: Currency) -> Int64? {
-        var cleaned = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "'", with: "").replacingOccurrences(of: " ", with: "")
-        if cleaned.hasPrefix(currency.code) { cleaned = String(cleaned.dropFirst(3)) }
-        let negative = cleaned.hasPrefix("-")
-        if negative || cleaned.hasPrefix("+") { cleaned.removeFirst() }
-        if let comma = cleaned.lastIndex(of: ","), !cleaned.contains(".") { cleaned.replaceSubrange(comma...comma, with: ".") }
-        cleaned = cleaned.replacingOccurrences(of: ",", with: "")
-        let parts = cleaned.split(separator: ".", omittingEmptySubsequences: false)
-        // Digits only: Int64("+5") and Int64("-5") would otherwise let a second sign through.
-        guard (1...2).contains(parts.count), parts.allSatisfy({ $0.utf8.allSatisfy { (0x30...0x39).contains($0) } }),
-              let whole = Int64(parts[0].isEmpty ? "0" : String(parts[0]))
-        else { return nil }
-        let exponent = currency.minorUnitExponent
-        var fraction: Int64 = 0
-        if parts.count == 2 {
-            guard parts[1].count <= exponent, let digits = Int64(parts[1]) else { return nil }
-            fraction = digits * powerOfTen(exponent - parts[1].count)
-        }
-        let (scaled, overflow) = whole.multipliedReportingOverflow(by: powerOfTen(exponent))
-        let (magnitude, sumOverflow) = scaled.addingReportingOverflow(fraction)
-        guard !overflow, !sumOverflow else { return nil }
-        return negative ? -magnitude : magnitude
-    }
-
-    /// 10^exponent for a currency's decimals (0...3).
-    private static func powerOfTen(_ exponent: Int) -> Int64 {
-        (0..<exponent).reduce(1) { power, _ in power * 10 }
-    }
-
     /// FNV-1a 64 of the bytes, as hex: the namespace of a file's ids.
-    static func digest(_ text: String) -> String {
+    static func digest(_ bytes: [UInt8]) -> String {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
         return String(hash, radix: 16)
     }
 }

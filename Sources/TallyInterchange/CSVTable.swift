@@ -1,5 +1,7 @@
 import Foundation
-/// A parsed CSV file: the detected delimiter, the header and the rows (RFC 4180 quoting).
+
+/// A parsed CSV file: the detected delimiter, the header and the rows (strict RFC 4180
+/// quoting, Docs/Interchange.md).
 public struct CSVTable: Sendable, Equatable {
     /// The delimiters tried, in order of preference on a tie.
     public static let delimiters: [Character] = [",", ";", "\t"]
@@ -10,62 +12,63 @@ public struct CSVTable: Sendable, Equatable {
     public let header: [String]
     /// The following lines' fields (blank lines skipped).
     public let rows: [[String]]
+    /// For each row, the 1-based line of the file it starts on (the header is line 1, unless
+    /// blank lines or a quoted line break come first).
+    public let rowLines: [Int]
 
-    /// Parses `text`, detecting the delimiter: the candidate that splits the header into the
-    /// most fields and gives every row the same number of fields as the header.
-    public static func parse(_ text: String) throws(InterchangeError) -> CSVTable {
-        let firstLine = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-        guard !firstLine.isEmpty else { throw InterchangeError(code: "csvEmpty", message: "the file has no header line") }
-        var best: CSVTable?
-        for delimiter in delimiters {
-            let records = split(text, delimiter: delimiter)
-            guard let header = records.first, header.count > 1 else { continue }
-            let table = CSVTable(delimiter: delimiter, header: header, rows: Array(records.dropFirst()))
-            let consistent = table.rows.allSatisfy { $0.count == header.count }
-            guard consistent else { continue }
-            if best == nil || header.count > best!.header.count { best = table }
-        }
-        guard let best else {
-            throw InterchangeError(code: "csvDelimiterUnknown", message: "no delimiter (, ; tab) splits every line into the header's number of fields")
-        }
-        return best
+    /// Parses the bytes of a CSV file: a leading UTF-8 byte order mark is dropped, the rest
+    /// must be valid UTF-8 (nothing is replaced), then parsed as ``parse(_:)`` does.
+    ///
+    /// - Throws: `InterchangeError` with code `csvInvalidUTF8` naming the line, or any error of
+    ///   ``parse(_:)``.
+    public static func parse(bytes: some Collection<UInt8>) throws(InterchangeError) -> CSVTable {
+        try parse(CSVText.decode(bytes))
     }
 
-    /// Splits text into records of fields; quotes may hold delimiters and line breaks.
-    static func split(_ text: String, delimiter: Character) -> [[String]] {
-        var records: [[String]] = []
-        var fields: [String] = []
-        var field = ""
-        var inQuotes = false
-        var iterator = Array(text).makeIterator()
-        var pending: Character? = nil
-        func endRecord() {
-            fields.append(field)
-            if !(fields.count == 1 && fields[0].isEmpty) { records.append(fields) }
-            fields = []
-            field = ""
+    /// Parses `text`, detecting the delimiter: the candidate that splits the header into the
+    /// most fields and gives every row the same number of fields as the header. A leading
+    /// byte order mark (U+FEFF) is dropped.
+    ///
+    /// Quoting is strict RFC 4180: a quote opens a field only as its first character, a quote
+    /// inside a quoted field is doubled, and a closing quote is followed by a delimiter, a line
+    /// break or the end of the file.
+    ///
+    /// - Throws: `InterchangeError` with code `csvEmpty`, `csvQuoteUnbalanced` (a quote never
+    ///   closed, naming the line it opens on), `csvQuoteMisplaced` (a quote inside an unquoted
+    ///   field or text after a closing quote, naming the line), or `csvDelimiterUnknown`
+    ///   (naming the first line whose field count differs from the header's).
+    public static func parse(_ text: String) throws(InterchangeError) -> CSVTable {
+        var scalars = text.unicodeScalars[...]
+        if scalars.first == "\u{FEFF}" { scalars = scalars.dropFirst() }
+        guard scalars.contains(where: { !CSVRecordParser.isLineBreak($0) }) else {
+            throw InterchangeError(code: "csvEmpty", message: "the file has no header line")
         }
-        while let character = pending ?? iterator.next() {
-            pending = nil
-            if inQuotes {
-                if character == "\"" {
-                    if let next = iterator.next() {
-                        if next == "\"" { field.append("\"") } else { inQuotes = false; pending = next }
-                    } else { inQuotes = false }
-                } else { field.append(character) }
-            } else if character == "\"" && field.isEmpty {
-                inQuotes = true
-            } else if character == delimiter {
-                fields.append(field)
-                field = ""
-            } else if character == "\n" || character == "\r\n" || character == "\r" {
-                endRecord()
-            } else {
-                field.append(character)
+        var best: CSVTable?
+        var furthestError: (line: Int, error: InterchangeError)?
+        var firstMismatch: (fields: Int, line: Int, count: Int, expected: Int)?
+        for delimiter in delimiters {
+            let records: [CSVRecordParser.Record]
+            do {
+                records = try CSVRecordParser(delimiter: delimiter).records(of: scalars)
+            } catch {
+                if furthestError.map({ error.line > $0.line }) ?? true { furthestError = (error.line, error.error) }
+                continue
             }
+            guard let header = records.first, header.fields.count > 1 else { continue }
+            let rows = records.dropFirst()
+            if let odd = rows.first(where: { $0.fields.count != header.fields.count }) {
+                if firstMismatch.map({ header.fields.count > $0.fields }) ?? true {
+                    firstMismatch = (header.fields.count, odd.line, odd.fields.count, header.fields.count)
+                }
+                continue
+            }
+            let table = CSVTable(delimiter: delimiter, header: header.fields, rows: rows.map(\.fields), rowLines: rows.map(\.line))
+            if best.map({ table.header.count > $0.header.count }) ?? true { best = table }
         }
-        if !field.isEmpty || !fields.isEmpty { endRecord() }
-        return records
+        if let best { return best }
+        if let furthestError { throw furthestError.error }
+        let detail = firstMismatch.map { " (line \($0.line) has \($0.count) fields, the header \($0.expected))" } ?? ""
+        throw InterchangeError(code: "csvDelimiterUnknown", message: "no delimiter (, ; tab) splits every line into the header's number of fields\(detail); quote fields that hold the delimiter")
     }
 
     /// A field quoted when needed.

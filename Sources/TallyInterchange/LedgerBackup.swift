@@ -9,8 +9,11 @@ import TallyModel
 /// events, the same batches and therefore identical replayed read models.
 ///
 /// Records are stored as their encoded event bytes (base64) with tag, schema version and
-/// `recordedAt`; each is also described by its type name for people reading the file. The
-/// restore decodes every record before writing anything.
+/// `recordedAt`; each is also described by its type name for people reading the file. Since
+/// version 3 each record carries its link of a hash chain (the journal's `HashChain`) and the
+/// document an ``Integrity`` trailer (event count, final chain value, checksum over the whole
+/// document), so the restore refuses a document that was cut, edited or damaged, naming the
+/// record. The restore verifies and decodes every record before writing anything.
 ///
 /// Names and notes stay sealed in the records (P1); the backup carries the personal keys of
 /// everyone not forgotten (hex, `personalKeys`) so it restores readable, and the forgotten
@@ -18,35 +21,64 @@ import TallyModel
 /// before someone was forgotten still holds their key: delete such backups (Docs/Security.md).
 public struct LedgerBackup: Codable, Sendable, Equatable {
     /// The document format; readers refuse versions they do not know. Version 2 added the
-    /// personal keys; version 1 documents (from before sealing) still restore.
-    public static let currentFormatVersion = 2
+    /// personal keys, version 3 the hash chain and the integrity trailer. Version 1 and 2
+    /// documents restore only when the caller accepts that they cannot be verified.
+    public static let currentFormatVersion = 3
 
+    /// The value of ``format``.
+    public static let formatName = "tally.backup"
+
+    /// One journal record.
     public struct Record: Codable, Sendable, Equatable {
+        /// The record's sequence number (contiguous from 1 across the document).
         public var sequenceNumber: UInt64
+        /// `recordedAtMilliseconds` as ISO 8601, for people reading the file.
         public var recordedAt: String
+        /// When the event was recorded, in milliseconds since 1970 (UTC).
         public var recordedAtMilliseconds: Int64
+        /// The event type's name, for people reading the file.
         public var type: String
+        /// The event's tag (`EventTag`).
         public var tag: UInt32
+        /// The payload's schema version.
         public var schemaVersion: UInt16
+        /// The encoded event bytes, base64.
         public var payload: String
+        /// The hash chain after this record (64 hex digits; version 3).
+        public var chainValue: String?
     }
 
+    /// One journal frame: records appended together (one atomic batch).
     public struct Batch: Codable, Sendable, Equatable {
+        /// The frame's records, in order.
         public var records: [Record]
     }
 
+    /// Always ``formatName``.
     public var format: String
+    /// The document version (``currentFormatVersion`` when made by this build).
     public var formatVersion: Int
+    /// The household's name, for people reading the file.
     public var household: String?
+    /// The household's base currency code, for people reading the file.
     public var baseCurrency: String?
+    /// The declared end: the last record's sequence number. The restore refuses a document
+    /// whose records end elsewhere.
     public var lastSequenceNumber: UInt64
+    /// Every journal frame, in order.
     public var batches: [Batch]
     /// Personal keys by person id, as hex (version 2).
     public var personalKeys: [String: String]?
     /// The people forgotten, by id (version 2).
     public var forgottenPeople: [String]?
+    /// Event count, final chain value and checksum (version 3).
+    public var integrity: Integrity?
 
-    /// Reads every frame of the ledger in `directory` (read-only).
+    /// Reads every frame of the ledger in `directory` (read-only) and seals the document
+    /// (hash chain and integrity trailer), then verifies it as a restore would.
+    ///
+    /// - Throws: `InterchangeError`: `personalKeys` (texts whose keys are missing),
+    ///   `backupEmpty` (the ledger has no events), a journal code when it cannot be read.
     public static func make(from directory: FilePath, encryption: JournalEncryption? = nil) throws(InterchangeError) -> LedgerBackup {
         let history = try LedgerHistory.load(at: directory, encryption: encryption)
         guard history.unreadablePersonalTexts == 0 else {
@@ -78,193 +110,40 @@ public struct LedgerBackup: Codable, Sendable, Equatable {
             throw InterchangeError(code: error.code, message: error.message)
         }
         let forgotten = keys.forgotten.union(history.state.forgottenPeople)
-        return LedgerBackup(
-            format: "tally.backup", formatVersion: currentFormatVersion, household: history.state.household?.name,
+        let backup = LedgerBackup(
+            format: formatName, formatVersion: currentFormatVersion, household: history.state.household?.name,
             baseCurrency: history.state.household?.baseCurrency.code, lastSequenceNumber: history.lastSequenceNumber,
             batches: batches,
             // A forgetting a crash left unfinished (key not destroyed yet) still forgets here.
             personalKeys: Dictionary(uniqueKeysWithValues: keys.keys.filter { !forgotten.contains($0.key) }
                 .map { ($0.key.description, Hex.string($0.value)) }),
-            forgottenPeople: forgotten.map(\.description).sorted())
+            forgottenPeople: forgotten.map(\.description).sorted()).sealed()
+        // Checked in pairs (STYLE 6): what a restore will verify is verified before it is written.
+        try backup.verifyIntegrity()
+        return backup
     }
 
     /// The document as pretty, key-sorted JSON.
+    ///
+    /// - Throws: `InterchangeError` with code `backupUnwritable`.
     public func encoded() throws(InterchangeError) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do { return try encoder.encode(self) } catch { throw InterchangeError(code: "backupUnwritable", message: "\(error)") }
     }
 
-    /// Reads a document.
+    /// Reads a document: JSON with a known format and version. Integrity is checked by
+    /// ``restore(into:acceptingUnverifiedFormat:)``, before anything is written.
+    ///
+    /// - Throws: `InterchangeError` with code `backupUnreadable` or `backupVersionUnknown`.
     public static func decode(_ data: Data) throws(InterchangeError) -> LedgerBackup {
         let backup: LedgerBackup
         do { backup = try JSONDecoder().decode(LedgerBackup.self, from: data) } catch {
             throw InterchangeError(code: "backupUnreadable", message: "not a tally backup: \(error)")
         }
-        guard backup.format == "tally.backup", (1...currentFormatVersion).contains(backup.formatVersion) else {
-            throw InterchangeError(code: "backupVersionUnknown", message: "format \(backup.format) version \(backup.formatVersion); this build reads tally.backup version \(currentFormatVersion)")
+        guard backup.format == formatName, (1...currentFormatVersion).contains(backup.formatVersion) else {
+            throw InterchangeError(code: "backupVersionUnknown", message: "format \(backup.format) version \(backup.formatVersion); this build reads tally.backup version \(currentFormatVersion) (and, unverified, 1 and 2); use the build that wrote it")
         }
         return backup
-    }
-
-    /// Writes the backup into `directory`, atomically: the directory must not exist or be
-    /// empty, and afterwards it holds either the whole restored ledger or nothing.
-    ///
-    /// Every record is decoded first and sequence numbers must be contiguous from 1. The ledger
-    /// is then written into a temporary sibling directory (`.<name>.restoring`; a leftover one
-    /// from an interrupted restore is removed first, so run one restore per target at a
-    /// time): the personal keys, then each batch appended as one frame with `fdatasync`. The
-    /// temporary ledger is audited (``LedgerAudit``: frames, checksums and chain, every event
-    /// decoded and folded into the read models without a problem, shares summing to their
-    /// amounts, every personal text readable); only a clean audit lets the directory be
-    /// synced and renamed into place, and the parent directory synced. On any failure the
-    /// temporary directory is removed and nothing exists at `directory`, so a retry starts
-    /// afresh.
-    ///
-    /// The audit checks what a fold can check; it does not replay commands, so an event that
-    /// folds cleanly but no command could have produced (an amount over
-    /// `LedgerLimits.amountMinorUnitsMax`) is restored.
-    ///
-    /// - Throws: `InterchangeError` with code `backupInvalid` (sequence numbers not
-    ///   contiguous, a payload that is not base64, a malformed personal key or forgotten id,
-    ///   or a restored ledger the audit finds problems in; the message names the record or
-    ///   the problems), an `EventCodecError` code for a record that does not decode,
-    ///   `restoreTargetNotEmpty`, `ioFailure`, or a journal code when writing fails.
-    public func restore(into directory: FilePath) async throws(InterchangeError) {
-        let frames = try validatedFrames()
-        let keys = try validatedKeys()
-        try Self.requireEmptyTarget(directory)
-        let temporary = Self.temporaryDirectory(for: directory)
-        try? FileManager.default.removeItem(atPath: temporary.string)
-        do {
-            try FileManager.default.createDirectory(atPath: temporary.string, withIntermediateDirectories: true)
-        } catch {
-            throw InterchangeError(code: "ioFailure", message: "cannot create \(temporary.string): \(error)")
-        }
-        do throws(InterchangeError) {
-            try await Self.write(frames: frames, keys: keys, into: temporary)
-            try Self.audit(temporary)
-            try Self.moveIntoPlace(temporary, directory)
-        } catch {
-            try? FileManager.default.removeItem(atPath: temporary.string)
-            throw error
-        }
-    }
-
-    /// The records of every non-empty batch, decoded once to prove they decode.
-    private func validatedFrames() throws(InterchangeError) -> [[NewRecord]] {
-        var expected: UInt64 = 1
-        var frames: [[NewRecord]] = []
-        for batch in batches {
-            var records: [NewRecord] = []
-            for record in batch.records {
-                guard record.sequenceNumber == expected else {
-                    throw InterchangeError(code: "backupInvalid", message: "record \(record.sequenceNumber) follows \(expected - 1); sequence numbers must be contiguous")
-                }
-                guard let payload = Data(base64Encoded: record.payload) else {
-                    throw InterchangeError(code: "backupInvalid", message: "record \(record.sequenceNumber): payload is not base64")
-                }
-                do {
-                    _ = try EventCodec.decode(tag: record.tag, schemaVersion: record.schemaVersion, payload: Array(payload),
-                                              recordedAt: Timestamp(millisecondsSinceEpoch: record.recordedAtMilliseconds))
-                } catch {
-                    throw InterchangeError(code: error.code, message: "backup record \(record.sequenceNumber) cannot be decoded: \(error.message)")
-                }
-                records.append(NewRecord(recordedAtMilliseconds: record.recordedAtMilliseconds, typeTag: record.tag,
-                                         schemaVersion: record.schemaVersion, payload: Array(payload)))
-                expected += 1
-            }
-            if !records.isEmpty { frames.append(records) }
-        }
-        return frames
-    }
-
-    /// The personal keys and forgotten people, parsed.
-    private func validatedKeys() throws(InterchangeError) -> (keys: [PersonID: [UInt8]], forgotten: Set<PersonID>) {
-        var keys: [PersonID: [UInt8]] = [:]
-        for (id, hex) in (personalKeys ?? [:]).sorted(by: { $0.key < $1.key }) {
-            guard let person = try? PersonID(parsing: id), let key = Hex.bytes(hex), key.count == 32 else {
-                throw InterchangeError(code: "backupInvalid", message: "personal key of \(id): expected a person id and 64 hex digits")
-            }
-            keys[person] = key
-        }
-        var forgotten: Set<PersonID> = []
-        for id in forgottenPeople ?? [] {
-            guard let person = try? PersonID(parsing: id) else {
-                throw InterchangeError(code: "backupInvalid", message: "forgotten person \(id) is not an id")
-            }
-            forgotten.insert(person)
-        }
-        return (keys, forgotten)
-    }
-
-    /// `directory` must not exist, or be an empty directory.
-    private static func requireEmptyTarget(_ directory: FilePath) throws(InterchangeError) {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory.string, isDirectory: &isDirectory) else { return }
-        let names = isDirectory.boolValue ? (try? FileManager.default.contentsOfDirectory(atPath: directory.string)) : nil
-        guard let names, names.isEmpty else {
-            throw InterchangeError(code: "restoreTargetNotEmpty", message: "\(directory.string) already exists and is not an empty directory (it holds \((names ?? []).sorted().prefix(3).joined(separator: ", "))); restore only into a new or empty directory")
-        }
-    }
-
-    /// `.<name>.restoring` next to `directory` (same file system, so the rename is atomic).
-    static func temporaryDirectory(for directory: FilePath) -> FilePath {
-        let name = directory.lastComponent?.string ?? "ledger"
-        return directory.removingLastComponent().appending(".\(name).restoring")
-    }
-
-    /// The keys first (a journal never holds sealed texts whose keys are not on disk, P2),
-    /// then every frame, synced.
-    private static func write(
-        frames: [[NewRecord]], keys: (keys: [PersonID: [UInt8]], forgotten: Set<PersonID>), into directory: FilePath
-    ) async throws(InterchangeError) {
-        do {
-            try PersonalKeyRing.install(keys: keys.keys, forgotten: keys.forgotten, ledgerDirectory: directory, fileSystem: PosixFileSystem(), encryption: nil)
-        } catch {
-            throw InterchangeError(code: error.code, message: error.message)
-        }
-        do throws(JournalError) {
-            let journal = try Journal.open(at: directory.appending(Ledger.journalDirectoryName), options: JournalOptions(durability: .synchronous))
-            do throws(JournalError) {
-                for frame in frames { _ = try await journal.append(frame) }
-            } catch {
-                try? journal.close()
-                throw error
-            }
-            try journal.close()
-        } catch {
-            throw .journal(error)
-        }
-    }
-
-    /// The restored ledger must audit clean before it is moved into place.
-    private static func audit(_ directory: FilePath) throws(InterchangeError) {
-        let report: AuditReport
-        do {
-            report = try LedgerAudit.audit(at: directory)
-        } catch {
-            throw InterchangeError(code: "backupInvalid", message: "the restored ledger cannot be audited: \(error)")
-        }
-        guard report.isClean else {
-            let problems = report.problems.prefix(5).map(\.description).joined(separator: "; ")
-            throw InterchangeError(code: "backupInvalid", message: "the backup's events do not fold into a valid ledger (\(report.problems.count) problem(s)): \(problems); nothing was restored")
-        }
-    }
-
-    /// Syncs `temporary`, renames it to `directory` and syncs the parent.
-    private static func moveIntoPlace(_ temporary: FilePath, _ directory: FilePath) throws(InterchangeError) {
-        let fileSystem = PosixFileSystem()
-        let parent = directory.removingLastComponent()
-        do {
-            try fileSystem.synchronizeDirectory(at: temporary)
-            try fileSystem.rename(from: temporary, to: directory)
-            try fileSystem.synchronizeDirectory(at: parent.isEmpty ? "." : parent)
-        } catch {
-            if error == .directoryNotEmpty || error == .fileExists {
-                throw InterchangeError(code: "restoreTargetNotEmpty", message: "\(directory.string) was filled while restoring; nothing was restored")
-            }
-            throw InterchangeError(code: "ioFailure", message: "cannot move the restored ledger to \(directory.string): \(error)")
-        }
     }
 }

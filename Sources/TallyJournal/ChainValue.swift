@@ -24,16 +24,18 @@ public struct ChainValue: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Computes chain links: `next = H(previous ‖ frame header fields ‖ stored payload)`.
-struct HashChain: Sendable {
+/// `package` so the JSON backup (TallyInterchange) chains its records with the same function
+/// instead of a second hash chain.
+package struct HashChain: Sendable {
     let key: [UInt8]?
 
-    init(key: [UInt8]?) {
+    package init(key: [UInt8]?) {
         self.key = key
     }
 
     var isKeyed: Bool { key != nil }
 
-    func next(
+    package func next(
         after previous: ChainValue, header: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer
     ) -> ChainValue {
         if let key {

@@ -68,7 +68,7 @@ struct BackupRestoreTests {
     @Test("backup guarantee: another format name or version is backupVersionUnknown naming the version this build reads")
     func unknownVersion() async throws {
         let (backup, _) = try await Self.backup()
-        for (format, version) in [("tally.backup", 3), ("tally.backup", 0), ("other.backup", 2)] {
+        for (format, version) in [("tally.backup", 4), ("tally.backup", 0), ("other.backup", 3)] {
             var changed = backup
             changed.format = format
             changed.formatVersion = version
@@ -81,7 +81,7 @@ struct BackupRestoreTests {
         #expect(try LedgerBackup.decode(try backup.encoded()) == backup)
     }
 
-    @Test("backup guarantee: non-contiguous sequence numbers, a payload that is not base64 and malformed personal keys are backupInvalid; nothing is written")
+    @Test("backup guarantee: non-contiguous sequence numbers, and in a correctly sealed document a payload that is not base64 and malformed personal keys, are backupInvalid; nothing is written")
     func invalidDocuments() async throws {
         let (backup, parent) = try await Self.backup()
         var gap = backup
@@ -89,33 +89,33 @@ struct BackupRestoreTests {
         await Self.expectRestoreFails(gap, into: parent, code: "backupInvalid", message: "sequence numbers must be contiguous")
         var base64 = backup
         base64.batches[2].records[0].payload = "not base64!"
-        await Self.expectRestoreFails(base64, into: parent, code: "backupInvalid", message: "payload is not base64")
+        await Self.expectRestoreFails(base64.sealed(), into: parent, code: "backupInvalid", message: "payload is not base64")
         let person = try #require(backup.personalKeys?.keys.sorted().first)
         for bad in ["abc", "zz" + String(repeating: "0", count: 62), String(repeating: "0", count: 62)] {
             var key = backup
             key.personalKeys?[person] = bad
-            await Self.expectRestoreFails(key, into: parent, code: "backupInvalid", message: "personal key of \(person)")
+            await Self.expectRestoreFails(key.sealed(), into: parent, code: "backupInvalid", message: "personal key of \(person)")
         }
         var id = backup
         id.personalKeys?["not-an-id"] = String(repeating: "0", count: 64)
-        await Self.expectRestoreFails(id, into: parent, code: "backupInvalid", message: "personal key of not-an-id")
+        await Self.expectRestoreFails(id.sealed(), into: parent, code: "backupInvalid", message: "personal key of not-an-id")
         var forgotten = backup
         forgotten.forgottenPeople = ["nobody"]
-        await Self.expectRestoreFails(forgotten, into: parent, code: "backupInvalid", message: "forgotten person nobody is not an id")
+        await Self.expectRestoreFails(forgotten.sealed(), into: parent, code: "backupInvalid", message: "forgotten person nobody is not an id")
     }
 
-    @Test("backup guarantee: a record that does not decode is the codec's code (unknownTag, truncated, unsupportedVersion) naming the record")
+    @Test("backup guarantee: a record of a correctly sealed document that does not decode is the codec's code (unknownTag, truncated, unsupportedVersion) naming the record")
     func undecodableRecords() async throws {
         let (backup, parent) = try await Self.backup()
         var tag = backup
         tag.batches[0].records[0].tag = 999
-        await Self.expectRestoreFails(tag, into: parent, code: "unknownTag", message: "backup record 1 cannot be decoded")
+        await Self.expectRestoreFails(tag.sealed(), into: parent, code: "unknownTag", message: "backup record 1 cannot be decoded")
         var truncated = backup
         truncated.batches[0].records[0].payload = Data([1, 2]).base64EncodedString()
-        await Self.expectRestoreFails(truncated, into: parent, code: "truncated", message: "backup record 1 cannot be decoded")
+        await Self.expectRestoreFails(truncated.sealed(), into: parent, code: "truncated", message: "backup record 1 cannot be decoded")
         var version = backup
         version.batches[0].records[0].schemaVersion = 99
-        await Self.expectRestoreFails(version, into: parent, code: "unsupportedVersion", message: "backup record 1 cannot be decoded")
+        await Self.expectRestoreFails(version.sealed(), into: parent, code: "unsupportedVersion", message: "backup record 1 cannot be decoded")
     }
 
     @Test("backup guarantee: a target that exists and is not empty is restoreTargetNotEmpty and is left untouched")
@@ -146,7 +146,7 @@ struct BackupRestoreTests {
         let big = Self.renameEvent(walletID: walletID, name: String(repeating: "x", count: 2 << 20), actor: admin)
         oversized.batches.append(LedgerBackup.Batch(records: [Self.record(big, after: backup)]))
         oversized.lastSequenceNumber += 1
-        await Self.expectRestoreFails(oversized, into: parent, code: "recordTooLarge", message: "exceeds the limit of 1048576 bytes")
+        await Self.expectRestoreFails(oversized.sealed(), into: parent, code: "recordTooLarge", message: "exceeds the limit of 1048576 bytes")
         let target = parent.appending("restored")
         try await backup.restore(into: target)
         #expect(try LedgerAudit.audit(at: target).isClean)
@@ -161,7 +161,7 @@ struct BackupRestoreTests {
         var hostile = backup
         hostile.batches.append(LedgerBackup.Batch(records: [Self.record(Self.renameEvent(walletID: ids.next(), name: "Ghost", actor: admin), after: backup)]))
         hostile.lastSequenceNumber += 1
-        await Self.expectRestoreFails(hostile, into: parent, code: "backupInvalid", message: "do not fold into a valid ledger")
-        await Self.expectRestoreFails(hostile, into: parent, code: "backupInvalid", message: "unknown wallet")
+        await Self.expectRestoreFails(hostile.sealed(), into: parent, code: "backupInvalid", message: "do not fold into a valid ledger")
+        await Self.expectRestoreFails(hostile.sealed(), into: parent, code: "backupInvalid", message: "unknown wallet")
     }
 }

@@ -9,7 +9,7 @@ import TallyModel
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import", abstract: "Import a CSV file into a wallet, or restore a JSON backup.",
-        discussion: "Prints one JSON line per row ({line,status,reason}) and a summary; exit 1 when any row failed.")
+        discussion: "Prints one JSON line per row ({line,status,reason,column}) and a summary. A CSV file is one batch: when any row fails, nothing is imported and the exit status is 1.")
 
     enum Kind: String, ExpressibleByArgument, CaseIterable { case csv, backup }
 
@@ -23,13 +23,16 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(name: .customLong("default-category"), help: "Category for rows without one.") var defaultCategory: String?
     @Option(name: .customLong("recorded-at"), help: "When the commands are recorded (UTC ISO 8601); default now.") var recordedAt: String?
     @Flag(name: .customLong("dry-run"), help: "Show what would be imported; change nothing.") var dryRun = false
+    @Flag(name: .customLong("accept-unverified-backup"),
+          help: "Restore a version 1 or 2 backup, which has no checksum: damage in it cannot be detected. Re-export instead when you can.")
+    var acceptUnverifiedBackup = false
 
     func run() async throws {
         let path = try location.path()
         guard let data = FileManager.default.contents(atPath: file) else { throw CLIError("\(file): cannot read the file") }
         if kind == .backup {
             do {
-                try await LedgerBackup.decode(data).restore(into: FilePath(path))
+                try await LedgerBackup.decode(data).restore(into: FilePath(path), acceptingUnverifiedFormat: acceptUnverifiedBackup)
             } catch {
                 throw CLIError.interchange(error, at: file)
             }
@@ -52,14 +55,23 @@ struct ImportCommand: AsyncParsableCommand {
         }
         importer.defaultCategory = defaultCategory
         let plan: CSVImporter.Plan
-        do { plan = try importer.plan(String(decoding: data, as: UTF8.self), state: history.state) } catch {
+        do { plan = try importer.plan(bytes: Array(data), state: history.state) } catch {
             throw CLIError.interchange(error, at: file)
         }
-        if !dryRun && !plan.commands.isEmpty {
-            // One batch for the whole file: all rows or none (G6), however many.
-            let ledger = try await LedgerAccess.open(at: path, create: false, encryption: encryption, chainKey: try key.chainKey(), batchLimit: plan.commands.count)
+        // One batch for the whole file: all rows or none (G6), however many; a failed row
+        // refuses the whole file (Plan.batch()), and only the failed rows are printed.
+        let commands: [Command]
+        do { commands = try plan.batch() } catch {
+            var failedRows = ResultLines()
+            for row in plan.rows where row.status == .failed { failedRows.line(Self.json(row)) }
+            try failedRows.requireDelivered(outcome: "nothing was imported")
+            Terminal.error("\(file): \(error.description) \(Self.summary(plan, dryRun: dryRun))")
+            throw ExitCode(1)
+        }
+        if !dryRun && !commands.isEmpty {
+            let ledger = try await LedgerAccess.open(at: path, create: false, encryption: encryption, chainKey: try key.chainKey(), batchLimit: commands.count)
             do {
-                try await ledger.execute(plan.commands)
+                try await ledger.execute(commands)
             } catch {
                 try? await ledger.close()
                 throw CLIError("\(file): nothing imported: \(error.description)")
@@ -67,16 +79,24 @@ struct ImportCommand: AsyncParsableCommand {
             try await LedgerAccess.close(ledger, at: path)
         }
         var results = ResultLines()
-        for row in plan.rows {
-            var object = JSONObject()
-            object.set("line", row.line)
-            object.set("status", row.status.rawValue)
-            object.set("reason", row.reason)
-            results.line(object.text)
-        }
-        let delimiter = plan.delimiter == "\t" ? "tab" : String(plan.delimiter)
-        Terminal.error("\(file): \(plan.inserted) inserted, \(plan.skipped) skipped, \(plan.failed) failed (delimiter \(delimiter), dates \(plan.dateFormat.rawValue))\(dryRun ? " [dry run]" : "")")
+        for row in plan.rows { results.line(Self.json(row)) }
+        Terminal.error("\(file): \(plan.inserted) inserted, \(plan.skipped) skipped, 0 failed \(Self.summary(plan, dryRun: dryRun))")
         try results.requireDelivered(outcome: dryRun ? "nothing was imported (--dry-run)" : "\(plan.inserted) rows were imported into \(path); see `tally log --ledger \(path)`")
-        if plan.failed > 0 { throw ExitCode(1) }
+    }
+
+    /// `{line,status,reason[,column]}`.
+    private static func json(_ row: CSVImporter.RowResult) -> String {
+        var object = JSONObject()
+        object.set("line", row.line)
+        object.set("status", row.status.rawValue)
+        object.set("reason", row.reason)
+        if let column = row.column { object.set("column", column) }
+        return object.text
+    }
+
+    /// `(delimiter ;, dates dmy)` and the dry-run mark.
+    private static func summary(_ plan: CSVImporter.Plan, dryRun: Bool) -> String {
+        let delimiter = plan.delimiter == "\t" ? "tab" : String(plan.delimiter)
+        return "(delimiter \(delimiter), dates \(plan.dateFormat.rawValue))\(dryRun ? " [dry run]" : "")"
     }
 }
