@@ -45,9 +45,11 @@ extension LedgerBackup {
         let temporary = Self.temporaryDirectory(for: directory)
         try? FileManager.default.removeItem(atPath: temporary.string)
         do {
-            try FileManager.default.createDirectory(atPath: temporary.string, withIntermediateDirectories: true)
+            // Owner-only (0700) like every ledger folder the engine creates (E18).
+            try PosixFileSystem().createDirectory(at: temporary)
         } catch {
-            throw InterchangeError(code: "ioFailure", message: "cannot create \(temporary.string): \(error)")
+            let mapped = JournalError(error, operation: "create directory", path: temporary)
+            throw InterchangeError(code: mapped.code, message: mapped.description)
         }
         do throws(InterchangeError) {
             try await Self.write(frames: frames, keys: keys, into: temporary)
