@@ -6,7 +6,8 @@ public struct RecoveryReport: Sendable, Hashable {
     public var truncatedAt: JournalLocation?
     /// Temporary segment files, left by a crash during rotation, that were removed.
     public var removedTemporaryFiles: [String] = []
-    /// For a read-only open: damage that ends the readable prefix (a torn tail or corruption).
+    /// For a read-only open: a torn tail that is not served, and, when damage is allowed, the
+    /// damage that ends the readable prefix and records missing against the evidence.
     public var problems: [JournalProblem] = []
     /// The number of segment files.
     public var segmentCount = 0

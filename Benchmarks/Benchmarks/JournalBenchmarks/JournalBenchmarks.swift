@@ -61,6 +61,21 @@ let benchmarks: @Sendable () -> Void = {
         removeBenchmarkDirectories()
     }
 
+    // Opening for writing checks every frame of every sealed segment (header, CRC32C,
+    // sequence) so that a writer never extends a journal that cannot be replayed (issue 13 A4):
+    // open time grows with the journal's bytes. Segments of 4 MiB make most of it sealed.
+    Benchmark("Journal open for writing, 1M records in 4 MiB segments (sealed frames CRC-checked)", configuration: .init(scalingFactor: .mega, maxIterations: 20)) { _, state in
+        var options = JournalOptions(durability: .none)
+        options.segmentBytesMax = 4 << 20
+        let journal = try Journal.open(at: state.path, options: options)
+        blackHole(journal.lastSequenceNumber)
+        try journal.close()
+    } setup: {
+        try await ReadState.make(records: 1_000_000, segmentBytesMax: 4 << 20)
+    } teardown: {
+        removeBenchmarkDirectories()
+    }
+
     Benchmark("Journal verify 1M records (chain + CRC + decode)", configuration: .init(scalingFactor: .mega, maxIterations: 20)) { _, state in
         let report = try JournalVerifier.verify(at: state.path)
         precondition(report.isClean)
@@ -107,9 +122,11 @@ struct ReadState: Sendable {
     let reader: JournalReader
     var path: FilePath { FilePath(directory) }
 
-    static func make(records: Int) async throws -> ReadState {
+    static func make(records: Int, segmentBytesMax: Int64 = JournalOptions().segmentBytesMax) async throws -> ReadState {
         let directory = benchmarkDirectory()
-        let journal = try Journal.open(at: FilePath(directory), options: JournalOptions(durability: .none))
+        var options = JournalOptions(durability: .none)
+        options.segmentBytesMax = segmentBytesMax
+        let journal = try Journal.open(at: FilePath(directory), options: options)
         for start in stride(from: 0, to: records, by: 1000) {
             try await journal.append(sampleRecords(1000, offset: start))
         }

@@ -22,8 +22,8 @@ public struct ReplayResult: Sendable {
 }
 
 /// Rebuilds state from the journal alone: no checkpoint, no writer lock (it may run while a
-/// writer appends; it reads the valid prefix), so its output is what `tally replay` and the
-/// audit compare everything else against.
+/// writer appends; a frame being written is a torn tail to it and is not read), so its output
+/// is what `tally replay` and the audit compare everything else against.
 public enum LedgerReplay {
     /// Folds every event of the ledger in `directory` (through `through`, default the last).
     ///
