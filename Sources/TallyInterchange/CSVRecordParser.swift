@@ -45,6 +45,19 @@ struct CSVRecordParser {
             if !(fields.count == 1 && fields[0].isEmpty) { records.append(Record(fields: fields, line: recordLine)) }
             fields = []
         }
+        /// Ends the field (delimiter) or the record (line break) outside quotes; false for
+        /// any other scalar.
+        func endsFieldOrRecord(_ scalar: Unicode.Scalar) -> Bool {
+            if scalar == delimiter {
+                endField()
+            } else if Self.isLineBreak(scalar) {
+                endRecord()
+            } else {
+                return false
+            }
+            state = .fieldStart
+            return true
+        }
         for scalar in scalars {
             // CRLF is one line break: the LF after a CR neither ends a record nor counts a line.
             let isLineFeedAfterCarriageReturn = scalar == "\n" && previousWasCarriageReturn
@@ -58,13 +71,7 @@ struct CSVRecordParser {
                     }
                     state = .quoted
                     quoteLine = line
-                } else if scalar == delimiter {
-                    endField()
-                    state = .fieldStart
-                } else if Self.isLineBreak(scalar) {
-                    endRecord()
-                    state = .fieldStart
-                } else {
+                } else if !endsFieldOrRecord(scalar) {
                     field.append(scalar)
                     state = .unquoted
                 }
@@ -74,13 +81,7 @@ struct CSVRecordParser {
                 if scalar == "\"" {
                     field.append(scalar)
                     state = .quoted
-                } else if scalar == delimiter {
-                    endField()
-                    state = .fieldStart
-                } else if Self.isLineBreak(scalar) {
-                    endRecord()
-                    state = .fieldStart
-                } else {
+                } else if !endsFieldOrRecord(scalar) {
                     throw Failure(line: line, error: InterchangeError(code: "csvQuoteMisplaced", message: "line \(line): text after the closing quote of \"\(String(field))\"; a quoted field ends at the delimiter or the line's end (double a quote inside it: \"\")"))
                 }
             }

@@ -33,12 +33,7 @@ extension TallyRunner {
         process.standardOutput = full
         let errors = try StderrFile()
         process.standardError = errors.handle
-        if let stdin {
-            let input = Pipe()
-            process.standardInput = input
-            input.fileHandleForWriting.write(Data(stdin.utf8))
-            try input.fileHandleForWriting.close()
-        }
+        try feed(stdin, to: process)
         try process.run()
         try full.close()
         try wait(for: process, arguments: arguments)

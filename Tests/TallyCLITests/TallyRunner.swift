@@ -3,6 +3,15 @@ import Testing
 
 /// Runs the built `tally` binary (found next to the test bundle) and snapshots its output.
 struct TallyRunner {
+    /// Gives `process` `stdin` on a pipe (written and closed before it runs), if any.
+    static func feed(_ stdin: String?, to process: Process) throws {
+        guard let stdin else { return }
+        let input = Pipe()
+        process.standardInput = input
+        input.fileHandleForWriting.write(Data(stdin.utf8))
+        try input.fileHandleForWriting.close()
+    }
+
     struct Result {
         var status: Int32
         var stdout: String
@@ -35,12 +44,7 @@ struct TallyRunner {
         let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
-        if let stdin {
-            let input = Pipe()
-            process.standardInput = input
-            input.fileHandleForWriting.write(Data(stdin.utf8))
-            try input.fileHandleForWriting.close()
-        }
+        try feed(stdin, to: process)
         try process.run()
         let outData = output.fileHandleForReading.readDataToEndOfFile()
         let errData = errors.fileHandleForReading.readDataToEndOfFile()
