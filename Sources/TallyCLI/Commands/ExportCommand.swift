@@ -42,7 +42,7 @@ struct ExportCommand: AsyncParsableCommand {
             }
         }
         if let output {
-            guard FileManager.default.createFile(atPath: output, contents: data) else { throw CLIError("\(output): cannot write the output file") }
+            try OutputFile.write(Array(data), to: output)
         } else {
             try Terminal.write(Array(data))
         }

@@ -25,9 +25,7 @@ struct ReplayCommand: AsyncParsableCommand {
             model: model, encryption: try key.encryption())
         let bytes = json.serialized() + [UInt8(ascii: "\n")]
         if let output {
-            guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
-                throw CLIError("\(output): cannot write the output file")
-            }
+            try OutputFile.write(bytes, to: output)
         } else {
             try Terminal.write(bytes)
         }

@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+
+/// Issue 13 B6, A2, A3 through the `tally` binary: every reading subcommand refuses a damaged
+/// ledger naming segment and sequence, `--allow-damaged` reads the prefix and says what it
+/// dropped, the writer refuses, and `tally repair` is the explicit way back.
+@Suite("tally on damaged ledgers", .serialized)
+struct DamagedLedgerCLITests {
+    static let readers: [[String]] = [
+        ["balances"], ["log"], ["stats"], ["debts"], ["budget", "--period", "2026-01-10"], ["networth"],
+        ["export", "--format", "csv"], ["export", "--format", "ledger"],
+    ]
+
+    /// The only segment of `ledger`, with one bit of its last frame flipped.
+    static func flipLastFrame(_ ledger: String) throws -> (path: String, bytes: Data) {
+        let journal = ledger + "/journal"
+        let segment = try #require(try FileManager.default.contentsOfDirectory(atPath: journal).filter { $0.hasSuffix(".segment") }.sorted().last)
+        let path = journal + "/" + segment
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        bytes[bytes.count - 20] ^= 0x04
+        try bytes.write(to: URL(fileURLWithPath: path))
+        return (path, bytes)
+    }
+
+    @Test("B6/A2: a bit flipped in the last frame: every reader exits 2 naming segment and sequence, apply refuses and cuts nothing; --allow-damaged reads the prefix and says what it dropped")
+    func readersAndWriterRefuseDamage() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let (segment, damaged) = try Self.flipLastFrame(ledger)
+        for reader in Self.readers + [["replay"]] {
+            let result = try TallyRunner.run(reader + [ledger])
+            #expect(result.status == 2, "\(reader): \(result.stderr)")
+            #expect(result.stderr.contains("journalCorrupted") && result.stderr.contains("sequence "), "\(reader): \(result.stderr)")
+            #expect(result.stdout.isEmpty, "\(reader) printed a damaged ledger")
+        }
+        let apply = try TallyRunner.run(["apply", "--ledger", ledger, TallyRunner.household])
+        #expect(apply.status == 2 && apply.stderr.contains("journalCorrupted"), "\(apply.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: segment)) == damaged, "the writer cut or appended")
+        for reader in Self.readers {
+            let result = try TallyRunner.run(reader + ["--allow-damaged", ledger])
+            #expect(result.status == 0, "\(reader): \(result.stderr)")
+            #expect(result.stderr.contains("--allow-damaged: read records 1...") && result.stderr.contains("checksumMismatch"), "\(reader): \(result.stderr)")
+        }
+    }
+
+    @Test("A3: tally repair prints the plan (exit 1, nothing changed) and with --apply keeps the valid prefix, sets the rest aside, and the ledger is writable again")
+    func repairIsExplicit() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let (segment, damaged) = try Self.flipLastFrame(ledger)
+        let plan = try TallyRunner.run(["repair", ledger])
+        #expect(plan.status == 1, "\(plan.stderr)")
+        #expect(plan.stdout.contains("a repair keeps records 1...") && plan.stdout.contains("nothing was changed"), "\(plan.stdout)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: segment)) == damaged)
+        let applied = try TallyRunner.run(["repair", ledger, "--apply"])
+        #expect(applied.status == 0 && applied.stdout.contains("repaired"), "\(applied.stdout)\(applied.stderr)")
+        let setAside = try FileManager.default.contentsOfDirectory(atPath: ledger + "/repair/1/journal")
+        #expect(setAside.count == 1 && setAside[0].contains(".segment.from-"), "\(setAside)")
+        #expect(try TallyRunner.run(["balances", ledger]).status == 0)
+        #expect(try TallyRunner.run(["repair", ledger]).status == 0, "nothing left to repair")
+        let more = try TallyRunner.run(["apply", "--ledger", ledger, "-"], stdin: #"{"command": "addPerson", "commandID": "0000000c-0000-4000-8000-0000000000f1", "actor": "00000002-0000-4000-8000-000000000001", "recordedAt": "2026-03-01T10:00:00.000Z", "personID": "00000002-0000-4000-8000-0000000000f2", "name": "Zoe"}"# + "\n")
+        #expect(more.status == 0, "\(more.stdout)\(more.stderr)")
+    }
+
+    @Test("E18/D17: export --output writes the backup (it holds personal keys) 0600, atomically")
+    func exportOutputIsOwnerOnly() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let output = TallyRunner.temporaryDirectory() + "/backup.json"
+        let result = try TallyRunner.run(["export", "--format", "json", "--output", output, ledger])
+        #expect(result.status == 0, "\(result.stderr)")
+        let mode = try FileManager.default.attributesOfItem(atPath: output)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+    }
+}
