@@ -79,13 +79,18 @@ extension FileSystem {
     /// (creating the directory first if needed). A failure removes the temporary file (it may
     /// hold data that must not linger, such as texts of a forgotten person).
     public func replaceAtomically(_ path: FilePath, with bytes: [UInt8]) throws(Errno) {
+        try replaceAtomically(path) { file throws(Errno) in try file.write(bytes, at: 0) }
+    }
+
+    /// ``replaceAtomically(_:with:)`` for contents that `write` puts into the new file.
+    public func replaceAtomically(_ path: FilePath, writing write: (any JournalFile) throws(Errno) -> Void) throws(Errno) {
         let directory = path.removingLastComponent()
         let temporary = FilePath(path.string + ".tmp")
         if !fileExists(at: directory) { try createDirectory(at: directory) }
         if fileExists(at: temporary) { try removeFile(at: temporary) }
         do throws(Errno) {
             let file = try createFile(at: temporary)
-            try file.write(bytes, at: 0)
+            try write(file)
             try file.synchronize()
             try rename(from: temporary, to: path)
         } catch {
@@ -93,5 +98,21 @@ extension FileSystem {
             throw error
         }
         try synchronizeDirectory(at: directory)
+    }
+
+    /// Copies `count` bytes of `source` from `offset` into a new file at `path`, atomically and
+    /// durably like ``replaceAtomically(_:with:)``, one MiB at a time (memory stays bounded
+    /// however much is copied). Throws `EIO` when `source` holds fewer bytes.
+    public func copyAtomically(_ source: any JournalFile, from offset: Int64, count: Int64, to path: FilePath) throws(Errno) {
+        let chunkBytes: Int64 = 1 << 20
+        try replaceAtomically(path) { file throws(Errno) in
+            var copied: Int64 = 0
+            while copied < count {
+                let chunk = try source.readBytes(count: Int(min(chunkBytes, count - copied)), at: offset + copied)
+                guard !chunk.isEmpty else { throw Errno.ioError }
+                try file.write(chunk, at: copied)
+                copied += Int64(chunk.count)
+            }
+        }
     }
 }

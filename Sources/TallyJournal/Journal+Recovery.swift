@@ -41,6 +41,8 @@ extension Journal {
         }
         try tail.checkEncryptionKey(options.encryption, file: lastFile, path: lastPath)
         if let damage = tail.damage {
+            report.savedTornBytes = try saveTornBytes(
+                of: lastFile, segment: last.name, from: tail.validEnd, to: tail.fileSize, in: directory, fileSystem: fileSystem)
             try withErrno("truncate torn tail", lastPath) { () throws(Errno) in
                 try lastFile.truncate(to: tail.validEnd)
                 try lastFile.synchronize()
@@ -62,6 +64,29 @@ extension Journal {
             durableSequenceNumber: tail.nextSequenceNumber - 1)
         state.durableWriteOffset = tail.validEnd
         return (state, report)
+    }
+
+    /// The folder inside the journal directory where cut torn tails are kept.
+    static let tornDirectoryName = "torn"
+
+    /// Before a torn tail is cut, its bytes are kept in
+    /// `torn/<segment>.from-<offset>`: a torn write was never acknowledged, but a cut must never
+    /// be the only copy of bytes a misjudged case (Docs/JournalFormat.md) would need. At most
+    /// one frame (`TornWrite.regionBytesMax`). Returns the file's path inside the journal
+    /// directory, or nil when the tail was only zeros (nothing to keep).
+    static func saveTornBytes(
+        of file: any JournalFile, segment: String, from offset: Int64, to end: Int64, in directory: FilePath,
+        fileSystem: any FileSystem
+    ) throws(JournalError) -> String? {
+        let path = directory.appending(segment)
+        let bytes = try withErrno("read torn tail", path) { () throws(Errno) in
+            try file.readBytes(count: Int(end - offset), at: offset)
+        }
+        guard bytes.contains(where: { $0 != 0 }) else { return nil }
+        let name = "\(tornDirectoryName)/\(segment).from-\(offset)"
+        let saved = directory.appending(name)
+        try withErrno("save torn tail", saved) { () throws(Errno) in try fileSystem.replaceAtomically(saved, with: bytes) }
+        return name
     }
 
     /// Creates a segment atomically: header into a temporary file, fsync, rename, fsync the

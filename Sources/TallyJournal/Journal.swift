@@ -64,6 +64,9 @@ public final class Journal: Sendable {
             if error == .wouldBlock || error == .resourceTemporarilyUnavailable {
                 throw .journalLocked(directory: directory.string)
             }
+            if error == .staleNFSFileHandle {
+                throw .ioFailure(operation: "lock (the journal directory was renamed or replaced while it was being locked; open again)", path: directory.string, errno: error.rawValue)
+            }
             throw JournalError(error, operation: "lock", path: directory)
         }
     }

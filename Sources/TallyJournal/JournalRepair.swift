@@ -24,17 +24,23 @@ public enum JournalRepair {
         public var isEmpty: Bool { cutSegment == nil && setAsideSegments.isEmpty }
     }
 
-    /// Finds the valid prefix of the journal in `directory` and what lies after it.
+    /// Finds the valid prefix of the journal in `directory` and what lies after it. A torn tail
+    /// is no damage (the writer's next open cuts it, keeping its bytes) unless asked for.
     /// - Throws: `JournalError.journalNotFound`, `.ioFailure`, `.notARegularFile`,
     ///   `.corruption` for a damaged segment header in the middle (restore that segment).
+    /// - Parameter includingTornTail: cut a torn tail too (the ledger's evidence says records
+    ///   there were acknowledged, so it is set aside here rather than cut by the next open).
     public static func plan(
-        at directory: FilePath, encryption: JournalEncryption? = nil, fileSystem: any FileSystem = PosixFileSystem()
+        at directory: FilePath, encryption: JournalEncryption? = nil, fileSystem: any FileSystem = PosixFileSystem(),
+        includingTornTail: Bool = false
     ) throws(JournalError) -> Plan {
         let all = try SegmentFiles.list(in: directory, fileSystem: fileSystem)
         let reader = try JournalReader.open(at: directory, fileSystem: fileSystem, encryption: encryption, allowingDamage: true)
         // A torn tail is no damage (the writer's next open cuts it); missing records are the
         // ledger's concern (its evidence), not the journal's.
-        let problems = reader.recoveryReport.problems.filter { $0.kind != .missingRecords && $0.kind != .tornTail }
+        let problems = reader.recoveryReport.problems.filter {
+            $0.kind != .missingRecords && (includingTornTail || $0.kind != .tornTail)
+        }
         guard let damage = problems.first else {
             return Plan(keptThrough: reader.lastSequenceNumber, cutSegment: nil, cutOffset: 0, setAsideSegments: [], problems: [])
         }
@@ -64,11 +70,13 @@ public enum JournalRepair {
             let path = directory.appending(name)
             let file = try withErrno("open", path) { () throws(Errno) in try fileSystem.openFile(at: path, writable: true) }
             let size = try withErrno("size", path) { () throws(Errno) in try file.size() }
-            let cut = try withErrno("read", path) { () throws(Errno) in
-                try file.readBytes(count: Int(size - plan.cutOffset), at: plan.cutOffset)
+            guard size >= plan.cutOffset else {
+                throw .ioFailure(operation: "repair (the segment is shorter than when the plan was made)", path: path.string, errno: Errno.ioError.rawValue)
             }
             let saved = setAsideDirectory.appending("\(name).from-\(plan.cutOffset)")
-            try withErrno("save cut bytes", saved) { () throws(Errno) in try fileSystem.replaceAtomically(saved, with: cut) }
+            try withErrno("save cut bytes", saved) { () throws(Errno) in
+                try fileSystem.copyAtomically(file, from: plan.cutOffset, count: size - plan.cutOffset, to: saved)
+            }
             try withErrno("truncate", path) { () throws(Errno) in
                 try file.truncate(to: plan.cutOffset)
                 try file.synchronize()

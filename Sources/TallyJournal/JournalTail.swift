@@ -86,37 +86,54 @@ struct JournalTail: Sendable {
         segments: [SegmentFile], header: SegmentHeader, fileSize: Int64, next: UInt64, chain: ChainValue,
         lastFrame: (header: FrameHeader, offset: Int64)?
     ) throws(JournalError) -> JournalTail {
-        let name = segments[segments.count - 1].name
-        let location = JournalLocation(segment: name, offset: offset, sequenceNumber: next)
+        let location = JournalLocation(segment: segments[segments.count - 1].name, offset: offset, sequenceNumber: next)
+        let (problem, isTorn) = try classifyDamage(
+            kind: kind, detail: detail, at: location, scanner: &scanner, expected: next, fileSize: fileSize)
+        return JournalTail(
+            segments: segments, lastSegmentHeader: header, validEnd: offset, fileSize: fileSize,
+            nextSequenceNumber: next, chainValue: chain, damage: problem, isTornTail: isTorn,
+            lastFrame: lastFrame)
+    }
+
+    /// What damage at `location` in the last segment is, and the problem that says so: a torn
+    /// write (`TornWrite`: a short frame or unwritten zeros, also zeros before a later valid
+    /// frame that writeback persisted first) that the writer cuts and readers do not serve, or
+    /// damage, refused. The one classification the writer, readers and the verifier share.
+    static func classifyDamage(
+        kind: JournalProblem.Kind, detail: String, at location: JournalLocation, scanner: inout SegmentScanner,
+        expected: UInt64, fileSize: Int64
+    ) throws(JournalError) -> (JournalProblem, isTorn: Bool) {
+        let offset = location.offset
         var laterValidFrame: (FrameHeader, Int64)?
         var searchFrom = offset
         while let found = try scanner.findNextValidFrame(after: searchFrom) {
-            if found.0.firstSequenceNumber >= next {
+            if found.0.firstSequenceNumber >= expected {
                 laterValidFrame = found
                 break
             }
             searchFrom = found.1
         }
-        let problem: JournalProblem
-        var isTorn = false
-        if let (frame, frameOffset) = laterValidFrame {
-            problem = JournalProblem(
-                kind: kind, location: location,
-                detail: "\(detail); a valid frame (sequence \(frame.firstSequenceNumber)) follows at offset \(frameOffset), so this is corruption, not a torn write")
-        } else if try TornWrite.explainsTail(of: scanner.file, path: scanner.path, from: offset, fileSize: fileSize) {
-            isTorn = true
-            problem = JournalProblem(
+        let gapEnd = laterValidFrame?.1 ?? fileSize
+        let isTorn = try TornWrite.explains(
+            scanner.file, path: scanner.path, from: offset, to: gapEnd, reachesEndOfFile: laterValidFrame == nil)
+        switch (isTorn, laterValidFrame) {
+        case (true, nil):
+            return (JournalProblem(
                 kind: .tornTail, location: location,
-                detail: "\(fileSize - offset) bytes after the last complete frame (\(detail)): an interrupted write (a short frame or unwritten zero sectors), never acknowledged")
-        } else {
-            problem = JournalProblem(
+                detail: "\(fileSize - offset) bytes after the last complete frame (\(detail)): an interrupted write (a short frame or unwritten zero blocks), never acknowledged"), true)
+        case (true, let (frame, frameOffset)?):
+            return (JournalProblem(
+                kind: .tornTail, location: location,
+                detail: "unwritten zero blocks (\(detail)) before a frame at offset \(frameOffset) (sequence \(frame.firstSequenceNumber)) that writeback persisted first: the \(fileSize - offset) bytes from here were one group commit's unsynced writes, never acknowledged"), true)
+        case (false, let (frame, frameOffset)?):
+            return (JournalProblem(
                 kind: kind, location: location,
-                detail: "\(detail); the last frame is complete (or not a frame at all) and its bytes are not what an interrupted write leaves (a short frame or zero sectors): damage to an acknowledged frame, not a torn write. Restore the segment from a backup, or cut it explicitly with `tally repair`")
+                detail: "\(detail); a valid frame (sequence \(frame.firstSequenceNumber)) follows at offset \(frameOffset), so this is corruption, not a torn write"), false)
+        case (false, nil):
+            return (JournalProblem(
+                kind: kind, location: location,
+                detail: "\(detail); the last frame is complete (or not a frame at all) and its bytes are not what an interrupted write leaves (a short frame or zero blocks): damage to an acknowledged frame, not a torn write. Restore the segment from a backup, or cut it explicitly with `tally repair`"), false)
         }
-        return JournalTail(
-            segments: segments, lastSegmentHeader: header, validEnd: offset, fileSize: fileSize,
-            nextSequenceNumber: next, chainValue: chain, damage: problem, isTornTail: isTorn,
-            lastFrame: lastFrame)
     }
 
     /// Checks that `encryption` opens the last frame when it is encrypted, so a missing or wrong

@@ -108,14 +108,19 @@ private struct VerificationPass {
             case .damaged(let defect, let offset):
                 let location = JournalLocation(segment: segment.name, offset: offset, sequenceNumber: expected)
                 chainValue = nil
-                guard let (_, next) = try scanner.findNextValidFrame(after: offset) else {
-                    if isLast, try TornWrite.explainsTail(of: file, path: path, from: offset, fileSize: size) {
-                        add(.tornTail, location, "\(size - offset) bytes after the last valid frame (\(defect.detail)): an interrupted write; opening for writing cuts them off")
-                    } else if isLast {
-                        add(defect.kind, location, "\(defect.detail); the last frame is damaged, not torn (a complete frame, or bytes no interrupted write leaves)")
-                    } else {
-                        add(defect.kind, location, "\(defect.detail); nothing valid follows in this sealed segment")
+                if isLast {
+                    var probe = scanner
+                    let (problem, isTorn) = try JournalTail.classifyDamage(
+                        kind: defect.kind, detail: defect.detail, at: location, scanner: &probe, expected: expected, fileSize: size)
+                    if isTorn {
+                        add(.tornTail, location, problem.detail + "; opening for writing cuts them off")
+                        return
                     }
+                }
+                guard let (_, next) = try scanner.findNextValidFrame(after: offset) else {
+                    add(defect.kind, location, isLast
+                        ? "\(defect.detail); the last frame is damaged, not torn (a complete frame, or bytes no interrupted write leaves)"
+                        : "\(defect.detail); nothing valid follows in this sealed segment")
                     return
                 }
                 add(defect.kind, location, defect.detail)

@@ -67,6 +67,9 @@ public struct PosixFileSystem: FileSystem {
             let mode = mode_t(Self.directoryPermissions.rawValue)
             if mkdir(prefix.string, mode) == 0 {
                 guard chmod(prefix.string, mode) == 0 else { throw Errno(rawValue: errno) }
+                // The new entry is durable before anything is written into the folder.
+                let parent = prefix.removingLastComponent()
+                try synchronizeDirectory(at: parent.isEmpty ? "." : parent)
             } else if errno != EEXIST {
                 throw Errno(rawValue: errno)
             }

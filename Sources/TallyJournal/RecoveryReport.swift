@@ -4,6 +4,9 @@ public struct RecoveryReport: Sendable, Hashable {
     public var bytesDropped: Int64 = 0
     /// Where the cut was made, when bytes were dropped.
     public var truncatedAt: JournalLocation?
+    /// Where the cut bytes were kept (`torn/<segment>.from-<offset>` inside the journal
+    /// directory), nil when nothing but zeros was cut.
+    public var savedTornBytes: String?
     /// Temporary segment files, left by a crash during rotation, that were removed.
     public var removedTemporaryFiles: [String] = []
     /// For a read-only open: a torn tail that is not served, and, when damage is allowed, the

@@ -1,55 +1,67 @@
 import SystemPackage
 
-/// Tells a torn write from damage to an acknowledged frame at the end of the last segment
+/// Tells a torn write from damage to an acknowledged frame in the last segment
 /// (Docs/JournalFormat.md, "Torn writes and damaged frames").
 ///
-/// An append writes one frame with one `pwrite` and is acknowledged only after `fdatasync`, so a
-/// crash can leave only what an interrupted write leaves behind:
+/// An append writes one frame with one `pwrite` and is acknowledged only after an `fdatasync`
+/// that started after it, so a crash can leave only what an interrupted write leaves:
 ///
-/// - a process killed mid-write leaves a *prefix* of the frame: fewer bytes than the header
-///   announces (or fewer than a header), starting with the frame magic;
+/// - a process killed mid-write leaves a *prefix* of the frame at the end of the file: fewer
+///   bytes than the header announces (or fewer than a header), starting with the frame magic;
 /// - a power loss leaves blocks the disk never wrote, which read back as *zeros* (on file
 ///   systems that never expose stale blocks: ext4 in its default data=ordered mode, XFS,
-///   btrfs, APFS): the file ends in a run of at least 64 zero bytes, or a 512-byte sector
-///   inside the frame (at least 64 bytes of it) is zero.
+///   btrfs, APFS): the bytes end in a run of at least 64 zeros, or a 512-byte sector holds at
+///   least 64 zeros. Writeback may persist a later frame of the same group commit before an
+///   earlier one, so such zeros may also sit *before* a valid, never-acknowledged frame.
 ///
-/// Everything else is damage: a complete frame whose non-zero bytes fail the checksum (a bit
-/// flip), a header that does not parse, or a frame whose length field alone was altered (it
-/// checks out when the length is set to what the file holds). Only a torn write may be cut;
-/// damage refuses the open and is repaired only by `tally repair`. A zero run of 64 bytes never
-/// occurs inside a valid frame: payloads are LZ4-compressed (which folds such runs) or, when
-/// compression does not help, stored raw because they have no such runs; encrypted payloads
-/// look random.
+/// Everything else is damage: a complete frame whose non-zero bytes fail the checksum, a
+/// header that does not parse, a frame whose length field alone was altered (it checks out
+/// with the length set to what the file holds), and any complete frame whose checksum
+/// mismatch one flipped bit explains, even if it holds zeros of its own (a raw payload may).
+/// Only a torn write may be cut; damage refuses the open and is cut only by `tally repair`.
 enum TornWrite {
     /// The unit a disk writes atomically, and so the unit a power loss zeroes.
     static let sectorBytes: Int64 = 512
-    /// The shortest zero run (at the end of the file, or a sector's worth) taken as unwritten.
+    /// The shortest zero run (ending the bytes, or a sector's worth) taken as unwritten.
     static let zeroRunBytesMin = 64
+    /// The most bytes one interrupted append can leave: the largest frame the format allows
+    /// and a sector. Anything longer is never a torn write, and is never read whole.
+    static let regionBytesMax = Int64(FrameHeader.size + JournalLimits.frameBytesHardMax + 64 * 1024) + sectorBytes
 
-    /// Whether `region`, the bytes from `offset` (where the last valid frame ends) to the end
-    /// of the file, is what an interrupted append leaves behind.
-    static func explains(_ region: [UInt8], at offset: Int64) -> Bool {
+    /// Whether the bytes of `file` from `offset` (where the last valid frame ends) to `end` are
+    /// what an interrupted append leaves. `end` is the end of the file, or the offset of a
+    /// later valid frame (then only unwritten zeros explain the gap).
+    static func explains(
+        _ file: any JournalFile, path: FilePath, from offset: Int64, to end: Int64, reachesEndOfFile: Bool
+    ) throws(JournalError) -> Bool {
+        guard end - offset <= regionBytesMax else { return false }
+        let region = try withErrno("read", path) { () throws(Errno) in try file.readBytes(count: Int(end - offset), at: offset) }
+        guard Int64(region.count) == end - offset else {
+            throw .ioFailure(operation: "read (file shrank)", path: path.string, errno: Errno.ioError.rawValue)
+        }
+        return explains(region, at: offset, reachesEndOfFile: reachesEndOfFile)
+    }
+
+    /// The classification of `region` (the bytes from file offset `offset`).
+    static func explains(_ region: [UInt8], at offset: Int64, reachesEndOfFile: Bool) -> Bool {
+        let header = region.withUnsafeBytes { FrameHeader.decode($0) }
+        if case .success(let frame) = header, frame.frameBytes <= region.count,
+           region.withUnsafeBytes({ SingleBitError.explains(frame: $0, header: frame) }) {
+            return false  // one flipped bit in a complete frame: damage, whatever zeros it holds
+        }
         if region.allSatisfy({ $0 == 0 }) || endsInZeros(region) || hasUnwrittenSector(region, at: offset) { return true }
+        guard reachesEndOfFile else { return false }
         let magic = FrameHeader.magic
         guard region.count >= FrameHeader.size else {
             return region.prefix(magic.count).elementsEqual(magic.prefix(min(magic.count, region.count)))
         }
-        return region.withUnsafeBytes { bytes in
-            guard case .success(let header) = FrameHeader.decode(bytes), header.frameBytes > bytes.count else {
-                return false  // a complete frame failing its checksum, or a header that does not parse
-            }
-            return !checksWithStoredLength(bytes.count - FrameHeader.size, bytes, header)
+        guard case .success(let frame) = header, frame.frameBytes > region.count else {
+            return false  // a complete frame failing its checksum, or a header that does not parse
         }
+        return region.withUnsafeBytes { !checksWithStoredLength($0.count - FrameHeader.size, $0, frame) }
     }
 
-    /// Reads the bytes after `offset` in the last segment and classifies them.
-    static func explainsTail(of file: any JournalFile, path: FilePath, from offset: Int64, fileSize: Int64) throws(JournalError) -> Bool {
-        let count = Int(fileSize - offset)
-        let region = try withErrno("read", path) { () throws(Errno) in try file.readBytes(count: count, at: offset) }
-        return explains(region, at: offset)
-    }
-
-    /// The region ends in a zero run long enough to be unwritten blocks (a zero-filled tail).
+    /// The bytes end in a zero run long enough to be unwritten blocks.
     private static func endsInZeros(_ region: [UInt8]) -> Bool {
         region.count >= zeroRunBytesMin && region.suffix(zeroRunBytesMin).allSatisfy { $0 == 0 }
     }

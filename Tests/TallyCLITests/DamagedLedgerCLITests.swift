@@ -60,6 +60,25 @@ struct DamagedLedgerCLITests {
         #expect(more.status == 0, "\(more.stdout)\(more.stderr)")
     }
 
+    @Test("E18: under umask 0 and umask 0277 a new ledger's folders are 0700 and its files 0600")
+    func modesIgnoreTheUmask() throws {
+        for mask in ["0", "0277"] {
+            let ledger = TallyRunner.temporaryDirectory() + "/ledger"
+            let binary = try TallyRunner.executable().path
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "umask \(mask) && exec \"$0\" apply --ledger \"$1\" \"$2\" > /dev/null", binary, ledger, TallyRunner.household]
+            process.currentDirectoryURL = TallyRunner.repositoryRoot
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "umask \(mask)")
+            func mode(_ path: String) throws -> Int { try #require(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) }
+            #expect(try mode(ledger) == 0o700 && mode(ledger + "/journal") == 0o700, "umask \(mask)")
+            #expect(try mode(ledger + "/personal-keys") == 0o600 && mode(ledger + "/journal/00000000000000000001.segment") == 0o600, "umask \(mask)")
+            #expect(try TallyRunner.run(["audit", ledger]).status == 0, "umask \(mask)")
+        }
+    }
+
     @Test("E18/D17: export --output writes the backup (it holds personal keys) 0600, atomically")
     func exportOutputIsOwnerOnly() throws {
         let ledger = try TallyRunner.householdLedger()

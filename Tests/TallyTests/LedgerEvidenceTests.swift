@@ -64,6 +64,28 @@ struct LedgerEvidenceTests {
         #expect(try LedgerRepair.plan(at: ledger).isEmpty, "a second repair finds nothing to do")
     }
 
+    @Test("A3: a last frame that looks torn (its end zeroed) but that the checkpoint proves acknowledged is refused, never cut; repair sets its bytes aside")
+    func tornLookingFrameBelowEvidenceIsSetAside() async throws {
+        let (directory, ledger, last) = try await closedLedger("torn-evidence", transactions: 5)
+        defer { directory.remove() }
+        let segment = try segment(of: ledger)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: segment.string))
+        let lastFrame = try JournalReader.open(at: ledger.appending(Ledger.journalDirectoryName)).location(of: last)
+        bytes.replaceSubrange((bytes.count - 64)..<bytes.count, with: Data(count: 64))
+        try bytes.write(to: URL(fileURLWithPath: segment.string))
+        await #expect(performing: { try await Ledger.open(at: ledger, options: LedgerOptions(durability: .none)) },
+                      throws: { isShorterThanEvidence($0, last: last - 1, proven: last) })
+        #expect(try Data(contentsOf: URL(fileURLWithPath: segment.string)) == bytes, "nothing was cut")
+        let plan = try LedgerRepair.plan(at: ledger)
+        #expect(plan.keptThrough == last - 1 && plan.journal.cutOffset == lastFrame.offset && plan.evidence != nil)
+        let setAside = try #require(try LedgerRepair.apply(plan, at: ledger))
+        let saved = setAside.appending("journal").appending("\(segment.lastComponent?.string ?? "").from-\(lastFrame.offset)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: saved.string)) == bytes.suffix(from: Int(lastFrame.offset)), "the frame's bytes are kept")
+        let reopened = try await Ledger.open(at: ledger, options: LedgerOptions(durability: .none))
+        #expect(await reopened.lastSequenceNumber == last - 1)
+        try await reopened.close()
+    }
+
     @Test("A3/C12: a segment emptied, replaced by a link to /dev/zero or a FIFO, or deleted is refused with a typed error; the journal is never started afresh and open never blocks")
     func emptiedOrReplacedJournalIsRefused() async throws {
         for variant in ["empty", "dev-zero", "fifo", "deleted"] {

@@ -70,12 +70,15 @@ public actor Ledger {
         }
         // Evidence first: a journal shorter than what the checkpoints and the key store prove
         // is refused before the journal cuts a tail or creates a first segment.
+        // The key file read here, before the lock, is only evidence: a writer that closed in
+        // between can only have raised it, so it is a safe lower bound. The ring the ledger
+        // uses is read again under the lock.
         let checkpoints = CheckpointStore(
             directory: directory.appending(checkpointDirectoryName), fileSystem: fileSystem, encryption: options.encryption)
-        let personalKeys = try PersonalKeyRing.load(
-            ledgerDirectory: directory, fileSystem: fileSystem, encryption: options.encryption)
         var journalOptions = options.journalOptions
-        journalOptions.evidence = try LedgerEvidence.gather(checkpoints: checkpoints, keys: personalKeys)
+        journalOptions.evidence = try LedgerEvidence.gather(
+            checkpoints: checkpoints,
+            keys: try PersonalKeyRing.load(ledgerDirectory: directory, fileSystem: fileSystem, encryption: options.encryption, readOnly: true))
         let journal: Journal
         do {
             journal = try Journal.open(
@@ -84,6 +87,8 @@ public actor Ledger {
             throw .storage(error)
         }
         do throws(LedgerError) {
+            let personalKeys = try PersonalKeyRing.load(
+                ledgerDirectory: directory, fileSystem: fileSystem, encryption: options.encryption)
             let reader = try Ledger.reader(of: journal)
             let (start, rejected) = try checkpoints.newestUsable(for: reader, keys: personalKeys)
             var replayed = try LedgerReplay.fold(

@@ -22,6 +22,9 @@ public enum LedgerError: Error, Sendable, Equatable {
     /// of people who were never forgotten cannot be opened with it (P2); the message says what
     /// to restore. Nothing was appended.
     case personalKeys(String)
+    /// `LedgerRepair.apply` found the ledger changed since its plan was made (a writer ran in
+    /// between); nothing was repaired. Make the plan again.
+    case repairPlanOutdated
 
     /// A stable, machine-readable identifier (the violation's code for rejections).
     public var code: String {
@@ -32,6 +35,7 @@ public enum LedgerError: Error, Sendable, Equatable {
         case .invalidBatch: "invalidBatch"
         case .closed: "ledgerClosed"
         case .personalKeys: "personalKeys"
+        case .repairPlanOutdated: "repairPlanOutdated"
         }
     }
 
@@ -51,6 +55,7 @@ public enum LedgerError: Error, Sendable, Equatable {
             "a batch must hold 1...\(limit) commands, got \(count); split it into smaller batches"
         case .closed: "the ledger is closed; open it again to continue"
         case .personalKeys(let reason): reason
+        case .repairPlanOutdated: "the ledger changed since the repair plan was made; nothing was repaired. Run `tally repair` again to see the new plan"
         }
     }
 

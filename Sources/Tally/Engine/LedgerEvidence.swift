@@ -17,7 +17,9 @@ enum LedgerEvidence {
         } catch {
             throw .storage(error)
         }
-        if let newest = names.last, let sequenceNumber = CheckpointStore.sequenceNumber(inName: newest) {
+        // The highest sequence any checkpoint name announces (a stray name proves nothing).
+        let numbered = names.compactMap { name in CheckpointStore.sequenceNumber(inName: name).map { (name, $0) } }
+        if let (newest, sequenceNumber) = numbered.max(by: { $0.1 < $1.1 }) {
             pieces.append(JournalEvidence(
                 lastSequenceNumber: sequenceNumber, source: "\(Ledger.checkpointDirectoryName)/\(newest)"))
         }

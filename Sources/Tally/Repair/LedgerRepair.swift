@@ -32,17 +32,27 @@ public enum LedgerRepair {
         at directory: FilePath, encryption: JournalEncryption? = nil, fileSystem: any FileSystem = PosixFileSystem()
     ) throws(LedgerError) -> Plan {
         let journalPath = directory.appending(Ledger.journalDirectoryName)
-        let journalPlan: JournalRepair.Plan
-        do {
-            journalPlan = try JournalRepair.plan(at: journalPath, encryption: encryption, fileSystem: fileSystem)
-        } catch {
-            throw .storage(error)
-        }
         let keys = try PersonalKeyRing.load(ledgerDirectory: directory, fileSystem: fileSystem, encryption: encryption, readOnly: true)
         let checkpoints = CheckpointStore(
             directory: directory.appending(Ledger.checkpointDirectoryName), fileSystem: fileSystem, encryption: encryption)
-        let evidence = try LedgerEvidence.gather(checkpoints: checkpoints, keys: keys)
-            .flatMap { $0.lastSequenceNumber > journalPlan.keptThrough ? $0 : nil }
+        var journalPlan: JournalRepair.Plan
+        let evidence: JournalEvidence?
+        do {
+            journalPlan = try JournalRepair.plan(at: journalPath, encryption: encryption, fileSystem: fileSystem)
+            evidence = try LedgerEvidence.gather(checkpoints: checkpoints, keys: keys)
+                .flatMap { $0.lastSequenceNumber > journalPlan.keptThrough ? $0 : nil }
+            if evidence != nil {
+                // Records the evidence proves may sit in a torn tail: set it aside here, where
+                // the plan shows it, rather than leave it to the next open's cut.
+                journalPlan = try JournalRepair.plan(at: journalPath, encryption: encryption, fileSystem: fileSystem, includingTornTail: true)
+            }
+        } catch let error as JournalError {
+            throw .storage(error)
+        } catch let error as LedgerError {
+            throw error
+        } catch {
+            throw .storage(.ioFailure(operation: "plan repair", path: directory.string, errno: Errno.ioError.rawValue))
+        }
         var mismatch: String?
         if journalPlan.isEmpty, evidence == nil {
             do throws(LedgerError) {
@@ -70,9 +80,11 @@ public enum LedgerRepair {
     }
 
     /// Carries out `plan` under the journal's writer lock and returns the folder that holds
-    /// what was set aside (nil when there was nothing to do).
-    /// - Throws: ``LedgerError/storage(_:)`` (`journalLocked` when a writer has the ledger
-    ///   open; I/O errors), ``LedgerError/personalKeys(_:)``.
+    /// what was set aside (nil when there was nothing to do). The plan is made again under the
+    /// lock; if the ledger changed since `plan` was shown, nothing is done.
+    /// - Throws: ``LedgerError/repairPlanOutdated`` when the ledger changed since the plan;
+    ///   ``LedgerError/storage(_:)`` (`journalLocked` when a writer has the ledger open; I/O
+    ///   errors), ``LedgerError/personalKeys(_:)``.
     @discardableResult
     public static func apply(
         _ plan: Plan, at directory: FilePath, encryption: JournalEncryption? = nil, fileSystem: any FileSystem = PosixFileSystem()
@@ -83,6 +95,9 @@ public enum LedgerRepair {
         do {
             let lock = try Journal.lockWriter(at: journalPath, fileSystem: fileSystem)
             defer { lock.unlock() }
+            guard try Self.plan(at: directory, encryption: encryption, fileSystem: fileSystem) == plan else {
+                throw LedgerError.repairPlanOutdated
+            }
             let setAside = try nextSetAsideDirectory(in: directory, fileSystem: fileSystem)
             try JournalRepair.apply(plan.journal, at: journalPath, setAsideDirectory: setAside.appending("journal"), fileSystem: fileSystem)
             if !plan.setAsideCheckpoints.isEmpty {

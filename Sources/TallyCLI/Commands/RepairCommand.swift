@@ -49,7 +49,7 @@ struct RepairCommand: AsyncParsableCommand {
         if let cut = plan.journal.cutSegment { lines.append("  cut \(cut) at offset \(plan.journal.cutOffset); the bytes after it are set aside") }
         for segment in plan.journal.setAsideSegments { lines.append("  set aside segment \(segment)") }
         if let evidence = plan.evidence {
-            lines.append("  LOST: \(evidence.source) proves records through \(evidence.lastSequenceNumber) were acknowledged; records \(plan.keptThrough + 1)...\(evidence.lastSequenceNumber) are not in the journal and are given up (restore the journal from a backup instead to keep them)")
+            lines.append("  LOST: \(evidence.source) proves records through \(evidence.lastSequenceNumber) were acknowledged; records \(plan.keptThrough + 1)...\(evidence.lastSequenceNumber) are not in the journal's valid prefix (damaged or missing; any bytes of them are set aside) and are given up. Restore the journal from a backup instead to keep them")
         }
         if let mismatch = plan.checkpointMismatch { lines.append("  checkpoints disagree with the journal: \(mismatch)") }
         if !plan.setAsideCheckpoints.isEmpty { lines.append("  set aside \(plan.setAsideCheckpoints.count) checkpoint(s); the next open rebuilds the state by replay") }

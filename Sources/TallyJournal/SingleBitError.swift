@@ -1,0 +1,33 @@
+/// Whether one flipped bit explains a frame's CRC32C mismatch: the signature of damage to a
+/// complete, acknowledged frame, which no interrupted write produces (`TornWrite`).
+///
+/// CRC32C is linear over GF(2): for two messages of the same length,
+/// `crc(a) ^ crc(b) = L(a ^ b)`, where `L` is the CRC register with a zero start and no final
+/// inversion. A bit flipped at byte `j` (bit `b`) of an `n`-byte message changes the CRC by
+/// `Z^(n-1-j)(T[1 << b])`, where `T` is the byte table and `Z` feeds one zero byte through the
+/// register. Walking the message from its end with eight registers finds such a bit in O(n);
+/// a flip in the stored checksum itself changes one bit of it.
+enum SingleBitError {
+    /// CRC32C's reflected byte table (polynomial 0x82F63B78).
+    static let table: [UInt32] = (0..<256).map { index in
+        var value = UInt32(index)
+        for _ in 0..<8 { value = value & 1 == 1 ? (value >> 1) ^ 0x82F6_3B78 : value >> 1 }
+        return value
+    }
+
+    /// `frame`: a complete frame's bytes (header and stored payload) whose checksum fails.
+    static func explains(frame: UnsafeRawBufferPointer, header: FrameHeader) -> Bool {
+        let checksummed = UnsafeRawBufferPointer(rebasing: frame[0..<FrameHeader.checksummedBytes])
+        let payload = UnsafeRawBufferPointer(rebasing: frame[FrameHeader.size..<header.frameBytes])
+        let difference = CRC32C.extend(CRC32C.extend(0, checksummed), payload) ^ header.checksum
+        guard difference != 0 else { return false }
+        if difference.nonzeroBitCount == 1 { return true }  // the stored checksum's own bit
+        var registers = (0..<8).map { table[1 << $0] }
+        let messageBytes = checksummed.count + payload.count
+        for _ in 0..<messageBytes {
+            if registers.contains(difference) { return true }
+            for bit in 0..<8 { registers[bit] = (registers[bit] >> 8) ^ table[Int(registers[bit] & 0xFF)] }
+        }
+        return false
+    }
+}

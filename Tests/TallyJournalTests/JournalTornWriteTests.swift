@@ -1,0 +1,102 @@
+import SystemPackage
+import TallyJournal
+import TallyTestSupport
+import Testing
+
+/// Issue 13 A2, the edges of telling a torn write from damage (Docs/JournalFormat.md, "Torn
+/// writes and damaged frames"): zeros inside a raw frame, zeros before a later frame that
+/// writeback persisted first, a tail longer than any frame, and the copy a cut keeps.
+@Suite("Torn writes and damaged frames")
+struct JournalTornWriteTests {
+    /// A journal of three frames on the in-memory file system; the last is stored raw (random
+    /// bytes do not compress) and ends in 64 zero bytes of its own.
+    static func journal() async throws -> (segment: String, bytes: [UInt8], frames: [JournalFrame]) {
+        let fileSystem = FaultInjectingFileSystem()
+        var random = SeededRandom(seed: 9)
+        let journal = try Journal.open(at: journalPath, options: JournalOptions(durability: .none), fileSystem: fileSystem)
+        try await journal.append([NewRecord(recordedAtMilliseconds: 1, typeTag: 1, schemaVersion: 1, payload: random.bytes(100))])
+        try await journal.append([NewRecord(recordedAtMilliseconds: 2, typeTag: 1, schemaVersion: 1, payload: random.bytes(3000))])
+        let payload = random.bytes(20_000) + [UInt8](repeating: 0, count: 64)
+        try await journal.append([NewRecord(recordedAtMilliseconds: 3, typeTag: 1, schemaVersion: 1, payload: payload)])
+        try journal.close()
+        var frames: [JournalFrame] = []
+        try JournalReader.open(at: journalPath, fileSystem: fileSystem).forEachFrame { frames.append($0); return true }
+        #expect(!frames[2].isCompressed, "the last frame is stored raw")
+        let name = try segmentNames(fileSystem)[0]
+        return (name, try #require(fileSystem.contents(of: journalPath.appending(name))), frames)
+    }
+
+    static func fileSystem(_ name: String, _ bytes: [UInt8]) throws -> FaultInjectingFileSystem {
+        let fileSystem = FaultInjectingFileSystem()
+        try fileSystem.createDirectory(at: journalPath)
+        let file = try fileSystem.createFile(at: journalPath.appending(name))
+        try bytes.withUnsafeBytes { try file.write($0, at: 0) }
+        try file.synchronize()
+        return fileSystem
+    }
+
+    static func isCorruption(at offset: Int64) -> (any Error) -> Bool {
+        { error in
+            guard case .corruption(let problem) = error as? JournalError else { return false }
+            return problem.kind != .tornTail && problem.location.offset == offset && problem.location.sequenceNumber != nil
+        }
+    }
+
+    @Test("A2: one bit flipped in a raw last frame that holds a zero run of its own is damage (one flipped bit explains the checksum), never cut")
+    func flipInRawFrameWithZerosIsDamage() async throws {
+        let (name, original, frames) = try await Self.journal()
+        for position in [Int(frames[2].offset) + 50, original.count - 5_000, original.count - 70, Int(frames[2].offset) + 93] {
+            var bytes = original
+            bytes[position] ^= 0x04
+            let fileSystem = try Self.fileSystem(name, bytes)
+            #expect(performing: { try Journal.open(at: journalPath, fileSystem: fileSystem) }, throws: Self.isCorruption(at: frames[2].offset))
+            #expect(performing: { try JournalReader.open(at: journalPath, fileSystem: fileSystem) }, throws: Self.isCorruption(at: frames[2].offset))
+            #expect(fileSystem.contents(of: journalPath.appending(name)) == bytes, "nothing was cut (flip at \(position))")
+        }
+    }
+
+    @Test("A2: unwritten zeros before a later valid frame (writeback persisted it first) are a torn write: open cuts from the zeros, keeps the cut bytes, and never refuses; a flip there is damage")
+    func zerosBeforeALaterFrameAreTorn() async throws {
+        let (name, original, frames) = try await Self.journal()
+        var zeroed = original
+        let middle = frames[1]
+        for index in Int(middle.offset)..<(Int(middle.offset) + 96 + middle.storedBytes) { zeroed[index] = 0 }
+        let fileSystem = try Self.fileSystem(name, zeroed)
+        let journal = try Journal.open(at: journalPath, fileSystem: fileSystem)
+        #expect(journal.lastSequenceNumber == 1)
+        #expect(journal.recoveryReport.bytesDropped == Int64(original.count) - middle.offset)
+        let saved = try #require(journal.recoveryReport.savedTornBytes)
+        #expect(fileSystem.contents(of: journalPath.appending(saved)) == Array(zeroed[Int(middle.offset)...]), "the cut bytes are kept")
+        try journal.close()
+
+        var flipped = original
+        flipped[Int(middle.offset) + 200] ^= 0x01
+        let damaged = try Self.fileSystem(name, flipped)
+        #expect(performing: { try Journal.open(at: journalPath, fileSystem: damaged) }, throws: Self.isCorruption(at: middle.offset))
+    }
+
+    @Test("A2/C: a tail longer than any frame (a file extended by hundreds of MiB) is damage, refused without reading it whole")
+    func tailLongerThanAnyFrameIsDamage() async throws {
+        let (name, original, frames) = try await Self.journal()
+        let directory = try TemporaryDirectory("tally-torn-sparse")
+        defer { directory.remove() }
+        let fileSystem = PosixFileSystem()
+        try fileSystem.replaceAtomically(directory.appending(name), with: original)
+        let file = try fileSystem.openFile(at: directory.appending(name), writable: true)
+        try file.truncate(to: Int64(original.count) + (256 << 20))  // sparse: nothing allocated
+        #expect(performing: { try Journal.open(at: directory.path, fileSystem: fileSystem) },
+                throws: Self.isCorruption(at: Int64(frames[2].offset) + Int64(96 + frames[2].storedBytes)))
+    }
+
+    @Test("a torn tail's bytes are kept in torn/<segment>.from-<offset> before the cut (never the only copy)")
+    func tornTailBytesAreKept() async throws {
+        let (name, original, frames) = try await Self.journal()
+        let cutFrame = Array(original.prefix(Int(frames[2].offset) + 500))
+        let fileSystem = try Self.fileSystem(name, cutFrame)
+        let journal = try Journal.open(at: journalPath, fileSystem: fileSystem)
+        #expect(journal.lastSequenceNumber == 2)
+        #expect(journal.recoveryReport.savedTornBytes == "torn/\(name).from-\(frames[2].offset)")
+        #expect(fileSystem.contents(of: journalPath.appending("torn/\(name).from-\(frames[2].offset)")) == Array(cutFrame[Int(frames[2].offset)...]))
+        try journal.close()
+    }
+}
