@@ -10,7 +10,7 @@ import TallyModel
 /// Forgetting a person (P3) replaces their key by a tombstone: from then on their texts cannot be
 /// opened by anyone, in the journal, in old backups of the journal, or in copies of it.
 ///
-/// A new key is written to disk (``persist()``) before the journal append that uses it, so an
+/// A new key is written to disk (``persist(acknowledgedThrough:)``) before the journal append that uses it, so an
 /// acknowledged event is never sealed with a key that a crash could lose.
 ///
 /// File layout (`TALLYPK2`), little-endian:
