@@ -87,7 +87,9 @@ public struct LedgerBackup: Codable, Sendable, Equatable {
         var batches: [Batch] = []
         do {
             let reader = try JournalReader.open(at: directory.appending("journal"), encryption: encryption)
+            // The frames the history read, no more: a writer may append between the two reads.
             try reader.forEachFrame { frame in
+                guard frame.lastSequenceNumber <= history.lastSequenceNumber else { return false }
                 batches.append(Batch(records: frame.records.map { record in
                     let tagName = EventTag(rawValue: record.typeTag).map { String(describing: $0) } ?? "unknown"
                     return Record(
