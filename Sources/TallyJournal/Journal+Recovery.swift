@@ -71,21 +71,31 @@ extension Journal {
 
     /// Before a torn tail is cut, its bytes are kept in
     /// `torn/<segment>.from-<offset>`: a torn write was never acknowledged, but a cut must never
-    /// be the only copy of bytes a misjudged case (Docs/JournalFormat.md) would need. At most
-    /// one frame (`TornWrite.regionBytesMax`). Returns the file's path inside the journal
-    /// directory, or nil when the tail was only zeros (nothing to keep).
+    /// be the only copy of bytes a misjudged case (Docs/JournalFormat.md) would need. Copied a
+    /// MiB at a time. Returns the file's path inside the journal directory, or nil when the tail
+    /// was only zeros (nothing to keep).
     static func saveTornBytes(
         of file: any JournalFile, segment: String, from offset: Int64, to end: Int64, in directory: FilePath,
         fileSystem: any FileSystem
     ) throws(JournalError) -> String? {
         let path = directory.appending(segment)
-        let bytes = try withErrno("read torn tail", path) { () throws(Errno) in
-            try file.readBytes(count: Int(end - offset), at: offset)
+        let chunkBytes: Int64 = 1 << 20
+        var position = offset
+        var holdsData = false
+        while position < end && !holdsData {
+            let chunk = try withErrno("read torn tail", path) { () throws(Errno) in
+                try file.readBytes(count: Int(min(chunkBytes, end - position)), at: position)
+            }
+            guard !chunk.isEmpty else { break }
+            holdsData = chunk.contains { $0 != 0 }
+            position += Int64(chunk.count)
         }
-        guard bytes.contains(where: { $0 != 0 }) else { return nil }
+        guard holdsData else { return nil }
         let name = "\(tornDirectoryName)/\(segment).from-\(offset)"
         let saved = directory.appending(name)
-        try withErrno("save torn tail", saved) { () throws(Errno) in try fileSystem.replaceAtomically(saved, with: bytes) }
+        try withErrno("save torn tail", saved) { () throws(Errno) in
+            try fileSystem.copyAtomically(file, from: offset, count: end - offset, to: saved)
+        }
         return name
     }
 
