@@ -84,7 +84,8 @@ extension FileSystem {
 
     /// ``replaceAtomically(_:with:)`` for contents that `write` puts into the new file.
     public func replaceAtomically(_ path: FilePath, writing write: (any JournalFile) throws(Errno) -> Void) throws(Errno) {
-        let directory = path.removingLastComponent()
+        let parent = path.removingLastComponent()
+        let directory = parent.isEmpty ? FilePath(".") : parent  // a bare file name is in the current folder
         let temporary = FilePath(path.string + ".tmp")
         if !fileExists(at: directory) { try createDirectory(at: directory) }
         if fileExists(at: temporary) { try removeFile(at: temporary) }

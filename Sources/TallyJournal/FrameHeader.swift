@@ -9,7 +9,7 @@
 /// | 12 | 4 | raw (uncompressed) payload length |
 /// | 16 | 8 | first sequence number |
 /// | 24 | 4 | record count |
-/// | 28 | 4 | reserved, zero |
+/// | 28 | 4 | records before this frame not yet durable when it was written (0 when everything before it was synced) |
 /// | 32 | 8 | first record's recordedAt (ms since epoch, UTC) |
 /// | 40 | 8 | last record's recordedAt |
 /// | 48 | 12 | nonce (zero when not encrypted) |
@@ -29,6 +29,11 @@ struct FrameHeader: Sendable, Hashable {
     var rawLength: Int
     var firstSequenceNumber: UInt64
     var recordCount: Int
+    /// How many records before this frame were written but not yet synced when it was
+    /// written: a damaged frame followed by a valid one is a torn write only when the valid one
+    /// was written before the damaged one was durable (`TornWrite`). Written as 0 by builds
+    /// before issue 13, which synced... or not: 0 claims the least, so it is always safe.
+    var unsyncedRecordsBefore: UInt32 = 0
     var firstRecordedAt: Int64
     var lastRecordedAt: Int64
     var nonce: [UInt8] = [UInt8](repeating: 0, count: 12)
@@ -51,7 +56,7 @@ struct FrameHeader: Sendable, Hashable {
         bytes.appendLittleEndian(UInt32(rawLength))
         bytes.appendLittleEndian(firstSequenceNumber)
         bytes.appendLittleEndian(UInt32(recordCount))
-        bytes.appendLittleEndian(UInt32(0))
+        bytes.appendLittleEndian(unsyncedRecordsBefore)
         bytes.appendLittleEndian(firstRecordedAt)
         bytes.appendLittleEndian(lastRecordedAt)
         bytes.append(contentsOf: nonce)
@@ -65,9 +70,7 @@ struct FrameHeader: Sendable, Hashable {
         guard bytes.count >= size else { return .failure(.tooShort) }
         guard bytes.prefix(4).elementsEqual(magic) else { return .failure(.badMagic) }
         let flags = bytes.loadLittleEndian(at: 4, as: UInt16.self)
-        guard flags & ~(compressedFlag | encryptedFlag) == 0,
-              bytes.loadLittleEndian(at: 28, as: UInt32.self) == 0
-        else { return .failure(.unknownFlags) }
+        guard flags & ~(compressedFlag | encryptedFlag) == 0 else { return .failure(.unknownFlags) }
         let storedLength = Int(bytes.loadLittleEndian(at: 8, as: UInt32.self))
         let rawLength = Int(bytes.loadLittleEndian(at: 12, as: UInt32.self))
         let recordCount = Int(bytes.loadLittleEndian(at: 24, as: UInt32.self))
@@ -87,6 +90,7 @@ struct FrameHeader: Sendable, Hashable {
             rawLength: rawLength,
             firstSequenceNumber: firstSequence,
             recordCount: recordCount,
+            unsyncedRecordsBefore: bytes.loadLittleEndian(at: 28, as: UInt32.self),
             firstRecordedAt: bytes.loadLittleEndian(at: 32, as: Int64.self),
             lastRecordedAt: bytes.loadLittleEndian(at: 40, as: Int64.self),
             nonce: Array(bytes[48..<60]),
@@ -101,7 +105,7 @@ struct FrameHeader: Sendable, Hashable {
             switch self {
             case .tooShort: "fewer than \(FrameHeader.size) bytes left for a frame header"
             case .badMagic: "no frame magic TFRM"
-            case .unknownFlags: "unknown frame flags or non-zero reserved bytes"
+            case .unknownFlags: "unknown frame flags"
             case .lengthsOutOfLimits: "frame lengths, record count or sequence number outside the format's limits"
             }
         }

@@ -91,7 +91,14 @@ extension Journal {
             position += Int64(chunk.count)
         }
         guard holdsData else { return nil }
-        let name = "\(tornDirectoryName)/\(segment).from-\(offset)"
+        // A later cut at the same offset (new records written there, torn again) gets its own
+        // file: a kept copy is never overwritten.
+        var name = "\(tornDirectoryName)/\(segment).from-\(offset)"
+        var copy = 1
+        while fileSystem.fileExists(at: directory.appending(name)) {
+            copy += 1
+            name = "\(tornDirectoryName)/\(segment).from-\(offset).\(copy)"
+        }
         let saved = directory.appending(name)
         try withErrno("save torn tail", saved) { () throws(Errno) in
             try fileSystem.copyAtomically(file, from: offset, count: end - offset, to: saved)

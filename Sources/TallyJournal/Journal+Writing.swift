@@ -12,6 +12,7 @@ extension Journal {
                 try rotate(&state)
             }
             let first = state.nextSequenceNumber
+            pending.header.unsyncedRecordsBefore = UInt32(clamping: first - 1 - state.durableSequenceNumber)
             let bytes = try pending.seal(
                 firstSequenceNumber: first, after: state.chainValue, chain: chain, encryption: options.encryption)
             let file = state.currentFile

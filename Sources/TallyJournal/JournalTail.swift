@@ -114,8 +114,18 @@ struct JournalTail: Sendable {
             searchFrom = found.1
         }
         let gapEnd = laterValidFrame?.1 ?? fileSize
-        let isTorn = try TornWrite.explains(
-            scanner.file, path: scanner.path, from: offset, to: gapEnd, reachesEndOfFile: laterValidFrame == nil)
+        // Zeros before a later valid frame are a torn group commit only if that frame was
+        // written before the damaged records were durable (its header says how many records
+        // before it were unsynced): an acknowledged frame was synced, and with it every byte
+        // before it, so damage to it is never cut.
+        let laterFrameWasWrittenFirst = laterValidFrame.map { frame, _ in
+            frame.firstSequenceNumber - UInt64(frame.unsyncedRecordsBefore) <= expected
+        } ?? true
+        var isTorn = false
+        if laterFrameWasWrittenFirst {
+            isTorn = try TornWrite.explains(
+                scanner.file, path: scanner.path, from: offset, to: gapEnd, reachesEndOfFile: laterValidFrame == nil)
+        }
         switch (isTorn, laterValidFrame) {
         case (true, nil):
             return (JournalProblem(

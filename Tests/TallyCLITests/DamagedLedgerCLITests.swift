@@ -79,6 +79,19 @@ struct DamagedLedgerCLITests {
         }
     }
 
+    @Test("--output with a bare file name writes into the current folder and exits 0")
+    func outputWithABareFileName() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let folder = TallyRunner.temporaryDirectory()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "cd \"$1\" && exec \"$0\" replay \"$2\" --output rp.json", try TallyRunner.executable().path, folder, ledger]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(FileManager.default.fileExists(atPath: folder + "/rp.json"))
+    }
+
     @Test("E18/D17: export --output writes the backup (it holds personal keys) 0600, atomically")
     func exportOutputIsOwnerOnly() throws {
         let ledger = try TallyRunner.householdLedger()

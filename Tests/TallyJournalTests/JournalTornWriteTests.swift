@@ -75,6 +75,43 @@ struct JournalTornWriteTests {
         #expect(performing: { try Journal.open(at: journalPath, fileSystem: damaged) }, throws: Self.isCorruption(at: middle.offset))
     }
 
+    @Test("A2: zeros at the end of an acknowledged middle frame (every append synced before the next) are damage: the later frames prove it durable, so nothing is cut")
+    func zerosInAnAcknowledgedMiddleFrameAreDamage() async throws {
+        let fileSystem = FaultInjectingFileSystem()
+        var random = SeededRandom(seed: 12)
+        let journal = try Journal.open(at: journalPath, fileSystem: fileSystem)  // synchronous: each append is synced
+        for index in 0..<4 {
+            try await journal.append([NewRecord(recordedAtMilliseconds: Int64(index), typeTag: 1, schemaVersion: 1, payload: random.bytes(700))])
+        }
+        try journal.close()
+        var frames: [JournalFrame] = []
+        try JournalReader.open(at: journalPath, fileSystem: fileSystem).forEachFrame { frames.append($0); return true }
+        let name = try segmentNames(fileSystem)[0]
+        var bytes = try #require(fileSystem.contents(of: journalPath.appending(name)))
+        let end = Int(frames[1].offset) + 96 + frames[1].storedBytes
+        for index in (end - 64)..<end { bytes[index] = 0 }
+        let damaged = try Self.fileSystem(name, bytes)
+        #expect(performing: { try Journal.open(at: journalPath, fileSystem: damaged) }, throws: Self.isCorruption(at: frames[1].offset))
+        #expect(performing: { try JournalReader.open(at: journalPath, fileSystem: damaged) }, throws: Self.isCorruption(at: frames[1].offset))
+        #expect(damaged.contents(of: journalPath.appending(name)) == bytes, "nothing was cut")
+    }
+
+    @Test("a second torn cut at the same offset keeps its own copy; the first is never overwritten")
+    func secondCutAtTheSameOffsetKeepsBothCopies() async throws {
+        let (name, original, frames) = try await Self.journal()
+        let fileSystem = try Self.fileSystem(name, Array(original.prefix(Int(frames[2].offset) + 500)))
+        let first = try Journal.open(at: journalPath, fileSystem: fileSystem)
+        #expect(first.recoveryReport.savedTornBytes == "torn/\(name).from-\(frames[2].offset)")
+        try first.close()
+        let file = try fileSystem.openFile(at: journalPath.appending(name), writable: true)
+        try Array(original[Int(frames[2].offset)..<(Int(frames[2].offset) + 300)]).withUnsafeBytes { try file.write($0, at: frames[2].offset) }
+        try file.synchronize()
+        let second = try Journal.open(at: journalPath, fileSystem: fileSystem)
+        #expect(second.recoveryReport.savedTornBytes == "torn/\(name).from-\(frames[2].offset).2")
+        #expect(fileSystem.contents(of: journalPath.appending("torn/\(name).from-\(frames[2].offset)"))?.count == 500)
+        try second.close()
+    }
+
     @Test("A2/C: a tail longer than any frame (a file extended by hundreds of MiB) is damage, refused without reading it whole")
     func tailLongerThanAnyFrameIsDamage() async throws {
         let (name, original, frames) = try await Self.journal()

@@ -182,7 +182,11 @@ struct LedgerEvidenceTests {
         #expect(try LedgerAudit.audit(at: ledger).isClean)
         #expect(chmod(ledger.appending("personal-keys").string, 0o644) == 0)
         #expect(chmod(try segment(of: ledger).string, 0o640) == 0)
+        let setAside = ledger.appending("repair").appending("1")
+        try FileManager.default.createDirectory(atPath: setAside.string, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        #expect(FileManager.default.createFile(atPath: setAside.appending("cut").string, contents: Data([1]), attributes: [.posixPermissions: 0o644]))
         let problems = try LedgerAudit.audit(at: ledger).problems.filter { $0.code == "permissionsTooOpen" }
-        #expect(problems.count == 2 && problems.contains { $0.message.contains("personal-keys has mode 644") })
+        #expect(problems.count == 3 && problems.contains { $0.message.contains("personal-keys has mode 644") }, "\(problems)")
+        #expect(problems.contains { $0.message.contains("repair/1/cut has mode 644") }, "what repair set aside is checked too")
     }
 }

@@ -13,23 +13,27 @@ import TallyJournal
 /// encrypted at rest) must be readable by their owner only. Tally creates folders `0700` and
 /// files `0600` (`PosixFileSystem`); anything wider was changed by hand or copied in.
 enum LedgerPermissions {
-    /// The files and folders of the ledger in `directory` that group or others can access.
+    /// The files and folders of the ledger in `directory` (everything in it: the journal, its
+    /// kept torn tails, checkpoints, the key store, what `tally repair` set aside) that group
+    /// or others can access. Links are not followed; folders deeper than four levels are not
+    /// Tally's and are not walked.
     static func problems(in directory: FilePath) -> [AuditProblem] {
-        var paths = [directory, directory.appending(Ledger.journalDirectoryName),
-                     directory.appending(PersonalKeyRing.fileName), directory.appending(Ledger.checkpointDirectoryName)]
-        for folder in [Ledger.journalDirectoryName, Ledger.checkpointDirectoryName] {
-            let path = directory.appending(folder)
-            paths += ((try? PosixFileSystem().contentsOfDirectory(at: path)) ?? []).sorted().map { path.appending($0) }
-        }
-        return paths.compactMap { path in
+        var problems: [AuditProblem] = []
+        var pending: [(path: FilePath, depth: Int)] = [(directory, 0)]
+        while let (path, depth) = pending.popLast() {
             var status = stat()
-            guard lstat(path.string, &status) == 0 else { return nil }
-            let open = status.st_mode & 0o077
-            guard open != 0 else { return nil }
-            let mode = String(status.st_mode & 0o777, radix: 8)
-            return AuditProblem(
-                code: JournalProblem.Kind.permissionsTooOpen.rawValue, location: nil,
-                message: "\(path) has mode \(mode): group or others can access it (personal data\(path.lastComponent?.string == PersonalKeyRing.fileName ? " and the keys that seal it" : "")); run `chmod go-rwx \(path)`")
+            guard lstat(path.string, &status) == 0 else { continue }
+            if status.st_mode & 0o077 != 0 {
+                let mode = String(status.st_mode & 0o777, radix: 8)
+                let holdsKeys = path.lastComponent?.string == PersonalKeyRing.fileName
+                problems.append(AuditProblem(
+                    code: JournalProblem.Kind.permissionsTooOpen.rawValue, location: nil,
+                    message: "\(path) has mode \(mode): group or others can access it (personal data\(holdsKeys ? " and the keys that seal it" : "")); run `chmod go-rwx \(path)`"))
+            }
+            guard status.st_mode & S_IFMT == S_IFDIR, depth < 4 else { continue }
+            let names = ((try? PosixFileSystem().contentsOfDirectory(at: path)) ?? []).sorted()
+            pending += names.reversed().map { (path.appending($0), depth + 1) }
         }
+        return problems
     }
 }
