@@ -135,6 +135,21 @@ struct LedgerEvidenceTests {
         }
     }
 
+    @Test("P2: a personal-key file swapped in from another ledger (same people, other keys) is refused at open, before any text is sealed with it, although a checkpoint holds the texts readable")
+    func foreignKeyFileIsRefused() async throws {
+        let (directory, ledger, _) = try await closedLedger("keys-ours", transactions: 2)
+        defer { directory.remove() }
+        let (otherDirectory, other, _) = try await closedLedger("keys-theirs", transactions: 2)
+        defer { otherDirectory.remove() }
+        let ours = ledger.appending("personal-keys").string
+        try FileManager.default.removeItem(atPath: ours)
+        try FileManager.default.copyItem(atPath: other.appending("personal-keys").string, toPath: ours)
+        await #expect(performing: { try await Ledger.open(at: ledger, options: LedgerOptions(durability: .none)) }, throws: { error in
+            guard let error = error as? LedgerError, case .personalKeys(let message) = error else { return false }
+            return message.contains("cannot be opened")
+        })
+    }
+
     @Test("A5: a batch the journal refuses (frame limit) leaves no personal key behind, in memory or on disk")
     func refusedBatchLeavesNoKeys() async throws {
         var s = Scenario()

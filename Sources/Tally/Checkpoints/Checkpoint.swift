@@ -89,6 +89,7 @@ enum CheckpointDefect: Error, Equatable, CustomStringConvertible {
     case notInJournal(sequenceNumber: UInt64)
     case chainMismatch(sequenceNumber: UInt64)
     case personalKeysMissing([String])
+    case personalKeysDiffer([String])
     case tooLarge(bytes: Int64, limit: Int64)
 
     var description: String {
@@ -102,6 +103,7 @@ enum CheckpointDefect: Error, Equatable, CustomStringConvertible {
         case .notInJournal(let sequence): "covers sequence \(sequence), which the journal does not end a frame at"
         case .chainMismatch(let sequence): "chain value at sequence \(sequence) differs from the journal's (the journal was rewritten)"
         case .personalKeysMissing(let people): "the personal keys of \(people.joined(separator: ", ")) are missing from personal-keys"
+        case .personalKeysDiffer(let people): "the personal keys of \(people.joined(separator: ", ")) in personal-keys are not the ones the checkpoint was written with (a key file of another ledger?)"
         case .tooLarge(let bytes, let limit): "the file holds \(bytes) bytes, more than the \(limit) a checkpoint may have; not read"
         }
     }

@@ -9,15 +9,41 @@ extension FoldedState {
     /// The people who had a personal key when the checkpoint was written (P2): a checkpoint
     /// holds their texts readable, so it is only used while their keys are still there.
     static let keyHoldersSection = "personalKeyHolders"
+    /// Per key holder, a keyed fingerprint of their key (`PersonalKeyRing.fingerprints`): a
+    /// checkpoint is used only with the very keys it was written with, so a key file swapped in
+    /// from another ledger (same people, other keys) is noticed at open, not after new texts
+    /// were sealed with it.
+    static let keyFingerprintsSection = "personalKeyFingerprints"
 
     /// The checkpoint of this state, which covers the journal through its last sequence number.
-    func checkpoint(keyHolders: Set<PersonID>) -> Checkpoint {
-        var holders = BinaryWriter(reservingCapacity: 16 * keyHolders.count)
-        for person in keyHolders.sorted(by: { $0.description < $1.description }) { holders.write(person) }
+    func checkpoint(keys: PersonalKeyRing) -> Checkpoint {
+        let fingerprints = keys.fingerprints.sorted { $0.key.description < $1.key.description }
+        var holders = BinaryWriter(reservingCapacity: 16 * fingerprints.count)
+        var prints = BinaryWriter(reservingCapacity: 48 * fingerprints.count)
+        for (person, fingerprint) in fingerprints {
+            holders.write(person)
+            prints.write(person)
+            prints.writeRawBytes(fingerprint)
+        }
         return Checkpoint(
             sequenceNumber: state.nextSequenceNumber - 1, chainValue: chainValue,
             sections: [Self.ledgerStateSection: state.checkpointBytes(), Self.readModelsSection: readModels.encodedState(),
-                       Self.keyHoldersSection: holders.bytes])
+                       Self.keyHoldersSection: holders.bytes, Self.keyFingerprintsSection: prints.bytes])
+    }
+
+    /// The key fingerprints a checkpoint lists (empty for checkpoints written before them).
+    static func keyFingerprints(of checkpoint: Checkpoint) throws(CheckpointDefect) -> [PersonID: [UInt8]] {
+        var reader = BinaryReader(checkpoint.sections[keyFingerprintsSection] ?? [])
+        var fingerprints: [PersonID: [UInt8]] = [:]
+        do {
+            while reader.remainingCount > 0 {
+                let person: PersonID = try reader.read()
+                fingerprints[person] = Array(try reader.readRawBytes(count: PersonalKeyRing.fingerprintBytes))
+            }
+        } catch {
+            throw .stateUnreadable("personal key fingerprints: \(error)")
+        }
+        return fingerprints
     }
 
     /// The key holders a checkpoint lists (empty for checkpoints written before sealing).
@@ -72,6 +98,11 @@ extension CheckpointStore {
                 try checkpoint.check(against: reader)
                 let missing = try FoldedState.keyHolders(of: checkpoint).filter { !keys.hasKey(for: $0) && !keys.forgotten.contains($0) }
                 guard missing.isEmpty else { throw .personalKeysMissing(missing.map(\.description).sorted()) }
+                let current = keys.fingerprints
+                let other = try FoldedState.keyFingerprints(of: checkpoint).filter { person, fingerprint in
+                    current[person].map { $0 != fingerprint } ?? false
+                }
+                guard other.isEmpty else { throw .personalKeysDiffer(other.keys.map(\.description).sorted()) }
                 return (try FoldedState(checkpoint: checkpoint), rejected)
             } catch .chainMismatch(let sequenceNumber) {
                 throw .storage(.corruption(JournalProblem(

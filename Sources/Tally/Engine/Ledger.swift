@@ -309,7 +309,7 @@ public actor Ledger {
         let folded = FoldedState(state: current, readModels: projections, chainValue: chainValue)
         do {
             try synchronizeEvidence()
-            try checkpoints.write(folded.checkpoint(keyHolders: personalKeys.holders))
+            try checkpoints.write(folded.checkpoint(keys: personalKeys))
             checkpointedSequenceNumber = lastSequenceNumber
         } catch {
             checkpointFailures += 1
@@ -360,7 +360,7 @@ public actor Ledger {
         let folded = FoldedState(state: current, readModels: projections, chainValue: chainValue)
         try synchronizeEvidence()
         do {
-            try checkpoints.write(folded.checkpoint(keyHolders: personalKeys.holders))
+            try checkpoints.write(folded.checkpoint(keys: personalKeys))
         } catch {
             throw .storage(error)
         }

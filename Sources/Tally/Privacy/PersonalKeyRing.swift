@@ -161,6 +161,26 @@ package final class PersonalKeyRing: PersonalTextCipher {
     /// The people who have a key.
     var holders: Set<PersonID> { contents.withLock { Set($0.keys.keys) } }
 
+    /// The length of a key fingerprint.
+    static let fingerprintBytes = 32
+
+    /// Per key holder, HMAC-SHA256 of their person id under their key: tells one key from
+    /// another without revealing anything of it (checkpoints record them, see
+    /// `FoldedState.keyFingerprintsSection`).
+    var fingerprints: [PersonID: [UInt8]] {
+        let keys = contents.withLock { $0.keys }
+        var fingerprints: [PersonID: [UInt8]] = [:]
+        for (person, key) in keys {
+            var writer = BinaryWriter(reservingCapacity: 16)
+            writer.write(person)
+            let label = Array("tally personal key fingerprint".utf8)
+            fingerprints[person] = writer.bytes.withUnsafeBytes { id in
+                label.withUnsafeBytes { HashChain(key: key).next(after: .genesis, header: id, payload: $0).bytes }
+            }
+        }
+        return fingerprints
+    }
+
     /// The people forgotten so far.
     package var forgotten: Set<PersonID> { contents.withLock { $0.forgotten } }
 
