@@ -198,17 +198,25 @@ public struct JournalReader: Sendable {
         }
     }
 
-    /// Where the frame holding `sequenceNumber` starts (the segment's start when it cannot be
-    /// read), for error messages.
+    /// Where the frame holding `sequenceNumber` starts, found through segment names and frame
+    /// headers only (its payload need not decode: this locates damage). The segment's first
+    /// frame when the headers cannot be walked.
     public func location(of sequenceNumber: UInt64) -> JournalLocation {
-        var location = JournalLocation(
-            segment: segments.isEmpty ? "" : segments[segmentIndex(holding: sequenceNumber)].name,
-            offset: Int64(SegmentHeader.size),
-            sequenceNumber: sequenceNumber)
-        try? forEachFrame(from: sequenceNumber) { frame in
-            location = JournalLocation(segment: frame.segment, offset: frame.offset, sequenceNumber: frame.firstSequenceNumber)
-            return false
-        }
+        guard !segments.isEmpty else { return JournalLocation(segment: "", offset: 0, sequenceNumber: sequenceNumber) }
+        let index = segmentIndex(holding: sequenceNumber)
+        let segment = segments[index]
+        var location = JournalLocation(segment: segment.name, offset: Int64(SegmentHeader.size), sequenceNumber: segment.firstSequenceNumber)
+        let path = directory.appending(segment.name)
+        guard let file = try? fileSystem.openFile(at: path, writable: false),
+              let end = index == segments.count - 1 ? lastSegmentEnd : try? file.size()
+        else { return location }
+        var scanner = SegmentScanner(file: file, path: path, startOffset: Int64(SegmentHeader.size), endOffset: end)
+        guard (try? scanner.skipFrames(before: sequenceNumber)) != nil,
+              let bytes = try? file.readBytes(count: FrameHeader.size, at: scanner.offset),
+              case .success(let header) = bytes.withUnsafeBytes({ FrameHeader.decode($0) })
+        else { return location }
+        location.offset = scanner.offset
+        location.sequenceNumber = header.firstSequenceNumber
         return location
     }
 

@@ -28,11 +28,15 @@ public enum JournalRepair {
     /// is no damage (the writer's next open cuts it, keeping its bytes) unless asked for.
     /// - Throws: `JournalError.journalNotFound`, `.ioFailure`, `.notARegularFile`,
     ///   `.corruption` for a damaged segment header in the middle (restore that segment).
-    /// - Parameter includingTornTail: cut a torn tail too (the ledger's evidence says records
-    ///   there were acknowledged, so it is set aside here rather than cut by the next open).
+    /// - Parameters:
+    ///   - includingTornTail: cut a torn tail too (the ledger's evidence says records there
+    ///     were acknowledged, so it is set aside here rather than cut by the next open).
+    ///   - undecodable: damage the frame checks cannot see (a frame whose checksum was
+    ///     recomputed but whose records do not decode or decrypt), found by the caller's
+    ///     replay: the cut is made at the frame holding its sequence number.
     public static func plan(
         at directory: FilePath, encryption: JournalEncryption? = nil, fileSystem: any FileSystem = PosixFileSystem(),
-        includingTornTail: Bool = false
+        includingTornTail: Bool = false, undecodable: JournalProblem? = nil
     ) throws(JournalError) -> Plan {
         let all = try SegmentFiles.list(in: directory, fileSystem: fileSystem)
         let reader = try JournalReader.open(at: directory, fileSystem: fileSystem, encryption: encryption, allowingDamage: true)
@@ -42,7 +46,16 @@ public enum JournalRepair {
             $0.kind != .missingRecords && (includingTornTail || $0.kind != .tornTail)
         }
         guard let damage = problems.first else {
-            return Plan(keptThrough: reader.lastSequenceNumber, cutSegment: nil, cutOffset: 0, setAsideSegments: [], problems: [])
+            guard let undecodable, let sequenceNumber = undecodable.location.sequenceNumber,
+                  sequenceNumber <= reader.lastSequenceNumber
+            else {
+                return Plan(keptThrough: reader.lastSequenceNumber, cutSegment: nil, cutOffset: 0, setAsideSegments: [], problems: [])
+            }
+            let frame = reader.location(of: sequenceNumber)
+            let keptSegments = all.prefix { $0.name <= frame.segment }.map(\.name)
+            return Plan(
+                keptThrough: (frame.sequenceNumber ?? sequenceNumber) - 1, cutSegment: frame.segment, cutOffset: frame.offset,
+                setAsideSegments: all.map(\.name).filter { !keptSegments.contains($0) }, problems: [undecodable])
         }
         let kept = reader.segments.map(\.name)
         var plan = Plan(

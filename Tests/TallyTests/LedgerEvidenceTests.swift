@@ -86,6 +86,29 @@ struct LedgerEvidenceTests {
         try await reopened.close()
     }
 
+    @Test("A4: a frame altered with its checksum recomputed (records that do not decode) is refused by readers, and repair cuts there instead of saying there is nothing to repair")
+    func undecodableFrameIsRepaired() async throws {
+        let (directory, ledger, last) = try await closedLedger("undecodable", transactions: 12)
+        defer { directory.remove() }
+        let segment = try segment(of: ledger)
+        let frame = try JournalReader.open(at: ledger.appending(Ledger.journalDirectoryName)).location(of: last - 5)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: segment.string)))
+        let start = Int(frame.offset)
+        let stored = Int(bytes[start + 8]) | Int(bytes[start + 9]) << 8 | Int(bytes[start + 10]) << 16 | Int(bytes[start + 11]) << 24
+        bytes[start + 40] ^= 0x55  // the last recordedAt: the records no longer match the header
+        let crc = bytes.withUnsafeBytes { all in
+            CRC32C.extend(CRC32C.extend(0, UnsafeRawBufferPointer(rebasing: all[start..<(start + 92)])),
+                          UnsafeRawBufferPointer(rebasing: all[(start + 96)..<(start + 96 + stored)]))
+        }
+        for index in 0..<4 { bytes[start + 92 + index] = UInt8(truncatingIfNeeded: crc >> (8 * UInt32(index))) }
+        try Data(bytes).write(to: URL(fileURLWithPath: segment.string))
+        #expect(throws: LedgerError.self) { try LedgerReplay.replay(at: ledger) }
+        let plan = try LedgerRepair.plan(at: ledger)
+        #expect(plan.keptThrough == last - 6 && plan.journal.cutOffset == frame.offset, "\(plan)")
+        try LedgerRepair.apply(plan, at: ledger)
+        #expect(try LedgerReplay.replay(at: ledger).lastSequenceNumber == last - 6)
+    }
+
     @Test("A3/C12: a segment emptied, replaced by a link to /dev/zero or a FIFO, or deleted is refused with a typed error; the journal is never started afresh and open never blocks")
     func emptiedOrReplacedJournalIsRefused() async throws {
         for variant in ["empty", "dev-zero", "fifo", "deleted"] {

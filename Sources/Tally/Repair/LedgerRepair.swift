@@ -45,6 +45,10 @@ public enum LedgerRepair {
                 // Records the evidence proves may sit in a torn tail: set it aside here, where
                 // the plan shows it, rather than leave it to the next open's cut.
                 journalPlan = try JournalRepair.plan(at: journalPath, encryption: encryption, fileSystem: fileSystem, includingTornTail: true)
+            } else if journalPlan.isEmpty, let undecodable = Self.undecodableRecord(at: directory, encryption: encryption, fileSystem: fileSystem) {
+                // Frames whose checksum holds but whose records do not decode or decrypt
+                // (altered with the CRC recomputed): readers refuse them, so repair cuts there.
+                journalPlan = try JournalRepair.plan(at: journalPath, encryption: encryption, fileSystem: fileSystem, undecodable: undecodable)
             }
         } catch let error as JournalError {
             throw .storage(error)
@@ -122,6 +126,30 @@ public enum LedgerRepair {
             throw .storage(error)
         } catch {
             throw .storage(.ioFailure(operation: "repair", path: directory.string, errno: Errno.ioError.rawValue))
+        }
+    }
+
+    /// The first record a replay of the journal cannot decode or decrypt, as a problem located
+    /// at its sequence number; nil when the whole journal replays (other failures, such as a
+    /// missing key file, are not the journal's damage and are left to the error they raise).
+    private static func undecodableRecord(
+        at directory: FilePath, encryption: JournalEncryption?, fileSystem: any FileSystem
+    ) -> JournalProblem? {
+        do {
+            _ = try LedgerReplay.replay(at: directory, encryption: encryption, fileSystem: fileSystem)
+            return nil
+        } catch .codec(let error, let sequenceNumber) {
+            return JournalProblem(
+                kind: .badRecords, location: JournalLocation(segment: "", offset: 0, sequenceNumber: sequenceNumber),
+                detail: "record \(sequenceNumber) does not decode (\(error.message)) although its frame's checksum holds")
+        } catch .storage(.corruption(let problem)) {
+            return problem
+        } catch .storage(.wrongEncryptionKey(_, let location)) {
+            return JournalProblem(
+                kind: .decryptionFailed, location: location,
+                detail: "the frame does not decrypt with the key that opens the journal's last frame: its ciphertext was altered")
+        } catch {
+            return nil
         }
     }
 
