@@ -88,14 +88,7 @@ struct StrictJSONParser {
             try expect(UInt8(ascii: ":"), "':' after the key \"\(key)\"")
             skipWhitespace()
             members[key] = try parseValue(depth: depth)
-            skipWhitespace()
-            if peek() == UInt8(ascii: ",") {
-                index += 1
-                skipWhitespace()
-                if peek() == UInt8(ascii: "}") { throw failure("a trailing comma before '}'; remove it") }
-                continue
-            }
-            try expect(UInt8(ascii: "}"), "',' or '}' in an object")
+            if try continuesAfterElement(closing: "}", in: "an object") { continue }
             return .object(members)
         }
     }
@@ -109,16 +102,23 @@ struct StrictJSONParser {
         while true {
             skipWhitespace()
             items.append(try parseValue(depth: depth))
-            skipWhitespace()
-            if peek() == UInt8(ascii: ",") {
-                index += 1
-                skipWhitespace()
-                if peek() == UInt8(ascii: "]") { throw failure("a trailing comma before ']'; remove it") }
-                continue
-            }
-            try expect(UInt8(ascii: "]"), "',' or ']' in an array")
+            if try continuesAfterElement(closing: "]", in: "an array") { continue }
             return .array(items)
         }
+    }
+
+    /// After a member or an element: true when a comma announces another; a comma right
+    /// before the closing bracket is refused; otherwise the closing bracket is consumed.
+    private mutating func continuesAfterElement(closing: Unicode.Scalar, in container: String) throws(CommandParseError) -> Bool {
+        skipWhitespace()
+        if peek() == UInt8(ascii: ",") {
+            index += 1
+            skipWhitespace()
+            if peek() == UInt8(ascii: closing) { throw failure("a trailing comma before '\(closing)'; remove it") }
+            return true
+        }
+        try expect(UInt8(ascii: closing), "',' or '\(closing)' in \(container)")
+        return false
     }
 
     private func requireDepth(_ depth: Int) throws(CommandParseError) {
