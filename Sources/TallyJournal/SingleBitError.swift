@@ -15,6 +15,26 @@ enum SingleBitError {
         return value
     }
 
+    /// Whether one flipped bit of the stored-length field explains why the frame's checksum
+    /// fails: some length that differs from the stored one in one bit, no longer than
+    /// `bytes`, makes header and payload check out. `bytes`: from the frame's start.
+    static func explainsLengthFlip(_ bytes: UnsafeRawBufferPointer, header: FrameHeader) -> Bool {
+        guard bytes.count >= FrameHeader.size else { return false }
+        var headerBytes = Array(bytes[0..<FrameHeader.checksummedBytes])
+        for bit in 0..<32 {
+            let length = UInt32(truncatingIfNeeded: header.storedLength) ^ (1 << UInt32(bit))
+            guard Int(length) <= bytes.count - FrameHeader.size else { continue }
+            for index in 0..<4 { headerBytes[8 + index] = UInt8(truncatingIfNeeded: length >> (8 * UInt32(index))) }
+            let computed = headerBytes.withUnsafeBytes { headerBuffer in
+                CRC32C.extend(
+                    CRC32C.extend(0, headerBuffer),
+                    UnsafeRawBufferPointer(rebasing: bytes[FrameHeader.size..<(FrameHeader.size + Int(length))]))
+            }
+            if computed == header.checksum { return true }
+        }
+        return false
+    }
+
     /// `frame`: a complete frame's bytes (header and stored payload) whose checksum fails.
     static func explains(frame: UnsafeRawBufferPointer, header: FrameHeader) -> Bool {
         let checksummed = UnsafeRawBufferPointer(rebasing: frame[0..<FrameHeader.checksummedBytes])

@@ -10,14 +10,15 @@ import SystemPackage
 ///   bytes than the header announces (or fewer than a header), starting with the frame magic;
 /// - a power loss leaves blocks the disk never wrote, which read back as *zeros* (on file
 ///   systems that never expose stale blocks: ext4 in its default data=ordered mode, XFS,
-///   btrfs, APFS): the bytes end in a run of at least 64 zeros, or a 512-byte sector holds at
-///   least 64 zeros. Writeback may persist a later frame of the same group commit before an
-///   earlier one, so such zeros may also sit *before* a valid, never-acknowledged frame.
+///   btrfs, APFS): a frame whose end is zeros, or a 512-byte sector that is zero (at least 64
+///   bytes of it, or the piece where the frame starts). Writeback may persist a later
+///   frame of the same group commit before an earlier one, so such zeros may also sit *before*
+///   a valid frame that was written before them was synced.
 ///
 /// Everything else is damage: a complete frame whose non-zero bytes fail the checksum, a
-/// header that does not parse, a frame whose length field alone was altered (it checks out
-/// with the length set to what the file holds), and any complete frame whose checksum
-/// mismatch one flipped bit explains, even if it holds zeros of its own (a raw payload may).
+/// header that does not parse, a frame whose length field lost or gained one bit (it checks
+/// out with that bit flipped back), and any complete frame whose checksum mismatch one
+/// flipped bit explains, even if it holds zeros of its own (a raw payload may).
 /// Only a torn write may be cut; damage refuses the open and is cut only by `tally repair`.
 enum TornWrite {
     /// The unit a disk writes atomically, and so the unit a power loss zeroes.
@@ -45,49 +46,42 @@ enum TornWrite {
     /// The classification of `region` (the bytes from file offset `offset`).
     static func explains(_ region: [UInt8], at offset: Int64, reachesEndOfFile: Bool) -> Bool {
         let header = region.withUnsafeBytes { FrameHeader.decode($0) }
-        if case .success(let frame) = header, frame.frameBytes <= region.count,
-           region.withUnsafeBytes({ SingleBitError.explains(frame: $0, header: frame) }) {
-            return false  // one flipped bit in a complete frame: damage, whatever zeros it holds
+        if case .success(let frame) = header {
+            if frame.frameBytes <= region.count,
+               region.withUnsafeBytes({ SingleBitError.explains(frame: $0, header: frame) }) {
+                return false  // one flipped bit in a complete frame: damage, whatever zeros it holds
+            }
+            if region.withUnsafeBytes({ SingleBitError.explainsLengthFlip($0, header: frame) }) {
+                return false  // one flipped bit of the length field: a complete, damaged frame
+            }
         }
-        if region.allSatisfy({ $0 == 0 }) || endsInZeros(region) || hasUnwrittenSector(region, at: offset) { return true }
-        guard reachesEndOfFile else { return false }
+        if hasUnwrittenSector(region, at: offset) { return true }
+        // What was written: the bytes before the zeros that end the region.
+        let written = region.count - region.reversed().prefix { $0 == 0 }.count
+        if written == 0 { return true }
         let magic = FrameHeader.magic
-        guard region.count >= FrameHeader.size else {
-            return region.prefix(magic.count).elementsEqual(magic.prefix(min(magic.count, region.count)))
+        guard written >= FrameHeader.size else {
+            return region.prefix(min(magic.count, written)).elementsEqual(magic.prefix(min(magic.count, written)))
         }
-        guard case .success(let frame) = header, frame.frameBytes > region.count else {
-            return false  // a complete frame failing its checksum, or a header that does not parse
-        }
-        return region.withUnsafeBytes { !checksWithStoredLength($0.count - FrameHeader.size, $0, frame) }
+        // A frame whose end was never written: cut short, or its tail unwritten zeros.
+        guard case .success(let frame) = header else { return false }
+        return written < frame.frameBytes
     }
 
-    /// The bytes end in a zero run long enough to be unwritten blocks.
-    private static func endsInZeros(_ region: [UInt8]) -> Bool {
-        region.count >= zeroRunBytesMin && region.suffix(zeroRunBytesMin).allSatisfy { $0 == 0 }
-    }
-
-    /// A sector-aligned piece of `region` that is all zeros and long enough to be unwritten.
+    /// A sector-aligned piece of `region` that is all zeros and is a block the disk never
+    /// wrote: at least 64 bytes, or the piece where the region starts, however short (a frame
+    /// starts with `TFRM`, which no flipped bit turns into zeros). A short zero piece at the
+    /// end is not enough on its own (a frame may end in zeros of its own); a frame whose end
+    /// is zeros is judged by its header instead (`explains`).
     private static func hasUnwrittenSector(_ region: [UInt8], at offset: Int64) -> Bool {
         var start = 0
         while start < region.count {
             let fileOffset = offset + Int64(start)
             let sectorEnd = (fileOffset / sectorBytes + 1) * sectorBytes
             let end = min(region.count, start + Int(sectorEnd - fileOffset))
-            if end - start >= zeroRunBytesMin, region[start..<end].allSatisfy({ $0 == 0 }) { return true }
+            if end - start >= zeroRunBytesMin || start == 0, region[start..<end].allSatisfy({ $0 == 0 }) { return true }
             start = end
         }
         return false
-    }
-
-    /// Whether the frame checks out when its stored length is `storedLength` (what the file
-    /// holds): then only the length field was altered, and the frame is complete and damaged.
-    private static func checksWithStoredLength(_ storedLength: Int, _ bytes: UnsafeRawBufferPointer, _ header: FrameHeader) -> Bool {
-        var headerBytes = Array(bytes[0..<FrameHeader.checksummedBytes])
-        let length = UInt32(truncatingIfNeeded: storedLength)
-        for index in 0..<4 { headerBytes[8 + index] = UInt8(truncatingIfNeeded: length >> (8 * UInt32(index))) }
-        let computed = headerBytes.withUnsafeBytes { headerBuffer in
-            CRC32C.extend(CRC32C.extend(0, headerBuffer), UnsafeRawBufferPointer(rebasing: bytes[FrameHeader.size...]))
-        }
-        return computed == header.checksum
     }
 }

@@ -276,7 +276,7 @@ struct JournalRecoveryTests {
                     return problem.kind != .tornTail && problem.location.segment == small.segments[segmentIndex].name
                         && problem.location.sequenceNumber != nil
                 }
-                #expect(performing: { try Journal.open(at: journalPath, fileSystem: fileSystem) }, throws: isDamageInSegment)
+                #expect("flip at \(offset) bit \(bit)", performing: { try Journal.open(at: journalPath, fileSystem: fileSystem) }, throws: isDamageInSegment)
                 #expect(performing: { try JournalReader.open(at: journalPath, fileSystem: fileSystem) }, throws: isDamageInSegment)
                 // Allowing damage: a prefix of the original records, or a typed error; never different data.
                 if let reader = try? JournalReader.open(at: journalPath, fileSystem: fileSystem, allowingDamage: true) {
