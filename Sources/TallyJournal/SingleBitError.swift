@@ -36,18 +36,26 @@ enum SingleBitError {
     }
 
     /// `frame`: a complete frame's bytes (header and stored payload) whose checksum fails.
-    static func explains(frame: UnsafeRawBufferPointer, header: FrameHeader) -> Bool {
+    /// Returns the frame offset of the byte whose one flipped bit explains the mismatch (a bit
+    /// of the stored checksum itself included), or nil when no single bit does.
+    static func position(frame: UnsafeRawBufferPointer, header: FrameHeader) -> Int? {
         let checksummed = UnsafeRawBufferPointer(rebasing: frame[0..<FrameHeader.checksummedBytes])
         let payload = UnsafeRawBufferPointer(rebasing: frame[FrameHeader.size..<header.frameBytes])
         let difference = CRC32C.extend(CRC32C.extend(0, checksummed), payload) ^ header.checksum
-        guard difference != 0 else { return false }
-        if difference.nonzeroBitCount == 1 { return true }  // the stored checksum's own bit
+        guard difference != 0 else { return nil }
+        if difference.nonzeroBitCount == 1 {  // the stored checksum's own bit
+            return FrameHeader.checksummedBytes + difference.trailingZeroBitCount / 8
+        }
         var registers = (0..<8).map { table[1 << $0] }
         let messageBytes = checksummed.count + payload.count
-        for _ in 0..<messageBytes {
-            if registers.contains(difference) { return true }
+        for distanceFromEnd in 0..<messageBytes {
+            if registers.contains(difference) {
+                let messageIndex = messageBytes - 1 - distanceFromEnd
+                // The checksum field (4 bytes) sits between the checksummed header and the payload.
+                return messageIndex < FrameHeader.checksummedBytes ? messageIndex : messageIndex + 4
+            }
             for bit in 0..<8 { registers[bit] = (registers[bit] >> 8) ^ table[Int(registers[bit] & 0xFF)] }
         }
-        return false
+        return nil
     }
 }

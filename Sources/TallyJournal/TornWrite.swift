@@ -46,18 +46,22 @@ enum TornWrite {
     /// The classification of `region` (the bytes from file offset `offset`).
     static func explains(_ region: [UInt8], at offset: Int64, reachesEndOfFile: Bool) -> Bool {
         let header = region.withUnsafeBytes { FrameHeader.decode($0) }
+        // What was written: the bytes before the zeros that end the region.
+        let written = region.count - region.reversed().prefix { $0 == 0 }.count
         if case .success(let frame) = header {
+            // One flipped bit in a complete frame is damage, whatever zeros it holds. (A power
+            // loss that zeroes a frame's last bytes where they differ from zero in one bit alone
+            // looks the same; it is refused, and `tally repair` keeps every acknowledged record:
+            // Docs/JournalFormat.md, "Torn writes and damaged frames".)
             if frame.frameBytes <= region.count,
-               region.withUnsafeBytes({ SingleBitError.explains(frame: $0, header: frame) }) {
-                return false  // one flipped bit in a complete frame: damage, whatever zeros it holds
+               region.withUnsafeBytes({ SingleBitError.position(frame: $0, header: frame) }) != nil {
+                return false
             }
             if region.withUnsafeBytes({ SingleBitError.explainsLengthFlip($0, header: frame) }) {
                 return false  // one flipped bit of the length field: a complete, damaged frame
             }
         }
         if hasUnwrittenSector(region, at: offset) { return true }
-        // What was written: the bytes before the zeros that end the region.
-        let written = region.count - region.reversed().prefix { $0 == 0 }.count
         if written == 0 { return true }
         let magic = FrameHeader.magic
         guard written >= FrameHeader.size else {
