@@ -22,6 +22,11 @@ public enum JournalRepair {
 
         /// True when the journal needs no repair.
         public var isEmpty: Bool { cutSegment == nil && setAsideSegments.isEmpty }
+
+        /// A plan that keeps the journal as it is, through `keptThrough`.
+        public static func keeping(through keptThrough: UInt64) -> Plan {
+            Plan(keptThrough: keptThrough, cutSegment: nil, cutOffset: 0, setAsideSegments: [], problems: [])
+        }
     }
 
     /// Finds the valid prefix of the journal in `directory` and what lies after it. A torn tail
@@ -49,7 +54,7 @@ public enum JournalRepair {
             guard let undecodable, let sequenceNumber = undecodable.location.sequenceNumber,
                   sequenceNumber <= reader.lastSequenceNumber
             else {
-                return Plan(keptThrough: reader.lastSequenceNumber, cutSegment: nil, cutOffset: 0, setAsideSegments: [], problems: [])
+                return .keeping(through: reader.lastSequenceNumber)
             }
             let frame = reader.location(of: sequenceNumber)
             let keptSegments = all.prefix { $0.name <= frame.segment }.map(\.name)

@@ -108,19 +108,18 @@ private struct VerificationPass {
             case .damaged(let defect, let offset):
                 let location = JournalLocation(segment: segment.name, offset: offset, sequenceNumber: expected)
                 chainValue = nil
+                var classified: (problem: JournalProblem, isTorn: Bool)?
                 if isLast {
                     var probe = scanner
-                    let (problem, isTorn) = try JournalTail.classifyDamage(
+                    classified = try JournalTail.classifyDamage(
                         kind: defect.kind, detail: defect.detail, at: location, scanner: &probe, expected: expected, fileSize: size)
-                    if isTorn {
-                        add(.tornTail, location, problem.detail + "; opening for writing cuts them off")
+                    if let classified, classified.isTorn {
+                        add(.tornTail, location, classified.problem.detail + "; opening for writing cuts them off")
                         return
                     }
                 }
                 guard let (_, next) = try scanner.findNextValidFrame(after: offset) else {
-                    add(defect.kind, location, isLast
-                        ? "\(defect.detail); the last frame is damaged, not torn (a complete frame, or bytes no interrupted write leaves)"
-                        : "\(defect.detail); nothing valid follows in this sealed segment")
+                    add(defect.kind, location, classified?.problem.detail ?? "\(defect.detail); nothing valid follows in this sealed segment")
                     return
                 }
                 add(defect.kind, location, defect.detail)

@@ -100,26 +100,6 @@ struct SegmentScanner {
         }
     }
 
-    /// Walks frame headers from the current offset (no payloads, no checksums) and returns the
-    /// offset of the last frame when the walk ends exactly at the end of the range; nil when
-    /// there is no frame or a header does not parse or runs past the end. Leaves `offset`
-    /// where the walk stopped.
-    mutating func lastFrameOffsetByHeaders() throws(JournalError) -> Int64? {
-        let file = self.file
-        let path = self.path
-        var last: Int64?
-        while offset + Int64(FrameHeader.size) <= endOffset {
-            let start = offset
-            let bytes = try withErrno("read", path) { () throws(Errno) in try file.readBytes(count: FrameHeader.size, at: start) }
-            guard case .success(let header) = bytes.withUnsafeBytes({ FrameHeader.decode($0) }),
-                  start + Int64(header.frameBytes) <= endOffset
-            else { return nil }
-            last = start
-            offset = start + Int64(header.frameBytes)
-        }
-        return offset == endOffset ? last : nil
-    }
-
     /// Moves to `newOffset` (a frame boundary found by seeking or resync).
     mutating func move(to newOffset: Int64) {
         offset = newOffset

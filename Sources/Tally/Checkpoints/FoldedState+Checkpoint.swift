@@ -6,52 +6,42 @@ import TallyProjections
 extension FoldedState {
     static let ledgerStateSection = "ledgerState"
     static let readModelsSection = "readModels"
-    /// The people who had a personal key when the checkpoint was written (P2): a checkpoint
-    /// holds their texts readable, so it is only used while their keys are still there.
+    /// The people who had a personal key when the checkpoint was written (P2), in checkpoints
+    /// written before key fingerprints: a checkpoint holds their texts readable, so it is only
+    /// used while their keys are still there. Read, no longer written.
     static let keyHoldersSection = "personalKeyHolders"
-    /// Per key holder, a keyed fingerprint of their key (`PersonalKeyRing.fingerprints`): a
-    /// checkpoint is used only with the very keys it was written with, so a key file swapped in
-    /// from another ledger (same people, other keys) is noticed at open, not after new texts
-    /// were sealed with it.
+    /// Per key holder, a keyed fingerprint of their key (`PersonalKeyRing.fingerprints`): the
+    /// holders, and which keys they held. A checkpoint is used only with the very keys it was
+    /// written with, so a key file swapped in from another ledger (same people, other keys) is
+    /// noticed at open, not after new texts were sealed with it.
     static let keyFingerprintsSection = "personalKeyFingerprints"
 
     /// The checkpoint of this state, which covers the journal through its last sequence number.
     func checkpoint(keys: PersonalKeyRing) -> Checkpoint {
         let fingerprints = keys.fingerprints.sorted { $0.key.description < $1.key.description }
-        var holders = BinaryWriter(reservingCapacity: 16 * fingerprints.count)
         var prints = BinaryWriter(reservingCapacity: 48 * fingerprints.count)
         for (person, fingerprint) in fingerprints {
-            holders.write(person)
             prints.write(person)
             prints.writeRawBytes(fingerprint)
         }
         return Checkpoint(
             sequenceNumber: state.nextSequenceNumber - 1, chainValue: chainValue,
             sections: [Self.ledgerStateSection: state.checkpointBytes(), Self.readModelsSection: readModels.encodedState(),
-                       Self.keyHoldersSection: holders.bytes, Self.keyFingerprintsSection: prints.bytes])
+                       Self.keyFingerprintsSection: prints.bytes])
     }
 
-    /// The key fingerprints a checkpoint lists (empty for checkpoints written before them).
-    static func keyFingerprints(of checkpoint: Checkpoint) throws(CheckpointDefect) -> [PersonID: [UInt8]] {
-        var reader = BinaryReader(checkpoint.sections[keyFingerprintsSection] ?? [])
-        var fingerprints: [PersonID: [UInt8]] = [:]
+    /// The key holders a checkpoint lists, with their key's fingerprint when it has one (nil in
+    /// checkpoints written before fingerprints; empty for those written before sealing).
+    static func keyHolders(of checkpoint: Checkpoint) throws(CheckpointDefect) -> [PersonID: [UInt8]?] {
+        var holders: [PersonID: [UInt8]?] = [:]
         do {
-            while reader.remainingCount > 0 {
-                let person: PersonID = try reader.read()
-                fingerprints[person] = Array(try reader.readRawBytes(count: PersonalKeyRing.fingerprintBytes))
+            var old = BinaryReader(checkpoint.sections[keyHoldersSection] ?? [])
+            while old.remainingCount > 0 { holders[try old.read() as PersonID] = .some(nil) }
+            var prints = BinaryReader(checkpoint.sections[keyFingerprintsSection] ?? [])
+            while prints.remainingCount > 0 {
+                let person: PersonID = try prints.read()
+                holders[person] = Array(try prints.readRawBytes(count: PersonalKeyRing.fingerprintBytes))
             }
-        } catch {
-            throw .stateUnreadable("personal key fingerprints: \(error)")
-        }
-        return fingerprints
-    }
-
-    /// The key holders a checkpoint lists (empty for checkpoints written before sealing).
-    static func keyHolders(of checkpoint: Checkpoint) throws(CheckpointDefect) -> Set<PersonID> {
-        var reader = BinaryReader(checkpoint.sections[keyHoldersSection] ?? [])
-        var holders: Set<PersonID> = []
-        do {
-            while reader.remainingCount > 0 { holders.insert(try reader.read()) }
         } catch {
             throw .stateUnreadable("personal key holders: \(error)")
         }
@@ -96,11 +86,13 @@ extension CheckpointStore {
             do throws(CheckpointDefect) {
                 let checkpoint = try read(name)
                 try checkpoint.check(against: reader)
-                let missing = try FoldedState.keyHolders(of: checkpoint).filter { !keys.hasKey(for: $0) && !keys.forgotten.contains($0) }
+                let holders = try FoldedState.keyHolders(of: checkpoint)
+                let missing = holders.keys.filter { !keys.hasKey(for: $0) && !keys.forgotten.contains($0) }
                 guard missing.isEmpty else { throw .personalKeysMissing(missing.map(\.description).sorted()) }
                 let current = keys.fingerprints
-                let other = try FoldedState.keyFingerprints(of: checkpoint).filter { person, fingerprint in
-                    current[person].map { $0 != fingerprint } ?? false
+                let other = holders.filter { person, recorded in
+                    guard let recorded, let fingerprint = current[person] else { return false }
+                    return fingerprint != recorded
                 }
                 guard other.isEmpty else { throw .personalKeysDiffer(other.keys.map(\.description).sorted()) }
                 return (try FoldedState(checkpoint: checkpoint), rejected)

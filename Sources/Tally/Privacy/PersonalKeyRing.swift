@@ -158,9 +158,6 @@ package final class PersonalKeyRing: PersonalTextCipher {
     /// Whether `person` has a key (they have personal text that can still be read).
     func hasKey(for person: PersonID) -> Bool { contents.withLock { $0.keys[person] != nil } }
 
-    /// The people who have a key.
-    var holders: Set<PersonID> { contents.withLock { Set($0.keys.keys) } }
-
     /// The length of a key fingerprint.
     static let fingerprintBytes = 32
 

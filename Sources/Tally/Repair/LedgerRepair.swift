@@ -38,14 +38,15 @@ public enum LedgerRepair {
         var journalPlan: JournalRepair.Plan
         let evidence: JournalEvidence?
         do {
-            journalPlan = try JournalRepair.plan(at: journalPath, encryption: encryption, fileSystem: fileSystem)
+            journalPlan = try JournalRepair.plan(at: journalPath, encryption: encryption, fileSystem: fileSystem, includingTornTail: true)
             evidence = try LedgerEvidence.gather(checkpoints: checkpoints, keys: keys)
                 .flatMap { $0.lastSequenceNumber > journalPlan.keptThrough ? $0 : nil }
-            if evidence != nil {
-                // Records the evidence proves may sit in a torn tail: set it aside here, where
-                // the plan shows it, rather than leave it to the next open's cut.
-                journalPlan = try JournalRepair.plan(at: journalPath, encryption: encryption, fileSystem: fileSystem, includingTornTail: true)
-            } else if journalPlan.isEmpty, let undecodable = Self.undecodableRecord(at: directory, encryption: encryption, fileSystem: fileSystem) {
+            // A torn tail is set aside here only when the evidence says records there were
+            // acknowledged; otherwise the next open cuts it (keeping its bytes), as after any crash.
+            if evidence == nil, journalPlan.problems.allSatisfy({ $0.kind == .tornTail }) {
+                journalPlan = .keeping(through: journalPlan.keptThrough)
+            }
+            if evidence == nil, journalPlan.isEmpty, let undecodable = Self.undecodableRecord(at: directory, encryption: encryption, fileSystem: fileSystem) {
                 // Frames whose checksum holds but whose records do not decode or decrypt
                 // (altered with the CRC recomputed): readers refuse them, so repair cuts there.
                 journalPlan = try JournalRepair.plan(at: journalPath, encryption: encryption, fileSystem: fileSystem, undecodable: undecodable)
