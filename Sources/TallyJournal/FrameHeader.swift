@@ -81,7 +81,8 @@ struct FrameHeader: Sendable, Hashable {
               (flags & encryptedFlag == 0) == (bytes.loadLittleEndian(at: 6, as: UInt16.self) == 0),
               recordCount >= 1, recordCount <= JournalLimits.recordsPerFrameHardMax,
               recordCount * 4 <= rawLength,
-              firstSequence >= 1, firstSequence <= UInt64.max - UInt64(recordCount)
+              firstSequence >= 1, firstSequence <= UInt64.max - UInt64(recordCount),
+              UInt64(bytes.loadLittleEndian(at: 28, as: UInt32.self)) < firstSequence  // unsynced records before it exist
         else { return .failure(.lengthsOutOfLimits) }
         return .success(FrameHeader(
             flags: flags,

@@ -118,8 +118,9 @@ struct JournalTail: Sendable {
         // written before the damaged records were durable (its header says how many records
         // before it were unsynced): an acknowledged frame was synced, and with it every byte
         // before it, so damage to it is never cut.
+        // (The search above only returns frames starting at `expected` or later.)
         let laterFrameWasWrittenFirst = laterValidFrame.map { frame, _ in
-            frame.firstSequenceNumber - UInt64(frame.unsyncedRecordsBefore) <= expected
+            frame.firstSequenceNumber - expected <= UInt64(frame.unsyncedRecordsBefore)
         } ?? true
         var isTorn = false
         if laterFrameWasWrittenFirst {
