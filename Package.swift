@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         // liblz4 from the operating system (Debian: liblz4-dev); lz4's sources are not vendored.
@@ -38,12 +39,18 @@ let package = Package(
         ),
         .target(name: "TallyModel"),
         .target(name: "TallyProjections", dependencies: ["TallyModel"]),
+        // The read side on disk: an SQLite store (GRDB) of the read models, rebuildable from
+        // the journal (system SQLite: Debian libsqlite3-dev).
+        .target(
+            name: "TallyStore",
+            dependencies: ["TallyModel", "TallyProjections", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         // The engine: commands, validation, the ledger actor, live read models, checkpoints,
         // replay and audit, observation, the JSON command schema.
         .target(
             name: "Tally",
             dependencies: [
-                "TallyJournal", "TallyModel", "TallyProjections",
+                "TallyJournal", "TallyModel", "TallyProjections", "TallyStore",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
@@ -59,7 +66,7 @@ let package = Package(
         .executableTarget(
             name: "TallyCLI",
             dependencies: [
-                "Tally", "TallyInterchange", "TallyProjections", "TallyModel", "TallyJournal",
+                "Tally", "TallyInterchange", "TallyProjections", "TallyModel", "TallyJournal", "TallyStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
@@ -112,7 +119,7 @@ let package = Package(
         .testTarget(
             name: "TallyTests",
             dependencies: [
-                "Tally", "TallyTestSupport", "TallyModel", "TallyJournal", "TallyProjections",
+                "Tally", "TallyTestSupport", "TallyModel", "TallyJournal", "TallyProjections", "TallyStore",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),

@@ -96,6 +96,10 @@ public final class Journal: Sendable {
     /// The last sequence number written (0 for an empty journal).
     public var lastSequenceNumber: UInt64 { state.withLock { $0.nextSequenceNumber - 1 } }
 
+    /// The last sequence number known to be on stable storage (every policy; under `.none`,
+    /// what `synchronize` or `close` last made durable).
+    public var durableSequenceNumber: UInt64 { state.withLock { $0.durableSequenceNumber } }
+
     /// The chain value after the last frame.
     public var chainValue: ChainValue { state.withLock { $0.chainValue } }
 

@@ -33,6 +33,7 @@ struct OutputFailureTests {
             "verify": [["verify", ledger, "--expect", golden]],
             "demo": [["demo", "--ledger", scratch + "/demo"]],
             "repair": [["repair", ledger]],
+            "rebuild": [["rebuild", ledger]],
             "help": [["help"], ["--help"]],
         ]
     }

@@ -2,6 +2,7 @@ import SystemPackage
 import TallyJournal
 import TallyModel
 import TallyProjections
+import TallyStore
 
 /// A household ledger: the engine's host API (DESIGN "Engine requirements").
 ///
@@ -26,6 +27,10 @@ public actor Ledger {
     /// How the ledger was opened: from which checkpoint, or why by full replay.
     public nonisolated let openReport: LedgerOpenReport
     private var gate = SerialGate()
+    /// The on-disk read side; rows change only for events the journal made durable.
+    private let readSide: ReadSide
+    /// What committed batches changed since the read side was last written.
+    private var unstoredChanges = StoreChanges()
     private var isClosed = false
 
     /// The journal's folder inside a ledger directory.
@@ -35,8 +40,9 @@ public actor Ledger {
 
     private init(
         directory: FilePath, journal: Journal, options: LedgerOptions, folded: FoldedState,
-        checkpoints: CheckpointStore, personalKeys: PersonalKeyRing, openReport: LedgerOpenReport
+        checkpoints: CheckpointStore, personalKeys: PersonalKeyRing, readSide: ReadSide, openReport: LedgerOpenReport
     ) {
+        self.readSide = readSide
         self.personalKeys = personalKeys
         self.directory = directory
         self.journal = journal
@@ -131,9 +137,13 @@ public actor Ledger {
                 report.unreadablePersonalTexts = count
             }
             let folded = FoldedState(state: replayed.state, readModels: replayed.readModels, chainValue: replayed.chainValue)
+            let readSide = ReadSide.open(
+                directory: directory, options: options, folded: folded, personNames: folded.state.personNames,
+                reader: reader, keys: personalKeys)
+            report.readSide = readSide.status.description
             return Ledger(
                 directory: directory, journal: journal, options: options, folded: folded,
-                checkpoints: checkpoints, personalKeys: personalKeys, openReport: report)
+                checkpoints: checkpoints, personalKeys: personalKeys, readSide: readSide, openReport: report)
         } catch {
             try? journal.close()
             throw error
@@ -228,6 +238,8 @@ public actor Ledger {
         }
         for event in committed { projections.apply(event.event, sequenceNumber: event.sequenceNumber) }
         chainValue = receipt.chainValue
+        for event in events { unstoredChanges.add(event) }
+        storeDurableChanges()
         let forgotten = events.compactMap { event -> PersonID? in
             if case .personForgotten(let forgotten) = event.payload { forgotten.personID } else { nil }
         }
@@ -267,6 +279,51 @@ public actor Ledger {
         } catch {
             throw .storage(error)
         }
+        storeDurableChanges()
+    }
+
+    /// Writes what committed batches changed to the read side, once the journal has made every
+    /// applied event durable: the rows then show exactly a durable prefix of the journal, never
+    /// an event a crash could lose (under `.synchronous`, right after each batch; under the other
+    /// policies, after the next sync).
+    private func storeDurableChanges() {
+        guard journal.durableSequenceNumber >= lastSequenceNumber else { return }
+        readSide.commit(
+            unstoredChanges,
+            snapshot: StoreSnapshot(readModels: projections, personNames: current.personNames),
+            coverage: StoreCoverage(sequenceNumber: lastSequenceNumber, chainValue: chainValue.bytes))
+        unstoredChanges = StoreChanges()
+    }
+
+    /// Rebuilds the read-side store from the journal alone (`tally rebuild`): folds every event
+    /// from the first, checks that the fold ends where the ledger does, and replaces every row.
+    /// Writers wait meanwhile.
+    /// - Parameter progress: called with (rows written, rows in all) now and then.
+    /// - Returns: the store's row counts per table afterwards.
+    /// - Throws: ``LedgerError/readSide(_:)`` when the ledger keeps no store or it cannot be
+    ///   written; journal and codec errors of the fold.
+    public func rebuildReadSide(progress: @Sendable (Int, Int) -> Void = { _, _ in }) async throws(LedgerError) -> [String: Int] {
+        await enterGate()
+        defer { gate.leave() }
+        guard !isClosed else { throw .closed }
+        let folded = try LedgerReplay.fold(
+            try Ledger.reader(of: journal), from: FoldedState(), through: lastSequenceNumber, personalTexts: personalKeys)
+        guard folded.lastSequenceNumber == lastSequenceNumber, folded.chainValue == chainValue else {
+            throw .readSide("the journal's fold ends at \(folded.lastSequenceNumber), not at the ledger's \(lastSequenceNumber) with its chain value")
+        }
+        let counts = try readSide.rebuild(
+            from: StoreSnapshot(readModels: folded.readModels, personNames: folded.state.personNames),
+            coverage: StoreCoverage(sequenceNumber: folded.lastSequenceNumber, chainValue: folded.chainValue.bytes),
+            progress: progress)
+        unstoredChanges = StoreChanges()
+        return counts
+    }
+
+    /// The read side when it shows exactly the committed state; `nil` while a write to it is
+    /// pending or failed, or when the ledger keeps none (``LedgerOpenReport/readSide``).
+    public var store: LedgerStore? {
+        guard readSide.isCurrent, unstoredChanges == StoreChanges() else { return nil }
+        return readSide.store
     }
 
     /// P2: a key is durable before any acknowledged event is sealed with it. A batch the
@@ -331,6 +388,8 @@ public actor Ledger {
             guard replayed.lastSequenceNumber == lastSequenceNumber, replayed.chainValue == chainValue else { return }
             current = replayed.state
             projections = replayed.readModels
+            unstoredChanges.forgetPeople()
+            storeDurableChanges()
             try checkpoints.removeAll(coveringLessThan: current.lastForgettingSequenceNumber)
             unfinishedForgetting = []
         } catch {

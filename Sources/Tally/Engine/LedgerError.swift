@@ -25,6 +25,9 @@ public enum LedgerError: Error, Sendable, Equatable {
     /// `LedgerRepair.apply` found the ledger changed since its plan was made (a writer ran in
     /// between); nothing was repaired. Make the plan again.
     case repairPlanOutdated
+    /// The read-side store could not be rebuilt or the ledger keeps none (the message says
+    /// which); the journal and the acknowledged commands are untouched.
+    case readSide(String)
 
     /// A stable, machine-readable identifier (the violation's code for rejections).
     public var code: String {
@@ -36,6 +39,7 @@ public enum LedgerError: Error, Sendable, Equatable {
         case .closed: "ledgerClosed"
         case .personalKeys: "personalKeys"
         case .repairPlanOutdated: "repairPlanOutdated"
+        case .readSide: "readSide"
         }
     }
 
@@ -56,6 +60,7 @@ public enum LedgerError: Error, Sendable, Equatable {
         case .closed: "the ledger is closed; open it again to continue"
         case .personalKeys(let reason): reason
         case .repairPlanOutdated: "the ledger changed since the repair plan was made; nothing was repaired. Run `tally repair` again to see the new plan"
+        case .readSide(let reason): reason
         }
     }
 

@@ -20,4 +20,7 @@ public struct LedgerOpenReport: Sendable, Hashable {
     /// What the journal repaired when it opened: a torn tail cut (bytes and location; the cut
     /// records were never acknowledged under a synchronous policy), temporary files removed.
     public var journalRecovery = RecoveryReport()
+    /// The read-side store at open: current, caught up (events), rebuilt (why), or unavailable
+    /// (why; the engine works without it).
+    public var readSide = ""
 }

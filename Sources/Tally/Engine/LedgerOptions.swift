@@ -29,6 +29,9 @@ public struct LedgerOptions: Sendable {
     /// ledger is read-only until the key file is restored). Default `false`: such a ledger
     /// does not open (``LedgerError/personalKeys(_:)``), so lost keys are noticed, not hidden.
     public var opensWithUnreadablePersonalTexts = false
+    /// Keep the read-side store (`<directory>/read-side`, Docs/Engine.md "Read side"); default
+    /// `true`. Off, nothing is written there and ``Ledger/store`` is `nil`.
+    public var keepsReadSide = true
 
     /// Options with the defaults.
     public init() {}

@@ -86,3 +86,8 @@ public struct LedgerState: Sendable, Equatable {
         }
     }
 }
+
+extension LedgerState {
+    /// Display names by person id (redacted for people forgotten, P3), for the read side.
+    var personNames: [PersonID: String] { people.mapValues(\.name.description) }
+}

@@ -1,4 +1,7 @@
 import ArgumentParser
+import SystemPackage
+import Tally
+import TallyJournal
 import TallyInterchange
 import TallyModel
 import TallyProjections
@@ -15,6 +18,12 @@ struct BalancesCommand: AsyncParsableCommand {
 
     func run() async throws {
         let path = try location.path()
+        // The read-side store answers current balances without folding the journal when it
+        // shows exactly the journal's end; otherwise (and for --as-of, JSON, damage) replay.
+        if asOf == nil, !json, !damage.allowDamaged, let text = try Reports.storedBalances(at: path, encryption: try key.encryption()) {
+            try Terminal.line(text)
+            return
+        }
         let history = try LedgerAccess.history(at: path, encryption: try key.encryption(), allowDamaged: damage.allowDamaged)
         let date = try asOf.map { try LedgerAccess.date($0, option: "--as-of") }
         if json {
@@ -33,14 +42,28 @@ enum Reports {
 
     static func balances(_ history: LedgerHistory, asOf: LocalDate?, path: String) throws -> String {
         let wallets = history.readModels.wallets
-        let balances: [WalletBalance]
-        let totals: WalletTotals
         do {
-            balances = try wallets.balances(asOf: asOf)
-            totals = try wallets.totals(asOf: asOf)
+            return balances(try wallets.balances(asOf: asOf), totals: try wallets.totals(asOf: asOf), personName: history.personName)
         } catch {
             throw CLIError("\(path): \(error.description)")
         }
+    }
+
+    /// Current balances from the read-side store, or `nil` when it does not show the journal's end.
+    static func storedBalances(at path: String, encryption: JournalEncryption?) throws -> String? {
+        try LedgerAccess.requireLedger(at: path)
+        do {
+            guard let store = try Ledger.currentStore(at: FilePath(path), encryption: encryption) else { return nil }
+            let names = try store.personNames()
+            return balances(try store.walletBalances(), totals: try store.totals()) { names[$0] ?? $0.description }
+        } catch let error as LedgerError {
+            throw CLIError.ledger(error, at: path)
+        } catch {
+            return nil
+        }
+    }
+
+    static func balances(_ balances: [WalletBalance], totals: WalletTotals, personName: (PersonID) -> String) -> String {
         var table = TextTable([("Wallet", .left), ("Kind", .left), ("Owner", .left), ("Balance", .right), ("", .left)])
         for balance in balances {
             var flags: [String] = []
@@ -48,7 +71,7 @@ enum Reports {
             if !balance.isActive { flags.append("inactive") }
             if let closed = balance.closedOn { flags.append("closed \(closed)") }
             table.add([
-                balance.name, String(describing: balance.kind), balance.owner.map(history.personName) ?? "shared",
+                balance.name, String(describing: balance.kind), balance.owner.map(personName) ?? "shared",
                 balance.balance.formatted(), flags.joined(separator: ", "),
             ])
         }

@@ -23,6 +23,21 @@ public struct WalletBalance: Hashable, Sendable {
 
     /// Whether the wallet counts in totals: active and not closed (W4).
     public var countsInTotals: Bool { isActive && closedOn == nil }
+
+    /// A balance with every field given (read back from a store of the read model).
+    public init(
+        walletID: WalletID, name: String, kind: WalletKind, owner: PersonID?, isActive: Bool, closedOn: LocalDate?,
+        balance: Money, liveTransactionCount: Int
+    ) {
+        self.walletID = walletID
+        self.name = name
+        self.kind = kind
+        self.owner = owner
+        self.isActive = isActive
+        self.closedOn = closedOn
+        self.balance = balance
+        self.liveTransactionCount = liveTransactionCount
+    }
 }
 
 /// Totals of the wallets that count (active, not closed), per currency and in the base
@@ -41,6 +56,14 @@ public struct WalletTotals: Hashable, Sendable {
 
     /// Whether every currency could be converted.
     public var isComplete: Bool { missingRates.isEmpty }
+
+    /// Totals with every field given (read back from a store of the read model).
+    public init(asOf: LocalDate?, perCurrency: [Money], baseTotal: Money?, missingRates: [Currency]) {
+        self.asOf = asOf
+        self.perCurrency = perCurrency
+        self.baseTotal = baseTotal
+        self.missingRates = missingRates
+    }
 }
 
 /// The reconciliation of a balance point on a transaction-tracked wallet (W5, Flow US-073): the

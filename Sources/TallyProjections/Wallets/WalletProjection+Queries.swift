@@ -4,30 +4,19 @@ extension WalletProjection {
     /// One dated change of a wallet's balance, signed as the balance moves (liabilities inverted).
     struct Movement: Hashable, Sendable {
         let date: LocalDate
-        let delta: Int64
+        let delta: Int128
     }
 
     /// The live movements of every wallet (T3: deleted transactions and transfers count nowhere),
-    /// each list sorted by date. Built in one pass over transactions and transfers.
+    /// one per day with movements, each list sorted by date: from the index, O(days), not O(entries).
     func movementsByWallet() -> [WalletID: [Movement]] {
         var result: [WalletID: [Movement]] = [:]
-        for record in transactions.values where record.isLive {
-            let details = record.details
-            guard let wallet = wallets[details.walletID] else { continue }
-            let signed = details.kind == .income ? details.amount.minorUnits : -details.amount.minorUnits
-            result[details.walletID, default: []].append(Movement(date: details.date, delta: signed * wallet.movementSign))
-        }
-        for transfer in transfers.values where transfer.isLive {
-            if let source = wallets[transfer.fromWalletID] {
-                result[transfer.fromWalletID, default: []]
-                    .append(Movement(date: transfer.date, delta: -transfer.amountSent.minorUnits * source.movementSign))
-            }
-            if let target = wallets[transfer.toWalletID] {
-                result[transfer.toWalletID, default: []]
-                    .append(Movement(date: transfer.date, delta: transfer.amountReceived.minorUnits * target.movementSign))
+        for (walletID, days) in movementIndex.dailySums {
+            guard let wallet = wallets[walletID] else { continue }
+            result[walletID] = days.sorted { $0.key < $1.key }.map { date, raw in
+                Movement(date: date, delta: raw * Int128(wallet.movementSign))
             }
         }
-        for key in result.keys { result[key]?.sort { ($0.date, $0.delta) < ($1.date, $1.delta) } }
         return result
     }
 
@@ -46,7 +35,7 @@ extension WalletProjection {
         }
         for movement in movements where movement.date <= date {
             if let after = countedAfter, movement.date <= after { continue }
-            total += Int128(movement.delta)
+            total += movement.delta
         }
         return total
     }
@@ -72,8 +61,7 @@ extension WalletProjection {
     /// - Throws: ``ProjectionError/overflow(rule:subject:)``.
     public func balances(asOf date: LocalDate? = nil, visibleTo viewer: PersonID? = nil) throws(ProjectionError) -> [WalletBalance] {
         let movements = movementsByWallet()
-        var counts: [WalletID: Int] = [:]
-        for record in transactions.values where record.isLive { counts[record.details.walletID, default: 0] += 1 }
+        let counts = movementIndex.liveTransactionCounts
         var result: [WalletBalance] = []
         for wallet in wallets.values {
             if let viewer, let owner = wallet.owner, owner != viewer { continue }
@@ -146,4 +134,56 @@ extension WalletProjection {
         guard let minorUnits = Int64(exactly: units) else { throw .overflow(rule: "W3", subject: subject()) }
         return Money(minorUnits: minorUnits, currency: currency)
     }
+}
+
+/// One transaction as the wallet read model holds it (T1-T3), a value snapshot.
+public struct WalletTransaction: Hashable, Sendable {
+    /// The transaction.
+    public let transactionID: TransactionID
+    /// Its current fields.
+    public let details: TransactionDetails
+    /// `false` while it is deleted (T3).
+    public let isLive: Bool
+    /// The sequence number of the event that first recorded it.
+    public let sequenceNumber: UInt64
+}
+
+/// One transfer between two wallets (W6), a value snapshot.
+public struct TransferEntry: Hashable, Sendable {
+    /// The transfer.
+    public let transferID: TransferID
+    /// The wallet the money left.
+    public let fromWalletID: WalletID
+    /// The wallet the money reached.
+    public let toWalletID: WalletID
+    /// What left the source wallet.
+    public let amountSent: Money
+    /// What reached the target wallet.
+    public let amountReceived: Money
+    /// Its business date.
+    public let date: LocalDate
+    /// `false` once deleted.
+    public let isLive: Bool
+}
+
+extension WalletProjection {
+    /// The transaction `id`, live or deleted; `nil` when it was never recorded.
+    public func transaction(_ id: TransactionID) -> WalletTransaction? {
+        transactions[id].map { WalletTransaction(transactionID: id, details: $0.details, isLive: $0.isLive, sequenceNumber: $0.sequenceNumber) }
+    }
+
+    /// The transfer `id`, live or deleted; `nil` when it was never recorded.
+    public func transfer(_ id: TransferID) -> TransferEntry? {
+        transfers[id].map {
+            TransferEntry(
+                transferID: id, fromWalletID: $0.fromWalletID, toWalletID: $0.toWalletID, amountSent: $0.amountSent,
+                amountReceived: $0.amountReceived, date: $0.date, isLive: $0.isLive)
+        }
+    }
+
+    /// The ids of every transaction recorded, live or deleted (unordered).
+    public var transactionIDs: some Collection<TransactionID> { transactions.keys }
+
+    /// The ids of every transfer recorded, live or deleted (unordered).
+    public var transferIDs: some Collection<TransferID> { transfers.keys }
 }

@@ -29,6 +29,7 @@ extension WalletProjection: ProjectionState {
         wallets = try reader.read()
         transactions = try reader.read()
         transfers = try reader.read()
+        movementIndex = WalletMovementIndex(transactions: transactions.values, transfers: transfers.values)
         balancePoints = try reader.read()
         rates = try reader.read()
         problems = try reader.read()

@@ -5,8 +5,9 @@ import TallyModel
 /// balance points (W5).
 ///
 /// The state keeps the facts (wallets, live and deleted transactions, transfers, balance points,
-/// exchange rates); balances are derived from them when queried, so an edit (T2), a delete or a
-/// restore (T3) is a change of one record and "balance as of a date" needs no extra history.
+/// exchange rates) and an index of their movements per day (``WalletMovementIndex``); balances
+/// are derived from the index when queried, so an edit (T2), a delete or a restore (T3) is a
+/// change of one record and "balance as of a date" needs no extra history.
 public struct WalletProjection: Hashable, Sendable {
     /// The household's base currency (H1, H2), once known.
     public internal(set) var baseCurrency: Currency?
@@ -15,6 +16,8 @@ public struct WalletProjection: Hashable, Sendable {
     var transfers: [TransferID: TransferRecord] = [:]
     var balancePoints: [WalletID: [BalancePoint]] = [:]
     var rates = ExchangeRateBook()
+    /// Live movements per wallet and day, derived from `transactions` and `transfers`.
+    var movementIndex = WalletMovementIndex()
     /// Events this projection could not apply, in journal order (see ``ProjectionProblem``).
     public internal(set) var problems: [ProjectionProblem] = []
 
@@ -39,9 +42,10 @@ public struct WalletProjection: Hashable, Sendable {
         case .balanceRecorded(let point): recordBalance(point, sequenceNumber)
         case .transferRecorded(let transfer): recordTransfer(transfer, sequenceNumber)
         case .transferDeleted(let deleted):
-            guard transfers[deleted.transferID] != nil else {
+            guard let transfer = transfers[deleted.transferID] else {
                 return problem(sequenceNumber, "W3", "unknown transfer \(deleted.transferID)")
             }
+            if transfer.isLive { movementIndex.add(transfer, direction: -1) }
             transfers[deleted.transferID]?.isLive = false
         case .transactionRecorded(let recorded): record(recorded.transactionID, recorded.details, sequenceNumber)
         case .templateActivated(let activated): record(activated.transactionID, activated.details, sequenceNumber)
@@ -96,9 +100,11 @@ public struct WalletProjection: Hashable, Sendable {
         else {
             return problem(sequenceNumber, "W6", "transfer \(transfer.transferID) names an unknown wallet, a wrong currency or a non-positive amount")
         }
-        transfers[transfer.transferID] = TransferRecord(
+        let record = TransferRecord(
             fromWalletID: transfer.fromWalletID, toWalletID: transfer.toWalletID, amountSent: transfer.amountSent,
             amountReceived: transfer.amountReceived, date: transfer.date, isLive: true)
+        transfers[transfer.transferID] = record
+        movementIndex.add(record, direction: 1)
     }
 
     private func invalidReason(_ details: TransactionDetails) -> String? {
@@ -116,22 +122,28 @@ public struct WalletProjection: Hashable, Sendable {
             return problem(sequenceNumber, "T1", "transaction \(transactionID): \(reason)")
         }
         transactions[transactionID] = TransactionRecord(details: details, isLive: true, sequenceNumber: sequenceNumber)
+        movementIndex.add(details, direction: 1)
     }
 
     private mutating func edit(_ edited: TransactionEdited, _ sequenceNumber: UInt64) {
-        guard transactions[edited.transactionID] != nil else {
+        guard let record = transactions[edited.transactionID] else {
             return problem(sequenceNumber, "T2", "unknown transaction \(edited.transactionID)")
         }
         if let reason = invalidReason(edited.details) {
             return problem(sequenceNumber, "T2", "edit of \(edited.transactionID): \(reason)")
         }
+        if record.isLive {
+            movementIndex.add(record.details, direction: -1)
+            movementIndex.add(edited.details, direction: 1)
+        }
         transactions[edited.transactionID]?.details = edited.details
     }
 
     private mutating func setLive(_ isLive: Bool, _ transactionID: TransactionID, _ sequenceNumber: UInt64) {
-        guard transactions[transactionID] != nil else {
+        guard let record = transactions[transactionID] else {
             return problem(sequenceNumber, "T3", "unknown transaction \(transactionID)")
         }
+        if record.isLive != isLive { movementIndex.add(record.details, direction: isLive ? 1 : -1) }
         transactions[transactionID]?.isLive = isLive
     }
 }

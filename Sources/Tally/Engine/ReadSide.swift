@@ -1,0 +1,206 @@
+import SystemPackage
+import Synchronization
+import TallyJournal
+import TallyModel
+import TallyProjections
+import TallyStore
+
+/// The engine's link to its read-side store (`TallyStore`): opens it, checks it against the
+/// journal, catches it up or rebuilds it, and commits every batch to it after the journal made
+/// the batch durable.
+///
+/// The store only ever costs time: when it is missing, of another ledger (chain value), ahead of
+/// the journal, damaged or of an unknown schema, it is rebuilt; when a commit to it fails it is
+/// marked stale and caught up by the next commit. It is never read while stale, and never claims
+/// more than the journal made durable (commits follow the append).
+final class ReadSide: Sendable {
+    /// Why the store was rebuilt at open, or why there is none (``LedgerOpenReport/readSide``).
+    enum Status: Sendable, Equatable, CustomStringConvertible {
+        case current
+        case caughtUp(events: UInt64)
+        case rebuilt(reason: String)
+        case unavailable(reason: String)
+
+        var description: String {
+            switch self {
+            case .current: "current"
+            case .caughtUp(let events): "caught up by \(events) event(s)"
+            case .rebuilt(let reason): "rebuilt: \(reason)"
+            case .unavailable(let reason): "unavailable: \(reason)"
+            }
+        }
+    }
+
+    let store: LedgerStore?
+    let status: Status
+    private let stale = Mutex(false)
+
+    /// The store's folder inside a ledger directory.
+    static let directoryName = "read-side"
+
+    private init(store: LedgerStore?, status: Status) {
+        self.store = store
+        self.status = status
+    }
+
+    /// The store's database path for a ledger directory.
+    static func storePath(in directory: FilePath) -> FilePath {
+        directory.appending(directoryName).appending(LedgerStore.fileName)
+    }
+
+    /// Opens the store of `directory` and brings it to the journal's end (`reader`), from the
+    /// read models folded at open. Never throws: a store that cannot be used is rebuilt, and one
+    /// that cannot be rebuilt is left out (the engine works without it).
+    static func open(
+        directory: FilePath, options: LedgerOptions, folded: FoldedState, personNames: [PersonID: String],
+        reader: JournalReader, keys: PersonalKeyRing, forceRebuild: Bool = false
+    ) -> ReadSide {
+        // Privacy (P1, encryption at rest): the store holds amounts and dates in clear, so an
+        // encrypted ledger keeps none until the store is encrypted too (Docs/Engine.md).
+        guard options.encryption == nil else { return ReadSide(store: nil, status: .unavailable(reason: "the journal is encrypted")) }
+        guard options.keepsReadSide else { return ReadSide(store: nil, status: .unavailable(reason: "turned off")) }
+        // SQLite does its own file I/O: it cannot run on an injected (simulated) file system.
+        guard options.fileSystem is PosixFileSystem else {
+            return ReadSide(store: nil, status: .unavailable(reason: "the ledger runs on an injected file system"))
+        }
+        let folder = directory.appending(directoryName)
+        let path = storePath(in: directory)
+        let snapshot = StoreSnapshot(readModels: folded.readModels, personNames: personNames)
+        let coverage = StoreCoverage(sequenceNumber: reader.lastSequenceNumber, chainValue: folded.chainValue.bytes)
+        do {
+            if !options.fileSystem.fileExists(at: folder) { try options.fileSystem.createDirectory(at: folder) }
+            if !options.fileSystem.fileExists(at: path) { _ = try options.fileSystem.createFile(at: path) }
+        } catch {
+            return ReadSide(store: nil, status: .unavailable(reason: "\(folder): \(error)"))
+        }
+        let reason: String
+        do throws(StoreError) {
+            let store = try LedgerStore(path: path.string)
+            if forceRebuild {
+                reason = "requested"
+            } else if let found = try store.coverage() {
+                if found == coverage { return ReadSide(store: store, status: .current) }
+                if found.sequenceNumber > coverage.sequenceNumber {
+                    reason = "it covers sequence \(found.sequenceNumber), beyond the journal's last \(coverage.sequenceNumber)"
+                } else if let changes = tailChanges(after: found, reader: reader, keys: keys) {
+                    try store.commit(changes, from: snapshot, coverage: coverage)
+                    return ReadSide(store: store, status: .caughtUp(events: coverage.sequenceNumber - found.sequenceNumber))
+                } else {
+                    reason = "its chain value at sequence \(found.sequenceNumber) is not the journal's (another ledger, or a rewritten journal)"
+                }
+            } else {
+                reason = "it was empty or missing"
+            }
+            try store.replaceAll(from: snapshot, coverage: coverage)
+            return ReadSide(store: store, status: .rebuilt(reason: reason))
+        } catch {
+            // Damaged or foreign: start over from an empty file, once.
+            LedgerStore.remove(at: path.string)
+            do throws(StoreError) {
+                _ = try? options.fileSystem.createFile(at: path)
+                let store = try LedgerStore(path: path.string)
+                try store.replaceAll(from: snapshot, coverage: coverage)
+                return ReadSide(store: store, status: .rebuilt(reason: "\(error)"))
+            } catch {
+                return ReadSide(store: nil, status: .unavailable(reason: "\(error)"))
+            }
+        }
+    }
+
+    /// The changes of the journal's events after `coverage`, when the journal holds a frame
+    /// ending exactly there with the same chain value; `nil` when it does not (rebuild).
+    private static func tailChanges(after coverage: StoreCoverage, reader: JournalReader, keys: PersonalKeyRing) -> StoreChanges? {
+        guard coverage.sequenceNumber > 0 else { return nil }
+        var matches = false
+        do {
+            try reader.forEachFrame(from: coverage.sequenceNumber) { frame in
+                matches = frame.lastSequenceNumber == coverage.sequenceNumber && frame.chainValue.bytes == coverage.chainValue
+                return false
+            }
+        } catch {
+            return nil
+        }
+        guard matches else { return nil }
+        var changes = StoreChanges()
+        do throws(LedgerError) {
+            try Ledger.forEachEvent(
+                in: reader, from: coverage.sequenceNumber + 1, through: reader.lastSequenceNumber, personalTexts: keys
+            ) { committed in changes.add(committed.event) }
+        } catch {
+            return nil
+        }
+        return changes
+    }
+
+    /// Commits durable batches: the rows their events changed, from the read models after them.
+    /// A failure marks the store stale; the next commit then rewrites everything.
+    func commit(_ changes: StoreChanges, snapshot: @autoclosure () -> StoreSnapshot, coverage: StoreCoverage) {
+        guard let store else { return }
+        let isStale = stale.withLock { $0 }
+        do throws(StoreError) {
+            if isStale {
+                try store.replaceAll(from: snapshot(), coverage: coverage)
+            } else {
+                try store.commit(changes, from: snapshot(), coverage: coverage)
+            }
+            stale.withLock { $0 = false }
+        } catch {
+            stale.withLock { $0 = true }
+        }
+    }
+
+    /// Replaces every row from `snapshot` (a rebuild), clearing a stale mark.
+    func rebuild(from snapshot: StoreSnapshot, coverage: StoreCoverage, progress: (Int, Int) -> Void) throws(LedgerError) -> [String: Int] {
+        guard let store else { throw .readSide("this ledger keeps no read-side store (\(status))") }
+        do throws(StoreError) {
+            try store.replaceAll(from: snapshot, coverage: coverage, progress: progress)
+            stale.withLock { $0 = false }
+            return try store.rowCounts()
+        } catch {
+            stale.withLock { $0 = true }
+            throw .readSide(error.description)
+        }
+    }
+
+    /// Whether the store matches the state (no commit failed since the last success).
+    var isCurrent: Bool { store != nil && !stale.withLock { $0 } }
+}
+
+extension Ledger {
+    /// The read-side store of the ledger in `directory` when it shows exactly the journal's
+    /// end (sequence number and chain value), for readers that need no writer lock (`tally
+    /// balances`); `nil` when there is none, it is behind, ahead or of another chain, or the
+    /// journal is encrypted. The journal is checked as a replay checks it (damage and evidence
+    /// refused), so a store is never served over a journal a replay would refuse.
+    /// - Throws: ``LedgerError/storage(_:)`` for a journal a replay refuses.
+    public static func currentStore(
+        at directory: FilePath, encryption: JournalEncryption? = nil, fileSystem: any FileSystem = PosixFileSystem()
+    ) throws(LedgerError) -> LedgerStore? {
+        guard encryption == nil else { return nil }
+        let path = ReadSide.storePath(in: directory)
+        guard fileSystem.fileExists(at: path) else { return nil }
+        let keys = try PersonalKeyRing.load(ledgerDirectory: directory, fileSystem: fileSystem, encryption: nil, readOnly: true)
+        let checkpoints = CheckpointStore(
+            directory: directory.appending(Ledger.checkpointDirectoryName), fileSystem: fileSystem, encryption: nil)
+        let evidence = try LedgerEvidence.gather(checkpoints: checkpoints, keys: keys)
+        let end: StoreCoverage
+        do {
+            let reader = try JournalReader.open(
+                at: directory.appending(Ledger.journalDirectoryName), fileSystem: fileSystem, evidence: evidence)
+            var chain = ChainValue.genesis.bytes
+            if reader.lastSequenceNumber > 0 {
+                try reader.forEachFrame(from: reader.lastSequenceNumber) { frame in
+                    chain = frame.chainValue.bytes
+                    return false
+                }
+            }
+            end = StoreCoverage(sequenceNumber: reader.lastSequenceNumber, chainValue: chain)
+        } catch let error as JournalError {
+            throw .storage(error)
+        } catch {
+            throw .storage(.journalFailed(reason: "\(error)"))
+        }
+        guard let store = try? LedgerStore(path: path.string), (try? store.coverage()) == end else { return nil }
+        return store
+    }
+}

@@ -1,0 +1,227 @@
+import Foundation
+import GRDB
+import TallyModel
+import TallyProjections
+
+/// The read side on disk: an SQLite database (GRDB, WAL) in the ledger folder holding what the
+/// read models hold, so that a screen reads balances and pages of transactions without folding
+/// the journal (Docs/Engine.md "Read side").
+///
+/// The journal stays the only truth. Every commit writes the changed rows and the coverage
+/// (last sequence number and chain value) in one SQLite transaction, after the journal made the
+/// events durable, so the store never claims an event the journal could lose. Because it can be
+/// rebuilt from the journal it is never synced (`synchronous = OFF`): a crash can only leave it
+/// behind, and open catches it up. `secure_delete` overwrites what a forgetting replaces (P3).
+public final class LedgerStore: Sendable {
+    /// The store's file inside its folder; SQLite keeps `-wal` and `-shm` beside it.
+    public static let fileName = "read-side.sqlite"
+    /// The schema this version writes (`PRAGMA user_version`).
+    static let schemaVersion = 1
+
+    /// The database file.
+    public let path: String
+    private let pool: DatabasePool
+
+    /// Opens the store at `path`, creating it with the current schema when the file is new.
+    /// - Throws: ``StoreError/database(path:message:)`` when SQLite refuses the file,
+    ///   ``StoreError/unsupportedSchema(path:version:)`` for a store of another schema.
+    public init(path: String) throws(StoreError) {
+        self.path = path
+        var configuration = Configuration()
+        configuration.prepareDatabase { database in
+            try database.execute(sql: "PRAGMA synchronous = OFF; PRAGMA secure_delete = ON")
+        }
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+        } catch {
+            throw .database(path: path, message: "\(error)")
+        }
+        let version = try run { database in try Int.fetchOne(database, sql: "PRAGMA user_version") ?? 0 }
+        switch version {
+        case 0: try run { database in try StoreSchema.create(in: database, version: Self.schemaVersion) }
+        case Self.schemaVersion: break
+        default: throw .unsupportedSchema(path: path, version: version)
+        }
+    }
+
+    /// Removes the store's files (database, WAL, shared memory); missing files are fine.
+    public static func remove(at path: String) {
+        for suffix in ["", "-wal", "-shm"] { _ = unlink(path + suffix) }
+    }
+
+    /// The journal position the rows reflect; `nil` for a store never filled.
+    public func coverage() throws(StoreError) -> StoreCoverage? {
+        try read { database in
+            guard let row = try Row.fetchOne(database, sql: "SELECT sequence, chain FROM coverage WHERE id = 1") else { return nil }
+            let sequence: Int64 = row["sequence"]
+            let chain: [UInt8] = [UInt8](row["chain"] as Data? ?? Data())
+            guard sequence >= 0, chain.count == 32 else {
+                throw StoreError.invalidRow(path: path, table: "coverage", reason: "sequence \(sequence), chain of \(chain.count) bytes")
+            }
+            return StoreCoverage(sequenceNumber: UInt64(sequence), chainValue: chain)
+        }
+    }
+
+    /// Writes the rows `changes` touched, the small tables whole, and the new coverage, in one
+    /// transaction. After a forgetting the WAL is checkpointed and truncated, so no page with the
+    /// old texts survives in it.
+    public func commit(_ changes: StoreChanges, from snapshot: StoreSnapshot, coverage: StoreCoverage) throws(StoreError) {
+        try write { database in
+            let writer = StoreRowWriter(database: database, snapshot: snapshot)
+            for id in changes.transactionIDs { try writer.upsertTransaction(id) }
+            for id in changes.transferIDs { try writer.upsertTransfer(id) }
+            try writer.replaceLiveTables()
+            try writer.setCoverage(coverage)
+        }
+        if changes.forgetsPeople { try truncateWriteAheadLog() }
+    }
+
+    /// Replaces every row with the read models' (a rebuild), in one transaction.
+    /// - Parameter progress: called with (rows written, rows in all) now and then.
+    public func replaceAll(
+        from snapshot: StoreSnapshot, coverage: StoreCoverage, progress: (Int, Int) -> Void = { _, _ in }
+    ) throws(StoreError) {
+        try write { database in
+            for table in StoreSchema.historyTables { try database.execute(sql: "DELETE FROM \(table)") }
+            let writer = StoreRowWriter(database: database, snapshot: snapshot)
+            let wallets = snapshot.readModels.wallets
+            let total = wallets.transactionIDs.count + wallets.transferIDs.count
+            var written = 0
+            for id in wallets.transactionIDs {
+                try writer.upsertTransaction(id)
+                written += 1
+                if written % 50_000 == 0 { progress(written, total) }
+            }
+            for id in wallets.transferIDs { try writer.upsertTransfer(id) }
+            try writer.replaceLiveTables()
+            try writer.setCoverage(coverage)
+            progress(total, total)
+        }
+        try truncateWriteAheadLog()
+    }
+
+    /// Every wallet with its balance, sorted by name then id (as ``WalletProjection/balances(asOf:visibleTo:)``).
+    public func walletBalances() throws(StoreError) -> [WalletBalance] {
+        try read { database in
+            try Row.fetchAll(database, sql: "SELECT * FROM wallet_balances ORDER BY name, wallet_id").map { row in
+                try StoreRowReader(path: path).walletBalance(row)
+            }
+        }
+    }
+
+    /// The totals of the wallets that count, with the latest rates (as ``WalletProjection/totals(asOf:)``).
+    public func totals() throws(StoreError) -> WalletTotals {
+        try read { database in
+            try StoreRowReader(path: path).totals(try Row.fetchAll(database, sql: "SELECT * FROM totals ORDER BY position"))
+        }
+    }
+
+    /// The display names of the people, by id (redacted for people forgotten, P3).
+    public func personNames() throws(StoreError) -> [PersonID: String] {
+        try read { database in
+            var names: [PersonID: String] = [:]
+            for row in try Row.fetchAll(database, sql: "SELECT person_id, name FROM people") {
+                let reader = StoreRowReader(path: path)
+                names[try reader.id(row["person_id"], table: "people")] = row["name"]
+            }
+            return names
+        }
+    }
+
+    /// One page of a wallet's transactions, newest business date first (then newest recorded),
+    /// deleted ones included only when asked: keyset pagination, so a page costs the same at
+    /// any depth. Pass the last entry of a page as `after` to get the next one.
+    public func transactions(
+        in walletID: WalletID, after cursor: StoredTransaction? = nil, limit: Int, includingDeleted: Bool = false
+    ) throws(StoreError) -> [StoredTransaction] {
+        try read { database in
+            var sql = "SELECT * FROM transactions WHERE wallet_id = ?"
+            var arguments: StatementArguments = [walletID.description]
+            if !includingDeleted { sql += " AND is_live = 1" }
+            if let cursor {
+                sql += " AND (date < ? OR (date = ? AND sequence < ?))"
+                let day = StoreRowWriter.day(cursor.date)
+                arguments += [day, day, Int64(cursor.sequenceNumber)]
+            }
+            sql += " ORDER BY date DESC, sequence DESC LIMIT ?"
+            arguments += [max(0, limit)]
+            let reader = StoreRowReader(path: path)
+            return try Row.fetchAll(database, sql: sql, arguments: arguments).map { row in try reader.transaction(row) }
+        }
+    }
+
+    /// Row counts per table (for `tally stats` and tests).
+    public func rowCounts() throws(StoreError) -> [String: Int] {
+        try read { database in
+            var counts: [String: Int] = [:]
+            for table in StoreSchema.allTables {
+                counts[table] = try Int.fetchOne(database, sql: "SELECT COUNT(*) FROM \(table)") ?? 0
+            }
+            return counts
+        }
+    }
+
+    /// SQLite's own consistency check of every page and index (`PRAGMA integrity_check`).
+    /// - Returns: the problems found; empty when the file is consistent.
+    public func integrityProblems() throws(StoreError) -> [String] {
+        try read { database in
+            let lines = try String.fetchAll(database, sql: "PRAGMA integrity_check")
+            return lines == ["ok"] ? [] : lines
+        }
+    }
+
+    private func truncateWriteAheadLog() throws(StoreError) {
+        do {
+            try pool.writeWithoutTransaction { database in
+                try database.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+            }
+        } catch {
+            throw .database(path: path, message: "\(error)")
+        }
+    }
+
+    private func run<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try pool.writeWithoutTransaction(body)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .database(path: path, message: "\(error)")
+        }
+    }
+
+    private func write(_ body: (Database) throws -> Void) throws(StoreError) {
+        do {
+            try pool.write(body)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .database(path: path, message: "\(error)")
+        }
+    }
+
+    private func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try pool.read(body)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .database(path: path, message: "\(error)")
+        }
+    }
+}
+
+/// What a commit or a rebuild writes from: the read models after the events, and the people's
+/// display names as the engine holds them (redacted for forgotten people).
+public struct StoreSnapshot: Sendable {
+    /// The read models.
+    public var readModels: Projections
+    /// Display names by person id.
+    public var personNames: [PersonID: String]
+
+    /// A snapshot.
+    public init(readModels: Projections, personNames: [PersonID: String]) {
+        self.readModels = readModels
+        self.personNames = personNames
+    }
+}

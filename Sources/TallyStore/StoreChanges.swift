@@ -1,0 +1,38 @@
+import TallyModel
+
+/// The rows a run of events changes: the keys to rewrite from the read models after they were
+/// applied. Wallets, totals and debts are small (O(live)) and rewritten whole on every commit.
+public struct StoreChanges: Sendable, Equatable {
+    /// Transactions recorded, edited, deleted or restored.
+    public private(set) var transactionIDs: Set<TransactionID> = []
+    /// Transfers recorded or deleted.
+    public private(set) var transferIDs: Set<TransferID> = []
+    /// Whether a person was forgotten (P3): the store then drops every copy of old texts.
+    public private(set) var forgetsPeople = false
+
+    /// No changes.
+    public init() {}
+
+    /// The changes of `events`.
+    public init(_ events: some Sequence<Event>) {
+        for event in events { add(event) }
+    }
+
+    /// Marks a forgetting (P3): every text the store holds is rewritten and old pages dropped.
+    public mutating func forgetPeople() { forgetsPeople = true }
+
+    /// Adds the changes of one event.
+    public mutating func add(_ event: Event) {
+        switch event.payload {
+        case .transactionRecorded(let recorded): transactionIDs.insert(recorded.transactionID)
+        case .templateActivated(let activated): transactionIDs.insert(activated.transactionID)
+        case .transactionEdited(let edited): transactionIDs.insert(edited.transactionID)
+        case .transactionDeleted(let deleted): transactionIDs.insert(deleted.transactionID)
+        case .transactionRestored(let restored): transactionIDs.insert(restored.transactionID)
+        case .transferRecorded(let transfer): transferIDs.insert(transfer.transferID)
+        case .transferDeleted(let deleted): transferIDs.insert(deleted.transferID)
+        case .personForgotten: forgetsPeople = true
+        default: break
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import GRDB
+import TallyModel
+import TallyProjections
+
+/// Writes rows from a snapshot of the read models inside one open transaction.
+struct StoreRowWriter {
+    let database: Database
+    let snapshot: StoreSnapshot
+
+    /// A date as the store keeps it: `yyyymmdd`, so that integer order is date order.
+    static func day(_ date: LocalDate) -> Int64 {
+        Int64(date.year) * 10_000 + Int64(date.month) * 100 + Int64(date.day)
+    }
+
+    func upsertTransaction(_ id: TransactionID) throws {
+        guard let entry = snapshot.readModels.wallets.transaction(id) else {
+            try database.execute(sql: "DELETE FROM transactions WHERE transaction_id = ?", arguments: [id.description])
+            return
+        }
+        let details = entry.details
+        try database.cachedStatement(sql: """
+            INSERT OR REPLACE INTO transactions
+                (transaction_id, wallet_id, category_id, payer_id, kind, amount, currency, date, is_live, sequence)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [
+                id.description, details.walletID.description, details.categoryID.description, details.payer.description,
+                Int(details.kind.rawValue), details.amount.minorUnits, details.amount.currency.code, Self.day(details.date),
+                entry.isLive, Int64(entry.sequenceNumber),
+            ])
+    }
+
+    func upsertTransfer(_ id: TransferID) throws {
+        guard let entry = snapshot.readModels.wallets.transfer(id) else {
+            try database.execute(sql: "DELETE FROM transfers WHERE transfer_id = ?", arguments: [id.description])
+            return
+        }
+        try database.cachedStatement(sql: """
+            INSERT OR REPLACE INTO transfers
+                (transfer_id, from_wallet_id, to_wallet_id, amount_sent, currency_sent, amount_received, currency_received, date, is_live)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [
+                id.description, entry.fromWalletID.description, entry.toWalletID.description,
+                entry.amountSent.minorUnits, entry.amountSent.currency.code,
+                entry.amountReceived.minorUnits, entry.amountReceived.currency.code, Self.day(entry.date), entry.isLive,
+            ])
+    }
+
+    /// Wallet balances, totals, household debts and people: O(live), rewritten whole.
+    func replaceLiveTables() throws {
+        for table in StoreSchema.liveTables { try database.execute(sql: "DELETE FROM \(table)") }
+        let wallets = snapshot.readModels.wallets
+        for balance in try wallets.balances() {
+            try database.execute(sql: """
+                INSERT INTO wallet_balances
+                    (wallet_id, name, kind, owner_id, is_active, closed_on, balance, currency, live_transactions)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [
+                    balance.walletID.description, balance.name, Int(balance.kind.rawValue), balance.owner?.description,
+                    balance.isActive, balance.closedOn.map(Self.day), balance.balance.minorUnits, balance.balance.currency.code,
+                    balance.liveTransactionCount,
+                ])
+        }
+        let totals = try wallets.totals()
+        var rows: [(String, Currency, Int64)] = totals.perCurrency.map { ("currency", $0.currency, $0.minorUnits) }
+        if let base = totals.baseTotal { rows.append(("base", base.currency, base.minorUnits)) }
+        rows += totals.missingRates.map { ("missing", $0, 0) }
+        for (position, row) in rows.enumerated() {
+            try database.execute(
+                sql: "INSERT INTO totals (position, role, currency, amount) VALUES (?, ?, ?, ?)",
+                arguments: [position, row.0, row.1.code, row.2])
+        }
+        for pair in try snapshot.readModels.debts.householdBalances() {
+            try database.execute(
+                sql: "INSERT OR REPLACE INTO household_debts (person_a, person_b, currency, a_owes_b) VALUES (?, ?, ?, ?)",
+                arguments: [pair.personA.description, pair.personB.description, pair.aOwesB.currency.code, pair.aOwesB.minorUnits])
+        }
+        for (id, name) in snapshot.personNames {
+            try database.execute(sql: "INSERT INTO people (person_id, name) VALUES (?, ?)", arguments: [id.description, name])
+        }
+    }
+
+    func setCoverage(_ coverage: StoreCoverage) throws {
+        try database.execute(
+            sql: "INSERT OR REPLACE INTO coverage (id, sequence, chain) VALUES (1, ?, ?)",
+            arguments: [Int64(coverage.sequenceNumber), Data(coverage.chainValue)])
+    }
+}

@@ -1,0 +1,69 @@
+import GRDB
+
+/// The store's tables (one place: created here, listed here, read and written by
+/// `StoreRowWriter` / `StoreRowReader`). Ids are their canonical text, dates `yyyymmdd`
+/// integers (sortable), amounts integer minor units with their currency code (G1).
+enum StoreSchema {
+    /// Tables that grow with history: emptied by a rebuild.
+    static let historyTables = ["transactions", "transfers"]
+    /// Tables of live state, rewritten whole on every commit.
+    static let liveTables = ["wallet_balances", "totals", "household_debts", "people"]
+    static let allTables = ["coverage"] + historyTables + liveTables
+
+    static func create(in database: Database, version: Int) throws {
+        try database.execute(sql: """
+            CREATE TABLE coverage (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                sequence INTEGER NOT NULL,
+                chain BLOB NOT NULL);
+            CREATE TABLE transactions (
+                transaction_id TEXT PRIMARY KEY,
+                wallet_id TEXT NOT NULL,
+                category_id TEXT NOT NULL,
+                payer_id TEXT NOT NULL,
+                kind INTEGER NOT NULL,
+                amount INTEGER NOT NULL,
+                currency TEXT NOT NULL,
+                date INTEGER NOT NULL,
+                is_live INTEGER NOT NULL,
+                sequence INTEGER NOT NULL) WITHOUT ROWID;
+            CREATE INDEX transactions_by_wallet ON transactions (wallet_id, date DESC, sequence DESC);
+            CREATE INDEX transactions_by_date ON transactions (date, sequence);
+            CREATE TABLE transfers (
+                transfer_id TEXT PRIMARY KEY,
+                from_wallet_id TEXT NOT NULL,
+                to_wallet_id TEXT NOT NULL,
+                amount_sent INTEGER NOT NULL,
+                currency_sent TEXT NOT NULL,
+                amount_received INTEGER NOT NULL,
+                currency_received TEXT NOT NULL,
+                date INTEGER NOT NULL,
+                is_live INTEGER NOT NULL) WITHOUT ROWID;
+            CREATE TABLE wallet_balances (
+                wallet_id TEXT PRIMARY KEY,
+                name TEXT NOT NULL,
+                kind INTEGER NOT NULL,
+                owner_id TEXT,
+                is_active INTEGER NOT NULL,
+                closed_on INTEGER,
+                balance INTEGER NOT NULL,
+                currency TEXT NOT NULL,
+                live_transactions INTEGER NOT NULL) WITHOUT ROWID;
+            CREATE TABLE totals (
+                position INTEGER PRIMARY KEY,
+                role TEXT NOT NULL CHECK (role IN ('currency', 'base', 'missing')),
+                currency TEXT NOT NULL,
+                amount INTEGER NOT NULL);
+            CREATE TABLE household_debts (
+                person_a TEXT NOT NULL,
+                person_b TEXT NOT NULL,
+                currency TEXT NOT NULL,
+                a_owes_b INTEGER NOT NULL,
+                PRIMARY KEY (person_a, person_b, currency)) WITHOUT ROWID;
+            CREATE TABLE people (
+                person_id TEXT PRIMARY KEY,
+                name TEXT NOT NULL) WITHOUT ROWID;
+            PRAGMA user_version = \(version);
+            """)
+    }
+}
