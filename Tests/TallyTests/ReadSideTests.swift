@@ -1,0 +1,245 @@
+import Foundation
+import SystemPackage
+import Tally
+import TallyJournal
+import TallyModel
+import TallyProjections
+import TallyStore
+import TallyTestSupport
+import Testing
+
+/// The read-side store (issue 14, Docs/Engine.md "Read side"): it shows exactly the durable
+/// journal, is caught up or rebuilt at open whatever happened to it, and is never served when it
+/// does not match the journal.
+@Suite("Read-side store", .serialized)
+struct ReadSideTests {
+    static func options() -> LedgerOptions {
+        var options = LedgerOptions(durability: .synchronous)
+        options.checkpointIntervalEvents = 0
+        return options
+    }
+
+    /// A household with transactions in two wallets, edits, deletes and a transfer.
+    static func history(_ s: inout Scenario, count: Int) -> [[Command]] {
+        var batches = [s.setup()]
+        var recorded: [TransactionID] = []
+        for index in 0..<count {
+            let id: TransactionID = s.ids.next()
+            recorded.append(id)
+            var entry = s.expense(Int64(100 + index * 7))
+            entry.date = Scenario.date(index % 2 == 0 ? "2026-01-05" : "2026-01-06")
+            batches.append([s.command(.recordTransaction(id, entry))])
+        }
+        var edited = s.expense(4_321)
+        edited.date = Scenario.date("2026-01-07")
+        batches.append([s.command(.editTransaction(recorded[1], edited))])
+        batches.append([s.command(.deleteTransaction(recorded[2]))])
+        return batches
+    }
+
+    static func storeFolder(_ path: FilePath) -> String { path.appending("read-side").string }
+
+    /// The store of an open ledger shows its read models exactly.
+    static func expectStoreMatches(_ ledger: Ledger, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let store = try #require(await ledger.store, "no current store: \(ledger.openReport.readSide)", sourceLocation: sourceLocation)
+        let wallets = await ledger.readModels.wallets
+        #expect(try store.walletBalances() == wallets.balances(), sourceLocation: sourceLocation)
+        #expect(try store.totals() == wallets.totals(), sourceLocation: sourceLocation)
+        #expect(try store.coverage()?.sequenceNumber == (await ledger.lastSequenceNumber), sourceLocation: sourceLocation)
+        #expect(try store.rowCounts()["transactions"] == wallets.transactionIDs.count, sourceLocation: sourceLocation)
+    }
+
+    @Test("read side: after every durable batch the store's balances, totals and rows equal the read models")
+    func storeFollowsEveryBatch() async throws {
+        let directory = try TemporaryDirectory("tally-store-follows")
+        defer { directory.remove() }
+        var s = Scenario()
+        let ledger = try await Ledger.open(at: directory.appending("ledger"), options: Self.options())
+        for batch in Self.history(&s, count: 12) {
+            try await ledger.execute(batch)
+            try await Self.expectStoreMatches(ledger)
+        }
+        try await ledger.close()
+    }
+
+    @Test("read side: keyset pages of a wallet list every live transaction once, newest date first, whatever the page size")
+    func keysetPagination() async throws {
+        let directory = try TemporaryDirectory("tally-store-pages")
+        defer { directory.remove() }
+        var s = Scenario()
+        let ledger = try await Ledger.open(at: directory.appending("ledger"), options: Self.options())
+        for batch in Self.history(&s, count: 25) { try await ledger.execute(batch) }
+        let store = try #require(await ledger.store)
+        let wallets = await ledger.readModels.wallets
+        let expected = wallets.transactionIDs.compactMap { wallets.transaction($0) }
+            .filter { $0.isLive && $0.details.walletID == s.joint }
+            .sorted { ($0.details.date, $0.sequenceNumber) > ($1.details.date, $1.sequenceNumber) }
+            .map(\.transactionID)
+        #expect(expected.count == 24)
+        for pageSize in [1, 5, 7, 100] {
+            var listed: [TransactionID] = []
+            var cursor: StoredTransaction?
+            while true {
+                let page = try store.transactions(in: s.joint, after: cursor, limit: pageSize)
+                listed += page.map(\.transactionID)
+                guard page.count == pageSize, let last = page.last else { break }
+                cursor = last
+            }
+            #expect(listed == expected, "page size \(pageSize)")
+        }
+        #expect(try store.transactions(in: s.joint, limit: 100, includingDeleted: true).count == 25)
+        try await ledger.close()
+    }
+
+    @Test("read side: a crash between the journal's fsync and the store's commit leaves the store behind; open catches it up from the journal tail")
+    func storeBehindIsCaughtUp() async throws {
+        let directory = try TemporaryDirectory("tally-store-behind")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        var s = Scenario()
+        let batches = Self.history(&s, count: 8)
+        let first = try await Ledger.open(at: path, options: Self.options())
+        for batch in batches.prefix(5) { try await first.execute(batch) }
+        try await first.close()
+        // The store as the crash left it: the commit of the later batches never happened.
+        try FileManager.default.copyItem(atPath: Self.storeFolder(path), toPath: directory.appending("store-early").string)
+        let second = try await Ledger.open(at: path, options: Self.options())
+        for batch in batches.dropFirst(5) { try await second.execute(batch) }
+        try await second.close()
+        try FileManager.default.removeItem(atPath: Self.storeFolder(path))
+        try FileManager.default.moveItem(atPath: directory.appending("store-early").string, toPath: Self.storeFolder(path))
+        #expect(try Ledger.currentStore(at: path) == nil, "a store behind the journal is never served")
+        let reopened = try await Ledger.open(at: path, options: Self.options())
+        #expect(reopened.openReport.readSide == "caught up by \(batches.dropFirst(5).count) event(s)")
+        try await Self.expectStoreMatches(reopened)
+        try await reopened.close()
+        #expect(try Ledger.currentStore(at: path) != nil)
+    }
+
+    @Test("read side: a deleted store is rebuilt at open")
+    func deletedStoreIsRebuilt() async throws {
+        let directory = try TemporaryDirectory("tally-store-deleted")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        var s = Scenario()
+        let ledger = try await Ledger.open(at: path, options: Self.options())
+        for batch in Self.history(&s, count: 6) { try await ledger.execute(batch) }
+        try await ledger.close()
+        try FileManager.default.removeItem(atPath: Self.storeFolder(path))
+        let reopened = try await Ledger.open(at: path, options: Self.options())
+        #expect(reopened.openReport.readSide == "rebuilt: it was empty or missing")
+        try await Self.expectStoreMatches(reopened)
+        try await reopened.close()
+    }
+
+    @Test("read side: a store of another ledger (other chain value) is rebuilt, never served")
+    func foreignStoreIsRebuilt() async throws {
+        let directory = try TemporaryDirectory("tally-store-foreign")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        let other = directory.appending("other")
+        var s = Scenario()
+        let ledger = try await Ledger.open(at: path, options: Self.options())
+        for batch in Self.history(&s, count: 6) { try await ledger.execute(batch) }
+        try await ledger.close()
+        var t = Scenario()
+        t.advance(to: "2026-01-09")
+        let foreign = try await Ledger.open(at: other, options: Self.options())
+        for batch in Self.history(&t, count: 3) { try await foreign.execute(batch) }
+        try await foreign.close()
+        try FileManager.default.removeItem(atPath: Self.storeFolder(path))
+        try FileManager.default.copyItem(atPath: Self.storeFolder(other), toPath: Self.storeFolder(path))
+        #expect(try Ledger.currentStore(at: path) == nil)
+        let reopened = try await Ledger.open(at: path, options: Self.options())
+        #expect(reopened.openReport.readSide.hasPrefix("rebuilt: its chain value at sequence"), "\(reopened.openReport.readSide)")
+        try await Self.expectStoreMatches(reopened)
+        try await reopened.close()
+    }
+
+    @Test("read side: a damaged store file is rebuilt at open, never served")
+    func damagedStoreIsRebuilt() async throws {
+        let directory = try TemporaryDirectory("tally-store-damaged")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        var s = Scenario()
+        let ledger = try await Ledger.open(at: path, options: Self.options())
+        for batch in Self.history(&s, count: 6) { try await ledger.execute(batch) }
+        try await ledger.close()
+        let file = Self.storeFolder(path) + "/" + LedgerStore.fileName
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
+        for index in stride(from: 0, to: min(bytes.count, 8192), by: 3) { bytes[index] ^= 0x5A }
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        #expect(try Ledger.currentStore(at: path) == nil, "a damaged store is never served")
+        let reopened = try await Ledger.open(at: path, options: Self.options())
+        #expect(reopened.openReport.readSide.hasPrefix("rebuilt: "), "\(reopened.openReport.readSide)")
+        try await Self.expectStoreMatches(reopened)
+        try await reopened.close()
+    }
+
+    @Test("read side: a store ahead of a journal that was cut back (restored from an older copy) is rebuilt, never served")
+    func storeAheadOfJournalIsRebuilt() async throws {
+        let directory = try TemporaryDirectory("tally-store-ahead")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        var s = Scenario()
+        let batches = Self.history(&s, count: 8)
+        let first = try await Ledger.open(at: path, options: Self.options())
+        for batch in batches.prefix(5) { try await first.execute(batch) }
+        try await first.close()
+        let journal = path.appending(Ledger.journalDirectoryName).string
+        try FileManager.default.copyItem(atPath: journal, toPath: directory.appending("journal-early").string)
+        let second = try await Ledger.open(at: path, options: Self.options())
+        for batch in batches.dropFirst(5) { try await second.execute(batch) }
+        try await second.close()
+        try FileManager.default.removeItem(atPath: journal)
+        try FileManager.default.moveItem(atPath: directory.appending("journal-early").string, toPath: journal)
+        #expect(try Ledger.currentStore(at: path) == nil, "a store beyond the journal is never served")
+        let reopened = try await Ledger.open(at: path, options: Self.options())
+        #expect(reopened.openReport.readSide.hasPrefix("rebuilt: it covers sequence"), "\(reopened.openReport.readSide)")
+        try await Self.expectStoreMatches(reopened)
+        try await reopened.close()
+    }
+
+    @Test("read side: rebuildReadSide folds the journal alone and rewrites every row")
+    func rebuildOnDemand() async throws {
+        let directory = try TemporaryDirectory("tally-store-rebuild")
+        defer { directory.remove() }
+        var s = Scenario()
+        let ledger = try await Ledger.open(at: directory.appending("ledger"), options: Self.options())
+        for batch in Self.history(&s, count: 9) { try await ledger.execute(batch) }
+        let counts = try await ledger.rebuildReadSide()
+        #expect(counts["transactions"] == 9)
+        #expect(counts["wallet_balances"] == 2)
+        try await Self.expectStoreMatches(ledger)
+        try await ledger.close()
+    }
+
+    @Test("read side P3: after a person is forgotten no file of the store holds their name, the WAL included")
+    func forgettingLeavesNoNameInStore() async throws {
+        let directory = try TemporaryDirectory("tally-store-forget")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        var s = Scenario()
+        let marker = "Zyxwvut Qorpleth"
+        let ledger = try await Ledger.open(at: path, options: Self.options())
+        try await ledger.execute(s.setup())
+        let contact: PersonID = s.ids.next()
+        try await ledger.execute(s.command(.addPerson(personID: contact, name: marker)))
+        for _ in 0..<5 { try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(500)))) }
+        let before = try Self.filesContaining(marker, in: Self.storeFolder(path))
+        #expect(!before.isEmpty, "the control: the name is in the store before forgetting")
+        try await ledger.execute(s.command(.forgetPerson(contact)))
+        #expect(try Self.filesContaining(marker, in: Self.storeFolder(path)).isEmpty)
+        try await ledger.close()
+        #expect(try Self.filesContaining(marker, in: Self.storeFolder(path)).isEmpty)
+    }
+
+    static func filesContaining(_ text: String, in folder: String) throws -> [String] {
+        let needle = Array(text.utf8)
+        return try FileManager.default.contentsOfDirectory(atPath: folder).filter { name in
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)))
+            guard bytes.count >= needle.count else { return false }
+            return (0...(bytes.count - needle.count)).contains { start in bytes[start..<(start + needle.count)].elementsEqual(needle) }
+        }
+    }
+}
