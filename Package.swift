@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "TallyProjections", targets: ["TallyProjections"]),
         .library(name: "Tally", targets: ["Tally"]),
         .library(name: "TallyInterchange", targets: ["TallyInterchange"]),
+        .library(name: "TallySQLiteEncryption", targets: ["TallySQLiteEncryption"]),
         .executable(name: "tally", targets: ["TallyCLI"]),
     ],
     dependencies: [
@@ -17,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         // liblz4 from the operating system (Debian: liblz4-dev); lz4's sources are not vendored.
@@ -37,6 +39,16 @@ let package = Package(
             ]
         ),
         .target(name: "TallyModel"),
+        // A page-encrypting SQLite VFS (AES-GCM from swift-crypto) for the on-disk read side.
+        // Depends on no other Tally target, so any store target can use it.
+        .target(
+            name: "TallySQLiteEncryption",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .target(name: "TallyProjections", dependencies: ["TallyModel"]),
         // The engine: commands, validation, the ledger actor, live read models, checkpoints,
         // replay and audit, observation, the JSON command schema.
@@ -137,6 +149,15 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             exclude: ["Snapshots"]
+        ),
+        .testTarget(
+            name: "TallySQLiteEncryptionTests",
+            dependencies: [
+                "TallySQLiteEncryption",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .testTarget(
             name: "TallyFuzzTests",
