@@ -41,6 +41,7 @@ public enum EncryptedSQLite {
         let vfs = try EncryptingVFS.shared.get()
         let databasePath = vfs.fullPath(path)
         try vfs.registry.register(databasePath: databasePath, key: key)
+        try checkKey(databasePath: databasePath, cipher: PageCipher(key: key))
         var configuration = configuration
         configuration.prepareDatabase { db in try prepare(db) }
         do {

@@ -66,8 +66,8 @@ struct PageCipher: @unchecked Sendable {
         }
     }
 
-    /// Decrypts `page` in place; throws if the key is wrong or any byte was altered, and then
-    /// leaves no plaintext in `page`.
+    /// Decrypts `page` in place and zeroes its nonce and tag; throws if the key is wrong or any
+    /// byte was altered, and then leaves no plaintext in `page`.
     func open(_ page: UnsafeMutableRawBufferPointer, at place: Place) throws(Failure) {
         guard Self.isPageSize(page.count) else { throw .geometry }
         let clear = place.clearPrefixBytes
@@ -82,6 +82,10 @@ struct PageCipher: @unchecked Sendable {
             let plaintext = try AES.GCM.open(box, using: key, authenticating: associatedData)
             guard plaintext.count == bodyEnd - clear else { throw Failure.authentication }
             plaintext.copyBytes(to: UnsafeMutableRawBufferPointer(rebasing: page[clear..<bodyEnd]))
+            // SQLite sees zeros in the reserved bytes, as on a page it allocates: its WAL frame
+            // checksums cover the whole page, so the bytes must be the same when it writes a
+            // page and when it reads it back while rebuilding the WAL index.
+            UnsafeMutableRawBufferPointer(rebasing: page[bodyEnd...]).initializeMemory(as: UInt8.self, repeating: 0)
         } catch {
             throw .authentication
         }
