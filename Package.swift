@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "TallyProjections", targets: ["TallyProjections"]),
         .library(name: "Tally", targets: ["Tally"]),
         .library(name: "TallyInterchange", targets: ["TallyInterchange"]),
+        .library(name: "TallySQLiteEncryption", targets: ["TallySQLiteEncryption"]),
         .executable(name: "tally", targets: ["TallyCLI"]),
     ],
     dependencies: [
@@ -38,6 +39,16 @@ let package = Package(
             ]
         ),
         .target(name: "TallyModel"),
+        // A page-encrypting SQLite VFS (AES-GCM from swift-crypto) for the on-disk read side.
+        // Depends on no other Tally target, so any store target can use it.
+        .target(
+            name: "TallySQLiteEncryption",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .target(name: "TallyProjections", dependencies: ["TallyModel"]),
         // The read side on disk: an SQLite store (GRDB) of the read models, rebuildable from
         // the journal (system SQLite: Debian libsqlite3-dev).
@@ -144,6 +155,15 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             exclude: ["Snapshots"]
+        ),
+        .testTarget(
+            name: "TallySQLiteEncryptionTests",
+            dependencies: [
+                "TallySQLiteEncryption",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .testTarget(
             name: "TallyFuzzTests",

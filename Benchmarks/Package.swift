@@ -57,6 +57,17 @@ let package = Package(
             ],
             path: "Sources/tally-compare"
         ),
+        // Rows per second inserted and read with and without the encrypting SQLite VFS
+        // (Docs/Security.md, "Encrypted read side").
+        .executableTarget(
+            name: "sqlite-encryption-bench",
+            dependencies: [
+                .product(name: "TallySQLiteEncryption", package: "Tally"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Sources/sqlite-encryption-bench"
+        ),
         // One journal phase in isolation, for callgrind (Docs/Performance.md).
         .executableTarget(
             name: "tally-profile",
