@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "Tally", targets: ["Tally"]),
         .library(name: "TallyInterchange", targets: ["TallyInterchange"]),
         .library(name: "TallySQLiteEncryption", targets: ["TallySQLiteEncryption"]),
+        .library(name: "TallyStore", targets: ["TallyStore"]),
         .executable(name: "tally", targets: ["TallyCLI"]),
     ],
     dependencies: [
@@ -54,7 +55,10 @@ let package = Package(
         // the journal (system SQLite: Debian libsqlite3-dev).
         .target(
             name: "TallyStore",
-            dependencies: ["TallyModel", "TallyProjections", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "TallyModel", "TallyProjections", "TallySQLiteEncryption",
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         // The engine: commands, validation, the ledger actor, live read models, checkpoints,
         // replay and audit, observation, the JSON command schema.
@@ -63,6 +67,7 @@ let package = Package(
             dependencies: [
                 "TallyJournal", "TallyModel", "TallyProjections", "TallyStore",
                 .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // CSV import/export, JSON backup/restore, ledger (hledger) journal export.

@@ -1,7 +1,9 @@
+import Crypto
 import Foundation
 import GRDB
 import TallyModel
 import TallyProjections
+import TallySQLiteEncryption
 
 /// The read side on disk: an SQLite database (GRDB, WAL) in the ledger folder holding what the
 /// read models hold, so that a screen reads balances and pages of transactions without folding
@@ -12,6 +14,11 @@ import TallyProjections
 /// events durable, so the store never claims an event the journal could lose. Because it can be
 /// rebuilt from the journal it is never synced (`synchronous = OFF`): a crash can only leave it
 /// behind, and open catches it up. `secure_delete` overwrites what a forgetting replaces (P3).
+///
+/// Every page is sealed with AES-GCM by `TallySQLiteEncryption` (the page number as associated
+/// data): with the ledger's key, so an encrypted ledger's store is unreadable without it; without
+/// one, with ``integrityKey``, so that a damaged page is detected and the store rebuilt, never
+/// served (that key is public: it guards against damage, not against a reader).
 public final class LedgerStore: Sendable {
     /// The store's file inside its folder; SQLite keeps `-wal` and `-shm` beside it.
     public static let fileName = "read-side.sqlite"
@@ -22,17 +29,32 @@ public final class LedgerStore: Sendable {
     public let path: String
     private let pool: DatabasePool
 
+    /// The page key of a store whose ledger is not encrypted: authentication against damage
+    /// only (a public constant).
+    public static var integrityKey: SymmetricKey {
+        SymmetricKey(data: SHA256.hash(data: Array("tally read-side store: page integrity, not secrecy".utf8)))
+    }
+
+    /// The page key of an encrypted ledger's store, derived from the ledger's key (HKDF-SHA256),
+    /// so the store never holds the journal key itself.
+    public static func pageKey(derivedFrom ledgerKey: [UInt8]) -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: SymmetricKey(data: ledgerKey), info: Array("tally read-side store v1".utf8), outputByteCount: 32)
+    }
+
     /// Opens the store at `path`, creating it with the current schema when the file is new.
-    /// - Throws: ``StoreError/database(path:message:)`` when SQLite refuses the file,
-    ///   ``StoreError/unsupportedSchema(path:version:)`` for a store of another schema.
-    public init(path: String) throws(StoreError) {
+    /// - Parameter key: the page key (``pageKey(derivedFrom:)`` or ``integrityKey``).
+    /// - Throws: ``StoreError/database(path:message:)`` when SQLite refuses the file (a wrong
+    ///   key or a damaged page included), ``StoreError/unsupportedSchema(path:version:)`` for a
+    ///   store of another schema.
+    public init(path: String, key: SymmetricKey = LedgerStore.integrityKey) throws(StoreError) {
         self.path = path
         var configuration = Configuration()
         configuration.prepareDatabase { database in
             try database.execute(sql: "PRAGMA synchronous = OFF; PRAGMA secure_delete = ON")
         }
         do {
-            pool = try DatabasePool(path: path, configuration: configuration)
+            pool = try EncryptedSQLite.openPool(atPath: path, key: key, configuration: configuration)
         } catch {
             throw .database(path: path, message: "\(error)")
         }

@@ -226,20 +226,79 @@ struct ReadSideTests {
         let contact: PersonID = s.ids.next()
         try await ledger.execute(s.command(.addPerson(personID: contact, name: marker)))
         for _ in 0..<5 { try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(500)))) }
-        let before = try Self.filesContaining(marker, in: Self.storeFolder(path))
-        #expect(!before.isEmpty, "the control: the name is in the store before forgetting")
+        #expect(try await ledger.store?.personNames()[contact] == marker, "the control: the name is in the store before forgetting")
         try await ledger.execute(s.command(.forgetPerson(contact)))
+        let names = try #require(try await ledger.store?.personNames())
+        #expect(names[contact] != nil && names[contact] != marker)
         #expect(try Self.filesContaining(marker, in: Self.storeFolder(path)).isEmpty)
         try await ledger.close()
         #expect(try Self.filesContaining(marker, in: Self.storeFolder(path)).isEmpty)
     }
 
-    static func filesContaining(_ text: String, in folder: String) throws -> [String] {
-        let needle = Array(text.utf8)
-        return try FileManager.default.contentsOfDirectory(atPath: folder).filter { name in
-            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)))
-            guard bytes.count >= needle.count else { return false }
-            return (0...(bytes.count - needle.count)).contains { start in bytes[start..<(start + needle.count)].elementsEqual(needle) }
+    @Test("read side E13-S1: with encryption at rest no wallet name, amount or person name is readable in any file of the ledger folder, the store's WAL included; the store opens only with the key")
+    func encryptedStoreLeaksNothing() async throws {
+        let directory = try TemporaryDirectory("tally-store-encrypted")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        var options = Self.options()
+        options.encryption = try JournalEncryption(keyID: 1, key: [UInt8](repeating: 9, count: 32))
+        var s = Scenario()
+        let walletName = "Qwertzuiop Savings"
+        let personName = "Plinkety Marker"
+        let ledger = try await Ledger.open(at: path, options: options)
+        try await ledger.execute(s.setup())
+        let savings: WalletID = s.ids.next()
+        try await ledger.execute(s.command(.openWallet(walletID: savings, name: walletName, kind: .bank,
+                                                       openingBalance: Scenario.chf(0), openedOn: Scenario.date("2026-01-01"), owner: nil)))
+        try await ledger.execute(s.command(.addPerson(personID: s.ids.next(), name: personName)))
+        var entry = s.expense(123_456_789)
+        entry.walletID = savings
+        entry.kind = .income
+        entry.categoryID = s.salary
+        try await ledger.execute(s.command(.recordTransaction(s.ids.next(), entry)))
+        try await Self.expectStoreMatches(ledger)
+        // The store's WAL holds the latest commits now (no checkpoint yet): search while open.
+        for marker in [walletName, personName, "123456789", "1234567.89"] {
+            #expect(try Self.filesContaining(marker, inTree: path.string).isEmpty, "\(marker) readable")
         }
+        try await ledger.close()
+        for marker in [walletName, personName, "123456789"] {
+            #expect(try Self.filesContaining(marker, inTree: path.string).isEmpty, "\(marker) readable after close")
+        }
+        #expect(throws: LedgerError.self, "without the key nothing of the ledger is read") { try Ledger.currentStore(at: path) }
+        let otherKey = try JournalEncryption(keyID: 1, key: [UInt8](repeating: 3, count: 32))
+        #expect((try? Ledger.currentStore(at: path, encryption: otherKey)) == nil, "another key never reads the store")
+        let store = try #require(try Ledger.currentStore(at: path, encryption: options.encryption))
+        #expect(try store.walletBalances().contains { $0.name == walletName && $0.balance.minorUnits == 123_456_789 })
+        // The control: without encryption the same name is readable in the ledger folder (its journal).
+        let plain = directory.appending("plain")
+        var t = Scenario()
+        let control = try await Ledger.open(at: plain, options: Self.options())
+        try await control.execute(t.setup())
+        try await control.execute(t.command(.openWallet(walletID: t.ids.next(), name: walletName, kind: .bank,
+                                                        openingBalance: Scenario.chf(0), openedOn: Scenario.date("2026-01-01"), owner: nil)))
+        #expect(try !Self.filesContaining(walletName, inTree: plain.string).isEmpty)
+        try await control.close()
+    }
+
+    /// Every file under `root` (recursively) holding `text`.
+    static func filesContaining(_ text: String, inTree root: String) throws -> [String] {
+        guard let walker = FileManager.default.enumerator(atPath: root) else { return [] }
+        var found: [String] = []
+        while let relative = walker.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            let full = root + "/" + relative
+            guard FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            if try fileContains(full, text) { found.append(full) }
+        }
+        return found
+    }
+
+    static func filesContaining(_ text: String, in folder: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder).filter { name in try fileContains(folder + "/" + name, text) }
+    }
+
+    static func fileContains(_ path: String, _ text: String) throws -> Bool {
+        try Data(contentsOf: URL(fileURLWithPath: path)).range(of: Data(text.utf8)) != nil
     }
 }

@@ -1,3 +1,4 @@
+import Crypto
 import SystemPackage
 import Synchronization
 import TallyJournal
@@ -55,9 +56,6 @@ final class ReadSide: Sendable {
         directory: FilePath, options: LedgerOptions, folded: FoldedState, personNames: [PersonID: String],
         reader: JournalReader, keys: PersonalKeyRing, forceRebuild: Bool = false
     ) -> ReadSide {
-        // Privacy (P1, encryption at rest): the store holds amounts and dates in clear, so an
-        // encrypted ledger keeps none until the store is encrypted too (Docs/Engine.md).
-        guard options.encryption == nil else { return ReadSide(store: nil, status: .unavailable(reason: "the journal is encrypted")) }
         guard options.keepsReadSide else { return ReadSide(store: nil, status: .unavailable(reason: "turned off")) }
         // SQLite does its own file I/O: it cannot run on an injected (simulated) file system.
         guard options.fileSystem is PosixFileSystem else {
@@ -75,7 +73,7 @@ final class ReadSide: Sendable {
         }
         let reason: String
         do throws(StoreError) {
-            let store = try LedgerStore(path: path.string)
+            let store = try LedgerStore(path: path.string, key: pageKey(options.encryption))
             if forceRebuild {
                 reason = "requested"
             } else if let found = try store.coverage() {
@@ -98,13 +96,21 @@ final class ReadSide: Sendable {
             LedgerStore.remove(at: path.string)
             do throws(StoreError) {
                 _ = try? options.fileSystem.createFile(at: path)
-                let store = try LedgerStore(path: path.string)
+                let store = try LedgerStore(path: path.string, key: pageKey(options.encryption))
                 try store.replaceAll(from: snapshot, coverage: coverage)
                 return ReadSide(store: store, status: .rebuilt(reason: "\(error)"))
             } catch {
                 return ReadSide(store: nil, status: .unavailable(reason: "\(error)"))
             }
         }
+    }
+
+    /// The store's page key: derived from the ledger's current key when the journal is
+    /// encrypted (a rotated key makes the old store unreadable: it is rebuilt), else the public
+    /// integrity key.
+    static func pageKey(_ encryption: JournalEncryption?) -> SymmetricKey {
+        guard let encryption, let key = encryption.keys[encryption.currentKeyID] else { return LedgerStore.integrityKey }
+        return LedgerStore.pageKey(derivedFrom: key)
     }
 
     /// The changes of the journal's events after `coverage`, when the journal holds a frame
@@ -176,17 +182,16 @@ extension Ledger {
     public static func currentStore(
         at directory: FilePath, encryption: JournalEncryption? = nil, fileSystem: any FileSystem = PosixFileSystem()
     ) throws(LedgerError) -> LedgerStore? {
-        guard encryption == nil else { return nil }
         let path = ReadSide.storePath(in: directory)
         guard fileSystem.fileExists(at: path) else { return nil }
-        let keys = try PersonalKeyRing.load(ledgerDirectory: directory, fileSystem: fileSystem, encryption: nil, readOnly: true)
+        let keys = try PersonalKeyRing.load(ledgerDirectory: directory, fileSystem: fileSystem, encryption: encryption, readOnly: true)
         let checkpoints = CheckpointStore(
-            directory: directory.appending(Ledger.checkpointDirectoryName), fileSystem: fileSystem, encryption: nil)
+            directory: directory.appending(Ledger.checkpointDirectoryName), fileSystem: fileSystem, encryption: encryption)
         let evidence = try LedgerEvidence.gather(checkpoints: checkpoints, keys: keys)
         let end: StoreCoverage
         do {
             let reader = try JournalReader.open(
-                at: directory.appending(Ledger.journalDirectoryName), fileSystem: fileSystem, evidence: evidence)
+                at: directory.appending(Ledger.journalDirectoryName), fileSystem: fileSystem, encryption: encryption, evidence: evidence)
             var chain = ChainValue.genesis.bytes
             if reader.lastSequenceNumber > 0 {
                 try reader.forEachFrame(from: reader.lastSequenceNumber) { frame in
@@ -200,7 +205,7 @@ extension Ledger {
         } catch {
             throw .storage(.journalFailed(reason: "\(error)"))
         }
-        guard let store = try? LedgerStore(path: path.string), (try? store.coverage()) == end else { return nil }
+        guard let store = try? LedgerStore(path: path.string, key: ReadSide.pageKey(encryption)), (try? store.coverage()) == end else { return nil }
         return store
     }
 }
