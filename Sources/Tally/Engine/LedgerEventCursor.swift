@@ -3,7 +3,7 @@ import TallyModel
 
 /// Committed events read from the journal one frame at a time: memory holds one frame's
 /// records whatever the range (``Ledger/eventCursor(from:through:)``,
-/// ``LedgerReplay/eventCursor(at:from:through:encryption:fileSystem:)``).
+/// ``LedgerReplay/eventCursor(at:from:through:encryption:fileSystem:allowingDamage:)``).
 ///
 /// ```swift
 /// var cursor = try await ledger.eventCursor(from: 1)
