@@ -4,29 +4,39 @@ import TallyJournal
 import TallyModel
 import TallyProjections
 
-/// A read-only view of a ledger directory: every committed event, the engine state and the
-/// read models folded from them. Opening it takes no writer lock and never repairs anything;
-/// a damaged tail ends the readable prefix (see ``JournalReader``).
+/// A read-only view of a ledger directory: the engine state and the read models folded from
+/// every committed event, and the events themselves as a cursor (``eventCursor()``) that reads
+/// the journal again one frame at a time, so memory does not grow with history. Opening it
+/// takes no writer lock and never repairs anything; a damaged tail ends the readable prefix
+/// (see ``JournalReader``).
 public struct LedgerHistory: Sendable {
+    /// Where the events come from.
+    private enum Source: Sendable {
+        /// The journal, read again by each cursor through ``lastSequenceNumber``.
+        case journal(encryption: JournalEncryption?, allowingDamage: Bool)
+        /// Events already in memory (tests, hosts holding a `Ledger`).
+        case events([CommittedEvent])
+    }
+
     /// The ledger's directory (it holds `journal/`).
     public let directory: FilePath
-    /// The events, in sequence order.
-    public let events: [CommittedEvent]
     /// The engine's state after the last event (names of wallets, categories, people).
     public let state: LedgerState
     /// The read models after the last event.
     public let readModels: Projections
+    /// The last sequence number read (0 when the journal is empty).
+    public let lastSequenceNumber: UInt64
+    /// How many events there are (through ``lastSequenceNumber``).
+    public let eventCount: Int
     /// Personal texts of people never forgotten that could not be opened (their key is missing
     /// from `personal-keys`, P2): they read as redacted. 0 for a complete ledger directory.
     public var unreadablePersonalTexts = 0
     /// With `allowingDamage`: the damage that ended the prefix read and records the ledger's
     /// other files prove but the journal lacks (what was dropped). Empty otherwise.
     public var droppedProblems: [JournalProblem] = []
+    private let source: Source
 
-    /// The last sequence number read (0 when the journal is empty).
-    public var lastSequenceNumber: UInt64 { events.last?.sequenceNumber ?? 0 }
-
-    /// Reads the journal of the ledger in `directory`.
+    /// Reads the journal of the ledger in `directory`, folding it without keeping its events.
     ///
     /// - Parameters:
     ///   - through: stop after this sequence number (default: the last).
@@ -38,17 +48,20 @@ public struct LedgerHistory: Sendable {
     public static func load(
         at directory: FilePath, through: UInt64? = nil, encryption: JournalEncryption? = nil, allowingDamage: Bool = false
     ) throws(InterchangeError) -> LedgerHistory {
-        var events: [CommittedEvent] = []
+        var count = 0
         do throws(LedgerError) {
             let replayed = try LedgerReplay.replay(
                 at: directory, through: through, encryption: encryption, allowingDamage: allowingDamage,
-                visit: { events.append($0) })
-            var history = LedgerHistory(directory: directory, events: events, state: replayed.state, readModels: replayed.readModels)
+                visit: { _ in count += 1 })
+            var history = LedgerHistory(
+                directory: directory, source: .journal(encryption: encryption, allowingDamage: allowingDamage),
+                state: replayed.state, readModels: replayed.readModels,
+                lastSequenceNumber: replayed.lastSequenceNumber, eventCount: count)
             history.unreadablePersonalTexts = replayed.unreadablePersonalTexts
             history.droppedProblems = replayed.droppedProblems
             return history
         } catch {
-            throw InterchangeError(code: error.code, message: "\(directory.appending(Ledger.journalDirectoryName)): \(error.message)")
+            throw Self.error(error, directory: directory)
         }
     }
 
@@ -60,14 +73,72 @@ public struct LedgerHistory: Sendable {
             state.apply(committed.event)
             readModels.apply(committed.event, sequenceNumber: committed.sequenceNumber)
         }
-        self.init(directory: directory, events: events, state: state, readModels: readModels)
+        self.init(
+            directory: directory, source: .events(events), state: state, readModels: readModels,
+            lastSequenceNumber: events.last?.sequenceNumber ?? 0, eventCount: events.count)
     }
 
-    init(directory: FilePath, events: [CommittedEvent], state: LedgerState, readModels: Projections) {
+    private init(
+        directory: FilePath, source: Source, state: LedgerState, readModels: Projections, lastSequenceNumber: UInt64, eventCount: Int
+    ) {
         self.directory = directory
-        self.events = events
+        self.source = source
         self.state = state
         self.readModels = readModels
+        self.lastSequenceNumber = lastSequenceNumber
+        self.eventCount = eventCount
+    }
+
+    /// The events 1 through ``lastSequenceNumber``, in order, read again from the journal one
+    /// frame at a time.
+    /// - Throws: ``InterchangeError`` when the journal cannot be opened again.
+    public func eventCursor() throws(InterchangeError) -> Cursor {
+        switch source {
+        case .events(let events):
+            return Cursor(directory: directory, events: .memory(events, next: 0))
+        case .journal(let encryption, let allowingDamage):
+            do {
+                let cursor = try LedgerReplay.eventCursor(
+                    at: directory, through: lastSequenceNumber, encryption: encryption, allowingDamage: allowingDamage)
+                return Cursor(directory: directory, events: .journal(cursor))
+            } catch {
+                throw Self.error(error, directory: directory)
+            }
+        }
+    }
+
+    /// A history's events, one at a time (``eventCursor()``).
+    public struct Cursor: Sendable {
+        enum Events: Sendable {
+            case journal(LedgerEventCursor)
+            case memory([CommittedEvent], next: Int)
+        }
+
+        let directory: FilePath
+        var events: Events
+
+        /// The next event, or nil after the last one.
+        /// - Throws: ``InterchangeError`` naming the journal (damage, I/O, decoding).
+        public mutating func next() throws(InterchangeError) -> CommittedEvent? {
+            switch events {
+            case .memory(let all, let next):
+                guard next < all.count else { return nil }
+                events = .memory(all, next: next + 1)
+                return all[next]
+            case .journal(var cursor):
+                do {
+                    let committed = try cursor.next()
+                    events = .journal(cursor)
+                    return committed
+                } catch {
+                    throw LedgerHistory.error(error, directory: directory)
+                }
+            }
+        }
+    }
+
+    static func error(_ error: LedgerError, directory: FilePath) -> InterchangeError {
+        InterchangeError(code: error.code, message: "\(directory.appending(Ledger.journalDirectoryName)): \(error.message)")
     }
 
     /// A wallet's name, or its id when unknown.

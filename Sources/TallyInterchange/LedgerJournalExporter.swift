@@ -14,7 +14,8 @@ import TallyProjections
 /// Only live transactions and transfers count (T3), in date order, then journal order.
 public enum LedgerJournalExporter {
     /// The journal text.
-    public static func export(_ history: LedgerHistory) -> String {
+    /// - Throws: ``InterchangeError`` when the journal cannot be read again.
+    public static func export(_ history: LedgerHistory) throws(InterchangeError) -> String {
         var entries: [(date: LocalDate, order: Int, text: String)] = []
         var order = 0
         func add(_ date: LocalDate, _ text: String) {
@@ -26,7 +27,8 @@ public enum LedgerJournalExporter {
         var transfers: [TransferID: TransferRecorded] = [:]
         var transactionOrder: [TransactionID] = []
         var balancePoints: [BalanceRecorded] = []
-        for committed in history.events {
+        var events = try history.eventCursor()
+        while let committed = try events.next() {
             switch committed.event.payload {
             case .walletOpened(let opened): openings.append((opened.walletID, opened))
             case .transferRecorded(let transfer): transfers[transfer.transferID] = transfer

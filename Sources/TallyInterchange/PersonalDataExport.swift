@@ -158,7 +158,8 @@ public struct PersonalDataExport: Codable, Sendable, Equatable {
         let walletIDs = Set(visibleWallets.map(\.walletID))
         var groupExpenses: [GroupID: [GroupExpense]] = [:]
         var settlements: [Settlement] = []
-        for committed in history.events {
+        var events = try history.eventCursor()
+        while let committed = try events.next() {
             switch committed.event.payload {
             case .groupExpenseRecorded(let expense):
                 groupExpenses[expense.groupID, default: []].append(GroupExpense(

@@ -3,8 +3,11 @@ import SystemPackage
 extension Journal {
     /// Suspends until `sequenceNumber` is durable. The first waiter becomes the sync leader and
     /// runs `fdatasync` for everyone who wrote before it started; waiters that arrive during a
-    /// sync are covered by the leader's next round (group commit).
-    func waitUntilDurable(_ sequenceNumber: UInt64) async throws(JournalError) {
+    /// sync are covered by the leader's next round (group commit). The leader syncs on its
+    /// own thread: call this outside any lock or actor that other writers need.
+    /// - Throws: `JournalError.journalFailed` when a sync failed (then for every waiter and
+    ///   every later append: the journal is failed).
+    public func waitUntilDurable(_ sequenceNumber: UInt64) async throws(JournalError) {
         // Fast path: nobody is syncing, so sync here without suspending; appends that arrive
         // meanwhile queue up and this caller's rounds cover them too.
         let leadInline: Bool = state.withLock { state in

@@ -96,10 +96,6 @@ public final class Journal: Sendable {
     /// The last sequence number written (0 for an empty journal).
     public var lastSequenceNumber: UInt64 { state.withLock { $0.nextSequenceNumber - 1 } }
 
-    /// The last sequence number known to be on stable storage (every policy; under `.none`,
-    /// what `synchronize` or `close` last made durable).
-    public var durableSequenceNumber: UInt64 { state.withLock { $0.durableSequenceNumber } }
-
     /// The chain value after the last frame.
     public var chainValue: ChainValue { state.withLock { $0.chainValue } }
 
@@ -111,13 +107,35 @@ public final class Journal: Sendable {
     ///   sync; `.closed`.
     @discardableResult
     public func append(_ records: [NewRecord]) async throws(JournalError) -> AppendReceipt {
-        var pending = try PendingFrame.make(records, limits: options.limits)
-        let receipt = try write(&pending)
-        if case .synchronous = options.durability {
+        let receipt = try write(records)
+        if acknowledgesAfterSync {
             try await waitUntilDurable(receipt.lastSequenceNumber)
         }
         return receipt
     }
+
+    /// The first half of ``append(_:)``: assigns sequence numbers and writes `records` as one
+    /// frame, without waiting for it to be durable. Pair it with
+    /// ``waitUntilDurable(_:)`` (under `.synchronous` durability) before acknowledging the
+    /// records: an engine that writes under its own lock and waits outside it lets concurrent
+    /// writers share one `fdatasync` (group commit).
+    /// - Throws: as ``append(_:)`` (the limits, `.diskFull`, `.ioFailure`, `.journalFailed`,
+    ///   `.closed`), all before anything of this frame is kept.
+    public func write(_ records: [NewRecord]) throws(JournalError) -> AppendReceipt {
+        var pending = try PendingFrame.make(records, limits: options.limits)
+        return try write(&pending)
+    }
+
+    /// Whether ``append(_:)`` waits for durability before returning: true under
+    /// `.synchronous`, false under `.interval` and `.none` (acknowledged after the write).
+    public var acknowledgesAfterSync: Bool {
+        if case .synchronous = options.durability { return true }
+        return false
+    }
+
+    /// The last sequence number known to be on stable storage (0 when nothing is). After a
+    /// failed sync it stays at the last successful one.
+    public var durableSequenceNumber: UInt64 { state.withLock { $0.durableSequenceNumber } }
 
     /// Checks `records` against every frame limit without writing anything: what `append`
     /// would throw for them before touching the disk.

@@ -117,85 +117,18 @@ public struct JournalReader: Sendable {
     }
 
     /// Calls `body` with every decoded frame starting with the one holding `start`.
+    /// Return `false` from `body` to stop early.
     public func forEachFrame(from start: UInt64 = 1, _ body: (JournalFrame) throws -> Bool) throws {
-        guard start >= 1, start <= lastSequenceNumber else { return }
-        var index = segmentIndex(holding: start)
-        // The sequence number the next segment must start with, once a frame has been read:
-        // a segment that does not continue its predecessor is a gap, never served as if whole.
-        var carried: (sequenceNumber: UInt64, segment: String)?
-        while index < segments.count {
-            let segment = segments[index]
-            let path = directory.appending(segment.name)
-            let fileSystem = self.fileSystem
-            let file = try withErrno("open", path) { () throws(Errno) in try fileSystem.openFile(at: path, writable: false) }
-            let end = index == segments.count - 1
-                ? lastSegmentEnd
-                : try withErrno("size", path) { () throws(Errno) in try file.size() }
-            var scanner = SegmentScanner(file: file, path: path, startOffset: Int64(SegmentHeader.size), endOffset: end)
-            if let carried, carried.sequenceNumber != segment.firstSequenceNumber {
-                throw JournalError.corruption(JournalProblem(
-                    kind: .sequenceGap,
-                    location: JournalLocation(segment: segment.name, offset: 0, sequenceNumber: carried.sequenceNumber),
-                    detail: "segment starts at sequence \(segment.firstSequenceNumber), expected \(carried.sequenceNumber): the previous segment \(carried.segment) ends at \(carried.sequenceNumber - 1)"))
-            }
-            // A segment holds only sequence numbers below the next segment's first: seeking by
-            // segment name relies on it, so an overlap would give two answers for one number.
-            let nextSegmentStart = index + 1 < segments.count ? segments[index + 1].firstSequenceNumber : nil
-            // nil after a header-only seek: the frame landed on starts wherever it starts.
-            var expected: UInt64? = segment.firstSequenceNumber
-            if start > segment.firstSequenceNumber {
-                try scanner.skipFrames(before: start)
-                if scanner.offset > Int64(SegmentHeader.size) { expected = nil }
-            }
-            while true {
-                switch try scanner.next() {
-                case .end:
-                    break
-                case .damaged(let defect, let offset):
-                    throw JournalError.corruption(JournalProblem(
-                        kind: defect.kind,
-                        location: JournalLocation(segment: segment.name, offset: offset, sequenceNumber: expected ?? start),
-                        detail: defect.detail))
-                case .frame(let header, let offset):
-                    if let expected, header.firstSequenceNumber != expected {
-                        throw JournalError.corruption(JournalProblem(
-                            kind: .sequenceGap,
-                            location: JournalLocation(segment: segment.name, offset: offset, sequenceNumber: expected),
-                            detail: "frame starts at sequence \(header.firstSequenceNumber), expected \(expected)"))
-                    }
-                    if let nextSegmentStart, header.lastSequenceNumber >= nextSegmentStart {
-                        throw JournalError.corruption(JournalProblem(
-                            kind: .sequenceGap,
-                            location: JournalLocation(segment: segment.name, offset: offset, sequenceNumber: header.firstSequenceNumber),
-                            detail: "frame holds sequences \(header.firstSequenceNumber)...\(header.lastSequenceNumber), but the next segment starts at \(nextSegmentStart)"))
-                    }
-                    expected = header.lastSequenceNumber + 1
-                    carried = (header.lastSequenceNumber + 1, segment.name)
-                    if header.lastSequenceNumber < start { continue }
-                    let decoded = scanner.withFrameBytes(at: offset, header) {
-                        FrameDecoder.records(of: header, frame: $0, encryption: encryption)
-                    }
-                    let location = JournalLocation(segment: segment.name, offset: offset, sequenceNumber: header.firstSequenceNumber)
-                    switch decoded {
-                    case .failure(.keyMissing(let keyID)):
-                        throw JournalError.encryptionKeyMissing(keyID: keyID, location: location)
-                    case .failure(.decryptionFailed(let keyID)):
-                        throw JournalError.wrongEncryptionKey(keyID: keyID, location: location)
-                    case .failure(let defect):
-                        throw JournalError.corruption(JournalProblem(kind: defect.kind, location: location, detail: defect.detail))
-                    case .success(let records):
-                        let frame = JournalFrame(
-                            segment: segment.name, offset: offset, firstSequenceNumber: header.firstSequenceNumber,
-                            storedBytes: header.storedLength, rawBytes: header.rawLength,
-                            isCompressed: header.isCompressed, chainValue: header.chainValue, records: records)
-                        if try !body(frame) { return }
-                    }
-                    continue
-                }
-                break
-            }
-            index += 1
+        var cursor = frameCursor(from: start)
+        while let frame = try cursor.next() {
+            if try !body(frame) { return }
         }
+    }
+
+    /// A cursor over the decoded frames starting with the one holding `start` (none when
+    /// `start` is past the last sequence number): one frame in memory at a time.
+    public func frameCursor(from start: UInt64 = 1) -> JournalFrameCursor {
+        JournalFrameCursor(reader: self, from: start)
     }
 
     /// Where the frame holding `sequenceNumber` starts, found through segment names and frame

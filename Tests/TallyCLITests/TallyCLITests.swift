@@ -44,6 +44,28 @@ struct TallyCLITests {
         #expect(try TallyRunner.run(["replay", ledger]).stdout == before)
     }
 
+    @Test("G6: apply --atomic with more commands than one journal frame holds is refused before the ledger is opened, naming the limit and the count")
+    func atomicBatchOverTheFrameLimitIsRefusedEarly() throws {
+        let ledger = TallyRunner.temporaryDirectory() + "/big"
+        let count = 100_001
+        var lines = ""
+        lines.reserveCapacity(count * 240)
+        for index in 0..<count {
+            let suffix = String(index, radix: 16)
+            let padded = String(repeating: "0", count: 12 - suffix.count) + suffix
+            lines += #"{"command": "addPerson", "commandID": "0000000d-0000-4000-8000-"# + padded
+                + #"", "actor": "00000002-0000-4000-8000-000000000001", "recordedAt": "2026-02-20T08:00:00.000Z", "personID": "0000000e-0000-4000-8000-"#
+                + padded + #"", "name": "P"}"# + "\n"
+        }
+        let file = TallyRunner.temporaryDirectory() + "/big.jsonl"
+        try lines.write(toFile: file, atomically: true, encoding: .utf8)
+        let result = try TallyRunner.run(["apply", "--atomic", "--ledger", ledger, file])
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("batchTooLarge") && result.stderr.contains("100000") && result.stderr.contains("100001"), "\(result.stderr)")
+        #expect(result.stderr.contains("without --atomic"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: ledger), "nothing was created or written")
+    }
+
     @Test("replay twice gives byte-identical output")
     func replayIsDeterministic() throws {
         let ledger = try TallyRunner.householdLedger()

@@ -107,7 +107,7 @@ struct InterchangeLedgerTests {
     @Test("the hledger journal export matches its snapshot")
     func hledgerSnapshot() async throws {
         let (_, history) = try await Self.makeLedger()
-        let text = LedgerJournalExporter.export(history)
+        let text = try LedgerJournalExporter.export(history)
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots/household.journal")
         if ProcessInfo.processInfo.environment["TALLY_RECORD_SNAPSHOTS"] == "1" {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

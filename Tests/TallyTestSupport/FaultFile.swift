@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SystemPackage
 import TallyJournal
 
@@ -37,6 +42,7 @@ final class FaultFile: JournalFile, @unchecked Sendable {
     func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(Errno) {
         try fileSystem.withNode(self) { state, node throws(Errno) in
             guard writable else { throw .badFileDescriptor }
+            state.fileWriteCount += 1
             if let fault = state.failNextWrite {
                 state.failNextWrite = nil
                 throw fault.errno
@@ -91,9 +97,24 @@ final class FaultFile: JournalFile, @unchecked Sendable {
     func synchronize() throws(Errno) { try sync() }
 
     private func sync() throws(Errno) {
+        // Blocking waits, as a real flush blocks its thread.
+        if let latency = fileSystem.state.withLock({ $0.fileSyncLatency }) {
+            Self.sleep(nanoseconds: latency.components.seconds * 1_000_000_000 + latency.components.attoseconds / 1_000_000_000)
+        }
+        var heldNanoseconds: Int64 = 0
+        while fileSystem.state.withLock({ $0.fileSyncsHeld }), heldNanoseconds < 10_000_000_000 {
+            Self.sleep(nanoseconds: 1_000_000)
+            heldNanoseconds += 1_000_000
+        }
         try fileSystem.withNode(self) { state, node throws(Errno) in
+            state.fileSyncCount += 1
             if let fault = state.takeSyncFault() { throw fault.errno }
             node.durable = node.live
         }
+    }
+
+    private static func sleep(nanoseconds: Int64) {
+        var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+        _ = nanosleep(&request, nil)
     }
 }

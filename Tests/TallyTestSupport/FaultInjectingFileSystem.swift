@@ -63,6 +63,14 @@ public final class FaultInjectingFileSystem: FileSystem, Sendable {
         var failNextRename: Fault?
         var syncsUntilFailure: Int?
         var syncFault: Fault = .ioError
+        /// File syncs (`fsync`/`fdatasync`) attempted, failed ones included.
+        var fileSyncCount = 0
+        /// How long each file sync takes, like a disk's flush (nil: instant).
+        var fileSyncLatency: Duration?
+        /// While set, file syncs wait before they complete (at most 10 seconds).
+        var fileSyncsHeld = false
+        /// File writes attempted, failed ones included.
+        var fileWriteCount = 0
 
         /// The armed sync fault, if this sync (file or directory) is the one to fail.
         mutating func takeSyncFault() -> Fault? {
@@ -194,6 +202,24 @@ public final class FaultInjectingFileSystem: FileSystem, Sendable {
             state.crashModeOnTrigger = mode
         }
     }
+
+    /// Makes every file sync (`fsync`/`fdatasync`) take `latency` before it completes, as a
+    /// disk flush does, so concurrent writers have time to share one (group commit). nil
+    /// makes syncs instant again.
+    public func setFileSyncLatency(_ latency: Duration?) { state.withLock { $0.fileSyncLatency = latency } }
+
+    /// Makes every file sync wait (blocking its thread, at most 10 seconds) until
+    /// ``releaseFileSyncs()``: a disk flush that takes as long as the test needs.
+    public func holdFileSyncs() { state.withLock { $0.fileSyncsHeld = true } }
+
+    /// Lets held and later file syncs complete.
+    public func releaseFileSyncs() { state.withLock { $0.fileSyncsHeld = false } }
+
+    /// File writes attempted so far, failed ones included.
+    public var fileWriteCount: Int { state.withLock { $0.fileWriteCount } }
+
+    /// File syncs (`fsync`/`fdatasync`) attempted so far, failed ones included.
+    public var fileSyncCount: Int { state.withLock { $0.fileSyncCount } }
 
     /// How many crashes have happened.
     public var crashCount: Int { state.withLock { $0.crashCount } }

@@ -179,13 +179,16 @@ struct LedgerEvidenceTests {
         let directory = try TemporaryDirectory("tally-engine-residue")
         defer { directory.remove() }
         var options = LedgerOptions(durability: .none)
-        options.commandsPerBatchMax = 200_000
+        options.commandsPerBatchMax = 2_000
+        // The frame's byte limit: known only once the batch is validated and its texts sealed
+        // (the record count is refused before that, batchTooLarge, so no key is ever made).
+        options.journalLimits.frameBytesMax = 8_192
         let path = directory.appending("ledger")
         let ledger = try await Ledger.open(at: path, options: options)
         try await ledger.execute(s.setup())
         let keyFile = path.appending("personal-keys").string
         let keysBefore = try Data(contentsOf: URL(fileURLWithPath: keyFile))
-        let people = (0..<100_001).map { index in s.command(.addPerson(personID: s.ids.next(), name: "P\(index)")) }
+        let people = (0..<1_000).map { index in s.command(.addPerson(personID: s.ids.next(), name: "P\(index)")) }
         await #expect(performing: { try await ledger.execute(people) }, throws: { ($0 as? LedgerError)?.code == "frameTooLarge" })
         #expect(try Data(contentsOf: URL(fileURLWithPath: keyFile)) == keysBefore, "the key file is unchanged")
         try await ledger.execute(s.command(.addPerson(personID: s.ids.next(), name: "Dora")))

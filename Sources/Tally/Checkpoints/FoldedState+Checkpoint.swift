@@ -18,7 +18,13 @@ extension FoldedState {
 
     /// The checkpoint of this state, which covers the journal through its last sequence number.
     func checkpoint(keys: PersonalKeyRing) -> Checkpoint {
-        let fingerprints = keys.fingerprints.sorted { $0.key.description < $1.key.description }
+        checkpoint(fingerprints: keys.fingerprints)
+    }
+
+    /// The checkpoint of this state listing `fingerprints` (`PersonalKeyRing.fingerprints`,
+    /// taken when the state was): pure, so it can run off the ledger actor.
+    func checkpoint(fingerprints unsorted: [PersonID: [UInt8]]) -> Checkpoint {
+        let fingerprints = unsorted.sorted { $0.key.description < $1.key.description }
         var prints = BinaryWriter(reservingCapacity: 48 * fingerprints.count)
         for (person, fingerprint) in fingerprints {
             prints.write(person)

@@ -6,23 +6,41 @@ import TallyStore
 
 /// A household ledger: the engine's host API (DESIGN "Engine requirements").
 ///
-/// `execute` validates commands against the current state and appends all of their events in
-/// one journal frame, or nothing (G6). All mutable engine state lives in this actor; batches are
-/// serialized in arrival order by a FIFO gate that is held across the journal append, so
-/// concurrent callers never validate against state that is not yet committed. Committed events
-/// are published to ``changes`` only after the append returned (durable under the default
-/// policy).
+/// `execute` validates commands and writes all of their events as one journal frame, or
+/// nothing (G6). All mutable engine state lives in this actor. Batches are validated and
+/// written in arrival order under a FIFO gate (validation sees every batch written before,
+/// durable or not); the gate is left before the wait for durability, so concurrent batches
+/// share one `fdatasync` (group commit). A batch is acknowledged, applied to the state that
+/// reads see (``state``, ``readModels``) and published to ``changes`` only once its frame is
+/// durable, strictly in sequence order (``commit(_:)``). After a failed sync the ledger is
+/// failed: see ``execute(_:)-([Command])``.
 public actor Ledger {
     /// The ledger's directory; the journal lives in `<directory>/journal`.
     public nonisolated let directory: FilePath
-    private let journal: Journal
+    let journal: Journal
     private let options: LedgerOptions
     private let broadcaster: ChangeBroadcaster
+    /// The state of every acknowledged (durable) batch: what reads see.
     private var current: LedgerState
+    /// Validation's state: `current` plus every batch written but not yet acknowledged
+    /// (``unacknowledged``), in order.
+    private var head: LedgerState
     private var projections: Projections
+    /// The chain value after the last acknowledged batch.
     private var chainValue: ChainValue
+    /// Batches written to the journal, not yet durable, in sequence order.
+    private var unacknowledged: [WrittenBatch] = []
+    /// Set when the journal failed a sync (or an append left it failed): every later
+    /// `execute` throws it; the state stays as of the last acknowledged batch.
+    private var failure: JournalError?
     private let checkpoints: CheckpointStore
-    private let personalKeys: PersonalKeyRing
+    private let checkpointWriter: CheckpointWriter
+    /// The background checkpoint write in progress (at most one): the sequence number it
+    /// wrote (nil when a forgetting made its snapshot obsolete) or why it failed.
+    private var checkpointInFlight: Task<Result<UInt64?, LedgerError>, Never>?
+    /// A commit reached the checkpoint interval while one was being written.
+    private var checkpointDue = false
+    let personalKeys: PersonalKeyRing
     private var checkpointedSequenceNumber: UInt64
     /// How the ledger was opened: from which checkpoint, or why by full replay.
     public nonisolated let openReport: LedgerOpenReport
@@ -48,9 +66,12 @@ public actor Ledger {
         self.journal = journal
         self.options = options
         self.current = folded.state
+        self.head = folded.state
         self.projections = folded.readModels
         self.chainValue = folded.chainValue
         self.checkpoints = checkpoints
+        self.checkpointWriter = CheckpointWriter(
+            store: checkpoints, journal: journal, floor: folded.state.lastForgettingSequenceNumber)
         self.checkpointedSequenceNumber = openReport.checkpointSequenceNumber ?? 0
         self.openReport = openReport
         self.broadcaster = ChangeBroadcaster(bufferLimit: options.changesBufferLimit)
@@ -150,22 +171,24 @@ public actor Ledger {
         }
     }
 
-    /// A snapshot of the validation state (a value; later commands do not change it).
+    /// A snapshot of the state after the last acknowledged batch (a value; later commands do
+    /// not change it). Batches written but not yet durable are not in it, and after a failed
+    /// sync it stays as of the last durable batch (G6).
     public var state: LedgerState { current }
 
-    /// The read models (wallets, debts, budgets, net worth), updated after every committed
+    /// The read models (wallets, debts, budgets, net worth) after the last acknowledged
     /// batch: a value snapshot.
     public var readModels: Projections { projections }
 
-    /// The last committed sequence number (0 for an empty ledger).
+    /// The last acknowledged sequence number (0 for an empty ledger).
     public var lastSequenceNumber: UInt64 { current.nextSequenceNumber - 1 }
 
     /// A new stream of every event committed after this call, in sequence order.
     ///
     /// Each subscriber buffers up to ``LedgerOptions/changesBufferLimit`` events; a subscriber
     /// that falls further behind loses the oldest waiting ones (`bufferingNewest`) and sees a
-    /// gap in sequence numbers, which it can fill with ``events(from:through:)``. Streams end
-    /// when the ledger closes.
+    /// gap in sequence numbers, which it can fill with ``eventCursor(from:through:)``. Streams
+    /// end when the ledger closes.
     public nonisolated var changes: AsyncStream<CommittedEvent> { broadcaster.subscribe() }
 
     /// Executes one command; see ``execute(_:)-([Command])``.
@@ -174,39 +197,79 @@ public actor Ledger {
         try await execute([command])
     }
 
-    /// Validates `commands` in order and appends all their events (with any `PeriodClosed` due,
-    /// B6) in one journal frame; the state changes only after the append returned.
+    /// Validates `commands` in order and writes all their events (with any `PeriodClosed` due,
+    /// B6) as one journal frame; returns once the frame is durable (`.synchronous`) or written
+    /// (`.interval`, `.none`).
+    ///
+    /// Validation and the write happen under the ledger's FIFO gate, against the state of
+    /// every batch written before (acknowledged or not); the wait for durability happens
+    /// outside it, so concurrent calls share one `fdatasync`. A failed sync fails every batch
+    /// it covered and leaves the ledger failed: this and every later call throws
+    /// ``LedgerError/storage(_:)``, and ``state`` stays as of the last acknowledged batch;
+    /// open the ledger again (after closing it) to continue.
     ///
     /// - Returns: the position of every new event, in order.
     /// - Throws: ``LedgerError/rejected(_:)`` for the first command that breaks a rule (nothing
     ///   is appended, G6); ``LedgerError/invalidBatch(commandCount:limit:)``;
-    ///   ``LedgerError/storage(_:)`` when the append fails (nothing is acknowledged);
-    ///   ``LedgerError/personalKeys(_:)`` when a new personal key cannot be written, or the
-    ///   ledger was opened with unreadable personal texts (it is read-only then);
-    ///   ``LedgerError/closed``.
+    ///   ``LedgerError/batchTooLarge(recordCount:limit:)`` when the batch cannot be one journal
+    ///   frame (checked before validation, and again as period closes add events);
+    ///   ``LedgerError/storage(_:)`` when the write or the sync fails (nothing is
+    ///   acknowledged) or the ledger is failed; ``LedgerError/personalKeys(_:)`` when a new
+    ///   personal key cannot be written, or the ledger was opened with unreadable personal
+    ///   texts (it is read-only then); ``LedgerError/closed``.
     @discardableResult
     public func execute(_ commands: [Command]) async throws(LedgerError) -> [EventPosition] {
         guard !commands.isEmpty, commands.count <= options.commandsPerBatchMax else {
             throw .invalidBatch(commandCount: commands.count, limit: options.commandsPerBatchMax)
         }
+        try options.checkBatchFitsOneFrame(commandCount: commands.count)
         await enterGate()
-        defer { gate.leave() }
+        let batch: WrittenBatch
+        do {
+            defer { gate.leave() }
+            guard let written = try write(commands) else { return [] }
+            batch = written
+            guard journal.acknowledgesAfterSync else {
+                // `.interval` / `.none`: acknowledged once written, as the journal's append.
+                commit(batch)
+                storeDurableChanges()  // writes once a background sync covered everything
+                return batch.positions
+            }
+            unacknowledged.append(batch)
+        }
+        // Outside the gate: the next batches validate and write while this one syncs, and the
+        // journal's leader syncs for all of them at once.
+        let last = batch.receipt.lastSequenceNumber
+        do {
+            try await Ledger.waitUntilDurable(journal, through: last)
+            commitDurable(through: last)
+        } catch {
+            fail(error)
+        }
+        guard lastSequenceNumber >= last else { throw .storage(failure ?? .journalFailed(reason: "sync failed")) }
+        return batch.positions
+    }
+
+    /// Under the gate: validates `commands` against ``head``, seals and writes their events as
+    /// one frame and applies them to ``head``. Nil when they produce no event.
+    private func write(_ commands: [Command]) throws(LedgerError) -> WrittenBatch? {
         guard !isClosed else { throw .closed }
+        if let failure { throw .storage(failure) }
         // P2: new texts of people whose key is missing would get a new key, and the restored
         // original file would then lose them; such a ledger is for reading only.
         guard openReport.unreadablePersonalTexts == 0 else {
             throw .personalKeys("this ledger was opened with \(openReport.unreadablePersonalTexts) unreadable personal text(s) and is read-only; restore personal-keys and open it again to write")
         }
         if !unfinishedForgetting.isEmpty { completeForgetting([]) }
-        // One command without period closes is validated against the state itself and its
-        // events applied in place after the append; a batch (or closes) is validated on a copy
-        // of the state, which costs a copy of what the batch changes (G6: all or nothing).
+        // One command without period closes is validated against the head itself and its
+        // events applied in place after the write; a batch (or closes) is validated on a copy
+        // of it, which costs a copy of what the batch changes (G6: all or nothing).
         let events: [Event]
         var validated: LedgerState?
-        if commands.count == 1, case .ready(let planned) = try CommandExecutor.plan(commands[0], against: current) {
+        if commands.count == 1, case .ready(let planned) = try CommandExecutor.plan(commands[0], against: head) {
             events = planned
         } else {
-            var executor = CommandExecutor(state: current)
+            var executor = CommandExecutor(state: head)
             for (index, command) in commands.enumerated() {
                 do {
                     try executor.execute(command)
@@ -214,66 +277,114 @@ public actor Ledger {
                     violation.commandIndex = index
                     throw .rejected(violation)
                 }
+                // Period closes add events: stop as soon as the frame cannot hold them.
+                let recordsMax = options.journalLimits.recordsPerFrameMax
+                guard executor.events.count <= recordsMax else {
+                    throw .batchTooLarge(recordCount: executor.events.count, limit: recordsMax)
+                }
             }
             events = executor.events
             validated = executor.state
         }
-        guard !events.isEmpty else { return [] }
+        guard !events.isEmpty else { return nil }
         let records = events.map { Ledger.record(for: $0, sealingWith: personalKeys) }
         try persistNewKeys(for: records)
         let receipt: AppendReceipt
         do {
-            receipt = try await journal.append(records)
+            receipt = try journal.write(records)
         } catch {
             throw .storage(error)
         }
-        precondition(receipt.firstSequenceNumber == current.nextSequenceNumber, "journal and ledger state disagree on the next sequence number")
+        precondition(receipt.firstSequenceNumber == head.nextSequenceNumber, "journal and ledger state disagree on the next sequence number")
         if let validated {
-            current = validated
+            head = validated
         } else {
-            for event in events { current.apply(event) }
+            for event in events { head.apply(event) }
         }
-        let committed = events.enumerated().map { offset, event in
-            CommittedEvent(sequenceNumber: receipt.firstSequenceNumber + UInt64(offset), event: event)
+        return WrittenBatch(receipt: receipt, events: events)
+    }
+
+    /// Waits, off the actor, until the journal holds `sequenceNumber` durably; the journal's
+    /// first waiter syncs for everyone written before it (group commit).
+    @concurrent
+    private nonisolated static func waitUntilDurable(_ journal: Journal, through sequenceNumber: UInt64) async throws(JournalError) {
+        try await journal.waitUntilDurable(sequenceNumber)
+    }
+
+    /// Commits, in sequence order, every written batch whose frame is durable through
+    /// `sequenceNumber`. Callers resume from their sync in any order; the first commits for all.
+    private func commitDurable(through sequenceNumber: UInt64) {
+        while let first = unacknowledged.first, first.receipt.lastSequenceNumber <= sequenceNumber {
+            unacknowledged.removeFirst()
+            commit(first)
         }
+        storeDurableChanges()  // one store transaction for every batch of the group
+    }
+
+    /// The commit step: `batch` is durable (or, under a relaxed policy, written) and is now
+    /// acknowledged. Applies it to the state reads see and to the read models, then completes
+    /// a forgetting or schedules a checkpoint, then publishes it to ``changes``. Batches
+    /// arrive here exactly once each, in sequence order.
+    private func commit(_ batch: WrittenBatch) {
+        precondition(batch.receipt.firstSequenceNumber == current.nextSequenceNumber, "batches must be committed in sequence order")
+        for event in batch.events { current.apply(event) }
+        let committed = batch.committedEvents
         for event in committed { projections.apply(event.event, sequenceNumber: event.sequenceNumber) }
-        chainValue = receipt.chainValue
-        for event in events { unstoredChanges.add(event) }
-        storeDurableChanges()
-        let forgotten = events.compactMap { event -> PersonID? in
+        chainValue = batch.receipt.chainValue
+        for event in batch.events { unstoredChanges.add(event) }
+        let forgotten = batch.events.compactMap { event -> PersonID? in
             if case .personForgotten(let forgotten) = event.payload { forgotten.personID } else { nil }
         }
         if !forgotten.isEmpty {
             completeForgetting(forgotten)
         } else if options.checkpointIntervalEvents > 0,
            lastSequenceNumber - checkpointedSequenceNumber >= UInt64(options.checkpointIntervalEvents) {
-            writeCheckpoint()
+            scheduleCheckpoint()
         }
         broadcaster.publish(committed)
-        return committed.map { EventPosition(sequenceNumber: $0.sequenceNumber, commandID: $0.event.commandID, tag: $0.event.payload.tag) }
     }
 
-    /// The committed events from `start` through `end` (default: the last), decoded from the journal.
-    /// - Throws: ``LedgerError/storage(_:)``, ``LedgerError/codec(_:sequenceNumber:)``.
-    public func events(from start: UInt64 = 1, through end: UInt64? = nil) throws(LedgerError) -> [CommittedEvent] {
-        let last = min(end ?? lastSequenceNumber, lastSequenceNumber)
-        var events: [CommittedEvent] = []
-        try Ledger.forEachEvent(in: try Ledger.reader(of: journal), from: start, through: last, personalTexts: personalKeys) { committed in
-            events.append(committed)
+    /// A sync failed (G6): every batch durable before it is committed, every other written
+    /// batch is dropped, and the ledger refuses further writes. ``state`` keeps the last
+    /// acknowledged batch.
+    private func fail(_ error: JournalError) {
+        commitDurable(through: journal.durableSequenceNumber)
+        if failure == nil { failure = error }
+        unacknowledged = []
+        head = current
+    }
+
+    /// Waits for every written batch to be durable and commits it (or fails the ledger).
+    private func settleUnacknowledged() async {
+        guard let last = unacknowledged.last?.receipt.lastSequenceNumber else { return }
+        do {
+            try await Ledger.waitUntilDurable(journal, through: last)
+            commitDurable(through: last)
+        } catch {
+            fail(error)
         }
-        return events
     }
 
     /// Syncs and closes the journal, releasing the writer lock, and ends every `changes`
-    /// stream. Later calls to `execute` throw ``LedgerError/closed``.
+    /// stream. Batches written before are acknowledged (or failed) first, and a checkpoint
+    /// being written is waited for. Later calls to `execute` throw ``LedgerError/closed``.
+    /// - Throws: ``LedgerError/storage(_:)`` when the final sync fails or the ledger failed.
     public func close() async throws(LedgerError) {
         await enterGate()
         defer { gate.leave() }
         guard !isClosed else { return }
+        await settleUnacknowledged()
         isClosed = true
         broadcaster.finish()
-        if !unfinishedForgetting.isEmpty { completeForgetting([]) }
-        if options.checkpointIntervalEvents > 0, lastSequenceNumber > checkpointedSequenceNumber { writeCheckpoint() }
+        await checkpointWritten()
+        if failure == nil {
+            if !unfinishedForgetting.isEmpty { completeForgetting([]) }
+            await checkpointWritten()
+            if options.checkpointIntervalEvents > 0, lastSequenceNumber > checkpointedSequenceNumber {
+                scheduleCheckpoint()
+                await checkpointWritten()
+            }
+        }
         do {
             try journal.close()
         } catch {
@@ -351,7 +462,7 @@ public actor Ledger {
     /// the key store) is written: a crash must never leave evidence of more than the journal
     /// holds. A no-op under the synchronous policy, where every acknowledged record is durable.
     private func synchronizeEvidence() throws(LedgerError) {
-        if case .synchronous = options.durability { return }
+        if journal.acknowledgesAfterSync { return }
         do {
             try journal.synchronize()
         } catch {
@@ -359,26 +470,65 @@ public actor Ledger {
         }
     }
 
-    /// Writes a checkpoint of the current state. A failure costs only open time later, so it
-    /// is not an error of the command that triggered it; the next interval tries again.
-    private func writeCheckpoint() {
-        guard unfinishedForgetting.isEmpty else { return }  // P3: the state still holds their texts
-        let folded = FoldedState(state: current, readModels: projections, chainValue: chainValue)
-        do {
-            try synchronizeEvidence()
-            try checkpoints.write(folded.checkpoint(keys: personalKeys))
-            checkpointedSequenceNumber = lastSequenceNumber
-        } catch {
-            checkpointFailures += 1
+    /// The snapshot a checkpoint of the acknowledged state is written from, or nil while a
+    /// forgetting is unfinished (P3: the state still holds their texts).
+    private func checkpointJob() -> CheckpointWriter.Job? {
+        guard unfinishedForgetting.isEmpty else { return nil }
+        return CheckpointWriter.Job(
+            folded: FoldedState(state: current, readModels: projections, chainValue: chainValue),
+            fingerprints: personalKeys.fingerprints, synchronizesJournal: !journal.acknowledgesAfterSync)
+    }
+
+    /// Starts writing a checkpoint of the acknowledged state in the background, unless one is
+    /// being written already (the next commit past the interval tries again). A failure costs
+    /// only open time later, so it is not an error of the command that triggered it; it is
+    /// counted in ``checkpointFailures``.
+    private func scheduleCheckpoint() {
+        guard checkpointInFlight == nil else {
+            checkpointDue = true  // started with the then-current state when this one ends
+            return
+        }
+        guard let job = checkpointJob() else { return }
+        startCheckpoint(job, countsFailure: true)
+    }
+
+    /// Writes `job` in a detached task and records the outcome on the actor when it ends.
+    @discardableResult
+    private func startCheckpoint(_ job: CheckpointWriter.Job, countsFailure: Bool) -> Task<Result<UInt64?, LedgerError>, Never> {
+        let writer = checkpointWriter
+        let task = Task.detached { [self] () -> Result<UInt64?, LedgerError> in
+            let outcome: Result<UInt64?, LedgerError>
+            do throws(LedgerError) {
+                outcome = .success(try writer.write(job))
+            } catch {
+                outcome = .failure(error)
+            }
+            await self.checkpointFinished(outcome, countsFailure: countsFailure)
+            return outcome
+        }
+        checkpointInFlight = task
+        return task
+    }
+
+    private func checkpointFinished(_ outcome: Result<UInt64?, LedgerError>, countsFailure: Bool) {
+        checkpointInFlight = nil
+        switch outcome {
+        case .success(let written?): checkpointedSequenceNumber = max(checkpointedSequenceNumber, written)
+        case .success(nil): break
+        case .failure: if countsFailure { checkpointFailures += 1 }
+        }
+        if checkpointDue {
+            checkpointDue = false
+            if options.checkpointIntervalEvents > 0, lastSequenceNumber > checkpointedSequenceNumber { scheduleCheckpoint() }
         }
     }
 
     /// P3, after `PersonForgotten` is durable: destroys the keys, rebuilds every state from the
     /// journal so the person's texts read as redacted, removes every older checkpoint (they
-    /// hold the texts readable) and writes a fresh one. Until the state is rebuilt no
-    /// checkpoint is written; a failure is retried by the next `execute` and `close`, and the
-    /// next open finishes it in any case (key still present, or checkpoints older than the
-    /// forgetting).
+    /// hold the texts readable; a background write of an older snapshot is dropped) and
+    /// writes a fresh one. Until the state is rebuilt no checkpoint is written; a failure is
+    /// retried by the next `execute` and `close`, and the next open finishes it in any case
+    /// (key still present, or checkpoints older than the forgetting).
     private func completeForgetting(_ people: some Sequence<PersonID>) {
         unfinishedForgetting.formUnion(people)
         do {
@@ -390,12 +540,17 @@ public actor Ledger {
             projections = replayed.readModels
             unstoredChanges.forgetPeople()
             storeDurableChanges()
-            try checkpoints.removeAll(coveringLessThan: current.lastForgettingSequenceNumber)
+            // Validation's head: the rebuilt state plus the batches written since.
+            head = current
+            for batch in unacknowledged {
+                for event in batch.events { head.apply(event) }
+            }
+            try checkpointWriter.removeAll(coveringLessThan: current.lastForgettingSequenceNumber)
             unfinishedForgetting = []
         } catch {
             return
         }
-        if options.checkpointIntervalEvents > 0 { writeCheckpoint() }
+        if options.checkpointIntervalEvents > 0 { scheduleCheckpoint() }
     }
 
     /// People whose `PersonForgotten` is recorded but whose key could not be destroyed or whose
@@ -406,24 +561,30 @@ public actor Ledger {
     /// Checkpoint writes that failed since open (disk full, I/O errors).
     public private(set) var checkpointFailures = 0
 
-    /// Writes a checkpoint now (for example before the app is suspended).
-    /// - Throws: ``LedgerError/storage(_:)`` when it cannot be written.
+    /// Writes a checkpoint of the acknowledged state now (for example before the app is
+    /// suspended), after any checkpoint already being written. The encoding and the write run
+    /// off the actor; commands keep executing meanwhile.
+    /// - Throws: ``LedgerError/storage(_:)`` when it cannot be written or the ledger failed;
+    ///   ``LedgerError/personalKeys(_:)`` while a forgetting is unfinished;
+    ///   ``LedgerError/closed``.
     public func checkpoint() async throws(LedgerError) {
         await enterGate()
         defer { gate.leave() }
         guard !isClosed else { throw .closed }
+        if let failure { throw .storage(failure) }
+        await checkpointWritten()
         if !unfinishedForgetting.isEmpty { completeForgetting([]) }
-        guard unfinishedForgetting.isEmpty else {
+        await checkpointWritten()  // completeForgetting may have started one
+        guard let job = checkpointJob() else {
             throw .personalKeys("forgetting \(unfinishedForgetting.count) person(s) is unfinished (their texts would be written readable); see unfinishedForgetting")
         }
-        let folded = FoldedState(state: current, readModels: projections, chainValue: chainValue)
-        try synchronizeEvidence()
-        do {
-            try checkpoints.write(folded.checkpoint(keys: personalKeys))
-        } catch {
-            throw .storage(error)
-        }
-        checkpointedSequenceNumber = lastSequenceNumber
+        if case .failure(let error) = await startCheckpoint(job, countsFailure: false).value { throw error }
+    }
+
+    /// Waits until no checkpoint is being written (a commit may start one while waiting).
+    /// Tests use it to observe a background write's outcome.
+    func checkpointWritten() async {
+        while let inFlight = checkpointInFlight { _ = await inFlight.value }
     }
 
     private func enterGate() async {

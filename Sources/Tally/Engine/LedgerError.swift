@@ -16,6 +16,12 @@ public enum LedgerError: Error, Sendable, Equatable {
     case codec(EventCodecError, sequenceNumber: UInt64)
     /// A batch had more commands than ``LedgerOptions/commandsPerBatchMax``, or none.
     case invalidBatch(commandCount: Int, limit: Int)
+    /// A batch needs more records than one journal frame holds
+    /// (`JournalLimits.recordsPerFrameMax`): `recordCount` is the number of commands when
+    /// refused before validation (each yields at least one event), or of events when period
+    /// closes pushed it over during validation. Nothing was validated further or written.
+    /// An atomic batch is one frame (G6); split it, or apply the commands in smaller batches.
+    case batchTooLarge(recordCount: Int, limit: Int)
     /// The ledger was closed; open it again.
     case closed
     /// The personal key file (`personal-keys`) is damaged or cannot be read, or personal texts
@@ -36,6 +42,7 @@ public enum LedgerError: Error, Sendable, Equatable {
         case .storage(let error): error.code
         case .codec(let error, _): error.code
         case .invalidBatch: "invalidBatch"
+        case .batchTooLarge: "batchTooLarge"
         case .closed: "ledgerClosed"
         case .personalKeys: "personalKeys"
         case .repairPlanOutdated: "repairPlanOutdated"
@@ -57,6 +64,8 @@ public enum LedgerError: Error, Sendable, Equatable {
         case .codec(let error, let sequenceNumber): "record \(sequenceNumber) cannot be decoded: \(error.message)"
         case .invalidBatch(let count, let limit):
             "a batch must hold 1...\(limit) commands, got \(count); split it into smaller batches"
+        case .batchTooLarge(let count, let limit):
+            "an atomic batch is one journal frame of at most \(limit) records (recordsPerFrameMax), and this one needs \(count); nothing was written. Split it into batches of at most \(limit) commands, or apply the commands without --atomic (one batch each)"
         case .closed: "the ledger is closed; open it again to continue"
         case .personalKeys(let reason): reason
         case .repairPlanOutdated: "the ledger changed since the repair plan was made; nothing was repaired. Run `tally repair` again to see the new plan"

@@ -14,6 +14,10 @@ public struct LedgerOptions: Sendable {
     public var fileSystem: any FileSystem = PosixFileSystem()
     /// The most commands one `execute` call may carry; default 1000.
     public var commandsPerBatchMax = 1000
+    /// The journal's size limits (records and bytes per frame, bytes per record); default
+    /// `JournalLimits.default`. A batch is one frame, so these bound a batch too
+    /// (``LedgerError/batchTooLarge(recordCount:limit:)``).
+    public var journalLimits: JournalLimits = .default
     /// How many committed events each `changes` subscriber may have waiting; when a subscriber
     /// falls further behind, its oldest waiting events are dropped (`bufferingNewest`), which it
     /// sees as a gap in sequence numbers. Default 4096.
@@ -48,6 +52,18 @@ public struct LedgerOptions: Sendable {
         options.chainKey = chainKey
         options.createIfMissing = createIfMissing
         options.encryption = encryption
+        options.limits = journalLimits
         return options
+    }
+
+    /// Checks, before anything is validated or written, that `commandCount` commands can be one
+    /// batch: one journal frame holds at most `journalLimits.recordsPerFrameMax` records and
+    /// every command yields at least one event. A refused batch is refused early and whole:
+    /// split it, or execute its commands in smaller batches.
+    /// - Throws: ``LedgerError/batchTooLarge(recordCount:limit:)``.
+    public func checkBatchFitsOneFrame(commandCount: Int) throws(LedgerError) {
+        guard commandCount <= journalLimits.recordsPerFrameMax else {
+            throw .batchTooLarge(recordCount: commandCount, limit: journalLimits.recordsPerFrameMax)
+        }
     }
 }

@@ -45,24 +45,46 @@ public enum LedgerReplay {
         fileSystem: any FileSystem = PosixFileSystem(), allowingDamage: Bool = false,
         progress: (@Sendable (UInt64, UInt64) -> Void)? = nil, visit: ((CommittedEvent) -> Void)? = nil
     ) throws(LedgerError) -> ReplayResult {
-        let keys = try PersonalKeyRing.load(ledgerDirectory: directory, fileSystem: fileSystem, encryption: encryption, readOnly: true)
-        let checkpoints = CheckpointStore(
-            directory: directory.appending(Ledger.checkpointDirectoryName), fileSystem: fileSystem, encryption: encryption)
-        let evidence = try LedgerEvidence.gather(checkpoints: checkpoints, keys: keys)
-        let reader: JournalReader
-        do {
-            reader = try JournalReader.open(
-                at: directory.appending(Ledger.journalDirectoryName), fileSystem: fileSystem, encryption: encryption,
-                evidence: evidence, allowingDamage: allowingDamage)
-        } catch {
-            throw .storage(error)
-        }
+        let (keys, reader) = try openForReading(
+            at: directory, encryption: encryption, fileSystem: fileSystem, allowingDamage: allowingDamage)
         var result = try fold(
             reader, from: FoldedState(), through: through ?? reader.lastSequenceNumber, personalTexts: keys,
             progress: progress, visit: visit)
         result.unreadablePersonalTexts = keys.unopened.values.reduce(0, +)
         if allowingDamage { result.droppedProblems = reader.recoveryReport.problems.filter { $0.kind != .tornTail } }
         return result
+    }
+
+    /// A cursor over the events of the ledger in `directory` from `start` through `end`
+    /// (default: the last), read-only and without the writer lock, decoded one frame at a
+    /// time: memory does not grow with the journal. Opens and checks the journal as
+    /// ``replay(at:through:encryption:fileSystem:allowingDamage:progress:visit:)`` does.
+    /// - Throws: as `replay` when opening; reading throws as ``LedgerEventCursor/next()``.
+    public static func eventCursor(
+        at directory: FilePath, from start: UInt64 = 1, through end: UInt64? = nil, encryption: JournalEncryption? = nil,
+        fileSystem: any FileSystem = PosixFileSystem(), allowingDamage: Bool = false
+    ) throws(LedgerError) -> LedgerEventCursor {
+        let (keys, reader) = try openForReading(
+            at: directory, encryption: encryption, fileSystem: fileSystem, allowingDamage: allowingDamage)
+        return LedgerEventCursor(reader: reader, from: start, through: end ?? reader.lastSequenceNumber, personalTexts: keys)
+    }
+
+    /// The key file (read-only) and a reader of the journal checked against the evidence.
+    private static func openForReading(
+        at directory: FilePath, encryption: JournalEncryption?, fileSystem: any FileSystem, allowingDamage: Bool
+    ) throws(LedgerError) -> (PersonalKeyRing, JournalReader) {
+        let keys = try PersonalKeyRing.load(ledgerDirectory: directory, fileSystem: fileSystem, encryption: encryption, readOnly: true)
+        let checkpoints = CheckpointStore(
+            directory: directory.appending(Ledger.checkpointDirectoryName), fileSystem: fileSystem, encryption: encryption)
+        let evidence = try LedgerEvidence.gather(checkpoints: checkpoints, keys: keys)
+        do {
+            let reader = try JournalReader.open(
+                at: directory.appending(Ledger.journalDirectoryName), fileSystem: fileSystem, encryption: encryption,
+                evidence: evidence, allowingDamage: allowingDamage)
+            return (keys, reader)
+        } catch {
+            throw .storage(error)
+        }
     }
 
     /// Folds the records after `start.lastSequenceNumber` through `end` onto `start`.

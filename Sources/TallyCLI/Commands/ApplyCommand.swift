@@ -38,6 +38,15 @@ struct ApplyCommand: AsyncParsableCommand {
             Terminal.error("tally: \(file): nothing applied (--atomic) because a line is invalid")
             throw ExitCode(1)
         }
+        if atomic {
+            // One batch is one journal frame: a file that cannot fit is refused before the
+            // ledger is opened or any command validated (Docs/Engine.md "Batches and frames").
+            do {
+                try LedgerOptions().checkBatchFitsOneFrame(commandCount: parsed.count)
+            } catch {
+                throw CLIError.ledger(error, at: path)
+            }
+        }
         let ledger = try await LedgerAccess.open(
             at: path, create: true, encryption: try key.encryption(), chainKey: try key.chainKey(), batchLimit: atomic ? parsed.count : nil)
         if atomic {

@@ -35,7 +35,7 @@ struct DemoCommand: AsyncParsableCommand {
         let history = try LedgerAccess.history(at: path, encryption: nil)
         let household = history.state.household?.name ?? "?"
         var results = ResultLines()
-        results.line("Recorded \(parsed.count) commands (\(history.events.count) events) of household \(household) into \(path)\n")
+        results.line("Recorded \(parsed.count) commands (\(history.eventCount) events) of household \(household) into \(path)\n")
         results.line("== Balances")
         results.line(try Reports.balances(history, asOf: nil, path: path))
         results.line("\n== Debts")

@@ -26,7 +26,7 @@ struct ExportCommand: AsyncParsableCommand {
         case .csv:
             data = Data(CSVExporter.export(try LedgerAccess.history(at: path, encryption: encryption, allowDamaged: damage.allowDamaged)).utf8)
         case .ledger:
-            data = Data(LedgerJournalExporter.export(try LedgerAccess.history(at: path, encryption: encryption, allowDamaged: damage.allowDamaged)).utf8)
+            data = Data(try LedgerJournalExporter.export(LedgerAccess.history(at: path, encryption: encryption, allowDamaged: damage.allowDamaged)).utf8)
         case .person:
             guard let person else { throw CLIError("--format person needs --person ID") }
             let id: PersonID = try Identifiers.parse(person, option: "--person")

@@ -41,7 +41,8 @@ struct LogCommand: AsyncParsableCommand {
             return match.key
         }
         var table = TextTable([("Seq", .right), ("Recorded", .left), ("Type", .left), ("By", .left), ("Summary", .left)])
-        for committed in history.events {
+        var events = try history.eventCursor()
+        while let committed = try events.next() {
             if let from, committed.sequenceNumber < from { continue }
             let event = committed.event
             let recorded = (try? event.recordedAt.utcDate()) ?? .min

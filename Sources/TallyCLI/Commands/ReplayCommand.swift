@@ -40,7 +40,7 @@ struct ReplayCommand: AsyncParsableCommand {
         var through = upto
         if let asOf {
             let full = try LedgerAccess.history(at: path, through: upto, encryption: encryption)
-            through = LedgerAccess.lastSequence(recordedOnOrBefore: asOf, in: full)
+            through = try LedgerAccess.lastSequence(recordedOnOrBefore: asOf, in: full)
         }
         let readModels = try Replayer.readModels(at: path, through: through, encryption: encryption) { done, total in
             progress.update(done: done, total: total)

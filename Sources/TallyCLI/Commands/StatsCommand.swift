@@ -20,7 +20,8 @@ struct StatsCommand: AsyncParsableCommand {
         let encryption = try key.encryption()
         let history = try LedgerAccess.history(at: path, encryption: encryption, allowDamaged: damage.allowDamaged)
         var counts: [String: Int] = [:]
-        for committed in history.events { counts[String(describing: committed.event.payload.tag), default: 0] += 1 }
+        var events = try history.eventCursor()
+        while let committed = try events.next() { counts[String(describing: committed.event.payload.tag), default: 0] += 1 }
         var frames = 0
         var stored = 0
         var raw = 0
@@ -46,7 +47,7 @@ struct StatsCommand: AsyncParsableCommand {
         let age = checkpoint.map { history.lastSequenceNumber - min($0, history.lastSequenceNumber) }
         if json {
             let object: CanonicalJSON = .object([
-                "events": .integer(Int64(history.events.count)),
+                "events": .integer(Int64(history.eventCount)),
                 "eventsByType": .object(counts.mapValues { .integer(Int64($0)) }),
                 "segments": .integer(Int64(segmentFiles.count)),
                 "frames": .integer(Int64(frames)),
@@ -64,7 +65,7 @@ struct StatsCommand: AsyncParsableCommand {
         for (type, count) in counts.sorted(by: { $0.key < $1.key }) { table.add([type, String(count)]) }
         try Terminal.line(table.render())
         try Terminal.line("")
-        try Terminal.line("Events: \(history.events.count), last sequence \(history.lastSequenceNumber)")
+        try Terminal.line("Events: \(history.eventCount), last sequence \(history.lastSequenceNumber)")
         try Terminal.line("Segments: \(segmentFiles.count), frames: \(frames), bytes on disk: \(bytesOnDisk)")
         try Terminal.line("Payload: \(raw) bytes raw, \(stored) stored (\(ratioPercent)% of raw)")
         try Terminal.line("Checkpoint: " + (age.map { "\($0) events behind the journal" } ?? "none"))

@@ -79,9 +79,10 @@ enum LedgerAccess {
     }
 
     /// The last sequence number whose event was recorded on or before `date` (UTC).
-    static func lastSequence(recordedOnOrBefore date: LocalDate, in history: LedgerHistory) -> UInt64 {
+    static func lastSequence(recordedOnOrBefore date: LocalDate, in history: LedgerHistory) throws -> UInt64 {
         var last: UInt64 = 0
-        for committed in history.events {
+        var events = try history.eventCursor()
+        while let committed = try events.next() {
             guard let recorded = try? committed.event.recordedAt.utcDate(), recorded <= date else { break }
             last = committed.sequenceNumber
         }

@@ -1,6 +1,6 @@
 import Synchronization
 import SystemPackage
-import Tally
+@testable import Tally
 import TallyJournal
 import TallyModel
 import TallyProjections
@@ -131,6 +131,9 @@ struct LedgerSimulation {
         }
         let crashesBefore = fileSystem.crashCount
         let failed = try await runClients(plans)
+        // Checkpoints are written in the background: the step ends when that write has (a
+        // crash armed for this step may fire inside it).
+        if let ledger = instance?.ledger { await ledger.checkpointWritten() }
         fileSystem.setCapacity(nil)
         let crashed = fileSystem.crashCount != crashesBefore
         let restart = Int.random(in: 0..<20, using: &schedule) == 0
