@@ -29,6 +29,10 @@ enum ScaleChild {
             let count = min(ScaleRun.batchCommands, remaining)
             try await subject.execute(batch: workload.next(count))
             remaining -= count
+            let done = request.commands - remaining
+            if done % 100_000 == 0 || remaining == 0 {
+                ScaleRun.progress("  \(request.subject.title): \(done) commands, \(Int(Double(Stopwatch.now() - start) / 1e9)) s")
+            }
         }
         let seconds = Double(Stopwatch.now() - start) / 1e9
         var figures: Figures = [

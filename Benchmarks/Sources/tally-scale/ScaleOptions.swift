@@ -26,7 +26,7 @@ struct ScaleOptions {
         usage: tally-scale [--sizes 10k,100k,1M] [--single-commands N] [--batches N]
                            [--concurrent-commands-per-task N] [--open-runs N] [--apply-commands N]
                            [--tally PATH] [--output FILE] [--directory PATH] [--keep] [--seed N]
-        Sizes take k and M suffixes. Build the CLI first for the audit and apply rows:
+        Sizes take k and M suffixes; --sizes none runs only the apply row. Build the CLI first for the audit and apply rows:
         swift build -c release --product tally
         """
 
@@ -45,6 +45,9 @@ struct ScaleOptions {
         }
         while let flag = remaining.popFirst() {
             switch flag {
+            case "--sizes" where remaining.first == "none":
+                _ = remaining.popFirst()
+                options.sizes = []
             case "--sizes":
                 let sizes = value(flag).split(separator: ",").map { Self.count(String($0)) }
                 guard !sizes.isEmpty, sizes.allSatisfy({ ($0 ?? 0) > 0 }) else { fail("--sizes needs counts like 10k,100k,1M") }

@@ -26,7 +26,7 @@ struct ScaleReport {
                 + "\(run.options.openRuns) processes (peak RSS: the largest). Balances read by both agree at every size.",
             "",
         ]
-        lines += table()
+        if !sizes.isEmpty { lines += table() }
         if let apply = run.apply {
             lines += [
                 "",
@@ -88,6 +88,7 @@ struct ScaleRow: Sendable {
     static func milliseconds(_ value: Double) -> String { String(format: "%.3f", value) }
     static func megabytes(_ value: Double) -> String { String(format: "%.1f", value) }
     static func bytes(_ value: Double) -> String { String(format: "%.1f MB", value / 1e6) }
+    static func rate(_ value: Double) -> String { value < 100 ? String(format: "%.1f", value) : count(value) }
 
     static let all: [ScaleRow] = [
         ScaleRow(label: "Open + read all balances (ms)", tallyKey: "openMilliseconds", peerKey: "openMilliseconds", format: milliseconds),
@@ -102,10 +103,11 @@ struct ScaleRow: Sendable {
         ScaleRow(label: "64 concurrent tasks, one command per call (commands/s)", tallyKey: "concurrentCommandsPerSecond", peerKey: "concurrentCommandsPerSecond", format: count),
         ScaleRow(label: "Rebuild from the journal alone, `LedgerReplay.replay` (events/s)", tallyKey: "rebuildEventsPerSecond", peerKey: nil, format: count),
         ScaleRow(label: "Rebuild: peak RSS of the process (MB)", tallyKey: "rebuildPeakRSSMB", peerKey: nil, format: megabytes),
-        ScaleRow(label: "Verify-only (MB/s): `JournalVerifier.verify` vs `PRAGMA integrity_check`", tallyKey: "verifyMBPerSecond", peerKey: "verifyMBPerSecond", format: count),
-        ScaleRow(label: "`tally audit` CLI, full audit (MB of journal/s)", tallyKey: "cliAuditMBPerSecond", peerKey: nil, format: count),
+        ScaleRow(label: "Verify-only (MB/s): `JournalVerifier.verify` vs `PRAGMA integrity_check`", tallyKey: "verifyMBPerSecond", peerKey: "verifyMBPerSecond", format: rate),
+        ScaleRow(label: "`tally audit` CLI, full audit incl. replay and checkpoint comparison (MB of journal/s)", tallyKey: "cliAuditMBPerSecond", peerKey: nil, format: rate),
         ScaleRow(label: "Bytes: journal / SQLite database", tallyKey: "journalBytes", peerKey: "databaseBytes", format: bytes),
         ScaleRow(label: "Bytes: checkpoints / SQLite WAL", tallyKey: "checkpointBytes", peerKey: "walBytes", format: bytes),
+        ScaleRow(label: "Checkpoint files kept", tallyKey: "checkpointFiles", peerKey: nil, format: count),
         ScaleRow(label: "Bytes: rest of the ledger directory (key file; the store later)", tallyKey: "otherBytes", peerKey: nil, format: bytes),
     ]
 }

@@ -101,7 +101,11 @@ struct ScaleRun {
         let journal = Double(DiskUsage.bytes(at: ledger + "/" + Ledger.journalDirectoryName))
         let checkpoints = Double(DiskUsage.bytes(at: ledger + "/" + Ledger.checkpointDirectoryName))
         let total = Double(DiskUsage.bytes(at: ledger))
-        return ["journalBytes": journal, "checkpointBytes": checkpoints, "otherBytes": total - journal - checkpoints]
+        let checkpointFiles = (try? FileManager.default.contentsOfDirectory(atPath: ledger + "/" + Ledger.checkpointDirectoryName))?.count ?? 0
+        return [
+            "journalBytes": journal, "checkpointBytes": checkpoints, "checkpointFiles": Double(checkpointFiles),
+            "otherBytes": total - journal - checkpoints,
+        ]
     }
 
     private func peerBytes(size: Int) -> Figures {
