@@ -4,7 +4,7 @@ import Foundation
 enum ChildProcess {
     /// This executable's path (`/proc/self/exe`), to re-invoke it.
     static func selfPath() -> String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments.first ?? "tally-scale"
     }
 
     /// Runs `request` in a fresh `tally-scale child` process and returns its figures.

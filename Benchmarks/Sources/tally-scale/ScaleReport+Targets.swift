@@ -8,12 +8,17 @@ extension ScaleReport {
         let at = Self.sizeName(largest)
         func tally(_ key: String) -> Double? { run.results[largest]?[.tally]?[key] }
         func peer(_ key: String) -> Double? { run.results[largest]?[.peer]?[key] }
-        var rows = ["| target | measured (at \(at)) | verdict |", "|---|---|---|"]
+        var rows = ["| target | measured\(sizes.isEmpty ? "" : " (at \(at))") | verdict |", "|---|---|---|"]
         func add(_ target: String, _ measured: String, _ met: Bool?) {
             rows.append("| \(target) | \(measured) | \(met.map { $0 ? "MET" : "MISSED" } ?? "n/a") |")
         }
         func text(_ value: Double?, _ format: (Double) -> String) -> String { value.map(format) ?? "n/a" }
 
+        if sizes.isEmpty {
+            let apply = run.apply?.commandsPerSecond
+            add("apply one per line >= 20k commands/s", "\(text(apply, ScaleRow.count))/s", apply.map { $0 >= 20_000 })
+            return rows
+        }
         let open = tally("openMilliseconds")
         add("open 1M + read balances <= 50 ms", "\(text(open, ScaleRow.milliseconds)) ms (peer \(text(peer("openMilliseconds"), ScaleRow.milliseconds)) ms)", open.map { $0 <= 50 })
         let openRSS = tally("openPeakRSSMB")

@@ -14,8 +14,9 @@ struct ScaleRun {
     let options: ScaleOptions
     /// Figures per size and subject.
     private(set) var results: [Int: [SubjectKind: Figures]] = [:]
-    /// The apply row: commands/s, and how it was measured.
-    private(set) var apply: (commandsPerSecond: Double, how: String)?
+    /// The apply row: commands/s, how it was measured, and the raw fdatasync p50 (ms) of the
+    /// same directory right after it.
+    private(set) var apply: (commandsPerSecond: Double, how: String, fdatasyncMilliseconds: Double)?
     let cliPath: String?
 
     init(options: ScaleOptions) {
@@ -118,7 +119,24 @@ struct ScaleRun {
 
     /// `tally apply` of a file of `applyCommands` lines (the setup, then transactions), one
     /// `execute` per line, into a new ledger; the library path when the CLI is not built.
-    private func measureApply() throws -> (commandsPerSecond: Double, how: String) {
+    private func measureApply() throws -> (commandsPerSecond: Double, how: String, fdatasyncMilliseconds: Double) {
+        let (rate, how) = try applyRate()
+        let directory = options.directory + "/apply"
+        let probe = try FdatasyncProbe(path: directory + "/fdatasync-probe")
+        defer { probe.finish() }
+        var samples = LatencySamples()
+        for _ in 0..<Self.applyProbeSamples {
+            let start = Stopwatch.now()
+            try probe.appendAndSync()
+            samples.record(since: start)
+        }
+        return (rate, how, samples.percentileMilliseconds(0.5))
+    }
+
+    /// Raw fdatasync samples taken after the apply row, to tell the disk's speed at the time.
+    static let applyProbeSamples = 200
+
+    private func applyRate() throws -> (commandsPerSecond: Double, how: String) {
         let directory = options.directory + "/apply"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let file = directory + "/commands.jsonl"
