@@ -24,6 +24,8 @@ let package = Package(
             ],
             path: "Sources/TallyWorkload"
         ),
+        // Clocks, latency percentiles, process memory and disk usage for the executables below.
+        .target(name: "BenchmarkSupport", path: "Sources/BenchmarkSupport"),
         .executableTarget(
             name: "JournalBenchmarks",
             dependencies: [
@@ -50,6 +52,7 @@ let package = Package(
             name: "tally-compare",
             dependencies: [
                 "TallyWorkload",
+                "BenchmarkSupport",
                 .product(name: "Tally", package: "Tally"),
                 .product(name: "TallyModel", package: "Tally"),
                 .product(name: "TallyJournal", package: "Tally"),
@@ -67,6 +70,21 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Sources/sqlite-encryption-bench"
+        ),
+        // Cost against history (issue 14): Tally vs a GRDB app (transactions + balances tables)
+        // executing the same commands at 10k, 100k and 1M events, one child process per
+        // measurement (Docs/Performance.md).
+        .executableTarget(
+            name: "tally-scale",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Tally", package: "Tally"),
+                .product(name: "TallyModel", package: "Tally"),
+                .product(name: "TallyJournal", package: "Tally"),
+                .product(name: "TallyProjections", package: "Tally"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Sources/tally-scale"
         ),
         // One journal phase in isolation, for callgrind (Docs/Performance.md).
         .executableTarget(

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 import SystemPackage
 import Tally

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 // tally-compare: Tally's journal vs SQLite (GRDB, WAL, synchronous FULL; JSON and binary

@@ -1,10 +1,10 @@
 import Foundation
 
 /// Resident memory of this process from `/proc/self/status` (Linux).
-enum ProcessMemory {
+public enum ProcessMemory {
     /// Resets the peak resident size (`VmHWM`) to the current one (`/proc/self/clear_refs`,
     /// value 5, Linux 4.0+). Returns false when the kernel refuses.
-    static func resetPeak() -> Bool {
+    public static func resetPeak() -> Bool {
         let descriptor = open("/proc/self/clear_refs", O_WRONLY)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
@@ -12,7 +12,7 @@ enum ProcessMemory {
     }
 
     /// The value of `field` (`VmHWM`, `VmRSS`) in bytes, or nil.
-    static func bytes(_ field: String) -> Int64? {
+    public static func bytes(_ field: String) -> Int64? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
         for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
             let digits = line.dropFirst(field.count + 1).filter(\.isNumber)
@@ -23,9 +23,9 @@ enum ProcessMemory {
 }
 
 /// Sizes of files on disk.
-enum DiskUsage {
+public enum DiskUsage {
     /// The summed size of the regular files in `path` (a file or a directory tree), in bytes.
-    static func bytes(at path: String) -> Int64 {
+    public static func bytes(at path: String) -> Int64 {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else { return 0 }

@@ -1,0 +1,39 @@
+import Foundation
+
+/// One measurement in a fresh child process: the coordinator re-invokes this executable as
+/// `tally-scale child '<request JSON>'`, and the child prints its figures as one line
+/// `FIGURES {...}` on stdout. A fresh process per measurement keeps peak RSS honest.
+struct ChildRequest: Codable, Sendable {
+    enum Role: String, Codable, Sendable {
+        /// Create the subject and execute the setup plus `commands` transactions in batches of 1000.
+        case build
+        /// Open the subject and read every balance.
+        case open
+        /// Tally: `JournalVerifier.verify` and a full rebuild (`LedgerReplay.replay`); the peer:
+        /// `PRAGMA integrity_check`.
+        case verify
+        /// Single commands (with raw fdatasync in between), batches of 1000, 64 concurrent tasks.
+        case writes
+        /// What `tally apply` does, through the library (when the CLI binary is not built).
+        case applyLibrary
+    }
+
+    var role: Role
+    var subject: SubjectKind
+    var directory: String
+    var seed: UInt64
+    /// `build`: transactions after the setup; `writes`: commands already in the ledger.
+    var commands = 0
+    var singleCommands = 0
+    var batches = 0
+    var concurrentCommandsPerTask = 0
+    /// `applyLibrary`: the JSON Lines command file.
+    var file: String?
+
+    static let figuresPrefix = "FIGURES "
+}
+
+extension SubjectKind: Codable {}
+
+/// Named figures a child reports.
+typealias Figures = [String: Double]

@@ -1,0 +1,132 @@
+import BenchmarkSupport
+import Foundation
+import GRDB
+import SystemPackage
+import Tally
+import TallyJournal
+
+/// The measurements that run in a child process (see `ChildRequest`).
+enum ScaleChild {
+    static func run(_ request: ChildRequest) async throws -> Figures {
+        switch request.role {
+        case .build: try await build(request)
+        case .open: try await open(request)
+        case .verify: try verify(request)
+        case .writes: try await writes(request)
+        case .applyLibrary: try await applyLibrary(request)
+        }
+    }
+
+    /// The setup and `commands` transactions in batches of 1000: the resident size after them
+    /// ("RSS after N commands in one process"), then close (Tally writes its checkpoint).
+    static func build(_ request: ChildRequest) async throws -> Figures {
+        let subject = try await request.subject.open(in: request.directory)
+        var workload = ScaleWorkload(seed: request.seed, phase: .build)
+        let start = Stopwatch.now()
+        try await subject.execute(batch: workload.setup())
+        var remaining = request.commands
+        while remaining > 0 {
+            let count = min(ScaleRun.batchCommands, remaining)
+            try await subject.execute(batch: workload.next(count))
+            remaining -= count
+            let done = request.commands - remaining
+            if done % 100_000 == 0 || remaining == 0 {
+                ScaleRun.progress("  \(request.subject.title): \(done) commands, \(Int(Double(Stopwatch.now() - start) / 1e9)) s")
+            }
+        }
+        let seconds = Double(Stopwatch.now() - start) / 1e9
+        var figures: Figures = [
+            "buildCommandsPerSecond": Double(request.commands) / seconds,
+            "rssAfterCommandsMB": megabytes("VmRSS"),
+            "buildPeakRSSMB": megabytes("VmHWM"),
+        ]
+        let closing = Stopwatch.now()
+        try await subject.close()
+        figures["closeMilliseconds"] = Double(Stopwatch.now() - closing) / 1e6
+        return figures
+    }
+
+    /// Open and read every balance, timed together; peak RSS of this fresh process.
+    static func open(_ request: ChildRequest) async throws -> Figures {
+        let start = Stopwatch.now()
+        let subject = try await request.subject.open(in: request.directory)
+        let balances = try await subject.balances()
+        let milliseconds = Double(Stopwatch.now() - start) / 1e6
+        var figures: Figures = [
+            "openMilliseconds": milliseconds,
+            "openPeakRSSMB": megabytes("VmHWM"),
+            "wallets": Double(balances.count),
+            "balanceSum": Double(balances.reduce(Int64(0)) { $0 + $1.minorUnits }),
+        ]
+        if let tally = subject as? TallySubject {
+            figures["events"] = Double(await tally.ledger.lastSequenceNumber)
+            figures["eventsReplayedAtOpen"] = Double(tally.ledger.openReport.eventsReplayed)
+        }
+        try await subject.close()
+        return figures
+    }
+
+    /// Tally: verify-only (the first phase of `tally audit`) in MB/s of journal, then a full
+    /// rebuild of state and read models from the journal alone. The peer: `integrity_check`.
+    static func verify(_ request: ChildRequest) throws -> Figures {
+        switch request.subject {
+        case .tally:
+            let ledger = TallySubject.ledgerPath(in: request.directory)
+            var verified: VerificationReport?
+            let verifySeconds = try Stopwatch.seconds {
+                verified = try JournalVerifier.verify(at: ledger.appending(Ledger.journalDirectoryName))
+            }
+            guard let report = verified, report.isClean else { throw ScaleError.damaged("journal verification: \(verified?.problems.description ?? "no report")") }
+            var events: UInt64 = 0
+            let rebuildSeconds = try Stopwatch.seconds { events = try LedgerReplay.replay(at: ledger).lastSequenceNumber }
+            return [
+                "verifyMBPerSecond": Double(report.bytesVerified) / 1e6 / verifySeconds,
+                "rebuildEventsPerSecond": Double(events) / rebuildSeconds,
+                "rebuildPeakRSSMB": megabytes("VmHWM"),
+            ]
+        case .peer:
+            let path = GRDBAppPeer.databasePath(in: request.directory)
+            let queue = try DatabaseQueue(path: path)
+            var result: [String] = []
+            let seconds = try Stopwatch.seconds {
+                result = try queue.read { database in try String.fetchAll(database, sql: "PRAGMA integrity_check") }
+            }
+            guard result == ["ok"] else { throw ScaleError.damaged("integrity_check: \(result)") }
+            try queue.close()
+            return ["verifyMBPerSecond": Double(DiskUsage.bytes(at: path)) / 1e6 / seconds]
+        }
+    }
+
+    /// What `tally apply FILE` does, through the library: parse every line, then one `execute`
+    /// per command on a ledger with default options.
+    static func applyLibrary(_ request: ChildRequest) async throws -> Figures {
+        guard let file = request.file, let data = FileManager.default.contents(atPath: file) else {
+            throw ScaleError.damaged("cannot read the command file")
+        }
+        let start = Stopwatch.now()
+        let lines = CommandParser.commandLines(in: Array(data))
+        let commands = try lines.map { try CommandParser.parse(lineBytes: $0.bytes) }
+        let subject = try await TallySubject.open(in: request.directory)
+        for command in commands { try await subject.execute(command) }
+        try await subject.close()
+        return ["applyCommandsPerSecond": Double(commands.count) / (Double(Stopwatch.now() - start) / 1e9)]
+    }
+
+    static func megabytes(_ field: String) -> Double {
+        Double(ProcessMemory.bytes(field) ?? 0) / 1e6
+    }
+}
+
+enum ScaleError: Error, CustomStringConvertible {
+    case damaged(String)
+    case child(String)
+    case balancesDiffer(String)
+
+    var description: String {
+        switch self {
+        case .damaged(let detail): "damaged: \(detail)"
+        case .child(let detail): "child process failed: \(detail)"
+        case .balancesDiffer(let detail): "Tally and the peer disagree on the balances: \(detail)"
+        }
+    }
+}

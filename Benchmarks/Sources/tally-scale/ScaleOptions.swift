@@ -1,0 +1,88 @@
+import Foundation
+
+/// Command-line options of `tally-scale`.
+struct ScaleOptions {
+    /// Ledger sizes in transactions (each one event, after 6 setup commands).
+    var sizes = [10_000, 100_000]
+    /// Single durable commands per subject for the p50/p99 rows.
+    var singleCommands = 300
+    /// Batches of 1000 commands per subject for the batched row.
+    var batches = 10
+    /// Commands each of the 64 concurrent tasks executes (one per call).
+    var concurrentCommandsPerTask = 20
+    /// Child processes per subject for "open + read balances" (the median time is reported).
+    var openRuns = 3
+    /// Lines of the `tally apply` file (0: skip the row).
+    var applyCommands = 200_000
+    /// The `tally` CLI binary; default: `tally` next to this executable when it was built.
+    var cliPath: String?
+    /// Also write the Markdown report here.
+    var outputPath: String?
+    var directory = NSTemporaryDirectory() + "tally-scale-\(getpid())"
+    var keep = false
+    var seed: UInt64 = 0x7A11_0014
+
+    static let usage = """
+        usage: tally-scale [--sizes 10k,100k,1M] [--single-commands N] [--batches N]
+                           [--concurrent-commands-per-task N] [--open-runs N] [--apply-commands N]
+                           [--tally PATH] [--output FILE] [--directory PATH] [--keep] [--seed N]
+        Sizes take k and M suffixes; --sizes none runs only the apply row. Build the CLI first for the audit and apply rows:
+        swift build -c release --product tally
+        """
+
+    static func parse(_ arguments: [String]) -> ScaleOptions {
+        var options = ScaleOptions()
+        var remaining = arguments[...]
+        func value(_ flag: String) -> String {
+            guard let text = remaining.popFirst() else { fail("\(flag) needs a value") }
+            return text
+        }
+        func number(_ flag: String, allowZero: Bool = false) -> Int {
+            guard let count = Self.count(value(flag)), count > 0 || (allowZero && count == 0) else {
+                fail("\(flag) needs a \(allowZero ? "non-negative" : "positive") number")
+            }
+            return count
+        }
+        while let flag = remaining.popFirst() {
+            switch flag {
+            case "--sizes" where remaining.first == "none":
+                _ = remaining.popFirst()
+                options.sizes = []
+            case "--sizes":
+                let sizes = value(flag).split(separator: ",").map { Self.count(String($0)) }
+                guard !sizes.isEmpty, sizes.allSatisfy({ ($0 ?? 0) > 0 }) else { fail("--sizes needs counts like 10k,100k,1M") }
+                options.sizes = sizes.compactMap { $0 }
+            case "--single-commands": options.singleCommands = number(flag)
+            case "--batches": options.batches = number(flag)
+            case "--concurrent-commands-per-task": options.concurrentCommandsPerTask = number(flag)
+            case "--open-runs": options.openRuns = number(flag)
+            case "--apply-commands": options.applyCommands = number(flag, allowZero: true)
+            case "--seed": options.seed = UInt64(number(flag))
+            case "--tally": options.cliPath = value(flag)
+            case "--output": options.outputPath = value(flag)
+            case "--directory": options.directory = value(flag)
+            case "--keep": options.keep = true
+            case "--help", "-h":
+                print(usage)
+                exit(0)
+            default: fail("unknown option \(flag)")
+            }
+        }
+        return options
+    }
+
+    /// "10k" = 10,000, "1M" = 1,000,000, "2_000" = 2,000; nil when not a count.
+    static func count(_ text: String) -> Int? {
+        let plain = text.replacingOccurrences(of: "_", with: "")
+        let multipliers: [Character: Int] = ["k": 1_000, "K": 1_000, "m": 1_000_000, "M": 1_000_000]
+        if let last = plain.last, let multiplier = multipliers[last] {
+            return Int(plain.dropLast()).map { $0 * multiplier }
+        }
+        return Int(plain)
+    }
+
+    private static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("tally-scale: \(message)\n\(usage)\n".utf8))
+        exit(2)
+    }
+}
