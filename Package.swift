@@ -135,7 +135,7 @@ let package = Package(
         .testTarget(
             name: "TallyTests",
             dependencies: [
-                "Tally", "TallyTestSupport", "TallyModel", "TallyJournal", "TallyProjections", "TallyStore",
+                "Tally", "TallyTestSupport", "TallyModel", "TallyJournal", "TallyProjections", "TallyStore", "TallySQLiteEncryption",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),

@@ -40,8 +40,11 @@ public enum EncryptedSQLite {
         }
         let vfs = try EncryptingVFS.shared.get()
         let databasePath = vfs.fullPath(path)
-        try vfs.registry.register(databasePath: databasePath, key: key)
-        try checkKey(databasePath: databasePath, cipher: PageCipher(key: key))
+        let isOpenInProcess = try vfs.registry.register(databasePath: databasePath, key: key)
+        // The key check opens the file with its own descriptor; while SQLite has the file open
+        // in this process, closing that descriptor would drop SQLite's locks, and the open
+        // pool has authenticated page 1 with this same key already.
+        if !isOpenInProcess { try checkKey(databasePath: databasePath, cipher: PageCipher(key: key)) }
         var configuration = configuration
         configuration.prepareDatabase { db in try prepare(db) }
         do {

@@ -25,9 +25,13 @@ final class KeyRegistry: Sendable {
     private let entries = Mutex<[String: Entry]>([:])
 
     /// Registers `key` for the database at `databasePath` before a pool opens it.
-    func register(databasePath: String, key: SymmetricKey) throws(EncryptedSQLiteError) {
+    /// - Returns: whether files of that database are open in this process already (with the
+    ///   same key): then SQLite holds locks on them that closing any other descriptor of the
+    ///   file would release (POSIX advisory locks are per process), so nothing else may open it.
+    @discardableResult
+    func register(databasePath: String, key: SymmetricKey) throws(EncryptedSQLiteError) -> Bool {
         let keyBytes = key.withUnsafeBytes { [UInt8]($0) }
-        try entries.withLock { entries throws(EncryptedSQLiteError) in
+        return try entries.withLock { entries throws(EncryptedSQLiteError) -> Bool in
             var entry = entries[databasePath] ?? Entry()
             if entry.openFiles > 0, let current = entry.keyBytes, current != keyBytes {
                 throw EncryptedSQLiteError(
@@ -38,6 +42,7 @@ final class KeyRegistry: Sendable {
             entry.cipher = PageCipher(key: key)
             entry.lastFailure = nil
             entries[databasePath] = entry
+            return entry.openFiles > 0
         }
     }
 

@@ -12,8 +12,9 @@ import TallySQLiteEncryption
 /// The journal stays the only truth. Every commit writes the changed rows and the coverage
 /// (last sequence number and chain value) in one SQLite transaction, after the journal made the
 /// events durable, so the store never claims an event the journal could lose. Because it can be
-/// rebuilt from the journal it is never synced (`synchronous = OFF`): a crash can only leave it
-/// behind, and open catches it up. `secure_delete` overwrites what a forgetting replaces (P3).
+/// rebuilt from the journal, commits are not synced (WAL with `synchronous = NORMAL`: a power
+/// loss may drop the latest commits but never leaves a mix of two; open catches it up).
+/// `secure_delete` overwrites what a forgetting replaces (P3).
 ///
 /// Every page is sealed with AES-GCM by `TallySQLiteEncryption` (the page number as associated
 /// data): with the ledger's key, so an encrypted ledger's store is unreadable without it; without
@@ -51,7 +52,7 @@ public final class LedgerStore: Sendable {
         self.path = path
         var configuration = Configuration()
         configuration.prepareDatabase { database in
-            try database.execute(sql: "PRAGMA synchronous = OFF; PRAGMA secure_delete = ON")
+            try database.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA secure_delete = ON")
         }
         do {
             pool = try EncryptedSQLite.openPool(atPath: path, key: key, configuration: configuration)
@@ -75,12 +76,10 @@ public final class LedgerStore: Sendable {
     public func coverage() throws(StoreError) -> StoreCoverage? {
         try read { database in
             guard let row = try Row.fetchOne(database, sql: "SELECT sequence, chain FROM coverage WHERE id = 1") else { return nil }
-            let sequence: Int64 = row["sequence"]
-            let chain: [UInt8] = [UInt8](row["chain"] as Data? ?? Data())
-            guard sequence >= 0, chain.count == 32 else {
-                throw StoreError.invalidRow(path: path, table: "coverage", reason: "sequence \(sequence), chain of \(chain.count) bytes")
-            }
-            return StoreCoverage(sequenceNumber: UInt64(sequence), chainValue: chain)
+            let reader = StoreRowReader(path: path, table: "coverage")
+            let chain = [UInt8](try reader.column(row, "chain", as: Data.self))
+            guard chain.count == 32 else { throw StoreError.invalidRow(path: path, table: "coverage", reason: "chain of \(chain.count) bytes") }
+            return StoreCoverage(sequenceNumber: try reader.sequenceNumber(row, "sequence"), chainValue: chain)
         }
     }
 
@@ -126,7 +125,7 @@ public final class LedgerStore: Sendable {
     public func walletBalances() throws(StoreError) -> [WalletBalance] {
         try read { database in
             try Row.fetchAll(database, sql: "SELECT * FROM wallet_balances ORDER BY name, wallet_id").map { row in
-                try StoreRowReader(path: path).walletBalance(row)
+                try StoreRowReader(path: path, table: "wallet_balances").walletBalance(row)
             }
         }
     }
@@ -134,7 +133,7 @@ public final class LedgerStore: Sendable {
     /// The totals of the wallets that count, with the latest rates (as ``WalletProjection/totals(asOf:)``).
     public func totals() throws(StoreError) -> WalletTotals {
         try read { database in
-            try StoreRowReader(path: path).totals(try Row.fetchAll(database, sql: "SELECT * FROM totals ORDER BY position"))
+            try StoreRowReader(path: path, table: "totals").totals(try Row.fetchAll(database, sql: "SELECT * FROM totals ORDER BY position"))
         }
     }
 
@@ -142,9 +141,9 @@ public final class LedgerStore: Sendable {
     public func personNames() throws(StoreError) -> [PersonID: String] {
         try read { database in
             var names: [PersonID: String] = [:]
+            let reader = StoreRowReader(path: path, table: "people")
             for row in try Row.fetchAll(database, sql: "SELECT person_id, name FROM people") {
-                let reader = StoreRowReader(path: path)
-                names[try reader.id(row["person_id"], table: "people")] = row["name"]
+                names[try reader.id(row, "person_id")] = try reader.column(row, "name", as: String.self)
             }
             return names
         }
@@ -163,11 +162,11 @@ public final class LedgerStore: Sendable {
             if let cursor {
                 sql += " AND (date < ? OR (date = ? AND sequence < ?))"
                 let day = StoreRowWriter.day(cursor.date)
-                arguments += [day, day, Int64(cursor.sequenceNumber)]
+                arguments += [day, day, Int64(bitPattern: cursor.sequenceNumber)]
             }
             sql += " ORDER BY date DESC, sequence DESC LIMIT ?"
             arguments += [max(0, limit)]
-            let reader = StoreRowReader(path: path)
+            let reader = StoreRowReader(path: path, table: "transactions")
             return try Row.fetchAll(database, sql: sql, arguments: arguments).map { row in try reader.transaction(row) }
         }
     }
@@ -183,23 +182,31 @@ public final class LedgerStore: Sendable {
         }
     }
 
-    /// SQLite's own consistency check of every page and index (`PRAGMA integrity_check`).
-    /// - Returns: the problems found; empty when the file is consistent.
-    public func integrityProblems() throws(StoreError) -> [String] {
-        try read { database in
-            let lines = try String.fetchAll(database, sql: "PRAGMA integrity_check")
-            return lines == ["ok"] ? [] : lines
+    /// Copies the WAL into the database and truncates it to zero bytes, so no old page image
+    /// survives there (P3). A reader holding a snapshot makes SQLite report "busy" instead of
+    /// failing: that is retried, then reported as an error (the caller marks the store stale
+    /// and tries again with the next commit).
+    private func truncateWriteAheadLog() throws(StoreError) {
+        for _ in 0..<50 {
+            let busy: Bool
+            do {
+                busy = try pool.writeWithoutTransaction { database in
+                    try Row.fetchOne(database, sql: "PRAGMA wal_checkpoint(TRUNCATE)").map { (row: Row) -> Bool in
+                        (try row.decode(Int64.self, atIndex: 0)) != 0
+                    } ?? true
+                }
+            } catch {
+                throw .database(path: path, message: "\(error)")
+            }
+            if !busy { return }
+            usleep(2_000)
         }
+        throw .database(path: path, message: "the WAL could not be truncated: a reader kept it busy")
     }
 
-    private func truncateWriteAheadLog() throws(StoreError) {
-        do {
-            try pool.writeWithoutTransaction { database in
-                try database.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
-            }
-        } catch {
-            throw .database(path: path, message: "\(error)")
-        }
+    /// Closes the database; later calls throw.
+    public func close() {
+        try? pool.close()
     }
 
     private func run<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {

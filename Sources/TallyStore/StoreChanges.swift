@@ -9,20 +9,18 @@ public struct StoreChanges: Sendable, Equatable {
     public private(set) var transferIDs: Set<TransferID> = []
     /// Whether a person was forgotten (P3): the store then drops every copy of old texts.
     public private(set) var forgetsPeople = false
+    /// How many events these changes cover.
+    public private(set) var eventCount = 0
 
     /// No changes.
     public init() {}
-
-    /// The changes of `events`.
-    public init(_ events: some Sequence<Event>) {
-        for event in events { add(event) }
-    }
 
     /// Marks a forgetting (P3): every text the store holds is rewritten and old pages dropped.
     public mutating func forgetPeople() { forgetsPeople = true }
 
     /// Adds the changes of one event.
     public mutating func add(_ event: Event) {
+        eventCount += 1
         switch event.payload {
         case .transactionRecorded(let recorded): transactionIDs.insert(recorded.transactionID)
         case .templateActivated(let activated): transactionIDs.insert(activated.transactionID)
@@ -31,7 +29,6 @@ public struct StoreChanges: Sendable, Equatable {
         case .transactionRestored(let restored): transactionIDs.insert(restored.transactionID)
         case .transferRecorded(let transfer): transferIDs.insert(transfer.transferID)
         case .transferDeleted(let deleted): transferIDs.insert(deleted.transferID)
-        case .personForgotten: forgetsPeople = true
         default: break
         }
     }

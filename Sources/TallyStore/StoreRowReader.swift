@@ -2,47 +2,66 @@ import GRDB
 import TallyModel
 import TallyProjections
 
-/// Reads rows back into model values; a value the model refuses is ``StoreError/invalidRow(path:table:reason:)``,
-/// never a trap.
+/// Reads rows back into model values. Every column is decoded with GRDB's throwing `decode`,
+/// so a NULL, a value of the wrong type or one the model refuses is
+/// ``StoreError/invalidRow(path:table:reason:)``, never a trap: a damaged or foreign store is
+/// rebuilt, not served.
 struct StoreRowReader {
     let path: String
+    let table: String
 
-    func id<Kind: IdentifierKind>(_ text: String?, table: String) throws(StoreError) -> Identifier<Kind> {
-        guard let text, let id = try? Identifier<Kind>(parsing: text) else {
-            throw .invalidRow(path: path, table: table, reason: "id \(text ?? "NULL")")
+    func column<Value: DatabaseValueConvertible>(_ row: Row, _ name: String, as type: Value.Type = Value.self) throws(StoreError) -> Value {
+        do {
+            return try row.decode(Value.self, forColumn: name)
+        } catch {
+            throw .invalidRow(path: path, table: table, reason: "column \(name): \(error)")
         }
+    }
+
+    func id<Kind: IdentifierKind>(_ row: Row, _ name: String) throws(StoreError) -> Identifier<Kind> {
+        let text: String = try column(row, name)
+        guard let id = try? Identifier<Kind>(parsing: text) else { throw .invalidRow(path: path, table: table, reason: "\(name) \(text)") }
         return id
     }
 
-    func date(_ value: Int64?, table: String) throws(StoreError) -> LocalDate {
-        guard let value, let date = try? LocalDate(
-            year: Int(value / 10_000), month: Int(value / 100 % 100), day: Int(value % 100))
-        else { throw .invalidRow(path: path, table: table, reason: "date \(value.map(String.init) ?? "NULL")") }
+    func optionalID<Kind: IdentifierKind>(_ row: Row, _ name: String) throws(StoreError) -> Identifier<Kind>? {
+        guard let _: String = try column(row, name) else { return nil }
+        return try id(row, name)
+    }
+
+    func date(_ value: Int64) throws(StoreError) -> LocalDate {
+        guard let date = try? LocalDate(year: Int(value / 10_000), month: Int(value / 100 % 100), day: Int(value % 100)) else {
+            throw .invalidRow(path: path, table: table, reason: "date \(value)")
+        }
         return date
     }
 
-    func money(_ amount: Int64?, _ code: String?, table: String) throws(StoreError) -> Money {
-        guard let amount, let code, let currency = try? Currency(code) else {
-            throw .invalidRow(path: path, table: table, reason: "amount \(amount.map(String.init) ?? "NULL") \(code ?? "NULL")")
-        }
-        return Money(minorUnits: amount, currency: currency)
+    func money(_ row: Row, amount: String, currency: String) throws(StoreError) -> Money {
+        let units: Int64 = try column(row, amount)
+        let code: String = try column(row, currency)
+        guard let currency = try? Currency(code) else { throw .invalidRow(path: path, table: table, reason: "currency \(code)") }
+        return Money(minorUnits: units, currency: currency)
+    }
+
+    func sequenceNumber(_ row: Row, _ name: String) throws(StoreError) -> UInt64 {
+        UInt64(bitPattern: try column(row, name, as: Int64.self))
     }
 
     func walletBalance(_ row: Row) throws(StoreError) -> WalletBalance {
-        let table = "wallet_balances"
-        let kindValue: Int = row["kind"]
+        let kindValue: Int64 = try column(row, "kind")
         guard let kind = UInt8(exactly: kindValue).flatMap(WalletKind.init(rawValue:)) else {
             throw .invalidRow(path: path, table: table, reason: "wallet kind \(kindValue)")
         }
-        let owner: String? = row["owner_id"]
-        let closed: Int64? = row["closed_on"]
+        let closed: Int64? = try column(row, "closed_on")
+        let count: Int64 = try column(row, "live_transactions")
+        guard let liveTransactions = Int(exactly: count), liveTransactions >= 0 else {
+            throw .invalidRow(path: path, table: table, reason: "live_transactions \(count)")
+        }
         return WalletBalance(
-            walletID: try id(row["wallet_id"], table: table), name: row["name"], kind: kind,
-            owner: try owner.map { (text: String) throws(StoreError) -> PersonID in try id(text, table: table) },
-            isActive: row["is_active"],
-            closedOn: try closed.map { (value: Int64) throws(StoreError) -> LocalDate in try date(value, table: table) },
-            balance: try money(row["balance"], row["currency"], table: table),
-            liveTransactionCount: row["live_transactions"])
+            walletID: try id(row, "wallet_id"), name: try column(row, "name"), kind: kind,
+            owner: try optionalID(row, "owner_id"), isActive: try column(row, "is_active"),
+            closedOn: try closed.map { (value: Int64) throws(StoreError) -> LocalDate in try date(value) },
+            balance: try money(row, amount: "balance", currency: "currency"), liveTransactionCount: liveTransactions)
     }
 
     func totals(_ rows: [Row]) throws(StoreError) -> WalletTotals {
@@ -50,28 +69,26 @@ struct StoreRowReader {
         var base: Money?
         var missing: [Currency] = []
         for row in rows {
-            let amount = try money(row["amount"], row["currency"], table: "totals")
-            switch row["role"] as String? {
+            let amount = try money(row, amount: "amount", currency: "currency")
+            switch try column(row, "role", as: String.self) {
             case "currency": perCurrency.append(amount)
             case "base": base = amount
             case "missing": missing.append(amount.currency)
-            case let other: throw .invalidRow(path: path, table: "totals", reason: "role \(other ?? "NULL")")
+            case let other: throw .invalidRow(path: path, table: table, reason: "role \(other)")
             }
         }
         return WalletTotals(asOf: nil, perCurrency: perCurrency, baseTotal: base, missingRates: missing)
     }
 
     func transaction(_ row: Row) throws(StoreError) -> StoredTransaction {
-        let table = "transactions"
-        let kindValue: Int = row["kind"]
+        let kindValue: Int64 = try column(row, "kind")
         guard let kind = UInt8(exactly: kindValue).flatMap(TransactionKind.init(rawValue:)) else {
             throw .invalidRow(path: path, table: table, reason: "transaction kind \(kindValue)")
         }
-        let sequence: Int64 = row["sequence"]
         return StoredTransaction(
-            transactionID: try id(row["transaction_id"], table: table), walletID: try id(row["wallet_id"], table: table),
-            categoryID: try id(row["category_id"], table: table), payer: try id(row["payer_id"], table: table), kind: kind,
-            amount: try money(row["amount"], row["currency"], table: table), date: try date(row["date"], table: table),
-            isLive: row["is_live"], sequenceNumber: UInt64(max(0, sequence)))
+            transactionID: try id(row, "transaction_id"), walletID: try id(row, "wallet_id"),
+            categoryID: try id(row, "category_id"), payer: try id(row, "payer_id"), kind: kind,
+            amount: try money(row, amount: "amount", currency: "currency"), date: try date(try column(row, "date")),
+            isLive: try column(row, "is_live"), sequenceNumber: try sequenceNumber(row, "sequence"))
     }
 }

@@ -26,7 +26,7 @@ struct StoreRowWriter {
             """).execute(arguments: [
                 id.description, details.walletID.description, details.categoryID.description, details.payer.description,
                 Int(details.kind.rawValue), details.amount.minorUnits, details.amount.currency.code, Self.day(details.date),
-                entry.isLive, Int64(entry.sequenceNumber),
+                entry.isLive, Int64(bitPattern: entry.sequenceNumber),
             ])
     }
 
@@ -83,6 +83,6 @@ struct StoreRowWriter {
     func setCoverage(_ coverage: StoreCoverage) throws {
         try database.execute(
             sql: "INSERT OR REPLACE INTO coverage (id, sequence, chain) VALUES (1, ?, ?)",
-            arguments: [Int64(coverage.sequenceNumber), Data(coverage.chainValue)])
+            arguments: [Int64(bitPattern: coverage.sequenceNumber), Data(coverage.chainValue)])
     }
 }

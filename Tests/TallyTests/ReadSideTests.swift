@@ -4,6 +4,7 @@ import Tally
 import TallyJournal
 import TallyModel
 import TallyProjections
+import TallySQLiteEncryption
 import TallyStore
 import TallyTestSupport
 import Testing
@@ -34,6 +35,10 @@ struct ReadSideTests {
         edited.date = Scenario.date("2026-01-07")
         batches.append([s.command(.editTransaction(recorded[1], edited))])
         batches.append([s.command(.deleteTransaction(recorded[2]))])
+        let transfer: TransferID = s.ids.next()
+        batches.append([s.command(.recordTransfer(
+            transferID: transfer, from: s.joint, to: s.euroCard, amountSent: Scenario.chf(1_000),
+            amountReceived: Scenario.eur(1_050), date: Scenario.date("2026-01-08"), note: nil))])
         return batches
     }
 
@@ -47,6 +52,7 @@ struct ReadSideTests {
         #expect(try store.totals() == wallets.totals(), sourceLocation: sourceLocation)
         #expect(try store.coverage()?.sequenceNumber == (await ledger.lastSequenceNumber), sourceLocation: sourceLocation)
         #expect(try store.rowCounts()["transactions"] == wallets.transactionIDs.count, sourceLocation: sourceLocation)
+        #expect(try store.rowCounts()["transfers"] == wallets.transferIDs.count, sourceLocation: sourceLocation)
     }
 
     @Test("read side: after every durable batch the store's balances, totals and rows equal the read models")
@@ -60,6 +66,25 @@ struct ReadSideTests {
             try await Self.expectStoreMatches(ledger)
         }
         try await ledger.close()
+    }
+
+    @Test("read side: under relaxed durability the store is never offered behind the state, and is written once the journal is synced (close)")
+    func relaxedDurabilityStore() async throws {
+        let directory = try TemporaryDirectory("tally-store-relaxed")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        var options = LedgerOptions(durability: .none)
+        options.checkpointIntervalEvents = 1_000
+        var s = Scenario()
+        let ledger = try await Ledger.open(at: path, options: options)
+        try await ledger.execute(s.setup())
+        #expect(await ledger.store == nil, "events not durable yet: the store is behind and not offered")
+        try await ledger.execute(s.command(.openWallet(walletID: s.ids.next(), name: "Later", kind: .cash,
+                                                       openingBalance: Scenario.chf(500), openedOn: Scenario.date("2026-01-02"), owner: nil)))
+        #expect(await ledger.store == nil, "a wallet opened (no transaction id) still leaves the store behind")
+        try await ledger.close()
+        let store = try #require(try Ledger.currentStore(at: path), "close synced the journal and wrote the store")
+        #expect(try store.walletBalances().contains { $0.name == "Later" })
     }
 
     @Test("read side: keyset pages of a wallet list every live transaction once, newest date first, whatever the page size")
@@ -214,11 +239,12 @@ struct ReadSideTests {
         try await ledger.close()
     }
 
-    @Test("read side P3: after a person is forgotten no file of the store holds their name, the WAL included")
+    @Test("read side P3: after a person is forgotten their name is in no page of the store or its WAL, not even for a holder of the page key (free pages and old WAL frames included)")
     func forgettingLeavesNoNameInStore() async throws {
         let directory = try TemporaryDirectory("tally-store-forget")
         defer { directory.remove() }
         let path = directory.appending("ledger")
+        let database = Self.storeFolder(path) + "/" + LedgerStore.fileName
         var s = Scenario()
         let marker = "Zyxwvut Qorpleth"
         let ledger = try await Ledger.open(at: path, options: Self.options())
@@ -226,13 +252,19 @@ struct ReadSideTests {
         let contact: PersonID = s.ids.next()
         try await ledger.execute(s.command(.addPerson(personID: contact, name: marker)))
         for _ in 0..<5 { try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(500)))) }
-        #expect(try await ledger.store?.personNames()[contact] == marker, "the control: the name is in the store before forgetting")
-        try await ledger.execute(s.command(.forgetPerson(contact)))
-        let names = try #require(try await ledger.store?.personNames())
-        #expect(names[contact] != nil && names[contact] != marker)
-        #expect(try Self.filesContaining(marker, in: Self.storeFolder(path)).isEmpty)
+        #expect(try await ledger.store?.personNames()[contact] == marker)
         try await ledger.close()
-        #expect(try Self.filesContaining(marker, in: Self.storeFolder(path)).isEmpty)
+        let before = EncryptedSQLite.readableImage(ofDatabaseAt: database, key: LedgerStore.integrityKey)
+        #expect(Data(before).range(of: Data(marker.utf8)) != nil, "the control: the page key reads the name before forgetting")
+        let reopened = try await Ledger.open(at: path, options: Self.options())
+        try await reopened.execute(s.command(.forgetPerson(contact)))
+        let names = try #require(try await reopened.store?.personNames())
+        #expect(names[contact] != nil && names[contact] != marker)
+        try await reopened.close()
+        let after = EncryptedSQLite.readableImage(ofDatabaseAt: database, key: LedgerStore.integrityKey)
+        #expect(!after.isEmpty)
+        #expect(Data(after).range(of: Data(marker.utf8)) == nil, "a forgotten name survives in a page of the store or its WAL")
+        #expect(try Self.filesContaining(marker, inTree: Self.storeFolder(path)).isEmpty)
     }
 
     @Test("read side E13-S1: with encryption at rest no wallet name, amount or person name is readable in any file of the ledger folder, the store's WAL included; the store opens only with the key")
@@ -268,6 +300,12 @@ struct ReadSideTests {
         #expect(throws: LedgerError.self, "without the key nothing of the ledger is read") { try Ledger.currentStore(at: path) }
         let otherKey = try JournalEncryption(keyID: 1, key: [UInt8](repeating: 3, count: 32))
         #expect((try? Ledger.currentStore(at: path, encryption: otherKey)) == nil, "another key never reads the store")
+        let database = Self.storeFolder(path) + "/" + LedgerStore.fileName
+        #expect(EncryptedSQLite.readableImage(ofDatabaseAt: database, key: LedgerStore.integrityKey).isEmpty,
+                "the public integrity key reads no page of an encrypted ledger's store")
+        let key = try #require(options.encryption?.keys[1])
+        #expect(Data(EncryptedSQLite.readableImage(ofDatabaseAt: database, key: LedgerStore.pageKey(derivedFrom: key))).range(of: Data(walletName.utf8)) != nil,
+                "the derived key reads the pages")
         let store = try #require(try Ledger.currentStore(at: path, encryption: options.encryption))
         #expect(try store.walletBalances().contains { $0.name == walletName && $0.balance.minorUnits == 123_456_789 })
         // The control: without encryption the same name is readable in the ledger folder (its journal).

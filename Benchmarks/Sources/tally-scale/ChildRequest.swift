@@ -9,6 +9,9 @@ struct ChildRequest: Codable, Sendable {
         case build
         /// Open the subject and read every balance.
         case open
+        /// Tally only: read every balance from the read-side store without opening the engine
+        /// (`Ledger.currentStore`, what `tally balances` and an app's first screen do).
+        case openStore
         /// Tally: `JournalVerifier.verify` and a full rebuild (`LedgerReplay.replay`); the peer:
         /// `PRAGMA integrity_check`.
         case verify

@@ -11,6 +11,7 @@ enum ScaleChild {
         switch request.role {
         case .build: try await build(request)
         case .open: try await open(request)
+        case .openStore: try openStore(request)
         case .verify: try verify(request)
         case .writes: try await writes(request)
         case .applyLibrary: try await applyLibrary(request)
@@ -64,6 +65,21 @@ enum ScaleChild {
         }
         try await subject.close()
         return figures
+    }
+
+    /// Tally: the balances from the read-side store alone, after checking it against the
+    /// journal's end; peak RSS of this fresh process.
+    static func openStore(_ request: ChildRequest) throws -> Figures {
+        let start = Stopwatch.now()
+        guard let store = try Ledger.currentStore(at: TallySubject.ledgerPath(in: request.directory)) else {
+            throw ScaleError.storeNotCurrent(request.directory)
+        }
+        let balances = try store.walletBalances()
+        return [
+            "storeOpenMilliseconds": Double(Stopwatch.now() - start) / 1e6,
+            "storeOpenPeakRSSMB": megabytes("VmHWM"),
+            "storeBalanceSum": Double(balances.reduce(Int64(0)) { $0 + $1.balance.minorUnits }),
+        ]
     }
 
     /// Tally: verify-only (the first phase of `tally audit`) in MB/s of journal, then a full
@@ -121,12 +137,14 @@ enum ScaleError: Error, CustomStringConvertible {
     case damaged(String)
     case child(String)
     case balancesDiffer(String)
+    case storeNotCurrent(String)
 
     var description: String {
         switch self {
         case .damaged(let detail): "damaged: \(detail)"
         case .child(let detail): "child process failed: \(detail)"
         case .balancesDiffer(let detail): "Tally and the peer disagree on the balances: \(detail)"
+        case .storeNotCurrent(let directory): "\(directory): the read-side store does not show the journal's end"
         }
     }
 }

@@ -21,6 +21,10 @@ extension ScaleReport {
         }
         let open = tally("openMilliseconds")
         add("open 1M + read balances <= 50 ms", "\(text(open, ScaleRow.milliseconds)) ms (peer \(text(peer("openMilliseconds"), ScaleRow.milliseconds)) ms)", open.map { $0 <= 50 })
+        let storeOpen = tally("storeOpenMilliseconds"), storeRSS = tally("storeOpenPeakRSSMB")
+        add("... from the read-side store (no engine): <= 50 ms, peak RSS <= 64 MB",
+            "\(text(storeOpen, ScaleRow.milliseconds)) ms, \(text(storeRSS, ScaleRow.megabytes)) MB",
+            storeOpen.flatMap { time in storeRSS.map { time <= 50 && $0 <= 64 } })
         let openRSS = tally("openPeakRSSMB")
         add("open: peak RSS <= 64 MB", "\(text(openRSS, ScaleRow.megabytes)) MB (peer \(text(peer("openPeakRSSMB"), ScaleRow.megabytes)) MB)", openRSS.map { $0 <= 64 })
         let rssLarge = tally("rssAfterCommandsMB"), rssSmall = run.results[smallest]?[.tally]?["rssAfterCommandsMB"]

@@ -66,6 +66,13 @@ struct ScaleRun {
             figures[subject]?["openPeakRSSMB"] = runs.compactMap { $0["openPeakRSSMB"] }.max()
             for key in ["wallets", "balanceSum", "events", "eventsReplayedAtOpen"] { figures[subject]?[key] = runs.last?[key] }
         }
+        var storeRuns: [Figures] = []
+        for _ in 0..<options.openRuns { storeRuns.append(try ChildProcess.measure(request(.openStore, .tally, size: size))) }
+        figures[.tally]?["storeOpenMilliseconds"] = Self.median(storeRuns.compactMap { $0["storeOpenMilliseconds"] })
+        figures[.tally]?["storeOpenPeakRSSMB"] = storeRuns.compactMap { $0["storeOpenPeakRSSMB"] }.max()
+        guard storeRuns.last?["storeBalanceSum"] == figures[.tally]?["balanceSum"] else {
+            throw ScaleError.balancesDiffer("the store's sum \(String(describing: storeRuns.last?["storeBalanceSum"])) differs from the engine's at \(size) commands")
+        }
         let sums = SubjectKind.allCases.map { figures[$0]?["balanceSum"] }
         guard sums[0] != nil, sums[0] == sums[1], figures[.tally]?["wallets"] == figures[.peer]?["wallets"] else {
             throw ScaleError.balancesDiffer("sums \(sums) at \(size) commands")
@@ -101,11 +108,12 @@ struct ScaleRun {
         let ledger = TallySubject.ledgerPath(in: directory(size: size, .tally)).string
         let journal = Double(DiskUsage.bytes(at: ledger + "/" + Ledger.journalDirectoryName))
         let checkpoints = Double(DiskUsage.bytes(at: ledger + "/" + Ledger.checkpointDirectoryName))
+        let store = Double(DiskUsage.bytes(at: ledger + "/read-side"))
         let total = Double(DiskUsage.bytes(at: ledger))
         let checkpointFiles = (try? FileManager.default.contentsOfDirectory(atPath: ledger + "/" + Ledger.checkpointDirectoryName))?.count ?? 0
         return [
             "journalBytes": journal, "checkpointBytes": checkpoints, "checkpointFiles": Double(checkpointFiles),
-            "otherBytes": total - journal - checkpoints,
+            "storeBytes": store, "otherBytes": total - journal - checkpoints - store,
         ]
     }
 

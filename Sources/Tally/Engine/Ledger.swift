@@ -242,7 +242,7 @@ public actor Ledger {
         let last = batch.receipt.lastSequenceNumber
         do {
             try await Ledger.waitUntilDurable(journal, through: last)
-            commitDurable(through: last)
+            commitDurable(through: max(last, journal.durableSequenceNumber))  // every batch the sync covered
         } catch {
             fail(error)
         }
@@ -359,7 +359,7 @@ public actor Ledger {
         guard let last = unacknowledged.last?.receipt.lastSequenceNumber else { return }
         do {
             try await Ledger.waitUntilDurable(journal, through: last)
-            commitDurable(through: last)
+            commitDurable(through: max(last, journal.durableSequenceNumber))  // every batch the sync covered
         } catch {
             fail(error)
         }
@@ -388,9 +388,11 @@ public actor Ledger {
         do {
             try journal.close()
         } catch {
+            readSide.close()
             throw .storage(error)
         }
         storeDurableChanges()
+        readSide.close()
     }
 
     /// Writes what committed batches changed to the read side, once the journal has made every
@@ -398,7 +400,15 @@ public actor Ledger {
     /// an event a crash could lose (under `.synchronous`, right after each batch; under the other
     /// policies, after the next sync).
     private func storeDurableChanges() {
-        guard journal.durableSequenceNumber >= lastSequenceNumber else { return }
+        guard unstoredChanges.eventCount > 0 || unstoredChanges.forgetsPeople else { return }
+        if journal.durableSequenceNumber < lastSequenceNumber {
+            // Relaxed durability: what waits for the store stays bounded; past a checkpoint
+            // interval's worth of events, sync the journal (as a checkpoint does) and write.
+            guard unstoredChanges.eventCount >= max(1, options.checkpointIntervalEvents),
+                  (try? synchronizeEvidence()) != nil,
+                  journal.durableSequenceNumber >= lastSequenceNumber
+            else { return }
+        }
         readSide.commit(
             unstoredChanges,
             snapshot: StoreSnapshot(readModels: projections, personNames: current.personNames),
@@ -417,6 +427,9 @@ public actor Ledger {
         await enterGate()
         defer { gate.leave() }
         guard !isClosed else { throw .closed }
+        await settleUnacknowledged()
+        if let failure { throw .storage(failure) }
+        try synchronizeEvidence()  // the store never claims what the journal has not made durable
         let folded = try LedgerReplay.fold(
             try Ledger.reader(of: journal), from: FoldedState(), through: lastSequenceNumber, personalTexts: personalKeys)
         guard folded.lastSequenceNumber == lastSequenceNumber, folded.chainValue == chainValue else {
@@ -433,8 +446,7 @@ public actor Ledger {
     /// The read side when it shows exactly the committed state; `nil` while a write to it is
     /// pending or failed, or when the ledger keeps none (``LedgerOpenReport/readSide``).
     public var store: LedgerStore? {
-        guard readSide.isCurrent, unstoredChanges == StoreChanges() else { return nil }
-        return readSide.store
+        readSide.store(showing: lastSequenceNumber)
     }
 
     /// P2: a key is durable before any acknowledged event is sealed with it. A batch the

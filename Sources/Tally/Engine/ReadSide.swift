@@ -35,13 +35,16 @@ final class ReadSide: Sendable {
     let store: LedgerStore?
     let status: Status
     private let stale = Mutex(false)
+    /// The sequence number the store's rows show (when not stale).
+    private let stored: Mutex<UInt64>
 
     /// The store's folder inside a ledger directory.
     static let directoryName = "read-side"
 
-    private init(store: LedgerStore?, status: Status) {
+    private init(store: LedgerStore?, status: Status, storedSequenceNumber: UInt64 = 0) {
         self.store = store
         self.status = status
+        self.stored = Mutex(storedSequenceNumber)
     }
 
     /// The store's database path for a ledger directory.
@@ -54,7 +57,7 @@ final class ReadSide: Sendable {
     /// that cannot be rebuilt is left out (the engine works without it).
     static func open(
         directory: FilePath, options: LedgerOptions, folded: FoldedState, personNames: [PersonID: String],
-        reader: JournalReader, keys: PersonalKeyRing, forceRebuild: Bool = false
+        reader: JournalReader, keys: PersonalKeyRing
     ) -> ReadSide {
         guard options.keepsReadSide else { return ReadSide(store: nil, status: .unavailable(reason: "turned off")) }
         // SQLite does its own file I/O: it cannot run on an injected (simulated) file system.
@@ -74,15 +77,13 @@ final class ReadSide: Sendable {
         let reason: String
         do throws(StoreError) {
             let store = try LedgerStore(path: path.string, key: pageKey(options.encryption))
-            if forceRebuild {
-                reason = "requested"
-            } else if let found = try store.coverage() {
-                if found == coverage { return ReadSide(store: store, status: .current) }
+            if let found = try store.coverage() {
+                if found == coverage { return ReadSide(store: store, status: .current, storedSequenceNumber: coverage.sequenceNumber) }
                 if found.sequenceNumber > coverage.sequenceNumber {
                     reason = "it covers sequence \(found.sequenceNumber), beyond the journal's last \(coverage.sequenceNumber)"
                 } else if let changes = tailChanges(after: found, reader: reader, keys: keys) {
                     try store.commit(changes, from: snapshot, coverage: coverage)
-                    return ReadSide(store: store, status: .caughtUp(events: coverage.sequenceNumber - found.sequenceNumber))
+                    return ReadSide(store: store, status: .caughtUp(events: coverage.sequenceNumber - found.sequenceNumber), storedSequenceNumber: coverage.sequenceNumber)
                 } else {
                     reason = "its chain value at sequence \(found.sequenceNumber) is not the journal's (another ledger, or a rewritten journal)"
                 }
@@ -90,7 +91,7 @@ final class ReadSide: Sendable {
                 reason = "it was empty or missing"
             }
             try store.replaceAll(from: snapshot, coverage: coverage)
-            return ReadSide(store: store, status: .rebuilt(reason: reason))
+            return ReadSide(store: store, status: .rebuilt(reason: reason), storedSequenceNumber: coverage.sequenceNumber)
         } catch {
             // Damaged or foreign: start over from an empty file, once.
             LedgerStore.remove(at: path.string)
@@ -98,7 +99,7 @@ final class ReadSide: Sendable {
                 _ = try? options.fileSystem.createFile(at: path)
                 let store = try LedgerStore(path: path.string, key: pageKey(options.encryption))
                 try store.replaceAll(from: snapshot, coverage: coverage)
-                return ReadSide(store: store, status: .rebuilt(reason: "\(error)"))
+                return ReadSide(store: store, status: .rebuilt(reason: "\(error)"), storedSequenceNumber: coverage.sequenceNumber)
             } catch {
                 return ReadSide(store: nil, status: .unavailable(reason: "\(error)"))
             }
@@ -150,6 +151,7 @@ final class ReadSide: Sendable {
                 try store.commit(changes, from: snapshot(), coverage: coverage)
             }
             stale.withLock { $0 = false }
+            stored.withLock { $0 = coverage.sequenceNumber }
         } catch {
             stale.withLock { $0 = true }
         }
@@ -161,6 +163,7 @@ final class ReadSide: Sendable {
         do throws(StoreError) {
             try store.replaceAll(from: snapshot, coverage: coverage, progress: progress)
             stale.withLock { $0 = false }
+            stored.withLock { $0 = coverage.sequenceNumber }
             return try store.rowCounts()
         } catch {
             stale.withLock { $0 = true }
@@ -168,8 +171,17 @@ final class ReadSide: Sendable {
         }
     }
 
-    /// Whether the store matches the state (no commit failed since the last success).
-    var isCurrent: Bool { store != nil && !stale.withLock { $0 } }
+    /// The store when its rows show exactly `sequenceNumber` (no commit failed or pending since).
+    func store(showing sequenceNumber: UInt64) -> LedgerStore? {
+        guard let store, !stale.withLock({ $0 }), stored.withLock({ $0 }) == sequenceNumber else { return nil }
+        return store
+    }
+
+    /// Closes the store (the ledger closed); nothing is written to it afterwards.
+    func close() {
+        stale.withLock { $0 = true }
+        store?.close()
+    }
 }
 
 extension Ledger {
