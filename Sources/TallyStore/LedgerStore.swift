@@ -24,7 +24,7 @@ public final class LedgerStore: Sendable {
     /// The store's file inside its folder; SQLite keeps `-wal` and `-shm` beside it.
     public static let fileName = "read-side.sqlite"
     /// The schema this version writes (`PRAGMA user_version`).
-    static let schemaVersion = 1
+    static let schemaVersion = 2
 
     /// The database file.
     public let path: String
@@ -73,14 +73,37 @@ public final class LedgerStore: Sendable {
     }
 
     /// The journal position the rows reflect; `nil` for a store never filled.
+    ///
+    /// The live tables (balances, totals, debts, names) are checked against the digest written
+    /// with the coverage in the same transaction, so rows older or newer than the coverage (an
+    /// old page image put back, a power loss mixing commits) are refused, never served.
+    /// - Throws: ``StoreError/invalidRow(path:table:reason:)`` when the digest does not match.
     public func coverage() throws(StoreError) -> StoreCoverage? {
         try read { database in
-            guard let row = try Row.fetchOne(database, sql: "SELECT sequence, chain FROM coverage WHERE id = 1") else { return nil }
+            guard let row = try Row.fetchOne(database, sql: "SELECT sequence, chain, live_digest FROM coverage WHERE id = 1") else { return nil }
             let reader = StoreRowReader(path: path, table: "coverage")
             let chain = [UInt8](try reader.column(row, "chain", as: Data.self))
             guard chain.count == 32 else { throw StoreError.invalidRow(path: path, table: "coverage", reason: "chain of \(chain.count) bytes") }
+            guard try reader.column(row, "live_digest", as: Data.self) == (try Self.liveDigest(database)) else {
+                throw StoreError.invalidRow(path: path, table: "coverage", reason: "the live tables do not match the digest written with the coverage")
+            }
             return StoreCoverage(sequenceNumber: try reader.sequenceNumber(row, "sequence"), chainValue: chain)
         }
+    }
+
+    /// SHA-256 over every row of the live tables, in primary-key order, as SQLite returns them.
+    static func liveDigest(_ database: Database) throws -> Data {
+        var hasher = SHA256()
+        for (table, order) in StoreSchema.liveTableOrder {
+            hasher.update(data: Array(table.utf8))
+            for row in try Row.fetchAll(database, sql: "SELECT * FROM \(table) ORDER BY \(order)") {
+                for (column, value) in row {
+                    hasher.update(data: Array("\u{1}\(column)\u{2}\(value)".utf8))
+                }
+                hasher.update(data: [0])
+            }
+        }
+        return Data(hasher.finalize())
     }
 
     /// Writes the rows `changes` touched, the small tables whole, and the new coverage, in one

@@ -80,9 +80,10 @@ struct StoreRowWriter {
         }
     }
 
+    /// The coverage row, with the digest of the live tables as they now are (written last).
     func setCoverage(_ coverage: StoreCoverage) throws {
         try database.execute(
-            sql: "INSERT OR REPLACE INTO coverage (id, sequence, chain) VALUES (1, ?, ?)",
-            arguments: [Int64(bitPattern: coverage.sequenceNumber), Data(coverage.chainValue)])
+            sql: "INSERT OR REPLACE INTO coverage (id, sequence, chain, live_digest) VALUES (1, ?, ?, ?)",
+            arguments: [Int64(bitPattern: coverage.sequenceNumber), Data(coverage.chainValue), try LedgerStore.liveDigest(database)])
     }
 }

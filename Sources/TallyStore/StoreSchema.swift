@@ -6,8 +6,13 @@ import GRDB
 enum StoreSchema {
     /// Tables that grow with history: emptied by a rebuild.
     static let historyTables = ["transactions", "transfers"]
-    /// Tables of live state, rewritten whole on every commit.
-    static let liveTables = ["wallet_balances", "totals", "household_debts", "people"]
+    /// Tables of live state, rewritten whole on every commit, with the order their digest
+    /// reads them in (their primary keys).
+    static let liveTableOrder = [
+        ("wallet_balances", "wallet_id"), ("totals", "position"),
+        ("household_debts", "person_a, person_b, currency"), ("people", "person_id"),
+    ]
+    static let liveTables = liveTableOrder.map(\.0)
     static let allTables = ["coverage"] + historyTables + liveTables
 
     static func create(in database: Database, version: Int) throws {
@@ -15,7 +20,8 @@ enum StoreSchema {
             CREATE TABLE coverage (
                 id INTEGER PRIMARY KEY CHECK (id = 1),
                 sequence INTEGER NOT NULL,
-                chain BLOB NOT NULL);
+                chain BLOB NOT NULL,
+                live_digest BLOB NOT NULL);
             CREATE TABLE transactions (
                 transaction_id TEXT PRIMARY KEY,
                 wallet_id TEXT NOT NULL,

@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 import SystemPackage
 import Synchronization
 import TallyJournal
@@ -70,6 +71,9 @@ final class ReadSide: Sendable {
         let coverage = StoreCoverage(sequenceNumber: reader.lastSequenceNumber, chainValue: folded.chainValue.bytes)
         do {
             if !options.fileSystem.fileExists(at: folder) { try options.fileSystem.createDirectory(at: folder) }
+            // SQLite would block opening a FIFO and follow a symlink: anything but a regular
+            // file (or nothing) at the store's paths is set aside first (it is only a cache).
+            for file in storeFiles(path) where !isRegularFileOrAbsent(file) { try options.fileSystem.removeFile(at: file) }
             if !options.fileSystem.fileExists(at: path) { _ = try options.fileSystem.createFile(at: path) }
         } catch {
             return ReadSide(store: nil, status: .unavailable(reason: "\(folder): \(error)"))
@@ -104,6 +108,18 @@ final class ReadSide: Sendable {
                 return ReadSide(store: nil, status: .unavailable(reason: "\(error)"))
             }
         }
+    }
+
+    /// The database file and the files SQLite keeps beside it.
+    static func storeFiles(_ path: FilePath) -> [FilePath] {
+        ["", "-wal", "-shm"].map { FilePath(path.string + $0) }
+    }
+
+    /// Whether `path` is a regular file (not followed if a symbolic link) or does not exist.
+    static func isRegularFileOrAbsent(_ path: FilePath) -> Bool {
+        var status = stat()
+        guard lstat(path.string, &status) == 0 else { return errno == ENOENT }
+        return status.st_mode & S_IFMT == S_IFREG
     }
 
     /// The store's page key: derived from the ledger's current key when the journal is
@@ -195,7 +211,7 @@ extension Ledger {
         at directory: FilePath, encryption: JournalEncryption? = nil, fileSystem: any FileSystem = PosixFileSystem()
     ) throws(LedgerError) -> LedgerStore? {
         let path = ReadSide.storePath(in: directory)
-        guard fileSystem.fileExists(at: path) else { return nil }
+        guard fileSystem.fileExists(at: path), ReadSide.storeFiles(path).allSatisfy(ReadSide.isRegularFileOrAbsent) else { return nil }
         let keys = try PersonalKeyRing.load(ledgerDirectory: directory, fileSystem: fileSystem, encryption: encryption, readOnly: true)
         let checkpoints = CheckpointStore(
             directory: directory.appending(Ledger.checkpointDirectoryName), fileSystem: fileSystem, encryption: encryption)
