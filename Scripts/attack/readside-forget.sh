@@ -4,7 +4,8 @@
 #
 # Case A (control): a normal `forgetPerson`: after it, no page of the store or its WAL holds the
 #   name in plaintext.
-# Case B (finding): the key file cannot be replaced while the forgetting commits (here: a
+# Case B (held when run on 7635abb: the state redacts a forgotten person before the key is
+#   destroyed, so the store never got the name): the key file cannot be replaced while the forgetting commits (here: a
 #   directory squats on `personal-keys.tmp`; in real life an I/O error or a full disk). The
 #   command is acknowledged, the forgetting is left unfinished (`unfinishedForgetting`), and the
 #   commit writes the store with the name in clear and coverage = journal end. The next
@@ -12,7 +13,7 @@
 #   then finds the store's coverage equal to the journal's end and keeps it "current": the
 #   store keeps serving the forgotten name (people table, and as wallet owner in
 #   `tally balances`) and the name stays in its pages until some later batch rewrites `people`.
-#   Expected: a store written before the forgetting completed is rewritten (or rebuilt) when
+#   Checked: a store written before the forgetting completed is rewritten (or rebuilt) when
 #   open completes it; no page holds the name once the key is destroyed.
 source "$(dirname "$0")/readside-common.sh"
 echo "work: $WORK"

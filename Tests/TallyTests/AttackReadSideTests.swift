@@ -1,9 +1,12 @@
+import Crypto
 import Foundation
+import GRDB
 import SystemPackage
 @testable import Tally
 import TallyJournal
 import TallyModel
 import TallyProjections
+import TallySQLiteEncryption
 import TallyStore
 import TallyTestSupport
 import Testing
@@ -170,5 +173,83 @@ struct AttackReadSideTests {
         #expect(reopened.openReport.readSide == "current")
         #expect(try await reopened.store?.walletBalances() == wallets.balances())
         try await reopened.close()
+    }
+
+    // MARK: Finding: a reader during the forgetting keeps the name in the WAL
+
+    /// Observed: FAILS. While another connection holds a read transaction on the store (a
+    /// `Ledger.currentStore` reader, a widget, `tally balances` in another process), the
+    /// forgetting commit's `PRAGMA wal_checkpoint(TRUNCATE)` cannot complete; SQLite reports that
+    /// in the pragma's result row (busy = 1), not as an error, so `LedgerStore.commit` goes on as
+    /// if it had truncated. The WAL keeps the frames written before the forgetting, whose
+    /// `people` page holds the name; an unencrypted ledger's pages open with the public
+    /// integrity key, so the name is readable while the ledger stays open (nothing truncates
+    /// again; the WAL is deleted only when the last connection closes).
+    @Test("attack P3: a concurrent store reader during forgetPerson leaves the name in the WAL (public integrity key)")
+    func readerDuringForgettingKeepsNameInWAL() async throws {
+        let directory = try TemporaryDirectory("tally-attack-forget-reader")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        var s = Scenario()
+        let marker = "Zyxwvut Qorpleth"
+        let ledger = try await Ledger.open(at: path, options: Self.options())
+        try await ledger.execute(s.setup())
+        let contact: PersonID = s.ids.next()
+        try await ledger.execute(s.command(.addPerson(personID: contact, name: marker)))
+        for _ in 0..<3 { try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(500)))) }
+        let file = Self.storeFile(path)
+        #expect(try Self.walFramesContaining(marker, walPath: file + "-wal") > 0, "the control: the name is in the WAL before")
+        // A reader holding a snapshot, as a concurrent `currentStore` reader does while it reads.
+        let reader = try EncryptedSQLite.openPool(atPath: file, key: LedgerStore.integrityKey)
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            try? reader.read { database in
+                _ = try Int.fetchOne(database, sql: "SELECT COUNT(*) FROM people")
+                started.signal()
+                release.wait()
+            }
+            started.signal()
+        }
+        thread.start()
+        started.wait()
+        try await ledger.execute(s.command(.forgetPerson(contact)))
+        release.signal()
+        #expect(try await ledger.store?.personNames()[contact] != marker, "the control: the store redacts the name")
+        let frames = try Self.walFramesContaining(marker, walPath: file + "-wal")
+        // Observed: frames > 0 (the pre-forgetting people pages are still in the WAL).
+        #expect(frames == 0, "\(frames) WAL frame(s) still hold the forgotten name in plaintext under the public key")
+        try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(600))))
+        let later = try Self.walFramesContaining(marker, walPath: file + "-wal")
+        #expect(later == 0, "\(later) WAL frame(s) still hold the name after one more batch")
+        try await ledger.close()
+    }
+
+    /// WAL frames (any generation) whose page, opened with the public integrity key, holds `text`.
+    static func walFramesContaining(_ text: String, walPath: String) throws -> Int {
+        guard let data = FileManager.default.contents(atPath: walPath), data.count > 32 else { return 0 }
+        let bytes = [UInt8](data)
+        let pageBytes = Int(UInt32(bytes[8]) << 24 | UInt32(bytes[9]) << 16 | UInt32(bytes[10]) << 8 | UInt32(bytes[11]))
+        let needle = Array(text.utf8)
+        var offset = 32, index: UInt32 = 0, hits = 0
+        while offset + 24 + pageBytes <= bytes.count {
+            let pageNumber = UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
+            let page = Array(bytes[(offset + 24)..<(offset + 24 + pageBytes)])
+            let clear = pageNumber == 1 ? 100 : 0
+            let bodyEnd = pageBytes - 28
+            var ad = Array("TSQ1".utf8) + [2]
+            withUnsafeBytes(of: pageNumber.bigEndian) { ad += $0 }
+            withUnsafeBytes(of: index.bigEndian) { ad += $0 }
+            ad += page[0..<clear]
+            if let box = try? AES.GCM.SealedBox(
+                nonce: AES.GCM.Nonce(data: page[bodyEnd..<(bodyEnd + 12)]), ciphertext: page[clear..<bodyEnd], tag: page[(bodyEnd + 12)...]),
+               let plain = try? AES.GCM.open(box, using: LedgerStore.integrityKey, authenticating: ad),
+               Data(plain).range(of: Data(needle)) != nil {
+                hits += 1
+            }
+            offset += 24 + pageBytes
+            index += 1
+        }
+        return hits
     }
 }
