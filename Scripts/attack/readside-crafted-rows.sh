@@ -10,6 +10,12 @@
 # `let kindValue: Int = row["kind"]`, `let sequence: Int64 = row["sequence"]`,
 # `isActive: row["is_active"]` with GRDB's trapping subscript.
 #
+# Observed on 7635abb: cases 1-3 (balances, rebuild, apply) die with SIGILL, e.g.
+#   Fatal error: 'try!' expression unexpectedly raised an error: could not decode Int64 from
+#   database value "abc" - column: "sequence" (LedgerStore.coverage, called by Ledger.open)
+# so the ledger cannot be written or rebuilt until read-side/ is deleted by hand. Case 4
+# (REAL 1.5) held. Case 5 (forged amount, re-sealed) is served: by design, the key is public.
+#
 # Usage: Scripts/attack/readside-crafted-rows.sh   (TALLY=path/to/tally to override)
 source "$(dirname "$0")/readside-common.sh"
 echo "work: $WORK"

@@ -13,6 +13,11 @@
 # Expected: a store whose pages do not all belong to the state its coverage names is never
 # served (rebuilt, or balances replayed). Observed: see the FINDING lines.
 #
+# Observed on 7635abb (encrypted ledger, 5 more transactions after the copy): the old image of
+# page 7 (wallet_balances) is served: 'Joint account CHF 14'968.55' instead of the replay's
+# 'CHF 14'929.70', exit 0; the old image of page 8 (totals) gives totals that no state ever had
+# next to current wallet balances. Other pages: same output as the replay.
+#
 # Usage: Scripts/attack/readside-page-rollback.sh [plain]   (plain: the same on an unencrypted ledger)
 source "$(dirname "$0")/readside-common.sh"
 echo "work: $WORK"
