@@ -1,0 +1,255 @@
+import Crypto
+import Foundation
+import GRDB
+import SystemPackage
+@testable import Tally
+import TallyJournal
+import TallyModel
+import TallyProjections
+import TallySQLiteEncryption
+import TallyStore
+import TallyTestSupport
+import Testing
+
+/// Attacks on the read-side store (issue 14). Each test states the behaviour observed when it
+/// was written; a failing test is a finding. Shell reproductions: Scripts/attack/readside-*.sh.
+@Suite("Attack: read-side store", .serialized)
+struct AttackReadSideTests {
+    static func options() -> LedgerOptions {
+        var options = LedgerOptions(durability: .synchronous)
+        options.checkpointIntervalEvents = 0
+        return options
+    }
+
+    static func storeFile(_ ledger: FilePath) -> String { ledger.appending("read-side").appending(LedgerStore.fileName).string }
+
+    /// Runs `batches` on the ledger at `path` and closes it; the ledger (and its store's pool)
+    /// is released when this returns, so SQLite checkpoints the store's WAL into its file.
+    static func run(_ path: FilePath, _ options: LedgerOptions, _ batches: [[Command]]) async throws -> [WalletBalance] {
+        let ledger = try await Ledger.open(at: path, options: options)
+        for batch in batches { try await ledger.execute(batch) }
+        let balances = try await ledger.readModels.wallets.balances()
+        try await ledger.close()
+        return balances
+    }
+
+    // MARK: Held (P3): a forgetting whose key file could not be written, finished at open
+
+    /// Held (passes): with the key file unwritable during `forgetPerson` the command is
+    /// acknowledged and the forgetting stays unfinished, but the store is already written with the
+    /// name redacted (the state redacts a forgotten person's name before the key is destroyed), so
+    /// the store that open keeps as "current" agrees with the state.
+    @Test("attack P3: a forgetting finished by open still leaves the name in a store opened as current")
+    func forgettingFinishedAtOpenLeavesNameInStore() async throws {
+        let directory = try TemporaryDirectory("tally-attack-forget-open")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        var s = Scenario()
+        let marker = "Zyxwvut Qorpleth"
+        let contact: PersonID
+        do {
+            let ledger = try await Ledger.open(at: path, options: Self.options())
+            try await ledger.execute(s.setup())
+            contact = s.ids.next()
+            try await ledger.execute(s.command(.addPerson(personID: contact, name: marker)))
+            try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(500))))
+            // The key file cannot be replaced while the forgetting commits (stands in for an I/O
+            // error): a directory squats on its temporary name.
+            let squat = path.appending(PersonalKeyRing.fileName + ".tmp").string
+            try FileManager.default.createDirectory(atPath: squat, withIntermediateDirectories: true)
+            FileManager.default.createFile(atPath: squat + "/x", contents: Data())
+            try await ledger.execute(s.command(.forgetPerson(contact)))  // acknowledged
+            #expect(await !ledger.unfinishedForgetting.isEmpty, "the control: the forgetting could not finish")
+            try await ledger.close()
+            try FileManager.default.removeItem(atPath: squat)
+        }
+        let reopened = try await Ledger.open(at: path, options: Self.options())
+        #expect(reopened.openReport.forgettingCompleted == [contact], "the control: open completed the forgetting")
+        let stateName = await reopened.state.personNames[contact]
+        #expect(stateName != marker, "the control: the state reads the name redacted")
+        let store = try #require(await reopened.store, "\(reopened.openReport.readSide)")
+        let storeNames = try store.personNames()
+        #expect(storeNames[contact] != marker, "the store still serves the forgotten name (read side: \(reopened.openReport.readSide))")
+        #expect(storeNames[contact] == stateName, "store and state disagree on the person's name")
+        try await reopened.close()
+    }
+
+    // MARK: Finding 2: an older image of one page is accepted (encrypted ledger, no key needed)
+
+    /// Observed: for some page of the database file, putting back its older sealed image (taken
+    /// from a copy of the same store before more batches) gives a store that `Ledger.open` reports
+    /// "current" and whose `walletBalances()` differ from the read models: AES-GCM binds a page to
+    /// its number only, not to a version or to the coverage row. The same mixed file is what a
+    /// power loss during a checkpoint can leave (`synchronous = OFF`).
+    @Test("attack: an older sealed image of one store page is served as current (encrypted ledger)")
+    func olderPageImageIsServed() async throws {
+        let directory = try TemporaryDirectory("tally-attack-page-rollback")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        var options = Self.options()
+        options.encryption = try JournalEncryption(keyID: 1, key: [UInt8](repeating: 7, count: 32))
+        var s = Scenario()
+        _ = try await Self.run(path, options, [s.setup()] + (0..<4).map { i in [s.command(.recordTransaction(s.ids.next(), s.expense(100 + Int64(i))))] })
+        let file = Self.storeFile(path)
+        let old = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
+        let expected = try await Self.run(path, options, (0..<4).map { i in [s.command(.recordTransaction(s.ids.next(), s.expense(9_000 + Int64(i))))] })
+        let new = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
+        let walBytes = (try? FileManager.default.attributesOfItem(atPath: file + "-wal")[.size] as? Int) ?? 0
+        let pageBytes = Int(UInt16(new[16]) << 8 | UInt16(new[17]))
+        var served: [Int] = []
+        for page in 1..<(min(old.count, new.count) / pageBytes) where old[(page * pageBytes)..<((page + 1) * pageBytes)] != new[(page * pageBytes)..<((page + 1) * pageBytes)] {
+            var mixed = new
+            mixed.replaceSubrange((page * pageBytes)..<((page + 1) * pageBytes), with: old[(page * pageBytes)..<((page + 1) * pageBytes)])
+            try Data(mixed).write(to: URL(fileURLWithPath: file))
+            guard let store = try? Ledger.currentStore(at: path, encryption: options.encryption),
+                  let balances = try? store.walletBalances() else { continue }
+            if balances != expected { served.append(page + 1) }
+        }
+        try Data(new).write(to: URL(fileURLWithPath: file))
+        // Observed: served is not empty (e.g. the wallet_balances page): old balances, coverage current.
+        #expect(served.isEmpty, "pages whose older image is served as current balances: \(served) (WAL bytes after close: \(walBytes))")
+    }
+
+    // MARK: Finding 3: key rotation
+
+    /// Rotating the ledger key makes the store unreadable with the new page key; open must
+    /// rebuild it (not leave it "unavailable") and it must match the read models.
+    @Test("attack: key rotation then reopen rebuilds a store that matches the read models")
+    func keyRotationRebuilds() async throws {
+        let directory = try TemporaryDirectory("tally-attack-rotation")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        var options = Self.options()
+        let first = try JournalEncryption(keyID: 1, key: [UInt8](repeating: 1, count: 32))
+        options.encryption = first
+        var s = Scenario()
+        _ = try await Self.run(path, options, [s.setup(), [s.command(.recordTransaction(s.ids.next(), s.expense(300)))]])
+        options.encryption = try first.rotated(toKeyID: 2, key: [UInt8](repeating: 2, count: 32))
+        let expected = try await Self.run(path, options, [[s.command(.recordTransaction(s.ids.next(), s.expense(400)))]])
+        let ledger = try await Ledger.open(at: path, options: options)
+        #expect(ledger.openReport.readSide == "current", "\(ledger.openReport.readSide)")
+        let store = try #require(await ledger.store, "\(ledger.openReport.readSide)")
+        #expect(try store.walletBalances() == expected)
+        try await ledger.close()
+    }
+
+    // MARK: Concurrency: 64 concurrent executes, store vs read models
+
+    @Test("attack: 64 concurrent executes with edits, deletes, undo and transfers; the store equals the read models")
+    func concurrentExecutes() async throws {
+        let directory = try TemporaryDirectory("tally-attack-concurrent")
+        defer { directory.remove() }
+        var s = Scenario()
+        let ledger = try await Ledger.open(at: directory.appending("ledger"), options: Self.options())
+        try await ledger.execute(s.setup())
+        var commands: [Command] = []
+        var ids: [TransactionID] = []
+        for index in 0..<64 {
+            let id: TransactionID = s.ids.next()
+            ids.append(id)
+            commands.append(s.command(.recordTransaction(id, s.expense(Int64(10 + index)))))
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for command in commands { group.addTask { _ = try? await ledger.execute(command) } }
+        }
+        var later: [Command] = []
+        for index in stride(from: 0, to: 64, by: 3) { later.append(s.command(.deleteTransaction(ids[index]))) }
+        for index in stride(from: 1, to: 64, by: 5) {
+            var edited = s.expense(77_000 + Int64(index))
+            edited.date = Scenario.date("2026-01-09")
+            later.append(s.command(.editTransaction(ids[index], edited)))
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for command in later { group.addTask { _ = try? await ledger.execute(command) } }
+        }
+        if let last = later.last { _ = try? await ledger.execute(s.command(.undo(last.commandID))) }
+        let store = try #require(await ledger.store)
+        let wallets = await ledger.readModels.wallets
+        #expect(try store.walletBalances() == wallets.balances())
+        #expect(try store.totals() == wallets.totals())
+        #expect(try store.rowCounts()["transactions"] == wallets.transactionIDs.count)
+        try await ledger.close()
+        let reopened = try await Ledger.open(at: directory.appending("ledger"), options: Self.options())
+        #expect(reopened.openReport.readSide == "current")
+        #expect(try await reopened.store?.walletBalances() == wallets.balances())
+        try await reopened.close()
+    }
+
+    // MARK: Finding: a reader during the forgetting keeps the name in the WAL
+
+    /// Observed: FAILS. While another connection holds a read transaction on the store (a
+    /// `Ledger.currentStore` reader, a widget, `tally balances` in another process), the
+    /// forgetting commit's `PRAGMA wal_checkpoint(TRUNCATE)` cannot complete; SQLite reports that
+    /// in the pragma's result row (busy = 1), not as an error, so `LedgerStore.commit` goes on as
+    /// if it had truncated. The WAL keeps the frames written before the forgetting, whose
+    /// `people` page holds the name; an unencrypted ledger's pages open with the public
+    /// integrity key, so the name is readable while the ledger stays open (nothing truncates
+    /// again; the WAL is deleted only when the last connection closes).
+    @Test("attack P3: a concurrent store reader during forgetPerson leaves the name in the WAL (public integrity key)")
+    func readerDuringForgettingKeepsNameInWAL() async throws {
+        let directory = try TemporaryDirectory("tally-attack-forget-reader")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        var s = Scenario()
+        let marker = "Zyxwvut Qorpleth"
+        let ledger = try await Ledger.open(at: path, options: Self.options())
+        try await ledger.execute(s.setup())
+        let contact: PersonID = s.ids.next()
+        try await ledger.execute(s.command(.addPerson(personID: contact, name: marker)))
+        for _ in 0..<3 { try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(500)))) }
+        let file = Self.storeFile(path)
+        #expect(try Self.walFramesContaining(marker, walPath: file + "-wal") > 0, "the control: the name is in the WAL before")
+        // A reader holding a snapshot, as a concurrent `currentStore` reader does while it reads.
+        let reader = try EncryptedSQLite.openPool(atPath: file, key: LedgerStore.integrityKey)
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            try? reader.read { database in
+                _ = try Int.fetchOne(database, sql: "SELECT COUNT(*) FROM people")
+                started.signal()
+                release.wait()
+            }
+            started.signal()
+        }
+        thread.start()
+        started.wait()
+        try await ledger.execute(s.command(.forgetPerson(contact)))
+        release.signal()
+        #expect(try await ledger.store?.personNames()[contact] != marker, "the control: the store redacts the name")
+        let frames = try Self.walFramesContaining(marker, walPath: file + "-wal")
+        // Observed: frames > 0 (the pre-forgetting people pages are still in the WAL).
+        #expect(frames == 0, "\(frames) WAL frame(s) still hold the forgotten name in plaintext under the public key")
+        try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(600))))
+        let later = try Self.walFramesContaining(marker, walPath: file + "-wal")
+        #expect(later == 0, "\(later) WAL frame(s) still hold the name after one more batch")
+        try await ledger.close()
+    }
+
+    /// WAL frames (any generation) whose page, opened with the public integrity key, holds `text`.
+    static func walFramesContaining(_ text: String, walPath: String) throws -> Int {
+        guard let data = FileManager.default.contents(atPath: walPath), data.count > 32 else { return 0 }
+        let bytes = [UInt8](data)
+        let pageBytes = Int(UInt32(bytes[8]) << 24 | UInt32(bytes[9]) << 16 | UInt32(bytes[10]) << 8 | UInt32(bytes[11]))
+        let needle = Array(text.utf8)
+        var offset = 32, index: UInt32 = 0, hits = 0
+        while offset + 24 + pageBytes <= bytes.count {
+            let pageNumber = UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
+            let page = Array(bytes[(offset + 24)..<(offset + 24 + pageBytes)])
+            let clear = pageNumber == 1 ? 100 : 0
+            let bodyEnd = pageBytes - 28
+            var ad = Array("TSQ1".utf8) + [2]
+            withUnsafeBytes(of: pageNumber.bigEndian) { ad += $0 }
+            withUnsafeBytes(of: index.bigEndian) { ad += $0 }
+            ad += page[0..<clear]
+            if let box = try? AES.GCM.SealedBox(
+                nonce: AES.GCM.Nonce(data: page[bodyEnd..<(bodyEnd + 12)]), ciphertext: page[clear..<bodyEnd], tag: page[(bodyEnd + 12)...]),
+               let plain = try? AES.GCM.open(box, using: LedgerStore.integrityKey, authenticating: ad),
+               Data(plain).range(of: Data(needle)) != nil {
+                hits += 1
+            }
+            offset += 24 + pageBytes
+            index += 1
+        }
+        return hits
+    }
+}
