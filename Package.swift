@@ -137,6 +137,7 @@ let package = Package(
             dependencies: [
                 "Tally", "TallyTestSupport", "TallyModel", "TallyJournal", "TallyProjections", "TallyStore", "TallySQLiteEncryption",
                 .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(
