@@ -44,6 +44,22 @@ struct ReadSideTests {
 
     static func storeFolder(_ path: FilePath) -> String { path.appending("read-side").string }
 
+    /// Executes `batches` on the ledger at `path` (created when missing) and closes it.
+    static func write(_ batches: some Sequence<[Command]>, to path: FilePath) async throws {
+        let ledger = try await Ledger.open(at: path, options: options())
+        for batch in batches { try await ledger.execute(batch) }
+        try await ledger.close()
+    }
+
+    /// Reopens `path` and expects the store rebuilt or caught up as `status` says, and equal
+    /// to the read models.
+    static func expectReopened(_ path: FilePath, status: (String) -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let reopened = try await Ledger.open(at: path, options: options())
+        #expect(status(reopened.openReport.readSide), "\(reopened.openReport.readSide)", sourceLocation: sourceLocation)
+        try await expectStoreMatches(reopened, sourceLocation: sourceLocation)
+        try await reopened.close()
+    }
+
     /// The store of an open ledger shows its read models exactly.
     static func expectStoreMatches(_ ledger: Ledger, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let store = try #require(await ledger.store, "no current store: \(ledger.openReport.readSide)", sourceLocation: sourceLocation)
@@ -123,21 +139,14 @@ struct ReadSideTests {
         let path = directory.appending("ledger")
         var s = Scenario()
         let batches = Self.history(&s, count: 8)
-        let first = try await Ledger.open(at: path, options: Self.options())
-        for batch in batches.prefix(5) { try await first.execute(batch) }
-        try await first.close()
+        try await Self.write(batches.prefix(5), to: path)
         // The store as the crash left it: the commit of the later batches never happened.
         try FileManager.default.copyItem(atPath: Self.storeFolder(path), toPath: directory.appending("store-early").string)
-        let second = try await Ledger.open(at: path, options: Self.options())
-        for batch in batches.dropFirst(5) { try await second.execute(batch) }
-        try await second.close()
+        try await Self.write(batches.dropFirst(5), to: path)
         try FileManager.default.removeItem(atPath: Self.storeFolder(path))
         try FileManager.default.moveItem(atPath: directory.appending("store-early").string, toPath: Self.storeFolder(path))
         #expect(try Ledger.currentStore(at: path) == nil, "a store behind the journal is never served")
-        let reopened = try await Ledger.open(at: path, options: Self.options())
-        #expect(reopened.openReport.readSide == "caught up by \(batches.dropFirst(5).count) event(s)")
-        try await Self.expectStoreMatches(reopened)
-        try await reopened.close()
+        try await Self.expectReopened(path) { $0 == "caught up by \(batches.dropFirst(5).count) event(s)" }
         #expect(try Ledger.currentStore(at: path) != nil)
     }
 
@@ -147,14 +156,9 @@ struct ReadSideTests {
         defer { directory.remove() }
         let path = directory.appending("ledger")
         var s = Scenario()
-        let ledger = try await Ledger.open(at: path, options: Self.options())
-        for batch in Self.history(&s, count: 6) { try await ledger.execute(batch) }
-        try await ledger.close()
+        try await Self.write(Self.history(&s, count: 6), to: path)
         try FileManager.default.removeItem(atPath: Self.storeFolder(path))
-        let reopened = try await Ledger.open(at: path, options: Self.options())
-        #expect(reopened.openReport.readSide == "rebuilt: it was empty or missing")
-        try await Self.expectStoreMatches(reopened)
-        try await reopened.close()
+        try await Self.expectReopened(path) { $0 == "rebuilt: it was empty or missing" }
     }
 
     @Test("read side: a store of another ledger (other chain value) is rebuilt, never served")
@@ -164,21 +168,14 @@ struct ReadSideTests {
         let path = directory.appending("ledger")
         let other = directory.appending("other")
         var s = Scenario()
-        let ledger = try await Ledger.open(at: path, options: Self.options())
-        for batch in Self.history(&s, count: 6) { try await ledger.execute(batch) }
-        try await ledger.close()
+        try await Self.write(Self.history(&s, count: 6), to: path)
         var t = Scenario()
         t.advance(to: "2026-01-09")
-        let foreign = try await Ledger.open(at: other, options: Self.options())
-        for batch in Self.history(&t, count: 3) { try await foreign.execute(batch) }
-        try await foreign.close()
+        try await Self.write(Self.history(&t, count: 3), to: other)
         try FileManager.default.removeItem(atPath: Self.storeFolder(path))
         try FileManager.default.copyItem(atPath: Self.storeFolder(other), toPath: Self.storeFolder(path))
         #expect(try Ledger.currentStore(at: path) == nil)
-        let reopened = try await Ledger.open(at: path, options: Self.options())
-        #expect(reopened.openReport.readSide.hasPrefix("rebuilt: its chain value at sequence"), "\(reopened.openReport.readSide)")
-        try await Self.expectStoreMatches(reopened)
-        try await reopened.close()
+        try await Self.expectReopened(path) { $0.hasPrefix("rebuilt: its chain value at sequence") }
     }
 
     @Test("read side: a damaged store file is rebuilt at open, never served")
@@ -187,18 +184,13 @@ struct ReadSideTests {
         defer { directory.remove() }
         let path = directory.appending("ledger")
         var s = Scenario()
-        let ledger = try await Ledger.open(at: path, options: Self.options())
-        for batch in Self.history(&s, count: 6) { try await ledger.execute(batch) }
-        try await ledger.close()
+        try await Self.write(Self.history(&s, count: 6), to: path)
         let file = Self.storeFolder(path) + "/" + LedgerStore.fileName
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
         for index in stride(from: 0, to: min(bytes.count, 8192), by: 3) { bytes[index] ^= 0x5A }
         try Data(bytes).write(to: URL(fileURLWithPath: file))
         #expect(try Ledger.currentStore(at: path) == nil, "a damaged store is never served")
-        let reopened = try await Ledger.open(at: path, options: Self.options())
-        #expect(reopened.openReport.readSide.hasPrefix("rebuilt: "), "\(reopened.openReport.readSide)")
-        try await Self.expectStoreMatches(reopened)
-        try await reopened.close()
+        try await Self.expectReopened(path) { $0.hasPrefix("rebuilt: ") }
     }
 
     @Test("read side: a store ahead of a journal that was cut back (restored from an older copy) is rebuilt, never served")
@@ -208,21 +200,14 @@ struct ReadSideTests {
         let path = directory.appending("ledger")
         var s = Scenario()
         let batches = Self.history(&s, count: 8)
-        let first = try await Ledger.open(at: path, options: Self.options())
-        for batch in batches.prefix(5) { try await first.execute(batch) }
-        try await first.close()
+        try await Self.write(batches.prefix(5), to: path)
         let journal = path.appending(Ledger.journalDirectoryName).string
         try FileManager.default.copyItem(atPath: journal, toPath: directory.appending("journal-early").string)
-        let second = try await Ledger.open(at: path, options: Self.options())
-        for batch in batches.dropFirst(5) { try await second.execute(batch) }
-        try await second.close()
+        try await Self.write(batches.dropFirst(5), to: path)
         try FileManager.default.removeItem(atPath: journal)
         try FileManager.default.moveItem(atPath: directory.appending("journal-early").string, toPath: journal)
         #expect(try Ledger.currentStore(at: path) == nil, "a store beyond the journal is never served")
-        let reopened = try await Ledger.open(at: path, options: Self.options())
-        #expect(reopened.openReport.readSide.hasPrefix("rebuilt: it covers sequence"), "\(reopened.openReport.readSide)")
-        try await Self.expectStoreMatches(reopened)
-        try await reopened.close()
+        try await Self.expectReopened(path) { $0.hasPrefix("rebuilt: it covers sequence") }
     }
 
     @Test("read side: rebuildReadSide folds the journal alone and rewrites every row")
