@@ -67,9 +67,14 @@ public final class LedgerStore: Sendable {
         }
     }
 
-    /// Removes the store's files (database, WAL, shared memory); missing files are fine.
+    /// The database file at `path` and the files SQLite keeps beside it (WAL, shared memory).
+    public static func files(at path: String) -> [String] {
+        ["", "-wal", "-shm"].map { path + $0 }
+    }
+
+    /// Removes the store's files; missing files are fine.
     public static func remove(at path: String) {
-        for suffix in ["", "-wal", "-shm"] { _ = unlink(path + suffix) }
+        for file in files(at: path) { _ = unlink(file) }
     }
 
     /// The journal position the rows reflect; `nil` for a store never filled.

@@ -112,7 +112,7 @@ final class ReadSide: Sendable {
 
     /// The database file and the files SQLite keeps beside it.
     static func storeFiles(_ path: FilePath) -> [FilePath] {
-        ["", "-wal", "-shm"].map { FilePath(path.string + $0) }
+        LedgerStore.files(at: path.string).map { FilePath($0) }
     }
 
     /// Whether `path` is a regular file (not followed if a symbolic link) or does not exist.
@@ -148,7 +148,10 @@ final class ReadSide: Sendable {
         do throws(LedgerError) {
             try Ledger.forEachEvent(
                 in: reader, from: coverage.sequenceNumber + 1, through: reader.lastSequenceNumber, personalTexts: keys
-            ) { committed in changes.add(committed.event) }
+            ) { committed in
+                changes.add(committed.event)
+                if case .personForgotten = committed.event.payload { changes.forgetPeople() }  // P3: truncate the WAL too
+            }
         } catch {
             return nil
         }
