@@ -70,7 +70,7 @@ struct StoreRowWriter {
                 sql: "INSERT INTO totals (position, role, currency, amount) VALUES (?, ?, ?, ?)",
                 arguments: [position, row.0, row.1.code, row.2])
         }
-        for pair in try snapshot.readModels.debts.householdBalances() {
+        for pair in try snapshot.readModels.debts.householdNetBalances() {
             try database.execute(
                 sql: "INSERT OR REPLACE INTO household_debts (person_a, person_b, currency, a_owes_b) VALUES (?, ?, ?, ?)",
                 arguments: [pair.personA.description, pair.personB.description, pair.aOwesB.currency.code, pair.aOwesB.minorUnits])

@@ -35,6 +35,7 @@ struct ReadSideTests {
         edited.date = Scenario.date("2026-01-07")
         batches.append([s.command(.editTransaction(recorded[1], edited))])
         batches.append([s.command(.deleteTransaction(recorded[2]))])
+        batches.append([s.command(.recordTransaction(s.ids.next(), s.expense(3_333, shared: true, payer: s.bob)))])
         let transfer: TransferID = s.ids.next()
         batches.append([s.command(.recordTransfer(
             transferID: transfer, from: s.joint, to: s.euroCard, amountSent: Scenario.chf(1_000),
@@ -69,6 +70,11 @@ struct ReadSideTests {
         #expect(try store.coverage()?.sequenceNumber == (await ledger.lastSequenceNumber), sourceLocation: sourceLocation)
         #expect(try store.rowCounts()["transactions"] == wallets.transactionIDs.count, sourceLocation: sourceLocation)
         #expect(try store.rowCounts()["transfers"] == wallets.transferIDs.count, sourceLocation: sourceLocation)
+        let debts = await ledger.readModels.debts
+        let nets = try debts.householdNetBalances().map { "\($0.personA) \($0.personB) \($0.aOwesB)" }
+        #expect(nets == (try debts.householdBalances().filter { !$0.aOwesB.isZero }.map { "\($0.personA) \($0.personB) \($0.aOwesB)" }),
+                "the running nets the store writes equal the item-by-item debts (S5)", sourceLocation: sourceLocation)
+        #expect(try store.rowCounts()["household_debts"] == nets.count, sourceLocation: sourceLocation)
     }
 
     @Test("read side: after every durable batch the store's balances, totals and rows equal the read models")
@@ -116,7 +122,7 @@ struct ReadSideTests {
             .filter { $0.isLive && $0.details.walletID == s.joint }
             .sorted { ($0.details.date, $0.sequenceNumber) > ($1.details.date, $1.sequenceNumber) }
             .map(\.transactionID)
-        #expect(expected.count == 24)
+        #expect(expected.count == 25, "24 recorded, one deleted, one shared")
         for pageSize in [1, 5, 7, 100] {
             var listed: [TransactionID] = []
             var cursor: StoredTransaction?
@@ -128,7 +134,7 @@ struct ReadSideTests {
             }
             #expect(listed == expected, "page size \(pageSize)")
         }
-        #expect(try store.transactions(in: s.joint, limit: 100, includingDeleted: true).count == 25)
+        #expect(try store.transactions(in: s.joint, limit: 100, includingDeleted: true).count == 26)
         try await ledger.close()
     }
 
@@ -218,7 +224,7 @@ struct ReadSideTests {
         let ledger = try await Ledger.open(at: directory.appending("ledger"), options: Self.options())
         for batch in Self.history(&s, count: 9) { try await ledger.execute(batch) }
         let counts = try await ledger.rebuildReadSide()
-        #expect(counts["transactions"] == 9)
+        #expect(counts["transactions"] == 10)
         #expect(counts["wallet_balances"] == 2)
         try await Self.expectStoreMatches(ledger)
         try await ledger.close()

@@ -78,6 +78,18 @@ extension DebtProjection {
         return result
     }
 
+    /// The household net between every pair and currency that is not zero (S5), sorted like
+    /// ``householdBalances()`` and equal to its `aOwesB` values, without the open items: from
+    /// the running nets, O(pairs), not O(every item).
+    /// - Throws: ``ProjectionError/overflow(rule:subject:)``.
+    public func householdNetBalances() throws(ProjectionError) -> [(personA: PersonID, personB: PersonID, aOwesB: Money)] {
+        try householdNets.keys.sorted().map { pair throws(ProjectionError) in
+            let amount = try MoneySum(units: householdNets[pair] ?? 0, currency: pair.currency)
+                .money(rule: "S5", subject: "debt between \(pair.low) and \(pair.high)")
+            return (pair.low, pair.high, amount)
+        }
+    }
+
     /// What `debtor` owes `creditor` in `currency` from household items and settlements (S5):
     /// negative when `creditor` owes `debtor`. Always `-owed(by: creditor, to: debtor)`.
     /// - Throws: ``ProjectionError/overflow(rule:subject:)``.
