@@ -66,6 +66,7 @@ struct ReadSideTests {
         let store = try #require(await ledger.store, "no current store: \(ledger.openReport.readSide)", sourceLocation: sourceLocation)
         let wallets = await ledger.readModels.wallets
         #expect(try store.walletBalances() == wallets.balances(), sourceLocation: sourceLocation)
+        #expect(try wallets.balances() == wallets.balances(asOf: .max), "the current-balance path equals the dated one (W3)", sourceLocation: sourceLocation)
         #expect(try store.totals() == wallets.totals(), sourceLocation: sourceLocation)
         #expect(try store.coverage()?.sequenceNumber == (await ledger.lastSequenceNumber), sourceLocation: sourceLocation)
         #expect(try store.rowCounts()["transactions"] == wallets.transactionIDs.count, sourceLocation: sourceLocation)

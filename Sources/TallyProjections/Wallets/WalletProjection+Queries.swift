@@ -40,6 +40,30 @@ extension WalletProjection {
         return total
     }
 
+    /// The value of `wallet` after every recorded movement: ``value(of:movements:asOf:)`` at the
+    /// end of time, summed straight from the index without sorting (what every commit's store
+    /// write and `balances()` without a date need).
+    func currentValue(of wallet: WalletRecord) -> Int128 {
+        var total = Int128(wallet.openingBalance.minorUnits)
+        var countedAfter: LocalDate? = nil
+        if wallet.kind.isValueObserved, let point = balancePoints[wallet.walletID]?.last {
+            total = Int128(point.balance.minorUnits)
+            countedAfter = point.date
+        }
+        var raw: Int128 = 0
+        for (date, sum) in movementIndex.dailySums[wallet.walletID] ?? [:] {
+            if let after = countedAfter, date <= after { continue }
+            raw += sum
+        }
+        return total + raw * Int128(wallet.movementSign)
+    }
+
+    /// The value of `wallet` at the end of `date`, or after everything when `date` is nil.
+    func value(of wallet: WalletRecord, movements: @autoclosure () -> [Movement], asOf date: LocalDate?) -> Int128? {
+        guard let date else { return currentValue(of: wallet) }
+        return value(of: wallet, movements: movements(), asOf: date)
+    }
+
     /// The balance of one wallet.
     /// - Parameters:
     ///   - walletID: the wallet.
@@ -48,8 +72,7 @@ extension WalletProjection {
     /// - Throws: ``ProjectionError/overflow(rule:subject:)`` when it does not fit in `Int64`.
     public func balance(of walletID: WalletID, asOf date: LocalDate? = nil) throws(ProjectionError) -> Money? {
         guard let wallet = wallets[walletID] else { return nil }
-        let movements = movementsByWallet()[walletID] ?? []
-        guard let units = value(of: wallet, movements: movements, asOf: date ?? .max) else { return nil }
+        guard let units = value(of: wallet, movements: movementsByWallet()[walletID] ?? [], asOf: date) else { return nil }
         return try Self.money(units, wallet.currency, subject: "balance of \(walletID)")
     }
 
@@ -60,12 +83,12 @@ extension WalletProjection {
     ///   - viewer: when given, wallets owned by another member are left out (G7).
     /// - Throws: ``ProjectionError/overflow(rule:subject:)``.
     public func balances(asOf date: LocalDate? = nil, visibleTo viewer: PersonID? = nil) throws(ProjectionError) -> [WalletBalance] {
-        let movements = movementsByWallet()
+        let movements = date == nil ? [:] : movementsByWallet()
         let counts = movementIndex.liveTransactionCounts
         var result: [WalletBalance] = []
         for wallet in wallets.values {
             if let viewer, let owner = wallet.owner, owner != viewer { continue }
-            guard let units = value(of: wallet, movements: movements[wallet.walletID] ?? [], asOf: date ?? .max) else { continue }
+            guard let units = value(of: wallet, movements: movements[wallet.walletID] ?? [], asOf: date) else { continue }
             result.append(WalletBalance(
                 walletID: wallet.walletID, name: wallet.name, kind: wallet.kind, owner: wallet.owner,
                 isActive: wallet.isActive, closedOn: wallet.closedOn,
@@ -79,10 +102,10 @@ extension WalletProjection {
     /// - Parameter date: the end of the day; `nil` for all movements, converted with the latest rates.
     /// - Throws: ``ProjectionError/overflow(rule:subject:)``.
     public func totals(asOf date: LocalDate? = nil) throws(ProjectionError) -> WalletTotals {
-        let movements = movementsByWallet()
+        let movements = date == nil ? [:] : movementsByWallet()
         var sums: [Currency: MoneySum] = [:]
         for wallet in wallets.values where wallet.countsInTotals {
-            guard let units = value(of: wallet, movements: movements[wallet.walletID] ?? [], asOf: date ?? .max) else { continue }
+            guard let units = value(of: wallet, movements: movements[wallet.walletID] ?? [], asOf: date) else { continue }
             var sum = sums[wallet.currency] ?? MoneySum(wallet.currency)
             sum.add(MoneySum.signed(units, wallet.kind.isLiability ? -1 : 1))
             sums[wallet.currency] = sum
