@@ -49,6 +49,8 @@ public actor Ledger {
     private let readSide: ReadSide
     /// What committed batches changed since the read side was last written.
     private var unstoredChanges = StoreChanges()
+    /// Whether a store write is scheduled for a later turn of the actor.
+    private var storeWriteScheduled = false
     private var isClosed = false
 
     /// The journal's folder inside a ledger directory.
@@ -318,7 +320,7 @@ public actor Ledger {
             unacknowledged.removeFirst()
             commit(first)
         }
-        storeDurableChanges()  // one store transaction for every batch of the group
+        scheduleStoreWrite()  // after the callers are answered: one store transaction for all that committed meanwhile
     }
 
     /// The commit step: `batch` is durable (or, under a relaxed policy, written) and is now
@@ -399,6 +401,19 @@ public actor Ledger {
     /// applied event durable: the rows then show exactly a durable prefix of the journal, never
     /// an event a crash could lose (under `.synchronous`, right after each batch; under the other
     /// policies, after the next sync).
+    /// Writes the store in a later turn of the actor, so that acknowledging a batch never waits
+    /// for SQLite; under load one write covers every batch committed in between.
+    private func scheduleStoreWrite() {
+        guard !storeWriteScheduled else { return }
+        storeWriteScheduled = true
+        Task { await self.writeScheduledStore() }
+    }
+
+    private func writeScheduledStore() {
+        storeWriteScheduled = false
+        if !isClosed { storeDurableChanges() }
+    }
+
     private func storeDurableChanges() {
         guard unstoredChanges.eventCount > 0 || unstoredChanges.forgetsPeople else { return }
         if journal.durableSequenceNumber < lastSequenceNumber {
@@ -446,7 +461,8 @@ public actor Ledger {
     /// The read side when it shows exactly the committed state; `nil` while a write to it is
     /// pending or failed, or when the ledger keeps none (``LedgerOpenReport/readSide``).
     public var store: LedgerStore? {
-        readSide.store(showing: lastSequenceNumber)
+        storeDurableChanges()  // a scheduled write not run yet is done now
+        return readSide.store(showing: lastSequenceNumber)
     }
 
     /// P2: a key is durable before any acknowledged event is sealed with it. A batch the

@@ -88,9 +88,13 @@ struct SimulationShadow {
         var survived = false
         if !extra.isEmpty {
             let extraIDs = Set(extra.map(\.event.commandID))
-            if let submission = uncertain.first(where: { Set($0.commands.map(\.commandID)) == extraIDs }) {
+            // Group commit: several in-flight submissions may have been written before the
+            // crash; each one survives whole or not at all (G6), nothing else may appear.
+            let survivors = uncertain.filter { !Set($0.commands.map(\.commandID)).isDisjoint(with: extraIDs) }
+            let survivorIDs = Set(survivors.flatMap { $0.commands.map(\.commandID) })
+            if !survivors.isEmpty, survivorIDs == extraIDs {
                 survived = true
-                let commands = Dictionary(submission.commands.map { ($0.commandID, $0) }, uniquingKeysWith: { first, _ in first })
+                let commands = Dictionary(survivors.flatMap(\.commands).map { ($0.commandID, $0) }, uniquingKeysWith: { first, _ in first })
                 for event in extra {
                     guard let command = commands[event.event.commandID] else { continue }
                     if event.event.actor != command.actor || event.event.recordedAt != command.recordedAt {
@@ -99,7 +103,7 @@ struct SimulationShadow {
                 }
             } else {
                 let rejected = extraIDs.intersection(rejectedCommandIDs)
-                problems.append("the journal holds \(extra.count) events after the acknowledged \(events.count) that are not exactly one in-flight submission (commands \(extraIDs.count), of them rejected \(rejected.count), in-flight submissions \(uncertain.count))")
+                problems.append("the journal holds \(extra.count) events after the acknowledged \(events.count) that are not whole in-flight submissions (commands \(extraIDs.count), of them rejected \(rejected.count), in-flight submissions \(uncertain.count))")
             }
         }
         let leaked = journal.filter { rejectedCommandIDs.contains($0.event.commandID) }
