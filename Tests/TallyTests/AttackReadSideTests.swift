@@ -76,12 +76,12 @@ struct AttackReadSideTests {
 
     // MARK: Finding 2: an older image of one page is accepted (encrypted ledger, no key needed)
 
-    /// Observed: for some page of the database file, putting back its older sealed image (taken
+    /// Observed before the fix (the live-table digest in the coverage row): for some page of the database file, putting back its older sealed image (taken
     /// from a copy of the same store before more batches) gives a store that `Ledger.open` reports
     /// "current" and whose `walletBalances()` differ from the read models: AES-GCM binds a page to
     /// its number only, not to a version or to the coverage row. The same mixed file is what a
     /// power loss during a checkpoint can leave (`synchronous = OFF`).
-    @Test("attack: an older sealed image of one store page is served as current (encrypted ledger)")
+    @Test("attack: an older sealed image of one store page is never served as current balances (encrypted ledger)")
     func olderPageImageIsServed() async throws {
         let directory = try TemporaryDirectory("tally-attack-page-rollback")
         defer { directory.remove() }
@@ -106,7 +106,7 @@ struct AttackReadSideTests {
             if balances != expected { served.append(page + 1) }
         }
         try Data(new).write(to: URL(fileURLWithPath: file))
-        // Observed: served is not empty (e.g. the wallet_balances page): old balances, coverage current.
+        // Observed before the fix: served was not empty (e.g. the wallet_balances page): old balances, coverage current.
         #expect(served.isEmpty, "pages whose older image is served as current balances: \(served) (WAL bytes after close: \(walBytes))")
     }
 
