@@ -161,8 +161,7 @@ public actor Ledger {
             }
             let folded = FoldedState(state: replayed.state, readModels: replayed.readModels, chainValue: replayed.chainValue)
             let readSide = ReadSide.open(
-                directory: directory, options: options, folded: folded, personNames: folded.state.personNames,
-                reader: reader, keys: personalKeys)
+                directory: directory, options: options, folded: folded, reader: reader, keys: personalKeys)
             report.readSide = readSide.status.description
             return Ledger(
                 directory: directory, journal: journal, options: options, folded: folded,
@@ -426,7 +425,7 @@ public actor Ledger {
         }
         readSide.commit(
             unstoredChanges,
-            snapshot: StoreSnapshot(readModels: projections, personNames: current.personNames),
+            snapshot: StoreSnapshot(current, projections),
             coverage: StoreCoverage(sequenceNumber: lastSequenceNumber, chainValue: chainValue.bytes))
         unstoredChanges = StoreChanges()
     }
@@ -451,7 +450,7 @@ public actor Ledger {
             throw .readSide("the journal's fold ends at \(folded.lastSequenceNumber), not at the ledger's \(lastSequenceNumber) with its chain value")
         }
         let counts = try readSide.rebuild(
-            from: StoreSnapshot(readModels: folded.readModels, personNames: folded.state.personNames),
+            from: StoreSnapshot(folded.state, folded.readModels),
             coverage: StoreCoverage(sequenceNumber: folded.lastSequenceNumber, chainValue: folded.chainValue.bytes),
             progress: progress)
         unstoredChanges = StoreChanges()

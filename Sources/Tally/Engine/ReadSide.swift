@@ -7,6 +7,13 @@ import TallyModel
 import TallyProjections
 import TallyStore
 
+extension StoreSnapshot {
+    /// What the store is written from: the read models and the state's display names.
+    init(_ state: LedgerState, _ readModels: Projections) {
+        self.init(readModels: readModels, personNames: state.personNames)
+    }
+}
+
 /// The engine's link to its read-side store (`TallyStore`): opens it, checks it against the
 /// journal, catches it up or rebuilds it, and commits every batch to it after the journal made
 /// the batch durable.
@@ -57,8 +64,7 @@ final class ReadSide: Sendable {
     /// read models folded at open. Never throws: a store that cannot be used is rebuilt, and one
     /// that cannot be rebuilt is left out (the engine works without it).
     static func open(
-        directory: FilePath, options: LedgerOptions, folded: FoldedState, personNames: [PersonID: String],
-        reader: JournalReader, keys: PersonalKeyRing
+        directory: FilePath, options: LedgerOptions, folded: FoldedState, reader: JournalReader, keys: PersonalKeyRing
     ) -> ReadSide {
         guard options.keepsReadSide else { return ReadSide(store: nil, status: .unavailable(reason: "turned off")) }
         // SQLite does its own file I/O: it cannot run on an injected (simulated) file system.
@@ -67,7 +73,7 @@ final class ReadSide: Sendable {
         }
         let folder = directory.appending(directoryName)
         let path = storePath(in: directory)
-        let snapshot = StoreSnapshot(readModels: folded.readModels, personNames: personNames)
+        let snapshot = StoreSnapshot(folded.state, folded.readModels)
         let coverage = StoreCoverage(sequenceNumber: reader.lastSequenceNumber, chainValue: folded.chainValue.bytes)
         do {
             if !options.fileSystem.fileExists(at: folder) { try options.fileSystem.createDirectory(at: folder) }
@@ -133,17 +139,7 @@ final class ReadSide: Sendable {
     /// The changes of the journal's events after `coverage`, when the journal holds a frame
     /// ending exactly there with the same chain value; `nil` when it does not (rebuild).
     private static func tailChanges(after coverage: StoreCoverage, reader: JournalReader, keys: PersonalKeyRing) -> StoreChanges? {
-        guard coverage.sequenceNumber > 0 else { return nil }
-        var matches = false
-        do {
-            try reader.forEachFrame(from: coverage.sequenceNumber) { frame in
-                matches = frame.lastSequenceNumber == coverage.sequenceNumber && frame.chainValue.bytes == coverage.chainValue
-                return false
-            }
-        } catch {
-            return nil
-        }
-        guard matches else { return nil }
+        guard coverage.sequenceNumber > 0, journalPosition(reader, endingAt: coverage.sequenceNumber) == coverage else { return nil }
         var changes = StoreChanges()
         do throws(LedgerError) {
             try Ledger.forEachEvent(
@@ -156,6 +152,18 @@ final class ReadSide: Sendable {
             return nil
         }
         return changes
+    }
+
+    /// The journal's position after the frame that ends exactly at `sequenceNumber` (its chain
+    /// value), the genesis value for 0; `nil` when no frame ends there or it cannot be read.
+    static func journalPosition(_ reader: JournalReader, endingAt sequenceNumber: UInt64) -> StoreCoverage? {
+        guard sequenceNumber > 0 else { return StoreCoverage(sequenceNumber: 0, chainValue: ChainValue.genesis.bytes) }
+        var chain: [UInt8]?
+        try? reader.forEachFrame(from: sequenceNumber) { frame in
+            if frame.lastSequenceNumber == sequenceNumber { chain = frame.chainValue.bytes }
+            return false
+        }
+        return chain.map { StoreCoverage(sequenceNumber: sequenceNumber, chainValue: $0) }
     }
 
     /// Commits durable batches: the rows their events changed, from the read models after them.
@@ -206,36 +214,18 @@ final class ReadSide: Sendable {
 extension Ledger {
     /// The read-side store of the ledger in `directory` when it shows exactly the journal's
     /// end (sequence number and chain value), for readers that need no writer lock (`tally
-    /// balances`); `nil` when there is none, it is behind, ahead or of another chain, or the
-    /// journal is encrypted. The journal is checked as a replay checks it (damage and evidence
-    /// refused), so a store is never served over a journal a replay would refuse.
+    /// balances`); `nil` when there is none, it is behind, ahead or of another chain, or it
+    /// cannot be read (damaged, another key). The journal is opened as a replay opens it
+    /// (`LedgerReplay.openForReading`: damage and evidence refused), so a store is never served
+    /// over a journal a replay would refuse.
     /// - Throws: ``LedgerError/storage(_:)`` for a journal a replay refuses.
     public static func currentStore(
         at directory: FilePath, encryption: JournalEncryption? = nil, fileSystem: any FileSystem = PosixFileSystem()
     ) throws(LedgerError) -> LedgerStore? {
         let path = ReadSide.storePath(in: directory)
         guard fileSystem.fileExists(at: path), ReadSide.storeFiles(path).allSatisfy(ReadSide.isRegularFileOrAbsent) else { return nil }
-        let keys = try PersonalKeyRing.load(ledgerDirectory: directory, fileSystem: fileSystem, encryption: encryption, readOnly: true)
-        let checkpoints = CheckpointStore(
-            directory: directory.appending(Ledger.checkpointDirectoryName), fileSystem: fileSystem, encryption: encryption)
-        let evidence = try LedgerEvidence.gather(checkpoints: checkpoints, keys: keys)
-        let end: StoreCoverage
-        do {
-            let reader = try JournalReader.open(
-                at: directory.appending(Ledger.journalDirectoryName), fileSystem: fileSystem, encryption: encryption, evidence: evidence)
-            var chain = ChainValue.genesis.bytes
-            if reader.lastSequenceNumber > 0 {
-                try reader.forEachFrame(from: reader.lastSequenceNumber) { frame in
-                    chain = frame.chainValue.bytes
-                    return false
-                }
-            }
-            end = StoreCoverage(sequenceNumber: reader.lastSequenceNumber, chainValue: chain)
-        } catch let error as JournalError {
-            throw .storage(error)
-        } catch {
-            throw .storage(.journalFailed(reason: "\(error)"))
-        }
+        let (_, reader) = try LedgerReplay.openForReading(at: directory, encryption: encryption, fileSystem: fileSystem, allowingDamage: false)
+        guard let end = ReadSide.journalPosition(reader, endingAt: reader.lastSequenceNumber) else { return nil }
         guard let store = try? LedgerStore(path: path.string, key: ReadSide.pageKey(encryption)), (try? store.coverage()) == end else { return nil }
         return store
     }

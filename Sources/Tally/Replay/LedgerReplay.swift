@@ -70,7 +70,7 @@ public enum LedgerReplay {
     }
 
     /// The key file (read-only) and a reader of the journal checked against the evidence.
-    private static func openForReading(
+    static func openForReading(
         at directory: FilePath, encryption: JournalEncryption?, fileSystem: any FileSystem, allowingDamage: Bool
     ) throws(LedgerError) -> (PersonalKeyRing, JournalReader) {
         let keys = try PersonalKeyRing.load(ledgerDirectory: directory, fileSystem: fileSystem, encryption: encryption, readOnly: true)
