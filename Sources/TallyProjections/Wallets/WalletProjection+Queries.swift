@@ -25,7 +25,7 @@ extension WalletProjection {
     /// Transaction-tracked wallets: opening balance plus every live movement up to `date` (W3).
     /// Observed wallets (property, investment): the latest balance point at or before `date`
     /// sets the value (W5), plus movements dated after that point; before any point, as tracked.
-    func value(of wallet: WalletRecord, movements: [Movement], asOf date: LocalDate) -> Int128? {
+    func value(of wallet: WalletRecord, movements: some Sequence<Movement>, asOf date: LocalDate) -> Int128? {
         guard date >= wallet.openedOn else { return nil }
         var total = Int128(wallet.openingBalance.minorUnits)
         var countedAfter: LocalDate? = nil
@@ -41,21 +41,13 @@ extension WalletProjection {
     }
 
     /// The value of `wallet` after every recorded movement: ``value(of:movements:asOf:)`` at the
-    /// end of time, summed straight from the index without sorting (what every commit's store
-    /// write and `balances()` without a date need).
+    /// end of time over the index's days as they are, unsorted (what every commit's store write
+    /// and `balances()` without a date need).
     func currentValue(of wallet: WalletRecord) -> Int128 {
-        var total = Int128(wallet.openingBalance.minorUnits)
-        var countedAfter: LocalDate? = nil
-        if wallet.kind.isValueObserved, let point = balancePoints[wallet.walletID]?.last {
-            total = Int128(point.balance.minorUnits)
-            countedAfter = point.date
+        let days = (movementIndex.dailySums[wallet.walletID] ?? [:]).lazy.map { date, raw in
+            Movement(date: date, delta: raw * Int128(wallet.movementSign))
         }
-        var raw: Int128 = 0
-        for (date, sum) in movementIndex.dailySums[wallet.walletID] ?? [:] {
-            if let after = countedAfter, date <= after { continue }
-            raw += sum
-        }
-        return total + raw * Int128(wallet.movementSign)
+        return value(of: wallet, movements: days, asOf: .max) ?? Int128(wallet.openingBalance.minorUnits)
     }
 
     /// The value of `wallet` at the end of `date`, or after everything when `date` is nil.
