@@ -25,6 +25,14 @@ public protocol FileSystem: Sendable {
     /// Takes an exclusive advisory lock, or fails with `EWOULDBLOCK` when another holder has it.
     /// The lock is released when the returned object is released or `unlock` is called.
     func lockExclusively(at path: FilePath) throws(Errno) -> any FileLock
+    /// Whether paths name files of the operating system, so that a library doing its own file
+    /// I/O (SQLite for the read side) sees the same files. `false` for simulated file systems.
+    var isOperatingSystemFileSystem: Bool { get }
+}
+
+extension FileSystem {
+    /// Simulated or wrapped file systems are not the operating system's unless they say so.
+    public var isOperatingSystemFileSystem: Bool { false }
 }
 
 /// An open file. It closes when the last reference to it goes away, so a sync in flight never

@@ -15,6 +15,9 @@ import SystemPackage
 /// (``Errno/notARegularFile``). Files are created `0600` and directories `0700` whatever the
 /// umask: a ledger holds personal data and, unencrypted, the keys that seal it.
 public struct PosixFileSystem: FileSystem {
+    /// The operating system's files.
+    public var isOperatingSystemFileSystem: Bool { true }
+
     /// Creates the file system.
     public init() {}
 

@@ -43,7 +43,7 @@ public enum LedgerAudit {
                 code: "personalKeysUnreadable", location: nil,
                 message: "\(error.message); personal texts are checked as redacted"))
         }
-        if fileSystem is PosixFileSystem { report.problems += LedgerPermissions.problems(in: directory) }
+        if fileSystem.isOperatingSystemFileSystem { report.problems += LedgerPermissions.problems(in: directory) }
         let folded: FoldedState
         do {
             // The verifier listed the damage; the prefix before it is still folded and checked,

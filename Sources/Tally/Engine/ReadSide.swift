@@ -68,7 +68,7 @@ final class ReadSide: Sendable {
     ) -> ReadSide {
         guard options.keepsReadSide else { return ReadSide(store: nil, status: .unavailable(reason: "turned off")) }
         // SQLite does its own file I/O: it cannot run on an injected (simulated) file system.
-        guard options.fileSystem is PosixFileSystem else {
+        guard options.fileSystem.isOperatingSystemFileSystem else {
             return ReadSide(store: nil, status: .unavailable(reason: "the ledger runs on an injected file system"))
         }
         let folder = directory.appending(directoryName)
