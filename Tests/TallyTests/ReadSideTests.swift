@@ -200,6 +200,20 @@ struct ReadSideTests {
         try await Self.expectReopened(path) { $0.hasPrefix("rebuilt: ") }
     }
 
+    @Test("read side: a FIFO in place of the store file is never opened (SQLite would block); readers ignore it and open sets it aside and rebuilds")
+    func fifoAtStorePathIsSetAside() async throws {
+        let directory = try TemporaryDirectory("tally-store-fifo")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        var s = Scenario()
+        try await Self.write(Self.history(&s, count: 3), to: path)
+        let file = Self.storeFolder(path) + "/" + LedgerStore.fileName
+        for suffix in ["", "-wal", "-shm"] { _ = unlink(file + suffix) }
+        #expect(mkfifo(file, 0o600) == 0)
+        #expect(try Ledger.currentStore(at: path) == nil, "a reader ignores a store file that is not a regular file")
+        try await Self.expectReopened(path) { $0 == "rebuilt: it was empty or missing" }
+    }
+
     @Test("read side: a store ahead of a journal that was cut back (restored from an older copy) is rebuilt, never served")
     func storeAheadOfJournalIsRebuilt() async throws {
         let directory = try TemporaryDirectory("tally-store-ahead")
