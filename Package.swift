@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
         // liblz4 from the operating system (Debian: liblz4-dev); lz4's sources are not vendored.
@@ -50,7 +51,13 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .target(name: "TallyProjections", dependencies: ["TallyModel"]),
+        // Persistent hash maps (HashTreeCollections): what grows with history is kept in
+        // structure-sharing maps, so a copy (a batch's scratch state, a checkpoint's snapshot,
+        // a host's read models) costs O(1) and a change O(log n), not a copy of the history.
+        .target(
+            name: "TallyProjections",
+            dependencies: ["TallyModel", .product(name: "HashTreeCollections", package: "swift-collections")]
+        ),
         // The read side on disk: an SQLite store (GRDB) of the read models, rebuildable from
         // the journal (system SQLite: Debian libsqlite3-dev).
         .target(
@@ -67,6 +74,7 @@ let package = Package(
             dependencies: [
                 "TallyJournal", "TallyModel", "TallyProjections", "TallyStore",
                 .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "HashTreeCollections", package: "swift-collections"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

@@ -90,9 +90,11 @@ let package = Package(
         .executableTarget(
             name: "tally-profile",
             dependencies: [
-                "TallyWorkload",
+                "TallyWorkload", "BenchmarkSupport",
                 .product(name: "TallyModel", package: "Tally"),
                 .product(name: "TallyJournal", package: "Tally"),
+                .product(name: "Tally", package: "Tally"),
+                .product(name: "TallyProjections", package: "Tally"),
             ],
             path: "Sources/tally-profile"
         ),

@@ -3,6 +3,9 @@ import SystemPackage
 import TallyJournal
 import TallyModel
 import TallyWorkload
+import Tally
+import TallyProjections
+import BenchmarkSupport
 
 // tally-profile: one journal phase in isolation, for `valgrind --tool=callgrind`.
 // Usage: tally-profile append|read|scan|verify|concurrent|codec [events] [directory]
@@ -80,6 +83,27 @@ case "concurrent":
         try await group.waitForAll()
     }
     try journal.close()
+case "memory":
+    // Resident memory each in-memory model adds after folding `count` events (issue 14).
+    func megabytes() -> Double { Double(ProcessMemory.bytes("VmRSS") ?? 0) / 1_048_576 }
+    let base = megabytes()
+    var state = LedgerState()
+    for event in HouseholdHistory(count: count) { state.apply(event) }
+    let afterState = megabytes()
+    print("LedgerState: \(afterState - base) MB (\(state.transactions.count) transactions, \(state.history.entries.count) history entries, \(state.history.touches.count) touched keys)")
+    var wallets = WalletProjection(), debts = DebtProjection(), budgets = BudgetProjection()
+    var sequence: UInt64 = 1
+    for event in HouseholdHistory(count: count) { wallets.apply(event, sequenceNumber: sequence); sequence += 1 }
+    let afterWallets = megabytes()
+    print("WalletProjection: \(afterWallets - afterState) MB")
+    sequence = 1
+    for event in HouseholdHistory(count: count) { debts.apply(event, sequenceNumber: sequence); sequence += 1 }
+    let afterDebts = megabytes()
+    print("DebtProjection: \(afterDebts - afterWallets) MB")
+    sequence = 1
+    for event in HouseholdHistory(count: count) { budgets.apply(event, sequenceNumber: sequence); sequence += 1 }
+    print("BudgetProjection: \(megabytes() - afterDebts) MB")
+    withExtendedLifetime((state, wallets, debts, budgets)) {}
 case "codec":
     print(try codecRoundTrip(Array(HouseholdHistory(count: count))))
 default:

@@ -1,3 +1,4 @@
+import HashTreeCollections
 import TallyModel
 
 extension DebtBook {
@@ -47,7 +48,7 @@ extension CommandHistory {
         writer.writeVarUInt(UInt64(keys.count))
         for key in keys {
             key.write(to: &writer)
-            let list = touches[key] ?? []
+            let list = (touches[key]?.values).map { $0.sorted { $0.sequenceNumber < $1.sequenceNumber } } ?? []
             writer.writeVarUInt(UInt64(list.count))
             for touch in list {
                 writer.writeVarUInt(touch.sequenceNumber)
@@ -76,11 +77,9 @@ extension CommandHistory {
         }
         for _ in 0..<(try reader.readCount(elementBytesMin: 2)) {
             let key = try EntityKey(from: &reader)
-            var list: [Touch] = []
             for _ in 0..<(try reader.readCount(elementBytesMin: 18)) {
-                list.append(Touch(sequenceNumber: try reader.readVarUInt(), tag: try EventTag.read(from: &reader), chain: try reader.read()))
+                add(Touch(sequenceNumber: try reader.readVarUInt(), tag: try EventTag.read(from: &reader), chain: try reader.read()), to: key)
             }
-            touches[key] = list
         }
     }
 }

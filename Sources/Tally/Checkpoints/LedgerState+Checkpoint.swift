@@ -1,3 +1,4 @@
+import HashTreeCollections
 import TallyModel
 
 /// The validation state's checkpoint bytes: the model's wire encoding (varints, 16-byte ids,
@@ -119,7 +120,7 @@ extension LedgerState {
             GroupRecord(name: try reader.readString(), members: try reader.read())
         }
         groupExpenses = try reader.readDictionary { reader throws(EventCodecError) in try reader.read() }
-        settlements = Set(try reader.read([SettlementID].self))
+        settlements = TreeSet(try reader.read([SettlementID].self))
         debts = try DebtBook(from: &reader)
         periods.payday = try reader.read()
         periods.pendingPayday = try reader.read()
@@ -148,12 +149,12 @@ extension BinaryWriter {
 
     /// A dictionary as a count and (key, value) pairs in key order.
     mutating func writeSorted<Key: WireValue & Comparable, Value>(
-        _ dictionary: [Key: Value], _ body: (inout BinaryWriter, Value) -> Void
+        _ dictionary: some Collection<(key: Key, value: Value)>, _ body: (inout BinaryWriter, Value) -> Void
     ) {
         writeVarUInt(UInt64(dictionary.count))
-        for key in dictionary.keys.sorted() {
-            write(key)
-            if let value = dictionary[key] { body(&self, value) }
+        for entry in dictionary.sorted(by: { $0.key < $1.key }) {
+            write(entry.key)
+            body(&self, entry.value)
         }
     }
 }
@@ -167,16 +168,27 @@ extension BinaryReader {
         }
     }
 
-    mutating func readDictionary<Key: WireValue & Hashable, Value>(
-        _ body: (inout BinaryReader) throws(EventCodecError) -> Value
-    ) throws(EventCodecError) -> [Key: Value] {
-        let count = try readCount(elementBytesMin: Key.wireBytesMin + 1)
-        var dictionary: [Key: Value] = [:]
-        dictionary.reserveCapacity(count)
+    mutating func readDictionary<Map: CheckpointMap>(
+        _ body: (inout BinaryReader) throws(EventCodecError) -> Map.Value
+    ) throws(EventCodecError) -> Map where Map.Key: WireValue {
+        let count = try readCount(elementBytesMin: Map.Key.wireBytesMin + 1)
+        var dictionary = Map()
         for _ in 0..<count {
-            let key: Key = try read()
+            let key: Map.Key = try read()
             dictionary[key] = try body(&self)
         }
         return dictionary
     }
 }
+
+/// A map a checkpoint reads into: a `Dictionary` for what is live, a `TreeDictionary` for
+/// what grows with history.
+protocol CheckpointMap {
+    associatedtype Key: Hashable
+    associatedtype Value
+    init()
+    subscript(key: Key) -> Value? { get set }
+}
+
+extension Dictionary: CheckpointMap {}
+extension TreeDictionary: CheckpointMap {}

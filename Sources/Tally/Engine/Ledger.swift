@@ -328,7 +328,14 @@ public actor Ledger {
     /// arrive here exactly once each, in sequence order.
     private func commit(_ batch: WrittenBatch) {
         precondition(batch.receipt.firstSequenceNumber == current.nextSequenceNumber, "batches must be committed in sequence order")
-        for event in batch.events { current.apply(event) }
+        if head.nextSequenceNumber == batch.receipt.lastSequenceNumber + 1 {
+            // The last batch written: the head is this state already. Sharing it (the maps
+            // that grow with history share their structure) saves applying the batch twice
+            // and keeping two copies of the history.
+            current = head
+        } else {
+            for event in batch.events { current.apply(event) }
+        }
         let committed = batch.committedEvents
         for event in committed { projections.apply(event.event, sequenceNumber: event.sequenceNumber) }
         chainValue = batch.receipt.chainValue

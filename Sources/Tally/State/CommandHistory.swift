@@ -1,3 +1,4 @@
+import HashTreeCollections
 import TallyModel
 
 /// What every command did, for undo and redo (T5). Folded from events like the rest of the
@@ -36,9 +37,12 @@ public struct CommandHistory: Sendable, Equatable {
     }
 
     /// Entries by command id.
-    public internal(set) var entries: [CommandID: Entry] = [:]
-    /// Events touching each key, in sequence order.
-    public internal(set) var touches: [EntityKey: [Touch]] = [:]
+    public internal(set) var entries: TreeDictionary<CommandID, Entry> = [:]
+    /// The events touching one key, by sequence number.
+    public typealias TouchList = TreeDictionary<UInt64, Touch>
+
+    /// Events touching each key.
+    public internal(set) var touches: TreeDictionary<EntityKey, TouchList> = [:]
 
     /// Creates an empty history.
     public init() {}
@@ -48,11 +52,16 @@ public struct CommandHistory: Sendable, Equatable {
     func blockingTouch(for command: CommandID, entry: Entry) -> Touch? {
         var blocking: Touch?
         for key in entry.owned {
-            for touch in touches[key] ?? [] where touch.sequenceNumber > entry.firstSequenceNumber {
+            for touch in touches[key]?.values ?? TouchList().values where touch.sequenceNumber > entry.firstSequenceNumber {
                 guard touch.chain != command, entries[touch.chain]?.isUndone != true else { continue }
                 if blocking.map({ touch.sequenceNumber < $0.sequenceNumber }) ?? true { blocking = touch }
             }
         }
         return blocking
+    }
+
+    /// Notes that the event `touch` names touches `key`.
+    mutating func add(_ touch: Touch, to key: EntityKey) {
+        touches[key, default: [:]][touch.sequenceNumber] = touch
     }
 }

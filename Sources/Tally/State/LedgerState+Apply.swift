@@ -35,8 +35,7 @@ extension LedgerState {
             return
         case .periodClosed:
             history.entries[command] = entry
-            history.touches[.periods, default: []].append(
-                CommandHistory.Touch(sequenceNumber: sequenceNumber, tag: tag, chain: command))
+            history.add(CommandHistory.Touch(sequenceNumber: sequenceNumber, tag: tag, chain: command), to: .periods)
             return
         default:
             break
@@ -52,7 +51,7 @@ extension LedgerState {
         history.entries[command] = entry
         let touch = CommandHistory.Touch(sequenceNumber: sequenceNumber, tag: tag, chain: chain)
         for key in Set(effect.owned + effect.referenced) {
-            history.touches[key, default: []].append(touch)
+            history.add(touch, to: key)
         }
     }
 

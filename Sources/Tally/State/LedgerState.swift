@@ -1,3 +1,4 @@
+import HashTreeCollections
 import TallyModel
 
 /// What validation needs to know about a household, folded from its events (`apply`).
@@ -17,9 +18,9 @@ public struct LedgerState: Sendable, Equatable {
     /// Categories by id (C1).
     public internal(set) var categories: [CategoryID: CategoryRecord] = [:]
     /// Transactions by id, deleted ones included (T1, T3).
-    public internal(set) var transactions: [TransactionID: TransactionRecord] = [:]
+    public internal(set) var transactions: TreeDictionary<TransactionID, TransactionRecord> = [:]
     /// Transfers by id, deleted ones included (W6).
-    public internal(set) var transfers: [TransferID: TransferRecord] = [:]
+    public internal(set) var transfers: TreeDictionary<TransferID, TransferRecord> = [:]
     /// Recurring templates by id (T4).
     public internal(set) var templates: [TemplateID: TemplateRecord] = [:]
     /// The household split ratio; `nil` means equal parts among the members (S1).
@@ -27,9 +28,9 @@ public struct LedgerState: Sendable, Equatable {
     /// Groups by id (S7).
     public internal(set) var groups: [GroupID: GroupRecord] = [:]
     /// The group of every recorded group expense (S7).
-    public internal(set) var groupExpenses: [GroupExpenseID: GroupID] = [:]
+    public internal(set) var groupExpenses: TreeDictionary<GroupExpenseID, GroupID> = [:]
     /// Recorded settlement ids (S6).
-    public internal(set) var settlements: Set<SettlementID> = []
+    public internal(set) var settlements: TreeSet<SettlementID> = []
     /// Pairwise household debts and group balances (S5, S7, H4).
     public internal(set) var debts = DebtBook()
     /// The payday schedule and the open period (B1, B6).

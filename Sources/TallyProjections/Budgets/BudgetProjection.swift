@@ -1,3 +1,4 @@
+import HashTreeCollections
 import TallyModel
 
 /// Budget snapshots (B1-B7): pay periods, per-category reports with carried-over allocations,
@@ -9,11 +10,11 @@ public struct BudgetProjection: Hashable, Sendable {
     var schedule = PaySchedule()
     var categories: [CategoryID: CategoryRecord] = [:]
     var allocations: [CategoryID: [AllocationRecord]] = [:]
-    var transactions: [TransactionID: TransactionRecord] = [:]
+    var transactions: TreeDictionary<TransactionID, TransactionRecord> = [:]
     /// Transaction ids by business date: an index derived from `transactions` (rebuilt after a
     /// checkpoint), so that a period report reads the period's days, not every transaction.
     /// Sets, so that the index of a restored checkpoint equals the live one; readers sum or sort.
-    var transactionIDsByDate: [LocalDate: Set<TransactionID>] = [:]
+    var transactionIDsByDate: TreeDictionary<LocalDate, Set<TransactionID>> = [:]
     var incomeSettings: IncomeSettings?
     var confirmedBonuses: Set<TransactionID> = []
     var rates = ExchangeRateBook()

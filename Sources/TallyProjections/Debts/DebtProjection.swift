@@ -1,3 +1,4 @@
+import HashTreeCollections
 import TallyModel
 
 /// Debt balances (S1-S8, T2, T3): household debts between pairs of people from shared
@@ -7,11 +8,11 @@ import TallyModel
 /// Only resolved amounts stored in the events are used (G4): shares of
 /// `TransactionDetails.split` and `GroupExpenseRecorded.owed`. Nothing is re-split here.
 public struct DebtProjection: Hashable, Sendable {
-    var transactions: [TransactionID: TransactionRecord] = [:]
-    var settlements: [SettlementID: SettlementRecord] = [:]
-    var settledItems: [DebtItemKey: SettlementID] = [:]
+    var transactions: TreeDictionary<TransactionID, TransactionRecord> = [:]
+    var settlements: TreeDictionary<SettlementID, SettlementRecord> = [:]
+    var settledItems: TreeDictionary<DebtItemKey, SettlementID> = [:]
     var groups: [GroupID: GroupRecord] = [:]
-    var groupExpenses: [GroupExpenseID: GroupExpenseRecord] = [:]
+    var groupExpenses: TreeDictionary<GroupExpenseID, GroupExpenseRecord> = [:]
     /// Live shared transactions with at least one unsettled share: what a settlement without a
     /// list can cover. Derived from the facts above (rebuilt after a checkpoint), so that a
     /// settlement costs O(open items), not O(every transaction ever).

@@ -1,3 +1,4 @@
+import HashTreeCollections
 import TallyModel
 
 /// A value with a compact, deterministic binary form in projection checkpoints.
@@ -79,24 +80,46 @@ extension Array: StateCodable where Element: StateCodable {
 }
 
 extension Dictionary: StateCodable where Key: StateCodable & Comparable, Value: StateCodable {
-    func encode(to writer: inout BinaryWriter) {
-        writer.writeVarUInt(UInt64(count))
-        for key in keys.sorted() {
-            key.encode(to: &writer)
-            self[key]?.encode(to: &writer)
+    func encode(to writer: inout BinaryWriter) { StateCodableMap.encode(self, to: &writer) }
+    init(from reader: inout StateReader) throws(ProjectionError) {
+        self = [:]
+        try StateCodableMap.decode(from: &reader) { key, value in updateValue(value, forKey: key) == nil }
+    }
+}
+
+extension TreeDictionary: StateCodable where Key: StateCodable & Comparable, Value: StateCodable {
+    func encode(to writer: inout BinaryWriter) { StateCodableMap.encode(self, to: &writer) }
+    init(from reader: inout StateReader) throws(ProjectionError) {
+        self = [:]
+        try StateCodableMap.decode(from: &reader) { key, value in updateValue(value, forKey: key) == nil }
+    }
+}
+
+/// The one layout of a map in a checkpoint, whatever map type holds it: the count, then each
+/// key and value in key order.
+enum StateCodableMap {
+    static func encode<Key: StateCodable & Comparable, Value: StateCodable>(
+        _ map: some Sequence<(key: Key, value: Value)>, to writer: inout BinaryWriter
+    ) {
+        let entries = map.sorted { $0.key < $1.key }
+        writer.writeVarUInt(UInt64(entries.count))
+        for entry in entries {
+            entry.key.encode(to: &writer)
+            entry.value.encode(to: &writer)
         }
     }
-    init(from reader: inout StateReader) throws(ProjectionError) {
+
+    /// Reads the entries and hands each to `insert`, which returns false for a duplicate key.
+    static func decode<Key: StateCodable, Value: StateCodable>(
+        from reader: inout StateReader, insert: (Key, Value) -> Bool
+    ) throws(ProjectionError) {
         let count = try reader.readCount(elementBytesMin: 2)
-        var result: [Key: Value] = [:]
-        result.reserveCapacity(count)
         for _ in 0..<count {
             let key = try Key(from: &reader)
-            guard result.updateValue(try Value(from: &reader), forKey: key) == nil else {
+            guard insert(key, try Value(from: &reader)) else {
                 throw .invalidCheckpoint(reason: "duplicate key \(key)")
             }
         }
-        self = result
     }
 }
 

@@ -1,3 +1,4 @@
+import HashTreeCollections
 import TallyModel
 
 /// The live movements of every wallet summed per business day, kept as events apply: an index
@@ -9,7 +10,7 @@ import TallyModel
 /// wallet's current kind gives the sign when a balance is read (W1), so a kind change needs no
 /// rewrite. Days whose sum is zero are removed, so the index built live equals the one rebuilt.
 struct WalletMovementIndex: Hashable, Sendable {
-    private(set) var dailySums: [WalletID: [LocalDate: Int128]] = [:]
+    private(set) var dailySums: [WalletID: TreeDictionary<LocalDate, Int128>] = [:]
     private(set) var liveTransactionCounts: [WalletID: Int] = [:]
 
     /// Adds (`direction` +1) or removes (-1) a live transaction's movement.

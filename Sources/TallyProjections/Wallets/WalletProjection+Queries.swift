@@ -13,9 +13,9 @@ extension WalletProjection {
         var result: [WalletID: [Movement]] = [:]
         for (walletID, days) in movementIndex.dailySums {
             guard let wallet = wallets[walletID] else { continue }
-            result[walletID] = days.sorted { $0.key < $1.key }.map { date, raw in
-                Movement(date: date, delta: raw * Int128(wallet.movementSign))
-            }
+            let sign = Int128(wallet.movementSign)
+            let sorted: [(key: LocalDate, value: Int128)] = days.sorted { $0.key < $1.key }
+            result[walletID] = sorted.map { Movement(date: $0.key, delta: $0.value * sign) }
         }
         return result
     }

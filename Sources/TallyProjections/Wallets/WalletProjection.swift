@@ -1,3 +1,4 @@
+import HashTreeCollections
 import TallyModel
 
 /// Wallet balances (W1-W6, T2, T3): a pure fold of events into each wallet's balance, balance
@@ -12,8 +13,8 @@ public struct WalletProjection: Hashable, Sendable {
     /// The household's base currency (H1, H2), once known.
     public internal(set) var baseCurrency: Currency?
     var wallets: [WalletID: WalletRecord] = [:]
-    var transactions: [TransactionID: TransactionRecord] = [:]
-    var transfers: [TransferID: TransferRecord] = [:]
+    var transactions: TreeDictionary<TransactionID, TransactionRecord> = [:]
+    var transfers: TreeDictionary<TransferID, TransferRecord> = [:]
     var balancePoints: [WalletID: [BalancePoint]] = [:]
     var rates = ExchangeRateBook()
     /// Live movements per wallet and day, derived from `transactions` and `transfers`.
