@@ -5,6 +5,7 @@ import TallyJournal
 import TallyModel
 import TallyTestSupport
 import Testing
+import TallyStore
 
 /// Checkpoints are only a cache: one that does not belong to the journal (stale, foreign,
 /// another format, too large) is rejected with its reason and the ledger opens by full replay;
@@ -21,7 +22,8 @@ struct CheckpointEdgeCaseTests {
     static func checkpointNames(_ ledger: FilePath) throws -> [String] {
         let directory = ledger.appending(Ledger.checkpointDirectoryName).string
         guard FileManager.default.fileExists(atPath: directory) else { return [] }
-        return try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        return try FileManager.default.contentsOfDirectory(atPath: directory)
+            .filter { !$0.hasPrefix(CheckpointArchive.fileName) }.sorted()
     }
 
     /// Opens `path` and expects a full replay that rejected one checkpoint for `reason`, and the
@@ -112,12 +114,12 @@ struct CheckpointEdgeCaseTests {
         let name = try #require(try Self.checkpointNames(path).first)
         let file = path.appending(Ledger.checkpointDirectoryName).appending(name).string
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
-        bytes[8] = 2  // format version (UInt16 LE at offset 8)
+        bytes[8] = 3  // format version (UInt16 LE at offset 8); 1 and 2 (history archived) are known
         bytes[9] = 0
         let crc = bytes.withUnsafeBytes { CRC32C.extend(0, UnsafeRawBufferPointer(rebasing: $0[0..<(bytes.count - 4)])) }
         withUnsafeBytes(of: crc.littleEndian) { bytes.replaceSubrange((bytes.count - 4)..<bytes.count, with: $0) }
         try Data(bytes).write(to: URL(fileURLWithPath: file))
-        try await Self.expectFullReplay(at: path, rejectedFor: "checkpoint format 2 is not supported")
+        try await Self.expectFullReplay(at: path, rejectedFor: "checkpoint format 3 is not supported")
     }
 
     @Test("checkpoint guarantee: a checkpoint file over CheckpointStore's size bound is rejected before it is read")

@@ -1,4 +1,5 @@
 import TallyJournal
+import TallyStore
 
 /// A snapshot of every state the engine folds (validation state and read models), with the
 /// journal position it covers: the last sequence number and the hash-chain value after it.
@@ -8,7 +9,7 @@ import TallyJournal
 /// | field | bytes |
 /// |---|---|
 /// | magic `TALLYCKP` | 8 |
-/// | format version (1) | 2 |
+/// | format version (1; 2 when the command history is in the archive) | 2 |
 /// | section count | 2 |
 /// | sequence number covered | 8 |
 /// | chain value after it | 32 |
@@ -17,6 +18,15 @@ import TallyJournal
 struct Checkpoint: Sendable, Equatable {
     static let magic: [UInt8] = Array("TALLYCKP".utf8)
     static let formatVersion: UInt16 = 1
+    /// The version of a checkpoint whose command history is in the checkpoint archive
+    /// (`CheckpointArchive`): older versions of Tally refuse it and replay instead of reading
+    /// a state without its history.
+    static let archivedFormatVersion: UInt16 = 2
+    /// The section whose presence says the history is in the archive (it holds no bytes).
+    static let archivedHistorySection = "archivedHistory"
+
+    /// Whether the command history is in the checkpoint archive, not in the file.
+    var hasArchivedHistory: Bool { sections[Self.archivedHistorySection] != nil }
 
     var sequenceNumber: UInt64
     var chainValue: ChainValue
@@ -25,7 +35,7 @@ struct Checkpoint: Sendable, Equatable {
 
     func encoded() -> [UInt8] {
         var bytes = Self.magic
-        append(Self.formatVersion, to: &bytes)
+        append(hasArchivedHistory ? Self.archivedFormatVersion : Self.formatVersion, to: &bytes)
         append(UInt16(sections.count), to: &bytes)
         append(sequenceNumber, to: &bytes)
         bytes += chainValue.bytes
@@ -48,7 +58,7 @@ struct Checkpoint: Sendable, Equatable {
         var cursor = 8
         guard load(UInt32.self, bytes, bytes.count - 4) == CRC32C.checksum(Array(body)) else { throw .checksumMismatch }
         let version: UInt16 = load(UInt16.self, bytes, cursor)
-        guard version == formatVersion else { throw .unsupportedVersion(version) }
+        guard version == formatVersion || version == archivedFormatVersion else { throw .unsupportedVersion(version) }
         let count: UInt16 = load(UInt16.self, bytes, cursor + 2)
         let sequence: UInt64 = load(UInt64.self, bytes, cursor + 4)
         cursor += 12
@@ -69,7 +79,9 @@ struct Checkpoint: Sendable, Equatable {
             cursor += Int(length)
         }
         guard cursor == body.count else { throw .truncated }
-        return Checkpoint(sequenceNumber: sequence, chainValue: chain, sections: sections)
+        let checkpoint = Checkpoint(sequenceNumber: sequence, chainValue: chain, sections: sections)
+        guard checkpoint.hasArchivedHistory == (version == archivedFormatVersion) else { throw .unsupportedVersion(version) }
+        return checkpoint
     }
 
     private func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
@@ -91,6 +103,7 @@ enum CheckpointDefect: Error, Equatable, CustomStringConvertible {
     case personalKeysMissing([String])
     case personalKeysDiffer([String])
     case tooLarge(bytes: Int64, limit: Int64)
+    case archiveLacks(sequenceNumber: UInt64)
 
     var description: String {
         switch self {
@@ -105,6 +118,7 @@ enum CheckpointDefect: Error, Equatable, CustomStringConvertible {
         case .personalKeysMissing(let people): "the personal keys of \(people.joined(separator: ", ")) are missing from personal-keys"
         case .personalKeysDiffer(let people): "the personal keys of \(people.joined(separator: ", ")) in personal-keys are not the ones the checkpoint was written with (a key file of another ledger?)"
         case .tooLarge(let bytes, let limit): "the file holds \(bytes) bytes, more than the \(limit) a checkpoint may have; not read"
+        case .archiveLacks(let sequence): "its command history is in \(CheckpointArchive.fileName), which does not hold checkpoint \(sequence) (missing, damaged or from another journal)"
         }
     }
 }

@@ -1,6 +1,7 @@
 import Synchronization
 import TallyJournal
 import TallyModel
+import TallyStore
 
 /// Writes the ledger's checkpoints off the actor (DESIGN "Checkpoints ... written off the
 /// actor") and keeps them consistent with forgetting (P3).
@@ -27,10 +28,13 @@ final class CheckpointWriter: Sendable {
     /// `PersonForgotten` whose older checkpoints were removed.
     private let floor: Mutex<UInt64>
     let store: CheckpointStore
+    /// Where checkpoints put the command history (nil: inline, in the file).
+    let archive: CheckpointArchive?
     private let journal: Journal
 
-    init(store: CheckpointStore, journal: Journal, floor: UInt64) {
+    init(store: CheckpointStore, archive: CheckpointArchive?, journal: Journal, floor: UInt64) {
         self.store = store
+        self.archive = archive
         self.journal = journal
         self.floor = Mutex(floor)
     }
@@ -44,7 +48,18 @@ final class CheckpointWriter: Sendable {
             if job.synchronizesJournal { try journal.synchronize() }
             return try floor.withLock { floor throws(JournalError) -> UInt64? in
                 guard job.sequenceNumber >= floor else { return nil }
-                try store.write(job.folded.checkpoint(fingerprints: job.fingerprints))
+                guard let archive else {
+                    try store.write(job.folded.checkpoint(fingerprints: job.fingerprints))
+                    return job.sequenceNumber
+                }
+                // The rows first, synced: the file that needs them is written after.
+                let rows = job.folded.state.history.archiveRows
+                try Self.archiving { () throws(StoreError) in
+                    try archive.write(rows, checkpoint: job.sequenceNumber, chain: job.folded.chainValue.bytes)
+                }
+                try store.write(job.folded.checkpoint(fingerprints: job.fingerprints, historyArchived: true))
+                let kept = try store.names().compactMap(CheckpointStore.sequenceNumber(inName:))
+                try Self.archiving { () throws(StoreError) in try archive.prune(keysOf: rows, keeping: kept) }
                 return job.sequenceNumber
             }
         } catch {
@@ -58,6 +73,18 @@ final class CheckpointWriter: Sendable {
         try floor.withLock { floor throws(JournalError) in
             floor = max(floor, sequenceNumber)
             try store.removeAll(coveringLessThan: sequenceNumber)
+            if let archive, sequenceNumber > 0 {
+                try Self.archiving { () throws(StoreError) in try archive.removeAll(before: sequenceNumber) }
+            }
+        }
+    }
+
+    /// An archive failure as the journal error a checkpoint write reports.
+    static func archiving(_ body: () throws(StoreError) -> Void) throws(JournalError) {
+        do {
+            try body()
+        } catch {
+            throw .journalFailed(reason: "checkpoint archive: \(error)")
         }
     }
 }

@@ -28,27 +28,49 @@ extension DebtBook {
     }
 }
 
-extension CommandHistory {
+extension CommandHistory.Entry: ArchiveCodable {
     func write(to writer: inout BinaryWriter) {
-        writer.writeSorted(entries) { writer, entry in
-            writer.writeVarUInt(entry.firstSequenceNumber)
-            writer.write(entry.target)
-            writer.write(entry.owned.sorted(by: EntityKey.checkpointOrder))
-            writer.writeVarUInt(UInt64(entry.compensation.count))
-            for payloads in entry.compensation {
-                writer.writeVarUInt(UInt64(payloads.count))
-                for payload in payloads { payload.writeTagged(to: &writer) }
-            }
-            writer.writeOptional(entry.irreversibleTag) { writer, tag in writer.writeVarUInt(UInt64(tag.rawValue)) }
-            writer.write(entry.isUndone)
-            writer.write(entry.lastUndo)
-            writer.write(entry.effectCount)
+        writer.writeVarUInt(firstSequenceNumber)
+        writer.write(target)
+        writer.write(owned.sorted(by: EntityKey.checkpointOrder))
+        writer.writeVarUInt(UInt64(compensation.count))
+        for payloads in compensation {
+            writer.writeVarUInt(UInt64(payloads.count))
+            for payload in payloads { payload.writeTagged(to: &writer) }
         }
+        writer.writeOptional(irreversibleTag) { writer, tag in writer.writeVarUInt(UInt64(tag.rawValue)) }
+        writer.write(isUndone)
+        writer.write(lastUndo)
+        writer.write(effectCount)
+    }
+
+    init(from reader: inout BinaryReader) throws(EventCodecError) {
+        self.init(firstSequenceNumber: try reader.readVarUInt())
+        target = try reader.read()
+        owned = Set(try reader.read([EntityKey].self))
+        for _ in 0..<(try reader.readCount(elementBytesMin: 1)) {
+            var payloads: [EventPayload] = []
+            for _ in 0..<(try reader.readCount(elementBytesMin: 2)) { payloads.append(try EventPayload.readTagged(from: &reader)) }
+            compensation.append(payloads)
+        }
+        irreversibleTag = try reader.readOptional { reader throws(EventCodecError) in try EventTag.read(from: &reader) }
+        isUndone = try reader.read()
+        lastUndo = try reader.read()
+        effectCount = try reader.read()
+    }
+}
+
+extension CommandHistory {
+    /// The history inside a checkpoint's state: every entry and touch when `inline`, none when
+    /// the checkpoint keeps them in the archive.
+    func write(to writer: inout BinaryWriter, inline: Bool) {
+        writer.writeSorted(inline ? allEntries : [:]) { writer, entry in entry.write(to: &writer) }
+        let touches = inline ? allTouches : [:]
         let keys = touches.keys.sorted(by: EntityKey.checkpointOrder)
         writer.writeVarUInt(UInt64(keys.count))
         for key in keys {
             key.write(to: &writer)
-            let list = (touches[key]?.values).map { $0.sorted { $0.sequenceNumber < $1.sequenceNumber } } ?? []
+            let list = touches[key] ?? []
             writer.writeVarUInt(UInt64(list.count))
             for touch in list {
                 writer.writeVarUInt(touch.sequenceNumber)
@@ -60,21 +82,10 @@ extension CommandHistory {
 
     init(from reader: inout BinaryReader) throws(EventCodecError) {
         self.init()
-        entries = try reader.readDictionary { reader throws(EventCodecError) in
-            var entry = Entry(firstSequenceNumber: try reader.readVarUInt())
-            entry.target = try reader.read()
-            entry.owned = Set(try reader.read([EntityKey].self))
-            for _ in 0..<(try reader.readCount(elementBytesMin: 1)) {
-                var payloads: [EventPayload] = []
-                for _ in 0..<(try reader.readCount(elementBytesMin: 2)) { payloads.append(try EventPayload.readTagged(from: &reader)) }
-                entry.compensation.append(payloads)
-            }
-            entry.irreversibleTag = try reader.readOptional { reader throws(EventCodecError) in try EventTag.read(from: &reader) }
-            entry.isUndone = try reader.read()
-            entry.lastUndo = try reader.read()
-            entry.effectCount = try reader.read()
-            return entry
+        let inlineEntries: TreeDictionary<CommandID, Entry> = try reader.readDictionary { reader throws(EventCodecError) in
+            try Entry(from: &reader)
         }
+        for (command, entry) in inlineEntries { setEntry(entry, for: command) }
         for _ in 0..<(try reader.readCount(elementBytesMin: 2)) {
             let key = try EntityKey(from: &reader)
             for _ in 0..<(try reader.readCount(elementBytesMin: 18)) {

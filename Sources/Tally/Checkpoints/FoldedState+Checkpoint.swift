@@ -2,6 +2,7 @@ import SystemPackage
 import TallyJournal
 import TallyModel
 import TallyProjections
+import TallyStore
 
 extension FoldedState {
     static let ledgerStateSection = "ledgerState"
@@ -23,17 +24,20 @@ extension FoldedState {
 
     /// The checkpoint of this state listing `fingerprints` (`PersonalKeyRing.fingerprints`,
     /// taken when the state was): pure, so it can run off the ledger actor.
-    func checkpoint(fingerprints unsorted: [PersonID: [UInt8]]) -> Checkpoint {
+    /// - Parameter archived: the command history goes to the checkpoint archive (written
+    ///   apart, before the file), not into the file.
+    func checkpoint(fingerprints unsorted: [PersonID: [UInt8]], historyArchived archived: Bool = false) -> Checkpoint {
         let fingerprints = unsorted.sorted { $0.key.description < $1.key.description }
         var prints = BinaryWriter(reservingCapacity: 48 * fingerprints.count)
         for (person, fingerprint) in fingerprints {
             prints.write(person)
             prints.writeRawBytes(fingerprint)
         }
-        return Checkpoint(
-            sequenceNumber: state.nextSequenceNumber - 1, chainValue: chainValue,
-            sections: [Self.ledgerStateSection: state.checkpointBytes(), Self.readModelsSection: readModels.encodedState(),
-                       Self.keyFingerprintsSection: prints.bytes])
+        var sections = [
+            Self.ledgerStateSection: state.checkpointBytes(historyArchived: archived), Self.readModelsSection: readModels.encodedState(),
+            Self.keyFingerprintsSection: prints.bytes]
+        if archived { sections[Checkpoint.archivedHistorySection] = [] }
+        return Checkpoint(sequenceNumber: state.nextSequenceNumber - 1, chainValue: chainValue, sections: sections)
     }
 
     /// The key holders a checkpoint lists, with their key's fingerprint when it has one (nil in
@@ -54,8 +58,9 @@ extension FoldedState {
         return holders
     }
 
-    /// Restores the state a checkpoint holds.
-    init(checkpoint: Checkpoint) throws(CheckpointDefect) {
+    /// Restores the state a checkpoint holds; its command history from `archive` when the
+    /// checkpoint keeps it there (the archive must list the checkpoint with its chain value).
+    init(checkpoint: Checkpoint, archive: CheckpointArchive?) throws(CheckpointDefect) {
         guard let stateBytes = checkpoint.sections[Self.ledgerStateSection] else { throw .missingSection(Self.ledgerStateSection) }
         guard let modelBytes = checkpoint.sections[Self.readModelsSection] else { throw .missingSection(Self.readModelsSection) }
         do {
@@ -72,6 +77,12 @@ extension FoldedState {
               readModels.lastSequenceNumber ?? 0 == checkpoint.sequenceNumber
         else { throw .stateUnreadable("sections disagree with the checkpoint's sequence number \(checkpoint.sequenceNumber)") }
         chainValue = checkpoint.chainValue
+        if checkpoint.hasArchivedHistory {
+            guard let archive, (try? archive.checkpoints())?[checkpoint.sequenceNumber] == checkpoint.chainValue.bytes else {
+                throw .archiveLacks(sequenceNumber: checkpoint.sequenceNumber)
+            }
+            state.history.attach(ArchiveReader(archive: archive, asOf: checkpoint.sequenceNumber))
+        }
     }
 }
 
@@ -85,7 +96,9 @@ extension CheckpointStore {
     /// journal's chain value at its sequence number is evidence that the journal was rewritten
     /// (or replaced by another ledger's): that is refused, never replayed past.
     /// - Throws: ``LedgerError/storage(_:)`` with `corruption` of kind `chainMismatch`.
-    func newestUsable(for reader: JournalReader, keys: PersonalKeyRing) throws(LedgerError) -> (FoldedState?, rejected: [String]) {
+    func newestUsable(
+        for reader: JournalReader, keys: PersonalKeyRing, archive: CheckpointArchive?
+    ) throws(LedgerError) -> (FoldedState?, rejected: [String]) {
         var rejected: [String] = []
         let candidates = (try? names()) ?? []
         for name in candidates.reversed() {
@@ -101,7 +114,7 @@ extension CheckpointStore {
                     return fingerprint != recorded
                 }
                 guard other.isEmpty else { throw .personalKeysDiffer(other.keys.map(\.description).sorted()) }
-                return (try FoldedState(checkpoint: checkpoint), rejected)
+                return (try FoldedState(checkpoint: checkpoint, archive: archive), rejected)
             } catch .chainMismatch(let sequenceNumber) {
                 throw .storage(.corruption(JournalProblem(
                     kind: .chainMismatch, location: reader.location(of: sequenceNumber),
@@ -142,11 +155,13 @@ enum CheckpointComparison {
         personalTexts keys: PersonalKeyRing?
     ) -> CheckpointStatus {
         guard let newest = (try? store.names())?.last else { return .none }
+        let archive = store.openArchive(creating: false)
+        defer { archive?.close() }
         do {
             let checkpoint = try store.read(newest)
             let reader = try JournalReader.open(at: journalPath, fileSystem: fileSystem, encryption: encryption)
             try checkpoint.check(against: reader)
-            let restored = try FoldedState(checkpoint: checkpoint)
+            let restored = try FoldedState(checkpoint: checkpoint, archive: archive)
             let replayed = try LedgerReplay.fold(reader, from: FoldedState(), through: checkpoint.sequenceNumber, personalTexts: keys)
             if replayed.state != restored.state {
                 return .differs(sequenceNumber: checkpoint.sequenceNumber, reason: "the validation state differs")

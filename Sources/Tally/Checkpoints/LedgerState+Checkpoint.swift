@@ -7,7 +7,9 @@ import TallyModel
 extension LedgerState {
     static let checkpointMagic = "tally.ledgerState.v4"
 
-    func checkpointBytes() -> [UInt8] {
+    /// - Parameter archived: the command history is in the checkpoint archive (written apart),
+    ///   not in these bytes.
+    func checkpointBytes(historyArchived archived: Bool = false) -> [UInt8] {
         var writer = BinaryWriter(reservingCapacity: 4096)
         writer.writeString(Self.checkpointMagic)
         writer.writeVarUInt(nextSequenceNumber)
@@ -56,7 +58,7 @@ extension LedgerState {
             writer.write(key.categoryID); writer.write(key.fromPeriod); writer.write(amount)
         }
         writer.write(incomeSettings)
-        history.write(to: &writer)
+        history.write(to: &writer, inline: !archived)
         exposure.write(to: &writer)
         return writer.bytes
     }

@@ -35,6 +35,9 @@ public actor Ledger {
     private var failure: JournalError?
     private let checkpoints: CheckpointStore
     private let checkpointWriter: CheckpointWriter
+    /// Reads the command history that checkpoints moved to the archive, as of the newest one
+    /// the state settled against; nil until a checkpoint wrote one (or without an archive).
+    private var archiveReader: ArchiveReader?
     /// The background checkpoint write in progress (at most one): the sequence number it
     /// wrote (nil when a forgetting made its snapshot obsolete) or why it failed.
     private var checkpointInFlight: Task<Result<UInt64?, LedgerError>, Never>?
@@ -60,7 +63,8 @@ public actor Ledger {
 
     private init(
         directory: FilePath, journal: Journal, options: LedgerOptions, folded: FoldedState,
-        checkpoints: CheckpointStore, personalKeys: PersonalKeyRing, readSide: ReadSide, openReport: LedgerOpenReport
+        checkpoints: CheckpointStore, archive: CheckpointArchive?, personalKeys: PersonalKeyRing, readSide: ReadSide,
+        openReport: LedgerOpenReport
     ) {
         self.readSide = readSide
         self.personalKeys = personalKeys
@@ -73,7 +77,8 @@ public actor Ledger {
         self.chainValue = folded.chainValue
         self.checkpoints = checkpoints
         self.checkpointWriter = CheckpointWriter(
-            store: checkpoints, journal: journal, floor: folded.state.lastForgettingSequenceNumber)
+            store: checkpoints, archive: archive, journal: journal, floor: folded.state.lastForgettingSequenceNumber)
+        self.archiveReader = folded.state.history.archiveReader
         self.checkpointedSequenceNumber = openReport.checkpointSequenceNumber ?? 0
         self.openReport = openReport
         self.broadcaster = ChangeBroadcaster(bufferLimit: options.changesBufferLimit)
@@ -115,11 +120,12 @@ public actor Ledger {
         } catch {
             throw .storage(error)
         }
+        var archive = checkpoints.openArchive(creating: true)  // under the writer lock
         do throws(LedgerError) {
             let personalKeys = try PersonalKeyRing.load(
                 ledgerDirectory: directory, fileSystem: fileSystem, encryption: options.encryption)
             let reader = try Ledger.reader(of: journal)
-            let (start, rejected) = try checkpoints.newestUsable(for: reader, keys: personalKeys)
+            let (start, rejected) = try checkpoints.newestUsable(for: reader, keys: personalKeys, archive: archive)
             var replayed = try LedgerReplay.fold(
                 reader, from: start ?? FoldedState(), through: reader.lastSequenceNumber, personalTexts: personalKeys)
             var report = LedgerOpenReport(
@@ -141,6 +147,27 @@ public actor Ledger {
                 report.eventsReplayed = replayed.lastSequenceNumber
                 report.forgettingCompleted = forgotten.subtracting(start?.state.forgottenPeople ?? []).union(keyed)
                     .sorted { $0.description < $1.description }
+            }
+            // The archive keeps only what the state read from it can reach: rows newer than the
+            // checkpoint used (left by a newer checkpoint not used, or a journal cut since) go;
+            // a state rebuilt by replay holds everything, so the archive starts empty. When that
+            // fails, the state is replayed and checkpoints hold the history inline.
+            if let usedArchive = archive {
+                do throws(StoreError) {
+                    if let reading = replayed.state.history.archiveReader {
+                        try usedArchive.discard(after: reading.sequenceNumber)
+                    } else {
+                        try usedArchive.removeAll()
+                    }
+                } catch {
+                    usedArchive.close()
+                    archive = nil
+                    if !replayed.state.history.isResident {
+                        replayed = try LedgerReplay.fold(reader, from: FoldedState(), through: reader.lastSequenceNumber, personalTexts: personalKeys)
+                        report.checkpointSequenceNumber = nil
+                        report.eventsReplayed = replayed.lastSequenceNumber
+                    }
+                }
             }
             // Checkpoints older than the last forgetting, and temporary files a crash during a
             // checkpoint write left: only the writer (holding the lock) removes them.
@@ -165,8 +192,9 @@ public actor Ledger {
             report.readSide = readSide.status.description
             return Ledger(
                 directory: directory, journal: journal, options: options, folded: folded,
-                checkpoints: checkpoints, personalKeys: personalKeys, readSide: readSide, openReport: report)
+                checkpoints: checkpoints, archive: archive, personalKeys: personalKeys, readSide: readSide, openReport: report)
         } catch {
+            archive?.close()
             try? journal.close()
             throw error
         }
@@ -175,7 +203,11 @@ public actor Ledger {
     /// A snapshot of the state after the last acknowledged batch (a value; later commands do
     /// not change it). Batches written but not yet durable are not in it, and after a failed
     /// sync it stays as of the last durable batch (G6).
-    public var state: LedgerState { current }
+    ///
+    /// The command history in it is read whole from the checkpoint archive (O(history)), so the
+    /// value stays complete after the ledger moves on or closes; screens should use
+    /// ``readModels`` instead.
+    public var state: LedgerState { current.detached() }
 
     /// The read models (wallets, debts, budgets, net worth) after the last acknowledged
     /// batch: a value snapshot.
@@ -288,6 +320,12 @@ public actor Ledger {
             validated = executor.state
         }
         guard !events.isEmpty else { return nil }
+        if let failed = archiveReader?.failure {
+            // Validated with an entry that could not be read: nothing of it is written.
+            let error = JournalError.journalFailed(reason: "checkpoint archive: \(failed); close and open the ledger again")
+            failure = error
+            throw .storage(error)
+        }
         let records = events.map { Ledger.record(for: $0, sealingWith: personalKeys) }
         try persistNewKeys(for: records)
         let receipt: AppendReceipt
@@ -397,10 +435,12 @@ public actor Ledger {
             try journal.close()
         } catch {
             readSide.close()
+            checkpointWriter.archive?.close()
             throw .storage(error)
         }
         storeDurableChanges()
         readSide.close()
+        checkpointWriter.archive?.close()
     }
 
     /// Writes what committed batches changed to the read side, once the journal has made every
@@ -537,17 +577,19 @@ public actor Ledger {
             } catch {
                 outcome = .failure(error)
             }
-            await self.checkpointFinished(outcome, countsFailure: countsFailure)
+            await self.checkpointFinished(outcome, job: job, countsFailure: countsFailure)
             return outcome
         }
         checkpointInFlight = task
         return task
     }
 
-    private func checkpointFinished(_ outcome: Result<UInt64?, LedgerError>, countsFailure: Bool) {
+    private func checkpointFinished(_ outcome: Result<UInt64?, LedgerError>, job: CheckpointWriter.Job, countsFailure: Bool) {
         checkpointInFlight = nil
         switch outcome {
-        case .success(let written?): checkpointedSequenceNumber = max(checkpointedSequenceNumber, written)
+        case .success(let written?):
+            checkpointedSequenceNumber = max(checkpointedSequenceNumber, written)
+            settleArchivedHistory(written: job)
         case .success(nil): break
         case .failure: if countsFailure { checkpointFailures += 1 }
         }
@@ -555,6 +597,20 @@ public actor Ledger {
             checkpointDue = false
             if options.checkpointIntervalEvents > 0, lastSequenceNumber > checkpointedSequenceNumber { scheduleCheckpoint() }
         }
+    }
+
+    /// After `job`'s checkpoint wrote the command history to the archive: the states in memory
+    /// keep only what changed since, and read the rest from the archive as of that checkpoint.
+    /// Skipped when a forgetting rebuilt the state since the snapshot (its rows are gone).
+    private func settleArchivedHistory(written job: CheckpointWriter.Job) {
+        guard let archive = checkpointWriter.archive,
+              job.folded.state.lastForgettingSequenceNumber == current.lastForgettingSequenceNumber
+        else { return }
+        let reader = archiveReader ?? ArchiveReader(archive: archive, asOf: job.sequenceNumber)
+        reader.sequenceNumber = max(reader.sequenceNumber, job.sequenceNumber)
+        archiveReader = reader
+        current.history.settle(written: job.folded.state.history, reader: reader)
+        head.history.settle(written: job.folded.state.history, reader: reader)
     }
 
     /// P3, after `PersonForgotten` is durable: destroys the keys, rebuilds every state from the

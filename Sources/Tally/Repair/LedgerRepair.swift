@@ -67,7 +67,9 @@ public enum LedgerRepair {
                 } catch {
                     throw .storage(error)
                 }
-                _ = try checkpoints.newestUsable(for: reader, keys: keys)
+                let archive = checkpoints.openArchive(creating: false)
+                defer { archive?.close() }
+                _ = try checkpoints.newestUsable(for: reader, keys: keys, archive: archive)
             } catch {
                 mismatch = error.message
             }

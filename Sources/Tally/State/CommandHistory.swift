@@ -1,9 +1,12 @@
 import HashTreeCollections
 import TallyModel
+import TallyStore
 
 /// What every command did, for undo and redo (T5). Folded from events like the rest of the
-/// state, so it survives restarts; history keeps everything (nothing is ever removed).
-public struct CommandHistory: Sendable, Equatable {
+/// state, so it survives restarts; history keeps everything (nothing is ever removed). What
+/// changed since the last checkpoint is in memory; the rest is in the checkpoint archive
+/// (``ArchivedMap``), read when an undo, a redo or a duplicate command id needs it.
+public struct CommandHistory: Sendable {
     /// One command's effect.
     public struct Entry: Sendable, Equatable {
         /// The sequence number of its first event.
@@ -36,23 +39,53 @@ public struct CommandHistory: Sendable, Equatable {
         public var chain: CommandID
     }
 
-    /// Entries by command id.
-    public internal(set) var entries: TreeDictionary<CommandID, Entry> = [:]
-    /// The events touching one key, by sequence number.
-    public typealias TouchList = TreeDictionary<UInt64, Touch>
-
-    /// Events touching each key.
-    public internal(set) var touches: TreeDictionary<EntityKey, TouchList> = [:]
+    /// Entries by command id (resident since the last checkpoint, archived before).
+    private(set) var entries = ArchivedMap<CommandID, Entry>(space: .commandEntries)
+    /// Events touching each key since the last checkpoint; older ones are in the archive, one
+    /// row per (key, event) (``TouchRow``).
+    private(set) var recentTouches: TreeDictionary<EntityKey, TreeDictionary<UInt64, Touch>> = [:]
 
     /// Creates an empty history.
     public init() {}
+
+    /// The entry of `command`, if it was executed.
+    public func entry(for command: CommandID) -> Entry? { entries[command] }
+
+    /// Sets the entry of `command`.
+    mutating func setEntry(_ entry: Entry, for command: CommandID) { entries[command] = entry }
+
+    /// Changes the entry of `command`, if it exists.
+    mutating func updateEntry(for command: CommandID, _ change: (inout Entry) -> Void) {
+        guard var entry = entries[command] else { return }
+        change(&entry)
+        entries[command] = entry
+    }
+
+    /// The entry of `command` if its events are being applied right now (its earlier events
+    /// were applied since the last checkpoint: a command's events are contiguous and a
+    /// checkpoint falls between frames), without reading the archive.
+    func entryBeingApplied(for command: CommandID) -> Entry? { entries.residentValue(forKey: command) }
+
+    /// The events touching `key`, in sequence order.
+    public func touches(of key: EntityKey) -> [Touch] {
+        var all: [UInt64: Touch] = [:]
+        if let reader = entries.reader {
+            let row = TouchRow(key: key, sequenceNumber: 0)
+            for (bytes, value) in reader.entries(space: ArchiveSpace.touches.rawValue, from: row.lowerBound, through: row.upperBound) {
+                guard let touch = TouchRow.touch(key: bytes, value: value, reportingTo: reader) else { continue }
+                all[touch.sequenceNumber] = touch
+            }
+        }
+        for (sequenceNumber, touch) in recentTouches[key] ?? [:] { all[sequenceNumber] = touch }
+        return all.values.sorted { $0.sequenceNumber < $1.sequenceNumber }
+    }
 
     /// The first still-effective event of another command, after `entry`'s first event, that
     /// touches a key `entry` owns: the event that blocks undoing or redoing `command`.
     func blockingTouch(for command: CommandID, entry: Entry) -> Touch? {
         var blocking: Touch?
         for key in entry.owned {
-            for touch in touches[key]?.values ?? TouchList().values where touch.sequenceNumber > entry.firstSequenceNumber {
+            for touch in touches(of: key) where touch.sequenceNumber > entry.firstSequenceNumber {
                 guard touch.chain != command, entries[touch.chain]?.isUndone != true else { continue }
                 if blocking.map({ touch.sequenceNumber < $0.sequenceNumber }) ?? true { blocking = touch }
             }
@@ -62,6 +95,134 @@ public struct CommandHistory: Sendable, Equatable {
 
     /// Notes that the event `touch` names touches `key`.
     mutating func add(_ touch: Touch, to key: EntityKey) {
-        touches[key, default: [:]][touch.sequenceNumber] = touch
+        recentTouches[key, default: [:]][touch.sequenceNumber] = touch
+    }
+
+    /// What a checkpoint writes to the archive: the entries and touches since the last one,
+    /// encoded as they are read.
+    var archiveRows: some Sequence<ArchiveRow> {
+        let touchRows = recentTouches.lazy.flatMap { key, list in
+            list.values.lazy.map { touch in TouchRow(key: key, sequenceNumber: touch.sequenceNumber).row(for: touch) }
+        }
+        return [AnySequence(entries.archiveRows), AnySequence(touchRows)].joined()
+    }
+
+    /// After a checkpoint wrote `written` (this history as of then) to the archive `reader`
+    /// reads: keeps in memory only what changed since.
+    mutating func settle(written: CommandHistory, reader: ArchiveReader) {
+        entries.settle(written: written.entries, reader: reader)
+        for (key, list) in written.recentTouches {
+            guard var mine = recentTouches[key] else { continue }
+            for sequenceNumber in list.keys { mine[sequenceNumber] = nil }
+            recentTouches[key] = mine.isEmpty ? nil : mine
+        }
+    }
+
+    /// Reads what is not in memory from `reader`.
+    mutating func attach(_ reader: ArchiveReader) { entries.attach(reader) }
+
+    /// Every entry and touch, archived or not (for comparisons: reads the whole archive).
+    var allEntries: TreeDictionary<CommandID, Entry> { entries.allEntries }
+
+    /// Every touch by key, archived or not (for comparisons and inline checkpoints).
+    var allTouches: [EntityKey: [Touch]] {
+        var all: [EntityKey: [UInt64: Touch]] = [:]
+        if let reader = entries.reader {
+            for (bytes, value) in reader.entries(space: ArchiveSpace.touches.rawValue) {
+                guard let key = TouchRow.entityKey(bytes, reportingTo: reader),
+                      let touch = TouchRow.touch(key: bytes, value: value, reportingTo: reader) else { continue }
+                all[key, default: [:]][touch.sequenceNumber] = touch
+            }
+        }
+        for (key, list) in recentTouches {
+            for (sequenceNumber, touch) in list { all[key, default: [:]][sequenceNumber] = touch }
+        }
+        return all.mapValues { $0.values.sorted { $0.sequenceNumber < $1.sequenceNumber } }
+    }
+
+    /// Whether every entry is in memory (no archive behind it).
+    var isResident: Bool { entries.reader == nil }
+
+    /// A copy holding every entry and touch in memory, which reads nothing from the archive.
+    func detached() -> CommandHistory {
+        guard !isResident else { return self }
+        var copy = CommandHistory()
+        for (command, entry) in allEntries { copy.setEntry(entry, for: command) }
+        for (key, list) in allTouches {
+            for touch in list { copy.add(touch, to: key) }
+        }
+        return copy
+    }
+
+    /// The archive the entries not in memory are read from.
+    var archiveReader: ArchiveReader? { entries.reader }
+}
+
+extension CommandHistory: Equatable {
+    /// Equal when they hold the same entries and touches, wherever they are.
+    public static func == (lhs: CommandHistory, rhs: CommandHistory) -> Bool {
+        if lhs.isResident && rhs.isResident {
+            return lhs.entries == rhs.entries && lhs.recentTouches == rhs.recentTouches
+        }
+        return lhs.allEntries == rhs.allEntries && lhs.allTouches == rhs.allTouches
+    }
+}
+
+/// One touch as an archive row: the key is the entity key's bytes behind their length (4
+/// bytes, big-endian), then the sequence number (8 bytes, big-endian), so that the touches of
+/// one entity are one key range, in sequence order.
+struct TouchRow {
+    var key: EntityKey
+    var sequenceNumber: UInt64
+
+    private var prefix: [UInt8] {
+        var writer = BinaryWriter()
+        key.write(to: &writer)
+        let length = UInt32(clamping: writer.bytes.count)
+        return withUnsafeBytes(of: length.bigEndian, Array.init) + writer.bytes
+    }
+
+    var lowerBound: [UInt8] { prefix + [UInt8](repeating: 0, count: 8) }
+    var upperBound: [UInt8] { prefix + [UInt8](repeating: 0xFF, count: 8) }
+
+    func row(for touch: CommandHistory.Touch) -> ArchiveRow {
+        var value = BinaryWriter()
+        value.writeVarUInt(UInt64(touch.tag.rawValue))
+        value.write(touch.chain)
+        return ArchiveRow(
+            space: ArchiveSpace.touches.rawValue, key: prefix + withUnsafeBytes(of: sequenceNumber.bigEndian, Array.init),
+            value: value.bytes)
+    }
+
+    static func entityKey(_ bytes: [UInt8], reportingTo reader: ArchiveReader) -> EntityKey? {
+        guard bytes.count >= 12 else { return invalid("a key of \(bytes.count) bytes", reader) }
+        let length = bytes.prefix(4).reduce(0) { $0 << 8 | Int($1) }
+        guard length == bytes.count - 12 else { return invalid("a key length that disagrees", reader) }
+        var binary = BinaryReader(Array(bytes[4..<(4 + length)]))
+        do {
+            let key = try EntityKey(from: &binary)
+            guard binary.remainingCount == 0 else { return invalid("trailing key bytes", reader) }
+            return key
+        } catch {
+            return invalid("\(error)", reader)
+        }
+    }
+
+    static func touch(key bytes: [UInt8], value: [UInt8], reportingTo reader: ArchiveReader) -> CommandHistory.Touch? {
+        guard bytes.count >= 12 else { return invalid("a key of \(bytes.count) bytes", reader) }
+        let sequenceNumber = bytes.suffix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        var binary = BinaryReader(value)
+        do {
+            let touch = CommandHistory.Touch(sequenceNumber: sequenceNumber, tag: try EventTag.read(from: &binary), chain: try binary.read())
+            guard binary.remainingCount == 0 else { return invalid("trailing value bytes", reader) }
+            return touch
+        } catch {
+            return invalid("\(error)", reader)
+        }
+    }
+
+    private static func invalid<T>(_ reason: String, _ reader: ArchiveReader) -> T? {
+        reader.fail(.invalidRow(path: reader.archive.path, table: "entries", reason: "touch: \(reason)"))
+        return nil
     }
 }

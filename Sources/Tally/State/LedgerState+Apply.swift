@@ -20,21 +20,24 @@ extension LedgerState {
     private mutating func record(_ event: Event, sequenceNumber: UInt64, effect: EventEffect) {
         let command = event.commandID
         let tag = event.payload.tag
-        var entry = history.entries[command] ?? CommandHistory.Entry(firstSequenceNumber: sequenceNumber)
+        // A command's events are contiguous: only its own earlier events can have made its entry.
+        var entry = history.entryBeingApplied(for: command) ?? CommandHistory.Entry(firstSequenceNumber: sequenceNumber)
         switch event.payload {
         case .commandUndone(let undone):
             entry.target = undone.undoneCommandID
-            history.entries[command] = entry
-            history.entries[undone.undoneCommandID]?.isUndone = true
-            history.entries[undone.undoneCommandID]?.lastUndo = command
+            history.setEntry(entry, for: command)
+            history.updateEntry(for: undone.undoneCommandID) { undoneEntry in
+                undoneEntry.isUndone = true
+                undoneEntry.lastUndo = command
+            }
             return
         case .commandRedone(let redone):
             entry.target = redone.redoneCommandID
-            history.entries[command] = entry
-            history.entries[redone.redoneCommandID]?.isUndone = false
+            history.setEntry(entry, for: command)
+            history.updateEntry(for: redone.redoneCommandID) { $0.isUndone = false }
             return
         case .periodClosed:
-            history.entries[command] = entry
+            history.setEntry(entry, for: command)
             history.add(CommandHistory.Touch(sequenceNumber: sequenceNumber, tag: tag, chain: command), to: .periods)
             return
         default:
@@ -48,7 +51,7 @@ extension LedgerState {
         } else if entry.irreversibleTag == nil {
             entry.irreversibleTag = tag
         }
-        history.entries[command] = entry
+        history.setEntry(entry, for: command)
         let touch = CommandHistory.Touch(sequenceNumber: sequenceNumber, tag: tag, chain: chain)
         for key in Set(effect.owned + effect.referenced) {
             history.add(touch, to: key)

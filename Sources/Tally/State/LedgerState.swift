@@ -89,6 +89,14 @@ public struct LedgerState: Sendable, Equatable {
 }
 
 extension LedgerState {
+    /// A copy whose command history is all in memory (read from the archive), so that it stays
+    /// complete whatever happens to the ledger's files later.
+    func detached() -> LedgerState {
+        var copy = self
+        copy.history = history.detached()
+        return copy
+    }
+
     /// Display names by person id (redacted for people forgotten, P3), for the read side.
     var personNames: [PersonID: String] { people.mapValues(\.name.description) }
 }

@@ -17,7 +17,7 @@ extension CommandExecutor {
     /// compensation of its last undo (an edit's new values, a restore for a deleted record...).
     func redo(_ target: CommandID) throws(LedgerError) -> [EventPayload] {
         let entry = try undoableEntry(target)
-        guard entry.isUndone, let undoID = entry.lastUndo, let undoEntry = state.history.entries[undoID] else {
+        guard entry.isUndone, let undoID = entry.lastUndo, let undoEntry = state.history.entry(for: undoID) else {
             throw .violation(.notUndone, "command \(target) is not undone, so there is nothing to redo")
         }
         if let tag = undoEntry.irreversibleTag {
@@ -30,7 +30,7 @@ extension CommandExecutor {
     }
 
     private func undoableEntry(_ target: CommandID) throws(LedgerError) -> CommandHistory.Entry {
-        guard let entry = state.history.entries[target] else {
+        guard let entry = state.history.entry(for: target) else {
             throw .violation(.unknownCommand, "no command with id \(target) was executed in this ledger")
         }
         guard entry.target == nil else {

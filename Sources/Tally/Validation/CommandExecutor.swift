@@ -50,7 +50,7 @@ struct CommandExecutor {
     /// ``execute(_:)`` to validate on a copy that holds them.
     /// - Throws: ``LedgerError/rejected(_:)`` naming the rule.
     static func plan(_ command: Command, against state: LedgerState) throws(LedgerError) -> Plan {
-        if state.history.entries[command.commandID] != nil {
+        if state.history.entry(for: command.commandID) != nil {
             throw .violation(.duplicateCommandID, "command \(command.commandID) was executed before; every command needs a new id")
         }
         let executor = CommandExecutor(state: state)

@@ -1,0 +1,118 @@
+import HashTreeCollections
+import TallyModel
+import TallyStore
+
+/// The maps whose entries can live in the checkpoint archive, each with its own space there.
+enum ArchiveSpace: UInt8 {
+    /// `CommandHistory.entries` (T5).
+    case commandEntries = 1
+    /// `CommandHistory.touches` (T5): one row per (key, event).
+    case touches = 2
+}
+
+/// A key or value stored in the checkpoint archive, in its binary form.
+protocol ArchiveCodable: Sendable {
+    func write(to writer: inout BinaryWriter)
+    init(from reader: inout BinaryReader) throws(EventCodecError)
+}
+
+extension ArchiveCodable {
+    var archiveBytes: [UInt8] {
+        var writer = BinaryWriter()
+        write(to: &writer)
+        return writer.bytes
+    }
+
+    /// Decodes archived bytes; a failure is recorded in `reader` (the engine then refuses to
+    /// write) and reads as absent.
+    static func decoded(_ bytes: [UInt8], reportingTo reader: ArchiveReader) -> Self? {
+        var binary = BinaryReader(bytes)
+        do {
+            let value = try Self(from: &binary)
+            guard binary.remainingCount == 0 else { throw EventCodecError.invalidValue(field: "archive", reason: "trailing bytes", offset: binary.offset) }
+            return value
+        } catch {
+            reader.fail(.invalidRow(path: reader.archive.path, table: "entries", reason: "\(Self.self): \(error)"))
+            return nil
+        }
+    }
+}
+
+extension Identifier: ArchiveCodable {
+    func write(to writer: inout BinaryWriter) { writer.write(self) }
+    init(from reader: inout BinaryReader) throws(EventCodecError) { self = try reader.read() }
+}
+
+/// A map whose entries live in the checkpoint archive once a checkpoint wrote them, and in
+/// memory (``resident``) until then: memory holds what changed since the last checkpoint, not
+/// the history. Without an archive (a ledger on another file system, a replay) every entry is
+/// resident.
+///
+/// A value type like the state that holds it: copies share the resident entries' structure
+/// (`TreeDictionary`), and the archive is only ever read as of a checkpoint the state has
+/// settled against (`settle(written:reader:)`), so every copy reads what it holds.
+/// Entries are never removed.
+struct ArchivedMap<Key: Hashable & ArchiveCodable, Value: Equatable & ArchiveCodable>: Sendable {
+    let space: ArchiveSpace
+    /// Entries changed since the last checkpoint settled (all of them without an archive).
+    private(set) var resident: TreeDictionary<Key, Value> = [:]
+    /// Where the other entries are.
+    private(set) var reader: ArchiveReader?
+
+    init(space: ArchiveSpace) { self.space = space }
+
+    subscript(key: Key) -> Value? {
+        get {
+            if let value = resident[key] { return value }
+            guard let reader, let bytes = reader.value(space: space.rawValue, key: key.archiveBytes) else { return nil }
+            return Value.decoded(bytes, reportingTo: reader)
+        }
+        set {
+            guard let newValue else { return }  // entries are never removed
+            resident[key] = newValue
+        }
+    }
+
+    /// The entry of `key` if it changed since the last checkpoint settled; the archive is not read.
+    func residentValue(forKey key: Key) -> Value? { resident[key] }
+
+    /// The rows a checkpoint of this map writes: its resident entries.
+    var archiveRows: some Sequence<ArchiveRow> {
+        resident.lazy.map { [space] entry in ArchiveRow(space: space.rawValue, key: entry.key.archiveBytes, value: entry.value.archiveBytes) }
+    }
+
+    /// After a checkpoint wrote `written` (a copy of this map as of then) to the archive that
+    /// `reader` reads: drops the resident entries the archive now holds unchanged, and reads
+    /// the others from `reader`.
+    mutating func settle(written: ArchivedMap, reader: ArchiveReader) {
+        for (key, value) in written.resident where resident[key] == value {
+            resident[key] = nil
+        }
+        self.reader = reader
+    }
+
+    /// Reads the entries that are not resident from `reader` (a state restored from a checkpoint
+    /// whose entries are all archived).
+    mutating func attach(_ reader: ArchiveReader) { self.reader = reader }
+
+    /// Every entry, archived and resident (for comparisons: it reads the whole archive space).
+    var allEntries: TreeDictionary<Key, Value> {
+        guard let reader else { return resident }
+        var all: TreeDictionary<Key, Value> = [:]
+        for (keyBytes, valueBytes) in reader.entries(space: space.rawValue) {
+            guard let key = Key.decoded(keyBytes, reportingTo: reader),
+                  let value = Value.decoded(valueBytes, reportingTo: reader) else { continue }
+            all[key] = value
+        }
+        for (key, value) in resident { all[key] = value }
+        return all
+    }
+}
+
+extension ArchivedMap: Equatable {
+    /// Equal when they hold the same entries, wherever they are.
+    static func == (lhs: ArchivedMap, rhs: ArchivedMap) -> Bool {
+        if lhs.reader == nil && rhs.reader == nil { return lhs.resident == rhs.resident }
+        return lhs.allEntries == rhs.allEntries
+    }
+}

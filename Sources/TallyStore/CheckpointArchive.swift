@@ -1,0 +1,275 @@
+import Crypto
+import Foundation
+import GRDB
+import Synchronization
+import TallySQLiteEncryption
+
+/// One entry of an archived map: its map (`space`), its key and value in their binary forms.
+public struct ArchiveRow: Sendable, Equatable {
+    public var space: UInt8
+    public var key: [UInt8]
+    public var value: [UInt8]
+
+    public init(space: UInt8, key: [UInt8], value: [UInt8]) {
+        self.space = space
+        self.key = key
+        self.value = value
+    }
+}
+
+/// What grows with history and is not kept in memory: the entries of the engine's archived
+/// maps (the undo history first), written by each checkpoint beside its file
+/// (Docs/Engine.md, "Checkpoints and the archive").
+///
+/// A checkpoint at sequence number C writes the entries that changed since the checkpoint its
+/// state was read from, each at version C, and lists C with its chain value; the entries of C
+/// are then, per key, the row with the highest version at or below C. So the two checkpoint
+/// files the engine keeps both stay readable while newer rows are added, and versions no kept
+/// checkpoint reads are pruned (``prune(keysOf:keeping:)``).
+///
+/// Like the read-side store, an SQLite database (GRDB, WAL) whose every page is sealed
+/// (`TallySQLiteEncryption`); unlike it, writes are synced (`synchronous = FULL`): a
+/// checkpoint file is written only after the rows it needs are durable. `secure_delete` and a
+/// truncated WAL after removals keep forgotten texts unrecoverable (P3).
+public final class CheckpointArchive: Sendable {
+    /// The archive's file inside the checkpoints folder; SQLite keeps `-wal` and `-shm` beside it.
+    public static let fileName = "archive.sqlite"
+    static let schemaVersion = 1
+
+    /// The database file.
+    public let path: String
+    private let pool: DatabasePool
+
+    /// Opens the archive at `path`, creating it when the file is new.
+    /// - Parameter key: the page key (`LedgerStore.pageKey(derivedFrom:)` or `LedgerStore.integrityKey`).
+    /// - Throws: ``StoreError`` when SQLite refuses the file (a wrong key or a damaged page
+    ///   included) or it has another schema.
+    public init(path: String, key: SymmetricKey) throws(StoreError) {
+        self.path = path
+        var configuration = Configuration()
+        configuration.prepareDatabase { database in
+            try database.execute(sql: "PRAGMA synchronous = FULL; PRAGMA secure_delete = ON")
+        }
+        do {
+            pool = try EncryptedSQLite.openPool(atPath: path, key: key, configuration: configuration)
+            let version = try pool.writeWithoutTransaction { database in try Int.fetchOne(database, sql: "PRAGMA user_version") ?? 0 }
+            switch version {
+            case 0:
+                try pool.write { database in
+                    try database.execute(sql: """
+                        CREATE TABLE entries (
+                            space INTEGER NOT NULL,
+                            key BLOB NOT NULL,
+                            version INTEGER NOT NULL,
+                            value BLOB NOT NULL,
+                            PRIMARY KEY (space, key, version)) WITHOUT ROWID;
+                        CREATE TABLE checkpoints (
+                            sequence INTEGER PRIMARY KEY,
+                            chain BLOB NOT NULL);
+                        PRAGMA user_version = \(Self.schemaVersion);
+                        """)
+                }
+            case Self.schemaVersion: break
+            default: throw StoreError.unsupportedSchema(path: path, version: version)
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .database(path: path, message: "\(error)")
+        }
+    }
+
+    /// The database file at `path` and the files SQLite keeps beside it.
+    public static func files(at path: String) -> [String] {
+        ["", "-wal", "-shm"].map { path + $0 }
+    }
+
+    /// Removes the archive's files; missing files are fine.
+    public static func remove(at path: String) {
+        for file in files(at: path) { _ = unlink(file) }
+    }
+
+    /// The checkpoints whose rows are all here: their chain value by sequence number.
+    public func checkpoints() throws(StoreError) -> [UInt64: [UInt8]] {
+        try read { database in
+            var listed: [UInt64: [UInt8]] = [:]
+            for row in try GRDB.Row.fetchAll(database, sql: "SELECT sequence, chain FROM checkpoints") {
+                let sequence: Int64 = try row.decode(Int64.self, forColumn: "sequence")
+                let chain: Data = try row.decode(Data.self, forColumn: "chain")
+                guard sequence >= 0 else { throw StoreError.invalidRow(path: path, table: "checkpoints", reason: "negative sequence") }
+                listed[UInt64(sequence)] = [UInt8](chain)
+            }
+            return listed
+        }
+    }
+
+    /// Writes `rows` at version `sequence` and lists the checkpoint, in one synced transaction.
+    public func write(_ rows: some Sequence<ArchiveRow>, checkpoint sequence: UInt64, chain: [UInt8]) throws(StoreError) {
+        try write { database in
+            let insert = try database.cachedStatement(sql: "INSERT OR REPLACE INTO entries (space, key, version, value) VALUES (?, ?, ?, ?)")
+            let version = Int64(bitPattern: sequence)
+            for row in rows {
+                try insert.execute(arguments: [Int64(row.space), Data(row.key), version, Data(row.value)])
+            }
+            try database.execute(
+                sql: "INSERT OR REPLACE INTO checkpoints (sequence, chain) VALUES (?, ?)", arguments: [version, Data(chain)])
+        }
+    }
+
+    /// Drops what no kept checkpoint reads: listings of other checkpoints, and for each key of
+    /// `rows` the versions older than the one the oldest kept checkpoint reads.
+    public func prune(keysOf rows: some Sequence<ArchiveRow>, keeping kept: [UInt64]) throws(StoreError) {
+        guard let oldest = kept.min() else { return }
+        try write { database in
+            let delete = try database.cachedStatement(sql: """
+                DELETE FROM entries WHERE space = ?1 AND key = ?2 AND version <
+                    (SELECT MAX(version) FROM entries WHERE space = ?1 AND key = ?2 AND version <= ?3)
+                """)
+            for row in rows {
+                try delete.execute(arguments: [Int64(row.space), Data(row.key), Int64(bitPattern: oldest)])
+            }
+            let listed = kept.map { String(Int64(bitPattern: $0)) }.joined(separator: ",")
+            try database.execute(sql: "DELETE FROM checkpoints WHERE sequence NOT IN (\(listed))")
+        }
+    }
+
+    /// Removes every row and listing newer than `sequence` (what a checkpoint that was not
+    /// used, or a journal cut shorter, left), so that reads as of later checkpoints never meet
+    /// them.
+    public func discard(after sequence: UInt64) throws(StoreError) {
+        let version = Int64(bitPattern: sequence)
+        try write { database in
+            try database.execute(sql: "DELETE FROM entries WHERE version > ?", arguments: [version])
+            try database.execute(sql: "DELETE FROM checkpoints WHERE sequence > ?", arguments: [version])
+        }
+    }
+
+    /// Removes every row and listing older than `sequence` (all of them by default), then
+    /// truncates the WAL: after a forgetting, no page with the person's texts survives (P3).
+    public func removeAll(before sequence: UInt64 = .max) throws(StoreError) {
+        let version = sequence > UInt64(Int64.max) ? Int64.max : Int64(sequence)
+        try write { database in
+            try database.execute(sql: "DELETE FROM entries WHERE version < ?", arguments: [version])
+            try database.execute(sql: "DELETE FROM checkpoints WHERE sequence < ?", arguments: [version])
+        }
+        for _ in 0..<50 {
+            let busy: Bool
+            do {
+                busy = try pool.writeWithoutTransaction { database in
+                    try GRDB.Row.fetchOne(database, sql: "PRAGMA wal_checkpoint(TRUNCATE)").map { (row: GRDB.Row) -> Bool in
+                        (try row.decode(Int64.self, atIndex: 0)) != 0
+                    } ?? true
+                }
+            } catch {
+                throw .database(path: path, message: "\(error)")
+            }
+            if !busy { return }
+            usleep(2_000)
+        }
+        throw .database(path: path, message: "the WAL could not be truncated: a reader kept it busy")
+    }
+
+    /// The value of `key` as of checkpoint `sequence`, or nil when it has none.
+    public func value(space: UInt8, key: [UInt8], asOf sequence: UInt64) throws(StoreError) -> [UInt8]? {
+        try read { database in
+            let statement = try database.cachedStatement(sql: """
+                SELECT value FROM entries WHERE space = ? AND key = ? AND version <= ? ORDER BY version DESC LIMIT 1
+                """)
+            return try Data.fetchOne(statement, arguments: [Int64(space), Data(key), Int64(bitPattern: sequence)]).map { [UInt8]($0) }
+        }
+    }
+
+    /// Every entry of `space` whose key lies in `lower...upper` (all of them when nil), as of
+    /// checkpoint `sequence`, in key order.
+    public func entries(
+        space: UInt8, from lower: [UInt8]? = nil, through upper: [UInt8]? = nil, asOf sequence: UInt64
+    ) throws(StoreError) -> [(key: [UInt8], value: [UInt8])] {
+        try read { database in
+            var sql = "SELECT key, value, MAX(version) FROM entries WHERE space = ? AND version <= ?"
+            var arguments: StatementArguments = [Int64(space), Int64(bitPattern: sequence)]
+            if let lower, let upper {
+                sql += " AND key BETWEEN ? AND ?"
+                arguments += [Data(lower), Data(upper)]
+            }
+            sql += " GROUP BY key ORDER BY key"
+            return try GRDB.Row.fetchAll(database, sql: sql, arguments: arguments).map { row in
+                ([UInt8](try row.decode(Data.self, atIndex: 0)), [UInt8](try row.decode(Data.self, atIndex: 1)))
+            }
+        }
+    }
+
+    /// Closes the database; later calls throw.
+    public func close() {
+        try? pool.close()
+    }
+
+    private func write(_ body: (Database) throws -> Void) throws(StoreError) {
+        do {
+            try pool.write(body)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .database(path: path, message: "\(error)")
+        }
+    }
+
+    private func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try pool.read(body)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .database(path: path, message: "\(error)")
+        }
+    }
+}
+
+/// Reads an archive as of the newest checkpoint the engine's state was settled against, for
+/// the maps that keep only their recent entries in memory. Shared by every copy of the state;
+/// the engine advances ``sequenceNumber`` after each checkpoint it settles.
+///
+/// A read that fails (I/O, a damaged page) is remembered in ``failure`` and reads as absent;
+/// the engine checks ``failure`` before it writes anything validated with such a read.
+public final class ArchiveReader: Sendable {
+    public let archive: CheckpointArchive
+    private let state: Mutex<(sequenceNumber: UInt64, failure: StoreError?)>
+
+    public init(archive: CheckpointArchive, asOf sequenceNumber: UInt64) {
+        self.archive = archive
+        self.state = Mutex((sequenceNumber, nil))
+    }
+
+    /// The checkpoint the reads are as of.
+    public var sequenceNumber: UInt64 {
+        get { state.withLock { $0.sequenceNumber } }
+        set { state.withLock { $0.sequenceNumber = newValue } }
+    }
+
+    /// The first read that failed, if any.
+    public var failure: StoreError? { state.withLock { $0.failure } }
+
+    /// Records a failure (also one found while decoding what was read).
+    public func fail(_ error: StoreError) {
+        state.withLock { if $0.failure == nil { $0.failure = error } }
+    }
+
+    /// The value of `key` in `space`, or nil (absent, or the read failed: see ``failure``).
+    public func value(space: UInt8, key: [UInt8]) -> [UInt8]? {
+        do {
+            return try archive.value(space: space, key: key, asOf: sequenceNumber)
+        } catch {
+            fail(error)
+            return nil
+        }
+    }
+
+    /// The entries of `space` with keys in `lower...upper` (every entry when nil), in key order.
+    public func entries(space: UInt8, from lower: [UInt8]? = nil, through upper: [UInt8]? = nil) -> [(key: [UInt8], value: [UInt8])] {
+        do {
+            return try archive.entries(space: space, from: lower, through: upper, asOf: sequenceNumber)
+        } catch {
+            fail(error)
+            return []
+        }
+    }
+}
