@@ -151,7 +151,7 @@ public actor Ledger {
             // The archive keeps only what the state read from it can reach: rows newer than the
             // checkpoint used (left by a newer checkpoint not used, or a journal cut since) go;
             // a state rebuilt by replay holds everything, so the archive starts empty. When that
-            // fails, the state is replayed and checkpoints hold the history inline.
+            // fails, the archive is set aside and the state replayed.
             if let usedArchive = archive {
                 do throws(StoreError) {
                     if let reading = replayed.state.history.archiveReader {
@@ -160,9 +160,12 @@ public actor Ledger {
                         try usedArchive.removeAll()
                     }
                 } catch {
+                    // Set aside: a fresh archive starts empty, like the replayed state's history.
                     usedArchive.close()
-                    archive = nil
+                    CheckpointArchive.remove(at: checkpoints.archivePath.string)
+                    archive = checkpoints.openArchive(creating: true)
                     if !replayed.state.history.isResident {
+                        report.rejectedCheckpoints.append("\(report.checkpointSequenceNumber.map { CheckpointStore.name(sequenceNumber: $0) } ?? "checkpoint"): \(CheckpointArchive.fileName) cannot be used: \(error)")
                         replayed = try LedgerReplay.fold(reader, from: FoldedState(), through: reader.lastSequenceNumber, personalTexts: personalKeys)
                         report.checkpointSequenceNumber = nil
                         report.eventsReplayed = replayed.lastSequenceNumber
@@ -208,6 +211,10 @@ public actor Ledger {
     /// value stays complete after the ledger moves on or closes; screens should use
     /// ``readModels`` instead.
     public var state: LedgerState { current.detached() }
+
+    /// How many command-history entries and touches the acknowledged state holds in memory
+    /// (the rest is in the checkpoint archive): what a checkpoint bounds.
+    var commandHistoryInMemory: (entries: Int, touches: Int) { current.history.residentCounts }
 
     /// The read models (wallets, debts, budgets, net worth) after the last acknowledged
     /// batch: a value snapshot.

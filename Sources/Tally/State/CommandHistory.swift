@@ -140,6 +140,11 @@ public struct CommandHistory: Sendable {
         return all.mapValues { $0.values.sorted { $0.sequenceNumber < $1.sequenceNumber } }
     }
 
+    /// How many entries and touches are in memory (the rest is in the archive).
+    var residentCounts: (entries: Int, touches: Int) {
+        (entries.resident.count, recentTouches.values.reduce(0) { $0 + $1.count })
+    }
+
     /// Whether every entry is in memory (no archive behind it).
     var isResident: Bool { entries.reader == nil }
 

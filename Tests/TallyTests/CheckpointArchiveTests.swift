@@ -1,0 +1,204 @@
+import Foundation
+import SystemPackage
+@testable import Tally
+import TallyJournal
+import TallyModel
+import TallySQLiteEncryption
+import TallyStore
+import TallyTestSupport
+import Testing
+
+/// The checkpoint archive (issue 14, Docs/Engine.md "Checkpoints and the archive"): the command
+/// history leaves memory at each checkpoint, undo and redo (T5) keep working from the archive,
+/// across restarts, and an archive that does not match is never read.
+@Suite("Checkpoint archive", .serialized)
+struct CheckpointArchiveTests {
+    static func options() -> LedgerOptions {
+        var options = LedgerOptions(durability: .synchronous)
+        options.checkpointIntervalEvents = 0  // checkpoints only when the test asks
+        return options
+    }
+
+    static func archivePath(_ ledger: FilePath) -> String {
+        ledger.appending(Ledger.checkpointDirectoryName).appending(CheckpointArchive.fileName).string
+    }
+
+    /// Setup, then three transaction commands: record `first`, record `second`, edit `second`.
+    struct History {
+        var s = Scenario()
+        var commands: [Command] = []
+        let first: TransactionID
+        let second: TransactionID
+
+        init() {
+            first = s.ids.next()
+            second = s.ids.next()
+            commands = s.setup()
+            commands.append(s.command(.recordTransaction(first, s.expense(1_000))))
+            commands.append(s.command(.recordTransaction(second, s.expense(2_000))))
+            commands.append(s.command(.editTransaction(second, s.expense(2_500))))
+        }
+
+        var recordFirst: Command { commands[commands.count - 3] }
+        var recordSecond: Command { commands[commands.count - 2] }
+        var editSecond: Command { commands[commands.count - 1] }
+    }
+
+    static func expectEqualToReplay(_ ledger: Ledger, at path: FilePath, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let replayed = try LedgerReplay.replay(at: path)
+        #expect(await ledger.state == replayed.state, "the state equals a replay of the journal", sourceLocation: sourceLocation)
+    }
+
+    @Test("T5 with the history archived: after a checkpoint only later commands are in memory; undo and redo of an archived command work, an archived later touch blocks an undo, an archived command id stays taken, also after reopening")
+    func undoWorksFromTheArchive() async throws {
+        let directory = try TemporaryDirectory("tally-archive-undo")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        var history = History()
+        let ledger = try await Ledger.open(at: path, options: Self.options())
+        for command in history.commands { try await ledger.execute(command) }
+        #expect(await ledger.commandHistoryInMemory.entries == history.commands.count)
+        try await ledger.checkpoint()
+        #expect(await ledger.commandHistoryInMemory == (0, 0), "a checkpoint moves every entry and touch to the archive")
+        #expect(FileManager.default.fileExists(atPath: Self.archivePath(path)))
+
+        // An archived id is still taken.
+        var duplicate = history.s.command(.recordTransaction(history.s.ids.next(), history.s.expense(10)))
+        duplicate.commandID = history.recordFirst.commandID
+        await #expect(throws: LedgerError.self) { try await ledger.execute(duplicate) }
+        // The edit of `second` (archived) blocks undoing its recording.
+        do {
+            try await ledger.execute(history.s.command(.undo(history.recordSecond.commandID)))
+            Issue.record("undoing a command a later edit depends on was accepted")
+        } catch {
+            #expect(error.code == "undoBlocked" && error.message.contains("command \(history.editSecond.commandID)"), "\(error)")
+        }
+        // Undo and redo of an archived command.
+        let undo = history.s.command(.undo(history.recordFirst.commandID))
+        try await ledger.execute(undo)
+        #expect(await ledger.state.transactions[history.first]?.isDeleted == true)
+        #expect(await ledger.commandHistoryInMemory.entries == 2, "the undo and the entry it marked undone")
+        try await ledger.execute(history.s.command(.redo(history.recordFirst.commandID)))
+        #expect(await ledger.state.transactions[history.first]?.isDeleted == false)
+        try await Self.expectEqualToReplay(ledger, at: path)
+        try await ledger.checkpoint()
+        try await ledger.close()
+
+        let reopened = try await Ledger.open(at: path, options: Self.options())
+        #expect(reopened.openReport.checkpointSequenceNumber != nil && reopened.openReport.rejectedCheckpoints.isEmpty,
+                "\(reopened.openReport.rejectedCheckpoints)")
+        #expect(await reopened.commandHistoryInMemory.entries == 0, "the last checkpoint archived the rest")
+        try await reopened.execute(history.s.command(.undo(history.editSecond.commandID)))
+        #expect(await reopened.state.transactions[history.second]?.details.amount == Scenario.chf(2_000), "the edit undone from the archive")
+        await #expect(throws: LedgerError.self) { try await reopened.execute(duplicate) }
+        try await Self.expectEqualToReplay(reopened, at: path)
+        try await reopened.close()
+    }
+
+    @Test("an archive that lacks the checkpoint's rows (deleted, damaged) is never read: the open replays the journal and undo still works")
+    func missingOrDamagedArchiveMeansReplay() async throws {
+        for damage in ["deleted", "damaged"] {
+            let directory = try TemporaryDirectory("tally-archive-\(damage)")
+            defer { directory.remove() }
+            let path = directory.appending("ledger")
+            var history = History()
+            let ledger = try await Ledger.open(at: path, options: Self.options())
+            for command in history.commands { try await ledger.execute(command) }
+            try await ledger.checkpoint()  // with the history archived
+            try await ledger.close()
+            let archive = Self.archivePath(path)
+            if damage == "deleted" {
+                CheckpointArchive.remove(at: archive)
+            } else {
+                let handle = try #require(FileHandle(forUpdatingAtPath: archive))
+                let size = try handle.seekToEnd()
+                #expect(size > 4096)
+                try handle.seek(toOffset: 4096 + 100)  // inside the second page: its tag no longer matches
+                handle.write(Data(repeating: 0x5A, count: 64))
+                try handle.close()
+            }
+            let reopened = try await Ledger.open(at: path, options: Self.options())
+            #expect(reopened.openReport.checkpointSequenceNumber == nil, "\(damage): opened from a checkpoint without its history")
+            let rejected = reopened.openReport.rejectedCheckpoints
+            #expect(rejected.contains { $0.contains(CheckpointArchive.fileName) }, "\(damage): \(rejected)")
+            try await reopened.execute(history.s.command(.undo(history.recordFirst.commandID)))
+            try await Self.expectEqualToReplay(reopened, at: path)
+            try await reopened.checkpoint()
+            try await reopened.close()
+            // The next open uses the new checkpoint, with a fresh archive.
+            let third = try await Ledger.open(at: path, options: Self.options())
+            #expect(third.openReport.checkpointSequenceNumber != nil, "\(damage): \(third.openReport.rejectedCheckpoints)")
+            try await Self.expectEqualToReplay(third, at: path)
+            try await third.close()
+        }
+    }
+
+    @Test("opening from the older of the two checkpoints discards the newer one's rows, so later checkpoints never read them")
+    func olderCheckpointDiscardsNewerRows() async throws {
+        let directory = try TemporaryDirectory("tally-archive-older")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        var history = History()
+        let ledger = try await Ledger.open(at: path, options: Self.options())
+        for command in history.commands { try await ledger.execute(command) }
+        try await ledger.checkpoint()
+        // Changes an archived entry (undone), then checkpoints again: the entry has two versions.
+        try await ledger.execute(history.s.command(.undo(history.recordFirst.commandID)))
+        try await ledger.checkpoint()
+        try await ledger.close()
+        let checkpoints = path.appending(Ledger.checkpointDirectoryName).string
+        let names = try FileManager.default.contentsOfDirectory(atPath: checkpoints).filter { $0.hasSuffix(".checkpoint") }.sorted()
+        #expect(names.count == 2)
+        let newest = try #require(names.last)
+        try FileManager.default.removeItem(atPath: checkpoints + "/" + newest)
+        let reopened = try await Ledger.open(at: path, options: Self.options())
+        #expect(reopened.openReport.checkpointSequenceNumber == UInt64(try #require(names.first).prefix(20)))
+        #expect(reopened.openReport.eventsReplayed > 0)
+        try await Self.expectEqualToReplay(reopened, at: path)
+        // The entry is undone (replayed tail); redo it and checkpoint at a later sequence.
+        try await reopened.execute(history.s.command(.redo(history.recordFirst.commandID)))
+        try await reopened.execute(history.s.command(.recordTransaction(history.s.ids.next(), history.s.expense(70))))
+        try await reopened.checkpoint()
+        try await reopened.close()
+        let third = try await Ledger.open(at: path, options: Self.options())
+        #expect(third.openReport.eventsReplayed == 0)
+        try await Self.expectEqualToReplay(third, at: path)
+        #expect(await third.state.history.entry(for: history.recordFirst.commandID)?.isUndone == false)
+        try await third.close()
+    }
+
+    @Test("archive P3: after a person is forgotten their note is in no page of the archive or its WAL, not even for a holder of the page key")
+    func forgettingLeavesNoNoteInArchive() async throws {
+        let directory = try TemporaryDirectory("tally-archive-forget")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        var s = Scenario()
+        let marker = "Qwertzuiop Lkjhgf note"
+        let ledger = try await Ledger.open(at: path, options: Self.options())
+        try await ledger.execute(s.setup())
+        let expense: TransactionID = s.ids.next()
+        var noted = s.expense(6_000, shared: true, payer: s.bob)
+        noted.note = marker
+        try await ledger.execute(s.command(.recordTransaction(expense, noted), by: s.bob))
+        // Bob's edit: its compensation (the history) holds the previous details, note included.
+        var edited = noted
+        edited.note = nil
+        try await ledger.execute(s.command(.editTransaction(expense, edited), by: s.bob))
+        try await ledger.checkpoint()
+        try await ledger.close()
+        let archive = Self.archivePath(path)
+        let before = EncryptedSQLite.readableImage(ofDatabaseAt: archive, key: LedgerStore.integrityKey)
+        #expect(Data(before).range(of: Data(marker.utf8)) != nil, "the control: the archive holds the note before forgetting")
+        let reopened = try await Ledger.open(at: path, options: Self.options())
+        try await reopened.execute(s.command(.removeMember(personID: s.bob, acknowledgeUnsettled: true)))
+        try await reopened.execute(s.command(.forgetPerson(s.bob)))
+        try await reopened.checkpoint()
+        try await reopened.close()
+        let after = EncryptedSQLite.readableImage(ofDatabaseAt: archive, key: LedgerStore.integrityKey)
+        #expect(!after.isEmpty)
+        #expect(Data(after).range(of: Data(marker.utf8)) == nil, "a forgotten note survives in a page of the archive or its WAL")
+        let third = try await Ledger.open(at: path, options: Self.options())
+        try await Self.expectEqualToReplay(third, at: path)
+        try await third.close()
+    }
+}
