@@ -113,8 +113,10 @@ enum ScaleChild {
         }
     }
 
-    /// What `tally apply FILE` does, through the library: parse every line, then one `execute`
-    /// per command on a ledger with default options.
+    /// What `tally apply FILE` does, through the library: parse every line, then
+    /// `Ledger.execute(each:)` over windows of `commandsPerBatchMax` commands (each command its
+    /// own batch, a window's frames sharing one fdatasync) on a ledger with default options.
+    /// The CLI reads ahead in smaller windows (`ApplyCommand.readAheadCommandsMax`).
     static func applyLibrary(_ request: ChildRequest) async throws -> Figures {
         guard let file = request.file, let data = FileManager.default.contents(atPath: file) else {
             throw ScaleError.damaged("cannot read the command file")
@@ -123,7 +125,11 @@ enum ScaleChild {
         let lines = CommandParser.commandLines(in: Array(data))
         let commands = try lines.map { try CommandParser.parse(lineBytes: $0.bytes) }
         let subject = try await TallySubject.open(in: request.directory)
-        for command in commands { try await subject.execute(command) }
+        let window = LedgerOptions().commandsPerBatchMax
+        for first in stride(from: 0, to: commands.count, by: window) {
+            let outcomes = try await subject.ledger.execute(each: Array(commands[first..<min(first + window, commands.count)]))
+            for outcome in outcomes { _ = try outcome.get() }
+        }
         try await subject.close()
         return ["applyCommandsPerSecond": Double(commands.count) / (Double(Stopwatch.now() - start) / 1e9)]
     }

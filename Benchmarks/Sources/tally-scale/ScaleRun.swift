@@ -152,17 +152,17 @@ struct ScaleRun {
         try Self.writeCommandFile(at: file, lines: options.applyCommands, seed: options.seed)
         let ledger = TallySubject.ledgerPath(in: directory).string
         if let cliPath {
-            Self.progress("apply: tally apply (one execute per line)")
+            Self.progress("apply: tally apply (each line its own batch, read ahead so several share one fdatasync)")
             let seconds = try Stopwatch.seconds {
                 try ChildProcess.run(cliPath, ["apply", "--ledger", ledger, file], captureOutput: false)
             }
             return (Double(options.applyCommands) / seconds, "`tally apply --ledger DIR FILE` (release CLI), output discarded")
         }
-        Self.progress("apply: no tally binary; parse + one Ledger.execute per line through the library")
+        Self.progress("apply: no tally binary; parse + Ledger.execute(each:) through the library")
         var request = ChildRequest(role: .applyLibrary, subject: .tally, directory: directory, seed: options.seed)
         request.file = file
         let figures = try ChildProcess.measure(request)
-        return (figures["applyCommandsPerSecond"] ?? .nan, "library: `CommandParser.parse(lineBytes:)` + one `Ledger.execute` per line (CLI not built)")
+        return (figures["applyCommandsPerSecond"] ?? .nan, "library: `CommandParser.parse(lineBytes:)` + `Ledger.execute(each:)` in windows of `commandsPerBatchMax`, each line its own batch (CLI not built)")
     }
 
     static func writeCommandFile(at path: String, lines: Int, seed: UInt64) throws {

@@ -7,13 +7,14 @@ import TallyStore
 /// A household ledger: the engine's host API (DESIGN "Engine requirements").
 ///
 /// `execute` validates commands and writes all of their events as one journal frame, or
-/// nothing (G6). All mutable engine state lives in this actor. Batches are validated and
-/// written in arrival order under a FIFO gate (validation sees every batch written before,
-/// durable or not); the gate is left before the wait for durability, so concurrent batches
-/// share one `fdatasync` (group commit). A batch is acknowledged, applied to the state that
-/// reads see (``state``, ``readModels``) and published to ``changes`` only once its frame is
-/// durable, strictly in sequence order (``commit(_:)``). After a failed sync the ledger is
-/// failed: see ``execute(_:)-([Command])``.
+/// nothing (G6); ``execute(each:)`` executes a list of commands as that many such batches, in
+/// order, with one wait for durability for all of them. All mutable engine state lives in this
+/// actor. Batches are validated and written in arrival order under a FIFO gate (validation
+/// sees every batch written before, durable or not); the gate is left before the wait for
+/// durability, so concurrent batches share one `fdatasync` (group commit). A batch is
+/// acknowledged, applied to the state that reads see (``state``, ``readModels``) and published
+/// to ``changes`` only once its frame is durable, strictly in sequence order (``commit(_:)``).
+/// After a failed sync the ledger is failed: see ``execute(_:)-([Command])``.
 public actor Ledger {
     /// The ledger's directory; the journal lives in `<directory>/journal`.
     public nonisolated let directory: FilePath
@@ -259,35 +260,106 @@ public actor Ledger {
     ///   texts (it is read-only then); ``LedgerError/closed``.
     @discardableResult
     public func execute(_ commands: [Command]) async throws(LedgerError) -> [EventPosition] {
-        guard !commands.isEmpty, commands.count <= options.commandsPerBatchMax else {
-            throw .invalidBatch(commandCount: commands.count, limit: options.commandsPerBatchMax)
-        }
+        try checkCommandCount(commands.count)
         try options.checkBatchFitsOneFrame(commandCount: commands.count)
+        let outcomes = await executeBatches([commands])
+        precondition(outcomes.count == 1, "one batch has one outcome")
+        return try outcomes[0].get()
+    }
+
+    /// Executes `commands` in order, **each as its own atomic batch** (its own journal frame),
+    /// as that many calls of ``execute(_:)-(Command)`` one after the other would, but with one
+    /// wait for durability for all of them: several commands share one `fdatasync`.
+    ///
+    /// Under the FIFO gate, each command in turn is validated against the state of every batch
+    /// written before it, including the earlier commands of this call, and written as its own
+    /// frame; a command that breaks a rule is rejected, nothing of it is written, and the next
+    /// command is executed. Outside the gate, one wait makes the last written frame durable;
+    /// then every written command is acknowledged, in order. Nothing is acknowledged before it
+    /// is durable (`.synchronous`); under `.interval` and `.none` each command is acknowledged
+    /// once written, as ``execute(_:)-([Command])`` does.
+    ///
+    /// The call stops at the first command that fails for a reason other than a rule
+    /// (``LedgerError/storage(_:)`` when the write fails or the ledger is failed,
+    /// ``LedgerError/personalKeys(_:)``, ``LedgerError/batchTooLarge(recordCount:limit:)``,
+    /// ``LedgerError/closed``): its failure is the last outcome, and the commands after it are
+    /// neither executed nor listed. A failed sync fails every command it covered with
+    /// ``LedgerError/storage(_:)`` and leaves the ledger failed (G6, as ``execute(_:)-([Command])``);
+    /// a command made durable by an earlier sync stays acknowledged.
+    ///
+    /// - Parameter commands: 1...``LedgerOptions/commandsPerBatchMax`` commands, in the order
+    ///   they are to take effect.
+    /// - Returns: one outcome per executed command, in order: the positions of its events, or
+    ///   why it was not acknowledged (a rejection carries the rule, with `commandIndex` 0, as
+    ///   for a single command). As many outcomes as commands unless the call stopped early.
+    /// - Throws: ``LedgerError/invalidBatch(commandCount:limit:)`` for an empty list or one
+    ///   longer than ``LedgerOptions/commandsPerBatchMax``; nothing is executed then.
+    public func execute(each commands: [Command]) async throws(LedgerError) -> [Result<[EventPosition], LedgerError>] {
+        try checkCommandCount(commands.count)
+        return await executeBatches(commands.map { [$0] })
+    }
+
+    /// Refuses an empty call or one of more than `commandsPerBatchMax` commands.
+    private func checkCommandCount(_ count: Int) throws(LedgerError) {
+        guard count > 0, count <= options.commandsPerBatchMax else {
+            throw .invalidBatch(commandCount: count, limit: options.commandsPerBatchMax)
+        }
+    }
+
+    /// The one execution path: under the gate, writes each batch as its own frame, in order
+    /// (a rejected batch writes nothing and the next is executed; any other failure ends the
+    /// loop); outside it, one wait for the last written frame, then each written batch is
+    /// acknowledged. Under a relaxed policy each batch is committed as soon as it is written.
+    /// - Returns: one outcome per batch executed: all of them, or up to and including the first
+    ///   that failed for a reason other than a rule.
+    private func executeBatches(_ batches: [[Command]]) async -> [Result<[EventPosition], LedgerError>] {
         await enterGate()
-        let batch: WrittenBatch
+        var outcomes: [Result<WrittenBatch?, LedgerError>] = []
+        outcomes.reserveCapacity(batches.count)
+        var lastWritten: UInt64?
         do {
             defer { gate.leave() }
-            guard let written = try write(commands) else { return [] }
-            batch = written
-            guard journal.acknowledgesAfterSync else {
-                // `.interval` / `.none`: acknowledged once written, as the journal's append.
-                commit(batch)
-                storeDurableChanges()  // writes once a background sync covered everything
-                return batch.positions
+            for commands in batches {
+                do throws(LedgerError) {
+                    let written = try write(commands)
+                    if let written {
+                        lastWritten = written.receipt.lastSequenceNumber
+                        if journal.acknowledgesAfterSync {
+                            unacknowledged.append(written)
+                        } else {
+                            commit(written)  // `.interval` / `.none`: acknowledged once written, as the journal's append
+                        }
+                    }
+                    outcomes.append(.success(written))
+                } catch {
+                    outcomes.append(.failure(error))
+                    guard case .rejected = error else { break }
+                }
             }
-            unacknowledged.append(batch)
+            if !journal.acknowledgesAfterSync {
+                storeDurableChanges()  // writes once a background sync covered everything
+            }
         }
-        // Outside the gate: the next batches validate and write while this one syncs, and the
+        // Outside the gate: the next batches validate and write while these sync, and the
         // journal's leader syncs for all of them at once.
-        let last = batch.receipt.lastSequenceNumber
-        do {
-            try await Ledger.waitUntilDurable(journal, through: last)
-            commitDurable(through: max(last, journal.durableSequenceNumber))  // every batch the sync covered
-        } catch {
-            fail(error)
+        if journal.acknowledgesAfterSync, let last = lastWritten {
+            do {
+                try await Ledger.waitUntilDurable(journal, through: last)
+                commitDurable(through: max(last, journal.durableSequenceNumber))  // every batch the sync covered
+            } catch {
+                fail(error)
+            }
         }
-        guard lastSequenceNumber >= last else { throw .storage(failure ?? .journalFailed(reason: "sync failed")) }
-        return batch.positions
+        return outcomes.map { outcome in
+            switch outcome {
+            case .failure(let error): .failure(error)
+            case .success(nil): .success([])
+            case .success(let batch?):
+                lastSequenceNumber >= batch.receipt.lastSequenceNumber
+                    ? .success(batch.positions)
+                    : .failure(.storage(failure ?? .journalFailed(reason: "sync failed")))
+            }
+        }
     }
 
     /// Under the gate: validates `commands` against ``head``, seals and writes their events as
