@@ -117,7 +117,8 @@ public final class CheckpointArchive: Sendable {
     }
 
     /// Drops what no kept checkpoint reads: listings of other checkpoints, and for each key of
-    /// `rows` the versions older than the one the oldest kept checkpoint reads.
+    /// `rows` (the keys just written again) the versions older than the one the oldest kept
+    /// checkpoint reads.
     public func prune(keysOf rows: some Sequence<ArchiveRow>, keeping kept: [UInt64]) throws(StoreError) {
         guard let oldest = kept.min() else { return }
         try write { database in

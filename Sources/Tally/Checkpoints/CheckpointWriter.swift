@@ -27,6 +27,9 @@ final class CheckpointWriter: Sendable {
     /// Every checkpoint written from now on must cover at least this sequence number: the last
     /// `PersonForgotten` whose older checkpoints were removed.
     private let floor: Mutex<UInt64>
+    /// The keys the previous checkpoint wrote again: their versions before it become
+    /// unreadable only once the next checkpoint is kept, so they are pruned then too.
+    private let rewrittenBefore = Mutex<[ArchiveRow]>([])
     let store: CheckpointStore
     /// Where checkpoints put the command history (nil: inline, in the file).
     let archive: CheckpointArchive?
@@ -59,7 +62,12 @@ final class CheckpointWriter: Sendable {
                 }
                 try store.write(job.folded.checkpoint(fingerprints: job.fingerprints, historyArchived: true))
                 let kept = try store.names().compactMap(CheckpointStore.sequenceNumber(inName:))
-                try Self.archiving { () throws(StoreError) in try archive.prune(keysOf: rows, keeping: kept) }
+                let rewritten = Array(job.folded.state.history.rewrittenRows)
+                let previous = rewrittenBefore.withLock { previous in
+                    defer { previous = rewritten }
+                    return previous
+                }
+                try Self.archiving { () throws(StoreError) in try archive.prune(keysOf: previous + rewritten, keeping: kept) }
                 return job.sequenceNumber
             }
         } catch {

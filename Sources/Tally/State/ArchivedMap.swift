@@ -32,7 +32,7 @@ extension ArchiveCodable {
             guard binary.remainingCount == 0 else { throw EventCodecError.invalidValue(field: "archive", reason: "trailing bytes", offset: binary.offset) }
             return value
         } catch {
-            reader.fail(.invalidRow(path: reader.archive.path, table: "entries", reason: "\(Self.self): \(error)"))
+            reader.fail(StoreError.invalidRow(path: reader.archive.path, table: "entries", reason: "\(Self.self): \(error)"))
             return nil
         }
     }
@@ -58,6 +58,9 @@ struct ArchivedMap<Key: Hashable & ArchiveCodable, Value: Equatable & ArchiveCod
     private(set) var resident: TreeDictionary<Key, Value> = [:]
     /// Where the other entries are.
     private(set) var reader: ArchiveReader?
+    /// Resident keys whose entry was read from the archive and changed: their older versions
+    /// are what a checkpoint prunes (a new key has none).
+    private var rewritten: TreeSet<Key> = []
 
     init(space: ArchiveSpace) { self.space = space }
 
@@ -73,12 +76,28 @@ struct ArchivedMap<Key: Hashable & ArchiveCodable, Value: Equatable & ArchiveCod
         }
     }
 
+    /// Changes the entry of `key`, if there is one.
+    mutating func update(_ key: Key, _ change: (inout Value) -> Void) {
+        let isResident = resident[key] != nil
+        guard var value = self[key] else { return }
+        change(&value)
+        resident[key] = value
+        if !isResident && reader != nil { rewritten.insert(key) }
+    }
+
     /// The entry of `key` if it changed since the last checkpoint settled; the archive is not read.
     func residentValue(forKey key: Key) -> Value? { resident[key] }
 
     /// The rows a checkpoint of this map writes: its resident entries.
     var archiveRows: some Sequence<ArchiveRow> {
         resident.lazy.map { [space] entry in ArchiveRow(space: space.rawValue, key: entry.key.archiveBytes, value: entry.value.archiveBytes) }
+    }
+
+    /// The rows of the resident entries that replace an archived version (see ``rewritten``).
+    var rewrittenRows: some Sequence<ArchiveRow> {
+        rewritten.lazy.compactMap { [space, resident] key in
+            resident[key].map { ArchiveRow(space: space.rawValue, key: key.archiveBytes, value: $0.archiveBytes) }
+        }
     }
 
     /// After a checkpoint wrote `written` (a copy of this map as of then) to the archive that
@@ -88,6 +107,7 @@ struct ArchivedMap<Key: Hashable & ArchiveCodable, Value: Equatable & ArchiveCod
         for (key, value) in written.resident where resident[key] == value {
             resident[key] = nil
         }
+        rewritten = rewritten.filter { resident[$0] != nil }
         self.reader = reader
     }
 

@@ -56,9 +56,7 @@ public struct CommandHistory: Sendable {
 
     /// Changes the entry of `command`, if it exists.
     mutating func updateEntry(for command: CommandID, _ change: (inout Entry) -> Void) {
-        guard var entry = entries[command] else { return }
-        change(&entry)
-        entries[command] = entry
+        entries.update(command, change)
     }
 
     /// The entry of `command` if its events are being applied right now (its earlier events
@@ -106,6 +104,10 @@ public struct CommandHistory: Sendable {
         }
         return [AnySequence(entries.archiveRows), AnySequence(touchRows)].joined()
     }
+
+    /// The rows of ``archiveRows`` that replace an older archived version (entries marked undone
+    /// or redone), whose older versions a checkpoint prunes; touches are never rewritten.
+    var rewrittenRows: some Sequence<ArchiveRow> { entries.rewrittenRows }
 
     /// After a checkpoint wrote `written` (this history as of then) to the archive `reader`
     /// reads: keeps in memory only what changed since.
@@ -227,7 +229,7 @@ struct TouchRow {
     }
 
     private static func invalid<T>(_ reason: String, _ reader: ArchiveReader) -> T? {
-        reader.fail(.invalidRow(path: reader.archive.path, table: "entries", reason: "touch: \(reason)"))
+        reader.fail(StoreError.invalidRow(path: reader.archive.path, table: "entries", reason: "touch: \(reason)"))
         return nil
     }
 }
