@@ -11,7 +11,7 @@ public enum CSVExporter {
 
     /// The CSV text of `history`'s live transactions.
     public static func export(_ history: LedgerHistory) -> String {
-        let live = history.state.transactions.filter { !$0.value.isDeleted }
+        let live = history.state.transactions.allEntries.filter { !$0.value.isDeleted }
             .sorted { ($0.value.details.date, $0.key) < ($1.value.details.date, $1.key) }
         var lines = [header.joined(separator: ",")]
         for (_, record) in live {

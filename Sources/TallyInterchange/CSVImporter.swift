@@ -133,7 +133,7 @@ public struct CSVImporter: Sendable {
         if let dateFormat { format = dateFormat } else { format = try CSVDateFormat.detect(table.rows.map { $0[dateColumn] }) }
         let namespace = UUIDValue.derived(namespace: UUIDValue(high: 0x7461_6c6c_792d_6373, low: 0x762d_696d_706f_7274), name: Self.digest(bytes))
 
-        var existing = Set(state.transactions.values.filter { !$0.isDeleted && $0.details.walletID == wallet.key }
+        var existing = Set(state.transactions.allEntries.values.filter { !$0.isDeleted && $0.details.walletID == wallet.key }
             .map { DuplicateKey(date: $0.details.date, amount: $0.details.amount, note: $0.details.note?.description ?? "") })
         var commands: [Command] = []
         var rows: [RowResult] = []

@@ -191,10 +191,10 @@ public struct PersonalDataExport: Codable, Sendable, Equatable {
             categories: state.categories.filter { !$0.value.isDeleted }.sorted { $0.key < $1.key }.map { id, category in
                 Category(id: id.description, name: category.name, group: String(describing: category.group))
             },
-            transactions: state.transactions.filter { isVisible($0.value.details, to: personID) }
+            transactions: state.transactions.allEntries.filter { isVisible($0.value.details, to: personID) }
                 .sorted { ($0.value.details.date, $0.key) < ($1.value.details.date, $1.key) }
                 .map { id, transaction in Self.transaction(id, transaction, state: state) },
-            transfers: state.transfers.filter { walletIDs.contains($0.value.transfer.fromWalletID) && walletIDs.contains($0.value.transfer.toWalletID) }
+            transfers: state.transfers.allEntries.filter { walletIDs.contains($0.value.transfer.fromWalletID) && walletIDs.contains($0.value.transfer.toWalletID) }
                 .sorted { ($0.value.transfer.date, $0.key) < ($1.value.transfer.date, $1.key) }
                 .map { id, record in
                     Transfer(id: id.description, date: record.transfer.date.isoString, from: record.transfer.fromWalletID.description,

@@ -15,7 +15,7 @@ struct PersonalDataExportTests {
 
     /// The transactions Bob may see, computed from the events, independently of the exporter.
     static func expectedTransactions(for person: PersonID, in history: LedgerHistory) -> Set<String> {
-        Set(history.state.transactions.filter { _, record in
+        Set(history.state.transactions.allEntries.filter { _, record in
             let details = record.details
             if let split = details.split { return details.payer == person || split.shares.contains { $0.person == person } }
             return details.payer == person
@@ -28,7 +28,7 @@ struct PersonalDataExportTests {
         let export = try PersonalDataExport.make(for: Self.bob, from: history)
         #expect(export.person.name == "Bob" && export.person.role == "member")
         #expect(Set(export.transactions.map(\.id)) == Self.expectedTransactions(for: Self.bob, in: history))
-        let alicesPersonal = history.state.transactions.filter { $0.value.details.split == nil && $0.value.details.payer == Self.alice }
+        let alicesPersonal = history.state.transactions.allEntries.filter { $0.value.details.split == nil && $0.value.details.payer == Self.alice }
         #expect(!alicesPersonal.isEmpty, "the example has personal entries of Alice to leave out")
         #expect(alicesPersonal.keys.allSatisfy { id in !export.transactions.contains { $0.id == id.description } })
         #expect(!export.wallets.contains { $0.owner == Self.alice.description }, "wallets owned by Alice stay out (G7)")
@@ -60,7 +60,7 @@ struct PersonalDataExportTests {
         let earlier = try PersonalDataExport.make(for: Self.bob, from: before)
         #expect(export.person.name == nil && export.person.forgotten)
         #expect(export.transactions.map(\.amount) == earlier.transactions.map(\.amount), "P4: amounts are unchanged")
-        let bobsNotes = after.state.transactions.values.compactMap(\.details.note).filter { $0.owner == Self.bob }
+        let bobsNotes = after.state.transactions.allEntries.values.compactMap(\.details.note).filter { $0.owner == Self.bob }
         #expect(!bobsNotes.isEmpty && bobsNotes.allSatisfy(\.isRedacted))
         #expect(export.transactions.contains { $0.noteRedacted == true })
         let backup = try LedgerBackup.make(from: directory)

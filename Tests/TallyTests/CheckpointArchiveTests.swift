@@ -202,3 +202,65 @@ struct CheckpointArchiveTests {
         try await third.close()
     }
 }
+
+extension CheckpointArchiveTests {
+    @Test("G5, T2, T3, W6, S6, C3 with transactions, transfers and settlements archived: ids stay taken, edits, deletes, restores, a settlement of an archived shared item and a category reassignment read them from the archive; the state equals a replay, also after reopening")
+    func validationReadsArchivedRecords() async throws {
+        let directory = try TemporaryDirectory("tally-archive-records")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        var s = Scenario()
+        let ledger = try await Ledger.open(at: path, options: Self.options())
+        try await ledger.execute(s.setup())
+        let pets: CategoryID = s.ids.next()
+        try await ledger.execute(s.command(.createCategory(
+            categoryID: pets, name: "Pets", group: .expense, budgetType: .wants, shareable: true, icon: nil, color: nil)))
+        let mine: TransactionID = s.ids.next()
+        let shared: TransactionID = s.ids.next()
+        let transfer: TransferID = s.ids.next()
+        let settlement: SettlementID = s.ids.next()
+        let recordMine = s.command(.recordTransaction(mine, s.expense(900, category: pets)))
+        try await ledger.execute(recordMine)
+        try await ledger.execute(s.command(.recordTransaction(shared, s.expense(4_000, shared: true, payer: s.alice))))
+        try await ledger.execute(s.command(.recordTransfer(
+            transferID: transfer, from: s.joint, to: s.euroCard, amountSent: Scenario.chf(1_000),
+            amountReceived: Scenario.eur(1_050), date: Scenario.date("2026-01-08"), note: nil)))
+        try await ledger.checkpoint()
+        #expect(await ledger.archivedEntriesInMemory == 0, "a checkpoint moves every archived map's entries out of memory")
+
+        // Ids stay taken.
+        await expectRejection(ledger, s.command(.recordTransaction(mine, s.expense(10))), code: "duplicateID", rule: "G5")
+        await expectRejection(ledger, s.command(.recordTransfer(
+            transferID: transfer, from: s.joint, to: s.euroCard, amountSent: Scenario.chf(1), amountReceived: Scenario.eur(1),
+            date: Scenario.date("2026-01-08"), note: nil)), code: "duplicateID", rule: "G5")
+        // Edit, delete and restore an archived transaction; delete an archived transfer.
+        try await ledger.execute(s.command(.editTransaction(mine, s.expense(950, category: pets))))
+        try await ledger.execute(s.command(.deleteTransaction(mine)))
+        try await ledger.execute(s.command(.restoreTransaction(mine)))
+        try await ledger.execute(s.command(.deleteTransfer(transfer)))
+        #expect(await ledger.state.transfers[transfer]?.isDeleted == true)
+        // Bob settles what he owes for the archived shared expense (S6: it is covered).
+        try await ledger.execute(s.command(.recordSettlement(
+            settlementID: settlement, from: s.bob, to: s.alice, amount: Scenario.chf(2_000), date: Scenario.date("2026-01-09"),
+            covers: nil, isAdvance: false, groupID: nil)))
+        #expect(await ledger.state.transactions[shared]?.settledBy == settlement)
+        try await ledger.checkpoint()
+        await expectRejection(ledger, s.command(.recordSettlement(
+            settlementID: settlement, from: s.bob, to: s.alice, amount: Scenario.chf(1), date: Scenario.date("2026-01-09"),
+            covers: nil, isAdvance: true, groupID: nil)), code: "duplicateID", rule: "G5")
+        // C3: deleting the category moves its archived transaction, and owns it (T5).
+        try await ledger.execute(s.command(.deleteCategory(pets, reassignTo: s.groceries)))
+        #expect(await ledger.state.transactions[mine]?.details.categoryID == s.groceries)
+        await expectRejection(ledger, s.command(.undo(recordMine.commandID)), code: "undoBlocked", rule: "T5")
+        try await Self.expectEqualToReplay(ledger, at: path)
+        try await ledger.checkpoint()
+        try await ledger.close()
+
+        let reopened = try await Ledger.open(at: path, options: Self.options())
+        #expect(reopened.openReport.eventsReplayed == 0 && reopened.openReport.rejectedCheckpoints.isEmpty)
+        #expect(await reopened.archivedEntriesInMemory == 0)
+        #expect(await reopened.state.transactions[mine]?.details.amount == Scenario.chf(950))
+        try await Self.expectEqualToReplay(reopened, at: path)
+        try await reopened.close()
+    }
+}

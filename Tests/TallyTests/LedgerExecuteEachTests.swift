@@ -47,7 +47,7 @@ struct LedgerExecuteEachTests {
         for (command, commandPositions) in zip(commands, positions) {
             #expect(!commandPositions.isEmpty && commandPositions.allSatisfy { $0.commandID == command.commandID })
         }
-        #expect(await ledger.state.transactions.count == 1)
+        #expect(await ledger.state.transactions.allEntries.count == 1)
         try await ledger.close()
     }
 

@@ -34,7 +34,7 @@ struct LedgerFaultTests {
         }
         #expect(await ledger.state == before)
         try await ledger.execute(command)
-        #expect(await ledger.state.transactions.count == 1)
+        #expect(await ledger.state.transactions.allEntries.count == 1)
         try await ledger.close()
     }
 

@@ -66,7 +66,7 @@ struct LedgerGroupCommitTests {
         #expect(positions.allSatisfy { $0.count == 1 })
         #expect(syncs <= 2, "\(commands.count) concurrent executes needed \(syncs) syncs")
         #expect(Set(positions.flatMap { $0.map(\.sequenceNumber) }).count == commands.count)
-        #expect(await ledger.state.transactions.count == commands.count)
+        #expect(await ledger.state.transactions.allEntries.count == commands.count)
         let acknowledged = await ledger.state
         try await ledger.close()
         fileSystem.crash(.dropUnsynced)

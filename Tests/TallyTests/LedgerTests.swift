@@ -35,7 +35,7 @@ struct LedgerTests {
             s.command(.recordTransaction(s.ids.next(), s.expense(0))),
         ]
         await expectRejection(test.ledger, batch, code: "amountMustBePositive", rule: "T1")
-        #expect(await test.ledger.state.transactions.isEmpty)
+        #expect(await test.ledger.state.transactions.allEntries.isEmpty)
     }
 
     @Test("Fifty concurrent executes all land, in order, with no lost events")
@@ -57,7 +57,7 @@ struct LedgerTests {
         let events = try await ledger.events(from: start + 1)
         #expect(events.map(\.sequenceNumber) == Array((start + 1)...(start + 50)))
         #expect(Set(events.map(\.event.commandID)) == Set(commands.map(\.commandID)))
-        #expect(await ledger.state.transactions.count == 50)
+        #expect(await ledger.state.transactions.allEntries.count == 50)
     }
 
     @Test("changes delivers committed events in order, only after the append")

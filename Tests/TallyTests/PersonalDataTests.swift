@@ -334,7 +334,7 @@ struct PersonalDataTests {
         let bob = PersonID(UUIDValue(high: 0x0000_0002_0000_4000, low: 0x8000_0000_0000_0002))
         let ledger = try await Ledger.open(at: path, options: LedgerOptions(durability: .none))
         #expect(await ledger.state.people[bob]?.name.text == "Bob", "the fixture predates sealing: plain strings")
-        let bobsNotes = await ledger.state.transactions.values.compactMap(\.details.note).filter { $0.owner == bob }
+        let bobsNotes = await ledger.state.transactions.allEntries.values.compactMap(\.details.note).filter { $0.owner == bob }
         #expect(!bobsNotes.isEmpty && bobsNotes.allSatisfy { !$0.isRedacted })
         let now = Timestamp(millisecondsSinceEpoch: 1_772_400_000_000)
         try await ledger.execute([
@@ -343,7 +343,7 @@ struct PersonalDataTests {
             Command(commandID: CommandID(UUIDValue(high: 0xF1, low: 2)), actor: alice, recordedAt: now, action: .forgetPerson(bob)),
         ])
         #expect(await ledger.state.people[bob]?.name == .redacted(owner: bob))
-        let after = await ledger.state.transactions.values.compactMap(\.details.note).filter { $0.owner == bob }
+        let after = await ledger.state.transactions.allEntries.values.compactMap(\.details.note).filter { $0.owner == bob }
         #expect(after.count == bobsNotes.count && after.allSatisfy(\.isRedacted))
         let live = await ledger.state
         try await ledger.close()

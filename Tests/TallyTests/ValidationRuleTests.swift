@@ -270,7 +270,7 @@ struct ValidationRuleTests {
         func settled() async -> (engine: Set<TransactionID>, readModel: Set<TransactionID>) {
             let state = await test.ledger.state
             let items = await test.ledger.readModels.debts.householdItems()
-            return (Set(state.transactions.filter { $0.value.settledBy != nil }.keys),
+            return (Set(state.transactions.allEntries.filter { $0.value.settledBy != nil }.keys),
                     Set(items.filter { $0.settledBy != nil }.compactMap { if case .transaction(let id) = $0.source { id } else { nil } }))
         }
         func pay(_ minorUnits: Int64) -> Command {

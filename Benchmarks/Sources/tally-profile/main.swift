@@ -90,7 +90,7 @@ case "memory":
     var state = LedgerState()
     for event in HouseholdHistory(count: count) { state.apply(event) }
     let afterState = megabytes()
-    print("LedgerState: \(afterState - base) MB (\(state.transactions.count) transactions)")
+    print("LedgerState: \(afterState - base) MB (\(state.transactions.allEntries.count) transactions)")
     var wallets = WalletProjection(), debts = DebtProjection(), budgets = BudgetProjection()
     var sequence: UInt64 = 1
     for event in HouseholdHistory(count: count) { wallets.apply(event, sequenceNumber: sequence); sequence += 1 }

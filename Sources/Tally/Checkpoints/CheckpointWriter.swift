@@ -56,13 +56,13 @@ final class CheckpointWriter: Sendable {
                     return job.sequenceNumber
                 }
                 // The rows first, synced: the file that needs them is written after.
-                let rows = job.folded.state.history.archiveRows
+                let rows = job.folded.state.archiveRows
                 try Self.archiving { () throws(StoreError) in
                     try archive.write(rows, checkpoint: job.sequenceNumber, chain: job.folded.chainValue.bytes)
                 }
                 try store.write(job.folded.checkpoint(fingerprints: job.fingerprints, historyArchived: true))
                 let kept = try store.names().compactMap(CheckpointStore.sequenceNumber(inName:))
-                let rewritten = Array(job.folded.state.history.rewrittenRows)
+                let rewritten = Array(job.folded.state.rewrittenRows)
                 let previous = rewrittenBefore.withLock { previous in
                     defer { previous = rewritten }
                     return previous

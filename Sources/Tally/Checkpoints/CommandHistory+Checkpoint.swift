@@ -29,7 +29,7 @@ extension DebtBook {
 }
 
 extension CommandHistory.Entry: ArchiveCodable {
-    func write(to writer: inout BinaryWriter) {
+    public func write(to writer: inout BinaryWriter) {
         writer.writeVarUInt(firstSequenceNumber)
         writer.write(target)
         writer.write(owned.sorted(by: EntityKey.checkpointOrder))
@@ -44,7 +44,7 @@ extension CommandHistory.Entry: ArchiveCodable {
         writer.write(effectCount)
     }
 
-    init(from reader: inout BinaryReader) throws(EventCodecError) {
+    public init(from reader: inout BinaryReader) throws(EventCodecError) {
         self.init(firstSequenceNumber: try reader.readVarUInt())
         target = try reader.read()
         owned = Set(try reader.read([EntityKey].self))

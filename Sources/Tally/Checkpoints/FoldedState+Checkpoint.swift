@@ -81,7 +81,7 @@ extension FoldedState {
             guard let archive, (try? archive.checkpoints())?[checkpoint.sequenceNumber] == checkpoint.chainValue.bytes else {
                 throw .archiveLacks(sequenceNumber: checkpoint.sequenceNumber)
             }
-            state.history.attach(ArchiveReader(archive: archive, asOf: checkpoint.sequenceNumber))
+            state.attach(ArchiveReader(archive: archive, asOf: checkpoint.sequenceNumber))
         }
     }
 }

@@ -5,10 +5,14 @@ import TallyModel
 /// length-prefixed strings, presence bytes, counts; `Docs/Events.md`), dictionaries written as
 /// pairs sorted by key so that equal states give equal bytes.
 extension LedgerState {
-    static let checkpointMagic = "tally.ledgerState.v4"
+    /// v5: transactions, transfers, group expenses, settlements and the command history may be
+    /// in the checkpoint archive; the open shared transactions and the income index are
+    /// written, not derived. A v4 checkpoint is passed over (one full replay).
+    static let checkpointMagic = "tally.ledgerState.v5"
 
-    /// - Parameter archived: the command history is in the checkpoint archive (written apart),
-    ///   not in these bytes.
+    /// - Parameter archived: the archived maps (``ArchivedMap``: transactions, transfers, group
+    ///   expenses, settlements, category members, the command history) are in the checkpoint
+    ///   archive (written apart), not in these bytes.
     func checkpointBytes(historyArchived archived: Bool = false) -> [UInt8] {
         var writer = BinaryWriter(reservingCapacity: 4096)
         writer.writeString(Self.checkpointMagic)
@@ -33,13 +37,8 @@ extension LedgerState {
             writer.write(category.isPreset); writer.write(category.isActive); writer.write(category.isDeleted)
             writer.write(category.entryCount)
         }
-        writer.writeSorted(transactions) { writer, transaction in
-            writer.write(transaction.details); writer.write(transaction.isDeleted)
-            writer.write(transaction.settledBy); writer.write(transaction.isBonusConfirmed)
-        }
-        writer.writeSorted(transfers) { writer, transfer in
-            writer.write(transfer.transfer); writer.write(transfer.isDeleted)
-        }
+        writer.writeSorted(archived ? [:] : transactions.allEntries) { writer, transaction in transaction.write(to: &writer) }
+        writer.writeSorted(archived ? [:] : transfers.allEntries) { writer, transfer in transfer.write(to: &writer) }
         writer.writeSorted(templates) { writer, template in
             writer.write(template.frequency); writer.write(template.details); writer.write(template.isPaused)
         }
@@ -47,8 +46,8 @@ extension LedgerState {
         writer.writeSorted(groups) { writer, group in
             writer.writeString(group.name); writer.write(group.members)
         }
-        writer.writeSorted(groupExpenses) { writer, group in writer.write(group) }
-        writer.write(settlements.sorted())
+        writer.writeSorted(archived ? [:] : groupExpenses.allEntries) { writer, group in writer.write(group) }
+        writer.write(archived ? [] : settlements.allEntries.keys.sorted())
         debts.write(to: &writer)
         writer.write(periods.payday); writer.write(periods.pendingPayday); writer.write(periods.openStart)
         writer.write(periods.openEnd); writer.write(periods.lastClosed)
@@ -60,6 +59,25 @@ extension LedgerState {
         writer.write(incomeSettings)
         history.write(to: &writer, inline: !archived)
         exposure.write(to: &writer)
+        let members = archived ? [] : categoryMembers.allEntries.sorted { ($0.key.category, $0.key.transaction) < ($1.key.category, $1.key.transaction) }
+        writer.writeVarUInt(UInt64(members.count))
+        for (member, isMember) in members {
+            member.write(to: &writer)
+            writer.write(isMember)
+        }
+        writer.write(openSharedTransactions.sorted())
+        let incomeDays = incomeByDate.sorted { $0.key < $1.key }
+        writer.writeVarUInt(UInt64(incomeDays.count))
+        for (date, payers) in incomeDays {
+            writer.write(date)
+            let sorted = payers.sorted { $0.key < $1.key }
+            writer.writeVarUInt(UInt64(sorted.count))
+            for (payer, amount) in sorted {
+                writer.write(payer)
+                writer.writeVarInt(Int64(truncatingIfNeeded: amount >> 64))  // Int128, exact: high half,
+                writer.writeVarUInt(UInt64(truncatingIfNeeded: amount))      // then low half
+            }
+        }
         return writer.bytes
     }
 
@@ -99,19 +117,14 @@ extension LedgerState {
             category.entryCount = try reader.read()
             return category
         }
-        transactions = try reader.readDictionary { reader throws(EventCodecError) in
-            var transaction = TransactionRecord(details: try reader.read())
-            transaction.isDeleted = try reader.read()
-            transaction.settledBy = try reader.read()
-            transaction.isBonusConfirmed = try reader.read()
-            return transaction
+        let inlineTransactions: TreeDictionary<TransactionID, TransactionRecord> = try reader.readDictionary { reader throws(EventCodecError) in
+            try TransactionRecord(from: &reader)
         }
-        for id in transactions.keys { refreshOpenShared(id) }
-        transfers = try reader.readDictionary { reader throws(EventCodecError) in
-            var transfer = TransferRecord(transfer: try reader.read())
-            transfer.isDeleted = try reader.read()
-            return transfer
+        for (id, record) in inlineTransactions { transactions[id] = record }
+        let inlineTransfers: TreeDictionary<TransferID, TransferRecord> = try reader.readDictionary { reader throws(EventCodecError) in
+            try TransferRecord(from: &reader)
         }
+        for (id, record) in inlineTransfers { transfers[id] = record }
         templates = try reader.readDictionary { reader throws(EventCodecError) in
             var template = TemplateRecord(frequency: try reader.read(), details: try reader.read())
             template.isPaused = try reader.read()
@@ -121,8 +134,9 @@ extension LedgerState {
         groups = try reader.readDictionary { reader throws(EventCodecError) in
             GroupRecord(name: try reader.readString(), members: try reader.read())
         }
-        groupExpenses = try reader.readDictionary { reader throws(EventCodecError) in try reader.read() }
-        settlements = TreeSet(try reader.read([SettlementID].self))
+        let inlineGroupExpenses: TreeDictionary<GroupExpenseID, GroupID> = try reader.readDictionary { reader throws(EventCodecError) in try reader.read() }
+        for (id, group) in inlineGroupExpenses { groupExpenses[id] = group }
+        for id in try reader.read([SettlementID].self) { settlements[id] = true }
         debts = try DebtBook(from: &reader)
         periods.payday = try reader.read()
         periods.pendingPayday = try reader.read()
@@ -138,6 +152,22 @@ extension LedgerState {
         incomeSettings = try reader.read()
         history = try CommandHistory(from: &reader)
         exposure = try MoneyExposure(from: &reader)
+        for _ in 0..<(try reader.readCount(elementBytesMin: 33)) {
+            let member = try CategoryMember(from: &reader)
+            categoryMembers[member] = try reader.read() as Bool
+        }
+        openSharedTransactions = Set(try reader.read([TransactionID].self))
+        for _ in 0..<(try reader.readCount(elementBytesMin: 17)) {
+            let date: LocalDate = try reader.read()
+            var payers: [PersonID: Int128] = [:]
+            for _ in 0..<(try reader.readCount(elementBytesMin: 18)) {
+                let payer: PersonID = try reader.read()
+                let high = try reader.readVarInt()
+                let low = try reader.readVarUInt()
+                payers[payer] = Int128(high) << 64 | Int128(low)
+            }
+            incomeByDate[date] = payers
+        }
         try reader.finish()
     }
 }
@@ -194,3 +224,30 @@ protocol CheckpointMap {
 
 extension Dictionary: CheckpointMap {}
 extension TreeDictionary: CheckpointMap {}
+
+/// One layout for a transaction record, in a checkpoint and in the archive.
+extension TransactionRecord: ArchiveCodable {
+    public func write(to writer: inout BinaryWriter) {
+        writer.write(details); writer.write(isDeleted)
+        writer.write(settledBy); writer.write(isBonusConfirmed)
+    }
+
+    public init(from reader: inout BinaryReader) throws(EventCodecError) {
+        self.init(details: try reader.read())
+        isDeleted = try reader.read()
+        settledBy = try reader.read()
+        isBonusConfirmed = try reader.read()
+    }
+}
+
+/// One layout for a transfer record, in a checkpoint and in the archive.
+extension TransferRecord: ArchiveCodable {
+    public func write(to writer: inout BinaryWriter) {
+        writer.write(transfer); writer.write(isDeleted)
+    }
+
+    public init(from reader: inout BinaryReader) throws(EventCodecError) {
+        self.init(transfer: try reader.read())
+        isDeleted = try reader.read()
+    }
+}

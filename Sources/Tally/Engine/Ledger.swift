@@ -79,7 +79,7 @@ public actor Ledger {
         self.checkpoints = checkpoints
         self.checkpointWriter = CheckpointWriter(
             store: checkpoints, archive: archive, journal: journal, floor: folded.state.lastForgettingSequenceNumber)
-        self.archiveReader = folded.state.history.archiveReader
+        self.archiveReader = folded.state.archiveReader
         self.checkpointedSequenceNumber = openReport.checkpointSequenceNumber ?? 0
         self.openReport = openReport
         self.broadcaster = ChangeBroadcaster(bufferLimit: options.changesBufferLimit)
@@ -155,7 +155,7 @@ public actor Ledger {
             // fails, the archive is set aside and the state replayed.
             if let usedArchive = archive {
                 do throws(StoreError) {
-                    if let reading = replayed.state.history.archiveReader {
+                    if let reading = replayed.state.archiveReader {
                         try usedArchive.discard(after: reading.sequenceNumber)
                     } else {
                         try usedArchive.removeAll()
@@ -165,7 +165,7 @@ public actor Ledger {
                     usedArchive.close()
                     CheckpointArchive.remove(at: checkpoints.archivePath.string)
                     archive = checkpoints.openArchive(creating: true)
-                    if !replayed.state.history.isResident {
+                    if !replayed.state.isResident {
                         report.rejectedCheckpoints.append("\(report.checkpointSequenceNumber.map { CheckpointStore.name(sequenceNumber: $0) } ?? "checkpoint"): \(CheckpointArchive.fileName) cannot be used: \(error)")
                         replayed = try LedgerReplay.fold(reader, from: FoldedState(), through: reader.lastSequenceNumber, personalTexts: personalKeys)
                         report.checkpointSequenceNumber = nil
@@ -216,6 +216,9 @@ public actor Ledger {
     /// How many command-history entries and touches the acknowledged state holds in memory
     /// (the rest is in the checkpoint archive): what a checkpoint bounds.
     var commandHistoryInMemory: (entries: Int, touches: Int) { current.history.residentCounts }
+
+    /// How many entries of every archived map the acknowledged state holds in memory.
+    var archivedEntriesInMemory: Int { current.residentEntryCount }
 
     /// The read models (wallets, debts, budgets, net worth) after the last acknowledged
     /// batch: a value snapshot.
@@ -688,8 +691,8 @@ public actor Ledger {
         let reader = archiveReader ?? ArchiveReader(archive: archive, asOf: job.sequenceNumber)
         reader.sequenceNumber = max(reader.sequenceNumber, job.sequenceNumber)
         archiveReader = reader
-        current.history.settle(written: job.folded.state.history, reader: reader)
-        head.history.settle(written: job.folded.state.history, reader: reader)
+        current.settle(written: job.folded.state, reader: reader)
+        head.settle(written: job.folded.state, reader: reader)
     }
 
     /// P3, after `PersonForgotten` is durable: destroys the keys, rebuilds every state from the

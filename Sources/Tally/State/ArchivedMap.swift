@@ -8,10 +8,21 @@ enum ArchiveSpace: UInt8 {
     case commandEntries = 1
     /// `CommandHistory.touches` (T5): one row per (key, event).
     case touches = 2
+    /// `LedgerState.transactions` (T1-T3).
+    case transactions = 3
+    /// `LedgerState.transfers` (W6).
+    case transfers = 4
+    /// `LedgerState.groupExpenses` (S7).
+    case groupExpenses = 5
+    /// `LedgerState.settlements` (S6).
+    case settlements = 6
+    /// `LedgerState.categoryMembers` (C3): one row per (category, transaction).
+    case categoryMembers = 7
 }
 
-/// A key or value stored in the checkpoint archive, in its binary form.
-protocol ArchiveCodable: Sendable {
+/// A key or value stored in the checkpoint archive, in its binary form (the model's wire
+/// encoding).
+public protocol ArchiveCodable: Sendable {
     func write(to writer: inout BinaryWriter)
     init(from reader: inout BinaryReader) throws(EventCodecError)
 }
@@ -39,8 +50,13 @@ extension ArchiveCodable {
 }
 
 extension Identifier: ArchiveCodable {
-    func write(to writer: inout BinaryWriter) { writer.write(self) }
-    init(from reader: inout BinaryReader) throws(EventCodecError) { self = try reader.read() }
+    public func write(to writer: inout BinaryWriter) { writer.write(self) }
+    public init(from reader: inout BinaryReader) throws(EventCodecError) { self = try reader.read() }
+}
+
+extension Bool: ArchiveCodable {
+    public func write(to writer: inout BinaryWriter) { writer.write(self) }
+    public init(from reader: inout BinaryReader) throws(EventCodecError) { self = try reader.read() }
 }
 
 /// A map whose entries live in the checkpoint archive once a checkpoint wrote them, and in
@@ -52,7 +68,7 @@ extension Identifier: ArchiveCodable {
 /// (`TreeDictionary`), and the archive is only ever read as of a checkpoint the state has
 /// settled against (`settle(written:reader:)`), so every copy reads what it holds.
 /// Entries are never removed.
-struct ArchivedMap<Key: Hashable & ArchiveCodable, Value: Equatable & ArchiveCodable>: Sendable {
+public struct ArchivedMap<Key: Hashable & ArchiveCodable, Value: Equatable & ArchiveCodable>: Sendable {
     let space: ArchiveSpace
     /// Entries changed since the last checkpoint settled (all of them without an archive).
     private(set) var resident: TreeDictionary<Key, Value> = [:]
@@ -64,7 +80,8 @@ struct ArchivedMap<Key: Hashable & ArchiveCodable, Value: Equatable & ArchiveCod
 
     init(space: ArchiveSpace) { self.space = space }
 
-    subscript(key: Key) -> Value? {
+    /// The entry of `key`: from memory, or read from the archive.
+    public internal(set) subscript(key: Key) -> Value? {
         get {
             if let value = resident[key] { return value }
             guard let reader, let bytes = reader.value(space: space.rawValue, key: key.archiveBytes) else { return nil }
@@ -76,17 +93,47 @@ struct ArchivedMap<Key: Hashable & ArchiveCodable, Value: Equatable & ArchiveCod
         }
     }
 
-    /// Changes the entry of `key`, if there is one.
+    /// Every entry, archived and resident: O(entries), reading the whole space of the archive.
+    /// For exports, tools and comparisons; validation reads single entries.
+    public var allEntries: TreeDictionary<Key, Value> {
+        guard let reader else { return resident }
+        var all: TreeDictionary<Key, Value> = [:]
+        for (keyBytes, valueBytes) in reader.entries(space: space.rawValue) {
+            guard let key = Key.decoded(keyBytes, reportingTo: reader),
+                  let value = Value.decoded(valueBytes, reportingTo: reader) else { continue }
+            all[key] = value
+        }
+        for (key, value) in resident { all[key] = value }
+        return all
+    }
+
+    /// Changes the entry of `key`, if there is one. Entries that exist are changed through
+    /// here, so that a checkpoint knows which archived versions it replaces (``rewritten``).
     mutating func update(_ key: Key, _ change: (inout Value) -> Void) {
-        let isResident = resident[key] != nil
+        let wasResident = resident[key] != nil
         guard var value = self[key] else { return }
         change(&value)
         resident[key] = value
-        if !isResident && reader != nil { rewritten.insert(key) }
+        if !wasResident && reader != nil { rewritten.insert(key) }
     }
 
     /// The entry of `key` if it changed since the last checkpoint settled; the archive is not read.
     func residentValue(forKey key: Key) -> Value? { resident[key] }
+
+    /// The entries whose keys' bytes lie in `lower...upper` and match `belongs` (a key range of
+    /// the archive, such as every key with one prefix), archived and resident.
+    func entries(from lower: [UInt8], through upper: [UInt8], where belongs: (Key) -> Bool) -> TreeDictionary<Key, Value> {
+        var found: TreeDictionary<Key, Value> = [:]
+        if let reader {
+            for (keyBytes, valueBytes) in reader.entries(space: space.rawValue, from: lower, through: upper) {
+                guard let key = Key.decoded(keyBytes, reportingTo: reader),
+                      let value = Value.decoded(valueBytes, reportingTo: reader) else { continue }
+                found[key] = value
+            }
+        }
+        for (key, value) in resident where belongs(key) { found[key] = value }
+        return found
+    }
 
     /// The rows a checkpoint of this map writes: its resident entries.
     var archiveRows: some Sequence<ArchiveRow> {
@@ -115,23 +162,20 @@ struct ArchivedMap<Key: Hashable & ArchiveCodable, Value: Equatable & ArchiveCod
     /// whose entries are all archived).
     mutating func attach(_ reader: ArchiveReader) { self.reader = reader }
 
-    /// Every entry, archived and resident (for comparisons: it reads the whole archive space).
-    var allEntries: TreeDictionary<Key, Value> {
-        guard let reader else { return resident }
-        var all: TreeDictionary<Key, Value> = [:]
-        for (keyBytes, valueBytes) in reader.entries(space: space.rawValue) {
-            guard let key = Key.decoded(keyBytes, reportingTo: reader),
-                  let value = Value.decoded(valueBytes, reportingTo: reader) else { continue }
-            all[key] = value
-        }
-        for (key, value) in resident { all[key] = value }
-        return all
+    /// A copy with every entry in memory, which reads nothing from the archive.
+    func detached() -> ArchivedMap {
+        var copy = ArchivedMap(space: space)
+        copy.resident = allEntries
+        return copy
     }
+
+    /// Whether every entry is in memory (no archive behind it).
+    var isResident: Bool { reader == nil }
 }
 
 extension ArchivedMap: Equatable {
     /// Equal when they hold the same entries, wherever they are.
-    static func == (lhs: ArchivedMap, rhs: ArchivedMap) -> Bool {
+    public static func == (lhs: ArchivedMap, rhs: ArchivedMap) -> Bool {
         if lhs.reader == nil && rhs.reader == nil { return lhs.resident == rhs.resident }
         return lhs.allEntries == rhs.allEntries
     }

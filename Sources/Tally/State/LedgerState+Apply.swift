@@ -127,7 +127,7 @@ extension LedgerState {
             applyTransfer(transfer, sign: 1)
         case .transferDeleted(let deleted):
             guard let record = transfers[deleted.transferID], !record.isDeleted else { return }
-            transfers[deleted.transferID]?.isDeleted = true
+            transfers.update(deleted.transferID) { $0.isDeleted = true }
             applyTransfer(record.transfer, sign: -1)
         default:
             break
@@ -168,8 +168,9 @@ extension LedgerState {
     /// Moves every transaction and template of a deleted category to `target` (C3).
     private mutating func reassign(from source: CategoryID, to target: CategoryID) {
         var moved = 0
-        for (id, record) in transactions where record.details.categoryID == source {
-            transactions[id]?.details.categoryID = target
+        for id in transactionIDs(in: source) {
+            transactions.update(id) { $0.details.categoryID = target }
+            moveMember(id, from: source, to: target)
             moved += 1
         }
         for (id, template) in templates where template.details.categoryID == source {

@@ -11,16 +11,17 @@ extension LedgerState {
             guard let record = transactions[edited.transactionID] else { return }
             if !record.isDeleted { applyLiveEffects(record.details, sign: -1) }
             categories[record.details.categoryID]?.entryCount -= 1
-            transactions[edited.transactionID]?.details = edited.details
+            transactions.update(edited.transactionID) { $0.details = edited.details }
+            moveMember(edited.transactionID, from: record.details.categoryID, to: edited.details.categoryID)
             categories[edited.details.categoryID]?.entryCount += 1
             if !record.isDeleted { applyLiveEffects(edited.details, sign: 1) }
         case .transactionDeleted(let deleted):
             guard let record = transactions[deleted.transactionID], !record.isDeleted else { return }
-            transactions[deleted.transactionID]?.isDeleted = true
+            transactions.update(deleted.transactionID) { $0.isDeleted = true }
             applyLiveEffects(record.details, sign: -1)
         case .transactionRestored(let restored):
             guard let record = transactions[restored.transactionID], record.isDeleted else { return }
-            transactions[restored.transactionID]?.isDeleted = false
+            transactions.update(restored.transactionID) { $0.isDeleted = false }
             applyLiveEffects(record.details, sign: 1)
         case .templateCreated(let created):
             templates[created.templateID] = TemplateRecord(frequency: created.frequency, details: created.details)
@@ -30,7 +31,7 @@ extension LedgerState {
         case .templateResumed(let resumed):
             templates[resumed.templateID]?.isPaused = false
         case .bonusConfirmed(let confirmed):
-            transactions[confirmed.transactionID]?.isBonusConfirmed = true
+            transactions.update(confirmed.transactionID) { $0.isBonusConfirmed = true }
         default:
             break
         }
@@ -38,6 +39,7 @@ extension LedgerState {
 
     private mutating func insertTransaction(_ id: TransactionID, details: TransactionDetails) {
         transactions[id] = TransactionRecord(details: details)
+        moveMember(id, from: nil, to: details.categoryID)
         hasTransactions = true
         categories[details.categoryID]?.entryCount += 1
         applyLiveEffects(details, sign: 1)
@@ -51,6 +53,12 @@ extension LedgerState {
         }
         wallets[details.walletID]?.liveEntryCount += Int(sign)
         wallets[details.walletID]?.liveTransactionCount += Int(sign)
+        if details.kind == .income, details.amount.currency == household?.baseCurrency {
+            var payers = incomeByDate[details.date] ?? [:]
+            let sum = (payers[details.payer] ?? 0) + Int128(sign) * Int128(details.amount.minorUnits)
+            payers[details.payer] = sum == 0 ? nil : sum
+            incomeByDate[details.date] = payers.isEmpty ? nil : payers
+        }
         for debt in details.debts {
             debts.add(debtor: debt.debtor, creditor: debt.creditor, amount: Money(minorUnits: sign &* debt.amount.minorUnits, currency: debt.amount.currency))
         }
@@ -78,7 +86,7 @@ extension LedgerState {
     }
 
     private mutating func applySettlement(_ settlement: SettlementRecorded) {
-        settlements.insert(settlement.settlementID)
+        settlements[settlement.settlementID] = true
         let amount = settlement.amount
         if let group = settlement.groupID {
             debts.addToGroup(group, person: settlement.from, amount: amount)
@@ -86,7 +94,7 @@ extension LedgerState {
             return
         }
         for id in settledTransactions(by: settlement) {
-            transactions[id]?.settledBy = settlement.settlementID
+            transactions.update(id) { $0.settledBy = settlement.settlementID }
         }
         debts.add(debtor: settlement.from, creditor: settlement.to,
                   amount: Money(minorUnits: 0 &- amount.minorUnits, currency: amount.currency))

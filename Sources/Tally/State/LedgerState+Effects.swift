@@ -128,7 +128,7 @@ extension LedgerState {
             return EventEffect(owned: [.category(reactivated.categoryID)],
                                inverse: [.categoryDeactivated(CategoryDeactivated(categoryID: reactivated.categoryID))])
         case .categoryDeleted(let deleted):
-            let moved = transactions.filter { $0.value.details.categoryID == deleted.categoryID }.map { EntityKey.transaction($0.key) }
+            let moved = transactionIDs(in: deleted.categoryID).map(EntityKey.transaction)
             return EventEffect(
                 owned: [.category(deleted.categoryID)] + moved,
                 referenced: deleted.reassignedTo.map { [EntityKey.category($0)] } ?? [])

@@ -1,5 +1,6 @@
 import HashTreeCollections
 import TallyModel
+import TallyStore
 
 /// What validation needs to know about a household, folded from its events (`apply`).
 ///
@@ -17,20 +18,27 @@ public struct LedgerState: Sendable, Equatable {
     public internal(set) var wallets: [WalletID: WalletRecord] = [:]
     /// Categories by id (C1).
     public internal(set) var categories: [CategoryID: CategoryRecord] = [:]
-    /// Transactions by id, deleted ones included (T1, T3).
-    public internal(set) var transactions: TreeDictionary<TransactionID, TransactionRecord> = [:]
-    /// Transfers by id, deleted ones included (W6).
-    public internal(set) var transfers: TreeDictionary<TransferID, TransferRecord> = [:]
+    /// Transactions by id, deleted ones included (T1, T3); in the checkpoint archive once a
+    /// checkpoint wrote them (``ArchivedMap``).
+    public internal(set) var transactions = ArchivedMap<TransactionID, TransactionRecord>(space: .transactions)
+    /// Transfers by id, deleted ones included (W6); archived like ``transactions``.
+    public internal(set) var transfers = ArchivedMap<TransferID, TransferRecord>(space: .transfers)
     /// Recurring templates by id (T4).
     public internal(set) var templates: [TemplateID: TemplateRecord] = [:]
     /// The household split ratio; `nil` means equal parts among the members (S1).
     public internal(set) var splitRatio: SplitRatioSet?
     /// Groups by id (S7).
     public internal(set) var groups: [GroupID: GroupRecord] = [:]
-    /// The group of every recorded group expense (S7).
-    public internal(set) var groupExpenses: TreeDictionary<GroupExpenseID, GroupID> = [:]
-    /// Recorded settlement ids (S6).
-    public internal(set) var settlements: TreeSet<SettlementID> = []
+    /// The group of every recorded group expense (S7); archived like ``transactions``.
+    public internal(set) var groupExpenses = ArchivedMap<GroupExpenseID, GroupID>(space: .groupExpenses)
+    /// Recorded settlement ids (S6), each mapped to `true`; archived like ``transactions``.
+    public internal(set) var settlements = ArchivedMap<SettlementID, Bool>(space: .settlements)
+    /// Which transactions are in which category (`true`; `false` once moved out), deleted ones
+    /// included: what a category deletion moves (C3) without reading every transaction.
+    var categoryMembers = ArchivedMap<CategoryMember, Bool>(space: .categoryMembers)
+    /// Live income transactions in the base currency, summed per business date and payer:
+    /// what income-based ratios (S4) read for a period without reading every transaction.
+    var incomeByDate: TreeDictionary<LocalDate, [PersonID: Int128]> = [:]
     /// Pairwise household debts and group balances (S5, S7, H4).
     public internal(set) var debts = DebtBook()
     /// The payday schedule and the open period (B1, B6).
@@ -89,13 +97,112 @@ public struct LedgerState: Sendable, Equatable {
 }
 
 extension LedgerState {
-    /// A copy whose command history is all in memory (read from the archive), so that it stays
+    /// A copy whose archived maps are all in memory (read from the archive), so that it stays
     /// complete whatever happens to the ledger's files later.
     func detached() -> LedgerState {
         var copy = self
         copy.history = history.detached()
+        copy.transactions = transactions.detached()
+        copy.transfers = transfers.detached()
+        copy.groupExpenses = groupExpenses.detached()
+        copy.settlements = settlements.detached()
+        copy.categoryMembers = categoryMembers.detached()
         return copy
     }
+
+    /// How many entries of the archived maps (the command history's touches included) are in
+    /// memory: what changed since the last checkpoint.
+    var residentEntryCount: Int {
+        let history = history.residentCounts
+        return history.entries + history.touches + transactions.resident.count + transfers.resident.count
+            + groupExpenses.resident.count + settlements.resident.count + categoryMembers.resident.count
+    }
+
+    /// Whether nothing is in the archive (every map whole in memory).
+    var isResident: Bool {
+        history.isResident && transactions.isResident && transfers.isResident && groupExpenses.isResident
+            && settlements.isResident && categoryMembers.isResident
+    }
+
+    /// The archive the maps read what is not in memory from.
+    var archiveReader: ArchiveReader? { history.archiveReader }
+
+    /// What a checkpoint writes to the archive: every entry changed since the last one.
+    var archiveRows: some Sequence<ArchiveRow> {
+        [AnySequence(history.archiveRows), AnySequence(transactions.archiveRows), AnySequence(transfers.archiveRows),
+         AnySequence(groupExpenses.archiveRows), AnySequence(settlements.archiveRows),
+         AnySequence(categoryMembers.archiveRows)].joined()
+    }
+
+    /// The rows of ``archiveRows`` that replace an older archived version.
+    var rewrittenRows: some Sequence<ArchiveRow> {
+        [AnySequence(history.rewrittenRows), AnySequence(transactions.rewrittenRows), AnySequence(transfers.rewrittenRows),
+         AnySequence(categoryMembers.rewrittenRows)].joined()
+    }
+
+    /// After a checkpoint wrote `written` (this state as of then) to the archive `reader` reads:
+    /// keeps in memory only what changed since.
+    mutating func settle(written: LedgerState, reader: ArchiveReader) {
+        history.settle(written: written.history, reader: reader)
+        transactions.settle(written: written.transactions, reader: reader)
+        transfers.settle(written: written.transfers, reader: reader)
+        groupExpenses.settle(written: written.groupExpenses, reader: reader)
+        settlements.settle(written: written.settlements, reader: reader)
+        categoryMembers.settle(written: written.categoryMembers, reader: reader)
+    }
+
+    /// Reads what is not in memory from `reader` (a state restored from a checkpoint whose
+    /// archived maps are all in the archive).
+    mutating func attach(_ reader: ArchiveReader) {
+        history.attach(reader)
+        transactions.attach(reader)
+        transfers.attach(reader)
+        groupExpenses.attach(reader)
+        settlements.attach(reader)
+        categoryMembers.attach(reader)
+    }
+
+    /// The transactions in `category`, deleted ones included.
+    func transactionIDs(in category: CategoryID) -> [TransactionID] {
+        categoryMembers.entries(
+            from: CategoryMember.lowerBound(category), through: CategoryMember.upperBound(category),
+            where: { $0.category == category }
+        ).filter(\.value).map(\.key.transaction)
+    }
+
+    /// Moves `transaction` from category `old` (nil: new) to `new` in ``categoryMembers``.
+    mutating func moveMember(_ transaction: TransactionID, from old: CategoryID?, to new: CategoryID) {
+        if let old, old != new { categoryMembers[CategoryMember(category: old, transaction: transaction)] = false }
+        if old != new { categoryMembers[CategoryMember(category: new, transaction: transaction)] = true }
+    }
+}
+
+/// A (category, transaction) pair: the key of ``LedgerState/categoryMembers``, the category's
+/// id bytes first, so a category's transactions are one key range of the archive.
+public struct CategoryMember: Hashable, Sendable, ArchiveCodable {
+    var category: CategoryID
+    var transaction: TransactionID
+
+    public func write(to writer: inout BinaryWriter) {
+        writer.write(category)
+        writer.write(transaction)
+    }
+
+    public init(from reader: inout BinaryReader) throws(EventCodecError) {
+        category = try reader.read()
+        transaction = try reader.read()
+    }
+
+    init(category: CategoryID, transaction: TransactionID) {
+        self.category = category
+        self.transaction = transaction
+    }
+
+    static func lowerBound(_ category: CategoryID) -> [UInt8] { category.archiveBytes + [UInt8](repeating: 0, count: 16) }
+    static func upperBound(_ category: CategoryID) -> [UInt8] { category.archiveBytes + [UInt8](repeating: 0xFF, count: 16) }
+}
+
+extension LedgerState {
 
     /// Display names by person id (redacted for people forgotten, P3), for the read side.
     var personNames: [PersonID: String] { people.mapValues(\.name.description) }

@@ -8,7 +8,7 @@ extension CommandExecutor {
             try requireHouseholdRatios(resolved)
             return [.splitRatioSet(SplitRatioSet(mode: mode, ratios: resolved))]
         case .recordSettlement(let id, let from, let to, let amount, let date, let covers, let isAdvance, let group):
-            guard !state.settlements.contains(id) else { throw .violation(.duplicateID, "settlement id \(id) is already used") }
+            guard state.settlements[id] == nil else { throw .violation(.duplicateID, "settlement id \(id) is already used") }
             guard from != to else { throw .violation(.settlementToSelf, "a settlement needs two different people") }
             try requireKnownPerson(from)
             try requireKnownPerson(to)
@@ -61,16 +61,15 @@ extension CommandExecutor {
     /// S4: ratios from each member's income in the last closed period; `nil` (fall back to
     /// the given manual ratios) when no income is known or a member would get under 1%.
     private func incomeBasedRatios() -> [MemberRatio]? {
-        guard let period = state.periods.lastClosed, let base = state.household?.baseCurrency else { return nil }
+        guard let period = state.periods.lastClosed, state.household?.baseCurrency != nil else { return nil }
         let members = state.activeMembers
-        var incomes: [PersonID: Int64] = [:]
-        for record in state.transactions.values where !record.isDeleted && record.details.kind == .income
-            && record.details.amount.currency == base && members.contains(record.details.payer)
-            && (period.periodStart...period.periodEnd).contains(record.details.date) {
-            // Saturating: the sum only weighs ratios, and a journal from before the G1 limits may exceed Int64.
-            let (sum, overflow) = incomes[record.details.payer, default: 0].addingReportingOverflow(record.details.amount.minorUnits)
-            incomes[record.details.payer] = overflow ? .max : sum
+        // Live income in the base currency per date and payer (`LedgerState.incomeByDate`).
+        var sums: [PersonID: Int128] = [:]
+        for (date, payers) in state.incomeByDate where (period.periodStart...period.periodEnd).contains(date) {
+            for (payer, amount) in payers where members.contains(payer) { sums[payer, default: 0] += amount }
         }
+        // Saturating: the sum only weighs ratios, and a journal from before the G1 limits may exceed Int64.
+        let incomes = sums.mapValues { Int64(clamping: $0) }
         let weights = members.map { (key: $0, weight: incomes[$0] ?? 0) }
         guard let points = try? Allocation.allocate(10_000, weights: weights, preferred: nil),
               points.allSatisfy({ $0 >= 100 }) else { return nil }
