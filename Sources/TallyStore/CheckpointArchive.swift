@@ -48,7 +48,9 @@ public final class CheckpointArchive: Sendable {
         self.path = path
         var configuration = Configuration()
         configuration.prepareDatabase { database in
-            try database.execute(sql: "PRAGMA synchronous = FULL; PRAGMA secure_delete = ON")
+            // The WAL is cut back to 8 MiB after each checkpoint of it: a checkpoint's rows are
+            // one large transaction, and the WAL would otherwise keep its largest size.
+            try database.execute(sql: "PRAGMA synchronous = FULL; PRAGMA secure_delete = ON; PRAGMA journal_size_limit = 8388608")
         }
         do {
             pool = try EncryptedSQLite.openPool(atPath: path, key: key, configuration: configuration)
