@@ -38,7 +38,7 @@ public final class CheckpointArchive: Sendable {
 
     /// The database file.
     public let path: String
-    private let pool: DatabasePool
+    private let database: SealedDatabase
 
     /// Opens the archive at `path`, creating it when the file is new.
     /// - Parameter key: the page key (`LedgerStore.pageKey(derivedFrom:)` or `LedgerStore.integrityKey`).
@@ -46,50 +46,31 @@ public final class CheckpointArchive: Sendable {
     ///   included) or it has another schema.
     public init(path: String, key: SymmetricKey) throws(StoreError) {
         self.path = path
-        var configuration = Configuration()
-        configuration.prepareDatabase { database in
-            // The WAL is cut back to 8 MiB after each checkpoint of it: a checkpoint's rows are
-            // one large transaction, and the WAL would otherwise keep its largest size.
-            try database.execute(sql: "PRAGMA synchronous = FULL; PRAGMA secure_delete = ON; PRAGMA journal_size_limit = 8388608")
-        }
-        do {
-            pool = try EncryptedSQLite.openPool(atPath: path, key: key, configuration: configuration)
-            let version = try pool.writeWithoutTransaction { database in try Int.fetchOne(database, sql: "PRAGMA user_version") ?? 0 }
-            switch version {
-            case 0:
-                try pool.write { database in
-                    try database.execute(sql: """
-                        CREATE TABLE entries (
-                            space INTEGER NOT NULL,
-                            key BLOB NOT NULL,
-                            version INTEGER NOT NULL,
-                            value BLOB NOT NULL,
-                            PRIMARY KEY (space, key, version)) WITHOUT ROWID;
-                        CREATE TABLE checkpoints (
-                            sequence INTEGER PRIMARY KEY,
-                            chain BLOB NOT NULL);
-                        PRAGMA user_version = \(Self.schemaVersion);
-                        """)
-                }
-            case Self.schemaVersion: break
-            default: throw StoreError.unsupportedSchema(path: path, version: version)
-            }
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw .database(path: path, message: "\(error)")
-        }
+        // The WAL is cut back to 8 MiB after each checkpoint of it: a checkpoint's rows are
+        // one large transaction, and the WAL would otherwise keep its largest size.
+        database = try SealedDatabase(
+            path: path, key: key, pragmas: "PRAGMA synchronous = FULL; PRAGMA secure_delete = ON; PRAGMA journal_size_limit = 8388608",
+            schemaVersion: Self.schemaVersion,
+            create: { database in
+                try database.execute(sql: """
+                    CREATE TABLE entries (
+                        space INTEGER NOT NULL,
+                        key BLOB NOT NULL,
+                        version INTEGER NOT NULL,
+                        value BLOB NOT NULL,
+                        PRIMARY KEY (space, key, version)) WITHOUT ROWID;
+                    CREATE TABLE checkpoints (
+                        sequence INTEGER PRIMARY KEY,
+                        chain BLOB NOT NULL);
+                    """)
+            })
     }
 
     /// The database file at `path` and the files SQLite keeps beside it.
-    public static func files(at path: String) -> [String] {
-        ["", "-wal", "-shm"].map { path + $0 }
-    }
+    public static func files(at path: String) -> [String] { SealedDatabase.files(at: path) }
 
     /// Removes the archive's files; missing files are fine.
-    public static func remove(at path: String) {
-        for file in files(at: path) { _ = unlink(file) }
-    }
+    public static func remove(at path: String) { SealedDatabase.remove(at: path) }
 
     /// The checkpoints whose rows are all here: their chain value by sequence number.
     public func checkpoints() throws(StoreError) -> [UInt64: [UInt8]] {
@@ -155,21 +136,7 @@ public final class CheckpointArchive: Sendable {
             try database.execute(sql: "DELETE FROM entries WHERE version < ?", arguments: [version])
             try database.execute(sql: "DELETE FROM checkpoints WHERE sequence < ?", arguments: [version])
         }
-        for _ in 0..<50 {
-            let busy: Bool
-            do {
-                busy = try pool.writeWithoutTransaction { database in
-                    try GRDB.Row.fetchOne(database, sql: "PRAGMA wal_checkpoint(TRUNCATE)").map { (row: GRDB.Row) -> Bool in
-                        (try row.decode(Int64.self, atIndex: 0)) != 0
-                    } ?? true
-                }
-            } catch {
-                throw .database(path: path, message: "\(error)")
-            }
-            if !busy { return }
-            usleep(2_000)
-        }
-        throw .database(path: path, message: "the WAL could not be truncated: a reader kept it busy")
+        try database.truncateWriteAheadLog()
     }
 
     /// The value of `key` as of checkpoint `sequence`, or nil when it has none.
@@ -202,29 +169,11 @@ public final class CheckpointArchive: Sendable {
     }
 
     /// Closes the database; later calls throw.
-    public func close() {
-        try? pool.close()
-    }
+    public func close() { database.close() }
 
-    private func write(_ body: (Database) throws -> Void) throws(StoreError) {
-        do {
-            try pool.write(body)
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw .database(path: path, message: "\(error)")
-        }
-    }
+    private func write(_ body: (Database) throws -> Void) throws(StoreError) { try database.write(body) }
 
-    private func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-        do {
-            return try pool.read(body)
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw .database(path: path, message: "\(error)")
-        }
-    }
+    private func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T { try database.read(body) }
 }
 
 /// Reads an archive as of the newest checkpoint the engine's state was settled against, for

@@ -28,7 +28,7 @@ public final class LedgerStore: Sendable {
 
     /// The database file.
     public let path: String
-    private let pool: DatabasePool
+    private let database: SealedDatabase
 
     /// The page key of a store whose ledger is not encrypted: authentication against damage
     /// only (a public constant).
@@ -50,32 +50,16 @@ public final class LedgerStore: Sendable {
     ///   store of another schema.
     public init(path: String, key: SymmetricKey = LedgerStore.integrityKey) throws(StoreError) {
         self.path = path
-        var configuration = Configuration()
-        configuration.prepareDatabase { database in
-            try database.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA secure_delete = ON")
-        }
-        do {
-            pool = try EncryptedSQLite.openPool(atPath: path, key: key, configuration: configuration)
-        } catch {
-            throw .database(path: path, message: "\(error)")
-        }
-        let version = try run { database in try Int.fetchOne(database, sql: "PRAGMA user_version") ?? 0 }
-        switch version {
-        case 0: try run { database in try StoreSchema.create(in: database, version: Self.schemaVersion) }
-        case Self.schemaVersion: break
-        default: throw .unsupportedSchema(path: path, version: version)
-        }
+        database = try SealedDatabase(
+            path: path, key: key, pragmas: "PRAGMA synchronous = NORMAL; PRAGMA secure_delete = ON", schemaVersion: Self.schemaVersion,
+            create: { database in try StoreSchema.create(in: database) })
     }
 
     /// The database file at `path` and the files SQLite keeps beside it (WAL, shared memory).
-    public static func files(at path: String) -> [String] {
-        ["", "-wal", "-shm"].map { path + $0 }
-    }
+    public static func files(at path: String) -> [String] { SealedDatabase.files(at: path) }
 
     /// Removes the store's files; missing files are fine.
-    public static func remove(at path: String) {
-        for file in files(at: path) { _ = unlink(file) }
-    }
+    public static func remove(at path: String) { SealedDatabase.remove(at: path) }
 
     /// The journal position the rows reflect; `nil` for a store never filled.
     ///
@@ -210,62 +194,14 @@ public final class LedgerStore: Sendable {
         }
     }
 
-    /// Copies the WAL into the database and truncates it to zero bytes, so no old page image
-    /// survives there (P3). A reader holding a snapshot makes SQLite report "busy" instead of
-    /// failing: that is retried, then reported as an error (the caller marks the store stale
-    /// and tries again with the next commit).
-    private func truncateWriteAheadLog() throws(StoreError) {
-        for _ in 0..<50 {
-            let busy: Bool
-            do {
-                busy = try pool.writeWithoutTransaction { database in
-                    try Row.fetchOne(database, sql: "PRAGMA wal_checkpoint(TRUNCATE)").map { (row: Row) -> Bool in
-                        (try row.decode(Int64.self, atIndex: 0)) != 0
-                    } ?? true
-                }
-            } catch {
-                throw .database(path: path, message: "\(error)")
-            }
-            if !busy { return }
-            usleep(2_000)
-        }
-        throw .database(path: path, message: "the WAL could not be truncated: a reader kept it busy")
-    }
-
     /// Closes the database; later calls throw.
-    public func close() {
-        try? pool.close()
-    }
+    public func close() { database.close() }
 
-    private func run<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-        do {
-            return try pool.writeWithoutTransaction(body)
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw .database(path: path, message: "\(error)")
-        }
-    }
+    private func truncateWriteAheadLog() throws(StoreError) { try database.truncateWriteAheadLog() }
 
-    private func write(_ body: (Database) throws -> Void) throws(StoreError) {
-        do {
-            try pool.write(body)
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw .database(path: path, message: "\(error)")
-        }
-    }
+    private func write(_ body: (Database) throws -> Void) throws(StoreError) { try database.write(body) }
 
-    private func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-        do {
-            return try pool.read(body)
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw .database(path: path, message: "\(error)")
-        }
-    }
+    private func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T { try database.read(body) }
 }
 
 /// What a commit or a rebuild writes from: the read models after the events, and the people's

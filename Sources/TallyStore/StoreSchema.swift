@@ -15,7 +15,7 @@ enum StoreSchema {
     static let liveTables = liveTableOrder.map(\.0)
     static let allTables = ["coverage"] + historyTables + liveTables
 
-    static func create(in database: Database, version: Int) throws {
+    static func create(in database: Database) throws {
         try database.execute(sql: """
             CREATE TABLE coverage (
                 id INTEGER PRIMARY KEY CHECK (id = 1),
@@ -69,7 +69,6 @@ enum StoreSchema {
             CREATE TABLE people (
                 person_id TEXT PRIMARY KEY,
                 name TEXT NOT NULL) WITHOUT ROWID;
-            PRAGMA user_version = \(version);
             """)
     }
 }

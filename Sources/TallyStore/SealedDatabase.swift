@@ -1,0 +1,102 @@
+import Crypto
+import Foundation
+import GRDB
+import TallySQLiteEncryption
+
+/// An SQLite database of the ledger folder opened through `TallySQLiteEncryption` (every page
+/// sealed), with typed errors and a schema version: what the read-side store and the
+/// checkpoint archive share.
+struct SealedDatabase: Sendable {
+    /// The database file.
+    let path: String
+    private let pool: DatabasePool
+
+    /// Opens the database at `path` with `pragmas` run on every connection, creating its tables
+    /// with `create` when the file is new (`user_version` 0), and checks the schema version.
+    /// - Throws: ``StoreError/database(path:message:)`` when SQLite refuses the file (a wrong key
+    ///   or a damaged page included); ``StoreError/unsupportedSchema(path:version:)``.
+    init(path: String, key: SymmetricKey, pragmas: String, schemaVersion: Int, create: @escaping (Database) throws -> Void) throws(StoreError) {
+        self.path = path
+        var configuration = Configuration()
+        configuration.prepareDatabase { database in try database.execute(sql: pragmas) }
+        do {
+            pool = try EncryptedSQLite.openPool(atPath: path, key: key, configuration: configuration)
+        } catch {
+            throw .database(path: path, message: "\(error)")
+        }
+        let found = try run { database in try Int.fetchOne(database, sql: "PRAGMA user_version") ?? 0 }
+        switch found {
+        case 0:
+            try write { database in
+                try create(database)
+                try database.execute(sql: "PRAGMA user_version = \(schemaVersion)")
+            }
+        case schemaVersion: break
+        default: throw .unsupportedSchema(path: path, version: found)
+        }
+    }
+
+    /// The database file at `path` and the files SQLite keeps beside it (WAL, shared memory).
+    static func files(at path: String) -> [String] {
+        ["", "-wal", "-shm"].map { path + $0 }
+    }
+
+    /// Removes the database's files; missing files are fine.
+    static func remove(at path: String) {
+        for file in files(at: path) { _ = unlink(file) }
+    }
+
+    /// Runs `body` in one transaction.
+    func write(_ body: (Database) throws -> Void) throws(StoreError) {
+        do {
+            try pool.write(body)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .database(path: path, message: "\(error)")
+        }
+    }
+
+    /// Runs `body` outside a transaction on the writer connection.
+    func run<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try pool.writeWithoutTransaction(body)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .database(path: path, message: "\(error)")
+        }
+    }
+
+    /// Runs `body` on a reader connection.
+    func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try pool.read(body)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .database(path: path, message: "\(error)")
+        }
+    }
+
+    /// Copies the WAL into the database and truncates it to zero bytes, so no old page image
+    /// survives there (P3). A reader holding a snapshot makes SQLite report "busy" instead of
+    /// failing: that is retried, then reported as an error.
+    func truncateWriteAheadLog() throws(StoreError) {
+        for _ in 0..<50 {
+            let busy = try run { database in
+                try Row.fetchOne(database, sql: "PRAGMA wal_checkpoint(TRUNCATE)").map { (row: Row) -> Bool in
+                    (try row.decode(Int64.self, atIndex: 0)) != 0
+                } ?? true
+            }
+            if !busy { return }
+            usleep(2_000)
+        }
+        throw .database(path: path, message: "the WAL could not be truncated: a reader kept it busy")
+    }
+
+    /// Closes the database; later calls throw.
+    func close() {
+        try? pool.close()
+    }
+}
