@@ -264,3 +264,44 @@ extension CheckpointArchiveTests {
         try await reopened.close()
     }
 }
+
+extension CheckpointArchiveTests {
+    @Test("an archive read that fails while the ledger is open (a damaged page) refuses the write that needed it and fails the ledger, never validating against a missing entry; reopening sets the archive aside and replays")
+    func failedArchiveReadFailsTheLedger() async throws {
+        let directory = try TemporaryDirectory("tally-archive-read-failure")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        var history = History()
+        let ledger = try await Ledger.open(at: path, options: Self.options())
+        for command in history.commands { try await ledger.execute(command) }
+        try await ledger.checkpoint()
+        // Damage every page of the archive and of its WAL, behind SQLite's back (every KiB, so
+        // that each page and WAL frame has a changed byte whatever the page size).
+        for file in CheckpointArchive.files(at: Self.archivePath(path)).dropLast() {
+            guard let handle = FileHandle(forUpdatingAtPath: file) else { continue }
+            let size = try handle.seekToEnd()
+            var offset: UInt64 = 200
+            while offset + 16 < size {
+                try handle.seek(toOffset: offset)
+                handle.write(Data(repeating: 0xA5, count: 16))
+                offset += 1024
+            }
+            try handle.close()
+        }
+        do {
+            try await ledger.execute(history.s.command(.editTransaction(history.first, history.s.expense(1_234))))
+            Issue.record("an edit validated although its transaction could not be read")
+        } catch {
+            #expect(error.code == "journalFailed" && error.message.contains("checkpoint archive"), "\(error)")
+        }
+        await #expect(throws: LedgerError.self, "the ledger stays failed") {
+            try await ledger.execute(history.s.command(.recordTransaction(history.s.ids.next(), history.s.expense(5))))
+        }
+        try? await ledger.close()
+        let reopened = try await Ledger.open(at: path, options: Self.options())
+        #expect(reopened.openReport.checkpointSequenceNumber == nil, "\(reopened.openReport.rejectedCheckpoints)")
+        try await reopened.execute(history.s.command(.editTransaction(history.first, history.s.expense(1_234))))
+        try await Self.expectEqualToReplay(reopened, at: path)
+        try await reopened.close()
+    }
+}

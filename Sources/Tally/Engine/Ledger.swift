@@ -376,38 +376,16 @@ public actor Ledger {
             throw .personalKeys("this ledger was opened with \(openReport.unreadablePersonalTexts) unreadable personal text(s) and is read-only; restore personal-keys and open it again to write")
         }
         if !unfinishedForgetting.isEmpty { completeForgetting([]) }
-        // One command without period closes is validated against the head itself and its
-        // events applied in place after the write; a batch (or closes) is validated on a copy
-        // of it, which costs a copy of what the batch changes (G6: all or nothing).
         let events: [Event]
-        var validated: LedgerState?
-        if commands.count == 1, case .ready(let planned) = try CommandExecutor.plan(commands[0], against: head) {
-            events = planned
-        } else {
-            var executor = CommandExecutor(state: head)
-            for (index, command) in commands.enumerated() {
-                do {
-                    try executor.execute(command)
-                } catch .rejected(var violation) {
-                    violation.commandIndex = index
-                    throw .rejected(violation)
-                }
-                // Period closes add events: stop as soon as the frame cannot hold them.
-                let recordsMax = options.journalLimits.recordsPerFrameMax
-                guard executor.events.count <= recordsMax else {
-                    throw .batchTooLarge(recordCount: executor.events.count, limit: recordsMax)
-                }
-            }
-            events = executor.events
-            validated = executor.state
+        let validated: LedgerState?
+        do {
+            (events, validated) = try validate(commands)
+        } catch {
+            try requireArchiveReadable()  // a rejection may stem from an entry that could not be read
+            throw error
         }
         guard !events.isEmpty else { return nil }
-        if let failed = archiveReader?.failure {
-            // Validated with an entry that could not be read: nothing of it is written.
-            let error = JournalError.journalFailed(reason: "checkpoint archive: \(failed); close and open the ledger again")
-            failure = error
-            throw .storage(error)
-        }
+        try requireArchiveReadable()
         let records = events.map { Ledger.record(for: $0, sealingWith: personalKeys) }
         try persistNewKeys(for: records)
         let receipt: AppendReceipt
@@ -423,6 +401,42 @@ public actor Ledger {
             for event in events { head.apply(event) }
         }
         return WrittenBatch(receipt: receipt, events: events)
+    }
+
+    /// Validates `commands` against ``head``: their events, and the state after them when it was
+    /// computed on a copy (a batch, or period closes first); nil when the one command's events
+    /// are to be applied to the head in place after the write.
+    private func validate(_ commands: [Command]) throws(LedgerError) -> (events: [Event], state: LedgerState?) {
+        // One command without period closes is validated against the head itself and its
+        // events applied in place after the write; a batch (or closes) is validated on a copy
+        // of it, which costs a copy of what the batch changes (G6: all or nothing).
+        if commands.count == 1, case .ready(let planned) = try CommandExecutor.plan(commands[0], against: head) {
+            return (planned, nil)
+        }
+        var executor = CommandExecutor(state: head)
+        for (index, command) in commands.enumerated() {
+            do {
+                try executor.execute(command)
+            } catch .rejected(var violation) {
+                violation.commandIndex = index
+                throw .rejected(violation)
+            }
+            // Period closes add events: stop as soon as the frame cannot hold them.
+            let recordsMax = options.journalLimits.recordsPerFrameMax
+            guard executor.events.count <= recordsMax else {
+                throw .batchTooLarge(recordCount: executor.events.count, limit: recordsMax)
+            }
+        }
+        return (executor.events, executor.state)
+    }
+
+    /// Refuses to write (and fails the ledger) once a read of the checkpoint archive failed:
+    /// what was validated may have missed an entry that exists.
+    private func requireArchiveReadable() throws(LedgerError) {
+        guard let failed = archiveReader?.failure else { return }
+        let error = JournalError.journalFailed(reason: "checkpoint archive: \(failed); close and open the ledger again")
+        failure = error
+        throw .storage(error)
     }
 
     /// Waits, off the actor, until the journal holds `sequenceNumber` durably; the journal's
