@@ -102,18 +102,22 @@ struct ScaleRun {
         return figures
     }
 
-    /// Journal, checkpoints, and the rest of the ledger directory (the personal-key file today;
-    /// HOOK (read side): the SQLite store when it lands, under its own name here).
+    /// Journal, checkpoint files, the checkpoint archive (with its WAL), the read-side store,
+    /// and the rest of the ledger directory (the personal-key file).
     private func tallyBytes(size: Int) -> Figures {
         let ledger = TallySubject.ledgerPath(in: directory(size: size, .tally)).string
         let journal = Double(DiskUsage.bytes(at: ledger + "/" + Ledger.journalDirectoryName))
-        let checkpoints = Double(DiskUsage.bytes(at: ledger + "/" + Ledger.checkpointDirectoryName))
+        let folder = ledger + "/" + Ledger.checkpointDirectoryName
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        let checkpointNames = names.filter { $0.hasSuffix(".checkpoint") }
+        let checkpoints = checkpointNames.reduce(0.0) { $0 + Double(DiskUsage.bytes(at: folder + "/" + $1)) }
+        let archive = Double(DiskUsage.bytes(at: folder)) - checkpoints
         let store = Double(DiskUsage.bytes(at: ledger + "/read-side"))
         let total = Double(DiskUsage.bytes(at: ledger))
-        let checkpointFiles = (try? FileManager.default.contentsOfDirectory(atPath: ledger + "/" + Ledger.checkpointDirectoryName))?.count ?? 0
         return [
-            "journalBytes": journal, "checkpointBytes": checkpoints, "checkpointFiles": Double(checkpointFiles),
-            "storeBytes": store, "otherBytes": total - journal - checkpoints - store,
+            "journalBytes": journal, "checkpointBytes": checkpoints, "archiveBytes": archive,
+            "checkpointFiles": Double(checkpointNames.count),
+            "storeBytes": store, "otherBytes": total - journal - checkpoints - archive - store,
         ]
     }
 
