@@ -252,7 +252,6 @@ struct AttackCheckpointArchiveTests {
         defer { try? FileManager.default.removeItem(atPath: memory.string) }
         let a = try await Ledger.open(at: path, options: options(interval: 3))
         let b = try await Ledger.open(at: memory, options: options(.none))
-        print("ATTACK \(label): from \(a.openReport.checkpointSequenceNumber.map(String.init) ?? "replay") replayed \(a.openReport.eventsReplayed) rejected \(a.openReport.rejectedCheckpoints)")
         let openedState = await a.state
         let replayedState = await b.state
         #expect(openedState == replayedState, "\(label): opened state differs from a replay (\(a.openReport))", sourceLocation: sourceLocation)
@@ -462,10 +461,190 @@ struct AttackCheckpointArchiveTests {
             timings[label] = clock.now - started
             try await ledger.close()
         }
-        print("ATTACK undo timings: \(timings)")
         let archived = try #require(timings["archived"])
         let memory = try #require(timings["memory"])
         // Before the fix: 20 000 archive reads of the touching commands (0.28 s against 0.013 s in memory).
         #expect(archived < memory * 10 + .milliseconds(120), "undo with archived touches took \(archived), in memory \(memory)")
+    }
+
+    // MARK: - A damaged page that the open does not read
+
+    @Test("T5: a damaged page of the archive is either found at open (full replay) or never makes undo, redo or a duplicate id check differ from a replay")
+    func damagedPageAnywhere() async throws {
+        let root = try TemporaryDirectory("tally-attack-archive-pages")
+        defer { root.remove() }
+        let base = root.appending("base")
+        var workload = Workload(seed: 31)
+        let ledger = try await Ledger.open(at: base, options: Self.options(.none))
+        try await ledger.execute(workload.setup())
+        for _ in 0..<250 { _ = await Self.outcome(ledger, workload.next()) }
+        try await ledger.checkpoint()
+        try await ledger.close()
+        let memory = root.appending("memory")
+        try Self.copy(base, memory)
+        try FileManager.default.removeItem(atPath: Self.checkpointsFolder(memory).string)
+        let probe = workload.issued
+        var s = workload.s
+        var probes: [Command] = []
+        for id in probe { probes.append(s.command(.undo(id))) }
+        for id in probe { probes.append(s.command(.redo(id))) }
+        for id in probe.prefix(40) {
+            var duplicate = s.command(.recordTransaction(s.ids.next(), s.expense(10)))
+            duplicate.commandID = id
+            probes.append(duplicate)
+        }
+        // The outcomes with the history all in memory.
+        let reference = try await Ledger.open(at: memory, options: Self.options(.none))
+        var expected: [String] = []
+        for command in probes { expected.append(await Self.outcome(reference, command)) }
+        try await reference.close()
+
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: Self.archivePath(base))[.size] as? Int)
+        let pageSize = 4_096
+        var silent: [String] = []
+        var foundAtOpen = 0
+        for page in 0..<(size / pageSize) {
+            let path = root.appending("page\(page)")
+            try Self.copy(base, path)
+            let handle = try #require(FileHandle(forUpdatingAtPath: Self.archivePath(path)))
+            try handle.seek(toOffset: UInt64(page * pageSize + 1_500))
+            handle.write(Data(repeating: 0xA5, count: 16))
+            try handle.close()
+            let damaged = try await Ledger.open(at: path, options: Self.options(.none))
+            if damaged.openReport.checkpointSequenceNumber == nil { foundAtOpen += 1 }
+            var differing: [String] = []
+            for (index, command) in probes.enumerated() {
+                let got = await Self.outcome(damaged, command)
+                if got != expected[index] { differing.append("\(command.action): \(got), expected \(expected[index])") }
+            }
+            if !differing.isEmpty {
+                silent.append("page \(page) (opened from \(damaged.openReport.checkpointSequenceNumber.map(String.init) ?? "replay")): \(differing.count) differ, first \(differing[0])")
+            }
+            try? await damaged.close()
+            // Open again: the damage must not keep the ledger failing.
+            let again = try await Ledger.open(at: path, options: Self.options(.none))
+            let command = s.command(.recordTransaction(s.ids.next(), s.expense(11)))
+            let outcome = await Self.outcome(again, command)
+            if outcome != "ok" { silent.append("page \(page): after reopening, a new command fails with \(outcome)") }
+            try? await again.close()
+            try? FileManager.default.removeItem(atPath: path.string)
+        }
+        #expect(silent.isEmpty, "\(silent.count) damaged page(s) changed outcomes (\(foundAtOpen) found at open): \(silent.prefix(4))")
+    }
+
+    // MARK: - Encrypted ledgers, key rotation, repair
+
+    @Test("T5 on an encrypted ledger: the archive is sealed with the ledger key; after a key rotation the open replays and undo keeps working; a repair that sets the checkpoints aside leaves no stale archive read")
+    func encryptedRotationAndRepair() async throws {
+        let directory = try TemporaryDirectory("tally-attack-archive-encrypted")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        let first = try JournalEncryption(keyID: 1, key: [UInt8](repeating: 1, count: 32))
+        var options = Self.options(.none, interval: 2)
+        options.encryption = first
+        var workload = Workload(seed: 77)
+        var ledger = try await Ledger.open(at: path, options: options)
+        try await ledger.execute(workload.setup())
+        for _ in 0..<120 { _ = await Self.outcome(ledger, workload.next()) }
+        try await ledger.close()
+        let sealed = EncryptedSQLite.readableImage(ofDatabaseAt: Self.archivePath(path), key: LedgerStore.integrityKey)
+        #expect(Data(sealed).range(of: Data("note ".utf8)) == nil, "the archive of an encrypted ledger is readable with the public key")
+        ledger = try await Ledger.open(at: path, options: options)
+        #expect(ledger.openReport.checkpointSequenceNumber != nil, "\(ledger.openReport.rejectedCheckpoints)")
+        for _ in 0..<60 { _ = await Self.outcome(ledger, workload.next()) }
+        try await ledger.close()
+        options.encryption = try first.rotated(toKeyID: 2, key: [UInt8](repeating: 2, count: 32))
+        for round in 0..<3 {
+            ledger = try await Ledger.open(at: path, options: options)
+            if round > 0 { #expect(ledger.openReport.checkpointSequenceNumber != nil, "round \(round): \(ledger.openReport.rejectedCheckpoints)") }
+            for _ in 0..<60 { _ = await Self.outcome(ledger, workload.next()) }
+            let replayed = try LedgerReplay.replay(at: path, encryption: options.encryption)
+            #expect(await ledger.state == replayed.state, "round \(round)")
+            try await ledger.close()
+        }
+        // Checkpoint files set aside (as a repair does): the open replays and empties the archive.
+        for name in try FileManager.default.contentsOfDirectory(atPath: Self.checkpointsFolder(path).string) where name.hasSuffix(".checkpoint") {
+            try FileManager.default.removeItem(atPath: Self.checkpointsFolder(path).appending(name).string)
+        }
+        ledger = try await Ledger.open(at: path, options: options)
+        #expect(ledger.openReport.checkpointSequenceNumber == nil)
+        for _ in 0..<60 { _ = await Self.outcome(ledger, workload.next()) }
+        let replayed = try LedgerReplay.replay(at: path, encryption: options.encryption)
+        #expect(await ledger.state == replayed.state)
+        try await ledger.close()
+        let audit = try LedgerAudit.audit(at: path, encryption: options.encryption)
+        #expect(audit.problems.isEmpty, "\(audit.problems)")
+    }
+
+    // MARK: - Closing releases the archive
+
+    static func openDescriptors(containing text: String) -> Int {
+        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return fds.filter { fd in
+            ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)")) ?? "").contains(text)
+        }.count
+    }
+
+    @Test("closing a ledger closes its archive: no descriptor of it stays open after many open/close cycles")
+    func closeReleasesArchive() async throws {
+        let directory = try TemporaryDirectory("tally-attack-archive-fds")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        var workload = Workload(seed: 3)
+        var ledger = try await Ledger.open(at: path, options: Self.options(.none, interval: 5))
+        try await ledger.execute(workload.setup())
+        try await ledger.close()
+        for _ in 0..<10 {
+            ledger = try await Ledger.open(at: path, options: Self.options(.none, interval: 5))
+            for _ in 0..<30 { _ = await Self.outcome(ledger, workload.next()) }
+            try await ledger.close()
+        }
+        let open = Self.openDescriptors(containing: Self.archivePath(path))
+        #expect(open == 0, "\(open) descriptor(s) of the closed ledger's archive stay open")
+    }
+
+    // MARK: - Forgetting while commands and checkpoints run concurrently
+
+    @Test("P3 and T5: forgetting a person while other commands and explicit checkpoints run concurrently leaves no note of theirs in the archive and the state equals a replay")
+    func forgettingConcurrently() async throws {
+        for durability in [DurabilityPolicy.synchronous, .none] {
+            let directory = try TemporaryDirectory("tally-attack-archive-forget-concurrent")
+            defer { directory.remove() }
+            let path = directory.appending("ledger")
+            var s = Scenario()
+            let marker = "Mnbvcxy"
+            let ledger = try await Ledger.open(at: path, options: Self.options(durability, interval: 1))
+            try await ledger.execute(s.setup())
+            for index in 0..<120 {
+                var entry = s.expense(Int64(100 + index), shared: true, payer: s.bob)
+                entry.note = "\(marker) \(index)"
+                try await ledger.execute(s.command(.recordTransaction(s.ids.next(), entry), by: s.bob))
+            }
+            try await ledger.execute(s.command(.removeMember(personID: s.bob, acknowledgeUnsettled: true)))
+            let forget = s.command(.forgetPerson(s.bob))
+            let others = (0..<200).map { _ in s.command(.recordTransaction(s.ids.next(), s.expense(7))) }
+            await withTaskGroup(of: Void.self) { group in
+                for chunk in stride(from: 0, to: others.count, by: 20) {
+                    let commands = Array(others[chunk..<(chunk + 20)])
+                    group.addTask { for command in commands { _ = try? await ledger.execute(command) } }
+                }
+                group.addTask { for _ in 0..<10 { try? await ledger.checkpoint() } }
+                group.addTask {
+                    try? await Task.sleep(for: .milliseconds(5))
+                    _ = try? await ledger.execute(forget)
+                }
+            }
+            await ledger.checkpointWritten()
+            #expect(await ledger.unfinishedForgetting.isEmpty)
+            Self.expectNoMarker(path, marker, "\(durability), open")
+            let replayed = try LedgerReplay.replay(at: path)
+            #expect(await ledger.state == replayed.state, "\(durability)")
+            try await ledger.close()
+            Self.expectNoMarker(path, marker, "\(durability), closed")
+            let reopened = try await Ledger.open(at: path, options: Self.options(durability, interval: 1))
+            let replayedAgain = try LedgerReplay.replay(at: path)
+            #expect(await reopened.state == replayedAgain.state, "\(durability)")
+            try await reopened.close()
+        }
     }
 }
