@@ -243,11 +243,12 @@ struct AttackCheckpointArchiveTests {
     /// into memory), runs `steps` more commands of `workload` on both and compares every outcome
     /// and the states; then reopens `path` and compares it with a replay.
     static func expectSameAsReplayOnly(
-        _ path: FilePath, workload: Workload, steps: Int, _ label: String, sourceLocation: SourceLocation = #_sourceLocation
+        _ path: FilePath, workload: Workload, steps: Int, _ label: String, memoryFrom: FilePath? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
         var workload = workload
         let memory = FilePath(path.string + "-memory")
-        try copy(path, memory)
+        try copy(memoryFrom ?? path, memory)
         try FileManager.default.removeItem(atPath: checkpointsFolder(memory).string)
         defer { try? FileManager.default.removeItem(atPath: memory.string) }
         let a = try await Ledger.open(at: path, options: options(interval: 3))
@@ -646,5 +647,48 @@ struct AttackCheckpointArchiveTests {
             #expect(await reopened.state == replayedAgain.state, "\(durability)")
             try await reopened.close()
         }
+    }
+
+    // MARK: - Something else at the archive's path
+
+    @Test("T5: a FIFO, a directory, a symlink or a read-only file at the archive's path (or its WAL's) neither hangs the open, the audit or the replay, nor changes undo outcomes",
+          .timeLimit(.minutes(2)))
+    func strangeFilesAtArchivePath() async throws {
+        let images = try await Images(seed: 5150)
+        defer { images.root.remove() }
+        let other = images.images[0]
+        let cases: [(String, (FilePath) throws -> Void)] = [
+            ("FIFO", { path in
+                CheckpointArchive.remove(at: Self.archivePath(path))
+                #expect(mkfifo(Self.archivePath(path), 0o644) == 0)
+            }),
+            ("FIFO WAL", { path in
+                try? FileManager.default.removeItem(atPath: Self.archivePath(path) + "-wal")
+                #expect(mkfifo(Self.archivePath(path) + "-wal", 0o644) == 0)
+            }),
+            ("directory", { path in
+                CheckpointArchive.remove(at: Self.archivePath(path))
+                try FileManager.default.createDirectory(atPath: Self.archivePath(path), withIntermediateDirectories: false)
+            }),
+            ("symlink to an older image's archive", { path in
+                CheckpointArchive.remove(at: Self.archivePath(path))
+                try FileManager.default.createSymbolicLink(atPath: Self.archivePath(path), withDestinationPath: Self.archivePath(other))
+            }),
+            ("read-only", { path in
+                #expect(chmod(Self.archivePath(path), 0o444) == 0)
+            }),
+        ]
+        for (index, (label, damage)) in cases.enumerated() {
+            let path = images.root.appending("strange\(index)")
+            try Self.copy(images.images[3], path)
+            try damage(path)
+            _ = try? LedgerAudit.audit(at: path)
+            _ = try? LedgerRepair.plan(at: path)
+            try await Self.expectSameAsReplayOnly(path, workload: images.workload, steps: 120, label, memoryFrom: images.images[3])
+        }
+        // The symlink's target (another ledger's archive) was not written through.
+        let untouched = try await Ledger.open(at: other, options: Self.options())
+        #expect(untouched.openReport.checkpointSequenceNumber != nil, "\(untouched.openReport.rejectedCheckpoints)")
+        try await untouched.close()
     }
 }
