@@ -82,10 +82,24 @@ public struct CommandHistory: Sendable {
     /// touches a key `entry` owns: the event that blocks undoing or redoing `command`.
     func blockingTouch(for command: CommandID, entry: Entry) -> Touch? {
         var blocking: Touch?
+        // Whether each chain is undone: an entry may be in the archive, so each is read once.
+        var undone: [CommandID: Bool] = [:]
         for key in entry.owned {
+            // In sequence order: the first effective touch of a key is its earliest; later ones
+            // (and any at or after the earliest found so far) cannot be earlier.
             for touch in touches(of: key) where touch.sequenceNumber > entry.firstSequenceNumber {
-                guard touch.chain != command, entries[touch.chain]?.isUndone != true else { continue }
-                if blocking.map({ touch.sequenceNumber < $0.sequenceNumber }) ?? true { blocking = touch }
+                if let found = blocking, touch.sequenceNumber >= found.sequenceNumber { break }
+                guard touch.chain != command else { continue }
+                let isUndone: Bool
+                if let known = undone[touch.chain] {
+                    isUndone = known
+                } else {
+                    isUndone = entries[touch.chain]?.isUndone == true
+                    undone[touch.chain] = isUndone
+                }
+                guard !isUndone else { continue }
+                blocking = touch
+                break
             }
         }
         return blocking
