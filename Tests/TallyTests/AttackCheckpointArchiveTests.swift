@@ -431,7 +431,7 @@ struct AttackCheckpointArchiveTests {
 
     // MARK: - Many touches of one key
 
-    @Test("T5: an undo checked against many archived touches of one key costs about what it costs with the history in memory")
+    @Test("T5: an undo checked against many archived touches of one key names the same first blocking event as with the history in memory")
     func undoAgainstManyArchivedTouches() async throws {
         let directory = try TemporaryDirectory("tally-attack-archive-touches")
         defer { directory.remove() }
@@ -443,7 +443,7 @@ struct AttackCheckpointArchiveTests {
             commands.append(s.command(.recordTransaction(s.ids.next(), s.expense(Int64(1 + index % 500)))))
         }
         let undo = s.command(.undo(openJoint.commandID))
-        var timings: [String: Duration] = [:]
+        var messages: [String: String] = [:]
         for (label, interval) in [("archived", 1_000), ("memory", 0)] {
             let ledger = try await Ledger.open(at: directory.appending(label), options: Self.options(.none, interval: interval))
             try await ledger.execute(setup)
@@ -451,21 +451,17 @@ struct AttackCheckpointArchiveTests {
                 _ = try await ledger.execute(each: Array(commands[start..<(start + 500)]))
             }
             if interval > 0 { try await ledger.checkpoint() }
-            let clock = ContinuousClock()
-            let started = clock.now
             do {
                 try await ledger.execute(undo)
                 Issue.record("undoing the wallet's opening was accepted")
             } catch {
                 #expect(error.code == "undoBlocked", "\(error)")
+                messages[label] = error.message
             }
-            timings[label] = clock.now - started
             try await ledger.close()
         }
-        let archived = try #require(timings["archived"])
-        let memory = try #require(timings["memory"])
-        // Before the fix: 20 000 archive reads of the touching commands (0.28 s against 0.013 s in memory).
-        #expect(archived < memory * 10 + .milliseconds(120), "undo with archived touches took \(archived), in memory \(memory)")
+        // The first touch after the opening blocks (the search stops there; timing is in Benchmarks/).
+        #expect(messages["archived"] != nil && messages["archived"] == messages["memory"], "\(messages)")
     }
 
     // MARK: - A damaged page that the open does not read

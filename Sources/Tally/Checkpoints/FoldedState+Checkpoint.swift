@@ -161,7 +161,12 @@ enum CheckpointComparison {
             let checkpoint = try store.read(newest)
             let reader = try JournalReader.open(at: journalPath, fileSystem: fileSystem, encryption: encryption)
             try checkpoint.check(against: reader)
-            let restored = try FoldedState(checkpoint: checkpoint, archive: archive)
+            var restored = try FoldedState(checkpoint: checkpoint, archive: archive)
+            // Read its archived entries now, before the slow fold: a ledger writing newer
+            // checkpoints meanwhile prunes versions this one reads.
+            let archiveReader = restored.state.archiveReader
+            restored.state = restored.state.detached()
+            if let failed = archiveReader?.failure { return .unreadable("\(newest): \(CheckpointArchive.fileName): \(failed)") }
             let replayed = try LedgerReplay.fold(reader, from: FoldedState(), through: checkpoint.sequenceNumber, personalTexts: keys)
             if replayed.state != restored.state {
                 return .differs(sequenceNumber: checkpoint.sequenceNumber, reason: "the validation state differs")

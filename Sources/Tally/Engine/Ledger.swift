@@ -208,10 +208,21 @@ public actor Ledger {
     /// not change it). Batches written but not yet durable are not in it, and after a failed
     /// sync it stays as of the last durable batch (G6).
     ///
-    /// The command history in it is read whole from the checkpoint archive (O(history)), so the
-    /// value stays complete after the ledger moves on or closes; screens should use
-    /// ``readModels`` instead.
-    public var state: LedgerState { current.detached() }
+    /// What the checkpoint archive holds of it (the undo history, transactions, transfers,
+    /// settlements, group expenses) is read whole (O(history)), so the value stays complete
+    /// after the ledger moves on or closes; screens should use ``readModels`` instead. When the
+    /// archive cannot be read (the ledger was closed, a page is damaged), the value is rebuilt
+    /// from the journal instead of missing entries.
+    public var state: LedgerState {
+        if current.isResident { return current }
+        if !isClosed {
+            let value = current.detached()
+            if archiveReader?.failure == nil { return value }
+        }
+        let replayed = try? LedgerReplay.replay(
+            at: directory, through: current.nextSequenceNumber - 1, encryption: options.encryption, fileSystem: options.fileSystem)
+        return replayed?.state ?? current.detached()
+    }
 
     /// How many command-history entries and touches the acknowledged state holds in memory
     /// (the rest is in the checkpoint archive): what a checkpoint bounds.
@@ -462,14 +473,7 @@ public actor Ledger {
     /// arrive here exactly once each, in sequence order.
     private func commit(_ batch: WrittenBatch) {
         precondition(batch.receipt.firstSequenceNumber == current.nextSequenceNumber, "batches must be committed in sequence order")
-        if head.nextSequenceNumber == batch.receipt.lastSequenceNumber + 1 {
-            // The last batch written: the head is this state already. Sharing it (the maps
-            // that grow with history share their structure) saves applying the batch twice
-            // and keeping two copies of the history.
-            current = head
-        } else {
-            for event in batch.events { current.apply(event) }
-        }
+        for event in batch.events { current.apply(event) }
         let committed = batch.committedEvents
         for event in committed { projections.apply(event.event, sequenceNumber: event.sequenceNumber) }
         chainValue = batch.receipt.chainValue
