@@ -8,7 +8,7 @@ import TallyProjections
 import BenchmarkSupport
 
 // tally-profile: one journal phase in isolation, for `valgrind --tool=callgrind`.
-// Usage: tally-profile append|read|scan|verify|concurrent|codec [events] [directory]
+// Usage: tally-profile append|read|scan|verify|concurrent|codec|memory [events] [directory]
 // `append` writes `events` generated events in batches of 1000 with `.none` durability (CPU
 // only, no fdatasync); `read` and `verify` first build that journal untimed, then run the
 // phase. See Docs/Performance.md for the callgrind command lines.
@@ -107,7 +107,7 @@ case "memory":
 case "codec":
     print(try codecRoundTrip(Array(HouseholdHistory(count: count))))
 default:
-    print("usage: tally-profile append|read|scan|verify|codec [events] [directory]")
+    print("usage: tally-profile append|read|scan|verify|concurrent|codec|memory [events] [directory]")
     exit(2)
 }
 try? FileManager.default.removeItem(atPath: directory)
