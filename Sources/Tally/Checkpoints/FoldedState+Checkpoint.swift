@@ -154,29 +154,38 @@ enum CheckpointComparison {
         store: CheckpointStore, journalPath: FilePath, fileSystem: any FileSystem, encryption: JournalEncryption?,
         personalTexts keys: PersonalKeyRing?
     ) -> CheckpointStatus {
-        guard let newest = (try? store.names())?.last else { return .none }
         let archive = store.openArchive(creating: false)
         defer { archive?.close() }
-        do {
-            let checkpoint = try store.read(newest)
-            let reader = try JournalReader.open(at: journalPath, fileSystem: fileSystem, encryption: encryption)
-            try checkpoint.check(against: reader)
-            var restored = try FoldedState(checkpoint: checkpoint, archive: archive)
-            // Read its archived entries now, before the slow fold: a ledger writing newer
-            // checkpoints meanwhile prunes versions this one reads.
-            let archiveReader = restored.state.archiveReader
-            restored.state = restored.state.detached()
-            if let failed = archiveReader?.failure { return .unreadable("\(newest): \(CheckpointArchive.fileName): \(failed)") }
-            let replayed = try LedgerReplay.fold(reader, from: FoldedState(), through: checkpoint.sequenceNumber, personalTexts: keys)
-            if replayed.state != restored.state {
-                return .differs(sequenceNumber: checkpoint.sequenceNumber, reason: "the validation state differs")
+        // A ledger writing checkpoints meanwhile prunes the archived versions an older
+        // checkpoint reads, and drops its listing in the same transaction: a checkpoint still
+        // listed after its entries were read was read whole; otherwise the newest is compared.
+        for _ in 0..<5 {
+            guard let newest = (try? store.names())?.last else { return .none }
+            do {
+                let checkpoint = try store.read(newest)
+                let reader = try JournalReader.open(at: journalPath, fileSystem: fileSystem, encryption: encryption)
+                try checkpoint.check(against: reader)
+                var restored = try FoldedState(checkpoint: checkpoint, archive: archive)
+                let archiveReader = restored.state.archiveReader
+                restored.state = restored.state.detached()
+                if let archive, archiveReader != nil {
+                    guard (try? archive.checkpoints())?[checkpoint.sequenceNumber] == checkpoint.chainValue.bytes else { continue }
+                }
+                if let failed = archiveReader?.failure { return .unreadable("\(newest): \(CheckpointArchive.fileName): \(failed)") }
+                let replayed = try LedgerReplay.fold(reader, from: FoldedState(), through: checkpoint.sequenceNumber, personalTexts: keys)
+                if replayed.state != restored.state {
+                    return .differs(sequenceNumber: checkpoint.sequenceNumber, reason: "the validation state differs")
+                }
+                if replayed.readModels != restored.readModels {
+                    return .differs(sequenceNumber: checkpoint.sequenceNumber, reason: "the read models differ (budget snapshots, balances or debts)")
+                }
+                return .matchesReplay(sequenceNumber: checkpoint.sequenceNumber)
+            } catch CheckpointDefect.archiveLacks where archive != nil {
+                continue  // pruned while being read: the ledger wrote a newer one
+            } catch {
+                return .unreadable("\(newest): \(error)")
             }
-            if replayed.readModels != restored.readModels {
-                return .differs(sequenceNumber: checkpoint.sequenceNumber, reason: "the read models differ (budget snapshots, balances or debts)")
-            }
-            return .matchesReplay(sequenceNumber: checkpoint.sequenceNumber)
-        } catch {
-            return .unreadable("\(newest): \(error)")
         }
+        return .unreadable("the ledger wrote checkpoints faster than they could be compared; audit again when it is idle")
     }
 }
