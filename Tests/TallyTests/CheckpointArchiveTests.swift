@@ -201,9 +201,7 @@ struct CheckpointArchiveTests {
         try await Self.expectEqualToReplay(third, at: path)
         try await third.close()
     }
-}
 
-extension CheckpointArchiveTests {
     @Test("G5, T2, T3, W6, S6, C3 with transactions, transfers and settlements archived: ids stay taken, edits, deletes, restores, a settlement of an archived shared item and a category reassignment read them from the archive; the state equals a replay, also after reopening")
     func validationReadsArchivedRecords() async throws {
         let directory = try TemporaryDirectory("tally-archive-records")
@@ -263,9 +261,7 @@ extension CheckpointArchiveTests {
         try await Self.expectEqualToReplay(reopened, at: path)
         try await reopened.close()
     }
-}
 
-extension CheckpointArchiveTests {
     @Test("an archive read that fails while the ledger is open (a damaged page) refuses the write that needed it and fails the ledger, never validating against a missing entry; reopening sets the archive aside and replays")
     func failedArchiveReadFailsTheLedger() async throws {
         let directory = try TemporaryDirectory("tally-archive-read-failure")

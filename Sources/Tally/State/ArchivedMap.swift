@@ -96,15 +96,8 @@ public struct ArchivedMap<Key: Hashable & ArchiveCodable, Value: Equatable & Arc
     /// Every entry, archived and resident: O(entries), reading the whole space of the archive.
     /// For exports, tools and comparisons; validation reads single entries.
     public var allEntries: TreeDictionary<Key, Value> {
-        guard let reader else { return resident }
-        var all: TreeDictionary<Key, Value> = [:]
-        for (keyBytes, valueBytes) in reader.entries(space: space.rawValue) {
-            guard let key = Key.decoded(keyBytes, reportingTo: reader),
-                  let value = Value.decoded(valueBytes, reportingTo: reader) else { continue }
-            all[key] = value
-        }
-        for (key, value) in resident { all[key] = value }
-        return all
+        guard reader != nil else { return resident }
+        return entries(from: nil, through: nil, where: { _ in true })
     }
 
     /// Changes the entry of `key`, if there is one. Entries that exist are changed through
@@ -120,16 +113,16 @@ public struct ArchivedMap<Key: Hashable & ArchiveCodable, Value: Equatable & Arc
     /// The entry of `key` if it changed since the last checkpoint settled; the archive is not read.
     func residentValue(forKey key: Key) -> Value? { resident[key] }
 
-    /// The entries whose keys' bytes lie in `lower...upper` and match `belongs` (a key range of
-    /// the archive, such as every key with one prefix), archived and resident.
-    func entries(from lower: [UInt8], through upper: [UInt8], where belongs: (Key) -> Bool) -> TreeDictionary<Key, Value> {
+    /// The entries whose keys' bytes lie in `lower...upper` (everywhere when nil) and match
+    /// `belongs` (a key range of the archive, such as every key with one prefix), archived and
+    /// resident.
+    func entries(from lower: [UInt8]?, through upper: [UInt8]?, where belongs: (Key) -> Bool) -> TreeDictionary<Key, Value> {
+        guard let reader else { return resident.filter { belongs($0.key) } }
         var found: TreeDictionary<Key, Value> = [:]
-        if let reader {
-            for (keyBytes, valueBytes) in reader.entries(space: space.rawValue, from: lower, through: upper) {
-                guard let key = Key.decoded(keyBytes, reportingTo: reader),
-                      let value = Value.decoded(valueBytes, reportingTo: reader) else { continue }
-                found[key] = value
-            }
+        for (keyBytes, valueBytes) in reader.entries(space: space.rawValue, from: lower, through: upper) {
+            guard let key = Key.decoded(keyBytes, reportingTo: reader),
+                  let value = Value.decoded(valueBytes, reportingTo: reader) else { continue }
+            found[key] = value
         }
         for (key, value) in resident where belongs(key) { found[key] = value }
         return found
