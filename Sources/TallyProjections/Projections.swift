@@ -40,13 +40,17 @@ public struct Projections: Hashable, Sendable {
     static let stateMagic = "tally.projections"
 
     /// Every read model's state as deterministic checkpoint bytes.
-    public func encodedState() -> [UInt8] {
+    public func encodedState() -> [UInt8] { encodedState(archived: false) }
+
+    /// The checkpoint bytes, without the archived maps' entries when `archived` (a checkpoint
+    /// writes ``archiveRows`` to the archive first).
+    package func encodedState(archived: Bool) -> [UInt8] {
         var writer = BinaryWriter(reservingCapacity: 4096)
         writer.writeStateHeader(Self.stateMagic)
         writer.write(lastSequenceNumber)
-        wallets.encodeState(to: &writer)
-        debts.encodeState(to: &writer)
-        budgets.encodeState(to: &writer)
+        wallets.encodeState(to: &writer, archived: archived)
+        debts.encodeState(to: &writer, archived: archived)
+        budgets.encodeState(to: &writer, archived: archived)
         return writer.bytes
     }
 
@@ -70,4 +74,38 @@ public struct Projections: Hashable, Sendable {
             "budgets": try budgets.canonicalJSON(), "netWorth": try netWorth.canonicalJSON(),
         ])
     }
+}
+
+extension Projections {
+    /// The maps that grow with history: in the checkpoint archive once a checkpoint wrote them.
+    static var archived: ArchivedFields<Projections> {
+        ArchivedFields().with(\.wallets.transactions).with(\.wallets.transfers)
+            .with(\.debts.transactions).with(\.debts.settlements).with(\.debts.settledItems).with(\.debts.groupExpenses)
+            .with(\.budgets.transactions).with(\.budgets.transactionsByDate)
+    }
+
+    /// What a checkpoint writes to the archive: every entry changed since the last one.
+    package var archiveRows: some Sequence<ArchiveRow> { Self.archived.rows(of: self) }
+
+    /// The rows of ``archiveRows`` that replace an older archived version.
+    package var rewrittenRows: some Sequence<ArchiveRow> { Self.archived.rewrittenRows(of: self) }
+
+    /// After a checkpoint wrote `written` (these read models as of then) to the archive
+    /// `reader` reads: keeps in memory only what changed since.
+    package mutating func settle(written: Projections, reader: any ArchiveSource) {
+        Self.archived.settle(&self, written: written, reader: reader)
+    }
+
+    /// Reads what is not in memory from `reader` (read models restored from a checkpoint whose
+    /// archived maps are in the archive).
+    package mutating func attach(_ reader: any ArchiveSource) { Self.archived.attach(&self, to: reader) }
+
+    /// A copy with every archived map whole in memory, which reads nothing from the archive.
+    package func detached() -> Projections { Self.archived.detached(self) }
+
+    /// How many entries of the archived maps are in memory.
+    package var residentEntryCount: Int { Self.archived.residentCount(of: self) }
+
+    /// Whether nothing is in the archive.
+    package var isResident: Bool { Self.archived.isResident(self) }
 }

@@ -2,20 +2,8 @@ import Crypto
 import Foundation
 import GRDB
 import Synchronization
+import TallyProjections
 import TallySQLiteEncryption
-
-/// One entry of an archived map: its map (`space`), its key and value in their binary forms.
-public struct ArchiveRow: Sendable, Equatable {
-    public var space: UInt8
-    public var key: [UInt8]
-    public var value: [UInt8]
-
-    public init(space: UInt8, key: [UInt8], value: [UInt8]) {
-        self.space = space
-        self.key = key
-        self.value = value
-    }
-}
 
 /// What grows with history and is not kept in memory: the entries of the engine's archived
 /// maps (the undo history first), written by each checkpoint beside its file
@@ -182,7 +170,7 @@ public final class CheckpointArchive: Sendable {
 ///
 /// A read that fails (I/O, a damaged page) is remembered in ``failure`` and reads as absent;
 /// the engine checks ``failure`` before it writes anything validated with such a read.
-public final class ArchiveReader: Sendable {
+public final class ArchiveReader: ArchiveSource {
     public let archive: CheckpointArchive
     private let state: Mutex<(sequenceNumber: UInt64, failure: StoreError?)>
 
@@ -203,6 +191,11 @@ public final class ArchiveReader: Sendable {
     /// Records a failure (also one found while decoding what was read).
     public func fail(_ error: StoreError) {
         state.withLock { if $0.failure == nil { $0.failure = error } }
+    }
+
+    /// Records bytes read that could not be decoded.
+    public func failDecoding(_ reason: String) {
+        fail(.invalidRow(path: archive.path, table: "entries", reason: reason))
     }
 
     /// The value of `key` in `space`, or nil (absent, or the read failed: see ``failure``).

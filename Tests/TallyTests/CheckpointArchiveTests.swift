@@ -47,6 +47,9 @@ struct CheckpointArchiveTests {
     static func expectEqualToReplay(_ ledger: Ledger, at path: FilePath, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let replayed = try LedgerReplay.replay(at: path)
         #expect(await ledger.state == replayed.state, "the state equals a replay of the journal", sourceLocation: sourceLocation)
+        let models = await ledger.readModels
+        #expect(models == replayed.readModels, "the read models equal a replay of the journal", sourceLocation: sourceLocation)
+        #expect(try models.canonicalJSON().text == replayed.readModels.canonicalJSON().text, sourceLocation: sourceLocation)
     }
 
     @Test("T5 with the history archived: after a checkpoint only later commands are in memory; undo and redo of an archived command work, an archived later touch blocks an undo, an archived command id stays taken, also after reopening")
@@ -299,5 +302,90 @@ struct CheckpointArchiveTests {
         try await reopened.execute(history.s.command(.editTransaction(history.first, history.s.expense(1_234))))
         try await Self.expectEqualToReplay(reopened, at: path)
         try await reopened.close()
+    }
+
+    @Test("W1-W6, S5-S7, B2-B6, C3 with the read models archived: balances, debts (a settlement oldest first and one with a list over archived items), group balances, a period closed over archived transactions and a category reassignment equal a replay, also after reopening; a checkpoint does not grow with the transactions behind it")
+    func readModelsLiveInTheArchive() async throws {
+        let directory = try TemporaryDirectory("tally-archive-read-models")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        var s = Scenario()
+        let ledger = try await Ledger.open(at: path, options: Self.options())
+        try await ledger.execute(s.setup())
+        let pets: CategoryID = s.ids.next()
+        let group: TallyModel.GroupID = s.ids.next()
+        try await ledger.execute([
+            s.command(.createCategory(categoryID: pets, name: "Pets", group: .expense, budgetType: .wants, shareable: true, icon: nil, color: nil)),
+            s.command(.setPayday(day: 1)),
+            s.command(.allocateBudget(categoryID: pets, amount: Scenario.chf(50_000), fromPeriod: nil)),
+            s.command(.createGroup(groupID: group, name: "Trip", members: [s.alice, s.bob])),
+        ])
+        var transactions: [TransactionID] = []
+        /// `count` expenses (every fifth in Pets, every third shared when `shared`), a transfer
+        /// and a group expense.
+        func record(_ count: Int, shared: Bool) async throws -> [Command] {
+            var commands: [Command] = []
+            for index in 0..<count {
+                let id: TransactionID = s.ids.next()
+                transactions.append(id)
+                commands.append(s.command(.recordTransaction(id, s.expense(
+                    Int64(100 + index), shared: shared && index % 3 == 0, category: index % 5 == 0 ? pets : nil))))
+            }
+            commands.append(s.command(.recordTransfer(
+                transferID: s.ids.next(), from: s.joint, to: s.euroCard, amountSent: Scenario.chf(1_000),
+                amountReceived: Scenario.eur(1_050), date: Scenario.date("2026-01-08"), note: nil)))
+            commands.append(s.command(.recordGroupExpense(
+                expenseID: s.ids.next(), groupID: group, paidBy: s.bob, amount: Scenario.chf(3_000), date: Scenario.date("2026-01-07"),
+                note: "dinner", split: .equal([s.alice, s.bob]))))
+            for result in try await ledger.execute(each: commands) { _ = try result.get() }
+            return commands
+        }
+        _ = try await record(100, shared: true)
+        try await ledger.checkpoint()
+        #expect(await ledger.archivedEntriesInMemory == 0, "a checkpoint moves the read models' history out of memory too")
+        let small = try Self.newestCheckpointSize(path)
+        _ = try await record(900, shared: false)  // nothing left open: only history
+        try await ledger.checkpoint()
+        let large = try Self.newestCheckpointSize(path)
+        #expect(large < small + 1_024, "a checkpoint holds no transactions: \(small) bytes after 100, \(large) after 1,000")
+
+        // Edits, deletes and restores of archived transactions; settlements over archived items.
+        try await ledger.execute(s.command(.editTransaction(transactions[0], s.expense(7_777, shared: true))))
+        try await ledger.execute(s.command(.deleteTransaction(transactions[3])))
+        try await ledger.execute(s.command(.restoreTransaction(transactions[3])))
+        try await ledger.execute(s.command(.deleteTransaction(transactions[6])))
+        try await ledger.execute(s.command(.recordSettlement(
+            settlementID: s.ids.next(), from: s.bob, to: s.alice, amount: Scenario.chf(5_000), date: Scenario.date("2026-01-09"),
+            covers: nil, isAdvance: false, groupID: nil)))
+        try await ledger.execute(s.command(.recordSettlement(
+            settlementID: s.ids.next(), from: s.bob, to: s.alice, amount: Scenario.chf(55), date: Scenario.date("2026-01-09"),
+            covers: [.transaction(transactions[9])], isAdvance: false, groupID: nil)))
+        try await ledger.execute(s.command(.recordSettlement(
+            settlementID: s.ids.next(), from: s.alice, to: s.bob, amount: Scenario.chf(1_500), date: Scenario.date("2026-01-09"),
+            covers: nil, isAdvance: false, groupID: group)))
+        try await Self.expectEqualToReplay(ledger, at: path)
+        try await ledger.checkpoint()
+        // B6: January closes over transactions all in the archive; C3 moves archived ones.
+        s.advance(to: "2026-02-03")
+        try await ledger.execute(s.command(.closePeriod))
+        try await ledger.execute(s.command(.deleteCategory(pets, reassignTo: s.groceries)))
+        let models = await ledger.readModels
+        #expect(models.budgets.closedPeriods.count == 1)
+        try await Self.expectEqualToReplay(ledger, at: path)
+        try await ledger.checkpoint()
+        try await ledger.close()
+
+        let reopened = try await Ledger.open(at: path, options: Self.options())
+        #expect(reopened.openReport.eventsReplayed == 0 && reopened.openReport.rejectedCheckpoints.isEmpty, "\(reopened.openReport)")
+        #expect(await reopened.archivedEntriesInMemory == 0)
+        try await Self.expectEqualToReplay(reopened, at: path)
+        try await reopened.close()
+    }
+
+    static func newestCheckpointSize(_ ledger: FilePath) throws -> Int {
+        let folder = ledger.appending(Ledger.checkpointDirectoryName).string
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".checkpoint") }.sorted()
+        let newest = try #require(names.last)
+        return try #require(try FileManager.default.attributesOfItem(atPath: folder + "/" + newest)[.size] as? Int)
     }
 }

@@ -1,6 +1,7 @@
 import Synchronization
 import TallyJournal
 import TallyModel
+import TallyProjections
 import TallyStore
 
 /// Writes the ledger's checkpoints off the actor (DESIGN "Checkpoints ... written off the
@@ -56,13 +57,13 @@ final class CheckpointWriter: Sendable {
                     return job.sequenceNumber
                 }
                 // The rows first, synced: the file that needs them is written after.
-                let rows = job.folded.state.archiveRows
+                let rows = job.folded.archiveRows
                 try Self.archiving { () throws(StoreError) in
                     try archive.write(rows, checkpoint: job.sequenceNumber, chain: job.folded.chainValue.bytes)
                 }
                 try store.write(job.folded.checkpoint(fingerprints: job.fingerprints, historyArchived: true))
                 let kept = try store.names().compactMap(CheckpointStore.sequenceNumber(inName:))
-                let rewritten = Array(job.folded.state.rewrittenRows)
+                let rewritten = Array(job.folded.rewrittenRows)
                 let previous = rewrittenBefore.withLock { previous in
                     defer { previous = rewritten }
                     return previous
@@ -84,6 +85,17 @@ final class CheckpointWriter: Sendable {
             if let archive, sequenceNumber > 0 {
                 try Self.archiving { () throws(StoreError) in try archive.removeAll(before: sequenceNumber) }
             }
+        }
+    }
+
+    /// After a read of the archive failed (a damaged page the open did not read): removes every
+    /// checkpoint and writes none from now on, so the next open replays the journal and starts
+    /// the archive afresh instead of reading the damage again. Both are derived from the
+    /// journal, which loses nothing.
+    func abandonCheckpoints() {
+        try? floor.withLock { floor throws(JournalError) in
+            floor = .max
+            try store.removeAll(coveringLessThan: .max)
         }
     }
 

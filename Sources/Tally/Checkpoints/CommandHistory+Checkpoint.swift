@@ -1,5 +1,6 @@
 import HashTreeCollections
 import TallyModel
+import TallyProjections
 
 extension DebtBook {
     func write(to writer: inout BinaryWriter) {

@@ -24,8 +24,9 @@ extension FoldedState {
 
     /// The checkpoint of this state listing `fingerprints` (`PersonalKeyRing.fingerprints`,
     /// taken when the state was): pure, so it can run off the ledger actor.
-    /// - Parameter archived: the command history goes to the checkpoint archive (written
-    ///   apart, before the file), not into the file.
+    /// - Parameter archived: what grows with history (the command history, the archived maps of
+    ///   the state and of the read models) goes to the checkpoint archive (written apart,
+    ///   before the file), not into the file.
     func checkpoint(fingerprints unsorted: [PersonID: [UInt8]], historyArchived archived: Bool = false) -> Checkpoint {
         let fingerprints = unsorted.sorted { $0.key.description < $1.key.description }
         var prints = BinaryWriter(reservingCapacity: 48 * fingerprints.count)
@@ -34,7 +35,7 @@ extension FoldedState {
             prints.writeRawBytes(fingerprint)
         }
         var sections = [
-            Self.ledgerStateSection: state.checkpointBytes(historyArchived: archived), Self.readModelsSection: readModels.encodedState(),
+            Self.ledgerStateSection: state.checkpointBytes(historyArchived: archived), Self.readModelsSection: readModels.encodedState(archived: archived),
             Self.keyFingerprintsSection: prints.bytes]
         if archived { sections[Checkpoint.archivedHistorySection] = [] }
         return Checkpoint(sequenceNumber: state.nextSequenceNumber - 1, chainValue: chainValue, sections: sections)
@@ -81,9 +82,32 @@ extension FoldedState {
             guard let archive, (try? archive.checkpoints())?[checkpoint.sequenceNumber] == checkpoint.chainValue.bytes else {
                 throw .archiveLacks(sequenceNumber: checkpoint.sequenceNumber)
             }
-            state.attach(ArchiveReader(archive: archive, asOf: checkpoint.sequenceNumber))
+            attach(ArchiveReader(archive: archive, asOf: checkpoint.sequenceNumber))
         }
     }
+
+    /// What a checkpoint writes to the archive: every entry of the state and the read models
+    /// changed since the last one.
+    var archiveRows: some Sequence<ArchiveRow> { [AnySequence(state.archiveRows), AnySequence(readModels.archiveRows)].joined() }
+
+    /// The rows of ``archiveRows`` that replace an older archived version.
+    var rewrittenRows: some Sequence<ArchiveRow> {
+        [AnySequence(state.rewrittenRows), AnySequence(readModels.rewrittenRows)].joined()
+    }
+
+    /// Reads what is not in memory from `reader`.
+    mutating func attach(_ reader: ArchiveReader) {
+        state.attach(reader)
+        readModels.attach(reader)
+    }
+
+    /// A copy with everything in memory, which reads nothing from the archive.
+    func detached() -> FoldedState {
+        FoldedState(state: state.detached(), readModels: readModels.detached(), chainValue: chainValue)
+    }
+
+    /// Whether nothing is in the archive.
+    var isResident: Bool { state.isResident && readModels.isResident }
 }
 
 extension CheckpointStore {
@@ -167,7 +191,7 @@ enum CheckpointComparison {
                 try checkpoint.check(against: reader)
                 var restored = try FoldedState(checkpoint: checkpoint, archive: archive)
                 let archiveReader = restored.state.archiveReader
-                restored.state = restored.state.detached()
+                restored = restored.detached()
                 if let archive, archiveReader != nil {
                     guard (try? archive.checkpoints())?[checkpoint.sequenceNumber] == checkpoint.chainValue.bytes else { continue }
                 }

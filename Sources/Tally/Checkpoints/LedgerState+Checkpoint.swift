@@ -1,5 +1,6 @@
 import HashTreeCollections
 import TallyModel
+import TallyProjections
 
 /// The validation state's checkpoint bytes: the model's wire encoding (varints, 16-byte ids,
 /// length-prefixed strings, presence bytes, counts; `Docs/Events.md`), dictionaries written as

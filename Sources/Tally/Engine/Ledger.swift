@@ -214,26 +214,39 @@ public actor Ledger {
     /// archive cannot be read (the ledger was closed, a page is damaged), the value is rebuilt
     /// from the journal instead of missing entries.
     public var state: LedgerState {
-        if current.isResident { return current }
+        current.isResident ? current : complete(current.detached, \.state)
+    }
+
+    /// A value whose archived entries were read whole (`detach`), or when the archive cannot be
+    /// read (the ledger was closed, a page is damaged), the same value rebuilt from the journal.
+    private func complete<Value>(_ detach: () -> Value, _ replayedValue: KeyPath<ReplayResult, Value>) -> Value {
         if !isClosed {
-            let value = current.detached()
+            let value = detach()
             if archiveReader?.failure == nil { return value }
         }
         let replayed = try? LedgerReplay.replay(
             at: directory, through: current.nextSequenceNumber - 1, encryption: options.encryption, fileSystem: options.fileSystem)
-        return replayed?.state ?? current.detached()
+        return replayed?[keyPath: replayedValue] ?? detach()
     }
 
     /// How many command-history entries and touches the acknowledged state holds in memory
     /// (the rest is in the checkpoint archive): what a checkpoint bounds.
     var commandHistoryInMemory: (entries: Int, touches: Int) { current.history.residentCounts }
 
-    /// How many entries of every archived map the acknowledged state holds in memory.
-    var archivedEntriesInMemory: Int { current.residentEntryCount }
+    /// How many entries of every archived map the acknowledged state and the read models hold
+    /// in memory.
+    var archivedEntriesInMemory: Int { current.residentEntryCount + projections.residentEntryCount }
 
     /// The read models (wallets, debts, budgets, net worth) after the last acknowledged
     /// batch: a value snapshot.
-    public var readModels: Projections { projections }
+    ///
+    /// What grows with history (transactions, transfers, settlements, group expenses) is in the
+    /// checkpoint archive once a checkpoint wrote it, and is read whole here (O(history)) so
+    /// the value stays complete, like ``state``. Screens read the store instead (``store``):
+    /// balances, totals and a wallet's transactions in a page.
+    public var readModels: Projections {
+        projections.isResident ? projections : complete(projections.detached, \.readModels)
+    }
 
     /// The last acknowledged sequence number (0 for an empty ledger).
     public var lastSequenceNumber: UInt64 { current.nextSequenceNumber - 1 }
@@ -446,6 +459,7 @@ public actor Ledger {
     private func requireArchiveReadable() throws(LedgerError) {
         guard let failed = archiveReader?.failure else { return }
         let error = JournalError.journalFailed(reason: "checkpoint archive: \(failed); close and open the ledger again")
+        if failure == nil { checkpointWriter.abandonCheckpoints() }
         failure = error
         throw .storage(error)
     }
@@ -523,6 +537,7 @@ public actor Ledger {
         isClosed = true
         broadcaster.finish()
         await checkpointWritten()
+        try? requireArchiveReadable()  // a read failed since the last command: no checkpoint of it
         if failure == nil {
             if !unfinishedForgetting.isEmpty { completeForgetting([]) }
             await checkpointWritten()
@@ -647,7 +662,8 @@ public actor Ledger {
     /// The snapshot a checkpoint of the acknowledged state is written from, or nil while a
     /// forgetting is unfinished (P3: the state still holds their texts).
     private func checkpointJob() -> CheckpointWriter.Job? {
-        guard unfinishedForgetting.isEmpty else { return nil }
+        // A failed archive read may have left the state or the read models short of an entry.
+        guard unfinishedForgetting.isEmpty, archiveReader?.failure == nil else { return nil }
         return CheckpointWriter.Job(
             folded: FoldedState(state: current, readModels: projections, chainValue: chainValue),
             fingerprints: personalKeys.fingerprints, synchronizesJournal: !journal.acknowledgesAfterSync)
@@ -711,6 +727,7 @@ public actor Ledger {
         archiveReader = reader
         current.settle(written: job.folded.state, reader: reader)
         head.settle(written: job.folded.state, reader: reader)
+        projections.settle(written: job.folded.readModels, reader: reader)
     }
 
     /// P3, after `PersonForgotten` is durable: destroys the keys, rebuilds every state from the

@@ -1,5 +1,6 @@
 import HashTreeCollections
 import TallyModel
+import TallyProjections
 import TallyStore
 
 /// What every command did, for undo and redo (T5). Folded from events like the rest of the
@@ -176,7 +177,7 @@ public struct CommandHistory: Sendable {
     }
 
     /// The archive the entries not in memory are read from.
-    var archiveReader: ArchiveReader? { entries.reader }
+    var archiveReader: ArchiveReader? { entries.reader as? ArchiveReader }
 }
 
 extension CommandHistory: Equatable {
@@ -215,7 +216,7 @@ struct TouchRow {
             value: value.bytes)
     }
 
-    static func entityKey(_ bytes: [UInt8], reportingTo reader: ArchiveReader) -> EntityKey? {
+    static func entityKey(_ bytes: [UInt8], reportingTo reader: any ArchiveSource) -> EntityKey? {
         guard bytes.count >= 12 else { return invalid("a key of \(bytes.count) bytes", reader) }
         let length = bytes.prefix(4).reduce(0) { $0 << 8 | Int($1) }
         guard length == bytes.count - 12 else { return invalid("a key length that disagrees", reader) }
@@ -229,7 +230,7 @@ struct TouchRow {
         }
     }
 
-    static func touch(key bytes: [UInt8], value: [UInt8], reportingTo reader: ArchiveReader) -> CommandHistory.Touch? {
+    static func touch(key bytes: [UInt8], value: [UInt8], reportingTo reader: any ArchiveSource) -> CommandHistory.Touch? {
         guard bytes.count >= 12 else { return invalid("a key of \(bytes.count) bytes", reader) }
         let sequenceNumber = bytes.suffix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         var binary = BinaryReader(value)
@@ -242,8 +243,8 @@ struct TouchRow {
         }
     }
 
-    private static func invalid<T>(_ reason: String, _ reader: ArchiveReader) -> T? {
-        reader.fail(StoreError.invalidRow(path: reader.archive.path, table: "entries", reason: "touch: \(reason)"))
+    private static func invalid<T>(_ reason: String, _ reader: any ArchiveSource) -> T? {
+        reader.failDecoding("touch: \(reason)")
         return nil
     }
 }

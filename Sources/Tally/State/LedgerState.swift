@@ -1,5 +1,6 @@
 import HashTreeCollections
 import TallyModel
+import TallyProjections
 import TallyStore
 
 /// What validation needs to know about a household, folded from its events (`apply`).
@@ -97,16 +98,16 @@ public struct LedgerState: Sendable, Equatable {
 }
 
 extension LedgerState {
+    /// The maps that live in the checkpoint archive (besides the command history's).
+    static var archived: ArchivedFields<LedgerState> {
+        ArchivedFields().with(\.transactions).with(\.transfers).with(\.groupExpenses).with(\.settlements).with(\.categoryMembers)
+    }
+
     /// A copy whose archived maps are all in memory (read from the archive), so that it stays
     /// complete whatever happens to the ledger's files later.
     func detached() -> LedgerState {
-        var copy = self
+        var copy = Self.archived.detached(self)
         copy.history = history.detached()
-        copy.transactions = transactions.detached()
-        copy.transfers = transfers.detached()
-        copy.groupExpenses = groupExpenses.detached()
-        copy.settlements = settlements.detached()
-        copy.categoryMembers = categoryMembers.detached()
         return copy
     }
 
@@ -114,52 +115,35 @@ extension LedgerState {
     /// memory: what changed since the last checkpoint.
     var residentEntryCount: Int {
         let history = history.residentCounts
-        return history.entries + history.touches + transactions.resident.count + transfers.resident.count
-            + groupExpenses.resident.count + settlements.resident.count + categoryMembers.resident.count
+        return history.entries + history.touches + Self.archived.residentCount(of: self)
     }
 
     /// Whether nothing is in the archive (every map whole in memory).
-    var isResident: Bool {
-        history.isResident && transactions.isResident && transfers.isResident && groupExpenses.isResident
-            && settlements.isResident && categoryMembers.isResident
-    }
+    var isResident: Bool { history.isResident && Self.archived.isResident(self) }
 
     /// The archive the maps read what is not in memory from.
     var archiveReader: ArchiveReader? { history.archiveReader }
 
     /// What a checkpoint writes to the archive: every entry changed since the last one.
-    var archiveRows: some Sequence<ArchiveRow> {
-        [AnySequence(history.archiveRows), AnySequence(transactions.archiveRows), AnySequence(transfers.archiveRows),
-         AnySequence(groupExpenses.archiveRows), AnySequence(settlements.archiveRows),
-         AnySequence(categoryMembers.archiveRows)].joined()
-    }
+    var archiveRows: some Sequence<ArchiveRow> { [AnySequence(history.archiveRows), AnySequence(Self.archived.rows(of: self))].joined() }
 
     /// The rows of ``archiveRows`` that replace an older archived version.
     var rewrittenRows: some Sequence<ArchiveRow> {
-        [AnySequence(history.rewrittenRows), AnySequence(transactions.rewrittenRows), AnySequence(transfers.rewrittenRows),
-         AnySequence(categoryMembers.rewrittenRows)].joined()
+        [AnySequence(history.rewrittenRows), AnySequence(Self.archived.rewrittenRows(of: self))].joined()
     }
 
     /// After a checkpoint wrote `written` (this state as of then) to the archive `reader` reads:
     /// keeps in memory only what changed since.
     mutating func settle(written: LedgerState, reader: ArchiveReader) {
         history.settle(written: written.history, reader: reader)
-        transactions.settle(written: written.transactions, reader: reader)
-        transfers.settle(written: written.transfers, reader: reader)
-        groupExpenses.settle(written: written.groupExpenses, reader: reader)
-        settlements.settle(written: written.settlements, reader: reader)
-        categoryMembers.settle(written: written.categoryMembers, reader: reader)
+        Self.archived.settle(&self, written: written, reader: reader)
     }
 
     /// Reads what is not in memory from `reader` (a state restored from a checkpoint whose
     /// archived maps are all in the archive).
     mutating func attach(_ reader: ArchiveReader) {
         history.attach(reader)
-        transactions.attach(reader)
-        transfers.attach(reader)
-        groupExpenses.attach(reader)
-        settlements.attach(reader)
-        categoryMembers.attach(reader)
+        Self.archived.attach(&self, to: reader)
     }
 
     /// The transactions in `category`, deleted ones included.

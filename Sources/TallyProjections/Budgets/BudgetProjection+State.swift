@@ -11,13 +11,14 @@ extension BudgetProjection: ProjectionState {
     /// - Throws: ``ProjectionError/invalidCheckpoint(reason:)``; never traps.
     public init(encodedState bytes: [UInt8]) throws(ProjectionError) { try self.init(stateBytes: bytes) }
 
-    func encodeState(to writer: inout BinaryWriter) {
+    func encodeState(to writer: inout BinaryWriter, archived: Bool) {
         writer.writeStateHeader(Self.stateMagic)
         baseCurrency.encode(to: &writer)
         writer.write(schedule)
         writer.write(categories)
         writer.write(allocations)
-        writer.write(transactions)
+        writer.write(transactions, archived: archived)
+        writer.write(transactionsByDate, archived: archived)
         writer.write(incomeSettings)
         writer.write(confirmedBonuses)
         writer.write(rates)
@@ -33,8 +34,8 @@ extension BudgetProjection: ProjectionState {
         schedule = try reader.read()
         categories = try reader.read()
         allocations = try reader.read()
-        transactions = try reader.read()
-        rebuildDateIndex()
+        transactions = try reader.read(.budgetTransactions)
+        transactionsByDate = try reader.read(.budgetDatedTransactions)
         incomeSettings = try reader.read()
         confirmedBonuses = try reader.read()
         rates = try reader.read()

@@ -10,11 +10,11 @@ public struct BudgetProjection: Hashable, Sendable {
     var schedule = PaySchedule()
     var categories: [CategoryID: CategoryRecord] = [:]
     var allocations: [CategoryID: [AllocationRecord]] = [:]
-    var transactions: TreeDictionary<TransactionID, TransactionRecord> = [:]
-    /// Transaction ids by business date: an index derived from `transactions` (rebuilt after a
-    /// checkpoint), so that a period report reads the period's days, not every transaction.
-    /// Sets, so that the index of a restored checkpoint equals the live one; readers sum or sort.
-    var transactionIDsByDate: TreeDictionary<LocalDate, Set<TransactionID>> = [:]
+    /// In the checkpoint archive once a checkpoint wrote them (``ArchivedMap``).
+    var transactions = ArchivedMap<TransactionID, TransactionRecord>(space: .budgetTransactions)
+    /// Transaction ids by business date, deleted ones included: an index of `transactions`,
+    /// archived like it, so that a period report reads the period's days, not every transaction.
+    var transactionsByDate = ArchivedMap<TransactionDay, TransactionIDs>(space: .budgetDatedTransactions)
     var incomeSettings: IncomeSettings?
     var confirmedBonuses: Set<TransactionID> = []
     var rates = ExchangeRateBook()
@@ -86,7 +86,7 @@ public struct BudgetProjection: Hashable, Sendable {
         guard details.amount.isPositive else { return problem(sequenceNumber, "T1", "transaction \(transactionID) amount is not positive") }
         let record = TransactionRecord(details: details, isLive: true, sequenceNumber: sequenceNumber)
         transactions[transactionID] = record
-        transactionIDsByDate[details.date, default: []].insert(transactionID)
+        transactionsByDate.update(TransactionDay(details.date), default: TransactionIDs()) { $0.insert(transactionID) }
         noteAdjustment(record, transactionID, "transactionRecorded", sequenceNumber)
     }
 
@@ -99,11 +99,10 @@ public struct BudgetProjection: Hashable, Sendable {
         let before = record
         update(&record)
         guard record.details.amount.isPositive else { return problem(sequenceNumber, "T2", "edit of \(transactionID): amount is not positive") }
-        transactions[transactionID] = record
+        transactions.update(transactionID) { $0 = record }
         if before.details.date != record.details.date {
-            transactionIDsByDate[before.details.date]?.remove(transactionID)
-            if transactionIDsByDate[before.details.date]?.isEmpty == true { transactionIDsByDate[before.details.date] = nil }
-            transactionIDsByDate[record.details.date, default: []].insert(transactionID)
+            transactionsByDate.update(TransactionDay(before.details.date)) { $0.remove(transactionID) }
+            transactionsByDate.update(TransactionDay(record.details.date), default: TransactionIDs()) { $0.insert(transactionID) }
         }
         noteAdjustment(before, transactionID, kind, sequenceNumber)
         if closedPeriodStart(containing: before.details.date) != closedPeriodStart(containing: record.details.date) {
@@ -115,24 +114,16 @@ public struct BudgetProjection: Hashable, Sendable {
     func transactions(datedIn range: ClosedRange<LocalDate>) -> [(id: TransactionID, record: TransactionRecord)] {
         let days = range.upperBound.daysSinceEpoch - range.lowerBound.daysSinceEpoch
         guard days <= 1_000 else {
-            return transactions.filter { range.contains($0.value.details.date) }.map { (id: $0.key, record: $0.value) }
+            return transactions.allEntries.filter { range.contains($0.value.details.date) }.map { (id: $0.key, record: $0.value) }
         }
         var found: [(id: TransactionID, record: TransactionRecord)] = []
         for offset in 0...days {
             guard let day = try? range.lowerBound.adding(days: offset) else { break }
-            for id in transactionIDsByDate[day] ?? [] {
+            for id in transactionsByDate[TransactionDay(day)]?.ids ?? [] {
                 if let record = transactions[id] { found.append((id, record)) }
             }
         }
         return found
-    }
-
-    /// Rebuilds the date index from `transactions`.
-    mutating func rebuildDateIndex() {
-        transactionIDsByDate = [:]
-        for (id, record) in transactions {
-            transactionIDsByDate[record.details.date, default: []].insert(id)
-        }
     }
 
     private mutating func deleteCategory(_ deleted: CategoryDeleted, _ sequenceNumber: UInt64) {
@@ -141,8 +132,9 @@ public struct BudgetProjection: Hashable, Sendable {
         }
         categories[deleted.categoryID]?.isDeleted = true
         guard let target = deleted.reassignedTo else { return }
-        for (id, record) in transactions where record.details.categoryID == deleted.categoryID {
-            transactions[id]?.details.categoryID = target
+        // O(history): a rare command; with a checkpoint archive, every transaction is read once.
+        for (id, record) in transactions.allEntries where record.details.categoryID == deleted.categoryID {
+            transactions.update(id) { $0.details.categoryID = target }
             noteAdjustment(record, id, "categoryReassigned", sequenceNumber)
         }
     }

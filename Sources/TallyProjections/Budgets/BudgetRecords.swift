@@ -73,3 +73,34 @@ extension BudgetAdjustment: StateCodable {
             transactionID: try reader.read(), categoryID: try reader.read(), amount: try reader.read())
     }
 }
+
+/// A business date as the key of ``BudgetProjection/transactionsByDate``.
+struct TransactionDay: Hashable, Sendable, ArchivedState {
+    let date: LocalDate
+
+    init(_ date: LocalDate) { self.date = date }
+
+    func encode(to writer: inout BinaryWriter) { date.encode(to: &writer) }
+    init(from reader: inout StateReader) throws(ProjectionError) { date = try reader.read() }
+}
+
+extension TransactionDay: Comparable {
+    static func < (lhs: TransactionDay, rhs: TransactionDay) -> Bool { lhs.date < rhs.date }
+}
+
+/// The transactions of one business date, sorted by id (so the index is the same whatever
+/// order built it).
+struct TransactionIDs: Hashable, Sendable, ArchivedState {
+    private(set) var ids: [TransactionID] = []
+
+    mutating func insert(_ id: TransactionID) {
+        let index = ids.firstIndex { $0 >= id } ?? ids.endIndex
+        if index == ids.endIndex || ids[index] != id { ids.insert(id, at: index) }
+    }
+
+    mutating func remove(_ id: TransactionID) { ids.removeAll { $0 == id } }
+
+    func encode(to writer: inout BinaryWriter) { ids.encode(to: &writer) }
+    init(from reader: inout StateReader) throws(ProjectionError) { ids = try reader.read() }
+    init() {}
+}

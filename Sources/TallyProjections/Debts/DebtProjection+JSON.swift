@@ -32,7 +32,7 @@ extension DebtProjection {
                 }),
             ]))
         }
-        let settlementsJSON = settlements.sorted { ($0.value.sequenceNumber, $0.key) < ($1.value.sequenceNumber, $1.key) }
+        let settlementsJSON = settlements.allEntries.sorted { ($0.value.sequenceNumber, $0.key) < ($1.value.sequenceNumber, $1.key) }
             .map { id, settlement -> CanonicalJSON in
                 .object([
                     "settlementID": CanonicalJSON(id), "from": CanonicalJSON(settlement.from),

@@ -6,43 +6,72 @@ extension DebtProjection {
     /// A live shared transaction gives one item per share of a person other than the payer:
     /// for an expense that person owes the payer; for a shared income the payer owes them.
     /// A group expense gives one item per owed part of a member other than the payer.
+    ///
+    /// O(history): with a checkpoint archive, every transaction, group expense and settled item
+    /// is read from it once.
     func itemEntries(includeGroups: Bool = true) -> [(key: DebtItemKey, item: DebtItem)] {
-        itemEntries(transactionIDs: transactions.keys, groupExpenseIDs: includeGroups ? Array(groupExpenses.keys) : [])
+        let settled = settledItems.allEntries
+        return itemEntries(
+            transactions: transactions.allEntries, groupExpenses: includeGroups ? groupExpenses.allEntries : [:],
+            settledBy: { settled[$0] })
     }
 
     /// The items of the given transactions and group expenses, ordered as `itemEntries()`.
     func itemEntries(
         transactionIDs: some Sequence<TransactionID>, groupExpenseIDs: some Sequence<GroupExpenseID>
     ) -> [(key: DebtItemKey, item: DebtItem)] {
+        itemEntries(
+            transactions: transactionIDs.compactMap { id in transactions[id].map { (key: id, value: $0) } },
+            groupExpenses: groupExpenseIDs.compactMap { id in groupExpenses[id].map { (key: id, value: $0) } },
+            settledBy: { settledItems[$0] })
+    }
+
+    private func itemEntries(
+        transactions: some Sequence<(key: TransactionID, value: TransactionRecord)>,
+        groupExpenses: some Sequence<(key: GroupExpenseID, value: GroupExpenseRecord)>,
+        settledBy: (DebtItemKey) -> SettlementID?
+    ) -> [(key: DebtItemKey, item: DebtItem)] {
         var entries: [(key: DebtItemKey, item: DebtItem, order: UInt64)] = []
-        for id in transactionIDs {
-            guard let record = transactions[id], record.isLive else { continue }
+        for (id, record) in transactions where record.isLive {
             for debt in record.details.debts {
                 let key = DebtItemKey(.transaction(id), person: debt.person)
                 entries.append((key, DebtItem(
                     source: .transaction(id), debtor: debt.debtor, creditor: debt.creditor, amount: debt.amount,
-                    date: record.details.date, settledBy: settledItems[key]), record.sequenceNumber))
+                    date: record.details.date, settledBy: settledBy(key)), record.sequenceNumber))
             }
         }
-        for id in groupExpenseIDs {
-            guard let expense = groupExpenses[id] else { continue }
+        for (id, expense) in groupExpenses {
             for share in expense.owed where share.person != expense.paidBy && !share.amount.isZero {
                 let key = DebtItemKey(.groupExpense(id), person: share.person)
                 entries.append((key, DebtItem(
                     source: .groupExpense(id), debtor: share.person, creditor: expense.paidBy, amount: share.amount,
-                    date: expense.date, settledBy: settledItems[key]), expense.sequenceNumber))
+                    date: expense.date, settledBy: settledBy(key)), expense.sequenceNumber))
             }
         }
         entries.sort { ($0.item.date, $0.order, $0.key) < ($1.item.date, $1.order, $1.key) }
         return entries.map { ($0.key, $0.item) }
     }
 
-    struct PairKey: Hashable, Comparable, Sendable {
+    struct PairKey: Hashable, Comparable, Sendable, StateCodable {
         let low: PersonID
         let high: PersonID
         let currency: Currency
         static func < (lhs: PairKey, rhs: PairKey) -> Bool {
             (lhs.low, lhs.high, lhs.currency) < (rhs.low, rhs.high, rhs.currency)
+        }
+
+        func encode(to writer: inout BinaryWriter) {
+            low.encode(to: &writer)
+            high.encode(to: &writer)
+            currency.encode(to: &writer)
+        }
+
+        init(low: PersonID, high: PersonID, currency: Currency) {
+            (self.low, self.high, self.currency) = (low, high, currency)
+        }
+
+        init(from reader: inout StateReader) throws(ProjectionError) {
+            self.init(low: try reader.read(), high: try reader.read(), currency: try reader.read())
         }
     }
 
@@ -62,7 +91,7 @@ extension DebtProjection {
             nets[pair, default: 0] += sign * Int128(item.amount.minorUnits)
             if item.settledBy == nil { open[pair, default: []].append(item) }
         }
-        for settlement in settlements.values where settlement.groupID == nil {
+        for settlement in settlements.allEntries.values where settlement.groupID == nil {
             let (pair, sign) = key(settlement.from, settlement.to, settlement.amount.currency)
             nets[pair, default: 0] -= sign * Int128(settlement.amount.minorUnits)
         }
@@ -124,14 +153,14 @@ extension DebtProjection {
         guard let group = groups[groupID] else { return [:] }
         struct Totals { var paid: Int128 = 0, owed: Int128 = 0, sent: Int128 = 0, received: Int128 = 0 }
         var totals: [Currency: [PersonID: Totals]] = [:]
-        for expense in groupExpenses.values where expense.groupID == groupID {
+        for expense in groupExpenses.allEntries.values where expense.groupID == groupID {
             let currency = expense.amount.currency
             totals[currency, default: [:]][expense.paidBy, default: Totals()].paid += Int128(expense.amount.minorUnits)
             for share in expense.owed {
                 totals[currency, default: [:]][share.person, default: Totals()].owed += Int128(share.amount.minorUnits)
             }
         }
-        for settlement in settlements.values where settlement.groupID == groupID {
+        for settlement in settlements.allEntries.values where settlement.groupID == groupID {
             let currency = settlement.amount.currency
             totals[currency, default: [:]][settlement.from, default: Totals()].sent += Int128(settlement.amount.minorUnits)
             totals[currency, default: [:]][settlement.to, default: Totals()].received += Int128(settlement.amount.minorUnits)

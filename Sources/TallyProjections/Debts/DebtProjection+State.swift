@@ -11,31 +11,28 @@ extension DebtProjection: ProjectionState {
     /// - Throws: ``ProjectionError/invalidCheckpoint(reason:)``; never traps.
     public init(encodedState bytes: [UInt8]) throws(ProjectionError) { try self.init(stateBytes: bytes) }
 
-    func encodeState(to writer: inout BinaryWriter) {
+    func encodeState(to writer: inout BinaryWriter, archived: Bool) {
         writer.writeStateHeader(Self.stateMagic)
-        writer.write(transactions)
-        writer.write(settlements)
-        writer.write(settledItems)
+        writer.write(transactions, archived: archived)
+        writer.write(settlements, archived: archived)
+        writer.write(settledItems, archived: archived)
         writer.write(groups)
-        writer.write(groupExpenses)
+        writer.write(groupExpenses, archived: archived)
+        writer.write(openTransactions)
+        writer.write(householdNets)
         writer.write(problems)
     }
 
     init(from reader: inout StateReader) throws(ProjectionError) {
         try reader.readHeader(Self.stateMagic)
         self.init()
-        transactions = try reader.read()
-        settlements = try reader.read()
-        settledItems = try reader.read()
+        transactions = try reader.read(.debtTransactions)
+        settlements = try reader.read(.debtSettlements)
+        settledItems = try reader.read(.debtSettledItems)
         groups = try reader.read()
-        groupExpenses = try reader.read()
+        groupExpenses = try reader.read(.debtGroupExpenses)
+        openTransactions = try reader.read()
+        householdNets = try reader.read()
         problems = try reader.read()
-        for id in transactions.keys {
-            refreshOpen(id)
-            addNet(of: id, sign: 1)
-        }
-        for settlement in settlements.values where settlement.groupID == nil {
-            addNet(debtor: settlement.to, creditor: settlement.from, settlement.amount.currency, Int128(settlement.amount.minorUnits))
-        }
     }
 }

@@ -8,14 +8,16 @@ import TallyModel
 /// Only resolved amounts stored in the events are used (G4): shares of
 /// `TransactionDetails.split` and `GroupExpenseRecorded.owed`. Nothing is re-split here.
 public struct DebtProjection: Hashable, Sendable {
-    var transactions: TreeDictionary<TransactionID, TransactionRecord> = [:]
-    var settlements: TreeDictionary<SettlementID, SettlementRecord> = [:]
-    var settledItems: TreeDictionary<DebtItemKey, SettlementID> = [:]
+    // What grows with history lives in the checkpoint archive once a checkpoint wrote it
+    // (``ArchivedMap``): transactions, settlements, settled items and group expenses.
+    var transactions = ArchivedMap<TransactionID, TransactionRecord>(space: .debtTransactions)
+    var settlements = ArchivedMap<SettlementID, SettlementRecord>(space: .debtSettlements)
+    var settledItems = ArchivedMap<DebtItemKey, SettlementID>(space: .debtSettledItems)
     var groups: [GroupID: GroupRecord] = [:]
-    var groupExpenses: TreeDictionary<GroupExpenseID, GroupExpenseRecord> = [:]
+    var groupExpenses = ArchivedMap<GroupExpenseID, GroupExpenseRecord>(space: .debtGroupExpenses)
     /// Live shared transactions with at least one unsettled share: what a settlement without a
-    /// list can cover. Derived from the facts above (rebuilt after a checkpoint), so that a
-    /// settlement costs O(open items), not O(every transaction ever).
+    /// list can cover. Derived from the facts above (and written in checkpoints beside them),
+    /// so that a settlement costs O(open items), not O(every transaction ever).
     var openTransactions: Set<TransactionID> = []
     /// What `low` owes `high` per pair and currency from live shared transactions and
     /// household settlements (S5), derived like `openTransactions`: what a settlement without
@@ -110,7 +112,7 @@ public struct DebtProjection: Hashable, Sendable {
             if let reason = Self.invalidSplit(edited.details) {
                 return problem(sequenceNumber, "S3", "edit of \(edited.transactionID): \(reason)")
             }
-            transactions[edited.transactionID]?.details = edited.details
+            transactions.update(edited.transactionID) { $0.details = edited.details }
         case .transactionDeleted(let deleted): setLive(false, deleted.transactionID, sequenceNumber)
         case .transactionRestored(let restored): setLive(true, restored.transactionID, sequenceNumber)
         case .settlementRecorded(let settlement): settle(settlement, sequenceNumber)
@@ -162,7 +164,7 @@ public struct DebtProjection: Hashable, Sendable {
         guard transactions[transactionID] != nil else {
             return problem(sequenceNumber, "T3", "unknown transaction \(transactionID)")
         }
-        transactions[transactionID]?.isLive = isLive
+        transactions.update(transactionID) { $0.isLive = isLive }
     }
 
     private mutating func recordGroupExpense(_ expense: GroupExpenseRecorded, _ sequenceNumber: UInt64) {

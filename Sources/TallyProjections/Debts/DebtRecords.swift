@@ -54,7 +54,7 @@ struct GroupExpenseRecord: Hashable, Sendable {
     let sequenceNumber: UInt64
 }
 
-extension DebtItemKey: StateCodable {
+extension DebtItemKey: ArchivedState {
     func encode(to writer: inout BinaryWriter) {
         writer.writeByte(sourceKind)
         writer.writeUUID(sourceID)
@@ -65,7 +65,7 @@ extension DebtItemKey: StateCodable {
     }
 }
 
-extension SettlementRecord: StateCodable {
+extension SettlementRecord: ArchivedState {
     func encode(to writer: inout BinaryWriter) {
         from.encode(to: &writer)
         to.encode(to: &writer)
@@ -94,7 +94,7 @@ extension GroupRecord: StateCodable {
     }
 }
 
-extension GroupExpenseRecord: StateCodable {
+extension GroupExpenseRecord: ArchivedState {
     func encode(to writer: inout BinaryWriter) {
         groupID.encode(to: &writer)
         paidBy.encode(to: &writer)

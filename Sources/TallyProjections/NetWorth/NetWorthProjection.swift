@@ -34,8 +34,7 @@ public struct NetWorthProjection: Hashable, Sendable {
     /// The first and last month with a business date (opening, transaction, transfer, balance point).
     func monthRange() -> (first: YearMonth, last: YearMonth)? {
         var dates = wallets.wallets.values.map(\.openedOn)
-        dates += wallets.transactions.values.filter(\.isLive).map(\.details.date)
-        dates += wallets.transfers.values.filter(\.isLive).map(\.date)
+        dates += wallets.movementIndex.liveDays.keys
         dates += wallets.balancePoints.values.flatMap { $0.map(\.date) }
         guard let first = dates.min(), let last = dates.max() else { return nil }
         return (first.yearMonth, last.yearMonth)

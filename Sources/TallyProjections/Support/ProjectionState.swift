@@ -1,18 +1,20 @@
+import HashTreeCollections
 import TallyModel
 
 /// A projection whose state is written and read with the checkpoint encoding.
 protocol ProjectionState {
-    /// Appends the state (with its magic header).
-    func encodeState(to writer: inout BinaryWriter)
-    /// Reads a state written by `encodeState(to:)`.
+    /// Appends the state (with its magic header); without the entries of its archived maps
+    /// when `archived` (a checkpoint writes those to the archive).
+    func encodeState(to writer: inout BinaryWriter, archived: Bool)
+    /// Reads a state written by `encodeState(to:archived:)`.
     init(from reader: inout StateReader) throws(ProjectionError)
 }
 
 extension ProjectionState {
-    /// The state as deterministic checkpoint bytes.
+    /// The state as deterministic checkpoint bytes, every entry included.
     func stateBytes() -> [UInt8] {
         var writer = BinaryWriter(reservingCapacity: 1024)
-        encodeState(to: &writer)
+        encodeState(to: &writer, archived: false)
         return writer.bytes
     }
 
@@ -21,5 +23,39 @@ extension ProjectionState {
         var reader = StateReader(bytes)
         try self.init(from: &reader)
         try reader.finish()
+    }
+}
+
+/// A read-model record or key stored in the checkpoint archive in its checkpoint layout
+/// (``StateCodable``): one layout for both.
+protocol ArchivedState: ArchiveCodable, StateCodable {}
+
+extension ArchivedState {
+    func write(to writer: inout BinaryWriter) { encode(to: &writer) }
+
+    init(from reader: inout BinaryReader) throws(EventCodecError) {
+        var state = StateReader(continuing: reader)
+        do {
+            self = try Self(from: &state)
+        } catch {
+            throw .invalidValue(field: "\(Self.self)", reason: "\(error)", offset: reader.offset)
+        }
+        reader = state.binary
+    }
+}
+
+extension BinaryWriter {
+    /// Appends an archived map's entries, or none when `archived` (they are in the archive).
+    mutating func write<Key: StateCodable & Comparable, Value: StateCodable>(_ map: ArchivedMap<Key, Value>, archived: Bool) {
+        StateCodableMap.encode(archived ? [:] : map.allEntries, to: &self)
+    }
+}
+
+extension StateReader {
+    /// Reads an archived map written by `write(_:archived:)`; its entries are in memory.
+    mutating func read<Key: StateCodable & Comparable, Value: StateCodable>(
+        _ space: ArchiveSpace, _ type: ArchivedMap<Key, Value>.Type = ArchivedMap<Key, Value>.self
+    ) throws(ProjectionError) -> ArchivedMap<Key, Value> {
+        ArchivedMap(space: space, entries: try read(TreeDictionary<Key, Value>.self))
     }
 }

@@ -37,7 +37,7 @@ extension ProjectionProblem: StateCodable {
     }
 }
 
-extension TransactionRecord: StateCodable {
+extension TransactionRecord: ArchivedState {
     func encode(to writer: inout BinaryWriter) {
         details.encode(to: &writer)
         isLive.encode(to: &writer)

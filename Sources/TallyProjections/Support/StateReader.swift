@@ -7,6 +7,12 @@ struct StateReader {
 
     init(_ bytes: [UInt8]) { reader = BinaryReader(bytes) }
 
+    /// Continues reading where `binary` stands (an archive value inside a larger read).
+    init(continuing binary: BinaryReader) { reader = binary }
+
+    /// The underlying reader, after what was read.
+    var binary: BinaryReader { reader }
+
     private func damaged(_ error: EventCodecError) -> ProjectionError {
         .invalidCheckpoint(reason: "\(error)")
     }
@@ -66,7 +72,9 @@ struct StateReader {
 /// The version of the projection checkpoint format; bump on any layout change (a checkpoint of
 /// another version is refused and the engine replays instead).
 enum StateFormat {
-    static let version: UInt64 = 2
+    /// 3: the derived indexes (wallet movements, open debts and nets) are written, and the
+    /// archived maps (``ArchivedMap``) may be in the checkpoint archive instead.
+    static let version: UInt64 = 3
 }
 
 extension BinaryWriter {

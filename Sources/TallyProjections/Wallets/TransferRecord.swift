@@ -10,7 +10,7 @@ struct TransferRecord: Hashable, Sendable {
     var isLive: Bool
 }
 
-extension TransferRecord: StateCodable {
+extension TransferRecord: ArchivedState {
     func encode(to writer: inout BinaryWriter) {
         fromWalletID.encode(to: &writer)
         toWalletID.encode(to: &writer)

@@ -2,16 +2,19 @@ import HashTreeCollections
 import TallyModel
 
 /// The live movements of every wallet summed per business day, kept as events apply: an index
-/// derived from the projection's transactions and transfers (rebuilt from them after a
-/// checkpoint), so that a balance, a total or a net-worth point costs O(wallets x days with
+/// derived from the projection's transactions and transfers (written in checkpoints beside
+/// them), so that a balance, a total or a net-worth point costs O(wallets x days with
 /// movements), not O(every transaction ever recorded).
 ///
 /// Sums are raw (income and money received positive, expenses and money sent negative); the
 /// wallet's current kind gives the sign when a balance is read (W1), so a kind change needs no
-/// rewrite. Days whose sum is zero are removed, so the index built live equals the one rebuilt.
+/// rewrite. Days whose sum is zero are removed, so the index is the same whatever order built it.
 struct WalletMovementIndex: Hashable, Sendable {
     private(set) var dailySums: [WalletID: TreeDictionary<LocalDate, Int128>] = [:]
     private(set) var liveTransactionCounts: [WalletID: Int] = [:]
+    /// How many live transactions and transfers each business day has (the months a net-worth
+    /// series spans, N2).
+    private(set) var liveDays: TreeDictionary<LocalDate, Int> = [:]
 
     /// Adds (`direction` +1) or removes (-1) a live transaction's movement.
     mutating func add(_ details: TransactionDetails, direction: Int) {
@@ -19,12 +22,14 @@ struct WalletMovementIndex: Hashable, Sendable {
         add(raw * Int128(direction), to: details.walletID, on: details.date)
         let count = liveTransactionCounts[details.walletID, default: 0] + direction
         liveTransactionCounts[details.walletID] = count == 0 ? nil : count
+        countDay(details.date, direction)
     }
 
     /// Adds (`direction` +1) or removes (-1) a live transfer's two movements.
     mutating func add(_ transfer: TransferRecord, direction: Int) {
         add(-Int128(transfer.amountSent.minorUnits) * Int128(direction), to: transfer.fromWalletID, on: transfer.date)
         add(Int128(transfer.amountReceived.minorUnits) * Int128(direction), to: transfer.toWalletID, on: transfer.date)
+        countDay(transfer.date, direction)
     }
 
     private mutating func add(_ raw: Int128, to walletID: WalletID, on date: LocalDate) {
@@ -33,11 +38,22 @@ struct WalletMovementIndex: Hashable, Sendable {
         if dailySums[walletID]?.isEmpty == true { dailySums[walletID] = nil }
     }
 
-    /// The index of `transactions` and `transfers`, built from scratch.
-    init(transactions: some Sequence<TransactionRecord>, transfers: some Sequence<TransferRecord>) {
-        for record in transactions where record.isLive { add(record.details, direction: 1) }
-        for transfer in transfers where transfer.isLive { add(transfer, direction: 1) }
+    private mutating func countDay(_ date: LocalDate, _ direction: Int) {
+        let count = liveDays[date, default: 0] + direction
+        liveDays[date] = count == 0 ? nil : count
+    }
+}
+
+extension WalletMovementIndex: StateCodable {
+    func encode(to writer: inout BinaryWriter) {
+        writer.write(dailySums)
+        writer.write(liveTransactionCounts)
+        writer.write(liveDays)
     }
 
-    init() {}
+    init(from reader: inout StateReader) throws(ProjectionError) {
+        dailySums = try reader.read()
+        liveTransactionCounts = try reader.read()
+        liveDays = try reader.read()
+    }
 }

@@ -196,9 +196,10 @@ extension WalletProjection {
         }
     }
 
-    /// The ids of every transaction recorded, live or deleted (unordered).
-    public var transactionIDs: some Collection<TransactionID> { transactions.keys }
+    /// The ids of every transaction recorded, live or deleted (unordered). O(history): with a
+    /// checkpoint archive, read from it.
+    public var transactionIDs: some Collection<TransactionID> { transactions.allEntries.keys }
 
     /// The ids of every transfer recorded, live or deleted (unordered).
-    public var transferIDs: some Collection<TransferID> { transfers.keys }
+    public var transferIDs: some Collection<TransferID> { transfers.allEntries.keys }
 }

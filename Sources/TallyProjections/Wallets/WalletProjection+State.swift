@@ -11,12 +11,13 @@ extension WalletProjection: ProjectionState {
     /// - Throws: ``ProjectionError/invalidCheckpoint(reason:)``; never traps.
     public init(encodedState bytes: [UInt8]) throws(ProjectionError) { try self.init(stateBytes: bytes) }
 
-    func encodeState(to writer: inout BinaryWriter) {
+    func encodeState(to writer: inout BinaryWriter, archived: Bool) {
         writer.writeStateHeader(Self.stateMagic)
         baseCurrency.encode(to: &writer)
         writer.write(wallets)
-        writer.write(transactions)
-        writer.write(transfers)
+        writer.write(transactions, archived: archived)
+        writer.write(transfers, archived: archived)
+        writer.write(movementIndex)
         writer.write(balancePoints)
         writer.write(rates)
         writer.write(problems)
@@ -27,9 +28,9 @@ extension WalletProjection: ProjectionState {
         self.init()
         baseCurrency = try reader.read()
         wallets = try reader.read()
-        transactions = try reader.read()
-        transfers = try reader.read()
-        movementIndex = WalletMovementIndex(transactions: transactions.values, transfers: transfers.values)
+        transactions = try reader.read(.walletTransactions)
+        transfers = try reader.read(.walletTransfers)
+        movementIndex = try reader.read()
         balancePoints = try reader.read()
         rates = try reader.read()
         problems = try reader.read()

@@ -8,13 +8,16 @@ import TallyModel
 /// The state keeps the facts (wallets, live and deleted transactions, transfers, balance points,
 /// exchange rates) and an index of their movements per day (``WalletMovementIndex``); balances
 /// are derived from the index when queried, so an edit (T2), a delete or a restore (T3) is a
-/// change of one record and "balance as of a date" needs no extra history.
+/// change of one record and "balance as of a date" needs no extra history. Transactions and
+/// transfers grow with history: in a ledger with a checkpoint archive they live there.
 public struct WalletProjection: Hashable, Sendable {
     /// The household's base currency (H1, H2), once known.
     public internal(set) var baseCurrency: Currency?
     var wallets: [WalletID: WalletRecord] = [:]
-    var transactions: TreeDictionary<TransactionID, TransactionRecord> = [:]
-    var transfers: TreeDictionary<TransferID, TransferRecord> = [:]
+    /// In the checkpoint archive once a checkpoint wrote them (``ArchivedMap``).
+    var transactions = ArchivedMap<TransactionID, TransactionRecord>(space: .walletTransactions)
+    /// In the checkpoint archive like ``transactions``.
+    var transfers = ArchivedMap<TransferID, TransferRecord>(space: .walletTransfers)
     var balancePoints: [WalletID: [BalancePoint]] = [:]
     var rates = ExchangeRateBook()
     /// Live movements per wallet and day, derived from `transactions` and `transfers`.
@@ -47,7 +50,7 @@ public struct WalletProjection: Hashable, Sendable {
                 return problem(sequenceNumber, "W3", "unknown transfer \(deleted.transferID)")
             }
             if transfer.isLive { movementIndex.add(transfer, direction: -1) }
-            transfers[deleted.transferID]?.isLive = false
+            transfers.update(deleted.transferID) { $0.isLive = false }
         case .transactionRecorded(let recorded): record(recorded.transactionID, recorded.details, sequenceNumber)
         case .templateActivated(let activated): record(activated.transactionID, activated.details, sequenceNumber)
         case .transactionEdited(let edited): edit(edited, sequenceNumber)
@@ -137,7 +140,7 @@ public struct WalletProjection: Hashable, Sendable {
             movementIndex.add(record.details, direction: -1)
             movementIndex.add(edited.details, direction: 1)
         }
-        transactions[edited.transactionID]?.details = edited.details
+        transactions.update(edited.transactionID) { $0.details = edited.details }
     }
 
     private mutating func setLive(_ isLive: Bool, _ transactionID: TransactionID, _ sequenceNumber: UInt64) {
@@ -145,6 +148,6 @@ public struct WalletProjection: Hashable, Sendable {
             return problem(sequenceNumber, "T3", "unknown transaction \(transactionID)")
         }
         if record.isLive != isLive { movementIndex.add(record.details, direction: isLive ? 1 : -1) }
-        transactions[transactionID]?.isLive = isLive
+        transactions.update(transactionID) { $0.isLive = isLive }
     }
 }

@@ -1,62 +1,110 @@
 import HashTreeCollections
 import TallyModel
-import TallyStore
 
-/// The maps whose entries can live in the checkpoint archive, each with its own space there.
-enum ArchiveSpace: UInt8 {
-    /// `CommandHistory.entries` (T5).
+/// The maps whose entries can live in the checkpoint archive, each with its own space there:
+/// the one list of spaces, for the engine's state and the read models alike.
+package enum ArchiveSpace: UInt8, Sendable {
+    /// The engine's command history entries (T5).
     case commandEntries = 1
-    /// `CommandHistory.touches` (T5): one row per (key, event).
+    /// The engine's command history touches (T5): one row per (key, event).
     case touches = 2
-    /// `LedgerState.transactions` (T1-T3).
+    /// The engine's transactions (T1-T3).
     case transactions = 3
-    /// `LedgerState.transfers` (W6).
+    /// The engine's transfers (W6).
     case transfers = 4
-    /// `LedgerState.groupExpenses` (S7).
+    /// The engine's group expenses (S7).
     case groupExpenses = 5
-    /// `LedgerState.settlements` (S6).
+    /// The engine's settlements (S6).
     case settlements = 6
-    /// `LedgerState.categoryMembers` (C3): one row per (category, transaction).
+    /// The engine's (category, transaction) index (C3).
     case categoryMembers = 7
+    /// ``WalletProjection``'s transactions (W1, T2, T3).
+    case walletTransactions = 8
+    /// ``WalletProjection``'s transfers (W6).
+    case walletTransfers = 9
+    /// ``DebtProjection``'s transactions (S1-S5).
+    case debtTransactions = 10
+    /// ``DebtProjection``'s settlements (S6).
+    case debtSettlements = 11
+    /// ``DebtProjection``'s settled items (S6): which settlement covered each share.
+    case debtSettledItems = 12
+    /// ``DebtProjection``'s group expenses (S7).
+    case debtGroupExpenses = 13
+    /// ``BudgetProjection``'s transactions (B2-B6).
+    case budgetTransactions = 14
+    /// ``BudgetProjection``'s (date, transaction) index: a period's transactions are one key range.
+    case budgetDatedTransactions = 15
 }
 
-/// A key or value stored in the checkpoint archive, in its binary form (the model's wire
-/// encoding).
+/// Where an ``ArchivedMap`` reads the entries it does not hold: the checkpoint archive as of
+/// the checkpoint the map was settled against (`TallyStore`'s `ArchiveReader`).
+package protocol ArchiveSource: AnyObject, Sendable {
+    /// The value of `key` in `space`, or nil (absent, or the read failed: the source records it).
+    func value(space: UInt8, key: [UInt8]) -> [UInt8]?
+    /// The entries of `space` with keys in `lower...upper` (every entry when nil), in key order.
+    func entries(space: UInt8, from lower: [UInt8]?, through upper: [UInt8]?) -> [(key: [UInt8], value: [UInt8])]
+    /// Records bytes that could not be decoded: the engine then refuses to write.
+    func failDecoding(_ reason: String)
+}
+
+/// One entry of an archived map: its map (`space`), its key and value in their binary forms.
+public struct ArchiveRow: Sendable, Equatable {
+    public var space: UInt8
+    public var key: [UInt8]
+    public var value: [UInt8]
+
+    public init(space: UInt8, key: [UInt8], value: [UInt8]) {
+        self.space = space
+        self.key = key
+        self.value = value
+    }
+}
+
+/// A key or value stored in the checkpoint archive, in its binary form.
 public protocol ArchiveCodable: Sendable {
     func write(to writer: inout BinaryWriter)
     init(from reader: inout BinaryReader) throws(EventCodecError)
 }
 
 extension ArchiveCodable {
-    var archiveBytes: [UInt8] {
+    package var archiveBytes: [UInt8] {
         var writer = BinaryWriter()
         write(to: &writer)
         return writer.bytes
     }
 
-    /// Decodes archived bytes; a failure is recorded in `reader` (the engine then refuses to
+    /// Decodes archived bytes; a failure is recorded in `source` (the engine then refuses to
     /// write) and reads as absent.
-    static func decoded(_ bytes: [UInt8], reportingTo reader: ArchiveReader) -> Self? {
+    package static func decoded(_ bytes: [UInt8], reportingTo source: any ArchiveSource) -> Self? {
         var binary = BinaryReader(bytes)
         do {
             let value = try Self(from: &binary)
             guard binary.remainingCount == 0 else { throw EventCodecError.invalidValue(field: "archive", reason: "trailing bytes", offset: binary.offset) }
             return value
         } catch {
-            reader.fail(StoreError.invalidRow(path: reader.archive.path, table: "entries", reason: "\(Self.self): \(error)"))
+            source.failDecoding("\(Self.self): \(error)")
             return nil
         }
     }
 }
 
+// Both in their wire encoding (16 bytes; one byte 0 or 1), spelled out: the wire coding is
+// package access, an archive key or value is public API.
 extension Identifier: ArchiveCodable {
-    public func write(to writer: inout BinaryWriter) { writer.write(self) }
-    public init(from reader: inout BinaryReader) throws(EventCodecError) { self = try reader.read() }
+    public func write(to writer: inout BinaryWriter) { writer.writeUUID(value) }
+    public init(from reader: inout BinaryReader) throws(EventCodecError) { self.init(try reader.readUUID()) }
 }
 
 extension Bool: ArchiveCodable {
-    public func write(to writer: inout BinaryWriter) { writer.write(self) }
-    public init(from reader: inout BinaryReader) throws(EventCodecError) { self = try reader.read() }
+    public func write(to writer: inout BinaryWriter) { writer.writeByte(self ? 1 : 0) }
+    public init(from reader: inout BinaryReader) throws(EventCodecError) {
+        let start = reader.offset
+        switch try reader.readByte() {
+        case 0: self = false
+        case 1: self = true
+        case let other: throw .invalidValue(field: "Bool", reason: "byte \(other) is not 0 or 1", offset: start)
+        }
+    }
 }
 
 /// A map whose entries live in the checkpoint archive once a checkpoint wrote them, and in
@@ -69,19 +117,25 @@ extension Bool: ArchiveCodable {
 /// settled against (`settle(written:reader:)`), so every copy reads what it holds.
 /// Entries are never removed.
 public struct ArchivedMap<Key: Hashable & ArchiveCodable, Value: Equatable & ArchiveCodable>: Sendable {
-    let space: ArchiveSpace
+    package let space: ArchiveSpace
     /// Entries changed since the last checkpoint settled (all of them without an archive).
-    private(set) var resident: TreeDictionary<Key, Value> = [:]
+    package private(set) var resident: TreeDictionary<Key, Value> = [:]
     /// Where the other entries are.
-    private(set) var reader: ArchiveReader?
+    package private(set) var reader: (any ArchiveSource)?
     /// Resident keys whose entry was read from the archive and changed: their older versions
     /// are what a checkpoint prunes (a new key has none).
     private var rewritten: TreeSet<Key> = []
 
-    init(space: ArchiveSpace) { self.space = space }
+    package init(space: ArchiveSpace) { self.space = space }
+
+    /// A map of `entries`, all in memory.
+    package init(space: ArchiveSpace, entries: TreeDictionary<Key, Value>) {
+        self.space = space
+        resident = entries
+    }
 
     /// The entry of `key`: from memory, or read from the archive.
-    public internal(set) subscript(key: Key) -> Value? {
+    public package(set) subscript(key: Key) -> Value? {
         get {
             if let value = resident[key] { return value }
             guard let reader, let bytes = reader.value(space: space.rawValue, key: key.archiveBytes) else { return nil }
@@ -102,21 +156,28 @@ public struct ArchivedMap<Key: Hashable & ArchiveCodable, Value: Equatable & Arc
 
     /// Changes the entry of `key`, if there is one. Entries that exist are changed through
     /// here, so that a checkpoint knows which archived versions it replaces (``rewritten``).
-    mutating func update(_ key: Key, _ change: (inout Value) -> Void) {
+    package mutating func update(_ key: Key, _ change: (inout Value) -> Void) {
+        guard self[key] != nil else { return }
+        update(key, default: nil, change)
+    }
+
+    /// Changes the entry of `key`, starting from `defaultValue` when there is none.
+    package mutating func update(_ key: Key, default defaultValue: @autoclosure () -> Value?, _ change: (inout Value) -> Void) {
         let wasResident = resident[key] != nil
-        guard var value = self[key] else { return }
+        let existing = self[key]
+        guard var value = existing ?? defaultValue() else { return }
         change(&value)
         resident[key] = value
-        if !wasResident && reader != nil { rewritten.insert(key) }
+        if existing != nil && !wasResident && reader != nil { rewritten.insert(key) }
     }
 
     /// The entry of `key` if it changed since the last checkpoint settled; the archive is not read.
-    func residentValue(forKey key: Key) -> Value? { resident[key] }
+    package func residentValue(forKey key: Key) -> Value? { resident[key] }
 
     /// The entries whose keys' bytes lie in `lower...upper` (everywhere when nil) and match
     /// `belongs` (a key range of the archive, such as every key with one prefix), archived and
     /// resident.
-    func entries(from lower: [UInt8]?, through upper: [UInt8]?, where belongs: (Key) -> Bool) -> TreeDictionary<Key, Value> {
+    package func entries(from lower: [UInt8]?, through upper: [UInt8]?, where belongs: (Key) -> Bool) -> TreeDictionary<Key, Value> {
         guard let reader else { return resident.filter { belongs($0.key) } }
         var found: TreeDictionary<Key, Value> = [:]
         for (keyBytes, valueBytes) in reader.entries(space: space.rawValue, from: lower, through: upper) {
@@ -129,12 +190,12 @@ public struct ArchivedMap<Key: Hashable & ArchiveCodable, Value: Equatable & Arc
     }
 
     /// The rows a checkpoint of this map writes: its resident entries.
-    var archiveRows: some Sequence<ArchiveRow> {
+    package var archiveRows: some Sequence<ArchiveRow> {
         resident.lazy.map { [space] entry in ArchiveRow(space: space.rawValue, key: entry.key.archiveBytes, value: entry.value.archiveBytes) }
     }
 
     /// The rows of the resident entries that replace an archived version (see ``rewritten``).
-    var rewrittenRows: some Sequence<ArchiveRow> {
+    package var rewrittenRows: some Sequence<ArchiveRow> {
         rewritten.lazy.compactMap { [space, resident] key in
             resident[key].map { ArchiveRow(space: space.rawValue, key: key.archiveBytes, value: $0.archiveBytes) }
         }
@@ -143,7 +204,7 @@ public struct ArchivedMap<Key: Hashable & ArchiveCodable, Value: Equatable & Arc
     /// After a checkpoint wrote `written` (a copy of this map as of then) to the archive that
     /// `reader` reads: drops the resident entries the archive now holds unchanged, and reads
     /// the others from `reader`.
-    mutating func settle(written: ArchivedMap, reader: ArchiveReader) {
+    package mutating func settle(written: ArchivedMap, reader: any ArchiveSource) {
         for (key, value) in written.resident where resident[key] == value {
             resident[key] = nil
         }
@@ -153,17 +214,17 @@ public struct ArchivedMap<Key: Hashable & ArchiveCodable, Value: Equatable & Arc
 
     /// Reads the entries that are not resident from `reader` (a state restored from a checkpoint
     /// whose entries are all archived).
-    mutating func attach(_ reader: ArchiveReader) { self.reader = reader }
+    package mutating func attach(_ reader: any ArchiveSource) { self.reader = reader }
 
     /// A copy with every entry in memory, which reads nothing from the archive.
-    func detached() -> ArchivedMap {
+    package func detached() -> ArchivedMap {
         var copy = ArchivedMap(space: space)
         copy.resident = allEntries
         return copy
     }
 
     /// Whether every entry is in memory (no archive behind it).
-    var isResident: Bool { reader == nil }
+    package var isResident: Bool { reader == nil }
 }
 
 extension ArchivedMap: Equatable {
@@ -172,4 +233,14 @@ extension ArchivedMap: Equatable {
         if lhs.reader == nil && rhs.reader == nil { return lhs.resident == rhs.resident }
         return lhs.allEntries == rhs.allEntries
     }
+}
+
+extension ArchivedMap: Hashable where Value: Hashable {
+    /// Hashes the entries, wherever they are (consistent with `==`).
+    public func hash(into hasher: inout Hasher) { hasher.combine(allEntries) }
+}
+
+extension ArchiveSource {
+    /// Every entry of `space`, in key order.
+    package func entries(space: UInt8) -> [(key: [UInt8], value: [UInt8])] { entries(space: space, from: nil, through: nil) }
 }
