@@ -111,6 +111,9 @@ public final class CheckpointArchive: Sendable {
     public func discard(after sequence: UInt64) throws(StoreError) {
         let version = Int64(bitPattern: sequence)
         try write { database in
+            // Rows are written in the transaction that lists their checkpoint: without a newer
+            // listing there is no newer row, and the open skips a scan of the whole archive.
+            guard try Int64.fetchOne(database, sql: "SELECT MAX(sequence) FROM checkpoints") ?? 0 > version else { return }
             try database.execute(sql: "DELETE FROM entries WHERE version > ?", arguments: [version])
             try database.execute(sql: "DELETE FROM checkpoints WHERE sequence > ?", arguments: [version])
         }

@@ -98,7 +98,7 @@ struct CheckpointArchiveTests {
         try await reopened.close()
     }
 
-    @Test("an archive that lacks the checkpoint's rows (deleted, damaged) is never read: the open replays the journal and undo still works")
+    @Test("an archive that lacks the checkpoint's rows (deleted) is never read: the open replays; a damaged page (which the open does not read) refuses the first command that reads it, and the reopen replays; undo then works")
     func missingOrDamagedArchiveMeansReplay() async throws {
         for damage in ["deleted", "damaged"] {
             let directory = try TemporaryDirectory("tally-archive-\(damage)")
@@ -120,11 +120,26 @@ struct CheckpointArchiveTests {
                 handle.write(Data(repeating: 0x5A, count: 64))
                 try handle.close()
             }
-            let reopened = try await Ledger.open(at: path, options: Self.options())
-            #expect(reopened.openReport.checkpointSequenceNumber == nil, "\(damage): opened from a checkpoint without its history")
-            let rejected = reopened.openReport.rejectedCheckpoints
-            #expect(rejected.contains { $0.contains(CheckpointArchive.fileName) }, "\(damage): \(rejected)")
-            try await reopened.execute(history.s.command(.undo(history.recordFirst.commandID)))
+            var reopened = try await Ledger.open(at: path, options: Self.options())
+            let undo = history.s.command(.undo(history.recordFirst.commandID))
+            if damage == "damaged" {
+                // Found when read: refused, never answered from a missing entry.
+                #expect(reopened.openReport.checkpointSequenceNumber != nil, "the open reads no page of the entries")
+                do {
+                    try await reopened.execute(undo)
+                    Issue.record("an undo that reads the damaged page was accepted")
+                } catch {
+                    #expect(error.code == "journalFailed" && error.message.contains("checkpoint archive"), "\(error)")
+                }
+                try? await reopened.close()
+                reopened = try await Ledger.open(at: path, options: Self.options())
+                #expect(reopened.openReport.checkpointSequenceNumber == nil, "once the damage was read, the reopen replays the journal")
+            } else {
+                #expect(reopened.openReport.checkpointSequenceNumber == nil, "\(damage): opened from a checkpoint without its history")
+                let rejected = reopened.openReport.rejectedCheckpoints
+                #expect(rejected.contains { $0.contains(CheckpointArchive.fileName) }, "\(damage): \(rejected)")
+            }
+            try await reopened.execute(undo)
             try await Self.expectEqualToReplay(reopened, at: path)
             try await reopened.checkpoint()
             try await reopened.close()

@@ -3,7 +3,7 @@ import Tally
 import TallyProjections
 
 /// Tally through its host API: `Ledger.open` with default options (`.synchronous` durability,
-/// a checkpoint every 10,000 events), `execute`, `readModels`, `close`.
+/// a checkpoint every 10,000 events), `execute`, `read` (the read models), `close`.
 struct TallySubject: LedgerSubject {
     let ledger: Ledger
 
@@ -33,7 +33,7 @@ struct TallySubject: LedgerSubject {
     /// SQLite read side lands, read them from the store here (a balances query on it), so
     /// that "open + read balances" measures what an app does then.
     static func readBalances(from ledger: Ledger) async throws -> [WalletFigure] {
-        try await ledger.readModels.wallets.balances().map {
+        try await ledger.read { try $0.wallets.balances() }.map {
             WalletFigure(walletID: $0.walletID.description, minorUnits: $0.balance.minorUnits)
         }
     }

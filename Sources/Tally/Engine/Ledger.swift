@@ -248,6 +248,18 @@ public actor Ledger {
         projections.isResident ? projections : complete(projections.detached, \.readModels)
     }
 
+    /// Runs `body` with the read models after the last acknowledged batch, on the ledger, and
+    /// returns what it computes: what the checkpoint archive holds is read only where `body`
+    /// asks for it, so all balances, the debts between two people or the open period cost what
+    /// they need, not the history (``readModels`` reads it all). `body` must not keep the value:
+    /// its archived entries are read as of the ledger's latest checkpoint.
+    public func read<Value: Sendable, Failure: Error>(
+        _ body: @Sendable (Projections) throws(Failure) -> Value
+    ) throws(Failure) -> Value {
+        if isClosed || archiveReader?.failure != nil { return try body(readModels) }
+        return try body(projections)
+    }
+
     /// The last acknowledged sequence number (0 for an empty ledger).
     public var lastSequenceNumber: UInt64 { current.nextSequenceNumber - 1 }
 

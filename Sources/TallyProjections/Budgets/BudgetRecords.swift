@@ -1,3 +1,4 @@
+import HashTreeCollections
 import TallyModel
 
 /// A category as the budget projection keeps it (C1, C3).
@@ -88,19 +89,16 @@ extension TransactionDay: Comparable {
     static func < (lhs: TransactionDay, rhs: TransactionDay) -> Bool { lhs.date < rhs.date }
 }
 
-/// The transactions of one business date, sorted by id (so the index is the same whatever
-/// order built it).
+/// The transactions of one business date: a persistent set, so that adding one to a day with
+/// many costs O(log n), not a copy of the day; written sorted by id.
 struct TransactionIDs: Hashable, Sendable, ArchivedState {
-    private(set) var ids: [TransactionID] = []
+    private(set) var ids: TreeSet<TransactionID> = []
 
-    mutating func insert(_ id: TransactionID) {
-        let index = ids.firstIndex { $0 >= id } ?? ids.endIndex
-        if index == ids.endIndex || ids[index] != id { ids.insert(id, at: index) }
-    }
+    mutating func insert(_ id: TransactionID) { ids.insert(id) }
 
-    mutating func remove(_ id: TransactionID) { ids.removeAll { $0 == id } }
+    mutating func remove(_ id: TransactionID) { ids.remove(id) }
 
-    func encode(to writer: inout BinaryWriter) { ids.encode(to: &writer) }
-    init(from reader: inout StateReader) throws(ProjectionError) { ids = try reader.read() }
+    func encode(to writer: inout BinaryWriter) { ids.sorted().encode(to: &writer) }
+    init(from reader: inout StateReader) throws(ProjectionError) { ids = TreeSet(try reader.read([TransactionID].self)) }
     init() {}
 }
