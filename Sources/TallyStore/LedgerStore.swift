@@ -24,7 +24,7 @@ public final class LedgerStore: Sendable {
     /// The store's file inside its folder; SQLite keeps `-wal` and `-shm` beside it.
     public static let fileName = "read-side.sqlite"
     /// The schema this version writes (`PRAGMA user_version`).
-    static let schemaVersion = 2
+    static let schemaVersion = 3
 
     /// The database file.
     public let path: String
@@ -149,6 +149,18 @@ public final class LedgerStore: Sendable {
         }
     }
 
+    /// The category names, by id (deleted categories included).
+    public func categoryNames() throws(StoreError) -> [CategoryID: String] {
+        try read { database in
+            var names: [CategoryID: String] = [:]
+            let reader = StoreRowReader(path: path, table: "categories")
+            for row in try Row.fetchAll(database, sql: "SELECT category_id, name FROM categories") {
+                names[try reader.id(row, "category_id")] = try reader.column(row, "name", as: String.self)
+            }
+            return names
+        }
+    }
+
     /// The display names of the people, by id (redacted for people forgotten, P3).
     public func personNames() throws(StoreError) -> [PersonID: String] {
         try read { database in
@@ -167,20 +179,13 @@ public final class LedgerStore: Sendable {
     public func transactions(
         in walletID: WalletID, after cursor: StoredTransaction? = nil, limit: Int, includingDeleted: Bool = false
     ) throws(StoreError) -> [StoredTransaction] {
-        try read { database in
-            var sql = "SELECT * FROM transactions WHERE wallet_id = ?"
-            var arguments: StatementArguments = [walletID.description]
-            if !includingDeleted { sql += " AND is_live = 1" }
-            if let cursor {
-                sql += " AND (date < ? OR (date = ? AND sequence < ?))"
-                let day = StoreRowWriter.day(cursor.date)
-                arguments += [day, day, Int64(bitPattern: cursor.sequenceNumber)]
-            }
-            sql += " ORDER BY date DESC, sequence DESC LIMIT ?"
-            arguments += [max(0, limit)]
-            let reader = StoreRowReader(path: path, table: "transactions")
-            return try Row.fetchAll(database, sql: sql, arguments: arguments).map { row in try reader.transaction(row) }
-        }
+        guard limit > 0 else { return [] }
+        var query = TransactionQuery()
+        query.walletIDs = [walletID]
+        query.deleted = includingDeleted ? .included : .excluded
+        query.limit = min(limit, TransactionQuery.limitMax)
+        query.after = cursor.map(query.order.cursor(after:))
+        return try transactions(query).rows.map(\.transaction)
     }
 
     /// Row counts per table (for `tally stats` and tests).
@@ -201,7 +206,7 @@ public final class LedgerStore: Sendable {
 
     private func write(_ body: (Database) throws -> Void) throws(StoreError) { try database.write(body) }
 
-    private func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T { try database.read(body) }
+    func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T { try database.read(body) }
 }
 
 /// What a commit or a rebuild writes from: the read models after the events, and the people's
@@ -211,10 +216,13 @@ public struct StoreSnapshot: Sendable {
     public var readModels: Projections
     /// Display names by person id.
     public var personNames: [PersonID: String]
+    /// Category names by id, deleted categories included (their transactions keep them).
+    public var categoryNames: [CategoryID: String]
 
     /// A snapshot.
-    public init(readModels: Projections, personNames: [PersonID: String]) {
+    public init(readModels: Projections, personNames: [PersonID: String], categoryNames: [CategoryID: String] = [:]) {
         self.readModels = readModels
         self.personNames = personNames
+        self.categoryNames = categoryNames
     }
 }

@@ -10,6 +10,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case unsupportedSchema(path: String, version: Int)
     /// A row holds a value the model refuses (a damaged or foreign store).
     case invalidRow(path: String, table: String, reason: String)
+    /// A query the store cannot answer as asked (a page size out of range, a cursor of
+    /// another order); nothing was read.
+    case invalidQuery(reason: String)
 
     public var description: String {
         switch self {
@@ -17,6 +20,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unsupportedSchema(let path, let version):
             "\(path): the read-side store has schema version \(version), which this version of Tally does not know; run `tally rebuild`"
         case .invalidRow(let path, let table, let reason): "\(path): table \(table) holds an invalid row: \(reason); run `tally rebuild`"
+        case .invalidQuery(let reason): "invalid query: \(reason)"
         }
     }
 }

@@ -80,14 +80,18 @@ struct StoreRowReader {
         return WalletTotals(asOf: nil, perCurrency: perCurrency, baseTotal: base, missingRates: missing)
     }
 
-    func transaction(_ row: Row) throws(StoreError) -> StoredTransaction {
+    func kind(_ row: Row) throws(StoreError) -> TransactionKind {
         let kindValue: Int64 = try column(row, "kind")
         guard let kind = UInt8(exactly: kindValue).flatMap(TransactionKind.init(rawValue:)) else {
             throw .invalidRow(path: path, table: table, reason: "transaction kind \(kindValue)")
         }
-        return StoredTransaction(
+        return kind
+    }
+
+    func transaction(_ row: Row) throws(StoreError) -> StoredTransaction {
+        StoredTransaction(
             transactionID: try id(row, "transaction_id"), walletID: try id(row, "wallet_id"),
-            categoryID: try id(row, "category_id"), payer: try id(row, "payer_id"), kind: kind,
+            categoryID: try id(row, "category_id"), payer: try id(row, "payer_id"), kind: try kind(row),
             amount: try money(row, amount: "amount", currency: "currency"), date: try date(try column(row, "date")),
             isLive: try column(row, "is_live"), sequenceNumber: try sequenceNumber(row, "sequence"))
     }

@@ -78,6 +78,9 @@ struct StoreRowWriter {
         for (id, name) in snapshot.personNames {
             try database.execute(sql: "INSERT INTO people (person_id, name) VALUES (?, ?)", arguments: [id.description, name])
         }
+        for (id, name) in snapshot.categoryNames {
+            try database.execute(sql: "INSERT INTO categories (category_id, name) VALUES (?, ?)", arguments: [id.description, name])
+        }
     }
 
     /// The coverage row, with the digest of the live tables as they now are (written last).

@@ -10,7 +10,7 @@ enum StoreSchema {
     /// reads them in (their primary keys).
     static let liveTableOrder = [
         ("wallet_balances", "wallet_id"), ("totals", "position"),
-        ("household_debts", "person_a, person_b, currency"), ("people", "person_id"),
+        ("household_debts", "person_a, person_b, currency"), ("people", "person_id"), ("categories", "category_id"),
     ]
     static let liveTables = liveTableOrder.map(\.0)
     static let allTables = ["coverage"] + historyTables + liveTables
@@ -35,6 +35,8 @@ enum StoreSchema {
                 sequence INTEGER NOT NULL) WITHOUT ROWID;
             CREATE INDEX transactions_by_wallet ON transactions (wallet_id, date DESC, sequence DESC);
             CREATE INDEX transactions_by_date ON transactions (date, sequence);
+            CREATE INDEX transactions_by_amount ON transactions (amount, sequence);
+            CREATE INDEX transactions_by_category ON transactions (category_id, date, sequence);
             CREATE TABLE transfers (
                 transfer_id TEXT PRIMARY KEY,
                 from_wallet_id TEXT NOT NULL,
@@ -68,6 +70,9 @@ enum StoreSchema {
                 PRIMARY KEY (person_a, person_b, currency)) WITHOUT ROWID;
             CREATE TABLE people (
                 person_id TEXT PRIMARY KEY,
+                name TEXT NOT NULL) WITHOUT ROWID;
+            CREATE TABLE categories (
+                category_id TEXT PRIMARY KEY,
                 name TEXT NOT NULL) WITHOUT ROWID;
             """)
     }

@@ -34,6 +34,8 @@ struct OutputFailureTests {
             "demo": [["demo", "--ledger", scratch + "/demo"]],
             "repair": [["repair", ledger]],
             "rebuild": [["rebuild", ledger]],
+            "transactions": [["transactions", ledger], ["transactions", "--json", ledger]],
+            "report": [["report", ledger], ["report", "--json", ledger], ["report", "--csv", ledger]],
             "help": [["help"], ["--help"]],
         ]
     }

@@ -34,6 +34,9 @@ public enum LedgerError: Error, Sendable, Equatable {
     /// The read-side store could not be rebuilt or the ledger keeps none (the message says
     /// which); the journal and the acknowledged commands are untouched.
     case readSide(String)
+    /// A query the read side cannot answer as asked (a page size out of range, a cursor of
+    /// another order); the message says what to change.
+    case invalidQuery(String)
 
     /// A stable, machine-readable identifier (the violation's code for rejections).
     public var code: String {
@@ -47,6 +50,7 @@ public enum LedgerError: Error, Sendable, Equatable {
         case .personalKeys: "personalKeys"
         case .repairPlanOutdated: "repairPlanOutdated"
         case .readSide: "readSide"
+        case .invalidQuery: "invalidQuery"
         }
     }
 
@@ -70,6 +74,7 @@ public enum LedgerError: Error, Sendable, Equatable {
         case .personalKeys(let reason): reason
         case .repairPlanOutdated: "the ledger changed since the repair plan was made; nothing was repaired. Run `tally repair` again to see the new plan"
         case .readSide(let reason): reason
+        case .invalidQuery(let reason): reason
         }
     }
 

@@ -10,7 +10,7 @@ import TallyStore
 extension StoreSnapshot {
     /// What the store is written from: the read models and the state's display names.
     init(_ state: LedgerState, _ readModels: Projections) {
-        self.init(readModels: readModels, personNames: state.personNames)
+        self.init(readModels: readModels, personNames: state.personNames, categoryNames: state.categories.mapValues(\.name))
     }
 }
 

@@ -113,8 +113,10 @@ extension Bool: ArchiveCodable {
 /// resident.
 ///
 /// A value type like the state that holds it: copies share the resident entries' structure
-/// (`TreeDictionary`), and the archive is only ever read as of a checkpoint the state has
-/// settled against (`settle(written:reader:)`), so every copy reads what it holds.
+/// (`TreeDictionary`). The archive is read as of the checkpoint the engine's states last
+/// settled against (`settle(written:reader:)`), so the engine's own states read what they
+/// hold; a copy kept while the engine moves on would read later versions of what it does not
+/// hold, which is why the engine hands out detached copies (`detached()`).
 /// Entries are never removed.
 public struct ArchivedMap<Key: Hashable & ArchiveCodable, Value: Equatable & ArchiveCodable>: Sendable {
     package let space: ArchiveSpace

@@ -1,0 +1,86 @@
+import ArgumentParser
+import TallyModel
+import TallyStore
+
+/// The filters `tally transactions` and `tally report` share (a ``TransactionQuery``). Wallets
+/// and categories are named by id or by their exact name; people by id or display name.
+struct QueryOptions: ParsableArguments {
+    @Option(name: .customLong("wallet"), help: ArgumentHelp("Only this wallet (id or name); repeat for several.", valueName: "WALLET"))
+    var wallets: [String] = []
+    @Option(name: .customLong("category"), help: ArgumentHelp("Only this category (id or name); repeat for several.", valueName: "CATEGORY"))
+    var categories: [String] = []
+    @Option(name: .customLong("payer"), help: ArgumentHelp("Only paid by this person (id or name); repeat for several.", valueName: "PERSON"))
+    var payers: [String] = []
+    @Option(name: .customLong("kind"), help: ArgumentHelp("Only expense or income.", valueName: "KIND"))
+    var kind: Kind?
+    @Option(name: .customLong("from"), help: ArgumentHelp("First business date.", valueName: "DATE")) var from: String?
+    @Option(name: .customLong("to"), help: ArgumentHelp("Last business date.", valueName: "DATE")) var to: String?
+    @Option(name: .customLong("month"), help: ArgumentHelp("Only this month (instead of --from/--to).", valueName: "YYYY-MM"))
+    var month: String?
+    @Option(name: .customLong("min-minor-units"), help: ArgumentHelp("Smallest amount, in minor units (cents).", valueName: "N"))
+    var minMinorUnits: Int64?
+    @Option(name: .customLong("max-minor-units"), help: ArgumentHelp("Largest amount, in minor units (cents).", valueName: "N"))
+    var maxMinorUnits: Int64?
+    @Option(name: .customLong("deleted"), help: ArgumentHelp("excluded (default), included, or only (recently deleted).", valueName: "WHICH"))
+    var deleted: TransactionQuery.Deleted = .excluded
+
+    enum Kind: String, ExpressibleByArgument, CaseIterable {
+        case expense, income
+        var transactionKind: TransactionKind { self == .expense ? .expense : .income }
+    }
+
+    /// The query these options describe, names resolved against `store`.
+    func query(in store: LedgerStore) throws -> TransactionQuery {
+        var query = TransactionQuery()
+        if !wallets.isEmpty {
+            let known = try store.walletBalances().map { (id: $0.walletID, name: $0.name) }
+            query.walletIDs = try wallets.map { try Self.resolve($0, "--wallet", known) }
+        }
+        if !categories.isEmpty {
+            let known = try store.categoryNames().map { (id: $0.key, name: $0.value) }
+            query.categoryIDs = try categories.map { try Self.resolve($0, "--category", known) }
+        }
+        if !payers.isEmpty {
+            let known = try store.personNames().map { (id: $0.key, name: $0.value) }
+            query.payers = try payers.map { try Self.resolve($0, "--payer", known) }
+        }
+        query.kinds = kind.map { [$0.transactionKind] } ?? []
+        query.dates = try dates()
+        if minMinorUnits != nil || maxMinorUnits != nil {
+            let low = minMinorUnits ?? 0, high = maxMinorUnits ?? .max
+            guard low <= high else { throw CLIError("--min-minor-units \(low) is above --max-minor-units \(high)") }
+            query.minorUnits = low...high
+        }
+        query.deleted = deleted
+        return query
+    }
+
+    private func dates() throws -> ClosedRange<LocalDate>? {
+        if let month {
+            guard from == nil, to == nil else { throw CLIError("--month cannot be combined with --from or --to") }
+            guard let value = try? YearMonth(iso: month) else { throw CLIError("--month \(month): expected a month YYYY-MM") }
+            return value.firstDay...value.lastDay
+        }
+        guard from != nil || to != nil else { return nil }
+        let first = try from.map { try LedgerAccess.date($0, option: "--from") } ?? .min
+        let last = try to.map { try LedgerAccess.date($0, option: "--to") } ?? .max
+        guard first <= last else { throw CLIError("--from \(first) is after --to \(last)") }
+        return first...last
+    }
+
+    /// The id `text` names: an id, or the one exact name among `known`.
+    static func resolve<Kind>(_ text: String, _ option: String, _ known: [(id: Identifier<Kind>, name: String)]) throws -> Identifier<Kind> {
+        if let id = try? Identifier<Kind>(parsing: text) { return id }
+        let matches = known.filter { $0.name == text }
+        guard matches.count == 1, let match = matches.first else {
+            let names = known.map(\.name).sorted().joined(separator: ", ")
+            throw CLIError(matches.isEmpty
+                ? "\(option) \(text): no such id or name; known: \(names)"
+                : "\(option) \(text): \(matches.count) have this name; use the id")
+        }
+        return match.id
+    }
+}
+
+extension TransactionQuery.Deleted: ExpressibleByArgument {}
+extension TransactionQuery.Order: ExpressibleByArgument {}

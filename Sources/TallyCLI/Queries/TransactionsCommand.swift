@@ -1,0 +1,70 @@
+import ArgumentParser
+import TallyModel
+import TallyProjections
+import TallyStore
+
+/// `tally transactions`: one page of a filtered transaction list from the read-side store
+/// (Docs/Queries.md), as a table or JSON; `--after` continues where the last page ended.
+struct TransactionsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "transactions", abstract: "List transactions: filtered, sorted, one page at a time.",
+        discussion: "Reads the read-side store (it is caught up or rebuilt first when it does not show the journal's end). The last line names the --after cursor of the next page.")
+
+    @OptionGroup var location: LedgerLocation
+    @OptionGroup var key: KeyOptions
+    @OptionGroup var filters: QueryOptions
+    @Option(name: .customLong("sort"), help: ArgumentHelp("date-desc (default), date-asc, amount-desc or amount-asc.", valueName: "ORDER"))
+    var order: TransactionQuery.Order = .newestFirst
+    @Option(name: .customLong("limit"), help: ArgumentHelp("Rows per page, 1...\(TransactionQuery.limitMax).", valueName: "N"))
+    var limit = 50
+    @Option(name: .customLong("after"), help: ArgumentHelp("The cursor a previous page printed.", valueName: "CURSOR"))
+    var after: String?
+    @Flag(help: "Print JSON: {\"rows\":[...],\"next\":CURSOR|null}.") var json = false
+
+    func run() async throws {
+        let path = try location.path()
+        let cursor = try after.map { text throws -> TransactionCursor in
+            guard let cursor = TransactionCursor(text) else { throw CLIError("--after \(text): not a cursor printed by `tally transactions`") }
+            return cursor
+        }
+        let page = try await StoreAccess.read(at: path, encryption: try key.encryption()) { store in
+            var query = try filters.query(in: store)
+            query.order = order
+            query.limit = limit
+            query.after = cursor
+            return try store.transactions(query)
+        }
+        try Terminal.line(json ? Self.json(page) : Self.table(page))
+    }
+
+    static func table(_ page: TransactionPage) -> String {
+        var table = TextTable([("Date", .left), ("Wallet", .left), ("Category", .left), ("Payer", .left), ("Amount", .right), ("", .left)])
+        for row in page.rows {
+            let transaction = row.transaction
+            let signed = transaction.kind == .expense
+                ? Money(minorUnits: 0 &- transaction.amount.minorUnits, currency: transaction.amount.currency) : transaction.amount
+            table.add([
+                transaction.date.isoString, row.walletName, row.categoryName ?? transaction.categoryID.description,
+                row.payerName ?? transaction.payer.description, signed.formatted(), transaction.isLive ? "" : "deleted",
+            ])
+        }
+        var lines = [table.render()]
+        lines.append(page.next.map { "more: --after \($0)" } ?? "end of list")
+        return lines.joined(separator: "\n")
+    }
+
+    static func json(_ page: TransactionPage) -> String {
+        let rows: [CanonicalJSON] = page.rows.map { row in
+            let transaction = row.transaction
+            return .object([
+                "transactionID": .string(transaction.transactionID.description), "date": CanonicalJSON(transaction.date),
+                "walletID": .string(transaction.walletID.description), "walletName": .string(row.walletName),
+                "categoryID": .string(transaction.categoryID.description), "categoryName": row.categoryName.map(CanonicalJSON.string) ?? .null,
+                "payerID": .string(transaction.payer.description), "payerName": row.payerName.map(CanonicalJSON.string) ?? .null,
+                "kind": .string(transaction.kind == .expense ? "expense" : "income"), "amount": CanonicalJSON(transaction.amount),
+                "isLive": .bool(transaction.isLive), "sequenceNumber": .integer(Int64(clamping: transaction.sequenceNumber)),
+            ])
+        }
+        return CanonicalJSON.object(["rows": .array(rows), "next": page.next.map { .string($0.description) } ?? .null]).text
+    }
+}

@@ -1,0 +1,134 @@
+import TallyModel
+
+/// What a transaction list shows (issue 15): which transactions, in which order, how many, and
+/// where the page starts. Every filter narrows; an empty list means "any".
+///
+/// Pages are keyset pages: pass the page's ``TransactionPage/next`` as ``after`` for the next
+/// one, so a page costs the same at any depth and a transaction recorded meanwhile neither
+/// repeats nor skips a row.
+public struct TransactionQuery: Sendable, Hashable {
+    /// The order of a list; ties are broken by the sequence number of the recording event, in
+    /// the same direction, so every order is total and stable.
+    public enum Order: String, Sendable, Hashable, CaseIterable {
+        /// Newest business date first (the default, an activity list).
+        case newestFirst = "date-desc"
+        /// Oldest business date first.
+        case oldestFirst = "date-asc"
+        /// Largest amount first (minor units, whatever the currency).
+        case largestFirst = "amount-desc"
+        /// Smallest amount first.
+        case smallestFirst = "amount-asc"
+    }
+
+    /// Which transactions count by their deleted state (T3).
+    public enum Deleted: String, Sendable, Hashable, CaseIterable {
+        /// Live transactions only (the default).
+        case excluded
+        /// Live and deleted ones.
+        case included
+        /// Deleted ones only: a "recently deleted" list.
+        case only
+    }
+
+    /// The most rows one page holds.
+    public static let limitMax = 1_000
+
+    /// Only these wallets.
+    public var walletIDs: [WalletID] = []
+    /// Only these categories.
+    public var categoryIDs: [CategoryID] = []
+    /// Only these payers.
+    public var payers: [PersonID] = []
+    /// Only these kinds (income, expense).
+    public var kinds: [TransactionKind] = []
+    /// Only business dates in this range.
+    public var dates: ClosedRange<LocalDate>?
+    /// Only amounts (minor units, positive) in this range.
+    public var minorUnits: ClosedRange<Int64>?
+    /// Live, deleted or both.
+    public var deleted = Deleted.excluded
+    /// The order of the rows.
+    public var order = Order.newestFirst
+    /// Rows per page, 1...``limitMax``.
+    public var limit = 50
+    /// Where the page starts: the ``TransactionPage/next`` of the page before.
+    public var after: TransactionCursor?
+
+    /// Every live transaction, newest first, 50 per page.
+    public init() {}
+
+    /// Only business dates in `month`.
+    public mutating func restrict(to month: YearMonth) {
+        dates = month.firstDay...month.lastDay
+    }
+}
+
+/// Where the next page of a ``TransactionQuery`` starts: opaque to a host, printable for a CLI
+/// (`--after`), and tied to the order it was made for.
+public struct TransactionCursor: Sendable, Hashable, LosslessStringConvertible {
+    let order: TransactionQuery.Order
+    /// The sort key of the last row: its `yyyymmdd` date or its amount.
+    let key: Int64
+    let sequenceNumber: UInt64
+
+    init(order: TransactionQuery.Order, key: Int64, sequenceNumber: UInt64) {
+        (self.order, self.key, self.sequenceNumber) = (order, key, sequenceNumber)
+    }
+
+    /// `<order>.<key>.<sequence>`.
+    public var description: String { "\(order.rawValue).\(key).\(sequenceNumber)" }
+
+    /// Reads a cursor printed by ``description``; `nil` for anything else.
+    public init?(_ description: String) {
+        let parts = description.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let order = TransactionQuery.Order(rawValue: String(parts[0])),
+              let key = Int64(parts[1]), let sequenceNumber = UInt64(parts[2])
+        else { return nil }
+        self.init(order: order, key: key, sequenceNumber: sequenceNumber)
+    }
+}
+
+/// One page of a transaction list.
+public struct TransactionPage: Sendable, Hashable {
+    /// The rows, in the query's order.
+    public let rows: [TransactionRow]
+    /// Where the next page starts; `nil` after the last row.
+    public let next: TransactionCursor?
+}
+
+/// A transaction as a list row shows it: the stored fields and the names a screen prints.
+public struct TransactionRow: Sendable, Hashable {
+    /// The transaction.
+    public let transaction: StoredTransaction
+    /// The wallet's name.
+    public let walletName: String
+    /// The category's name; `nil` for a category the store does not know.
+    public let categoryName: String?
+    /// The payer's display name (redacted for a forgotten person, P3); `nil` when unknown.
+    public let payerName: String?
+}
+
+/// The totals of one business date, currency and kind in a query's range (a list grouped by day).
+public struct DayTotal: Sendable, Hashable {
+    public let date: LocalDate
+    public let kind: TransactionKind
+    /// The sum of the amounts, in their currency.
+    public let total: Money
+    /// How many transactions.
+    public let count: Int
+}
+
+/// The total of one month, category (or none: every category), kind and currency: a cell of a
+/// spending-by-category report.
+public struct MonthTotal: Sendable, Hashable {
+    public let month: YearMonth
+    /// The category; `nil` in ``LedgerStore/monthTotals(_:)``, which sums every category.
+    public let categoryID: CategoryID?
+    /// The category's name, when the store knows it.
+    public let categoryName: String?
+    public let kind: TransactionKind
+    /// The sum of the amounts, in their currency.
+    public let total: Money
+    /// How many transactions.
+    public let count: Int
+}

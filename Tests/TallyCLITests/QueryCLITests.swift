@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+
+/// Issue 15: `tally transactions` and `tally report` on Examples/household.jsonl.
+@Suite("CLI queries: transactions and report")
+struct QueryCLITests {
+    /// The rows of every page of `tally transactions --json` with `arguments`, following `next`.
+    static func allRows(_ ledger: String, _ arguments: [String]) throws -> [[String: Any]] {
+        var rows: [[String: Any]] = []
+        var after: String?
+        repeat {
+            let result = try TallyRunner.run(["transactions", "--json", "--ledger", ledger] + arguments + (after.map { ["--after", $0] } ?? []))
+            #expect(result.status == 0, "\(result.stderr)")
+            let page = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            rows += try #require(page["rows"] as? [[String: Any]])
+            after = page["next"] as? String
+        } while after != nil
+        return rows
+    }
+
+    static func minorUnits(_ row: [String: Any]) -> Int { (row["amount"] as? [String: Any])?["minorUnits"] as? Int ?? -1 }
+
+    @Test("pages of 2 read with --after equal one page of 1000, in every order; filters by wallet name, kind and month narrow it")
+    func pagesFollowTheCursor() throws {
+        let ledger = try TallyRunner.householdLedger()
+        for order in ["date-desc", "date-asc", "amount-desc", "amount-asc"] {
+            let paged = try Self.allRows(ledger, ["--sort", order, "--limit", "2"])
+            let whole = try Self.allRows(ledger, ["--sort", order, "--limit", "1000"])
+            #expect(!whole.isEmpty)
+            #expect(paged.map { $0["transactionID"] as? String } == whole.map { $0["transactionID"] as? String }, "\(order)")
+            if order == "amount-desc" {
+                let amounts = whole.map(Self.minorUnits)
+                #expect(amounts == amounts.sorted(by: >))
+            }
+        }
+        let all = try Self.allRows(ledger, ["--limit", "1000"])
+        let wallet = try #require(all.first?["walletName"] as? String)
+        let narrowed = try Self.allRows(ledger, ["--wallet", wallet, "--kind", "expense", "--limit", "1000"])
+        #expect(!narrowed.isEmpty && narrowed.count <= all.count)
+        #expect(narrowed.allSatisfy { $0["walletName"] as? String == wallet && $0["kind"] as? String == "expense" })
+        let month = try #require((all.first?["date"] as? String)?.prefix(7))
+        let inMonth = try Self.allRows(ledger, ["--month", String(month), "--limit", "1000"])
+        #expect(inMonth.count == all.filter { ($0["date"] as? String)?.hasPrefix(month) == true }.count)
+    }
+
+    @Test("the table shows names and signed amounts and ends with the --after cursor of the next page")
+    func tableNamesTheNextPage() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let result = try TallyRunner.run(["transactions", "--ledger", ledger, "--limit", "3"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("Date") == true && lines.count == 6, "\(result.stdout)")
+        let last = try #require(lines.last)
+        #expect(last.hasPrefix("more: --after "), "\(last)")
+        let next = try TallyRunner.run(["transactions", "--ledger", ledger, "--limit", "3", "--after", String(last.dropFirst("more: --after ".count))])
+        #expect(next.status == 0 && next.stdout != result.stdout, "\(next.stderr)")
+    }
+
+    @Test("bad input exits 2 naming what to fix: a cursor that is none, a cursor of another order, a page size of 0, an unknown wallet name, --month with --from")
+    func badInputIsNamed() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let cases: [([String], String)] = [
+            (["--after", "nonsense"], "--after nonsense"),
+            (["--after", "date-desc.20260101.5", "--sort", "amount-asc"], "amount-asc"),
+            (["--limit", "0"], "1...1000"),
+            (["--wallet", "No such wallet"], "No such wallet"),
+            (["--month", "2026-02", "--from", "2026-01-01"], "--month"),
+        ]
+        for (arguments, needle) in cases {
+            let result = try TallyRunner.run(["transactions", "--ledger", ledger] + arguments)
+            #expect(result.status == 2 && result.stderr.contains(needle), "\(arguments): \(result.status) \(result.stderr)")
+        }
+    }
+
+    @Test("report --csv sums equal the expense rows of `transactions` per category and month; --json holds the same cells; the table has a total column")
+    func reportMatchesTheList() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let rows = try Self.allRows(ledger, ["--kind", "expense", "--limit", "1000"])
+        var expected: [String: Int] = [:]
+        for row in rows {
+            let month = String((row["date"] as? String ?? "").prefix(7))
+            let currency = (row["amount"] as? [String: Any])?["currency"] as? String ?? ""
+            expected["\(row["categoryID"] as? String ?? "") \(month) \(currency)", default: 0] += Self.minorUnits(row)
+        }
+        let csv = try TallyRunner.run(["report", "--csv", "--ledger", ledger])
+        #expect(csv.status == 0, "\(csv.stderr)")
+        let lines = csv.stdout.split(separator: "\n").dropFirst()
+        #expect(lines.count == expected.count)
+        let json = try TallyRunner.run(["report", "--json", "--ledger", ledger])
+        let cells = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(cells.count == expected.count)
+        for cell in cells {
+            let money = cell["total"] as? [String: Any]
+            let key = "\(cell["categoryID"] as? String ?? "") \(cell["month"] as? String ?? "") \(money?["currency"] as? String ?? "")"
+            let total = money?["minorUnits"] as? Int
+            #expect(total == expected[key], "\(key)")
+        }
+        let table = try TallyRunner.run(["report", "--ledger", ledger])
+        #expect(table.status == 0 && table.stdout.contains("Total"), "\(table.stdout)")
+    }
+}
