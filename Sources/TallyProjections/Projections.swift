@@ -81,7 +81,7 @@ extension Projections {
     static var archived: ArchivedFields<Projections> {
         ArchivedFields().with(\.wallets.transactions).with(\.wallets.transfers)
             .with(\.debts.transactions).with(\.debts.settlements).with(\.debts.settledItems).with(\.debts.groupExpenses)
-            .with(\.budgets.transactions).with(\.budgets.transactionsByDate)
+            .with(\.budgets.transactions).with(\.budgets.datedTransactions)
     }
 
     /// What a checkpoint writes to the archive: every entry changed since the last one.

@@ -159,18 +159,11 @@ public struct ArchivedMap<Key: Hashable & ArchiveCodable, Value: Equatable & Arc
     /// Changes the entry of `key`, if there is one. Entries that exist are changed through
     /// here, so that a checkpoint knows which archived versions it replaces (``rewritten``).
     package mutating func update(_ key: Key, _ change: (inout Value) -> Void) {
-        guard self[key] != nil else { return }
-        update(key, default: nil, change)
-    }
-
-    /// Changes the entry of `key`, starting from `defaultValue` when there is none.
-    package mutating func update(_ key: Key, default defaultValue: @autoclosure () -> Value?, _ change: (inout Value) -> Void) {
         let wasResident = resident[key] != nil
-        let existing = self[key]
-        guard var value = existing ?? defaultValue() else { return }
+        guard var value = self[key] else { return }
         change(&value)
         resident[key] = value
-        if existing != nil && !wasResident && reader != nil { rewritten.insert(key) }
+        if !wasResident && reader != nil { rewritten.insert(key) }
     }
 
     /// The entry of `key` if it changed since the last checkpoint settled; the archive is not read.

@@ -12,9 +12,11 @@ public struct BudgetProjection: Hashable, Sendable {
     var allocations: [CategoryID: [AllocationRecord]] = [:]
     /// In the checkpoint archive once a checkpoint wrote them (``ArchivedMap``).
     var transactions = ArchivedMap<TransactionID, TransactionRecord>(space: .budgetTransactions)
-    /// Transaction ids by business date, deleted ones included: an index of `transactions`,
-    /// archived like it, so that a period report reads the period's days, not every transaction.
-    var transactionsByDate = ArchivedMap<TransactionDay, TransactionIDs>(space: .budgetDatedTransactions)
+    /// Every (business date, transaction) pair, deleted transactions included, `false` once an
+    /// edit moved the transaction to another date (entries are never removed): an index of
+    /// `transactions`, archived like it, so that a period report reads one key range, not every
+    /// transaction.
+    var datedTransactions = ArchivedMap<DatedTransaction, Bool>(space: .budgetDatedTransactions)
     var incomeSettings: IncomeSettings?
     var confirmedBonuses: Set<TransactionID> = []
     var rates = ExchangeRateBook()
@@ -86,7 +88,7 @@ public struct BudgetProjection: Hashable, Sendable {
         guard details.amount.isPositive else { return problem(sequenceNumber, "T1", "transaction \(transactionID) amount is not positive") }
         let record = TransactionRecord(details: details, isLive: true, sequenceNumber: sequenceNumber)
         transactions[transactionID] = record
-        transactionsByDate.update(TransactionDay(details.date), default: TransactionIDs()) { $0.insert(transactionID) }
+        datedTransactions[DatedTransaction(date: details.date, transactionID: transactionID)] = true
         noteAdjustment(record, transactionID, "transactionRecorded", sequenceNumber)
     }
 
@@ -101,8 +103,8 @@ public struct BudgetProjection: Hashable, Sendable {
         guard record.details.amount.isPositive else { return problem(sequenceNumber, "T2", "edit of \(transactionID): amount is not positive") }
         transactions.update(transactionID) { $0 = record }
         if before.details.date != record.details.date {
-            transactionsByDate.update(TransactionDay(before.details.date)) { $0.remove(transactionID) }
-            transactionsByDate.update(TransactionDay(record.details.date), default: TransactionIDs()) { $0.insert(transactionID) }
+            datedTransactions.update(DatedTransaction(date: before.details.date, transactionID: transactionID)) { $0 = false }
+            datedTransactions[DatedTransaction(date: record.details.date, transactionID: transactionID)] = true
         }
         noteAdjustment(before, transactionID, kind, sequenceNumber)
         if closedPeriodStart(containing: before.details.date) != closedPeriodStart(containing: record.details.date) {
@@ -110,20 +112,13 @@ public struct BudgetProjection: Hashable, Sendable {
         }
     }
 
-    /// The transactions dated in `range`, through the date index when the range is short.
+    /// The transactions dated in `range`, by date then id: one key range of the date index.
     func transactions(datedIn range: ClosedRange<LocalDate>) -> [(id: TransactionID, record: TransactionRecord)] {
-        let days = range.upperBound.daysSinceEpoch - range.lowerBound.daysSinceEpoch
-        guard days <= 1_000 else {
-            return transactions.allEntries.filter { range.contains($0.value.details.date) }.map { (id: $0.key, record: $0.value) }
+        let (lower, upper) = DatedTransaction.bounds(range)
+        let dated = datedTransactions.entries(from: lower, through: upper, where: { range.contains($0.date) })
+        return dated.filter(\.value).keys.sorted().compactMap { key in
+            transactions[key.transactionID].map { (id: key.transactionID, record: $0) }
         }
-        var found: [(id: TransactionID, record: TransactionRecord)] = []
-        for offset in 0...days {
-            guard let day = try? range.lowerBound.adding(days: offset) else { break }
-            for id in transactionsByDate[TransactionDay(day)]?.ids ?? [] {
-                if let record = transactions[id] { found.append((id, record)) }
-            }
-        }
-        return found
     }
 
     private mutating func deleteCategory(_ deleted: CategoryDeleted, _ sequenceNumber: UInt64) {

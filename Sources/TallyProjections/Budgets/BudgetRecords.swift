@@ -1,4 +1,3 @@
-import HashTreeCollections
 import TallyModel
 
 /// A category as the budget projection keeps it (C1, C3).
@@ -75,30 +74,51 @@ extension BudgetAdjustment: StateCodable {
     }
 }
 
-/// A business date as the key of ``BudgetProjection/transactionsByDate``.
-struct TransactionDay: Hashable, Sendable, ArchivedState {
+/// A (business date, transaction) pair: the key of ``BudgetProjection/datedTransactions``.
+/// Its bytes are the year (2 bytes, big-endian), month, day and the id's 16 bytes, so that in
+/// the archive the transactions of a period are one key range, whatever their number per day.
+struct DatedTransaction: Hashable, Comparable, Sendable {
     let date: LocalDate
+    let transactionID: TransactionID
 
-    init(_ date: LocalDate) { self.date = date }
+    static func < (lhs: DatedTransaction, rhs: DatedTransaction) -> Bool {
+        (lhs.date, lhs.transactionID) < (rhs.date, rhs.transactionID)
+    }
 
-    func encode(to writer: inout BinaryWriter) { date.encode(to: &writer) }
-    init(from reader: inout StateReader) throws(ProjectionError) { date = try reader.read() }
+    /// The first and last key bytes of the dates in `range`.
+    static func bounds(_ range: ClosedRange<LocalDate>) -> (lower: [UInt8], upper: [UInt8]) {
+        (dateBytes(range.lowerBound) + [UInt8](repeating: 0, count: 16), dateBytes(range.upperBound) + [UInt8](repeating: 0xFF, count: 16))
+    }
+
+    private static func dateBytes(_ date: LocalDate) -> [UInt8] {
+        [UInt8(truncatingIfNeeded: date.year >> 8), UInt8(truncatingIfNeeded: date.year), UInt8(date.month), UInt8(date.day)]
+    }
+
+    private static func date(_ bytes: [UInt8]) -> LocalDate? {
+        try? LocalDate(year: Int(bytes[0]) << 8 | Int(bytes[1]), month: Int(bytes[2]), day: Int(bytes[3]))
+    }
 }
 
-extension TransactionDay: Comparable {
-    static func < (lhs: TransactionDay, rhs: TransactionDay) -> Bool { lhs.date < rhs.date }
-}
+extension DatedTransaction: ArchiveCodable, StateCodable {
+    func write(to writer: inout BinaryWriter) {
+        for byte in Self.dateBytes(date) { writer.writeByte(byte) }
+        writer.writeUUID(transactionID.value)
+    }
 
-/// The transactions of one business date: a persistent set, so that adding one to a day with
-/// many costs O(log n), not a copy of the day; written sorted by id.
-struct TransactionIDs: Hashable, Sendable, ArchivedState {
-    private(set) var ids: TreeSet<TransactionID> = []
+    func encode(to writer: inout BinaryWriter) { write(to: &writer) }
 
-    mutating func insert(_ id: TransactionID) { ids.insert(id) }
+    init(from reader: inout BinaryReader) throws(EventCodecError) {
+        let start = reader.offset
+        var bytes: [UInt8] = []
+        for _ in 0..<4 { bytes.append(try reader.readByte()) }
+        guard let date = Self.date(bytes) else { throw .invalidValue(field: "DatedTransaction", reason: "date bytes \(bytes)", offset: start) }
+        self.init(date: date, transactionID: TransactionID(try reader.readUUID()))
+    }
 
-    mutating func remove(_ id: TransactionID) { ids.remove(id) }
-
-    func encode(to writer: inout BinaryWriter) { ids.sorted().encode(to: &writer) }
-    init(from reader: inout StateReader) throws(ProjectionError) { ids = TreeSet(try reader.read([TransactionID].self)) }
-    init() {}
+    init(from reader: inout StateReader) throws(ProjectionError) {
+        var bytes: [UInt8] = []
+        for _ in 0..<4 { bytes.append(try reader.readByte()) }
+        guard let date = Self.date(bytes) else { throw .invalidCheckpoint(reason: "dated transaction: date bytes \(bytes)") }
+        self.init(date: date, transactionID: TransactionID(try reader.readUUID()))
+    }
 }

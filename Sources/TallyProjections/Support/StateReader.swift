@@ -73,8 +73,9 @@ struct StateReader {
 /// another version is refused and the engine replays instead).
 enum StateFormat {
     /// 3: the derived indexes (wallet movements, open debts and nets) are written, and the
-    /// archived maps (``ArchivedMap``) may be in the checkpoint archive instead.
-    static let version: UInt64 = 3
+    /// archived maps (``ArchivedMap``) may be in the checkpoint archive instead. 4: the budget's
+    /// date index is one entry per (date, transaction), not one per date.
+    static let version: UInt64 = 4
 }
 
 extension BinaryWriter {
