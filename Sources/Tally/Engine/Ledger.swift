@@ -55,7 +55,10 @@ public actor Ledger {
     private var unstoredChanges = StoreChanges()
     /// Whether a store write is scheduled for a later turn of the actor.
     private var storeWriteScheduled = false
-    private var isClosed = false
+    /// The values observed from the read side (``observe(_:)``), refreshed after each store commit.
+    private var observations: [UInt64: any StoreObservation] = [:]
+    private var nextObservationID: UInt64 = 0
+    private(set) var isClosed = false
 
     /// The journal's folder inside a ledger directory.
     public static let journalDirectoryName = "journal"
@@ -548,6 +551,8 @@ public actor Ledger {
         await settleUnacknowledged()
         isClosed = true
         broadcaster.finish()
+        for observation in observations.values { observation.finish() }
+        observations = [:]
         await checkpointWritten()
         try? requireArchiveReadable()  // a read failed since the last command: no checkpoint of it
         if failure == nil {
@@ -602,7 +607,24 @@ public actor Ledger {
             snapshot: StoreSnapshot(current, projections),
             coverage: StoreCoverage(sequenceNumber: lastSequenceNumber, chainValue: chainValue.bytes))
         unstoredChanges = StoreChanges()
+        refreshObservations()
     }
+
+    /// Recomputes every observed value from the store, when it shows the last committed batch.
+    private func refreshObservations() {
+        guard !observations.isEmpty, let shown = readSide.store(showing: lastSequenceNumber) else { return }
+        for observation in observations.values { observation.refresh(shown) }
+    }
+
+    /// Registers an observation (``observe(_:)``); returns its id.
+    func addObservation(_ observation: any StoreObservation) -> UInt64 {
+        nextObservationID += 1
+        observations[nextObservationID] = observation
+        return nextObservationID
+    }
+
+    /// Drops an observation whose consumer went away.
+    func removeObservation(_ id: UInt64) { observations[id] = nil }
 
     /// Rebuilds the read-side store from the journal alone (`tally rebuild`): folds every event
     /// from the first, checks that the fold ends where the ledger does, and replaces every row.
@@ -628,6 +650,7 @@ public actor Ledger {
             coverage: StoreCoverage(sequenceNumber: folded.lastSequenceNumber, chainValue: folded.chainValue.bytes),
             progress: progress)
         unstoredChanges = StoreChanges()
+        refreshObservations()
         return counts
     }
 

@@ -1,0 +1,78 @@
+import Synchronization
+import TallyStore
+
+/// One observation of a value computed from the read-side store (``Ledger/observe(_:)``).
+protocol StoreObservation: Sendable {
+    /// Recomputes the value from `store` (which shows the last committed batch) and yields it
+    /// when it changed.
+    func refresh(_ store: LedgerStore)
+    /// Ends the sequence (the ledger closed).
+    func finish()
+}
+
+/// A value, its last yielded version and the continuation of the sequence that delivers it.
+final class ValueObservation<Value: Equatable & Sendable>: StoreObservation {
+    private let compute: @Sendable (LedgerStore) throws(StoreError) -> Value
+    private let continuation: AsyncThrowingStream<Value, any Error>.Continuation
+    private let last = Mutex<Value?>(nil)
+
+    init(_ compute: @escaping @Sendable (LedgerStore) throws(StoreError) -> Value, _ continuation: AsyncThrowingStream<Value, any Error>.Continuation) {
+        self.compute = compute
+        self.continuation = continuation
+    }
+
+    func refresh(_ store: LedgerStore) {
+        do {
+            let value = try compute(store)
+            let changed = last.withLock { last in
+                defer { last = value }
+                return last != value
+            }
+            if changed { continuation.yield(value) }
+        } catch .invalidQuery(let reason) {
+            continuation.finish(throwing: LedgerError.invalidQuery(reason))
+        } catch {
+            continuation.finish(throwing: LedgerError.readSide(error.description))
+        }
+    }
+
+    func finish() { continuation.finish() }
+}
+
+extension Ledger {
+    /// Observes a value computed from the read-side store, GRDB style: the sequence yields the
+    /// current value first, then one value per committed batch that changed it.
+    ///
+    /// A consumer that is slower than the commits gets the latest value when it asks next: the
+    /// values in between are coalesced (the sequence buffers only the newest), so it never
+    /// falls behind, never misses the latest value and never fails because of lag. The value is
+    /// computed on the ledger after each commit, so keep it to what a screen shows (a page, a
+    /// report, the balances). The sequence ends when the ledger closes, and fails (with
+    /// ``LedgerError/invalidQuery(_:)`` or ``LedgerError/readSide(_:)``) when the value
+    /// cannot be computed. Raw committed events stay available in order from ``changes`` and
+    /// ``eventCursor(from:through:)``.
+    ///
+    /// ```swift
+    /// for try await balances in await ledger.observe({ try $0.walletBalances() }) { show(balances) }
+    /// ```
+    public func observe<Value: Equatable & Sendable>(
+        _ value: @escaping @Sendable (LedgerStore) throws(StoreError) -> Value
+    ) -> AsyncThrowingStream<Value, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: Value.self, bufferingPolicy: .bufferingNewest(1))
+        guard !isClosed else {
+            continuation.finish(throwing: LedgerError.closed)
+            return stream
+        }
+        guard let store else {
+            continuation.finish(throwing: LedgerError.readSide("the read-side store does not show the ledger's last batch (\(openReport.readSide))"))
+            return stream
+        }
+        let observation = ValueObservation(value, continuation)
+        let id = addObservation(observation)
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removeObservation(id) }
+        }
+        observation.refresh(store)
+        return stream
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+@testable import Tally
+import TallyModel
+import TallyProjections
+import TallyStore
+import TallyTestSupport
+import Testing
+
+/// Issue 15: value observation from the read side (`Ledger.observe`, `ObservedValue`).
+@Suite("Value observation", .serialized)
+struct LedgerObservationTests {
+    static func openLedger(_ directory: TemporaryDirectory, _ s: inout Scenario) async throws -> Ledger {
+        let ledger = try await Ledger.open(at: directory.appending("ledger"), options: LedgerOptions(durability: .synchronous))
+        try await ledger.execute(s.setup())
+        return ledger
+    }
+
+    static func jointBalance(_ store: LedgerStore) throws(StoreError) -> Int64 {
+        try store.walletBalances().first { $0.name == "Joint" }?.balance.minorUnits ?? -1
+    }
+
+    @Test("the sequence yields the current value first, then one value per commit that changed it (a commit that does not change it yields nothing)")
+    func currentValueThenChanges() async throws {
+        let directory = try TemporaryDirectory("tally-observe")
+        defer { directory.remove() }
+        var s = Scenario()
+        let ledger = try await Self.openLedger(directory, &s)
+        var values = await ledger.observe(Self.jointBalance).makeAsyncIterator()
+        #expect(try await values.next() == 100_000, "the current value first")
+        try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(1_000))))
+        #expect(try await values.next() == 99_000)
+        // Renaming a category changes no balance: nothing is yielded for it.
+        try await ledger.execute(s.command(.renameCategory(s.groceries, name: "Food")))
+        try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(500))))
+        #expect(try await values.next() == 98_500, "the next value is the one after the next change")
+        try await ledger.close()
+        #expect(try await values.next() == nil, "the sequence ends when the ledger closes")
+    }
+
+    @Test("a consumer slower than the commits gets the latest value when it asks, never an error and never an older value")
+    func slowConsumerCoalesces() async throws {
+        let directory = try TemporaryDirectory("tally-observe-slow")
+        defer { directory.remove() }
+        var s = Scenario()
+        let ledger = try await Self.openLedger(directory, &s)
+        let stream = await ledger.observe(Self.jointBalance)
+        for _ in 0..<40 {
+            try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(100))))
+        }
+        var values = stream.makeAsyncIterator()
+        // The store writes after the callers are answered: the newest value is the one of the
+        // last commit or, if its store write is still to come, the next one to arrive.
+        let final: Int64 = 100_000 - 40 * 100
+        let first = try #require(try await values.next())
+        #expect(first <= 100_000 - 39 * 100, "coalesced: not one of the values in between (got \(first))")
+        if first != final { #expect(try await values.next() == final, "then the newest") }
+        try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(100))))
+        #expect(try await values.next() == 100_000 - 41 * 100)
+        try await ledger.close()
+    }
+
+    @Test("observed pages and reports follow the commits; a value that cannot be computed ends the sequence with invalidQuery")
+    func queriesAndFailures() async throws {
+        let directory = try TemporaryDirectory("tally-observe-query")
+        defer { directory.remove() }
+        var s = Scenario()
+        let ledger = try await Self.openLedger(directory, &s)
+        var twoRows = TransactionQuery()
+        twoRows.limit = 2
+        let query = twoRows
+        var pages = await ledger.observe { store throws(StoreError) in try store.transactions(query).rows.map(\.transaction.amount.minorUnits) }
+            .makeAsyncIterator()
+        #expect(try await pages.next() == [])
+        try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(700))))
+        #expect(try await pages.next() == [700])
+        var zeroRows = query
+        zeroRows.limit = 0
+        let invalid = zeroRows
+        var failing = await ledger.observe { store throws(StoreError) in try store.transactions(invalid).rows.count }.makeAsyncIterator()
+        await #expect(throws: LedgerError.invalidQuery("a page holds 1...1000 rows, not 0")) { _ = try await failing.next() }
+        try await ledger.close()
+        var afterClose = await ledger.observe(Self.jointBalance).makeAsyncIterator()
+        await #expect(throws: LedgerError.closed) { _ = try await afterClose.next() }
+    }
+
+    @Test("ObservedValue (Observation framework) shows the current value and follows the commits on the main actor")
+    @MainActor
+    func observedValueFollowsCommits() async throws {
+        let directory = try TemporaryDirectory("tally-observe-model")
+        defer { directory.remove() }
+        var s = Scenario()
+        let ledger = try await Self.openLedger(directory, &s)
+        let model = ObservedValue(ledger, Self.jointBalance)
+        #expect(await Self.eventually { model.value == 100_000 }, "the current value arrives")
+        try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(2_500))))
+        #expect(await Self.eventually { model.value == 97_500 }, "then the value after the commit")
+        #expect(model.failure == nil)
+        try await ledger.close()
+    }
+
+    /// Waits (up to five seconds) until `condition` holds on the main actor.
+    @MainActor
+    static func eventually(_ condition: @MainActor () -> Bool) async -> Bool {
+        for _ in 0..<500 {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return condition()
+    }
+}
