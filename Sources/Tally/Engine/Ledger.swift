@@ -245,8 +245,8 @@ public actor Ledger {
     ///
     /// What grows with history (transactions, transfers, settlements, group expenses) is in the
     /// checkpoint archive once a checkpoint wrote it, and is read whole here (O(history)) so
-    /// the value stays complete, like ``state``. Screens read the store instead (``store``):
-    /// balances, totals and a wallet's transactions in a page.
+    /// the value stays complete, like ``state``: for tools and exports. Screens use ``read(_:)``,
+    /// the read side's queries (``transactions(_:)``, reports) and ``observe(_:)``.
     public var readModels: Projections {
         projections.isResident ? projections : complete(projections.detached, \.readModels)
     }
