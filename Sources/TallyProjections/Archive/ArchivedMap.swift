@@ -88,24 +88,20 @@ extension ArchiveCodable {
     }
 }
 
-// Both in their wire encoding (16 bytes; one byte 0 or 1), spelled out: the wire coding is
-// package access, an archive key or value is public API.
+// Both in their wire encoding (the model's codec, which is package access: an archive key or
+// value is public API, so the conformance forwards to it).
 extension Identifier: ArchiveCodable {
-    public func write(to writer: inout BinaryWriter) { writer.writeUUID(value) }
-    public init(from reader: inout BinaryReader) throws(EventCodecError) { self.init(try reader.readUUID()) }
+    public func write(to writer: inout BinaryWriter) { writeWire(self, to: &writer) }
+    public init(from reader: inout BinaryReader) throws(EventCodecError) { self = try reader.read(Identifier.self) }
 }
 
 extension Bool: ArchiveCodable {
-    public func write(to writer: inout BinaryWriter) { writer.writeByte(self ? 1 : 0) }
-    public init(from reader: inout BinaryReader) throws(EventCodecError) {
-        let start = reader.offset
-        switch try reader.readByte() {
-        case 0: self = false
-        case 1: self = true
-        case let other: throw .invalidValue(field: "Bool", reason: "byte \(other) is not 0 or 1", offset: start)
-        }
-    }
+    public func write(to writer: inout BinaryWriter) { writeWire(self, to: &writer) }
+    public init(from reader: inout BinaryReader) throws(EventCodecError) { self = try reader.read(Bool.self) }
 }
+
+/// Writes `value` with the model's wire codec (a generic context picks the `WireValue` method).
+private func writeWire<Value: WireValue>(_ value: Value, to writer: inout BinaryWriter) { value.write(to: &writer) }
 
 /// A map whose entries live in the checkpoint archive once a checkpoint wrote them, and in
 /// memory (``resident``) until then: memory holds what changed since the last checkpoint, not
