@@ -150,24 +150,18 @@ public final class LedgerStore: Sendable {
     }
 
     /// The category names, by id (deleted categories included).
-    public func categoryNames() throws(StoreError) -> [CategoryID: String] {
-        try read { database in
-            var names: [CategoryID: String] = [:]
-            let reader = StoreRowReader(path: path, table: "categories")
-            for row in try Row.fetchAll(database, sql: "SELECT category_id, name FROM categories") {
-                names[try reader.id(row, "category_id")] = try reader.column(row, "name", as: String.self)
-            }
-            return names
-        }
-    }
+    public func categoryNames() throws(StoreError) -> [CategoryID: String] { try names(table: "categories", id: "category_id") }
 
     /// The display names of the people, by id (redacted for people forgotten, P3).
-    public func personNames() throws(StoreError) -> [PersonID: String] {
+    public func personNames() throws(StoreError) -> [PersonID: String] { try names(table: "people", id: "person_id") }
+
+    /// The `name` column of a live table by its id column.
+    private func names<Kind>(table: String, id: String) throws(StoreError) -> [Identifier<Kind>: String] {
         try read { database in
-            var names: [PersonID: String] = [:]
-            let reader = StoreRowReader(path: path, table: "people")
-            for row in try Row.fetchAll(database, sql: "SELECT person_id, name FROM people") {
-                names[try reader.id(row, "person_id")] = try reader.column(row, "name", as: String.self)
+            var names: [Identifier<Kind>: String] = [:]
+            let reader = StoreRowReader(path: path, table: table)
+            for row in try Row.fetchAll(database, sql: "SELECT \(id), name FROM \(table)") {
+                names[try reader.id(row, id)] = try reader.column(row, "name", as: String.self)
             }
             return names
         }

@@ -37,7 +37,8 @@ struct ReportCommand: AsyncParsableCommand {
         }
     }
 
-    static func kindName(_ kind: TransactionKind) -> String { kind == .expense ? "expense" : "income" }
+    /// The schema name of a kind (its case name, as commands and the other reports write it).
+    static func kindName(_ kind: TransactionKind) -> String { String(describing: kind) }
 
     static func categoryName(_ total: MonthTotal) -> String { total.categoryName ?? total.categoryID?.description ?? "" }
 

@@ -61,7 +61,7 @@ struct TransactionsCommand: AsyncParsableCommand {
                 "walletID": .string(transaction.walletID.description), "walletName": .string(row.walletName),
                 "categoryID": .string(transaction.categoryID.description), "categoryName": row.categoryName.map(CanonicalJSON.string) ?? .null,
                 "payerID": .string(transaction.payer.description), "payerName": row.payerName.map(CanonicalJSON.string) ?? .null,
-                "kind": .string(transaction.kind == .expense ? "expense" : "income"), "amount": CanonicalJSON(transaction.amount),
+                "kind": .string(ReportCommand.kindName(transaction.kind)), "amount": CanonicalJSON(transaction.amount),
                 "isLive": .bool(transaction.isLive), "sequenceNumber": .integer(Int64(clamping: transaction.sequenceNumber)),
             ])
         }
