@@ -101,6 +101,7 @@ public final class FaultInjectingFileSystem: FileSystem, Sendable {
         }
 
         mutating func performCrash(_ mode: CrashMode) {
+            operationsUntilCrash = nil  // the power is already off: an armed crash is spent
             generation += 1
             crashCount += 1
             locks.removeAll()
