@@ -11,7 +11,7 @@ extension LedgerStore {
         guard (1...TransactionQuery.limitMax).contains(query.limit) else {
             throw .invalidQuery(reason: "a page holds 1...\(TransactionQuery.limitMax) rows, not \(query.limit)")
         }
-        var filter = TransactionFilter(query)
+        var filter = try TransactionFilter(query)
         if let cursor = query.after {
             guard cursor.order == query.order else {
                 throw .invalidQuery(reason: "the cursor \(cursor) continues a list in order \(cursor.order.rawValue), not \(query.order.rawValue)")
@@ -21,32 +21,39 @@ extension LedgerStore {
         }
         let sql = """
             SELECT t.*, w.name AS wallet_name, c.name AS category_name, p.name AS payer_name
-            FROM transactions t
+            FROM \(filter.source)
             LEFT JOIN wallet_balances w ON w.wallet_id = t.wallet_id
             LEFT JOIN categories c ON c.category_id = t.category_id
             LEFT JOIN people p ON p.person_id = t.payer_id
             \(filter.whereClause) ORDER BY \(query.order.orderBy) LIMIT ?
             """
-        let rows = try read { database in
+        let (page, hasMore) = try read { database in
             let reader = StoreRowReader(path: path, table: "transactions")
-            return try Row.fetchAll(database, sql: sql, arguments: filter.arguments + [query.limit + 1]).map { row in
-                TransactionRow(
-                    transaction: try reader.transaction(row), walletName: try reader.column(row, "wallet_name", as: String?.self) ?? "",
-                    categoryName: try reader.column(row, "category_name"), payerName: try reader.column(row, "payer_name"))
+            let found = try Row.fetchAll(database, sql: sql, arguments: filter.arguments + [query.limit + 1])
+            let rows = Array(found.prefix(query.limit))
+            let transactions = try rows.map { row throws(StoreError) in try reader.transaction(row) }
+            let texts = try RowDetails(database, of: transactions, path: path)
+            let page = try zip(rows, transactions).map { row, transaction throws(StoreError) in
+                let owner: PersonID? = try reader.optionalID(row, "note_owner")
+                return TransactionRow(
+                    transaction: transaction, walletName: try reader.column(row, "wallet_name", as: String?.self) ?? "",
+                    categoryName: try reader.column(row, "category_name"), payerName: try reader.column(row, "payer_name"),
+                    note: owner.map { owner in texts.notes[transaction.sequenceNumber].map { PersonalText($0, owner: owner) } ?? .redacted(owner: owner) },
+                    tags: texts.tags[transaction.transactionID] ?? [], split: texts.shares[transaction.transactionID] ?? [])
             }
+            return (page, found.count > query.limit)
         }
-        let page = Array(rows.prefix(query.limit))
-        let next = rows.count > query.limit ? page.last.map { query.order.cursor(after: $0.transaction) } : nil
+        let next = hasMore ? page.last.map { query.order.cursor(after: $0.transaction) } : nil
         return TransactionPage(rows: page, next: next)
     }
 
     /// The totals per business date, kind and currency of what `query` selects (its order, page
     /// size and cursor aside), newest date first: the headers of a list grouped by day.
     public func dayTotals(_ query: TransactionQuery) throws(StoreError) -> [DayTotal] {
-        let filter = TransactionFilter(query)
+        let filter = try TransactionFilter(query)
         let sql = """
-            SELECT date, kind, currency, SUM(amount) AS total, COUNT(*) AS count FROM transactions t
-            \(filter.whereClause) GROUP BY date, kind, currency ORDER BY date DESC, kind, currency
+            SELECT t.date AS date, t.kind AS kind, t.currency AS currency, SUM(t.amount) AS total, COUNT(*) AS count
+            FROM \(filter.source) \(filter.whereClause) GROUP BY t.date, t.kind, t.currency ORDER BY t.date DESC, t.kind, t.currency
             """
         return try read { database in
             let reader = StoreRowReader(path: path, table: "transactions")
@@ -64,12 +71,30 @@ extension LedgerStore {
 struct TransactionFilter {
     private(set) var conditions: [String] = []
     private(set) var arguments: StatementArguments = []
+    /// The tables a query reads: the transactions, or with a text, the search index's matches
+    /// first (so a search costs its matches, not a scan of every transaction in order).
+    private(set) var source = "transactions t"
 
-    init(_ query: TransactionQuery) {
+    init(_ query: TransactionQuery) throws(StoreError) {
+        if let text = query.text {
+            let match = try Self.matchExpression(text)
+            source = "transaction_search s CROSS JOIN transactions t ON t.transaction_id = s.transaction_id"
+            add("transaction_search MATCH ?", [match])
+        }
         add(column: "t.wallet_id", in: query.walletIDs.map(\.description))
         add(column: "t.category_id", in: query.categoryIDs.map(\.description))
         add(column: "t.payer_id", in: query.payers.map(\.description))
         add(column: "t.kind", in: query.kinds.map { Int64($0.rawValue) })
+        if !query.tags.isEmpty {
+            add("t.transaction_id IN (SELECT transaction_id FROM transaction_tags WHERE tag IN (\(Self.placeholders(query.tags.count))))",
+                StatementArguments(query.tags))
+        }
+        if !query.people.isEmpty {
+            let people = query.people.map(\.description)
+            let list = Self.placeholders(people.count)
+            add("(t.payer_id IN (\(list)) OR t.transaction_id IN (SELECT transaction_id FROM transaction_shares WHERE person_id IN (\(list))))",
+                StatementArguments(people + people))
+        }
         if let dates = query.dates {
             add("t.date BETWEEN ? AND ?", [StoreRowWriter.day(dates.lowerBound), StoreRowWriter.day(dates.upperBound)])
         }
@@ -81,6 +106,19 @@ struct TransactionFilter {
         }
     }
 
+    /// An FTS5 query for a search box's text: every word must start a word of the note or
+    /// tags. Words are quoted (so nothing typed is FTS5 syntax) and end with `*` (a prefix).
+    /// - Throws: ``StoreError/invalidQuery(reason:)`` for a text without a letter or digit.
+    static func matchExpression(_ text: String) throws(StoreError) -> String {
+        let words = text.split(whereSeparator: { !$0.isLetter && !$0.isNumber })
+        guard !words.isEmpty else {
+            throw .invalidQuery(reason: "a search text needs a letter or a digit, not \"\(text)\"")
+        }
+        return words.map { "\"\($0)\"*" }.joined(separator: " ")
+    }
+
+    static func placeholders(_ count: Int) -> String { Array(repeating: "?", count: count).joined(separator: ", ") }
+
     mutating func add(_ condition: String, _ values: StatementArguments) {
         conditions.append(condition)
         arguments += values
@@ -88,7 +126,7 @@ struct TransactionFilter {
 
     private mutating func add(column: String, in values: [some DatabaseValueConvertible]) {
         guard !values.isEmpty else { return }
-        add("\(column) IN (\(Array(repeating: "?", count: values.count).joined(separator: ", ")))", StatementArguments(values))
+        add("\(column) IN (\(Self.placeholders(values.count)))", StatementArguments(values))
     }
 
     var whereClause: String { conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ") }
@@ -160,7 +198,7 @@ extension LedgerStore {
     }
 
     private func monthTotals(_ query: TransactionQuery, byCategory: Bool) throws(StoreError) -> [MonthTotal] {
-        let filter = TransactionFilter(query)
+        let filter = try TransactionFilter(query)
         let category = byCategory ? "t.category_id, c.name AS category_name," : "NULL AS category_id, NULL AS category_name,"
         let group = byCategory ? "month, t.category_id, t.kind, t.currency" : "month, t.kind, t.currency"
         let order = byCategory ? "month, c.name, t.category_id, t.kind, t.currency" : "month, t.kind, t.currency"
@@ -169,7 +207,7 @@ extension LedgerStore {
         let sql = """
             SELECT t.date / 100 AS month, \(category) t.kind AS kind, t.currency AS currency,
                 SUM(t.amount) AS total, COUNT(*) AS count
-            FROM transactions t LEFT JOIN categories c ON c.category_id = t.category_id
+            FROM \(filter.source) LEFT JOIN categories c ON c.category_id = t.category_id
             \(filter.whereClause) GROUP BY \(group) ORDER BY \(order)
             """
         return try read { database in
@@ -184,6 +222,49 @@ extension LedgerStore {
                     categoryName: try reader.column(row, "category_name"), kind: try reader.kind(row),
                     total: try reader.money(row, amount: "total", currency: "currency"), count: try reader.column(row, "count"))
             }
+        }
+    }
+}
+
+/// What a page's rows show beside their columns, read in three indexed queries per page: the
+/// notes (from the search index), the tags and the split with the people's names.
+struct RowDetails {
+    private(set) var notes: [UInt64: String] = [:]
+    private(set) var tags: [TransactionID: [String]] = [:]
+    private(set) var shares: [TransactionID: [SplitShare]] = [:]
+
+    init(_ database: Database, of transactions: [StoredTransaction], path: String) throws(StoreError) {
+        guard !transactions.isEmpty else { return }
+        let list = TransactionFilter.placeholders(transactions.count)
+        let ids = StatementArguments(transactions.map(\.transactionID.description))
+        let byID = Dictionary(transactions.map { ($0.transactionID, $0) }, uniquingKeysWith: { first, _ in first })
+        let reader = StoreRowReader(path: path, table: "transaction details")
+        do {
+            let sequences = StatementArguments(transactions.map { Int64(bitPattern: $0.sequenceNumber) })
+            for row in try Row.fetchAll(database, sql: "SELECT rowid, note FROM transaction_search WHERE rowid IN (\(list)) AND note IS NOT NULL", arguments: sequences) {
+                notes[try reader.sequenceNumber(row, "rowid")] = try reader.column(row, "note", as: String.self)
+            }
+            for row in try Row.fetchAll(database, sql: """
+                SELECT transaction_id, tag FROM transaction_tags WHERE transaction_id IN (\(list)) ORDER BY transaction_id, position
+                """, arguments: ids) {
+                tags[try reader.id(row, "transaction_id"), default: []].append(try reader.column(row, "tag"))
+            }
+            for row in try Row.fetchAll(database, sql: """
+                SELECT s.transaction_id, s.person_id, s.amount, p.name FROM transaction_shares s
+                LEFT JOIN people p ON p.person_id = s.person_id
+                WHERE s.transaction_id IN (\(list)) ORDER BY s.transaction_id, s.position
+                """, arguments: ids) {
+                let id: TransactionID = try reader.id(row, "transaction_id")
+                guard let transaction = byID[id] else { continue }
+                let units: Int64 = try reader.column(row, "amount")
+                shares[id, default: []].append(SplitShare(
+                    person: try reader.id(row, "person_id"), name: try reader.column(row, "name"),
+                    amount: Money(minorUnits: units, currency: transaction.amount.currency)))
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .database(path: path, message: "\(error)")
         }
     }
 }

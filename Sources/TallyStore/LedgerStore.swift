@@ -24,7 +24,7 @@ public final class LedgerStore: Sendable {
     /// The store's file inside its folder; SQLite keeps `-wal` and `-shm` beside it.
     public static let fileName = "read-side.sqlite"
     /// The schema this version writes (`PRAGMA user_version`).
-    static let schemaVersion = 3
+    static let schemaVersion = 4
 
     /// The database file.
     public let path: String
@@ -103,6 +103,7 @@ public final class LedgerStore: Sendable {
             let writer = StoreRowWriter(database: database, snapshot: snapshot)
             for id in changes.transactionIDs { try writer.upsertTransaction(id) }
             for id in changes.transferIDs { try writer.upsertTransfer(id) }
+            try writer.rewriteNotes(of: changes.forgottenPeople)
             try writer.replaceLiveTables()
             try writer.setCoverage(coverage)
         }
@@ -121,7 +122,7 @@ public final class LedgerStore: Sendable {
             let total = wallets.transactionIDs.count + wallets.transferIDs.count
             var written = 0
             for id in wallets.transactionIDs {
-                try writer.upsertTransaction(id)
+                try writer.upsertTransaction(id, fresh: true)
                 written += 1
                 if written % 50_000 == 0 { progress(written, total) }
             }

@@ -7,16 +7,20 @@ public struct StoreChanges: Sendable, Equatable {
     public private(set) var transactionIDs: Set<TransactionID> = []
     /// Transfers recorded or deleted.
     public private(set) var transferIDs: Set<TransferID> = []
-    /// Whether a person was forgotten (P3): the store then drops every copy of old texts.
-    public private(set) var forgetsPeople = false
+    /// The people forgotten (P3): the store then drops every copy of their texts.
+    public private(set) var forgottenPeople: Set<PersonID> = []
     /// How many events these changes cover.
     public private(set) var eventCount = 0
 
     /// No changes.
     public init() {}
 
-    /// Marks a forgetting (P3): every text the store holds is rewritten and old pages dropped.
-    public mutating func forgetPeople() { forgetsPeople = true }
+    /// Whether a person was forgotten (P3).
+    public var forgetsPeople: Bool { !forgottenPeople.isEmpty }
+
+    /// Marks a forgetting (P3): the texts of `people` the store holds are rewritten from the
+    /// read models (redacted) and old pages dropped.
+    public mutating func forget(_ people: some Sequence<PersonID>) { forgottenPeople.formUnion(people) }
 
     /// Adds the changes of one event.
     public mutating func add(_ event: Event) {

@@ -13,21 +13,65 @@ struct StoreRowWriter {
         Int64(date.year) * 10_000 + Int64(date.month) * 100 + Int64(date.day)
     }
 
-    func upsertTransaction(_ id: TransactionID) throws {
-        guard let entry = snapshot.readModels.wallets.transaction(id) else {
-            try database.execute(sql: "DELETE FROM transactions WHERE transaction_id = ?", arguments: [id.description])
-            return
-        }
+    /// Writes a transaction's row, its search text, tags and split as the read models hold
+    /// them (or removes them when they hold none).
+    /// - Parameter fresh: the tables hold nothing of it yet (a rebuild): nothing to remove.
+    func upsertTransaction(_ id: TransactionID, fresh: Bool = false) throws {
+        if !fresh { try removeTransaction(key: id.description) }
+        guard let entry = snapshot.readModels.wallets.transaction(id) else { return }
         let details = entry.details
+        let sequence = Int64(bitPattern: entry.sequenceNumber)
         try database.cachedStatement(sql: """
-            INSERT OR REPLACE INTO transactions
-                (transaction_id, wallet_id, category_id, payer_id, kind, amount, currency, date, is_live, sequence)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO transactions
+                (transaction_id, wallet_id, category_id, payer_id, kind, amount, currency, date, is_live, sequence, note_owner)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [
                 id.description, details.walletID.description, details.categoryID.description, details.payer.description,
                 Int(details.kind.rawValue), details.amount.minorUnits, details.amount.currency.code, Self.day(details.date),
-                entry.isLive, Int64(bitPattern: entry.sequenceNumber),
+                entry.isLive, sequence, details.note?.owner.description,
             ])
+        // A redacted note (its owner forgotten, P3) leaves nothing to search.
+        let note = details.note?.text
+        if note != nil || !details.tags.isEmpty {
+            try database.cachedStatement(sql: "INSERT INTO transaction_search (rowid, note, tags, transaction_id) VALUES (?, ?, ?, ?)")
+                .execute(arguments: [sequence, note, details.tags.joined(separator: " "), id.description])
+        }
+        for (position, tag) in details.tags.enumerated() {
+            try database.cachedStatement(sql: "INSERT OR IGNORE INTO transaction_tags (transaction_id, tag, position) VALUES (?, ?, ?)")
+                .execute(arguments: [id.description, tag, position])
+        }
+        for (position, share) in (details.split?.shares ?? []).enumerated() {
+            try database.cachedStatement(sql: "INSERT INTO transaction_shares (transaction_id, person_id, position, amount) VALUES (?, ?, ?, ?)")
+                .execute(arguments: [id.description, share.person.description, position, share.amount.minorUnits])
+        }
+    }
+
+    /// Removes a transaction's row and everything kept beside it.
+    private func removeTransaction(key: String) throws {
+        if let sequence = try Int64.fetchOne(database.cachedStatement(sql: "SELECT sequence FROM transactions WHERE transaction_id = ?"), arguments: [key]) {
+            try database.cachedStatement(sql: "DELETE FROM transaction_search WHERE rowid = ?").execute(arguments: [sequence])
+        }
+        for table in ["transactions", "transaction_tags", "transaction_shares"] {
+            try database.cachedStatement(sql: "DELETE FROM \(table) WHERE transaction_id = ?").execute(arguments: [key])
+        }
+    }
+
+    /// Rewrites the transactions with a note of one of `people` from the read models (which
+    /// hold them redacted after a forgetting, P3), then merges the search index into one
+    /// segment, so that no index page keeps a word of the old texts (a delete alone leaves
+    /// them in older segments until a merge).
+    func rewriteNotes(of people: Set<PersonID>) throws {
+        guard !people.isEmpty else { return }
+        let owners = people.map(\.description)
+        let ids = try String.fetchAll(
+            database, sql: "SELECT transaction_id FROM transactions WHERE note_owner IN (\(TransactionFilter.placeholders(owners.count)))",
+            arguments: StatementArguments(owners))
+        for key in ids {
+            try removeTransaction(key: key)
+            // An id the model refuses cannot be in the read models: nothing to write back.
+            if let id = try? TransactionID(parsing: key) { try upsertTransaction(id, fresh: true) }
+        }
+        try database.execute(sql: "INSERT INTO transaction_search (transaction_search) VALUES ('optimize')")
     }
 
     func upsertTransfer(_ id: TransferID) throws {

@@ -5,7 +5,7 @@ import GRDB
 /// integers (sortable), amounts integer minor units with their currency code (G1).
 enum StoreSchema {
     /// Tables that grow with history: emptied by a rebuild.
-    static let historyTables = ["transactions", "transfers"]
+    static let historyTables = ["transactions", "transaction_search", "transaction_tags", "transaction_shares", "transfers"]
     /// Tables of live state, rewritten whole on every commit, with the order their digest
     /// reads them in (their primary keys).
     static let liveTableOrder = [
@@ -32,11 +32,30 @@ enum StoreSchema {
                 currency TEXT NOT NULL,
                 date INTEGER NOT NULL,
                 is_live INTEGER NOT NULL,
-                sequence INTEGER NOT NULL) WITHOUT ROWID;
+                sequence INTEGER NOT NULL,
+                note_owner TEXT) WITHOUT ROWID;
             CREATE INDEX transactions_by_wallet ON transactions (wallet_id, date DESC, sequence DESC);
             CREATE INDEX transactions_by_date ON transactions (date, sequence);
             CREATE INDEX transactions_by_amount ON transactions (amount, sequence);
             CREATE INDEX transactions_by_category ON transactions (category_id, date, sequence);
+            -- What a search box matches: the note (a personal text, P1: removed when its owner
+            -- is forgotten, P3) and the tags. rowid = the transaction's sequence number.
+            CREATE VIRTUAL TABLE transaction_search USING fts5(
+                note, tags, transaction_id UNINDEXED, tokenize = 'unicode61 remove_diacritics 2');
+            CREATE TABLE transaction_tags (
+                transaction_id TEXT NOT NULL,
+                tag TEXT NOT NULL,
+                position INTEGER NOT NULL,
+                PRIMARY KEY (transaction_id, tag)) WITHOUT ROWID;
+            CREATE INDEX tags_by_tag ON transaction_tags (tag, transaction_id);
+            -- The split of a shared transaction (S3): each person's part, in its currency.
+            CREATE TABLE transaction_shares (
+                transaction_id TEXT NOT NULL,
+                person_id TEXT NOT NULL,
+                position INTEGER NOT NULL,
+                amount INTEGER NOT NULL,
+                PRIMARY KEY (transaction_id, person_id)) WITHOUT ROWID;
+            CREATE INDEX shares_by_person ON transaction_shares (person_id, transaction_id);
             CREATE TABLE transfers (
                 transfer_id TEXT PRIMARY KEY,
                 from_wallet_id TEXT NOT NULL,

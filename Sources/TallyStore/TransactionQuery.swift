@@ -39,8 +39,16 @@ public struct TransactionQuery: Sendable, Hashable {
     public var categoryIDs: [CategoryID] = []
     /// Only these payers.
     public var payers: [PersonID] = []
+    /// Only transactions with one of these people as payer or in the split (S3).
+    public var people: [PersonID] = []
+    /// Only transactions with one of these tags (exactly as entered).
+    public var tags: [String] = []
     /// Only these kinds (income, expense).
     public var kinds: [TransactionKind] = []
+    /// Only transactions whose note or tags hold every word of this text, each word as the
+    /// start of a word (`"cof sh"` finds "Coffee shop"), case and accents ignored. Notes of
+    /// forgotten people are not searched (P3).
+    public var text: String?
     /// Only business dates in this range.
     public var dates: ClosedRange<LocalDate>?
     /// Only amounts (minor units, positive) in this range.
@@ -106,6 +114,22 @@ public struct TransactionRow: Sendable, Hashable {
     public let categoryName: String?
     /// The payer's display name (redacted for a forgotten person, P3); `nil` when unknown.
     public let payerName: String?
+    /// The note: its owner and text, the text `nil` when the owner was forgotten (P3).
+    public let note: PersonalText?
+    /// The tags, in the order entered.
+    public let tags: [String]
+    /// The split of a shared transaction, in share order; empty for a personal one.
+    public let split: [SplitShare]
+}
+
+/// One person's part of a shared transaction, as a list row shows it.
+public struct SplitShare: Sendable, Hashable {
+    /// The person.
+    public let person: PersonID
+    /// Their display name (redacted for a forgotten person, P3); `nil` when unknown.
+    public let name: String?
+    /// Their part, in the transaction's currency (the parts sum to its amount, S3).
+    public let amount: Money
 }
 
 /// The totals of one business date, currency and kind in a query's range (a list grouped by day).

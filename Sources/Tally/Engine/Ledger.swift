@@ -780,7 +780,7 @@ public actor Ledger {
             guard replayed.lastSequenceNumber == lastSequenceNumber, replayed.chainValue == chainValue else { return }
             current = replayed.state
             projections = replayed.readModels
-            unstoredChanges.forgetPeople()
+            unstoredChanges.forget(unfinishedForgetting)
             storeDurableChanges()
             // Validation's head: the rebuilt state plus the batches written since.
             head = current

@@ -146,7 +146,7 @@ final class ReadSide: Sendable {
                 in: reader, from: coverage.sequenceNumber + 1, through: reader.lastSequenceNumber, personalTexts: keys
             ) { committed in
                 changes.add(committed.event)
-                if case .personForgotten = committed.event.payload { changes.forgetPeople() }  // P3: truncate the WAL too
+                if case .personForgotten(let forgotten) = committed.event.payload { changes.forget([forgotten.personID]) }  // P3: truncate the WAL too
             }
         } catch {
             return nil
