@@ -1,5 +1,6 @@
 import GRDB
 import TallyModel
+import TallyProjections
 
 extension LedgerStore {
     /// One page of the transactions `query` selects, with the wallet, category and payer names
@@ -197,28 +198,60 @@ extension LedgerStore {
         }
     }
 
+    /// Totals per pay period, category, kind and currency of what `query` selects within
+    /// `periods` (B1: the budget's periods, which the engine knows; transactions outside every
+    /// period are left out), one grouped SQL query. Ordered like ``categoryTotals(byMonth:)``.
+    /// - Throws: ``StoreError/invalidQuery(reason:)`` for no periods or more than 1,000.
+    public func categoryTotals(byPeriod periods: [PayPeriod], _ query: TransactionQuery) throws(StoreError) -> [PeriodTotal] {
+        let periods = periods.sorted()
+        guard let first = periods.first, let last = periods.last, periods.count <= TransactionQuery.limitMax else {
+            throw .invalidQuery(reason: "a report per pay period needs 1...\(TransactionQuery.limitMax) periods, not \(periods.count)")
+        }
+        var range = query
+        range.dates = max(first.start, query.dates?.lowerBound ?? first.start)...min(last.end, query.dates?.upperBound ?? last.end)
+        let cases = periods.indices.map { "WHEN t.date BETWEEN ? AND ? THEN \($0)" }.joined(separator: " ")
+        let bounds = periods.flatMap { [StoreRowWriter.day($0.start), StoreRowWriter.day($0.end)] }
+        return try spanTotals(range, byCategory: true, span: ("CASE \(cases) END", StatementArguments(bounds))) { index throws(StoreError) in
+            guard let period = Int(exactly: index).flatMap({ periods.indices.contains($0) ? periods[$0] : nil }) else {
+                throw .invalidRow(path: path, table: "transactions", reason: "pay period \(index)")
+            }
+            return period
+        }
+    }
+
     private func monthTotals(_ query: TransactionQuery, byCategory: Bool) throws(StoreError) -> [MonthTotal] {
-        let filter = try TransactionFilter(query)
+        try spanTotals(query, byCategory: byCategory, span: ("t.date / 100", [])) { month throws(StoreError) in
+            guard let yearMonth = try? YearMonth(year: Int(month / 100), month: Int(month % 100)) else {
+                throw .invalidRow(path: path, table: "transactions", reason: "month \(month)")
+            }
+            return yearMonth
+        }
+    }
+
+    /// Totals grouped by a span of dates (`span`: an SQL expression of `t.date` giving an
+    /// integer, and its arguments), then by category when asked, kind and currency.
+    private func spanTotals<Span>(
+        _ query: TransactionQuery, byCategory: Bool, span: (sql: String, arguments: StatementArguments),
+        _ decode: (Int64) throws(StoreError) -> Span
+    ) throws(StoreError) -> [SpanTotal<Span>] {
+        var filter = try TransactionFilter(query)
+        filter.add("span IS NOT NULL", [])
         let category = byCategory ? "t.category_id, c.name AS category_name," : "NULL AS category_id, NULL AS category_name,"
-        let group = byCategory ? "month, t.category_id, t.kind, t.currency" : "month, t.kind, t.currency"
-        let order = byCategory ? "month, c.name, t.category_id, t.kind, t.currency" : "month, t.kind, t.currency"
+        let group = byCategory ? "span, t.category_id, t.kind, t.currency" : "span, t.kind, t.currency"
+        let order = byCategory ? "span, c.name, t.category_id, t.kind, t.currency" : "span, t.kind, t.currency"
         // SUM of 64-bit amounts: SQLite raises "integer overflow" rather than wrap, which reads
         // as a database error, never a wrong total.
         let sql = """
-            SELECT t.date / 100 AS month, \(category) t.kind AS kind, t.currency AS currency,
+            SELECT \(span.sql) AS span, \(category) t.kind AS kind, t.currency AS currency,
                 SUM(t.amount) AS total, COUNT(*) AS count
             FROM \(filter.source) LEFT JOIN categories c ON c.category_id = t.category_id
             \(filter.whereClause) GROUP BY \(group) ORDER BY \(order)
             """
         return try read { database in
             let reader = StoreRowReader(path: path, table: "transactions")
-            return try Row.fetchAll(database, sql: sql, arguments: filter.arguments).map { row in
-                let month: Int64 = try reader.column(row, "month")
-                guard let yearMonth = try? YearMonth(year: Int(month / 100), month: Int(month % 100)) else {
-                    throw StoreError.invalidRow(path: path, table: "transactions", reason: "month \(month)")
-                }
-                return MonthTotal(
-                    month: yearMonth, categoryID: byCategory ? try reader.id(row, "category_id") : nil,
+            return try Row.fetchAll(database, sql: sql, arguments: span.arguments + filter.arguments).map { row in
+                SpanTotal(
+                    span: try decode(try reader.column(row, "span")), categoryID: byCategory ? try reader.id(row, "category_id") : nil,
                     categoryName: try reader.column(row, "category_name"), kind: try reader.kind(row),
                     total: try reader.money(row, amount: "total", currency: "currency"), count: try reader.column(row, "count"))
             }

@@ -1,4 +1,5 @@
 import TallyModel
+import TallyProjections
 
 /// What a transaction list shows (issue 15): which transactions, in which order, how many, and
 /// where the page starts. Every filter narrows; an empty list means "any".
@@ -142,10 +143,11 @@ public struct DayTotal: Sendable, Hashable {
     public let count: Int
 }
 
-/// The total of one month, category (or none: every category), kind and currency: a cell of a
-/// spending-by-category report.
-public struct MonthTotal: Sendable, Hashable {
-    public let month: YearMonth
+/// The total of one span of business dates (a month or a pay period), category (or none: every
+/// category), kind and currency: a cell of a spending-by-category report.
+public struct SpanTotal<Span: Hashable & Sendable>: Sendable, Hashable {
+    /// The month or pay period.
+    public let span: Span
     /// The category; `nil` in ``LedgerStore/monthTotals(_:)``, which sums every category.
     public let categoryID: CategoryID?
     /// The category's name, when the store knows it.
@@ -155,4 +157,19 @@ public struct MonthTotal: Sendable, Hashable {
     public let total: Money
     /// How many transactions.
     public let count: Int
+}
+
+/// A cell of a report per month.
+public typealias MonthTotal = SpanTotal<YearMonth>
+/// A cell of a report per pay period (B1).
+public typealias PeriodTotal = SpanTotal<PayPeriod>
+
+extension SpanTotal where Span == YearMonth {
+    /// The month.
+    public var month: YearMonth { span }
+}
+
+extension SpanTotal where Span == PayPeriod {
+    /// The pay period.
+    public var period: PayPeriod { span }
 }

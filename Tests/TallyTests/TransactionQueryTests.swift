@@ -248,4 +248,33 @@ struct TransactionQueryTests {
         }
         await #expect(throws: LedgerError.self) { try await ledger.averageMonthlySpending(months: 0, endingWith: march) }
     }
+
+    @Test("B1 reports per pay period: with payday 25 the category totals of the last 4 periods group each transaction in the period from the 25th to the 24th, and equal sums over the reference model")
+    func payPeriodReportMatchesTheReference() async throws {
+        var household = try await Household()
+        defer { household.directory.remove() }
+        try await household.ledger.execute(household.s.command(.setPayday(day: 25)))  // Jan 5: the open period is Dec 25 ... Jan 24
+        let periods = await household.ledger.payPeriods(last: 4, endingWith: Scenario.date("2026-03-31"))
+        #expect(periods.map(\.start) == ["2025-12-25", "2026-01-25", "2026-02-25", "2026-03-25"].map(Scenario.date))
+        #expect(periods.map(\.end) == ["2026-01-24", "2026-02-24", "2026-03-24", "2026-04-24"].map(Scenario.date))
+        struct Key: Hashable { let start: LocalDate; let category: CategoryID?; let kind: TransactionKind; let currency: Currency }
+        var want: [Key: (Int64, Int)] = [:]
+        for row in household.expected where row.isLive {
+            let period = try #require(periods.first { $0.contains(row.date) })
+            let key = Key(start: period.start, category: row.category, kind: row.kind, currency: row.currency)
+            want[key] = ((want[key]?.0 ?? 0) + row.minorUnits, (want[key]?.1 ?? 0) + 1)
+        }
+        let got = try await household.ledger.categoryTotals(byPayPeriod: TransactionQuery(), last: 4, endingWith: Scenario.date("2026-03-31"))
+        #expect(got.count == want.count)
+        for total in got {
+            let key = Key(start: total.period.start, category: total.categoryID, kind: total.kind, currency: total.total.currency)
+            #expect(want[key].map { $0.0 == total.total.minorUnits && $0.1 == total.count } == true, "\(total)")
+        }
+        #expect(got.map(\.period) == got.map(\.period).sorted(), "oldest period first")
+        let two = try await household.ledger.categoryTotals(byPayPeriod: TransactionQuery(), last: 2, endingWith: Scenario.date("2026-03-31"))
+        #expect(Set(two.map(\.period)).isSubset(of: Set(periods.suffix(2))), "only the periods asked for")
+        await #expect(throws: LedgerError.self) {
+            try await household.ledger.categoryTotals(byPayPeriod: TransactionQuery(), last: 0, endingWith: Scenario.date("2026-03-31"))
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import TallyModel
+import TallyProjections
 import TallyStore
 
 /// What an app's screens ask (issue 15), answered by the read-side store as of the last
@@ -26,6 +27,32 @@ extension Ledger {
     /// Totals per month, kind and currency of what `query` selects (income against expense).
     public func monthTotals(_ query: TransactionQuery) throws(LedgerError) -> [MonthTotal] {
         try withStore { store throws(StoreError) in try store.monthTotals(query) }
+    }
+
+    /// Totals per pay period, category, kind and currency of what `query` selects, for the
+    /// `count` pay periods (B1) ending with the one containing `date`, oldest first: a
+    /// spending-by-category table per budget period.
+    /// - Throws: ``LedgerError/invalidQuery(_:)`` when `count` is outside 1...1,000.
+    public func categoryTotals(
+        byPayPeriod query: TransactionQuery, last count: Int, endingWith date: LocalDate
+    ) throws(LedgerError) -> [PeriodTotal] {
+        guard (1...TransactionQuery.limitMax).contains(count) else {
+            throw .invalidQuery("a report per pay period covers 1...\(TransactionQuery.limitMax) periods, not \(count)")
+        }
+        let periods = payPeriods(last: count, endingWith: date)
+        return try withStore { store throws(StoreError) in try store.categoryTotals(byPeriod: periods, query) }
+    }
+
+    /// The `count` pay periods (B1) ending with the one containing `date`, oldest first (fewer
+    /// when the calendar's first day comes first).
+    public func payPeriods(last count: Int, endingWith date: LocalDate) -> [PayPeriod] {
+        read { models in
+            var periods = [models.budgets.period(containing: date)]
+            while periods.count < count, let first = periods.first, let before = try? first.start.adding(days: -1) {
+                periods.insert(models.budgets.period(containing: before), at: 0)
+            }
+            return periods
+        }
     }
 
     /// The average monthly spending over the `months` months ending with `last` (N4).
