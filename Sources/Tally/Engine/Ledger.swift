@@ -26,6 +26,8 @@ public actor Ledger {
     /// Validation's state: `current` plus every batch written but not yet acknowledged
     /// (``unacknowledged``), in order.
     private var head: LedgerState
+    /// What an undo or redo executed now is validated against (``activity(_:)`` marks entries).
+    var validationHead: LedgerState { head }
     private var projections: Projections
     /// The chain value after the last acknowledged batch.
     private var chainValue: ChainValue

@@ -1,0 +1,145 @@
+import TallyModel
+
+/// Which page of an activity feed to list: the household's commands, newest first (issue 15).
+public struct ActivityQuery: Sendable, Hashable {
+    /// The most entries one page holds.
+    public static let limitMax = 1_000
+
+    /// Entries per page, 1...``limitMax``.
+    public var limit = 50
+    /// Where the page starts: the ``ActivityPage/next`` of the page before.
+    public var before: ActivityCursor?
+
+    /// The newest 50 commands.
+    public init() {}
+}
+
+/// Where the next page of an activity feed starts: before the first event of the last entry
+/// listed. Printable for a CLI (`before.<sequence>`).
+public struct ActivityCursor: Sendable, Hashable, LosslessStringConvertible {
+    /// The first sequence number not listed again.
+    let sequenceNumber: UInt64
+
+    /// `before.<sequence>`.
+    public var description: String { "before.\(sequenceNumber)" }
+
+    /// Reads a cursor printed by ``description``; `nil` for anything else.
+    public init?(_ description: String) {
+        guard description.hasPrefix("before."), let number = UInt64(description.dropFirst("before.".count)), number > 0 else { return nil }
+        sequenceNumber = number
+    }
+
+    init(sequenceNumber: UInt64) { self.sequenceNumber = sequenceNumber }
+}
+
+/// One page of an activity feed.
+public struct ActivityPage: Sendable, Hashable {
+    /// The entries, newest first.
+    public let entries: [ActivityEntry]
+    /// Where the next (older) page starts; `nil` after the first command of the ledger.
+    public let next: ActivityCursor?
+}
+
+/// One command as an activity feed shows it: who, what, when, and whether it can be undone.
+public struct ActivityEntry: Sendable, Hashable {
+    /// What an undo or redo of the command would do if executed now (T5).
+    public enum Undo: Sendable, Hashable {
+        /// `undo` would be accepted.
+        case undoable
+        /// The command is undone and `redo` would be accepted.
+        case redoable
+        /// Neither: the reason, as the rejection would state it (an irreversible event, a
+        /// later event depending on it, an undo or redo itself...).
+        case unavailable(reason: String)
+    }
+
+    /// The command.
+    public let commandID: CommandID
+    /// Who issued it (G7).
+    public let actor: PersonID
+    /// Their display name (redacted for a forgotten person, P3).
+    public let actorName: String?
+    /// When the host recorded it (G3).
+    public let recordedAt: Timestamp
+    /// The sequence numbers of its events.
+    public let sequenceNumbers: ClosedRange<UInt64>
+    /// Its events' types, in order (automatic `PeriodClosed` events included).
+    public let events: [EventTag]
+    /// For an undo or redo: the command it acted on.
+    public let target: CommandID?
+    /// Whether it is currently undone.
+    public let isUndone: Bool
+    /// Whether an undo or redo would be accepted now.
+    public let undo: Undo
+}
+
+extension Ledger {
+    /// One page of the household's commands, newest first: read backwards from the journal's
+    /// end in windows that double until the page is complete, so a page costs its own events
+    /// (plus one seek), not the history. The undo marks are checked as an `undo` or `redo`
+    /// executed now would be (T5).
+    /// - Throws: ``LedgerError/invalidQuery(_:)`` for a page size outside
+    ///   1...``ActivityQuery/limitMax``; ``LedgerError/storage(_:)`` and
+    ///   ``LedgerError/codec(_:sequenceNumber:)`` when the journal cannot be read.
+    public func activity(_ query: ActivityQuery = ActivityQuery()) throws(LedgerError) -> ActivityPage {
+        guard (1...ActivityQuery.limitMax).contains(query.limit) else {
+            throw .invalidQuery("an activity page holds 1...\(ActivityQuery.limitMax) entries, not \(query.limit)")
+        }
+        let end = min(query.before.map { $0.sequenceNumber - 1 } ?? lastSequenceNumber, lastSequenceNumber)
+        guard end > 0 else { return ActivityPage(entries: [], next: nil) }
+        let reader = try Ledger.reader(of: journal)
+        // Commands newest first; the oldest one read may be cut by the window's start.
+        var commands: [[CommittedEvent]] = []
+        var window = UInt64(query.limit) * 4
+        var start = end
+        while true {
+            start = end >= window ? end - window + 1 : 1
+            var cursor = LedgerEventCursor(reader: reader, from: start, through: end, personalTexts: nil)
+            commands = []
+            while let committed = try cursor.next() {
+                if let last = commands.last?.last, last.event.commandID == committed.event.commandID {
+                    commands[commands.count - 1].append(committed)
+                } else {
+                    commands.append([committed])
+                }
+            }
+            commands.reverse()
+            // Complete when the window starts at the first event, or holds one command more
+            // than the page beyond the one it may cut.
+            if start == 1 || commands.count > query.limit + 1 { break }
+            window *= 2
+        }
+        if start > 1 { commands.removeLast() }
+        let page = commands.prefix(query.limit)
+        let head = validationHead
+        let names = head.personNames
+        let entries = page.compactMap { events -> ActivityEntry? in
+            guard let first = events.first, let last = events.last else { return nil }
+            let event = first.event
+            let history = head.history.entry(for: event.commandID)
+            return ActivityEntry(
+                commandID: event.commandID, actor: event.actor, actorName: names[event.actor], recordedAt: event.recordedAt,
+                sequenceNumbers: first.sequenceNumber...last.sequenceNumber, events: events.map(\.event.payload.tag),
+                target: history?.target, isUndone: history?.isUndone ?? false, undo: Self.undo(of: event.commandID, in: head))
+        }
+        let next = commands.count > query.limit ? entries.last.map { ActivityCursor(sequenceNumber: $0.sequenceNumbers.lowerBound) } : nil
+        return ActivityPage(entries: entries, next: next)
+    }
+
+    /// Whether an undo (or for an undone command, a redo) of `command` would be accepted by
+    /// `state` now: the executor's own check, so the mark never disagrees with `execute`.
+    private static func undo(of command: CommandID, in state: LedgerState) -> ActivityEntry.Undo {
+        let executor = CommandExecutor(state: state)
+        let isUndone = state.history.entry(for: command)?.isUndone ?? false
+        do {
+            if isUndone {
+                _ = try executor.redo(command)
+                return .redoable
+            }
+            _ = try executor.undo(command)
+            return .undoable
+        } catch {
+            return .unavailable(reason: error.message)
+        }
+    }
+}
