@@ -35,7 +35,8 @@ struct OutputFailureTests {
             "repair": [["repair", ledger]],
             "rebuild": [["rebuild", ledger]],
             "transactions": [["transactions", ledger], ["transactions", "--json", ledger]],
-            "report": [["report", ledger], ["report", "--json", ledger], ["report", "--csv", ledger]],
+            "report": [["report", ledger], ["report", "--json", ledger], ["report", "--csv", ledger], ["report", "--by", "period", ledger]],
+            "activity": [["activity", ledger], ["activity", "--json", ledger]],
             "help": [["help"], ["--help"]],
         ]
     }

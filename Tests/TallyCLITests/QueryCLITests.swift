@@ -98,4 +98,84 @@ struct QueryCLITests {
         let table = try TallyRunner.run(["report", "--ledger", ledger])
         #expect(table.status == 0 && table.stdout.contains("Total"), "\(table.stdout)")
     }
+
+    @Test("--text, --tag and --person narrow the list to the rows whose note or tags hold the words, that carry the tag, that the person paid or shares; rows carry note, tags and split")
+    func searchTagAndPersonOptions() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let all = try Self.allRows(ledger, ["--limit", "1000"])
+        func note(_ row: [String: Any]) -> String { ((row["note"] as? [String: Any])?["text"] as? String) ?? "" }
+        func tags(_ row: [String: Any]) -> [String] { row["tags"] as? [String] ?? [] }
+        let found = try Self.allRows(ledger, ["--text", "MIGR shop", "--limit", "1000"])
+        #expect(!found.isEmpty)
+        #expect(found.count == all.filter { note($0).lowercased().contains("migros") && note($0).lowercased().contains("shop") }.count)
+        let tagged = try Self.allRows(ledger, ["--tag", "weekly", "--limit", "1000"])
+        #expect(!tagged.isEmpty && tagged.count == all.filter { tags($0).contains("weekly") }.count)
+        let bob = try Self.allRows(ledger, ["--person", "Bob", "--limit", "1000"])
+        let bobID = try #require(all.first { $0["payerName"] as? String == "Bob" }?["payerID"] as? String)
+        let expected = all.filter { row in
+            row["payerID"] as? String == bobID || (row["split"] as? [[String: Any]] ?? []).contains { $0["personID"] as? String == bobID }
+        }
+        #expect(!bob.isEmpty && bob.count == expected.count)
+        for row in all {
+            let shares = (row["split"] as? [[String: Any]] ?? []).compactMap { ($0["amount"] as? [String: Any])?["minorUnits"] as? Int }
+            if !shares.isEmpty { #expect(shares.reduce(0, +) == Self.minorUnits(row), "S3: the split sums to the amount") }
+        }
+        let bad = try TallyRunner.run(["transactions", "--ledger", ledger, "--text", "?!"])
+        #expect(bad.status == 2 && bad.stderr.contains("letter or a digit"), "\(bad.stderr)")
+    }
+
+    @Test("report --by period sums per pay period (B1) what --by month sums per month over the same transactions; --csv names the period's first and last day")
+    func reportByPayPeriod() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let csv = try TallyRunner.run(["report", "--csv", "--by", "period", "--periods", "24", "--ledger", ledger])
+        #expect(csv.status == 0, "\(csv.stderr)")
+        let lines = csv.stdout.split(separator: "\n")
+        #expect(lines.first == "category_id,category,period_start,period_end,kind,currency,amount,count")
+        let rows = try Self.allRows(ledger, ["--kind", "expense", "--limit", "1000"])
+        var periodSum = 0
+        var periodCount = 0
+        for line in lines.dropFirst() {
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            #expect(fields.count == 8, "\(line)")
+            guard fields.count == 8, fields[5] == "CHF" else { continue }
+            #expect(fields[2] <= fields[3], "a period starts before it ends")
+            periodSum += Int((Double(fields[6]) ?? 0) * 100 + 0.5)
+            periodCount += Int(fields[7]) ?? 0
+        }
+        let chf = rows.filter { ($0["amount"] as? [String: Any])?["currency"] as? String == "CHF" }
+        #expect(periodCount == chf.count, "24 periods cover every expense of the example")
+        #expect(periodSum == chf.map(Self.minorUnits).reduce(0, +))
+        let zero = try TallyRunner.run(["report", "--by", "period", "--periods", "0", "--ledger", ledger])
+        #expect(zero.status == 2 && zero.stderr.contains("1...1000"), "\(zero.stderr)")
+    }
+
+    @Test("activity lists every command once, newest first, page after page with --before; --json marks undo (T5) with the reason when unavailable")
+    func activityPages() throws {
+        let ledger = try TallyRunner.householdLedger()
+        var before: String?
+        var commands: [String] = []
+        var sequences: [Int] = []
+        repeat {
+            let result = try TallyRunner.run(["activity", "--json", "--limit", "7", "--ledger", ledger] + (before.map { ["--before", $0] } ?? []))
+            #expect(result.status == 0, "\(result.stderr)")
+            let page = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            let entries = try #require(page["entries"] as? [[String: Any]])
+            commands += entries.compactMap { $0["commandID"] as? String }
+            sequences += entries.compactMap { $0["firstSequenceNumber"] as? Int }
+            for entry in entries {
+                let undo = try #require(entry["undo"] as? [String: Any])
+                let state = try #require(undo["state"] as? String)
+                #expect(["undoable", "redoable", "unavailable"].contains(state))
+                #expect((state == "unavailable") == (undo["reason"] != nil))
+            }
+            before = page["next"] as? String
+        } while before != nil
+        let lines = try String(contentsOfFile: TallyRunner.household, encoding: .utf8).split(separator: "\n").filter { !$0.isEmpty }
+        #expect(commands.count == lines.count, "one entry per command of the example")
+        #expect(Set(commands).count == commands.count)
+        #expect(sequences == sequences.sorted(by: >))
+        #expect(sequences.last == 1)
+        let table = try TallyRunner.run(["activity", "--limit", "3", "--ledger", ledger])
+        #expect(table.status == 0 && table.stdout.contains("more: --before before."), "\(table.stdout)")
+    }
 }

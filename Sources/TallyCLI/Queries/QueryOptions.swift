@@ -11,8 +11,14 @@ struct QueryOptions: ParsableArguments {
     var categories: [String] = []
     @Option(name: .customLong("payer"), help: ArgumentHelp("Only paid by this person (id or name); repeat for several.", valueName: "PERSON"))
     var payers: [String] = []
+    @Option(name: .customLong("person"), help: ArgumentHelp("Only paid by this person or with a share of theirs (id or name); repeat for several.", valueName: "PERSON"))
+    var people: [String] = []
+    @Option(name: .customLong("tag"), help: ArgumentHelp("Only with this tag (exactly as entered); repeat for any of several.", valueName: "TAG"))
+    var tags: [String] = []
+    @Option(name: .customLong("text"), help: ArgumentHelp("Only with every word of this text starting a word of the note or tags (case and accents ignored).", valueName: "TEXT"))
+    var text: String?
     @Option(name: .customLong("kind"), help: ArgumentHelp("Only expense or income.", valueName: "KIND"))
-    var kind: Kind?
+    var kind: TransactionKind?
     @Option(name: .customLong("from"), help: ArgumentHelp("First business date.", valueName: "DATE")) var from: String?
     @Option(name: .customLong("to"), help: ArgumentHelp("Last business date.", valueName: "DATE")) var to: String?
     @Option(name: .customLong("month"), help: ArgumentHelp("Only this month (instead of --from/--to).", valueName: "YYYY-MM"))
@@ -23,11 +29,6 @@ struct QueryOptions: ParsableArguments {
     var maxMinorUnits: Int64?
     @Option(name: .customLong("deleted"), help: ArgumentHelp("excluded (default), included, or only (recently deleted).", valueName: "WHICH"))
     var deleted: TransactionQuery.Deleted = .excluded
-
-    enum Kind: String, ExpressibleByArgument, CaseIterable {
-        case expense, income
-        var transactionKind: TransactionKind { self == .expense ? .expense : .income }
-    }
 
     /// The query these options describe, names resolved against `store`.
     func query(in store: LedgerStore) throws -> TransactionQuery {
@@ -40,11 +41,14 @@ struct QueryOptions: ParsableArguments {
             let known = try store.categoryNames().map { (id: $0.key, name: $0.value) }
             query.categoryIDs = try categories.map { try Self.resolve($0, "--category", known) }
         }
-        if !payers.isEmpty {
+        if !payers.isEmpty || !people.isEmpty {
             let known = try store.personNames().map { (id: $0.key, name: $0.value) }
             query.payers = try payers.map { try Self.resolve($0, "--payer", known) }
+            query.people = try people.map { try Self.resolve($0, "--person", known) }
         }
-        query.kinds = kind.map { [$0.transactionKind] } ?? []
+        query.tags = tags
+        query.text = text
+        query.kinds = kind.map { [$0] } ?? []
         query.dates = try dates()
         if minMinorUnits != nil || maxMinorUnits != nil {
             let low = minMinorUnits ?? 0, high = maxMinorUnits ?? .max
@@ -83,4 +87,14 @@ struct QueryOptions: ParsableArguments {
 }
 
 extension TransactionQuery.Deleted: ExpressibleByArgument {}
+
+extension TransactionKind: ExpressibleByArgument {
+    /// A kind by its case name (`expense`, `income`), as commands and reports write it.
+    public init?(argument: String) {
+        guard let kind = Self.allCases.first(where: { String(describing: $0) == argument }) else { return nil }
+        self = kind
+    }
+
+    public static var allValueStrings: [String] { allCases.map { String(describing: $0) } }
+}
 extension TransactionQuery.Order: ExpressibleByArgument {}

@@ -38,14 +38,18 @@ struct TransactionsCommand: AsyncParsableCommand {
     }
 
     static func table(_ page: TransactionPage) -> String {
-        var table = TextTable([("Date", .left), ("Wallet", .left), ("Category", .left), ("Payer", .left), ("Amount", .right), ("", .left)])
+        var table = TextTable([
+            ("Date", .left), ("Wallet", .left), ("Category", .left), ("Payer", .left), ("Amount", .right), ("Note", .left), ("", .left),
+        ])
         for row in page.rows {
             let transaction = row.transaction
             let signed = transaction.kind == .expense
                 ? Money(minorUnits: 0 &- transaction.amount.minorUnits, currency: transaction.amount.currency) : transaction.amount
             table.add([
                 transaction.date.isoString, row.walletName, row.categoryName ?? transaction.categoryID.description,
-                row.payerName ?? transaction.payer.description, signed.formatted(), transaction.isLive ? "" : "deleted",
+                row.payerName ?? transaction.payer.description, signed.formatted(),
+                ([row.note?.description].compactMap { $0 } + row.tags.map { "#\($0)" }).joined(separator: " "),
+                transaction.isLive ? "" : "deleted",
             ])
         }
         var lines = [table.render()]
@@ -63,6 +67,16 @@ struct TransactionsCommand: AsyncParsableCommand {
                 "payerID": .string(transaction.payer.description), "payerName": row.payerName.map(CanonicalJSON.string) ?? .null,
                 "kind": .string(ReportCommand.kindName(transaction.kind)), "amount": CanonicalJSON(transaction.amount),
                 "isLive": .bool(transaction.isLive), "sequenceNumber": .integer(Int64(clamping: transaction.sequenceNumber)),
+                "note": row.note.map { note in
+                    .object(["ownerID": .string(note.owner.description), "text": note.text.map(CanonicalJSON.string) ?? .null])
+                } ?? .null,
+                "tags": .array(row.tags.map(CanonicalJSON.string)),
+                "split": .array(row.split.map { share in
+                    .object([
+                        "personID": .string(share.person.description), "personName": share.name.map(CanonicalJSON.string) ?? .null,
+                        "amount": CanonicalJSON(share.amount),
+                    ])
+                }),
             ])
         }
         return CanonicalJSON.object(["rows": .array(rows), "next": page.next.map { .string($0.description) } ?? .null]).text

@@ -60,6 +60,24 @@ enum LedgerAccess {
         }
     }
 
+    /// Opens the existing ledger at `path`, runs `body` with it and closes it (also when `body`
+    /// fails: that failure is the one thrown). A `LedgerError` from `body` is a CLI error.
+    static func using<Value>(at path: String, encryption: JournalEncryption?, _ body: (Ledger) async throws -> Value) async throws -> Value {
+        let ledger = try await open(at: path, create: false, encryption: encryption)
+        let value: Value
+        do {
+            value = try await body(ledger)
+        } catch let error as LedgerError {
+            try? await ledger.close()
+            throw CLIError.ledger(error, at: path)
+        } catch {
+            try? await ledger.close()
+            throw error
+        }
+        try await close(ledger, at: path)
+        return value
+    }
+
     /// Closes a ledger, turning a failure into a CLI error.
     static func close(_ ledger: Ledger, at path: String) async throws {
         do {

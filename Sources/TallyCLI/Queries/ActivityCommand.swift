@@ -1,0 +1,72 @@
+import ArgumentParser
+import Tally
+import TallyModel
+import TallyProjections
+
+/// `tally activity`: the household's commands, newest first (Docs/Queries.md "Activity
+/// feed"): who, what, when, and whether an undo or redo would be accepted now (T5).
+struct ActivityCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "activity", abstract: "List the household's commands, newest first: who, what, when, undoable.",
+        discussion: "Opens the ledger (with the writer lock) and reads the journal backwards. The last line names the --before cursor of the next (older) page.")
+
+    @OptionGroup var location: LedgerLocation
+    @OptionGroup var key: KeyOptions
+    @Option(name: .customLong("limit"), help: ArgumentHelp("Entries per page, 1...\(ActivityQuery.limitMax).", valueName: "N"))
+    var limit = 50
+    @Option(name: .customLong("before"), help: ArgumentHelp("The cursor a previous page printed.", valueName: "CURSOR"))
+    var before: String?
+    @Flag(help: "Print JSON: {\"entries\":[...],\"next\":CURSOR|null}.") var json = false
+
+    func run() async throws {
+        var query = ActivityQuery()
+        query.limit = limit
+        if let before {
+            guard let cursor = ActivityCursor(before) else { throw CLIError("--before \(before): not a cursor printed by `tally activity`") }
+            query.before = cursor
+        }
+        let page = try await LedgerAccess.using(at: try location.path(), encryption: try key.encryption()) { ledger in
+            try await ledger.activity(query)
+        }
+        try Terminal.line(json ? Self.json(page) : Self.table(page))
+    }
+
+    /// `undoable`, `redoable`, or `-` (the reason is in `--json`).
+    static func mark(_ undo: ActivityEntry.Undo) -> String {
+        switch undo {
+        case .undoable: "undoable"
+        case .redoable: "redoable"
+        case .unavailable: "-"
+        }
+    }
+
+    static func table(_ page: ActivityPage) -> String {
+        var table = TextTable([("Seq", .right), ("Recorded (UTC)", .left), ("By", .left), ("What", .left), ("Undo", .left)])
+        for entry in page.entries {
+            var what = entry.events.map(\.eventName).joined(separator: ", ")
+            if let target = entry.target { what += " of \(target)" }
+            if entry.isUndone { what += " (undone)" }
+            table.add([
+                String(entry.sequenceNumbers.lowerBound), entry.recordedAt.description, entry.actorName ?? entry.actor.description,
+                what, mark(entry.undo),
+            ])
+        }
+        return [table.render(), page.next.map { "more: --before \($0)" } ?? "end of history"].joined(separator: "\n")
+    }
+
+    static func json(_ page: ActivityPage) -> String {
+        let entries: [CanonicalJSON] = page.entries.map { entry in
+            var undo: [String: CanonicalJSON] = ["state": .string(mark(entry.undo) == "-" ? "unavailable" : mark(entry.undo))]
+            if case .unavailable(let reason) = entry.undo { undo["reason"] = .string(reason) }
+            return .object([
+                "commandID": .string(entry.commandID.description), "actorID": .string(entry.actor.description),
+                "actorName": entry.actorName.map(CanonicalJSON.string) ?? .null, "recordedAt": .string(entry.recordedAt.description),
+                "firstSequenceNumber": .integer(Int64(clamping: entry.sequenceNumbers.lowerBound)),
+                "lastSequenceNumber": .integer(Int64(clamping: entry.sequenceNumbers.upperBound)),
+                "events": .array(entry.events.map { .string($0.eventName) }),
+                "target": entry.target.map { .string($0.description) } ?? .null, "isUndone": .bool(entry.isUndone), "undo": .object(undo),
+            ])
+        }
+        return CanonicalJSON.object(["entries": .array(entries), "next": page.next.map { .string($0.description) } ?? .null]).text
+    }
+}
