@@ -20,32 +20,47 @@ extension LedgerStore {
             let (condition, values) = query.order.after(cursor)
             filter.add(condition, values)
         }
-        let sql = """
-            SELECT t.*, w.name AS wallet_name, c.name AS category_name, p.name AS payer_name
-            FROM \(filter.source)
-            LEFT JOIN wallet_balances w ON w.wallet_id = t.wallet_id
-            LEFT JOIN categories c ON c.category_id = t.category_id
-            LEFT JOIN people p ON p.person_id = t.payer_id
-            \(filter.whereClause) ORDER BY \(query.order.orderBy) LIMIT ?
-            """
         let (page, hasMore) = try read { database in
-            let reader = StoreRowReader(path: path, table: "transactions")
-            let found = try Row.fetchAll(database, sql: sql, arguments: filter.arguments + [query.limit + 1])
-            let rows = Array(found.prefix(query.limit))
-            let transactions = try rows.map { row throws(StoreError) in try reader.transaction(row) }
-            let texts = try RowDetails(database, of: transactions, path: path)
-            let page = try zip(rows, transactions).map { row, transaction throws(StoreError) in
-                let owner: PersonID? = try reader.optionalID(row, "note_owner")
-                return TransactionRow(
-                    transaction: transaction, walletName: try reader.column(row, "wallet_name", as: String?.self) ?? "",
-                    categoryName: try reader.column(row, "category_name"), payerName: try reader.column(row, "payer_name"),
-                    note: owner.map { owner in texts.notes[transaction.sequenceNumber].map { PersonalText($0, owner: owner) } ?? .redacted(owner: owner) },
-                    tags: texts.tags[transaction.transactionID] ?? [], split: texts.shares[transaction.transactionID] ?? [])
-            }
-            return (page, found.count > query.limit)
+            let found = try Self.transactionRows(
+                database, path: path, from: filter.source, where: filter.whereClause, orderBy: query.order.orderBy,
+                limit: query.limit + 1, arguments: filter.arguments)
+            return (Array(found.prefix(query.limit)), found.count > query.limit)
         }
         let next = hasMore ? page.last.map { query.order.cursor(after: $0.transaction) } : nil
         return TransactionPage(rows: page, next: next)
+    }
+
+    /// The rows a condition selects, in an order, with the names, notes, tags and splits a list
+    /// row shows (the notes, tags and splits in three more queries by the rows' ids).
+    static func transactionRows(
+        _ database: Database, path: String, from source: String = "transactions t", where condition: String,
+        orderBy order: String, limit: Int, arguments: StatementArguments
+    ) throws(StoreError) -> [TransactionRow] {
+        let sql = """
+            SELECT t.*, w.name AS wallet_name, c.name AS category_name, p.name AS payer_name
+            FROM \(source)
+            LEFT JOIN wallet_balances w ON w.wallet_id = t.wallet_id
+            LEFT JOIN categories c ON c.category_id = t.category_id
+            LEFT JOIN people p ON p.person_id = t.payer_id
+            \(condition) ORDER BY \(order) LIMIT ?
+            """
+        let reader = StoreRowReader(path: path, table: "transactions")
+        let rows: [Row]
+        do {
+            rows = try Row.fetchAll(database, sql: sql, arguments: arguments + [limit])
+        } catch {
+            throw .database(path: path, message: "\(error)")
+        }
+        let transactions = try rows.map { row throws(StoreError) in try reader.transaction(row) }
+        let details = try RowDetails(database, of: transactions, path: path)
+        return try zip(rows, transactions).map { row, transaction throws(StoreError) in
+            let owner: PersonID? = try reader.optionalID(row, "note_owner")
+            return TransactionRow(
+                transaction: transaction, walletName: try reader.column(row, "wallet_name", as: String?.self) ?? "",
+                categoryName: try reader.column(row, "category_name"), payerName: try reader.column(row, "payer_name"),
+                note: owner.map { owner in details.notes[transaction.sequenceNumber].map { PersonalText($0, owner: owner) } ?? .redacted(owner: owner) },
+                tags: details.tags[transaction.transactionID] ?? [], split: details.shares[transaction.transactionID] ?? [])
+        }
     }
 
     /// The totals per business date, kind and currency of what `query` selects (its order, page

@@ -81,12 +81,13 @@ struct StoreRowWriter {
         }
         try database.cachedStatement(sql: """
             INSERT OR REPLACE INTO transfers
-                (transfer_id, from_wallet_id, to_wallet_id, amount_sent, currency_sent, amount_received, currency_received, date, is_live)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                (transfer_id, from_wallet_id, to_wallet_id, amount_sent, currency_sent, amount_received, currency_received, date, is_live, sequence)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [
                 id.description, entry.fromWalletID.description, entry.toWalletID.description,
                 entry.amountSent.minorUnits, entry.amountSent.currency.code,
                 entry.amountReceived.minorUnits, entry.amountReceived.currency.code, Self.day(entry.date), entry.isLive,
+                Int64(bitPattern: entry.sequenceNumber),
             ])
     }
 

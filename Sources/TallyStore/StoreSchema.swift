@@ -65,7 +65,10 @@ enum StoreSchema {
                 amount_received INTEGER NOT NULL,
                 currency_received TEXT NOT NULL,
                 date INTEGER NOT NULL,
-                is_live INTEGER NOT NULL) WITHOUT ROWID;
+                is_live INTEGER NOT NULL,
+                sequence INTEGER NOT NULL) WITHOUT ROWID;
+            CREATE INDEX transfers_from_wallet ON transfers (from_wallet_id, date DESC, sequence DESC);
+            CREATE INDEX transfers_to_wallet ON transfers (to_wallet_id, date DESC, sequence DESC);
             CREATE TABLE wallet_balances (
                 wallet_id TEXT PRIMARY KEY,
                 name TEXT NOT NULL,

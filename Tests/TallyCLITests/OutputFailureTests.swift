@@ -37,6 +37,7 @@ struct OutputFailureTests {
             "transactions": [["transactions", ledger], ["transactions", "--json", ledger]],
             "report": [["report", ledger], ["report", "--json", ledger], ["report", "--csv", ledger], ["report", "--by", "period", ledger]],
             "activity": [["activity", ledger], ["activity", "--json", ledger]],
+            "statement": [["statement", "--wallet", "Joint account", ledger], ["statement", "--json", "--wallet", "Joint account", ledger]],
             "help": [["help"], ["--help"]],
         ]
     }

@@ -178,4 +178,39 @@ struct QueryCLITests {
         let table = try TallyRunner.run(["activity", "--limit", "3", "--ledger", ledger])
         #expect(table.status == 0 && table.stdout.contains("more: --before before."), "\(table.stdout)")
     }
+
+    @Test("W3, W5: every wallet's statement read oldest first in pages of 4 adds each row's amount to the balance before it and ends at the balance `balances --json` reports; an observed wallet has no running balance")
+    func statementEndsAtTheBalance() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let balances = try TallyRunner.run(["balances", "--json", "--ledger", ledger])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(balances.stdout.utf8)) as? [String: Any])
+        let wallets = try #require(report["wallets"] as? [[String: Any]])
+        #expect(wallets.count >= 4)
+        for wallet in wallets {
+            let name = try #require(wallet["name"] as? String)
+            var rows: [[String: Any]] = []
+            var after: String?
+            repeat {
+                let result = try TallyRunner.run(["statement", "--json", "--sort", "date-asc", "--limit", "4", "--wallet", name, "--ledger", ledger]
+                    + (after.map { ["--after", $0] } ?? []))
+                #expect(result.status == 0, "\(result.stderr)")
+                let page = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+                rows += try #require(page["rows"] as? [[String: Any]])
+                after = page["next"] as? String
+            } while after != nil
+            let balance = { (row: [String: Any]) in (row["balance"] as? [String: Any])?["minorUnits"] as? Int }
+            if wallet["kind"] as? String == "investment" {
+                #expect(rows.allSatisfy { balance($0) == nil }, "\(name): W5, no running balance")
+                continue
+            }
+            for (previous, row) in zip(rows, rows.dropFirst()) {
+                #expect(balance(row).map { $0 - Self.minorUnits(row) } == balance(previous), "\(name): a row adds its amount")
+            }
+            if let last = rows.last {
+                #expect(balance(last) == (wallet["balance"] as? [String: Any])?["minorUnits"] as? Int, "\(name): ends at the balance")
+            }
+        }
+        let sorted = try TallyRunner.run(["statement", "--sort", "amount-desc", "--wallet", "Joint account", "--ledger", ledger])
+        #expect(sorted.status == 2 && sorted.stderr.contains("date-desc"), "\(sorted.stderr)")
+    }
 }

@@ -14,6 +14,26 @@ extension Ledger {
         try withStore { store throws(StoreError) in try store.transactions(query) }
     }
 
+    /// One page of a wallet's statement: its live transactions and transfers by date, each with
+    /// the wallet's balance after it (Docs/Queries.md "Wallet statement").
+    /// - Throws: ``LedgerError/invalidQuery(_:)`` for an order by amount, a page size outside
+    ///   1...1000 or a cursor of another order; ``LedgerError/readSide(_:)`` as the other queries.
+    public func statement(_ query: StatementQuery) throws(LedgerError) -> StatementPage {
+        try withStore { store throws(StoreError) in
+            try store.statement(query) { date throws(StoreError) in
+                // The read models' balance at the end of the day: O(wallets x days moved).
+                let balance = read { models in
+                    Result { () throws(ProjectionError) in try models.wallets.balance(of: query.walletID, asOf: date) }
+                }
+                do {
+                    return try balance.get()
+                } catch {
+                    throw .invalidRow(path: store.path, table: "wallet_balances", reason: "\(error)")
+                }
+            }
+        }
+    }
+
     /// Totals per business date, kind and currency of what `query` selects.
     public func dayTotals(_ query: TransactionQuery) throws(LedgerError) -> [DayTotal] {
         try withStore { store throws(StoreError) in try store.dayTotals(query) }

@@ -74,8 +74,9 @@ struct StateReader {
 enum StateFormat {
     /// 3: the derived indexes (wallet movements, open debts and nets) are written, and the
     /// archived maps (``ArchivedMap``) may be in the checkpoint archive instead. 4: the budget's
-    /// date index is one entry per (date, transaction), not one per date.
-    static let version: UInt64 = 4
+    /// date index is one entry per (date, transaction), not one per date. 5: a transfer keeps
+    /// the sequence number that recorded it (a wallet statement orders a day's movements).
+    static let version: UInt64 = 5
 }
 
 extension BinaryWriter {

@@ -8,6 +8,8 @@ struct TransferRecord: Hashable, Sendable {
     let amountReceived: Money
     let date: LocalDate
     var isLive: Bool
+    /// The sequence number of the event that recorded it: orders a day's movements.
+    let sequenceNumber: UInt64
 }
 
 extension TransferRecord: ArchivedState {
@@ -18,11 +20,12 @@ extension TransferRecord: ArchivedState {
         amountReceived.encode(to: &writer)
         date.encode(to: &writer)
         isLive.encode(to: &writer)
+        sequenceNumber.encode(to: &writer)
     }
 
     init(from reader: inout StateReader) throws(ProjectionError) {
         self.init(
             fromWalletID: try reader.read(), toWalletID: try reader.read(), amountSent: try reader.read(),
-            amountReceived: try reader.read(), date: try reader.read(), isLive: try reader.read())
+            amountReceived: try reader.read(), date: try reader.read(), isLive: try reader.read(), sequenceNumber: try reader.read())
     }
 }

@@ -179,6 +179,8 @@ public struct TransferEntry: Hashable, Sendable {
     public let date: LocalDate
     /// `false` once deleted.
     public let isLive: Bool
+    /// The sequence number of the event that recorded it.
+    public let sequenceNumber: UInt64
 }
 
 extension WalletProjection {
@@ -192,7 +194,7 @@ extension WalletProjection {
         transfers[id].map {
             TransferEntry(
                 transferID: id, fromWalletID: $0.fromWalletID, toWalletID: $0.toWalletID, amountSent: $0.amountSent,
-                amountReceived: $0.amountReceived, date: $0.date, isLive: $0.isLive)
+                amountReceived: $0.amountReceived, date: $0.date, isLive: $0.isLive, sequenceNumber: $0.sequenceNumber)
         }
     }
 

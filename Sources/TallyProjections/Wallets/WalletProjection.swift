@@ -106,7 +106,7 @@ public struct WalletProjection: Hashable, Sendable {
         }
         let record = TransferRecord(
             fromWalletID: transfer.fromWalletID, toWalletID: transfer.toWalletID, amountSent: transfer.amountSent,
-            amountReceived: transfer.amountReceived, date: transfer.date, isLive: true)
+            amountReceived: transfer.amountReceived, date: transfer.date, isLive: true, sequenceNumber: sequenceNumber)
         transfers[transfer.transferID] = record
         movementIndex.add(record, direction: 1)
     }

@@ -76,9 +76,11 @@ struct TestLedger {
     let directory: TemporaryDirectory
     let ledger: Ledger
 
-    static func make(_ label: String = "ledger") async throws -> TestLedger {
+    /// - Parameter durability: `.none` (no fsync) by default; the read-side store commits only
+    /// what is durable, so tests of queries ask for `.synchronous`.
+    static func make(_ label: String = "ledger", durability: DurabilityPolicy = .none) async throws -> TestLedger {
         let directory = try TemporaryDirectory("tally-engine-\(label)")
-        let ledger = try await Ledger.open(at: directory.appending("ledger"), options: LedgerOptions(durability: .none))
+        let ledger = try await Ledger.open(at: directory.appending("ledger"), options: LedgerOptions(durability: durability))
         return TestLedger(directory: directory, ledger: ledger)
     }
 

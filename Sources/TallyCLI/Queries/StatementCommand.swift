@@ -1,0 +1,82 @@
+import ArgumentParser
+import Tally
+import TallyModel
+import TallyProjections
+import TallyStore
+
+/// `tally statement`: one page of a wallet's statement (Docs/Queries.md "Wallet statement"):
+/// its transactions and transfers by date, each with the balance after it.
+struct StatementCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "statement", abstract: "List a wallet's movements by date with the running balance, one page at a time.",
+        discussion: "Opens the ledger (with the writer lock): the balance at a date comes from the read models. The last line names the --after cursor of the next page.")
+
+    @OptionGroup var location: LedgerLocation
+    @OptionGroup var key: KeyOptions
+    @Option(name: .customLong("wallet"), help: ArgumentHelp("The wallet (id or name).", valueName: "WALLET"))
+    var wallet: String
+    @Option(name: .customLong("from"), help: ArgumentHelp("First business date.", valueName: "DATE")) var from: String?
+    @Option(name: .customLong("to"), help: ArgumentHelp("Last business date.", valueName: "DATE")) var to: String?
+    @Option(name: .customLong("sort"), help: ArgumentHelp("date-desc (default) or date-asc.", valueName: "ORDER"))
+    var order: TransactionQuery.Order = .newestFirst
+    @Option(name: .customLong("limit"), help: ArgumentHelp("Rows per page, 1...\(TransactionQuery.limitMax).", valueName: "N"))
+    var limit = 50
+    @Option(name: .customLong("after"), help: ArgumentHelp("The cursor a previous page printed.", valueName: "CURSOR"))
+    var after: String?
+    @Flag(help: "Print JSON: {\"rows\":[...],\"next\":CURSOR|null}.") var json = false
+
+    func run() async throws {
+        let cursor = try after.map { text throws -> TransactionCursor in
+            guard let cursor = TransactionCursor(text) else { throw CLIError("--after \(text): not a cursor printed by `tally statement`") }
+            return cursor
+        }
+        let first = try from.map { try LedgerAccess.date($0, option: "--from") }
+        let last = try to.map { try LedgerAccess.date($0, option: "--to") }
+        if let first, let last, first > last { throw CLIError("--from \(first) is after --to \(last)") }
+        let page = try await LedgerAccess.using(at: try location.path(), encryption: try key.encryption()) { ledger in
+            guard let store = await ledger.store else { throw CLIError("the read-side store cannot be used (\(ledger.openReport.readSide))") }
+            let known = try store.walletBalances().map { (id: $0.walletID, name: $0.name) }
+            var query = StatementQuery(walletID: try QueryOptions.resolve(wallet, "--wallet", known))
+            if first != nil || last != nil { query.dates = (first ?? .min)...(last ?? .max) }
+            query.order = order
+            query.limit = limit
+            query.after = cursor
+            return try await ledger.statement(query)
+        }
+        try Terminal.line(json ? Self.json(page) : Self.table(page))
+    }
+
+    /// What a row shows in the Description column and JSON `description`.
+    static func description(_ row: StatementRow) -> String {
+        switch row.movement {
+        case .transaction(let transaction):
+            let parts = [transaction.categoryName ?? transaction.transaction.categoryID.description, transaction.note?.description]
+            return parts.compactMap { $0 }.joined(separator: ": ")
+        case .transfer(let transfer):
+            return "transfer \(transfer.fromWalletName) -> \(transfer.toWalletName)"
+        }
+    }
+
+    static func table(_ page: StatementPage) -> String {
+        var table = TextTable([("Date", .left), ("Description", .left), ("Amount", .right), ("Balance", .right)])
+        for row in page.rows {
+            table.add([row.date.isoString, description(row), row.amount.formatted(), row.balance?.formatted() ?? ""])
+        }
+        return [table.render(), page.next.map { "more: --after \($0)" } ?? "end of statement"].joined(separator: "\n")
+    }
+
+    static func json(_ page: StatementPage) -> String {
+        let rows: [CanonicalJSON] = page.rows.map { row in
+            let id: (String, String) = switch row.movement {
+            case .transaction(let transaction): ("transaction", transaction.transaction.transactionID.description)
+            case .transfer(let transfer): ("transfer", transfer.transferID.description)
+            }
+            return .object([
+                "type": .string(id.0), "id": .string(id.1), "date": CanonicalJSON(row.date), "description": .string(description(row)),
+                "sequenceNumber": .integer(Int64(clamping: row.sequenceNumber)), "amount": CanonicalJSON(row.amount),
+                "balance": row.balance.map(CanonicalJSON.init) ?? .null,
+            ])
+        }
+        return CanonicalJSON.object(["rows": .array(rows), "next": page.next.map { .string($0.description) } ?? .null]).text
+    }
+}
