@@ -92,23 +92,39 @@ public struct CSVImporter: Sendable {
         self.recordedAt = recordedAt
     }
 
-    /// Plans the import of `text` into the ledger whose state is `state` (see
-    /// ``plan(bytes:state:)``).
-    public func plan(_ text: String, state: LedgerState) throws(InterchangeError) -> Plan {
-        try plan(bytes: Array(text.utf8), state: state)
+    /// Plans the import of `text` into `ledger` (see ``plan(bytes:ledger:)``).
+    public func plan(_ text: String, ledger: Ledger) async throws(InterchangeError) -> Plan {
+        let state = await ledger.state
+        return try plan(bytes: Array(text.utf8), state: state)
     }
 
-    /// Plans the import of a CSV file's bytes into the ledger whose state is `state`.
+    /// Plans the import of a CSV file's bytes into `ledger`, as of its last acknowledged batch
+    /// (its wallets, categories, household, and its transactions for duplicate detection).
     ///
     /// The bytes must be UTF-8 (a leading byte order mark is dropped) and strict RFC 4180
     /// (``CSVTable``). Amounts: ``CSVAmount`` (`-12.50`, `12,5`, `1'234.50`); an ambiguous one
     /// fails its row; negative means expense when there is no type column. Ids derive from
     /// the file's bytes and the row's line, so a replayed import produces the same commands.
-    /// Execute ``Plan/batch()``: a plan with a failed row imports nothing.
+    /// Execute ``Plan/batch()`` on the same ledger: a plan with a failed row imports nothing.
     ///
     /// - Throws: `InterchangeError`: ``CSVTable/parse(bytes:)``'s codes, `unknownWallet`,
     ///   `noHousehold`, `csvColumnMissing`, `csvDateAmbiguous`.
-    public func plan(bytes: [UInt8], state: LedgerState) throws(InterchangeError) -> Plan {
+    public func plan(bytes: [UInt8], ledger: Ledger) async throws(InterchangeError) -> Plan {
+        let state = await ledger.state
+        return try plan(bytes: bytes, state: state)
+    }
+
+    /// Plans the import of `text` against the validation state `state` (see
+    /// ``plan(bytes:state:)``).
+    package func plan(_ text: String, state: LedgerState) throws(InterchangeError) -> Plan {
+        try plan(bytes: Array(text.utf8), state: state)
+    }
+
+    /// Plans the import of a CSV file's bytes against the validation state `state`, as
+    /// ``plan(bytes:ledger:)`` does against a ledger's (package-internal: the CLI plans against
+    /// a ``LedgerHistory``'s state, the fuzz target against a fixed one).
+    /// - Throws: as ``plan(bytes:ledger:)``.
+    package func plan(bytes: [UInt8], state: LedgerState) throws(InterchangeError) -> Plan {
         let table = try CSVTable.parse(bytes: bytes)
         guard let wallet = state.wallets.first(where: { $0.value.name.lowercased() == walletName.lowercased() && !$0.value.isClosed }) else {
             throw InterchangeError(code: "unknownWallet", message: "no open wallet named \"\(walletName)\"")

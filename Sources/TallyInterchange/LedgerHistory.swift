@@ -4,24 +4,28 @@ import TallyJournal
 import TallyModel
 import TallyProjections
 
-/// A read-only view of a ledger directory: the engine state and the read models folded from
-/// every committed event, and the events themselves as a cursor (``eventCursor()``) that reads
-/// the journal again one frame at a time, so memory does not grow with history. Opening it
-/// takes no writer lock and never repairs anything; a damaged tail ends the readable prefix
-/// (see ``JournalReader``).
+/// A read-only view of a ledger directory: the read models (and, package-internal, the engine's
+/// validation state) folded from every committed event, and the events themselves as a cursor
+/// (``eventCursor()``) that reads the journal again one frame at a time, so memory does not
+/// grow with history. Opening it takes no writer lock and never repairs anything; a damaged
+/// tail ends the readable prefix (see ``JournalReader``).
 public struct LedgerHistory: Sendable {
     /// Where the events come from.
     private enum Source: Sendable {
         /// The journal, read again by each cursor through ``lastSequenceNumber``.
         case journal(encryption: JournalEncryption?, allowingDamage: Bool)
-        /// Events already in memory (tests, hosts holding a `Ledger`).
+        /// Events already in memory (tests).
         case events([CommittedEvent])
+        /// An open ledger's cursor, not started: each ``eventCursor()`` reads a copy of it.
+        case ledger(LedgerEventCursor)
     }
 
     /// The ledger's directory (it holds `journal/`).
     public let directory: FilePath
-    /// The engine's state after the last event (names of wallets, categories, people).
-    public let state: LedgerState
+    /// The engine's validation state after the last event (names of wallets, categories,
+    /// people): package-internal, for the exporters and the CLI (Docs/Architecture.md, "Public
+    /// surface"); hosts read ``readModels`` and the name helpers.
+    package let state: LedgerState
     /// The read models after the last event.
     public let readModels: Projections
     /// The last sequence number read (0 when the journal is empty).
@@ -65,7 +69,39 @@ public struct LedgerHistory: Sendable {
         }
     }
 
-    /// Creates a history from already decoded events (for tests and hosts that hold a `Ledger`).
+    /// Reads the acknowledged events of an open `ledger` through its event cursor, folding them
+    /// without keeping them (for a host that holds a `Ledger` and exports from it). The history
+    /// ends at the ledger's last acknowledged event when this is called; ``eventCursor()``
+    /// reads the same events again from the journal (also after the ledger is closed).
+    /// ``unreadablePersonalTexts`` is the ledger's (``LedgerOpenReport/unreadablePersonalTexts``).
+    /// - Throws: ``InterchangeError`` with the journal's or the codec's code.
+    public static func load(from ledger: Ledger) async throws(InterchangeError) -> LedgerHistory {
+        let directory = ledger.directory
+        do throws(LedgerError) {
+            let start = try await ledger.eventCursor()
+            var cursor = start
+            var state = LedgerState()
+            var readModels = Projections()
+            var count = 0
+            var last: UInt64 = 0
+            while let committed = try cursor.next() {
+                state.apply(committed.event)
+                readModels.apply(committed.event, sequenceNumber: committed.sequenceNumber)
+                count += 1
+                last = committed.sequenceNumber
+            }
+            var history = LedgerHistory(
+                directory: directory, source: .ledger(start), state: state, readModels: readModels,
+                lastSequenceNumber: last, eventCount: count)
+            history.unreadablePersonalTexts = ledger.openReport.unreadablePersonalTexts
+            return history
+        } catch {
+            throw Self.error(error, directory: directory)
+        }
+    }
+
+    /// Creates a history from already decoded events (for tests; a host holding a `Ledger`
+    /// uses ``load(from:)``, which does not keep the events).
     public init(directory: FilePath, events: [CommittedEvent]) {
         var state = LedgerState()
         var readModels = Projections()
@@ -96,6 +132,8 @@ public struct LedgerHistory: Sendable {
         switch source {
         case .events(let events):
             return Cursor(directory: directory, events: .memory(events, next: 0))
+        case .ledger(let start):
+            return Cursor(directory: directory, events: .journal(start))
         case .journal(let encryption, let allowingDamage):
             do {
                 let cursor = try LedgerReplay.eventCursor(

@@ -30,7 +30,7 @@ extension DebtBook {
 }
 
 extension CommandHistory.Entry: ArchiveCodable {
-    public func write(to writer: inout BinaryWriter) {
+    package func write(to writer: inout BinaryWriter) {
         writer.writeVarUInt(firstSequenceNumber)
         writer.write(target)
         writer.write(owned.sorted(by: EntityKey.checkpointOrder))
@@ -45,7 +45,7 @@ extension CommandHistory.Entry: ArchiveCodable {
         writer.write(effectCount)
     }
 
-    public init(from reader: inout BinaryReader) throws(EventCodecError) {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
         self.init(firstSequenceNumber: try reader.readVarUInt())
         target = try reader.read()
         owned = Set(try reader.read([EntityKey].self))

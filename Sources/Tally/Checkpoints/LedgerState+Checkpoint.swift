@@ -228,12 +228,12 @@ extension TreeDictionary: CheckpointMap {}
 
 /// One layout for a transaction record, in a checkpoint and in the archive.
 extension TransactionRecord: ArchiveCodable {
-    public func write(to writer: inout BinaryWriter) {
+    package func write(to writer: inout BinaryWriter) {
         writer.write(details); writer.write(isDeleted)
         writer.write(settledBy); writer.write(isBonusConfirmed)
     }
 
-    public init(from reader: inout BinaryReader) throws(EventCodecError) {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
         self.init(details: try reader.read())
         isDeleted = try reader.read()
         settledBy = try reader.read()
@@ -243,11 +243,11 @@ extension TransactionRecord: ArchiveCodable {
 
 /// One layout for a transfer record, in a checkpoint and in the archive.
 extension TransferRecord: ArchiveCodable {
-    public func write(to writer: inout BinaryWriter) {
+    package func write(to writer: inout BinaryWriter) {
         writer.write(transfer); writer.write(isDeleted)
     }
 
-    public init(from reader: inout BinaryReader) throws(EventCodecError) {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
         self.init(transfer: try reader.read())
         isDeleted = try reader.read()
     }

@@ -1,7 +1,7 @@
 import TallyModel
 
 /// An event with its place in the journal, as delivered by ``Ledger/changes`` and
-/// ``Ledger/events(from:through:)``.
+/// ``LedgerEventCursor/next()`` (``Ledger/eventCursor(from:through:)``).
 public struct CommittedEvent: Sendable, Hashable {
     /// The journal sequence number (1-based, contiguous).
     public let sequenceNumber: UInt64

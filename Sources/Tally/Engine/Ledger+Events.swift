@@ -10,10 +10,10 @@ extension Ledger {
     }
 
     /// The acknowledged events from `start` through `end` (default: the last) as an array,
-    /// collected from ``eventCursor(from:through:)``: memory grows with the range, so prefer
-    /// the cursor for long ones.
+    /// collected from ``eventCursor(from:through:)``: memory grows with the range. Not API
+    /// (hosts stream with the cursor); for tests and tools inside the package.
     /// - Throws: ``LedgerError/storage(_:)``, ``LedgerError/codec(_:sequenceNumber:)``.
-    public func events(from start: UInt64 = 1, through end: UInt64? = nil) throws(LedgerError) -> [CommittedEvent] {
+    package func events(from start: UInt64 = 1, through end: UInt64? = nil) throws(LedgerError) -> [CommittedEvent] {
         var cursor = try eventCursor(from: start, through: end)
         var events: [CommittedEvent] = []
         while let committed = try cursor.next() { events.append(committed) }

@@ -12,8 +12,8 @@ import TallyStore
 /// actor. Batches are validated and written in arrival order under a FIFO gate (validation
 /// sees every batch written before, durable or not); the gate is left before the wait for
 /// durability, so concurrent batches share one `fdatasync` (group commit). A batch is
-/// acknowledged, applied to the state that reads see (``state``, ``readModels``) and published
-/// to ``changes`` only once its frame is durable, strictly in sequence order (``commit(_:)``).
+/// acknowledged, applied to the state that reads see (``readModels``, ``read(_:)``, the read
+/// side) and published to ``changes`` only once its frame is durable, strictly in sequence order (``commit(_:)``).
 /// After a failed sync the ledger is failed: see ``execute(_:)-([Command])``.
 public actor Ledger {
     /// The ledger's directory; the journal lives in `<directory>/journal`.
@@ -209,16 +209,18 @@ public actor Ledger {
         }
     }
 
-    /// A snapshot of the state after the last acknowledged batch (a value; later commands do
-    /// not change it). Batches written but not yet durable are not in it, and after a failed
-    /// sync it stays as of the last durable batch (G6).
+    /// A snapshot of the validation state after the last acknowledged batch (a value; later
+    /// commands do not change it). Batches written but not yet durable are not in it, and after
+    /// a failed sync it stays as of the last durable batch (G6).
     ///
+    /// Package-internal (Docs/Architecture.md, "Public surface"): for the CLI, the interchange
+    /// formats and tests; hosts read ``readModels``, ``read(_:)``, the queries and ``observe(_:)``.
     /// What the checkpoint archive holds of it (the undo history, transactions, transfers,
     /// settlements, group expenses) is read whole (O(history)), so the value stays complete
-    /// after the ledger moves on or closes; screens should use ``readModels`` instead. When the
-    /// archive cannot be read (the ledger was closed, a page is damaged), the value is rebuilt
-    /// from the journal instead of missing entries.
-    public var state: LedgerState {
+    /// after the ledger moves on or closes. When the archive cannot be read (the ledger was
+    /// closed, a page is damaged), the value is rebuilt from the journal instead of missing
+    /// entries.
+    package var state: LedgerState {
         current.isResident ? current : complete(current.detached, \.state)
     }
 
@@ -247,7 +249,7 @@ public actor Ledger {
     ///
     /// What grows with history (transactions, transfers, settlements, group expenses) is in the
     /// checkpoint archive once a checkpoint wrote it, and is read whole here (O(history)) so
-    /// the value stays complete, like ``state``: for tools and exports. Screens use ``read(_:)``,
+    /// the value stays complete: for tools and exports. Screens use ``read(_:)``,
     /// the read side's queries (``transactions(_:)``, reports) and ``observe(_:)``.
     public var readModels: Projections {
         projections.isResident ? projections : complete(projections.detached, \.readModels)
@@ -290,7 +292,7 @@ public actor Ledger {
     /// every batch written before (acknowledged or not); the wait for durability happens
     /// outside it, so concurrent calls share one `fdatasync`. A failed sync fails every batch
     /// it covered and leaves the ledger failed: this and every later call throws
-    /// ``LedgerError/storage(_:)``, and ``state`` stays as of the last acknowledged batch;
+    /// ``LedgerError/storage(_:)``, and what reads see stays as of the last acknowledged batch;
     /// open the ledger again (after closing it) to continue.
     ///
     /// - Returns: the position of every new event, in order.
@@ -522,8 +524,8 @@ public actor Ledger {
     }
 
     /// A sync failed (G6): every batch durable before it is committed, every other written
-    /// batch is dropped, and the ledger refuses further writes. ``state`` keeps the last
-    /// acknowledged batch.
+    /// batch is dropped, and the ledger refuses further writes. The acknowledged state (`current`)
+    /// keeps the last acknowledged batch.
     private func fail(_ error: JournalError) {
         commitDurable(through: journal.durableSequenceNumber)
         if failure == nil { failure = error }

@@ -3,10 +3,11 @@ import TallyJournal
 import TallyModel
 import TallyProjections
 
-/// What a replay rebuilt: the validation state and every read model, as of a sequence number.
+/// What a replay rebuilt: every read model (and, package-internal, the validation state), as of
+/// a sequence number.
 public struct ReplayResult: Sendable {
-    /// The engine's validation state.
-    public var state: LedgerState
+    /// The engine's validation state: package-internal (Docs/Architecture.md, "Public surface").
+    package var state: LedgerState
     /// The read models (wallets, debts, budgets, net worth).
     public var readModels: Projections
     /// The last sequence number folded (0 for an empty journal).
@@ -30,9 +31,10 @@ public enum LedgerReplay {
     /// - Parameters:
     ///   - progress: called now and then with (sequence number reached, last sequence number).
     ///   - visit: called with every event folded, in order (for exports and logs).
-    /// - Returns: the state; personal texts whose keys are gone or missing (`personal-keys` is
-    ///   read from `directory` when present) read as redacted, and
-    ///   ``ReplayResult/unreadablePersonalTexts`` counts those of people never forgotten.
+    /// - Returns: the read models (and, package-internal, the validation state); personal texts
+    ///   whose keys are gone or missing (`personal-keys` is read from `directory` when present)
+    ///   read as redacted, and ``ReplayResult/unreadablePersonalTexts`` counts those of people
+    ///   never forgotten.
     ///   - allowingDamage: serve the valid prefix before damage instead of refusing (see
     ///     `JournalReader.open`); ``ReplayResult/droppedProblems`` says what was left out.
     /// - Throws: `LedgerError.storage` (missing journal, damage anywhere but a torn tail, a

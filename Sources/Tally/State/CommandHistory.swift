@@ -7,37 +7,37 @@ import TallyStore
 /// state, so it survives restarts; history keeps everything (nothing is ever removed). What
 /// changed since the last checkpoint is in memory; the rest is in the checkpoint archive
 /// (``ArchivedMap``), read when an undo, a redo or a duplicate command id needs it.
-public struct CommandHistory: Sendable {
+package struct CommandHistory: Sendable {
     /// One command's effect.
-    public struct Entry: Sendable, Equatable {
+    package struct Entry: Sendable, Equatable {
         /// The sequence number of its first event.
-        public var firstSequenceNumber: UInt64
+        package var firstSequenceNumber: UInt64
         /// For an undo or redo command: the command it acted on.
-        public var target: CommandID?
+        package var target: CommandID?
         /// The keys its own events own (automatic `PeriodClosed` events excluded).
-        public var owned: Set<EntityKey> = []
+        package var owned: Set<EntityKey> = []
         /// The compensating events of each of its events, in event order; undo appends them in
         /// reverse. For an undo command these are what a redo appends.
-        public var compensation: [[EventPayload]] = []
+        package var compensation: [[EventPayload]] = []
         /// The first of its events that has no compensating event, if any.
-        public var irreversibleTag: EventTag?
+        package var irreversibleTag: EventTag?
         /// Whether it is currently undone.
-        public var isUndone = false
+        package var isUndone = false
         /// The undo command that last undid it.
-        public var lastUndo: CommandID?
+        package var lastUndo: CommandID?
         /// How many events it produced besides automatic period closes.
-        public var effectCount = 0
+        package var effectCount = 0
     }
 
     /// One event touching a key.
-    public struct Touch: Sendable, Equatable {
+    package struct Touch: Sendable, Equatable {
         /// The event's sequence number.
-        public var sequenceNumber: UInt64
+        package var sequenceNumber: UInt64
         /// The event's type.
-        public var tag: EventTag
+        package var tag: EventTag
         /// The command whose effect it is part of: its own command, or for the events of an
         /// undo or redo, the command undone or redone.
-        public var chain: CommandID
+        package var chain: CommandID
     }
 
     /// Entries by command id (resident since the last checkpoint, archived before).
@@ -47,10 +47,10 @@ public struct CommandHistory: Sendable {
     private(set) var recentTouches: TreeDictionary<EntityKey, TreeDictionary<UInt64, Touch>> = [:]
 
     /// Creates an empty history.
-    public init() {}
+    package init() {}
 
     /// The entry of `command`, if it was executed.
-    public func entry(for command: CommandID) -> Entry? { entries[command] }
+    package func entry(for command: CommandID) -> Entry? { entries[command] }
 
     /// Sets the entry of `command`.
     mutating func setEntry(_ entry: Entry, for command: CommandID) { entries[command] = entry }
@@ -66,7 +66,7 @@ public struct CommandHistory: Sendable {
     func entryBeingApplied(for command: CommandID) -> Entry? { entries.residentValue(forKey: command) }
 
     /// The events touching `key`, in sequence order.
-    public func touches(of key: EntityKey) -> [Touch] {
+    package func touches(of key: EntityKey) -> [Touch] {
         var all: [UInt64: Touch] = [:]
         if let reader = entries.reader {
             let row = TouchRow(key: key, sequenceNumber: 0)
@@ -182,7 +182,7 @@ public struct CommandHistory: Sendable {
 
 extension CommandHistory: Equatable {
     /// Equal when they hold the same entries and touches, wherever they are.
-    public static func == (lhs: CommandHistory, rhs: CommandHistory) -> Bool {
+    package static func == (lhs: CommandHistory, rhs: CommandHistory) -> Bool {
         if lhs.isResident && rhs.isResident {
             return lhs.entries == rhs.entries && lhs.recentTouches == rhs.recentTouches
         }

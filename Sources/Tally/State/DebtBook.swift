@@ -6,7 +6,7 @@ import TallyModel
 /// not exceed what is owed). The debt read model with its item lists is a projection; this is
 /// only the netted sums. Amounts stay far from `Int64` limits because every entered amount is
 /// capped at ``LedgerLimits/amountMinorUnitsMax``.
-public struct DebtBook: Sendable, Equatable {
+package struct DebtBook: Sendable, Equatable {
     /// A pair of people (lower id first) and a currency.
     struct PairKey: Hashable, Sendable {
         var lower: PersonID
@@ -27,7 +27,7 @@ public struct DebtBook: Sendable, Equatable {
     internal(set) var groupBalances: [GroupKey: Int64] = [:]
 
     /// Creates an empty book.
-    public init() {}
+    package init() {}
 
     /// Records that `debtor` owes `creditor` `amount` more (negative amounts reduce the debt).
     mutating func add(debtor: PersonID, creditor: PersonID, amount: Money) {
@@ -39,7 +39,7 @@ public struct DebtBook: Sendable, Equatable {
     }
 
     /// What `debtor` owes `creditor` in `currency`, net (negative: the creditor owes the debtor).
-    public func owed(by debtor: PersonID, to creditor: PersonID, in currency: Currency) -> Int64 {
+    package func owed(by debtor: PersonID, to creditor: PersonID, in currency: Currency) -> Int64 {
         guard debtor != creditor else { return 0 }
         let key = PairKey(lower: min(debtor, creditor), higher: max(debtor, creditor), currency: currency)
         let value = pairs[key] ?? 0
@@ -48,7 +48,7 @@ public struct DebtBook: Sendable, Equatable {
 
     /// Every non-zero net debt involving `person`, as (other person, amount `person` owes them),
     /// sorted by currency then person.
-    public func openDebts(of person: PersonID) -> [(other: PersonID, owed: Money)] {
+    package func openDebts(of person: PersonID) -> [(other: PersonID, owed: Money)] {
         pairs.compactMap { key, value -> (PersonID, Money)? in
             if key.lower == person { return (key.higher, Money(minorUnits: value, currency: key.currency)) }
             if key.higher == person { return (key.lower, Money(minorUnits: 0 &- value, currency: key.currency)) }
@@ -66,12 +66,12 @@ public struct DebtBook: Sendable, Equatable {
     }
 
     /// A member's balance in a group (paid - owed, settlements included).
-    public func groupBalance(_ group: GroupID, person: PersonID, currency: Currency) -> Int64 {
+    package func groupBalance(_ group: GroupID, person: PersonID, currency: Currency) -> Int64 {
         groupBalances[GroupKey(group: group, person: person, currency: currency)] ?? 0
     }
 
     /// Every non-zero group balance of `person`, sorted by group then currency.
-    public func openGroupBalances(of person: PersonID) -> [(group: GroupID, balance: Money)] {
+    package func openGroupBalances(of person: PersonID) -> [(group: GroupID, balance: Money)] {
         groupBalances.filter { $0.key.person == person }
             .map { (group: $0.key.group, balance: Money(minorUnits: $0.value, currency: $0.key.currency)) }
             .sorted { ($0.group, $0.balance.currency) < ($1.group, $1.balance.currency) }

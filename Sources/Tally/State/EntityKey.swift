@@ -5,7 +5,7 @@ import TallyModel
 /// An event *owns* the keys it changes and *references* the keys it relies on. Undoing a
 /// command is blocked when a later, still effective event of another command owns or references
 /// a key the command owns.
-public enum EntityKey: Sendable, Hashable {
+package enum EntityKey: Sendable, Hashable {
     /// The household itself.
     case household
     /// The base currency (transactions reference it, H2).

@@ -1,129 +1,129 @@
 import TallyModel
 
 /// The household as validation sees it (H1, H2, H5).
-public struct HouseholdRecord: Sendable, Equatable {
+package struct HouseholdRecord: Sendable, Equatable {
     /// The household's id.
-    public var id: HouseholdID
+    package var id: HouseholdID
     /// Its name.
-    public var name: String
+    package var name: String
     /// The base currency (H2).
-    public var baseCurrency: Currency
+    package var baseCurrency: Currency
     /// The admin (H5).
-    public var admin: PersonID
+    package var admin: PersonID
 }
 
 /// A member or contact (H3).
-public struct PersonRecord: Sendable, Equatable {
+package struct PersonRecord: Sendable, Equatable {
     /// The display name (personal text of the person, P1).
-    public var name: PersonalText
+    package var name: PersonalText
     /// Whether the person is (or was) a household member rather than a contact.
-    public var isMember: Bool
+    package var isMember: Bool
     /// Whether the member was removed (H4).
-    public var isRemoved = false
+    package var isRemoved = false
     /// Whether the person was archived (H3).
-    public var isArchived = false
+    package var isArchived = false
     /// The sequence number of the person's `PersonForgotten` event: their key is destroyed,
     /// their texts redacted (P3); `nil` while they are not forgotten.
-    public var forgottenAt: UInt64?
+    package var forgottenAt: UInt64?
     /// Whether the person was forgotten (P3).
-    public var isForgotten: Bool { forgottenAt != nil }
+    package var isForgotten: Bool { forgottenAt != nil }
 }
 
 /// A wallet (W1-W5).
-public struct WalletRecord: Sendable, Equatable {
+package struct WalletRecord: Sendable, Equatable {
     /// Its name (W2).
-    public var name: String
+    package var name: String
     /// Its kind (W4).
-    public var kind: WalletKind
+    package var kind: WalletKind
     /// Its currency.
-    public var currency: Currency
+    package var currency: Currency
     /// Whether it counts in totals (W4).
-    public var isActive = true
+    package var isActive = true
     /// Whether it was closed for good (W4).
-    public var isClosed = false
+    package var isClosed = false
     /// The tracked balance in minor units (W3): opening +/- live transactions and transfers; for
     /// a liability (card, loan) what is owed, so its movements count negated (W1), as in the
     /// wallet read model.
-    public var balanceMinorUnits: Int64
+    package var balanceMinorUnits: Int64
     /// The latest balance point, which is the value of observed wallets (W5).
-    public var lastBalancePoint: BalanceRecorded?
+    package var lastBalancePoint: BalanceRecorded?
     /// Live transactions and transfers touching it (W4).
-    public var liveEntryCount = 0
+    package var liveEntryCount = 0
     /// Live transactions (not transfers) booked on it: a wallet closes only without any (W4);
     /// the transfers that paid it off stay as history.
-    public var liveTransactionCount = 0
+    package var liveTransactionCount = 0
 
     /// +1 for assets, -1 for liabilities (an expense on a card raises what is owed).
     var movementSign: Int64 { kind.isLiability ? -1 : 1 }
 
     /// The balance the close check uses: the last balance point for observed kinds (W5),
     /// the tracked balance otherwise.
-    public var closingBalanceMinorUnits: Int64 {
+    package var closingBalanceMinorUnits: Int64 {
         if kind.isValueObserved, let point = lastBalancePoint { return point.balance.minorUnits }
         return balanceMinorUnits
     }
 }
 
 /// A category (C1-C3).
-public struct CategoryRecord: Sendable, Equatable {
+package struct CategoryRecord: Sendable, Equatable {
     /// Its name (C2).
-    public var name: String
+    package var name: String
     /// Income or expense.
-    public var group: CategoryGroup
+    package var group: CategoryGroup
     /// Whether shared transactions may use it.
-    public var shareable: Bool
+    package var shareable: Bool
     /// Whether it is a preset (C2).
-    public var isPreset: Bool
+    package var isPreset: Bool
     /// Whether it is usable for new entries (C3).
-    public var isActive = true
+    package var isActive = true
     /// Whether it was deleted (C3).
-    public var isDeleted = false
+    package var isDeleted = false
     /// Transactions (live or deleted) and templates in it (C3).
-    public var entryCount = 0
+    package var entryCount = 0
 }
 
 /// A transaction (T1-T3).
-public struct TransactionRecord: Sendable, Equatable {
+package struct TransactionRecord: Sendable, Equatable {
     /// Its current fields.
-    public var details: TransactionDetails
+    package var details: TransactionDetails
     /// Whether it is soft-deleted (T3).
-    public var isDeleted = false
+    package var isDeleted = false
     /// The settlement covering it, if any (T2).
-    public var settledBy: SettlementID?
+    package var settledBy: SettlementID?
     /// Whether it was confirmed as a bonus (B7).
-    public var isBonusConfirmed = false
+    package var isBonusConfirmed = false
 }
 
 /// A transfer (W6).
-public struct TransferRecord: Sendable, Equatable {
+package struct TransferRecord: Sendable, Equatable {
     /// The event that recorded it.
-    public var transfer: TransferRecorded
+    package var transfer: TransferRecorded
     /// Whether it is deleted.
-    public var isDeleted = false
+    package var isDeleted = false
 }
 
 /// A recurring template (T4).
-public struct TemplateRecord: Sendable, Equatable {
+package struct TemplateRecord: Sendable, Equatable {
     /// How often it occurs.
-    public var frequency: RecurrenceFrequency
+    package var frequency: RecurrenceFrequency
     /// Its transaction fields; `details.date` is the anchor.
-    public var details: TransactionDetails
+    package var details: TransactionDetails
     /// Whether it is paused.
-    public var isPaused = false
+    package var isPaused = false
 }
 
 /// A group (S7).
-public struct GroupRecord: Sendable, Equatable {
+package struct GroupRecord: Sendable, Equatable {
     /// Its name.
-    public var name: String
+    package var name: String
     /// Its members.
-    public var members: [PersonID]
+    package var members: [PersonID]
 }
 
 /// A budget allocation's key: a category and the first period it applies to (B2).
-public struct BudgetKey: Sendable, Hashable {
+package struct BudgetKey: Sendable, Hashable {
     /// The category.
-    public var categoryID: CategoryID
+    package var categoryID: CategoryID
     /// The first period's start.
-    public var fromPeriod: LocalDate
+    package var fromPeriod: LocalDate
 }

@@ -6,7 +6,7 @@ extension LedgerState {
     ///
     /// Events are trusted here (they were validated before they were written); an event naming
     /// an unknown entity is ignored rather than trapping, so a replay never crashes.
-    public mutating func apply(_ event: Event) {
+    package mutating func apply(_ event: Event) {
         let sequenceNumber = nextSequenceNumber
         nextSequenceNumber += 1
         let effect = effect(of: event.payload)

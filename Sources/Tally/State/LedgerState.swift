@@ -9,31 +9,32 @@ import TallyStore
 /// when the journal append succeeded (G6). The same ``apply(_:)`` runs when executing and when
 /// replaying the journal at open, so the state after reopening equals the state before closing.
 /// This is the engine's validation state, not a read model: balances here exist for the W4
-/// close check, debts for H4 and S6.
-public struct LedgerState: Sendable, Equatable {
+/// close check, debts for H4 and S6. Package-internal, with every type only it reaches
+/// (Docs/Architecture.md, "Public surface"): hosts read the read models.
+package struct LedgerState: Sendable, Equatable {
     /// The household, once created (H1).
-    public internal(set) var household: HouseholdRecord?
+    package internal(set) var household: HouseholdRecord?
     /// Members and contacts by id (H3).
-    public internal(set) var people: [PersonID: PersonRecord] = [:]
+    package internal(set) var people: [PersonID: PersonRecord] = [:]
     /// Wallets by id (W1).
-    public internal(set) var wallets: [WalletID: WalletRecord] = [:]
+    package internal(set) var wallets: [WalletID: WalletRecord] = [:]
     /// Categories by id (C1).
-    public internal(set) var categories: [CategoryID: CategoryRecord] = [:]
+    package internal(set) var categories: [CategoryID: CategoryRecord] = [:]
     /// Transactions by id, deleted ones included (T1, T3); in the checkpoint archive once a
     /// checkpoint wrote them (``ArchivedMap``).
-    public internal(set) var transactions = ArchivedMap<TransactionID, TransactionRecord>(space: .transactions)
+    package internal(set) var transactions = ArchivedMap<TransactionID, TransactionRecord>(space: .transactions)
     /// Transfers by id, deleted ones included (W6); archived like ``transactions``.
-    public internal(set) var transfers = ArchivedMap<TransferID, TransferRecord>(space: .transfers)
+    package internal(set) var transfers = ArchivedMap<TransferID, TransferRecord>(space: .transfers)
     /// Recurring templates by id (T4).
-    public internal(set) var templates: [TemplateID: TemplateRecord] = [:]
+    package internal(set) var templates: [TemplateID: TemplateRecord] = [:]
     /// The household split ratio; `nil` means equal parts among the members (S1).
-    public internal(set) var splitRatio: SplitRatioSet?
+    package internal(set) var splitRatio: SplitRatioSet?
     /// Groups by id (S7).
-    public internal(set) var groups: [GroupID: GroupRecord] = [:]
+    package internal(set) var groups: [GroupID: GroupRecord] = [:]
     /// The group of every recorded group expense (S7); archived like ``transactions``.
-    public internal(set) var groupExpenses = ArchivedMap<GroupExpenseID, GroupID>(space: .groupExpenses)
+    package internal(set) var groupExpenses = ArchivedMap<GroupExpenseID, GroupID>(space: .groupExpenses)
     /// Recorded settlement ids (S6), each mapped to `true`; archived like ``transactions``.
-    public internal(set) var settlements = ArchivedMap<SettlementID, Bool>(space: .settlements)
+    package internal(set) var settlements = ArchivedMap<SettlementID, Bool>(space: .settlements)
     /// Which transactions are in which category (`true`; `false` once moved out), deleted ones
     /// included: what a category deletion moves (C3) without reading every transaction.
     var categoryMembers = ArchivedMap<CategoryMember, Bool>(space: .categoryMembers)
@@ -41,42 +42,42 @@ public struct LedgerState: Sendable, Equatable {
     /// what income-based ratios (S4) read for a period without reading every transaction.
     var incomeByDate: TreeDictionary<LocalDate, [PersonID: Int128]> = [:]
     /// Pairwise household debts and group balances (S5, S7, H4).
-    public internal(set) var debts = DebtBook()
+    package internal(set) var debts = DebtBook()
     /// The payday schedule and the open period (B1, B6).
-    public internal(set) var periods = PeriodSchedule()
+    package internal(set) var periods = PeriodSchedule()
     /// Budget allocations by category and first period (B2).
-    public internal(set) var budgets: [BudgetKey: Money] = [:]
+    package internal(set) var budgets: [BudgetKey: Money] = [:]
     /// The current income settings (B7).
-    public internal(set) var incomeSettings: IncomeSettingsSet?
+    package internal(set) var incomeSettings: IncomeSettingsSet?
     /// Whether a transaction was ever recorded; locks the base currency (H2).
-    public internal(set) var hasTransactions = false
+    package internal(set) var hasTransactions = false
     /// Every command's effect and compensation, for undo and redo (T5).
-    public internal(set) var history = CommandHistory()
+    package internal(set) var history = CommandHistory()
     /// The bound on every sum of money, per currency and converted (G1, ``LedgerLimits``).
-    public internal(set) var exposure = MoneyExposure()
+    package internal(set) var exposure = MoneyExposure()
     /// The sequence number the next applied event gets (1 for an empty journal).
-    public internal(set) var nextSequenceNumber: UInt64 = 1
+    package internal(set) var nextSequenceNumber: UInt64 = 1
     /// Live, unsettled transactions with a split: the only ones a settlement can cover. An
     /// index derived from `transactions` (rebuilt from it after a checkpoint), so that a
     /// settlement costs O(open items), not O(all transactions).
     var openSharedTransactions: Set<TransactionID> = []
 
     /// An empty ledger.
-    public init() {}
+    package init() {}
 
     /// The active members (not removed), sorted by id.
-    public var activeMembers: [PersonID] {
+    package var activeMembers: [PersonID] {
         people.filter { $0.value.isMember && !$0.value.isRemoved }.keys.sorted()
     }
 
     /// The people forgotten so far (P3).
-    public var forgottenPeople: Set<PersonID> {
+    package var forgottenPeople: Set<PersonID> {
         Set(people.filter(\.value.isForgotten).keys)
     }
 
     /// The sequence number of the latest `PersonForgotten` (0 when nobody was forgotten): a
     /// checkpoint covering less than this may hold a forgotten person's texts readable.
-    public var lastForgettingSequenceNumber: UInt64 {
+    package var lastForgettingSequenceNumber: UInt64 {
         people.values.compactMap(\.forgottenAt).max() ?? 0
     }
 
@@ -163,16 +164,16 @@ extension LedgerState {
 
 /// A (category, transaction) pair: the key of ``LedgerState/categoryMembers``, the category's
 /// id bytes first, so a category's transactions are one key range of the archive.
-public struct CategoryMember: Hashable, Sendable, ArchiveCodable {
+package struct CategoryMember: Hashable, Sendable, ArchiveCodable {
     var category: CategoryID
     var transaction: TransactionID
 
-    public func write(to writer: inout BinaryWriter) {
+    package func write(to writer: inout BinaryWriter) {
         writer.write(category)
         writer.write(transaction)
     }
 
-    public init(from reader: inout BinaryReader) throws(EventCodecError) {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
         category = try reader.read()
         transaction = try reader.read()
     }

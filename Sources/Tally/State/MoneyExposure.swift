@@ -10,7 +10,7 @@ import TallyModel
 /// at most ``convertedMinorUnits(into:)``. Validation keeps both under ``LedgerLimits``, so no
 /// such figure can leave `Int64`. The bound only grows (a deletion does not lower it): simple,
 /// order-independent and conservative.
-public struct MoneyExposure: Sendable, Equatable {
+package struct MoneyExposure: Sendable, Equatable {
     /// The sum of magnitudes per currency; saturates at `Int64.max` (never wraps).
     var magnitudes: [Currency: Int64] = [:]
     /// The largest and smallest scaled rate set per directed pair (N3).
@@ -30,13 +30,13 @@ public struct MoneyExposure: Sendable, Equatable {
     }
 
     /// An empty exposure.
-    public init() {}
+    package init() {}
 
     /// The bound on any sum in `currency`, in its minor units.
-    public func minorUnits(in currency: Currency) -> Int64 { magnitudes[currency] ?? 0 }
+    package func minorUnits(in currency: Currency) -> Int64 { magnitudes[currency] ?? 0 }
 
     /// The currencies with recorded amounts, sorted.
-    public var currencies: [Currency] { magnitudes.keys.sorted() }
+    package var currencies: [Currency] { magnitudes.keys.sorted() }
 
     /// Adds the magnitude of `money` (saturating).
     mutating func record(_ money: Money) {
@@ -57,7 +57,7 @@ public struct MoneyExposure: Sendable, Equatable {
     /// its ``minorUnits(in:)`` times the largest conversion factor into `base` any rate set so far
     /// gives (a direct `currency/base` rate, or the inverse of a `base/currency` rate), rounded
     /// up. `nil` when the bound itself leaves 128 bits (far over any limit).
-    public func convertedMinorUnits(into base: Currency) -> Int128? {
+    package func convertedMinorUnits(into base: Currency) -> Int128? {
         var total: Int128 = 0
         for (currency, units) in magnitudes {
             guard let converted = Self.convertedBound(Int128(units), from: currency, to: base, rates: rates) else { return nil }

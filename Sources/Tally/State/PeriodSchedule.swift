@@ -6,20 +6,20 @@ import TallyModel
 /// is the month's last day (31 -> Feb 28/29). A payday change inside a running period is kept
 /// pending and takes effect when that period closes. Before the first `PaydaySet` there are no
 /// periods, and nothing closes.
-public struct PeriodSchedule: Sendable, Equatable {
+package struct PeriodSchedule: Sendable, Equatable {
     /// The payday in force for the open period.
-    public internal(set) var payday: Int?
+    package internal(set) var payday: Int?
     /// A change waiting for the open period to end (B1).
-    public internal(set) var pendingPayday: PaydaySet?
+    package internal(set) var pendingPayday: PaydaySet?
     /// The first day of the open period.
-    public internal(set) var openStart: LocalDate?
+    package internal(set) var openStart: LocalDate?
     /// The last day of the open period.
-    public internal(set) var openEnd: LocalDate?
+    package internal(set) var openEnd: LocalDate?
     /// The last closed period, if any (start, end).
-    public internal(set) var lastClosed: PeriodClosed?
+    package internal(set) var lastClosed: PeriodClosed?
 
     /// Creates an empty schedule.
-    public init() {}
+    package init() {}
 
     mutating func apply(_ event: PaydaySet) {
         if openStart == nil {
