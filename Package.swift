@@ -95,11 +95,12 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
-        // A host program that embeds the engine (built and run by the CLI tests).
+        // A host program that embeds the engine through observation and queries (built and run
+        // by the CLI tests).
         .executableTarget(
             name: "TallyHostExample",
             dependencies: [
-                "Tally", "TallyProjections", "TallyModel",
+                "Tally", "TallyModel", "TallyStore",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             path: "Examples/HostApp"
