@@ -95,11 +95,12 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
-        // A host program that embeds the engine (built and run by the CLI tests).
+        // A host program that embeds the engine through observation and queries (built and run
+        // by the CLI tests).
         .executableTarget(
             name: "TallyHostExample",
             dependencies: [
-                "Tally", "TallyProjections", "TallyModel",
+                "Tally", "TallyModel", "TallyStore",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             path: "Examples/HostApp"
@@ -143,7 +144,7 @@ let package = Package(
         .testTarget(
             name: "TallyTests",
             dependencies: [
-                "Tally", "TallyTestSupport", "TallyModel", "TallyJournal", "TallyProjections", "TallyStore", "TallySQLiteEncryption",
+                "Tally", "TallyInterchange", "TallyTestSupport", "TallyModel", "TallyJournal", "TallyProjections", "TallyStore", "TallySQLiteEncryption",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
             ]

@@ -1,70 +1,92 @@
 import Foundation
-import SystemPackage
 import Tally
-import TallyModel
-import TallyProjections
+import TallyStore
 
-/// Embeds the engine: opens a ledger in a temporary directory, records a month of a
-/// two-person household (wallets, incomes, expenses, shared expenses at 60/40, a settlement),
-/// observes `changes` in a task, and prints balances and debts.
+/// A host program that embeds the engine the way an app's screens do (Docs/Embedding.md).
+///
+/// It opens a ledger, then shows the balances, a transaction list (the first page and the
+/// next one by cursor), day totals and a category x month report using only the engine's
+/// observation (``Ledger/observe(_:)``) and queries (``Ledger/transactions(_:)``,
+/// ``Ledger/dayTotals(_:)``, ``Ledger/categoryTotals(byMonth:)``). It folds no event of its own
+/// and keeps no copy of a name: what it prints comes from the read-side store, so a ledger
+/// with a long history shows as fast as a new one, and a forgotten person's name comes back
+/// as `[redacted]`. The balances are observed: the example prints the current value, records
+/// one expense (``RepeatedExpense``) and prints the value the observation delivers after it.
+///
+///     swift run -c release TallyHostExample                          # Examples/household.jsonl
+///     swift run -c release TallyHostExample path/to/commands.jsonl   # into a temporary ledger
+///     swift run -c release TallyHostExample path/to/ledger           # an existing ledger, in place
+///
+/// A ledger directory is opened in place and the example's expense is recorded in it: give it
+/// a copy to keep the original unchanged. Docs/Embedding.md says how to run it on a ledger of a
+/// million events made by `tally-scale`. Exit status: 0, 1 when the ledger or a command failed,
+/// 2 for a usage error. The output has no clock-dependent text (the CLI tests compare it).
 @main
 struct HostExample {
-    static func main() async throws {
-        let directory = FilePath(FileManager.default.temporaryDirectory.appendingPathComponent("tally-host-\(UUID().uuidString)").path)
-        defer { try? FileManager.default.removeItem(atPath: directory.string) }
-        let ledger = try await Ledger.open(at: directory)
-
-        // Observe committed events, as a UI would.
-        let changes = ledger.changes
-        let observer = Task {
-            var readModels = Projections()
-            for await committed in changes { readModels.apply(committed.event, sequenceNumber: committed.sequenceNumber) }
-            return readModels
+    static func main() async {
+        do {
+            let arguments = try HostArguments(CommandLine.arguments.dropFirst())
+            if arguments.showsHelp {
+                print(HostArguments.usage)
+                return
+            }
+            try await run(arguments)
+        } catch {
+            FileHandle.standardError.write(Data("TallyHostExample: \(error)\n".utf8))
+            exit(error.exitStatus)
         }
+    }
 
-        var ids = DeterministicIDGenerator(seed: 42)
-        let alice: PersonID = ids.next(), bob: PersonID = ids.next()
-        let joint: WalletID = ids.next(), cash: WalletID = ids.next()
-        let rent: CategoryID = ids.next()
-        var minute: Int64 = 0
-        func command(_ actor: PersonID, _ action: CommandAction) -> Command {
-            minute += 1
-            // 2026-03-01T08:00Z plus one minute per command: the host supplies recordedAt (G3).
-            return Command(commandID: ids.next(), actor: actor, recordedAt: Timestamp(millisecondsSinceEpoch: 1_772_352_000_000 + minute * 60_000), action: action)
+    static func run(_ arguments: HostArguments) async throws(HostExampleError) {
+        let opened = try await LedgerSource(path: arguments.ledgerPath).open()
+        print("Ledger: \(opened.summary), \(await opened.ledger.lastSequenceNumber) events")
+        do {
+            try await showBalancesAcrossOneCommand(opened.ledger)
+            try await HostExampleError.wrapping { () async throws(LedgerError) in
+                for line in try await TransactionListScreen(ledger: opened.ledger, pageSize: arguments.pageSize).lines() { print(line) }
+                for line in try await CategoryMonthReport(ledger: opened.ledger).lines() { print(line) }
+            }
+        } catch {
+            await opened.discard()
+            throw error
         }
-        func chf(_ francs: Int64) -> Money { Money(minorUnits: francs * 100, currency: .chf) }
-        func day(_ day: Int) throws -> LocalDate { try LocalDate(year: 2026, month: 3, day: day) }
-        let household: HouseholdID = ids.next()
-        let salary = CategoryPresets.creationEvents(in: household).first { $0.name == "Salary" }?.categoryID ?? rent
+        try await opened.close()
+    }
 
-        try await ledger.execute([
-            command(alice, .createHousehold(householdID: household, name: "Host example", baseCurrency: try Currency("CHF"), adminName: "Alice")),
-            command(alice, .addMember(personID: bob, name: "Bob")),
-            command(alice, .openWallet(walletID: joint, name: "Joint account", kind: .bank, openingBalance: chf(2000), openedOn: try day(1), owner: nil)),
-            command(bob, .openWallet(walletID: cash, name: "Bob cash", kind: .cash, openingBalance: chf(300), openedOn: try day(1), owner: bob)),
-            command(alice, .createCategory(categoryID: rent, name: "Rent", group: .expense, budgetType: .needs, shareable: true, icon: nil, color: nil)),
-            command(alice, .setSplitRatio(mode: .manual, ratios: [MemberRatio(person: alice, ratio: try Ratio(basisPoints: 6000)), MemberRatio(person: bob, ratio: try Ratio(basisPoints: 4000))])),
-        ])
-        try await ledger.execute(command(alice, .recordTransaction(ids.next(), TransactionEntry(
-            kind: .income, amount: chf(5400), walletID: joint, categoryID: salary, date: try day(1), note: "Salary", payer: alice))))
-        try await ledger.execute(command(alice, .recordTransaction(ids.next(), TransactionEntry(
-            kind: .expense, amount: chf(2400), walletID: joint, categoryID: rent, date: try day(2), note: "March rent", payer: alice, isShared: true))))
-        try await ledger.execute(command(bob, .recordTransaction(ids.next(), TransactionEntry(
-            kind: .expense, amount: chf(85), walletID: cash, categoryID: rent, date: try day(9), note: "Heating share", payer: bob, isShared: true))))
-        try await ledger.execute(command(bob, .recordSettlement(
-            settlementID: ids.next(), from: bob, to: alice, amount: chf(500), date: try day(28), covers: nil, isAdvance: false, groupID: nil)))
+    /// Observes the balances screen: prints the current value, records the newest expense
+    /// again, and prints the next value the observation delivers.
+    ///
+    /// The repeated expense adds a live transaction to a wallet, so the observed value changes
+    /// (even for a wallet whose balance is observed rather than summed, W5) and the second
+    /// `next()` returns; the stream ends with the ledger.
+    static func showBalancesAcrossOneCommand(_ ledger: Ledger) async throws(HostExampleError) {
+        var balances = await ledger.observe { store throws(StoreError) in try BalanceScreen(store: store) }.makeAsyncIterator()
+        let current = try await next(&balances, waitingFor: "the current balances")
+        print("Balances (observed)")
+        for line in current.lines() { print(line) }
+        guard let expense = try await HostExampleError.wrapping({ () async throws(LedgerError) in try await RepeatedExpense.newest(on: ledger) }) else {
+            print("No expense to repeat: nothing executed")
+            return
+        }
+        try await HostExampleError.wrapping { () async throws(LedgerError) in try await ledger.execute(expense.command) }
+        print("Executed: \(expense.summary)")
+        let updated = try await next(&balances, waitingFor: "the balances after the command")
+        print("Balances (observed after the command)")
+        for line in updated.lines() { print(line) }
+    }
 
-        try await ledger.close()
-        let readModels = await observer.value
-        print("Balances")
-        for wallet in try readModels.wallets.balances() {
-            print("  \(wallet.name): \(wallet.balance.formatted())")
+    private static func next(
+        _ values: inout AsyncThrowingStream<BalanceScreen, any Error>.Iterator, waitingFor description: String
+    ) async throws(HostExampleError) -> BalanceScreen {
+        let value: BalanceScreen?
+        do {
+            value = try await values.next()
+        } catch let error as LedgerError {
+            throw .ledger(error)
+        } catch {
+            throw .ledger(.readSide("\(error)"))
         }
-        print("Debts")
-        let names = [alice: "Alice", bob: "Bob"]
-        for pair in try readModels.debts.householdBalances() {
-            guard let debtor = pair.debtor, let creditor = pair.creditor else { continue }
-            print("  \(names[debtor] ?? "?") owes \(names[creditor] ?? "?") \(pair.amount.formatted())")
-        }
+        guard let value else { throw .observationEnded(waitingFor: description) }
+        return value
     }
 }

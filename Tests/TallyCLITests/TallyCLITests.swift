@@ -236,12 +236,4 @@ struct TallyCLITests {
         #expect(second.stdout.contains(#""status":"skipped""#))
         #expect(try TallyRunner.run(["diff", ledger, directory + "/restored"]).status == 1)
     }
-
-    @Test("the host example records a month and prints balances and debts")
-    func hostExampleRuns() throws {
-        let result = try TallyRunner.run([], executable: "TallyHostExample")
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("Balances"))
-        #expect(result.stdout.contains("owes"))
-    }
 }

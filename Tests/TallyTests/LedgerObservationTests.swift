@@ -37,6 +37,22 @@ struct LedgerObservationTests {
         #expect(try await values.next() == nil, "the sequence ends when the ledger closes")
     }
 
+    @Test("close right after a commit delivers that commit's value before the sequence ends (the store write is not skipped)")
+    func closeDeliversTheLastCommitsValue() async throws {
+        for round in 0..<5 {
+            let directory = try TemporaryDirectory("tally-observe-close")
+            defer { directory.remove() }
+            var s = Scenario()
+            let ledger = try await Self.openLedger(directory, &s)
+            let stream = await ledger.observe(Self.jointBalance)
+            try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(1_000))))
+            try await ledger.close()
+            var last: Int64?
+            for try await value in stream { last = value }
+            #expect(last == 99_000, "round \(round): the last value is the one after the commit")
+        }
+    }
+
     @Test("a consumer slower than the commits gets the latest value when it asks, never an error and never an older value")
     func slowConsumerCoalesces() async throws {
         let directory = try TemporaryDirectory("tally-observe-slow")

@@ -546,7 +546,9 @@ public actor Ledger {
 
     /// Syncs and closes the journal, releasing the writer lock, and ends every `changes`
     /// stream. Batches written before are acknowledged (or failed) first, and a checkpoint
-    /// being written is waited for. Later calls to `execute` throw ``LedgerError/closed``.
+    /// being written is waited for. Every ``observe(_:)`` sequence ends after the value of the
+    /// last committed batch (the store is written first). Later calls to `execute` throw
+    /// ``LedgerError/closed``.
     /// - Throws: ``LedgerError/storage(_:)`` when the final sync fails or the ledger failed.
     public func close() async throws(LedgerError) {
         await enterGate()
@@ -555,8 +557,6 @@ public actor Ledger {
         await settleUnacknowledged()
         isClosed = true
         broadcaster.finish()
-        for observation in observations.values { observation.finish() }
-        observations = [:]
         await checkpointWritten()
         try? requireArchiveReadable()  // a read failed since the last command: no checkpoint of it
         if failure == nil {
@@ -570,13 +570,21 @@ public actor Ledger {
         do {
             try journal.close()
         } catch {
+            finishObservations()
             readSide.close()
             checkpointWriter.archive?.close()
             throw .storage(error)
         }
-        storeDurableChanges()
+        storeDurableChanges()  // observers get the last batch's value before their sequence ends
+        finishObservations()
         readSide.close()
         checkpointWriter.archive?.close()
+    }
+
+    /// Ends every ``observe(_:)`` sequence (the ledger closed).
+    private func finishObservations() {
+        for observation in observations.values { observation.finish() }
+        observations = [:]
     }
 
     /// Writes what committed batches changed to the read side, once the journal has made every

@@ -47,14 +47,17 @@ extension Ledger {
     /// values in between are coalesced (the sequence buffers only the newest), so it never
     /// falls behind, never misses the latest value and never fails because of lag. The value is
     /// computed on the ledger after each commit, so keep it to what a screen shows (a page, a
-    /// report, the balances). The sequence ends when the ledger closes, and fails (with
-    /// ``LedgerError/invalidQuery(_:)`` or ``LedgerError/readSide(_:)``) when the value
-    /// cannot be computed. Raw committed events stay available in order from ``changes`` and
-    /// ``eventCursor(from:through:)``.
+    /// report, the balances). The sequence ends when the ledger closes (after the value of the
+    /// last committed batch), and fails (with ``LedgerError/invalidQuery(_:)`` or
+    /// ``LedgerError/readSide(_:)``) when the value cannot be computed. Raw committed events
+    /// stay available in order from ``changes`` and ``eventCursor(from:through:)``.
     ///
     /// ```swift
-    /// for try await balances in await ledger.observe({ try $0.walletBalances() }) { show(balances) }
+    /// let balances = await ledger.observe { store throws(StoreError) in try store.walletBalances() }
+    /// for try await wallets in balances { show(wallets) }  // in a task of its own: ends at close
     /// ```
+    ///
+    /// Swift does not infer a closure's thrown type: a throwing closure says `throws(StoreError)`.
     public func observe<Value: Equatable & Sendable>(
         _ value: @escaping @Sendable (LedgerStore) throws(StoreError) -> Value
     ) -> AsyncThrowingStream<Value, any Error> {

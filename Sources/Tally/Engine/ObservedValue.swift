@@ -6,7 +6,7 @@ import TallyStore
 /// per commit that changed it.
 ///
 /// ```swift
-/// @State var balances = ObservedValue(ledger) { try $0.walletBalances() }
+/// @State var balances = ObservedValue(ledger) { store throws(StoreError) in try store.walletBalances() }
 /// ...
 /// List(balances.value ?? [], id: \.walletID) { ... }
 /// ```

@@ -1,0 +1,228 @@
+import Foundation
+import Synchronization
+import SystemPackage
+import Tally
+import TallyInterchange
+import TallyModel
+import TallyProjections
+import TallyStore
+import TallyTestSupport
+import Testing
+
+/// Docs/Embedding.md: every `swift` block of the guide is here verbatim, in the test that runs
+/// it on the household of Examples/household.jsonl (75 events), and
+/// ``everySnippetOfTheGuideIsInThisFile()`` fails when a block of the guide is not.
+@Suite("Embedding guide snippets", .serialized)
+struct EmbeddingGuideTests {
+    @Test("open, observe, execute, close: the screen's task shows the balances after the command and ends at close (the old snippet's inline loop never returned)")
+    func openObserveExecuteClose() async throws {
+        let temporary = try TemporaryDirectory("tally-guide-open")
+        defer { temporary.remove() }
+        let directory = temporary.appending("ledger").string
+        try await Self.household(at: FilePath(directory)).close()
+        let jsonLine = Self.bobCashExpenseLine
+        let shown = Recorded<[WalletBalance]>()
+        @Sendable func show(_ wallets: [WalletBalance]) { shown.append(wallets) }
+
+        let ledger = try await Ledger.open(at: FilePath(directory))
+        // The balances screen: the current value first, then one value per commit that changed it.
+        let balances = await ledger.observe { store throws(StoreError) in try store.walletBalances() }
+        let screen = Task {
+            for try await wallets in balances { show(wallets) }  // ends when the ledger closes
+        }
+        try await ledger.execute(try CommandParser.parse(line: jsonLine))  // or build Command values
+        try await ledger.close()
+        try await screen.value
+
+        let last = try #require(shown.values.last, "the screen showed a value")
+        // Bob cash: CHF 8.40 after the household (200.00 - 84.30 - 45.00 - 62.30), then - 5.00.
+        #expect(last.first { $0.name == "Bob cash" }?.balance.minorUnits == 340, "the last value shown is the one after the command")
+        #expect(shown.values.allSatisfy { $0.count == 5 })
+    }
+
+    @Test("screens from queries: a wallet's first page and the next one by cursor share no row; day totals, the category x month report and the debts answer")
+    func screensFromQueries() async throws {
+        let temporary = try TemporaryDirectory("tally-guide-queries")
+        defer { temporary.remove() }
+        let ledger = try await Self.household(at: temporary.appending("ledger"))
+        let joint = try WalletID(parsing: "00000003-0000-4000-8000-000000000001")
+
+        var query = TransactionQuery()
+        query.walletIDs = [joint]
+        query.limit = 5
+        let firstPage = try await ledger.transactions(query)   // rows with wallet, category and payer names
+        var secondPage: TransactionPage?
+        if let next = firstPage.next {                           // nil after the last row
+            query.after = next
+            secondPage = try await ledger.transactions(query)
+        }
+        var february = TransactionQuery()
+        february.restrict(to: try YearMonth(year: 2026, month: 2))
+        let days = try await ledger.dayTotals(february)                      // a list grouped by day
+        let spending = try await ledger.categoryTotals(byMonth: february)    // category x month
+        // What the store does not hold (debts, budgets, net worth): the live read models, on the ledger.
+        let debts = try await ledger.read { models in try models.debts.householdBalances() }
+
+        let second = try #require(secondPage)
+        #expect(firstPage.rows.count == 5 && second.rows.count == 5)
+        #expect(Set(firstPage.rows.map(\.transaction.transactionID)).isDisjoint(with: second.rows.map(\.transaction.transactionID)))
+        #expect(firstPage.rows.allSatisfy { $0.walletName == "Joint account" })
+        #expect(days.first { $0.date == (try? LocalDate(iso: "2026-02-25")) }?.total == Money(minorUnits: 900_000, currency: .chf))
+        #expect(spending.first { $0.categoryName == "Rent" }?.total == Money(minorUnits: 240_000, currency: .chf))
+        #expect(!debts.isEmpty)
+        try await ledger.close()
+    }
+
+    @Test("ObservedValue: the model's value is the current balances on the main actor")
+    @MainActor
+    func observedValueModel() async throws {
+        let temporary = try TemporaryDirectory("tally-guide-model")
+        defer { temporary.remove() }
+        let ledger = try await Self.household(at: temporary.appending("ledger"))
+        let model = BalancesModel(ledger: ledger)
+        #expect(await LedgerObservationTests.eventually { model.balances.value?.count == 5 })
+        #expect(model.balances.value?.first { $0.name == "Alice savings" }?.balance.minorUnits == 1_300_000)
+        try await ledger.close()
+    }
+
+    @Test("integrations: the cursor catches up from a sequence number and changes follow, every event once and in order")
+    func integrationCatchesUpThenFollows() async throws {
+        let temporary = try TemporaryDirectory("tally-guide-changes")
+        defer { temporary.remove() }
+        let ledger = try await Self.household(at: temporary.appending("ledger"))
+        let forwardedThrough: UInt64 = 40
+        let forwardedSequenceNumbers = Recorded<UInt64>()
+        @Sendable func forward(_ committed: CommittedEvent) { forwardedSequenceNumbers.append(committed.sequenceNumber) }
+
+        let live = ledger.changes  // subscribe first: events committed from now on
+        var cursor = try await ledger.eventCursor(from: forwardedThrough + 1)
+        var caughtUp = forwardedThrough
+        while let committed = try cursor.next() {  // the journal, one frame at a time
+            forward(committed)
+            caughtUp = committed.sequenceNumber
+        }
+        let follower = Task { [caughtUp] in
+            for await committed in live where committed.sequenceNumber > caughtUp { forward(committed) }
+        }
+
+        try await ledger.execute(try CommandParser.parse(line: Self.bobCashExpenseLine))
+        try await ledger.close()
+        await follower.value
+        #expect(caughtUp == 75)
+        #expect(forwardedSequenceNumbers.values == Array(41...76))
+    }
+
+    @Test("personal data: the export is made from the journal, and after forgetting the store answers with the name redacted")
+    func exportThenForget() async throws {
+        let temporary = try TemporaryDirectory("tally-guide-forget")
+        defer { temporary.remove() }
+        let ledger = try await Self.household(at: temporary.appending("ledger"))
+        let admin = try PersonID(parsing: "00000002-0000-4000-8000-000000000001")
+        let bob = try PersonID(parsing: "00000002-0000-4000-8000-000000000002")
+        let removeID = try CommandID(parsing: "0000000c-0000-4000-8000-0000000000ff")
+        let forgetID = try CommandID(parsing: "0000000c-0000-4000-8000-0000000000fe")
+        let now = try Timestamp(iso8601: "2026-03-01T09:00:00.000Z")
+
+        // One person's data (TECH-009): everything they can see, as JSON (Docs/Interchange.md).
+        let history = try LedgerHistory.load(at: ledger.directory)
+        let export: Data = try PersonalDataExport.make(for: bob, from: history).encoded()
+
+        // Forget them (P3): a removed member or a contact; admin only; once; not undoable.
+        try await ledger.execute([
+            Command(commandID: removeID, actor: admin, recordedAt: now,
+                    action: .removeMember(personID: bob, acknowledgeUnsettled: true)),
+            Command(commandID: forgetID, actor: admin, recordedAt: now, action: .forgetPerson(bob)),
+        ])
+        var paidByBob = TransactionQuery()
+        paidByBob.payers = [bob]
+        let payer = try await ledger.transactions(paidByBob).rows.first?.payerName  // "[redacted]"
+        let unfinished = await ledger.unfinishedForgetting  // not empty only after an I/O failure
+
+        #expect(String(decoding: export, as: UTF8.self).contains("\"Bob\""), "the export made before holds the name")
+        #expect(payer == "[redacted]")
+        #expect(unfinished.isEmpty)
+        try await ledger.close()
+    }
+
+    @Test("every swift block of Docs/Embedding.md is in this file verbatim (whitespace aside), its imports among this file's")
+    func everySnippetOfTheGuideIsInThisFile() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let guide = try String(contentsOf: root.appendingPathComponent("Docs/Embedding.md"), encoding: .utf8)
+        let tests = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+        let snippets = GuideSnippet.swiftBlocks(in: guide)
+        #expect(snippets.count == 5, "the guide's swift blocks (update this count and add a test for a new one)")
+        let testImports = Set(tests.split(separator: "\n").filter { $0.hasPrefix("import ") }.map(String.init))
+        let normalizedTests = GuideSnippet.normalized(tests)
+        for (index, snippet) in snippets.enumerated() {
+            for line in snippet.imports where !testImports.contains(line) {
+                Issue.record("swift block \(index + 1) of Docs/Embedding.md imports what this file does not: \(line)")
+            }
+            let isHere = normalizedTests.contains(GuideSnippet.normalized(snippet.body))
+            #expect(isHere, "swift block \(index + 1) of Docs/Embedding.md is not in EmbeddingGuideTests.swift:\n\(snippet.body)")
+        }
+    }
+
+    /// Examples/household.jsonl executed into a new ledger at `directory`, left open.
+    static func household(at directory: FilePath) async throws -> Ledger {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let bytes = try Data(contentsOf: root.appendingPathComponent("Examples/household.jsonl"))
+        let ledger = try await Ledger.open(at: directory)
+        for outcome in try await ledger.execute(each: try CommandParser.parse(bytes: Array(bytes))) {
+            _ = try outcome.get()
+        }
+        return ledger
+    }
+
+    /// An expense of CHF 5.00 from Bob cash, recorded by Bob.
+    static let bobCashExpenseLine = """
+        {"command": "recordTransaction", "commandID": "0000000c-0000-4000-8000-0000000001f0", "actor": "00000002-0000-4000-8000-000000000002", \
+        "recordedAt": "2026-02-28T09:00:00.000Z", "transactionID": "00000005-0000-4000-8000-0000000001f0", "kind": "expense", \
+        "amount": "CHF 5.00", "walletID": "00000003-0000-4000-8000-000000000003", \
+        "categoryID": "1888ea90-fe65-8eb9-b79a-cbe2cfa8e97e", "date": "2026-02-28"}
+        """
+}
+
+// The guide's ObservedValue snippet (a declaration, so at file scope).
+@MainActor
+final class BalancesModel {
+    let balances: ObservedValue<[WalletBalance]>
+    init(ledger: Ledger) { balances = ObservedValue(ledger) { store throws(StoreError) in try store.walletBalances() } }
+}
+
+/// Values a snippet's closures hand over from other tasks.
+final class Recorded<Value: Sendable>: Sendable {
+    private let storage = Mutex<[Value]>([])
+
+    func append(_ value: Value) { storage.withLock { $0.append(value) } }
+
+    var values: [Value] { storage.withLock { $0 } }
+}
+
+/// A fenced `swift` block of a Markdown page: its import lines and the rest.
+struct GuideSnippet {
+    var imports: [String] = []
+    var body = ""
+
+    /// The ```swift blocks of `markdown`, in order.
+    static func swiftBlocks(in markdown: String) -> [GuideSnippet] {
+        var snippets: [GuideSnippet] = []
+        var current: GuideSnippet?
+        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if current == nil, trimmed == "```swift" {
+                current = GuideSnippet()
+            } else if let snippet = current, trimmed.hasPrefix("```") {
+                snippets.append(snippet)
+                current = nil
+            } else if current != nil {
+                if trimmed.hasPrefix("import ") { current?.imports.append(trimmed) } else { current?.body += line + "\n" }
+            }
+        }
+        return snippets
+    }
+
+    /// `text` with every run of whitespace as one space, trimmed.
+    static func normalized(_ text: String) -> String {
+        text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    }
+}
