@@ -73,6 +73,28 @@ struct EmbeddingGuideTests {
         try await ledger.close()
     }
 
+    @Test("search, statement and activity: the search finds the Migros shops, the statement ends at the joint account's balance, the feed marks what can be undone")
+    func searchStatementActivity() async throws {
+        let temporary = try TemporaryDirectory("tally-guide-search")
+        defer { temporary.remove() }
+        let ledger = try await Self.household(at: temporary.appending("ledger"))
+        let joint = try WalletID(parsing: "00000003-0000-4000-8000-000000000001")
+
+        var search = TransactionQuery()
+        search.text = "migros shop"                    // every word starts a word of a note or a tag
+        let found = try await ledger.transactions(search)
+        let statement = try await ledger.statement(StatementQuery(walletID: joint))  // each row with the balance after it
+        let recent = try await ledger.activity()       // the household's commands, newest first
+        let undoable = recent.entries.filter { $0.undo == .undoable }  // what an Undo button may offer (T5)
+
+        #expect(found.rows.count == 3 && found.rows.allSatisfy { $0.note?.text?.hasPrefix("Migros weekly shop") == true })
+        // Joint account: CHF 14'968.55 after the household (Examples/HostApp's test sums it by hand).
+        #expect(statement.rows.first?.balance == Money(minorUnits: 1_496_855, currency: .chf))
+        #expect(recent.entries.count == 50 && recent.next != nil)
+        #expect(!undoable.isEmpty && undoable.count < recent.entries.count, "balance points cannot be undone (T5)")
+        try await ledger.close()
+    }
+
     @Test("ObservedValue: the model's value is the current balances on the main actor")
     @MainActor
     func observedValueModel() async throws {
@@ -150,7 +172,7 @@ struct EmbeddingGuideTests {
         let guide = try String(contentsOf: root.appendingPathComponent("Docs/Embedding.md"), encoding: .utf8)
         let tests = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
         let snippets = GuideSnippet.swiftBlocks(in: guide)
-        #expect(snippets.count == 5, "the guide's swift blocks (update this count and add a test for a new one)")
+        #expect(snippets.count == 6, "the guide's swift blocks (update this count and add a test for a new one)")
         let testImports = Set(tests.split(separator: "\n").filter { $0.hasPrefix("import ") }.map(String.init))
         let normalizedTests = GuideSnippet.normalized(tests)
         for (index, snippet) in snippets.enumerated() {
