@@ -15,9 +15,11 @@ final class ChangeBroadcaster: Sendable {
 
     init(bufferLimit: Int) { self.bufferLimit = max(1, bufferLimit) }
 
-    /// A new stream receiving every event committed from now on.
-    func subscribe() -> AsyncStream<CommittedEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: CommittedEvent.self, bufferingPolicy: .bufferingNewest(bufferLimit))
+    /// A new stream receiving every event committed from now on (the newest `limit` waiting,
+    /// by default the ledger's ``LedgerOptions/changesBufferLimit``).
+    func subscribe(limit: Int? = nil) -> AsyncStream<CommittedEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: CommittedEvent.self, bufferingPolicy: .bufferingNewest(max(1, limit ?? bufferLimit)))
         let id: Int? = subscribers.withLock { state in
             guard !state.isFinished else { return nil }
             let id = state.nextID

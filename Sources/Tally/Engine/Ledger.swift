@@ -19,8 +19,8 @@ public actor Ledger {
     /// The ledger's directory; the journal lives in `<directory>/journal`.
     public nonisolated let directory: FilePath
     let journal: Journal
-    private let options: LedgerOptions
-    private let broadcaster: ChangeBroadcaster
+    let options: LedgerOptions
+    let broadcaster: ChangeBroadcaster
     /// The state of every acknowledged (durable) batch: what reads see.
     private var current: LedgerState
     /// Validation's state: `current` plus every batch written but not yet acknowledged
