@@ -65,6 +65,11 @@ struct QueryOptions: ParsableArguments {
             guard let value = try? YearMonth(iso: month) else { throw CLIError("--month \(month): expected a month YYYY-MM") }
             return value.firstDay...value.lastDay
         }
+        return try Self.range(from: from, to: to)
+    }
+
+    /// The business dates `--from` and `--to` name (either open); `nil` without both.
+    static func range(from: String?, to: String?) throws -> ClosedRange<LocalDate>? {
         guard from != nil || to != nil else { return nil }
         let first = try from.map { try LedgerAccess.date($0, option: "--from") } ?? .min
         let last = try to.map { try LedgerAccess.date($0, option: "--to") } ?? .max
@@ -83,6 +88,26 @@ struct QueryOptions: ParsableArguments {
                 : "\(option) \(text): \(matches.count) have this name; use the id")
         }
         return match.id
+    }
+}
+
+/// The paging options of the list subcommands (`transactions`, `statement`): the order, the
+/// page size and the cursor the page before printed.
+struct PageOptions: ParsableArguments {
+    @Option(name: .customLong("sort"), help: ArgumentHelp("date-desc (default), date-asc, amount-desc or amount-asc (a statement: by date only).", valueName: "ORDER"))
+    var order: TransactionQuery.Order = .newestFirst
+    @Option(name: .customLong("limit"), help: ArgumentHelp("Rows per page, 1...\(TransactionQuery.limitMax).", valueName: "N"))
+    var limit = 50
+    @Option(name: .customLong("after"), help: ArgumentHelp("The cursor a previous page printed.", valueName: "CURSOR"))
+    var after: String?
+
+    /// The cursor `--after` names.
+    /// - Throws: a CLI error for text that is no cursor.
+    func cursor() throws -> TransactionCursor? {
+        try after.map { text throws -> TransactionCursor in
+            guard let cursor = TransactionCursor(text) else { throw CLIError("--after \(text): not a cursor printed by a page of this list") }
+            return cursor
+        }
     }
 }
 

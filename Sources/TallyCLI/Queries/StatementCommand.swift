@@ -17,29 +17,19 @@ struct StatementCommand: AsyncParsableCommand {
     var wallet: String
     @Option(name: .customLong("from"), help: ArgumentHelp("First business date.", valueName: "DATE")) var from: String?
     @Option(name: .customLong("to"), help: ArgumentHelp("Last business date.", valueName: "DATE")) var to: String?
-    @Option(name: .customLong("sort"), help: ArgumentHelp("date-desc (default) or date-asc.", valueName: "ORDER"))
-    var order: TransactionQuery.Order = .newestFirst
-    @Option(name: .customLong("limit"), help: ArgumentHelp("Rows per page, 1...\(TransactionQuery.limitMax).", valueName: "N"))
-    var limit = 50
-    @Option(name: .customLong("after"), help: ArgumentHelp("The cursor a previous page printed.", valueName: "CURSOR"))
-    var after: String?
+    @OptionGroup var paging: PageOptions
     @Flag(help: "Print JSON: {\"rows\":[...],\"next\":CURSOR|null}.") var json = false
 
     func run() async throws {
-        let cursor = try after.map { text throws -> TransactionCursor in
-            guard let cursor = TransactionCursor(text) else { throw CLIError("--after \(text): not a cursor printed by `tally statement`") }
-            return cursor
-        }
-        let first = try from.map { try LedgerAccess.date($0, option: "--from") }
-        let last = try to.map { try LedgerAccess.date($0, option: "--to") }
-        if let first, let last, first > last { throw CLIError("--from \(first) is after --to \(last)") }
+        let cursor = try paging.cursor()
+        let dates = try QueryOptions.range(from: from, to: to)
         let page = try await LedgerAccess.using(at: try location.path(), encryption: try key.encryption()) { ledger in
             guard let store = await ledger.store else { throw CLIError("the read-side store cannot be used (\(ledger.openReport.readSide))") }
             let known = try store.walletBalances().map { (id: $0.walletID, name: $0.name) }
             var query = StatementQuery(walletID: try QueryOptions.resolve(wallet, "--wallet", known))
-            if first != nil || last != nil { query.dates = (first ?? .min)...(last ?? .max) }
-            query.order = order
-            query.limit = limit
+            query.dates = dates
+            query.order = paging.order
+            query.limit = paging.limit
             query.after = cursor
             return try await ledger.statement(query)
         }

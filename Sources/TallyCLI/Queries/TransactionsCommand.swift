@@ -13,24 +13,16 @@ struct TransactionsCommand: AsyncParsableCommand {
     @OptionGroup var location: LedgerLocation
     @OptionGroup var key: KeyOptions
     @OptionGroup var filters: QueryOptions
-    @Option(name: .customLong("sort"), help: ArgumentHelp("date-desc (default), date-asc, amount-desc or amount-asc.", valueName: "ORDER"))
-    var order: TransactionQuery.Order = .newestFirst
-    @Option(name: .customLong("limit"), help: ArgumentHelp("Rows per page, 1...\(TransactionQuery.limitMax).", valueName: "N"))
-    var limit = 50
-    @Option(name: .customLong("after"), help: ArgumentHelp("The cursor a previous page printed.", valueName: "CURSOR"))
-    var after: String?
+    @OptionGroup var paging: PageOptions
     @Flag(help: "Print JSON: {\"rows\":[...],\"next\":CURSOR|null}.") var json = false
 
     func run() async throws {
         let path = try location.path()
-        let cursor = try after.map { text throws -> TransactionCursor in
-            guard let cursor = TransactionCursor(text) else { throw CLIError("--after \(text): not a cursor printed by `tally transactions`") }
-            return cursor
-        }
+        let cursor = try paging.cursor()
         let page = try await StoreAccess.read(at: path, encryption: try key.encryption()) { store in
             var query = try filters.query(in: store)
-            query.order = order
-            query.limit = limit
+            query.order = paging.order
+            query.limit = paging.limit
             query.after = cursor
             return try store.transactions(query)
         }
