@@ -61,5 +61,8 @@ struct CommittedEventSequenceTests {
         try await reopened.close()
         resumed = try await follow.value
         #expect(resumed == Array((last - 2)...(last + 1)))
+        var beyond = 0
+        for try await _ in reopened.committedEvents(after: .max) { beyond += 1 }
+        #expect(beyond == 0, "a sequence number past every one follows nothing, without a trap")
     }
 }

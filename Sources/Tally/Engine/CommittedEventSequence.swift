@@ -59,13 +59,15 @@ extension Ledger {
     /// pace (it reads from the journal; see ``CommittedEventSequence``). ``changes`` is the
     /// lighter stream for a consumer that keeps up.
     public nonisolated func committedEvents(after sequenceNumber: UInt64 = 0) -> CommittedEventSequence {
-        CommittedEventSequence(ledger: self, start: sequenceNumber + 1)
+        // A sequence number past every possible one follows nothing (and never overflows).
+        CommittedEventSequence(ledger: self, start: sequenceNumber == .max ? .max : sequenceNumber + 1)
     }
 
     /// Up to `count` acknowledged events from `start`: from the open journal, or after the
     /// close from the journal on disk.
     func committedEvents(from start: UInt64, count: Int) throws(LedgerError) -> [CommittedEvent] {
-        let end = start + UInt64(max(1, count)) - 1
+        let (sum, overflow) = start.addingReportingOverflow(UInt64(max(1, count)) - 1)
+        let end = overflow ? UInt64.max : sum
         var cursor: LedgerEventCursor
         if isClosed {
             cursor = try LedgerReplay.eventCursor(

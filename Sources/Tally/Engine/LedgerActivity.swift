@@ -107,7 +107,7 @@ extension Ledger {
             // Complete when the window starts at the first event, or holds one command more
             // than the page beyond the one it may cut.
             if start == 1 || commands.count > query.limit + 1 { break }
-            window *= 2
+            window = window > UInt64.max / 2 ? .max : window * 2
         }
         if start > 1 { commands.removeLast() }
         let page = commands.prefix(query.limit)
