@@ -9,14 +9,9 @@ extension LedgerStore {
     ///   1...``TransactionQuery/limitMax`` or a cursor made for another order; otherwise what
     ///   reading the store can throw.
     public func transactions(_ query: TransactionQuery) throws(StoreError) -> TransactionPage {
-        guard (1...TransactionQuery.limitMax).contains(query.limit) else {
-            throw .invalidQuery(reason: "a page holds 1...\(TransactionQuery.limitMax) rows, not \(query.limit)")
-        }
+        try query.order.requirePage(limit: query.limit, after: query.after)
         var filter = try TransactionFilter(query)
         if let cursor = query.after {
-            guard cursor.order == query.order else {
-                throw .invalidQuery(reason: "the cursor \(cursor) continues a list in order \(cursor.order.rawValue), not \(query.order.rawValue)")
-            }
             let (condition, values) = query.order.after(cursor)
             filter.add(condition, values)
         }
@@ -165,9 +160,27 @@ extension TransactionQuery.Order {
 
     /// The rows after `cursor` in this order.
     func after(_ cursor: TransactionCursor) -> (String, StatementArguments) {
-        let comparison = isDescending ? "<" : ">"
-        return ("(\(column) \(comparison) ? OR (\(column) = ? AND t.sequence \(comparison) ?))",
-                [cursor.key, cursor.key, Int64(bitPattern: cursor.sequenceNumber)])
+        Self.keyset(after: cursor, key: column, sequence: "t.sequence", descending: isDescending)
+    }
+
+    /// The keyset condition of a list ordered by (`key`, `sequence`): the rows strictly after
+    /// the cursor's, in the list's direction.
+    static func keyset(after cursor: TransactionCursor, key: String, sequence: String, descending: Bool) -> (String, StatementArguments) {
+        // A row value: SQLite uses it as one index range, so a page costs the same at any depth
+        // (the equivalent `key < ? OR (key = ? AND ...)` read every row before the cursor).
+        let comparison = descending ? "<" : ">"
+        return ("(\(key), \(sequence)) \(comparison) (?, ?)", [cursor.key, Int64(bitPattern: cursor.sequenceNumber)])
+    }
+
+    /// Refuses a page size outside 1...``TransactionQuery/limitMax`` and a cursor made for
+    /// another order.
+    func requirePage(limit: Int, after cursor: TransactionCursor?) throws(StoreError) {
+        guard (1...TransactionQuery.limitMax).contains(limit) else {
+            throw .invalidQuery(reason: "a page holds 1...\(TransactionQuery.limitMax) rows, not \(limit)")
+        }
+        if let cursor, cursor.order != self {
+            throw .invalidQuery(reason: "the cursor \(cursor) continues a list in order \(cursor.order.rawValue), not \(rawValue)")
+        }
     }
 
     /// The cursor of the page that ends with `transaction`.
@@ -222,8 +235,11 @@ extension LedgerStore {
         guard let first = periods.first, let last = periods.last, periods.count <= TransactionQuery.limitMax else {
             throw .invalidQuery(reason: "a report per pay period needs 1...\(TransactionQuery.limitMax) periods, not \(periods.count)")
         }
+        let from = max(first.start, query.dates?.lowerBound ?? first.start)
+        let through = min(last.end, query.dates?.upperBound ?? last.end)
+        guard from <= through else { return [] }  // the query's dates lie outside every period
         var range = query
-        range.dates = max(first.start, query.dates?.lowerBound ?? first.start)...min(last.end, query.dates?.upperBound ?? last.end)
+        range.dates = from...through
         let cases = periods.indices.map { "WHEN t.date BETWEEN ? AND ? THEN \($0)" }.joined(separator: " ")
         let bounds = periods.flatMap { [StoreRowWriter.day($0.start), StoreRowWriter.day($0.end)] }
         return try spanTotals(range, byCategory: true, span: ("CASE \(cases) END", StatementArguments(bounds))) { index throws(StoreError) in

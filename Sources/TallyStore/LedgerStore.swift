@@ -24,7 +24,7 @@ public final class LedgerStore: Sendable {
     /// The store's file inside its folder; SQLite keeps `-wal` and `-shm` beside it.
     public static let fileName = "read-side.sqlite"
     /// The schema this version writes (`PRAGMA user_version`).
-    static let schemaVersion = 5
+    static let schemaVersion = 6
 
     /// The database file.
     public let path: String
@@ -129,6 +129,8 @@ public final class LedgerStore: Sendable {
             for id in wallets.transferIDs { try writer.upsertTransfer(id) }
             try writer.replaceLiveTables()
             try writer.setCoverage(coverage)
+            // Merged into one segment: what the deleted rows held leaves the index too (P3).
+            try writer.mergeSearchIndex()
             progress(total, total)
         }
         try truncateWriteAheadLog()

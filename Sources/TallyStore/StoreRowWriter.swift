@@ -57,9 +57,8 @@ struct StoreRowWriter {
     }
 
     /// Rewrites the transactions with a note of one of `people` from the read models (which
-    /// hold them redacted after a forgetting, P3), then merges the search index into one
-    /// segment, so that no index page keeps a word of the old texts (a delete alone leaves
-    /// them in older segments until a merge).
+    /// hold them redacted after a forgetting, P3), then merges the search index, so that no
+    /// index page keeps a word of the old texts.
     func rewriteNotes(of people: Set<PersonID>) throws {
         guard !people.isEmpty else { return }
         let owners = people.map(\.description)
@@ -71,6 +70,12 @@ struct StoreRowWriter {
             // An id the model refuses cannot be in the read models: nothing to write back.
             if let id = try? TransactionID(parsing: key) { try upsertTransaction(id, fresh: true) }
         }
+        try mergeSearchIndex()
+    }
+
+    /// Merges the search index into one segment (FTS5 `optimize`): a delete alone leaves the
+    /// deleted rows' words in older segments until a merge.
+    func mergeSearchIndex() throws {
         try database.execute(sql: "INSERT INTO transaction_search (transaction_search) VALUES ('optimize')")
     }
 

@@ -38,6 +38,9 @@ enum StoreSchema {
             CREATE INDEX transactions_by_date ON transactions (date, sequence);
             CREATE INDEX transactions_by_amount ON transactions (amount, sequence);
             CREATE INDEX transactions_by_category ON transactions (category_id, date, sequence);
+            -- A category with a wallet, dates and amounts (a combined filter) without reading
+            -- the table for each candidate.
+            CREATE INDEX transactions_by_category_wallet ON transactions (category_id, wallet_id, date, sequence, amount, is_live);
             -- What a search box matches: the note (a personal text, P1: removed when its owner
             -- is forgotten, P3) and the tags. rowid = the transaction's sequence number.
             CREATE VIRTUAL TABLE transaction_search USING fts5(

@@ -73,8 +73,9 @@ extension LedgerStore {
     /// range scans, each limited to the page, merged), one for the details of its transactions,
     /// and for the balance one sum over the first row's day: the balance at the end of that day
     /// (from `balanceAtEndOf`, the engine's read models) less what the day moved after it.
-    /// - Parameter balanceAtEndOf: the wallet's balance at the end of a date (`nil` before it
-    ///   was opened); not asked for an observed wallet (W5), whose rows have no balance.
+    /// - Parameter balanceAtEndOf: the wallet's balance after every movement up to the end of a
+    ///   date, from its opening balance; not asked for an observed wallet (W5), whose rows have
+    ///   no balance.
     /// - Throws: ``StoreError/invalidQuery(reason:)`` for an order by amount, a page size outside
     ///   1...``TransactionQuery/limitMax``, a cursor of another order or a wallet the store
     ///   does not know.
@@ -84,12 +85,7 @@ extension LedgerStore {
         guard query.order == .newestFirst || query.order == .oldestFirst else {
             throw .invalidQuery(reason: "a statement runs by date: order \(TransactionQuery.Order.newestFirst.rawValue) or \(TransactionQuery.Order.oldestFirst.rawValue), not \(query.order.rawValue)")
         }
-        guard (1...TransactionQuery.limitMax).contains(query.limit) else {
-            throw .invalidQuery(reason: "a page holds 1...\(TransactionQuery.limitMax) rows, not \(query.limit)")
-        }
-        if let cursor = query.after, cursor.order != query.order {
-            throw .invalidQuery(reason: "the cursor \(cursor) continues a list in order \(cursor.order.rawValue), not \(query.order.rawValue)")
-        }
+        try query.order.requirePage(limit: query.limit, after: query.after)
         let (kind, movements) = try read { database in
             let kind = try Int64.fetchOne(database, sql: "SELECT kind FROM wallet_balances WHERE wallet_id = ?", arguments: [query.walletID.description])
                 .flatMap { UInt8(exactly: $0) }.flatMap(WalletKind.init(rawValue:))
@@ -112,11 +108,15 @@ extension LedgerStore {
         let date = try StoreRowReader(path: path, table: "transactions").date(first.date)
         // The balance after the first row; then each row adds its own movement (oldest first)
         // or the row before takes its movement back (newest first).
-        var balance = kind.isValueObserved ? nil : try balanceAtEndOf(date).map { $0.minorUnits &- sign &* laterThatDay }
+        var balance: Int64?
+        if !kind.isValueObserved, let endOfDay = try balanceAtEndOf(date) {
+            balance = try moved(endOfDay.minorUnits, by: laterThatDay, sign: -sign)
+        }
         var rows: [StatementRow] = []
         for (index, movement) in page.enumerated() {
             if index > 0, let running = balance {
-                balance = query.order == .newestFirst ? running &- sign &* page[index - 1].delta : running &+ sign &* movement.delta
+                balance = query.order == .newestFirst
+                    ? try moved(running, by: page[index - 1].delta, sign: -sign) : try moved(running, by: movement.delta, sign: sign)
             }
             let row: StatementRow.Movement
             if movement.source == .transaction, let transaction = byTransaction[movement.id] {
@@ -132,13 +132,24 @@ extension LedgerStore {
             }
             rows.append(StatementRow(
                 movement: row, date: try StoreRowReader(path: path, table: "transactions").date(movement.date),
-                sequenceNumber: UInt64(bitPattern: movement.sequence), amount: Money(minorUnits: sign &* movement.delta, currency: currency),
+                sequenceNumber: UInt64(bitPattern: movement.sequence), amount: Money(minorUnits: try moved(0, by: movement.delta, sign: sign), currency: currency),
                 balance: balance.map { Money(minorUnits: $0, currency: currency) }))
         }
         let next = movements.count > query.limit ? page.last.map {
             TransactionCursor(order: query.order, key: $0.date, sequenceNumber: UInt64(bitPattern: $0.sequence))
         } : nil
         return StatementPage(rows: rows, next: next)
+    }
+
+    /// `value + sign x delta`; `invalidRow` when that does not fit in 64 bits (G1: a sum is
+    /// never wrapped).
+    private func moved(_ value: Int64, by delta: Int64, sign: Int64) throws(StoreError) -> Int64 {
+        let (scaled, scaledOverflow) = delta.multipliedReportingOverflow(by: sign)
+        let (sum, sumOverflow) = value.addingReportingOverflow(scaled)
+        guard !scaledOverflow, !sumOverflow else {
+            throw .invalidRow(path: path, table: "transactions", reason: "a running balance beyond 64-bit minor units")
+        }
+        return sum
     }
 
     /// A movement as the statement's query returns it.
@@ -168,9 +179,9 @@ extension LedgerStore {
         }
         let descending = query.order == .newestFirst
         if let cursor = query.after {
-            let comparison = descending ? "<" : ">"
-            condition += " AND (date \(comparison) ? OR (date = ? AND sequence \(comparison) ?))"
-            values += [cursor.key, cursor.key, Int64(bitPattern: cursor.sequenceNumber)]
+            let (keyset, arguments) = TransactionQuery.Order.keyset(after: cursor, key: "date", sequence: "sequence", descending: descending)
+            condition += " AND \(keyset)"
+            values += arguments
         }
         let order = descending ? "date DESC, sequence DESC" : "date ASC, sequence ASC"
         let branches = movementSources.map { "SELECT * FROM (\($0)\(condition) ORDER BY \(order) LIMIT ?)" }

@@ -124,27 +124,33 @@ struct QueryCLITests {
         #expect(bad.status == 2 && bad.stderr.contains("letter or a digit"), "\(bad.stderr)")
     }
 
-    @Test("report --by period sums per pay period (B1) what --by month sums per month over the same transactions; --csv names the period's first and last day")
+    @Test("B1: report --by period --csv holds, per category and pay period, the sum of the expense rows of `transactions` dated in that period; a range outside every period is an empty report")
     func reportByPayPeriod() throws {
         let ledger = try TallyRunner.householdLedger()
         let csv = try TallyRunner.run(["report", "--csv", "--by", "period", "--periods", "24", "--ledger", ledger])
         #expect(csv.status == 0, "\(csv.stderr)")
         let lines = csv.stdout.split(separator: "\n")
         #expect(lines.first == "category_id,category,period_start,period_end,kind,currency,amount,count")
-        let rows = try Self.allRows(ledger, ["--kind", "expense", "--limit", "1000"])
-        var periodSum = 0
-        var periodCount = 0
+        var periods: Set<[String]> = []
+        var got: [String: Int] = [:]
         for line in lines.dropFirst() {
-            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
-            #expect(fields.count == 8, "\(line)")
-            guard fields.count == 8, fields[5] == "CHF" else { continue }
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            try #require(fields.count == 8, "\(line)")
             #expect(fields[2] <= fields[3], "a period starts before it ends")
-            periodSum += Int((Double(fields[6]) ?? 0) * 100 + 0.5)
-            periodCount += Int(fields[7]) ?? 0
+            periods.insert([fields[2], fields[3]])
+            // Plain decimals with two places (CHF, EUR): minor units without the point.
+            got["\(fields[0]) \(fields[2]) \(fields[5])"] = Int(fields[6].replacingOccurrences(of: ".", with: ""))
         }
-        let chf = rows.filter { ($0["amount"] as? [String: Any])?["currency"] as? String == "CHF" }
-        #expect(periodCount == chf.count, "24 periods cover every expense of the example")
-        #expect(periodSum == chf.map(Self.minorUnits).reduce(0, +))
+        var want: [String: Int] = [:]
+        for row in try Self.allRows(ledger, ["--kind", "expense", "--limit", "1000"]) {
+            let date = try #require(row["date"] as? String)
+            let period = try #require(periods.first { $0[0] <= date && date <= $0[1] }, "\(date) lies in a listed period")
+            let currency = (row["amount"] as? [String: Any])?["currency"] as? String ?? ""
+            want["\(row["categoryID"] as? String ?? "") \(period[0]) \(currency)", default: 0] += Self.minorUnits(row)
+        }
+        #expect(!want.isEmpty && got == want)
+        let outside = try TallyRunner.run(["report", "--by", "period", "--month", "2020-01", "--ledger", ledger])
+        #expect(outside.status == 0 && outside.stdout.contains("no transactions match"), "\(outside.stdout)\(outside.stderr)")
         let zero = try TallyRunner.run(["report", "--by", "period", "--periods", "0", "--ledger", ledger])
         #expect(zero.status == 2 && zero.stderr.contains("1...1000"), "\(zero.stderr)")
     }

@@ -276,5 +276,9 @@ struct TransactionQueryTests {
         await #expect(throws: LedgerError.self) {
             try await household.ledger.categoryTotals(byPayPeriod: TransactionQuery(), last: 0, endingWith: Scenario.date("2026-03-31"))
         }
+        var outside = TransactionQuery()
+        outside.restrict(to: try YearMonth(year: 2024, month: 1))
+        let none = try await household.ledger.categoryTotals(byPayPeriod: outside, last: 4, endingWith: Scenario.date("2026-03-31"))
+        #expect(none.isEmpty, "dates outside every period: an empty report, not a trap")
     }
 }

@@ -103,6 +103,46 @@ struct WalletStatementTests {
         try await test.ledger.close()
     }
 
+    @Test("W1: a card's statement (a liability) with several expenses and a payment on one day, one dated before the card was opened, read newest first: each balance is what is owed after that movement")
+    func liabilityRunningBalance() async throws {
+        var s = Scenario()
+        let test = try await TestLedger.make("statement-card", durability: .synchronous)
+        defer { test.directory.remove() }
+        try await test.ledger.execute(s.setup())
+        var owed: Int64 = 0
+        var want: [Int64] = []
+        for (index, amount) in [1_250, 800, 4_000, 330].enumerated() {
+            var entry = s.expense(Int64(amount))
+            entry.walletID = s.euroCard
+            entry.amount = Scenario.eur(Int64(amount))
+            entry.date = Scenario.date(index == 0 ? "2025-12-30" : "2026-01-10")  // the first before the opening (2026-01-01)
+            try await test.ledger.execute(s.command(.recordTransaction(s.ids.next(), entry)))
+            owed += Int64(amount)
+            want.append(owed)
+            if index == 2 {
+                try await test.ledger.execute(s.command(.recordTransfer(
+                    transferID: s.ids.next(), from: s.joint, to: s.euroCard, amountSent: Scenario.chf(2_000),
+                    amountReceived: Scenario.eur(1_900), date: Scenario.date("2026-01-10"), note: nil)))
+                owed -= 1_900
+                want.append(owed)
+            }
+        }
+        var query = StatementQuery(walletID: s.euroCard)
+        query.limit = 2
+        var rows: [StatementRow] = []
+        while true {
+            let page = try await test.ledger.statement(query)
+            rows += page.rows
+            guard let next = page.next else { break }
+            query.after = next
+        }
+        #expect(rows.map { $0.balance?.minorUnits } == want.reversed(), "owed after each movement, newest first")
+        #expect(rows.map(\.amount.minorUnits) == [330, -1_900, 4_000, 800, 1_250])
+        let card = s.euroCard
+        #expect(try await test.ledger.read { try $0.wallets.balance(of: card) }?.minorUnits == owed)
+        try await test.ledger.close()
+    }
+
     @Test("W5: an observed wallet's statement lists its movements without a running balance; an order by amount and a cursor of another order are typed errors")
     func observedWalletsAndInvalidQueries() async throws {
         var s = Scenario()

@@ -33,9 +33,10 @@ public struct CommittedEventSequence: AsyncSequence, Sendable {
 
         /// The next event; `nil` once the ledger closed and every event was handed over.
         /// - Throws: ``LedgerError/storage(_:)`` or ``LedgerError/codec(_:sequenceNumber:)`` when
-        ///   the journal cannot be read; the sequence then ends.
+        ///   the journal cannot be read; `CancellationError` when the task is cancelled.
         public mutating func next() async throws -> CommittedEvent? {
             while true {
+                try Task.checkCancellation()
                 if let event = waiting.popLast() {
                     next = event.sequenceNumber + 1
                     return event
@@ -63,17 +64,18 @@ extension Ledger {
         CommittedEventSequence(ledger: self, start: sequenceNumber == .max ? .max : sequenceNumber + 1)
     }
 
-    /// Up to `count` acknowledged events from `start`: from the open journal, or after the
-    /// close from the journal on disk.
+    /// Up to `count` acknowledged events from `start` (never beyond ``lastSequenceNumber``):
+    /// from the open journal, or after the close from the journal on disk.
     func committedEvents(from start: UInt64, count: Int) throws(LedgerError) -> [CommittedEvent] {
+        // Acknowledged only: after a failed sync the journal may hold frames refused to callers.
+        guard start <= lastSequenceNumber else { return [] }
         let (sum, overflow) = start.addingReportingOverflow(UInt64(max(1, count)) - 1)
-        let end = overflow ? UInt64.max : sum
+        let end = min(overflow ? UInt64.max : sum, lastSequenceNumber)
         var cursor: LedgerEventCursor
         if isClosed {
             cursor = try LedgerReplay.eventCursor(
                 at: directory, from: start, through: end, encryption: options.encryption, fileSystem: options.fileSystem)
         } else {
-            guard start <= lastSequenceNumber else { return [] }
             cursor = try eventCursor(from: start, through: end)
         }
         var events: [CommittedEvent] = []

@@ -21,9 +21,9 @@ extension Ledger {
     public func statement(_ query: StatementQuery) throws(LedgerError) -> StatementPage {
         try withStore { store throws(StoreError) in
             try store.statement(query) { date throws(StoreError) in
-                // The read models' balance at the end of the day: O(wallets x days moved).
+                // The read models' balance at the end of the day: O(days the wallet moved).
                 let balance = read { models in
-                    Result { () throws(ProjectionError) in try models.wallets.balance(of: query.walletID, asOf: date) }
+                    Result { () throws(ProjectionError) in try models.wallets.trackedBalance(of: query.walletID, throughEndOf: date) }
                 }
                 do {
                     return try balance.get()

@@ -197,7 +197,8 @@ public actor Ledger {
             }
             let folded = FoldedState(state: replayed.state, readModels: replayed.readModels, chainValue: replayed.chainValue)
             let readSide = ReadSide.open(
-                directory: directory, options: options, folded: folded, reader: reader, keys: personalKeys)
+                directory: directory, options: options, folded: folded, reader: reader, keys: personalKeys,
+                forgotten: report.forgettingCompleted)
             report.readSide = readSide.status.description
             return Ledger(
                 directory: directory, journal: journal, options: options, folded: folded,

@@ -63,8 +63,11 @@ final class ReadSide: Sendable {
     /// Opens the store of `directory` and brings it to the journal's end (`reader`), from the
     /// read models folded at open. Never throws: a store that cannot be used is rebuilt, and one
     /// that cannot be rebuilt is left out (the engine works without it).
+    /// - Parameter forgotten: people whose forgetting the open finished (P3): a store that
+    ///   already covers their `PersonForgotten` may still hold their texts, so they are rewritten.
     static func open(
-        directory: FilePath, options: LedgerOptions, folded: FoldedState, reader: JournalReader, keys: PersonalKeyRing
+        directory: FilePath, options: LedgerOptions, folded: FoldedState, reader: JournalReader, keys: PersonalKeyRing,
+        forgotten: [PersonID] = []
     ) -> ReadSide {
         guard options.keepsReadSide else { return ReadSide(store: nil, status: .unavailable(reason: "turned off")) }
         // SQLite does its own file I/O: it cannot run on an injected (simulated) file system.
@@ -88,10 +91,18 @@ final class ReadSide: Sendable {
         do throws(StoreError) {
             let store = try LedgerStore(path: path.string, key: pageKey(options.encryption))
             if let found = try store.coverage() {
-                if found == coverage { return ReadSide(store: store, status: .current, storedSequenceNumber: coverage.sequenceNumber) }
+                if found == coverage {
+                    if !forgotten.isEmpty {
+                        var changes = StoreChanges()
+                        changes.forget(forgotten)
+                        try store.commit(changes, from: snapshot, coverage: coverage)
+                    }
+                    return ReadSide(store: store, status: .current, storedSequenceNumber: coverage.sequenceNumber)
+                }
                 if found.sequenceNumber > coverage.sequenceNumber {
                     reason = "it covers sequence \(found.sequenceNumber), beyond the journal's last \(coverage.sequenceNumber)"
-                } else if let changes = tailChanges(after: found, reader: reader, keys: keys) {
+                } else if var changes = tailChanges(after: found, reader: reader, keys: keys) {
+                    changes.forget(forgotten)
                     try store.commit(changes, from: snapshot, coverage: coverage)
                     return ReadSide(store: store, status: .caughtUp(events: coverage.sequenceNumber - found.sequenceNumber), storedSequenceNumber: coverage.sequenceNumber)
                 } else {

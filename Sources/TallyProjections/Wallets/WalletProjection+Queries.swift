@@ -68,6 +68,18 @@ extension WalletProjection {
         return try Self.money(units, wallet.currency, subject: "balance of \(walletID)")
     }
 
+    /// The balance of a transaction-tracked wallet after every live movement up to the end of
+    /// `date`, counted from its opening balance whatever the date (a statement's running
+    /// balance; ``balance(of:asOf:)`` has none before the opening date). O(days it moved).
+    /// - Returns: `nil` for an unknown wallet or one whose value is observed (W5).
+    /// - Throws: ``ProjectionError/overflow(rule:subject:)`` when it does not fit in `Int64`.
+    public func trackedBalance(of walletID: WalletID, throughEndOf date: LocalDate) throws(ProjectionError) -> Money? {
+        guard let wallet = wallets[walletID], !wallet.kind.isValueObserved else { return nil }
+        var total = Int128(wallet.openingBalance.minorUnits)
+        for (day, raw) in movementIndex.dailySums[walletID] ?? [:] where day <= date { total += raw * Int128(wallet.movementSign) }
+        return try Self.money(total, wallet.currency, subject: "balance of \(walletID)")
+    }
+
     /// Every wallet opened so far with its balance, sorted by name then id.
     /// - Parameters:
     ///   - date: the end of the day to take balances at; `nil` for all recorded movements.
