@@ -11,7 +11,8 @@ extension StorePlans {
     }
 
     /// The store's own SQL for each issue-15 measurement, with parameters of the run's plan
-    /// (the first wallet, groceries, June 2025, "Migros", "notary").
+    /// (the first wallet, groceries, June 2025, "Migros", "notary"), then the queries that
+    /// fill in a page's rows.
     func storeProbes() throws -> [Probe] {
         let wallet = plan.wallets[0].description
         let groceries = plan.expenseCategories[0].description
@@ -37,6 +38,29 @@ extension StorePlans {
             Probe(name: "page 100 of a wallet", sql: Self.pageSQL(["t.wallet_id IN (?)", "t.is_live = 1", Self.afterCursor]),
                   arguments: [wallet, deepWalletCursor.date, deepWalletCursor.date, deepWalletCursor.sequence]),
             Probe(name: "category x month report, 12 months", sql: Self.reportSQL, arguments: [20_240_701, 20_250_630]),
+        ] + (try detailProbes(walletID: wallet))
+    }
+
+    /// The three queries `RowDetails` runs for the rows of a wallet's first page: notes, tags
+    /// and split.
+    private func detailProbes(walletID: String) throws -> [Probe] {
+        let rows = try pool.read { database in
+            try Row.fetchAll(database, sql: Self.pageSQL(["t.wallet_id IN (?)", "t.is_live = 1"]), arguments: [walletID])
+        }
+        let ids = StatementArguments(rows.prefix(ListQuery.pageRows).map { row -> String in row["transaction_id"] })
+        let sequences = StatementArguments(rows.prefix(ListQuery.pageRows).map { row -> Int64 in row["sequence"] })
+        let list = Array(repeating: "?", count: min(rows.count, ListQuery.pageRows)).joined(separator: ", ")
+        return [
+            Probe(name: "page details: notes of the wallet page's rows",
+                  sql: "SELECT rowid, note FROM transaction_search WHERE rowid IN (\(list)) AND note IS NOT NULL", arguments: sequences),
+            Probe(name: "page details: tags", sql: """
+                SELECT transaction_id, tag FROM transaction_tags WHERE transaction_id IN (\(list)) ORDER BY transaction_id, position
+                """, arguments: ids),
+            Probe(name: "page details: split", sql: """
+                SELECT s.transaction_id, s.person_id, s.amount, p.name FROM transaction_shares s
+                LEFT JOIN people p ON p.person_id = s.person_id
+                WHERE s.transaction_id IN (\(list)) ORDER BY s.transaction_id, s.position
+                """, arguments: ids),
         ]
     }
 
