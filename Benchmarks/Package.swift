@@ -71,17 +71,19 @@ let package = Package(
             ],
             path: "Sources/sqlite-encryption-bench"
         ),
-        // Cost against history (issue 14): Tally vs a GRDB app (transactions + balances tables)
-        // executing the same commands at 10k, 100k and 1M events, one child process per
-        // measurement (Docs/Performance.md).
+        // Cost against history (issue 14) and queries, reports and observation (issue 15): Tally
+        // vs a GRDB app (transactions + balances tables) executing the same commands at 10k, 100k
+        // and 1M events, one child process per measurement (Docs/Performance.md).
         .executableTarget(
             name: "tally-scale",
             dependencies: [
                 "BenchmarkSupport",
+                "TallyWorkload",
                 .product(name: "Tally", package: "Tally"),
                 .product(name: "TallyModel", package: "Tally"),
                 .product(name: "TallyJournal", package: "Tally"),
                 .product(name: "TallyProjections", package: "Tally"),
+                .product(name: "TallyStore", package: "Tally"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Sources/tally-scale"

@@ -19,19 +19,32 @@ struct ChildRequest: Codable, Sendable {
         case writes
         /// What `tally apply` does, through the library (when the CLI binary is not built).
         case applyLibrary
+        /// One issue-15 query measurement (`query`), `repetitions` times after `warmups`.
+        case query
+        /// Issue 15: from `execute` returning to the balance observer's new value, over
+        /// `repetitions` commands.
+        case observation
     }
 
     var role: Role
     var subject: SubjectKind
     var directory: String
     var seed: UInt64
-    /// `build`: transactions after the setup; `writes`: commands already in the ledger.
+    /// `build`: transactions after the setup; `writes`, `observation`: commands already in the ledger.
     var commands = 0
     var singleCommands = 0
     var batches = 0
     var concurrentCommandsPerTask = 0
     /// `applyLibrary`: the JSON Lines command file.
     var file: String?
+    /// `query`: the measurement.
+    var query: QueryKind?
+    /// `query`: timed queries; `observation`: commands observed.
+    var repetitions = 0
+    /// `query`: untimed queries before the timed ones.
+    var warmups = 0
+    /// `query`: timed seconds after which the measurement stops early (0: never).
+    var budgetSeconds = 0.0
 
     static let figuresPrefix = "FIGURES "
 }

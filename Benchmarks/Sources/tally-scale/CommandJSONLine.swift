@@ -1,8 +1,10 @@
+import Foundation
 import Tally
 import TallyModel
 
 /// One command as a line of the JSON command schema (Docs/Commands.md), for the `tally apply`
-/// file. Covers the actions `ScaleWorkload` issues; any other is nil.
+/// file. Covers the actions `ScaleWorkload` issues (personal transactions with a note and tags);
+/// any other is nil.
 enum CommandJSONLine {
     static func line(for command: Command) -> String? {
         let envelope = """
@@ -23,17 +25,34 @@ enum CommandJSONLine {
                 "kind": "\(kind == .cash ? "cash" : "bank")", "openingBalance": \(money(openingBalance)), \
                 "openedOn": "\(openedOn.isoString)"
                 """
-        case .recordTransaction(let transactionID, let entry) where entry.note == nil && entry.tags.isEmpty && !entry.isShared:
+        case .recordTransaction(let transactionID, let entry) where !entry.isShared:
+            let note = entry.note.map { ", \"note\": \(string($0))" } ?? ""
+            let tags = entry.tags.isEmpty ? "" : ", \"tags\": [\(entry.tags.map(string).joined(separator: ", "))]"
             fields = """
                 "command": "recordTransaction", \(envelope), "transactionID": "\(transactionID)", \
                 "kind": "\(entry.kind == .income ? "income" : "expense")", "amount": \(money(entry.amount)), \
                 "walletID": "\(entry.walletID)", "categoryID": "\(entry.categoryID)", "date": "\(entry.date.isoString)", \
-                "payer": "\(entry.payer)"
+                "payer": "\(entry.payer)"\(note)\(tags)
                 """
         default:
             return nil
         }
         return "{\(fields)}"
+    }
+
+    /// `text` as a JSON string literal: quotes, backslashes and control characters escaped.
+    private static func string(_ text: String) -> String {
+        var literal = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": literal += "\\\""
+            case "\\": literal += "\\\\"
+            case "\n": literal += "\\n"
+            case _ where scalar.value < 0x20: literal += String(format: "\\u%04x", scalar.value)
+            default: literal.unicodeScalars.append(scalar)
+            }
+        }
+        return literal + "\""
     }
 
     private static func money(_ amount: Money) -> String {

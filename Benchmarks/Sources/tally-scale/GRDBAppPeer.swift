@@ -5,11 +5,18 @@ import TallyModel
 
 /// The peer: the same commands the way an app developer writes them with GRDB 7: a
 /// `DatabasePool` (WAL) with `synchronous = FULL`, Codable records for a `transactions` table
-/// (indexed by wallet and date, for the wallet's list) and a `balances` table, and per command
-/// one write transaction that inserts the transaction and updates its wallet's balance.
+/// and a `balances` table, the people's and categories' names for the list rows, and per
+/// command one write transaction that inserts the transaction and updates its wallet's balance.
 ///
-/// Household and member commands change nothing here (the app keeps no table for them);
-/// `openWallet` inserts a balance row. Any other action is refused.
+/// The indexes are the ones a competent app adds for its list and report screens: wallet +
+/// date (a wallet's list), category + date (a category's list), date + category + kind +
+/// currency + amount (a month's list, and covering for the category x month report), and an
+/// FTS5 table over the note and the tags kept in sync with `transactions` by GRDB's triggers
+/// (`synchronize(withTable:)`), with the tokenizer Tally's store uses (unicode61, diacritics
+/// removed).
+///
+/// `createHousehold` inserts the admin and the preset categories, `addMember` the member,
+/// `openWallet` a balance row. Any other action is refused.
 struct GRDBAppPeer: LedgerSubject {
     let pool: DatabasePool
 
@@ -37,6 +44,14 @@ struct GRDBAppPeer: LedgerSubject {
                 table.column("currency", .text).notNull()
                 table.column("minorUnits", .integer).notNull()
             }
+            try database.create(table: NameRow.people) { table in
+                table.primaryKey("id", .text)
+                table.column("name", .text).notNull()
+            }
+            try database.create(table: NameRow.categories) { table in
+                table.primaryKey("id", .text)
+                table.column("name", .text).notNull()
+            }
             try database.create(table: TransactionRow.databaseTableName) { table in
                 table.primaryKey("id", .text)
                 table.column("commandID", .text).notNull()
@@ -49,12 +64,27 @@ struct GRDBAppPeer: LedgerSubject {
                 table.column("categoryID", .text).notNull()
                 table.column("date", .text).notNull()
                 table.column("note", .text)
+                table.column("tags", .jsonText).notNull()
                 table.column("payer", .text).notNull()
             }
-            try database.create(index: "transactions_wallet_date", on: TransactionRow.databaseTableName, columns: ["walletID", "date"])
+            let transactions = TransactionRow.databaseTableName
+            try database.create(index: "transactions_wallet_date", on: transactions, columns: ["walletID", "date"])
+            try database.create(index: "transactions_category_date", on: transactions, columns: ["categoryID", "date"])
+            try database.create(
+                index: "transactions_date_report", on: transactions,
+                columns: ["date", "categoryID", "kind", "currency", "minorUnits"])
+            try database.create(virtualTable: Self.searchTable, using: FTS5()) { table in
+                table.synchronize(withTable: transactions)
+                table.tokenizer = .unicode61(diacritics: .remove)
+                table.column("note")
+                table.column("tags")
+            }
         }
         return migrator
     }
+
+    /// The FTS5 table over the transactions' notes and tags (rowid = the transaction's rowid).
+    static let searchTable = "transactions_fts"
 
     func execute(_ command: Command) async throws {
         try await pool.write { database in try Self.apply(command, in: database) }
@@ -78,8 +108,13 @@ struct GRDBAppPeer: LedgerSubject {
 
     private static func apply(_ command: Command, in database: Database) throws {
         switch command.action {
-        case .createHousehold, .addMember:
-            return
+        case .createHousehold(let householdID, _, _, let adminName):
+            try NameRow(id: command.actor.description, name: adminName).insert(database, as: NameRow.people)
+            for preset in CategoryPresets.all {
+                try NameRow(id: preset.categoryID(in: householdID).description, name: preset.name).insert(database, as: NameRow.categories)
+            }
+        case .addMember(let personID, let name):
+            try NameRow(id: personID.description, name: name).insert(database, as: NameRow.people)
         case .openWallet(let walletID, let name, _, let openingBalance, _, _):
             try BalanceRow(
                 walletID: walletID.description, name: name, currency: openingBalance.currency.description,
@@ -91,7 +126,7 @@ struct GRDBAppPeer: LedgerSubject {
                 recordedAt: command.recordedAt.millisecondsSinceEpoch, kind: entry.kind == .income ? "income" : "expense",
                 minorUnits: entry.amount.minorUnits, currency: entry.amount.currency.description,
                 walletID: entry.walletID.description, categoryID: entry.categoryID.description,
-                date: entry.date.isoString, note: entry.note, payer: entry.payer.description
+                date: entry.date.isoString, note: entry.note, tags: entry.tags, payer: entry.payer.description
             ).insert(database)
             let signed = entry.kind == .income ? entry.amount.minorUnits : -entry.amount.minorUnits
             try database.execute(
@@ -107,6 +142,7 @@ struct GRDBAppPeer: LedgerSubject {
         case settings
         case unknownWallet(String)
         case unsupported(String)
+        case invalidCursor(String)
     }
 }
 
@@ -119,7 +155,19 @@ struct BalanceRow: Codable, FetchableRecord, PersistableRecord {
     var minorUnits: Int64
 }
 
-/// A transaction row, one per `recordTransaction`.
+/// A name by id: a row of `people` or of `categories`.
+struct NameRow {
+    static let people = "people"
+    static let categories = "categories"
+    var id: String
+    var name: String
+
+    func insert(_ database: Database, as table: String) throws {
+        try database.execute(sql: "INSERT INTO \(table) (id, name) VALUES (?, ?)", arguments: [id, name])
+    }
+}
+
+/// A transaction row, one per `recordTransaction`; the tags are a JSON array.
 struct TransactionRow: Codable, PersistableRecord {
     static let databaseTableName = "transactions"
     var id: String
@@ -133,5 +181,6 @@ struct TransactionRow: Codable, PersistableRecord {
     var categoryID: String
     var date: String
     var note: String?
+    var tags: [String]
     var payer: String
 }

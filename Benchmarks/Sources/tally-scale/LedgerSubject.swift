@@ -35,7 +35,7 @@ enum SubjectKind: String, CaseIterable, Sendable {
     }
 
     /// Opens (or creates) the subject's storage in `directory`.
-    func open(in directory: String) async throws -> any LedgerSubject {
+    func open(in directory: String) async throws -> any QuerySubject {
         switch self {
         case .tally: try await TallySubject.open(in: directory)
         case .peer: try GRDBAppPeer(directory: directory)

@@ -15,6 +15,8 @@ enum ScaleChild {
         case .verify: try verify(request)
         case .writes: try await writes(request)
         case .applyLibrary: try await applyLibrary(request)
+        case .query: try await query(request)
+        case .observation: try await observation(request)
         }
     }
 
@@ -22,7 +24,7 @@ enum ScaleChild {
     /// ("RSS after N commands in one process"), then close (Tally writes its checkpoint).
     static func build(_ request: ChildRequest) async throws -> Figures {
         let subject = try await request.subject.open(in: request.directory)
-        var workload = ScaleWorkload(seed: request.seed, phase: .build)
+        var workload = ScaleWorkload(seed: request.seed, phase: .build, plannedTransactions: request.commands)
         let start = Stopwatch.now()
         try await subject.execute(batch: workload.setup())
         var remaining = request.commands

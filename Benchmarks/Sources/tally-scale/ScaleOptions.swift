@@ -14,6 +14,14 @@ struct ScaleOptions {
     var openRuns = 3
     /// Lines of the `tally apply` file (0: skip the row).
     var applyCommands = 200_000
+    /// Issue 15: timed queries per measurement and subject (0: skip the queries and the
+    /// observation), after `queryWarmups` untimed ones.
+    var queryRepetitions = 200
+    var queryWarmups = 10
+    /// Issue 15: timed seconds after which one query measurement stops early (0: never).
+    var querySecondsMax = 60
+    /// Issue 15: commands whose balance the observer waits for, per subject.
+    var observedCommands = 200
     /// The `tally` CLI binary; default: `tally` next to this executable when it was built.
     var cliPath: String?
     /// Also write the Markdown report here.
@@ -25,8 +33,11 @@ struct ScaleOptions {
     static let usage = """
         usage: tally-scale [--sizes 10k,100k,1M] [--single-commands N] [--batches N]
                            [--concurrent-commands-per-task N] [--open-runs N] [--apply-commands N]
+                           [--query-repetitions N] [--query-warmups N] [--query-seconds-max N]
+                           [--observed-commands N]
                            [--tally PATH] [--output FILE] [--directory PATH] [--keep] [--seed N]
-        Sizes take k and M suffixes; --sizes none runs only the apply row. Build the CLI first for the audit and apply rows:
+        Sizes take k and M suffixes; --sizes none runs only the apply row; --query-repetitions 0 skips the
+        issue-15 queries and the observation. Build the CLI first for the audit and apply rows:
         swift build -c release --product tally
         """
 
@@ -57,6 +68,10 @@ struct ScaleOptions {
             case "--concurrent-commands-per-task": options.concurrentCommandsPerTask = number(flag)
             case "--open-runs": options.openRuns = number(flag)
             case "--apply-commands": options.applyCommands = number(flag, allowZero: true)
+            case "--query-repetitions": options.queryRepetitions = number(flag, allowZero: true)
+            case "--query-warmups": options.queryWarmups = number(flag, allowZero: true)
+            case "--query-seconds-max": options.querySecondsMax = number(flag, allowZero: true)
+            case "--observed-commands": options.observedCommands = number(flag)
             case "--seed": options.seed = UInt64(number(flag))
             case "--tally": options.cliPath = value(flag)
             case "--output": options.outputPath = value(flag)

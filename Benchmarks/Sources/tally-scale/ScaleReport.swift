@@ -1,7 +1,8 @@
 import Foundation
 
 /// The Markdown report of a run: the machine line, one table with Tally and the peer in
-/// adjacent columns per size, the apply row, and the issue-14 targets with verdicts.
+/// adjacent columns per size, the issue-15 query table, the apply row, and the issue-14 and
+/// issue-15 targets with verdicts.
 struct ScaleReport {
     let run: ScaleRun
     let machine: MachineDescription
@@ -24,6 +25,9 @@ struct ScaleReport {
         if !sizes.isEmpty {
             lines += ["", workloadLine, ""] + table()
         }
+        if hasQueries {
+            lines += [""] + queryTable()
+        }
         if let apply = run.apply {
             lines += [
                 "",
@@ -33,13 +37,17 @@ struct ScaleReport {
             ]
         }
         lines += ["", "### Targets (issue 14)", ""] + targetTable()
+        if hasQueries {
+            lines += [""] + queryTargetTable()
+        }
         lines += ["", String(format: "Run took %.1f s.", seconds)]
         return lines.joined(separator: "\n")
     }
 
     private var workloadLine: String {
         "Each size: \(ScaleRun.setupCommands) setup commands (household, member, 4 wallets), then N `recordTransaction` "
-            + "commands (one event each) in batches of \(ScaleRun.batchCommands); every figure from a fresh child process. "
+            + "commands (one event each; business dates over 24 months, 10 expense and 4 income categories, a payee note on 65%, "
+            + "a tag on 12%: `ScaleWorkload`) in batches of \(ScaleRun.batchCommands); every figure from a fresh child process. "
             + "Writes at N: \(run.options.singleCommands) single commands, \(run.options.batches) batches, "
             + "\(ScaleRun.concurrentTasks) tasks x \(run.options.concurrentCommandsPerTask) commands. Open: median of "
             + "\(run.options.openRuns) processes (peak RSS: the largest). Balances read by both agree at every size."

@@ -3,8 +3,8 @@ import Foundation
 import Tally
 
 /// The coordinator: for each size, builds both subjects and runs every measurement in child
-/// processes, in a fixed order (build, bytes, open, verify and audit, then the writes, which
-/// grow the ledgers), then the `tally apply` row once.
+/// processes, in a fixed order (build, bytes, open, verify and audit, the issue-15 queries,
+/// then the observation and the writes, which grow the ledgers), then the `tally apply` row once.
 struct ScaleRun {
     static let batchCommands = 1000
     static let concurrentTasks = 64
@@ -34,11 +34,11 @@ struct ScaleRun {
         if options.applyCommands > 0 { apply = try measureApply() }
     }
 
-    private func directory(size: Int, _ subject: SubjectKind) -> String {
+    func directory(size: Int, _ subject: SubjectKind) -> String {
         options.directory + "/\(size)/\(subject.rawValue)"
     }
 
-    private func request(_ role: ChildRequest.Role, _ subject: SubjectKind, size: Int) -> ChildRequest {
+    func request(_ role: ChildRequest.Role, _ subject: SubjectKind, size: Int) -> ChildRequest {
         ChildRequest(role: role, subject: subject, directory: directory(size: size, subject), seed: options.seed)
     }
 
@@ -89,10 +89,16 @@ struct ScaleRun {
             figures[.tally]?["cliAuditMBPerSecond"] = journalBytes / 1e6 / seconds
         }
 
+        var observedCommands = 0
+        if options.queryRepetitions > 0 {
+            try measureQueries(size: size, into: &figures)
+            observedCommands = options.observedCommands
+        }
+
         Self.progress("\(size): single commands, batches of \(Self.batchCommands), \(Self.concurrentTasks) concurrent tasks")
         for subject in SubjectKind.allCases {
             var writes = request(.writes, subject, size: size)
-            writes.commands = Self.setupCommands + size
+            writes.commands = Self.setupCommands + size + observedCommands
             writes.singleCommands = options.singleCommands
             writes.batches = options.batches
             writes.concurrentCommandsPerTask = options.concurrentCommandsPerTask
@@ -170,7 +176,7 @@ struct ScaleRun {
     }
 
     static func writeCommandFile(at path: String, lines: Int, seed: UInt64) throws {
-        var workload = ScaleWorkload(seed: seed, phase: .apply)
+        var workload = ScaleWorkload(seed: seed, phase: .apply, plannedTransactions: max(1, lines - setupCommands))
         let setup = workload.setup()
         var text = ""
         text.reserveCapacity(lines * 420)
