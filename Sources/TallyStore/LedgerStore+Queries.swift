@@ -117,6 +117,24 @@ struct TransactionFilter {
         }
     }
 
+    /// The filter of `query` over the monthly aggregate (`month_totals t`: live transactions
+    /// summed per month, wallet, category, kind and currency), or `nil` when the query asks for
+    /// more than it keeps: payers, people, tags, a text, amounts, deleted rows, or dates that
+    /// are not whole months.
+    init?(monthsOf query: TransactionQuery) {
+        guard query.payers.isEmpty, query.people.isEmpty, query.tags.isEmpty, query.text == nil, query.minorUnits == nil,
+              query.deleted == .excluded
+        else { return nil }
+        source = "month_totals t"
+        if let dates = query.dates {
+            guard dates.lowerBound == dates.lowerBound.startOfMonth, dates.upperBound == dates.upperBound.endOfMonth else { return nil }
+            add("t.month BETWEEN ? AND ?", [StoreRowWriter.day(dates.lowerBound) / 100, StoreRowWriter.day(dates.upperBound) / 100])
+        }
+        add(column: "t.wallet_id", in: query.walletIDs.map(\.description))
+        add(column: "t.category_id", in: query.categoryIDs.map(\.description))
+        add(column: "t.kind", in: query.kinds.map { Int64($0.rawValue) })
+    }
+
     /// An FTS5 query for a search box's text: every word must start a word of the note or
     /// tags. Words are quoted (so nothing typed is FTS5 syntax) and end with `*` (a prefix).
     /// - Throws: ``StoreError/invalidQuery(reason:)`` for a text without a letter or digit.
@@ -242,7 +260,8 @@ extension LedgerStore {
         range.dates = from...through
         let cases = periods.indices.map { "WHEN t.date BETWEEN ? AND ? THEN \($0)" }.joined(separator: " ")
         let bounds = periods.flatMap { [StoreRowWriter.day($0.start), StoreRowWriter.day($0.end)] }
-        return try spanTotals(range, byCategory: true, span: ("CASE \(cases) END", StatementArguments(bounds))) { index throws(StoreError) in
+        let filter = try TransactionFilter(range)
+        return try spanTotals(filter, byCategory: true, span: ("CASE \(cases) END", StatementArguments(bounds)), count: "COUNT(*)") { index throws(StoreError) in
             guard let period = Int(exactly: index).flatMap({ periods.indices.contains($0) ? periods[$0] : nil }) else {
                 throw .invalidRow(path: path, table: "transactions", reason: "pay period \(index)")
             }
@@ -250,22 +269,28 @@ extension LedgerStore {
         }
     }
 
+    /// Per month: from the monthly aggregate (`month_totals`, O(months x categories)) when the
+    /// query filters only by wallet, category, kind and whole months; else from the rows.
     private func monthTotals(_ query: TransactionQuery, byCategory: Bool) throws(StoreError) -> [MonthTotal] {
-        try spanTotals(query, byCategory: byCategory, span: ("t.date / 100", [])) { month throws(StoreError) in
+        let decode = { (month: Int64) throws(StoreError) -> YearMonth in
             guard let yearMonth = try? YearMonth(year: Int(month / 100), month: Int(month % 100)) else {
-                throw .invalidRow(path: path, table: "transactions", reason: "month \(month)")
+                throw .invalidRow(path: self.path, table: "transactions", reason: "month \(month)")
             }
             return yearMonth
         }
+        if let monthly = TransactionFilter(monthsOf: query) {
+            return try spanTotals(monthly, byCategory: byCategory, span: ("t.month", []), count: "SUM(t.count)", decode)
+        }
+        return try spanTotals(try TransactionFilter(query), byCategory: byCategory, span: ("t.date / 100", []), count: "COUNT(*)", decode)
     }
 
-    /// Totals grouped by a span of dates (`span`: an SQL expression of `t.date` giving an
-    /// integer, and its arguments), then by category when asked, kind and currency.
+    /// Totals grouped by a span of dates (`span`: an SQL expression giving an integer, and its
+    /// arguments), then by category when asked, kind and currency, over what `filter` selects.
     private func spanTotals<Span>(
-        _ query: TransactionQuery, byCategory: Bool, span: (sql: String, arguments: StatementArguments),
+        _ filter: TransactionFilter, byCategory: Bool, span: (sql: String, arguments: StatementArguments), count: String,
         _ decode: (Int64) throws(StoreError) -> Span
     ) throws(StoreError) -> [SpanTotal<Span>] {
-        var filter = try TransactionFilter(query)
+        var filter = filter
         filter.add("span IS NOT NULL", [])
         let category = byCategory ? "t.category_id, c.name AS category_name," : "NULL AS category_id, NULL AS category_name,"
         let group = byCategory ? "span, t.category_id, t.kind, t.currency" : "span, t.kind, t.currency"
@@ -274,7 +299,7 @@ extension LedgerStore {
         // as a database error, never a wrong total.
         let sql = """
             SELECT \(span.sql) AS span, \(category) t.kind AS kind, t.currency AS currency,
-                SUM(t.amount) AS total, COUNT(*) AS count
+                SUM(t.amount) AS total, \(count) AS count
             FROM \(filter.source) LEFT JOIN categories c ON c.category_id = t.category_id
             \(filter.whereClause) GROUP BY \(group) ORDER BY \(order)
             """

@@ -24,7 +24,7 @@ public final class LedgerStore: Sendable {
     /// The store's file inside its folder; SQLite keeps `-wal` and `-shm` beside it.
     public static let fileName = "read-side.sqlite"
     /// The schema this version writes (`PRAGMA user_version`).
-    static let schemaVersion = 6
+    static let schemaVersion = 7
 
     /// The database file.
     public let path: String

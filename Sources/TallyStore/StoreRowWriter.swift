@@ -30,6 +30,15 @@ struct StoreRowWriter {
                 Int(details.kind.rawValue), details.amount.minorUnits, details.amount.currency.code, Self.day(details.date),
                 entry.isLive, sequence, details.note?.owner.description,
             ])
+        if entry.isLive {
+            try database.cachedStatement(sql: """
+                INSERT INTO month_totals (month, wallet_id, category_id, kind, currency, amount, count) VALUES (?, ?, ?, ?, ?, ?, 1)
+                ON CONFLICT DO UPDATE SET amount = amount + excluded.amount, count = count + 1
+                """).execute(arguments: [
+                    Self.day(details.date) / 100, details.walletID.description, details.categoryID.description,
+                    Int(details.kind.rawValue), details.amount.currency.code, details.amount.minorUnits,
+                ])
+        }
         // A redacted note (its owner forgotten, P3) leaves nothing to search.
         let note = details.note?.text
         if note != nil || !details.tags.isEmpty {
@@ -46,10 +55,24 @@ struct StoreRowWriter {
         }
     }
 
-    /// Removes a transaction's row and everything kept beside it.
+    /// Removes a transaction's row and everything kept beside it (its part of the month's
+    /// totals included).
     private func removeTransaction(key: String) throws {
-        if let sequence = try Int64.fetchOne(database.cachedStatement(sql: "SELECT sequence FROM transactions WHERE transaction_id = ?"), arguments: [key]) {
-            try database.cachedStatement(sql: "DELETE FROM transaction_search WHERE rowid = ?").execute(arguments: [sequence])
+        let old = try Row.fetchOne(
+            database.cachedStatement(sql: "SELECT sequence, date, wallet_id, category_id, kind, currency, amount, is_live FROM transactions WHERE transaction_id = ?"),
+            arguments: [key])
+        if let old {
+            try database.cachedStatement(sql: "DELETE FROM transaction_search WHERE rowid = ?").execute(arguments: [old["sequence"]])
+            if old["is_live"] == true {
+                let cell: StatementArguments = [(old["date"] as Int64? ?? 0) / 100, old["wallet_id"], old["category_id"], old["kind"], old["currency"]]
+                try database.cachedStatement(sql: """
+                    UPDATE month_totals SET amount = amount - ?, count = count - 1
+                    WHERE month = ? AND wallet_id = ? AND category_id = ? AND kind = ? AND currency = ?
+                    """).execute(arguments: [old["amount"]] + cell)
+                try database.cachedStatement(sql: """
+                    DELETE FROM month_totals WHERE count <= 0 AND month = ? AND wallet_id = ? AND category_id = ? AND kind = ? AND currency = ?
+                    """).execute(arguments: cell)
+            }
         }
         for table in ["transactions", "transaction_tags", "transaction_shares"] {
             try database.cachedStatement(sql: "DELETE FROM \(table) WHERE transaction_id = ?").execute(arguments: [key])

@@ -5,7 +5,7 @@ import GRDB
 /// integers (sortable), amounts integer minor units with their currency code (G1).
 enum StoreSchema {
     /// Tables that grow with history: emptied by a rebuild.
-    static let historyTables = ["transactions", "transaction_search", "transaction_tags", "transaction_shares", "transfers"]
+    static let historyTables = ["transactions", "transaction_search", "transaction_tags", "transaction_shares", "month_totals", "transfers"]
     /// Tables of live state, rewritten whole on every commit, with the order their digest
     /// reads them in (their primary keys).
     static let liveTableOrder = [
@@ -51,6 +51,17 @@ enum StoreSchema {
                 position INTEGER NOT NULL,
                 PRIMARY KEY (transaction_id, tag)) WITHOUT ROWID;
             CREATE INDEX tags_by_tag ON transaction_tags (tag, transaction_id);
+            -- The live transactions summed per month (yyyymm), wallet, category, kind and
+            -- currency, kept by every write: a report by month costs its cells, not its rows.
+            CREATE TABLE month_totals (
+                month INTEGER NOT NULL,
+                wallet_id TEXT NOT NULL,
+                category_id TEXT NOT NULL,
+                kind INTEGER NOT NULL,
+                currency TEXT NOT NULL,
+                amount INTEGER NOT NULL,
+                count INTEGER NOT NULL,
+                PRIMARY KEY (month, wallet_id, category_id, kind, currency)) WITHOUT ROWID;
             -- The split of a shared transaction (S3): each person's part, in its currency.
             CREATE TABLE transaction_shares (
                 transaction_id TEXT NOT NULL,

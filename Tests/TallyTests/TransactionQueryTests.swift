@@ -249,6 +249,33 @@ struct TransactionQueryTests {
         await #expect(throws: LedgerError.self) { try await ledger.averageMonthlySpending(months: 0, endingWith: march) }
     }
 
+    @Test("reports by month from the monthly aggregate equal the same reports summed from the rows, after edits that move a transaction to another month, category and amount, deletes and restores (T2, T3)")
+    func monthlyAggregateMatchesTheRows() async throws {
+        var household = try await Household()
+        defer { household.directory.remove() }
+        let s = household.s
+        var february = TransactionQuery()
+        february.walletIDs = [s.joint]
+        february.restrict(to: try YearMonth(year: 2026, month: 2))
+        func compare(_ label: String) async throws {
+            for filter in [TransactionQuery(), february] {
+                var rows = filter
+                rows.payers = [s.alice, s.bob]  // every payer: the same rows, summed from the transactions table
+                #expect(try await household.ledger.categoryTotals(byMonth: filter) == household.ledger.categoryTotals(byMonth: rows), "\(label)")
+                #expect(try await household.ledger.monthTotals(filter) == household.ledger.monthTotals(rows), "\(label)")
+            }
+        }
+        try await compare("as recorded")
+        let moved = household.expected[1]
+        var entry = s.expense(7_777, category: s.restaurants)
+        entry.date = Scenario.date("2026-02-14")
+        try await household.ledger.execute(household.s.command(.editTransaction(moved.id, entry)))
+        try await compare("after an edit")
+        try await household.ledger.execute(household.s.command(.restoreTransaction(household.expected[5].id)))
+        try await household.ledger.execute(household.s.command(.deleteTransaction(household.expected[2].id)))
+        try await compare("after a restore and a delete")
+    }
+
     @Test("B1 reports per pay period: with payday 25 the category totals of the last 4 periods group each transaction in the period from the 25th to the 24th, and equal sums over the reference model")
     func payPeriodReportMatchesTheReference() async throws {
         var household = try await Household()
