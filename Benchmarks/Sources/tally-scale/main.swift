@@ -6,7 +6,6 @@ import Foundation
 // Run from Benchmarks/:
 //   swift build -c release --product tally-scale --product tally
 //   .build/release/tally-scale --sizes 10k,100k,1M --output scale.md
-//   .build/release/tally-scale explain DIR/1000000/tally/ledger   # plans of the store's queries (after --keep)
 // See Docs/Performance.md, "Issue 14" and "Issue 15".
 
 func runChild(_ arguments: [String]) async {
@@ -48,20 +47,9 @@ func runCoordinator(_ arguments: [String]) {
     }
 }
 
-func runExplain(_ arguments: [String]) {
-    do {
-        try StorePlans.run(arguments)
-    } catch {
-        FileHandle.standardError.write(Data("tally-scale explain: failed: \(error)\n".utf8))
-        exit(1)
-    }
-}
-
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "child" {
     await runChild(Array(arguments.dropFirst()))
-} else if arguments.first == "explain" {
-    runExplain(Array(arguments.dropFirst()))
 } else {
     runCoordinator(arguments)
 }
