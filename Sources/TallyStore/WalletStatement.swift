@@ -86,26 +86,28 @@ extension LedgerStore {
             throw .invalidQuery(reason: "a statement runs by date: order \(TransactionQuery.Order.newestFirst.rawValue) or \(TransactionQuery.Order.oldestFirst.rawValue), not \(query.order.rawValue)")
         }
         try query.order.requirePage(limit: query.limit, after: query.after)
-        let (kind, movements) = try read { database in
+        // One read transaction: the page, its rows' details and the day's sum see one commit.
+        let (kind, movements, transactions, transfers, laterThatDay) = try read { database in
             let kind = try Int64.fetchOne(database, sql: "SELECT kind FROM wallet_balances WHERE wallet_id = ?", arguments: [query.walletID.description])
                 .flatMap { UInt8(exactly: $0) }.flatMap(WalletKind.init(rawValue:))
-            return (kind, try Self.movements(database, query))
+            let movements = try Self.movements(database, query)
+            let page = movements.prefix(query.limit)
+            let ids = page.compactMap { $0.source == .transaction ? $0.id : nil }
+            let transactions = try Self.transactionRows(
+                database, path: path, where: "WHERE t.transaction_id IN (\(TransactionFilter.placeholders(ids.count)))",
+                orderBy: "t.sequence", limit: ids.count, arguments: StatementArguments(ids))
+            let transfers = try Self.transferRows(database, path: path, page.filter { $0.source != .transaction }.map(\.id))
+            let later = try page.first.map { try Self.sum(database, wallet: query.walletID, on: $0.date, after: $0.sequence) } ?? 0
+            return (kind, movements, transactions, transfers, later)
         }
         guard let kind else { throw .invalidQuery(reason: "no wallet \(query.walletID) is open in this ledger") }
         let sign: Int64 = kind.isLiability ? -1 : 1
         let page = Array(movements.prefix(query.limit))
         guard let first = page.first else { return StatementPage(rows: [], next: nil) }
-        let (transactions, transfers, laterThatDay) = try read { database in
-            let ids = page.compactMap { $0.source == .transaction ? $0.id : nil }
-            let transactions = try Self.transactionRows(
-                database, path: path, where: "WHERE t.transaction_id IN (\(TransactionFilter.placeholders(ids.count)))",
-                orderBy: "t.sequence", limit: ids.count, arguments: StatementArguments(ids))
-            return (transactions, try Self.transferRows(database, path: path, page.filter { $0.source != .transaction }.map(\.id)),
-                    try Self.sum(database, wallet: query.walletID, on: first.date, after: first.sequence))
-        }
         let byTransaction = Dictionary(transactions.map { ($0.transaction.transactionID.description, $0) }, uniquingKeysWith: { first, _ in first })
         let byTransfer = Dictionary(transfers.map { ($0.transferID.description, $0) }, uniquingKeysWith: { first, _ in first })
-        let date = try StoreRowReader(path: path, table: "transactions").date(first.date)
+        let reader = StoreRowReader(path: path, table: "transactions")
+        let date = try reader.date(first.date)
         // The balance after the first row; then each row adds its own movement (oldest first)
         // or the row before takes its movement back (newest first).
         var balance: Int64?
@@ -131,7 +133,7 @@ extension LedgerStore {
             case .transfer(let transfer): movement.source == .transferOut ? transfer.amountSent.currency : transfer.amountReceived.currency
             }
             rows.append(StatementRow(
-                movement: row, date: try StoreRowReader(path: path, table: "transactions").date(movement.date),
+                movement: row, date: try reader.date(movement.date),
                 sequenceNumber: UInt64(bitPattern: movement.sequence), amount: Money(minorUnits: try moved(0, by: movement.delta, sign: sign), currency: currency),
                 balance: balance.map { Money(minorUnits: $0, currency: currency) }))
         }
