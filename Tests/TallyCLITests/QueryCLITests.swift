@@ -20,6 +20,24 @@ struct QueryCLITests {
 
     static func minorUnits(_ row: [String: Any]) -> Int { (row["amount"] as? [String: Any])?["minorUnits"] as? Int ?? -1 }
 
+    /// The running balance of a statement row (`nil` for an observed wallet).
+    static func balance(_ row: [String: Any]) -> Int? { (row["balance"] as? [String: Any])?["minorUnits"] as? Int }
+
+    /// Every row of `tally statement --json --sort date-asc` for `wallet`, following `next`.
+    static func statementRows(_ ledger: String, wallet: String, _ arguments: [String]) throws -> [[String: Any]] {
+        var rows: [[String: Any]] = []
+        var after: String?
+        repeat {
+            let result = try TallyRunner.run(["statement", "--json", "--sort", "date-asc", "--wallet", wallet, "--ledger", ledger]
+                + arguments + (after.map { ["--after", $0] } ?? []))
+            #expect(result.status == 0, "\(result.stderr)")
+            let page = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            rows += try #require(page["rows"] as? [[String: Any]])
+            after = page["next"] as? String
+        } while after != nil
+        return rows
+    }
+
     @Test("pages of 2 read with --after equal one page of 1000, in every order; filters by wallet name, kind and month narrow it")
     func pagesFollowTheCursor() throws {
         let ledger = try TallyRunner.householdLedger()
@@ -194,17 +212,8 @@ struct QueryCLITests {
         #expect(wallets.count >= 4)
         for wallet in wallets {
             let name = try #require(wallet["name"] as? String)
-            var rows: [[String: Any]] = []
-            var after: String?
-            repeat {
-                let result = try TallyRunner.run(["statement", "--json", "--sort", "date-asc", "--limit", "4", "--wallet", name, "--ledger", ledger]
-                    + (after.map { ["--after", $0] } ?? []))
-                #expect(result.status == 0, "\(result.stderr)")
-                let page = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-                rows += try #require(page["rows"] as? [[String: Any]])
-                after = page["next"] as? String
-            } while after != nil
-            let balance = { (row: [String: Any]) in (row["balance"] as? [String: Any])?["minorUnits"] as? Int }
+            let rows = try Self.statementRows(ledger, wallet: name, ["--limit", "4"])
+            let balance = Self.balance
             if wallet["kind"] as? String == "investment" {
                 #expect(rows.allSatisfy { balance($0) == nil }, "\(name): W5, no running balance")
                 continue
@@ -218,5 +227,24 @@ struct QueryCLITests {
         }
         let sorted = try TallyRunner.run(["statement", "--sort", "amount-desc", "--wallet", "Joint account", "--ledger", ledger])
         #expect(sorted.status == 2 && sorted.stderr.contains("date-desc"), "\(sorted.stderr)")
+    }
+
+    @Test("W3: balances --as-of DATE --json shows the wallets at the end of that date (totals asOf set), each equal to the running balance of its statement through that date")
+    func balancesAsOfInJSON() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let asOf = try TallyRunner.run(["balances", "--json", "--as-of", "2026-01-31", "--ledger", ledger])
+        #expect(asOf.status == 0, "\(asOf.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(asOf.stdout.utf8)) as? [String: Any])
+        #expect((report["totals"] as? [String: Any])?["asOf"] as? String == "2026-01-31")
+        let now = try TallyRunner.run(["balances", "--json", "--ledger", ledger])
+        #expect(now.stdout != asOf.stdout, "February's movements are not in it")
+        var compared = 0
+        for wallet in try #require(report["wallets"] as? [[String: Any]]) where wallet["kind"] as? String != "investment" {
+            let name = try #require(wallet["name"] as? String)
+            guard let last = try Self.statementRows(ledger, wallet: name, ["--to", "2026-01-31", "--limit", "1000"]).last else { continue }
+            #expect(Self.balance(last) == (wallet["balance"] as? [String: Any])?["minorUnits"] as? Int, "\(name)")
+            compared += 1
+        }
+        #expect(compared >= 3)
     }
 }

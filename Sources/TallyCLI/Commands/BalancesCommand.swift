@@ -14,7 +14,7 @@ struct BalancesCommand: AsyncParsableCommand {
     @OptionGroup var key: KeyOptions
     @OptionGroup var damage: DamageOption
     @Option(name: .customLong("as-of"), help: ArgumentHelp("Balances at the end of this business date.", valueName: "DATE")) var asOf: String?
-    @Flag(help: "Print JSON (the wallets read model).") var json = false
+    @Flag(help: "Print JSON (the wallets read model; with --as-of, as of that date).") var json = false
 
     func run() async throws {
         let path = try location.path()
@@ -27,7 +27,7 @@ struct BalancesCommand: AsyncParsableCommand {
         let history = try LedgerAccess.history(at: path, encryption: try key.encryption(), allowDamaged: damage.allowDamaged)
         let date = try asOf.map { try LedgerAccess.date($0, option: "--as-of") }
         if json {
-            try Terminal.line(try Reports.json(path: path) { () throws(ProjectionError) in try history.readModels.wallets.canonicalJSON() }.text)
+            try Terminal.line(try Reports.json(path: path) { () throws(ProjectionError) in try history.readModels.wallets.canonicalJSON(asOf: date) }.text)
             return
         }
         try Terminal.line(try Reports.balances(history, asOf: date, path: path))

@@ -46,8 +46,8 @@ extension NetWorthProjection {
         var result: [MonthlyFlow] = []
         for month in Self.months(range.first, range.last) {
             var flows: [WalletFlow] = []
-            var inflowTotal = MoneySum(baseCurrency)
-            var outflowTotal = MoneySum(baseCurrency)
+            var inflowTotal = ConvertedTotal(baseCurrency)
+            var outflowTotal = ConvertedTotal(baseCurrency)
             var missing = Set<Currency>()
             for wallet in chosen {
                 let walletMovements = movements[wallet.walletID] ?? []
@@ -69,8 +69,8 @@ extension NetWorthProjection {
                     if change > 0 { inflow += change } else { outflow -= change }
                     previous = current
                 }
-                if let converted = wallets.rates.convert(inflow, from: wallet.currency, to: baseCurrency, on: month.lastDay),
-                   let convertedOut = wallets.rates.convert(outflow, from: wallet.currency, to: baseCurrency, on: month.lastDay) {
+                if let converted = wallets.rates.exactly(inflow, from: wallet.currency, to: baseCurrency, on: month.lastDay),
+                   let convertedOut = wallets.rates.exactly(outflow, from: wallet.currency, to: baseCurrency, on: month.lastDay) {
                     inflowTotal.add(converted)
                     outflowTotal.add(convertedOut)
                 } else {

@@ -57,17 +57,18 @@ public struct NetWorthProjection: Hashable, Sendable {
 
     /// Builds a point from signed per-wallet values, converting at `date` (N3).
     func point(_ month: YearMonth, values: [(WalletRecord, Int128)], ratesOn date: LocalDate) throws(ProjectionError) -> NetWorthPoint {
-        var total = MoneySum(baseCurrency)
+        var total = ConvertedTotal(baseCurrency)
         var missing = Set<Currency>()
         var contributions: [WalletContribution] = []
         for (wallet, units) in values {
-            let converted = wallets.rates.convert(units, from: wallet.currency, to: baseCurrency, on: date)
+            let converted = wallets.rates.exactly(units, from: wallet.currency, to: baseCurrency, on: date)
+            // G2: the total adds the exact values and rounds once; each part is rounded on its own.
             if let converted { total.add(converted) } else { missing.insert(wallet.currency) }
             contributions.append(WalletContribution(
                 walletID: wallet.walletID,
                 value: try MoneySum(units: units, currency: wallet.currency).money(rule: "N1", subject: "value of \(wallet.walletID)"),
-                converted: try converted.map { units throws(ProjectionError) in
-                    try MoneySum(units: units, currency: baseCurrency).money(rule: "N3", subject: "converted value of \(wallet.walletID)")
+                converted: try converted.map { exact throws(ProjectionError) in
+                    try MoneySum(units: exact.rounded, currency: baseCurrency).money(rule: "N3", subject: "converted value of \(wallet.walletID)")
                 }))
         }
         return NetWorthPoint(

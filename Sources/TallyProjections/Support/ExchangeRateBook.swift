@@ -43,17 +43,21 @@ struct ExchangeRateBook: Hashable, Sendable {
     /// - Returns: the converted minor units (128-bit), or `nil` when no rate is known: a gap,
     ///   never a silent 1.0.
     func convert(_ units: Int128, from source: Currency, to target: Currency, on date: LocalDate) -> Int128? {
-        if source == target { return units }
+        exactly(units, from: source, to: target, on: date)?.rounded
+    }
+
+    /// `units` of `source` in `target` before any rounding (for totals: G2 adds these exactly
+    /// and rounds the sum once); `nil` when no rate is known.
+    func exactly(_ units: Int128, from source: Currency, to target: Currency, on date: LocalDate) -> ExactAmount? {
+        if source == target { return ExactAmount(numerator: units, denominator: 1) }
         let sourceScale = Int128(Self.powerOfTen(source.minorUnitExponent))
         let targetScale = Int128(Self.powerOfTen(target.minorUnitExponent))
         let scale = Int128(ExchangeRate.scale)
         if let direct = latest(Pair(base: source, quote: target), onOrBefore: date) {
-            return (units * Int128(direct.scaledRate) * targetScale)
-                .dividedRoundingHalfEven(by: scale * sourceScale)
+            return ExactAmount(numerator: units * Int128(direct.scaledRate) * targetScale, denominator: scale * sourceScale)
         }
         if let reverse = latest(Pair(base: target, quote: source), onOrBefore: date) {
-            return (units * scale * targetScale)
-                .dividedRoundingHalfEven(by: Int128(reverse.scaledRate) * sourceScale)
+            return ExactAmount(numerator: units * scale * targetScale, denominator: Int128(reverse.scaledRate) * sourceScale)
         }
         return nil
     }

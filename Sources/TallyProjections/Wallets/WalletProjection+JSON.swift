@@ -4,8 +4,13 @@ extension WalletProjection {
     /// The read model as canonical JSON (see `Docs/Projections.md`):
     /// `{"baseCurrency","problems","reconciliations","totals","wallets"}`.
     /// - Throws: ``ProjectionError/overflow(rule:subject:)`` when a balance does not fit.
-    public func canonicalJSON() throws(ProjectionError) -> CanonicalJSON {
-        let wallets = try balances().map { balance -> CanonicalJSON in
+    public func canonicalJSON() throws(ProjectionError) -> CanonicalJSON { try canonicalJSON(asOf: nil) }
+
+    /// The read model as canonical JSON at the end of `date` (balances, totals with `asOf`,
+    /// balance points and reconciliations up to it); `nil` for all recorded movements.
+    public func canonicalJSON(asOf date: LocalDate?) throws(ProjectionError) -> CanonicalJSON {
+        let upToDate = { (day: LocalDate) in date.map { day <= $0 } ?? true }
+        let wallets = try balances(asOf: date).map { balance -> CanonicalJSON in
             .object([
                 "walletID": CanonicalJSON(balance.walletID), "name": .string(balance.name),
                 "kind": .string("\(balance.kind)"), "owner": CanonicalJSON(balance.owner),
@@ -13,12 +18,12 @@ extension WalletProjection {
                 "balance": CanonicalJSON(balance.balance),
                 "isLiability": .bool(balance.kind.isLiability),
                 "liveTransactionCount": .integer(Int64(balance.liveTransactionCount)),
-                "balancePoints": .array(balancePoints(of: balance.walletID).map { point in
+                "balancePoints": .array(balancePoints(of: balance.walletID).filter { upToDate($0.date) }.map { point in
                     .object(["date": CanonicalJSON(point.date), "balance": CanonicalJSON(point.balance)])
                 }),
             ])
         }
-        let reconciliations = try reconciliations().map { item -> CanonicalJSON in
+        let reconciliations = try reconciliations().filter { upToDate($0.date) }.map { item -> CanonicalJSON in
             .object([
                 "walletID": CanonicalJSON(item.walletID), "date": CanonicalJSON(item.date),
                 "asserted": CanonicalJSON(item.asserted), "derived": CanonicalJSON(item.derived),
@@ -28,7 +33,7 @@ extension WalletProjection {
         return .object([
             "baseCurrency": baseCurrency.map { .string($0.code) } ?? .null,
             "wallets": .array(wallets),
-            "totals": CanonicalJSON(try totals()),
+            "totals": CanonicalJSON(try totals(asOf: date)),
             "reconciliations": .array(reconciliations),
             "problems": .array(problems.map(CanonicalJSON.init)),
         ])

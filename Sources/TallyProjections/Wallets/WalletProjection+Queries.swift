@@ -116,20 +116,20 @@ extension WalletProjection {
         }
         var perCurrency: [Money] = []
         var missing: [Currency] = []
-        var base = baseCurrency.map(MoneySum.init)
+        var base = baseCurrency.map(ConvertedTotal.init)
         for currency in sums.keys.sorted() {
             guard let sum = sums[currency] else { continue }
             perCurrency.append(try sum.money(rule: "W3", subject: "total in \(currency)"))
             guard let baseCurrency else { continue }
-            if let converted = rates.convert(sum.units, from: currency, to: baseCurrency, on: date ?? .max) {
-                base?.add(MoneySum(units: converted, currency: baseCurrency))
+            if let converted = rates.exactly(sum.units, from: currency, to: baseCurrency, on: date ?? .max) {
+                base?.add(converted)  // G2: exact, rounded once below
             } else {
                 missing.append(currency)
             }
         }
         return WalletTotals(
             asOf: date, perCurrency: perCurrency,
-            baseTotal: try base?.money(rule: "N3", subject: "total in the base currency"), missingRates: missing)
+            baseTotal: try base?.money(rule: "G2", subject: "total in the base currency"), missingRates: missing)
     }
 
     /// The reconciliation of every balance point on transaction-tracked wallets (W5), sorted by
