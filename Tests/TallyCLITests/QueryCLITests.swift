@@ -225,6 +225,15 @@ struct QueryCLITests {
                 #expect(balance(last) == (wallet["balance"] as? [String: Any])?["minorUnits"] as? Int, "\(name): ends at the balance")
             }
         }
+        // A statement's transaction rows are the rows `transactions --json` writes.
+        let listed = Dictionary(uniqueKeysWithValues: try Self.allRows(ledger, ["--limit", "1000"]).compactMap { row in
+            (row["transactionID"] as? String).map { ($0, NSDictionary(dictionary: row)) }
+        })
+        let joint = try Self.statementRows(ledger, wallet: "Joint account", ["--limit", "1000"]).compactMap { $0["transaction"] as? [String: Any] }
+        #expect(!joint.isEmpty)
+        for row in joint {
+            #expect(listed[row["transactionID"] as? String ?? ""] == NSDictionary(dictionary: row), "\(row)")
+        }
         let sorted = try TallyRunner.run(["statement", "--sort", "amount-desc", "--wallet", "Joint account", "--ledger", ledger])
         #expect(sorted.status == 2 && sorted.stderr.contains("date-desc"), "\(sorted.stderr)")
     }

@@ -31,13 +31,19 @@ struct ActivityCommand: AsyncParsableCommand {
         try Terminal.line(json ? Self.json(page) : Self.table(page))
     }
 
-    /// `undoable`, `redoable`, or `-` (the reason is in `--json`).
-    static func mark(_ undo: ActivityEntry.Undo) -> String {
+    /// `undoable`, `redoable` or `unavailable` (the JSON `undo.state`).
+    static func state(_ undo: ActivityEntry.Undo) -> String {
         switch undo {
         case .undoable: "undoable"
         case .redoable: "redoable"
-        case .unavailable: "-"
+        case .unavailable: "unavailable"
         }
+    }
+
+    /// The table's Undo column: the state, `-` when unavailable (the reason is in `--json`).
+    static func mark(_ undo: ActivityEntry.Undo) -> String {
+        if case .unavailable = undo { return "-" }
+        return state(undo)
     }
 
     static func table(_ page: ActivityPage) -> String {
@@ -56,7 +62,7 @@ struct ActivityCommand: AsyncParsableCommand {
 
     static func json(_ page: ActivityPage) -> String {
         let entries: [CanonicalJSON] = page.entries.map { entry in
-            var undo: [String: CanonicalJSON] = ["state": .string(mark(entry.undo) == "-" ? "unavailable" : mark(entry.undo))]
+            var undo: [String: CanonicalJSON] = ["state": .string(state(entry.undo))]
             if case .unavailable(let reason) = entry.undo { undo["reason"] = .string(reason) }
             return .object([
                 "commandID": .string(entry.commandID.description), "actorID": .string(entry.actor.description),

@@ -57,14 +57,20 @@ struct StatementCommand: AsyncParsableCommand {
 
     static func json(_ page: StatementPage) -> String {
         let rows: [CanonicalJSON] = page.rows.map { row in
-            let id: (String, String) = switch row.movement {
-            case .transaction(let transaction): ("transaction", transaction.transaction.transactionID.description)
-            case .transfer(let transfer): ("transfer", transfer.transferID.description)
+            let movement: (String, CanonicalJSON) = switch row.movement {
+            case .transaction(let transaction): ("transaction", TransactionsCommand.json(transaction))
+            case .transfer(let transfer):
+                ("transfer", .object([
+                    "transferID": .string(transfer.transferID.description),
+                    "fromWalletID": .string(transfer.fromWalletID.description), "fromWalletName": .string(transfer.fromWalletName),
+                    "toWalletID": .string(transfer.toWalletID.description), "toWalletName": .string(transfer.toWalletName),
+                    "amountSent": CanonicalJSON(transfer.amountSent), "amountReceived": CanonicalJSON(transfer.amountReceived),
+                ]))
             }
             return .object([
-                "type": .string(id.0), "id": .string(id.1), "date": CanonicalJSON(row.date), "description": .string(description(row)),
-                "sequenceNumber": .integer(Int64(clamping: row.sequenceNumber)), "amount": CanonicalJSON(row.amount),
-                "balance": row.balance.map(CanonicalJSON.init) ?? .null,
+                "type": .string(movement.0), movement.0: movement.1, "date": CanonicalJSON(row.date),
+                "description": .string(description(row)), "sequenceNumber": .integer(Int64(clamping: row.sequenceNumber)),
+                "amount": CanonicalJSON(row.amount), "balance": row.balance.map(CanonicalJSON.init) ?? .null,
             ])
         }
         return CanonicalJSON.object(["rows": .array(rows), "next": page.next.map { .string($0.description) } ?? .null]).text

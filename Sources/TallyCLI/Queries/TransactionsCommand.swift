@@ -50,27 +50,29 @@ struct TransactionsCommand: AsyncParsableCommand {
     }
 
     static func json(_ page: TransactionPage) -> String {
-        let rows: [CanonicalJSON] = page.rows.map { row in
-            let transaction = row.transaction
-            return .object([
-                "transactionID": .string(transaction.transactionID.description), "date": CanonicalJSON(transaction.date),
-                "walletID": .string(transaction.walletID.description), "walletName": .string(row.walletName),
-                "categoryID": .string(transaction.categoryID.description), "categoryName": row.categoryName.map(CanonicalJSON.string) ?? .null,
-                "payerID": .string(transaction.payer.description), "payerName": row.payerName.map(CanonicalJSON.string) ?? .null,
-                "kind": .string(ReportCommand.kindName(transaction.kind)), "amount": CanonicalJSON(transaction.amount),
-                "isLive": .bool(transaction.isLive), "sequenceNumber": .integer(Int64(clamping: transaction.sequenceNumber)),
-                "note": row.note.map { note in
-                    .object(["ownerID": .string(note.owner.description), "text": note.text.map(CanonicalJSON.string) ?? .null])
-                } ?? .null,
-                "tags": .array(row.tags.map(CanonicalJSON.string)),
-                "split": .array(row.split.map { share in
-                    .object([
-                        "personID": .string(share.person.description), "personName": share.name.map(CanonicalJSON.string) ?? .null,
-                        "amount": CanonicalJSON(share.amount),
-                    ])
-                }),
-            ])
-        }
-        return CanonicalJSON.object(["rows": .array(rows), "next": page.next.map { .string($0.description) } ?? .null]).text
+        CanonicalJSON.object(["rows": .array(page.rows.map(json)), "next": page.next.map { .string($0.description) } ?? .null]).text
+    }
+
+    /// One row as `--json` writes it (also inside `tally statement --json`).
+    static func json(_ row: TransactionRow) -> CanonicalJSON {
+        let transaction = row.transaction
+        return .object([
+            "transactionID": .string(transaction.transactionID.description), "date": CanonicalJSON(transaction.date),
+            "walletID": .string(transaction.walletID.description), "walletName": .string(row.walletName),
+            "categoryID": .string(transaction.categoryID.description), "categoryName": row.categoryName.map(CanonicalJSON.string) ?? .null,
+            "payerID": .string(transaction.payer.description), "payerName": row.payerName.map(CanonicalJSON.string) ?? .null,
+            "kind": .string(ReportCommand.kindName(transaction.kind)), "amount": CanonicalJSON(transaction.amount),
+            "isLive": .bool(transaction.isLive), "sequenceNumber": .integer(Int64(clamping: transaction.sequenceNumber)),
+            "note": row.note.map { note in
+                .object(["ownerID": .string(note.owner.description), "text": note.text.map(CanonicalJSON.string) ?? .null])
+            } ?? .null,
+            "tags": .array(row.tags.map(CanonicalJSON.string)),
+            "split": .array(row.split.map { share in
+                .object([
+                    "personID": .string(share.person.description), "personName": share.name.map(CanonicalJSON.string) ?? .null,
+                    "amount": CanonicalJSON(share.amount),
+                ])
+            }),
+        ])
     }
 }
