@@ -11,7 +11,10 @@ import TallyProjections
 /// `expenses:<name>` / `income:<name>`, openings against `equity:opening balances`, value
 /// changes of observed wallets (W5) against `equity:revaluation`. Amounts carry the currency
 /// code as commodity (`CHF -1234.50`); a transfer between currencies states its cost with `@@`.
-/// Only live transactions and transfers count (T3), in date order, then journal order.
+/// Only live transactions and transfers count (T3), in date order, then journal order. An
+/// observed wallet gets one revaluation per day with balance points, after that day's
+/// movements: the value the last point of the day sets less the value before the day and the
+/// day's movements, so the account ends every day at the value `balances` reports.
 public enum LedgerJournalExporter {
     /// The journal text.
     /// - Throws: ``InterchangeError`` when the journal cannot be read again.
@@ -38,6 +41,13 @@ public enum LedgerJournalExporter {
             default: break
             }
         }
+        /// The exported movements of observed wallets per day (the revaluation completes them).
+        struct WalletDay: Hashable { let walletID: WalletID; let date: LocalDate }
+        var observedMovements: [WalletDay: Int128] = [:]
+        func moved(_ walletID: WalletID, _ date: LocalDate, _ minorUnits: Int64) {
+            guard state.wallets[walletID]?.kind.isValueObserved == true else { return }
+            observedMovements[WalletDay(walletID: walletID, date: date), default: 0] += Int128(minorUnits)
+        }
         for (walletID, opened) in openings {
             let account = Self.account(walletID, state: state)
             let signed = opened.kind.isLiability ? -opened.openingBalance.minorUnits : opened.openingBalance.minorUnits
@@ -52,6 +62,7 @@ public enum LedgerJournalExporter {
             let wallet = Self.account(details.walletID, state: state)
             let signed = details.kind == .expense ? details.amount.minorUnits : -details.amount.minorUnits
             let description = sanitized(details.note?.description ?? category)
+            moved(details.walletID, details.date, -signed)
             add(details.date, "\(details.date.isoString) \(description)  ; id:\(transactionID)\n"
                 + "    \(categoryAccount)  \(amount(signed, details.amount.currency))\n    \(wallet)")
         }
@@ -62,17 +73,25 @@ public enum LedgerJournalExporter {
             let received = amount(transfer.amountReceived.minorUnits, transfer.amountReceived.currency)
             let sent = amount(transfer.amountSent.minorUnits, transfer.amountSent.currency)
             let cost = transfer.amountSent.currency == transfer.amountReceived.currency ? "" : " @@ \(sent)"
+            moved(transfer.toWalletID, transfer.date, transfer.amountReceived.minorUnits)
+            moved(transfer.fromWalletID, transfer.date, -transfer.amountSent.minorUnits)
             add(transfer.date, "\(transfer.date.isoString) \(sanitized(transfer.note?.description ?? "Transfer"))  ; id:\(transferID)\n"
                 + "    \(to)  \(received)\(cost)\n    \(from)  \(amount(-transfer.amountSent.minorUnits, transfer.amountSent.currency))")
         }
+        var revalued: Set<WalletDay> = []
         for point in balancePoints {
-            guard let wallet = state.wallets[point.walletID], wallet.kind.isValueObserved,
-                  let before = try? history.readModels.wallets.balance(of: point.walletID, asOf: try point.date.adding(days: -1)),
+            let day = WalletDay(walletID: point.walletID, date: point.date)
+            guard revalued.insert(day).inserted,  // one per wallet and day, however many points
+                  let wallet = state.wallets[point.walletID], wallet.kind.isValueObserved,
                   let after = try? history.readModels.wallets.balance(of: point.walletID, asOf: point.date),
-                  after.minorUnits != before.minorUnits
+                  // Before the day: the value the day before, or the opening balance on the opening day.
+                  let before = (try? history.readModels.wallets.balance(of: point.walletID, asOf: try point.date.adding(days: -1)))
+                    ?? openings.first(where: { $0.0 == point.walletID && $0.1.openedOn == point.date })?.1.openingBalance,
+                  let change = Int64(exactly: Int128(after.minorUnits) - Int128(before.minorUnits) - (observedMovements[day] ?? 0)),
+                  change != 0
             else { continue }
             add(point.date, "\(point.date.isoString) Revaluation \(sanitized(wallet.name))\n"
-                + "    \(Self.account(point.walletID, state: state))  \(amount(after.minorUnits - before.minorUnits, after.currency))\n    equity:revaluation")
+                + "    \(Self.account(point.walletID, state: state))  \(amount(change, after.currency))\n    equity:revaluation")
         }
         let household = state.household.map { "; household: \($0.name), base currency \($0.baseCurrency.code)\n" } ?? ""
         let body = entries.sorted { ($0.date, $0.order) < ($1.date, $1.order) }.map(\.text).joined(separator: "\n\n")

@@ -47,9 +47,47 @@ struct HledgerCrossCheckTests {
 
     @Test("hledger's balance of every wallet account equals the engine's wallet balance (hundreds of transactions)")
     func hledgerBalancesMatchEngine() async throws {
-        let hledger = try #require(Self.hledger, "hledger is not installed: apt-get install -y hledger (.ci/run does)")
         let (directory, history) = try await Self.generatedLedger(transactions: 300)
         defer { try? FileManager.default.removeItem(atPath: directory.string) }
+        try Self.expectHledgerAgrees(history, directory: directory)
+    }
+
+    @Test("W5, DOMAIN 9: an investment wallet with two balance points on one day, and a transfer into it on a day with a balance point: hledger's balance equals the engine's (one revaluation per day, after the day's movements)")
+    func revaluationsMatchEngine() async throws {
+        let (directory, example) = try await InterchangeLedgerTests.makeLedger()
+        defer { try? FileManager.default.removeItem(atPath: directory.string) }
+        let state = example.state
+        let admin = try #require(state.household?.admin)
+        let investment = try #require(state.wallets.first { $0.value.kind == .investment && $0.value.isActive }?.key)
+        let currency = try #require(state.wallets[investment]?.currency)
+        let source = try #require(state.wallets.first { $0.value.kind == .bank && $0.value.currency == currency && $0.value.isActive }?.key)
+        var ids = DeterministicIDGenerator(seed: 78)
+        var clock = Int64(1_772_600_000_000)
+        func command(_ action: CommandAction) -> Command {
+            clock += 60_000
+            return Command(commandID: ids.next(), actor: admin, recordedAt: Timestamp(millisecondsSinceEpoch: clock), action: action)
+        }
+        let day = try LocalDate(year: 2026, month: 3, day: 10)
+        let later = try LocalDate(year: 2026, month: 3, day: 20)
+        let ledger = try await Ledger.open(at: directory, options: LedgerOptions(durability: .none))
+        try await ledger.execute([
+            command(.recordBalance(investment, date: day, balance: Money(minorUnits: 2_600_000, currency: currency))),
+            command(.recordBalance(investment, date: day, balance: Money(minorUnits: 2_650_000, currency: currency))),
+            command(.recordTransfer(
+                transferID: ids.next(), from: source, to: investment, amountSent: Money(minorUnits: 50_000, currency: currency),
+                amountReceived: Money(minorUnits: 50_000, currency: currency), date: later, note: nil)),
+            command(.recordBalance(investment, date: later, balance: Money(minorUnits: 2_720_000, currency: currency))),
+        ])
+        try await ledger.close()
+        let history = try LedgerHistory.load(at: directory)
+        #expect(try history.readModels.wallets.balance(of: investment)?.minorUnits == 2_720_000, "the last point sets the value (W5)")
+        try Self.expectHledgerAgrees(history, directory: directory)
+    }
+
+    /// Exports `history`, runs `hledger balance` on it and expects every wallet that counts to
+    /// have the engine's balance there.
+    static func expectHledgerAgrees(_ history: LedgerHistory, directory: FilePath) throws {
+        let hledger = try #require(Self.hledger, "hledger is not installed: apt-get install -y hledger (.ci/run does)")
         let journal = directory.string + ".journal"
         defer { try? FileManager.default.removeItem(atPath: journal) }
         try LedgerJournalExporter.export(history).write(toFile: journal, atomically: true, encoding: .utf8)
