@@ -26,11 +26,12 @@ extension LedgerStore {
     }
 
     /// The rows a condition selects, in an order, with the names, notes, tags and splits a list
-    /// row shows (the notes, tags and splits in three more queries by the rows' ids).
+    /// row shows (the notes, tags and splits in three more queries by the rows' ids). Runs
+    /// inside ``read(_:)``, which reports any error as a ``StoreError``.
     static func transactionRows(
         _ database: Database, path: String, from source: String = "transactions t", where condition: String,
         orderBy order: String, limit: Int, arguments: StatementArguments
-    ) throws(StoreError) -> [TransactionRow] {
+    ) throws -> [TransactionRow] {
         let sql = """
             SELECT t.*, w.name AS wallet_name, c.name AS category_name, p.name AS payer_name
             FROM \(source)
@@ -40,12 +41,7 @@ extension LedgerStore {
             \(condition) ORDER BY \(order) LIMIT ?
             """
         let reader = StoreRowReader(path: path, table: "transactions")
-        let rows: [Row]
-        do {
-            rows = try Row.fetchAll(database, sql: sql, arguments: arguments + [limit])
-        } catch {
-            throw .database(path: path, message: "\(error)")
-        }
+        let rows = try Row.fetchAll(database, sql: sql, arguments: arguments + [limit])
         let transactions = try rows.map { row throws(StoreError) in try reader.transaction(row) }
         let details = try RowDetails(database, of: transactions, path: path)
         return try zip(rows, transactions).map { row, transaction throws(StoreError) in
@@ -322,38 +318,33 @@ struct RowDetails {
     private(set) var tags: [TransactionID: [String]] = [:]
     private(set) var shares: [TransactionID: [SplitShare]] = [:]
 
-    init(_ database: Database, of transactions: [StoredTransaction], path: String) throws(StoreError) {
+    /// Runs inside ``LedgerStore/read(_:)``, which reports any error as a ``StoreError``.
+    init(_ database: Database, of transactions: [StoredTransaction], path: String) throws {
         guard !transactions.isEmpty else { return }
         let list = TransactionFilter.placeholders(transactions.count)
         let ids = StatementArguments(transactions.map(\.transactionID.description))
         let byID = Dictionary(transactions.map { ($0.transactionID, $0) }, uniquingKeysWith: { first, _ in first })
         let reader = StoreRowReader(path: path, table: "transaction details")
-        do {
-            let sequences = StatementArguments(transactions.map { Int64(bitPattern: $0.sequenceNumber) })
-            for row in try Row.fetchAll(database, sql: "SELECT rowid, note FROM transaction_search WHERE rowid IN (\(list)) AND note IS NOT NULL", arguments: sequences) {
-                notes[try reader.sequenceNumber(row, "rowid")] = try reader.column(row, "note", as: String.self)
-            }
-            for row in try Row.fetchAll(database, sql: """
-                SELECT transaction_id, tag FROM transaction_tags WHERE transaction_id IN (\(list)) ORDER BY transaction_id, position
-                """, arguments: ids) {
-                tags[try reader.id(row, "transaction_id"), default: []].append(try reader.column(row, "tag"))
-            }
-            for row in try Row.fetchAll(database, sql: """
-                SELECT s.transaction_id, s.person_id, s.amount, p.name FROM transaction_shares s
-                LEFT JOIN people p ON p.person_id = s.person_id
-                WHERE s.transaction_id IN (\(list)) ORDER BY s.transaction_id, s.position
-                """, arguments: ids) {
-                let id: TransactionID = try reader.id(row, "transaction_id")
-                guard let transaction = byID[id] else { continue }
-                let units: Int64 = try reader.column(row, "amount")
-                shares[id, default: []].append(SplitShare(
-                    person: try reader.id(row, "person_id"), name: try reader.column(row, "name"),
-                    amount: Money(minorUnits: units, currency: transaction.amount.currency)))
-            }
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw .database(path: path, message: "\(error)")
+        let sequences = StatementArguments(transactions.map { Int64(bitPattern: $0.sequenceNumber) })
+        for row in try Row.fetchAll(database, sql: "SELECT rowid, note FROM transaction_search WHERE rowid IN (\(list)) AND note IS NOT NULL", arguments: sequences) {
+            notes[try reader.sequenceNumber(row, "rowid")] = try reader.column(row, "note", as: String.self)
+        }
+        for row in try Row.fetchAll(database, sql: """
+            SELECT transaction_id, tag FROM transaction_tags WHERE transaction_id IN (\(list)) ORDER BY transaction_id, position
+            """, arguments: ids) {
+            tags[try reader.id(row, "transaction_id"), default: []].append(try reader.column(row, "tag"))
+        }
+        for row in try Row.fetchAll(database, sql: """
+            SELECT s.transaction_id, s.person_id, s.amount, p.name FROM transaction_shares s
+            LEFT JOIN people p ON p.person_id = s.person_id
+            WHERE s.transaction_id IN (\(list)) ORDER BY s.transaction_id, s.position
+            """, arguments: ids) {
+            let id: TransactionID = try reader.id(row, "transaction_id")
+            guard let transaction = byID[id] else { continue }
+            let units: Int64 = try reader.column(row, "amount")
+            shares[id, default: []].append(SplitShare(
+                person: try reader.id(row, "person_id"), name: try reader.column(row, "name"),
+                amount: Money(minorUnits: units, currency: transaction.amount.currency)))
         }
     }
 }

@@ -210,27 +210,21 @@ extension LedgerStore {
         return try Int64.fetchOne(database, sql: "SELECT COALESCE(SUM(delta), 0) FROM (\(sources))", arguments: arguments) ?? 0
     }
 
-    private static func transferRows(_ database: Database, path: String, _ ids: [String]) throws(StoreError) -> [TransferRow] {
+    private static func transferRows(_ database: Database, path: String, _ ids: [String]) throws -> [TransferRow] {
         guard !ids.isEmpty else { return [] }
         let reader = StoreRowReader(path: path, table: "transfers")
-        do {
-            return try Row.fetchAll(database, sql: """
-                SELECT x.*, f.name AS from_name, t.name AS to_name FROM transfers x
-                LEFT JOIN wallet_balances f ON f.wallet_id = x.from_wallet_id
-                LEFT JOIN wallet_balances t ON t.wallet_id = x.to_wallet_id
-                WHERE x.transfer_id IN (\(TransactionFilter.placeholders(ids.count)))
-                """, arguments: StatementArguments(ids)).map { row throws(StoreError) in
-                TransferRow(
-                    transferID: try reader.id(row, "transfer_id"), fromWalletID: try reader.id(row, "from_wallet_id"),
-                    fromWalletName: try reader.column(row, "from_name", as: String?.self) ?? "",
-                    toWalletID: try reader.id(row, "to_wallet_id"), toWalletName: try reader.column(row, "to_name", as: String?.self) ?? "",
-                    amountSent: try reader.money(row, amount: "amount_sent", currency: "currency_sent"),
-                    amountReceived: try reader.money(row, amount: "amount_received", currency: "currency_received"))
-            }
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw .database(path: path, message: "\(error)")
+        return try Row.fetchAll(database, sql: """
+            SELECT x.*, f.name AS from_name, t.name AS to_name FROM transfers x
+            LEFT JOIN wallet_balances f ON f.wallet_id = x.from_wallet_id
+            LEFT JOIN wallet_balances t ON t.wallet_id = x.to_wallet_id
+            WHERE x.transfer_id IN (\(TransactionFilter.placeholders(ids.count)))
+            """, arguments: StatementArguments(ids)).map { row throws(StoreError) in
+            TransferRow(
+                transferID: try reader.id(row, "transfer_id"), fromWalletID: try reader.id(row, "from_wallet_id"),
+                fromWalletName: try reader.column(row, "from_name", as: String?.self) ?? "",
+                toWalletID: try reader.id(row, "to_wallet_id"), toWalletName: try reader.column(row, "to_name", as: String?.self) ?? "",
+                amountSent: try reader.money(row, amount: "amount_sent", currency: "currency_sent"),
+                amountReceived: try reader.money(row, amount: "amount_received", currency: "currency_received"))
         }
     }
 }

@@ -67,11 +67,11 @@ extension Ledger {
     /// when the calendar's first day comes first).
     public func payPeriods(last count: Int, endingWith date: LocalDate) -> [PayPeriod] {
         read { models in
-            var periods = [models.budgets.period(containing: date)]
-            while periods.count < count, let first = periods.first, let before = try? first.start.adding(days: -1) {
-                periods.insert(models.budgets.period(containing: before), at: 0)
+            var newestFirst = [models.budgets.period(containing: date)]
+            while newestFirst.count < count, let oldest = newestFirst.last, let before = try? oldest.start.adding(days: -1) {
+                newestFirst.append(models.budgets.period(containing: before))
             }
-            return periods
+            return newestFirst.reversed()
         }
     }
 

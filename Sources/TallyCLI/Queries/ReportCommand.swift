@@ -50,7 +50,7 @@ struct ReportCommand: AsyncParsableCommand {
     }
 
     private func periodTotals(_ ledger: Ledger) async throws -> [PeriodTotal] {
-        guard let store = await ledger.store else { throw CLIError("the read-side store cannot be used (\(ledger.openReport.readSide))") }
+        let store = try await StoreAccess.store(of: ledger, at: ledger.directory.string)
         let query = expensesByDefault(try filters.query(in: store))
         let last = try await filters.to.map { try LedgerAccess.date($0, option: "--to") } ?? lastRecordedDate(store)
         return try await ledger.categoryTotals(byPayPeriod: query, last: periods, endingWith: last)

@@ -23,8 +23,9 @@ struct StatementCommand: AsyncParsableCommand {
     func run() async throws {
         let cursor = try paging.cursor()
         let dates = try QueryOptions.range(from: from, to: to)
-        let page = try await LedgerAccess.using(at: try location.path(), encryption: try key.encryption()) { ledger in
-            guard let store = await ledger.store else { throw CLIError("the read-side store cannot be used (\(ledger.openReport.readSide))") }
+        let path = try location.path()
+        let page = try await LedgerAccess.using(at: path, encryption: try key.encryption()) { ledger in
+            let store = try await StoreAccess.store(of: ledger, at: path)
             let known = try store.walletBalances().map { (id: $0.walletID, name: $0.name) }
             var query = StatementQuery(walletID: try QueryOptions.resolve(wallet, "--wallet", known))
             query.dates = dates

@@ -21,19 +21,23 @@ enum StoreAccess {
             return try answer(path, current, body)
         }
         let ledger = try await LedgerAccess.open(at: path, create: false, encryption: encryption)
-        guard let store = await ledger.store else {
-            let status = ledger.openReport.readSide
-            try? await ledger.close()
-            throw CLIError("\(path): the read-side store cannot be used (\(status)); run `tally rebuild --ledger \(path)`")
-        }
         do {
-            let value = try answer(path, store, body)
+            let value = try answer(path, try await store(of: ledger, at: path), body)
             try await LedgerAccess.close(ledger, at: path)
             return value
         } catch {
             try? await ledger.close()
             throw error
         }
+    }
+
+    /// The read-side store of an open ledger.
+    /// - Throws: a CLI error naming why the ledger keeps none and how to rebuild it.
+    static func store(of ledger: Ledger, at path: String) async throws -> LedgerStore {
+        guard let store = await ledger.store else {
+            throw CLIError("\(path): the read-side store cannot be used (\(ledger.openReport.readSide)); run `tally rebuild --ledger \(path)`")
+        }
+        return store
     }
 
     private static func answer<Value>(_ path: String, _ store: LedgerStore, _ body: (LedgerStore) throws -> Value) throws -> Value {
