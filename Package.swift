@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+import CompilerPluginSupport
 import PackageDescription
 
 let package = Package(
@@ -21,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
         // liblz4 from the operating system (Debian: liblz4-dev); lz4's sources are not vendored.
@@ -40,7 +42,17 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .target(name: "TallyModel"),
+        // The binary layouts' one description (Docs/Architecture.md, "Binary layouts"): a record's
+        // stored properties, from which @WireFields / @StateFields write its decoder and encoder.
+        // Compile-time only: nothing of swift-syntax is linked into a Tally library.
+        .macro(
+            name: "TallyMacros",
+            dependencies: [
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ]
+        ),
+        .target(name: "TallyModel", dependencies: ["TallyMacros"]),
         // A page-encrypting SQLite VFS (AES-GCM from swift-crypto) for the on-disk read side.
         // Depends on no other Tally target, so any store target can use it.
         .target(
@@ -56,7 +68,7 @@ let package = Package(
         // a host's read models) costs O(1) and a change O(log n), not a copy of the history.
         .target(
             name: "TallyProjections",
-            dependencies: ["TallyModel", .product(name: "HashTreeCollections", package: "swift-collections")]
+            dependencies: ["TallyModel", "TallyMacros", .product(name: "HashTreeCollections", package: "swift-collections")]
         ),
         // The read side on disk: an SQLite store (GRDB) of the read models, rebuildable from
         // the journal (system SQLite: Debian libsqlite3-dev).
@@ -147,6 +159,13 @@ let package = Package(
                 "Tally", "TallyInterchange", "TallyTestSupport", "TallyModel", "TallyJournal", "TallyProjections", "TallyStore", "TallySQLiteEncryption",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
+            name: "TallyMacrosTests",
+            dependencies: [
+                "TallyMacros",
+                .product(name: "SwiftSyntaxMacrosTestSupport", package: "swift-syntax"),
             ]
         ),
         .testTarget(

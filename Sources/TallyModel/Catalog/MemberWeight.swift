@@ -1,4 +1,5 @@
 /// One person's weight in a "shares" group split, e.g. 2 in a 2:1:1 split (S7).
+@WireFields
 public struct MemberWeight: Hashable, Sendable {
     /// The person.
     public var person: PersonID

@@ -1,5 +1,6 @@
 /// The fields of an income or expense transaction (T1), shared by ``TransactionRecorded``,
 /// ``TransactionEdited`` (full new values, T2), ``TemplateCreated`` and ``TemplateActivated``.
+@WireFields
 public struct TransactionDetails: Hashable, Sendable {
     /// Income or expense; must match the category's group (T1).
     public var kind: TransactionKind

@@ -2,6 +2,7 @@
 ///
 /// A transaction without a split is personal. The shares are what projections use; the ratios
 /// are kept to show how the split was decided.
+@WireFields
 public struct TransactionSplit: Hashable, Sendable {
     /// The ratios applied: the household ratio at the time, or this transaction's override.
     public var ratios: [MemberRatio]

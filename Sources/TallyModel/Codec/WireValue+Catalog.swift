@@ -1,54 +1,17 @@
 extension PersonShare: WireValue {
     package static var wireBytesMin: Int { 20 }
-
-    package init(from reader: inout BinaryReader) throws(EventCodecError) {
-        self.init(person: try reader.read(), amount: try reader.read())
-    }
-
-    package func write(to writer: inout BinaryWriter) {
-        writer.write(person)
-        writer.write(amount)
-    }
 }
 
 extension MemberRatio: WireValue {
     package static var wireBytesMin: Int { 17 }
-
-    package init(from reader: inout BinaryReader) throws(EventCodecError) {
-        self.init(person: try reader.read(), ratio: try reader.read())
-    }
-
-    package func write(to writer: inout BinaryWriter) {
-        writer.write(person)
-        writer.write(ratio)
-    }
 }
 
 extension MemberWeight: WireValue {
     package static var wireBytesMin: Int { 17 }
-
-    package init(from reader: inout BinaryReader) throws(EventCodecError) {
-        self.init(person: try reader.read(), weight: try reader.read())
-    }
-
-    package func write(to writer: inout BinaryWriter) {
-        writer.write(person)
-        writer.write(weight)
-    }
 }
 
 extension TransactionSplit: WireValue {
     package static var wireBytesMin: Int { 3 }
-
-    package init(from reader: inout BinaryReader) throws(EventCodecError) {
-        self.init(ratios: try reader.read(), isOverride: try reader.read(), shares: try reader.read())
-    }
-
-    package func write(to writer: inout BinaryWriter) {
-        writer.write(ratios)
-        writer.write(isOverride)
-        writer.write(shares)
-    }
 }
 
 /// The split kind byte (``GroupSplitKind``), then the inputs as an array.
@@ -101,33 +64,16 @@ extension SettledItem: WireValue {
     }
 }
 
-/// Fields in declaration order: kind, amount, walletID, categoryID, date, note?, tags, payer,
-/// split?. The `tags` field was added in ``TransactionRecorded`` schema version 2.
+/// The current layout is the fields in declaration order (`@WireFields`); ``TransactionRecorded``
+/// schema version 1 had no `tags`.
 extension TransactionDetails: WireValue {
     package static var wireBytesMin: Int { 57 }
 
-    package init(from reader: inout BinaryReader) throws(EventCodecError) {
-        try self.init(from: &reader, includesTags: true)
-    }
-
-    /// Reads the fields; `includesTags == false` reads the version-1 layout, which had no tags
-    /// (they upcast to `[]`).
-    init(from reader: inout BinaryReader, includesTags: Bool) throws(EventCodecError) {
-        self.init(
+    /// Reads the version-1 layout, which had no tags (they upcast to `[]`).
+    static func decodeWithoutTags(from reader: inout BinaryReader) throws(EventCodecError) -> Self {
+        Self(
             kind: try reader.read(), amount: try reader.read(), walletID: try reader.read(),
             categoryID: try reader.read(), date: try reader.read(), note: try reader.read(),
-            tags: includesTags ? try reader.read() : [], payer: try reader.read(), split: try reader.read())
-    }
-
-    package func write(to writer: inout BinaryWriter) {
-        writer.write(kind)
-        writer.write(amount)
-        writer.write(walletID)
-        writer.write(categoryID)
-        writer.write(date)
-        writer.write(note)
-        writer.write(tags)
-        writer.write(payer)
-        writer.write(split)
+            tags: [], payer: try reader.read(), split: try reader.read())
     }
 }

@@ -1,4 +1,5 @@
 /// One person's ratio in a household split or a percentage split (S1, S7).
+@WireFields
 public struct MemberRatio: Hashable, Sendable {
     /// The person.
     public var person: PersonID

@@ -1,4 +1,5 @@
 /// One person's part of a split amount, resolved to minor units (G4, S3).
+@WireFields
 public struct PersonShare: Hashable, Sendable {
     /// The person who owes (or is credited) this part.
     public var person: PersonID

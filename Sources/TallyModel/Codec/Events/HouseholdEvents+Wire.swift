@@ -1,4 +1,5 @@
-// Binary layout of the household and people events: fields in declaration order (Docs/Events.md).
+// The household and people events: their tags and the decoders of their older layouts. The current layout of each is
+// its fields in declaration order, written by @WireFields (Docs/Events.md).
 
 extension HouseholdCreated: EventPayloadWire {
     package static var eventTag: EventTag { .householdCreated }
@@ -17,33 +18,10 @@ extension HouseholdCreated: EventPayloadWire {
         default: throw .unsupportedVersion(tag: eventTag.rawValue, version: version)
         }
     }
-
-    package init(from reader: inout BinaryReader) throws(EventCodecError) {
-        self.init(
-            householdID: try reader.read(), name: try reader.read(), baseCurrency: try reader.read(),
-            admin: try reader.read(), adminName: try reader.read()
-        )
-    }
-
-    package func write(to writer: inout BinaryWriter) {
-        writer.write(householdID)
-        writer.write(name)
-        writer.write(baseCurrency)
-        writer.write(admin)
-        writer.write(adminName)
-    }
 }
 
 extension BaseCurrencyChanged: EventPayloadWire {
     package static var eventTag: EventTag { .baseCurrencyChanged }
-
-    package init(from reader: inout BinaryReader) throws(EventCodecError) {
-        self.init(baseCurrency: try reader.read())
-    }
-
-    package func write(to writer: inout BinaryWriter) {
-        writer.write(baseCurrency)
-    }
 }
 
 extension MemberAdded: EventPayloadWire {
@@ -60,46 +38,14 @@ extension MemberAdded: EventPayloadWire {
         default: throw .unsupportedVersion(tag: eventTag.rawValue, version: version)
         }
     }
-
-    package init(from reader: inout BinaryReader) throws(EventCodecError) {
-        self.init(personID: try reader.read(), name: try reader.read(), role: try reader.read())
-    }
-
-    package func write(to writer: inout BinaryWriter) {
-        writer.write(personID)
-        writer.write(name)
-        writer.write(role)
-    }
 }
 
 extension MemberRemoved: EventPayloadWire {
     package static var eventTag: EventTag { .memberRemoved }
-
-    package init(from reader: inout BinaryReader) throws(EventCodecError) {
-        self.init(
-            personID: try reader.read(), acknowledgedUnsettled: try reader.read(),
-            unsettledAmount: try reader.read()
-        )
-    }
-
-    package func write(to writer: inout BinaryWriter) {
-        writer.write(personID)
-        writer.write(acknowledgedUnsettled)
-        writer.write(unsettledAmount)
-    }
 }
 
 extension AdminTransferred: EventPayloadWire {
     package static var eventTag: EventTag { .adminTransferred }
-
-    package init(from reader: inout BinaryReader) throws(EventCodecError) {
-        self.init(from: try reader.read(), to: try reader.read())
-    }
-
-    package func write(to writer: inout BinaryWriter) {
-        writer.write(from)
-        writer.write(to)
-    }
 }
 
 extension PersonAdded: EventPayloadWire {
@@ -115,37 +61,12 @@ extension PersonAdded: EventPayloadWire {
         default: throw .unsupportedVersion(tag: eventTag.rawValue, version: version)
         }
     }
-
-    package init(from reader: inout BinaryReader) throws(EventCodecError) {
-        self.init(personID: try reader.read(), name: try reader.read())
-    }
-
-    package func write(to writer: inout BinaryWriter) {
-        writer.write(personID)
-        writer.write(name)
-    }
 }
 
 extension PersonArchived: EventPayloadWire {
     package static var eventTag: EventTag { .personArchived }
-
-    package init(from reader: inout BinaryReader) throws(EventCodecError) {
-        self.init(personID: try reader.read())
-    }
-
-    package func write(to writer: inout BinaryWriter) {
-        writer.write(personID)
-    }
 }
 
 extension PersonForgotten: EventPayloadWire {
     package static var eventTag: EventTag { .personForgotten }
-
-    package init(from reader: inout BinaryReader) throws(EventCodecError) {
-        self.init(personID: try reader.read())
-    }
-
-    package func write(to writer: inout BinaryWriter) {
-        writer.write(personID)
-    }
 }

@@ -1,14 +1,6 @@
-// Binary layout of the net worth events: fields in declaration order (Docs/Events.md).
+// The net worth events: their tags and the decoders of their older layouts. The current layout of each is
+// its fields in declaration order, written by @WireFields (Docs/Events.md).
 
 extension ExchangeRateSet: EventPayloadWire {
     package static var eventTag: EventTag { .exchangeRateSet }
-
-    package init(from reader: inout BinaryReader) throws(EventCodecError) {
-        self.init(rate: try reader.read(), asOf: try reader.read())
-    }
-
-    package func write(to writer: inout BinaryWriter) {
-        writer.write(rate)
-        writer.write(asOf)
-    }
 }

@@ -1,4 +1,5 @@
-// Binary layout of the transactions and templates events: fields in declaration order (Docs/Events.md).
+// The transactions and templates events: their tags and the decoders of their older layouts. The current layout of each is
+// its fields in declaration order, written by @WireFields (Docs/Events.md).
 
 extension TransactionRecorded: EventPayloadWire {
     package static var eventTag: EventTag { .transactionRecorded }
@@ -10,20 +11,11 @@ extension TransactionRecorded: EventPayloadWire {
         case 1:
             reader.readsPlainPersonalText = true
             defer { reader.readsPlainPersonalText = false }
-            return Self(transactionID: try reader.read(), details: try TransactionDetails(from: &reader, includesTags: false))
+            return Self(transactionID: try reader.read(), details: try TransactionDetails.decodeWithoutTags(from: &reader))
         case 2: return try decodeWithPlainPersonalText(from: &reader)
         case 3: return try Self(from: &reader)
         default: throw .unsupportedVersion(tag: eventTag.rawValue, version: version)
         }
-    }
-
-    package init(from reader: inout BinaryReader) throws(EventCodecError) {
-        self.init(transactionID: try reader.read(), details: try reader.read())
-    }
-
-    package func write(to writer: inout BinaryWriter) {
-        writer.write(transactionID)
-        writer.write(details)
     }
 }
 
@@ -38,39 +30,14 @@ extension TransactionEdited: EventPayloadWire {
         default: throw .unsupportedVersion(tag: eventTag.rawValue, version: version)
         }
     }
-
-    package init(from reader: inout BinaryReader) throws(EventCodecError) {
-        self.init(transactionID: try reader.read(), details: try reader.read())
-    }
-
-    package func write(to writer: inout BinaryWriter) {
-        writer.write(transactionID)
-        writer.write(details)
-    }
 }
 
 extension TransactionDeleted: EventPayloadWire {
     package static var eventTag: EventTag { .transactionDeleted }
-
-    package init(from reader: inout BinaryReader) throws(EventCodecError) {
-        self.init(transactionID: try reader.read())
-    }
-
-    package func write(to writer: inout BinaryWriter) {
-        writer.write(transactionID)
-    }
 }
 
 extension TransactionRestored: EventPayloadWire {
     package static var eventTag: EventTag { .transactionRestored }
-
-    package init(from reader: inout BinaryReader) throws(EventCodecError) {
-        self.init(transactionID: try reader.read())
-    }
-
-    package func write(to writer: inout BinaryWriter) {
-        writer.write(transactionID)
-    }
 }
 
 extension TemplateCreated: EventPayloadWire {
@@ -84,40 +51,14 @@ extension TemplateCreated: EventPayloadWire {
         default: throw .unsupportedVersion(tag: eventTag.rawValue, version: version)
         }
     }
-
-    package init(from reader: inout BinaryReader) throws(EventCodecError) {
-        self.init(templateID: try reader.read(), frequency: try reader.read(), details: try reader.read())
-    }
-
-    package func write(to writer: inout BinaryWriter) {
-        writer.write(templateID)
-        writer.write(frequency)
-        writer.write(details)
-    }
 }
 
 extension TemplatePaused: EventPayloadWire {
     package static var eventTag: EventTag { .templatePaused }
-
-    package init(from reader: inout BinaryReader) throws(EventCodecError) {
-        self.init(templateID: try reader.read())
-    }
-
-    package func write(to writer: inout BinaryWriter) {
-        writer.write(templateID)
-    }
 }
 
 extension TemplateResumed: EventPayloadWire {
     package static var eventTag: EventTag { .templateResumed }
-
-    package init(from reader: inout BinaryReader) throws(EventCodecError) {
-        self.init(templateID: try reader.read())
-    }
-
-    package func write(to writer: inout BinaryWriter) {
-        writer.write(templateID)
-    }
 }
 
 extension TemplateActivated: EventPayloadWire {
@@ -130,15 +71,5 @@ extension TemplateActivated: EventPayloadWire {
         case 2: try Self(from: &reader)
         default: throw .unsupportedVersion(tag: eventTag.rawValue, version: version)
         }
-    }
-
-    package init(from reader: inout BinaryReader) throws(EventCodecError) {
-        self.init(templateID: try reader.read(), transactionID: try reader.read(), details: try reader.read())
-    }
-
-    package func write(to writer: inout BinaryWriter) {
-        writer.write(templateID)
-        writer.write(transactionID)
-        writer.write(details)
     }
 }

@@ -1,6 +1,7 @@
 /// A category's budget per period, carried over until changed (B2).
 ///
 /// Tag 601, schema version 1 (see ``EventTag/budgetAllocated`` and `Docs/Events.md`).
+@WireFields
 public struct BudgetAllocated: Hashable, Sendable {
     /// The category.
     public let categoryID: CategoryID

@@ -1,6 +1,7 @@
 /// How income is determined for budgets (B7).
 ///
 /// Tag 602, schema version 1 (see ``EventTag/incomeSettingsSet`` and `Docs/Events.md`).
+@WireFields
 public struct IncomeSettingsSet: Hashable, Sendable {
     /// Manual or auto-detected.
     public let mode: IncomeMode

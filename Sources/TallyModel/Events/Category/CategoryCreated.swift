@@ -1,6 +1,7 @@
 /// A category was created (presets too, with the household) (C1).
 ///
 /// Tag 300, schema version 1 (see ``EventTag/categoryCreated`` and `Docs/Events.md`).
+@WireFields
 public struct CategoryCreated: Hashable, Sendable {
     /// The category.
     public let categoryID: CategoryID

@@ -1,6 +1,7 @@
 /// A category was deleted; its transactions moved to the reassignment target if one is given (C3).
 ///
 /// Tag 304, schema version 1 (see ``EventTag/categoryDeleted`` and `Docs/Events.md`).
+@WireFields
 public struct CategoryDeleted: Hashable, Sendable {
     /// The category.
     public let categoryID: CategoryID

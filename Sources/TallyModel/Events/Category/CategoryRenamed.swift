@@ -1,6 +1,7 @@
 /// A category was renamed (C2).
 ///
 /// Tag 301, schema version 1 (see ``EventTag/categoryRenamed`` and `Docs/Events.md`).
+@WireFields
 public struct CategoryRenamed: Hashable, Sendable {
     /// The category.
     public let categoryID: CategoryID

@@ -1,6 +1,7 @@
 /// The admin role moved to another member (H5).
 ///
 /// Tag 104, schema version 1 (see ``EventTag/adminTransferred`` and `Docs/Events.md`).
+@WireFields
 public struct AdminTransferred: Hashable, Sendable {
     /// The previous admin, now an ordinary member.
     public let from: PersonID

@@ -1,6 +1,7 @@
 /// A household ledger was created; its creator is the admin (H1).
 ///
 /// Tag 100, schema version 2 (see ``EventTag/householdCreated`` and `Docs/Events.md`).
+@WireFields
 public struct HouseholdCreated: Hashable, Sendable {
     /// The household's id; also the namespace of preset category ids.
     public let householdID: HouseholdID

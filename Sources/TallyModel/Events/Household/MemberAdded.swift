@@ -1,6 +1,7 @@
 /// A person joined the household as a member (H3).
 ///
 /// Tag 102, schema version 2 (see ``EventTag/memberAdded`` and `Docs/Events.md`).
+@WireFields
 public struct MemberAdded: Hashable, Sendable {
     /// The new member.
     public let personID: PersonID

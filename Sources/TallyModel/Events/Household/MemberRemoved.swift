@@ -1,6 +1,7 @@
 /// A member left or was removed; shared history stays (H4).
 ///
 /// Tag 103, schema version 1 (see ``EventTag/memberRemoved`` and `Docs/Events.md`).
+@WireFields
 public struct MemberRemoved: Hashable, Sendable {
     /// The member removed.
     public let personID: PersonID

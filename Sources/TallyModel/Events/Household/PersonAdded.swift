@@ -1,6 +1,7 @@
 /// A contact (someone you split with in groups, not a member) was added (H3).
 ///
 /// Tag 105, schema version 2 (see ``EventTag/personAdded`` and `Docs/Events.md`).
+@WireFields
 public struct PersonAdded: Hashable, Sendable {
     /// The contact.
     public let personID: PersonID

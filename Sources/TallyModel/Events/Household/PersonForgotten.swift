@@ -2,6 +2,7 @@
 /// now reads as redacted (P3). Amounts, shares and balances stay as they were (P4).
 ///
 /// Tag 107, schema version 1 (see ``EventTag/personForgotten`` and `Docs/Events.md`).
+@WireFields
 public struct PersonForgotten: Hashable, Sendable {
     /// The person whose personal data was shredded.
     public let personID: PersonID

@@ -1,6 +1,7 @@
 /// An exchange rate valid from a date on (N3).
 ///
 /// Tag 700, schema version 1 (see ``EventTag/exchangeRateSet`` and `Docs/Events.md`).
+@WireFields
 public struct ExchangeRateSet: Hashable, Sendable {
     /// The rate: base, quote and the scaled value.
     public let rate: ExchangeRate

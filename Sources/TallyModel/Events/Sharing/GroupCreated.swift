@@ -1,6 +1,7 @@
 /// A group of people sharing expenses was created (S7).
 ///
 /// Tag 502, schema version 1 (see ``EventTag/groupCreated`` and `Docs/Events.md`).
+@WireFields
 public struct GroupCreated: Hashable, Sendable {
     /// The group.
     public let groupID: GroupID

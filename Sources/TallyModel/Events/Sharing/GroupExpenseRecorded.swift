@@ -1,6 +1,7 @@
 /// An expense paid by one group member for the group (S7).
 ///
 /// Tag 503, schema version 2 (see ``EventTag/groupExpenseRecorded`` and `Docs/Events.md`).
+@WireFields
 public struct GroupExpenseRecorded: Hashable, Sendable {
     /// The expense.
     public let expenseID: GroupExpenseID

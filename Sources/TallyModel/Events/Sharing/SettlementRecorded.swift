@@ -1,6 +1,7 @@
 /// A payment settling debts between two people; permanent (S6).
 ///
 /// Tag 501, schema version 1 (see ``EventTag/settlementRecorded`` and `Docs/Events.md`).
+@WireFields
 public struct SettlementRecorded: Hashable, Sendable {
     /// The settlement.
     public let settlementID: SettlementID

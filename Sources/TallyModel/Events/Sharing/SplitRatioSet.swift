@@ -1,6 +1,7 @@
 /// The household split ratio was set (S1).
 ///
 /// Tag 500, schema version 1 (see ``EventTag/splitRatioSet`` and `Docs/Events.md`).
+@WireFields
 public struct SplitRatioSet: Hashable, Sendable {
     /// Manual or income-based (S4).
     public let mode: SplitRatioMode

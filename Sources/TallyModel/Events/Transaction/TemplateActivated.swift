@@ -1,6 +1,7 @@
 /// An occurrence of a template was recorded as a real transaction linked to it (T4).
 ///
 /// Tag 413, schema version 2 (see ``EventTag/templateActivated`` and `Docs/Events.md`).
+@WireFields
 public struct TemplateActivated: Hashable, Sendable {
     /// The template.
     public let templateID: TemplateID

@@ -1,6 +1,7 @@
 /// A recurring template was created; it is not a transaction (T4).
 ///
 /// Tag 410, schema version 2 (see ``EventTag/templateCreated`` and `Docs/Events.md`).
+@WireFields
 public struct TemplateCreated: Hashable, Sendable {
     /// The template.
     public let templateID: TemplateID

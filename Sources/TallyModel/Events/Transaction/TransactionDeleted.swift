@@ -1,6 +1,7 @@
 /// A transaction was soft-deleted; it counts nowhere (T3).
 ///
 /// Tag 402, schema version 1 (see ``EventTag/transactionDeleted`` and `Docs/Events.md`).
+@WireFields
 public struct TransactionDeleted: Hashable, Sendable {
     /// The transaction.
     public let transactionID: TransactionID

@@ -1,6 +1,7 @@
 /// A transaction was edited; carries the full new field values (T2).
 ///
 /// Tag 401, schema version 2 (see ``EventTag/transactionEdited`` and `Docs/Events.md`).
+@WireFields
 public struct TransactionEdited: Hashable, Sendable {
     /// The transaction.
     public let transactionID: TransactionID

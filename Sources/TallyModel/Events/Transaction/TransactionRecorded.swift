@@ -1,6 +1,7 @@
 /// An income or expense was recorded (T1).
 ///
 /// Tag 400, schema version 3 (see ``EventTag/transactionRecorded`` and `Docs/Events.md`).
+@WireFields
 public struct TransactionRecorded: Hashable, Sendable {
     /// The transaction.
     public let transactionID: TransactionID

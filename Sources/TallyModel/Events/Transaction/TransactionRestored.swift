@@ -1,6 +1,7 @@
 /// A soft-deleted transaction was brought back (T3).
 ///
 /// Tag 403, schema version 1 (see ``EventTag/transactionRestored`` and `Docs/Events.md`).
+@WireFields
 public struct TransactionRestored: Hashable, Sendable {
     /// The transaction.
     public let transactionID: TransactionID

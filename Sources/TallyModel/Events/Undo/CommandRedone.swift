@@ -1,6 +1,7 @@
 /// An undone command was redone; its events follow again in the same batch (T5).
 ///
 /// Tag 901, schema version 1 (see ``EventTag/commandRedone`` and `Docs/Events.md`).
+@WireFields
 public struct CommandRedone: Hashable, Sendable {
     /// The command redone.
     public let redoneCommandID: CommandID

@@ -1,6 +1,7 @@
 /// An earlier command was undone; its compensating events follow in the same batch (T5).
 ///
 /// Tag 900, schema version 1 (see ``EventTag/commandUndone`` and `Docs/Events.md`).
+@WireFields
 public struct CommandUndone: Hashable, Sendable {
     /// The command undone.
     public let undoneCommandID: CommandID

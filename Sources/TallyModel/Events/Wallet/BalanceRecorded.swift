@@ -1,6 +1,7 @@
 /// A balance point: the value (observed wallets) or an assertion (tracked wallets) on a date (W5).
 ///
 /// Tag 206, schema version 1 (see ``EventTag/balanceRecorded`` and `Docs/Events.md`).
+@WireFields
 public struct BalanceRecorded: Hashable, Sendable {
     /// The wallet.
     public let walletID: WalletID

@@ -1,6 +1,7 @@
 /// Money moved between two wallets; both amounts are recorded (equal when the currencies are) (W6).
 ///
 /// Tag 207, schema version 2 (see ``EventTag/transferRecorded`` and `Docs/Events.md`).
+@WireFields
 public struct TransferRecorded: Hashable, Sendable {
     /// The transfer.
     public let transferID: TransferID

@@ -1,6 +1,7 @@
 /// A wallet with zero balance and no live transactions was closed for good (W4).
 ///
 /// Tag 205, schema version 1 (see ``EventTag/walletClosed`` and `Docs/Events.md`).
+@WireFields
 public struct WalletClosed: Hashable, Sendable {
     /// The wallet.
     public let walletID: WalletID

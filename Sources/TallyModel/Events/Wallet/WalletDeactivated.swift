@@ -1,6 +1,7 @@
 /// A wallet was deactivated: excluded from totals, history kept (W4).
 ///
 /// Tag 203, schema version 1 (see ``EventTag/walletDeactivated`` and `Docs/Events.md`).
+@WireFields
 public struct WalletDeactivated: Hashable, Sendable {
     /// The wallet.
     public let walletID: WalletID

@@ -1,6 +1,7 @@
 /// A wallet's kind changed (only while it has no transactions) (W4).
 ///
 /// Tag 202, schema version 1 (see ``EventTag/walletKindChanged`` and `Docs/Events.md`).
+@WireFields
 public struct WalletKindChanged: Hashable, Sendable {
     /// The wallet.
     public let walletID: WalletID

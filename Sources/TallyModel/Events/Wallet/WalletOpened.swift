@@ -1,6 +1,7 @@
 /// A wallet (account) was opened (W1).
 ///
 /// Tag 200, schema version 1 (see ``EventTag/walletOpened`` and `Docs/Events.md`).
+@WireFields
 public struct WalletOpened: Hashable, Sendable {
     /// The wallet.
     public let walletID: WalletID

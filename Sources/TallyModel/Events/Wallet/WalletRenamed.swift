@@ -1,6 +1,7 @@
 /// A wallet was renamed (W4).
 ///
 /// Tag 201, schema version 1 (see ``EventTag/walletRenamed`` and `Docs/Events.md`).
+@WireFields
 public struct WalletRenamed: Hashable, Sendable {
     /// The wallet.
     public let walletID: WalletID
