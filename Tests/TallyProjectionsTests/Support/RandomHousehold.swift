@@ -28,7 +28,7 @@ struct RandomHousehold {
         var month = 1
         for step in 0..<steps {
             if step > 0, step % max(1, steps / 5) == 0, month < 6 {
-                let start = try! LocalDate(year: 2026, month: month, day: 1)
+                let start = Self.day(month: month, day: 1)
                 scenario.add(.periodClosed(PeriodClosed(periodStart: start, periodEnd: start.endOfMonth)))
                 month += 1
             }
@@ -53,7 +53,7 @@ struct RandomHousehold {
         let units = Int64.random(in: 1...100_000, using: &random)
         let isIncome = Int.random(in: 0..<5, using: &random) == 0
         let shared = Bool.random(using: &random)
-        let date = try! LocalDate(year: 2026, month: Int.random(in: max(1, month - 1)...month, using: &random), day: Int.random(in: 1...28, using: &random))
+        let date = Self.day(month: Int.random(in: max(1, month - 1)...month, using: &random), day: Int.random(in: 1...28, using: &random))
         return Scenario.details(
             isIncome ? .income : .expense, units, wallet.currency, wallet: wallet.id,
             category: isIncome ? Scenario.salary : random.pick([Scenario.groceries, Scenario.restaurants]),
@@ -85,7 +85,7 @@ struct RandomHousehold {
             scenario.add(.transferRecorded(TransferRecorded(
                 transferID: scenario.id(), fromWalletID: source.id, toWalletID: target.id,
                 amountSent: chf(sent), amountReceived: Money(minorUnits: received, currency: target.currency),
-                date: try! LocalDate(year: 2026, month: month, day: 15), note: nil)))
+                date: Self.day(month: month, day: 15), note: nil)))
             transferUnits[source.id, default: 0] -= sent * (source.kind.isLiability ? -1 : 1)
             transferUnits[target.id, default: 0] += received * (target.kind.isLiability ? -1 : 1)
         case 7:
@@ -95,7 +95,7 @@ struct RandomHousehold {
                 : [.transaction(random.pick(transactionOrder))]
             scenario.add(.settlementRecorded(SettlementRecorded(
                 settlementID: scenario.id(), from: from, to: to, amount: chf(Int64.random(in: 1...30_000, using: &random)),
-                date: try! LocalDate(year: 2026, month: month, day: 20), covers: covers, isAdvance: true, groupID: nil)))
+                date: Self.day(month: month, day: 20), covers: covers, isAdvance: true, groupID: nil)))
         case 8:
             let groupID: GroupID = scenario.id()
             let members = Array(people.shuffled(using: &random).prefix(Int.random(in: 2...4, using: &random)))
@@ -106,24 +106,34 @@ struct RandomHousehold {
             let currency: Currency = Bool.random(using: &random) ? .chf : .eur
             let units = Int64.random(in: 1...90_000, using: &random)
             let weights = group.members.map { (key: $0, weight: Int64.random(in: 1...3, using: &random)) }
-            let owed = try! Allocation.allocate(units, weights: weights, preferred: group.members[0])
+            guard let owed = try? Allocation.allocate(units, weights: weights, preferred: group.members[0]) else {
+                preconditionFailure("weights of 1...3 always allocate")
+            }
             scenario.add(.groupExpenseRecorded(GroupExpenseRecorded(
                 expenseID: scenario.id(), groupID: group.id, paidBy: random.pick(group.members),
-                amount: Money(minorUnits: units, currency: currency), date: try! LocalDate(year: 2026, month: month, day: 9),
+                amount: Money(minorUnits: units, currency: currency), date: Self.day(month: month, day: 9),
                 note: nil, split: .shares(weights.map { MemberWeight(person: $0.key, weight: $0.weight) }),
                 owed: zip(group.members, owed).map { PersonShare(person: $0, amount: Money(minorUnits: $1, currency: currency)) })))
         case 10 where !groups.isEmpty:
             let group = random.pick(groups)
             scenario.add(.settlementRecorded(SettlementRecorded(
                 settlementID: scenario.id(), from: group.members[0], to: group.members[1],
-                amount: chf(Int64.random(in: 1...10_000, using: &random)), date: try! LocalDate(year: 2026, month: month, day: 21),
+                amount: chf(Int64.random(in: 1...10_000, using: &random)), date: Self.day(month: month, day: 21),
                 covers: nil, isAdvance: true, groupID: group.id)))
         default:
             let wallet = wallets[0]
             scenario.add(.balanceRecorded(BalanceRecorded(
-                walletID: wallet.id, date: try! LocalDate(year: 2026, month: month, day: 28),
+                walletID: wallet.id, date: Self.day(month: month, day: 28),
                 balance: chf(Int64.random(in: 0...1_000_000, using: &random)))))
         }
+    }
+
+    /// The date `day` of `month` in 2026; the generator only picks days 1...28 of months 1...6.
+    static func day(month: Int, day: Int) -> LocalDate {
+        guard let date = try? LocalDate(year: 2026, month: month, day: day) else {
+            preconditionFailure("2026-\(month)-\(day) is not a date")
+        }
+        return date
     }
 
     /// Opening + signed sum of live transactions + transfers, per wallet (W3).
