@@ -118,10 +118,13 @@ let package = Package(
             path: "Examples/HostApp"
         ),
 
-        // Test support: the fault-injecting file system and shared helpers.
+        // Test support: the fault-injecting file system, the scenario household and shared helpers.
         .target(
             name: "TallyTestSupport",
-            dependencies: ["TallyJournal", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: [
+                "Tally", "TallyJournal", "TallyModel", "TallyProjections",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
             path: "Tests/TallyTestSupport"
         ),
         // A tiny writer process that the kill -9 test starts and kills.
@@ -171,14 +174,14 @@ let package = Package(
         .testTarget(
             name: "TallyModelTests",
             dependencies: [
-                "TallyModel",
+                "TallyModel", "TallyTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(
             name: "TallyProjectionsTests",
             dependencies: [
-                "TallyProjections", "TallyModel",
+                "TallyProjections", "TallyModel", "TallyTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

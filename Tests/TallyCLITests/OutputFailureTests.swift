@@ -1,4 +1,5 @@
 import Foundation
+import TallyTestSupport
 import Testing
 @testable import TallyCLI
 
@@ -8,7 +9,7 @@ import Testing
 @Suite("tally output failures", .serialized)
 struct OutputFailureTests {
     static let outputLostExitCode: Int32 = 3
-    static let golden = TallyRunner.repositoryRoot.appendingPathComponent("Tests/Fixtures/household-readmodels.json").path
+    static let golden = RepositoryFiles.fixture("household-readmodels.json").path
     static let bob = "00000002-0000-4000-8000-000000000002"
 
     /// Arguments that reach each subcommand's output, for a ledger holding the household;

@@ -4,18 +4,23 @@ import Testing
 /// Issue 15: `tally transactions` and `tally report` on Examples/household.jsonl.
 @Suite("CLI queries: transactions and report")
 struct QueryCLITests {
-    /// The rows of every page of `tally transactions --json` with `arguments`, following `next`.
-    static func allRows(_ ledger: String, _ arguments: [String]) throws -> [[String: Any]] {
+    /// The rows of every page of `tally <arguments> --json`, following `next` with `--after`.
+    static func pagedRows(_ arguments: [String]) throws -> [[String: Any]] {
         var rows: [[String: Any]] = []
         var after: String?
         repeat {
-            let result = try TallyRunner.run(["transactions", "--json", "--ledger", ledger] + arguments + (after.map { ["--after", $0] } ?? []))
+            let result = try TallyRunner.run(arguments + (after.map { ["--after", $0] } ?? []))
             #expect(result.status == 0, "\(result.stderr)")
             let page = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
             rows += try #require(page["rows"] as? [[String: Any]])
             after = page["next"] as? String
         } while after != nil
         return rows
+    }
+
+    /// The rows of every page of `tally transactions --json` with `arguments`, following `next`.
+    static func allRows(_ ledger: String, _ arguments: [String]) throws -> [[String: Any]] {
+        try pagedRows(["transactions", "--json", "--ledger", ledger] + arguments)
     }
 
     static func minorUnits(_ row: [String: Any]) -> Int { (row["amount"] as? [String: Any])?["minorUnits"] as? Int ?? -1 }
@@ -25,17 +30,7 @@ struct QueryCLITests {
 
     /// Every row of `tally statement --json --sort date-asc` for `wallet`, following `next`.
     static func statementRows(_ ledger: String, wallet: String, _ arguments: [String]) throws -> [[String: Any]] {
-        var rows: [[String: Any]] = []
-        var after: String?
-        repeat {
-            let result = try TallyRunner.run(["statement", "--json", "--sort", "date-asc", "--wallet", wallet, "--ledger", ledger]
-                + arguments + (after.map { ["--after", $0] } ?? []))
-            #expect(result.status == 0, "\(result.stderr)")
-            let page = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-            rows += try #require(page["rows"] as? [[String: Any]])
-            after = page["next"] as? String
-        } while after != nil
-        return rows
+        try pagedRows(["statement", "--json", "--sort", "date-asc", "--wallet", wallet, "--ledger", ledger] + arguments)
     }
 
     @Test("pages of 2 read with --after equal one page of 1000, in every order; filters by wallet name, kind and month narrow it")

@@ -1,4 +1,5 @@
 import Foundation
+import TallyTestSupport
 import Testing
 
 @Suite("tally CLI", .serialized)
@@ -79,7 +80,7 @@ struct TallyCLITests {
     @Test("the household replays (through the binary) to the same golden file the engine test checks")
     func householdMatchesGolden() throws {
         let ledger = try TallyRunner.householdLedger()
-        let golden = TallyRunner.repositoryRoot.appendingPathComponent("Tests/Fixtures/household-readmodels.json").path
+        let golden = RepositoryFiles.fixture("household-readmodels.json").path
         if ProcessInfo.processInfo.environment["TALLY_RECORD_SNAPSHOTS"] == "1" {
             try TallyRunner.run(["replay", ledger, "--output", golden])
         }

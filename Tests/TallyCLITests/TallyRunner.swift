@@ -1,4 +1,5 @@
 import Foundation
+import TallyTestSupport
 import Testing
 
 /// Runs the built `tally` binary (found next to the test bundle) and snapshots its output.
@@ -18,8 +19,8 @@ struct TallyRunner {
         var stderr: String
     }
 
-    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let household = repositoryRoot.appendingPathComponent("Examples/household.jsonl").path
+    static let repositoryRoot = RepositoryFiles.root
+    static let household = RepositoryFiles.householdExample.path
 
     static func executable(_ name: String = "tally") throws -> URL {
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()

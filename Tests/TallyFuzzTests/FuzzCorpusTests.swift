@@ -1,15 +1,14 @@
 import Foundation
-import Testing
 import TallyFuzzTargets
+import TallyTestSupport
+import Testing
 
 /// Every checked-in input of every fuzz target (the seed corpus and the regressions, one file
 /// per bug the fuzzer found) goes through the same entry point libFuzzer calls, so `swift test`
 /// keeps fixed bugs fixed. A trap in the product code fails the test run outright.
 @Suite("Fuzz corpora")
 struct FuzzCorpusTests {
-    static let fuzzDirectory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fuzz")
+    static let fuzzDirectory = RepositoryFiles.url("Fuzz")
 
     @Test("every seed and regression input passes its target", arguments: FuzzTarget.allCases)
     func everyCheckedInInputPassesItsTarget(_ target: FuzzTarget) throws {

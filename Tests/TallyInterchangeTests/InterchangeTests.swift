@@ -3,6 +3,7 @@ import SystemPackage
 import Tally
 import TallyInterchange
 import TallyModel
+import TallyTestSupport
 import Testing
 
 @Suite("CSV detection")
@@ -32,8 +33,7 @@ struct CSVDetectionTests {
 
 @Suite("Interchange with a ledger", .serialized)
 struct InterchangeLedgerTests {
-    static let household = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Examples/household.jsonl")
+    static let household = RepositoryFiles.householdExample
 
     static func makeLedger() async throws -> (FilePath, LedgerHistory) {
         let directory = FilePath(FileManager.default.temporaryDirectory.appendingPathComponent("tally-ix-\(UUID().uuidString)").path)

@@ -8,9 +8,7 @@ import Testing
 /// of Docs/JournalFormat.md. Kept forever: every later build must read it.
 @Suite("Journal format fixture")
 struct JournalFormatFixtureTests {
-    static let fixtureDirectory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/journal-v1")
+    static let fixtureDirectory = RepositoryFiles.fixture("journal-v1")
     static let segmentName = "00000000000000000001.segment"
 
     static let batches: [[NewRecord]] = [

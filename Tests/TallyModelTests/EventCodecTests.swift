@@ -1,5 +1,6 @@
 import PropertyBased
 import Synchronization
+import TallyTestSupport
 import Testing
 @testable import TallyModel
 
@@ -7,7 +8,7 @@ import Testing
 struct EventCodecTests {
     /// Random events of any type, drawn from the PropertyBased seed.
     static let anyEvent = Generator<Event, Shrink.None<Event>>(run: { rng in
-        var source = RandomSource(seed: rng.next())
+        var source = SeededRandom(seed: rng.next())
         return Event.arbitrary(using: &source)
     })
 
@@ -34,7 +35,7 @@ struct EventCodecTests {
     @Test("G4: every event type round-trips through the codec with random field values", arguments: EventTag.allCases)
     func roundTripEveryType(tag: EventTag) async {
         let generator = Generator<Event, Shrink.None<Event>>(run: { rng in
-            var source = RandomSource(seed: rng.next())
+            var source = SeededRandom(seed: rng.next())
             return Event.arbitrary(tag: tag, using: &source)
         })
         await propertyCheck(count: 60, input: generator) { event in
@@ -48,7 +49,7 @@ struct EventCodecTests {
 
     @Test("G4: every tag in the table has a payload generator producing that tag")
     func everyTagHasAGenerator() {
-        var random = RandomSource(seed: 1)
+        var random = SeededRandom(seed: 1)
         for tag in EventTag.allCases {
             #expect(EventPayload.arbitrary(tag: tag, using: &random).tag == tag)
         }
@@ -98,7 +99,7 @@ struct EventCodecTests {
     @Test("G4, P1: byte flips give a typed error or a valid event that re-encodes to the flipped bytes; a flip that makes a text read as sealed decodes it redacted without a key (the one lossy case), and that event re-encodes stably")
     func mutatedPayloadsFailCleanly() async {
         await propertyCheck(count: 400, input: Self.anyEvent, Gen.uint64()) { event, seed in
-            var random = RandomSource(seed: seed)
+            var random = SeededRandom(seed: seed)
             var encoded = EventCodec.encode(event)
             for _ in 0..<Int.random(in: 1...4, using: &random) {
                 let index = Int.random(in: 0..<encoded.payload.count, using: &random)
@@ -166,7 +167,7 @@ struct EventCodecTests {
 
     @Test("G4: unknown tags, unsupported versions and trailing bytes are typed errors")
     func envelopeErrors() throws {
-        var random = RandomSource(seed: 9)
+        var random = SeededRandom(seed: 9)
         let event = Event.arbitrary(tag: .walletRenamed, using: &random)
         let encoded = EventCodec.encode(event)
         let at = event.recordedAt

@@ -1,15 +1,14 @@
 import Foundation
-import Testing
 import TallyModel
+import TallyTestSupport
+import Testing
 
 /// Reads `Tests/Fixtures/events-v1.bin` and `events-v2.bin` (and records a missing one on
 /// request); see `Tests/Fixtures/README.md`.
 @Suite("Event fixtures")
 struct EventFixtureTests {
     static func fixtureURL(_ name: String) -> URL {
-        URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/\(name)")
+        RepositoryFiles.fixture(name)
     }
     static let magic = Array("TALLYEV1".utf8)
 

@@ -1,6 +1,7 @@
-import Testing
 import TallyModel
 import TallyProjections
+import TallyTestSupport
+import Testing
 
 @Suite("BudgetProjection")
 struct BudgetProjectionTests {
@@ -43,13 +44,13 @@ struct BudgetProjectionTests {
         let bank = s.wallet("Bank")
         s.add(.budgetAllocated(BudgetAllocated(categoryID: S.groceries, amount: chf(100_000), fromPeriod: d("2026-01-01"))))
         s.expense(110_000, wallet: bank, category: S.groceries, on: "2026-03-05")
-        s.expense(80_000, wallet: bank, category: S.dining, on: "2026-03-05")
-        s.add(.budgetAllocated(BudgetAllocated(categoryID: S.dining, amount: chf(100_000), fromPeriod: d("2026-01-01"))))
+        s.expense(80_000, wallet: bank, category: S.restaurants, on: "2026-03-05")
+        s.add(.budgetAllocated(BudgetAllocated(categoryID: S.restaurants, amount: chf(100_000), fromPeriod: d("2026-01-01"))))
         let report = try s.fold(BudgetProjection.self).budget(for: period("2026-03-01", "2026-03-31"))
         let groceries = try #require(report.categories.first { $0.categoryID == S.groceries })
         #expect(groceries.allocated == chf(100_000) && groceries.spent == chf(110_000) && groceries.remaining == chf(-10_000))
         #expect(groceries.status == .onTrack && groceries.alert == .reached100 && groceries.percentBasisPoints == 11_000)
-        let dining = try #require(report.categories.first { $0.categoryID == S.dining })
+        let dining = try #require(report.categories.first { $0.categoryID == S.restaurants })
         #expect(dining.alert == .reached80 && dining.status == .onTrack)
         s.expense(1, wallet: bank, category: S.groceries, on: "2026-03-06")
         let over = try s.fold(BudgetProjection.self).budget(for: period("2026-03-01", "2026-03-31"))
@@ -98,7 +99,7 @@ struct BudgetProjectionTests {
         var s = Scenario()
         s.add(.incomeSettingsSet(IncomeSettingsSet(mode: .manual, monthlyIncome: chf(500_001), incomeCategoryIDs: [], graceDays: 3)))
         s.add(.budgetAllocated(BudgetAllocated(categoryID: S.groceries, amount: chf(300_000), fromPeriod: d("2026-01-01"))))
-        s.add(.budgetAllocated(BudgetAllocated(categoryID: S.dining, amount: chf(300_000), fromPeriod: d("2026-01-01"))))
+        s.add(.budgetAllocated(BudgetAllocated(categoryID: S.restaurants, amount: chf(300_000), fromPeriod: d("2026-01-01"))))
         let report = try s.fold(BudgetProjection.self).budget(for: period("2026-01-01", "2026-01-31"))
         #expect(report.groups.map(\.suggested) == [chf(250_001), chf(150_000), chf(100_000)])
         #expect(report.unallocated == chf(-99_999))

@@ -1,6 +1,7 @@
-import Testing
 import TallyModel
 import TallyProjections
+import TallyTestSupport
+import Testing
 
 @Suite("DebtProjection")
 struct DebtProjectionTests {
@@ -106,7 +107,9 @@ struct DebtProjectionTests {
         s.add(expense(S.dave, 4_000, [(S.alice, 2_000), (S.bob, 1_000), (S.dave, 1_000)]))
         let debts = s.fold(DebtProjection.self)
         let balances = try #require(try debts.groupBalances(groupID)[.chf])
-        #expect(balances.map(\.balance) == [chf(4_666), chf(-4_333), chf(-3_333), chf(3_000)])
+        let expected = [S.alice: chf(4_666), S.bob: chf(-4_333), S.carol: chf(-3_333), S.dave: chf(3_000)]
+        #expect(balances.map(\.person) == expected.keys.sorted(), "one balance per member, in person order")
+        #expect(Dictionary(uniqueKeysWithValues: balances.map { ($0.person, $0.balance) }) == expected)
         #expect(balances.reduce(0) { $0 + $1.balance.minorUnits } == 0)
         let plan = try #require(try debts.settlementPlan(groupID)[.chf])
         // Largest creditor Alice 46.66, largest debtor Bob 43.33 -> Bob pays Alice 43.33; then

@@ -1,6 +1,7 @@
-import Testing
 import TallyModel
 import TallyProjections
+import TallyTestSupport
+import Testing
 
 @Suite("NetWorthProjection")
 struct NetWorthProjectionTests {

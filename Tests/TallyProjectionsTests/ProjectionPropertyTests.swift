@@ -1,7 +1,8 @@
 import PropertyBased
-import Testing
 import TallyModel
 import TallyProjections
+import TallyTestSupport
+import Testing
 
 @Suite("Projection properties")
 struct ProjectionPropertyTests {

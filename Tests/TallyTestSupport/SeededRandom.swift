@@ -16,6 +16,13 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
         return mixed ^ (mixed >> 31)
     }
 
+    /// One element of `elements`, which must not be empty; draws what `randomElement(using:)`
+    /// draws, so a test may use either without changing its sequence.
+    public mutating func pick<Element>(_ elements: [Element]) -> Element {
+        precondition(!elements.isEmpty, "pick needs at least one element")
+        return elements[Int.random(in: 0..<elements.count, using: &self)]
+    }
+
     /// `count` random bytes.
     public mutating func bytes(_ count: Int) -> [UInt8] {
         (0..<count).map { _ in UInt8.random(in: 0...255, using: &self) }

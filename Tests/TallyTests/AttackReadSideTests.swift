@@ -15,11 +15,7 @@ import Testing
 /// was written; a failing test is a finding. Shell reproductions: Scripts/attack/readside-*.sh.
 @Suite("Attack: read-side store", .serialized)
 struct AttackReadSideTests {
-    static func options() -> LedgerOptions {
-        var options = LedgerOptions(durability: .synchronous)
-        options.checkpointIntervalEvents = 0
-        return options
-    }
+    static func options() -> LedgerOptions { .checkpointsOnRequest() }
 
     static func storeFile(_ ledger: FilePath) -> String { ledger.appending("read-side").appending(LedgerStore.fileName).string }
 

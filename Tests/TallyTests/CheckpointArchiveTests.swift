@@ -13,11 +13,7 @@ import Testing
 /// across restarts, and an archive that does not match is never read.
 @Suite("Checkpoint archive", .serialized)
 struct CheckpointArchiveTests {
-    static func options() -> LedgerOptions {
-        var options = LedgerOptions(durability: .synchronous)
-        options.checkpointIntervalEvents = 0  // checkpoints only when the test asks
-        return options
-    }
+    static func options() -> LedgerOptions { .checkpointsOnRequest() }
 
     static func archivePath(_ ledger: FilePath) -> String {
         ledger.appending(Ledger.checkpointDirectoryName).appending(CheckpointArchive.fileName).string

@@ -13,11 +13,7 @@ import TallyStore
 @Suite("Checkpoint edge cases", .serialized)
 struct CheckpointEdgeCaseTests {
     /// Checkpoints only when asked (`Ledger.checkpoint()`), no fsync.
-    static func options() -> LedgerOptions {
-        var options = LedgerOptions(durability: .none)
-        options.checkpointIntervalEvents = 0
-        return options
-    }
+    static func options() -> LedgerOptions { .checkpointsOnRequest(durability: .none) }
 
     static func checkpointNames(_ ledger: FilePath) throws -> [String] {
         let directory = ledger.appending(Ledger.checkpointDirectoryName).string
@@ -203,9 +199,8 @@ struct CheckpointEdgeCaseTests {
             for mode in [FaultInjectingFileSystem.CrashMode.dropUnsynced, .keepEverything, .tornPrefix] {
                 let fileSystem = FaultInjectingFileSystem(seed: UInt64(operations))
                 try fileSystem.createDirectory(at: FilePath("/households"))
-                var options = LedgerOptions()
+                var options = LedgerOptions.checkpointsOnRequest()
                 options.fileSystem = fileSystem
-                options.checkpointIntervalEvents = 0
                 let path = FilePath("/households/muster")
                 var s = Scenario()
                 let ledger = try await Ledger.open(at: path, options: options)

@@ -9,8 +9,7 @@ import Testing
 
 @Suite("Checkpoints, replay and audit")
 struct CheckpointReplayAuditTests {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures")
+    static let fixtures = RepositoryFiles.url("Tests/Fixtures")
 
     /// The example household applied to a ledger at `path`, one execute per command.
     static func applyExample(at path: FilePath, options: LedgerOptions) async throws -> Ledger {
@@ -143,9 +142,7 @@ struct CheckpointReplayAuditTests {
         let goldenURL = Self.fixtures.appendingPathComponent("household-readmodels.json")
         if ProcessInfo.processInfo.environment["TALLY_RECORD_FIXTURES"] == "1" {
             try? FileManager.default.removeItem(at: ledgerURL)
-            var options = LedgerOptions(durability: .none)
-            options.checkpointIntervalEvents = 0
-            let ledger = try await Self.applyExample(at: FilePath(ledgerURL.path), options: options)
+            let ledger = try await Self.applyExample(at: FilePath(ledgerURL.path), options: .checkpointsOnRequest(durability: .none))
             try await ledger.close()
             try? FileManager.default.removeItem(at: ledgerURL.appendingPathComponent("journal/journal.lock"))
             let replayed = try LedgerReplay.replay(at: FilePath(ledgerURL.path))

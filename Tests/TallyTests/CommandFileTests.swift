@@ -2,14 +2,12 @@ import Foundation
 import Tally
 import TallyJournal
 import TallyModel
+import TallyTestSupport
 import Testing
 
 @Suite("Recorded command files")
 struct CommandFileTests {
-    static var exampleURL: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Examples/household.jsonl")
-    }
+    static var exampleURL: URL { RepositoryFiles.householdExample }
 
     /// Applies every command of the example, one `execute` per line, and returns the ledger.
     static func apply(_ commands: [Command], label: String) async throws -> TestLedger {
@@ -128,8 +126,7 @@ struct CommandParserTests {
 struct CommandDocumentationTests {
     @Test("Every command of the schema is documented in Docs/Commands.md")
     func everyCommandIsDocumented() throws {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Docs/Commands.md")
+        let url = RepositoryFiles.url("Docs/Commands.md")
         let text = try String(contentsOf: url, encoding: .utf8)
         for name in CommandParser.commandNames {
             #expect(text.contains("### `\(name)`"), "\(name) is not documented")

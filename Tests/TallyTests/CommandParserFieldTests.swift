@@ -1,6 +1,7 @@
 import Foundation
 import Tally
 import TallyModel
+import TallyTestSupport
 import Testing
 
 /// G6 at the parser: a field the command does not have is a typed `unknownField` error naming
@@ -61,8 +62,7 @@ struct CommandParserFieldTests {
 
     @Test("G6: Examples/household.jsonl parses without unknown fields")
     func exampleFileParses() throws {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Examples/household.jsonl")
+        let url = RepositoryFiles.householdExample
         let commands = try CommandParser.parse(lines: try String(contentsOf: url, encoding: .utf8))
         #expect(commands.count == 58)
     }

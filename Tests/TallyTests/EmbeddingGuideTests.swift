@@ -161,8 +161,7 @@ struct EmbeddingGuideTests {
 
     @Test("every swift block of Docs/Embedding.md is in this file verbatim (whitespace aside), its imports among this file's")
     func everySnippetOfTheGuideIsInThisFile() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let guide = try String(contentsOf: root.appendingPathComponent("Docs/Embedding.md"), encoding: .utf8)
+        let guide = try String(contentsOf: RepositoryFiles.url("Docs/Embedding.md"), encoding: .utf8)
         let tests = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
         let snippets = GuideSnippet.swiftBlocks(in: guide)
         #expect(snippets.count == 6, "the guide's swift blocks (update this count and add a test for a new one)")
@@ -179,8 +178,7 @@ struct EmbeddingGuideTests {
 
     /// Examples/household.jsonl executed into a new ledger at `directory`, left open.
     static func household(at directory: FilePath) async throws -> Ledger {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let bytes = try Data(contentsOf: root.appendingPathComponent("Examples/household.jsonl"))
+        let bytes = try Data(contentsOf: RepositoryFiles.householdExample)
         let ledger = try await Ledger.open(at: directory)
         for outcome in try await ledger.execute(each: try CommandParser.parse(bytes: Array(bytes))) {
             _ = try outcome.get()

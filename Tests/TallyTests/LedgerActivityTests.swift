@@ -67,17 +67,17 @@ struct LedgerActivityTests {
         }
         var query = ActivityQuery()
         query.limit = 3
-        var listed: [CommandID] = []
-        var pages = 0
-        while true {
-            let page = try await ledger.activity(query)
-            listed += page.entries.map(\.commandID)
-            pages += 1
-            if pages == 2 { try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(1)))) }
-            guard let next = page.next else { break }
-            #expect(page.entries.count == 3, "only the last page is short")
+        var fetched = 0
+        let pages = try await allPages(of: query, cursor: \.before, next: \.next) { query in
+            // A command recorded between the second page and the third is not listed.
+            if fetched == 2 { try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(1)))) }
+            fetched += 1
+            return try await ledger.activity(query)
+        }
+        let listed = pages.flatMap { $0.entries.map(\.commandID) }
+        #expect(pages.dropLast().allSatisfy { $0.entries.count == 3 }, "only the last page is short")
+        for next in pages.compactMap(\.next) {
             #expect(ActivityCursor(next.description) == next, "a cursor prints and parses back")
-            query.before = next
         }
         #expect(listed.count == Set(listed).count, "no command twice")
         #expect(listed.count == 4 + 20 + 5, "set-up, 20 recordings, 5 paydays")

@@ -2,6 +2,7 @@ import Foundation
 import Tally
 import TallyModel
 import TallyProjections
+import TallyTestSupport
 import Testing
 
 /// G1 "arithmetic that would overflow is an error, not a wrap", enforced at command time

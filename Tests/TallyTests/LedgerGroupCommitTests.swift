@@ -12,9 +12,8 @@ struct LedgerGroupCommitTests {
     static let path = FilePath("/households/group")
 
     static func open(_ fileSystem: FaultInjectingFileSystem) async throws -> Ledger {
-        var options = LedgerOptions()  // synchronous durability: acknowledged means synced
+        var options = LedgerOptions.checkpointsOnRequest()  // synchronous durability: acknowledged means synced
         options.fileSystem = fileSystem
-        options.checkpointIntervalEvents = 0
         return try await Ledger.open(at: path, options: options)
     }
 

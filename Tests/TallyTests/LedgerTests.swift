@@ -1,5 +1,6 @@
 import Tally
 import TallyModel
+import TallyTestSupport
 import Testing
 
 @Suite("Ledger")

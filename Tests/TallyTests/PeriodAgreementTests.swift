@@ -1,6 +1,7 @@
 import Tally
 import TallyModel
 import TallyProjections
+import TallyTestSupport
 import Testing
 
 /// The engine decides when periods close (B6, `PeriodClosed` events); the budget read model

@@ -325,8 +325,7 @@ struct PersonalDataTests {
 
     @Test("P3: names and notes of older layouts (plain strings) read as redacted once their owner is forgotten")
     func legacyPlainTextsAreRedactedAfterForgetting() async throws {
-        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/household-ledger")
+        let fixture = RepositoryFiles.fixture("household-ledger")
         let directory = try TemporaryDirectory("tally-legacy-forget")
         defer { directory.remove() }
         let path = directory.appending("ledger")

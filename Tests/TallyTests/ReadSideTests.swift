@@ -14,11 +14,7 @@ import Testing
 /// does not match the journal.
 @Suite("Read-side store", .serialized)
 struct ReadSideTests {
-    static func options() -> LedgerOptions {
-        var options = LedgerOptions(durability: .synchronous)
-        options.checkpointIntervalEvents = 0
-        return options
-    }
+    static func options() -> LedgerOptions { .checkpointsOnRequest() }
 
     /// A household with transactions in two wallets, edits, deletes and a transfer.
     static func history(_ s: inout Scenario, count: Int) -> [[Command]] {

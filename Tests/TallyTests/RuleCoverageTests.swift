@@ -1,6 +1,7 @@
 import Foundation
 import Tally
 import TallyModel
+import TallyTestSupport
 import Testing
 
 /// One test for every `RuleViolation.Code` not asserted elsewhere, every ``LedgerLimits`` bound

@@ -65,15 +65,11 @@ struct TransactionQueryTests {
 
         /// Every row `query` selects, in its order, by reading page after page.
         func allPages(_ query: TransactionQuery) async throws -> [TransactionRow] {
-            var query = query
-            var rows: [TransactionRow] = []
-            while true {
-                let page = try await ledger.transactions(query)
-                rows += page.rows
-                guard let next = page.next else { return rows }
-                #expect(page.rows.count == query.limit, "only the last page is short")
-                query.after = next
+            let pages = try await TallyTestSupport.allPages(of: query, cursor: \.after, next: \.next) { query in
+                try await ledger.transactions(query)
             }
+            #expect(pages.dropLast().allSatisfy { $0.rows.count == query.limit }, "only the last page is short")
+            return pages.flatMap(\.rows)
         }
 
         /// What the reference model selects for `query`, in its order.

@@ -1,5 +1,6 @@
 import Tally
 import TallyModel
+import TallyTestSupport
 import Testing
 
 /// One test per validation rule: the code, the rule id, and an unchanged journal (G6).

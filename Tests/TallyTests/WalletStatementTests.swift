@@ -61,13 +61,9 @@ struct WalletStatementTests {
             var query = StatementQuery(walletID: s.joint)
             query.order = order
             query.limit = 3
-            var rows: [StatementRow] = []
-            while true {
-                let page = try await ledger.statement(query)
-                rows += page.rows
-                guard let next = page.next else { break }
-                query.after = next
-            }
+            let rows = try await allPages(of: query, cursor: \.after, next: \.next) { query in
+                try await ledger.statement(query)
+            }.flatMap(\.rows)
             let want = order == .oldestFirst ? Array(zip(live, balances)) : Array(zip(live, balances).reversed())
             #expect(rows.map(\.sequenceNumber) == want.map(\.0.sequenceNumber), "\(order): the rows in (date, sequence) order, each once")
             #expect(rows.map(\.amount.minorUnits) == want.map(\.0.delta), "\(order): signed movements")
@@ -129,13 +125,9 @@ struct WalletStatementTests {
         }
         var query = StatementQuery(walletID: s.euroCard)
         query.limit = 2
-        var rows: [StatementRow] = []
-        while true {
-            let page = try await test.ledger.statement(query)
-            rows += page.rows
-            guard let next = page.next else { break }
-            query.after = next
-        }
+        let rows = try await allPages(of: query, cursor: \.after, next: \.next) { query in
+            try await test.ledger.statement(query)
+        }.flatMap(\.rows)
         #expect(rows.map { $0.balance?.minorUnits } == want.reversed(), "owed after each movement, newest first")
         #expect(rows.map(\.amount.minorUnits) == [330, -1_900, 4_000, 800, 1_250])
         let card = s.euroCard

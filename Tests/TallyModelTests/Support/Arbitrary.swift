@@ -1,12 +1,13 @@
 import TallyModel
+import TallyTestSupport
 
 /// A type whose random values exercise the codec: edge values, full ranges, Unicode.
 protocol Arbitrary {
-    static func arbitrary(using random: inout RandomSource) -> Self
+    static func arbitrary(using random: inout SeededRandom) -> Self
 }
 
 extension Int64: Arbitrary {
-    static func arbitrary(using random: inout RandomSource) -> Int64 {
+    static func arbitrary(using random: inout SeededRandom) -> Int64 {
         switch Int.random(in: 0..<4, using: &random) {
         case 0: random.pick([0, 1, -1, 63, -64, 64, 127, 128, .max, .min, .max - 1, .min + 1])
         case 1: Int64.random(in: -1000...1000, using: &random)
@@ -17,15 +18,15 @@ extension Int64: Arbitrary {
 }
 
 extension Int: Arbitrary {
-    static func arbitrary(using random: inout RandomSource) -> Int { Int(truncatingIfNeeded: Int64.arbitrary(using: &random)) }
+    static func arbitrary(using random: inout SeededRandom) -> Int { Int(truncatingIfNeeded: Int64.arbitrary(using: &random)) }
 }
 
 extension Bool: Arbitrary {
-    static func arbitrary(using random: inout RandomSource) -> Bool { Bool.random(using: &random) }
+    static func arbitrary(using random: inout SeededRandom) -> Bool { Bool.random(using: &random) }
 }
 
 extension String: Arbitrary {
-    static func arbitrary(using random: inout RandomSource) -> String {
+    static func arbitrary(using random: inout SeededRandom) -> String {
         switch Int.random(in: 0..<4, using: &random) {
         case 0:
             return random.pick(["", "Groceries", "Café Zürich", "Migros 🛒", "a\u{0}b", "日本語のメモ", "x\u{301}", "🇨🇭"])
@@ -45,26 +46,26 @@ extension String: Arbitrary {
 }
 
 extension Optional: Arbitrary where Wrapped: Arbitrary {
-    static func arbitrary(using random: inout RandomSource) -> Wrapped? {
+    static func arbitrary(using random: inout SeededRandom) -> Wrapped? {
         Bool.random(using: &random) ? Wrapped.arbitrary(using: &random) : nil
     }
 }
 
 extension Array: Arbitrary where Element: Arbitrary {
-    static func arbitrary(using random: inout RandomSource) -> [Element] {
+    static func arbitrary(using random: inout SeededRandom) -> [Element] {
         (0..<Int.random(in: 0...4, using: &random)).map { _ in Element.arbitrary(using: &random) }
     }
 }
 
 extension Identifier: Arbitrary {
-    static func arbitrary(using random: inout RandomSource) -> Identifier {
+    static func arbitrary(using random: inout SeededRandom) -> Identifier {
         Identifier(UUIDValue(high: random.next(), low: random.next()))
     }
 }
 
 extension Currency: Arbitrary {
-    static func arbitrary(using random: inout RandomSource) -> Currency {
-        let letter = { (random: inout RandomSource) in UInt8.random(in: UInt8(ascii: "A")...UInt8(ascii: "Z"), using: &random) }
+    static func arbitrary(using random: inout SeededRandom) -> Currency {
+        let letter = { (random: inout SeededRandom) in UInt8.random(in: UInt8(ascii: "A")...UInt8(ascii: "Z"), using: &random) }
         guard Bool.random(using: &random),
               let currency = try? Currency(asciiBytes: letter(&random), letter(&random), letter(&random))
         else { return random.pick([.chf, .eur, .usd, .jpy, .bhd, .gbp]) }
@@ -73,26 +74,26 @@ extension Currency: Arbitrary {
 }
 
 extension Money: Arbitrary {
-    static func arbitrary(using random: inout RandomSource) -> Money {
+    static func arbitrary(using random: inout SeededRandom) -> Money {
         Money(minorUnits: random.make(), currency: random.make())
     }
 }
 
 extension LocalDate: Arbitrary {
-    static func arbitrary(using random: inout RandomSource) -> LocalDate {
+    static func arbitrary(using random: inout SeededRandom) -> LocalDate {
         let days = Int64.random(in: LocalDate.min.daysSinceEpoch...LocalDate.max.daysSinceEpoch, using: &random)
         return (try? LocalDate(daysSinceEpoch: days)) ?? .min
     }
 }
 
 extension Ratio: Arbitrary {
-    static func arbitrary(using random: inout RandomSource) -> Ratio {
+    static func arbitrary(using random: inout SeededRandom) -> Ratio {
         (try? Ratio(basisPoints: Int64.random(in: 0...10_000, using: &random))) ?? .zero
     }
 }
 
 extension ExchangeRate: Arbitrary {
-    static func arbitrary(using random: inout RandomSource) -> ExchangeRate {
+    static func arbitrary(using random: inout SeededRandom) -> ExchangeRate {
         // Retries the rare draw of two equal currencies.
         while true {
             let scaledRate = Int64.random(in: 1...Int64.max, using: &random)
@@ -104,32 +105,32 @@ extension ExchangeRate: Arbitrary {
 }
 
 extension PersonShare: Arbitrary {
-    static func arbitrary(using random: inout RandomSource) -> PersonShare { PersonShare(person: random.make(), amount: random.make()) }
+    static func arbitrary(using random: inout SeededRandom) -> PersonShare { PersonShare(person: random.make(), amount: random.make()) }
 }
 
 extension MemberRatio: Arbitrary {
-    static func arbitrary(using random: inout RandomSource) -> MemberRatio { MemberRatio(person: random.make(), ratio: random.make()) }
+    static func arbitrary(using random: inout SeededRandom) -> MemberRatio { MemberRatio(person: random.make(), ratio: random.make()) }
 }
 
 extension MemberWeight: Arbitrary {
-    static func arbitrary(using random: inout RandomSource) -> MemberWeight { MemberWeight(person: random.make(), weight: random.make()) }
+    static func arbitrary(using random: inout SeededRandom) -> MemberWeight { MemberWeight(person: random.make(), weight: random.make()) }
 }
 
 extension TransactionSplit: Arbitrary {
-    static func arbitrary(using random: inout RandomSource) -> TransactionSplit {
+    static func arbitrary(using random: inout SeededRandom) -> TransactionSplit {
         TransactionSplit(ratios: random.make(), isOverride: random.make(), shares: random.make())
     }
 }
 
 extension PersonalText: Arbitrary {
-    static func arbitrary(using random: inout RandomSource) -> PersonalText {
+    static func arbitrary(using random: inout SeededRandom) -> PersonalText {
         Int.random(in: 0..<5, using: &random) == 0
             ? .redacted(owner: random.make()) : PersonalText(random.make(), owner: random.make())
     }
 }
 
 extension TransactionDetails: Arbitrary {
-    static func arbitrary(using random: inout RandomSource) -> TransactionDetails {
+    static func arbitrary(using random: inout SeededRandom) -> TransactionDetails {
         TransactionDetails(
             kind: random.make(), amount: random.make(), walletID: random.make(), categoryID: random.make(),
             date: random.make(), note: random.make(), tags: random.make(), payer: random.make(), split: random.make())
@@ -137,7 +138,7 @@ extension TransactionDetails: Arbitrary {
 }
 
 extension GroupSplit: Arbitrary {
-    static func arbitrary(using random: inout RandomSource) -> GroupSplit {
+    static func arbitrary(using random: inout SeededRandom) -> GroupSplit {
         switch random.pick(GroupSplitKind.allCases) {
         case .equal: .equal(random.make())
         case .exact: .exact(random.make())
@@ -148,7 +149,7 @@ extension GroupSplit: Arbitrary {
 }
 
 extension SettledItem: Arbitrary {
-    static func arbitrary(using random: inout RandomSource) -> SettledItem {
+    static func arbitrary(using random: inout SeededRandom) -> SettledItem {
         Bool.random(using: &random) ? .transaction(random.make()) : .groupExpense(random.make())
     }
 }
@@ -157,7 +158,7 @@ extension SettledItem: Arbitrary {
 protocol ArbitraryCase: Arbitrary, CaseIterable {}
 
 extension ArbitraryCase {
-    static func arbitrary(using random: inout RandomSource) -> Self { random.pick(Array(allCases)) }
+    static func arbitrary(using random: inout SeededRandom) -> Self { random.pick(Array(allCases)) }
 }
 
 extension WalletKind: ArbitraryCase {}
@@ -171,7 +172,7 @@ extension IncomeMode: ArbitraryCase {}
 
 extension Event {
     /// A random event of the type `tag`, or of a random type.
-    static func arbitrary(tag: EventTag? = nil, using random: inout RandomSource) -> Event {
+    static func arbitrary(tag: EventTag? = nil, using random: inout SeededRandom) -> Event {
         let eventTag = tag ?? random.pick(EventTag.allCases)
         return Event(
             commandID: random.make(), actor: random.make(),

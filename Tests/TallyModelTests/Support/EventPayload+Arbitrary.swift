@@ -1,10 +1,11 @@
 import TallyModel
+import TallyTestSupport
 
 /// Random payloads for every event type, for round-trip properties.
 extension EventPayload {
     /// A random payload of the event type `tag`. The switch is exhaustive, so a new tag
     /// without a generator does not compile.
-    static func arbitrary(tag: EventTag, using random: inout RandomSource) -> EventPayload {
+    static func arbitrary(tag: EventTag, using random: inout SeededRandom) -> EventPayload {
         switch tag {
         case .householdCreated:
             .householdCreated(HouseholdCreated(
