@@ -101,7 +101,7 @@ extension LedgerStore {
             return (kind, movements, transactions, transfers, later)
         }
         guard let kind else { throw .invalidQuery(reason: "no wallet \(query.walletID) is open in this ledger") }
-        let sign: Int64 = kind.isLiability ? -1 : 1
+        let sign = kind.movementSign
         let page = Array(movements.prefix(query.limit))
         guard let first = page.first else { return StatementPage(rows: [], next: nil) }
         let byTransaction = Dictionary(transactions.map { ($0.transaction.transactionID.description, $0) }, uniquingKeysWith: { first, _ in first })

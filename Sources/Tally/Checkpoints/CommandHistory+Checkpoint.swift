@@ -4,10 +4,12 @@ import TallyProjections
 
 extension DebtBook {
     func write(to writer: inout BinaryWriter) {
-        let pairEntries = pairs.sorted { ($0.key.lower, $0.key.higher, $0.key.currency.code) < ($1.key.lower, $1.key.higher, $1.key.currency.code) }
+        let pairEntries = household.nets.sorted { $0.key < $1.key }
         writer.writeVarUInt(UInt64(pairEntries.count))
-        for (key, amount) in pairEntries {
-            writer.write(key.lower); writer.write(key.higher); writer.write(key.currency); writer.writeVarInt(amount)
+        for (pair, amount) in pairEntries {
+            writer.write(pair.low); writer.write(pair.high); writer.write(pair.currency)
+            writer.writeVarInt(Int64(truncatingIfNeeded: amount >> 64))  // Int128, exact: high half,
+            writer.writeVarUInt(UInt64(truncatingIfNeeded: amount))      // then low half
         }
         let groupEntries = groupBalances.sorted { ($0.key.group, $0.key.person, $0.key.currency.code) < ($1.key.group, $1.key.person, $1.key.currency.code) }
         writer.writeVarUInt(UInt64(groupEntries.count))
@@ -18,10 +20,13 @@ extension DebtBook {
 
     init(from reader: inout BinaryReader) throws(EventCodecError) {
         self.init()
-        for _ in 0..<(try reader.readCount(elementBytesMin: 36)) {
-            let key = PairKey(lower: try reader.read(), higher: try reader.read(), currency: try reader.read())
-            pairs[key] = try reader.readVarInt()
+        var nets: [DebtNets.Pair: Int128] = [:]
+        for _ in 0..<(try reader.readCount(elementBytesMin: 37)) {
+            let pair = DebtNets.Pair(low: try reader.read(), high: try reader.read(), currency: try reader.read())
+            let high = try reader.readVarInt()
+            nets[pair] = Int128(high) << 64 | Int128(try reader.readVarUInt())
         }
+        household = DebtNets(nets: nets)
         for _ in 0..<(try reader.readCount(elementBytesMin: 36)) {
             let key = GroupKey(group: try reader.read(), person: try reader.read(), currency: try reader.read())
             groupBalances[key] = try reader.readVarInt()

@@ -8,8 +8,11 @@ import TallyProjections
 extension LedgerState {
     /// v5: transactions, transfers, group expenses, settlements and the command history may be
     /// in the checkpoint archive; the open shared transactions and the income index are
-    /// written, not derived. A v4 checkpoint is passed over (one full replay).
-    static let checkpointMagic = "tally.ledgerState.v5"
+    /// written, not derived. v6: the period schedule is the `PaydaySet` rules and the last
+    /// closed period (``PaySchedule``, the read model's rule), not a payday, a pending payday
+    /// and the open period's dates; household debts are ``DebtNets`` (Int128 nets, as the debt
+    /// read model keeps them). An older checkpoint is passed over (one full replay).
+    static let checkpointMagic = "tally.ledgerState.v6"
 
     /// - Parameter archived: the archived maps (``ArchivedMap``: transactions, transfers, group
     ///   expenses, settlements, category members, the command history) are in the checkpoint
@@ -50,8 +53,7 @@ extension LedgerState {
         writer.writeSorted(archived ? [:] : groupExpenses.allEntries) { writer, group in writer.write(group) }
         writer.write(archived ? [] : settlements.allEntries.keys.sorted())
         debts.write(to: &writer)
-        writer.write(periods.payday); writer.write(periods.pendingPayday); writer.write(periods.openStart)
-        writer.write(periods.openEnd); writer.write(periods.lastClosed)
+        periods.write(to: &writer)
         let budgetEntries = budgets.sorted { ($0.key.categoryID, $0.key.fromPeriod) < ($1.key.categoryID, $1.key.fromPeriod) }
         writer.writeVarUInt(UInt64(budgetEntries.count))
         for (key, amount) in budgetEntries {
@@ -139,11 +141,7 @@ extension LedgerState {
         for (id, group) in inlineGroupExpenses { groupExpenses[id] = group }
         for id in try reader.read([SettlementID].self) { settlements[id] = true }
         debts = try DebtBook(from: &reader)
-        periods.payday = try reader.read()
-        periods.pendingPayday = try reader.read()
-        periods.openStart = try reader.read()
-        periods.openEnd = try reader.read()
-        periods.lastClosed = try reader.read()
+        periods = try PeriodSchedule(from: &reader)
         let budgetCount = try reader.readCount(elementBytesMin: 18)
         for _ in 0..<budgetCount {
             let key = BudgetKey(categoryID: try reader.read(), fromPeriod: try reader.read())
@@ -250,5 +248,28 @@ extension TransferRecord: ArchiveCodable {
     package init(from reader: inout BinaryReader) throws(EventCodecError) {
         self.init(transfer: try reader.read())
         isDeleted = try reader.read()
+    }
+}
+
+/// The paydays (each rule's day, first date and sequence number) and the last closed period;
+/// the open period is derived from them when read.
+extension PeriodSchedule {
+    func write(to writer: inout BinaryWriter) {
+        writer.writeVarUInt(UInt64(paydays.rules.count))
+        for rule in paydays.rules {
+            writer.writeVarInt(Int64(rule.day)); writer.write(rule.effectiveFrom); writer.writeVarUInt(rule.sequenceNumber)
+        }
+        writer.write(lastClosed)
+    }
+
+    init(from reader: inout BinaryReader) throws(EventCodecError) {
+        var rules: [PaySchedule.Rule] = []
+        for _ in 0..<(try reader.readCount(elementBytesMin: 3)) {
+            let start = reader.offset
+            let day = try reader.readVarInt()
+            guard (1...31).contains(day) else { throw .invalidValue(field: "payday", reason: "day \(day) outside 1...31", offset: start) }
+            rules.append(PaySchedule.Rule(day: Int(day), effectiveFrom: try reader.read(), sequenceNumber: try reader.readVarUInt()))
+        }
+        self.init(paydays: PaySchedule(rules: rules), lastClosed: try reader.read())
     }
 }

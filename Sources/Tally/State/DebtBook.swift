@@ -4,16 +4,10 @@ import TallyModel
 ///
 /// Validation uses it for H4 (removing a member with unsettled debt) and S6 (a settlement may
 /// not exceed what is owed). The debt read model with its item lists is a projection; this is
-/// only the netted sums. Amounts stay far from `Int64` limits because every entered amount is
-/// capped at ``LedgerLimits/amountMinorUnitsMax``.
+/// only the netted sums, the household ones kept by the same ``DebtNets`` as that projection.
+/// Amounts stay far from `Int64` limits because every entered amount is capped at
+/// ``LedgerLimits/amountMinorUnitsMax``.
 package struct DebtBook: Sendable, Equatable {
-    /// A pair of people (lower id first) and a currency.
-    struct PairKey: Hashable, Sendable {
-        var lower: PersonID
-        var higher: PersonID
-        var currency: Currency
-    }
-
     /// A person's balance in one group and currency.
     struct GroupKey: Hashable, Sendable {
         var group: GroupID
@@ -21,41 +15,25 @@ package struct DebtBook: Sendable, Equatable {
         var currency: Currency
     }
 
-    /// What `lower` owes `higher` (negative: `higher` owes `lower`).
-    internal(set) var pairs: [PairKey: Int64] = [:]
+    /// What each pair of people owes the other: ``DebtNets``, the debt read model's rule.
+    internal(set) var household = DebtNets()
     /// Paid minus owed per group member (S7); positive = is owed money.
     internal(set) var groupBalances: [GroupKey: Int64] = [:]
 
     /// Creates an empty book.
     package init() {}
 
-    /// Records that `debtor` owes `creditor` `amount` more (negative amounts reduce the debt).
-    mutating func add(debtor: PersonID, creditor: PersonID, amount: Money) {
-        guard debtor != creditor, amount.minorUnits != 0 else { return }
-        let key = PairKey(lower: min(debtor, creditor), higher: max(debtor, creditor), currency: amount.currency)
-        let signed = debtor < creditor ? amount.minorUnits : 0 &- amount.minorUnits
-        let total = (pairs[key] ?? 0) &+ signed
-        pairs[key] = total == 0 ? nil : total
-    }
-
     /// What `debtor` owes `creditor` in `currency`, net (negative: the creditor owes the debtor).
     package func owed(by debtor: PersonID, to creditor: PersonID, in currency: Currency) -> Int64 {
-        guard debtor != creditor else { return 0 }
-        let key = PairKey(lower: min(debtor, creditor), higher: max(debtor, creditor), currency: currency)
-        let value = pairs[key] ?? 0
-        return debtor < creditor ? value : 0 &- value
+        Int64(clamping: household.owed(by: debtor, to: creditor, in: currency))
     }
 
     /// Every non-zero net debt involving `person`, as (other person, amount `person` owes them),
     /// sorted by currency then person.
     package func openDebts(of person: PersonID) -> [(other: PersonID, owed: Money)] {
-        pairs.compactMap { key, value -> (PersonID, Money)? in
-            if key.lower == person { return (key.higher, Money(minorUnits: value, currency: key.currency)) }
-            if key.higher == person { return (key.lower, Money(minorUnits: 0 &- value, currency: key.currency)) }
-            return nil
+        household.nets(of: person).map { net in
+            (other: net.other, owed: Money(minorUnits: Int64(clamping: net.owed), currency: net.currency))
         }
-        .sorted { ($0.1.currency, $0.0) < ($1.1.currency, $1.0) }
-        .map { (other: $0.0, owed: $0.1) }
     }
 
     /// Adds to a member's balance in a group.

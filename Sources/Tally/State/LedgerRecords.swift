@@ -53,8 +53,8 @@ package struct WalletRecord: Sendable, Equatable {
     /// the transfers that paid it off stay as history.
     package var liveTransactionCount = 0
 
-    /// +1 for assets, -1 for liabilities (an expense on a card raises what is owed).
-    var movementSign: Int64 { kind.isLiability ? -1 : 1 }
+    /// +1 for assets, -1 for liabilities (``WalletKind/movementSign``).
+    var movementSign: Int64 { kind.movementSign }
 
     /// The balance the close check uses: the last balance point for observed kinds (W5),
     /// the tracked balance otherwise.
@@ -110,14 +110,6 @@ package struct TemplateRecord: Sendable, Equatable {
     package var details: TransactionDetails
     /// Whether it is paused.
     package var isPaused = false
-}
-
-/// A group (S7).
-package struct GroupRecord: Sendable, Equatable {
-    /// Its name.
-    package var name: String
-    /// Its members.
-    package var members: [PersonID]
 }
 
 /// A budget allocation's key: a category and the first period it applies to (B2).

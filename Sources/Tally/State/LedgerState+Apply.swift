@@ -91,7 +91,7 @@ extension LedgerState {
         case .splitRatioSet, .settlementRecorded, .groupCreated, .groupExpenseRecorded:
             mutateSharing(payload)
         case .paydaySet(let set):
-            periods.apply(set)
+            periods.apply(set, sequenceNumber: nextSequenceNumber - 1)
         case .periodClosed(let closed):
             periods.apply(closed)
         case .budgetAllocated(let allocated):

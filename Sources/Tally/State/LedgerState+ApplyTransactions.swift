@@ -1,4 +1,5 @@
 import TallyModel
+import TallyProjections
 
 extension LedgerState {
     mutating func mutateTransactions(_ payload: EventPayload) {
@@ -59,9 +60,7 @@ extension LedgerState {
             payers[details.payer] = sum == 0 ? nil : sum
             incomeByDate[details.date] = payers.isEmpty ? nil : payers
         }
-        for debt in details.debts {
-            debts.add(debtor: debt.debtor, creditor: debt.creditor, amount: Money(minorUnits: sign &* debt.amount.minorUnits, currency: debt.amount.currency))
-        }
+        debts.household.add(details, sign: Int128(sign))
     }
 
     mutating func mutateSharing(_ payload: EventPayload) {
@@ -96,8 +95,7 @@ extension LedgerState {
         for id in settledTransactions(by: settlement) {
             transactions.update(id) { $0.settledBy = settlement.settlementID }
         }
-        debts.add(debtor: settlement.from, creditor: settlement.to,
-                  amount: Money(minorUnits: 0 &- amount.minorUnits, currency: amount.currency))
+        debts.household.add(settlement)
     }
 
     /// Keeps `openSharedTransactions` in step with the transactions an event changed.

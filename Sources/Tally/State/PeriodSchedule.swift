@@ -1,50 +1,50 @@
 import TallyModel
 
-/// The payday schedule and the open budget period (B1, B6).
+/// The paydays and the open budget period, as validation needs them (B1, B6).
 ///
-/// A period runs from a payday to the day before the next payday; in shorter months the payday
-/// is the month's last day (31 -> Feb 28/29). A payday change inside a running period is kept
-/// pending and takes effect when that period closes. Before the first `PaydaySet` there are no
-/// periods, and nothing closes.
+/// Where periods begin and end is ``PaySchedule``'s rule, the one the budget read model uses;
+/// this keeps the schedule's rules, the last closed period and the open period that follows
+/// it. Before the first `PaydaySet` there are no periods, and nothing closes.
 package struct PeriodSchedule: Sendable, Equatable {
-    /// The payday in force for the open period.
-    package internal(set) var payday: Int?
-    /// A change waiting for the open period to end (B1).
-    package internal(set) var pendingPayday: PaydaySet?
-    /// The first day of the open period.
-    package internal(set) var openStart: LocalDate?
-    /// The last day of the open period.
-    package internal(set) var openEnd: LocalDate?
+    /// The `PaydaySet` rules (B1).
+    package private(set) var paydays = PaySchedule()
     /// The last closed period, if any (start, end).
-    package internal(set) var lastClosed: PeriodClosed?
+    package private(set) var lastClosed: PeriodClosed?
+    /// The open period: the one after ``lastClosed`` (the first payday's, before any close);
+    /// derived from ``paydays`` and ``lastClosed``, kept so that every command's close check
+    /// costs O(1).
+    package private(set) var open: PayPeriod?
 
     /// Creates an empty schedule.
     package init() {}
 
-    mutating func apply(_ event: PaydaySet) {
-        if openStart == nil {
-            payday = event.day
-            openStart = event.effectiveFrom
-            openEnd = PeriodSchedule.periodEnd(start: event.effectiveFrom, payday: event.day)
-        } else {
-            pendingPayday = event
-        }
+    /// A schedule restored from a checkpoint.
+    init(paydays: PaySchedule, lastClosed: PeriodClosed?) {
+        self.paydays = paydays
+        self.lastClosed = lastClosed
+        open = Self.openPeriod(paydays, after: lastClosed)
+    }
+
+    /// The first day of the open period.
+    package var openStart: LocalDate? { open?.start }
+    /// The last day of the open period.
+    package var openEnd: LocalDate? { open?.end }
+
+    mutating func apply(_ event: PaydaySet, sequenceNumber: UInt64) {
+        paydays.add(PaySchedule.Rule(day: event.day, effectiveFrom: event.effectiveFrom, sequenceNumber: sequenceNumber))
+        open = Self.openPeriod(paydays, after: lastClosed)
     }
 
     mutating func apply(_ event: PeriodClosed) {
         lastClosed = event
-        guard let start = try? event.periodEnd.adding(days: 1) else { return }
-        openStart = start
-        if let pending = pendingPayday, pending.effectiveFrom <= start {
-            payday = pending.day
-            pendingPayday = nil
-        }
-        openEnd = payday.flatMap { PeriodSchedule.periodEnd(start: start, payday: $0) }
+        open = Self.openPeriod(paydays, after: lastClosed)
     }
 
-    /// The last day of the period starting on `start`: the day before the next payday.
-    static func periodEnd(start: LocalDate, payday: Int) -> LocalDate? {
-        guard let next = start.nextPayday(onDay: payday) else { return nil }
-        return try? next.adding(days: -1)
+    /// The period starting the day after `lastClosed` ends (the first payday's, before any
+    /// close), ending where ``PaySchedule`` ends the period containing that day.
+    static func openPeriod(_ paydays: PaySchedule, after lastClosed: PeriodClosed?) -> PayPeriod? {
+        guard let first = paydays.rules.first else { return nil }
+        let start = lastClosed.map { PaySchedule.dayAfter($0.periodEnd) } ?? first.effectiveFrom
+        return PayPeriod(start: start, end: paydays.period(containing: start).end)
     }
 }

@@ -22,6 +22,11 @@ public enum WalletKind: UInt8, CaseIterable, Hashable, Sendable {
     /// Whether the balance is money owed (card, loan): it counts negative in net worth (N1).
     public var isLiability: Bool { self == .card || self == .loan }
 
+    /// How a movement changes the balance (W1, W3): +1 for assets, -1 for liabilities, whose
+    /// balance is what is owed: an expense on a card raises it, a payment into it lowers it.
+    /// The one sign the engine's close check (W4), the wallet read model and the store use.
+    public var movementSign: Int64 { isLiability ? -1 : 1 }
+
     /// Whether the value is observed through balance points rather than tracked through
     /// transactions (W5): property and investment.
     public var isValueObserved: Bool { self == .property || self == .investment }

@@ -52,48 +52,16 @@ extension DebtProjection {
         return entries.map { ($0.key, $0.item) }
     }
 
-    struct PairKey: Hashable, Comparable, Sendable, StateCodable {
-        let low: PersonID
-        let high: PersonID
-        let currency: Currency
-        static func < (lhs: PairKey, rhs: PairKey) -> Bool {
-            (lhs.low, lhs.high, lhs.currency) < (rhs.low, rhs.high, rhs.currency)
-        }
-
-        func encode(to writer: inout BinaryWriter) {
-            low.encode(to: &writer)
-            high.encode(to: &writer)
-            currency.encode(to: &writer)
-        }
-
-        init(low: PersonID, high: PersonID, currency: Currency) {
-            (self.low, self.high, self.currency) = (low, high, currency)
-        }
-
-        init(from reader: inout StateReader) throws(ProjectionError) {
-            self.init(low: try reader.read(), high: try reader.read(), currency: try reader.read())
-        }
-    }
-
     /// Household debts between every pair of people, per currency (S5), sorted by the pair's
     /// ids then currency. A balance is net of every live shared item and every household
     /// settlement between the two; pairs whose balance is zero and have no open item are left out.
     /// - Throws: ``ProjectionError/overflow(rule:subject:)``.
     public func householdBalances() throws(ProjectionError) -> [PairBalance] {
-        var nets: [PairKey: Int128] = [:]
-        var open: [PairKey: [DebtItem]] = [:]
-        func key(_ one: PersonID, _ other: PersonID, _ currency: Currency) -> (PairKey, Int128) {
-            one < other ? (PairKey(low: one, high: other, currency: currency), 1)
-                : (PairKey(low: other, high: one, currency: currency), -1)
-        }
-        for (_, item) in itemEntries(includeGroups: false) {
-            let (pair, sign) = key(item.debtor, item.creditor, item.amount.currency)
-            nets[pair, default: 0] += sign * Int128(item.amount.minorUnits)
-            if item.settledBy == nil { open[pair, default: []].append(item) }
-        }
-        for settlement in settlements.allEntries.values where settlement.groupID == nil {
-            let (pair, sign) = key(settlement.from, settlement.to, settlement.amount.currency)
-            nets[pair, default: 0] -= sign * Int128(settlement.amount.minorUnits)
+        let nets = householdNets.nets
+        var open: [DebtNets.Pair: [DebtItem]] = [:]
+        for (_, item) in itemEntries(includeGroups: false) where item.settledBy == nil {
+            let (debtor, creditor) = (item.debtor, item.creditor)
+            open[DebtNets.Pair(low: min(debtor, creditor), high: max(debtor, creditor), currency: item.amount.currency), default: []].append(item)
         }
         var result: [PairBalance] = []
         for pair in Set(nets.keys).union(open.keys).sorted() {
@@ -112,8 +80,8 @@ extension DebtProjection {
     /// the running nets, O(pairs), not O(every item).
     /// - Throws: ``ProjectionError/overflow(rule:subject:)``.
     public func householdNetBalances() throws(ProjectionError) -> [(personA: PersonID, personB: PersonID, aOwesB: Money)] {
-        try householdNets.keys.sorted().map { pair throws(ProjectionError) in
-            let amount = try MoneySum(units: householdNets[pair] ?? 0, currency: pair.currency)
+        try householdNets.nets.sorted { $0.key < $1.key }.map { pair, net throws(ProjectionError) in
+            let amount = try MoneySum(units: net, currency: pair.currency)
                 .money(rule: "S5", subject: "debt between \(pair.low) and \(pair.high)")
             return (pair.low, pair.high, amount)
         }
@@ -123,13 +91,8 @@ extension DebtProjection {
     /// negative when `creditor` owes `debtor`. Always `-owed(by: creditor, to: debtor)`.
     /// - Throws: ``ProjectionError/overflow(rule:subject:)``.
     public func owed(by debtor: PersonID, to creditor: PersonID, in currency: Currency) throws(ProjectionError) -> Money {
-        guard debtor != creditor else { return .zero(currency) }
-        let low = min(debtor, creditor)
-        let balance = try householdBalances().first {
-            $0.personA == low && $0.personB == max(debtor, creditor) && $0.aOwesB.currency == currency
-        }
-        guard let balance else { return .zero(currency) }
-        return debtor == low ? balance.aOwesB : Money(minorUnits: 0 &- balance.aOwesB.minorUnits, currency: currency)
+        try MoneySum(units: householdNets.owed(by: debtor, to: creditor, in: currency), currency: currency)
+            .money(rule: "S5", subject: "debt between \(min(debtor, creditor)) and \(max(debtor, creditor))")
     }
 
     /// The items (open and settled) of household transactions, oldest first; for one person's

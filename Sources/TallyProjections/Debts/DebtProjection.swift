@@ -19,10 +19,10 @@ public struct DebtProjection: Hashable, Sendable {
     /// list can cover. Derived from the facts above (and written in checkpoints beside them),
     /// so that a settlement costs O(open items), not O(every transaction ever).
     var openTransactions: Set<TransactionID> = []
-    /// What `low` owes `high` per pair and currency from live shared transactions and
-    /// household settlements (S5), derived like `openTransactions`: what a settlement without
-    /// a list compares its payment with (S6), in O(1).
-    var householdNets: [PairKey: Int128] = [:]
+    /// What each pair owes the other per currency from live shared transactions and household
+    /// settlements (S5; ``DebtNets``, the rule the engine's validation keeps too), derived like
+    /// `openTransactions`: what a settlement without a list compares its payment with (S6), in O(1).
+    var householdNets = DebtNets()
     /// Events this projection could not apply, in journal order (see ``ProjectionProblem``).
     public internal(set) var problems: [ProjectionProblem] = []
 
@@ -41,7 +41,7 @@ public struct DebtProjection: Hashable, Sendable {
         if let changed { addNet(of: changed, sign: 1) }
         if case .settlementRecorded(let settlement) = event.payload, settlement.groupID == nil,
            settlements[settlement.settlementID]?.sequenceNumber == sequenceNumber {
-            addNet(debtor: settlement.to, creditor: settlement.from, settlement.amount.currency, Int128(settlement.amount.minorUnits))
+            householdNets.add(settlement)
         }
         switch event.payload {
         case .transactionRecorded(let event): refreshOpen(event.transactionID)
@@ -68,25 +68,12 @@ public struct DebtProjection: Hashable, Sendable {
     /// Adds (`sign` 1) or removes (-1) what transaction `id` contributes to `householdNets`.
     mutating func addNet(of id: TransactionID, sign: Int128) {
         guard let record = transactions[id], record.isLive else { return }
-        for debt in record.details.debts {
-            addNet(debtor: debt.debtor, creditor: debt.creditor, debt.amount.currency, sign * Int128(debt.amount.minorUnits))
-        }
-    }
-
-    mutating func addNet(debtor: PersonID, creditor: PersonID, _ currency: Currency, _ amount: Int128) {
-        guard debtor != creditor else { return }
-        let key = PairKey(low: min(debtor, creditor), high: max(debtor, creditor), currency: currency)
-        let net = (householdNets[key] ?? 0) + (debtor < creditor ? amount : -amount)
-        householdNets[key] = net == 0 ? nil : net  // no zero entries: a rebuilt index has none
+        householdNets.add(record.details, sign: sign)
     }
 
     /// What `debtor` owes `creditor` in `currency` (negative: the other way), saturated to Int64.
     func householdNet(owedBy debtor: PersonID, to creditor: PersonID, in currency: Currency) -> Int64 {
-        guard debtor != creditor else { return 0 }
-        let low = min(debtor, creditor)
-        let net = householdNets[PairKey(low: low, high: max(debtor, creditor), currency: currency)] ?? 0
-        let owed = debtor == low ? net : -net
-        return Int64(clamping: owed)
+        Int64(clamping: householdNets.owed(by: debtor, to: creditor, in: currency))
     }
 
     /// Whether transaction `id` still has an unsettled share, kept in `openTransactions`.

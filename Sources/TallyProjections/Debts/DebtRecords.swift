@@ -37,10 +37,19 @@ struct SettlementRecord: Hashable, Sendable {
     let sequenceNumber: UInt64
 }
 
-/// A group as the debt projection keeps it (S7).
-struct GroupRecord: Hashable, Sendable {
-    let name: String
-    let members: [PersonID]
+/// A group (S7): its name and members, as `GroupCreated` recorded them. The one record of a
+/// group, kept by the debt projection and by the engine's validation state.
+package struct GroupRecord: Hashable, Sendable {
+    /// Its name.
+    package let name: String
+    /// Its members, in the order the event lists them.
+    package let members: [PersonID]
+
+    /// Creates a group's record.
+    package init(name: String, members: [PersonID]) {
+        self.name = name
+        self.members = members
+    }
 }
 
 /// A group expense as the debt projection keeps it, with its resolved owed amounts (S7, G4).
@@ -109,4 +118,22 @@ extension GroupExpenseRecord: ArchivedState {
             groupID: try reader.read(), paidBy: try reader.read(), amount: try reader.read(), date: try reader.read(),
             note: try reader.read(), owed: try reader.read(), sequenceNumber: try reader.read())
     }
+}
+
+extension DebtNets.Pair: StateCodable {
+    func encode(to writer: inout BinaryWriter) {
+        low.encode(to: &writer)
+        high.encode(to: &writer)
+        currency.encode(to: &writer)
+    }
+
+    init(from reader: inout StateReader) throws(ProjectionError) {
+        self.init(low: try reader.read(), high: try reader.read(), currency: try reader.read())
+    }
+}
+
+/// The nets as a map from pair to what its lower id owes (the layout of format 3 on).
+extension DebtNets: StateCodable {
+    func encode(to writer: inout BinaryWriter) { nets.encode(to: &writer) }
+    init(from reader: inout StateReader) throws(ProjectionError) { self.init(nets: try reader.read()) }
 }

@@ -111,7 +111,7 @@ extension WalletProjection {
         for wallet in wallets.values where wallet.countsInTotals {
             guard let units = value(of: wallet, movements: movements[wallet.walletID] ?? [], asOf: date) else { continue }
             var sum = sums[wallet.currency] ?? MoneySum(wallet.currency)
-            sum.add(MoneySum.signed(units, wallet.kind.isLiability ? -1 : 1))
+            sum.add(MoneySum.signed(units, Int128(wallet.movementSign)))
             sums[wallet.currency] = sum
         }
         var perCurrency: [Money] = []

@@ -15,9 +15,8 @@ struct WalletRecord: Hashable, Sendable {
     /// Whether the wallet counts in totals: active and not closed (W4, US-012).
     var countsInTotals: Bool { isActive && closedOn == nil }
 
-    /// +1 for assets, -1 for liabilities, whose balance is the amount owed (W1): an expense on a
-    /// card raises what is owed, a payment into it lowers it.
-    var movementSign: Int64 { kind.isLiability ? -1 : 1 }
+    /// +1 for assets, -1 for liabilities (``WalletKind/movementSign``).
+    var movementSign: Int64 { kind.movementSign }
 }
 
 extension WalletRecord: StateCodable {

@@ -1,5 +1,3 @@
-import TallyModel
-
 /// A budget period: from a payday to the day before the next payday, both inclusive (B1).
 public struct PayPeriod: Hashable, Comparable, Sendable {
     /// The first day (a payday).
@@ -18,14 +16,4 @@ public struct PayPeriod: Hashable, Comparable, Sendable {
 
     /// Orders periods by start, then end.
     public static func < (lhs: PayPeriod, rhs: PayPeriod) -> Bool { (lhs.start, lhs.end) < (rhs.start, rhs.end) }
-}
-
-extension PayPeriod: StateCodable {
-    func encode(to writer: inout BinaryWriter) {
-        start.encode(to: &writer)
-        end.encode(to: &writer)
-    }
-    init(from reader: inout StateReader) throws(ProjectionError) {
-        self.init(start: try reader.read(), end: try reader.read())
-    }
 }
