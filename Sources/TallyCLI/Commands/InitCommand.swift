@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SystemPackage
 import Tally
 import TallyModel
 
@@ -20,7 +21,7 @@ struct InitCommand: AsyncParsableCommand {
 
     func run() async throws {
         let path = try location.path()
-        if FileManager.default.fileExists(atPath: path + "/journal") {
+        if LedgerDirectory(FilePath(path)).holdsLedger() {
             throw CLIError("\(path): a ledger already exists here; use `tally apply` to add to it")
         }
         let baseCurrency: Currency
