@@ -5,20 +5,16 @@ import TallyJournal
 import TallyModel
 
 extension LedgerBackup {
-    /// Writes the backup into `directory`, atomically: the directory must not exist or be
-    /// empty, and afterwards it holds either the whole restored ledger or nothing.
+    /// Writes the backup into `directory`, atomically, through the engine: the directory must
+    /// not exist or be empty, and afterwards it holds either the whole restored ledger or nothing.
     ///
     /// First the document's integrity is verified (``verifyIntegrity(acceptingUnverifiedFormat:)``:
     /// at least one record, sequence numbers contiguous from 1 up to the declared
     /// ``lastSequenceNumber``, and for version 3 every record's chain value, the trailer and the
-    /// checksum), then every record is decoded. The ledger is then written into a temporary
-    /// sibling directory (`.<name>.restoring`; a leftover one from an interrupted restore is
-    /// removed first, so run one restore per target at a time): the personal keys, then each batch appended as one frame with `fdatasync`. The
-    /// temporary ledger is audited (``LedgerAudit``: frames, checksums and chain, every event
-    /// decoded and folded into the read models without a problem, shares summing to their
-    /// amounts, every personal text readable); only a clean audit lets the directory be
-    /// synced and renamed into place, and the parent directory synced. On any failure the
-    /// temporary directory is removed and nothing exists at `directory`, so a retry starts
+    /// checksum), then every record is decoded. `Ledger.restore(frames:personalKeys:forgottenPeople:into:)`
+    /// then builds the ledger beside the target (`LedgerDirectory.restoring`), writes the keys and
+    /// each batch as one journal frame, audits it (`LedgerAudit`) and renames it into place only
+    /// when the audit is clean; on any failure nothing exists at `directory`, so a retry starts
     /// afresh.
     ///
     /// The audit checks what a fold can check; it does not replay commands, so an event that
@@ -41,23 +37,12 @@ extension LedgerBackup {
         try verifyIntegrity(acceptingUnverifiedFormat: acceptingUnverifiedFormat)
         let frames = try validatedFrames()
         let keys = try validatedKeys()
-        try Self.requireEmptyTarget(directory)
-        let temporary = Self.temporaryDirectory(for: directory)
-        try? FileManager.default.removeItem(atPath: temporary.string)
         do {
-            // Owner-only (0700) like every ledger folder the engine creates (E18).
-            try PosixFileSystem().createDirectory(at: temporary)
+            try await Ledger.restore(frames: frames, personalKeys: keys.keys, forgottenPeople: keys.forgotten, into: directory)
+        } catch .restoredLedgerInvalid(let problems) {
+            throw InterchangeError(code: "backupInvalid", message: "the backup's events do not fold into a valid ledger (\(problems.count) problem(s)): \(problems.prefix(5).joined(separator: "; ")); nothing was restored")
         } catch {
-            let mapped = JournalError(error, operation: "create directory", path: temporary)
-            throw InterchangeError(code: mapped.code, message: mapped.description)
-        }
-        do throws(InterchangeError) {
-            try await Self.write(frames: frames, keys: keys, into: temporary)
-            try Self.audit(temporary)
-            try Self.moveIntoPlace(temporary, directory)
-        } catch {
-            try? FileManager.default.removeItem(atPath: temporary.string)
-            throw error
+            throw InterchangeError(code: error.code, message: error.message)
         }
     }
 
@@ -102,75 +87,5 @@ extension LedgerBackup {
             forgotten.insert(person)
         }
         return (keys, forgotten)
-    }
-
-    /// `directory` must not exist, or be an empty directory.
-    private static func requireEmptyTarget(_ directory: FilePath) throws(InterchangeError) {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory.string, isDirectory: &isDirectory) else { return }
-        let names = isDirectory.boolValue ? (try? FileManager.default.contentsOfDirectory(atPath: directory.string)) : nil
-        guard let names, names.isEmpty else {
-            throw InterchangeError(code: "restoreTargetNotEmpty", message: "\(directory.string) already exists and is not an empty directory (it holds \((names ?? []).sorted().prefix(3).joined(separator: ", "))); restore only into a new or empty directory")
-        }
-    }
-
-    /// `.<name>.restoring` next to `directory` (same file system, so the rename is atomic).
-    static func temporaryDirectory(for directory: FilePath) -> FilePath {
-        let name = directory.lastComponent?.string ?? "ledger"
-        return directory.removingLastComponent().appending(".\(name).restoring")
-    }
-
-    /// The keys first (a journal never holds sealed texts whose keys are not on disk, P2),
-    /// then every frame, synced.
-    private static func write(
-        frames: [[NewRecord]], keys: (keys: [PersonID: [UInt8]], forgotten: Set<PersonID>), into directory: FilePath
-    ) async throws(InterchangeError) {
-        do {
-            try PersonalKeyRing.install(keys: keys.keys, forgotten: keys.forgotten, ledgerDirectory: directory, fileSystem: PosixFileSystem(), encryption: nil)
-        } catch {
-            throw InterchangeError(code: error.code, message: error.message)
-        }
-        do throws(JournalError) {
-            let journal = try Journal.open(at: directory.appending(Ledger.journalDirectoryName), options: JournalOptions(durability: .synchronous))
-            do throws(JournalError) {
-                for frame in frames { _ = try await journal.append(frame) }
-            } catch {
-                try? journal.close()
-                throw error
-            }
-            try journal.close()
-        } catch {
-            throw .journal(error)
-        }
-    }
-
-    /// The restored ledger must audit clean before it is moved into place.
-    private static func audit(_ directory: FilePath) throws(InterchangeError) {
-        let report: AuditReport
-        do {
-            report = try LedgerAudit.audit(at: directory)
-        } catch {
-            throw InterchangeError(code: "backupInvalid", message: "the restored ledger cannot be audited: \(error)")
-        }
-        guard report.isClean else {
-            let problems = report.problems.prefix(5).map(\.description).joined(separator: "; ")
-            throw InterchangeError(code: "backupInvalid", message: "the backup's events do not fold into a valid ledger (\(report.problems.count) problem(s)): \(problems); nothing was restored")
-        }
-    }
-
-    /// Syncs `temporary`, renames it to `directory` and syncs the parent.
-    private static func moveIntoPlace(_ temporary: FilePath, _ directory: FilePath) throws(InterchangeError) {
-        let fileSystem = PosixFileSystem()
-        let parent = directory.removingLastComponent()
-        do {
-            try fileSystem.synchronizeDirectory(at: temporary)
-            try fileSystem.rename(from: temporary, to: directory)
-            try fileSystem.synchronizeDirectory(at: parent.isEmpty ? "." : parent)
-        } catch {
-            if error == .directoryNotEmpty || error == .fileExists {
-                throw InterchangeError(code: "restoreTargetNotEmpty", message: "\(directory.string) was filled while restoring; nothing was restored")
-            }
-            throw InterchangeError(code: "ioFailure", message: "cannot move the restored ledger to \(directory.string): \(error)")
-        }
     }
 }

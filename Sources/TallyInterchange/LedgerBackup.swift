@@ -82,11 +82,11 @@ public struct LedgerBackup: Codable, Sendable, Equatable {
     public static func make(from directory: FilePath, encryption: JournalEncryption? = nil) throws(InterchangeError) -> LedgerBackup {
         let history = try LedgerHistory.load(at: directory, encryption: encryption)
         guard history.unreadablePersonalTexts == 0 else {
-            throw InterchangeError(code: "personalKeys", message: "\(history.unreadablePersonalTexts) personal text(s) cannot be opened (keys missing from personal-keys); restore that file before making a backup, or the backup would not restore them")
+            throw InterchangeError(code: "personalKeys", message: "\(history.unreadablePersonalTexts) personal text(s) cannot be opened (keys missing from \(LedgerDirectory.personalKeysName)); restore that file before making a backup, or the backup would not restore them")
         }
         var batches: [Batch] = []
         do {
-            let reader = try JournalReader.open(at: directory.appending("journal"), encryption: encryption)
+            let reader = try JournalReader.open(at: LedgerDirectory(directory).journal, encryption: encryption)
             // The frames the history read, no more: a writer may append between the two reads.
             try reader.forEachFrame { frame in
                 guard frame.lastSequenceNumber <= history.lastSequenceNumber else { return false }

@@ -176,7 +176,7 @@ public struct LedgerHistory: Sendable {
     }
 
     static func error(_ error: LedgerError, directory: FilePath) -> InterchangeError {
-        InterchangeError(code: error.code, message: "\(directory.appending(Ledger.journalDirectoryName)): \(error.message)")
+        InterchangeError(code: error.code, message: "\(LedgerDirectory(directory).journal): \(error.message)")
     }
 
     /// A wallet's name, or its id when unknown.

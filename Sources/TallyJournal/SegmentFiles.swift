@@ -74,3 +74,12 @@ extension JournalError {
         }
     }
 }
+
+extension JournalReader {
+    /// The segment file names in the journal folder `directory`, oldest first (other files,
+    /// such as a `.segment.tmp` a crash left, are not listed).
+    /// - Throws: `JournalError` when the folder cannot be listed.
+    public static func segmentNames(in directory: FilePath, fileSystem: any FileSystem = PosixFileSystem()) throws(JournalError) -> [String] {
+        try SegmentFiles.list(in: directory, fileSystem: fileSystem).map(\.name)
+    }
+}

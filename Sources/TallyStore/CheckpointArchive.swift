@@ -20,8 +20,6 @@ import TallySQLiteEncryption
 /// checkpoint file is written only after the rows it needs are durable. `secure_delete` and a
 /// truncated WAL after removals keep forgotten texts unrecoverable (P3).
 public final class CheckpointArchive: Sendable {
-    /// The archive's file inside the checkpoints folder; SQLite keeps `-wal` and `-shm` beside it.
-    public static let fileName = "archive.sqlite"
     static let schemaVersion = 1
 
     /// The database file.

@@ -21,8 +21,6 @@ import TallySQLiteEncryption
 /// one, with ``integrityKey``, so that a damaged page is detected and the store rebuilt, never
 /// served (that key is public: it guards against damage, not against a reader).
 public final class LedgerStore: Sendable {
-    /// The store's file inside its folder; SQLite keeps `-wal` and `-shm` beside it.
-    public static let fileName = "read-side.sqlite"
     /// The schema this version writes (`PRAGMA user_version`).
     static let schemaVersion = 7
 

@@ -13,7 +13,7 @@ import Testing
 @Suite("Attack: checkpoint archive", .serialized)
 struct AttackCheckpointArchiveTests {
     static func archivePath(_ ledger: FilePath) -> String {
-        ledger.appending(Ledger.checkpointDirectoryName).appending(CheckpointArchive.fileName).string
+        ledger.appending(LedgerDirectory.checkpointsName).appending(LedgerDirectory.checkpointArchiveName).string
     }
 
     static func options(_ durability: DurabilityPolicy = .synchronous, interval: Int = 0) -> LedgerOptions {
@@ -223,15 +223,15 @@ struct AttackCheckpointArchiveTests {
         try FileManager.default.copyItem(atPath: from.string, toPath: to.string)
     }
 
-    static func checkpointsFolder(_ ledger: FilePath) -> FilePath { ledger.appending(Ledger.checkpointDirectoryName) }
+    static func checkpointsFolder(_ ledger: FilePath) -> FilePath { ledger.appending(LedgerDirectory.checkpointsName) }
 
     /// Replaces the checkpoint files (not the archive) of `target` with those of `source`.
     static func takeCheckpointFiles(from source: FilePath, into target: FilePath) throws {
         let fm = FileManager.default
-        for name in try fm.contentsOfDirectory(atPath: checkpointsFolder(target).string) where name.hasSuffix(".checkpoint") {
+        for name in try fm.contentsOfDirectory(atPath: checkpointsFolder(target).string) where name.hasSuffix(LedgerDirectory.checkpointSuffix) {
             try fm.removeItem(atPath: checkpointsFolder(target).appending(name).string)
         }
-        for name in try fm.contentsOfDirectory(atPath: checkpointsFolder(source).string) where name.hasSuffix(".checkpoint") {
+        for name in try fm.contentsOfDirectory(atPath: checkpointsFolder(source).string) where name.hasSuffix(LedgerDirectory.checkpointSuffix) {
             try fm.copyItem(atPath: checkpointsFolder(source).appending(name).string, toPath: checkpointsFolder(target).appending(name).string)
         }
     }
@@ -338,7 +338,7 @@ struct AttackCheckpointArchiveTests {
         cases.append(("old archive (image 0) next to newer files", { try Self.takeArchive(from: images.images[0], into: $0) }))
         cases.append(("old archive (image 2) next to newer files", { try Self.takeArchive(from: images.images[2], into: $0) }))
         cases.append(("newest file deleted", { path in
-            let names = try FileManager.default.contentsOfDirectory(atPath: Self.checkpointsFolder(path).string).filter { $0.hasSuffix(".checkpoint") }.sorted()
+            let names = try FileManager.default.contentsOfDirectory(atPath: Self.checkpointsFolder(path).string).filter { $0.hasSuffix(LedgerDirectory.checkpointSuffix) }.sorted()
             try FileManager.default.removeItem(atPath: Self.checkpointsFolder(path).appending(names.last!).string)
         }))
         cases.append(("WAL lost", { path in try FileManager.default.removeItem(atPath: Self.archivePath(path) + "-wal") }))
@@ -584,7 +584,7 @@ struct AttackCheckpointArchiveTests {
             try await ledger.close()
         }
         // Checkpoint files set aside (as a repair does): the open replays and empties the archive.
-        for name in try FileManager.default.contentsOfDirectory(atPath: Self.checkpointsFolder(path).string) where name.hasSuffix(".checkpoint") {
+        for name in try FileManager.default.contentsOfDirectory(atPath: Self.checkpointsFolder(path).string) where name.hasSuffix(LedgerDirectory.checkpointSuffix) {
             try FileManager.default.removeItem(atPath: Self.checkpointsFolder(path).appending(name).string)
         }
         ledger = try await Ledger.open(at: path, options: options)

@@ -17,7 +17,7 @@ import Testing
 struct AttackReadSideTests {
     static func options() -> LedgerOptions { .checkpointsOnRequest() }
 
-    static func storeFile(_ ledger: FilePath) -> String { ledger.appending("read-side").appending(LedgerStore.fileName).string }
+    static func storeFile(_ ledger: FilePath) -> String { ledger.appending(LedgerDirectory.readSideName).appending(LedgerDirectory.readSideStoreName).string }
 
     /// Runs `batches` on the ledger at `path` and closes it; the ledger (and its store's pool)
     /// is released when this returns, so SQLite checkpoints the store's WAL into its file.
@@ -51,7 +51,7 @@ struct AttackReadSideTests {
             try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(500))))
             // The key file cannot be replaced while the forgetting commits (stands in for an I/O
             // error): a directory squats on its temporary name.
-            let squat = path.appending(PersonalKeyRing.fileName + ".tmp").string
+            let squat = path.appending(LedgerDirectory.personalKeysName + LedgerDirectory.temporarySuffix).string
             try FileManager.default.createDirectory(atPath: squat, withIntermediateDirectories: true)
             FileManager.default.createFile(atPath: squat + "/x", contents: Data())
             try await ledger.execute(s.command(.forgetPerson(contact)))  // acknowledged

@@ -16,7 +16,7 @@ struct CheckpointArchiveTests {
     static func options() -> LedgerOptions { .checkpointsOnRequest() }
 
     static func archivePath(_ ledger: FilePath) -> String {
-        ledger.appending(Ledger.checkpointDirectoryName).appending(CheckpointArchive.fileName).string
+        ledger.appending(LedgerDirectory.checkpointsName).appending(LedgerDirectory.checkpointArchiveName).string
     }
 
     /// Setup, then three transaction commands: record `first`, record `second`, edit `second`.
@@ -133,7 +133,7 @@ struct CheckpointArchiveTests {
             } else {
                 #expect(reopened.openReport.checkpointSequenceNumber == nil, "\(damage): opened from a checkpoint without its history")
                 let rejected = reopened.openReport.rejectedCheckpoints
-                #expect(rejected.contains { $0.contains(CheckpointArchive.fileName) }, "\(damage): \(rejected)")
+                #expect(rejected.contains { $0.contains(LedgerDirectory.checkpointArchiveName) }, "\(damage): \(rejected)")
             }
             try await reopened.execute(undo)
             try await Self.expectEqualToReplay(reopened, at: path)
@@ -160,8 +160,8 @@ struct CheckpointArchiveTests {
         try await ledger.execute(history.s.command(.undo(history.recordFirst.commandID)))
         try await ledger.checkpoint()
         try await ledger.close()
-        let checkpoints = path.appending(Ledger.checkpointDirectoryName).string
-        let names = try FileManager.default.contentsOfDirectory(atPath: checkpoints).filter { $0.hasSuffix(".checkpoint") }.sorted()
+        let checkpoints = path.appending(LedgerDirectory.checkpointsName).string
+        let names = try FileManager.default.contentsOfDirectory(atPath: checkpoints).filter { $0.hasSuffix(LedgerDirectory.checkpointSuffix) }.sorted()
         #expect(names.count == 2)
         let newest = try #require(names.last)
         try FileManager.default.removeItem(atPath: checkpoints + "/" + newest)
@@ -400,8 +400,8 @@ struct CheckpointArchiveTests {
     }
 
     static func newestCheckpointSize(_ ledger: FilePath) throws -> Int {
-        let folder = ledger.appending(Ledger.checkpointDirectoryName).string
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".checkpoint") }.sorted()
+        let folder = ledger.appending(LedgerDirectory.checkpointsName).string
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(LedgerDirectory.checkpointSuffix) }.sorted()
         let newest = try #require(names.last)
         return try #require(try FileManager.default.attributesOfItem(atPath: folder + "/" + newest)[.size] as? Int)
     }

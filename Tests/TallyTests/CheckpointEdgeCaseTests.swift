@@ -16,10 +16,10 @@ struct CheckpointEdgeCaseTests {
     static func options() -> LedgerOptions { .checkpointsOnRequest(durability: .none) }
 
     static func checkpointNames(_ ledger: FilePath) throws -> [String] {
-        let directory = ledger.appending(Ledger.checkpointDirectoryName).string
+        let directory = ledger.appending(LedgerDirectory.checkpointsName).string
         guard FileManager.default.fileExists(atPath: directory) else { return [] }
         return try FileManager.default.contentsOfDirectory(atPath: directory)
-            .filter { !$0.hasPrefix(CheckpointArchive.fileName) }.sorted()
+            .filter { !$0.hasPrefix(LedgerDirectory.checkpointArchiveName) }.sorted()
     }
 
     /// Opens `path` and expects a full replay that rejected one checkpoint for `reason`, and the
@@ -46,7 +46,7 @@ struct CheckpointEdgeCaseTests {
         let ledger = try await Ledger.open(at: path, options: Self.options())
         try await ledger.execute(s.setup())
         try await ledger.close()
-        let journal = path.appending(Ledger.journalDirectoryName).string
+        let journal = path.appending(LedgerDirectory.journalName).string
         try FileManager.default.copyItem(atPath: journal, toPath: directory.appending("journal-early").string)
         let longer = try await Ledger.open(at: path, options: Self.options())
         try await longer.execute(s.command(.recordTransaction(s.ids.next(), s.expense(1200))))
@@ -57,7 +57,7 @@ struct CheckpointEdgeCaseTests {
         try FileManager.default.moveItem(atPath: directory.appending("journal-early").string, toPath: journal)
         let isShorter: (any Error) -> Bool = { error in
             guard case .storage(.journalShorterThanEvidence(let last, let evidence))? = error as? LedgerError else { return false }
-            return last == checkpointed - 1 && evidence.lastSequenceNumber == checkpointed && evidence.source.hasSuffix(".checkpoint")
+            return last == checkpointed - 1 && evidence.lastSequenceNumber == checkpointed && evidence.source.hasSuffix(LedgerDirectory.checkpointSuffix)
         }
         await #expect(performing: { try await Ledger.open(at: path, options: Self.options()) }, throws: isShorter)
         #expect(performing: { try LedgerReplay.replay(at: path) }, throws: isShorter)
@@ -78,8 +78,8 @@ struct CheckpointEdgeCaseTests {
             checkpointed = await ledger.lastSequenceNumber
             try await ledger.close()
         }
-        let ours = directory.appending("ours").appending(Ledger.checkpointDirectoryName).string
-        let theirs = directory.appending("theirs").appending(Ledger.checkpointDirectoryName).string
+        let ours = directory.appending("ours").appending(LedgerDirectory.checkpointsName).string
+        let theirs = directory.appending("theirs").appending(LedgerDirectory.checkpointsName).string
         for name in try FileManager.default.contentsOfDirectory(atPath: ours) {
             try FileManager.default.removeItem(atPath: ours + "/" + name)
             try FileManager.default.copyItem(atPath: theirs + "/" + name, toPath: ours + "/" + name)
@@ -108,7 +108,7 @@ struct CheckpointEdgeCaseTests {
         try await ledger.checkpoint()
         try await ledger.close()
         let name = try #require(try Self.checkpointNames(path).first)
-        let file = path.appending(Ledger.checkpointDirectoryName).appending(name).string
+        let file = path.appending(LedgerDirectory.checkpointsName).appending(name).string
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
         bytes[8] = 3  // format version (UInt16 LE at offset 8); 1 and 2 (history archived) are known
         bytes[9] = 0
@@ -151,7 +151,7 @@ struct CheckpointEdgeCaseTests {
         let ledger = try await Ledger.open(at: path, options: Self.options())
         try await ledger.execute(s.setup())
         try await ledger.close()
-        let checkpoints = path.appending(Ledger.checkpointDirectoryName).string
+        let checkpoints = path.appending(LedgerDirectory.checkpointsName).string
         try FileManager.default.createDirectory(atPath: checkpoints, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         // A sparse file of 1 GiB + 1 byte: nothing is allocated on disk unless it is read.
         let file = checkpoints + "/00000000000000000004.checkpoint"
@@ -174,7 +174,7 @@ struct CheckpointEdgeCaseTests {
         try await ledger.execute(s.setup())
         try await ledger.checkpoint()
         try await ledger.close()
-        let checkpoints = path.appending(Ledger.checkpointDirectoryName).string
+        let checkpoints = path.appending(LedgerDirectory.checkpointsName).string
         let name = try #require(try Self.checkpointNames(path).first)
         try FileManager.default.copyItem(atPath: checkpoints + "/" + name, toPath: checkpoints + "/00000000000000000099.checkpoint.tmp")
         #expect(FileManager.default.createFile(atPath: checkpoints + "/00000000000000000100.checkpoint.tmp", contents: Data([1, 2, 3])))
@@ -212,7 +212,7 @@ struct CheckpointEdgeCaseTests {
         let reopened = try await Ledger.open(at: path, options: options)
         #expect(await reopened.lastSequenceNumber == last)
         #expect(try await reopened.readModels.canonicalJSON().text == live)
-        #expect(try fileSystem.contentsOfDirectory(at: path.appending(Ledger.checkpointDirectoryName)).allSatisfy { !$0.hasSuffix(".tmp") })
+        #expect(try fileSystem.contentsOfDirectory(at: path.appending(LedgerDirectory.checkpointsName)).allSatisfy { !$0.hasSuffix(LedgerDirectory.temporarySuffix) })
         try await reopened.close()
     }
 
@@ -244,8 +244,8 @@ struct CheckpointEdgeCaseTests {
                 let reopened = try await Ledger.open(at: path, options: options)
                 #expect(await reopened.state == acknowledged, "crash after \(operations) operations, \(mode)")
                 #expect(try await reopened.readModels.canonicalJSON().text == live, "crash after \(operations) operations, \(mode)")
-                let names = try fileSystem.contentsOfDirectory(at: path.appending(Ledger.checkpointDirectoryName))
-                #expect(names.allSatisfy { !$0.hasSuffix(".tmp") }, "\(names)")
+                let names = try fileSystem.contentsOfDirectory(at: path.appending(LedgerDirectory.checkpointsName))
+                #expect(names.allSatisfy { !$0.hasSuffix(LedgerDirectory.temporarySuffix) }, "\(names)")
                 try await reopened.close()
             }
         }

@@ -47,8 +47,8 @@ struct CheckpointReplayAuditTests {
         try await reopened.close()
 
         // Keep only an older checkpoint: open = that checkpoint + the journal's tail.
-        let checkpoints = path.appending(Ledger.checkpointDirectoryName)
-        let names = try FileManager.default.contentsOfDirectory(atPath: checkpoints.string).filter { $0.hasSuffix(".checkpoint") }.sorted()
+        let checkpoints = path.appending(LedgerDirectory.checkpointsName)
+        let names = try FileManager.default.contentsOfDirectory(atPath: checkpoints.string).filter { $0.hasSuffix(LedgerDirectory.checkpointSuffix) }.sorted()
         #expect(names.count == 2)
         try FileManager.default.removeItem(atPath: checkpoints.appending(names[1]).string)
         let fromOlder = try await Ledger.open(at: path, options: options)
@@ -69,8 +69,8 @@ struct CheckpointReplayAuditTests {
         let ledger = try await Self.applyExample(at: path, options: options)
         let live = try Self.json(await ledger.readModels)
         try await ledger.close()
-        let checkpoints = path.appending(Ledger.checkpointDirectoryName)
-        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: checkpoints.string).first { $0.hasSuffix(".checkpoint") })
+        let checkpoints = path.appending(LedgerDirectory.checkpointsName)
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: checkpoints.string).first { $0.hasSuffix(LedgerDirectory.checkpointSuffix) })
         let file = checkpoints.appending(name).string
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
         bytes[bytes.count / 2] ^= 0x01
@@ -100,7 +100,7 @@ struct CheckpointReplayAuditTests {
             Issue.record("checkpoint status \(clean.checkpoint)")
             return
         }
-        let segment = path.appending("journal/00000000000000000001.segment").string
+        let segment = path.appending(LedgerDirectory.journalName).appending("00000000000000000001.segment").string
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: segment)))
         bytes[300] ^= 0x10
         try Data(bytes).write(to: URL(fileURLWithPath: segment))
@@ -128,7 +128,7 @@ struct CheckpointReplayAuditTests {
             owed: [PersonShare(person: payer, amount: chf(5_000)), PersonShare(person: other, amount: chf(5_000))])
         let event = Event(commandID: CommandID(id(5)), actor: payer, recordedAt: Timestamp(millisecondsSinceEpoch: 0), payload: .groupExpenseRecorded(expense))
         let encoded = EventCodec.encode(event)
-        let journal = try Journal.open(at: path.appending(Ledger.journalDirectoryName))
+        let journal = try Journal.open(at: path.appending(LedgerDirectory.journalName))
         try await journal.append([NewRecord(recordedAtMilliseconds: 0, typeTag: encoded.tag, schemaVersion: encoded.schemaVersion, payload: encoded.payload)])
         try journal.close()
         let report = try LedgerAudit.audit(at: path)
@@ -144,7 +144,6 @@ struct CheckpointReplayAuditTests {
             try? FileManager.default.removeItem(at: ledgerURL)
             let ledger = try await Self.applyExample(at: FilePath(ledgerURL.path), options: .checkpointsOnRequest(durability: .none))
             try await ledger.close()
-            try? FileManager.default.removeItem(at: ledgerURL.appendingPathComponent("journal/journal.lock"))
             let replayed = try LedgerReplay.replay(at: FilePath(ledgerURL.path))
             try Data((try Self.json(replayed.readModels) + "\n").utf8).write(to: goldenURL)
         }

@@ -37,8 +37,8 @@ struct CommandFileTests {
         let second = try await Self.apply(CommandParser.parse(lines: text), label: "example-b")
         try await first.ledger.close()
         try await second.ledger.close()
-        let recordsA = try JournalReader.open(at: first.directory.appending("ledger/journal")).records()
-        let recordsB = try JournalReader.open(at: second.directory.appending("ledger/journal")).records()
+        let recordsA = try JournalReader.open(at: first.directory.appending("ledger").appending(LedgerDirectory.journalName)).records()
+        let recordsB = try JournalReader.open(at: second.directory.appending("ledger").appending(LedgerDirectory.journalName)).records()
         #expect(recordsA.count == recordsB.count)
         // The events are identical (ids and times come from the file, G3/G5)...
         let ledgerB = try await second.reopen()

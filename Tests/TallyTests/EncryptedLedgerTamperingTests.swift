@@ -33,8 +33,8 @@ struct EncryptedLedgerTamperingTests {
     func alteredSealedCheckpoint() async throws {
         let (directory, path, options, live) = try await Self.encryptedLedger("tally-tamper-ckp")
         defer { directory.remove() }
-        let checkpoints = path.appending(Ledger.checkpointDirectoryName).string
-        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: checkpoints).first { $0.hasSuffix(".checkpoint") })
+        let checkpoints = path.appending(LedgerDirectory.checkpointsName).string
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: checkpoints).first { $0.hasSuffix(LedgerDirectory.checkpointSuffix) })
         try Self.flipByte(in: checkpoints + "/" + name) { $0 / 2 }
         let reopened = try await Ledger.open(at: path, options: options)
         #expect(reopened.openReport.checkpointSequenceNumber == nil)
@@ -49,14 +49,14 @@ struct EncryptedLedgerTamperingTests {
     func alteredSealedPersonalKeys() async throws {
         let (directory, path, options, _) = try await Self.encryptedLedger("tally-tamper-keys")
         defer { directory.remove() }
-        try Self.flipByte(in: path.appending("personal-keys").string) { $0 - 1 }
+        try Self.flipByte(in: path.appending(LedgerDirectory.personalKeysName).string) { $0 - 1 }
         do {
             let ledger = try await Ledger.open(at: path, options: options)
             try await ledger.close()
             Issue.record("a ledger with an altered personal-keys file opened")
         } catch {
             #expect(error.code == "wrongEncryptionKey", "\(error)")
-            #expect(error.message.contains("personal-keys"), "\(error)")
+            #expect(error.message.contains(LedgerDirectory.personalKeysName), "\(error)")
         }
         #expect(throws: LedgerError.self) { try LedgerReplay.replay(at: path, encryption: options.encryption) }
     }

@@ -21,10 +21,10 @@ struct EncryptedLedgerTests {
         let live = try await ledger.readModels.canonicalJSON().text
         try await ledger.close()
 
-        let journal = try Data(contentsOf: URL(fileURLWithPath: path.appending("journal/00000000000000000001.segment").string))
+        let journal = try Data(contentsOf: URL(fileURLWithPath: path.appending(LedgerDirectory.journalName).appending("00000000000000000001.segment").string))
         #expect(journal.range(of: Data("Joint".utf8)) == nil, "wallet names must not be on disk in clear")
-        let checkpoints = path.appending(Ledger.checkpointDirectoryName).string
-        let names = try FileManager.default.contentsOfDirectory(atPath: checkpoints).filter { $0.hasSuffix(".checkpoint") }
+        let checkpoints = path.appending(LedgerDirectory.checkpointsName).string
+        let names = try FileManager.default.contentsOfDirectory(atPath: checkpoints).filter { $0.hasSuffix(LedgerDirectory.checkpointSuffix) }
         #expect(names.count == 1)
         for name in names {
             let bytes = try Data(contentsOf: URL(fileURLWithPath: checkpoints + "/" + name))

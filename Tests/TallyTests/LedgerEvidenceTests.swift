@@ -27,7 +27,7 @@ struct LedgerEvidenceTests {
     }
 
     private func segment(of ledger: FilePath) throws -> FilePath {
-        let journal = ledger.appending(Ledger.journalDirectoryName)
+        let journal = ledger.appending(LedgerDirectory.journalName)
         let name = try #require(try FileManager.default.contentsOfDirectory(atPath: journal.string).filter { $0.hasSuffix(".segment") }.sorted().last)
         return journal.appending(name)
     }
@@ -42,7 +42,7 @@ struct LedgerEvidenceTests {
         let (directory, ledger, last) = try await closedLedger("truncated")
         defer { directory.remove() }
         let segment = try segment(of: ledger)
-        let cutAt = try JournalReader.open(at: ledger.appending(Ledger.journalDirectoryName)).location(of: last - 10)
+        let cutAt = try JournalReader.open(at: ledger.appending(LedgerDirectory.journalName)).location(of: last - 10)
         let kept = last - 11  // one transaction per frame: the cut is at the frame holding last - 10
         #expect(truncate(segment.string, off_t(cutAt.offset)) == 0)
         let sizeBefore = try FileManager.default.attributesOfItem(atPath: segment.string)[.size] as? Int
@@ -57,7 +57,7 @@ struct LedgerEvidenceTests {
         let plan = try LedgerRepair.plan(at: ledger)
         #expect(plan.keptThrough == kept && plan.evidence?.lastSequenceNumber == last)
         let setAside = try #require(try LedgerRepair.apply(plan, at: ledger))
-        #expect(FileManager.default.fileExists(atPath: setAside.appending("checkpoints").appending("\(String(repeating: "0", count: 20 - String(last).count))\(last).checkpoint").string))
+        #expect(FileManager.default.fileExists(atPath: LedgerDirectory(setAside).checkpoint(sequenceNumber: last).string))
         let reopened = try await Ledger.open(at: ledger, options: LedgerOptions(durability: .none))
         #expect(await reopened.lastSequenceNumber == kept)
         try await reopened.close()
@@ -70,7 +70,7 @@ struct LedgerEvidenceTests {
         defer { directory.remove() }
         let segment = try segment(of: ledger)
         var bytes = try Data(contentsOf: URL(fileURLWithPath: segment.string))
-        let lastFrame = try JournalReader.open(at: ledger.appending(Ledger.journalDirectoryName)).location(of: last)
+        let lastFrame = try JournalReader.open(at: ledger.appending(LedgerDirectory.journalName)).location(of: last)
         bytes.replaceSubrange((bytes.count - 64)..<bytes.count, with: Data(count: 64))
         try bytes.write(to: URL(fileURLWithPath: segment.string))
         await #expect(performing: { try await Ledger.open(at: ledger, options: LedgerOptions(durability: .none)) },
@@ -79,7 +79,7 @@ struct LedgerEvidenceTests {
         let plan = try LedgerRepair.plan(at: ledger)
         #expect(plan.keptThrough == last - 1 && plan.journal.cutOffset == lastFrame.offset && plan.evidence != nil)
         let setAside = try #require(try LedgerRepair.apply(plan, at: ledger))
-        let saved = setAside.appending("journal").appending("\(segment.lastComponent?.string ?? "").from-\(lastFrame.offset)")
+        let saved = setAside.appending(LedgerDirectory.journalName).appending("\(segment.lastComponent?.string ?? "").from-\(lastFrame.offset)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: saved.string)) == bytes.suffix(from: Int(lastFrame.offset)), "the frame's bytes are kept")
         let reopened = try await Ledger.open(at: ledger, options: LedgerOptions(durability: .none))
         #expect(await reopened.lastSequenceNumber == last - 1)
@@ -91,7 +91,7 @@ struct LedgerEvidenceTests {
         let (directory, ledger, last) = try await closedLedger("undecodable", transactions: 12)
         defer { directory.remove() }
         let segment = try segment(of: ledger)
-        let frame = try JournalReader.open(at: ledger.appending(Ledger.journalDirectoryName)).location(of: last - 5)
+        let frame = try JournalReader.open(at: ledger.appending(LedgerDirectory.journalName)).location(of: last - 5)
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: segment.string)))
         let start = Int(frame.offset)
         let stored = Int(bytes[start + 8]) | Int(bytes[start + 9]) << 8 | Int(bytes[start + 10]) << 16 | Int(bytes[start + 11]) << 24
@@ -132,7 +132,7 @@ struct LedgerEvidenceTests {
                 }
             })
             #expect(throws: LedgerError.self, "\(variant)") { try LedgerReplay.replay(at: ledger) }
-            let names = try FileManager.default.contentsOfDirectory(atPath: ledger.appending(Ledger.journalDirectoryName).string)
+            let names = try FileManager.default.contentsOfDirectory(atPath: ledger.appending(LedgerDirectory.journalName).string)
             #expect(names.filter { $0.hasSuffix(".segment") }.count == (variant == "deleted" ? 0 : 1), "no fresh journal was created (\(variant))")
         }
     }
@@ -143,8 +143,8 @@ struct LedgerEvidenceTests {
             let (directory, ledger, last) = try await closedLedger("fifo-\(target)", transactions: 2)
             defer { directory.remove() }
             let path = target == "personal-keys"
-                ? ledger.appending("personal-keys")
-                : ledger.appending("checkpoints").appending("\(String(repeating: "0", count: 20 - String(last).count))\(last).checkpoint")
+                ? ledger.appending(LedgerDirectory.personalKeysName)
+                : LedgerDirectory(ledger).checkpoint(sequenceNumber: last)
             try FileManager.default.removeItem(atPath: path.string)
             #expect(mkfifo(path.string, 0o600) == 0)
             do {
@@ -164,9 +164,9 @@ struct LedgerEvidenceTests {
         defer { directory.remove() }
         let (otherDirectory, other, _) = try await closedLedger("keys-theirs", transactions: 2)
         defer { otherDirectory.remove() }
-        let ours = ledger.appending("personal-keys").string
+        let ours = ledger.appending(LedgerDirectory.personalKeysName).string
         try FileManager.default.removeItem(atPath: ours)
-        try FileManager.default.copyItem(atPath: other.appending("personal-keys").string, toPath: ours)
+        try FileManager.default.copyItem(atPath: other.appending(LedgerDirectory.personalKeysName).string, toPath: ours)
         await #expect(performing: { try await Ledger.open(at: ledger, options: LedgerOptions(durability: .none)) }, throws: { error in
             guard let error = error as? LedgerError, case .personalKeys(let message) = error else { return false }
             return message.contains("cannot be opened")
@@ -186,7 +186,7 @@ struct LedgerEvidenceTests {
         let path = directory.appending("ledger")
         let ledger = try await Ledger.open(at: path, options: options)
         try await ledger.execute(s.setup())
-        let keyFile = path.appending("personal-keys").string
+        let keyFile = path.appending(LedgerDirectory.personalKeysName).string
         let keysBefore = try Data(contentsOf: URL(fileURLWithPath: keyFile))
         let people = (0..<1_000).map { index in s.command(.addPerson(personID: s.ids.next(), name: "P\(index)")) }
         await #expect(performing: { try await ledger.execute(people) }, throws: { ($0 as? LedgerError)?.code == "frameTooLarge" })
@@ -203,7 +203,7 @@ struct LedgerEvidenceTests {
         let test = try await TestLedger.make("lock")
         defer { test.directory.remove() }
         try await test.ledger.execute(s.setup())
-        let journal = test.directory.appending("ledger").appending(Ledger.journalDirectoryName)
+        let journal = test.directory.appending("ledger").appending(LedgerDirectory.journalName)
         let names = try FileManager.default.contentsOfDirectory(atPath: journal.string)
         #expect(names.allSatisfy { $0.hasSuffix(".segment") }, "only segments: \(names)")
         await #expect(performing: { try await test.reopen() }, throws: { ($0 as? LedgerError)?.code == "journalLocked" })
@@ -217,17 +217,17 @@ struct LedgerEvidenceTests {
         defer { directory.remove() }
         func mode(_ path: FilePath) throws -> Int { try #require(FileManager.default.attributesOfItem(atPath: path.string)[.posixPermissions] as? Int) }
         #expect(try mode(ledger) == 0o700)
-        #expect(try mode(ledger.appending("journal")) == 0o700)
-        #expect(try mode(ledger.appending("personal-keys")) == 0o600)
+        #expect(try mode(ledger.appending(LedgerDirectory.journalName)) == 0o700)
+        #expect(try mode(ledger.appending(LedgerDirectory.personalKeysName)) == 0o600)
         #expect(try mode(segment(of: ledger)) == 0o600)
         #expect(try LedgerAudit.audit(at: ledger).isClean)
-        #expect(chmod(ledger.appending("personal-keys").string, 0o644) == 0)
+        #expect(chmod(ledger.appending(LedgerDirectory.personalKeysName).string, 0o644) == 0)
         #expect(chmod(try segment(of: ledger).string, 0o640) == 0)
-        let setAside = ledger.appending("repair").appending("1")
+        let setAside = ledger.appending(LedgerDirectory.repairName).appending("1")
         try FileManager.default.createDirectory(atPath: setAside.string, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         #expect(FileManager.default.createFile(atPath: setAside.appending("cut").string, contents: Data([1]), attributes: [.posixPermissions: 0o644]))
         let problems = try LedgerAudit.audit(at: ledger).problems.filter { $0.code == "permissionsTooOpen" }
-        #expect(problems.count == 3 && problems.contains { $0.message.contains("personal-keys has mode 644") }, "\(problems)")
+        #expect(problems.count == 3 && problems.contains { $0.message.contains("\(LedgerDirectory.personalKeysName) has mode 644") }, "\(problems)")
         #expect(problems.contains { $0.message.contains("repair/1/cut has mode 644") }, "what repair set aside is checked too")
     }
 }

@@ -47,7 +47,7 @@ struct LedgerFaultTests {
         try await ledger.execute(s.setup())
         let acknowledged = await ledger.lastSequenceNumber
         try await ledger.close()
-        let segment = Self.path.appending("journal/00000000000000000001.segment")
+        let segment = Self.path.appending(LedgerDirectory.journalName).appending("00000000000000000001.segment")
         let bytes = try #require(fileSystem.contents(of: segment))
         fileSystem.setContents(of: segment, to: bytes + [0x54, 0x46, 0x52, 0x4D, 0x01, 0x02, 0x03])  // half a frame header
         let reopened = try await Self.open(fileSystem)

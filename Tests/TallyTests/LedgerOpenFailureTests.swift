@@ -40,7 +40,7 @@ struct LedgerOpenFailureTests {
         let test = try await TestLedger.make("codec")
         try await test.ledger.execute(s.setup())
         try await test.ledger.close()
-        let journal = try Journal.open(at: test.directory.appending("ledger").appending(Ledger.journalDirectoryName))
+        let journal = try Journal.open(at: test.directory.appending("ledger").appending(LedgerDirectory.journalName))
         let receipt = try await journal.append([NewRecord(recordedAtMilliseconds: 1_780_000_000_000, typeTag: 999, schemaVersion: 1, payload: [1, 2, 3])])
         try journal.close()
         do {

@@ -33,7 +33,7 @@ struct LedgerSegmentContinuityTests {
             try await ledger.execute(s.command(.recordTransaction(s.ids.next(), entry)))
         }
         try await ledger.close()
-        let journal = path.appending(Ledger.journalDirectoryName)
+        let journal = path.appending(LedgerDirectory.journalName)
         let names = try fileSystem.contentsOfDirectory(at: journal).filter { $0.hasSuffix(".segment") }.sorted()
         try #require(names.count >= 3)
         try fileSystem.removeFile(at: journal.appending(names[1]))

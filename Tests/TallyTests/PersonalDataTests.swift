@@ -58,9 +58,9 @@ struct PersonalDataTests {
 
     /// Every byte the ledger directory holds, journal payloads decompressed.
     static func storedBytes(_ fileSystem: FaultInjectingFileSystem, _ path: FilePath = "/ledger") throws -> [[UInt8]] {
-        let records = try JournalReader.open(at: path.appending("journal"), fileSystem: fileSystem).records()
+        let records = try JournalReader.open(at: path.appending(LedgerDirectory.journalName), fileSystem: fileSystem).records()
         var files = records.map { Array($0.payload) }
-        for directory in [path, path.appending("checkpoints")] {
+        for directory in [path, path.appending(LedgerDirectory.checkpointsName)] {
             for name in (try? fileSystem.contentsOfDirectory(at: directory)) ?? [] {
                 if let bytes = fileSystem.contents(of: directory.appending(name)) { files.append(bytes) }
             }
@@ -95,7 +95,7 @@ struct PersonalDataTests {
             if case .memberAdded(let added) = event.event.payload { added.name.text == Self.bobName } else { false }
         })
         try await ledger.close()
-        let records = try JournalReader.open(at: "/ledger/journal", fileSystem: fileSystem).records().map { Array($0.payload) }
+        let records = try JournalReader.open(at: LedgerDirectory("/ledger").journal, fileSystem: fileSystem).records().map { Array($0.payload) }
         for text in [Self.aliceName, Self.bobName, Self.bobNote, Self.aliceNote] {
             #expect(!Self.contains(records, text), "\(text) is in clear in a journal record")
         }
@@ -183,15 +183,15 @@ struct PersonalDataTests {
         for command in household.commands { try await ledger.execute(command) }
         try await ledger.checkpoint()
         // The state a crash right after the append leaves: the old key file and checkpoints.
-        let keyFile: FilePath = "/ledger/personal-keys"
+        let keyFile: FilePath = LedgerDirectory("/ledger").personalKeys
         let oldKeys = try #require(fileSystem.contents(of: keyFile))
-        let checkpointNames = try fileSystem.contentsOfDirectory(at: "/ledger/checkpoints")
-        let oldCheckpoints = checkpointNames.map { ($0, fileSystem.contents(of: FilePath("/ledger/checkpoints").appending($0))) }
+        let checkpointNames = try fileSystem.contentsOfDirectory(at: LedgerDirectory("/ledger").checkpoints)
+        let oldCheckpoints = checkpointNames.map { ($0, fileSystem.contents(of: LedgerDirectory("/ledger").checkpoints.appending($0))) }
         try await ledger.execute(household.removeAndForgetBob())
         try await ledger.close()
         try Self.restore(fileSystem, keyFile, oldKeys)
         for case let (name, bytes?) in oldCheckpoints {
-            try Self.restore(fileSystem, FilePath("/ledger/checkpoints").appending(name), bytes)
+            try Self.restore(fileSystem, LedgerDirectory("/ledger").checkpoints.appending(name), bytes)
         }
         #expect(Self.contains(try Self.storedBytes(fileSystem), Self.bobName), "the simulated crash left Bob's texts readable")
 
@@ -216,7 +216,7 @@ struct PersonalDataTests {
         try await ledger.execute(forget[0])
         try await ledger.execute(household.scenario.command(.recordTransaction(household.scenario.ids.next(), household.scenario.expense(100))))
         await ledger.checkpointWritten()  // in the background, off the actor
-        let checkpointsBefore = try fileSystem.contentsOfDirectory(at: "/ledger/checkpoints")
+        let checkpointsBefore = try fileSystem.contentsOfDirectory(at: LedgerDirectory("/ledger").checkpoints)
         fileSystem.failWrite(after: 1, with: .ioError)  // the append succeeds, the key file write fails
         try await ledger.execute(forget[1])
         #expect(await ledger.unfinishedForgetting == [bob])
@@ -227,7 +227,7 @@ struct PersonalDataTests {
         try await ledger.execute(household.scenario.command(.recordTransaction(household.scenario.ids.next(), household.scenario.expense(200))))
         #expect(await ledger.unfinishedForgetting == [bob])
         await ledger.checkpointWritten()
-        #expect(try fileSystem.contentsOfDirectory(at: "/ledger/checkpoints") == checkpointsBefore,
+        #expect(try fileSystem.contentsOfDirectory(at: LedgerDirectory("/ledger").checkpoints) == checkpointsBefore,
                 "no checkpoint is written while the live state still holds Bob's texts")
         try await ledger.checkpoint()  // retries: the key goes, the state is rebuilt, then the checkpoint
         #expect(await ledger.unfinishedForgetting.isEmpty)
@@ -263,7 +263,7 @@ struct PersonalDataTests {
         let ledger = try await Self.open(fileSystem)
         for command in household.commands { try await ledger.execute(command) }
         try await ledger.close()
-        let keyFile: FilePath = "/ledger/personal-keys"
+        let keyFile: FilePath = LedgerDirectory("/ledger").personalKeys
         var damaged = try #require(fileSystem.contents(of: keyFile))
         damaged[damaged.count / 2] ^= 0x40
         fileSystem.setContents(of: keyFile, to: damaged)
@@ -316,7 +316,7 @@ struct PersonalDataTests {
         let ledger = try await Ledger.open(at: "/ledger", options: options)
         for command in household.commands { try await ledger.execute(command) }
         try await ledger.close()
-        let keyFile = try #require(fileSystem.contents(of: "/ledger/personal-keys"))
+        let keyFile = try #require(fileSystem.contents(of: LedgerDirectory("/ledger").personalKeys))
         #expect(keyFile.starts(with: Array("TALLYPKE".utf8)))
         let reopened = try await Ledger.open(at: "/ledger", options: options)
         #expect(await reopened.state.people[household.scenario.bob]?.name.text == Self.bobName)

@@ -50,8 +50,8 @@ struct RandomHistoryPropertyTests {
         let violations = DomainInvariants.violations(events: events, readModels: live, state: liveState)
         #expect(violations.isEmpty, "seed \(seed): \(violations.prefix(3))")
         // Checkpoint + tail: drop the newest checkpoint so open replays a tail.
-        let checkpoints = path.appending(Ledger.checkpointDirectoryName).string
-        let names = try FileManager.default.contentsOfDirectory(atPath: checkpoints).filter({ $0.hasSuffix(".checkpoint") }).sorted()
+        let checkpoints = path.appending(LedgerDirectory.checkpointsName).string
+        let names = try FileManager.default.contentsOfDirectory(atPath: checkpoints).filter({ $0.hasSuffix(LedgerDirectory.checkpointSuffix) }).sorted()
         let newest = try #require(names.last, "seed \(seed): no checkpoint was written")
         try FileManager.default.removeItem(atPath: checkpoints + "/" + newest)
         let older = try #require(names.dropLast().last, "seed \(seed): one checkpoint only; nothing to open from")

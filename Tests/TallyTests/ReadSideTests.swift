@@ -39,7 +39,7 @@ struct ReadSideTests {
         return batches
     }
 
-    static func storeFolder(_ path: FilePath) -> String { path.appending("read-side").string }
+    static func storeFolder(_ path: FilePath) -> String { path.appending(LedgerDirectory.readSideName).string }
 
     /// Executes `batches` on the ledger at `path` (created when missing) and closes it.
     static func write(_ batches: some Sequence<[Command]>, to path: FilePath) async throws {
@@ -188,7 +188,7 @@ struct ReadSideTests {
         let path = directory.appending("ledger")
         var s = Scenario()
         try await Self.write(Self.history(&s, count: 6), to: path)
-        let file = Self.storeFolder(path) + "/" + LedgerStore.fileName
+        let file = Self.storeFolder(path) + "/" + LedgerDirectory.readSideStoreName
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
         for index in stride(from: 0, to: min(bytes.count, 8192), by: 3) { bytes[index] ^= 0x5A }
         try Data(bytes).write(to: URL(fileURLWithPath: file))
@@ -203,7 +203,7 @@ struct ReadSideTests {
         let path = directory.appending("ledger")
         var s = Scenario()
         try await Self.write(Self.history(&s, count: 3), to: path)
-        let file = Self.storeFolder(path) + "/" + LedgerStore.fileName
+        let file = Self.storeFolder(path) + "/" + LedgerDirectory.readSideStoreName
         for suffix in ["", "-wal", "-shm"] { _ = unlink(file + suffix) }
         #expect(mkfifo(file, 0o600) == 0)
         #expect(try Ledger.currentStore(at: path) == nil, "a reader ignores a store file that is not a regular file")
@@ -218,7 +218,7 @@ struct ReadSideTests {
         var s = Scenario()
         let batches = Self.history(&s, count: 8)
         try await Self.write(batches.prefix(5), to: path)
-        let journal = path.appending(Ledger.journalDirectoryName).string
+        let journal = path.appending(LedgerDirectory.journalName).string
         try FileManager.default.copyItem(atPath: journal, toPath: directory.appending("journal-early").string)
         try await Self.write(batches.dropFirst(5), to: path)
         try FileManager.default.removeItem(atPath: journal)
@@ -246,7 +246,7 @@ struct ReadSideTests {
         let directory = try TemporaryDirectory("tally-store-forget")
         defer { directory.remove() }
         let path = directory.appending("ledger")
-        let database = Self.storeFolder(path) + "/" + LedgerStore.fileName
+        let database = Self.storeFolder(path) + "/" + LedgerDirectory.readSideStoreName
         var s = Scenario()
         let marker = "Zyxwvut Qorpleth"
         let ledger = try await Ledger.open(at: path, options: Self.options())
@@ -302,7 +302,7 @@ struct ReadSideTests {
         #expect(throws: LedgerError.self, "without the key nothing of the ledger is read") { try Ledger.currentStore(at: path) }
         let otherKey = try JournalEncryption(keyID: 1, key: [UInt8](repeating: 3, count: 32))
         #expect((try? Ledger.currentStore(at: path, encryption: otherKey)) == nil, "another key never reads the store")
-        let database = Self.storeFolder(path) + "/" + LedgerStore.fileName
+        let database = Self.storeFolder(path) + "/" + LedgerDirectory.readSideStoreName
         #expect(EncryptedSQLite.readableImage(ofDatabaseAt: database, key: LedgerStore.integrityKey).isEmpty,
                 "the public integrity key reads no page of an encrypted ledger's store")
         let key = try #require(options.encryption?.keys[1])

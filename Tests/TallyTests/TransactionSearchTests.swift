@@ -129,7 +129,7 @@ struct TransactionSearchTests {
         // The search index keeps words folded to lower case, each stored after the part it
         // shares with the word before it in sort order: this one and "vienna" share none.
         let term = "qorpleth"
-        let database = household.directory.appending("ledger").appending("read-side").appending(LedgerStore.fileName).string
+        let database = household.directory.appending("ledger").appending(LedgerDirectory.readSideName).appending(LedgerDirectory.readSideStoreName).string
         let s = household.s
         var scenario = s
         try await household.ledger.execute(scenario.command(.removeMember(personID: s.bob, acknowledgeUnsettled: true)))

@@ -12,7 +12,7 @@ extension Comparison {
         let count = options.engineEvents
         let ledger = FilePath(path("engine-ledger"))
         Self.progress("building a \(count)-event ledger for the replay and open rows")
-        let journal = try Journal.open(at: ledger.appending(Ledger.journalDirectoryName), options: JournalOptions(durability: .none))
+        let journal = try Journal.open(at: LedgerDirectory(ledger).journal, options: JournalOptions(durability: .none))
         for events in HouseholdHistory(count: count, seed: options.seed).batches(of: 1000) {
             try await journal.append(events.map(EncodedHistory.record))
         }

@@ -92,7 +92,7 @@ extension EncryptionCost {
             higherIsBetter: true, replayRates.map(CostTable.median))
         engineTable.add("Journal bytes on disk per event", higherIsBetter: false, format: .bytes, variants.indices.map { index in
             let bytes = (0..<ledgerCount).reduce(Int64(0)) { total, ledgerIndex in
-                total + DiskUsage.bytes(at: ledgerPath(variant: index, ledger: ledgerIndex).appending(Ledger.journalDirectoryName).string)
+                total + DiskUsage.bytes(at: LedgerDirectory(ledgerPath(variant: index, ledger: ledgerIndex)).journal.string)
             }
             return Double(bytes) / Double(events)
         })

@@ -98,7 +98,7 @@ case "memory":
     // measured with the read models, as a replay of a ledger directory holds both, and the
     // read models one by one after that.
     func megabytes() -> Double { Double(ProcessMemory.bytes("VmRSS") ?? 0) / 1_048_576 }
-    try await appendLazily(at: FilePath(directory).appending(Ledger.journalDirectoryName))
+    try await appendLazily(at: LedgerDirectory(FilePath(directory)).journal)
     let base = megabytes()
     let replayed = try LedgerReplay.replay(at: FilePath(directory))
     let afterState = megabytes()

@@ -92,7 +92,7 @@ enum ScaleChild {
             let ledger = TallySubject.ledgerPath(in: request.directory)
             var verified: VerificationReport?
             let verifySeconds = try Stopwatch.seconds {
-                verified = try JournalVerifier.verify(at: ledger.appending(Ledger.journalDirectoryName))
+                verified = try JournalVerifier.verify(at: LedgerDirectory(ledger).journal)
             }
             guard let report = verified, report.isClean else { throw ScaleError.damaged("journal verification: \(verified?.problems.description ?? "no report")") }
             var events: UInt64 = 0

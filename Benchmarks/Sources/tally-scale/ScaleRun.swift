@@ -111,15 +111,14 @@ struct ScaleRun {
     /// Journal, checkpoint files, the checkpoint archive (with its WAL), the read-side store,
     /// and the rest of the ledger directory (the personal-key file).
     private func tallyBytes(size: Int) -> Figures {
-        let ledger = TallySubject.ledgerPath(in: directory(size: size, .tally)).string
-        let journal = Double(DiskUsage.bytes(at: ledger + "/" + Ledger.journalDirectoryName))
-        let folder = ledger + "/" + Ledger.checkpointDirectoryName
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        let checkpointNames = names.filter { $0.hasSuffix(".checkpoint") }
-        let checkpoints = checkpointNames.reduce(0.0) { $0 + Double(DiskUsage.bytes(at: folder + "/" + $1)) }
-        let archive = Double(DiskUsage.bytes(at: folder)) - checkpoints
-        let store = Double(DiskUsage.bytes(at: ledger + "/read-side"))
-        let total = Double(DiskUsage.bytes(at: ledger))
+        let layout = LedgerDirectory(TallySubject.ledgerPath(in: directory(size: size, .tally)))
+        let journal = Double(DiskUsage.bytes(at: layout.journal.string))
+        let checkpoints = layout.checkpointSequenceNumbers().reduce(0.0) {
+            $0 + Double(DiskUsage.bytes(at: layout.checkpoint(sequenceNumber: $1).string))
+        }
+        let archive = Double(DiskUsage.bytes(at: layout.checkpoints.string)) - checkpoints
+        let store = Double(DiskUsage.bytes(at: layout.readSide.string))
+        let total = Double(DiskUsage.bytes(at: layout.path.string))
         return [
             "journalBytes": journal, "checkpointBytes": checkpoints, "archiveBytes": archive,
             "checkpointFiles": Double(checkpointNames.count),

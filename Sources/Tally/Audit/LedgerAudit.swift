@@ -22,7 +22,7 @@ public enum LedgerAudit {
         at directory: FilePath, chainKey: [UInt8]? = nil, encryption: JournalEncryption? = nil,
         fileSystem: any FileSystem = PosixFileSystem(), progress: (@Sendable (Int64) -> Void)? = nil
     ) throws(LedgerError) -> AuditReport {
-        let journalPath = directory.appending(Ledger.journalDirectoryName)
+        let journalPath = LedgerDirectory(directory).journal
         let verification: VerificationReport
         do {
             verification = try JournalVerifier.verify(
@@ -50,7 +50,7 @@ public enum LedgerAudit {
             // and a journal shorter than the checkpoints or key store prove is a problem too.
             let evidence = try LedgerEvidence.gather(
                 checkpoints: CheckpointStore(
-                    directory: directory.appending(Ledger.checkpointDirectoryName), fileSystem: fileSystem, encryption: encryption),
+                    directory: LedgerDirectory(directory).checkpoints, fileSystem: fileSystem, encryption: encryption),
                 keys: keys)
             let reader = try JournalReader.open(
                 at: journalPath, fileSystem: fileSystem, encryption: encryption, evidence: evidence, allowingDamage: true)
@@ -67,11 +67,11 @@ public enum LedgerAudit {
         for (person, count) in (keys?.unopened ?? [:]).sorted(by: { $0.key.description < $1.key.description }) {
             report.problems.append(AuditProblem(
                 code: "personalTextUnreadable", rule: "P2", location: nil,
-                message: "\(count) personal text(s) of \(person), who was never forgotten, cannot be opened: their key is missing from \(PersonalKeyRing.fileName); restore it from a backup of the ledger directory"))
+                message: "\(count) personal text(s) of \(person), who was never forgotten, cannot be opened: their key is missing from \(LedgerDirectory.personalKeysName); restore it from a backup of the ledger directory"))
         }
         report.checkpoint = CheckpointComparison.compare(
             store: CheckpointStore(
-                directory: directory.appending(Ledger.checkpointDirectoryName), fileSystem: fileSystem, encryption: encryption),
+                directory: LedgerDirectory(directory).checkpoints, fileSystem: fileSystem, encryption: encryption),
             journalPath: journalPath, fileSystem: fileSystem, encryption: encryption, personalTexts: keys)
         switch report.checkpoint {
         case .none, .matchesReplay: break

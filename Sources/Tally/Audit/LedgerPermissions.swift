@@ -25,7 +25,7 @@ enum LedgerPermissions {
             guard lstat(path.string, &status) == 0 else { continue }
             if status.st_mode & 0o077 != 0 {
                 let mode = String(status.st_mode & 0o777, radix: 8)
-                let holdsKeys = path.lastComponent?.string == PersonalKeyRing.fileName
+                let holdsKeys = path == LedgerDirectory(directory).personalKeys
                 problems.append(AuditProblem(
                     code: JournalProblem.Kind.permissionsTooOpen.rawValue, location: nil,
                     message: "\(path) has mode \(mode): group or others can access it (personal data\(holdsKeys ? " and the keys that seal it" : "")); run `chmod go-rwx \(path)`"))

@@ -115,10 +115,10 @@ enum CheckpointDefect: Error, Equatable, CustomStringConvertible {
         case .stateUnreadable(let reason): "state does not decode: \(reason)"
         case .notInJournal(let sequence): "covers sequence \(sequence), which the journal does not end a frame at"
         case .chainMismatch(let sequence): "chain value at sequence \(sequence) differs from the journal's (the journal was rewritten)"
-        case .personalKeysMissing(let people): "the personal keys of \(people.joined(separator: ", ")) are missing from personal-keys"
-        case .personalKeysDiffer(let people): "the personal keys of \(people.joined(separator: ", ")) in personal-keys are not the ones the checkpoint was written with (a key file of another ledger?)"
+        case .personalKeysMissing(let people): "the personal keys of \(people.joined(separator: ", ")) are missing from \(LedgerDirectory.personalKeysName)"
+        case .personalKeysDiffer(let people): "the personal keys of \(people.joined(separator: ", ")) in \(LedgerDirectory.personalKeysName) are not the ones the checkpoint was written with (a key file of another ledger?)"
         case .tooLarge(let bytes, let limit): "the file holds \(bytes) bytes, more than the \(limit) a checkpoint may have; not read"
-        case .archiveLacks(let sequence): "its command history is in \(CheckpointArchive.fileName), which does not hold checkpoint \(sequence) (missing, damaged or from another journal)"
+        case .archiveLacks(let sequence): "its command history is in \(LedgerDirectory.checkpointArchiveName), which does not hold checkpoint \(sequence) (missing, damaged or from another journal)"
         }
     }
 }

@@ -4,7 +4,7 @@ import TallyStore
 
 extension CheckpointStore {
     /// The archive file beside the checkpoints.
-    var archivePath: FilePath { directory.appending(CheckpointArchive.fileName) }
+    var archivePath: FilePath { directory.appending(LedgerDirectory.checkpointArchiveName) }
 
     /// The checkpoint archive beside the checkpoints (Docs/Engine.md, "Checkpoints and the
     /// archive"); nil on a file system that is not the operating system's (SQLite works on

@@ -15,30 +15,16 @@ struct CheckpointStore: Sendable {
 
     static let sealedMagic: [UInt8] = Array("TALLYCKE".utf8)
 
-    static let suffix = ".checkpoint"
-
     /// The suffix `FileSystem.replaceAtomically` gives the file it writes before the rename.
-    static let temporarySuffix = suffix + ".tmp"
+    static let temporarySuffix = LedgerDirectory.checkpointSuffix + LedgerDirectory.temporarySuffix
 
     /// The largest checkpoint file read (1 GiB); a larger one is rejected before it is read
     /// (STYLE 7) and the ledger opens by full replay. Checkpoints that would be larger are not
     /// written.
     static let fileBytesMax: Int64 = 1 << 30
 
-    /// The file name of the checkpoint covering records through `sequenceNumber`.
-    static func name(sequenceNumber: UInt64) -> String {
-        let digits = String(sequenceNumber)
-        return String(repeating: "0", count: max(0, 20 - digits.count)) + digits + suffix
-    }
-
-    /// The sequence number a checkpoint's file name announces, or nil for other names.
-    static func sequenceNumber(inName name: String) -> UInt64? {
-        guard name.hasSuffix(suffix) else { return nil }
-        return UInt64(name.dropLast(suffix.count))
-    }
-
     func write(_ checkpoint: Checkpoint) throws(JournalError) {
-        let name = Self.name(sequenceNumber: checkpoint.sequenceNumber)
+        let name = LedgerDirectory.checkpointFileName(sequenceNumber: checkpoint.sequenceNumber)
         let final = directory.appending(name)
         let fileSystem = self.fileSystem
         let bytes = try JournalError.catching("write checkpoint", final) { () throws(Errno) in try fileBytes(of: checkpoint) }
@@ -60,7 +46,7 @@ struct CheckpointStore: Sendable {
     func removeAll(coveringLessThan sequenceNumber: UInt64 = .max) throws(JournalError) {
         try removeTemporaryFiles()
         let stale = try names().filter { name in
-            Self.sequenceNumber(inName: name).map { $0 < sequenceNumber } ?? true
+            LedgerDirectory.checkpointSequenceNumber(inName: name).map { $0 < sequenceNumber } ?? true
         }
         let fileSystem = self.fileSystem
         let directory = self.directory
@@ -104,7 +90,7 @@ struct CheckpointStore: Sendable {
         let directory = self.directory
         return try JournalError.catching("list checkpoints", directory) { () throws(Errno) in
             try fileSystem.contentsOfDirectory(at: directory)
-        }.filter { $0.hasSuffix(Self.suffix) }.sorted()
+        }.filter { $0.hasSuffix(LedgerDirectory.checkpointSuffix) }.sorted()
     }
 
     /// Reads a checkpoint file.

@@ -62,7 +62,7 @@ final class CheckpointWriter: Sendable {
                     try archive.write(rows, checkpoint: job.sequenceNumber, chain: job.folded.chainValue.bytes)
                 }
                 try store.write(job.folded.checkpoint(fingerprints: job.fingerprints, historyArchived: true))
-                let kept = try store.names().compactMap(CheckpointStore.sequenceNumber(inName:))
+                let kept = try store.names().compactMap(LedgerDirectory.checkpointSequenceNumber(inName:))
                 let rewritten = Array(job.folded.rewrittenRows)
                 let previous = rewrittenBefore.withLock { previous in
                     defer { previous = rewritten }

@@ -142,7 +142,7 @@ extension CheckpointStore {
             } catch .chainMismatch(let sequenceNumber) {
                 throw .storage(.corruption(JournalProblem(
                     kind: .chainMismatch, location: reader.location(of: sequenceNumber),
-                    detail: "\(Ledger.checkpointDirectoryName)/\(name) records another chain value after sequence \(sequenceNumber) than the journal's frame ending there: the journal was rewritten or replaced. Restore it from a backup; `tally repair` sets the checkpoint aside explicitly")))
+                    detail: "\(LedgerDirectory.checkpointsName)/\(name) records another chain value after sequence \(sequenceNumber) than the journal's frame ending there: the journal was rewritten or replaced. Restore it from a backup; `tally repair` sets the checkpoint aside explicitly")))
             } catch {
                 rejected.append("\(name): \(error)")
             }
@@ -195,7 +195,7 @@ enum CheckpointComparison {
                 if let archive, archiveReader != nil {
                     guard (try? archive.checkpoints())?[checkpoint.sequenceNumber] == checkpoint.chainValue.bytes else { continue }
                 }
-                if let failed = archiveReader?.failure { return .unreadable("\(newest): \(CheckpointArchive.fileName): \(failed)") }
+                if let failed = archiveReader?.failure { return .unreadable("\(newest): \(LedgerDirectory.checkpointArchiveName): \(failed)") }
                 let replayed = try LedgerReplay.fold(reader, from: FoldedState(), through: checkpoint.sequenceNumber, personalTexts: keys)
                 if replayed.state != restored.state {
                     return .differs(sequenceNumber: checkpoint.sequenceNumber, reason: "the validation state differs")

@@ -16,7 +16,7 @@ import TallyStore
 /// side) and published to ``changes`` only once its frame is durable, strictly in sequence order (``commit(_:)``).
 /// After a failed sync the ledger is failed: see ``execute(_:)-([Command])``.
 public actor Ledger {
-    /// The ledger's directory; the journal lives in `<directory>/journal`.
+    /// The ledger's directory; ``LedgerDirectory`` names what is inside.
     public nonisolated let directory: FilePath
     let journal: Journal
     let options: LedgerOptions
@@ -61,11 +61,6 @@ public actor Ledger {
     private var observations: [UInt64: any StoreObservation] = [:]
     private var nextObservationID: UInt64 = 0
     private(set) var isClosed = false
-
-    /// The journal's folder inside a ledger directory.
-    public static let journalDirectoryName = "journal"
-    /// The checkpoints' folder inside a ledger directory.
-    public static let checkpointDirectoryName = "checkpoints"
 
     private init(
         directory: FilePath, journal: Journal, options: LedgerOptions, folded: FoldedState,
@@ -113,8 +108,9 @@ public actor Ledger {
         // The key file read here, before the lock, is only evidence: a writer that closed in
         // between can only have raised it, so it is a safe lower bound. The ring the ledger
         // uses is read again under the lock.
+        let layout = LedgerDirectory(directory)
         let checkpoints = CheckpointStore(
-            directory: directory.appending(checkpointDirectoryName), fileSystem: fileSystem, encryption: options.encryption)
+            directory: layout.checkpoints, fileSystem: fileSystem, encryption: options.encryption)
         var journalOptions = options.journalOptions
         journalOptions.evidence = try LedgerEvidence.gather(
             checkpoints: checkpoints,
@@ -122,7 +118,7 @@ public actor Ledger {
         let journal: Journal
         do {
             journal = try Journal.open(
-                at: directory.appending(journalDirectoryName), options: journalOptions, fileSystem: fileSystem)
+                at: layout.journal, options: journalOptions, fileSystem: fileSystem)
         } catch {
             throw .storage(error)
         }
@@ -171,7 +167,7 @@ public actor Ledger {
                     CheckpointArchive.remove(at: checkpoints.archivePath.string)
                     archive = checkpoints.openArchive(creating: true)
                     if !replayed.state.isResident {
-                        report.rejectedCheckpoints.append("\(report.checkpointSequenceNumber.map { CheckpointStore.name(sequenceNumber: $0) } ?? "checkpoint"): \(CheckpointArchive.fileName) cannot be used: \(error)")
+                        report.rejectedCheckpoints.append("\(report.checkpointSequenceNumber.map { LedgerDirectory.checkpointFileName(sequenceNumber: $0) } ?? "checkpoint"): \(LedgerDirectory.checkpointArchiveName) cannot be used: \(error)")
                         replayed = try LedgerReplay.fold(reader, from: FoldedState(), through: reader.lastSequenceNumber, personalTexts: personalKeys)
                         report.checkpointSequenceNumber = nil
                         report.eventsReplayed = replayed.lastSequenceNumber
@@ -191,7 +187,7 @@ public actor Ledger {
                 guard options.opensWithUnreadablePersonalTexts else {
                     let people = unreadable.keys.map(\.description).sorted().joined(separator: ", ")
                     throw LedgerError.personalKeys(
-                        "\(count) personal text(s) of \(people), never forgotten, cannot be opened: their keys are missing from \(PersonalKeyRing.fileName). Restore that file from a backup of the ledger directory, or open with opensWithUnreadablePersonalTexts to read them as redacted")
+                        "\(count) personal text(s) of \(people), never forgotten, cannot be opened: their keys are missing from \(LedgerDirectory.personalKeysName). Restore that file from a backup of the ledger directory, or open with opensWithUnreadablePersonalTexts to read them as redacted")
                 }
                 report.unreadablePersonalTexts = count
             }
@@ -417,7 +413,7 @@ public actor Ledger {
         // P2: new texts of people whose key is missing would get a new key, and the restored
         // original file would then lose them; such a ledger is for reading only.
         guard openReport.unreadablePersonalTexts == 0 else {
-            throw .personalKeys("this ledger was opened with \(openReport.unreadablePersonalTexts) unreadable personal text(s) and is read-only; restore personal-keys and open it again to write")
+            throw .personalKeys("this ledger was opened with \(openReport.unreadablePersonalTexts) unreadable personal text(s) and is read-only; restore \(LedgerDirectory.personalKeysName) and open it again to write")
         }
         if !unfinishedForgetting.isEmpty { completeForgetting([]) }
         let events: [Event]

@@ -37,6 +37,13 @@ public enum LedgerError: Error, Sendable, Equatable {
     /// A query the read side cannot answer as asked (a page size out of range, a cursor of
     /// another order); the message says what to change.
     case invalidQuery(String)
+    /// `Ledger.restore` was given a target that exists and is not an empty directory, or that
+    /// was filled while restoring; the message names it and what it holds. Nothing was written
+    /// there.
+    case restoreTargetNotEmpty(String)
+    /// The ledger `Ledger.restore` built does not audit clean (its events do not fold into a
+    /// valid ledger); `problems` are the audit's, each with its location. Nothing was restored.
+    case restoredLedgerInvalid(problems: [String])
 
     /// A stable, machine-readable identifier (the violation's code for rejections).
     public var code: String {
@@ -51,6 +58,8 @@ public enum LedgerError: Error, Sendable, Equatable {
         case .repairPlanOutdated: "repairPlanOutdated"
         case .readSide: "readSide"
         case .invalidQuery: "invalidQuery"
+        case .restoreTargetNotEmpty: "restoreTargetNotEmpty"
+        case .restoredLedgerInvalid: "restoredLedgerInvalid"
         }
     }
 
@@ -75,6 +84,9 @@ public enum LedgerError: Error, Sendable, Equatable {
         case .repairPlanOutdated: "the ledger changed since the repair plan was made; nothing was repaired. Run `tally repair` again to see the new plan"
         case .readSide(let reason): reason
         case .invalidQuery(let reason): reason
+        case .restoreTargetNotEmpty(let reason): reason
+        case .restoredLedgerInvalid(let problems):
+            "the restored events do not fold into a valid ledger (\(problems.count) problem(s)): \(problems.prefix(5).joined(separator: "; ")); nothing was restored"
         }
     }
 

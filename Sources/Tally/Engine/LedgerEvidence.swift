@@ -18,10 +18,10 @@ enum LedgerEvidence {
             throw .storage(error)
         }
         // The highest sequence any checkpoint name announces (a stray name proves nothing).
-        let numbered = names.compactMap { name in CheckpointStore.sequenceNumber(inName: name).map { (name, $0) } }
+        let numbered = names.compactMap { name in LedgerDirectory.checkpointSequenceNumber(inName: name).map { (name, $0) } }
         if let (newest, sequenceNumber) = numbered.max(by: { $0.1 < $1.1 }) {
             pieces.append(JournalEvidence(
-                lastSequenceNumber: sequenceNumber, source: "\(Ledger.checkpointDirectoryName)/\(newest)"))
+                lastSequenceNumber: sequenceNumber, source: "\(LedgerDirectory.checkpointsName)/\(newest)"))
         }
         return JournalEvidence.strongest(pieces)
     }

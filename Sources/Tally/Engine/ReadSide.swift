@@ -46,9 +46,6 @@ final class ReadSide: Sendable {
     /// The sequence number the store's rows show (when not stale).
     private let stored: Mutex<UInt64>
 
-    /// The store's folder inside a ledger directory.
-    static let directoryName = "read-side"
-
     private init(store: LedgerStore?, status: Status, storedSequenceNumber: UInt64 = 0) {
         self.store = store
         self.status = status
@@ -57,7 +54,7 @@ final class ReadSide: Sendable {
 
     /// The store's database path for a ledger directory.
     static func storePath(in directory: FilePath) -> FilePath {
-        directory.appending(directoryName).appending(LedgerStore.fileName)
+        LedgerDirectory(directory).readSideStore
     }
 
     /// Opens the store of `directory` and brings it to the journal's end (`reader`), from the
@@ -74,7 +71,7 @@ final class ReadSide: Sendable {
         guard options.fileSystem.isOperatingSystemFileSystem else {
             return ReadSide(store: nil, status: .unavailable(reason: "the ledger runs on an injected file system"))
         }
-        let folder = directory.appending(directoryName)
+        let folder = LedgerDirectory(directory).readSide
         let path = storePath(in: directory)
         let snapshot = StoreSnapshot(folded.state, folded.readModels)
         let coverage = StoreCoverage(sequenceNumber: reader.lastSequenceNumber, chainValue: folded.chainValue.bytes)

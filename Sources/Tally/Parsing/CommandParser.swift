@@ -1,4 +1,5 @@
 import TallyModel
+import TallyProjections
 
 /// Parses the JSON command schema: one command per line (JSON Lines), documented in
 /// `Docs/Commands.md`.

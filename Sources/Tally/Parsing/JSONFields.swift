@@ -1,21 +1,22 @@
 import TallyModel
+import TallyProjections
 
 /// Typed access to the fields of one JSON object, with errors naming the field (`path`).
 /// Every key a parser asks about is noted in `log`, shared with the nested objects, so that
 /// keys no parser asked about can be reported as unknown (`FieldLog.unconsultedFields`).
 struct JSONFields {
-    let values: [String: JSONValue]
+    let values: [String: CanonicalJSON]
     let path: String
     let log: FieldLog
 
-    init(_ values: [String: JSONValue], path: String = "", log: FieldLog = FieldLog()) {
+    init(_ values: [String: CanonicalJSON], path: String = "", log: FieldLog = FieldLog()) {
         self.values = values
         self.path = path
         self.log = log
         log.register(keys: values.keys.map { path.isEmpty ? $0 : "\(path).\($0)" })
     }
 
-    init(_ value: JSONValue, path: String, log: FieldLog) throws(CommandParseError) {
+    init(_ value: CanonicalJSON, path: String, log: FieldLog) throws(CommandParseError) {
         guard case .object(let values) = value else { throw .bad(path, "expected an object, got \(value.typeName)") }
         self.init(values, path: path, log: log)
     }
@@ -28,7 +29,7 @@ struct JSONFields {
         return false
     }
 
-    func value(_ key: String) throws(CommandParseError) -> JSONValue {
+    func value(_ key: String) throws(CommandParseError) -> CanonicalJSON {
         log.consult(name(key))
         guard let value = values[key], value != .null else { throw .missing(name(key)) }
         return value
@@ -65,7 +66,7 @@ struct JSONFields {
         return flag
     }
 
-    func array(_ key: String) throws(CommandParseError) -> [JSONValue] {
+    func array(_ key: String) throws(CommandParseError) -> [CanonicalJSON] {
         guard case .array(let items) = try value(key) else { throw .bad(name(key), "expected an array") }
         return items
     }

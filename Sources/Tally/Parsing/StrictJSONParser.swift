@@ -1,3 +1,5 @@
+import TallyProjections
+
 /// A strict RFC 8259 parser for one command line, written for the command schema because
 /// Foundation's `JSONDecoder`/`JSONSerialization` accept duplicate keys (the last or first one
 /// wins silently) and read numbers through `Double`; no package the project can depend on
@@ -7,9 +9,9 @@
 /// (trailing commas, comments, single quotes, `NaN`, leading zeros, a bare `-`...), a key that
 /// appears twice in one object (`duplicateKey`), bytes that are not UTF-8 (`invalidUTF8`), a
 /// lone surrogate escape, nesting deeper than ``depthMax`` (`nestingTooDeep`), and `-0`.
-/// Number literals keep their exact text (``JSONValue/number(_:)``) unless they are integers
-/// that fit `Int64`.
-struct StrictJSONParser {
+/// Number literals keep their exact text (``CanonicalJSON/number(_:)``) unless they are integers
+/// that fit `Int64`. The CLI reads golden read-model files with it too (`tally verify`).
+package struct StrictJSONParser {
     /// The deepest nesting of arrays and objects accepted (STYLE 7). The schema needs 3
     /// (`covers[0].transaction`); 32 leaves room and bounds the recursion.
     static let depthMax = 32
@@ -22,7 +24,7 @@ struct StrictJSONParser {
     /// Parses `bytes` as exactly one JSON value surrounded by optional whitespace.
     /// - Throws: ``CommandParseError`` (`invalidJSON`, `duplicateKey`, `invalidUTF8`,
     ///   `nestingTooDeep`) with the column of the offending byte.
-    static func parse(_ bytes: [UInt8]) throws(CommandParseError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8]) throws(CommandParseError) -> CanonicalJSON {
         try requireUTF8(bytes)
         var parser = StrictJSONParser(bytes)
         parser.skipWhitespace()
@@ -54,7 +56,7 @@ struct StrictJSONParser {
 
     // MARK: Values
 
-    private mutating func parseValue(depth: Int) throws(CommandParseError) -> JSONValue {
+    private mutating func parseValue(depth: Int) throws(CommandParseError) -> CanonicalJSON {
         guard let byte = peek() else { throw failure("the line ends where a value was expected") }
         switch byte {
         case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
@@ -68,10 +70,10 @@ struct StrictJSONParser {
         }
     }
 
-    private mutating func parseObject(depth: Int) throws(CommandParseError) -> JSONValue {
+    private mutating func parseObject(depth: Int) throws(CommandParseError) -> CanonicalJSON {
         try requireDepth(depth)
         index += 1
-        var members: [String: JSONValue] = [:]
+        var members: [String: CanonicalJSON] = [:]
         skipWhitespace()
         if peek() == UInt8(ascii: "}") { index += 1; return .object(members) }
         while true {
@@ -93,10 +95,10 @@ struct StrictJSONParser {
         }
     }
 
-    private mutating func parseArray(depth: Int) throws(CommandParseError) -> JSONValue {
+    private mutating func parseArray(depth: Int) throws(CommandParseError) -> CanonicalJSON {
         try requireDepth(depth)
         index += 1
-        var items: [JSONValue] = []
+        var items: [CanonicalJSON] = []
         skipWhitespace()
         if peek() == UInt8(ascii: "]") { index += 1; return .array(items) }
         while true {
@@ -132,7 +134,7 @@ struct StrictJSONParser {
     // MARK: Numbers
 
     /// `-? (0 | [1-9][0-9]*) (.[0-9]+)? ([eE][+-]?[0-9]+)?`, kept exact.
-    private mutating func parseNumber() throws(CommandParseError) -> JSONValue {
+    private mutating func parseNumber() throws(CommandParseError) -> CanonicalJSON {
         let start = index
         let negative = peek() == UInt8(ascii: "-")
         if negative { index += 1 }
@@ -161,7 +163,7 @@ struct StrictJSONParser {
         if text == "-0" {
             throw CommandParseError(code: .invalidJSON, field: nil, column: start + 1, message: "-0 is not accepted; write 0")
         }
-        return Self.exactInteger(bytes[start..<index], negative: negative).map(JSONValue.integer) ?? .number(text)
+        return Self.exactInteger(bytes[start..<index], negative: negative).map(CanonicalJSON.integer) ?? .number(text)
     }
 
     /// The literal's value when it fits `Int64` (overflow-checked), else `nil`.

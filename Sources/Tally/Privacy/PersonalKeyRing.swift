@@ -31,7 +31,6 @@ import TallyModel
 /// When the ledger is encrypted at rest the file is `TALLYPKE` followed by
 /// `JournalEncryption.sealBlob` of the plain layout, like a checkpoint.
 package final class PersonalKeyRing: PersonalTextCipher {
-    static let fileName = "personal-keys"
     static let magic: [UInt8] = Array("TALLYPK2".utf8)
     /// The first layout, without the "acknowledged through" field; still read.
     static let magicVersion1: [UInt8] = Array("TALLYPK1".utf8)
@@ -76,7 +75,7 @@ package final class PersonalKeyRing: PersonalTextCipher {
         ledgerDirectory directory: FilePath, fileSystem: any FileSystem, encryption: JournalEncryption?,
         readOnly: Bool = false
     ) throws(LedgerError) -> PersonalKeyRing {
-        let path = directory.appending(fileName)
+        let path = LedgerDirectory(directory).personalKeys
         var contents = Contents()
         if fileSystem.fileExists(at: path) {
             let bytes: [UInt8]
@@ -150,7 +149,7 @@ package final class PersonalKeyRing: PersonalTextCipher {
             throw .personalKeys("a personal key must be 32 bytes (AES-256)")
         }
         let ring = PersonalKeyRing(
-            contents: Contents(keys: keys, forgotten: forgotten), path: directory.appending(fileName),
+            contents: Contents(keys: keys, forgotten: forgotten), path: LedgerDirectory(directory).personalKeys,
             fileSystem: fileSystem, encryption: encryption, isReadOnly: false)
         try ring.write(encode(Contents(keys: keys, forgotten: forgotten)))
     }
@@ -194,7 +193,7 @@ package final class PersonalKeyRing: PersonalTextCipher {
     /// What the file proves about the journal (nil when it proves nothing).
     var evidence: JournalEvidence? {
         let through = contents.withLock { $0.acknowledgedThrough }
-        return through == 0 ? nil : JournalEvidence(lastSequenceNumber: through, source: Self.fileName)
+        return through == 0 ? nil : JournalEvidence(lastSequenceNumber: through, source: LedgerDirectory.personalKeysName)
     }
 
     /// Writes the ring if keys were created since the last write (atomically, durably),
@@ -301,12 +300,12 @@ package final class PersonalKeyRing: PersonalTextCipher {
             // read before the journal, to gather evidence).
             let sealed = bytes.dropFirst(sealedMagic.count)
             let keyID = sealed.count >= 2 ? UInt16(sealed[sealed.startIndex]) | UInt16(sealed[sealed.startIndex + 1]) << 8 : 0
-            throw .storage(.encryptionKeyMissing(keyID: keyID, location: JournalLocation(segment: fileName, offset: 0)))
+            throw .storage(.encryptionKeyMissing(keyID: keyID, location: JournalLocation(segment: LedgerDirectory.personalKeysName, offset: 0)))
         }
         do {
             return try encryption.openBlob(
                 Array(bytes.dropFirst(sealedMagic.count)), context: sealedMagic,
-                location: JournalLocation(segment: fileName, offset: 0))
+                location: JournalLocation(segment: LedgerDirectory.personalKeysName, offset: 0))
         } catch {
             throw .storage(error)
         }

@@ -31,10 +31,10 @@ public enum LedgerRepair {
     public static func plan(
         at directory: FilePath, encryption: JournalEncryption? = nil, fileSystem: any FileSystem = PosixFileSystem()
     ) throws(LedgerError) -> Plan {
-        let journalPath = directory.appending(Ledger.journalDirectoryName)
+        let journalPath = LedgerDirectory(directory).journal
         let keys = try PersonalKeyRing.load(ledgerDirectory: directory, fileSystem: fileSystem, encryption: encryption, readOnly: true)
         let checkpoints = CheckpointStore(
-            directory: directory.appending(Ledger.checkpointDirectoryName), fileSystem: fileSystem, encryption: encryption)
+            directory: LedgerDirectory(directory).checkpoints, fileSystem: fileSystem, encryption: encryption)
         var journalPlan: JournalRepair.Plan
         let evidence: JournalEvidence?
         do {
@@ -97,8 +97,8 @@ public enum LedgerRepair {
         _ plan: Plan, at directory: FilePath, encryption: JournalEncryption? = nil, fileSystem: any FileSystem = PosixFileSystem()
     ) throws(LedgerError) -> FilePath? {
         guard !plan.isEmpty else { return nil }
-        let journalPath = directory.appending(Ledger.journalDirectoryName)
-        let checkpointPath = directory.appending(Ledger.checkpointDirectoryName)
+        let journalPath = LedgerDirectory(directory).journal
+        let checkpointPath = LedgerDirectory(directory).checkpoints
         do {
             let lock = try Journal.lockWriter(at: journalPath, fileSystem: fileSystem)
             defer { lock.unlock() }
@@ -106,9 +106,10 @@ public enum LedgerRepair {
                 throw LedgerError.repairPlanOutdated
             }
             let setAside = try nextSetAsideDirectory(in: directory, fileSystem: fileSystem)
-            try JournalRepair.apply(plan.journal, at: journalPath, setAsideDirectory: setAside.appending("journal"), fileSystem: fileSystem)
+            let setAsideLayout = LedgerDirectory(setAside)
+            try JournalRepair.apply(plan.journal, at: journalPath, setAsideDirectory: setAsideLayout.journal, fileSystem: fileSystem)
             if !plan.setAsideCheckpoints.isEmpty {
-                let destination = setAside.appending(Ledger.checkpointDirectoryName)
+                let destination = setAsideLayout.checkpoints
                 try JournalError.catching("set aside checkpoints", destination) { () throws(Errno) in
                     if !fileSystem.fileExists(at: destination) { try fileSystem.createDirectory(at: destination) }
                     for name in plan.setAsideCheckpoints {
@@ -158,10 +159,10 @@ public enum LedgerRepair {
 
     /// `<ledger>/repair/<n>` for the first `n` not yet used (no clock: repeatable).
     private static func nextSetAsideDirectory(in directory: FilePath, fileSystem: any FileSystem) throws(JournalError) -> FilePath {
-        let root = directory.appending("repair")
+        let layout = LedgerDirectory(directory)
         var number = 1
-        while fileSystem.fileExists(at: root.appending(String(number))) { number += 1 }
-        let chosen = root.appending(String(number))
+        while fileSystem.fileExists(at: layout.repairSetAside(number: number)) { number += 1 }
+        let chosen = layout.repairSetAside(number: number)
         try JournalError.catching("create directory", chosen) { () throws(Errno) in try fileSystem.createDirectory(at: chosen) }
         return chosen
     }

@@ -77,11 +77,11 @@ public enum LedgerReplay {
     ) throws(LedgerError) -> (PersonalKeyRing, JournalReader) {
         let keys = try PersonalKeyRing.load(ledgerDirectory: directory, fileSystem: fileSystem, encryption: encryption, readOnly: true)
         let checkpoints = CheckpointStore(
-            directory: directory.appending(Ledger.checkpointDirectoryName), fileSystem: fileSystem, encryption: encryption)
+            directory: LedgerDirectory(directory).checkpoints, fileSystem: fileSystem, encryption: encryption)
         let evidence = try LedgerEvidence.gather(checkpoints: checkpoints, keys: keys)
         do {
             let reader = try JournalReader.open(
-                at: directory.appending(Ledger.journalDirectoryName), fileSystem: fileSystem, encryption: encryption,
+                at: LedgerDirectory(directory).journal, fileSystem: fileSystem, encryption: encryption,
                 evidence: evidence, allowingDamage: allowingDamage)
             return (keys, reader)
         } catch {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Tally
 import TallyModel
+import TallyProjections
 
 /// `tally apply`: executes a JSON Lines command file and prints one JSON result per command.
 struct ApplyCommand: AsyncParsableCommand {
@@ -30,7 +31,7 @@ struct ApplyCommand: AsyncParsableCommand {
                 parsed.append((number, try CommandParser.parse(lineBytes: line)))
             } catch {
                 tally.invalid += 1
-                results.line(Self.invalid(line: number, error).text)
+                results.line(Self.invalid(line: number, error))
             }
         }
         if atomic && tally.invalid > 0 {
@@ -87,11 +88,11 @@ struct ApplyCommand: AsyncParsableCommand {
                 switch outcome {
                 case .success(let positions):
                     tally.applied += 1
-                    results.line(Self.ok(line: line, positions).text)
+                    results.line(Self.ok(line: line, positions))
                 case .failure(let error):
                     guard case .rejected = error else { throw CLIError.ledger(error, at: path) }
                     tally.rejected += 1
-                    results.line(Self.rejected(line: line, error).text)
+                    results.line(Self.rejected(line: line, error))
                 }
             }
             // The ledger lists fewer outcomes only after a failure, which threw above.
@@ -111,7 +112,7 @@ struct ApplyCommand: AsyncParsableCommand {
             let positions = try await ledger.execute(parsed.map(\.command))
             tally.applied = parsed.count
             for (line, command) in parsed {
-                results.line(Self.ok(line: line, positions.filter { $0.commandID == command.commandID }).text)
+                results.line(Self.ok(line: line, positions.filter { $0.commandID == command.commandID }))
             }
         } catch {
             guard case .rejected(let violation) = error, parsed.indices.contains(violation.commandIndex) else {
@@ -120,12 +121,9 @@ struct ApplyCommand: AsyncParsableCommand {
             tally.rejected = 1
             let culprit = parsed[violation.commandIndex].line
             for (line, _) in parsed where line != culprit {
-                var object = JSONObject()
-                object.set("line", line)
-                object.set("status", "notApplied")
-                results.line(object.text)
+                results.line(CanonicalJSON.text(orderedMembers: [("line", .integer(Int64(line))), ("status", .string("notApplied"))]))
             }
-            results.line(Self.rejected(line: culprit, error).text)
+            results.line(Self.rejected(line: culprit, error))
             Terminal.error("tally: \(file): nothing applied (--atomic): line \(culprit): \(error.description)")
         }
     }
@@ -159,32 +157,30 @@ struct ApplyCommand: AsyncParsableCommand {
         return Array(data)
     }
 
-    static func ok(line: Int, _ positions: [EventPosition]) -> JSONObject {
-        var object = JSONObject()
-        object.set("line", line)
-        object.set("status", "ok")
-        object.set("sequenceNumbers", .array(positions.map { .integer(Int64($0.sequenceNumber)) }))
-        return object
+    /// `{"line":...,"status":"ok","sequenceNumbers":[...]}`.
+    static func ok(line: Int, _ positions: [EventPosition]) -> String {
+        CanonicalJSON.text(orderedMembers: [
+            ("line", .integer(Int64(line))), ("status", .string("ok")),
+            ("sequenceNumbers", .array(positions.map { .integer(Int64($0.sequenceNumber)) })),
+        ])
     }
 
-    static func rejected(line: Int, _ error: LedgerError) -> JSONObject {
-        var object = JSONObject()
-        object.set("line", line)
-        object.set("status", "rejected")
-        object.set("code", error.code)
-        object.set("rule", error.rule)
-        object.set("message", error.message)
-        return object
+    /// `{"line":...,"status":"rejected","code":...,"rule":...,"message":...}`.
+    static func rejected(line: Int, _ error: LedgerError) -> String {
+        CanonicalJSON.text(orderedMembers: [
+            ("line", .integer(Int64(line))), ("status", .string("rejected")), ("code", .string(error.code)),
+            ("rule", CanonicalJSON(error.rule)), ("message", .string(error.message)),
+        ])
     }
 
-    static func invalid(line: Int, _ error: CommandParseError) -> JSONObject {
-        var object = JSONObject()
-        object.set("line", line)
-        object.set("status", "invalid")
-        object.set("code", error.code.rawValue)
-        object.set("field", error.field)
-        if let column = error.column { object.set("column", column) }
-        object.set("message", error.message)
-        return object
+    /// `{"line":...,"status":"invalid","code":...,"field":...[,"column":...],"message":...}`.
+    static func invalid(line: Int, _ error: CommandParseError) -> String {
+        var members: [(key: String, value: CanonicalJSON)] = [
+            ("line", .integer(Int64(line))), ("status", .string("invalid")), ("code", .string(error.code.rawValue)),
+            ("field", CanonicalJSON(error.field)),
+        ]
+        if let column = error.column { members.append(("column", .integer(Int64(column)))) }
+        members.append(("message", .string(error.message)))
+        return CanonicalJSON.text(orderedMembers: members)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SystemPackage
 import Tally
 import TallyInterchange
 
@@ -14,7 +15,7 @@ struct DemoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let path = ledger ?? FileManager.default.temporaryDirectory.appendingPathComponent("tally-demo-\(UUID().uuidString.prefix(8))").path
-        if FileManager.default.fileExists(atPath: path + "/journal") {
+        if LedgerDirectory(FilePath(path)).holdsLedger() {
             throw CLIError("\(path): a ledger already exists here; pick another --ledger")
         }
         let lines = CommandParser.commandLines(in: try ApplyCommand.read(commands))

@@ -4,6 +4,7 @@ import SystemPackage
 import Tally
 import TallyInterchange
 import TallyModel
+import TallyProjections
 
 /// `tally import`: CSV transactions into a wallet, or a JSON backup into an empty ledger.
 struct ImportCommand: AsyncParsableCommand {
@@ -86,12 +87,11 @@ struct ImportCommand: AsyncParsableCommand {
 
     /// `{line,status,reason[,column]}`.
     private static func json(_ row: CSVImporter.RowResult) -> String {
-        var object = JSONObject()
-        object.set("line", row.line)
-        object.set("status", row.status.rawValue)
-        object.set("reason", row.reason)
-        if let column = row.column { object.set("column", column) }
-        return object.text
+        var members: [(key: String, value: CanonicalJSON)] = [
+            ("line", .integer(Int64(row.line))), ("status", .string(row.status.rawValue)), ("reason", CanonicalJSON(row.reason)),
+        ]
+        if let column = row.column { members.append(("column", .string(column))) }
+        return CanonicalJSON.text(orderedMembers: members)
     }
 
     /// `(delimiter ;, dates dmy)` and the dry-run mark.

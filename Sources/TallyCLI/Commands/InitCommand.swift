@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
+import SystemPackage
 import Tally
 import TallyModel
+import TallyProjections
 
 /// `tally init`: creates a ledger with its household (the `createHousehold` command).
 struct InitCommand: AsyncParsableCommand {
@@ -20,7 +22,7 @@ struct InitCommand: AsyncParsableCommand {
 
     func run() async throws {
         let path = try location.path()
-        if FileManager.default.fileExists(atPath: path + "/journal") {
+        if LedgerDirectory(FilePath(path)).holdsLedger() {
             throw CLIError("\(path): a ledger already exists here; use `tally apply` to add to it")
         }
         let baseCurrency: Currency
@@ -41,14 +43,13 @@ struct InitCommand: AsyncParsableCommand {
         }
         try await LedgerAccess.close(ledger, at: path)
         do {
-            var line = JSONObject()
-            line.set("status", "ok")
-            line.set("ledger", path)
-            line.set("householdID", household.description)
-            line.set("admin", admin.description)
-            line.set("sequenceNumbers", .array(positions.map { .integer(Int64($0.sequenceNumber)) }))
+            let line = CanonicalJSON.text(orderedMembers: [
+                ("status", .string("ok")), ("ledger", .string(path)), ("householdID", .string(household.description)),
+                ("admin", .string(admin.description)),
+                ("sequenceNumbers", .array(positions.map { .integer(Int64($0.sequenceNumber)) })),
+            ])
             var results = ResultLines()
-            results.line(line.text)
+            results.line(line)
             try results.requireDelivered(outcome: "the ledger was created at \(path)")
         }
     }

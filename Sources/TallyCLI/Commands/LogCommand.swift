@@ -53,14 +53,14 @@ struct LogCommand: AsyncParsableCommand {
             if let walletID, !description.wallets.contains(walletID) { continue }
             if let personID, event.actor != personID, !description.people.contains(personID) { continue }
             if json {
-                var object = JSONObject()
-                object.set("sequenceNumber", committed.sequenceNumber)
-                object.set("recordedAt", event.recordedAt.iso8601)
-                object.set("type", String(describing: event.payload.tag))
-                object.set("commandID", event.commandID.description)
-                object.set("actor", event.actor.description)
-                object.set("summary", description.summary)
-                try Terminal.line(object.text)
+                try Terminal.line(CanonicalJSON.text(orderedMembers: [
+                    ("sequenceNumber", .integer(Int64(clamping: committed.sequenceNumber))),
+                    ("recordedAt", .string(event.recordedAt.iso8601)),
+                    ("type", .string(String(describing: event.payload.tag))),
+                    ("commandID", .string(event.commandID.description)),
+                    ("actor", .string(event.actor.description)),
+                    ("summary", .string(description.summary)),
+                ]))
             } else {
                 table.add([String(committed.sequenceNumber), event.recordedAt.iso8601, String(describing: event.payload.tag),
                            history.personName(event.actor), description.summary])

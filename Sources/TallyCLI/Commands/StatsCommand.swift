@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SystemPackage
+import Tally
 import TallyInterchange
 import TallyJournal
 import TallyModel
@@ -22,12 +23,13 @@ struct StatsCommand: AsyncParsableCommand {
         var counts: [String: Int] = [:]
         var events = try history.eventCursor()
         while let committed = try events.next() { counts[String(describing: committed.event.payload.tag), default: 0] += 1 }
+        let layout = LedgerDirectory(FilePath(path))
         var frames = 0
         var stored = 0
         var raw = 0
         do {
             let reader = try JournalReader.open(
-                at: FilePath(path).appending("journal"), encryption: encryption, allowingDamage: damage.allowDamaged)
+                at: layout.journal, encryption: encryption, allowingDamage: damage.allowDamaged)
             try reader.forEachFrame { frame in
                 frames += 1
                 stored += frame.storedBytes
@@ -35,15 +37,15 @@ struct StatsCommand: AsyncParsableCommand {
                 return true
             }
         } catch {
-            throw CLIError("\(path)/journal: \(error)")
+            throw CLIError("\(layout.journal): \(error)")
         }
-        let segmentFiles = ((try? FileManager.default.contentsOfDirectory(atPath: path + "/journal")) ?? []).filter { $0.hasSuffix(".segment") }.sorted()
+        let segmentFiles = (try? layout.segmentNames()) ?? []
         let bytesOnDisk = segmentFiles.reduce(Int64(0)) { total, name in
-            let size = (try? FileManager.default.attributesOfItem(atPath: path + "/journal/" + name)[.size] as? NSNumber)?.int64Value ?? 0
+            let size = (try? FileManager.default.attributesOfItem(atPath: layout.journal.appending(name).string)[.size] as? NSNumber)?.int64Value ?? 0
             return total + size
         }
         let ratioPercent = raw == 0 ? 100 : Int((Double(stored) / Double(raw) * 100).rounded())
-        let checkpoint = Self.checkpointSequence(path: path)
+        let checkpoint = layout.checkpointSequenceNumbers().last
         let age = checkpoint.map { history.lastSequenceNumber - min($0, history.lastSequenceNumber) }
         if json {
             let object: CanonicalJSON = .object([
@@ -69,11 +71,5 @@ struct StatsCommand: AsyncParsableCommand {
         try Terminal.line("Segments: \(segmentFiles.count), frames: \(frames), bytes on disk: \(bytesOnDisk)")
         try Terminal.line("Payload: \(raw) bytes raw, \(stored) stored (\(ratioPercent)% of raw)")
         try Terminal.line("Checkpoint: " + (age.map { "\($0) events behind the journal" } ?? "none"))
-    }
-
-    /// The sequence number in the newest checkpoint file name (`<seq>.checkpoint`), if any.
-    static func checkpointSequence(path: String) -> UInt64? {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: path + "/checkpoints")) ?? []
-        return names.compactMap { UInt64($0.prefix { $0.isNumber }) }.max()
     }
 }

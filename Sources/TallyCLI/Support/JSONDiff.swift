@@ -1,4 +1,5 @@
 import Foundation
+import Tally
 import TallyProjections
 
 /// A readable, path-based difference of two JSON values: one line per differing leaf,
@@ -33,38 +34,10 @@ enum JSONDiff {
         }
     }
 
-    /// Parses JSON text into a canonical value (integers only; a fraction is an error).
-    static func parse(_ data: Data) throws -> CanonicalJSON {
-        try JSONDecoder().decode(DecodedJSON.self, from: data).value
+    /// Parses JSON text with the strict parser of command lines (duplicate keys, bytes that
+    /// are not UTF-8 and anything outside RFC 8259 are refused with their column; a number
+    /// that is not an `Int64` integer is kept as its text, so it differs from any integer).
+    static func parse(_ data: Data) throws(CommandParseError) -> CanonicalJSON {
+        try StrictJSONParser.parse(Array(data))
     }
-}
-
-/// Decodes any JSON value into ``CanonicalJSON``.
-private struct DecodedJSON: Decodable {
-    let value: CanonicalJSON
-
-    init(from decoder: any Decoder) throws {
-        if var array = try? decoder.unkeyedContainer() {
-            var elements: [CanonicalJSON] = []
-            while !array.isAtEnd { elements.append(try array.decode(DecodedJSON.self).value) }
-            value = .array(elements)
-        } else if let object = try? decoder.container(keyedBy: AnyKey.self) {
-            var members: [String: CanonicalJSON] = [:]
-            for key in object.allKeys { members[key.stringValue] = try object.decode(DecodedJSON.self, forKey: key).value }
-            value = .object(members)
-        } else {
-            let single = try decoder.singleValueContainer()
-            if single.decodeNil() { value = .null }
-            else if let bool = try? single.decode(Bool.self) { value = .bool(bool) }
-            else if let integer = try? single.decode(Int64.self) { value = .integer(integer) }
-            else { value = .string(try single.decode(String.self)) }
-        }
-    }
-}
-
-private struct AnyKey: CodingKey {
-    let stringValue: String
-    init?(stringValue: String) { self.stringValue = stringValue }
-    var intValue: Int? { nil }
-    init?(intValue: Int) { nil }
 }

@@ -15,8 +15,8 @@ enum LedgerAccess {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw CLIError("\(path): no such ledger directory; create one with `tally init --ledger \(path)`")
         }
-        guard FileManager.default.fileExists(atPath: path + "/journal") else {
-            throw CLIError("\(path): not a ledger (no journal/ inside); create one with `tally init --ledger \(path)`")
+        guard LedgerDirectory(FilePath(path)).holdsLedger() else {
+            throw CLIError("\(path): not a ledger (no \(LedgerDirectory.journalName)/ inside); create one with `tally init --ledger \(path)`")
         }
     }
 
@@ -36,7 +36,7 @@ enum LedgerAccess {
             Terminal.error("tally: warning: \(path): --allow-damaged: read records 1...\(history.lastSequenceNumber) only; dropped after them: \(problem)")
         }
         if history.unreadablePersonalTexts > 0 {
-            Terminal.error("tally: warning: \(path): \(history.unreadablePersonalTexts) personal text(s) cannot be opened (keys missing from personal-keys; P2); they show as [redacted]. Restore personal-keys from a backup of the ledger directory")
+            Terminal.error("tally: warning: \(path): \(history.unreadablePersonalTexts) personal text(s) cannot be opened (keys missing from \(LedgerDirectory.personalKeysName); P2); they show as [redacted]. Restore \(LedgerDirectory.personalKeysName) from a backup of the ledger directory")
         }
         return history
     }

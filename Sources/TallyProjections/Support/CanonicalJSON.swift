@@ -1,10 +1,14 @@
-/// A JSON value with exactly one serialization (the canonical JSON of read models).
+/// The JSON value of every target: read models write it (canonical JSON), the strict parser
+/// of command lines reads into it (`StrictJSONParser` in Tally), and the CLI writes its result
+/// lines and compares golden files with it. A value has exactly one serialization.
 ///
 /// Objects are written with keys sorted by their UTF-8 bytes, no whitespace, integers only
 /// (no floating point anywhere), strings escaped minimally (`"`, `\`, and control characters as
 /// `\n`, `\r`, `\t` or `\u00XX`; everything else as raw UTF-8). Two equal values always give
 /// identical bytes. `JSONEncoder` is deliberately not used: its key order and number formatting
-/// are not a stable contract.
+/// are not a stable contract. Numbers never pass through floating point (G1, G2): the parser
+/// keeps a number literal that is not an `Int64` integer as its exact text (``number(_:)``), so
+/// that a field expecting an integer can refuse it by name; nothing else makes one.
 public indirect enum CanonicalJSON: Hashable, Sendable {
     /// `null`.
     case null
@@ -12,6 +16,10 @@ public indirect enum CanonicalJSON: Hashable, Sendable {
     case bool(Bool)
     /// A whole number.
     case integer(Int64)
+    /// A number literal that is not an `Int64` integer, exactly as read (`1.0`, `1e2`,
+    /// `99999999999999999999`), written back as that text. Only a parser makes one; read
+    /// models never do.
+    case number(String)
     /// A string.
     case string(String)
     /// An array, in the given order.
@@ -29,11 +37,27 @@ public indirect enum CanonicalJSON: Hashable, Sendable {
     /// The canonical text.
     public var text: String { String(decoding: serialized(), as: UTF8.self) }
 
+    /// One object with its members in the given order, not sorted, for lines a person reads
+    /// (`{"line":3,"status":"ok",...}`); keys and values are written as canonical JSON. Not
+    /// canonical itself: two orders give two texts.
+    public static func text(orderedMembers members: [(key: String, value: CanonicalJSON)]) -> String {
+        var bytes: [UInt8] = [UInt8(ascii: "{")]
+        for (index, member) in members.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            writeString(member.key, to: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            member.value.write(to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "}"))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     private func write(to bytes: inout [UInt8]) {
         switch self {
         case .null: bytes.append(contentsOf: "null".utf8)
         case .bool(let value): bytes.append(contentsOf: (value ? "true" : "false").utf8)
         case .integer(let value): bytes.append(contentsOf: String(value).utf8)
+        case .number(let literal): bytes.append(contentsOf: literal.utf8)
         case .string(let value): Self.writeString(value, to: &bytes)
         case .array(let elements):
             bytes.append(UInt8(ascii: "["))

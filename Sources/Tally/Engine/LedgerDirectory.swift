@@ -1,0 +1,116 @@
+import SystemPackage
+import TallyJournal
+
+/// The layout of a ledger folder: the one place that names every file and folder the engine
+/// keeps in it (Docs/Engine.md, "Ledger folder"). Whatever creates, lists or reads them asks
+/// this type for the path.
+///
+/// ```
+/// <ledger>/
+///   journal/                      the journal (TallyJournal names what is inside:
+///                                 <first sequence, 20 digits>.segment, .segment.tmp,
+///                                 torn/ with cut tails); locked by flock on the folder itself
+///   checkpoints/                  <sequence, 20 digits>.checkpoint (.checkpoint.tmp while written),
+///                                 archive.sqlite (-wal, -shm): the checkpoint archive
+///   personal-keys                 the per-person key store (personal-keys.tmp while written)
+///   read-side/read-side.sqlite    the read-side store (-wal, -shm beside it)
+///   repair/<n>/journal/           what `LedgerRepair.apply` set aside, n = 1, 2, ...
+///   repair/<n>/checkpoints/
+/// .<ledger name>.restoring/       beside the ledger: a restore in progress (`Ledger.restore`)
+/// ```
+///
+/// A value names paths only; it touches no file.
+public struct LedgerDirectory: Sendable, Hashable, CustomStringConvertible {
+    /// The ledger folder itself.
+    public let path: FilePath
+
+    /// The layout of the ledger folder at `path`.
+    public init(_ path: FilePath) { self.path = path }
+
+    /// The journal's folder name.
+    public static let journalName = "journal"
+    /// The checkpoints' folder name.
+    public static let checkpointsName = "checkpoints"
+    /// The per-person key store's file name.
+    public static let personalKeysName = "personal-keys"
+    /// The read-side store's folder name.
+    public static let readSideName = "read-side"
+    /// The read-side store's database file name, inside ``readSideName``; SQLite keeps `-wal`
+    /// and `-shm` beside it.
+    public static let readSideStoreName = "read-side.sqlite"
+    /// The checkpoint archive's database file name, inside ``checkpointsName``; SQLite keeps
+    /// `-wal` and `-shm` beside it.
+    public static let checkpointArchiveName = "archive.sqlite"
+    /// The folder `LedgerRepair.apply` sets damaged files aside in, one numbered folder per repair.
+    public static let repairName = "repair"
+    /// The suffix of a checkpoint file.
+    public static let checkpointSuffix = ".checkpoint"
+    /// The suffix `FileSystem.replaceAtomically` gives a file it writes before the rename
+    /// (`personal-keys.tmp`, `<n>.checkpoint.tmp`).
+    public static let temporarySuffix = ".tmp"
+    /// The suffix of the folder a restore builds beside its target.
+    public static let restoringSuffix = ".restoring"
+
+    /// `<ledger>/journal`.
+    public var journal: FilePath { path.appending(Self.journalName) }
+    /// `<ledger>/checkpoints`.
+    public var checkpoints: FilePath { path.appending(Self.checkpointsName) }
+    /// `<ledger>/checkpoints/archive.sqlite`.
+    public var checkpointArchive: FilePath { checkpoints.appending(Self.checkpointArchiveName) }
+    /// `<ledger>/personal-keys`.
+    public var personalKeys: FilePath { path.appending(Self.personalKeysName) }
+    /// `<ledger>/read-side`.
+    public var readSide: FilePath { path.appending(Self.readSideName) }
+    /// `<ledger>/read-side/read-side.sqlite`.
+    public var readSideStore: FilePath { readSide.appending(Self.readSideStoreName) }
+    /// `<ledger>/repair`.
+    public var repair: FilePath { path.appending(Self.repairName) }
+
+    /// `<ledger>/checkpoints/<sequence, 20 digits>.checkpoint`.
+    public func checkpoint(sequenceNumber: UInt64) -> FilePath {
+        checkpoints.appending(Self.checkpointFileName(sequenceNumber: sequenceNumber))
+    }
+
+    /// `<ledger>/repair/<number>`: the folder of one repair's set-aside files.
+    public func repairSetAside(number: Int) -> FilePath { repair.appending(String(number)) }
+
+    /// `.<ledger name>.restoring` beside the ledger folder (same file system, so renaming it
+    /// into place is atomic).
+    public var restoring: FilePath {
+        let name = path.lastComponent?.string ?? "ledger"
+        return path.removingLastComponent().appending("." + name + Self.restoringSuffix)
+    }
+
+    /// The file name of the checkpoint covering records through `sequenceNumber`.
+    public static func checkpointFileName(sequenceNumber: UInt64) -> String {
+        let digits = String(sequenceNumber)
+        return String(repeating: "0", count: max(0, 20 - digits.count)) + digits + checkpointSuffix
+    }
+
+    /// The sequence number a checkpoint's file name announces, or nil for other names.
+    public static func checkpointSequenceNumber(inName name: String) -> UInt64? {
+        guard name.hasSuffix(checkpointSuffix) else { return nil }
+        return UInt64(name.dropLast(checkpointSuffix.count))
+    }
+
+    /// The journal's segment file names, oldest first (the journal names them).
+    /// - Throws: `JournalError` when the journal folder cannot be listed.
+    public func segmentNames(fileSystem: any FileSystem = PosixFileSystem()) throws(JournalError) -> [String] {
+        try JournalReader.segmentNames(in: journal, fileSystem: fileSystem)
+    }
+
+    /// The sequence numbers of the checkpoint files, oldest first; empty without a checkpoints folder.
+    public func checkpointSequenceNumbers(fileSystem: any FileSystem = PosixFileSystem()) -> [UInt64] {
+        guard fileSystem.fileExists(at: checkpoints) else { return [] }
+        let names = (try? fileSystem.contentsOfDirectory(at: checkpoints)) ?? []
+        return names.compactMap(Self.checkpointSequenceNumber(inName:)).sorted()
+    }
+
+    /// Whether a ledger lives here: its journal folder exists.
+    public func holdsLedger(fileSystem: any FileSystem = PosixFileSystem()) -> Bool {
+        fileSystem.fileExists(at: journal)
+    }
+
+    /// The path.
+    public var description: String { path.string }
+}
