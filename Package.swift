@@ -165,13 +165,6 @@ let package = Package(
             ]
         ),
         .testTarget(
-            name: "TallyMacrosTests",
-            dependencies: [
-                "TallyMacros",
-                .product(name: "SwiftSyntaxMacrosTestSupport", package: "swift-syntax"),
-            ]
-        ),
-        .testTarget(
             name: "TallyModelTests",
             dependencies: [
                 "TallyModel", "TallyTestSupport",

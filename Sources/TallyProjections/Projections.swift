@@ -47,7 +47,7 @@ public struct Projections: Hashable, Sendable {
     package func encodedState(archived: Bool) -> [UInt8] {
         var writer = BinaryWriter(reservingCapacity: 4096)
         writer.writeStateHeader(Self.stateMagic)
-        writer.write(lastSequenceNumber)
+        lastSequenceNumber.encode(to: &writer)
         wallets.encodeState(to: &writer, archived: archived)
         debts.encodeState(to: &writer, archived: archived)
         budgets.encodeState(to: &writer, archived: archived)

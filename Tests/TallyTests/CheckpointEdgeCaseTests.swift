@@ -118,9 +118,9 @@ struct CheckpointEdgeCaseTests {
         try await Self.expectFullReplay(at: path, rejectedFor: "checkpoint format 3 is not supported")
     }
 
-    @Test("checkpoint guarantee: a validation state of the previous layout (tally.ledgerState.v5: one payday, a pending one and the open period's dates; Int64 debt nets) is passed over and the ledger replays")
+    @Test("checkpoint guarantee: a validation state of the previous layout (tally.ledgerState.v6: hand-written record layouts, a person's forgottenAt without a presence byte) is passed over and the ledger replays")
     func previousLedgerStateLayoutIsPassedOver() async throws {
-        let directory = try TemporaryDirectory("tally-ckp-state-v5")
+        let directory = try TemporaryDirectory("tally-ckp-state-previous")
         defer { directory.remove() }
         let path = directory.appending("ledger")
         var s = Scenario()
@@ -130,11 +130,11 @@ struct CheckpointEdgeCaseTests {
         try await ledger.checkpoint()
         try await ledger.close()
         let name = try #require(try Self.checkpointNames(path).first)
-        let file = path.appending(Ledger.checkpointDirectoryName).appending(name).string
+        let file = path.appending(LedgerDirectory.checkpointsName).appending(name).string
         var checkpoint = try Checkpoint.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: file))))
         var state = try #require(checkpoint.sections[FoldedState.ledgerStateSection])
         let current = Array(LedgerState.checkpointMagic.utf8)
-        let previous = Array("tally.ledgerState.v5".utf8)
+        let previous = Array("tally.ledgerState.v6".utf8)
         try #require(previous.count == current.count && state[0] == UInt8(current.count) && Array(state[1...current.count]) == current)
         state.replaceSubrange(1...current.count, with: previous)  // after the length byte
         checkpoint.sections[FoldedState.ledgerStateSection] = state

@@ -11,8 +11,10 @@ extension LedgerState {
     /// written, not derived. v6: the period schedule is the `PaydaySet` rules and the last
     /// closed period (``PaySchedule``, the read model's rule), not a payday, a pending payday
     /// and the open period's dates; household debts are ``DebtNets`` (Int128 nets, as the debt
-    /// read model keeps them). An older checkpoint is passed over (one full replay).
-    static let checkpointMagic = "tally.ledgerState.v6"
+    /// read model keeps them). v7: each record is its fields in declaration order
+    /// (`@WireFields`; a person's `forgottenAt` has a presence byte). An older checkpoint is
+    /// passed over (one full replay).
+    static let checkpointMagic = "tally.ledgerState.v7"
 
     /// - Parameter archived: the archived maps (``ArchivedMap``: transactions, transfers, group
     ///   expenses, settlements, category members, the command history) are in the checkpoint
@@ -22,34 +24,15 @@ extension LedgerState {
         writer.writeString(Self.checkpointMagic)
         writer.writeVarUInt(nextSequenceNumber)
         writer.write(hasTransactions)
-        writer.writeOptional(household) { writer, household in
-            writer.write(household.id); writer.writeString(household.name)
-            writer.write(household.baseCurrency); writer.write(household.admin)
-        }
-        writer.writeSorted(people) { writer, person in
-            writer.write(person.name); writer.write(person.isMember)
-            writer.write(person.isRemoved); writer.write(person.isArchived); writer.writeVarUInt(person.forgottenAt ?? 0)
-        }
-        writer.writeSorted(wallets) { writer, wallet in
-            writer.writeString(wallet.name); writer.write(wallet.kind); writer.write(wallet.currency)
-            writer.write(wallet.isActive); writer.write(wallet.isClosed); writer.writeVarInt(wallet.balanceMinorUnits)
-            writer.write(wallet.lastBalancePoint); writer.write(wallet.liveEntryCount)
-            writer.write(wallet.liveTransactionCount)
-        }
-        writer.writeSorted(categories) { writer, category in
-            writer.writeString(category.name); writer.write(category.group); writer.write(category.shareable)
-            writer.write(category.isPreset); writer.write(category.isActive); writer.write(category.isDeleted)
-            writer.write(category.entryCount)
-        }
-        writer.writeSorted(archived ? [:] : transactions.allEntries) { writer, transaction in transaction.write(to: &writer) }
-        writer.writeSorted(archived ? [:] : transfers.allEntries) { writer, transfer in transfer.write(to: &writer) }
-        writer.writeSorted(templates) { writer, template in
-            writer.write(template.frequency); writer.write(template.details); writer.write(template.isPaused)
-        }
+        writer.write(household)
+        writer.writeSorted(people)
+        writer.writeSorted(wallets)
+        writer.writeSorted(categories)
+        writer.writeSorted(archived ? [:] : transactions.allEntries)
+        writer.writeSorted(archived ? [:] : transfers.allEntries)
+        writer.writeSorted(templates)
         writer.write(splitRatio)
-        writer.writeSorted(groups) { writer, group in
-            writer.writeString(group.name); writer.write(group.members)
-        }
+        writer.writeSorted(groups)
         writer.writeSorted(archived ? [:] : groupExpenses.allEntries) { writer, group in writer.write(group) }
         writer.write(archived ? [] : settlements.allEntries.keys.sorted())
         debts.write(to: &writer)
@@ -57,7 +40,7 @@ extension LedgerState {
         let budgetEntries = budgets.sorted { ($0.key.categoryID, $0.key.fromPeriod) < ($1.key.categoryID, $1.key.fromPeriod) }
         writer.writeVarUInt(UInt64(budgetEntries.count))
         for (key, amount) in budgetEntries {
-            writer.write(key.categoryID); writer.write(key.fromPeriod); writer.write(amount)
+            writer.write(key); writer.write(amount)
         }
         writer.write(incomeSettings)
         history.write(to: &writer, inline: !archived)
@@ -92,59 +75,25 @@ extension LedgerState {
         self.init()
         nextSequenceNumber = try reader.readVarUInt()
         hasTransactions = try reader.read()
-        household = try reader.readOptional { reader throws(EventCodecError) in
-            HouseholdRecord(id: try reader.read(), name: try reader.readString(), baseCurrency: try reader.read(), admin: try reader.read())
-        }
-        people = try reader.readDictionary { reader throws(EventCodecError) in
-            var person = PersonRecord(name: try reader.read(), isMember: try reader.read())
-            person.isRemoved = try reader.read()
-            person.isArchived = try reader.read()
-            let forgottenAt = try reader.readVarUInt()
-            person.forgottenAt = forgottenAt == 0 ? nil : forgottenAt
-            return person
-        }
-        wallets = try reader.readDictionary { reader throws(EventCodecError) in
-            var wallet = WalletRecord(name: try reader.readString(), kind: try reader.read(), currency: try reader.read(), balanceMinorUnits: 0)
-            wallet.isActive = try reader.read()
-            wallet.isClosed = try reader.read()
-            wallet.balanceMinorUnits = try reader.readVarInt()
-            wallet.lastBalancePoint = try reader.read()
-            wallet.liveEntryCount = try reader.read()
-            wallet.liveTransactionCount = try reader.read()
-            return wallet
-        }
-        categories = try reader.readDictionary { reader throws(EventCodecError) in
-            var category = CategoryRecord(name: try reader.readString(), group: try reader.read(), shareable: try reader.read(), isPreset: try reader.read())
-            category.isActive = try reader.read()
-            category.isDeleted = try reader.read()
-            category.entryCount = try reader.read()
-            return category
-        }
-        let inlineTransactions: TreeDictionary<TransactionID, TransactionRecord> = try reader.readDictionary { reader throws(EventCodecError) in
-            try TransactionRecord(from: &reader)
-        }
+        household = try reader.read()
+        people = try reader.readDictionary()
+        wallets = try reader.readDictionary()
+        categories = try reader.readDictionary()
+        let inlineTransactions: TreeDictionary<TransactionID, TransactionRecord> = try reader.readDictionary()
         for (id, record) in inlineTransactions { transactions[id] = record }
-        let inlineTransfers: TreeDictionary<TransferID, TransferRecord> = try reader.readDictionary { reader throws(EventCodecError) in
-            try TransferRecord(from: &reader)
-        }
+        let inlineTransfers: TreeDictionary<TransferID, TransferRecord> = try reader.readDictionary()
         for (id, record) in inlineTransfers { transfers[id] = record }
-        templates = try reader.readDictionary { reader throws(EventCodecError) in
-            var template = TemplateRecord(frequency: try reader.read(), details: try reader.read())
-            template.isPaused = try reader.read()
-            return template
-        }
+        templates = try reader.readDictionary()
         splitRatio = try reader.read()
-        groups = try reader.readDictionary { reader throws(EventCodecError) in
-            GroupRecord(name: try reader.readString(), members: try reader.read())
-        }
-        let inlineGroupExpenses: TreeDictionary<GroupExpenseID, GroupID> = try reader.readDictionary { reader throws(EventCodecError) in try reader.read() }
+        groups = try reader.readDictionary()
+        let inlineGroupExpenses: TreeDictionary<GroupExpenseID, GroupID> = try reader.readDictionary()
         for (id, group) in inlineGroupExpenses { groupExpenses[id] = group }
         for id in try reader.read([SettlementID].self) { settlements[id] = true }
         debts = try DebtBook(from: &reader)
         periods = try PeriodSchedule(from: &reader)
         let budgetCount = try reader.readCount(elementBytesMin: 18)
         for _ in 0..<budgetCount {
-            let key = BudgetKey(categoryID: try reader.read(), fromPeriod: try reader.read())
+            let key: BudgetKey = try reader.read()
             let amount: Money = try reader.read()
             budgets[key] = amount
         }
@@ -178,6 +127,11 @@ extension BinaryWriter {
         body(&self, value)
     }
 
+    /// A dictionary of wire values as a count and (key, value) pairs in key order.
+    mutating func writeSorted<Key: WireValue & Comparable, Value: WireValue>(_ dictionary: some Collection<(key: Key, value: Value)>) {
+        writeSorted(dictionary) { writer, value in writer.write(value) }
+    }
+
     /// A dictionary as a count and (key, value) pairs in key order.
     mutating func writeSorted<Key: WireValue & Comparable, Value>(
         _ dictionary: some Collection<(key: Key, value: Value)>, _ body: (inout BinaryWriter, Value) -> Void
@@ -197,6 +151,11 @@ extension BinaryReader {
         case 1: return try body(&self)
         case let other: throw .invalidValue(field: "optional", reason: "presence byte \(other)", offset: offset - 1)
         }
+    }
+
+    /// A dictionary of wire values written by `writeSorted`.
+    mutating func readDictionary<Map: CheckpointMap>() throws(EventCodecError) -> Map where Map.Key: WireValue, Map.Value: WireValue {
+        try readDictionary { reader throws(EventCodecError) in try reader.read() }
     }
 
     mutating func readDictionary<Map: CheckpointMap>(
@@ -224,32 +183,17 @@ protocol CheckpointMap {
 extension Dictionary: CheckpointMap {}
 extension TreeDictionary: CheckpointMap {}
 
-/// One layout for a transaction record, in a checkpoint and in the archive.
-extension TransactionRecord: ArchiveCodable {
-    package func write(to writer: inout BinaryWriter) {
-        writer.write(details); writer.write(isDeleted)
-        writer.write(settledBy); writer.write(isBonusConfirmed)
-    }
-
-    package init(from reader: inout BinaryReader) throws(EventCodecError) {
-        self.init(details: try reader.read())
-        isDeleted = try reader.read()
-        settledBy = try reader.read()
-        isBonusConfirmed = try reader.read()
-    }
-}
-
-/// One layout for a transfer record, in a checkpoint and in the archive.
-extension TransferRecord: ArchiveCodable {
-    package func write(to writer: inout BinaryWriter) {
-        writer.write(transfer); writer.write(isDeleted)
-    }
-
-    package init(from reader: inout BinaryReader) throws(EventCodecError) {
-        self.init(transfer: try reader.read())
-        isDeleted = try reader.read()
-    }
-}
+/// The validation state's records: each one's layout is its fields in declaration order
+/// (`@WireFields`); transactions and transfers have that one layout in a checkpoint and in the
+/// archive.
+extension HouseholdRecord: WireValue {}
+extension PersonRecord: WireValue {}
+extension WalletRecord: WireValue {}
+extension CategoryRecord: WireValue {}
+extension TemplateRecord: WireValue {}
+extension BudgetKey: WireValue {}
+extension TransactionRecord: ArchiveCodable, WireValue {}
+extension TransferRecord: ArchiveCodable, WireValue {}
 
 /// The paydays (each rule's day, first date and sequence number) and the last closed period;
 /// the open period is derived from them when read.

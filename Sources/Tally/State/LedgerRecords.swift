@@ -1,6 +1,7 @@
 import TallyModel
 
 /// The household as validation sees it (H1, H2, H5).
+@WireFields
 package struct HouseholdRecord: Sendable, Equatable {
     /// The household's id.
     package var id: HouseholdID
@@ -13,6 +14,7 @@ package struct HouseholdRecord: Sendable, Equatable {
 }
 
 /// A member or contact (H3).
+@WireFields
 package struct PersonRecord: Sendable, Equatable {
     /// The display name (personal text of the person, P1).
     package var name: PersonalText
@@ -30,6 +32,7 @@ package struct PersonRecord: Sendable, Equatable {
 }
 
 /// A wallet (W1-W5).
+@WireFields
 package struct WalletRecord: Sendable, Equatable {
     /// Its name (W2).
     package var name: String
@@ -65,6 +68,7 @@ package struct WalletRecord: Sendable, Equatable {
 }
 
 /// A category (C1-C3).
+@WireFields
 package struct CategoryRecord: Sendable, Equatable {
     /// Its name (C2).
     package var name: String
@@ -83,6 +87,7 @@ package struct CategoryRecord: Sendable, Equatable {
 }
 
 /// A transaction (T1-T3).
+@WireFields
 package struct TransactionRecord: Sendable, Equatable {
     /// Its current fields.
     package var details: TransactionDetails
@@ -95,6 +100,7 @@ package struct TransactionRecord: Sendable, Equatable {
 }
 
 /// A transfer (W6).
+@WireFields
 package struct TransferRecord: Sendable, Equatable {
     /// The event that recorded it.
     package var transfer: TransferRecorded
@@ -103,6 +109,7 @@ package struct TransferRecord: Sendable, Equatable {
 }
 
 /// A recurring template (T4).
+@WireFields
 package struct TemplateRecord: Sendable, Equatable {
     /// How often it occurs.
     package var frequency: RecurrenceFrequency
@@ -113,6 +120,7 @@ package struct TemplateRecord: Sendable, Equatable {
 }
 
 /// A budget allocation's key: a category and the first period it applies to (B2).
+@WireFields
 package struct BudgetKey: Sendable, Hashable {
     /// The category.
     package var categoryID: CategoryID

@@ -21,6 +21,12 @@ extension Int64: WireValue {
     package func write(to writer: inout BinaryWriter) { writer.writeVarInt(self) }
 }
 
+/// Unsigned LEB128 (sequence numbers).
+extension UInt64: WireValue {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) { self = try reader.readVarUInt() }
+    package func write(to writer: inout BinaryWriter) { writer.writeVarUInt(self) }
+}
+
 extension Int: WireValue {
     package init(from reader: inout BinaryReader) throws(EventCodecError) {
         let start = reader.offset

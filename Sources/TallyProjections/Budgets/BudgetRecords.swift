@@ -1,6 +1,7 @@
 import TallyModel
 
 /// A category as the budget projection keeps it (C1, C3).
+@StateFields
 struct CategoryRecord: Hashable, Sendable {
     var name: String
     let group: CategoryGroup
@@ -9,6 +10,7 @@ struct CategoryRecord: Hashable, Sendable {
 }
 
 /// One `BudgetAllocated` (B2).
+@StateFields
 struct AllocationRecord: Hashable, Sendable {
     let amount: Money
     let fromPeriod: LocalDate
@@ -16,6 +18,7 @@ struct AllocationRecord: Hashable, Sendable {
 }
 
 /// The income settings (B7).
+@StateFields
 struct IncomeSettings: Hashable, Sendable {
     let mode: IncomeMode
     let monthlyIncome: Money
@@ -23,56 +26,13 @@ struct IncomeSettings: Hashable, Sendable {
     let graceDays: Int
 }
 
-extension CategoryRecord: StateCodable {
-    func encode(to writer: inout BinaryWriter) {
-        name.encode(to: &writer)
-        group.encode(to: &writer)
-        budgetType.encode(to: &writer)
-        isDeleted.encode(to: &writer)
-    }
-    init(from reader: inout StateReader) throws(ProjectionError) {
-        self.init(name: try reader.read(), group: try reader.read(), budgetType: try reader.read(), isDeleted: try reader.read())
-    }
-}
+extension CategoryRecord: StateCodable {}
 
-extension AllocationRecord: StateCodable {
-    func encode(to writer: inout BinaryWriter) {
-        amount.encode(to: &writer)
-        fromPeriod.encode(to: &writer)
-        sequenceNumber.encode(to: &writer)
-    }
-    init(from reader: inout StateReader) throws(ProjectionError) {
-        self.init(amount: try reader.read(), fromPeriod: try reader.read(), sequenceNumber: try reader.read())
-    }
-}
+extension AllocationRecord: StateCodable {}
 
-extension IncomeSettings: StateCodable {
-    func encode(to writer: inout BinaryWriter) {
-        mode.encode(to: &writer)
-        monthlyIncome.encode(to: &writer)
-        categoryIDs.encode(to: &writer)
-        graceDays.encode(to: &writer)
-    }
-    init(from reader: inout StateReader) throws(ProjectionError) {
-        self.init(mode: try reader.read(), monthlyIncome: try reader.read(), categoryIDs: try reader.read(), graceDays: try reader.read())
-    }
-}
+extension IncomeSettings: StateCodable {}
 
-extension BudgetAdjustment: StateCodable {
-    func encode(to writer: inout BinaryWriter) {
-        periodStart.encode(to: &writer)
-        sequenceNumber.encode(to: &writer)
-        kind.encode(to: &writer)
-        transactionID.encode(to: &writer)
-        categoryID.encode(to: &writer)
-        amount.encode(to: &writer)
-    }
-    init(from reader: inout StateReader) throws(ProjectionError) {
-        self.init(
-            periodStart: try reader.read(), sequenceNumber: try reader.read(), kind: try reader.read(),
-            transactionID: try reader.read(), categoryID: try reader.read(), amount: try reader.read())
-    }
-}
+extension BudgetAdjustment: StateCodable {}
 
 /// A (business date, transaction) pair: the key of ``BudgetProjection/datedTransactions``.
 /// Its bytes are the year (2 bytes, big-endian), month, day and the id's 16 bytes, so that in

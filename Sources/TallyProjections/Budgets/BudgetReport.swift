@@ -33,6 +33,7 @@ public enum IncomeSource: UInt8, Hashable, Sendable {
 }
 
 /// One category's line in a period report (B2, B4), in the budget currency.
+@StateFields
 public struct CategoryBudget: Hashable, Sendable {
     /// The category.
     public let categoryID: CategoryID
@@ -55,6 +56,7 @@ public struct CategoryBudget: Hashable, Sendable {
 }
 
 /// A 50/30/20 bucket in a period (B3).
+@StateFields
 public struct BudgetGroupSummary: Hashable, Sendable {
     /// Needs, wants or savings.
     public let budgetType: BudgetType
@@ -67,6 +69,7 @@ public struct BudgetGroupSummary: Hashable, Sendable {
 }
 
 /// The weekly allowance of a bucket for one Monday-based week overlapping the period (B5).
+@StateFields
 public struct WeeklyAllowance: Hashable, Sendable {
     /// Needs or wants.
     public let budgetType: BudgetType
@@ -85,6 +88,7 @@ public struct WeeklyAllowance: Hashable, Sendable {
 }
 
 /// The income figure of a period (B7).
+@StateFields
 public struct IncomeSummary: Hashable, Sendable {
     /// Where the amount comes from.
     public let source: IncomeSource
@@ -97,6 +101,7 @@ public struct IncomeSummary: Hashable, Sendable {
 }
 
 /// A budget period report (B1-B7): live for an open period, frozen for a closed one (B6).
+@StateFields
 public struct BudgetReport: Hashable, Sendable {
     /// The period.
     public let period: PayPeriod
@@ -122,6 +127,7 @@ public struct BudgetReport: Hashable, Sendable {
 }
 
 /// A change that landed after its period was closed (B6): it is not in the snapshot.
+@StateFields
 public struct BudgetAdjustment: Hashable, Sendable {
     /// The start of the closed period it touches.
     public let periodStart: LocalDate

@@ -26,6 +26,7 @@ struct DebtItemKey: Hashable, Comparable, Sendable {
 }
 
 /// A settlement as the debt projection keeps it (S6).
+@StateFields
 struct SettlementRecord: Hashable, Sendable {
     let from: PersonID
     let to: PersonID
@@ -39,6 +40,7 @@ struct SettlementRecord: Hashable, Sendable {
 
 /// A group (S7): its name and members, as `GroupCreated` recorded them. The one record of a
 /// group, kept by the debt projection and by the engine's validation state.
+@WireFields
 package struct GroupRecord: Hashable, Sendable {
     /// Its name.
     package let name: String
@@ -53,6 +55,7 @@ package struct GroupRecord: Hashable, Sendable {
 }
 
 /// A group expense as the debt projection keeps it, with its resolved owed amounts (S7, G4).
+@StateFields
 struct GroupExpenseRecord: Hashable, Sendable {
     let groupID: GroupID
     let paidBy: PersonID
@@ -74,51 +77,12 @@ extension DebtItemKey: ArchivedState {
     }
 }
 
-extension SettlementRecord: ArchivedState {
-    func encode(to writer: inout BinaryWriter) {
-        from.encode(to: &writer)
-        to.encode(to: &writer)
-        amount.encode(to: &writer)
-        date.encode(to: &writer)
-        covers.encode(to: &writer)
-        isAdvance.encode(to: &writer)
-        groupID.encode(to: &writer)
-        sequenceNumber.encode(to: &writer)
-    }
-    init(from reader: inout StateReader) throws(ProjectionError) {
-        self.init(
-            from: try reader.read(), to: try reader.read(), amount: try reader.read(), date: try reader.read(),
-            covers: try reader.read(), isAdvance: try reader.read(), groupID: try reader.read(),
-            sequenceNumber: try reader.read())
-    }
-}
+extension SettlementRecord: ArchivedState {}
 
-extension GroupRecord: StateCodable {
-    func encode(to writer: inout BinaryWriter) {
-        name.encode(to: &writer)
-        members.encode(to: &writer)
-    }
-    init(from reader: inout StateReader) throws(ProjectionError) {
-        self.init(name: try reader.read(), members: try reader.read())
-    }
-}
+/// The same bytes in the validation state's checkpoint and the debt projection's.
+extension GroupRecord: WireBackedState {}
 
-extension GroupExpenseRecord: ArchivedState {
-    func encode(to writer: inout BinaryWriter) {
-        groupID.encode(to: &writer)
-        paidBy.encode(to: &writer)
-        amount.encode(to: &writer)
-        date.encode(to: &writer)
-        note.encode(to: &writer)
-        owed.encode(to: &writer)
-        sequenceNumber.encode(to: &writer)
-    }
-    init(from reader: inout StateReader) throws(ProjectionError) {
-        self.init(
-            groupID: try reader.read(), paidBy: try reader.read(), amount: try reader.read(), date: try reader.read(),
-            note: try reader.read(), owed: try reader.read(), sequenceNumber: try reader.read())
-    }
-}
+extension GroupExpenseRecord: ArchivedState {}
 
 extension DebtNets.Pair: StateCodable {
     func encode(to writer: inout BinaryWriter) {

@@ -4,6 +4,7 @@ import TallyModel
 /// sequence number, so the latest rate at or before a date is found deterministically.
 struct ExchangeRateBook: Hashable, Sendable {
     /// One rate of the book.
+    @StateFields
     struct DatedRate: Hashable, Sendable {
         let asOf: LocalDate
         let scaledRate: Int64
@@ -11,6 +12,7 @@ struct ExchangeRateBook: Hashable, Sendable {
     }
 
     /// A directed currency pair: one `base` is worth `rate` `quote`.
+    @StateFields
     struct Pair: Hashable, Comparable, Sendable {
         let base: Currency
         let quote: Currency

@@ -26,48 +26,13 @@ extension TransactionDetails: WireBackedState {}
 extension PersonalText: WireBackedState {}
 extension SettledItem: WireBackedState {}
 
-extension ProjectionProblem: StateCodable {
-    func encode(to writer: inout BinaryWriter) {
-        sequenceNumber.encode(to: &writer)
-        rule.encode(to: &writer)
-        message.encode(to: &writer)
-    }
-    init(from reader: inout StateReader) throws(ProjectionError) {
-        self.init(sequenceNumber: try reader.read(), rule: try reader.read(), message: try reader.read())
-    }
-}
+extension ProjectionProblem: StateCodable {}
 
-extension TransactionRecord: ArchivedState {
-    func encode(to writer: inout BinaryWriter) {
-        details.encode(to: &writer)
-        isLive.encode(to: &writer)
-        sequenceNumber.encode(to: &writer)
-    }
-    init(from reader: inout StateReader) throws(ProjectionError) {
-        self.init(details: try reader.read(), isLive: try reader.read(), sequenceNumber: try reader.read())
-    }
-}
+extension TransactionRecord: ArchivedState {}
 
-extension ExchangeRateBook.DatedRate: StateCodable {
-    func encode(to writer: inout BinaryWriter) {
-        asOf.encode(to: &writer)
-        scaledRate.encode(to: &writer)
-        sequenceNumber.encode(to: &writer)
-    }
-    init(from reader: inout StateReader) throws(ProjectionError) {
-        self.init(asOf: try reader.read(), scaledRate: try reader.read(), sequenceNumber: try reader.read())
-    }
-}
+extension ExchangeRateBook.DatedRate: StateCodable {}
 
-extension ExchangeRateBook.Pair: StateCodable {
-    func encode(to writer: inout BinaryWriter) {
-        base.encode(to: &writer)
-        quote.encode(to: &writer)
-    }
-    init(from reader: inout StateReader) throws(ProjectionError) {
-        self.init(base: try reader.read(), quote: try reader.read())
-    }
-}
+extension ExchangeRateBook.Pair: StateCodable {}
 
 extension ExchangeRateBook: StateCodable {
     func encode(to writer: inout BinaryWriter) { rates.encode(to: &writer) }

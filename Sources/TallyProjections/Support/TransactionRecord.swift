@@ -2,6 +2,7 @@ import TallyModel
 
 /// A transaction as a projection keeps it: its current fields (after edits, T2) and whether it
 /// is live (not soft-deleted, T3).
+@StateFields
 struct TransactionRecord: Hashable, Sendable {
     /// The current fields.
     var details: TransactionDetails

@@ -2,6 +2,7 @@ import TallyModel
 
 /// A recorded balance point (W5): the observed value of a property or investment wallet, or an
 /// assertion about a transaction-tracked wallet.
+@StateFields
 public struct BalancePoint: Hashable, Sendable {
     /// The date of the balance (end of that day).
     public let date: LocalDate
@@ -18,14 +19,4 @@ public struct BalancePoint: Hashable, Sendable {
     }
 }
 
-extension BalancePoint: StateCodable {
-    func encode(to writer: inout BinaryWriter) {
-        date.encode(to: &writer)
-        balance.encode(to: &writer)
-        sequenceNumber.encode(to: &writer)
-    }
-
-    init(from reader: inout StateReader) throws(ProjectionError) {
-        self.init(date: try reader.read(), balance: try reader.read(), sequenceNumber: try reader.read())
-    }
-}
+extension BalancePoint: StateCodable {}

@@ -1,6 +1,7 @@
 import TallyModel
 
 /// A wallet as the wallet projection keeps it (W1, W4).
+@StateFields
 struct WalletRecord: Hashable, Sendable {
     let walletID: WalletID
     var name: String
@@ -19,23 +20,4 @@ struct WalletRecord: Hashable, Sendable {
     var movementSign: Int64 { kind.movementSign }
 }
 
-extension WalletRecord: StateCodable {
-    func encode(to writer: inout BinaryWriter) {
-        walletID.encode(to: &writer)
-        name.encode(to: &writer)
-        kind.encode(to: &writer)
-        currency.encode(to: &writer)
-        openingBalance.encode(to: &writer)
-        openedOn.encode(to: &writer)
-        owner.encode(to: &writer)
-        isActive.encode(to: &writer)
-        closedOn.encode(to: &writer)
-    }
-
-    init(from reader: inout StateReader) throws(ProjectionError) {
-        self.init(
-            walletID: try reader.read(), name: try reader.read(), kind: try reader.read(),
-            currency: try reader.read(), openingBalance: try reader.read(), openedOn: try reader.read(),
-            owner: try reader.read(), isActive: try reader.read(), closedOn: try reader.read())
-    }
-}
+extension WalletRecord: StateCodable {}

@@ -1,0 +1,43 @@
+import Testing
+import TallyModel
+
+/// `@WireFields` (`Docs/Architecture.md`, "Binary layouts"): a struct's layout is its stored
+/// properties in declaration order; constants, statics and computed properties are not fields.
+@Suite("Wire fields")
+struct WireFieldsTests {
+    @WireFields
+    struct Sample: WireValue, Equatable {
+        let wallet: WalletID
+        var note: String? { didSet {} }
+        let layoutVersion = 3
+        static let shared = 7
+        var doubled: Int64 { amount * 2 }
+        var amount: Int64
+        var edits: Int
+    }
+
+    static let sample = Sample(wallet: WalletID(UUIDValue(high: 1, low: 2)), note: "rent", amount: -1_250, edits: 4)
+
+    @Test("the layout is the stored properties in declaration order, and nothing else")
+    func layoutIsTheStoredPropertiesInOrder() {
+        var generated = BinaryWriter()
+        Self.sample.write(to: &generated)
+        var byHand = BinaryWriter()
+        byHand.write(Self.sample.wallet)
+        byHand.write(Self.sample.note)
+        byHand.write(Self.sample.amount)
+        byHand.write(Self.sample.edits)
+        #expect(generated.bytes == byHand.bytes)
+    }
+
+    @Test("what the encoder writes, the decoder reads back whole; a truncated layout is a typed error")
+    func roundTripAndTruncation() throws {
+        var writer = BinaryWriter()
+        Self.sample.write(to: &writer)
+        var reader = BinaryReader(writer.bytes)
+        #expect(try Sample(from: &reader) == Self.sample)
+        #expect(reader.remainingCount == 0)
+        var short = BinaryReader(Array(writer.bytes.dropLast()))
+        #expect(throws: EventCodecError.self) { try Sample(from: &short) }
+    }
+}
