@@ -33,7 +33,7 @@ struct CSVDetectionTests {
 @Suite("Interchange with a ledger", .serialized)
 struct InterchangeLedgerTests {
     static let household = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Examples/household.jsonl")
+        .deletingLastPathComponent().appendingPathComponent("Sources/TallyCLI/Demo/household.jsonl")
 
     static func makeLedger() async throws -> (FilePath, LedgerHistory) {
         let directory = FilePath(FileManager.default.temporaryDirectory.appendingPathComponent("tally-ix-\(UUID().uuidString)").path)

@@ -8,7 +8,7 @@ import Testing
 struct CommandFileTests {
     static var exampleURL: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Examples/household.jsonl")
+            .deletingLastPathComponent().appendingPathComponent("Sources/TallyCLI/Demo/household.jsonl")
     }
 
     /// Applies every command of the example, one `execute` per line, and returns the ledger.
@@ -126,10 +126,10 @@ struct CommandParserTests {
 
 @Suite("Command documentation")
 struct CommandDocumentationTests {
-    @Test("Every command of the schema is documented in Docs/Commands.md")
+    @Test("Every command of the schema is documented in the Commands article (Sources/Tally/Tally.docc/Commands.md)")
     func everyCommandIsDocumented() throws {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Docs/Commands.md")
+            .deletingLastPathComponent().appendingPathComponent("Sources/Tally/Tally.docc/Commands.md")
         let text = try String(contentsOf: url, encoding: .utf8)
         for name in CommandParser.commandNames {
             #expect(text.contains("### `\(name)`"), "\(name) is not documented")
