@@ -4,9 +4,9 @@ import Foundation
 struct HostArguments {
     static let usage = """
         usage: TallyHostExample [LEDGER] [--page-size N]
-          LEDGER  a JSON Lines commands file (Docs/Commands.md), executed into a new temporary
+          LEDGER  a JSON Lines commands file (Sources/Tally/Tally.docc/Commands.md), executed into a new temporary
                   ledger, or an existing ledger directory, opened in place (the example records
-                  one expense in it); default: Examples/household.jsonl
+                  one expense in it); default: Sources/TallyCLI/Demo/household.jsonl
           --page-size N  rows per transaction page, 1...\(pageSizeMax) (default 5)
         """
 
@@ -14,7 +14,7 @@ struct HostArguments {
     static let pageSizeMax = 100
 
     /// The commands file or ledger directory.
-    var ledgerPath = "Examples/household.jsonl"
+    var ledgerPath = "Sources/TallyCLI/Demo/household.jsonl"
     /// Rows per transaction page.
     var pageSize = 5
     /// `--help`: print ``usage`` and do nothing else.

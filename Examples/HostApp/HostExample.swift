@@ -2,7 +2,7 @@ import Foundation
 import Tally
 import TallyStore
 
-/// A host program that embeds the engine the way an app's screens do (Docs/Embedding.md).
+/// A host program that embeds the engine the way an app's screens do (Sources/Tally/Tally.docc/Embedding.md).
 ///
 /// It opens a ledger, then shows the balances, a transaction list (the first page and the
 /// next one by cursor), day totals and a category x month report using only the engine's
@@ -13,12 +13,12 @@ import TallyStore
 /// as `[redacted]`. The balances are observed: the example prints the current value, records
 /// one expense (``RepeatedExpense``) and prints the value the observation delivers after it.
 ///
-///     swift run -c release TallyHostExample                          # Examples/household.jsonl
+///     swift run -c release TallyHostExample                          # Sources/TallyCLI/Demo/household.jsonl
 ///     swift run -c release TallyHostExample path/to/commands.jsonl   # into a temporary ledger
 ///     swift run -c release TallyHostExample path/to/ledger           # an existing ledger, in place
 ///
 /// A ledger directory is opened in place and the example's expense is recorded in it: give it
-/// a copy to keep the original unchanged. Docs/Embedding.md says how to run it on a ledger of a
+/// a copy to keep the original unchanged. Sources/Tally/Tally.docc/Embedding.md says how to run it on a ledger of a
 /// million events made by `tally-scale`. Exit status: 0, 1 when the ledger or a command failed,
 /// 2 for a usage error. The output has no clock-dependent text (the CLI tests compare it).
 @main

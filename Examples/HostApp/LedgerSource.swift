@@ -5,7 +5,7 @@ import Tally
 /// Where the example's ledger comes from: a commands file executed into a new temporary
 /// ledger, or an existing ledger directory opened in place.
 enum LedgerSource {
-    /// A JSON Lines commands file (Docs/Commands.md).
+    /// A JSON Lines commands file (Sources/Tally/Tally.docc/Commands.md).
     case commands(path: String)
     /// A ledger directory (it holds `journal/`), such as one `tally apply` or `tally-scale` made.
     case directory(path: String)

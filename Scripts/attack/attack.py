@@ -161,7 +161,7 @@ def located(text: str) -> bool:
 
 
 # ----------------------------------------------------------------------------------------------
-# Realistic commands (Docs/Commands.md)
+# Realistic commands (Sources/Tally/Tally.docc/Commands.md)
 
 ALICE = "00000002-0000-4000-8000-000000000001"
 BOB = "00000002-0000-4000-8000-000000000002"
@@ -269,7 +269,7 @@ class Generator:
         return [self.activity() for _ in range(count)]
 
 
-# Fields a command may omit or set to null (Docs/Commands.md): mutating them does not make a
+# Fields a command may omit or set to null (Sources/Tally/Tally.docc/Commands.md): mutating them does not make a
 # command malformed.
 OPTIONAL_FIELDS = {"note", "tags", "payer", "shared", "ratioOverride", "amountReceived", "owner"}
 

@@ -7,7 +7,7 @@ source "$(dirname "$0")/readside-common.sh"
 echo "work: $WORK"
 N=${N:-40}
 L=$WORK/ledger
-"$TALLY" apply --ledger "$L" "$ROOT/Examples/household.jsonl" > /dev/null || exit 2
+"$TALLY" apply --ledger "$L" "$ROOT/Sources/TallyCLI/Demo/household.jsonl" > /dev/null || exit 2
 for ((i = 1; i <= N; i++)); do gen_tx $i 1 $((i * 1013)) > "$WORK/tx$i.jsonl"; done
 # The reference outputs after every prefix (from a copy, sequentially).
 cp -a "$L" "$WORK/seq"

@@ -21,7 +21,7 @@ source "$(dirname "$0")/readside-common.sh"
 echo "work: $WORK"
 
 make_ledger() {  # make_ledger DIR
-  "$TALLY" apply --ledger "$1" "$ROOT/Examples/household.jsonl" > /dev/null || { echo "setup failed"; exit 2; }
+  "$TALLY" apply --ledger "$1" "$ROOT/Sources/TallyCLI/Demo/household.jsonl" > /dev/null || { echo "setup failed"; exit 2; }
 }
 
 # craft DIR SQL: decrypt the store, run SQL with sqlite3 on the plaintext, seal it again.

@@ -8,7 +8,7 @@
 source "$(dirname "$0")/readside-common.sh"
 echo "work: $WORK"
 BASE=$WORK/base
-"$TALLY" apply --ledger "$BASE" "$ROOT/Examples/household.jsonl" > /dev/null || exit 2
+"$TALLY" apply --ledger "$BASE" "$ROOT/Sources/TallyCLI/Demo/household.jsonl" > /dev/null || exit 2
 cp -a "$BASE" "$WORK/ref" && rm -rf "$WORK/ref/read-side"
 "$TALLY" balances --ledger "$WORK/ref" > "$WORK/reference.out"
 gen_tx 1 1 100 > "$WORK/one.jsonl"

@@ -25,7 +25,7 @@ forget_line() {
 carol_wallet='{"command": "openWallet", "commandID": "0000000c-0000-4000-8000-0000000e0001", "actor": "00000002-0000-4000-8000-000000000001", "recordedAt": "2026-03-01T23:59:00.000Z", "walletID": "00000003-0000-4000-8000-0000000000c0", "name": "Kitty", "kind": "cash", "openingBalance": {"minorUnits": 5000, "currency": "CHF"}, "openedOn": "2026-01-01", "owner": "00000002-0000-4000-8000-000000000003"}'
 
 setup() {  # setup DIR
-  "$TALLY" apply --ledger "$1" "$ROOT/Examples/household.jsonl" > /dev/null || { echo "setup failed"; exit 2; }
+  "$TALLY" apply --ledger "$1" "$ROOT/Sources/TallyCLI/Demo/household.jsonl" > /dev/null || { echo "setup failed"; exit 2; }
   gen_tx 1 3 500 | "$TALLY" apply --ledger "$1" - > /dev/null
   echo "$carol_wallet" | "$TALLY" apply --ledger "$1" - | head -c 300; echo
 }

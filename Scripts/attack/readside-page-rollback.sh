@@ -29,7 +29,7 @@ if [ "${1:-}" != plain ]; then
 fi
 STORE=$L/read-side/read-side.sqlite
 
-"$TALLY" apply --ledger "$L" "${KEYARGS[@]}" "$ROOT/Examples/household.jsonl" > /dev/null || { echo "setup failed"; exit 2; }
+"$TALLY" apply --ledger "$L" "${KEYARGS[@]}" "$ROOT/Sources/TallyCLI/Demo/household.jsonl" > /dev/null || { echo "setup failed"; exit 2; }
 ls -la "$L/read-side"
 cp "$STORE" "$WORK/old.sqlite"
 gen_tx 1 5 777 > "$WORK/more.jsonl"

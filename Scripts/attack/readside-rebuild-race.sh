@@ -6,7 +6,7 @@
 source "$(dirname "$0")/readside-common.sh"
 echo "work: $WORK"
 L=$WORK/ledger
-"$TALLY" apply --ledger "$L" "$ROOT/Examples/household.jsonl" > /dev/null || exit 2
+"$TALLY" apply --ledger "$L" "$ROOT/Sources/TallyCLI/Demo/household.jsonl" > /dev/null || exit 2
 for round in $(seq 1 ${ROUNDS:-25}); do
   rm -rf "$L/read-side"
   gen_tx $round 1 $((round * 101)) > "$WORK/tx.jsonl"

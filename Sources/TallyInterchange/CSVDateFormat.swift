@@ -1,7 +1,7 @@
 import Foundation
 import TallyModel
 
-/// The date formats CSV import recognizes (DOMAIN 9): ISO `YYYY-MM-DD`, `D/M/Y` and `M/D/Y`
+/// The date formats CSV import recognizes (Docs/Domain.md, section 9): ISO `YYYY-MM-DD`, `D/M/Y` and `M/D/Y`
 /// (separators `/`, `.` or `-`; two-digit years are 20YY).
 public enum CSVDateFormat: String, Sendable, CaseIterable {
     case iso, dayMonthYear, monthDayYear

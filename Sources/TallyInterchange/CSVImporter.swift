@@ -2,7 +2,7 @@ import Foundation
 import Tally
 import TallyModel
 
-/// CSV import (DOMAIN 9): column mapping, date-format detection, category mapping, duplicate
+/// CSV import (Docs/Domain.md, section 9): column mapping, date-format detection, category mapping, duplicate
 /// detection (same date, amount, wallet and note) and deterministic ids, so importing the
 /// same file twice inserts nothing the second time.
 public struct CSVImporter: Sendable {

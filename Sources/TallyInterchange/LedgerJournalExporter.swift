@@ -4,7 +4,7 @@ import TallyModel
 import TallyProjections
 
 /// Export to plain-text accounting (ledger / hledger journal format) so that external tools
-/// can check balances (DOMAIN 9).
+/// can check balances (Docs/Domain.md, section 9).
 ///
 /// Accounts: asset wallets `assets:<kind>:<name>` (cash, bank, savings, investment,
 /// property, other), liabilities `liabilities:<kind>:<name>` (card, loan), categories

@@ -24,7 +24,7 @@ struct ApplyReadAheadCLITests {
         #expect(stats.stdout.contains(#""lastSequenceNumber":\#(lastSequenceNumber)"#), "every ok line is in the reopened ledger")
     }
 
-    /// Examples/household.jsonl, then `generatedLines` lines on 2026-03-01, one minute apart:
+    /// Sources/TallyCLI/Demo/household.jsonl, then `generatedLines` lines on 2026-03-01, one minute apart:
     /// a wallet is opened, the next line spends from it (it depends on the line before, across
     /// window boundaries too), and every ninth line opens a wallet under the name of one opened
     /// two lines before (rejected, W2). Line 500 of the generated ones does not parse.

@@ -2,10 +2,10 @@ import Foundation
 import Testing
 
 /// `Examples/HostApp` (`TallyHostExample`), built with the tests and run as a process: what it
-/// prints from the engine's observation and queries, checked against Examples/household.jsonl.
+/// prints from the engine's observation and queries, checked against Sources/TallyCLI/Demo/household.jsonl.
 @Suite("host example", .serialized)
 struct HostExampleTests {
-    @Test("on Examples/household.jsonl: the observed balances before and after its one command, with values recomputed from the file")
+    @Test("on Sources/TallyCLI/Demo/household.jsonl: the observed balances before and after its one command, with values recomputed from the file")
     func householdBalancesAndTheirUpdate() throws {
         let output = try HostOutput.run([TallyRunner.household])
         #expect(output.lines.first == "Ledger: 58 commands of household.jsonl, executed into a new ledger, 75 events")
@@ -28,7 +28,7 @@ struct HostExampleTests {
         #expect(Set(before).symmetricDifference(after) == [before[4], after[4]], "only the Joint account's line changed")
     }
 
-    @Test("on Examples/household.jsonl: the page after the cursor repeats no row, and the two pages are the first ten rows; day totals and the report hold the file's sums")
+    @Test("on Sources/TallyCLI/Demo/household.jsonl: the page after the cursor repeats no row, and the two pages are the first ten rows; day totals and the report hold the file's sums")
     func householdPagesDayTotalsAndReport() throws {
         let output = try HostOutput.run([TallyRunner.household])
         let first = output.section("Transactions, newest first (page 1, 5 rows)")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 15: `tally transactions` and `tally report` on Examples/household.jsonl.
+/// Issue 15: `tally transactions` and `tally report` on Sources/TallyCLI/Demo/household.jsonl.
 @Suite("CLI queries: transactions and report")
 struct QueryCLITests {
     /// The rows of every page of `tally <arguments> --json`, following `next` with `--after`.

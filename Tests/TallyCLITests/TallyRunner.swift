@@ -32,15 +32,18 @@ struct TallyRunner {
         throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "\(name) was not built next to the tests"])
     }
 
+    /// Runs the built executable `name` with `arguments` in `workingDirectory` (default: the
+    /// repository root) and collects its exit status and output.
     @discardableResult
     static func run(
-        _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], executable name: String = "tally"
+        _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], executable name: String = "tally",
+        workingDirectory: String? = nil
     ) throws -> Result {
         let process = Process()
         process.executableURL = try executable(name)
         process.arguments = arguments
         if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
-        process.currentDirectoryURL = repositoryRoot
+        process.currentDirectoryURL = workingDirectory.map { URL(fileURLWithPath: $0) } ?? repositoryRoot
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
@@ -60,7 +63,7 @@ struct TallyRunner {
         return url.path
     }
 
-    /// A ledger holding Examples/household.jsonl.
+    /// A ledger holding Sources/TallyCLI/Demo/household.jsonl.
     static func householdLedger() throws -> String {
         let directory = temporaryDirectory() + "/ledger"
         let result = try run(["apply", "--ledger", directory, household])

@@ -7,7 +7,7 @@ import TallyProjections
 import TallyTestSupport
 import Testing
 
-/// DOMAIN 9: the ledger-journal export is checked by the real `hledger` (Debian package
+/// Docs/Domain.md, section 9: the ledger-journal export is checked by the real `hledger` (Debian package
 /// `hledger`, installed by `.ci/run`): its balance of every wallet account equals the engine's.
 @Suite("hledger cross-check")
 struct HledgerCrossCheckTests {
@@ -52,7 +52,7 @@ struct HledgerCrossCheckTests {
         try Self.expectHledgerAgrees(history, directory: directory)
     }
 
-    @Test("W5, DOMAIN 9: an investment wallet with two balance points on one day, and a transfer into it on a day with a balance point: hledger's balance equals the engine's (one revaluation per day, after the day's movements)")
+    @Test("W5, Domain section 9: an investment wallet with two balance points on one day, and a transfer into it on a day with a balance point: hledger's balance equals the engine's (one revaluation per day, after the day's movements)")
     func revaluationsMatchEngine() async throws {
         let (directory, example) = try await InterchangeLedgerTests.makeLedger()
         defer { try? FileManager.default.removeItem(atPath: directory.string) }

@@ -41,7 +41,7 @@ struct CRC32CTests {
     @Test("this CPU uses the hardware instruction when it has SSE4.2")
     func reportsAcceleration() {
         #if arch(x86_64)
-        // The CI machine has sse4_2 (BASELINE.md); a table-only build would be a silent 4x loss.
+        // The CI machine has sse4_2 (Docs/Performance.md, "The machine"); a table-only build would be a silent 4x loss.
         #expect(CRC32C.isHardwareAccelerated)
         #endif
     }

@@ -17,6 +17,6 @@ public enum RepositoryFiles {
         url("Tests/Fixtures/\(name)")
     }
 
-    /// `Examples/household.jsonl`: the example household's recorded commands.
-    public static let householdExample = url("Examples/household.jsonl")
+    /// `Sources/TallyCLI/Demo/household.jsonl`: the example household's recorded commands (the demo `tally demo` embeds).
+    public static let householdExample = url("Sources/TallyCLI/Demo/household.jsonl")
 }

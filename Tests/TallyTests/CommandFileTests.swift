@@ -124,9 +124,9 @@ struct CommandParserTests {
 
 @Suite("Command documentation")
 struct CommandDocumentationTests {
-    @Test("Every command of the schema is documented in Docs/Commands.md")
+    @Test("Every command of the schema is documented in the Commands article (Sources/Tally/Tally.docc/Commands.md)")
     func everyCommandIsDocumented() throws {
-        let url = RepositoryFiles.url("Docs/Commands.md")
+        let url = RepositoryFiles.url("Sources/Tally/Tally.docc/Commands.md")
         let text = try String(contentsOf: url, encoding: .utf8)
         for name in CommandParser.commandNames {
             #expect(text.contains("### `\(name)`"), "\(name) is not documented")

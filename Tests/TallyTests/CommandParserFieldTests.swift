@@ -60,7 +60,7 @@ struct CommandParserFieldTests {
         #expect(commands.first?.commandID == (try Identifier(parsing: "0000000c-0000-4000-8000-000000000001")))
     }
 
-    @Test("G6: Examples/household.jsonl parses without unknown fields")
+    @Test("G6: Sources/TallyCLI/Demo/household.jsonl parses without unknown fields")
     func exampleFileParses() throws {
         let url = RepositoryFiles.householdExample
         let commands = try CommandParser.parse(lines: try String(contentsOf: url, encoding: .utf8))

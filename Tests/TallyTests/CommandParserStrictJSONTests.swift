@@ -3,7 +3,7 @@ import Tally
 import TallyModel
 import Testing
 
-/// G1 and G6 at the parser (Docs/Commands.md, "Strict JSON"): command lines are strict RFC 8259
+/// G1 and G6 at the parser (Sources/Tally/Tally.docc/Commands.md, "Strict JSON"): command lines are strict RFC 8259
 /// JSON read from their bytes. Money is exact integer minor units (never through `Double`);
 /// duplicate keys, trailing commas, invalid UTF-8 and deep nesting are typed errors with the
 /// line and byte column.

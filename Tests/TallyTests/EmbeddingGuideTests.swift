@@ -9,8 +9,8 @@ import TallyStore
 import TallyTestSupport
 import Testing
 
-/// Docs/Embedding.md: every `swift` block of the guide is here verbatim, in the test that runs
-/// it on the household of Examples/household.jsonl (75 events), and
+/// Sources/Tally/Tally.docc/Embedding.md: every `swift` block of the guide is here verbatim, in the test that runs
+/// it on the household of Sources/TallyCLI/Demo/household.jsonl (75 events), and
 /// ``everySnippetOfTheGuideIsInThisFile()`` fails when a block of the guide is not.
 @Suite("Embedding guide snippets", .serialized)
 struct EmbeddingGuideTests {
@@ -159,9 +159,9 @@ struct EmbeddingGuideTests {
         try await ledger.close()
     }
 
-    @Test("every swift block of Docs/Embedding.md is in this file verbatim (whitespace aside), its imports among this file's")
+    @Test("every swift block of Sources/Tally/Tally.docc/Embedding.md is in this file verbatim (whitespace aside), its imports among this file's")
     func everySnippetOfTheGuideIsInThisFile() throws {
-        let guide = try String(contentsOf: RepositoryFiles.url("Docs/Embedding.md"), encoding: .utf8)
+        let guide = try String(contentsOf: RepositoryFiles.url("Sources/Tally/Tally.docc/Embedding.md"), encoding: .utf8)
         let tests = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
         let snippets = GuideSnippet.swiftBlocks(in: guide)
         #expect(snippets.count == 6, "the guide's swift blocks (update this count and add a test for a new one)")
@@ -169,14 +169,14 @@ struct EmbeddingGuideTests {
         let normalizedTests = GuideSnippet.normalized(tests)
         for (index, snippet) in snippets.enumerated() {
             for line in snippet.imports where !testImports.contains(line) {
-                Issue.record("swift block \(index + 1) of Docs/Embedding.md imports what this file does not: \(line)")
+                Issue.record("swift block \(index + 1) of Sources/Tally/Tally.docc/Embedding.md imports what this file does not: \(line)")
             }
             let isHere = normalizedTests.contains(GuideSnippet.normalized(snippet.body))
-            #expect(isHere, "swift block \(index + 1) of Docs/Embedding.md is not in EmbeddingGuideTests.swift:\n\(snippet.body)")
+            #expect(isHere, "swift block \(index + 1) of Sources/Tally/Tally.docc/Embedding.md is not in EmbeddingGuideTests.swift:\n\(snippet.body)")
         }
     }
 
-    /// Examples/household.jsonl executed into a new ledger at `directory`, left open.
+    /// Sources/TallyCLI/Demo/household.jsonl executed into a new ledger at `directory`, left open.
     static func household(at directory: FilePath) async throws -> Ledger {
         let bytes = try Data(contentsOf: RepositoryFiles.householdExample)
         let ledger = try await Ledger.open(at: directory)

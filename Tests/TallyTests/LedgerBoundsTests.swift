@@ -6,7 +6,7 @@ import TallyTestSupport
 import Testing
 
 /// G1 "arithmetic that would overflow is an error, not a wrap", enforced at command time
-/// (Docs/Commands.md, "Limits"): every amount, rate and sum an accepted command records stays
+/// (Sources/Tally/Tally.docc/Commands.md, "Limits"): every amount, rate and sum an accepted command records stays
 /// within ``LedgerLimits``, so balances, net worth, debts and budgets never overflow later.
 @Suite("Ledger bounds (G1)")
 struct LedgerBoundsTests {

@@ -8,7 +8,7 @@ import TallyTestSupport
 import Testing
 
 /// Random command histories (valid and invalid, from ``RandomCommandGenerator``) through the
-/// real engine: the invariants of DOMAIN hold after every run (``DomainInvariants``), and
+/// real engine: the invariants of Docs/Domain.md hold after every run (``DomainInvariants``), and
 /// replay == live == checkpoint + tail.
 @Suite("Random histories")
 struct RandomHistoryPropertyTests {

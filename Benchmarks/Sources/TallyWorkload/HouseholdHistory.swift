@@ -7,7 +7,7 @@ import TallyModel
 /// runs day by day: mostly expenses and incomes, shared expenses with resolved S3 shares,
 /// settlements, transfers, edits, deletes and restores of earlier transactions, balance
 /// points, exchange rates, budget allocations, salaries on payday and a `PeriodClosed` at
-/// every period end. Every id refers to an entity created earlier (DOMAIN.md).
+/// every period end. Every id refers to an entity created earlier (Docs/Domain.md).
 ///
 /// It is a lazy `Sequence`: iterating holds a few kilobytes of state whatever `count` is, so
 /// 10,000,000 events stream without being held in memory. The same `seed` and `count` always

@@ -2,7 +2,7 @@ import Foundation
 import Tally
 import TallyModel
 
-/// One command as a line of the JSON command schema (Docs/Commands.md), for the `tally apply`
+/// One command as a line of the JSON command schema (Sources/Tally/Tally.docc/Commands.md), for the `tally apply`
 /// file. Covers the actions `ScaleWorkload` issues (personal transactions with a note and tags);
 /// any other is nil.
 enum CommandJSONLine {

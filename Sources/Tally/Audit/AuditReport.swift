@@ -6,7 +6,7 @@ public struct AuditProblem: Sendable, Hashable, CustomStringConvertible {
     /// `eventUndecodable`, `projectionProblem`, `sharesDoNotSumToAmount`, `groupBalancesNotZero`,
     /// `checkpointDiffers`, `checkpointUnreadable`.
     public var code: String
-    /// The DOMAIN rule behind a domain problem (`S3`, `S8`...), nil for storage problems.
+    /// The rule (Docs/Domain.md) behind a domain problem (`S3`, `S8`...), nil for storage problems.
     public var rule: String?
     /// Segment, offset and sequence number, when the problem has a place in the journal.
     public var location: JournalLocation?

@@ -11,9 +11,11 @@ public enum LedgerAudit {
     /// Audits the ledger in `directory` without the writer lock.
     ///
     /// - Parameters:
+    ///   - directory: the ledger directory (the one `Ledger.open(at:options:)` takes).
     ///   - chainKey: the HMAC key of a keyed chain.
     ///   - encryption: keys of an encrypted journal; without them encrypted frames are checked
     ///     by CRC and chain only and events cannot be decoded (reported).
+    ///   - fileSystem: the file system to read through (tests inject faults here).
     ///   - progress: bytes of journal verified so far.
     /// - Returns: a report of every problem with its location.
     /// - Throws: only when the audit cannot run: `LedgerError.storage(.journalNotFound)`,

@@ -1,6 +1,6 @@
 import TallyModel
 
-/// Every user action of DOMAIN sections 1-7. Each case lists the caller-supplied ids of what it
+/// Every user action of Docs/Domain.md sections 1-7. Each case lists the caller-supplied ids of what it
 /// creates (G5). `Docs/Commands.md` lists the rules each one checks.
 public enum CommandAction: Sendable, Hashable {
     // MARK: Household and people (H1-H5)

@@ -3,7 +3,7 @@ import TallyModel
 /// The fields a user enters for an income or expense (T1), used by `recordTransaction`,
 /// `editTransaction` (all fields after the edit, T2) and `createTemplate` (T4).
 ///
-/// The engine resolves `isShared` and `ratioOverride` into a ``TransactionSplit`` with exact
+/// The engine resolves `isShared` and `ratioOverride` into a `TransactionSplit` with exact
 /// shares (S2, S3) and stores that in the event (G4).
 public struct TransactionEntry: Sendable, Hashable {
     /// Income or expense; must match the category's group (T1).

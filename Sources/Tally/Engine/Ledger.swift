@@ -13,7 +13,7 @@ import TallyStore
 /// sees every batch written before, durable or not); the gate is left before the wait for
 /// durability, so concurrent batches share one `fdatasync` (group commit). A batch is
 /// acknowledged, applied to the state that reads see (``readModels``, ``read(_:)``, the read
-/// side) and published to ``changes`` only once its frame is durable, strictly in sequence order (``commit(_:)``).
+/// side) and published to ``changes`` only once its frame is durable, strictly in sequence order (`commit(_:)`).
 /// After a failed sync the ledger is failed: see ``execute(_:)-([Command])``.
 public actor Ledger {
     /// The ledger's directory; ``LedgerDirectory`` names what is inside.

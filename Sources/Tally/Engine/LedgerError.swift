@@ -3,7 +3,7 @@ import TallyModel
 
 /// Every error the engine throws (G6, STYLE 5).
 ///
-/// A rejected command is ``rejected(_:)`` with a ``RuleViolation``: a stable ``code``, the DOMAIN
+/// A rejected command is ``rejected(_:)`` with a ``RuleViolation``: a stable ``code``, the rule
 /// rule id (``rule``, e.g. `W2`) and a ``message`` a user can act on. Storage and decoding
 /// problems wrap the journal's and the codec's own typed errors. A rejected command or batch
 /// appends nothing.
@@ -63,7 +63,7 @@ public enum LedgerError: Error, Sendable, Equatable {
         }
     }
 
-    /// The DOMAIN rule id a rejection names (`"W2"`, `"S1"`...); `nil` for other errors.
+    /// The rule id (Docs/Domain.md) a rejection names (`"W2"`, `"S1"`...); `nil` for other errors.
     public var rule: String? {
         if case .rejected(let violation) = self { return violation.rule }
         return nil

@@ -1,4 +1,4 @@
-/// Why a command was rejected: a stable code, the DOMAIN rule it enforces and a message naming
+/// Why a command was rejected: a stable code, the rule (Docs/Domain.md) it enforces and a message naming
 /// the values involved (the amount owed, the blocking event...).
 public struct RuleViolation: Sendable, Equatable, Error {
     /// The stable code; its raw value is what hosts and the CLI print.
@@ -14,7 +14,7 @@ public struct RuleViolation: Sendable, Equatable, Error {
         self.message = message
     }
 
-    /// The DOMAIN rule id the code enforces.
+    /// The rule id (Docs/Domain.md) the code enforces.
     public var rule: String { code.rule }
 
     /// Every rejection the engine can produce. Raw values are stable; never rename one.
@@ -166,7 +166,7 @@ public struct RuleViolation: Sendable, Equatable, Error {
         /// Only income transactions can be confirmed as a bonus (B7).
         case notAnIncome
 
-        /// The DOMAIN rule id this code enforces.
+        /// The rule id (Docs/Domain.md) this code enforces.
         public var rule: String {
             switch self {
             case .noHousehold, .householdExists: "H1"

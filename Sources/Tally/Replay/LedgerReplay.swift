@@ -29,14 +29,18 @@ public enum LedgerReplay {
     /// Folds every event of the ledger in `directory` (through `through`, default the last).
     ///
     /// - Parameters:
+    ///   - directory: the ledger directory (the one `Ledger.open(at:options:)` takes).
+    ///   - through: the last sequence number to fold; `nil` folds to the journal's end.
+    ///   - encryption: the keys of an encrypted ledger; `nil` for a plain one.
+    ///   - fileSystem: the file system to read through (tests inject faults here).
+    ///   - allowingDamage: serve the valid prefix before damage instead of refusing (see
+    ///     `JournalReader.open`); ``ReplayResult/droppedProblems`` says what was left out.
     ///   - progress: called now and then with (sequence number reached, last sequence number).
     ///   - visit: called with every event folded, in order (for exports and logs).
     /// - Returns: the read models (and, package-internal, the validation state); personal texts
     ///   whose keys are gone or missing (`personal-keys` is read from `directory` when present)
     ///   read as redacted, and ``ReplayResult/unreadablePersonalTexts`` counts those of people
     ///   never forgotten.
-    ///   - allowingDamage: serve the valid prefix before damage instead of refusing (see
-    ///     `JournalReader.open`); ``ReplayResult/droppedProblems`` says what was left out.
     /// - Throws: `LedgerError.storage` (missing journal, damage anywhere but a torn tail, a
     ///   journal shorter than the checkpoints or key store prove: `journalShorterThanEvidence`,
     ///   wrong key),

@@ -5,13 +5,13 @@ public enum LedgerLimits {
     public static let amountMinorUnitsMax: Int64 = 1_000_000_000_000_000
     /// The most the magnitudes of all amounts ever recorded in one currency may add up to, in
     /// its minor units (10^17): a bound on any balance, debt, group or budget total in that
-    /// currency on any date (``MoneyExposure``). A command that would pass it is rejected with
+    /// currency on any date (`MoneyExposure`). A command that would pass it is rejected with
     /// `totalOutOfRange` (G1). 10^17 leaves a factor of 92 to `Int64.max` for read-model
     /// figures that scale a sum (monthly equivalents, percentages).
     public static let currencyExposureMinorUnitsMax: Int64 = 100_000_000_000_000_000
     /// The most any total converted into the base currency may reach, in its minor units
     /// (10^17): per currency, the exposure times the largest conversion factor any rate set so
-    /// far gives, summed (``MoneyExposure/convertedMinorUnits(into:)``). A command (an amount,
+    /// far gives, summed (`MoneyExposure.convertedMinorUnits(into:)`). A command (an amount,
     /// a new rate, a base-currency change) that would pass it is rejected with
     /// `totalOutOfRange` (G1, N1, N3).
     public static let convertedExposureMinorUnitsMax: Int64 = 100_000_000_000_000_000

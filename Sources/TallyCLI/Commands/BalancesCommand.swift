@@ -66,13 +66,14 @@ enum Reports {
     static func balances(_ balances: [WalletBalance], totals: WalletTotals, personName: (PersonID) -> String) -> String {
         var table = TextTable([("Wallet", .left), ("Kind", .left), ("Owner", .left), ("Balance", .right), ("", .left)])
         for balance in balances {
+            let isLiability = balance.kind.isLiability
             var flags: [String] = []
-            if balance.kind.isLiability { flags.append("owed") }
+            if isLiability { flags.append(WalletBalanceText.side(balance.balance, isLiability: true)) }
             if !balance.isActive { flags.append("inactive") }
             if let closed = balance.closedOn { flags.append("closed \(closed)") }
             table.add([
                 balance.name, String(describing: balance.kind), balance.owner.map(personName) ?? "shared",
-                balance.balance.formatted(), flags.joined(separator: ", "),
+                WalletBalanceText.amount(balance.balance, isLiability: isLiability), flags.joined(separator: ", "),
             ])
         }
         var lines = [table.render(), ""]

@@ -4,25 +4,28 @@ import SystemPackage
 import Tally
 import TallyInterchange
 
-/// `tally demo`: applies Examples/household.jsonl into a fresh ledger and prints balances,
-/// debts and the audit summary: the one command of the README's quick start.
+/// `tally demo`: applies the example household (Sources/TallyCLI/Demo/household.jsonl, compiled
+/// into the binary, so it runs from any directory) into a fresh ledger and prints balances,
+/// debts and the audit summary: what the README's quick start runs.
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo", abstract: "Record the example household into a new ledger and show what tally sees.")
 
     @Option(help: ArgumentHelp("Where to create the ledger; default: a new temporary directory.", valueName: "DIR")) var ledger: String?
-    @Option(help: ArgumentHelp("The command file to apply.", valueName: "FILE")) var commands = "Examples/household.jsonl"
+    @Option(help: ArgumentHelp("The command file to apply; default: the example household built into tally.", valueName: "FILE"))
+    var commands: String?
 
     func run() async throws {
         let path = ledger ?? FileManager.default.temporaryDirectory.appendingPathComponent("tally-demo-\(UUID().uuidString.prefix(8))").path
         if LedgerDirectory(FilePath(path)).holdsLedger() {
             throw CLIError("\(path): a ledger already exists here; pick another --ledger")
         }
-        let lines = CommandParser.commandLines(in: try ApplyCommand.read(commands))
+        let bytes = try commands.map(ApplyCommand.read) ?? PackageResources.household_jsonl
+        let source = commands ?? "the built-in household.jsonl"
         var parsed: [Command] = []
-        for (number, line) in lines {
+        for (number, line) in CommandParser.commandLines(in: bytes) {
             do { parsed.append(try CommandParser.parse(lineBytes: line)) } catch {
-                throw CLIError("\(commands): line \(number): \(error.description)")
+                throw CLIError("\(source): line \(number): \(error.description)")
             }
         }
         let ledgerActor = try await LedgerAccess.open(at: path, create: true, encryption: nil)

@@ -24,17 +24,19 @@ struct StatementCommand: AsyncParsableCommand {
         let cursor = try paging.cursor()
         let dates = try QueryOptions.range(from: from, to: to)
         let path = try location.path()
-        let page = try await LedgerAccess.using(at: path, encryption: try key.encryption()) { ledger in
+        let (page, isLiability) = try await LedgerAccess.using(at: path, encryption: try key.encryption()) { ledger in
             let store = try await StoreAccess.store(of: ledger, at: path)
-            let known = try store.walletBalances().map { (id: $0.walletID, name: $0.name) }
-            var query = StatementQuery(walletID: try QueryOptions.resolve(wallet, "--wallet", known))
+            let balances = try store.walletBalances()
+            let walletID = try QueryOptions.resolve(wallet, "--wallet", balances.map { (id: $0.walletID, name: $0.name) })
+            var query = StatementQuery(walletID: walletID)
             query.dates = dates
             query.order = paging.order
             query.limit = paging.limit
             query.after = cursor
-            return try await ledger.statement(query)
+            let isLiability = balances.first { $0.walletID == walletID }?.kind.isLiability ?? false
+            return (try await ledger.statement(query), isLiability)
         }
-        try Terminal.line(json ? Self.json(page) : Self.table(page))
+        try Terminal.line(json ? Self.json(page) : Self.table(page, isLiability: isLiability))
     }
 
     /// What a row shows in the Description column and JSON `description`.
@@ -48,10 +50,18 @@ struct StatementCommand: AsyncParsableCommand {
         }
     }
 
-    static func table(_ page: StatementPage) -> String {
-        var table = TextTable([("Date", .left), ("Description", .left), ("Amount", .right), ("Balance", .right)])
+    /// The page as a table. A liability's (card, loan) balance is shown as a card statement
+    /// shows it (``WalletBalanceText``): the amount, then `owed` or `in credit`; each row's
+    /// amount is the change to that balance (a purchase adds to what is owed, a payment lowers it).
+    static func table(_ page: StatementPage, isLiability: Bool) -> String {
+        var columns: [(String, TextTable.Alignment)] = [("Date", .left), ("Description", .left), ("Amount", .right), ("Balance", .right)]
+        if isLiability { columns.append(("", .left)) }
+        var table = TextTable(columns)
         for row in page.rows {
-            table.add([row.date.isoString, description(row), row.amount.formatted(), row.balance?.formatted() ?? ""])
+            var cells = [row.date.isoString, description(row), row.amount.formatted(),
+                         row.balance.map { WalletBalanceText.amount($0, isLiability: isLiability) } ?? ""]
+            if isLiability { cells.append(row.balance.map { WalletBalanceText.side($0, isLiability: true) } ?? "") }
+            table.add(cells)
         }
         return [table.render(), page.next.map { "more: --after \($0)" } ?? "end of statement"].joined(separator: "\n")
     }

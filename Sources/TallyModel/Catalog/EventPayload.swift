@@ -1,4 +1,4 @@
-/// What happened: one case per event type of the catalog (DOMAIN sections 1-7), each carrying
+/// What happened: one case per event type of the catalog (Docs/Domain.md, sections 1-7), each carrying
 /// its payload struct.
 public enum EventPayload: Hashable, Sendable {
     /// A household ledger was created; its creator is the admin (H1).

@@ -1,7 +1,7 @@
 /// The stable number of every event type, and its current schema version.
 ///
 /// This is the tag table of the stored format: a tag is never changed or reused, even after
-/// an event type is retired. Numbers are grouped by DOMAIN section (1xx household, 2xx wallets,
+/// an event type is retired. Numbers are grouped by Docs/Domain.md section (1xx household, 2xx wallets,
 /// 3xx categories, 4xx transactions, 5xx sharing, 6xx budgets, 7xx net worth, 9xx undo).
 public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
     /// ``HouseholdCreated``.

@@ -2,7 +2,7 @@
 /// overflow, mixing currencies, or inputs that break a domain rule.
 ///
 /// Every case has a stable ``code`` (for logs and host apps) and a ``message`` a user can act on.
-/// Rule ids from `DOMAIN.md` (G1, G2, S3...) are named where they apply.
+/// Rule ids from Docs/Domain.md (G1, G2, S3...) are named where they apply.
 public enum ModelError: Error, Hashable, Sendable {
     /// Arithmetic on money or rates would leave the `Int64` range (G1). Names the operation.
     case overflow(operation: String)

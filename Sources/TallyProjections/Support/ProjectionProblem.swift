@@ -10,7 +10,7 @@ import TallyModel
 public struct ProjectionProblem: Hashable, Sendable {
     /// The journal sequence number of the event.
     public let sequenceNumber: UInt64
-    /// The DOMAIN rule the event breaks, e.g. `"W1"` or `"S3"`.
+    /// The rule (Docs/Domain.md) the event breaks, e.g. `"W1"` or `"S3"`.
     public let rule: String
     /// What is wrong, naming the ids involved.
     public let message: String

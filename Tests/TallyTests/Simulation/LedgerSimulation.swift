@@ -23,7 +23,7 @@ import TallyTestSupport
 ///    (typed errors only), then reopens from the same file system, retrying when a crash or fault
 ///    hits the recovery itself;
 /// 5. checks everything (``check(_:reopened:)``): acknowledged events, journal audit, replay ==
-///    live == checkpoint + tail == fold of `events()`, DOMAIN invariants, frozen snapshots (B6).
+///    live == checkpoint + tail == fold of `events()`, Domain invariants (Docs/Domain.md), frozen snapshots (B6).
 ///
 /// **Determinism.** The seed fixes the command stream, the client plans, the fault and crash
 /// schedule and the crash outcomes. The interleaving of concurrent clients comes from the Swift

@@ -2,7 +2,7 @@ import Tally
 import TallyModel
 import TallyProjections
 
-/// DOMAIN invariants recomputed from the events alone and compared with the read models and the
+/// Domain invariants (Docs/Domain.md) recomputed from the events alone and compared with the read models and the
 /// validation state: S8 (group balances sum to zero), W3 (wallet balance = opening + income -
 /// expenses +/- transfers), S5 (household debt = unsettled shares net of settlements), S6 (a
 /// settlement that is not an advance never exceeds the debt; a settled transaction is never
