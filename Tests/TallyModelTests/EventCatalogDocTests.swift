@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import TallyModel
+import TallyTestSupport
 
-/// `Docs/Events.md` describes every event's fields; the one description of those fields is the
+/// The event catalog (`Sources/Tally/Tally.docc/Events.md`) describes every event's fields; the one description of those fields is the
 /// event struct itself (its stored properties, which `@WireFields` encodes in declaration
 /// order). These tests keep the document to that description instead of a second hand-kept list.
 @Suite("Event catalog document")
@@ -15,9 +16,7 @@ struct EventCatalogDocTests {
     }
 
     static func documentedEvents() throws -> [String: DocumentedEvent] {
-        let url = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Docs/Events.md")
+        let url = RepositoryFiles.url("Sources/Tally/Tally.docc/Events.md")
         let text = try String(contentsOf: url, encoding: .utf8)
         var events: [String: DocumentedEvent] = [:]
         var current: String?
@@ -47,7 +46,7 @@ struct EventCatalogDocTests {
         return (String(describing: type(of: value)), fields)
     }
 
-    @Test("Docs/Events.md lists every event type with its tag, current version and fields in wire order")
+    @Test("the event catalog lists every event type with its tag, current version and fields in wire order")
     func everyEventIsDocumentedAsDeclared() throws {
         let documented = try Self.documentedEvents()
         let payloads = (FixtureEvents.events + FixtureEvents.v2Additions).map(\.payload)
@@ -58,12 +57,12 @@ struct EventCatalogDocTests {
                 continue
             }
             guard let entry = documented[name] else {
-                Issue.record("Docs/Events.md has no section for \(name)")
+                Issue.record("the event catalog has no section for \(name)")
                 continue
             }
             #expect(entry.tag == payload.tag.rawValue, "\(name): documented tag")
             #expect(entry.version == payload.tag.schemaVersion, "\(name): documented version")
-            #expect(entry.fields == fields, "\(name): Docs/Events.md's table must list the struct's stored properties in declaration order (the wire order)")
+            #expect(entry.fields == fields, "\(name): the catalog's table must list the struct's stored properties in declaration order (the wire order)")
         }
     }
 }
