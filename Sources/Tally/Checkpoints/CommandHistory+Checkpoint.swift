@@ -4,13 +4,7 @@ import TallyProjections
 
 extension DebtBook {
     func write(to writer: inout BinaryWriter) {
-        let pairEntries = household.nets.sorted { $0.key < $1.key }
-        writer.writeVarUInt(UInt64(pairEntries.count))
-        for (pair, amount) in pairEntries {
-            writer.write(pair.low); writer.write(pair.high); writer.write(pair.currency)
-            writer.writeVarInt(Int64(truncatingIfNeeded: amount >> 64))  // Int128, exact: high half,
-            writer.writeVarUInt(UInt64(truncatingIfNeeded: amount))      // then low half
-        }
+        writer.write(household)
         let groupEntries = groupBalances.sorted { ($0.key.group, $0.key.person, $0.key.currency.code) < ($1.key.group, $1.key.person, $1.key.currency.code) }
         writer.writeVarUInt(UInt64(groupEntries.count))
         for (key, amount) in groupEntries {
@@ -20,13 +14,7 @@ extension DebtBook {
 
     init(from reader: inout BinaryReader) throws(EventCodecError) {
         self.init()
-        var nets: [DebtNets.Pair: Int128] = [:]
-        for _ in 0..<(try reader.readCount(elementBytesMin: 37)) {
-            let pair = DebtNets.Pair(low: try reader.read(), high: try reader.read(), currency: try reader.read())
-            let high = try reader.readVarInt()
-            nets[pair] = Int128(high) << 64 | Int128(try reader.readVarUInt())
-        }
-        household = DebtNets(nets: nets)
+        household = try reader.read()
         for _ in 0..<(try reader.readCount(elementBytesMin: 36)) {
             let key = GroupKey(group: try reader.read(), person: try reader.read(), currency: try reader.read())
             groupBalances[key] = try reader.readVarInt()

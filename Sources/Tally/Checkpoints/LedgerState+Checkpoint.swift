@@ -199,21 +199,11 @@ extension TransferRecord: ArchiveCodable, WireValue {}
 /// the open period is derived from them when read.
 extension PeriodSchedule {
     func write(to writer: inout BinaryWriter) {
-        writer.writeVarUInt(UInt64(paydays.rules.count))
-        for rule in paydays.rules {
-            writer.writeVarInt(Int64(rule.day)); writer.write(rule.effectiveFrom); writer.writeVarUInt(rule.sequenceNumber)
-        }
+        writer.write(paydays.rules)
         writer.write(lastClosed)
     }
 
     init(from reader: inout BinaryReader) throws(EventCodecError) {
-        var rules: [PaySchedule.Rule] = []
-        for _ in 0..<(try reader.readCount(elementBytesMin: 3)) {
-            let start = reader.offset
-            let day = try reader.readVarInt()
-            guard (1...31).contains(day) else { throw .invalidValue(field: "payday", reason: "day \(day) outside 1...31", offset: start) }
-            rules.append(PaySchedule.Rule(day: Int(day), effectiveFrom: try reader.read(), sequenceNumber: try reader.readVarUInt()))
-        }
-        self.init(paydays: PaySchedule(rules: rules), lastClosed: try reader.read())
+        self.init(paydays: PaySchedule(rules: try reader.read()), lastClosed: try reader.read())
     }
 }

@@ -7,6 +7,7 @@
 /// `Int128`, exact for any number of `Int64` amounts; no entry is zero.
 package struct DebtNets: Hashable, Sendable {
     /// Two people, lower id first, and a currency.
+    @WireFields
     package struct Pair: Hashable, Comparable, Sendable {
         /// The lower id.
         package let low: PersonID

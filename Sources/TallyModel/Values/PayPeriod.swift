@@ -1,4 +1,5 @@
 /// A budget period: from a payday to the day before the next payday, both inclusive (B1).
+@WireFields
 public struct PayPeriod: Hashable, Comparable, Sendable {
     /// The first day (a payday).
     public let start: LocalDate

@@ -19,7 +19,7 @@ extension DebtProjection: ProjectionState {
         writer.write(groups)
         writer.write(groupExpenses, archived: archived)
         writer.write(openTransactions)
-        writer.write(householdNets)
+        householdNets.encode(to: &writer)
         writer.write(problems)
     }
 

@@ -84,20 +84,6 @@ extension GroupRecord: WireBackedState {}
 
 extension GroupExpenseRecord: ArchivedState {}
 
-extension DebtNets.Pair: StateCodable {
-    func encode(to writer: inout BinaryWriter) {
-        low.encode(to: &writer)
-        high.encode(to: &writer)
-        currency.encode(to: &writer)
-    }
-
-    init(from reader: inout StateReader) throws(ProjectionError) {
-        self.init(low: try reader.read(), high: try reader.read(), currency: try reader.read())
-    }
-}
-
-/// The nets as a map from pair to what its lower id owes (the layout of format 3 on).
-extension DebtNets: StateCodable {
-    func encode(to writer: inout BinaryWriter) { nets.encode(to: &writer) }
-    init(from reader: inout StateReader) throws(ProjectionError) { self.init(nets: try reader.read()) }
-}
+/// The nets' one binary layout (TallyModel, WireValue+Rules.swift), also in the engine's
+/// checkpoint: the count, then each pair and its `Int128` net in pair order.
+extension DebtNets: WireBackedState {}

@@ -25,6 +25,7 @@ extension TransactionSplit: WireBackedState {}
 extension TransactionDetails: WireBackedState {}
 extension PersonalText: WireBackedState {}
 extension SettledItem: WireBackedState {}
+extension Int128: WireBackedState {}
 
 extension ProjectionProblem: StateCodable {}
 

@@ -42,17 +42,6 @@ extension Int: StateCodable {
     }
 }
 
-extension Int128: StateCodable {
-    /// The high 64 bits (signed), then the low 64 bits.
-    func encode(to writer: inout BinaryWriter) {
-        writer.writeVarInt(Int64(truncatingIfNeeded: self >> 64))
-        writer.writeVarUInt(UInt64(truncatingIfNeeded: self))
-    }
-    init(from reader: inout StateReader) throws(ProjectionError) {
-        let high = try reader.readVarInt()
-        self = Int128(high) << 64 | Int128(try reader.readVarUInt())
-    }
-}
 
 extension String: StateCodable {
     func encode(to writer: inout BinaryWriter) { writer.writeString(self) }

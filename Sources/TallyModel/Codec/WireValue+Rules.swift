@@ -1,0 +1,61 @@
+// The binary layouts of the shared rules' state (pay periods, debt nets), used by the engine's
+// checkpoint and the read models' alike: one layout each.
+
+/// The high 64 bits (signed LEB128), then the low 64 bits (unsigned): exact for any `Int128`.
+extension Int128: WireValue {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
+        let high = try reader.readVarInt()
+        self = Int128(high) << 64 | Int128(try reader.readVarUInt())
+    }
+
+    package func write(to writer: inout BinaryWriter) {
+        writer.writeVarInt(Int64(truncatingIfNeeded: self >> 64))
+        writer.writeVarUInt(UInt64(truncatingIfNeeded: self))
+    }
+}
+
+extension PayPeriod: WireValue {}
+
+/// The day (1...31, checked on read), the date it takes effect, the `PaydaySet` sequence number.
+extension PaySchedule.Rule: WireValue {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
+        let start = reader.offset
+        let day: Int = try reader.read()
+        guard (1...31).contains(day) else {
+            throw .invalidValue(field: "payday", reason: "day \(day) outside 1...31", offset: start)
+        }
+        self.init(day: day, effectiveFrom: try reader.read(), sequenceNumber: try reader.read())
+    }
+
+    package func write(to writer: inout BinaryWriter) {
+        writer.write(day)
+        writer.write(effectiveFrom)
+        writer.write(sequenceNumber)
+    }
+}
+
+extension DebtNets.Pair: WireValue {}
+
+/// The count, then each pair and its net in pair order; a repeated pair is refused.
+extension DebtNets: WireValue {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
+        var nets: [Pair: Int128] = [:]
+        for _ in 0..<(try reader.readCount(elementBytesMin: 35)) {
+            let start = reader.offset
+            let pair: Pair = try reader.read()
+            guard nets.updateValue(try reader.read(), forKey: pair) == nil else {
+                throw .invalidValue(field: "DebtNets", reason: "pair listed twice", offset: start)
+            }
+        }
+        self.init(nets: nets)
+    }
+
+    package func write(to writer: inout BinaryWriter) {
+        let entries = nets.sorted { $0.key < $1.key }
+        writer.writeVarUInt(UInt64(entries.count))
+        for (pair, net) in entries {
+            writer.write(pair)
+            writer.write(net)
+        }
+    }
+}
