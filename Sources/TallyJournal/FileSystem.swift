@@ -94,7 +94,7 @@ extension FileSystem {
     public func replaceAtomically(_ path: FilePath, writing write: (any JournalFile) throws(Errno) -> Void) throws(Errno) {
         let parent = path.removingLastComponent()
         let directory = parent.isEmpty ? FilePath(".") : parent  // a bare file name is in the current folder
-        let temporary = FilePath(path.string + ".tmp")
+        let temporary = FilePath(path.string + AtomicReplacement.temporarySuffix)
         if !fileExists(at: directory) { try createDirectory(at: directory) }
         if fileExists(at: temporary) { try removeFile(at: temporary) }
         do throws(Errno) {
@@ -124,4 +124,11 @@ extension FileSystem {
             }
         }
     }
+}
+
+/// What ``FileSystem/replaceAtomically(_:with:)`` leaves beside a file while it writes it.
+public enum AtomicReplacement {
+    /// The suffix of the file written before the rename (`<name>.tmp`); a crash can leave one,
+    /// which the next replacement removes.
+    public static let temporarySuffix = ".tmp"
 }

@@ -25,7 +25,11 @@ struct BinaryLayout {
             context.diagnose(Diagnostic(node: node, message: LayoutMessage.notAStruct(node.attributeName.trimmedDescription)))
             return []
         }
-        let fields = Self.storedFields(of: declaration)
+        let (fields, unreadable) = Self.storedFields(of: declaration)
+        for place in unreadable {
+            context.diagnose(Diagnostic(node: place, message: LayoutMessage.unreadableField(node.attributeName.trimmedDescription)))
+        }
+        guard unreadable.isEmpty else { return [] }
         let reads = fields.map { "self.\($0) = try reader.read()" }.joined(separator: "\n")
         let writes = fields.map { "self.\($0).\(encoder)(to: &writer)" }.joined(separator: "\n")
         let prefix = access.isEmpty ? "" : access + " "
@@ -44,10 +48,21 @@ struct BinaryLayout {
         return [extensionDecl]
     }
 
-    /// The stored instance properties of `declaration`, in declaration order.
-    static func storedFields(of declaration: some DeclGroupSyntax) -> [String] {
+    /// The stored instance properties of `declaration`, in declaration order, and the places
+    /// where a property cannot be read as a field (a tuple pattern; a property inside `#if`):
+    /// the layout is refused there rather than silently written without it.
+    static func storedFields(of declaration: some DeclGroupSyntax) -> (names: [String], unreadable: [Syntax]) {
         var names: [String] = []
+        var unreadable: [Syntax] = []
         for member in declaration.memberBlock.members {
+            if let conditional = member.decl.as(IfConfigDeclSyntax.self) {
+                let holdsProperty = conditional.clauses.contains { clause in
+                    guard case .decls(let members)? = clause.elements else { return false }
+                    return members.contains { $0.decl.is(VariableDeclSyntax.self) }
+                }
+                if holdsProperty { unreadable.append(Syntax(conditional)) }
+                continue
+            }
             guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
             let excluded: Set<Keyword> = [.static, .class, .lazy]
             if variable.modifiers.contains(where: { modifier in
@@ -56,13 +71,16 @@ struct BinaryLayout {
             }) { continue }
             let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
             for binding in variable.bindings {
-                guard let pattern = binding.pattern.as(IdentifierPatternSyntax.self) else { continue }
                 if isLet, binding.initializer != nil { continue }
                 if let accessors = binding.accessorBlock, Self.isComputed(accessors) { continue }
+                guard let pattern = binding.pattern.as(IdentifierPatternSyntax.self) else {
+                    unreadable.append(Syntax(binding))
+                    continue
+                }
                 names.append(pattern.identifier.text)
             }
         }
-        return names
+        return (names, unreadable)
     }
 
     /// A getter, or any accessor other than the `willSet` / `didSet` observers.
@@ -80,13 +98,20 @@ struct BinaryLayout {
 
 enum LayoutMessage: DiagnosticMessage {
     case notAStruct(String)
+    case unreadableField(String)
 
     var message: String {
         switch self {
         case .notAStruct(let name): "@\(name) describes the stored properties of a struct; write an enum's or a class's coding by hand"
+        case .unreadableField(let name): "@\(name) reads one named property per binding, outside #if; declare this field as `let name: Type` (or write the coding by hand)"
         }
     }
-    var diagnosticID: MessageID { MessageID(domain: "TallyMacros", id: "notAStruct") }
+    var diagnosticID: MessageID {
+        switch self {
+        case .notAStruct: MessageID(domain: "TallyMacros", id: "notAStruct")
+        case .unreadableField: MessageID(domain: "TallyMacros", id: "unreadableField")
+        }
+    }
     var severity: DiagnosticSeverity { .error }
 }
 

@@ -82,8 +82,10 @@ public struct Scenario: Sendable {
     public static func chf(_ minorUnits: Int64) -> Money { Money(minorUnits: minorUnits, currency: .chf) }
     /// EUR `minorUnits`.
     public static func eur(_ minorUnits: Int64) -> Money { Money(minorUnits: minorUnits, currency: .eur) }
-    /// The date of ISO `text` (`LocalDate.min` for text that is not one, which no test writes).
+    /// The date of ISO `text`, a constant a test writes: a mistyped one stops the test run
+    /// rather than quietly testing another date.
     public static func date(_ text: String) -> LocalDate {
-        (try? LocalDate(iso: text)) ?? LocalDate.min
+        guard let date = try? LocalDate(iso: text) else { preconditionFailure("not an ISO date in a test: \(text)") }
+        return date
     }
 }

@@ -2,7 +2,7 @@ import Tally
 import TallyModel
 
 /// Commands for the personal-text sealing rows: a two-person household (Anna admin, Ben
-/// member, as in `Tests/TallyTests/Support/Scenario.swift`) with a joint CHF account, then
+/// member, as in `Tests/TallyTestSupport/Scenario.swift`) with a joint CHF account, then
 /// personal expenses taking turns between the two, each with or without a note.
 ///
 /// The same seed gives the same commands, and the variants with and without notes differ only

@@ -47,7 +47,7 @@ public struct LedgerDirectory: Sendable, Hashable, CustomStringConvertible {
     public static let checkpointSuffix = ".checkpoint"
     /// The suffix `FileSystem.replaceAtomically` gives a file it writes before the rename
     /// (`personal-keys.tmp`, `<n>.checkpoint.tmp`).
-    public static let temporarySuffix = ".tmp"
+    public static let temporarySuffix = AtomicReplacement.temporarySuffix
     /// The suffix of the folder a restore builds beside its target.
     public static let restoringSuffix = ".restoring"
 
