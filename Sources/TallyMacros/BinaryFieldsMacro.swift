@@ -18,6 +18,9 @@ struct BinaryLayout {
     let error: String
     let encoder: String
     let access: String
+    /// Whether fields may carry `@WireSince(n)` (the event codec reads by schema version; a
+    /// checkpoint record has no version of its own).
+    let versioned: Bool
 
     func expansion(of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax,
                    type: some TypeSyntaxProtocol, in context: some MacroExpansionContext) throws -> [ExtensionDeclSyntax] {
@@ -25,13 +28,23 @@ struct BinaryLayout {
             context.diagnose(Diagnostic(node: node, message: LayoutMessage.notAStruct(node.attributeName.trimmedDescription)))
             return []
         }
+        let macroName = node.attributeName.trimmedDescription
         let (fields, unreadable) = Self.storedFields(of: declaration)
         for place in unreadable {
-            context.diagnose(Diagnostic(node: place, message: LayoutMessage.unreadableField(node.attributeName.trimmedDescription)))
+            context.diagnose(Diagnostic(node: place, message: LayoutMessage.unreadableField(macroName)))
         }
-        guard unreadable.isEmpty else { return [] }
-        let reads = fields.map { "self.\($0) = try reader.read()" }.joined(separator: "\n")
-        let writes = fields.map { "self.\($0).\(encoder)(to: &writer)" }.joined(separator: "\n")
+        var misplaced: [Syntax] = []
+        for (index, field) in fields.enumerated() where field.since != nil {
+            if !versioned || fields[index...].contains(where: { $0.since == nil }) { misplaced.append(field.place) }
+        }
+        for place in misplaced {
+            context.diagnose(Diagnostic(node: place, message: versioned ? LayoutMessage.sinceNotLast : LayoutMessage.sinceUnversioned(macroName)))
+        }
+        guard unreadable.isEmpty, misplaced.isEmpty else { return [] }
+        let reads = fields.map { field in
+            "self.\(field.name) = try reader.read(\(field.since.map { "since: \($0)" } ?? ""))"
+        }.joined(separator: "\n")
+        let writes = fields.map { "self.\($0.name).\(encoder)(to: &writer)" }.joined(separator: "\n")
         let prefix = access.isEmpty ? "" : access + " "
         let source: DeclSyntax = """
             extension \(type.trimmed) {
@@ -48,11 +61,19 @@ struct BinaryLayout {
         return [extensionDecl]
     }
 
+    /// A field: its name, the schema version that added it (`@WireSince(n)`, written as given)
+    /// and where it is declared.
+    struct Field {
+        let name: String
+        let since: String?
+        let place: Syntax
+    }
+
     /// The stored instance properties of `declaration`, in declaration order, and the places
     /// where a property cannot be read as a field (a tuple pattern; a property inside `#if`):
     /// the layout is refused there rather than silently written without it.
-    static func storedFields(of declaration: some DeclGroupSyntax) -> (names: [String], unreadable: [Syntax]) {
-        var names: [String] = []
+    static func storedFields(of declaration: some DeclGroupSyntax) -> (fields: [Field], unreadable: [Syntax]) {
+        var fields: [Field] = []
         var unreadable: [Syntax] = []
         for member in declaration.memberBlock.members {
             if let conditional = member.decl.as(IfConfigDeclSyntax.self) {
@@ -70,6 +91,9 @@ struct BinaryLayout {
                 return false
             }) { continue }
             let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
+            let since = variable.attributes.lazy.compactMap { $0.as(AttributeSyntax.self) }
+                .first { $0.attributeName.trimmedDescription == "WireSince" }
+                .map { $0.arguments?.trimmedDescription ?? "" }
             for binding in variable.bindings {
                 if isLet, binding.initializer != nil { continue }
                 if let accessors = binding.accessorBlock, Self.isComputed(accessors) { continue }
@@ -77,10 +101,10 @@ struct BinaryLayout {
                     unreadable.append(Syntax(binding))
                     continue
                 }
-                names.append(pattern.identifier.text)
+                fields.append(Field(name: pattern.identifier.text, since: since, place: Syntax(binding)))
             }
         }
-        return (names, unreadable)
+        return (fields, unreadable)
     }
 
     /// A getter, or any accessor other than the `willSet` / `didSet` observers.
@@ -99,17 +123,23 @@ struct BinaryLayout {
 enum LayoutMessage: DiagnosticMessage {
     case notAStruct(String)
     case unreadableField(String)
+    case sinceNotLast
+    case sinceUnversioned(String)
 
     var message: String {
         switch self {
         case .notAStruct(let name): "@\(name) describes the stored properties of a struct; write an enum's or a class's coding by hand"
         case .unreadableField(let name): "@\(name) reads one named property per binding, outside #if; declare this field as `let name: Type` (or write the coding by hand)"
+        case .sinceNotLast: "a field marked @WireSince is read only from newer payloads, so it must come after every unmarked field; move it to the end"
+        case .sinceUnversioned(let name): "@\(name) records have no schema version of their own; change the record's format version instead of marking a field @WireSince"
         }
     }
     var diagnosticID: MessageID {
         switch self {
         case .notAStruct: MessageID(domain: "TallyMacros", id: "notAStruct")
         case .unreadableField: MessageID(domain: "TallyMacros", id: "unreadableField")
+        case .sinceNotLast: MessageID(domain: "TallyMacros", id: "sinceNotLast")
+        case .sinceUnversioned: MessageID(domain: "TallyMacros", id: "sinceUnversioned")
         }
     }
     var severity: DiagnosticSeverity { .error }
@@ -123,7 +153,7 @@ public struct WireFieldsMacro: ExtensionMacro {
         providingExtensionsOf type: some TypeSyntaxProtocol, conformingTo protocols: [TypeSyntax],
         in context: some MacroExpansionContext
     ) throws -> [ExtensionDeclSyntax] {
-        try BinaryLayout(reader: "BinaryReader", error: "EventCodecError", encoder: "write", access: "package")
+        try BinaryLayout(reader: "BinaryReader", error: "EventCodecError", encoder: "write", access: "package", versioned: true)
             .expansion(of: node, attachedTo: declaration, type: type, in: context)
     }
 }
@@ -136,7 +166,17 @@ public struct StateFieldsMacro: ExtensionMacro {
         providingExtensionsOf type: some TypeSyntaxProtocol, conformingTo protocols: [TypeSyntax],
         in context: some MacroExpansionContext
     ) throws -> [ExtensionDeclSyntax] {
-        try BinaryLayout(reader: "StateReader", error: "ProjectionError", encoder: "encode", access: "")
+        try BinaryLayout(reader: "StateReader", error: "ProjectionError", encoder: "encode", access: "", versioned: false)
             .expansion(of: node, attachedTo: declaration, type: type, in: context)
+    }
+}
+
+/// `@WireSince(n)`: a marker read by `@WireFields` (the field schema version `n` added); it
+/// generates nothing itself.
+public struct WireSinceMacro: PeerMacro {
+    public static func expansion(
+        of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol, in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        []
     }
 }

@@ -49,7 +49,7 @@ struct EventCatalogDocTests {
     @Test("the event catalog lists every event type with its tag, current version and fields in wire order")
     func everyEventIsDocumentedAsDeclared() throws {
         let documented = try Self.documentedEvents()
-        let payloads = (FixtureEvents.events + FixtureEvents.v2Additions).map(\.payload)
+        let payloads = FixtureEvents.everyEventType.map(\.payload)
         #expect(Set(payloads.map(\.tag)) == Set(EventTag.allCases), "the fixtures hold one event of every type")
         for payload in payloads {
             guard let (name, fields) = Self.structure(of: payload) else {

@@ -3,8 +3,9 @@ import TallyModel
 import TallyTestSupport
 import Testing
 
-/// Reads `Tests/Fixtures/events-v1.bin` and `events-v2.bin` (and records a missing one on
-/// request); see `Tests/Fixtures/README.md`.
+/// Reads `Tests/Fixtures/events-v1.bin` and every later fixture file of
+/// ``FixtureEvents/generations`` (and records a missing one on request); see
+/// `Tests/Fixtures/README.md`.
 @Suite("Event fixtures")
 struct EventFixtureTests {
     static func fixtureURL(_ name: String) -> URL {
@@ -44,9 +45,9 @@ struct EventFixtureTests {
         return writer.bytes
     }
 
-    /// The records of `events-v2.bin`: every event at its current schema version.
-    static func currentRecords() -> [Record] {
-        (FixtureEvents.events + FixtureEvents.v2Additions).map { event in
+    /// The records of a fixture file: its events at their current schema versions.
+    static func currentRecords(_ events: [Event]) -> [Record] {
+        events.map { event in
             let encoded = EventCodec.encode(event)
             return Record(tag: encoded.tag, schemaVersion: encoded.schemaVersion, recordedAt: event.recordedAt, payload: encoded.payload)
         }
@@ -129,11 +130,25 @@ struct EventFixtureTests {
         #expect(owners["Migros 🛒"] == FixtureEvents.anna, "a note belongs to the event's actor")
     }
 
-    @Test("G4: the v2 fixture decodes forever to the expected events, one per event type")
-    func v2FixtureDecodesToExpectedEvents() throws {
-        guard let fixture = try Self.decodedFixture("events-v2.bin", recording: Self.currentRecords()) else { return }
-        #expect(fixture.events == FixtureEvents.events + FixtureEvents.v2Additions)
-        #expect(Set(fixture.records.map(\.tag)) == Set(EventTag.allCases.map(\.rawValue)), "the fixture must hold every event type")
+    @Test("G4: every fixture file after v1 decodes forever to the events it was recorded from")
+    func laterFixturesDecodeToExpectedEvents() throws {
+        for (file, events) in FixtureEvents.generations {
+            guard let fixture = try Self.decodedFixture(file, recording: Self.currentRecords(events)) else { continue }
+            #expect(fixture.events == events, "\(file)")
+        }
+    }
+
+    @Test("G4: every event type's current schema version is held by a fixture file (a new type or version records one)")
+    func everyCurrentVersionHasAFixture() throws {
+        var recorded: Set<[UInt32]> = []
+        for (file, events) in FixtureEvents.generations {
+            guard let fixture = try Self.decodedFixture(file, recording: Self.currentRecords(events)) else { continue }
+            recorded.formUnion(fixture.records.map { [$0.tag, UInt32($0.schemaVersion)] })
+        }
+        for tag in EventTag.allCases {
+            #expect(recorded.contains([tag.rawValue, UInt32(tag.schemaVersion)]),
+                    "\(tag.eventName) v\(tag.schemaVersion) is in no fixture file: add its events to FixtureEvents.generations and record the file")
+        }
     }
 
     @Test("G4: TransactionRecorded v1 bytes (without tags) upcast to the current struct with tags = []")

@@ -40,4 +40,28 @@ struct WireFieldsTests {
         var short = BinaryReader(Array(writer.bytes.dropLast()))
         #expect(throws: EventCodecError.self) { try Sample(from: &short) }
     }
+
+    @WireFields
+    struct Grown: WireValue, Equatable {
+        let wallet: WalletID
+        @WireSince(3) let category: CategoryID?
+    }
+
+    @Test("G4: a field marked @WireSince(3) reads as nil from a version-2 payload, which lacks it, and is read from version 3 on")
+    func fieldAddedByALaterVersion() throws {
+        let grown = Grown(wallet: WalletID(UUIDValue(high: 1, low: 2)), category: CategoryID(UUIDValue(high: 3, low: 4)))
+        var writer = BinaryWriter()
+        grown.write(to: &writer)
+        var current = BinaryReader(writer.bytes)
+        current.layoutVersion = 3
+        #expect(try Grown(from: &current) == grown)
+        var older = BinaryWriter()
+        older.write(grown.wallet)
+        var version2 = BinaryReader(older.bytes)
+        version2.layoutVersion = 2
+        #expect(try Grown(from: &version2) == Grown(wallet: grown.wallet, category: nil))
+        #expect(version2.remainingCount == 0)
+        var unversioned = BinaryReader(writer.bytes)
+        #expect(try Grown(from: &unversioned) == grown, "a reader without a version (a checkpoint) reads every field")
+    }
 }

@@ -14,6 +14,9 @@ public struct BinaryReader: Sendable {
     /// Set while reading a layout older than ``PersonalText``, where free text was a plain
     /// string: it reads as readable text owned by ``eventActor``.
     package var readsPlainPersonalText = false
+    /// The schema version of the event payload being read, set by ``EventCodec``; fields a
+    /// later version added (``WireSince(_:)``) read as `nil` from it. `nil` reads every field.
+    package var layoutVersion: UInt16?
 
     /// Creates a reader over `bytes`, starting at offset 0.
     public init(_ bytes: [UInt8]) {

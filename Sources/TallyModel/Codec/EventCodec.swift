@@ -51,6 +51,7 @@ public enum EventCodec {
         }
         var reader = BinaryReader(payload)
         reader.personalTextCipher = cipher
+        reader.layoutVersion = schemaVersion
         let commandID: CommandID = try reader.read()
         let actor: PersonID = try reader.read()
         reader.eventActor = actor

@@ -3,17 +3,17 @@ package protocol EventPayloadWire: WireValue {
     /// The event type's tag; its current schema version is `eventTag.schemaVersion`.
     static var eventTag: EventTag { get }
 
-    /// Reads a payload written with schema `version`, upcasting older versions to the current
-    /// struct. The default accepts only the current version; types with history override it.
+    /// Reads a payload written with schema `version` (``EventCodec`` has checked it is between 1
+    /// and the current one), upcasting older versions to the current struct. The default reads
+    /// the generated layout, which reads every version that differs from the current one only
+    /// by fields marked `@WireSince` (absent, they read as `nil`); a type whose older layout
+    /// differs otherwise overrides this for those versions.
     static func decode(from reader: inout BinaryReader, version: UInt16) throws(EventCodecError) -> Self
 }
 
 extension EventPayloadWire {
     package static func decode(from reader: inout BinaryReader, version: UInt16) throws(EventCodecError) -> Self {
-        guard version == eventTag.schemaVersion else {
-            throw .unsupportedVersion(tag: eventTag.rawValue, version: version)
-        }
-        return try Self(from: &reader)
+        try Self(from: &reader)
     }
 }
 

@@ -19,6 +19,13 @@ extension BinaryReader {
     package mutating func read<Value: WireValue>(_ type: Value.Type = Value.self) throws(EventCodecError) -> Value {
         try Value(from: &self)
     }
+
+    /// Reads an optional field that schema `version` added (``WireSince(_:)``): `nil`, reading
+    /// nothing, from a payload of an older version.
+    package mutating func read<Value: WireValue>(since version: UInt16) throws(EventCodecError) -> Value? {
+        if let layoutVersion, layoutVersion < version { return nil }
+        return try Value?(from: &self)
+    }
 }
 
 extension BinaryWriter {

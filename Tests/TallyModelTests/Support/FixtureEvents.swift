@@ -133,6 +133,23 @@ enum FixtureEvents {
                     note: .redacted(owner: carla), tags: ["trip"], payer: carla, split: nil)))),
     ]
 
+    /// Every fixture file after `events-v1.bin`, oldest first, and the events it holds. A change
+    /// that adds an event type or a schema version adds one entry here (its events in a file of
+    /// their own, `FixtureEvents+<Change>.swift`) and records its file once; files are kept
+    /// forever and never re-recorded (`Tests/Fixtures/README.md`).
+    static let generations: [(file: String, events: [Event])] = [
+        ("events-v2.bin", events + v2Additions),
+    ]
+
+    /// One event of every type at its current version: the payloads the catalog test checks.
+    static var everyEventType: [Event] {
+        var latest: [EventTag: Event] = [:]
+        for (_, generation) in generations {
+            for event in generation { latest[event.payload.tag] = event }
+        }
+        return latest.values.sorted { $0.payload.tag.rawValue < $1.payload.tag.rawValue }
+    }
+
     /// The hand-made schema-version-1 `TransactionRecorded` record (v1 had no `tags`).
     static let legacyEvent = Event(
         commandID: id(999), actor: anna, recordedAt: Timestamp(millisecondsSinceEpoch: 1_761_400_000_000),

@@ -14,8 +14,7 @@ extension HouseholdCreated: EventPayloadWire {
             let admin: PersonID = try reader.read()
             return Self(householdID: householdID, name: name, baseCurrency: baseCurrency, admin: admin,
                         adminName: PersonalText(try reader.readString(), owner: admin))
-        case 2: return try Self(from: &reader)
-        default: throw .unsupportedVersion(tag: eventTag.rawValue, version: version)
+        default: return try Self(from: &reader)
         }
     }
 }
@@ -34,8 +33,7 @@ extension MemberAdded: EventPayloadWire {
             let personID: PersonID = try reader.read()
             let name = PersonalText(try reader.readString(), owner: personID)
             return Self(personID: personID, name: name, role: try reader.read())
-        case 2: return try Self(from: &reader)
-        default: throw .unsupportedVersion(tag: eventTag.rawValue, version: version)
+        default: return try Self(from: &reader)
         }
     }
 }
@@ -57,8 +55,7 @@ extension PersonAdded: EventPayloadWire {
         case 1:
             let personID: PersonID = try reader.read()
             return Self(personID: personID, name: PersonalText(try reader.readString(), owner: personID))
-        case 2: return try Self(from: &reader)
-        default: throw .unsupportedVersion(tag: eventTag.rawValue, version: version)
+        default: return try Self(from: &reader)
         }
     }
 }

@@ -20,8 +20,7 @@ extension GroupExpenseRecorded: EventPayloadWire {
     package static func decode(from reader: inout BinaryReader, version: UInt16) throws(EventCodecError) -> Self {
         switch version {
         case 1: try decodeWithPlainPersonalText(from: &reader)
-        case 2: try Self(from: &reader)
-        default: throw .unsupportedVersion(tag: eventTag.rawValue, version: version)
+        default: try Self(from: &reader)
         }
     }
 }

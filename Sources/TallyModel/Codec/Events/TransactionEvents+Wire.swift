@@ -13,8 +13,7 @@ extension TransactionRecorded: EventPayloadWire {
             defer { reader.readsPlainPersonalText = false }
             return Self(transactionID: try reader.read(), details: try TransactionDetails.decodeWithoutTags(from: &reader))
         case 2: return try decodeWithPlainPersonalText(from: &reader)
-        case 3: return try Self(from: &reader)
-        default: throw .unsupportedVersion(tag: eventTag.rawValue, version: version)
+        default: return try Self(from: &reader)
         }
     }
 }
@@ -26,8 +25,7 @@ extension TransactionEdited: EventPayloadWire {
     package static func decode(from reader: inout BinaryReader, version: UInt16) throws(EventCodecError) -> Self {
         switch version {
         case 1: try decodeWithPlainPersonalText(from: &reader)
-        case 2: try Self(from: &reader)
-        default: throw .unsupportedVersion(tag: eventTag.rawValue, version: version)
+        default: try Self(from: &reader)
         }
     }
 }
@@ -47,8 +45,7 @@ extension TemplateCreated: EventPayloadWire {
     package static func decode(from reader: inout BinaryReader, version: UInt16) throws(EventCodecError) -> Self {
         switch version {
         case 1: try decodeWithPlainPersonalText(from: &reader)
-        case 2: try Self(from: &reader)
-        default: throw .unsupportedVersion(tag: eventTag.rawValue, version: version)
+        default: try Self(from: &reader)
         }
     }
 }
@@ -68,8 +65,7 @@ extension TemplateActivated: EventPayloadWire {
     package static func decode(from reader: inout BinaryReader, version: UInt16) throws(EventCodecError) -> Self {
         switch version {
         case 1: try decodeWithPlainPersonalText(from: &reader)
-        case 2: try Self(from: &reader)
-        default: throw .unsupportedVersion(tag: eventTag.rawValue, version: version)
+        default: try Self(from: &reader)
         }
     }
 }
