@@ -61,7 +61,15 @@ enum TornWrite {
                 return false  // one flipped bit of the length field: a complete, damaged frame
             }
         }
-        if hasUnwrittenSector(region, at: offset) { return true }
+        guard reachesEndOfFile else {
+            // Before a later valid frame only whole blocks the disk never wrote explain a gap:
+            // a killed process leaves its prefix at the end of the file, never before a later
+            // write, and the sector where that later frame starts was written whole, so zeros
+            // in it are bytes that were written (damage).
+            let endSector = (offset + Int64(region.count)) / sectorBytes * sectorBytes
+            return hasUnwrittenSector(region, at: offset, before: endSector)
+        }
+        if hasUnwrittenSector(region, at: offset, before: offset + Int64(region.count)) { return true }
         if written == 0 { return true }
         let magic = FrameHeader.magic
         guard written >= FrameHeader.size else {
@@ -76,11 +84,13 @@ enum TornWrite {
     /// wrote: at least 64 bytes, or the piece where the region starts, however short (a frame
     /// starts with `TFRM`, which no flipped bit turns into zeros). A short zero piece at the
     /// end is not enough on its own (a frame may end in zeros of its own); a frame whose end
-    /// is zeros is judged by its header instead (`explains`).
-    private static func hasUnwrittenSector(_ region: [UInt8], at offset: Int64) -> Bool {
+    /// is zeros is judged by its header instead (`explains`). Only pieces that start before
+    /// file offset `limit` count.
+    private static func hasUnwrittenSector(_ region: [UInt8], at offset: Int64, before limit: Int64) -> Bool {
         var start = 0
         while start < region.count {
             let fileOffset = offset + Int64(start)
+            guard fileOffset < limit else { return false }
             let sectorEnd = (fileOffset / sectorBytes + 1) * sectorBytes
             let end = min(region.count, start + Int(sectorEnd - fileOffset))
             if end - start >= zeroRunBytesMin || start == 0, region[start..<end].allSatisfy({ $0 == 0 }) { return true }

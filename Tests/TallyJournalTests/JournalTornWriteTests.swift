@@ -96,6 +96,33 @@ struct JournalTornWriteTests {
         #expect(damaged.contents(of: journalPath.appending(name)) == bytes, "nothing was cut")
     }
 
+    @Test("A2: a middle frame of an unsynced group commit whose own end is zeros, with a byte changed before them, is damage when the next valid frame starts in the same sector (that sector was written whole): never cut with the frames after it")
+    func zeroEndedFrameBeforeALaterFrameInItsSectorIsDamage() async throws {
+        let fileSystem = FaultInjectingFileSystem()
+        var random = SeededRandom(seed: 31)
+        // A group commit: nothing synced between appends, so every later frame says the earlier ones were unsynced.
+        let journal = try Journal.open(at: journalPath, options: JournalOptions(durability: .none), fileSystem: fileSystem)
+        try await journal.append([NewRecord(recordedAtMilliseconds: 1, typeTag: 1, schemaVersion: 1, payload: random.bytes(300))])
+        // Raw (random bytes do not compress; LZ4 keeps the last five bytes literal), ending in five zero bytes of its own, and short, so the frame after it starts in the sector of those zeros.
+        try await journal.append([NewRecord(recordedAtMilliseconds: 2, typeTag: 1, schemaVersion: 1, payload: random.bytes(150) + [0, 0, 0, 0, 0])])
+        for index in 3...6 {
+            try await journal.append([NewRecord(recordedAtMilliseconds: Int64(index), typeTag: 1, schemaVersion: 1, payload: random.bytes(200))])
+        }
+        try journal.close()
+        var frames: [JournalFrame] = []
+        try JournalReader.open(at: journalPath, fileSystem: fileSystem).forEachFrame { frames.append($0); return true }
+        let name = try segmentNames(fileSystem)[0]
+        var bytes = try #require(fileSystem.contents(of: journalPath.appending(name)))
+        let middle = frames[1]
+        let end = Int(middle.offset) + 96 + middle.storedBytes
+        #expect(!middle.isCompressed && end / 512 == Int(frames[2].offset) / 512, "the next frame starts in the sector of the zeros")
+        bytes[end - 20] ^= 0x81  // two bits flipped: no single flipped bit explains the checksum
+        let damaged = try Self.fileSystem(name, bytes)
+        #expect(performing: { try Journal.open(at: journalPath, fileSystem: damaged) }, throws: Self.isCorruption(at: middle.offset))
+        #expect(performing: { try JournalReader.open(at: journalPath, fileSystem: damaged) }, throws: Self.isCorruption(at: middle.offset))
+        #expect(damaged.contents(of: journalPath.appending(name)) == bytes, "nothing was cut")
+    }
+
     @Test("a second torn cut at the same offset keeps its own copy; the first is never overwritten")
     func secondCutAtTheSameOffsetKeepsBothCopies() async throws {
         let (name, original, frames) = try await Self.journal()
