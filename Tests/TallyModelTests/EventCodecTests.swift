@@ -55,10 +55,12 @@ struct EventCodecTests {
         }
     }
 
-    @Test("G4: the tag table is frozen: numbers and versions never change")
+    @Test("G4: a released tag is never renumbered, renamed or removed (new tags may be added; versions are held by the fixtures, EventFixtureTests)")
     func tagTableIsFrozen() {
-        let table = EventTag.allCases.map { "\($0.rawValue):\($0.eventName):v\($0.schemaVersion)" }
-        #expect(table == Self.frozenTagTable)
+        let table = Set(EventTag.allCases.map { "\($0.rawValue):\($0.eventName)" })
+        for released in Self.frozenTagTable {
+            #expect(table.contains(released), "\(released) is released: its tag and name never change")
+        }
     }
 
     @Test("G4: an encoding that decodes re-encodes to the same bytes (the format is canonical)")
@@ -219,19 +221,19 @@ struct EventCodecTests {
     }
 
     static let frozenTagTable = [
-        "100:HouseholdCreated:v2", "101:BaseCurrencyChanged:v1", "102:MemberAdded:v2", "103:MemberRemoved:v1",
-        "104:AdminTransferred:v1", "105:PersonAdded:v2", "106:PersonArchived:v1", "107:PersonForgotten:v1",
-        "200:WalletOpened:v1", "201:WalletRenamed:v1", "202:WalletKindChanged:v1", "203:WalletDeactivated:v1",
-        "204:WalletReactivated:v1", "205:WalletClosed:v1", "206:BalanceRecorded:v1", "207:TransferRecorded:v2",
-        "208:TransferDeleted:v1",
-        "300:CategoryCreated:v1", "301:CategoryRenamed:v1", "302:CategoryDeactivated:v1", "303:CategoryReactivated:v1",
-        "304:CategoryDeleted:v1",
-        "400:TransactionRecorded:v3", "401:TransactionEdited:v2", "402:TransactionDeleted:v1", "403:TransactionRestored:v1",
-        "410:TemplateCreated:v2", "411:TemplatePaused:v1", "412:TemplateResumed:v1", "413:TemplateActivated:v2",
-        "500:SplitRatioSet:v1", "501:SettlementRecorded:v1", "502:GroupCreated:v1", "503:GroupExpenseRecorded:v2",
-        "600:PaydaySet:v1", "601:BudgetAllocated:v1", "602:IncomeSettingsSet:v1", "603:BonusConfirmed:v1",
-        "604:PeriodClosed:v1",
-        "700:ExchangeRateSet:v1",
-        "900:CommandUndone:v1", "901:CommandRedone:v1",
+        "100:HouseholdCreated", "101:BaseCurrencyChanged", "102:MemberAdded", "103:MemberRemoved",
+        "104:AdminTransferred", "105:PersonAdded", "106:PersonArchived", "107:PersonForgotten",
+        "200:WalletOpened", "201:WalletRenamed", "202:WalletKindChanged", "203:WalletDeactivated",
+        "204:WalletReactivated", "205:WalletClosed", "206:BalanceRecorded", "207:TransferRecorded",
+        "208:TransferDeleted",
+        "300:CategoryCreated", "301:CategoryRenamed", "302:CategoryDeactivated", "303:CategoryReactivated",
+        "304:CategoryDeleted",
+        "400:TransactionRecorded", "401:TransactionEdited", "402:TransactionDeleted", "403:TransactionRestored",
+        "410:TemplateCreated", "411:TemplatePaused", "412:TemplateResumed", "413:TemplateActivated",
+        "500:SplitRatioSet", "501:SettlementRecorded", "502:GroupCreated", "503:GroupExpenseRecorded",
+        "600:PaydaySet", "601:BudgetAllocated", "602:IncomeSettingsSet", "603:BonusConfirmed",
+        "604:PeriodClosed",
+        "700:ExchangeRateSet",
+        "900:CommandUndone", "901:CommandRedone",
     ]
 }
