@@ -65,4 +65,23 @@ struct EventCatalogDocTests {
             #expect(entry.fields == fields, "\(name): the catalog's table must list the struct's stored properties in declaration order (the wire order)")
         }
     }
+
+    @Test("the catalog's tag table lists every event type once, by its tag and name")
+    func tagTableListsEveryTag() throws {
+        let url = RepositoryFiles.url("Sources/Tally/Tally.docc/Events.md")
+        let text = try String(contentsOf: url, encoding: .utf8)
+        guard let start = text.range(of: "## Tag table") else {
+            Issue.record("the event catalog has no tag table")
+            return
+        }
+        var listed: [UInt32: String] = [:]
+        for line in text[start.upperBound...].split(separator: "\n").prefix(while: { !$0.hasPrefix("## ") }) {
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count >= 2, let tag = UInt32(cells[0]) else { continue }
+            #expect(listed[tag] == nil, "tag \(tag) is listed twice")
+            listed[tag] = cells[1].trimmingCharacters(in: CharacterSet(charactersIn: "`"))
+        }
+        let expected = Dictionary(uniqueKeysWithValues: EventTag.allCases.map { ($0.rawValue, $0.eventName) })
+        #expect(listed == expected)
+    }
 }

@@ -236,6 +236,30 @@ struct ValidationRuleTests {
         #expect(await test.ledger.state.debts.groupBalance(group, person: carol, currency: .chf) == -2250)
     }
 
+    @Test("S7, C1, C3: a group expense is filed under an active expense category, journaled with the expense; an unknown, income or deactivated category is refused")
+    func groupExpenseCategory() async throws {
+        var s = Scenario()
+        let test = try await TestLedger.make()
+        try await test.ledger.execute(s.setup())
+        let group = s.ids.next() as GroupID
+        try await test.ledger.execute(s.command(.createGroup(groupID: group, name: "Ski trip", members: [s.alice, s.bob])))
+        func expense(_ category: CategoryID?) -> CommandAction {
+            .recordGroupExpense(expenseID: s.ids.next(), groupID: group, paidBy: s.alice, amount: Scenario.chf(9000),
+                                date: Scenario.date("2026-01-08"), note: nil, split: .equal([s.alice, s.bob]), categoryID: category)
+        }
+        await expectRejection(test.ledger, s.command(expense(s.ids.next())), code: "unknownCategory", rule: "C1")
+        await expectRejection(test.ledger, s.command(expense(s.salary)), code: "categoryGroupMismatch", rule: "T1")
+        let positions = try await test.ledger.execute(s.command(expense(s.groceries)))
+        let recorded = try await test.ledger.events(from: positions.first?.sequenceNumber ?? 1)
+        guard case .groupExpenseRecorded(let stored)? = recorded.first?.event.payload else {
+            Issue.record("expected GroupExpenseRecorded, got \(recorded)")
+            return
+        }
+        #expect(stored.categoryID == s.groceries)
+        try await test.ledger.execute(s.command(.deactivateCategory(s.restaurants)))
+        await expectRejection(test.ledger, s.command(expense(s.restaurants)), code: "categoryInactive", rule: "C3")
+    }
+
     @Test("B1: payday is a day 1...31")
     func paydayMustBeADayOfTheMonth() async throws {
         var s = Scenario()

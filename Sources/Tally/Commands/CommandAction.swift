@@ -99,7 +99,7 @@ public enum CommandAction: Sendable, Hashable {
     /// Records an expense paid by one group member (S7).
     case recordGroupExpense(
         expenseID: GroupExpenseID, groupID: GroupID, paidBy: PersonID, amount: Money, date: LocalDate,
-        note: String?, split: GroupSplit)
+        note: String?, split: GroupSplit, categoryID: CategoryID? = nil)
 
     // MARK: Periods and budgets (B1-B7)
 

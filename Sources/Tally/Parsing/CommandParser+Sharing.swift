@@ -20,7 +20,7 @@ extension CommandParser {
             .recordGroupExpense(
                 expenseID: try fields.id("expenseID"), groupID: try fields.id("groupID"), paidBy: try fields.id("paidBy"),
                 amount: try fields.money("amount"), date: try fields.date("date"), note: try fields.optionalString("note"),
-                split: try groupSplit(try fields.object("split")))
+                split: try groupSplit(try fields.object("split")), categoryID: try fields.optionalID("categoryID"))
         },
     ]
 

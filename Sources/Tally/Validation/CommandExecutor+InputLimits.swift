@@ -24,7 +24,7 @@ extension CommandExecutor {
             try requireCount(covers?.count ?? 0, LedgerLimits.settlementCoversMax, "covers", "LedgerLimits.settlementCoversMax")
         case .createGroup(_, _, let members):
             try requireCount(members.count, LedgerLimits.listEntriesMax, "members", "LedgerLimits.listEntriesMax")
-        case .recordGroupExpense(_, _, _, _, _, let note, let split):
+        case .recordGroupExpense(_, _, _, _, _, let note, let split, _):
             try requireNote(note)
             let (field, count): (String, Int) = switch split {
             case .equal(let people): ("split.people", people.count)

@@ -27,7 +27,7 @@ extension CommandExecutor {
                 throw .violation(.groupNeedsTwoMembers, "a group needs at least two different people, got \(members.count) entries")
             }
             return [.groupCreated(GroupCreated(groupID: id, name: name, members: members))]
-        case .recordGroupExpense(let id, let groupID, let paidBy, let amount, let date, let note, let split):
+        case .recordGroupExpense(let id, let groupID, let paidBy, let amount, let date, let note, let split, let categoryID):
             guard state.groupExpenses[id] == nil else { throw .violation(.duplicateID, "group expense id \(id) is already used") }
             guard let group = state.groups[groupID] else { throw .violation(.unknownGroup, "no group has id \(groupID)") }
             try requirePositive(amount, "group expense")
@@ -35,9 +35,15 @@ extension CommandExecutor {
                 throw .violation(.notInGroup, "\(name(of: paidBy)) paid but is not in group \(group.name)")
             }
             let owed = try resolveGroupSplit(split, amount: amount, payer: paidBy, group: group)
+            if let categoryID {
+                let category = try usableCategory(categoryID)
+                guard category.group == .expense else {
+                    throw .violation(.categoryGroupMismatch, "a group expense needs an expense category; \(category.name) is an \(category.group) category")
+                }
+            }
             return [.groupExpenseRecorded(GroupExpenseRecorded(
                 expenseID: id, groupID: groupID, paidBy: paidBy, amount: amount, date: date, note: note.map { PersonalText($0, owner: command.actor) },
-                split: split, owed: owed))]
+                split: split, owed: owed, categoryID: categoryID))]
         default:
             return []
         }

@@ -93,9 +93,9 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
     /// version from 1 up to it (old versions decode forever).
     public var schemaVersion: UInt16 {
         switch self {
-        case .transactionRecorded: 3
+        case .transactionRecorded, .groupExpenseRecorded: 3
         case .householdCreated, .memberAdded, .personAdded, .transferRecorded, .transactionEdited,
-             .templateCreated, .templateActivated, .groupExpenseRecorded: 2
+             .templateCreated, .templateActivated: 2
         default: 1
         }
     }

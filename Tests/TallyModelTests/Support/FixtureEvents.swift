@@ -139,6 +139,7 @@ enum FixtureEvents {
     /// forever and never re-recorded (`Tests/Fixtures/README.md`).
     static let generations: [(file: String, events: [Event])] = [
         ("events-v2.bin", events + v2Additions),
+        ("events-group-expense-category.bin", groupExpenseCategory),
     ]
 
     /// One event of every type at its current version: the payloads the catalog test checks.

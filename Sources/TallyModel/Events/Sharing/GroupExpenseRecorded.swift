@@ -1,6 +1,6 @@
 /// An expense paid by one group member for the group (S7).
 ///
-/// Tag 503, schema version 2 (see ``EventTag/groupExpenseRecorded`` and `Docs/Events.md`).
+/// Tag 503, schema version 3 (see ``EventTag/groupExpenseRecorded`` and `Docs/Events.md`).
 @WireFields
 public struct GroupExpenseRecorded: Hashable, Sendable {
     /// The expense.
@@ -19,11 +19,13 @@ public struct GroupExpenseRecorded: Hashable, Sendable {
     public let split: GroupSplit
     /// Each member's resolved part, summing to the amount (S3, G4).
     public let owed: [PersonShare]
+    /// The expense category it is filed under, if any (C1; added by version 3).
+    @WireSince(3) public let categoryID: CategoryID?
 
     /// Creates the payload; the engine validates it against the ledger before recording.
     public init(
         expenseID: GroupExpenseID, groupID: GroupID, paidBy: PersonID, amount: Money, date: LocalDate,
-        note: PersonalText?, split: GroupSplit, owed: [PersonShare]
+        note: PersonalText?, split: GroupSplit, owed: [PersonShare], categoryID: CategoryID? = nil
     ) {
         self.expenseID = expenseID
         self.groupID = groupID
@@ -33,5 +35,6 @@ public struct GroupExpenseRecorded: Hashable, Sendable {
         self.note = note
         self.split = split
         self.owed = owed
+        self.categoryID = categoryID
     }
 }
