@@ -94,4 +94,52 @@ struct LedgerDirectoryTests {
         #expect(!FileManager.default.fileExists(atPath: target.string))
         #expect(!FileManager.default.fileExists(atPath: LedgerDirectory(target).restoring.string))
     }
+
+    @Test("restore guarantee: a second restore into a target whose restore is running is restoreInProgress; a file or a symbolic link as target is refused by name and left as it was")
+    func restoreRefusesARunningRestoreAFileAndALink() async throws {
+        let (test, frames, keys) = try await Self.household("restore-exclusive")
+        let target = test.directory.appending("restored")
+        let restoring = LedgerDirectory(target).restoring
+        try FileManager.default.createDirectory(atPath: restoring.string, withIntermediateDirectories: true)
+        let running = try PosixFileSystem().lockExclusively(at: restoring)
+        let second = await Self.restoreError(frames, keys, into: target)
+        #expect(second?.code == "restoreInProgress", "\(String(describing: second))")
+        #expect(!FileManager.default.fileExists(atPath: target.string))
+        running.unlock()
+
+        let file = test.directory.appending("a-file")
+        #expect(FileManager.default.createFile(atPath: file.string, contents: Data("mine".utf8)))
+        let onFile = await Self.restoreError(frames, keys, into: file)
+        #expect(onFile?.code == "restoreTargetNotEmpty" && onFile?.message.contains("is a file") == true, "\(String(describing: onFile))")
+        #expect(FileManager.default.contents(atPath: file.string) == Data("mine".utf8))
+
+        let emptyFolder = test.directory.appending("empty")
+        try FileManager.default.createDirectory(atPath: emptyFolder.string, withIntermediateDirectories: true)
+        let link = test.directory.appending("a-link")
+        try FileManager.default.createSymbolicLink(atPath: link.string, withDestinationPath: emptyFolder.string)
+        let onLink = await Self.restoreError(frames, keys, into: link)
+        #expect(onLink?.code == "restoreTargetNotEmpty" && onLink?.message.contains("symbolic link") == true, "\(String(describing: onLink))")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: emptyFolder.string).isEmpty, "the link was not followed")
+    }
+
+    @Test("P2, restore guarantee: what an interrupted restore left beside the target (keys in the clear) is emptied by the next restore and removed by the next open of the target")
+    func interruptedRestoreLeavesNoStrayKeys() async throws {
+        let (test, frames, keys) = try await Self.household("restore-leftover")
+        let target = test.directory.appending("restored")
+        let restoring = LedgerDirectory(target).restoring
+        func leaveInterruptedRestore() throws {
+            try FileManager.default.createDirectory(atPath: restoring.string, withIntermediateDirectories: true)
+            #expect(FileManager.default.createFile(atPath: restoring.appending("personal-keys").string, contents: Data(repeating: 7, count: 64)))
+        }
+        try leaveInterruptedRestore()
+        try await Ledger.restore(frames: frames, personalKeys: keys.keys, forgottenPeople: keys.forgotten, into: target)
+        #expect(!FileManager.default.fileExists(atPath: restoring.string))
+        #expect(try LedgerAudit.audit(at: target).isClean, "the leftover's contents did not get into the restored ledger")
+
+        try leaveInterruptedRestore()
+        let ledger = try await Ledger.open(at: target)
+        #expect(ledger.openReport.removedInterruptedRestore)
+        #expect(!FileManager.default.fileExists(atPath: restoring.string))
+        try await ledger.close()
+    }
 }

@@ -7,8 +7,10 @@ extension Ledger {
     /// Creates the ledger in `directory` from its journal frames and personal keys (restoring
     /// a backup), atomically: afterwards `directory` holds either the whole ledger or nothing.
     ///
-    /// The ledger is built in ``LedgerDirectory/restoring`` beside the target (a leftover one
-    /// from an interrupted restore is removed first, so run one restore per target at a time):
+    /// The ledger is built in ``LedgerDirectory/restoring`` beside the target, locked for the
+    /// whole restore (a second restore into the same target meanwhile is refused; a leftover
+    /// of an interrupted one, which is not locked, is emptied first, and ``Ledger/open(at:options:)``
+    /// of the target removes one too, so no stray copy of the keys stays beside it):
     /// the key store first (a journal never holds sealed texts whose keys are not on disk, P2),
     /// then each frame appended by the journal's writer with `fdatasync`. The new ledger is
     /// audited (``LedgerAudit``: frames, checksums and chain, every event decoded and folded
@@ -25,7 +27,8 @@ extension Ledger {
     ///   - personalKeys: 32-byte keys by person.
     ///   - forgottenPeople: the people forgotten (their keys destroyed).
     ///   - directory: the target: absent or an empty directory.
-    /// - Throws: ``LedgerError/restoreTargetNotEmpty(_:)`` (the target is left untouched),
+    /// - Throws: ``LedgerError/restoreTargetNotEmpty(_:)`` (the target is left untouched; also
+    ///   for a target that is a file or a symbolic link), ``LedgerError/restoreInProgress(_:)``,
     ///   ``LedgerError/restoredLedgerInvalid(problems:)`` when the audit finds problems,
     ///   ``LedgerError/personalKeys(_:)`` for a key that is not 32 bytes,
     ///   ``LedgerError/storage(_:)`` when writing fails (`recordTooLarge`, `diskFull`, `ioFailure`...).
@@ -36,14 +39,9 @@ extension Ledger {
         let target = LedgerDirectory(directory)
         try requireEmptyTarget(target)
         let temporary = LedgerDirectory(target.restoring)
-        try? FileManager.default.removeItem(atPath: temporary.path.string)
         let fileSystem = PosixFileSystem()
-        do {
-            // Owner-only (0700) like every ledger folder the engine creates (E18).
-            try fileSystem.createDirectory(at: temporary.path)
-        } catch {
-            throw .storage(JournalError(error, operation: "create directory", path: temporary.path))
-        }
+        let lock = try lockRestoring(temporary, of: target, fileSystem: fileSystem)
+        defer { lock.unlock() }
         do throws(LedgerError) {
             try PersonalKeyRing.install(
                 keys: personalKeys, forgotten: forgottenPeople, ledgerDirectory: temporary.path,
@@ -57,11 +55,59 @@ extension Ledger {
         }
     }
 
-    /// The target must not exist, or be an empty directory.
+    /// Creates (owner-only, 0700, like every ledger folder, E18) and locks the folder a restore
+    /// builds in, emptied of what an interrupted restore left.
+    private static func lockRestoring(
+        _ temporary: LedgerDirectory, of target: LedgerDirectory, fileSystem: PosixFileSystem
+    ) throws(LedgerError) -> any FileLock {
+        do {
+            try fileSystem.createDirectory(at: temporary.path)
+        } catch where error == .fileExists {
+            // A leftover, or a restore running now: the lock tells them apart.
+        } catch {
+            throw .storage(JournalError(error, operation: "create directory", path: temporary.path))
+        }
+        let lock: any FileLock
+        do {
+            lock = try fileSystem.lockExclusively(at: temporary.path)
+        } catch where error == .wouldBlock || error == .resourceTemporarilyUnavailable {
+            throw .restoreInProgress(target.path.string)
+        } catch {
+            throw .storage(JournalError(error, operation: "lock the restore folder", path: temporary.path))
+        }
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path.string)) ?? [] {
+            try? FileManager.default.removeItem(atPath: temporary.path.appending(name).string)
+        }
+        guard chmod(temporary.path.string, 0o700) == 0 else {
+            lock.unlock()
+            throw .storage(.ioFailure(operation: "make the restore folder owner-only", path: temporary.path.string, errno: errno))
+        }
+        return lock
+    }
+
+    /// Removes what an interrupted restore into `directory` left beside it (the
+    /// ``LedgerDirectory/restoring`` folder, which may hold personal keys), unless a restore
+    /// holds it now. Returns whether there was one.
+    static func removeInterruptedRestore(of directory: LedgerDirectory, fileSystem: any FileSystem) -> Bool {
+        let leftover = directory.restoring
+        guard fileSystem.isOperatingSystemFileSystem, fileSystem.fileExists(at: leftover),
+              let lock = try? fileSystem.lockExclusively(at: leftover) else { return false }
+        defer { lock.unlock() }
+        return (try? FileManager.default.removeItem(atPath: leftover.string)) != nil
+    }
+
+    /// The target must not exist, or be an empty directory (not a file, not a symbolic link).
     private static func requireEmptyTarget(_ target: LedgerDirectory) throws(LedgerError) {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: target.path.string, isDirectory: &isDirectory) else { return }
-        let names = isDirectory.boolValue ? (try? FileManager.default.contentsOfDirectory(atPath: target.path.string)) : nil
+        var status = stat()
+        guard lstat(target.path.string, &status) == 0 else { return }
+        switch status.st_mode & S_IFMT {
+        case S_IFDIR: break
+        case S_IFLNK:
+            throw .restoreTargetNotEmpty("\(target) is a symbolic link; restore into a new or empty directory (a link is not followed)")
+        default:
+            throw .restoreTargetNotEmpty("\(target) is a file, not a directory; restore into a new or empty directory")
+        }
+        let names = try? FileManager.default.contentsOfDirectory(atPath: target.path.string)
         guard let names, names.isEmpty else {
             throw .restoreTargetNotEmpty("\(target) already exists and is not an empty directory (it holds \((names ?? []).sorted().prefix(3).joined(separator: ", "))); restore only into a new or empty directory")
         }
@@ -97,12 +143,19 @@ extension Ledger {
         do {
             try fileSystem.synchronizeDirectory(at: temporary.path)
             try fileSystem.rename(from: temporary.path, to: target.path)
-            try fileSystem.synchronizeDirectory(at: parent.isEmpty ? "." : parent)
         } catch {
             if error == .directoryNotEmpty || error == .fileExists {
                 throw .restoreTargetNotEmpty("\(target) was filled while restoring; nothing was restored")
             }
             throw .storage(.ioFailure(operation: "move the restored ledger into place", path: target.path.string, errno: error.rawValue))
+        }
+        do {
+            try fileSystem.synchronizeDirectory(at: parent.isEmpty ? "." : parent)
+        } catch {
+            // The ledger is complete and in place; only the rename's durability is in doubt.
+            throw .storage(.ioFailure(
+                operation: "sync the folder holding the restored ledger (the ledger is complete at \(target.path.string), but a crash before the disk syncs that folder may undo the rename: check the disk, then open the ledger)",
+                path: (parent.isEmpty ? "." : parent).string, errno: error.rawValue))
         }
     }
 }

@@ -135,6 +135,7 @@ public actor Ledger {
                 eventsReplayed: replayed.lastSequenceNumber - (start.map { $0.state.nextSequenceNumber - 1 } ?? 0),
                 rejectedCheckpoints: rejected)
             report.journalRecovery = journal.recoveryReport
+            report.removedInterruptedRestore = removeInterruptedRestore(of: layout, fileSystem: fileSystem)
             // P3: a crash or an I/O failure may have cut a forgetting short: the key not
             // destroyed yet, or the checkpoint used (or an older one) holds the texts readable.
             let forgotten = replayed.state.forgottenPeople

@@ -41,6 +41,9 @@ public enum LedgerError: Error, Sendable, Equatable {
     /// was filled while restoring; the message names it and what it holds. Nothing was written
     /// there.
     case restoreTargetNotEmpty(String)
+    /// Another `Ledger.restore` into the same target is running (it holds the lock on the
+    /// target's ``LedgerDirectory/restoring`` folder); nothing was written.
+    case restoreInProgress(String)
     /// The ledger `Ledger.restore` built does not audit clean (its events do not fold into a
     /// valid ledger); `problems` are the audit's, each with its location. Nothing was restored.
     case restoredLedgerInvalid(problems: [String])
@@ -59,6 +62,7 @@ public enum LedgerError: Error, Sendable, Equatable {
         case .readSide: "readSide"
         case .invalidQuery: "invalidQuery"
         case .restoreTargetNotEmpty: "restoreTargetNotEmpty"
+        case .restoreInProgress: "restoreInProgress"
         case .restoredLedgerInvalid: "restoredLedgerInvalid"
         }
     }
@@ -85,6 +89,7 @@ public enum LedgerError: Error, Sendable, Equatable {
         case .readSide(let reason): reason
         case .invalidQuery(let reason): reason
         case .restoreTargetNotEmpty(let reason): reason
+        case .restoreInProgress(let target): "another restore into \(target) is running; wait for it to finish (nothing was written)"
         case .restoredLedgerInvalid(let problems):
             "the restored events do not fold into a valid ledger (\(problems.count) problem(s)): \(problems.prefix(5).joined(separator: "; ")); nothing was restored"
         }

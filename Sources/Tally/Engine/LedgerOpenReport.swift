@@ -23,4 +23,7 @@ public struct LedgerOpenReport: Sendable, Hashable {
     /// The read-side store at open: current, caught up (events), rebuilt (why), or unavailable
     /// (why; the engine works without it).
     public var readSide = ""
+    /// Whether the open removed what an interrupted `Ledger.restore` into this folder had left
+    /// beside it (``LedgerDirectory/restoring``, which may hold a copy of the personal keys).
+    public var removedInterruptedRestore = false
 }
