@@ -12,7 +12,7 @@ struct CanonicalJSONRoundTripTests {
         let value = try StrictJSONParser.parse(Array(text.utf8))
         #expect(value.text == text)
         guard case .object(let members) = value else { Issue.record("not an object: \(value)"); return }
-        #expect(members["fraction"] == .number("1.5") && members["big"] == .number("99999999999999999999"))
+        #expect(members["fraction"] == .number(.init(checkedText: "1.5")) && members["big"] == .number(.init(checkedText: "99999999999999999999")))
         #expect(members["fraction"]?.typeName == "the number 1.5")
     }
 

@@ -159,11 +159,12 @@ package struct StrictJSONParser {
             isInteger = false
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
-        guard isInteger else { return .number(text) }
+        let literal = CanonicalJSON.NumberLiteral(checkedText: text)  // the grammar was checked above
+        guard isInteger else { return .number(literal) }
         if text == "-0" {
             throw CommandParseError(code: .invalidJSON, field: nil, column: start + 1, message: "-0 is not accepted; write 0")
         }
-        return Self.exactInteger(bytes[start..<index], negative: negative).map(CanonicalJSON.integer) ?? .number(text)
+        return Self.exactInteger(bytes[start..<index], negative: negative).map(CanonicalJSON.integer) ?? .number(literal)
     }
 
     /// The literal's value when it fits `Int64` (overflow-checked), else `nil`.

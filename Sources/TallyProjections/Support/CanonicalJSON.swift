@@ -17,9 +17,9 @@ public indirect enum CanonicalJSON: Hashable, Sendable {
     /// A whole number.
     case integer(Int64)
     /// A number literal that is not an `Int64` integer, exactly as read (`1.0`, `1e2`,
-    /// `99999999999999999999`), written back as that text. Only a parser makes one; read
-    /// models never do.
-    case number(String)
+    /// `99999999999999999999`), written back as that text. Only the parser makes one (the
+    /// literal's initializer is not public), so it is always valid JSON; read models never do.
+    case number(NumberLiteral)
     /// A string.
     case string(String)
     /// An array, in the given order.
@@ -57,7 +57,7 @@ public indirect enum CanonicalJSON: Hashable, Sendable {
         case .null: bytes.append(contentsOf: "null".utf8)
         case .bool(let value): bytes.append(contentsOf: (value ? "true" : "false").utf8)
         case .integer(let value): bytes.append(contentsOf: String(value).utf8)
-        case .number(let literal): bytes.append(contentsOf: literal.utf8)
+        case .number(let literal): bytes.append(contentsOf: literal.text.utf8)
         case .string(let value): Self.writeString(value, to: &bytes)
         case .array(let elements):
             bytes.append(UInt8(ascii: "["))
@@ -97,5 +97,20 @@ public indirect enum CanonicalJSON: Hashable, Sendable {
             }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+}
+
+extension CanonicalJSON {
+    /// The exact text of a JSON number literal, as the strict parser read it (RFC 8259
+    /// grammar); nothing outside the package can make one, so writing it back never makes
+    /// invalid JSON.
+    public struct NumberLiteral: Hashable, Sendable, CustomStringConvertible {
+        /// The literal's text.
+        public let text: String
+
+        /// A literal the caller has checked against the JSON number grammar.
+        package init(checkedText text: String) { self.text = text }
+
+        public var description: String { text }
     }
 }

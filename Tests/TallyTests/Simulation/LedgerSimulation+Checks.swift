@@ -89,9 +89,17 @@ extension LedgerSimulation {
         }
     }
 
-    /// B6: once a period is closed its snapshot is frozen and it stays closed.
+    /// B6: once a period is closed its snapshot is frozen and it stays closed. B1: every period
+    /// the engine closed (`PeriodClosed`, decided by its `PeriodSchedule`) is a period of the
+    /// read model's pay schedule, the one rule both ask (`PaySchedule`).
     mutating func checkFrozenSnapshots(_ budgets: BudgetProjection) throws(SimulationFailure) {
         let closed = Set(budgets.closedPeriods)
+        for period in closed {
+            let scheduled = budgets.period(containing: period.start)
+            guard scheduled == period else {
+                throw failure("B1: the engine closed \(period.start)...\(period.end), but the budget read model's pay schedule puts \(period.start) in \(scheduled.start)...\(scheduled.end)")
+            }
+        }
         for period in frozenSnapshots.keys where !closed.contains(period) {
             throw failure("B6: period \(period.start)...\(period.end) was closed and is open again")
         }
