@@ -235,4 +235,31 @@ struct SubscriptionTests {
         #expect(try await Self.post(test, &s, through: "2026-02-28").isEmpty)
         #expect(try await test.ledger.readModels.wallets.balance(of: s.joint)?.minorUnits == 100_000)
     }
+
+    @Test("R1: schedules, prices, pauses, cancels and posted occurrences survive a checkpoint and reopen, equal to a replay of the journal")
+    func checkpointKeepsSchedules() async throws {
+        var (test, s) = try await Self.household()
+        let template: TemplateID = s.ids.next()
+        let shared: TemplateID = s.ids.next()
+        try await test.ledger.execute([
+            s.command(.createTemplate(template, frequency: .biweekly, Self.entry(s, 1000, anchor: "2026-01-05"),
+                                      terms: TemplateTerms(endDate: Scenario.date("2026-12-31"), trialEndsOn: Scenario.date("2026-01-20")))),
+            s.command(.createTemplate(shared, frequency: .semiannual, Self.entry(s, 3001, anchor: "2026-01-31"),
+                                      terms: TemplateTerms(occurrenceCount: 4, sharing: TemplateSharing(kind: .equal, weights: [
+                                          MemberWeight(person: s.alice, weight: 1), MemberWeight(person: s.bob, weight: 1)])))),
+            s.command(.changeTemplatePrice(template, amount: Scenario.chf(1100), effectiveFrom: Scenario.date("2026-03-01"))),
+            s.command(.pauseTemplate(template, from: Scenario.date("2026-04-01"), resumesOn: Scenario.date("2026-05-01"))),
+            s.command(.cancelTemplate(shared, effectiveOn: Scenario.date("2027-01-01"))),
+            s.command(.postDueOccurrences(through: Scenario.date("2026-06-30"))),
+        ])
+        try await test.ledger.checkpoint()
+        let on = Scenario.date("2026-06-30")
+        let before = await test.ledger.subscriptions(on: on)
+        try await test.ledger.close()
+        let reopened = try await test.reopen()
+        #expect(await reopened.subscriptions(on: on) == before)
+        #expect(await reopened.state == (try LedgerReplay.replay(at: test.directory.appending("ledger"))).state)
+        #expect(try await reopened.execute(s.command(.postDueOccurrences(through: on))).isEmpty)
+        try await reopened.close()
+    }
 }
