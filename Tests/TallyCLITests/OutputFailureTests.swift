@@ -39,6 +39,9 @@ struct OutputFailureTests {
             "report": [["report", ledger], ["report", "--json", ledger], ["report", "--csv", ledger], ["report", "--by", "period", ledger]],
             "activity": [["activity", ledger], ["activity", "--json", ledger]],
             "statement": [["statement", "--wallet", "Joint account", ledger], ["statement", "--json", "--wallet", "Joint account", ledger]],
+            "subscriptions": [["subscriptions", ledger, "--on", "2026-03-01"], ["subscriptions", "--json", ledger, "--on", "2026-03-01"],
+                              ["subscriptions", ledger, "--calendar", "2026-03"], ["subscriptions", ledger, "--upcoming", "30", "--on", "2026-03-01"],
+                              ["subscriptions", "post", ledger, "--through", "2026-03-31", "--recorded-at", "2026-04-01T08:00:00Z"]],
             "help": [["help"], ["--help"]],
         ]
     }

@@ -230,6 +230,7 @@ struct EventCodecTests {
         "304:CategoryDeleted",
         "400:TransactionRecorded", "401:TransactionEdited", "402:TransactionDeleted", "403:TransactionRestored",
         "410:TemplateCreated", "411:TemplatePaused", "412:TemplateResumed", "413:TemplateActivated",
+        "420:TemplatePriceChanged", "421:TemplateCancelled",
         "500:SplitRatioSet", "501:SettlementRecorded", "502:GroupCreated", "503:GroupExpenseRecorded",
         "600:PaydaySet", "601:BudgetAllocated", "602:IncomeSettingsSet", "603:BonusConfirmed",
         "604:PeriodClosed",

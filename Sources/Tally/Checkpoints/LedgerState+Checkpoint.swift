@@ -14,7 +14,7 @@ extension LedgerState {
     /// read model keeps them). v7: each record is its fields in declaration order
     /// (`@WireFields`; a person's `forgottenAt` has a presence byte). An older checkpoint is
     /// passed over (one full replay).
-    static let checkpointMagic = "tally.ledgerState.v7"
+    static let checkpointMagic = "tally.ledgerState.v8"
 
     /// - Parameter archived: the archived maps (``ArchivedMap``: transactions, transfers, group
     ///   expenses, settlements, category members, the command history) are in the checkpoint
@@ -191,6 +191,7 @@ extension PersonRecord: WireValue {}
 extension WalletRecord: WireValue {}
 extension CategoryRecord: WireValue {}
 extension TemplateRecord: WireValue {}
+extension PostedOccurrence: WireValue {}
 extension BudgetKey: WireValue {}
 extension TransactionRecord: ArchiveCodable, WireValue {}
 extension TransferRecord: ArchiveCodable, WireValue {}

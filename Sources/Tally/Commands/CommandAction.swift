@@ -73,12 +73,23 @@ public enum CommandAction: Sendable, Hashable {
     case deleteTransaction(TransactionID)
     /// Restores a soft-deleted transaction (T3).
     case restoreTransaction(TransactionID)
-    /// Creates a recurring template; `entry.date` is the anchor (T4).
-    case createTemplate(TemplateID, frequency: RecurrenceFrequency, TransactionEntry)
-    /// Pauses a template (T4).
-    case pauseTemplate(TemplateID)
-    /// Resumes a paused template (T4).
-    case resumeTemplate(TemplateID)
+    /// Creates a recurring template or subscription; `entry.date` is the anchor, `entry.amount`
+    /// the price (T4, R1); `terms` add an end date or count, a free trial and a split among
+    /// members (equal, exact, percent) instead of `entry`'s household split.
+    case createTemplate(TemplateID, frequency: RecurrenceFrequency, TransactionEntry, terms: TemplateTerms? = nil)
+    /// Pauses a template from `from` (every occurrence not posted when `nil`) until
+    /// `resumesOn` (until resumed when `nil`) (T4, R1).
+    case pauseTemplate(TemplateID, from: LocalDate? = nil, resumesOn: LocalDate? = nil)
+    /// Resumes a paused template on `on`; `nil` lifts the last pause entirely (T4, R1).
+    case resumeTemplate(TemplateID, on: LocalDate? = nil)
+    /// Changes a recurring item's price for occurrences on or after `effectiveFrom` (R1).
+    case changeTemplatePrice(TemplateID, amount: Money, effectiveFrom: LocalDate)
+    /// Cancels a recurring item: no occurrence on or after `effectiveOn`; history stays (R1).
+    case cancelTemplate(TemplateID, effectiveOn: LocalDate)
+    /// Records every billed occurrence of every template dated on or before `through` that
+    /// is not posted yet, as transactions linked to their templates (R1). Idempotent per
+    /// (template, occurrence date): a second run records nothing.
+    case postDueOccurrences(through: LocalDate)
     /// Records the template's occurrence on `date` as a real transaction (T4).
     case activateTemplate(TemplateID, transactionID: TransactionID, date: LocalDate)
     /// Undoes an earlier command by appending its compensating events (T5).

@@ -222,6 +222,13 @@ public actor Ledger {
         current.isResident ? current : complete(current.detached, \.state)
     }
 
+    /// The acknowledged validation state, its archived maps read on demand: what the
+    /// subscription queries (R1) read (the templates are in memory; a history reads one
+    /// transaction per recorded occurrence). Falls back to ``state`` as ``read(_:)`` does.
+    var queryState: LedgerState {
+        isClosed || archiveReader?.failure != nil ? state : current
+    }
+
     /// A value whose archived entries were read whole (`detach`), or when the archive cannot be
     /// read (the ledger was closed, a page is damaged), the same value rebuilt from the journal.
     private func complete<Value>(_ detach: () -> Value, _ replayedValue: KeyPath<ReplayResult, Value>) -> Value {

@@ -117,6 +117,14 @@ public struct RuleViolation: Sendable, Equatable, Error {
         case templateStateUnchanged
         /// The date is not an occurrence of the template (T4).
         case notAnOccurrence
+        // Recurring items and subscriptions (R1)
+        /// An end date before the anchor, both an end date and a count, a trial ending on or
+        /// before the anchor, a price change before the anchor, a resume before its pause (R1).
+        case recurringTermsInvalid
+        /// The template is cancelled; its history stays (R1).
+        case templateCancelled
+        /// The occurrence is already recorded, or a change would reach back over a recorded one (R1).
+        case occurrenceAlreadyPosted
         /// No command has this id (T5).
         case unknownCommand
         /// The command produced an event that has no compensating event (T5).
@@ -190,6 +198,7 @@ public struct RuleViolation: Sendable, Equatable, Error {
             case .editOfSettledTransaction: "T2"
             case .transactionDeleted, .transactionNotDeleted: "T3"
             case .unknownTemplate, .templateStateUnchanged, .notAnOccurrence: "T4"
+            case .recurringTermsInvalid, .templateCancelled, .occurrenceAlreadyPosted: "R1"
             case .unknownCommand, .notUndoable, .undoBlocked, .alreadyUndone, .notUndone: "T5"
             case .splitRatiosMustSumTo100, .splitRatioBelowMinimum, .splitRatioMembersMismatch: "S1"
             case .sharingNeedsTwoMembers: "S2"

@@ -10,7 +10,8 @@ enum SchemaNames {
     static let budgetTypes: [String: BudgetType] = ["needs": .needs, "wants": .wants, "savings": .savings, "none": .none]
     static let kinds: [String: TransactionKind] = ["income": .income, "expense": .expense]
     static let frequencies: [String: RecurrenceFrequency] = [
-        "weekly": .weekly, "biweekly": .biweekly, "monthly": .monthly, "quarterly": .quarterly, "yearly": .yearly,
+        "daily": .daily, "weekly": .weekly, "biweekly": .biweekly, "monthly": .monthly, "quarterly": .quarterly,
+        "semiannual": .semiannual, "yearly": .yearly, "annual": .yearly,
     ]
     static let ratioModes: [String: SplitRatioMode] = ["manual": .manual, "incomeBased": .incomeBased]
     static let incomeModes: [String: IncomeMode] = ["manual": .manual, "auto": .auto]

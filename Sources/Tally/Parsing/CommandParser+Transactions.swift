@@ -11,11 +11,23 @@ extension CommandParser {
         "deleteTransaction": { fields, _ throws(CommandParseError) in .deleteTransaction(try fields.id("transactionID")) },
         "restoreTransaction": { fields, _ throws(CommandParseError) in .restoreTransaction(try fields.id("transactionID")) },
         "createTemplate": { fields, actor throws(CommandParseError) in
-            .createTemplate(try fields.id("templateID"), frequency: try fields.choice("frequency", SchemaNames.frequencies),
-                            try entry(fields, actor: actor))
+            let entry = try entry(fields, actor: actor)
+            return .createTemplate(try fields.id("templateID"), frequency: try fields.choice("frequency", SchemaNames.frequencies),
+                                   entry, terms: try templateTerms(fields, price: entry.amount))
         },
-        "pauseTemplate": { fields, _ throws(CommandParseError) in .pauseTemplate(try fields.id("templateID")) },
-        "resumeTemplate": { fields, _ throws(CommandParseError) in .resumeTemplate(try fields.id("templateID")) },
+        "pauseTemplate": { fields, _ throws(CommandParseError) in
+            .pauseTemplate(try fields.id("templateID"), from: try fields.optionalDate("from"), resumesOn: try fields.optionalDate("resumesOn"))
+        },
+        "resumeTemplate": { fields, _ throws(CommandParseError) in
+            .resumeTemplate(try fields.id("templateID"), on: try fields.optionalDate("on"))
+        },
+        "changeTemplatePrice": { fields, _ throws(CommandParseError) in
+            .changeTemplatePrice(try fields.id("templateID"), amount: try fields.money("amount"), effectiveFrom: try fields.date("effectiveFrom"))
+        },
+        "cancelTemplate": { fields, _ throws(CommandParseError) in
+            .cancelTemplate(try fields.id("templateID"), effectiveOn: try fields.date("effectiveOn"))
+        },
+        "postDueOccurrences": { fields, _ throws(CommandParseError) in .postDueOccurrences(through: try fields.date("through")) },
         "activateTemplate": { fields, _ throws(CommandParseError) in
             .activateTemplate(try fields.id("templateID"), transactionID: try fields.id("transactionID"), date: try fields.date("date"))
         },
@@ -31,5 +43,39 @@ extension CommandParser {
             note: try fields.optionalString("note"), tags: try fields.strings("tags", default: []),
             payer: fields.has("payer") ? try fields.id("payer") : actor, isShared: try fields.bool("shared", default: false),
             ratioOverride: fields.has("ratioOverride") ? try fields.ratios("ratioOverride") : nil)
+    }
+
+    /// R1 terms of `createTemplate`: `endDate`, `occurrenceCount`, `trialEndsOn` and `sharing`
+    /// (`{"kind": "equal", "people": [...]}`, `{"kind": "exact", "amounts": [{"person", "amount"}]}`
+    /// or `{"kind": "percentage", "ratios": [{"person", "basisPoints"}]}`); `nil` when none is given.
+    static func templateTerms(_ fields: JSONFields, price: Money) throws(CommandParseError) -> TemplateTerms? {
+        let terms = TemplateTerms(
+            endDate: try fields.optionalDate("endDate"),
+            occurrenceCount: fields.has("occurrenceCount") ? try fields.integer("occurrenceCount") : nil,
+            trialEndsOn: try fields.optionalDate("trialEndsOn"),
+            sharing: fields.has("sharing") ? try templateSharing(try fields.object("sharing"), price: price) : nil)
+        return terms == TemplateTerms() ? nil : terms
+    }
+
+    private static func templateSharing(_ fields: JSONFields, price: Money) throws(CommandParseError) -> TemplateSharing {
+        switch try fields.string("kind") {
+        case "equal":
+            let people: [PersonID] = try fields.ids("people")
+            return TemplateSharing(kind: .equal, weights: people.map { MemberWeight(person: $0, weight: 1) })
+        case "exact":
+            var weights: [MemberWeight] = []
+            for object in try fields.objects("amounts") {
+                let amount = try object.money("amount")
+                guard amount.currency == price.currency else {
+                    throw .bad(object.name("amount"), "is in \(amount.currency), the price in \(price.currency)")
+                }
+                weights.append(MemberWeight(person: try object.id("person"), weight: amount.minorUnits))
+            }
+            return TemplateSharing(kind: .exact, weights: weights)
+        case "percentage":
+            return TemplateSharing(kind: .percent, weights: try fields.ratios("ratios").map { MemberWeight(person: $0.person, weight: $0.ratio.basisPoints) })
+        case let other:
+            throw .bad(fields.name("kind"), "'\(other)' is not one of equal, exact, percentage")
+        }
     }
 }

@@ -15,6 +15,7 @@ extension EventPayload {
         case .transactionRestored(let event): state.transactions[event.transactionID].map { [$0.details.amount] } ?? []
         case .templateCreated(let event): [event.details.amount]
         case .templateActivated(let event): [event.details.amount]
+        case .templatePriceChanged(let event): [event.amount]
         case .settlementRecorded(let event): [event.amount]
         case .groupExpenseRecorded(let event): [event.amount] + event.owed.map(\.amount)
         case .budgetAllocated(let event): [event.amount]

@@ -108,15 +108,30 @@ package struct TransferRecord: Sendable, Equatable {
     package var isDeleted = false
 }
 
-/// A recurring template (T4).
+/// A recurring template (T4, R1).
 @WireFields
 package struct TemplateRecord: Sendable, Equatable {
-    /// How often it occurs.
-    package var frequency: RecurrenceFrequency
-    /// Its transaction fields; `details.date` is the anchor.
+    /// Its transaction fields; `details.date` is the anchor, `details.amount` the base price.
     package var details: TransactionDetails
-    /// Whether it is paused.
-    package var isPaused = false
+    /// When it occurs, at what price, paused, trial, ended or cancelled (R1).
+    package var schedule: RecurringSchedule
+    /// The split among people, if it was entered as equal, exact or percent (R1).
+    package var sharing: TemplateSharing?
+    /// The occurrences recorded as transactions, by date ascending: the idempotency key of
+    /// posting is (template, date) (R1).
+    package var posted: [PostedOccurrence] = []
+
+    /// How often it occurs.
+    package var frequency: RecurrenceFrequency { schedule.frequency }
+}
+
+/// An occurrence of a template recorded as a transaction (R1).
+@WireFields
+package struct PostedOccurrence: Sendable, Equatable {
+    /// The occurrence date.
+    package var date: LocalDate
+    /// The transaction recorded for it.
+    package var transactionID: TransactionID
 }
 
 /// A budget allocation's key: a category and the first period it applies to (B2).

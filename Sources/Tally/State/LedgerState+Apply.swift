@@ -86,7 +86,8 @@ extension LedgerState {
         case .categoryCreated, .categoryRenamed, .categoryDeactivated, .categoryReactivated, .categoryDeleted:
             mutateCategories(payload)
         case .transactionRecorded, .transactionEdited, .transactionDeleted, .transactionRestored,
-             .templateCreated, .templatePaused, .templateResumed, .templateActivated, .bonusConfirmed:
+             .templateCreated, .templatePaused, .templateResumed, .templateActivated, .templatePriceChanged,
+             .templateCancelled, .bonusConfirmed:
             mutateTransactions(payload)
         case .splitRatioSet, .settlementRecorded, .groupCreated, .groupExpenseRecorded:
             mutateSharing(payload)

@@ -8,6 +8,7 @@ extension LedgerState {
             insertTransaction(recorded.transactionID, details: recorded.details)
         case .templateActivated(let activated):
             insertTransaction(activated.transactionID, details: activated.details)
+            templates[activated.templateID]?.recordPosted(activated.details.date, activated.transactionID)
         case .transactionEdited(let edited):
             guard let record = transactions[edited.transactionID] else { return }
             if !record.isDeleted { applyLiveEffects(record.details, sign: -1) }
@@ -25,12 +26,19 @@ extension LedgerState {
             transactions.update(restored.transactionID) { $0.isDeleted = false }
             applyLiveEffects(record.details, sign: 1)
         case .templateCreated(let created):
-            templates[created.templateID] = TemplateRecord(frequency: created.frequency, details: created.details)
+            templates[created.templateID] = TemplateRecord(
+                details: created.details,
+                schedule: RecurringSchedule(frequency: created.frequency, anchor: created.details.date, basePrice: created.details.amount, terms: created.terms),
+                sharing: created.terms?.sharing)
             categories[created.details.categoryID]?.entryCount += 1
         case .templatePaused(let paused):
-            templates[paused.templateID]?.isPaused = true
+            templates[paused.templateID]?.schedule.pause(from: paused.from, resumesOn: paused.resumesOn)
         case .templateResumed(let resumed):
-            templates[resumed.templateID]?.isPaused = false
+            templates[resumed.templateID]?.schedule.resume(on: resumed.on)
+        case .templatePriceChanged(let changed):
+            templates[changed.templateID]?.schedule.changePrice(changed.amount, from: changed.effectiveFrom)
+        case .templateCancelled(let cancelled):
+            templates[cancelled.templateID]?.schedule.cancelledOn = cancelled.effectiveOn
         case .bonusConfirmed(let confirmed):
             transactions.update(confirmed.transactionID) { $0.isBonusConfirmed = true }
         default:
@@ -145,4 +153,16 @@ extension LedgerState {
         return SettlementCoverage.covered(open.map(\.item), payment: settlement.amount.minorUnits, netOwed: netOwed)
             .map { open[$0].id }
     }
+}
+
+extension TemplateRecord {
+    /// Records that the occurrence on `date` was posted as `transactionID`, keeping date order.
+    mutating func recordPosted(_ date: LocalDate, _ transactionID: TransactionID) {
+        guard !posted.contains(where: { $0.date == date }) else { return }
+        let position = posted.firstIndex { $0.date > date } ?? posted.endIndex
+        posted.insert(PostedOccurrence(date: date, transactionID: transactionID), at: position)
+    }
+
+    /// Whether the occurrence on `date` was posted.
+    func isPosted(_ date: LocalDate) -> Bool { posted.contains { $0.date == date } }
 }

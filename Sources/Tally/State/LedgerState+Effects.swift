@@ -34,7 +34,8 @@ extension LedgerState {
         case .categoryCreated, .categoryRenamed, .categoryDeactivated, .categoryReactivated, .categoryDeleted:
             return categoryEffect(of: payload)
         case .transactionRecorded, .transactionEdited, .transactionDeleted, .transactionRestored,
-             .templateCreated, .templatePaused, .templateResumed, .templateActivated, .bonusConfirmed:
+             .templateCreated, .templatePaused, .templateResumed, .templateActivated, .templatePriceChanged,
+             .templateCancelled, .bonusConfirmed:
             return transactionEffect(of: payload)
         case .splitRatioSet:
             let previous = splitRatio ?? LedgerState.equalRatios(activeMembers).map { SplitRatioSet(mode: .manual, ratios: $0) }
@@ -165,11 +166,22 @@ extension LedgerState {
             return EventEffect(owned: [.template(created.templateID)], referenced: references(of: created.details),
                                inverse: [.templatePaused(TemplatePaused(templateID: created.templateID))])
         case .templatePaused(let paused):
+            // A dated pause is undone by resuming on its first day (an empty span); an undated one as T4 had it.
             return EventEffect(owned: [.template(paused.templateID)],
-                               inverse: [.templateResumed(TemplateResumed(templateID: paused.templateID))])
+                               inverse: [.templateResumed(TemplateResumed(templateID: paused.templateID, on: paused.from))])
         case .templateResumed(let resumed):
-            return EventEffect(owned: [.template(resumed.templateID)],
-                               inverse: [.templatePaused(TemplatePaused(templateID: resumed.templateID))])
+            // Pauses again what the resume ended: the lifted span, or its part from the resume date on.
+            let last = templates[resumed.templateID]?.schedule.pauses.last
+            let inverse = TemplatePaused(templateID: resumed.templateID, from: resumed.on ?? last?.from, resumesOn: last?.until)
+            return EventEffect(owned: [.template(resumed.templateID)], inverse: [.templatePaused(inverse)])
+        case .templatePriceChanged(let changed):
+            // Undone by setting, from the same date, the price in effect before the change.
+            let previous = templates[changed.templateID].map { $0.schedule.price(on: changed.effectiveFrom) }
+            return EventEffect(owned: [.template(changed.templateID)], inverse: previous.map {
+                [.templatePriceChanged(TemplatePriceChanged(templateID: changed.templateID, amount: $0, effectiveFrom: changed.effectiveFrom))]
+            })
+        case .templateCancelled(let cancelled):
+            return EventEffect(owned: [.template(cancelled.templateID)])
         case .bonusConfirmed(let confirmed):
             return EventEffect(owned: [], referenced: [.transaction(confirmed.transactionID)])
         default:

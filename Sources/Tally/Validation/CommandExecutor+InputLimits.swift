@@ -7,7 +7,7 @@ extension CommandExecutor {
     /// Throws `inputTooLarge` naming the first field over its limit.
     func requireInputSizes(_ action: CommandAction) throws(LedgerError) {
         switch action {
-        case .recordTransaction(_, let entry), .editTransaction(_, let entry), .createTemplate(_, _, let entry):
+        case .recordTransaction(_, let entry), .editTransaction(_, let entry), .createTemplate(_, _, let entry, _):
             try requireNote(entry.note)
             try requireCount(entry.tags.count, LedgerLimits.tagsPerTransactionMax, "tags", "LedgerLimits.tagsPerTransactionMax")
             for (index, tag) in entry.tags.enumerated() {
@@ -15,6 +15,9 @@ extension CommandExecutor {
             }
             if let ratios = entry.ratioOverride {
                 try requireCount(ratios.count, LedgerLimits.listEntriesMax, "ratioOverride", "LedgerLimits.listEntriesMax")
+            }
+            if case .createTemplate(_, _, _, let terms?) = action, let sharing = terms.sharing {
+                try requireCount(sharing.weights.count, LedgerLimits.listEntriesMax, "sharing", "LedgerLimits.listEntriesMax")
             }
         case .recordTransfer(_, _, _, _, _, _, let note):
             try requireNote(note)

@@ -21,18 +21,12 @@ extension CommandExecutor {
             guard record.isDeleted else { throw .violation(.transactionNotDeleted, "transaction \(id) is not deleted, so there is nothing to restore") }
             _ = try usableWallet(record.details.walletID)
             return [.transactionRestored(TransactionRestored(transactionID: id))]
-        case .createTemplate(let id, let frequency, let entry):
-            guard state.templates[id] == nil else { throw .violation(.duplicateID, "template id \(id) is already used") }
-            let details = try resolve(entry, previous: nil, author: command.actor)
-            return [.templateCreated(TemplateCreated(templateID: id, frequency: frequency, details: details))]
-        case .pauseTemplate(let id):
-            let template = try existingTemplate(id)
-            guard !template.isPaused else { throw .violation(.templateStateUnchanged, "template \(id) is paused already") }
-            return [.templatePaused(TemplatePaused(templateID: id))]
-        case .resumeTemplate(let id):
-            let template = try existingTemplate(id)
-            guard template.isPaused else { throw .violation(.templateStateUnchanged, "template \(id) is running already") }
-            return [.templateResumed(TemplateResumed(templateID: id))]
+        case .createTemplate(let id, let frequency, let entry, let terms):
+            return try createTemplate(id, frequency: frequency, entry: entry, terms: terms, actor: command.actor)
+        case .pauseTemplate(let id, let from, let resumesOn):
+            return try pauseTemplate(id, from: from, resumesOn: resumesOn)
+        case .resumeTemplate(let id, let on):
+            return try resumeTemplate(id, on: on)
         case .activateTemplate(let id, let transactionID, let date):
             return try activateTemplate(id, transactionID: transactionID, date: date)
         default:
@@ -40,28 +34,28 @@ extension CommandExecutor {
         }
     }
 
-    /// T4: the occurrence must be one computed from the anchor; the template's resolved split is reused.
+    /// T4: the occurrence must be one computed from the anchor (within
+    /// ``LedgerLimits/templateOccurrencesMax``), billed (not in a pause or the free trial) and
+    /// not posted yet (R1); it is recorded at the price in effect on its date.
     private func activateTemplate(_ id: TemplateID, transactionID: TransactionID, date: LocalDate) throws(LedgerError) -> [EventPayload] {
         let template = try existingTemplate(id)
-        guard !template.isPaused else { throw .violation(.templateStateUnchanged, "template \(id) is paused; resume it first") }
+        try requireNotCancelled(id, template, on: date)
         guard state.transactions[transactionID] == nil else {
             throw .violation(.duplicateID, "transaction id \(transactionID) is already used")
         }
-        _ = try usableWallet(template.details.walletID)
-        _ = try usableCategory(template.details.categoryID)
-        var isOccurrence = false
-        for index in 0..<LedgerLimits.templateOccurrencesMax {
-            guard let occurrence = try? template.frequency.occurrence(index, from: template.details.date), occurrence <= date else { break }
-            if occurrence == date { isOccurrence = true; break }
-        }
-        guard isOccurrence else {
+        guard let occurrence = template.schedule.occurrence(on: date), occurrence.index < LedgerLimits.templateOccurrencesMax else {
             throw .violation(.notAnOccurrence, "\(date) is not a \(template.frequency) occurrence of the template anchored on \(template.details.date)")
         }
-        var details = template.details
-        details.date = date
-        return [.templateActivated(TemplateActivated(templateID: id, transactionID: transactionID, details: details))]
+        switch occurrence.status {
+        case .paused: throw .violation(.templateStateUnchanged, "template \(id) is paused on \(date); resume it first")
+        case .trial: throw .violation(.notAnOccurrence, "\(date) falls in the free trial of template \(id), which ends on \(template.schedule.trialEndsOn?.description ?? "")")
+        case .billed: break
+        }
+        guard !template.isPosted(date) else {
+            throw .violation(.occurrenceAlreadyPosted, "the occurrence of template \(id) on \(date) is already recorded")
+        }
+        return [.templateActivated(TemplateActivated(templateID: id, transactionID: transactionID, details: try occurrenceDetails(template, occurrence)))]
     }
-
     /// The transaction with `id` unless it is deleted (T3).
     func liveTransaction(_ id: TransactionID) throws(LedgerError) -> TransactionRecord {
         guard let record = state.transactions[id] else { throw .violation(.unknownTransaction, "no transaction has id \(id)") }
@@ -77,7 +71,7 @@ extension CommandExecutor {
         }
     }
 
-    private func existingTemplate(_ id: TemplateID) throws(LedgerError) -> TemplateRecord {
+    func existingTemplate(_ id: TemplateID) throws(LedgerError) -> TemplateRecord {
         guard let template = state.templates[id] else { throw .violation(.unknownTemplate, "no template has id \(id)") }
         return template
     }

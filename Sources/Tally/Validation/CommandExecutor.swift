@@ -102,6 +102,8 @@ struct CommandExecutor {
         case .recordTransaction, .editTransaction, .deleteTransaction, .restoreTransaction, .createTemplate,
              .pauseTemplate, .resumeTemplate, .activateTemplate:
             return try validateTransaction(command)
+        case .changeTemplatePrice, .cancelTemplate, .postDueOccurrences:
+            return try validateSubscription(command)
         case .setSplitRatio, .recordSettlement, .createGroup, .recordGroupExpense:
             return try validateSharing(command)
         case .setPayday, .allocateBudget, .setIncomeSettings, .confirmBonus, .closePeriod, .setExchangeRate:

@@ -25,6 +25,9 @@ public enum LedgerLimits {
     public static let nameBytesMax = 200
     /// The most occurrences searched when checking a template date (T4).
     public static let templateOccurrencesMax = 10_000
+    /// The most occurrences one `postDueOccurrences` may record (R1); rule `inputTooLarge`:
+    /// post through an earlier date first.
+    public static let occurrencesPerPostMax = 1000
     /// The longest note (transaction, template, transfer, group expense) in UTF-8 bytes (G6).
     public static let noteBytesMax = 4096
     /// The most tags one transaction or template may carry (G6).

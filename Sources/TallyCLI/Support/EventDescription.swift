@@ -45,6 +45,10 @@ struct EventDescription {
         case .personForgotten(let event):
             summary = "person \(event.personID) forgotten: their names and notes are redacted"
             people = [event.personID]
+        case .templatePriceChanged(let event):
+            summary = "template \(event.templateID) price \(event.amount.formatted()) from \(event.effectiveFrom)"
+        case .templateCancelled(let event):
+            summary = "template \(event.templateID) cancelled from \(event.effectiveOn)"
         default:
             summary = ""
         }

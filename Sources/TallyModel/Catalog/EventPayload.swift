@@ -61,6 +61,10 @@ public enum EventPayload: Hashable, Sendable {
     case templateResumed(TemplateResumed)
     /// An occurrence of a template was recorded as a real transaction linked to it (T4).
     case templateActivated(TemplateActivated)
+    /// A recurring item's price changed from a date on (R1).
+    case templatePriceChanged(TemplatePriceChanged)
+    /// A recurring item was cancelled (R1).
+    case templateCancelled(TemplateCancelled)
     /// The household split ratio was set (S1).
     case splitRatioSet(SplitRatioSet)
     /// A payment settling debts between two people; permanent (S6).
@@ -119,6 +123,8 @@ public enum EventPayload: Hashable, Sendable {
         case .templatePaused: .templatePaused
         case .templateResumed: .templateResumed
         case .templateActivated: .templateActivated
+        case .templatePriceChanged: .templatePriceChanged
+        case .templateCancelled: .templateCancelled
         case .splitRatioSet: .splitRatioSet
         case .settlementRecorded: .settlementRecorded
         case .groupCreated: .groupCreated

@@ -64,6 +64,10 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
     case templateResumed = 412
     /// ``TemplateActivated``.
     case templateActivated = 413
+    /// ``TemplatePriceChanged``.
+    case templatePriceChanged = 420
+    /// ``TemplateCancelled``.
+    case templateCancelled = 421
     /// ``SplitRatioSet``.
     case splitRatioSet = 500
     /// ``SettlementRecorded``.
@@ -93,9 +97,9 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
     /// version from 1 up to it (old versions decode forever).
     public var schemaVersion: UInt16 {
         switch self {
-        case .transactionRecorded, .groupExpenseRecorded: 3
+        case .transactionRecorded, .templateCreated, .groupExpenseRecorded: 3
         case .householdCreated, .memberAdded, .personAdded, .transferRecorded, .transactionEdited,
-             .templateCreated, .templateActivated: 2
+             .templateActivated, .templatePaused, .templateResumed: 2
         default: 1
         }
     }
@@ -133,6 +137,8 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
         case .templatePaused: "TemplatePaused"
         case .templateResumed: "TemplateResumed"
         case .templateActivated: "TemplateActivated"
+        case .templatePriceChanged: "TemplatePriceChanged"
+        case .templateCancelled: "TemplateCancelled"
         case .splitRatioSet: "SplitRatioSet"
         case .settlementRecorded: "SettlementRecorded"
         case .groupCreated: "GroupCreated"

@@ -77,3 +77,9 @@ extension TransactionDetails: WireValue {
             tags: [], payer: try reader.read(), split: try reader.read())
     }
 }
+
+extension TemplateSharing: WireValue {}
+extension TemplateTerms: WireValue {}
+extension PriceChange: WireValue {}
+extension PauseSpan: WireValue {}
+extension RecurringSchedule: WireValue {}

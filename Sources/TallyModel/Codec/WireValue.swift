@@ -55,6 +55,7 @@ extension BudgetType: WireEnum {}
 extension MemberRole: WireEnum {}
 extension TransactionKind: WireEnum {}
 extension RecurrenceFrequency: WireEnum {}
+extension TemplateSharingKind: WireEnum {}
 extension SplitRatioMode: WireEnum {}
 extension IncomeMode: WireEnum {}
 extension GroupSplitKind: WireEnum {}

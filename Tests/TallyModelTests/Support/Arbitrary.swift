@@ -167,6 +167,17 @@ extension BudgetType: ArbitraryCase {}
 extension MemberRole: ArbitraryCase {}
 extension TransactionKind: ArbitraryCase {}
 extension RecurrenceFrequency: ArbitraryCase {}
+extension TemplateSharingKind: ArbitraryCase {}
+
+extension TemplateSharing: Arbitrary {
+    static func arbitrary(using random: inout SeededRandom) -> TemplateSharing { TemplateSharing(kind: random.make(), weights: random.make()) }
+}
+
+extension TemplateTerms: Arbitrary {
+    static func arbitrary(using random: inout SeededRandom) -> TemplateTerms {
+        TemplateTerms(endDate: random.make(), occurrenceCount: random.make(), trialEndsOn: random.make(), sharing: random.make())
+    }
+}
 extension SplitRatioMode: ArbitraryCase {}
 extension IncomeMode: ArbitraryCase {}
 

@@ -79,12 +79,16 @@ extension EventPayload {
             .transactionRestored(TransactionRestored(transactionID: random.make()))
         case .templateCreated:
             .templateCreated(TemplateCreated(
-                templateID: random.make(), frequency: random.make(), details: random.make()
+                templateID: random.make(), frequency: random.make(), details: random.make(), terms: random.make()
             ))
         case .templatePaused:
-            .templatePaused(TemplatePaused(templateID: random.make()))
+            .templatePaused(TemplatePaused(templateID: random.make(), from: random.make(), resumesOn: random.make()))
         case .templateResumed:
-            .templateResumed(TemplateResumed(templateID: random.make()))
+            .templateResumed(TemplateResumed(templateID: random.make(), on: random.make()))
+        case .templatePriceChanged:
+            .templatePriceChanged(TemplatePriceChanged(templateID: random.make(), amount: random.make(), effectiveFrom: random.make()))
+        case .templateCancelled:
+            .templateCancelled(TemplateCancelled(templateID: random.make(), effectiveOn: random.make()))
         case .templateActivated:
             .templateActivated(TemplateActivated(
                 templateID: random.make(), transactionID: random.make(), details: random.make()

@@ -118,7 +118,7 @@ enum FixtureEvents {
     }
 
     /// Event types added after `events-v1.bin` was recorded.
-    static let tagsAfterV1: Set<EventTag> = [.personForgotten]
+    static let tagsAfterV1: Set<EventTag> = [.personForgotten, .templatePriceChanged, .templateCancelled]
 
     /// The events `events-v2.bin` holds after ``events``: the types added since v1, and a
     /// redacted note (the form a forgotten person's text takes when it is written again).
@@ -140,6 +140,7 @@ enum FixtureEvents {
     static let generations: [(file: String, events: [Event])] = [
         ("events-v2.bin", events + v2Additions),
         ("events-group-expense-category.bin", groupExpenseCategory),
+        ("events-subscriptions.bin", subscriptions),
     ]
 
     /// One event of every type at its current version: the payloads the catalog test checks.

@@ -69,3 +69,11 @@ extension TemplateActivated: EventPayloadWire {
         }
     }
 }
+
+extension TemplatePriceChanged: EventPayloadWire {
+    package static var eventTag: EventTag { .templatePriceChanged }
+}
+
+extension TemplateCancelled: EventPayloadWire {
+    package static var eventTag: EventTag { .templateCancelled }
+}

@@ -1,0 +1,88 @@
+import TallyModel
+import TallyProjections
+
+/// The subscription queries (R1) over the templates of a validation state: the one place
+/// `Ledger`'s queries and the CLI compute subscriptions, occurrences and totals.
+package struct SubscriptionBook: Sendable {
+    /// The most days ``upcoming(from:days:)`` covers.
+    package static let upcomingDaysMax = 3660
+
+    let state: LedgerState
+
+    /// A book over `state`'s templates.
+    package init(state: LedgerState) { self.state = state }
+
+    /// Every template as of `date`, ordered by next occurrence (none last), then id.
+    package func subscriptions(on date: LocalDate) -> [Subscription] {
+        state.templates.map { id, template in summary(id, template, on: date) }.sorted { left, right in
+            let (leftNext, rightNext) = (left.next?.date ?? .max, right.next?.date ?? .max)
+            return leftNext != rightNext ? leftNext < rightNext : left.templateID < right.templateID
+        }
+    }
+
+    /// One template as of `date`, `nil` when no template has `id`.
+    package func subscription(_ id: TemplateID, on date: LocalDate) -> Subscription? {
+        state.templates[id].map { summary(id, $0, on: date) }
+    }
+
+    /// The billed occurrences dated `date` through `date + days`, by date then template id.
+    package func upcoming(from date: LocalDate, days: Int) -> [SubscriptionOccurrence] {
+        let end = (try? date.adding(days: Int64(max(0, min(days, Self.upcomingDaysMax))))) ?? .max
+        return occurrences(from: date, through: end)
+    }
+
+    /// The billed occurrences in `month`, by date then template id: the renewal calendar.
+    package func calendar(for month: YearMonth) -> [SubscriptionOccurrence] {
+        occurrences(from: month.firstDay, through: month.lastDay)
+    }
+
+    /// The recorded occurrences of `id` by date, `nil` when no template has that id.
+    package func history(of id: TemplateID) -> [BilledOccurrence]? {
+        guard let template = state.templates[id] else { return nil }
+        return template.posted.compactMap { posted in
+            state.transactions[posted.transactionID].map {
+                BilledOccurrence(date: posted.date, transactionID: posted.transactionID, amount: $0.details.amount, isDeleted: $0.isDeleted)
+            }
+        }
+    }
+
+    /// The totals of the active expense subscriptions on `date` in the base currency (G2).
+    /// - Throws: ``ProjectionError/overflow(rule:subject:)`` when a total does not fit.
+    package func totals(on date: LocalDate, wallets: WalletProjection) throws(ProjectionError) -> SubscriptionTotals {
+        let base = state.household?.baseCurrency ?? .chf
+        var parts: [(units: Int128, currency: Currency)] = []
+        for template in state.templates.values where template.details.kind == .expense && template.schedule.standing(on: date) == .active {
+            let price = template.schedule.price(on: date)
+            parts.append((Int128(price.minorUnits) * Int128(template.frequency.occurrencesPerYear), price.currency))
+        }
+        let monthly = try wallets.convertedTotal(parts, dividedBy: 12, into: base, on: date, rule: "R1")
+        let annual = try wallets.convertedTotal(parts, dividedBy: 1, into: base, on: date, rule: "R1")
+        return SubscriptionTotals(date: date, count: parts.count, monthly: monthly.total, annual: annual.total, missingRates: monthly.missingRates)
+    }
+
+    private func occurrences(from start: LocalDate, through end: LocalDate) -> [SubscriptionOccurrence] {
+        var result: [SubscriptionOccurrence] = []
+        for id in state.templates.keys.sorted() {
+            guard let template = state.templates[id] else { continue }
+            for occurrence in template.schedule.occurrences(from: start, through: end) where occurrence.status == .billed {
+                result.append(SubscriptionOccurrence(
+                    templateID: id, note: template.details.note?.description, date: occurrence.date, price: occurrence.price,
+                    transactionID: template.posted.first { $0.date == occurrence.date }?.transactionID))
+            }
+        }
+        return result.sorted { $0.date != $1.date ? $0.date < $1.date : $0.templateID < $1.templateID }
+    }
+
+    private func summary(_ id: TemplateID, _ template: TemplateRecord, on date: LocalDate) -> Subscription {
+        let price = template.schedule.price(on: date)
+        let annual = Int128(price.minorUnits) * Int128(template.frequency.occurrencesPerYear)
+        return Subscription(
+            templateID: id, kind: template.details.kind, note: template.details.note?.description,
+            walletID: template.details.walletID, categoryID: template.details.categoryID, payer: template.details.payer,
+            schedule: template.schedule, sharing: template.sharing, standing: template.schedule.standing(on: date), price: price,
+            next: template.schedule.nextBilled(onOrAfter: date),
+            monthlyEquivalent: Money(minorUnits: Int64(clamping: annual.dividedRoundingHalfEven(by: 12)), currency: price.currency),
+            annualAmount: Money(minorUnits: Int64(clamping: annual), currency: price.currency),
+            postedCount: template.posted.count)
+    }
+}

@@ -1,0 +1,206 @@
+import TallyModel
+
+/// R1: recurring items and subscriptions: creation with terms, pause and resume with dates,
+/// price changes, cancel, and posting the due occurrences.
+extension CommandExecutor {
+    func validateSubscription(_ command: Command) throws(LedgerError) -> [EventPayload] {
+        switch command.action {
+        case .changeTemplatePrice(let id, let amount, let effectiveFrom):
+            let template = try existingTemplate(id)
+            try requireNotCancelled(id, template, on: effectiveFrom)
+            try requirePositive(amount, "price")
+            guard amount.currency == template.details.amount.currency else {
+                throw .violation(.currencyMismatch, "the price of template \(id) is in \(template.details.amount.currency), not \(amount.currency)")
+            }
+            guard effectiveFrom >= template.details.date else {
+                throw .violation(.recurringTermsInvalid, "a price change takes effect on or after the anchor \(template.details.date), not \(effectiveFrom)")
+            }
+            if let posted = template.posted.last, effectiveFrom <= posted.date {
+                throw .violation(.occurrenceAlreadyPosted, "the occurrence of template \(id) on \(posted.date) is already recorded at the old price; a price change takes effect after it")
+            }
+            return [.templatePriceChanged(TemplatePriceChanged(templateID: id, amount: amount, effectiveFrom: effectiveFrom))]
+        case .cancelTemplate(let id, let effectiveOn):
+            let template = try existingTemplate(id)
+            try requireNotCancelled(id, template, on: nil)
+            if let posted = template.posted.last, effectiveOn <= posted.date {
+                throw .violation(.occurrenceAlreadyPosted, "the occurrence of template \(id) on \(posted.date) is already recorded; cancel after it (or delete its transaction, T3)")
+            }
+            return [.templateCancelled(TemplateCancelled(templateID: id, effectiveOn: effectiveOn))]
+        case .postDueOccurrences(let through):
+            return try postDueOccurrences(through: through)
+        default:
+            return []
+        }
+    }
+
+    /// T4, R1: the entry as for a transaction; terms checked; a split among members replaces
+    /// the household split, resolved at the anchor price.
+    func createTemplate(
+        _ id: TemplateID, frequency: RecurrenceFrequency, entry: TransactionEntry, terms: TemplateTerms?, actor: PersonID
+    ) throws(LedgerError) -> [EventPayload] {
+        guard state.templates[id] == nil else { throw .violation(.duplicateID, "template id \(id) is already used") }
+        var plain = entry
+        if terms?.sharing != nil { (plain.isShared, plain.ratioOverride) = (false, nil) }
+        var details = try resolve(plain, previous: nil, author: actor)
+        if let terms {
+            try requireTerms(terms, anchor: entry.date)
+            if let sharing = terms.sharing {
+                try requireSharing(sharing, price: entry.amount, categoryID: entry.categoryID)
+                details.split = try split(entry.amount, sharing: sharing, payer: entry.payer)
+            }
+        }
+        let stored = terms == TemplateTerms() ? nil : terms
+        return [.templateCreated(TemplateCreated(templateID: id, frequency: frequency, details: details, terms: stored))]
+    }
+
+    /// R1: a pause needs a running template (not paused without end, not cancelled); its
+    /// resume date comes after its first day.
+    func pauseTemplate(_ id: TemplateID, from: LocalDate?, resumesOn: LocalDate?) throws(LedgerError) -> [EventPayload] {
+        let template = try existingTemplate(id)
+        try requireNotCancelled(id, template, on: nil)
+        guard !template.schedule.isPausedIndefinitely else { throw .violation(.templateStateUnchanged, "template \(id) is paused already") }
+        if let from, let resumesOn, resumesOn <= from {
+            throw .violation(.recurringTermsInvalid, "the resume date \(resumesOn) must come after the pause's first day \(from)")
+        }
+        return [.templatePaused(TemplatePaused(templateID: id, from: from, resumesOn: resumesOn))]
+    }
+
+    /// R1: a resume needs a pause without end, or one that ends after `on`.
+    func resumeTemplate(_ id: TemplateID, on: LocalDate?) throws(LedgerError) -> [EventPayload] {
+        let template = try existingTemplate(id)
+        try requireNotCancelled(id, template, on: nil)
+        guard let last = template.schedule.pauses.last, last.until.map({ end in on.map { $0 < end } ?? false }) ?? true else {
+            throw .violation(.templateStateUnchanged, "template \(id) is running already")
+        }
+        if let on, let from = last.from, on < from {
+            throw .violation(.recurringTermsInvalid, "the resume date \(on) comes before the pause's first day \(from)")
+        }
+        return [.templateResumed(TemplateResumed(templateID: id, on: on))]
+    }
+
+    /// R1: every billed occurrence dated up to `through` and not posted, per template in id
+    /// order and by date; the transaction id is derived from (template, date), the key that
+    /// makes posting idempotent.
+    private func postDueOccurrences(through: LocalDate) throws(LedgerError) -> [EventPayload] {
+        var events: [EventPayload] = []
+        for id in state.templates.keys.sorted() {
+            guard let template = state.templates[id] else { continue }
+            let due = template.schedule.occurrences(from: template.details.date, through: through, limit: LedgerLimits.templateOccurrencesMax)
+            for occurrence in due where occurrence.status == .billed && !template.isPosted(occurrence.date) {
+                guard events.count < LedgerLimits.occurrencesPerPostMax else {
+                    throw .violation(.inputTooLarge, "more than \(LedgerLimits.occurrencesPerPostMax) occurrences are due through \(through) (LedgerLimits.occurrencesPerPostMax); post through an earlier date first")
+                }
+                let transactionID = TransactionID.occurrence(of: id, on: occurrence.date)
+                guard state.transactions[transactionID] == nil else {
+                    throw .violation(.duplicateID, "transaction id \(transactionID) of the occurrence of template \(id) on \(occurrence.date) is already used")
+                }
+                events.append(.templateActivated(TemplateActivated(
+                    templateID: id, transactionID: transactionID, details: try occurrenceDetails(template, occurrence))))
+            }
+        }
+        return events
+    }
+
+    /// The transaction of an occurrence: the template's fields on the occurrence's date at its
+    /// price, the split re-resolved for that price (S3); the wallet and category must be usable.
+    func occurrenceDetails(_ template: TemplateRecord, _ occurrence: ScheduledOccurrence) throws(LedgerError) -> TransactionDetails {
+        _ = try usableWallet(template.details.walletID)
+        _ = try usableCategory(template.details.categoryID)
+        var details = template.details
+        details.date = occurrence.date
+        details.amount = occurrence.price
+        if let sharing = template.sharing {
+            details.split = try split(occurrence.price, sharing: sharing, payer: details.payer)
+        } else if let split = details.split, occurrence.price != template.details.amount {
+            do {
+                details.split = TransactionSplit(
+                    ratios: split.ratios, isOverride: split.isOverride,
+                    shares: try Allocation.split(occurrence.price, ratios: split.ratios, payer: details.payer))
+            } catch {
+                throw .violation(.invalidValue, "the split cannot be resolved: \(error.message)")
+            }
+        }
+        return details
+    }
+
+    /// Throws `templateCancelled` when the template is cancelled (on or before `date`, or at all when `nil`).
+    func requireNotCancelled(_ id: TemplateID, _ template: TemplateRecord, on date: LocalDate?) throws(LedgerError) {
+        guard let cancelledOn = template.schedule.cancelledOn else { return }
+        if let date, date < cancelledOn { return }
+        throw .violation(.templateCancelled, "template \(id) is cancelled from \(cancelledOn); its history stays, create a new one to start again")
+    }
+
+    private func requireTerms(_ terms: TemplateTerms, anchor: LocalDate) throws(LedgerError) {
+        if terms.endDate != nil, terms.occurrenceCount != nil {
+            throw .violation(.recurringTermsInvalid, "give an end date or an occurrence count, not both")
+        }
+        if let endDate = terms.endDate, endDate < anchor {
+            throw .violation(.recurringTermsInvalid, "the end date \(endDate) comes before the anchor \(anchor)")
+        }
+        if let count = terms.occurrenceCount, !(1...Int64(LedgerLimits.templateOccurrencesMax)).contains(count) {
+            throw .violation(.recurringTermsInvalid, "the occurrence count must be 1...\(LedgerLimits.templateOccurrencesMax), got \(count)")
+        }
+        if let trialEndsOn = terms.trialEndsOn, trialEndsOn <= anchor {
+            throw .violation(.recurringTermsInvalid, "the free trial must end after the anchor \(anchor), not on \(trialEndsOn)")
+        }
+    }
+
+    /// R1 split among members: two or more active members, each once; equal weights 1,
+    /// percent summing to 10000 bp, exact amounts summing to the price.
+    private func requireSharing(_ sharing: TemplateSharing, price: Money, categoryID: CategoryID) throws(LedgerError) {
+        let category = try existingCategory(categoryID)
+        guard category.shareable else {
+            throw .violation(.categoryNotShareable, "\(category.name) is not shareable; pick a shareable category or keep the item personal")
+        }
+        guard sharing.weights.count >= 2 else {
+            throw .violation(.sharingNeedsTwoMembers, "a split among people needs at least two members, got \(sharing.weights.count)")
+        }
+        guard Set(sharing.weights.map(\.person)).count == sharing.weights.count else {
+            throw .violation(.splitRatioMembersMismatch, "a person is listed twice in the split")
+        }
+        for weight in sharing.weights {
+            try requireActiveMember(weight.person, role: "a person in the split")
+            guard weight.weight >= 0 else { throw .violation(.recurringTermsInvalid, "a split weight is negative: \(weight.weight)") }
+        }
+        let total = sharing.weights.reduce(Int128(0)) { $0 + Int128($1.weight) }
+        switch sharing.kind {
+        case .equal:
+            guard sharing.weights.allSatisfy({ $0.weight == 1 }) else {
+                throw .violation(.recurringTermsInvalid, "an equal split weighs everyone 1")
+            }
+        case .percent:
+            guard total == 10_000 else {
+                throw .violation(.splitRatiosMustSumTo100, "split percentages must sum to exactly 100% (10000 bp), got \(total) bp")
+            }
+        case .exact:
+            guard total == Int128(price.minorUnits) else {
+                throw .violation(.exactSplitMustSumToTotal, "exact shares must sum to the price \(price.formatted()), got \(total) minor units")
+            }
+        }
+    }
+
+    /// The split of `amount` by `sharing`'s weights (S3), with the ratios those weights make
+    /// in basis points (largest remainder) for the record.
+    private func split(_ amount: Money, sharing: TemplateSharing, payer: PersonID) throws(LedgerError) -> TransactionSplit {
+        do {
+            let weights: [(person: PersonID, weight: Int64)] = sharing.weights.map { (person: $0.person, weight: $0.weight) }
+            let shares = try Allocation.split(amount, weights: weights, payer: payer)
+            let basisPoints = try Allocation.allocate(10_000, weights: weights.map { (key: $0.person, weight: $0.weight) }, preferred: payer)
+            var ratios: [MemberRatio] = []
+            for (entry, points) in zip(weights, basisPoints) {
+                ratios.append(MemberRatio(person: entry.person, ratio: try Ratio(basisPoints: points)))
+            }
+            return TransactionSplit(ratios: ratios, isOverride: true, shares: shares)
+        } catch {
+            throw .violation(.invalidValue, "the split cannot be resolved: \(error.message)")
+        }
+    }
+}
+
+extension TransactionID {
+    /// The id of the transaction an occurrence is posted as: derived from the template and the
+    /// date, so that the same occurrence always gets the same id (R1 idempotency, G5).
+    package static func occurrence(of template: TemplateID, on date: LocalDate) -> TransactionID {
+        .derived(namespace: template.value, name: "occurrence." + date.isoString)
+    }
+}

@@ -1,0 +1,30 @@
+import TallyModel
+
+/// Issue 17 item 4, R1: `TemplateCreated` v3 (terms), `TemplatePaused` v2 and `TemplateResumed`
+/// v2 (dates), and the new `TemplatePriceChanged` (420) and `TemplateCancelled` (421), for
+/// `Tests/Fixtures/events-subscriptions.bin`.
+extension FixtureEvents {
+    static let subscriptionTemplate: TemplateID = id(4200)
+
+    static let streaming = TransactionDetails(
+        kind: .expense, amount: chf(2_999), walletID: bank, categoryID: groceries, date: date(2026, 1, 31),
+        note: PersonalText("Streaming", owner: anna), tags: ["subscription"], payer: anna,
+        split: TransactionSplit(
+            ratios: [MemberRatio(person: anna, ratio: ratio(5000)), MemberRatio(person: ben, ratio: ratio(5000))], isOverride: true,
+            shares: [PersonShare(person: anna, amount: chf(1_500)), PersonShare(person: ben, amount: chf(1_499))]))
+
+    static let subscriptions: [Event] = [
+        .templateCreated(TemplateCreated(
+            templateID: subscriptionTemplate, frequency: .semiannual, details: streaming,
+            terms: TemplateTerms(
+                endDate: nil, occurrenceCount: 12, trialEndsOn: date(2026, 2, 28),
+                sharing: TemplateSharing(kind: .equal, weights: [MemberWeight(person: anna, weight: 1), MemberWeight(person: ben, weight: 1)])))),
+        .templatePaused(TemplatePaused(templateID: subscriptionTemplate, from: date(2026, 7, 1), resumesOn: date(2026, 9, 1))),
+        .templateResumed(TemplateResumed(templateID: subscriptionTemplate, on: date(2026, 8, 1))),
+        .templatePriceChanged(TemplatePriceChanged(templateID: subscriptionTemplate, amount: chf(3_499), effectiveFrom: date(2026, 7, 31))),
+        .templateCancelled(TemplateCancelled(templateID: subscriptionTemplate, effectiveOn: date(2027, 1, 1))),
+    ].enumerated().map { index, payload in
+        Event(commandID: id(4200 + UInt64(index)), actor: anna,
+              recordedAt: Timestamp(millisecondsSinceEpoch: 1_795_400_000_000 + Int64(index) * 1000), payload: payload)
+    }
+}
