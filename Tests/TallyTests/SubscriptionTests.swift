@@ -262,4 +262,40 @@ struct SubscriptionTests {
         #expect(try await reopened.execute(s.command(.postDueOccurrences(through: on))).isEmpty)
         try await reopened.close()
     }
+
+    @Test("R1, T5: undoing a price change sets the earlier price again; undoing a dated pause bills its occurrences again")
+    func undoOfPriceChangeAndPause() async throws {
+        var (test, s) = try await Self.household()
+        let template: TemplateID = s.ids.next()
+        try await test.ledger.execute(s.command(.createTemplate(template, frequency: .monthly, Self.entry(s, 1000, anchor: "2026-01-05"))))
+        let change = s.command(.changeTemplatePrice(template, amount: Scenario.chf(1500), effectiveFrom: Scenario.date("2026-02-01")))
+        let pause = s.command(.pauseTemplate(template, from: Scenario.date("2026-03-01"), resumesOn: Scenario.date("2026-05-01")))
+        try await test.ledger.execute([change, pause])
+        try await test.ledger.execute(s.command(.undo(pause.commandID)))
+        try await test.ledger.execute(s.command(.undo(change.commandID)))
+        _ = try await Self.post(test, &s, through: "2026-04-30")
+        #expect(try await Self.history(test, template).map(\.0) == ["2026-01-05", "2026-02-05", "2026-03-05", "2026-04-05"])
+        #expect(try await Self.history(test, template).map(\.1) == [1000, 1000, 1000, 1000])
+    }
+
+    @Test("R1: the JSON command line carries the terms: end count, trial end and an exact split, in the price's currency")
+    func parsesTerms() throws {
+        let header = #""commandID":"0000000c-0000-4000-8000-000000000001","actor":"00000002-0000-4000-8000-000000000001","recordedAt":"2026-01-05T10:00:00.000Z""#
+        let line = #"{"command":"createTemplate",\#(header),"templateID":"00000007-0000-4000-8000-000000000009","frequency":"semiannual","kind":"expense","amount":"CHF 10.01","walletID":"00000003-0000-4000-8000-000000000001","categoryID":"00000004-0000-4000-8000-000000000001","date":"2026-01-31","occurrenceCount":4,"trialEndsOn":"2026-03-01","sharing":{"kind":"exact","amounts":[{"person":"00000002-0000-4000-8000-000000000001","amount":"CHF 7.00"},{"person":"00000002-0000-4000-8000-000000000002","amount":"CHF 3.01"}]}}"#
+        let command = try CommandParser.parse(line: line)
+        guard case .createTemplate(_, let frequency, _, let terms?) = command.action else {
+            Issue.record("not a createTemplate with terms: \(command.action)")
+            return
+        }
+        #expect(frequency == .semiannual)
+        #expect(terms.occurrenceCount == 4 && terms.trialEndsOn == Scenario.date("2026-03-01") && terms.endDate == nil)
+        #expect(terms.sharing?.kind == .exact && terms.sharing?.weights.map(\.weight) == [700, 301])
+        let euro = line.replacingOccurrences(of: "CHF 3.01", with: "EUR 3.01")
+        #expect(throws: CommandParseError.self) { try CommandParser.parse(line: euro) }
+        let daily = line.replacingOccurrences(of: "semiannual", with: "daily")
+        guard case .createTemplate(_, .daily, _, _) = try CommandParser.parse(line: daily).action else {
+            Issue.record("daily was not parsed")
+            return
+        }
+    }
 }

@@ -86,7 +86,8 @@ extension CommandExecutor {
         for id in state.templates.keys.sorted() {
             guard let template = state.templates[id] else { continue }
             let due = template.schedule.occurrences(from: template.details.date, through: through, limit: LedgerLimits.templateOccurrencesMax)
-            for occurrence in due where occurrence.status == .billed && !template.isPosted(occurrence.date) {
+            let posted = Set(template.posted.map(\.date))
+            for occurrence in due where occurrence.status == .billed && !posted.contains(occurrence.date) {
                 guard events.count < LedgerLimits.occurrencesPerPostMax else {
                     throw .violation(.inputTooLarge, "more than \(LedgerLimits.occurrencesPerPostMax) occurrences are due through \(through) (LedgerLimits.occurrencesPerPostMax); post through an earlier date first")
                 }
