@@ -184,7 +184,7 @@ let package = Package(
         .testTarget(
             name: "TallyInterchangeTests",
             dependencies: [
-                "TallyInterchange", "Tally", "TallyProjections", "TallyModel", "TallyTestSupport",
+                "TallyInterchange", "Tally", "TallyProjections", "TallyModel", "TallyStore", "TallyTestSupport",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             exclude: ["Snapshots"]

@@ -12,9 +12,10 @@ import TallyProjections
 /// changes of observed wallets (W5) against `equity:revaluation`. Amounts carry the currency
 /// code as commodity (`CHF -1234.50`); a transfer between currencies states its cost with `@@`.
 /// Only live transactions and transfers count (T3), in date order, then journal order. An
-/// observed wallet gets one revaluation per day with balance points, after that day's
-/// movements: the value the last point of the day sets less the value before the day and the
-/// day's movements, so the account ends every day at the value `balances` reports.
+/// observed wallet gets one revaluation per day with balance points (and on its opening day
+/// when a point comes before it), after that day's movements: the value tally reports at the
+/// end of the day less what the account holds by then, so the account ends every such day,
+/// and the journal, at the value `balances` reports.
 public enum LedgerJournalExporter {
     /// The journal text.
     /// - Throws: ``InterchangeError`` when the journal cannot be read again.
@@ -26,10 +27,11 @@ public enum LedgerJournalExporter {
             order += 1
         }
         let state = history.state
+        let accounts = accountNames(state)
+        func account(_ walletID: WalletID) -> String { accounts[walletID] ?? "assets:unknown:\(walletID)" }
         var openings: [(WalletID, WalletOpened)] = []
         var transfers: [TransferID: TransferRecorded] = [:]
         var transactionOrder: [TransactionID] = []
-        var balancePoints: [BalanceRecorded] = []
         var events = try history.eventCursor()
         while let committed = try events.next() {
             switch committed.event.payload {
@@ -37,7 +39,6 @@ public enum LedgerJournalExporter {
             case .transferRecorded(let transfer): transfers[transfer.transferID] = transfer
             case .transactionRecorded(let recorded): transactionOrder.append(recorded.transactionID)
             case .templateActivated(let activated): transactionOrder.append(activated.transactionID)
-            case .balanceRecorded(let point): balancePoints.append(point)
             default: break
             }
         }
@@ -49,17 +50,19 @@ public enum LedgerJournalExporter {
             observedMovements[WalletDay(walletID: walletID, date: date), default: 0] += Int128(minorUnits)
         }
         for (walletID, opened) in openings {
-            let account = Self.account(walletID, state: state)
-            let signed = opened.kind.isLiability ? -opened.openingBalance.minorUnits : opened.openingBalance.minorUnits
-            add(opened.openedOn, "\(opened.openedOn.isoString) Opening balance \(opened.name)\n"
-                + "    \(account)  \(amount(signed, opened.currency))\n    equity:opening balances")
+            // The kind now, not at opening: a kind change (W4) turns the opening balance into an
+            // amount owed or back, as the wallet read model reads it.
+            let isLiability = state.wallets[walletID]?.kind.isLiability ?? opened.kind.isLiability
+            let signed = isLiability ? -opened.openingBalance.minorUnits : opened.openingBalance.minorUnits
+            add(opened.openedOn, "\(opened.openedOn.isoString) Opening balance \(sanitized(opened.name))\n"
+                + "    \(account(walletID))  \(amount(signed, opened.currency))\n    equity:opening balances")
         }
         for transactionID in transactionOrder {
             guard let record = state.transactions[transactionID], !record.isDeleted else { continue }
             let details = record.details
             let category = state.categories[details.categoryID]?.name ?? details.categoryID.description
             let categoryAccount = (details.kind == .expense ? "expenses:" : "income:") + sanitized(category.lowercased())
-            let wallet = Self.account(details.walletID, state: state)
+            let wallet = account(details.walletID)
             let signed = details.kind == .expense ? details.amount.minorUnits : -details.amount.minorUnits
             let description = sanitized(details.note?.description ?? category)
             moved(details.walletID, details.date, -signed)
@@ -68,8 +71,8 @@ public enum LedgerJournalExporter {
         }
         for transferID in transfers.keys.sorted() {
             guard let transfer = transfers[transferID], state.transfers[transferID]?.isDeleted != true else { continue }
-            let from = Self.account(transfer.fromWalletID, state: state)
-            let to = Self.account(transfer.toWalletID, state: state)
+            let from = account(transfer.fromWalletID)
+            let to = account(transfer.toWalletID)
             let received = amount(transfer.amountReceived.minorUnits, transfer.amountReceived.currency)
             let sent = amount(transfer.amountSent.minorUnits, transfer.amountSent.currency)
             let cost = transfer.amountSent.currency == transfer.amountReceived.currency ? "" : " @@ \(sent)"
@@ -78,30 +81,51 @@ public enum LedgerJournalExporter {
             add(transfer.date, "\(transfer.date.isoString) \(sanitized(transfer.note?.description ?? "Transfer"))  ; id:\(transferID)\n"
                 + "    \(to)  \(received)\(cost)\n    \(from)  \(amount(-transfer.amountSent.minorUnits, transfer.amountSent.currency))")
         }
-        var revalued: Set<WalletDay> = []
-        for point in balancePoints {
-            let day = WalletDay(walletID: point.walletID, date: point.date)
-            guard revalued.insert(day).inserted,  // one per wallet and day, however many points
-                  let wallet = state.wallets[point.walletID], wallet.kind.isValueObserved,
-                  let after = try? history.readModels.wallets.balance(of: point.walletID, asOf: point.date),
-                  // Before the day: the value the day before, or the opening balance on the opening day.
-                  let before = (try? history.readModels.wallets.balance(of: point.walletID, asOf: try point.date.adding(days: -1)))
-                    ?? openings.first(where: { $0.0 == point.walletID && $0.1.openedOn == point.date })?.1.openingBalance,
-                  let change = Int64(exactly: Int128(after.minorUnits) - Int128(before.minorUnits) - (observedMovements[day] ?? 0)),
-                  change != 0
-            else { continue }
-            add(point.date, "\(point.date.isoString) Revaluation \(sanitized(wallet.name))\n"
-                + "    \(Self.account(point.walletID, state: state))  \(amount(change, after.currency))\n    equity:revaluation")
+        // Observed wallets (W5): one revaluation per day with balance points, and on the opening
+        // day when a point comes before it, after that day's entries: the value tally reports at
+        // the end of the day (the day's last point plus what moved after it) less what the
+        // account holds by then (opening, movements, earlier revaluations).
+        var movementsByWallet: [WalletID: [(date: LocalDate, units: Int128)]] = [:]
+        for (day, units) in observedMovements { movementsByWallet[day.walletID, default: []].append((day.date, units)) }
+        for (walletID, opened) in openings.sorted(by: { $0.0 < $1.0 }) {
+            let points = history.readModels.wallets.balancePoints(of: walletID)
+            guard let wallet = state.wallets[walletID], wallet.kind.isValueObserved, let firstPoint = points.first else { continue }
+            var days = Set(points.map(\.date))
+            if firstPoint.date < opened.openedOn { days.insert(opened.openedOn) }
+            let movements = movementsByWallet[walletID] ?? []
+            var revaluations = Int128(0)
+            for day in days.sorted() {
+                guard let point = points.last(where: { $0.date <= day }) else { continue }
+                let opening = opened.openedOn <= day ? Int128(opened.openingBalance.minorUnits) : 0
+                let booked = movements.reduce(opening + revaluations) { $1.date <= day ? $0 + $1.units : $0 }
+                let target = movements.reduce(Int128(point.balance.minorUnits)) { point.date < $1.date && $1.date <= day ? $0 + $1.units : $0 }
+                guard let change = Int64(exactly: target - booked), change != 0 else { continue }
+                revaluations += Int128(change)
+                add(day, "\(day.isoString) Revaluation \(sanitized(wallet.name))\n"
+                    + "    \(account(walletID))  \(amount(change, wallet.currency))\n    equity:revaluation")
+            }
         }
         let household = state.household.map { "; household: \($0.name), base currency \($0.baseCurrency.code)\n" } ?? ""
         let body = entries.sorted { ($0.date, $0.order) < ($1.date, $1.order) }.map(\.text).joined(separator: "\n\n")
         return "; Exported by tally (ledger/hledger journal format)\n" + household + "\n" + body + "\n"
     }
 
-    static func account(_ walletID: WalletID, state: LedgerState) -> String {
-        guard let wallet = state.wallets[walletID] else { return "assets:unknown:\(walletID)" }
-        let root = wallet.kind.isLiability ? "liabilities" : "assets"
-        return "\(root):\(wallet.kind):\(sanitized(wallet.name))"
+    /// The account of every wallet: `assets:<kind>:<name>` or `liabilities:<kind>:<name>`, the
+    /// name without the characters the journal format cannot hold (``sanitized(_:)``). Names
+    /// that differ only in those (`Savings: B` and `Savings B`) would share an account, so the
+    /// second of them, by wallet id, gets ` #` and the first 8 digits of its id appended.
+    package static func accountNames(_ state: LedgerState) -> [WalletID: String] {
+        var result: [WalletID: String] = [:]
+        var taken: Set<String> = []
+        for walletID in state.wallets.keys.sorted() {
+            guard let wallet = state.wallets[walletID] else { continue }
+            let root = wallet.kind.isLiability ? "liabilities" : "assets"
+            var name = "\(root):\(wallet.kind):\(sanitized(wallet.name))"
+            if taken.contains(name) { name += " #" + String(walletID.description.prefix(8)) }
+            taken.insert(name)
+            result[walletID] = name
+        }
+        return result
     }
 
     /// An amount with its commodity: `CHF -1234.50`.

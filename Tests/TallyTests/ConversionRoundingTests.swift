@@ -36,4 +36,34 @@ struct ConversionRoundingTests {
         #expect(parts == [Scenario.chf(0), Scenario.chf(0)], "each part alone rounds half to even to 0.00 (it may differ from the total by a unit)")
         try await test.ledger.close()
     }
+
+    @Test("G2: two EUR 0.01 expenses worth CHF 0.005 each make a budget spending of CHF 0.01 per category, bucket and week (a sum of rounded parts says 0.00); remaining comes from the exact sums")
+    func budgetReportRoundsTheExactSumOnce() async throws {
+        var s = Scenario()
+        let test = try await TestLedger.make("g2-budget")
+        defer { test.directory.remove() }
+        try await test.ledger.execute(s.setup())  // base CHF; Joint (CHF) and a EUR card owned by Alice
+        let opened = Scenario.date("2026-01-01")
+        func euroExpense(_ day: String) -> TransactionEntry {
+            TransactionEntry(kind: .expense, amount: Scenario.eur(1), walletID: s.euroCard, categoryID: s.groceries,
+                             date: Scenario.date(day), payer: s.alice)
+        }
+        try await test.ledger.execute([
+            // 1 EUR = 0.5 CHF: one euro cent is half a Rappen.
+            s.command(.setExchangeRate(try ExchangeRate(base: .eur, quote: .chf, scaledRate: ExchangeRate.scale / 2), asOf: opened)),
+            s.command(.allocateBudget(categoryID: s.groceries, amount: Scenario.chf(10_000), fromPeriod: opened)),
+            s.command(.recordTransaction(s.ids.next(), euroExpense("2026-01-06"))),
+            s.command(.recordTransaction(s.ids.next(), euroExpense("2026-01-07"))),
+        ])
+        let budgets = await test.ledger.readModels.budgets
+        let report = try budgets.budget(for: budgets.period(containing: Scenario.date("2026-01-06")))
+        let groceries = try #require(report.categories.first { $0.categoryID == s.groceries })
+        #expect(groceries.spent == Scenario.chf(1), "exact 0.005 + 0.005 = 0.01, rounded once")
+        #expect(groceries.remaining == Scenario.chf(9_999))
+        #expect(report.groups.first { $0.budgetType == .needs }?.spent == Scenario.chf(1))
+        let week = try #require(report.weeklyAllowances.first { $0.budgetType == .needs && $0.from <= Scenario.date("2026-01-06") && Scenario.date("2026-01-06") <= $0.to })
+        #expect(week.spent == Scenario.chf(1), "both expenses fall in the week of Monday 2026-01-05")
+        #expect(report.totalAllocated == Scenario.chf(10_000) && report.unallocated == Scenario.chf(-10_000))
+        try await test.ledger.close()
+    }
 }

@@ -6,7 +6,7 @@ extension BudgetProjection {
     /// the period, and what remains; nothing carries from one week to the next.
     static func weeklyAllowances(
         _ period: PayPeriod, _ allocations: [BudgetType: Int128],
-        _ expenses: [(date: LocalDate, type: BudgetType, units: Int128)], _ currency: Currency
+        _ expenses: [(date: LocalDate, type: BudgetType, amount: ExactAmount)], _ currency: Currency
     ) throws(ProjectionError) -> [WeeklyAllowance] {
         var weekStarts: [LocalDate] = []
         var monday = period.start.startOfISOWeek
@@ -27,8 +27,12 @@ extension BudgetProjection {
                 let weekEnd = (try? weekStart.adding(days: 6)) ?? .max
                 let from = max(weekStart, period.start)
                 let to = min(weekEnd, period.end)
-                let spent = expenses.filter { $0.type == type && from <= $0.date && $0.date <= to }
-                    .reduce(Int128(0)) { $0 + $1.units }
+                // G2: the week's converted expenses added exactly, rounded once.
+                var spentTotal = ConvertedTotal(currency)
+                for expense in expenses where expense.type == type && from <= expense.date && expense.date <= to {
+                    spentTotal.add(expense.amount)
+                }
+                let spent = try spentTotal.units(rule: "B5", subject: "weekly spending")
                 let allowance = index < shares.count ? shares[index] : 0
                 func money(_ units: Int128) throws(ProjectionError) -> Money {
                     try MoneySum(units: units, currency: currency).money(rule: "B5", subject: "weekly allowance")

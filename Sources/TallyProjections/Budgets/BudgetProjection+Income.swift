@@ -23,43 +23,53 @@ extension BudgetProjection {
     /// B7: manual mode uses the monthly income; auto mode sums detected incomes, excluding
     /// unconfirmed bonuses (an income over 150% of the average detected income of the last
     /// three periods that had any), and falls back to the manual amount when nothing is left.
-    func incomeSummary(for period: PayPeriod, missing: inout Set<Currency>) throws(ProjectionError) -> IncomeSummary {
+    ///
+    /// Converted amounts are added exactly and rounded once (G2); the exact income comes back
+    /// beside the summary, for the unallocated amount.
+    func incomeSummary(
+        for period: PayPeriod, missing: inout Set<Currency>
+    ) throws(ProjectionError) -> (summary: IncomeSummary, exact: ConvertedTotal) {
         let currency = budgetCurrency
         guard let settings = incomeSettings else {
-            return IncomeSummary(source: .none, amount: .zero(currency), counted: [], flaggedBonuses: [])
+            return (IncomeSummary(source: .none, amount: .zero(currency), counted: [], flaggedBonuses: []), ConvertedTotal(currency))
         }
-        let manual = try MoneySum(units: toBudget(settings.monthlyIncome, on: period.start, missing: &missing), currency: currency)
-            .money(rule: "B7", subject: "monthly income")
+        var manual = ConvertedTotal(currency)
+        manual.add(toBudget(settings.monthlyIncome, on: period.start, missing: &missing))
+        let manualAmount = try manual.money(rule: "B7", subject: "monthly income")
         guard settings.mode == .auto else {
-            return IncomeSummary(source: .manual, amount: manual, counted: [], flaggedBonuses: [])
+            return (IncomeSummary(source: .manual, amount: manualAmount, counted: [], flaggedBonuses: []), manual)
         }
         var previousTotals: [Int128] = []
         var previous = period
         for _ in 0..<3 {
             previous = schedule.period(before: previous)
-            let total = detectedIncomes(previous, settings).reduce(Int128(0)) {
-                $0 + toBudget($1.record.details.amount, on: $1.record.details.date, missing: &missing)
+            var total = ConvertedTotal(currency)
+            for (_, record) in detectedIncomes(previous, settings) {
+                total.add(toBudget(record.details.amount, on: record.details.date, missing: &missing))
             }
-            if total > 0 { previousTotals.append(total) }
+            let units = try total.units(rule: "B7", subject: "detected income")
+            if units > 0 { previousTotals.append(units) }
         }
         var counted: [TransactionID] = []
         var flagged: [TransactionID] = []
-        var sum = Int128(0)
+        var sum = ConvertedTotal(currency)
         for (id, record) in detectedIncomes(period, settings) {
-            let units = toBudget(record.details.amount, on: record.details.date, missing: &missing)
+            let amount = toBudget(record.details.amount, on: record.details.date, missing: &missing)
+            // The bonus test compares one income (rounded on its own) with the rounded totals.
+            let units = amount.rounded
             let isBonus = !previousTotals.isEmpty
                 && units * 2 * Int128(previousTotals.count) > previousTotals.reduce(0, +) * 3
             if isBonus && !confirmedBonuses.contains(id) {
                 flagged.append(id)
             } else {
                 counted.append(id)
-                sum += units
+                sum.add(amount)
             }
         }
         guard !counted.isEmpty else {
-            return IncomeSummary(source: .fallbackManual, amount: manual, counted: [], flaggedBonuses: flagged)
+            return (IncomeSummary(source: .fallbackManual, amount: manualAmount, counted: [], flaggedBonuses: flagged), manual)
         }
-        let amount = try MoneySum(units: sum, currency: currency).money(rule: "B7", subject: "detected income")
-        return IncomeSummary(source: .detected, amount: amount, counted: counted, flaggedBonuses: flagged)
+        let amount = try sum.money(rule: "B7", subject: "detected income")
+        return (IncomeSummary(source: .detected, amount: amount, counted: counted, flaggedBonuses: flagged), sum)
     }
 }

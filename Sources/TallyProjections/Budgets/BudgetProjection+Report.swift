@@ -23,70 +23,90 @@ extension BudgetProjection {
         allocations[categoryID]?.last { $0.fromPeriod <= start }?.amount
     }
 
-    /// Converts to the budget currency at `date`; a missing rate is noted and counts as zero.
-    func toBudget(_ money: Money, on date: LocalDate, missing: inout Set<Currency>) -> Int128 {
-        guard let units = rates.convert(Int128(money.minorUnits), from: money.currency, to: budgetCurrency, on: date) else {
+    /// `money` in the budget currency at `date`, exact (G2: totals add these and round once);
+    /// a missing rate is noted and counts as zero.
+    func toBudget(_ money: Money, on date: LocalDate, missing: inout Set<Currency>) -> ExactAmount {
+        guard let exact = rates.exactly(Int128(money.minorUnits), from: money.currency, to: budgetCurrency, on: date) else {
             missing.insert(money.currency)
-            return 0
+            return .zero
         }
-        return units
+        return exact
     }
 
     /// Computes a report from the current state (live), `isFinal` at period end.
+    ///
+    /// Every figure that adds converted amounts (a category's spending, a bucket, the totals,
+    /// remaining and unallocated amounts, a week's spending) adds them exactly and rounds once
+    /// (G2), so a figure may differ from the sum of the rounded figures listed under it by at
+    /// most one minor unit per part.
     /// - Throws: ``ProjectionError/overflow(rule:subject:)``.
     public func report(for period: PayPeriod, isFinal: Bool) throws(ProjectionError) -> BudgetReport {
         let currency = budgetCurrency
         var missing = Set<Currency>()
-        var allocated: [CategoryID: Int128] = [:]
-        var spent: [CategoryID: Int128] = [:]
+        var allocated: [CategoryID: ConvertedTotal] = [:]
+        var spent: [CategoryID: ConvertedTotal] = [:]
         for (categoryID, category) in categories where !category.isDeleted && category.group == .expense {
             if let amount = allocation(of: categoryID, forPeriodStarting: period.start) {
-                allocated[categoryID] = toBudget(amount, on: period.start, missing: &missing)
+                allocated[categoryID, default: ConvertedTotal(currency)].add(toBudget(amount, on: period.start, missing: &missing))
             }
         }
-        var expensesByDay: [(date: LocalDate, type: BudgetType, units: Int128)] = []
+        var expensesByDay: [(date: LocalDate, type: BudgetType, amount: ExactAmount)] = []
         for (_, record) in transactions(datedIn: period.start...period.end) where record.isLive && record.details.kind == .expense {
-            let units = toBudget(record.details.amount, on: record.details.date, missing: &missing)
-            spent[record.details.categoryID, default: 0] += units
+            let amount = toBudget(record.details.amount, on: record.details.date, missing: &missing)
+            spent[record.details.categoryID, default: ConvertedTotal(currency)].add(amount)
             let type = categories[record.details.categoryID]?.budgetType ?? .none
-            expensesByDay.append((record.details.date, type, units))
+            expensesByDay.append((record.details.date, type, amount))
         }
-        func money(_ units: Int128, _ subject: @autoclosure () -> String) throws(ProjectionError) -> Money {
-            try MoneySum(units: units, currency: currency).money(rule: "B4", subject: subject())
+        func money(_ total: ConvertedTotal, _ subject: @autoclosure () -> String) throws(ProjectionError) -> Money {
+            try total.money(rule: "B4", subject: subject())
+        }
+        func units(_ total: ConvertedTotal, _ subject: @autoclosure () -> String) throws(ProjectionError) -> Int128 {
+            try total.units(rule: "B4", subject: subject())
         }
         var lines: [CategoryBudget] = []
+        var bucketAllocated: [BudgetType: ConvertedTotal] = [:]
+        var bucketSpent: [BudgetType: ConvertedTotal] = [:]
+        var totalAllocated = ConvertedTotal(currency)
         for categoryID in Set(allocated.keys).union(spent.keys) {
             let category = categories[categoryID]
-            let allocatedUnits = allocated[categoryID] ?? 0
-            let spentUnits = spent[categoryID] ?? 0
+            let type = category?.budgetType ?? .none
+            let allocatedTotal = allocated[categoryID] ?? ConvertedTotal(currency)
+            let spentTotal = spent[categoryID] ?? ConvertedTotal(currency)
+            var remaining = allocatedTotal
+            remaining.add(spentTotal.negated)
+            bucketAllocated[type, default: ConvertedTotal(currency)].add(allocatedTotal)
+            bucketSpent[type, default: ConvertedTotal(currency)].add(spentTotal)
+            totalAllocated.add(allocatedTotal)
+            let allocatedUnits = try units(allocatedTotal, "allocation of \(categoryID)")
+            let spentUnits = try units(spentTotal, "spending in \(categoryID)")
             lines.append(CategoryBudget(
-                categoryID: categoryID, name: category?.name ?? "", budgetType: category?.budgetType ?? .none,
-                allocated: try money(allocatedUnits, "allocation of \(categoryID)"),
-                spent: try money(spentUnits, "spending in \(categoryID)"),
-                remaining: try money(allocatedUnits - spentUnits, "remaining of \(categoryID)"),
+                categoryID: categoryID, name: category?.name ?? "", budgetType: type,
+                allocated: try money(allocatedTotal, "allocation of \(categoryID)"),
+                spent: try money(spentTotal, "spending in \(categoryID)"),
+                remaining: try money(remaining, "remaining of \(categoryID)"),
                 percentBasisPoints: Self.percent(spentUnits, of: allocatedUnits),
                 status: Self.status(spent: spentUnits, allocated: allocatedUnits, isFinal: isFinal),
                 alert: Self.alert(spent: spentUnits, allocated: allocatedUnits)))
         }
         lines.sort { ($0.name, $0.categoryID) < ($1.name, $1.categoryID) }
-        let income = try incomeSummary(for: period, missing: &missing)
+        let (income, exactIncome) = try incomeSummary(for: period, missing: &missing)
         let suggestion = Allocation.fiftyThirtyTwenty(income.amount)
         var groups: [BudgetGroupSummary] = []
         var bucketAllocations: [BudgetType: Int128] = [:]
         for (type, suggested) in [(BudgetType.needs, suggestion.needs), (.wants, suggestion.wants), (.savings, suggestion.savings)] {
-            let members = lines.filter { $0.budgetType == type }
-            let allocatedUnits = members.reduce(Int128(0)) { $0 + Int128($1.allocated.minorUnits) }
-            bucketAllocations[type] = allocatedUnits
+            let allocatedTotal = bucketAllocated[type] ?? ConvertedTotal(currency)
+            bucketAllocations[type] = try units(allocatedTotal, "\(type) allocation")
             groups.append(BudgetGroupSummary(
-                budgetType: type, allocated: try money(allocatedUnits, "\(type) allocation"),
-                spent: try money(members.reduce(Int128(0)) { $0 + Int128($1.spent.minorUnits) }, "\(type) spending"),
+                budgetType: type, allocated: try money(allocatedTotal, "\(type) allocation"),
+                spent: try money(bucketSpent[type] ?? ConvertedTotal(currency), "\(type) spending"),
                 suggested: suggested))
         }
-        let totalAllocated = allocated.values.reduce(Int128(0), +)
+        var unallocated = exactIncome
+        unallocated.add(totalAllocated.negated)
         return BudgetReport(
             period: period, isFinal: isFinal, currency: currency, categories: lines, groups: groups, income: income,
             totalAllocated: try money(totalAllocated, "total allocation"),
-            unallocated: try money(Int128(income.amount.minorUnits) - totalAllocated, "unallocated income"),
+            unallocated: try money(unallocated, "unallocated income"),
             weeklyAllowances: try Self.weeklyAllowances(period, bucketAllocations, expensesByDay, currency),
             missingRates: missing.sorted())
     }

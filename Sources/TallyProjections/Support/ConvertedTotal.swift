@@ -8,6 +8,12 @@ struct ExactAmount: Hashable, Sendable {
 
     /// Rounded half to even to the minor unit.
     var rounded: Int128 { numerator.dividedRoundingHalfEven(by: denominator) }
+
+    /// Zero minor units.
+    static let zero = ExactAmount(numerator: 0, denominator: 1)
+
+    /// The amount with the opposite sign.
+    var negated: ExactAmount { ExactAmount(numerator: -numerator, denominator: denominator) }
 }
 
 /// A total over several wallets or currencies in one currency, kept exact and rounded half to
@@ -37,6 +43,33 @@ struct ConvertedTotal: Hashable, Sendable {
         }
         let reduce = Self.gcd(sum, newDenominator)  // gcd(0, d) = d: zero is 0 / 1
         (numerator, denominator) = (sum / reduce, newDenominator / reduce)
+    }
+
+    /// Subtracts `part` exactly.
+    mutating func subtract(_ part: ExactAmount) { add(part.negated) }
+
+    /// Adds another total of the same currency exactly.
+    mutating func add(_ other: ConvertedTotal) {
+        guard !other.overflowed else {
+            overflowed = true
+            return
+        }
+        add(ExactAmount(numerator: other.numerator, denominator: other.denominator))
+    }
+
+    /// The total with the opposite sign.
+    var negated: ConvertedTotal {
+        var result = ConvertedTotal(currency)
+        result.add(self)
+        result.numerator = -result.numerator
+        return result
+    }
+
+    /// The total in minor units, rounded half to even.
+    /// - Throws: ``ProjectionError/overflow(rule:subject:)`` when the exact sum did not fit.
+    func units(rule: String, subject: @autoclosure () -> String) throws(ProjectionError) -> Int128 {
+        guard !overflowed else { throw .overflow(rule: rule, subject: subject()) }
+        return ExactAmount(numerator: numerator, denominator: denominator).rounded
     }
 
     /// The total rounded half to even to the minor unit.
