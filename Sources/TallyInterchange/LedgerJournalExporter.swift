@@ -35,9 +35,12 @@ public enum LedgerJournalExporter {
             switch committed.event.payload {
             case .walletOpened(let opened): openings.append((opened.walletID, opened))
             case .transferRecorded(let transfer): transfers[transfer.transferID] = transfer
+            case .transferEdited(let edited): transfers[edited.transferID] = edited.transfer
             case .transactionRecorded(let recorded): transactionOrder.append(recorded.transactionID)
             case .templateActivated(let activated): transactionOrder.append(activated.transactionID)
             case .balanceRecorded(let point): balancePoints.append(point)
+            case .balanceRemoved(let removed):
+                balancePoints.removeAll { $0.walletID == removed.walletID && $0.date == removed.date }
             default: break
             }
         }

@@ -220,17 +220,17 @@ struct EventCodecTests {
 
     static let frozenTagTable = [
         "100:HouseholdCreated:v2", "101:BaseCurrencyChanged:v1", "102:MemberAdded:v2", "103:MemberRemoved:v1",
-        "104:AdminTransferred:v1", "105:PersonAdded:v2", "106:PersonArchived:v1", "107:PersonForgotten:v1",
+        "104:AdminTransferred:v1", "105:PersonAdded:v2", "106:PersonArchived:v1", "107:PersonForgotten:v1", "110:PersonUpdated:v1",
         "200:WalletOpened:v1", "201:WalletRenamed:v1", "202:WalletKindChanged:v1", "203:WalletDeactivated:v1",
         "204:WalletReactivated:v1", "205:WalletClosed:v1", "206:BalanceRecorded:v1", "207:TransferRecorded:v2",
-        "208:TransferDeleted:v1",
+        "208:TransferDeleted:v1", "230:BalanceRemoved:v1", "231:TransferEdited:v1",
         "300:CategoryCreated:v1", "301:CategoryRenamed:v1", "302:CategoryDeactivated:v1", "303:CategoryReactivated:v1",
-        "304:CategoryDeleted:v1",
+        "304:CategoryDeleted:v1", "310:CategoryUpdated:v1", "311:CategoriesReordered:v1",
         "400:TransactionRecorded:v3", "401:TransactionEdited:v2", "402:TransactionDeleted:v1", "403:TransactionRestored:v1",
         "410:TemplateCreated:v2", "411:TemplatePaused:v1", "412:TemplateResumed:v1", "413:TemplateActivated:v2",
         "500:SplitRatioSet:v1", "501:SettlementRecorded:v1", "502:GroupCreated:v1", "503:GroupExpenseRecorded:v2",
         "600:PaydaySet:v1", "601:BudgetAllocated:v1", "602:IncomeSettingsSet:v1", "603:BonusConfirmed:v1",
-        "604:PeriodClosed:v1",
+        "604:PeriodClosed:v1", "610:BudgetRemoved:v1",
         "700:ExchangeRateSet:v1",
         "900:CommandUndone:v1", "901:CommandRedone:v1",
     ]

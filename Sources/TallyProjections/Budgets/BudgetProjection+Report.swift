@@ -18,7 +18,8 @@ extension BudgetProjection {
     public var closedPeriods: [PayPeriod] { snapshots.values.map(\.period).sorted() }
 
     /// The allocation of a category in effect for a period starting on `start` (B2): the latest
-    /// `BudgetAllocated` with `fromPeriod <= start` (ties: the later event).
+    /// `BudgetAllocated` with `fromPeriod <= start` (ties: the later event); `nil` when there is
+    /// none or the latest is a `BudgetRemoved`.
     func allocation(of categoryID: CategoryID, forPeriodStarting start: LocalDate) -> Money? {
         allocations[categoryID]?.last { $0.fromPeriod <= start }?.amount
     }
@@ -57,6 +58,7 @@ extension BudgetProjection {
         var lines: [CategoryBudget] = []
         for categoryID in Set(allocated.keys).union(spent.keys) {
             let category = categories[categoryID]
+            let isBudgeted = allocated[categoryID] != nil
             let allocatedUnits = allocated[categoryID] ?? 0
             let spentUnits = spent[categoryID] ?? 0
             lines.append(CategoryBudget(
@@ -65,8 +67,8 @@ extension BudgetProjection {
                 spent: try money(spentUnits, "spending in \(categoryID)"),
                 remaining: try money(allocatedUnits - spentUnits, "remaining of \(categoryID)"),
                 percentBasisPoints: Self.percent(spentUnits, of: allocatedUnits),
-                status: Self.status(spent: spentUnits, allocated: allocatedUnits, isFinal: isFinal),
-                alert: Self.alert(spent: spentUnits, allocated: allocatedUnits)))
+                status: isBudgeted ? Self.status(spent: spentUnits, allocated: allocatedUnits, isFinal: isFinal) : .unbudgeted,
+                alert: isBudgeted ? Self.alert(spent: spentUnits, allocated: allocatedUnits) : .none))
         }
         lines.sort { ($0.name, $0.categoryID) < ($1.name, $1.categoryID) }
         let income = try incomeSummary(for: period, missing: &missing)
