@@ -30,6 +30,10 @@ public struct PersonalDataExport: Codable, Sendable, Equatable {
         public var removed: Bool
         public var archived: Bool
         public var forgotten: Bool
+        /// The e-mail address, when one was set and can be read (`PersonUpdated`, P1).
+        public var email: String?
+        /// The phone number, when one was set and can be read (`PersonUpdated`, P1).
+        public var phone: String?
     }
 
     public struct Household: Codable, Sendable, Equatable {
@@ -124,7 +128,8 @@ public struct PersonalDataExport: Codable, Sendable, Equatable {
     public struct Budget: Codable, Sendable, Equatable {
         public var category: String
         public var fromPeriod: String
-        public var amount: Amount
+        /// The allocation; absent for a removal (`BudgetRemoved`: not budgeted from then on).
+        public var amount: Amount?
     }
 
     public var format = "tally.personalData"
@@ -179,7 +184,8 @@ public struct PersonalDataExport: Codable, Sendable, Equatable {
             person: Person(
                 id: personID.description, name: record.name.text,
                 role: state.household?.admin == personID ? "admin" : (record.isMember ? "member" : "contact"),
-                removed: record.isRemoved, archived: record.isArchived, forgotten: record.isForgotten),
+                removed: record.isRemoved, archived: record.isArchived, forgotten: record.isForgotten,
+                email: record.email?.text, phone: record.phone?.text),
             household: state.household.map { household in
                 Household(id: household.id.description, name: household.name, baseCurrency: household.baseCurrency.code,
                           otherPeople: state.people.keys.filter { $0 != personID }.map(\.description).sorted())
@@ -209,7 +215,7 @@ public struct PersonalDataExport: Codable, Sendable, Equatable {
             settlements: settlements,
             debts: try debts(of: personID, in: history.readModels.debts),
             budgets: state.budgets.sorted { ($0.key.fromPeriod, $0.key.categoryID) < ($1.key.fromPeriod, $1.key.categoryID) }.map { key, amount in
-                Budget(category: key.categoryID.description, fromPeriod: key.fromPeriod.isoString, amount: Amount(amount))
+                Budget(category: key.categoryID.description, fromPeriod: key.fromPeriod.isoString, amount: amount.map { Amount($0) })
             })
     }
 

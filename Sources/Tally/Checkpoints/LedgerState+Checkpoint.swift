@@ -13,7 +13,10 @@ extension LedgerState {
     /// and the open period's dates; household debts are ``DebtNets`` (Int128 nets, as the debt
     /// read model keeps them). v7: each record is its fields in declaration order
     /// (`@WireFields`; a person's `forgottenAt` has a presence byte). An older checkpoint is
-    /// passed over (one full replay).
+    /// passed over (one full replay). v8: a budget entry's amount has a presence byte (absent:
+    /// removed, `BudgetRemoved`), the effective balance points and the category order follow the
+    /// budgets; a category record ends with its bucket, icon and color; a template's record is its R1
+    /// schedule (``RecurringSchedule``), split among members and posted occurrences.
     static let checkpointMagic = "tally.ledgerState.v8"
 
     /// - Parameter archived: the archived maps (``ArchivedMap``: transactions, transfers, group
@@ -42,6 +45,8 @@ extension LedgerState {
         for (key, amount) in budgetEntries {
             writer.write(key); writer.write(amount)
         }
+        writer.writeSorted(balancePoints)
+        writer.write(categoryOrder)
         writer.write(incomeSettings)
         history.write(to: &writer, inline: !archived)
         exposure.write(to: &writer)
@@ -91,12 +96,14 @@ extension LedgerState {
         for id in try reader.read([SettlementID].self) { settlements[id] = true }
         debts = try DebtBook(from: &reader)
         periods = try PeriodSchedule(from: &reader)
-        let budgetCount = try reader.readCount(elementBytesMin: 18)
+        let budgetCount = try reader.readCount(elementBytesMin: 17)
         for _ in 0..<budgetCount {
             let key: BudgetKey = try reader.read()
-            let amount: Money = try reader.read()
-            budgets[key] = amount
+            let amount: Money? = try reader.read()
+            budgets[key] = .some(amount)
         }
+        balancePoints = try reader.readDictionary()
+        categoryOrder = try reader.read()
         incomeSettings = try reader.read()
         history = try CommandHistory(from: &reader)
         exposure = try MoneyExposure(from: &reader)
@@ -193,6 +200,7 @@ extension CategoryRecord: WireValue {}
 extension TemplateRecord: WireValue {}
 extension PostedOccurrence: WireValue {}
 extension BudgetKey: WireValue {}
+extension BalancePointKey: WireValue {}
 extension TransactionRecord: ArchiveCodable, WireValue {}
 extension TransferRecord: ArchiveCodable, WireValue {}
 

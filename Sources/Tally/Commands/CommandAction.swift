@@ -22,6 +22,11 @@ public enum CommandAction: Sendable, Hashable {
     /// Forgets a removed member or a contact: destroys their personal key so their names and
     /// notes read as redacted everywhere, for good (P3). Admin only; not undoable.
     case forgetPerson(PersonID)
+    /// Renames a member or contact, keeping their contact fields (H3; Docs/Editing.md).
+    case renamePerson(PersonID, name: String)
+    /// Sets a member's or contact's name, e-mail and phone, all at once: an absent e-mail or
+    /// phone is removed (H3, P1; Docs/Editing.md).
+    case updatePerson(PersonID, name: String, email: String?, phone: String?)
 
     // MARK: Wallets (W1-W6)
 
@@ -41,10 +46,18 @@ public enum CommandAction: Sendable, Hashable {
     case closeWallet(WalletID, closedOn: LocalDate)
     /// Records a balance point (W5).
     case recordBalance(WalletID, date: LocalDate, balance: Money)
+    /// Changes the wallet's balance point on `date`: its amount, and its date when `newDate` is
+    /// given (W5; Docs/Editing.md).
+    case editBalance(WalletID, date: LocalDate, newDate: LocalDate?, balance: Money)
+    /// Removes the wallet's balance point on `date` (W5).
+    case removeBalance(WalletID, date: LocalDate)
     /// Moves money between two wallets (W6).
     case recordTransfer(
         transferID: TransferID, from: WalletID, to: WalletID, amountSent: Money, amountReceived: Money,
         date: LocalDate, note: String?)
+    /// Replaces all fields of a live transfer, validated like recording it (W6; Docs/Editing.md).
+    case editTransfer(
+        TransferID, from: WalletID, to: WalletID, amountSent: Money, amountReceived: Money, date: LocalDate, note: String?)
     /// Deletes a transfer (W3).
     case deleteTransfer(TransferID)
 
@@ -60,6 +73,12 @@ public enum CommandAction: Sendable, Hashable {
     case deactivateCategory(CategoryID)
     /// Makes a deactivated category usable again (C3).
     case reactivateCategory(CategoryID)
+    /// Sets a category's budget bucket, icon and color, all at once: an absent icon or color is
+    /// removed (C1; Docs/Editing.md).
+    case updateCategory(CategoryID, budgetType: BudgetType, icon: String?, color: String?)
+    /// Puts the listed categories in this order, in the places they held; the others keep
+    /// theirs (C1; Docs/Editing.md).
+    case reorderCategories([CategoryID])
     /// Deletes a category; with transactions only with a reassignment target (C2, C3).
     case deleteCategory(CategoryID, reassignTo: CategoryID?)
 
@@ -118,6 +137,9 @@ public enum CommandAction: Sendable, Hashable {
     case setPayday(day: Int)
     /// Allocates a budget to an expense category from a period on (B2); `nil` = the open period.
     case allocateBudget(categoryID: CategoryID, amount: Money, fromPeriod: LocalDate?)
+    /// Removes a category's allocation from a period on (B2), so that it counts as not budgeted
+    /// (not as budgeted 0); `nil` = the open period.
+    case removeBudget(categoryID: CategoryID, fromPeriod: LocalDate?)
     /// Sets how income is determined (B7).
     case setIncomeSettings(mode: IncomeMode, monthlyIncome: Money, incomeCategoryIDs: [CategoryID], graceDays: Int)
     /// Confirms a flagged income as a bonus that counts (B7).

@@ -57,6 +57,8 @@ public struct RuleViolation: Sendable, Equatable, Error {
         case adminOnly
         /// The person is archived already (H3).
         case personArchived
+        /// An e-mail address or phone number that is not one (H3).
+        case invalidContact
         // Personal data (P1-P4, Docs/Security.md)
         /// The person was forgotten already, or a new person reuses a forgotten person's id (P3).
         case personForgotten
@@ -83,6 +85,8 @@ public struct RuleViolation: Sendable, Equatable, Error {
         case transferAmountsDiffer
         /// No transfer has this id, or it is deleted already (W6).
         case unknownTransfer
+        /// The wallet has no balance point on that date (W5).
+        case unknownBalancePoint
         // Categories (C1-C3)
         /// Another category has this name, ignoring case (C2).
         case categoryNameTaken
@@ -100,6 +104,8 @@ public struct RuleViolation: Sendable, Equatable, Error {
         case categoryGroupMismatch
         /// Shared transactions need a shareable category (C1).
         case categoryNotShareable
+        /// A reordering lists a category twice, or none (C1).
+        case categoryListedTwice
         // Transactions and templates (T1-T5)
         /// Amounts are entered positive (T1).
         case amountMustBePositive
@@ -165,6 +171,8 @@ public struct RuleViolation: Sendable, Equatable, Error {
         case paydayOutOfRange
         /// Budget amounts cannot be negative (B2).
         case budgetMustNotBeNegative
+        /// The category has no allocation in force from that period, so none can be removed (B2).
+        case budgetNotAllocated
         /// There is no ended period to close, or no payday is set (B6).
         case noPeriodToClose
         /// The recorded time is so far after the open period that too many periods would close (B6).
@@ -183,16 +191,17 @@ public struct RuleViolation: Sendable, Equatable, Error {
             case .nameRequired, .invalidValue, .inputTooLarge: "G6"
             case .totalOutOfRange, .unknownCurrency: "G1"
             case .currencyLocked: "H2"
-            case .unknownPerson, .notAMember, .personArchived: "H3"
+            case .unknownPerson, .notAMember, .personArchived, .invalidContact: "H3"
             case .unsettledDebt: "H4"
             case .personForgotten, .forgetActiveMember: "P3"
             case .adminCannotLeave, .adminOnly: "H5"
             case .walletNameTaken: "W2"
+            case .unknownBalancePoint: "W5"
             case .unknownWallet: "W1"
             case .walletInactive, .walletStateUnchanged, .walletHasTransactions, .walletBalanceNotZero: "W4"
             case .currencyMismatch, .transferToSameWallet, .transferAmountsDiffer, .unknownTransfer: "W6"
             case .categoryNameTaken, .presetCategoryCannotBeDeleted: "C2"
-            case .unknownCategory, .categoryNotShareable: "C1"
+            case .unknownCategory, .categoryNotShareable, .categoryListedTwice: "C1"
             case .categoryInactive, .categoryStateUnchanged, .categoryHasTransactions: "C3"
             case .categoryGroupMismatch, .amountMustBePositive, .unknownTransaction: "T1"
             case .editOfSettledTransaction: "T2"
@@ -205,7 +214,7 @@ public struct RuleViolation: Sendable, Equatable, Error {
             case .settlementExceedsDebt, .settlementItemInvalid, .settlementToSelf: "S6"
             case .unknownGroup, .groupNeedsTwoMembers, .notInGroup, .exactSplitMustSumToTotal, .invalidShares: "S7"
             case .paydayOutOfRange: "B1"
-            case .budgetMustNotBeNegative: "B2"
+            case .budgetMustNotBeNegative, .budgetNotAllocated: "B2"
             case .noPeriodToClose, .periodGapTooLarge: "B6"
             case .invalidIncomeSettings, .notAnIncome: "B7"
             }

@@ -11,6 +11,9 @@ extension CommandParser {
             .allocateBudget(categoryID: try fields.id("categoryID"), amount: try fields.money("amount"),
                             fromPeriod: try fields.optionalDate("fromPeriod"))
         },
+        "removeBudget": { fields, _ throws(CommandParseError) in
+            .removeBudget(categoryID: try fields.id("categoryID"), fromPeriod: try fields.optionalDate("fromPeriod"))
+        },
         "setIncomeSettings": { fields, _ throws(CommandParseError) in
             let grace = fields.has("graceDays") ? try fields.integer("graceDays") : 3
             guard let graceDays = Int(exactly: grace) else { throw .bad("graceDays", "\(grace) is too large") }

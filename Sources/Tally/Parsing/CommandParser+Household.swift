@@ -19,6 +19,13 @@ extension CommandParser {
         },
         "archivePerson": { fields, _ throws(CommandParseError) in .archivePerson(try fields.id("personID")) },
         "forgetPerson": { fields, _ throws(CommandParseError) in .forgetPerson(try fields.id("personID")) },
+        "renamePerson": { fields, _ throws(CommandParseError) in
+            .renamePerson(try fields.id("personID"), name: try fields.string("name"))
+        },
+        "updatePerson": { fields, _ throws(CommandParseError) in
+            .updatePerson(try fields.id("personID"), name: try fields.string("name"), email: try fields.optionalString("email"),
+                          phone: try fields.optionalString("phone"))
+        },
     ]
 
     static let walletActions: [String: ActionParser] = [
@@ -37,10 +44,24 @@ extension CommandParser {
         "recordBalance": { fields, _ throws(CommandParseError) in
             .recordBalance(try fields.id("walletID"), date: try fields.date("date"), balance: try fields.money("balance"))
         },
+        "editBalance": { fields, _ throws(CommandParseError) in
+            .editBalance(try fields.id("walletID"), date: try fields.date("date"), newDate: try fields.optionalDate("newDate"),
+                         balance: try fields.money("balance"))
+        },
+        "removeBalance": { fields, _ throws(CommandParseError) in
+            .removeBalance(try fields.id("walletID"), date: try fields.date("date"))
+        },
         "recordTransfer": { fields, _ throws(CommandParseError) in
             let sent = try fields.money("amountSent")
             return .recordTransfer(
                 transferID: try fields.id("transferID"), from: try fields.id("fromWalletID"), to: try fields.id("toWalletID"),
+                amountSent: sent, amountReceived: fields.has("amountReceived") ? try fields.money("amountReceived") : sent,
+                date: try fields.date("date"), note: try fields.optionalString("note"))
+        },
+        "editTransfer": { fields, _ throws(CommandParseError) in
+            let sent = try fields.money("amountSent")
+            return .editTransfer(
+                try fields.id("transferID"), from: try fields.id("fromWalletID"), to: try fields.id("toWalletID"),
                 amountSent: sent, amountReceived: fields.has("amountReceived") ? try fields.money("amountReceived") : sent,
                 date: try fields.date("date"), note: try fields.optionalString("note"))
         },
@@ -56,6 +77,12 @@ extension CommandParser {
         "renameCategory": { fields, _ throws(CommandParseError) in .renameCategory(try fields.id("categoryID"), name: try fields.string("name")) },
         "deactivateCategory": { fields, _ throws(CommandParseError) in .deactivateCategory(try fields.id("categoryID")) },
         "reactivateCategory": { fields, _ throws(CommandParseError) in .reactivateCategory(try fields.id("categoryID")) },
+        "updateCategory": { fields, _ throws(CommandParseError) in
+            .updateCategory(
+                try fields.id("categoryID"), budgetType: try fields.choice("budgetType", SchemaNames.budgetTypes),
+                icon: try fields.optionalString("icon"), color: try fields.optionalString("color"))
+        },
+        "reorderCategories": { fields, _ throws(CommandParseError) in .reorderCategories(try fields.ids("categoryIDs")) },
         "deleteCategory": { fields, _ throws(CommandParseError) in
             .deleteCategory(try fields.id("categoryID"), reassignTo: try fields.optionalID("reassignTo"))
         },

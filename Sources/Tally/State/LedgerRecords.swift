@@ -27,6 +27,10 @@ package struct PersonRecord: Sendable, Equatable {
     /// The sequence number of the person's `PersonForgotten` event: their key is destroyed,
     /// their texts redacted (P3); `nil` while they are not forgotten.
     package var forgottenAt: UInt64?
+    /// The e-mail address (personal text of the person, P1), if given (`PersonUpdated`).
+    package var email: PersonalText?
+    /// The phone number (personal text of the person, P1), if given (`PersonUpdated`).
+    package var phone: PersonalText?
     /// Whether the person was forgotten (P3).
     package var isForgotten: Bool { forgottenAt != nil }
 }
@@ -84,6 +88,12 @@ package struct CategoryRecord: Sendable, Equatable {
     package var isDeleted = false
     /// Transactions (live or deleted) and templates in it (C3).
     package var entryCount = 0
+    /// The 50/30/20 bucket (C1, B3).
+    package var budgetType: BudgetType = .none
+    /// Its icon, if any (C1).
+    package var icon: String?
+    /// Its color, if any (C1).
+    package var color: String?
 }
 
 /// A transaction (T1-T3).
@@ -141,4 +151,18 @@ package struct BudgetKey: Sendable, Hashable {
     package var categoryID: CategoryID
     /// The first period's start.
     package var fromPeriod: LocalDate
+}
+
+/// A balance point's key: a wallet and a date (W5). A wallet has at most one effective balance
+/// point a day; a later one on the same date replaces it.
+@WireFields
+package struct BalancePointKey: Sendable, Hashable, Comparable {
+    /// The wallet.
+    package var walletID: WalletID
+    /// The date of the balance.
+    package var date: LocalDate
+
+    package static func < (lhs: BalancePointKey, rhs: BalancePointKey) -> Bool {
+        (lhs.walletID, lhs.date) < (rhs.walletID, rhs.date)
+    }
 }

@@ -80,10 +80,17 @@ extension LedgerState {
         case .personForgotten(let forgotten):
             people[forgotten.personID]?.forgottenAt = nextSequenceNumber - 1
             people[forgotten.personID]?.name = .redacted(owner: forgotten.personID)
+            if people[forgotten.personID]?.email != nil { people[forgotten.personID]?.email = .redacted(owner: forgotten.personID) }
+            if people[forgotten.personID]?.phone != nil { people[forgotten.personID]?.phone = .redacted(owner: forgotten.personID) }
+        case .personUpdated(let updated):
+            people[updated.personID]?.name = updated.name
+            people[updated.personID]?.email = updated.email
+            people[updated.personID]?.phone = updated.phone
         case .walletOpened, .walletRenamed, .walletKindChanged, .walletDeactivated, .walletReactivated,
-             .walletClosed, .balanceRecorded, .transferRecorded, .transferDeleted:
+             .walletClosed, .balanceRecorded, .balanceRemoved, .transferRecorded, .transferEdited, .transferDeleted:
             mutateWallets(payload)
-        case .categoryCreated, .categoryRenamed, .categoryDeactivated, .categoryReactivated, .categoryDeleted:
+        case .categoryCreated, .categoryRenamed, .categoryDeactivated, .categoryReactivated, .categoryDeleted,
+             .categoryUpdated, .categoriesReordered:
             mutateCategories(payload)
         case .transactionRecorded, .transactionEdited, .transactionDeleted, .transactionRestored,
              .templateCreated, .templatePaused, .templateResumed, .templateActivated, .templatePriceChanged,
@@ -96,7 +103,9 @@ extension LedgerState {
         case .periodClosed(let closed):
             periods.apply(closed)
         case .budgetAllocated(let allocated):
-            budgets[BudgetKey(categoryID: allocated.categoryID, fromPeriod: allocated.fromPeriod)] = allocated.amount
+            budgets[BudgetKey(categoryID: allocated.categoryID, fromPeriod: allocated.fromPeriod)] = .some(allocated.amount)
+        case .budgetRemoved(let removed):
+            budgets[BudgetKey(categoryID: removed.categoryID, fromPeriod: removed.fromPeriod)] = .some(nil)
         case .incomeSettingsSet(let settings):
             incomeSettings = settings
         case .exchangeRateSet, .commandUndone, .commandRedone:
@@ -123,9 +132,21 @@ extension LedgerState {
             wallets[closed.walletID]?.isActive = false
         case .balanceRecorded(let point):
             wallets[point.walletID]?.lastBalancePoint = point
+            balancePoints[BalancePointKey(walletID: point.walletID, date: point.date)] = point.balance
+        case .balanceRemoved(let removed):
+            balancePoints[BalancePointKey(walletID: removed.walletID, date: removed.date)] = nil
+            if wallets[removed.walletID]?.lastBalancePoint?.date == removed.date {
+                let latest = latestBalancePoint(of: removed.walletID)
+                wallets[removed.walletID]?.lastBalancePoint = latest
+            }
         case .transferRecorded(let transfer):
             transfers[transfer.transferID] = TransferRecord(transfer: transfer)
             applyTransfer(transfer, sign: 1)
+        case .transferEdited(let edited):
+            guard let record = transfers[edited.transferID], !record.isDeleted else { return }
+            applyTransfer(record.transfer, sign: -1)
+            transfers.update(edited.transferID) { $0.transfer = edited.transfer }
+            applyTransfer(edited.transfer, sign: 1)
         case .transferDeleted(let deleted):
             guard let record = transfers[deleted.transferID], !record.isDeleted else { return }
             transfers.update(deleted.transferID) { $0.isDeleted = true }
@@ -133,6 +154,12 @@ extension LedgerState {
         default:
             break
         }
+    }
+
+    /// The wallet's balance point with the latest date, once the last one was removed (W5).
+    private func latestBalancePoint(of walletID: WalletID) -> BalanceRecorded? {
+        balancePoints.filter { $0.key.walletID == walletID }.max { $0.key.date < $1.key.date }
+            .map { BalanceRecorded(walletID: walletID, date: $0.key.date, balance: $0.value) }
     }
 
     private mutating func applyTransfer(_ transfer: TransferRecorded, sign: Int64) {
@@ -150,7 +177,15 @@ extension LedgerState {
         switch payload {
         case .categoryCreated(let created):
             categories[created.categoryID] = CategoryRecord(
-                name: created.name, group: created.group, shareable: created.shareable, isPreset: created.isPreset)
+                name: created.name, group: created.group, shareable: created.shareable, isPreset: created.isPreset,
+                budgetType: created.budgetType, icon: created.icon, color: created.color)
+            categoryOrder.append(created.categoryID)
+        case .categoryUpdated(let updated):
+            categories[updated.categoryID]?.budgetType = updated.budgetType
+            categories[updated.categoryID]?.icon = updated.icon
+            categories[updated.categoryID]?.color = updated.color
+        case .categoriesReordered(let reordered):
+            categoryOrder = CategoryOrder.resolved(reordered.categoryIDs, keeping: categoryOrder)
         case .categoryRenamed(let renamed):
             categories[renamed.categoryID]?.name = renamed.name
         case .categoryDeactivated(let deactivated):

@@ -6,7 +6,7 @@ extension LedgerState {
     /// a transaction deleted, a template paused), since ids are never recorded twice; events
     /// without a compensating event in the catalog (household and membership changes, closes,
     /// deletions of categories and transfers, settlements, groups, payday, exchange rates,
-    /// balance points, bonus confirmations) are irreversible.
+    /// bonus confirmations) are irreversible.
     func effect(of payload: EventPayload) -> EventEffect {
         switch payload {
         case .householdCreated:
@@ -28,10 +28,16 @@ extension LedgerState {
             return EventEffect(owned: [.person(archived.personID)])
         case .personForgotten(let forgotten):
             return EventEffect(owned: [.person(forgotten.personID)])
+        case .personUpdated(let updated):
+            let inverse = people[updated.personID].map { old in
+                [EventPayload.personUpdated(PersonUpdated(personID: updated.personID, name: old.name, email: old.email, phone: old.phone))]
+            }
+            return EventEffect(owned: [.person(updated.personID)], inverse: inverse)
         case .walletOpened, .walletRenamed, .walletKindChanged, .walletDeactivated, .walletReactivated,
-             .walletClosed, .balanceRecorded, .transferRecorded, .transferDeleted:
+             .walletClosed, .balanceRecorded, .balanceRemoved, .transferRecorded, .transferEdited, .transferDeleted:
             return walletEffect(of: payload)
-        case .categoryCreated, .categoryRenamed, .categoryDeactivated, .categoryReactivated, .categoryDeleted:
+        case .categoryCreated, .categoryRenamed, .categoryDeactivated, .categoryReactivated, .categoryDeleted,
+             .categoryUpdated, .categoriesReordered:
             return categoryEffect(of: payload)
         case .transactionRecorded, .transactionEdited, .transactionDeleted, .transactionRestored,
              .templateCreated, .templatePaused, .templateResumed, .templateActivated, .templatePriceChanged,
@@ -51,12 +57,13 @@ extension LedgerState {
         case .paydaySet:
             return EventEffect(owned: [.periods])
         case .budgetAllocated(let allocated):
-            let previous = budgetAmount(for: allocated.categoryID, at: allocated.fromPeriod)
-                ?? Money.zero(allocated.amount.currency)
             return EventEffect(
                 owned: [.budget(allocated.categoryID)], referenced: [.category(allocated.categoryID)],
-                inverse: [.budgetAllocated(BudgetAllocated(
-                    categoryID: allocated.categoryID, amount: previous, fromPeriod: allocated.fromPeriod))])
+                inverse: [budgetRestoring(allocated.categoryID, at: allocated.fromPeriod)])
+        case .budgetRemoved(let removed):
+            return EventEffect(
+                owned: [.budget(removed.categoryID)], referenced: [.category(removed.categoryID)],
+                inverse: [budgetRestoring(removed.categoryID, at: removed.fromPeriod)])
         case .incomeSettingsSet:
             return EventEffect(owned: [.incomeSettings], inverse: incomeSettings.map { [.incomeSettingsSet($0)] })
         case .periodClosed:
@@ -68,10 +75,21 @@ extension LedgerState {
         }
     }
 
-    /// The allocation of a category in force for the period starting at `date` (B2).
+    /// The allocation of a category in force for the period starting at `date` (B2); `nil` when
+    /// the category is not budgeted then (never allocated, or removed).
     func budgetAmount(for category: CategoryID, at date: LocalDate) -> Money? {
         budgets.filter { $0.key.categoryID == category && $0.key.fromPeriod <= date }
             .max { $0.key.fromPeriod < $1.key.fromPeriod }?.value
+    }
+
+    /// The event that puts back, from `date` on, the allocation in force there now (T5): a
+    /// `BudgetAllocated` of it, or a `BudgetRemoved` when the category was not budgeted, so that
+    /// undoing a first allocation leaves the category unbudgeted, not budgeted at zero.
+    private func budgetRestoring(_ category: CategoryID, at date: LocalDate) -> EventPayload {
+        guard let amount = budgetAmount(for: category, at: date) else {
+            return .budgetRemoved(BudgetRemoved(categoryID: category, fromPeriod: date))
+        }
+        return .budgetAllocated(BudgetAllocated(categoryID: category, amount: amount, fromPeriod: date))
     }
 
     private func walletEffect(of payload: EventPayload) -> EventEffect {
@@ -98,12 +116,27 @@ extension LedgerState {
         case .walletClosed(let closed):
             return EventEffect(owned: [.wallet(closed.walletID)])
         case .balanceRecorded(let point):
-            return EventEffect(owned: [.balancePoints(point.walletID)], referenced: [.wallet(point.walletID)])
+            // W5: undo removes the point and puts back the one it replaced on that date, if any.
+            let key = BalancePointKey(walletID: point.walletID, date: point.date)
+            let replaced = balancePoints[key].map { [EventPayload.balanceRecorded(BalanceRecorded(walletID: point.walletID, date: point.date, balance: $0))] } ?? []
+            return EventEffect(owned: [.balancePoints(point.walletID)], referenced: [.wallet(point.walletID)],
+                               inverse: [.balanceRemoved(BalanceRemoved(walletID: point.walletID, date: point.date))] + replaced)
+        case .balanceRemoved(let removed):
+            let key = BalancePointKey(walletID: removed.walletID, date: removed.date)
+            let restored = balancePoints[key].map { [EventPayload.balanceRecorded(BalanceRecorded(walletID: removed.walletID, date: removed.date, balance: $0))] }
+            return EventEffect(owned: [.balancePoints(removed.walletID)], referenced: [.wallet(removed.walletID)], inverse: restored)
         case .transferRecorded(let transfer):
             return EventEffect(
                 owned: [.transfer(transfer.transferID)],
                 referenced: [.wallet(transfer.fromWalletID), .wallet(transfer.toWalletID)],
                 inverse: [.transferDeleted(TransferDeleted(transferID: transfer.transferID))])
+        case .transferEdited(let edited):
+            let old = transfers[edited.transferID]?.transfer
+            let oldWallets = old.map { [EntityKey.wallet($0.fromWalletID), .wallet($0.toWalletID)] } ?? []
+            return EventEffect(
+                owned: [.transfer(edited.transferID)],
+                referenced: [.wallet(edited.fromWalletID), .wallet(edited.toWalletID)] + oldWallets,
+                inverse: old.map { [.transferEdited(TransferEdited(restoring: $0))] })
         case .transferDeleted(let deleted):
             return EventEffect(owned: [.transfer(deleted.transferID)])
         default:
@@ -128,6 +161,13 @@ extension LedgerState {
         case .categoryReactivated(let reactivated):
             return EventEffect(owned: [.category(reactivated.categoryID)],
                                inverse: [.categoryDeactivated(CategoryDeactivated(categoryID: reactivated.categoryID))])
+        case .categoryUpdated(let updated):
+            let old = categories[updated.categoryID]
+            return EventEffect(
+                owned: [.category(updated.categoryID)],
+                inverse: old.map { [.categoryUpdated(CategoryUpdated(categoryID: updated.categoryID, budgetType: $0.budgetType, icon: $0.icon, color: $0.color))] })
+        case .categoriesReordered:
+            return EventEffect(owned: [.categoryOrder], inverse: [.categoriesReordered(CategoriesReordered(categoryIDs: categoryOrder))])
         case .categoryDeleted(let deleted):
             let moved = transactionIDs(in: deleted.categoryID).map(EntityKey.transaction)
             return EventEffect(

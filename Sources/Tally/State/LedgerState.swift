@@ -20,6 +20,9 @@ package struct LedgerState: Sendable, Equatable {
     package internal(set) var wallets: [WalletID: WalletRecord] = [:]
     /// Categories by id (C1).
     package internal(set) var categories: [CategoryID: CategoryRecord] = [:]
+    /// Every category, deleted ones included, in display order (C1): creation order until a
+    /// `CategoriesReordered`.
+    package internal(set) var categoryOrder: [CategoryID] = []
     /// Transactions by id, deleted ones included (T1, T3); in the checkpoint archive once a
     /// checkpoint wrote them (``ArchivedMap``).
     package internal(set) var transactions = ArchivedMap<TransactionID, TransactionRecord>(space: .transactions)
@@ -45,8 +48,12 @@ package struct LedgerState: Sendable, Equatable {
     package internal(set) var debts = DebtBook()
     /// The payday schedule and the open period (B1, B6).
     package internal(set) var periods = PeriodSchedule()
-    /// Budget allocations by category and first period (B2).
-    package internal(set) var budgets: [BudgetKey: Money] = [:]
+    /// Budget allocations by category and first period (B2); a `nil` amount is a removal: the
+    /// category is not budgeted from that period on (`BudgetRemoved`).
+    package internal(set) var budgets: [BudgetKey: Money?] = [:]
+    /// The effective balance point of each wallet and date (W5): what removing or undoing one
+    /// compensates with.
+    package internal(set) var balancePoints: [BalancePointKey: Money] = [:]
     /// The current income settings (B7).
     package internal(set) var incomeSettings: IncomeSettingsSet?
     /// Whether a transaction was ever recorded; locks the base currency (H2).

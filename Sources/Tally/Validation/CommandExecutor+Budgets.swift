@@ -66,6 +66,14 @@ extension CommandExecutor {
             let from: LocalDate
             if let date = fromPeriod ?? state.periods.openStart { from = date } else { from = try recordedDate(command) }
             return [.budgetAllocated(BudgetAllocated(categoryID: categoryID, amount: amount, fromPeriod: from))]
+        case .removeBudget(let categoryID, let fromPeriod):
+            let category = try existingCategory(categoryID)
+            let from: LocalDate
+            if let date = fromPeriod ?? state.periods.openStart { from = date } else { from = try recordedDate(command) }
+            guard state.budgetAmount(for: categoryID, at: from) != nil else {
+                throw .violation(.budgetNotAllocated, "\(category.name) has no allocation in force from \(from); there is nothing to remove")
+            }
+            return [.budgetRemoved(BudgetRemoved(categoryID: categoryID, fromPeriod: from))]
         case .setIncomeSettings(let mode, let income, let categoryIDs, let graceDays):
             guard (0...31).contains(graceDays), income.minorUnits >= 0 else {
                 throw .violation(.invalidIncomeSettings, "grace days must be 0...31 and the income not negative, got \(graceDays) days and \(income.formatted())")

@@ -25,6 +25,19 @@ extension CommandExecutor {
             return [.categoryReactivated(CategoryReactivated(categoryID: id))]
         case .deleteCategory(let id, let target):
             return try deleteCategory(id, reassignTo: target)
+        case .updateCategory(let id, let budgetType, let icon, let color):
+            _ = try existingCategory(id)
+            return [.categoryUpdated(CategoryUpdated(categoryID: id, budgetType: budgetType, icon: icon, color: color))]
+        case .reorderCategories(let ids):
+            var seen = Set<CategoryID>()
+            for id in ids {
+                let category = try existingCategory(id)
+                guard seen.insert(id).inserted else {
+                    throw .violation(.categoryListedTwice, "\(category.name) is listed twice; list each category once, in the new order")
+                }
+            }
+            guard !ids.isEmpty else { throw .violation(.categoryListedTwice, "list at least one category, in the new order") }
+            return [.categoriesReordered(CategoriesReordered(categoryIDs: CategoryOrder.reordering(ids, in: state.categoryOrder)))]
         default:
             return []
         }

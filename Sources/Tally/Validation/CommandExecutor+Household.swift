@@ -53,8 +53,52 @@ extension CommandExecutor {
             return [.personArchived(PersonArchived(personID: person))]
         case .forgetPerson(let person):
             return try forgetPerson(person, actor: command.actor)
+        case .renamePerson(let person, let name):
+            let record = try updatablePerson(person)
+            try requireName(name, of: "person")
+            return [.personUpdated(PersonUpdated(
+                personID: person, name: PersonalText(name, owner: person), email: record.email, phone: record.phone))]
+        case .updatePerson(let person, let name, let email, let phone):
+            _ = try updatablePerson(person)
+            try requireName(name, of: "person")
+            if let email { try requireEmail(email) }
+            if let phone { try requirePhone(phone) }
+            return [.personUpdated(PersonUpdated(
+                personID: person, name: PersonalText(name, owner: person),
+                email: email.map { PersonalText($0, owner: person) }, phone: phone.map { PersonalText($0, owner: person) }))]
         default:
             return []
+        }
+    }
+
+    /// A member or contact whose data can change: known (H3) and not forgotten (P3).
+    private func updatablePerson(_ person: PersonID) throws(LedgerError) -> PersonRecord {
+        guard let record = state.people[person] else {
+            throw .violation(.unknownPerson, "person \(person) is not known to this household")
+        }
+        guard !record.isForgotten else {
+            throw .violation(.personForgotten, "person \(person) is forgotten; their personal data cannot be changed")
+        }
+        return record
+    }
+
+    /// H3: an e-mail address is one `@` between a non-empty local part and domain, no spaces,
+    /// at most ``LedgerLimits/nameBytesMax`` bytes.
+    private func requireEmail(_ email: String) throws(LedgerError) {
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, !email.contains(where: \.isWhitespace),
+              email.utf8.count <= LedgerLimits.nameBytesMax else {
+            throw .violation(.invalidContact, "'\(email.prefix(60))' is not an e-mail address like name@example.ch (at most \(LedgerLimits.nameBytesMax) bytes)")
+        }
+    }
+
+    /// H3: a phone number is digits (at least 3) with optional `+`, spaces, `-`, `/`, `.` and
+    /// parentheses, at most ``LedgerLimits/nameBytesMax`` bytes.
+    private func requirePhone(_ phone: String) throws(LedgerError) {
+        let allowed = Set("0123456789+-/.() ")
+        guard phone.allSatisfy({ allowed.contains($0) }), phone.filter(\.isNumber).count >= 3,
+              phone.utf8.count <= LedgerLimits.nameBytesMax else {
+            throw .violation(.invalidContact, "'\(phone.prefix(60))' is not a phone number like +41 44 123 45 67 (digits, +, spaces, - / . ( ); at most \(LedgerLimits.nameBytesMax) bytes)")
         }
     }
 

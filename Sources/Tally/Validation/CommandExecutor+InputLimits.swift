@@ -19,7 +19,7 @@ extension CommandExecutor {
             if case .createTemplate(_, _, _, let terms?) = action, let sharing = terms.sharing {
                 try requireCount(sharing.weights.count, LedgerLimits.listEntriesMax, "sharing", "LedgerLimits.listEntriesMax")
             }
-        case .recordTransfer(_, _, _, _, _, _, let note):
+        case .recordTransfer(_, _, _, _, _, _, let note), .editTransfer(_, _, _, _, _, _, let note):
             try requireNote(note)
         case .setSplitRatio(_, let ratios):
             try requireCount(ratios.count, LedgerLimits.listEntriesMax, "ratios", "LedgerLimits.listEntriesMax")
@@ -36,6 +36,11 @@ extension CommandExecutor {
             case .shares(let weights): ("split.weights", weights.count)
             }
             try requireCount(count, LedgerLimits.listEntriesMax, field, "LedgerLimits.listEntriesMax")
+        case .updateCategory(_, _, let icon, let color):
+            if let icon { try requireBytes(icon, LedgerLimits.tagBytesMax, "icon", "LedgerLimits.tagBytesMax") }
+            if let color { try requireBytes(color, LedgerLimits.tagBytesMax, "color", "LedgerLimits.tagBytesMax") }
+        case .reorderCategories(let categories):
+            try requireCount(categories.count, LedgerLimits.listEntriesMax, "categoryIDs", "LedgerLimits.listEntriesMax")
         case .setIncomeSettings(_, _, let categories, _):
             try requireCount(categories.count, LedgerLimits.listEntriesMax, "incomeCategoryIDs", "LedgerLimits.listEntriesMax")
         default:

@@ -15,16 +15,12 @@ extension CommandExecutor {
             guard effectiveFrom >= template.details.date else {
                 throw .violation(.recurringTermsInvalid, "a price change takes effect on or after the anchor \(template.details.date), not \(effectiveFrom)")
             }
-            if let posted = template.posted.last, effectiveFrom <= posted.date {
-                throw .violation(.occurrenceAlreadyPosted, "the occurrence of template \(id) on \(posted.date) is already recorded at the old price; a price change takes effect after it")
-            }
+            try requireAfterPosted(template, id, effectiveFrom, "is already recorded at the old price; a price change takes effect after it")
             return [.templatePriceChanged(TemplatePriceChanged(templateID: id, amount: amount, effectiveFrom: effectiveFrom))]
         case .cancelTemplate(let id, let effectiveOn):
             let template = try existingTemplate(id)
             try requireNotCancelled(id, template, on: nil)
-            if let posted = template.posted.last, effectiveOn <= posted.date {
-                throw .violation(.occurrenceAlreadyPosted, "the occurrence of template \(id) on \(posted.date) is already recorded; cancel after it (or delete its transaction, T3)")
-            }
+            try requireAfterPosted(template, id, effectiveOn, "is already recorded; cancel after it (or delete its transaction, T3)")
             return [.templateCancelled(TemplateCancelled(templateID: id, effectiveOn: effectiveOn))]
         case .postDueOccurrences(let through):
             return try postDueOccurrences(through: through)
@@ -53,26 +49,53 @@ extension CommandExecutor {
         return [.templateCreated(TemplateCreated(templateID: id, frequency: frequency, details: details, terms: stored))]
     }
 
+    /// The business date a command was recorded on (UTC), the default date of a pause or a
+    /// resume given without one: host-supplied and stored in the event, so replay is the same.
+    func commandDate(_ command: Command) throws(LedgerError) -> LocalDate {
+        do {
+            return try command.recordedAt.utcDate()
+        } catch {
+            throw .violation(.recurringTermsInvalid, "the command's recordedAt \(command.recordedAt) has no calendar date: \(error)")
+        }
+    }
+
+    /// R1: a change dated on or before an occurrence already posted would rewrite what was
+    /// billed; it takes effect after the last posted one.
+    private func requireAfterPosted(_ template: TemplateRecord, _ id: TemplateID, _ date: LocalDate, _ consequence: String) throws(LedgerError) {
+        if let posted = template.posted.last, date <= posted.date {
+            throw .violation(.occurrenceAlreadyPosted, "the occurrence of template \(id) on \(posted.date) \(consequence)")
+        }
+    }
+
     /// R1: a pause needs a running template (not paused without end, not cancelled); its
-    /// resume date comes after its first day.
-    func pauseTemplate(_ id: TemplateID, from: LocalDate?, resumesOn: LocalDate?) throws(LedgerError) -> [EventPayload] {
+    /// resume date comes after its first day. Without a first day it starts on the command's
+    /// date, or after the last posted occurrence if that is later: what was posted stays billed.
+    func pauseTemplate(_ id: TemplateID, from: LocalDate?, resumesOn: LocalDate?, today: LocalDate) throws(LedgerError) -> [EventPayload] {
         let template = try existingTemplate(id)
         try requireNotCancelled(id, template, on: nil)
         guard !template.schedule.isPausedIndefinitely else { throw .violation(.templateStateUnchanged, "template \(id) is paused already") }
-        if let from, let resumesOn, resumesOn <= from {
+        let afterPosted = try template.posted.last.map { posted throws(LedgerError) in
+            do { return try posted.date.adding(days: 1) } catch { throw .violation(.recurringTermsInvalid, "no day follows \(posted.date)") }
+        }
+        let from = from ?? max(today, afterPosted ?? today)
+        try requireAfterPosted(template, id, from, "is already recorded; a pause starts after it")
+        if let resumesOn, resumesOn <= from {
             throw .violation(.recurringTermsInvalid, "the resume date \(resumesOn) must come after the pause's first day \(from)")
         }
         return [.templatePaused(TemplatePaused(templateID: id, from: from, resumesOn: resumesOn))]
     }
 
-    /// R1: a resume needs a pause without end, or one that ends after `on`.
-    func resumeTemplate(_ id: TemplateID, on: LocalDate?) throws(LedgerError) -> [EventPayload] {
+    /// R1: a resume needs a pause without end, or one that ends after `on`. Without a date it
+    /// resumes on the command's date (or on the pause's first day, if that is later): the
+    /// occurrences the pause skipped stay skipped.
+    func resumeTemplate(_ id: TemplateID, on: LocalDate?, today: LocalDate) throws(LedgerError) -> [EventPayload] {
         let template = try existingTemplate(id)
         try requireNotCancelled(id, template, on: nil)
-        guard let last = template.schedule.pauses.last, last.until.map({ end in on.map { $0 < end } ?? false }) ?? true else {
+        let on = on ?? max(today, template.schedule.pauses.last?.from ?? today)
+        guard let last = template.schedule.pauses.last, last.until.map({ end in on < end }) ?? true else {
             throw .violation(.templateStateUnchanged, "template \(id) is running already")
         }
-        if let on, let from = last.from, on < from {
+        if let from = last.from, on < from {
             throw .violation(.recurringTermsInvalid, "the resume date \(on) comes before the pause's first day \(from)")
         }
         return [.templateResumed(TemplateResumed(templateID: id, on: on))]

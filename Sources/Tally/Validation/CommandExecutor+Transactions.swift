@@ -24,9 +24,9 @@ extension CommandExecutor {
         case .createTemplate(let id, let frequency, let entry, let terms):
             return try createTemplate(id, frequency: frequency, entry: entry, terms: terms, actor: command.actor)
         case .pauseTemplate(let id, let from, let resumesOn):
-            return try pauseTemplate(id, from: from, resumesOn: resumesOn)
+            return try pauseTemplate(id, from: from, resumesOn: resumesOn, today: try commandDate(command))
         case .resumeTemplate(let id, let on):
-            return try resumeTemplate(id, on: on)
+            return try resumeTemplate(id, on: on, today: try commandDate(command))
         case .activateTemplate(let id, let transactionID, let date):
             return try activateTemplate(id, transactionID: transactionID, date: date)
         default:

@@ -38,33 +38,76 @@ extension CommandExecutor {
             try requireCurrency(balance, of: wallet)
             try requireWithinLimit(balance, "balance")
             return [.balanceRecorded(BalanceRecorded(walletID: id, date: date, balance: balance))]
+        case .editBalance(let id, let date, let newDate, let balance):
+            let wallet = try balancePointWallet(id, date: date, verb: "edited")
+            try requireCurrency(balance, of: wallet)
+            try requireWithinLimit(balance, "balance")
+            return [.balanceRemoved(BalanceRemoved(walletID: id, date: date)),
+                    .balanceRecorded(BalanceRecorded(walletID: id, date: newDate ?? date, balance: balance))]
+        case .removeBalance(let id, let date):
+            _ = try balancePointWallet(id, date: date, verb: "removed")
+            return [.balanceRemoved(BalanceRemoved(walletID: id, date: date))]
         case .recordTransfer(let id, let from, let to, let sent, let received, let date, let note):
             guard state.transfers[id] == nil else { throw .violation(.duplicateID, "transfer id \(id) is already used") }
-            guard from != to else { throw .violation(.transferToSameWallet, "a transfer needs two different wallets") }
-            let source = try usableWallet(from)
-            let target = try usableWallet(to)
-            try requirePositive(sent, "amount sent")
-            try requirePositive(received, "amount received")
-            try requireCurrency(sent, of: source)
-            try requireCurrency(received, of: target)
-            guard source.currency != target.currency || sent == received else {
-                throw .violation(.transferAmountsDiffer, "both wallets are in \(source.currency); the amount received must equal the amount sent (\(sent.formatted()))")
-            }
+            try requireValidTransfer(from: from, to: to, sent: sent, received: received)
             return [.transferRecorded(TransferRecorded(
                 transferID: id, fromWalletID: from, toWalletID: to, amountSent: sent, amountReceived: received,
                 date: date, note: note.map { PersonalText($0, owner: command.actor) }))]
+        case .editTransfer(let id, let from, let to, let sent, let received, let date, let note):
+            let old = try liveTransfer(id, verb: "edited")
+            try requireValidTransfer(from: from, to: to, sent: sent, received: received)
+            // P1: a note left as it was keeps its author; a new note is the actor's.
+            let text: PersonalText?
+            if let note, let kept = old.note, kept.text == note { text = kept } else { text = note.map { PersonalText($0, owner: command.actor) } }
+            return [.transferEdited(TransferEdited(
+                transferID: id, fromWalletID: from, toWalletID: to, amountSent: sent, amountReceived: received,
+                date: date, note: text))]
         case .deleteTransfer(let id):
-            guard let transfer = state.transfers[id], !transfer.isDeleted else {
-                throw .violation(.unknownTransfer, "no live transfer has id \(id)")
-            }
-            // W4: a closed wallet keeps the zero balance it closed with.
-            for walletID in [transfer.transfer.fromWalletID, transfer.transfer.toWalletID] where state.wallets[walletID]?.isClosed == true {
-                throw .violation(.walletInactive, "\(state.wallets[walletID]?.name ?? "\(walletID)") is closed; a transfer touching it cannot be deleted")
-            }
+            _ = try liveTransfer(id, verb: "deleted")
             return [.transferDeleted(TransferDeleted(transferID: id))]
         default:
             return []
         }
+    }
+
+    /// W6: two different usable wallets, positive amounts in their currencies, equal when the
+    /// currencies are.
+    private func requireValidTransfer(from: WalletID, to: WalletID, sent: Money, received: Money) throws(LedgerError) {
+        guard from != to else { throw .violation(.transferToSameWallet, "a transfer needs two different wallets") }
+        let source = try usableWallet(from)
+        let target = try usableWallet(to)
+        try requirePositive(sent, "amount sent")
+        try requirePositive(received, "amount received")
+        try requireCurrency(sent, of: source)
+        try requireCurrency(received, of: target)
+        guard source.currency != target.currency || sent == received else {
+            throw .violation(.transferAmountsDiffer, "both wallets are in \(source.currency); the amount received must equal the amount sent (\(sent.formatted()))")
+        }
+    }
+
+    /// The live transfer with `id` (W6), none of whose wallets is closed (W4: a closed wallet
+    /// keeps the zero balance it closed with).
+    private func liveTransfer(_ id: TransferID, verb: String) throws(LedgerError) -> TransferRecorded {
+        guard let transfer = state.transfers[id], !transfer.isDeleted else {
+            throw .violation(.unknownTransfer, "no live transfer has id \(id)")
+        }
+        for walletID in [transfer.transfer.fromWalletID, transfer.transfer.toWalletID] where state.wallets[walletID]?.isClosed == true {
+            throw .violation(.walletInactive, "\(state.wallets[walletID]?.name ?? "\(walletID)") is closed; a transfer touching it cannot be \(verb)")
+        }
+        return transfer.transfer
+    }
+
+    /// The wallet of the balance point on `date` (W5): it must exist, and the wallet must not
+    /// be closed (W4: a closed wallet keeps the value it closed with).
+    private func balancePointWallet(_ id: WalletID, date: LocalDate, verb: String) throws(LedgerError) -> WalletRecord {
+        let wallet = try existingWallet(id)
+        guard state.balancePoints[BalancePointKey(walletID: id, date: date)] != nil else {
+            throw .violation(.unknownBalancePoint, "\(wallet.name) has no balance point on \(date); record one with recordBalance")
+        }
+        guard !wallet.isClosed else {
+            throw .violation(.walletInactive, "\(wallet.name) is closed; its balance points cannot be \(verb)")
+        }
+        return wallet
     }
 
     private func closeWallet(_ id: WalletID, closedOn: LocalDate) throws(LedgerError) -> [EventPayload] {

@@ -92,12 +92,14 @@ struct CommandExecutor {
         switch command.action {
         case .createHousehold:
             return []
-        case .changeBaseCurrency, .addMember, .removeMember, .transferAdmin, .addPerson, .archivePerson, .forgetPerson:
+        case .changeBaseCurrency, .addMember, .removeMember, .transferAdmin, .addPerson, .archivePerson, .forgetPerson,
+             .renamePerson, .updatePerson:
             return try validateHousehold(command)
         case .openWallet, .renameWallet, .changeWalletKind, .deactivateWallet, .reactivateWallet, .closeWallet,
-             .recordBalance, .recordTransfer, .deleteTransfer:
+             .recordBalance, .editBalance, .removeBalance, .recordTransfer, .editTransfer, .deleteTransfer:
             return try validateWallet(command)
-        case .createCategory, .renameCategory, .deactivateCategory, .reactivateCategory, .deleteCategory:
+        case .createCategory, .renameCategory, .deactivateCategory, .reactivateCategory, .deleteCategory,
+             .updateCategory, .reorderCategories:
             return try validateCategory(command)
         case .recordTransaction, .editTransaction, .deleteTransaction, .restoreTransaction, .createTemplate,
              .pauseTemplate, .resumeTemplate, .activateTemplate:
@@ -106,7 +108,7 @@ struct CommandExecutor {
             return try validateSubscription(command)
         case .setSplitRatio, .recordSettlement, .createGroup, .recordGroupExpense:
             return try validateSharing(command)
-        case .setPayday, .allocateBudget, .setIncomeSettings, .confirmBonus, .closePeriod, .setExchangeRate:
+        case .setPayday, .allocateBudget, .removeBudget, .setIncomeSettings, .confirmBonus, .closePeriod, .setExchangeRate:
             return try validateBudget(command)
         case .undo(let target):
             return try undo(target)

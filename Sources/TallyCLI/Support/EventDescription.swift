@@ -32,8 +32,14 @@ struct EventDescription {
         case .transferRecorded(let event):
             summary = "\(history.walletName(event.fromWalletID)) -> \(history.walletName(event.toWalletID)) \(event.amountSent.formatted())"
             wallets = [event.fromWalletID, event.toWalletID]
+        case .transferEdited(let event):
+            summary = "edit: \(history.walletName(event.fromWalletID)) -> \(history.walletName(event.toWalletID)) \(event.amountSent.formatted())"
+            wallets = [event.fromWalletID, event.toWalletID]
         case .balanceRecorded(let event):
             summary = "\(history.walletName(event.walletID)) = \(event.balance.formatted()) on \(event.date)"
+            wallets = [event.walletID]
+        case .balanceRemoved(let event):
+            summary = "\(history.walletName(event.walletID)) balance point on \(event.date) removed"
             wallets = [event.walletID]
         case .settlementRecorded(let event):
             summary = "\(history.personName(event.from)) paid \(history.personName(event.to)) \(event.amount.formatted())"
@@ -42,6 +48,9 @@ struct EventDescription {
             summary = "category \(event.name) (\(event.group))"
         case .periodClosed(let event):
             summary = "period \(event.periodStart) .. \(event.periodEnd) closed"
+        case .personUpdated(let event):
+            summary = "person \(event.personID) updated: \(event.name)"
+            people = [event.personID]
         case .personForgotten(let event):
             summary = "person \(event.personID) forgotten: their names and notes are redacted"
             people = [event.personID]

@@ -17,6 +17,8 @@ public enum EventPayload: Hashable, Sendable {
     case personArchived(PersonArchived)
     /// A person's personal key was destroyed; their names and notes read as redacted (P3).
     case personForgotten(PersonForgotten)
+    /// A member's or contact's name and contact fields were changed (H3).
+    case personUpdated(PersonUpdated)
     /// A wallet (account) was opened (W1).
     case walletOpened(WalletOpened)
     /// A wallet was renamed (W4).
@@ -35,6 +37,10 @@ public enum EventPayload: Hashable, Sendable {
     case transferRecorded(TransferRecorded)
     /// A transfer was deleted (soft, like T3); it counts nowhere (W3).
     case transferDeleted(TransferDeleted)
+    /// The balance points of a wallet on a date were removed (W5).
+    case balanceRemoved(BalanceRemoved)
+    /// A transfer was edited; carries every field after the edit (W6).
+    case transferEdited(TransferEdited)
     /// A category was created (presets too, with the household) (C1).
     case categoryCreated(CategoryCreated)
     /// A category was renamed (C2).
@@ -45,6 +51,10 @@ public enum EventPayload: Hashable, Sendable {
     case categoryReactivated(CategoryReactivated)
     /// A category was deleted; its transactions moved to the reassignment target if one is given (C3).
     case categoryDeleted(CategoryDeleted)
+    /// A category's budget bucket, icon and color were changed (C1).
+    case categoryUpdated(CategoryUpdated)
+    /// The categories were put in a new display order (C1).
+    case categoriesReordered(CategoriesReordered)
     /// An income or expense was recorded (T1).
     case transactionRecorded(TransactionRecorded)
     /// A transaction was edited; carries the full new field values (T2).
@@ -77,6 +87,8 @@ public enum EventPayload: Hashable, Sendable {
     case paydaySet(PaydaySet)
     /// A category's budget per period, carried over until changed (B2).
     case budgetAllocated(BudgetAllocated)
+    /// A category's allocation was removed from a period on: it is not budgeted (B2).
+    case budgetRemoved(BudgetRemoved)
     /// How income is determined for budgets (B7).
     case incomeSettingsSet(IncomeSettingsSet)
     /// An income flagged as a bonus was confirmed to count as income (B7).
@@ -101,6 +113,7 @@ public enum EventPayload: Hashable, Sendable {
         case .personAdded: .personAdded
         case .personArchived: .personArchived
         case .personForgotten: .personForgotten
+        case .personUpdated: .personUpdated
         case .walletOpened: .walletOpened
         case .walletRenamed: .walletRenamed
         case .walletKindChanged: .walletKindChanged
@@ -110,11 +123,15 @@ public enum EventPayload: Hashable, Sendable {
         case .balanceRecorded: .balanceRecorded
         case .transferRecorded: .transferRecorded
         case .transferDeleted: .transferDeleted
+        case .balanceRemoved: .balanceRemoved
+        case .transferEdited: .transferEdited
         case .categoryCreated: .categoryCreated
         case .categoryRenamed: .categoryRenamed
         case .categoryDeactivated: .categoryDeactivated
         case .categoryReactivated: .categoryReactivated
         case .categoryDeleted: .categoryDeleted
+        case .categoryUpdated: .categoryUpdated
+        case .categoriesReordered: .categoriesReordered
         case .transactionRecorded: .transactionRecorded
         case .transactionEdited: .transactionEdited
         case .transactionDeleted: .transactionDeleted
@@ -131,6 +148,7 @@ public enum EventPayload: Hashable, Sendable {
         case .groupExpenseRecorded: .groupExpenseRecorded
         case .paydaySet: .paydaySet
         case .budgetAllocated: .budgetAllocated
+        case .budgetRemoved: .budgetRemoved
         case .incomeSettingsSet: .incomeSettingsSet
         case .bonusConfirmed: .bonusConfirmed
         case .periodClosed: .periodClosed

@@ -20,6 +20,8 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
     case personArchived = 106
     /// ``PersonForgotten``.
     case personForgotten = 107
+    /// ``PersonUpdated``.
+    case personUpdated = 110
     /// ``WalletOpened``.
     case walletOpened = 200
     /// ``WalletRenamed``.
@@ -38,6 +40,10 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
     case transferRecorded = 207
     /// ``TransferDeleted``.
     case transferDeleted = 208
+    /// ``BalanceRemoved``.
+    case balanceRemoved = 230
+    /// ``TransferEdited``.
+    case transferEdited = 231
     /// ``CategoryCreated``.
     case categoryCreated = 300
     /// ``CategoryRenamed``.
@@ -48,6 +54,10 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
     case categoryReactivated = 303
     /// ``CategoryDeleted``.
     case categoryDeleted = 304
+    /// ``CategoryUpdated``.
+    case categoryUpdated = 310
+    /// ``CategoriesReordered``.
+    case categoriesReordered = 311
     /// ``TransactionRecorded``.
     case transactionRecorded = 400
     /// ``TransactionEdited``.
@@ -86,6 +96,8 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
     case bonusConfirmed = 603
     /// ``PeriodClosed``.
     case periodClosed = 604
+    /// ``BudgetRemoved``.
+    case budgetRemoved = 610
     /// ``ExchangeRateSet``.
     case exchangeRateSet = 700
     /// ``CommandUndone``.
@@ -115,6 +127,7 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
         case .personAdded: "PersonAdded"
         case .personArchived: "PersonArchived"
         case .personForgotten: "PersonForgotten"
+        case .personUpdated: "PersonUpdated"
         case .walletOpened: "WalletOpened"
         case .walletRenamed: "WalletRenamed"
         case .walletKindChanged: "WalletKindChanged"
@@ -124,11 +137,15 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
         case .balanceRecorded: "BalanceRecorded"
         case .transferRecorded: "TransferRecorded"
         case .transferDeleted: "TransferDeleted"
+        case .balanceRemoved: "BalanceRemoved"
+        case .transferEdited: "TransferEdited"
         case .categoryCreated: "CategoryCreated"
         case .categoryRenamed: "CategoryRenamed"
         case .categoryDeactivated: "CategoryDeactivated"
         case .categoryReactivated: "CategoryReactivated"
         case .categoryDeleted: "CategoryDeleted"
+        case .categoryUpdated: "CategoryUpdated"
+        case .categoriesReordered: "CategoriesReordered"
         case .transactionRecorded: "TransactionRecorded"
         case .transactionEdited: "TransactionEdited"
         case .transactionDeleted: "TransactionDeleted"
@@ -145,6 +162,7 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
         case .groupExpenseRecorded: "GroupExpenseRecorded"
         case .paydaySet: "PaydaySet"
         case .budgetAllocated: "BudgetAllocated"
+        case .budgetRemoved: "BudgetRemoved"
         case .incomeSettingsSet: "IncomeSettingsSet"
         case .bonusConfirmed: "BonusConfirmed"
         case .periodClosed: "PeriodClosed"

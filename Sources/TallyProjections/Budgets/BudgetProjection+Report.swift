@@ -18,7 +18,8 @@ extension BudgetProjection {
     public var closedPeriods: [PayPeriod] { snapshots.values.map(\.period).sorted() }
 
     /// The allocation of a category in effect for a period starting on `start` (B2): the latest
-    /// `BudgetAllocated` with `fromPeriod <= start` (ties: the later event).
+    /// `BudgetAllocated` with `fromPeriod <= start` (ties: the later event); `nil` when there is
+    /// none or the latest is a `BudgetRemoved`.
     func allocation(of categoryID: CategoryID, forPeriodStarting start: LocalDate) -> Money? {
         allocations[categoryID]?.last { $0.fromPeriod <= start }?.amount
     }
@@ -69,6 +70,7 @@ extension BudgetProjection {
         var totalAllocated = ConvertedTotal(currency)
         for categoryID in Set(allocated.keys).union(spent.keys) {
             let category = categories[categoryID]
+            let isBudgeted = allocated[categoryID] != nil
             let type = category?.budgetType ?? .none
             let allocatedTotal = allocated[categoryID] ?? ConvertedTotal(currency)
             let spentTotal = spent[categoryID] ?? ConvertedTotal(currency)
@@ -85,8 +87,8 @@ extension BudgetProjection {
                 spent: try money(spentTotal, "spending in \(categoryID)"),
                 remaining: try money(remaining, "remaining of \(categoryID)"),
                 percentBasisPoints: Self.percent(spentUnits, of: allocatedUnits),
-                status: Self.status(spent: spentUnits, allocated: allocatedUnits, isFinal: isFinal),
-                alert: Self.alert(spent: spentUnits, allocated: allocatedUnits)))
+                status: isBudgeted ? Self.status(spent: spentUnits, allocated: allocatedUnits, isFinal: isFinal) : .unbudgeted,
+                alert: isBudgeted ? Self.alert(spent: spentUnits, allocated: allocatedUnits) : .none))
         }
         lines.sort { ($0.name, $0.categoryID) < ($1.name, $1.categoryID) }
         let (income, exactIncome) = try incomeSummary(for: period, missing: &missing)

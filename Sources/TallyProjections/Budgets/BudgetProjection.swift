@@ -9,6 +9,8 @@ public struct BudgetProjection: Hashable, Sendable {
     public internal(set) var baseCurrency: Currency?
     var schedule = PaySchedule()
     var categories: [CategoryID: CategoryRecord] = [:]
+    /// Every category in display order (C1): creation order until a `CategoriesReordered`.
+    var categoryOrder: [CategoryID] = []
     var allocations: [CategoryID: [AllocationRecord]] = [:]
     /// In the checkpoint archive once a checkpoint wrote them (``ArchivedMap``).
     var transactions = ArchivedMap<TransactionID, TransactionRecord>(space: .budgetTransactions)
@@ -40,8 +42,21 @@ public struct BudgetProjection: Hashable, Sendable {
                 return problem(sequenceNumber, "C1", "category \(created.categoryID) is created twice")
             }
             categories[created.categoryID] = CategoryRecord(
-                name: created.name, group: created.group, budgetType: created.budgetType, isDeleted: false)
+                name: created.name, group: created.group, budgetType: created.budgetType, isDeleted: false,
+                icon: created.icon, color: created.color, isActive: true)
+            categoryOrder.append(created.categoryID)
         case .categoryRenamed(let renamed): categories[renamed.categoryID]?.name = renamed.name
+        case .categoryDeactivated(let deactivated): categories[deactivated.categoryID]?.isActive = false
+        case .categoryReactivated(let reactivated): categories[reactivated.categoryID]?.isActive = true
+        case .categoryUpdated(let updated):
+            guard categories[updated.categoryID] != nil else {
+                return problem(sequenceNumber, "C1", "unknown category \(updated.categoryID)")
+            }
+            categories[updated.categoryID]?.budgetType = updated.budgetType
+            categories[updated.categoryID]?.icon = updated.icon
+            categories[updated.categoryID]?.color = updated.color
+        case .categoriesReordered(let reordered):
+            categoryOrder = CategoryOrder.resolved(reordered.categoryIDs.filter { categories[$0] != nil }, keeping: categoryOrder)
         case .categoryDeleted(let deleted): deleteCategory(deleted, sequenceNumber)
         case .transactionRecorded(let recorded): record(recorded.transactionID, recorded.details, sequenceNumber)
         case .templateActivated(let activated): record(activated.transactionID, activated.details, sequenceNumber)
@@ -51,7 +66,10 @@ public struct BudgetProjection: Hashable, Sendable {
         case .paydaySet(let payday):
             guard (1...31).contains(payday.day) else { return problem(sequenceNumber, "B1", "payday \(payday.day) outside 1...31") }
             schedule.add(PaySchedule.Rule(day: payday.day, effectiveFrom: payday.effectiveFrom, sequenceNumber: sequenceNumber))
-        case .budgetAllocated(let allocated): allocate(allocated, sequenceNumber)
+        case .budgetAllocated(let allocated):
+            allocate(allocated.categoryID, allocated.amount, from: allocated.fromPeriod, "budgetAllocated", sequenceNumber)
+        case .budgetRemoved(let removed):
+            allocate(removed.categoryID, nil, from: removed.fromPeriod, "budgetRemoved", sequenceNumber)
         case .incomeSettingsSet(let settings):
             incomeSettings = IncomeSettings(
                 mode: settings.mode, monthlyIncome: settings.monthlyIncome, categoryIDs: settings.incomeCategoryIDs,
@@ -134,15 +152,18 @@ public struct BudgetProjection: Hashable, Sendable {
         }
     }
 
-    private mutating func allocate(_ allocated: BudgetAllocated, _ sequenceNumber: UInt64) {
-        var list = allocations[allocated.categoryID, default: []]
-        list.append(AllocationRecord(amount: allocated.amount, fromPeriod: allocated.fromPeriod, sequenceNumber: sequenceNumber))
+    /// Records an allocation (`amount` nil: a removal, B2) from the period starting at `from`.
+    private mutating func allocate(
+        _ categoryID: CategoryID, _ amount: Money?, from: LocalDate, _ kind: String, _ sequenceNumber: UInt64
+    ) {
+        var list = allocations[categoryID, default: []]
+        list.append(AllocationRecord(amount: amount, fromPeriod: from, sequenceNumber: sequenceNumber))
         list.sort { ($0.fromPeriod, $0.sequenceNumber) < ($1.fromPeriod, $1.sequenceNumber) }
-        allocations[allocated.categoryID] = list
-        for start in snapshots.keys.sorted() where start >= allocated.fromPeriod {
+        allocations[categoryID] = list
+        for start in snapshots.keys.sorted() where start >= from {
             adjustmentsAfterClose.append(BudgetAdjustment(
-                periodStart: start, sequenceNumber: sequenceNumber, kind: "budgetAllocated", transactionID: nil,
-                categoryID: allocated.categoryID, amount: allocated.amount))
+                periodStart: start, sequenceNumber: sequenceNumber, kind: kind, transactionID: nil,
+                categoryID: categoryID, amount: amount ?? Money.zero(budgetCurrency)))
         }
     }
 

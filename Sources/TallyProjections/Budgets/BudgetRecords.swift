@@ -5,14 +5,17 @@ import TallyModel
 struct CategoryRecord: Hashable, Sendable {
     var name: String
     let group: CategoryGroup
-    let budgetType: BudgetType
+    var budgetType: BudgetType
     var isDeleted: Bool
+    var icon: String?
+    var color: String?
+    var isActive: Bool
 }
 
-/// One `BudgetAllocated` (B2).
+/// One `BudgetAllocated`, or one `BudgetRemoved` (`amount` nil: not budgeted from then on) (B2).
 @StateFields
 struct AllocationRecord: Hashable, Sendable {
-    let amount: Money
+    let amount: Money?
     let fromPeriod: LocalDate
     let sequenceNumber: UInt64
 }

@@ -4,10 +4,13 @@ import TallyModel
 public enum BudgetStatus: UInt8, Hashable, Sendable {
     /// Spent at most the allocation + 10%.
     case onTrack = 0
-    /// Spent more than the allocation + 10% (or anything without an allocation).
+    /// Spent more than the allocation + 10% (anything, with an allocation of zero).
     case over = 1
     /// At period end, spent less than 80% of the allocation.
     case under = 2
+    /// Spending in a category with no allocation in force (never allocated, or removed with
+    /// `removeBudget`): not measured against a budget, so never over (B2, Docs/Editing.md).
+    case unbudgeted = 3
 }
 
 /// The highest alert threshold reached (seed 001 US-502/504).
@@ -134,12 +137,12 @@ public struct BudgetAdjustment: Hashable, Sendable {
     /// The journal sequence number of the event.
     public let sequenceNumber: UInt64
     /// What happened: `transactionRecorded`, `transactionEdited`, `transactionDeleted`,
-    /// `transactionRestored`, `categoryReassigned` or `budgetAllocated`.
+    /// `transactionRestored`, `categoryReassigned`, `budgetAllocated` or `budgetRemoved`.
     public let kind: String
     /// The transaction, for transaction changes.
     public let transactionID: TransactionID?
     /// The category concerned.
     public let categoryID: CategoryID
-    /// The transaction amount or the new allocation.
+    /// The transaction amount or the new allocation (zero for `budgetRemoved`).
     public let amount: Money
 }

@@ -75,8 +75,10 @@ enum StateFormat {
     /// 3: the derived indexes (wallet movements, open debts and nets) are written, and the
     /// archived maps (``ArchivedMap``) may be in the checkpoint archive instead. 4: the budget's
     /// date index is one entry per (date, transaction), not one per date. 5: a transfer keeps
-    /// the sequence number that recorded it (a wallet statement orders a day's movements).
-    static let version: UInt64 = 5
+    /// the sequence number that recorded it (a wallet statement orders a day's movements). 6: a
+    /// budget allocation's amount is optional (absent: removed, `BudgetRemoved`); a category
+    /// keeps its icon, color and whether it is active, and the budgets keep the category order.
+    static let version: UInt64 = 6
 }
 
 extension BinaryWriter {

@@ -44,7 +44,9 @@ public struct WalletProjection: Hashable, Sendable {
         case .walletReactivated(let event): update(event.walletID, sequenceNumber) { $0.isActive = true }
         case .walletClosed(let closed): update(closed.walletID, sequenceNumber) { $0.closedOn = closed.closedOn }
         case .balanceRecorded(let point): recordBalance(point, sequenceNumber)
+        case .balanceRemoved(let removed): removeBalance(removed, sequenceNumber)
         case .transferRecorded(let transfer): recordTransfer(transfer, sequenceNumber)
+        case .transferEdited(let edited): editTransfer(edited, sequenceNumber)
         case .transferDeleted(let deleted):
             guard let transfer = transfers[deleted.transferID] else {
                 return problem(sequenceNumber, "W3", "unknown transfer \(deleted.transferID)")
@@ -94,6 +96,16 @@ public struct WalletProjection: Hashable, Sendable {
         balancePoints[point.walletID] = points
     }
 
+    /// W5: every point of the wallet on that date goes (the later of two on one date is the one
+    /// that counted; neither counts once removed).
+    private mutating func removeBalance(_ removed: BalanceRemoved, _ sequenceNumber: UInt64) {
+        guard let points = balancePoints[removed.walletID], points.contains(where: { $0.date == removed.date }) else {
+            return problem(sequenceNumber, "W5", "no balance point of wallet \(removed.walletID) on \(removed.date) to remove")
+        }
+        let kept = points.filter { $0.date != removed.date }
+        balancePoints[removed.walletID] = kept.isEmpty ? nil : kept
+    }
+
     private mutating func recordTransfer(_ transfer: TransferRecorded, _ sequenceNumber: UInt64) {
         guard transfers[transfer.transferID] == nil else {
             return problem(sequenceNumber, "W6", "transfer \(transfer.transferID) is recorded twice")
@@ -109,6 +121,26 @@ public struct WalletProjection: Hashable, Sendable {
             amountReceived: transfer.amountReceived, date: transfer.date, isLive: true, sequenceNumber: sequenceNumber)
         transfers[transfer.transferID] = record
         movementIndex.add(record, direction: 1)
+    }
+
+    /// W6: the transfer's movements move to its new wallets, amounts and date; it keeps its place
+    /// in the journal order (the sequence number that recorded it).
+    private mutating func editTransfer(_ edited: TransferEdited, _ sequenceNumber: UInt64) {
+        guard let old = transfers[edited.transferID] else {
+            return problem(sequenceNumber, "W6", "unknown transfer \(edited.transferID)")
+        }
+        guard let source = wallets[edited.fromWalletID], let target = wallets[edited.toWalletID],
+              source.currency == edited.amountSent.currency, target.currency == edited.amountReceived.currency,
+              edited.amountSent.isPositive, edited.amountReceived.isPositive
+        else {
+            return problem(sequenceNumber, "W6", "edit of transfer \(edited.transferID) names an unknown wallet, a wrong currency or a non-positive amount")
+        }
+        let record = TransferRecord(
+            fromWalletID: edited.fromWalletID, toWalletID: edited.toWalletID, amountSent: edited.amountSent,
+            amountReceived: edited.amountReceived, date: edited.date, isLive: old.isLive, sequenceNumber: old.sequenceNumber)
+        if old.isLive { movementIndex.add(old, direction: -1) }
+        transfers.update(edited.transferID) { $0 = record }
+        if record.isLive { movementIndex.add(record, direction: 1) }
     }
 
     private func invalidReason(_ details: TransactionDetails) -> String? {

@@ -28,6 +28,8 @@ extension EventPayload {
             .personArchived(PersonArchived(personID: random.make()))
         case .personForgotten:
             .personForgotten(PersonForgotten(personID: random.make()))
+        case .personUpdated:
+            .personUpdated(PersonUpdated(personID: random.make(), name: random.make(), email: random.make(), phone: random.make()))
         case .walletOpened:
             .walletOpened(WalletOpened(
                 walletID: random.make(), name: random.make(), kind: random.make(), currency: random.make(),
@@ -55,6 +57,14 @@ extension EventPayload {
             ))
         case .transferDeleted:
             .transferDeleted(TransferDeleted(transferID: random.make()))
+        case .transferEdited:
+            .transferEdited(TransferEdited(
+                transferID: random.make(), fromWalletID: random.make(), toWalletID: random.make(),
+                amountSent: random.make(), amountReceived: random.make(), date: random.make(),
+                note: random.make()
+            ))
+        case .balanceRemoved:
+            .balanceRemoved(BalanceRemoved(walletID: random.make(), date: random.make()))
         case .categoryCreated:
             .categoryCreated(CategoryCreated(
                 categoryID: random.make(), name: random.make(), group: random.make(),
@@ -67,6 +77,10 @@ extension EventPayload {
             .categoryDeactivated(CategoryDeactivated(categoryID: random.make()))
         case .categoryReactivated:
             .categoryReactivated(CategoryReactivated(categoryID: random.make()))
+        case .categoryUpdated:
+            .categoryUpdated(CategoryUpdated(categoryID: random.make(), budgetType: random.make(), icon: random.make(), color: random.make()))
+        case .categoriesReordered:
+            .categoriesReordered(CategoriesReordered(categoryIDs: random.make()))
         case .categoryDeleted:
             .categoryDeleted(CategoryDeleted(categoryID: random.make(), reassignedTo: random.make()))
         case .transactionRecorded:
@@ -114,6 +128,8 @@ extension EventPayload {
             .budgetAllocated(BudgetAllocated(
                 categoryID: random.make(), amount: random.make(), fromPeriod: random.make()
             ))
+        case .budgetRemoved:
+            .budgetRemoved(BudgetRemoved(categoryID: random.make(), fromPeriod: random.make()))
         case .incomeSettingsSet:
             .incomeSettingsSet(IncomeSettingsSet(
                 mode: random.make(), monthlyIncome: random.make(), incomeCategoryIDs: random.make(),

@@ -118,7 +118,11 @@ enum FixtureEvents {
     }
 
     /// Event types added after `events-v1.bin` was recorded.
-    static let tagsAfterV1: Set<EventTag> = [.personForgotten, .templatePriceChanged, .templateCancelled]
+    static let tagsAfterV1: Set<EventTag> = [
+        .personForgotten,
+        .templatePriceChanged, .templateCancelled,  // events-subscriptions.bin
+        .personUpdated, .balanceRemoved, .transferEdited, .categoryUpdated, .categoriesReordered, .budgetRemoved,  // events-editing.bin
+    ]
 
     /// The events `events-v2.bin` holds after ``events``: the types added since v1, and a
     /// redacted note (the form a forgotten person's text takes when it is written again).
@@ -141,6 +145,7 @@ enum FixtureEvents {
         ("events-v2.bin", events + v2Additions),
         ("events-group-expense-category.bin", groupExpenseCategory),
         ("events-subscriptions.bin", subscriptions),
+        ("events-editing.bin", editing),
     ]
 
     /// One event of every type at its current version: the payloads the catalog test checks.

@@ -9,6 +9,10 @@ extension BudgetAllocated: EventPayloadWire {
     package static var eventTag: EventTag { .budgetAllocated }
 }
 
+extension BudgetRemoved: EventPayloadWire {
+    package static var eventTag: EventTag { .budgetRemoved }
+}
+
 extension IncomeSettingsSet: EventPayloadWire {
     package static var eventTag: EventTag { .incomeSettingsSet }
 }

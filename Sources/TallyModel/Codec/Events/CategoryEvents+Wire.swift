@@ -20,3 +20,11 @@ extension CategoryReactivated: EventPayloadWire {
 extension CategoryDeleted: EventPayloadWire {
     package static var eventTag: EventTag { .categoryDeleted }
 }
+
+extension CategoryUpdated: EventPayloadWire {
+    package static var eventTag: EventTag { .categoryUpdated }
+}
+
+extension CategoriesReordered: EventPayloadWire {
+    package static var eventTag: EventTag { .categoriesReordered }
+}

@@ -67,3 +67,7 @@ extension PersonArchived: EventPayloadWire {
 extension PersonForgotten: EventPayloadWire {
     package static var eventTag: EventTag { .personForgotten }
 }
+
+extension PersonUpdated: EventPayloadWire {
+    package static var eventTag: EventTag { .personUpdated }
+}

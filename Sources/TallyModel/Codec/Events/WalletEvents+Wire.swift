@@ -44,3 +44,11 @@ extension TransferRecorded: EventPayloadWire {
 extension TransferDeleted: EventPayloadWire {
     package static var eventTag: EventTag { .transferDeleted }
 }
+
+extension BalanceRemoved: EventPayloadWire {
+    package static var eventTag: EventTag { .balanceRemoved }
+}
+
+extension TransferEdited: EventPayloadWire {
+    package static var eventTag: EventTag { .transferEdited }
+}
