@@ -224,6 +224,7 @@ struct EventCodecTests {
         "200:WalletOpened:v1", "201:WalletRenamed:v1", "202:WalletKindChanged:v1", "203:WalletDeactivated:v1",
         "204:WalletReactivated:v1", "205:WalletClosed:v1", "206:BalanceRecorded:v1", "207:TransferRecorded:v2",
         "208:TransferDeleted:v1",
+        "220:WalletDesignationSet:v1",
         "300:CategoryCreated:v1", "301:CategoryRenamed:v1", "302:CategoryDeactivated:v1", "303:CategoryReactivated:v1",
         "304:CategoryDeleted:v1",
         "400:TransactionRecorded:v3", "401:TransactionEdited:v2", "402:TransactionDeleted:v1", "403:TransactionRestored:v1",

@@ -144,6 +144,7 @@ extension EntityKey: WireValue {
         case .incomeSettings: writer.writeByte(17)
         case .exchangeRate(let base, let quote): writer.writeByte(18); writer.write(base); writer.write(quote)
         case .balancePoints(let id): writer.writeByte(19); writer.write(id)
+        case .walletDesignation(let id): writer.writeByte(22); writer.write(id)
         }
     }
 
@@ -170,6 +171,7 @@ extension EntityKey: WireValue {
         case 17: self = .incomeSettings
         case 18: self = .exchangeRate(try reader.read(), try reader.read())
         case 19: self = .balancePoints(try reader.read())
+        case 22: self = .walletDesignation(try reader.read())
         case let other: throw .invalidValue(field: "EntityKey", reason: "unknown case \(other)", offset: start)
         }
     }

@@ -13,8 +13,8 @@ extension LedgerState {
     /// and the open period's dates; household debts are ``DebtNets`` (Int128 nets, as the debt
     /// read model keeps them). v7: each record is its fields in declaration order
     /// (`@WireFields`; a person's `forgottenAt` has a presence byte). An older checkpoint is
-    /// passed over (one full replay).
-    static let checkpointMagic = "tally.ledgerState.v7"
+    /// passed over (one full replay). v8: a wallet record ends with its flow designations (N5).
+    static let checkpointMagic = "tally.ledgerState.v8"
 
     /// - Parameter archived: the archived maps (``ArchivedMap``: transactions, transfers, group
     ///   expenses, settlements, category members, the command history) are in the checkpoint

@@ -46,4 +46,6 @@ package enum EntityKey: Sendable, Hashable {
     case exchangeRate(Currency, Currency)
     /// A wallet's balance points.
     case balancePoints(WalletID)
+    /// A wallet's flow designations (N5).
+    case walletDesignation(WalletID)
 }

@@ -81,7 +81,7 @@ extension LedgerState {
             people[forgotten.personID]?.forgottenAt = nextSequenceNumber - 1
             people[forgotten.personID]?.name = .redacted(owner: forgotten.personID)
         case .walletOpened, .walletRenamed, .walletKindChanged, .walletDeactivated, .walletReactivated,
-             .walletClosed, .balanceRecorded, .transferRecorded, .transferDeleted:
+             .walletClosed, .balanceRecorded, .transferRecorded, .transferDeleted, .walletDesignationSet:
             mutateWallets(payload)
         case .categoryCreated, .categoryRenamed, .categoryDeactivated, .categoryReactivated, .categoryDeleted:
             mutateCategories(payload)
@@ -122,6 +122,9 @@ extension LedgerState {
             wallets[closed.walletID]?.isActive = false
         case .balanceRecorded(let point):
             wallets[point.walletID]?.lastBalancePoint = point
+        case .walletDesignationSet(let set):
+            let timeline = WalletDesignation.timeline(wallets[set.walletID]?.designations ?? [], adding: set)
+            wallets[set.walletID]?.designations = timeline
         case .transferRecorded(let transfer):
             transfers[transfer.transferID] = TransferRecord(transfer: transfer)
             applyTransfer(transfer, sign: 1)

@@ -29,7 +29,7 @@ extension LedgerState {
         case .personForgotten(let forgotten):
             return EventEffect(owned: [.person(forgotten.personID)])
         case .walletOpened, .walletRenamed, .walletKindChanged, .walletDeactivated, .walletReactivated,
-             .walletClosed, .balanceRecorded, .transferRecorded, .transferDeleted:
+             .walletClosed, .balanceRecorded, .transferRecorded, .transferDeleted, .walletDesignationSet:
             return walletEffect(of: payload)
         case .categoryCreated, .categoryRenamed, .categoryDeactivated, .categoryReactivated, .categoryDeleted:
             return categoryEffect(of: payload)
@@ -98,6 +98,12 @@ extension LedgerState {
             return EventEffect(owned: [.wallet(closed.walletID)])
         case .balanceRecorded(let point):
             return EventEffect(owned: [.balancePoints(point.walletID)], referenced: [.wallet(point.walletID)])
+        case .walletDesignationSet(let set):
+            // Undo puts back the timeline's entry for that month, or removes it when there was none (N5).
+            let previous = wallets[set.walletID]?.designations.first { $0.fromMonth == set.fromMonth }?.designation
+            return EventEffect(
+                owned: [.walletDesignation(set.walletID)], referenced: [.wallet(set.walletID)],
+                inverse: [.walletDesignationSet(WalletDesignationSet(walletID: set.walletID, designation: previous, fromMonth: set.fromMonth))])
         case .transferRecorded(let transfer):
             return EventEffect(
                 owned: [.transfer(transfer.transferID)],

@@ -38,6 +38,12 @@ extension CommandExecutor {
             try requireCurrency(balance, of: wallet)
             try requireWithinLimit(balance, "balance")
             return [.balanceRecorded(BalanceRecorded(walletID: id, date: date, balance: balance))]
+        case .setWalletDesignation(let id, let designation, let fromMonth):
+            let wallet = try existingWallet(id)
+            guard !wallet.isClosed else {
+                throw .violation(.walletInactive, "\(wallet.name) is closed; a closed wallet's flows (N5) cannot be designated any more")
+            }
+            return [.walletDesignationSet(WalletDesignationSet(walletID: id, designation: designation, fromMonth: fromMonth))]
         case .recordTransfer(let id, let from, let to, let sent, let received, let date, let note):
             guard state.transfers[id] == nil else { throw .violation(.duplicateID, "transfer id \(id) is already used") }
             guard from != to else { throw .violation(.transferToSameWallet, "a transfer needs two different wallets") }

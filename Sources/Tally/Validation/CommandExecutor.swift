@@ -95,7 +95,7 @@ struct CommandExecutor {
         case .changeBaseCurrency, .addMember, .removeMember, .transferAdmin, .addPerson, .archivePerson, .forgetPerson:
             return try validateHousehold(command)
         case .openWallet, .renameWallet, .changeWalletKind, .deactivateWallet, .reactivateWallet, .closeWallet,
-             .recordBalance, .recordTransfer, .deleteTransfer:
+             .recordBalance, .recordTransfer, .deleteTransfer, .setWalletDesignation:
             return try validateWallet(command)
         case .createCategory, .renameCategory, .deactivateCategory, .reactivateCategory, .deleteCategory:
             return try validateCategory(command)

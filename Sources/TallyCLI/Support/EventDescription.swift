@@ -35,6 +35,10 @@ struct EventDescription {
         case .balanceRecorded(let event):
             summary = "\(history.walletName(event.walletID)) = \(event.balance.formatted()) on \(event.date)"
             wallets = [event.walletID]
+        case .walletDesignationSet(let event):
+            let designation = event.designation.map { "\($0)" } ?? "entry removed"
+            summary = "\(history.walletName(event.walletID)) flows: \(designation)" + (event.fromMonth.map { " from \($0)" } ?? "")
+            wallets = [event.walletID]
         case .settlementRecorded(let event):
             summary = "\(history.personName(event.from)) paid \(history.personName(event.to)) \(event.amount.formatted())"
             people = [event.from, event.to]

@@ -35,6 +35,8 @@ public enum EventPayload: Hashable, Sendable {
     case transferRecorded(TransferRecorded)
     /// A transfer was deleted (soft, like T3); it counts nowhere (W3).
     case transferDeleted(TransferDeleted)
+    /// A wallet's flow designation was set: inflow, outflow, both or neither, from a month on (N5).
+    case walletDesignationSet(WalletDesignationSet)
     /// A category was created (presets too, with the household) (C1).
     case categoryCreated(CategoryCreated)
     /// A category was renamed (C2).
@@ -106,6 +108,7 @@ public enum EventPayload: Hashable, Sendable {
         case .balanceRecorded: .balanceRecorded
         case .transferRecorded: .transferRecorded
         case .transferDeleted: .transferDeleted
+        case .walletDesignationSet: .walletDesignationSet
         case .categoryCreated: .categoryCreated
         case .categoryRenamed: .categoryRenamed
         case .categoryDeactivated: .categoryDeactivated

@@ -38,6 +38,8 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
     case transferRecorded = 207
     /// ``TransferDeleted``.
     case transferDeleted = 208
+    /// ``WalletDesignationSet``.
+    case walletDesignationSet = 220
     /// ``CategoryCreated``.
     case categoryCreated = 300
     /// ``CategoryRenamed``.
@@ -120,6 +122,7 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
         case .balanceRecorded: "BalanceRecorded"
         case .transferRecorded: "TransferRecorded"
         case .transferDeleted: "TransferDeleted"
+        case .walletDesignationSet: "WalletDesignationSet"
         case .categoryCreated: "CategoryCreated"
         case .categoryRenamed: "CategoryRenamed"
         case .categoryDeactivated: "CategoryDeactivated"

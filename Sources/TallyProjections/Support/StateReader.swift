@@ -76,7 +76,8 @@ enum StateFormat {
     /// archived maps (``ArchivedMap``) may be in the checkpoint archive instead. 4: the budget's
     /// date index is one entry per (date, transaction), not one per date. 5: a transfer keeps
     /// the sequence number that recorded it (a wallet statement orders a day's movements).
-    static let version: UInt64 = 5
+    /// 6: the wallet state keeps each wallet's flow designations (N5).
+    static let version: UInt64 = 6
 }
 
 extension BinaryWriter {

@@ -55,6 +55,8 @@ extension EventPayload {
             ))
         case .transferDeleted:
             .transferDeleted(TransferDeleted(transferID: random.make()))
+        case .walletDesignationSet:
+            .walletDesignationSet(WalletDesignationSet(walletID: random.make(), designation: random.make(), fromMonth: random.make()))
         case .categoryCreated:
             .categoryCreated(CategoryCreated(
                 categoryID: random.make(), name: random.make(), group: random.make(),

@@ -118,7 +118,7 @@ enum FixtureEvents {
     }
 
     /// Event types added after `events-v1.bin` was recorded.
-    static let tagsAfterV1: Set<EventTag> = [.personForgotten]
+    static let tagsAfterV1: Set<EventTag> = [.personForgotten, .walletDesignationSet]
 
     /// The events `events-v2.bin` holds after ``events``: the types added since v1, and a
     /// redacted note (the form a forgotten person's text takes when it is written again).
@@ -139,6 +139,7 @@ enum FixtureEvents {
     /// forever and never re-recorded (`Tests/Fixtures/README.md`).
     static let generations: [(file: String, events: [Event])] = [
         ("events-v2.bin", events + v2Additions),
+        ("events-wallet-designation.bin", walletDesignation),
     ]
 
     /// One event of every type at its current version: the payloads the catalog test checks.
