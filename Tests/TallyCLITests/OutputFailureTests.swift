@@ -26,6 +26,7 @@ struct OutputFailureTests {
             "debts": [["debts", ledger]],
             "budget": [["budget", ledger, "--period", "2026-01-10"]],
             "networth": [["networth", ledger]],
+            "flows": [["flows", ledger], ["flows", "--json", "--month", "2026-01", ledger]],
             "export": [["export", "--format", "csv", ledger], ["export", "--format", "json", ledger],
                        ["export", "--format", "ledger", ledger], ["export", "--format", "person", "--person", bob, ledger]],
             "import": [["import", "csv", scratch + "/rows.csv", "--ledger", ledger, "--wallet", "Bob cash"],

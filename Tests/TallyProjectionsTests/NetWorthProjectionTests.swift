@@ -48,20 +48,24 @@ struct NetWorthProjectionTests {
         #expect(baseline.last?.value == chf(160_000 + 12 * 20_000 + 5_000))
     }
 
-    @Test("N5: inflow and outflow per month from the month's base; a valuation counts as a change")
+    @Test("N5: the projection nets each wallet's month (not day by day): a bank's income and expenses net to one change; a valuation counts as a change; designations decide what counts")
     func monthlyFlows() throws {
         var s = Scenario()
         let bank = s.wallet("Bank", opening: 100_000, on: "2026-01-15")
         let house = s.wallet("House", .property, opening: 1_000_000, on: "2026-01-01")
+        s.add(.walletDesignationSet(WalletDesignationSet(walletID: bank, designation: .both, fromMonth: nil)))
+        s.add(.walletDesignationSet(WalletDesignationSet(walletID: house, designation: .inflow, fromMonth: nil)))
         s.income(50_000, wallet: bank, on: "2026-01-20")
         s.expense(20_000, wallet: bank, on: "2026-01-25")
         s.expense(10_000, wallet: bank, on: "2026-02-03")
         s.add(.balanceRecorded(BalanceRecorded(walletID: house, date: d("2026-02-10"), balance: chf(1_200_000))))
-        let flows = try s.fold(NetWorthProjection.self).flows(for: [bank, house])
+        let projection = s.fold(NetWorthProjection.self)
+        let flows = try projection.flows(from: YearMonth(year: 2026, month: 1), through: YearMonth(year: 2026, month: 2))
         #expect(flows.count == 2)
-        #expect(flows[0].wallets[0].inflow == chf(50_000) && flows[0].wallets[0].outflow == chf(20_000))
-        #expect(flows[0].wallets[1].inflow == chf(0))
-        #expect(flows[1].wallets[0].outflow == chf(10_000) && flows[1].wallets[1].inflow == chf(200_000))
-        #expect(flows[1].totalInflow == chf(200_000) && flows[1].totalOutflow == chf(10_000))
+        let january = flows[0].wallets.first { $0.walletID == bank }
+        #expect(january?.change == chf(30_000) && january?.inflow == chf(30_000) && january?.outflow == chf(0))
+        #expect(flows[1].wallets.first { $0.walletID == house }?.inflow == chf(200_000))
+        #expect(flows[1].inflow == chf(200_000) && flows[1].outflow == chf(10_000))
+        #expect(projection.wallets.designation(of: house, in: try YearMonth(year: 2026, month: 2)) == .inflow)
     }
 }

@@ -8,7 +8,8 @@ import TallyModel
 /// currencies, balance points on every kind (several on one day, on days with movements, before
 /// a wallet's opening), edits that move transactions to other wallets, dates and amounts,
 /// deletions and restores, renames to names that differ only in `:` or `;` (which the journal
-/// format cannot hold), kind changes, deactivations, closes, and undo of recent commands (T5).
+/// format cannot hold), kind changes, deactivations, closes, flow designations (N5), and undo
+/// of recent commands (T5).
 ///
 /// Some commands are rejected by the engine (a taken name, a close with a balance, an undo a
 /// later event depends on...): the caller ignores those, so the history is what validation
@@ -113,8 +114,11 @@ public struct HouseholdGenerator: Sendable {
             return scenario.command(Bool.random(using: &random) ? .deactivateWallet(wallet.id) : .reactivateWallet(wallet.id))
         case 84..<85:
             return scenario.command(.closeWallet(wallet.id, closedOn: date(in: 5...6)))
-        case 85..<89:
+        case 85..<88:
             return rate(random.pick([Currency.eur, .usd, .jpy]), on: date(in: 1...7))
+        case 88..<89:
+            let month = Bool.random(using: &random) ? nil : try? YearMonth(year: 2026, month: Int.random(in: 1...6, using: &random))
+            return scenario.command(.setWalletDesignation(wallet.id, designation: random.pick(WalletDesignation.allCases), fromMonth: month))
         default:
             guard let target = recentCommandIDs.isEmpty ? nil : random.pick(recentCommandIDs) else {
                 return scenario.command(.recordTransaction(scenario.ids.next(), entry(in: wallet)))

@@ -145,6 +145,7 @@ extension EntityKey: WireValue {
         case .exchangeRate(let base, let quote): writer.writeByte(18); writer.write(base); writer.write(quote)
         case .balancePoints(let id): writer.writeByte(19); writer.write(id)
         case .categoryOrder: writer.writeByte(20)
+        case .walletDesignation(let id): writer.writeByte(22); writer.write(id)
         }
     }
 
@@ -172,6 +173,7 @@ extension EntityKey: WireValue {
         case 18: self = .exchangeRate(try reader.read(), try reader.read())
         case 19: self = .balancePoints(try reader.read())
         case 20: self = .categoryOrder
+        case 22: self = .walletDesignation(try reader.read())
         case let other: throw .invalidValue(field: "EntityKey", reason: "unknown case \(other)", offset: start)
         }
     }

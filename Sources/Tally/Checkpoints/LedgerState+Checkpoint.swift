@@ -16,7 +16,8 @@ extension LedgerState {
     /// passed over (one full replay). v8: a budget entry's amount has a presence byte (absent:
     /// removed, `BudgetRemoved`), the effective balance points and the category order follow the
     /// budgets; a category record ends with its bucket, icon and color; a template's record is its R1
-    /// schedule (``RecurringSchedule``), split among members and posted occurrences.
+    /// schedule (``RecurringSchedule``), split among members and posted occurrences; a wallet record ends with its flow
+    /// designations (N5).
     static let checkpointMagic = "tally.ledgerState.v8"
 
     /// - Parameter archived: the archived maps (``ArchivedMap``: transactions, transfers, group

@@ -60,6 +60,9 @@ public enum CommandAction: Sendable, Hashable {
         TransferID, from: WalletID, to: WalletID, amountSent: Money, amountReceived: Money, date: LocalDate, note: String?)
     /// Deletes a transfer (W3).
     case deleteTransfer(TransferID)
+    /// Sets whether a wallet's monthly net change counts as inflow, outflow, both or neither
+    /// (N5), for every month (`fromMonth` nil) or from a month on.
+    case setWalletDesignation(WalletID, designation: WalletDesignation, fromMonth: YearMonth?)
 
     // MARK: Categories (C1-C3)
 

@@ -40,6 +40,11 @@ extension CommandParser {
         },
         "deactivateWallet": { fields, _ throws(CommandParseError) in .deactivateWallet(try fields.id("walletID")) },
         "reactivateWallet": { fields, _ throws(CommandParseError) in .reactivateWallet(try fields.id("walletID")) },
+        "setWalletDesignation": { fields, _ throws(CommandParseError) in
+            .setWalletDesignation(
+                try fields.id("walletID"), designation: try fields.choice("designation", SchemaNames.walletDesignations),
+                fromMonth: try fields.optionalMonth("fromMonth"))
+        },
         "closeWallet": { fields, _ throws(CommandParseError) in .closeWallet(try fields.id("walletID"), closedOn: try fields.date("closedOn")) },
         "recordBalance": { fields, _ throws(CommandParseError) in
             .recordBalance(try fields.id("walletID"), date: try fields.date("date"), balance: try fields.money("balance"))

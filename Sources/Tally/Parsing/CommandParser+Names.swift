@@ -6,6 +6,9 @@ enum SchemaNames {
         "cash": .cash, "bank": .bank, "card": .card, "savings": .savings, "investment": .investment,
         "property": .property, "loan": .loan, "other": .other,
     ]
+    static let walletDesignations: [String: WalletDesignation] = [
+        "inflow": .inflow, "outflow": .outflow, "both": .both, "neither": .neither,
+    ]
     static let groups: [String: CategoryGroup] = ["income": .income, "expense": .expense]
     static let budgetTypes: [String: BudgetType] = ["needs": .needs, "wants": .wants, "savings": .savings, "none": .none]
     static let kinds: [String: TransactionKind] = ["income": .income, "expense": .expense]

@@ -136,6 +136,16 @@ struct JSONFields {
         has(key) ? try date(key) : nil
     }
 
+    func optionalMonth(_ key: String) throws(CommandParseError) -> YearMonth? {
+        guard has(key) else { return nil }
+        let text = try string(key)
+        do {
+            return try YearMonth(iso: text)
+        } catch {
+            throw .bad(name(key), "'\(text)' is not a month YYYY-MM")
+        }
+    }
+
     func timestamp(_ key: String) throws(CommandParseError) -> Timestamp {
         let text = try string(key)
         do {

@@ -48,4 +48,6 @@ package enum EntityKey: Sendable, Hashable {
     case balancePoints(WalletID)
     /// The display order of the categories.
     case categoryOrder
+    /// A wallet's flow designations (N5).
+    case walletDesignation(WalletID)
 }

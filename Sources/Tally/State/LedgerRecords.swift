@@ -59,6 +59,9 @@ package struct WalletRecord: Sendable, Equatable {
     /// Live transactions (not transfers) booked on it: a wallet closes only without any (W4);
     /// the transfers that paid it off stay as history.
     package var liveTransactionCount = 0
+    /// Its flow designations (N5), one per `fromMonth` (the latest set for it), `nil` first
+    /// then by month: what undo restores.
+    package var designations: [WalletDesignationSet] = []
 
     /// +1 for assets, -1 for liabilities (``WalletKind/movementSign``).
     var movementSign: Int64 { kind.movementSign }

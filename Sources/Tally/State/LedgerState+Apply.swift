@@ -87,7 +87,7 @@ extension LedgerState {
             people[updated.personID]?.email = updated.email
             people[updated.personID]?.phone = updated.phone
         case .walletOpened, .walletRenamed, .walletKindChanged, .walletDeactivated, .walletReactivated,
-             .walletClosed, .balanceRecorded, .balanceRemoved, .transferRecorded, .transferEdited, .transferDeleted:
+             .walletClosed, .balanceRecorded, .balanceRemoved, .transferRecorded, .transferEdited, .transferDeleted, .walletDesignationSet:
             mutateWallets(payload)
         case .categoryCreated, .categoryRenamed, .categoryDeactivated, .categoryReactivated, .categoryDeleted,
              .categoryUpdated, .categoriesReordered:
@@ -139,6 +139,9 @@ extension LedgerState {
                 let latest = latestBalancePoint(of: removed.walletID)
                 wallets[removed.walletID]?.lastBalancePoint = latest
             }
+        case .walletDesignationSet(let set):
+            let timeline = WalletDesignation.timeline(wallets[set.walletID]?.designations ?? [], adding: set)
+            wallets[set.walletID]?.designations = timeline
         case .transferRecorded(let transfer):
             transfers[transfer.transferID] = TransferRecord(transfer: transfer)
             applyTransfer(transfer, sign: 1)

@@ -34,7 +34,7 @@ extension LedgerState {
             }
             return EventEffect(owned: [.person(updated.personID)], inverse: inverse)
         case .walletOpened, .walletRenamed, .walletKindChanged, .walletDeactivated, .walletReactivated,
-             .walletClosed, .balanceRecorded, .balanceRemoved, .transferRecorded, .transferEdited, .transferDeleted:
+             .walletClosed, .balanceRecorded, .balanceRemoved, .transferRecorded, .transferEdited, .transferDeleted, .walletDesignationSet:
             return walletEffect(of: payload)
         case .categoryCreated, .categoryRenamed, .categoryDeactivated, .categoryReactivated, .categoryDeleted,
              .categoryUpdated, .categoriesReordered:
@@ -125,6 +125,12 @@ extension LedgerState {
             let key = BalancePointKey(walletID: removed.walletID, date: removed.date)
             let restored = balancePoints[key].map { [EventPayload.balanceRecorded(BalanceRecorded(walletID: removed.walletID, date: removed.date, balance: $0))] }
             return EventEffect(owned: [.balancePoints(removed.walletID)], referenced: [.wallet(removed.walletID)], inverse: restored)
+        case .walletDesignationSet(let set):
+            // Undo puts back the timeline's entry for that month, or removes it when there was none (N5).
+            let previous = wallets[set.walletID]?.designations.first { $0.fromMonth == set.fromMonth }?.designation
+            return EventEffect(
+                owned: [.walletDesignation(set.walletID)], referenced: [.wallet(set.walletID)],
+                inverse: [.walletDesignationSet(WalletDesignationSet(walletID: set.walletID, designation: previous, fromMonth: set.fromMonth))])
         case .transferRecorded(let transfer):
             return EventEffect(
                 owned: [.transfer(transfer.transferID)],

@@ -47,6 +47,12 @@ extension CommandExecutor {
         case .removeBalance(let id, let date):
             _ = try balancePointWallet(id, date: date, verb: "removed")
             return [.balanceRemoved(BalanceRemoved(walletID: id, date: date))]
+        case .setWalletDesignation(let id, let designation, let fromMonth):
+            let wallet = try existingWallet(id)
+            guard !wallet.isClosed else {
+                throw .violation(.walletInactive, "\(wallet.name) is closed; a closed wallet's flows (N5) cannot be designated any more")
+            }
+            return [.walletDesignationSet(WalletDesignationSet(walletID: id, designation: designation, fromMonth: fromMonth))]
         case .recordTransfer(let id, let from, let to, let sent, let received, let date, let note):
             guard state.transfers[id] == nil else { throw .violation(.duplicateID, "transfer id \(id) is already used") }
             try requireValidTransfer(from: from, to: to, sent: sent, received: received)

@@ -40,6 +40,9 @@ struct EventDescription {
             wallets = [event.walletID]
         case .balanceRemoved(let event):
             summary = "\(history.walletName(event.walletID)) balance point on \(event.date) removed"
+        case .walletDesignationSet(let event):
+            let designation = event.designation.map { "\($0)" } ?? "entry removed"
+            summary = "\(history.walletName(event.walletID)) flows: \(designation)" + (event.fromMonth.map { " from \($0)" } ?? "")
             wallets = [event.walletID]
         case .settlementRecorded(let event):
             summary = "\(history.personName(event.from)) paid \(history.personName(event.to)) \(event.amount.formatted())"

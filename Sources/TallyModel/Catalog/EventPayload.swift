@@ -41,6 +41,8 @@ public enum EventPayload: Hashable, Sendable {
     case balanceRemoved(BalanceRemoved)
     /// A transfer was edited; carries every field after the edit (W6).
     case transferEdited(TransferEdited)
+    /// A wallet's flow designation was set: inflow, outflow, both or neither, from a month on (N5).
+    case walletDesignationSet(WalletDesignationSet)
     /// A category was created (presets too, with the household) (C1).
     case categoryCreated(CategoryCreated)
     /// A category was renamed (C2).
@@ -125,6 +127,7 @@ public enum EventPayload: Hashable, Sendable {
         case .transferDeleted: .transferDeleted
         case .balanceRemoved: .balanceRemoved
         case .transferEdited: .transferEdited
+        case .walletDesignationSet: .walletDesignationSet
         case .categoryCreated: .categoryCreated
         case .categoryRenamed: .categoryRenamed
         case .categoryDeactivated: .categoryDeactivated

@@ -44,6 +44,8 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
     case balanceRemoved = 230
     /// ``TransferEdited``.
     case transferEdited = 231
+    /// ``WalletDesignationSet``.
+    case walletDesignationSet = 220
     /// ``CategoryCreated``.
     case categoryCreated = 300
     /// ``CategoryRenamed``.
@@ -139,6 +141,7 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
         case .transferDeleted: "TransferDeleted"
         case .balanceRemoved: "BalanceRemoved"
         case .transferEdited: "TransferEdited"
+        case .walletDesignationSet: "WalletDesignationSet"
         case .categoryCreated: "CategoryCreated"
         case .categoryRenamed: "CategoryRenamed"
         case .categoryDeactivated: "CategoryDeactivated"

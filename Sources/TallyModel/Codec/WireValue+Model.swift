@@ -56,6 +56,20 @@ extension LocalDate: WireValue {
     package func write(to writer: inout BinaryWriter) { writer.writeVarInt(daysSinceEpoch) }
 }
 
+/// Months since January of year 0 (`year * 12 + month - 1`) as an unsigned varint.
+extension YearMonth: WireValue {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
+        let start = reader.offset
+        let months = try reader.readVarUInt()
+        guard months <= 9_999 * 12 + 11, let month = try? YearMonth(year: Int(months / 12), month: Int(months % 12) + 1) else {
+            throw .invalidValue(field: "YearMonth", reason: "month number \(months) is outside 0001-01...9999-12", offset: start)
+        }
+        self = month
+    }
+
+    package func write(to writer: inout BinaryWriter) { writer.writeVarUInt(UInt64(year * 12 + month - 1)) }
+}
+
 /// Basis points as an unsigned varint.
 extension Ratio: WireValue {
     package init(from reader: inout BinaryReader) throws(EventCodecError) {

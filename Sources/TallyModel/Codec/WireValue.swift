@@ -50,6 +50,7 @@ extension WireEnum {
 }
 
 extension WalletKind: WireEnum {}
+extension WalletDesignation: WireEnum {}
 extension CategoryGroup: WireEnum {}
 extension BudgetType: WireEnum {}
 extension MemberRole: WireEnum {}

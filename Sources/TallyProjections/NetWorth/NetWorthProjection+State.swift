@@ -38,15 +38,22 @@ extension CanonicalJSON {
         ])
     }
 
-    /// A month of flows.
-    public init(_ flow: MonthlyFlow) {
+    /// A month of flows (N5): `{"currency","inflow","isComplete","missingRates","month","outflow","wallets"}`,
+    /// each wallet `{"base","change","convertedChange","designation","inflow","latest","outflow","source","walletID"}`.
+    public init(_ flows: MonthlyFlows) {
         self = .object([
-            "month": .string(flow.month.isoString), "totalInflow": CanonicalJSON(flow.totalInflow),
-            "totalOutflow": CanonicalJSON(flow.totalOutflow),
-            "missingRates": .array(flow.missingRates.map { .string($0.code) }),
-            "wallets": .array(flow.wallets.map { wallet in
-                .object(["walletID": CanonicalJSON(wallet.walletID), "inflow": CanonicalJSON(wallet.inflow),
-                         "outflow": CanonicalJSON(wallet.outflow)])
+            "month": .string(flows.month.isoString), "currency": .string(flows.currency.code),
+            "inflow": CanonicalJSON(flows.inflow), "outflow": CanonicalJSON(flows.outflow),
+            "isComplete": .bool(flows.isComplete),
+            "missingRates": .array(flows.missingRates.map { .string($0.code) }),
+            "wallets": .array(flows.wallets.map { wallet in
+                .object([
+                    "walletID": CanonicalJSON(wallet.walletID), "designation": .string("\(wallet.designation)"),
+                    "source": .string(wallet.source.rawValue), "base": CanonicalJSON(wallet.base),
+                    "latest": CanonicalJSON(wallet.latest), "change": CanonicalJSON(wallet.change),
+                    "convertedChange": CanonicalJSON(wallet.convertedChange),
+                    "inflow": CanonicalJSON(wallet.inflow), "outflow": CanonicalJSON(wallet.outflow),
+                ])
             }),
         ])
     }

@@ -24,27 +24,3 @@ public struct NetWorthPoint: Hashable, Sendable {
     /// Whether every wallet could be converted.
     public var isComplete: Bool { missingRates.isEmpty }
 }
-
-/// One wallet's flows in a month (N5), in the wallet's currency, signed as net worth.
-public struct WalletFlow: Hashable, Sendable {
-    /// The wallet.
-    public let walletID: WalletID
-    /// The sum of positive day-to-day value changes in the month.
-    public let inflow: Money
-    /// The sum of negative changes, as a non-negative amount.
-    public let outflow: Money
-}
-
-/// Monthly flows of the chosen wallets (N5).
-public struct MonthlyFlow: Hashable, Sendable {
-    /// The month.
-    public let month: YearMonth
-    /// Per wallet, in the order the wallets were chosen.
-    public let wallets: [WalletFlow]
-    /// The total inflow in the base currency (converted at the month end).
-    public let totalInflow: Money
-    /// The total outflow in the base currency.
-    public let totalOutflow: Money
-    /// Currencies without a rate at the month end: left out of the totals.
-    public let missingRates: [Currency]
-}

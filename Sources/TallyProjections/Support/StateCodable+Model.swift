@@ -19,6 +19,7 @@ extension TransactionKind: WireBackedState {}
 extension CategoryGroup: WireBackedState {}
 extension BudgetType: WireBackedState {}
 extension IncomeMode: WireBackedState {}
+extension WalletDesignationSet: WireBackedState {}
 extension PersonShare: WireBackedState {}
 extension MemberRatio: WireBackedState {}
 extension TransactionSplit: WireBackedState {}

@@ -77,7 +77,8 @@ enum StateFormat {
     /// date index is one entry per (date, transaction), not one per date. 5: a transfer keeps
     /// the sequence number that recorded it (a wallet statement orders a day's movements). 6: a
     /// budget allocation's amount is optional (absent: removed, `BudgetRemoved`); a category
-    /// keeps its icon, color and whether it is active, and the budgets keep the category order.
+    /// keeps its icon, color and whether it is active, and the budgets keep the category order; the wallet state keeps each
+    /// wallet's flow designations (N5).
     static let version: UInt64 = 6
 }
 

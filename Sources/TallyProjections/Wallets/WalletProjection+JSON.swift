@@ -21,6 +21,9 @@ extension WalletProjection {
                 "balancePoints": .array(balancePoints(of: balance.walletID).filter { upToDate($0.date) }.map { point in
                     .object(["date": CanonicalJSON(point.date), "balance": CanonicalJSON(point.balance)])
                 }),
+                "designations": .array(designations(of: balance.walletID).map { set in
+                    .object(["designation": set.designation.map { .string("\($0)") } ?? .null, "fromMonth": set.fromMonth.map { .string($0.isoString) } ?? .null])
+                }),
             ])
         }
         let reconciliations = try reconciliations().filter { upToDate($0.date) }.map { item -> CanonicalJSON in

@@ -154,6 +154,16 @@ extension WalletProjection {
         return result
     }
 
+    /// The flow designation of a wallet in force for `month` (N5): ``WalletDesignation/neither``
+    /// for a wallet never designated, or an unknown one.
+    public func designation(of walletID: WalletID, in month: YearMonth) -> WalletDesignation {
+        WalletDesignation.inForce(designations[walletID] ?? [], in: month)
+    }
+
+    /// A wallet's designations (N5), one per `fromMonth` (the latest set for it), `nil` first
+    /// then by month.
+    public func designations(of walletID: WalletID) -> [WalletDesignationSet] { designations[walletID] ?? [] }
+
     /// The balance points recorded for a wallet, by date then sequence number (W5).
     public func balancePoints(of walletID: WalletID) -> [BalancePoint] { balancePoints[walletID] ?? [] }
 

@@ -19,6 +19,7 @@ extension WalletProjection: ProjectionState {
         writer.write(transfers, archived: archived)
         writer.write(movementIndex)
         writer.write(balancePoints)
+        writer.write(designations)
         writer.write(rates)
         writer.write(problems)
     }
@@ -32,6 +33,7 @@ extension WalletProjection: ProjectionState {
         transfers = try reader.read(.walletTransfers)
         movementIndex = try reader.read()
         balancePoints = try reader.read()
+        designations = try reader.read()
         rates = try reader.read()
         problems = try reader.read()
     }

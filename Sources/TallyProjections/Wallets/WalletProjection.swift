@@ -19,6 +19,9 @@ public struct WalletProjection: Hashable, Sendable {
     /// In the checkpoint archive like ``transactions``.
     var transfers = ArchivedMap<TransferID, TransferRecord>(space: .walletTransfers)
     var balancePoints: [WalletID: [BalancePoint]] = [:]
+    /// Flow designations per wallet (N5): one per `fromMonth`, `nil` first then by month
+    /// (``WalletDesignation/timeline(_:adding:)``).
+    var designations: [WalletID: [WalletDesignationSet]] = [:]
     var rates = ExchangeRateBook()
     /// Live movements per wallet and day, derived from `transactions` and `transfers`.
     var movementIndex = WalletMovementIndex()
@@ -45,6 +48,9 @@ public struct WalletProjection: Hashable, Sendable {
         case .walletClosed(let closed): update(closed.walletID, sequenceNumber) { $0.closedOn = closed.closedOn }
         case .balanceRecorded(let point): recordBalance(point, sequenceNumber)
         case .balanceRemoved(let removed): removeBalance(removed, sequenceNumber)
+        case .walletDesignationSet(let set):
+            guard wallets[set.walletID] != nil else { return problem(sequenceNumber, "N5", "unknown wallet \(set.walletID)") }
+            designations[set.walletID] = WalletDesignation.timeline(designations[set.walletID] ?? [], adding: set)
         case .transferRecorded(let transfer): recordTransfer(transfer, sequenceNumber)
         case .transferEdited(let edited): editTransfer(edited, sequenceNumber)
         case .transferDeleted(let deleted):

@@ -162,6 +162,14 @@ extension ArbitraryCase {
 }
 
 extension WalletKind: ArbitraryCase {}
+extension WalletDesignation: ArbitraryCase {}
+
+extension YearMonth: Arbitrary {
+    static func arbitrary(using random: inout SeededRandom) -> YearMonth {
+        (try? YearMonth(year: Int.random(in: 1...9_999, using: &random), month: Int.random(in: 1...12, using: &random)))
+            ?? LocalDate.min.yearMonth
+    }
+}
 extension CategoryGroup: ArbitraryCase {}
 extension BudgetType: ArbitraryCase {}
 extension MemberRole: ArbitraryCase {}

@@ -65,6 +65,8 @@ extension EventPayload {
             ))
         case .balanceRemoved:
             .balanceRemoved(BalanceRemoved(walletID: random.make(), date: random.make()))
+        case .walletDesignationSet:
+            .walletDesignationSet(WalletDesignationSet(walletID: random.make(), designation: random.make(), fromMonth: random.make()))
         case .categoryCreated:
             .categoryCreated(CategoryCreated(
                 categoryID: random.make(), name: random.make(), group: random.make(),

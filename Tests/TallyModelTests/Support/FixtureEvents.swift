@@ -122,6 +122,7 @@ enum FixtureEvents {
         .personForgotten,
         .templatePriceChanged, .templateCancelled,  // events-subscriptions.bin
         .personUpdated, .balanceRemoved, .transferEdited, .categoryUpdated, .categoriesReordered, .budgetRemoved,  // events-editing.bin
+        .walletDesignationSet,  // events-wallet-designation.bin
     ]
 
     /// The events `events-v2.bin` holds after ``events``: the types added since v1, and a
@@ -146,6 +147,7 @@ enum FixtureEvents {
         ("events-group-expense-category.bin", groupExpenseCategory),
         ("events-subscriptions.bin", subscriptions),
         ("events-editing.bin", editing),
+        ("events-wallet-designation.bin", walletDesignation),
     ]
 
     /// One event of every type at its current version: the payloads the catalog test checks.

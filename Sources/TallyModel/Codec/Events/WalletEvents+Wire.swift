@@ -29,6 +29,10 @@ extension BalanceRecorded: EventPayloadWire {
     package static var eventTag: EventTag { .balanceRecorded }
 }
 
+extension WalletDesignationSet: EventPayloadWire {
+    package static var eventTag: EventTag { .walletDesignationSet }
+}
+
 extension TransferRecorded: EventPayloadWire {
     package static var eventTag: EventTag { .transferRecorded }
 
