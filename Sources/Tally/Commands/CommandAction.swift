@@ -120,6 +120,20 @@ public enum CommandAction: Sendable, Hashable {
         expenseID: GroupExpenseID, groupID: GroupID, paidBy: PersonID, amount: Money, date: LocalDate,
         note: String?, split: GroupSplit)
 
+    /// Sets a group's name and description, both at once: an absent description is removed
+    /// (S7; Docs/Editing.md).
+    case updateGroup(GroupID, name: String, description: String?)
+    /// Adds a member or contact to a group (S7).
+    case addGroupMember(GroupID, personID: PersonID)
+    /// Removes a person from a group; only with a zero balance in every currency (S7, S8).
+    case removeGroupMember(GroupID, personID: PersonID)
+    /// Archives a group: it takes no new expenses; settlements stay possible (S7).
+    case archiveGroup(GroupID)
+    /// Lets an archived group take expenses again (S7).
+    case unarchiveGroup(GroupID)
+    /// Deletes a group whose balances are all zero; not undoable (S7, S8).
+    case deleteGroup(GroupID)
+
     // MARK: Periods and budgets (B1-B7)
 
     /// Sets the payday; a change inside a running period takes effect at its end (B1).

@@ -106,6 +106,8 @@ struct CommandExecutor {
             return try validateTransaction(command)
         case .setSplitRatio, .recordSettlement, .createGroup, .recordGroupExpense:
             return try validateSharing(command)
+        case .updateGroup, .addGroupMember, .removeGroupMember, .archiveGroup, .unarchiveGroup, .deleteGroup:
+            return try validateGroupChange(command)
         case .setPayday, .allocateBudget, .removeBudget, .setIncomeSettings, .confirmBonus, .closePeriod, .setExchangeRate:
             return try validateBudget(command)
         case .undo(let target):

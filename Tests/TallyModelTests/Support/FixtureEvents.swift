@@ -121,6 +121,7 @@ enum FixtureEvents {
     static let tagsAfterV1: Set<EventTag> = [
         .personForgotten,
         .personUpdated, .balanceRemoved, .transferEdited, .categoryUpdated, .categoriesReordered, .budgetRemoved,  // events-editing.bin
+        .groupUpdated, .groupMemberAdded, .groupMemberRemoved, .groupArchived, .groupUnarchived, .groupDeleted,  // events-group-editing.bin
     ]
 
     /// The events `events-v2.bin` holds after ``events``: the types added since v1, and a
@@ -143,6 +144,7 @@ enum FixtureEvents {
     static let generations: [(file: String, events: [Event])] = [
         ("events-v2.bin", events + v2Additions),
         ("events-editing.bin", editing),
+        ("events-group-editing.bin", groupEditing),
     ]
 
     /// One event of every type at its current version: the payloads the catalog test checks.
