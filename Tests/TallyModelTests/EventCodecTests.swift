@@ -229,7 +229,7 @@ struct EventCodecTests {
         "400:TransactionRecorded:v3", "401:TransactionEdited:v2", "402:TransactionDeleted:v1", "403:TransactionRestored:v1",
         "410:TemplateCreated:v2", "411:TemplatePaused:v1", "412:TemplateResumed:v1", "413:TemplateActivated:v2",
         "500:SplitRatioSet:v1", "501:SettlementRecorded:v1", "502:GroupCreated:v1", "503:GroupExpenseRecorded:v2", "510:GroupUpdated:v1", "511:GroupMemberAdded:v1", "512:GroupMemberRemoved:v1", "513:GroupArchived:v1", "514:GroupUnarchived:v1", "515:GroupDeleted:v1",
-        "600:PaydaySet:v1", "601:BudgetAllocated:v1", "602:IncomeSettingsSet:v1", "603:BonusConfirmed:v1",
+        "600:PaydaySet:v2", "601:BudgetAllocated:v1", "602:IncomeSettingsSet:v1", "603:BonusConfirmed:v1",
         "604:PeriodClosed:v1", "610:BudgetRemoved:v1",
         "700:ExchangeRateSet:v1",
         "900:CommandUndone:v1", "901:CommandRedone:v1",

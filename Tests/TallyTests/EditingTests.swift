@@ -337,6 +337,40 @@ struct EditingTests {
         await expectRejection(test.ledger, s.command(.undo(delete.commandID)), code: "notUndoable", rule: "T5")
     }
 
+    // MARK: Pay schedule (B1, B6)
+
+    @Test("B1, B6: setPaySchedule(biweekly) starts when the open period ends: 14-day periods after it, closed periods unchanged; setPayday returns to monthly")
+    func biweeklyPaySchedule() async throws {
+        var (test, s) = try await Self.household()  // monthly from the 1st: the open period is January
+        func period(_ date: String) async -> PayPeriod { await test.ledger.readModels.budgets.period(containing: Scenario.date(date)) }
+        try await test.ledger.execute(s.command(.setPaySchedule(frequency: .biweekly)))
+        #expect(await period("2026-01-15") == PayPeriod(start: Scenario.date("2026-01-01"), end: Scenario.date("2026-01-31")))
+        #expect(await period("2026-02-05") == PayPeriod(start: Scenario.date("2026-02-01"), end: Scenario.date("2026-02-14")))
+        #expect(await period("2026-02-20") == PayPeriod(start: Scenario.date("2026-02-15"), end: Scenario.date("2026-02-28")))
+        s.advance(to: "2026-02-16")
+        try await test.ledger.execute(s.command(.closePeriod))
+        let closed = await test.ledger.readModels.budgets.closedPeriods
+        #expect(closed == [PayPeriod(start: Scenario.date("2026-01-01"), end: Scenario.date("2026-01-31")),
+                           PayPeriod(start: Scenario.date("2026-02-01"), end: Scenario.date("2026-02-14"))])
+        #expect(await test.ledger.state.periods.openStart == Scenario.date("2026-02-15"))
+        try await test.ledger.execute(s.command(.setPayday(day: 1)))  // monthly again when the open period ends
+        #expect(await period("2026-02-20") == PayPeriod(start: Scenario.date("2026-02-15"), end: Scenario.date("2026-02-28")))
+        #expect(await period("2026-03-20") == PayPeriod(start: Scenario.date("2026-03-01"), end: Scenario.date("2026-03-31")))
+        #expect(await test.ledger.readModels.budgets.closedPeriods == closed)
+        await expectRejection(test.ledger, s.command(.setPaySchedule(frequency: .monthly)), code: "paydayOutOfRange", rule: "B1")
+    }
+
+    @Test("B1: a weekly schedule set before any payday starts on the recorded date")
+    func weeklyPayScheduleFromToday() async throws {
+        var s = Scenario()
+        let test = try await TestLedger.make("weekly")
+        try await test.ledger.execute(s.setup())
+        try await test.ledger.execute(s.command(.setPaySchedule(frequency: .weekly)))  // recorded 2026-01-05
+        let period = await test.ledger.readModels.budgets.period(containing: Scenario.date("2026-01-13"))
+        #expect(period == PayPeriod(start: Scenario.date("2026-01-12"), end: Scenario.date("2026-01-18")))
+        #expect(await test.ledger.state.periods.openStart == Scenario.date("2026-01-05"))
+    }
+
     // MARK: Budgets (B2)
 
     @Test("B2: after removeBudget the category is not budgeted: its spending is unbudgeted with no alert, while an allocation of 0 is over")

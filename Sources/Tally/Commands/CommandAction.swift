@@ -138,6 +138,10 @@ public enum CommandAction: Sendable, Hashable {
 
     /// Sets the payday; a change inside a running period takes effect at its end (B1).
     case setPayday(day: Int)
+    /// Makes paydays weekly or biweekly: periods of 7 or 14 days from the end of the open period
+    /// (or from the recorded date when no payday is set); closed periods stay (B1, B6;
+    /// Docs/Editing.md). `setPayday` goes back to monthly.
+    case setPaySchedule(frequency: RecurrenceFrequency)
     /// Allocates a budget to an expense category from a period on (B2); `nil` = the open period.
     case allocateBudget(categoryID: CategoryID, amount: Money, fromPeriod: LocalDate?)
     /// Removes a category's allocation from a period on (B2), so that it counts as not budgeted

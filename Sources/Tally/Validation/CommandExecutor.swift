@@ -108,7 +108,7 @@ struct CommandExecutor {
             return try validateSharing(command)
         case .updateGroup, .addGroupMember, .removeGroupMember, .archiveGroup, .unarchiveGroup, .deleteGroup:
             return try validateGroupChange(command)
-        case .setPayday, .allocateBudget, .removeBudget, .setIncomeSettings, .confirmBonus, .closePeriod, .setExchangeRate:
+        case .setPayday, .setPaySchedule, .allocateBudget, .removeBudget, .setIncomeSettings, .confirmBonus, .closePeriod, .setExchangeRate:
             return try validateBudget(command)
         case .undo(let target):
             return try undo(target)

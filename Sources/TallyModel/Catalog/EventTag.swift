@@ -119,7 +119,7 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
         switch self {
         case .transactionRecorded: 3
         case .householdCreated, .memberAdded, .personAdded, .transferRecorded, .transactionEdited,
-             .templateCreated, .templateActivated, .groupExpenseRecorded: 2
+             .templateCreated, .templateActivated, .groupExpenseRecorded, .paydaySet: 2
         default: 1
         }
     }

@@ -131,7 +131,7 @@ extension EventPayload {
         case .groupDeleted:
             .groupDeleted(GroupDeleted(groupID: random.make()))
         case .paydaySet:
-            .paydaySet(PaydaySet(day: random.make(), effectiveFrom: random.make()))
+            .paydaySet(PaydaySet(day: random.make(), effectiveFrom: random.make(), intervalDays: random.make()))
         case .budgetAllocated:
             .budgetAllocated(BudgetAllocated(
                 categoryID: random.make(), amount: random.make(), fromPeriod: random.make()

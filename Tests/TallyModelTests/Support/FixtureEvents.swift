@@ -145,6 +145,7 @@ enum FixtureEvents {
         ("events-v2.bin", events + v2Additions),
         ("events-editing.bin", editing),
         ("events-group-editing.bin", groupEditing),
+        ("events-pay-schedule.bin", paySchedule),
     ]
 
     /// One event of every type at its current version: the payloads the catalog test checks.
