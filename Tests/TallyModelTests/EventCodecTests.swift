@@ -233,6 +233,8 @@ struct EventCodecTests {
         "410:TemplateCreated", "411:TemplatePaused", "412:TemplateResumed", "413:TemplateActivated",
         "420:TemplatePriceChanged", "421:TemplateCancelled",
         "500:SplitRatioSet", "501:SettlementRecorded", "502:GroupCreated", "503:GroupExpenseRecorded",
+        "510:GroupUpdated", "511:GroupMemberAdded", "512:GroupMemberRemoved", "513:GroupArchived",
+        "514:GroupUnarchived", "515:GroupDeleted",
         "600:PaydaySet", "601:BudgetAllocated", "602:IncomeSettingsSet", "603:BonusConfirmed",
         "604:PeriodClosed", "610:BudgetRemoved",
         "700:ExchangeRateSet",

@@ -245,6 +245,132 @@ struct EditingTests {
         await expectRejection(test.ledger, s.command(.reorderCategories([s.groceries, s.ids.next()])), code: "unknownCategory", rule: "C1")
     }
 
+    // MARK: Groups (S7, S8)
+
+    /// A group of Alice, Bob and Carol (a contact), and Alice paying CHF 90 split equally.
+    static func tripGroup(_ s: inout Scenario, _ ledger: Ledger) async throws -> GroupID {
+        let group: GroupID = s.ids.next()
+        try await ledger.execute([
+            s.command(.addPerson(personID: Scenario.carol, name: "Carol")),
+            s.command(.createGroup(groupID: group, name: "Trip", members: [s.alice, s.bob, Scenario.carol])),
+        ])
+        try await ledger.execute(expense(&s, group, paidBy: s.alice))
+        return group
+    }
+
+    static func expense(_ s: inout Scenario, _ group: GroupID, paidBy: PersonID) -> Command {
+        s.command(.recordGroupExpense(
+            expenseID: s.ids.next(), groupID: group, paidBy: paidBy, amount: Scenario.chf(9_000), date: Scenario.date("2026-01-05"),
+            note: nil, split: .equal([s.alice, s.bob, Scenario.carol])))
+    }
+
+    @Test("S7: updateGroup sets name and description; archiveGroup stops new expenses but not settlements; unarchive and undo reverse them")
+    func updateAndArchiveGroup() async throws {
+        var (test, s) = try await Self.household()
+        let group = try await Self.tripGroup(&s, test.ledger)
+        let update = s.command(.updateGroup(group, name: "Ski trip", description: "Verbier"))
+        try await test.ledger.execute(update)
+        #expect(await test.ledger.readModels.debts.group(group)?.name == "Ski trip")
+        #expect(await test.ledger.readModels.debts.groupState(group)?.description == "Verbier")
+        try await test.ledger.execute(s.command(.undo(update.commandID)))
+        #expect(await test.ledger.readModels.debts.group(group)?.name == "Trip")
+        #expect(await test.ledger.readModels.debts.groupState(group)?.description == nil)
+
+        try await test.ledger.execute(s.command(.archiveGroup(group)))
+        #expect(await test.ledger.readModels.debts.groupState(group)?.isArchived == true)
+        await expectRejection(test.ledger, Self.expense(&s, group, paidBy: s.bob), code: "groupArchived", rule: "S7")
+        await expectRejection(test.ledger, s.command(.archiveGroup(group)), code: "groupStateUnchanged", rule: "S7")
+        try await test.ledger.execute(s.command(.recordSettlement(
+            settlementID: s.ids.next(), from: s.bob, to: s.alice, amount: Scenario.chf(3_000), date: Scenario.date("2026-01-06"),
+            covers: nil, isAdvance: false, groupID: group)))
+        let unarchive = s.command(.unarchiveGroup(group))
+        try await test.ledger.execute(unarchive)
+        try await test.ledger.execute(Self.expense(&s, group, paidBy: s.bob))
+        await expectRejection(test.ledger, s.command(.unarchiveGroup(group)), code: "groupStateUnchanged", rule: "S7")
+    }
+
+    @Test("S8: a member with a balance cannot leave the group (the message names the amount); once settled they can; a group keeps two people")
+    func removeGroupMemberNeedsZeroBalance() async throws {
+        var (test, s) = try await Self.household()
+        let group = try await Self.tripGroup(&s, test.ledger)  // Alice is owed 60, Bob and Carol owe 30 each
+        do {
+            try await test.ledger.execute(s.command(.removeGroupMember(group, personID: Scenario.carol)))
+            Issue.record("a member with a balance left the group")
+        } catch {
+            #expect(error.code == "groupBalanceNotSettled")
+            #expect(error.rule == "S8")
+            #expect(error.message.contains("30.00"), "\(error.message)")
+        }
+        try await test.ledger.execute(s.command(.recordSettlement(
+            settlementID: s.ids.next(), from: Scenario.carol, to: s.alice, amount: Scenario.chf(3_000), date: Scenario.date("2026-01-06"),
+            covers: nil, isAdvance: false, groupID: group)))
+        let remove = s.command(.removeGroupMember(group, personID: Scenario.carol))
+        try await test.ledger.execute(remove)
+        #expect(await test.ledger.readModels.debts.group(group)?.members == [s.alice, s.bob])
+        await expectRejection(test.ledger, s.command(.removeGroupMember(group, personID: Scenario.carol)), code: "notInGroup", rule: "S7")
+        await expectRejection(test.ledger, s.command(.removeGroupMember(group, personID: s.bob)), code: "groupNeedsTwoMembers", rule: "S7")
+        try await test.ledger.execute(s.command(.undo(remove.commandID)))
+        #expect(await test.ledger.readModels.debts.group(group)?.members == [s.alice, s.bob, Scenario.carol])
+        await expectRejection(test.ledger, s.command(.addGroupMember(group, personID: s.bob)), code: "alreadyInGroup", rule: "S7")
+        let dave = Scenario.dave
+        try await test.ledger.execute(s.command(.addPerson(personID: dave, name: "Dave")))
+        try await test.ledger.execute(s.command(.addGroupMember(group, personID: dave)))
+        #expect(await test.ledger.state.groups[group]?.members.last == dave)
+    }
+
+    @Test("S8: deleteGroup needs every balance at zero; a deleted group is listed nowhere and takes nothing more")
+    func deleteGroupNeedsSettlement() async throws {
+        var (test, s) = try await Self.household()
+        let group = try await Self.tripGroup(&s, test.ledger)
+        await expectRejection(test.ledger, s.command(.deleteGroup(group)), code: "groupBalanceNotSettled", rule: "S8")
+        for person in [s.bob, Scenario.carol] {
+            try await test.ledger.execute(s.command(.recordSettlement(
+                settlementID: s.ids.next(), from: person, to: s.alice, amount: Scenario.chf(3_000), date: Scenario.date("2026-01-06"),
+                covers: nil, isAdvance: false, groupID: group)))
+        }
+        let delete = s.command(.deleteGroup(group))
+        try await test.ledger.execute(delete)
+        #expect(await !test.ledger.readModels.debts.groupIDs.contains(group))
+        #expect(await test.ledger.readModels.debts.groupState(group) == nil)
+        await expectRejection(test.ledger, Self.expense(&s, group, paidBy: s.alice), code: "unknownGroup", rule: "S7")
+        await expectRejection(test.ledger, s.command(.updateGroup(group, name: "Again", description: nil)), code: "unknownGroup", rule: "S7")
+        await expectRejection(test.ledger, s.command(.undo(delete.commandID)), code: "notUndoable", rule: "T5")
+    }
+
+    // MARK: Pay schedule (B1, B6)
+
+    @Test("B1, B6: setPaySchedule(biweekly) starts when the open period ends: 14-day periods after it, closed periods unchanged; setPayday returns to monthly")
+    func biweeklyPaySchedule() async throws {
+        var (test, s) = try await Self.household()  // monthly from the 1st: the open period is January
+        func period(_ date: String) async -> PayPeriod { await test.ledger.readModels.budgets.period(containing: Scenario.date(date)) }
+        try await test.ledger.execute(s.command(.setPaySchedule(frequency: .biweekly)))
+        #expect(await period("2026-01-15") == PayPeriod(start: Scenario.date("2026-01-01"), end: Scenario.date("2026-01-31")))
+        #expect(await period("2026-02-05") == PayPeriod(start: Scenario.date("2026-02-01"), end: Scenario.date("2026-02-14")))
+        #expect(await period("2026-02-20") == PayPeriod(start: Scenario.date("2026-02-15"), end: Scenario.date("2026-02-28")))
+        s.advance(to: "2026-02-16")
+        try await test.ledger.execute(s.command(.closePeriod))
+        let closed = await test.ledger.readModels.budgets.closedPeriods
+        #expect(closed == [PayPeriod(start: Scenario.date("2026-01-01"), end: Scenario.date("2026-01-31")),
+                           PayPeriod(start: Scenario.date("2026-02-01"), end: Scenario.date("2026-02-14"))])
+        #expect(await test.ledger.state.periods.openStart == Scenario.date("2026-02-15"))
+        try await test.ledger.execute(s.command(.setPayday(day: 1)))  // monthly again when the open period ends
+        #expect(await period("2026-02-20") == PayPeriod(start: Scenario.date("2026-02-15"), end: Scenario.date("2026-02-28")))
+        #expect(await period("2026-03-20") == PayPeriod(start: Scenario.date("2026-03-01"), end: Scenario.date("2026-03-31")))
+        #expect(await test.ledger.readModels.budgets.closedPeriods == closed)
+        await expectRejection(test.ledger, s.command(.setPaySchedule(frequency: .monthly)), code: "paydayOutOfRange", rule: "B1")
+    }
+
+    @Test("B1: a weekly schedule set before any payday starts on the recorded date")
+    func weeklyPayScheduleFromToday() async throws {
+        var s = Scenario()
+        let test = try await TestLedger.make("weekly")
+        try await test.ledger.execute(s.setup())
+        try await test.ledger.execute(s.command(.setPaySchedule(frequency: .weekly)))  // recorded 2026-01-05
+        let period = await test.ledger.readModels.budgets.period(containing: Scenario.date("2026-01-13"))
+        #expect(period == PayPeriod(start: Scenario.date("2026-01-12"), end: Scenario.date("2026-01-18")))
+        #expect(await test.ledger.state.periods.openStart == Scenario.date("2026-01-05"))
+    }
+
     // MARK: Budgets (B2)
 
     @Test("B2: after removeBudget the category is not budgeted: its spending is unbudgeted with no alert, while an allocation of 0 is over")

@@ -134,10 +134,28 @@ public enum CommandAction: Sendable, Hashable {
         expenseID: GroupExpenseID, groupID: GroupID, paidBy: PersonID, amount: Money, date: LocalDate,
         note: String?, split: GroupSplit, categoryID: CategoryID? = nil)
 
+    /// Sets a group's name and description, both at once: an absent description is removed
+    /// (S7; Docs/Editing.md).
+    case updateGroup(GroupID, name: String, description: String?)
+    /// Adds a member or contact to a group (S7).
+    case addGroupMember(GroupID, personID: PersonID)
+    /// Removes a person from a group; only with a zero balance in every currency (S7, S8).
+    case removeGroupMember(GroupID, personID: PersonID)
+    /// Archives a group: it takes no new expenses; settlements stay possible (S7).
+    case archiveGroup(GroupID)
+    /// Lets an archived group take expenses again (S7).
+    case unarchiveGroup(GroupID)
+    /// Deletes a group whose balances are all zero; not undoable (S7, S8).
+    case deleteGroup(GroupID)
+
     // MARK: Periods and budgets (B1-B7)
 
     /// Sets the payday; a change inside a running period takes effect at its end (B1).
     case setPayday(day: Int)
+    /// Makes paydays weekly or biweekly: periods of 7 or 14 days from the end of the open period
+    /// (or from the recorded date when no payday is set); closed periods stay (B1, B6;
+    /// Docs/Editing.md). `setPayday` goes back to monthly.
+    case setPaySchedule(frequency: RecurrenceFrequency)
     /// Allocates a budget to an expense category from a period on (B2); `nil` = the open period.
     case allocateBudget(categoryID: CategoryID, amount: Money, fromPeriod: LocalDate?)
     /// Removes a category's allocation from a period on (B2), so that it counts as not budgeted

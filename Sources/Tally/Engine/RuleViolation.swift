@@ -166,6 +166,15 @@ public struct RuleViolation: Sendable, Equatable, Error {
         case exactSplitMustSumToTotal
         /// Share weights must be positive (S7).
         case invalidShares
+        /// The person is in the group already (S7).
+        case alreadyInGroup
+        /// The group is archived: no new expenses or members (S7).
+        case groupArchived
+        /// The group is archived already, or not archived (S7).
+        case groupStateUnchanged
+        /// A member with a non-zero group balance cannot leave, and a group with one cannot be
+        /// deleted; the message names the person and the amount (S8).
+        case groupBalanceNotSettled
         // Budgets (B1-B7)
         /// Payday must be a day 1...31 (B1).
         case paydayOutOfRange
@@ -212,7 +221,9 @@ public struct RuleViolation: Sendable, Equatable, Error {
             case .splitRatiosMustSumTo100, .splitRatioBelowMinimum, .splitRatioMembersMismatch: "S1"
             case .sharingNeedsTwoMembers: "S2"
             case .settlementExceedsDebt, .settlementItemInvalid, .settlementToSelf: "S6"
-            case .unknownGroup, .groupNeedsTwoMembers, .notInGroup, .exactSplitMustSumToTotal, .invalidShares: "S7"
+            case .unknownGroup, .groupNeedsTwoMembers, .notInGroup, .exactSplitMustSumToTotal, .invalidShares,
+                 .alreadyInGroup, .groupArchived, .groupStateUnchanged: "S7"
+            case .groupBalanceNotSettled: "S8"
             case .paydayOutOfRange: "B1"
             case .budgetMustNotBeNegative, .budgetNotAllocated: "B2"
             case .noPeriodToClose, .periodGapTooLarge: "B6"

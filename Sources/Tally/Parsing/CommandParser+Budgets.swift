@@ -7,6 +7,9 @@ extension CommandParser {
             guard let small = Int(exactly: day) else { throw .bad("day", "\(day) is not a day of the month") }
             return .setPayday(day: small)
         },
+        "setPaySchedule": { fields, _ throws(CommandParseError) in
+            .setPaySchedule(frequency: try fields.choice("frequency", SchemaNames.frequencies))
+        },
         "allocateBudget": { fields, _ throws(CommandParseError) in
             .allocateBudget(categoryID: try fields.id("categoryID"), amount: try fields.money("amount"),
                             fromPeriod: try fields.optionalDate("fromPeriod"))

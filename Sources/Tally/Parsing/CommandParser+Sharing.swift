@@ -13,6 +13,16 @@ extension CommandParser {
                 covers: fields.has("covers") ? try settledItems(fields) : nil,
                 isAdvance: try fields.bool("isAdvance", default: false), groupID: try fields.optionalID("groupID"))
         },
+        "updateGroup": { fields, _ throws(CommandParseError) in
+            .updateGroup(try fields.id("groupID"), name: try fields.string("name"), description: try fields.optionalString("description"))
+        },
+        "addGroupMember": { fields, _ throws(CommandParseError) in .addGroupMember(try fields.id("groupID"), personID: try fields.id("personID")) },
+        "removeGroupMember": { fields, _ throws(CommandParseError) in
+            .removeGroupMember(try fields.id("groupID"), personID: try fields.id("personID"))
+        },
+        "archiveGroup": { fields, _ throws(CommandParseError) in .archiveGroup(try fields.id("groupID")) },
+        "unarchiveGroup": { fields, _ throws(CommandParseError) in .unarchiveGroup(try fields.id("groupID")) },
+        "deleteGroup": { fields, _ throws(CommandParseError) in .deleteGroup(try fields.id("groupID")) },
         "createGroup": { fields, _ throws(CommandParseError) in
             .createGroup(groupID: try fields.id("groupID"), name: try fields.string("name"), members: try fields.ids("members"))
         },

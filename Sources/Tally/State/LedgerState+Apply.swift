@@ -98,6 +98,8 @@ extension LedgerState {
             mutateTransactions(payload)
         case .splitRatioSet, .settlementRecorded, .groupCreated, .groupExpenseRecorded:
             mutateSharing(payload)
+        case .groupUpdated, .groupMemberAdded, .groupMemberRemoved, .groupArchived, .groupUnarchived, .groupDeleted:
+            if let groupID = payload.changedGroupID { groups[groupID]?.apply(payload) }
         case .paydaySet(let set):
             periods.apply(set, sequenceNumber: nextSequenceNumber - 1)
         case .periodClosed(let closed):

@@ -52,6 +52,22 @@ extension LedgerState {
             return EventEffect(owned: [.settlement(settlement.settlementID)], referenced: covered + group)
         case .groupCreated(let created):
             return EventEffect(owned: [.group(created.groupID)], referenced: created.members.map(EntityKey.person))
+        case .groupUpdated(let updated):
+            let old = groups[updated.groupID]
+            return EventEffect(owned: [.group(updated.groupID)],
+                               inverse: old.map { [.groupUpdated(GroupUpdated(groupID: updated.groupID, name: $0.name, description: $0.description))] })
+        case .groupMemberAdded(let added):
+            return EventEffect(owned: [.group(added.groupID)], referenced: [.person(added.personID)],
+                               inverse: [.groupMemberRemoved(GroupMemberRemoved(groupID: added.groupID, personID: added.personID))])
+        case .groupMemberRemoved(let removed):
+            return EventEffect(owned: [.group(removed.groupID)], referenced: [.person(removed.personID)],
+                               inverse: [.groupMemberAdded(GroupMemberAdded(groupID: removed.groupID, personID: removed.personID))])
+        case .groupArchived(let archived):
+            return EventEffect(owned: [.group(archived.groupID)], inverse: [.groupUnarchived(GroupUnarchived(groupID: archived.groupID))])
+        case .groupUnarchived(let unarchived):
+            return EventEffect(owned: [.group(unarchived.groupID)], inverse: [.groupArchived(GroupArchived(groupID: unarchived.groupID))])
+        case .groupDeleted(let deleted):
+            return EventEffect(owned: [.group(deleted.groupID)])
         case .groupExpenseRecorded(let expense):
             return EventEffect(owned: [.groupExpense(expense.expenseID)], referenced: [.group(expense.groupID)])
         case .paydaySet:

@@ -31,7 +31,8 @@ package struct PeriodSchedule: Sendable, Equatable {
     package var openEnd: LocalDate? { open?.end }
 
     mutating func apply(_ event: PaydaySet, sequenceNumber: UInt64) {
-        paydays.add(PaySchedule.Rule(day: event.day, effectiveFrom: event.effectiveFrom, sequenceNumber: sequenceNumber))
+        paydays.add(PaySchedule.Rule(
+            day: event.day, effectiveFrom: event.effectiveFrom, sequenceNumber: sequenceNumber, intervalDays: event.intervalDays))
         open = Self.openPeriod(paydays, after: lastClosed)
     }
 

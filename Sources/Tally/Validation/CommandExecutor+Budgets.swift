@@ -53,6 +53,21 @@ extension CommandExecutor {
             }
             guard let effectiveFrom else { throw .violation(.invalidValue, "no period start can be computed for payday \(day)") }
             return [.paydaySet(PaydaySet(day: day, effectiveFrom: effectiveFrom))]
+        case .setPaySchedule(let frequency):
+            let interval: Int
+            switch frequency {
+            case .weekly: interval = 7
+            case .biweekly: interval = 14
+            default:
+                throw .violation(.paydayOutOfRange, "a pay schedule is weekly or biweekly; for monthly paydays send setPayday with the day")
+            }
+            let effectiveFrom: LocalDate
+            if let end = state.periods.openEnd {
+                effectiveFrom = PaySchedule.dayAfter(end)  // B1: takes effect when the open period ends; closed ones stay (B6)
+            } else {
+                effectiveFrom = try recordedDate(command)
+            }
+            return [.paydaySet(PaydaySet(day: effectiveFrom.day, effectiveFrom: effectiveFrom, intervalDays: interval))]
         case .allocateBudget(let categoryID, let amount, let fromPeriod):
             let category = try usableCategory(categoryID)
             guard category.group == .expense else {

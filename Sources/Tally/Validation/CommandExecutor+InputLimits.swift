@@ -41,6 +41,8 @@ extension CommandExecutor {
             if let color { try requireBytes(color, LedgerLimits.tagBytesMax, "color", "LedgerLimits.tagBytesMax") }
         case .reorderCategories(let categories):
             try requireCount(categories.count, LedgerLimits.listEntriesMax, "categoryIDs", "LedgerLimits.listEntriesMax")
+        case .updateGroup(_, _, let description):
+            try requireNote(description)
         case .setIncomeSettings(_, _, let categories, _):
             try requireCount(categories.count, LedgerLimits.listEntriesMax, "incomeCategoryIDs", "LedgerLimits.listEntriesMax")
         default:

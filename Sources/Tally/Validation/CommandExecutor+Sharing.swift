@@ -29,7 +29,10 @@ extension CommandExecutor {
             return [.groupCreated(GroupCreated(groupID: id, name: name, members: members))]
         case .recordGroupExpense(let id, let groupID, let paidBy, let amount, let date, let note, let split, let categoryID):
             guard state.groupExpenses[id] == nil else { throw .violation(.duplicateID, "group expense id \(id) is already used") }
-            guard let group = state.groups[groupID] else { throw .violation(.unknownGroup, "no group has id \(groupID)") }
+            let group = try liveGroup(groupID)
+            guard !group.isArchived else {
+                throw .violation(.groupArchived, "\(group.name) is archived and takes no new expenses; unarchive it first")
+            }
             try requirePositive(amount, "group expense")
             guard group.members.contains(paidBy) else {
                 throw .violation(.notInGroup, "\(name(of: paidBy)) paid but is not in group \(group.name)")
@@ -88,7 +91,7 @@ extension CommandExecutor {
         let amount = settlement.amount
         let owed: Int64
         if let groupID = settlement.groupID {
-            guard let group = state.groups[groupID] else { throw .violation(.unknownGroup, "no group has id \(groupID)") }
+            let group = try liveGroup(groupID)
             guard group.members.contains(settlement.from), group.members.contains(settlement.to) else {
                 throw .violation(.notInGroup, "both people of a group settlement must be in group \(group.name)")
             }

@@ -108,7 +108,9 @@ struct CommandExecutor {
             return try validateSubscription(command)
         case .setSplitRatio, .recordSettlement, .createGroup, .recordGroupExpense:
             return try validateSharing(command)
-        case .setPayday, .allocateBudget, .removeBudget, .setIncomeSettings, .confirmBonus, .closePeriod, .setExchangeRate:
+        case .updateGroup, .addGroupMember, .removeGroupMember, .archiveGroup, .unarchiveGroup, .deleteGroup:
+            return try validateGroupChange(command)
+        case .setPayday, .setPaySchedule, .allocateBudget, .removeBudget, .setIncomeSettings, .confirmBonus, .closePeriod, .setExchangeRate:
             return try validateBudget(command)
         case .undo(let target):
             return try undo(target)

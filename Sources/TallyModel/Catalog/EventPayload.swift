@@ -85,6 +85,18 @@ public enum EventPayload: Hashable, Sendable {
     case groupCreated(GroupCreated)
     /// An expense paid by one group member for the group (S7).
     case groupExpenseRecorded(GroupExpenseRecorded)
+    /// A group's name and description were changed (S7).
+    case groupUpdated(GroupUpdated)
+    /// A person joined a group (S7).
+    case groupMemberAdded(GroupMemberAdded)
+    /// A person with a zero balance left a group (S7).
+    case groupMemberRemoved(GroupMemberRemoved)
+    /// A group was archived: it takes no new expenses (S7).
+    case groupArchived(GroupArchived)
+    /// An archived group takes expenses again (S7).
+    case groupUnarchived(GroupUnarchived)
+    /// A settled group was deleted (S7).
+    case groupDeleted(GroupDeleted)
     /// The payday that starts each budget period was set (B1).
     case paydaySet(PaydaySet)
     /// A category's budget per period, carried over until changed (B2).
@@ -103,6 +115,20 @@ public enum EventPayload: Hashable, Sendable {
     case commandUndone(CommandUndone)
     /// An undone command was redone; its events follow again in the same batch (T5).
     case commandRedone(CommandRedone)
+
+    /// The group a group change (`GroupUpdated` ... `GroupDeleted`) is about; `nil` for every
+    /// other event.
+    public var changedGroupID: GroupID? {
+        switch self {
+        case .groupUpdated(let event): event.groupID
+        case .groupMemberAdded(let event): event.groupID
+        case .groupMemberRemoved(let event): event.groupID
+        case .groupArchived(let event): event.groupID
+        case .groupUnarchived(let event): event.groupID
+        case .groupDeleted(let event): event.groupID
+        default: nil
+        }
+    }
 
     /// The event type's stable tag.
     public var tag: EventTag {
@@ -149,6 +175,12 @@ public enum EventPayload: Hashable, Sendable {
         case .settlementRecorded: .settlementRecorded
         case .groupCreated: .groupCreated
         case .groupExpenseRecorded: .groupExpenseRecorded
+        case .groupUpdated: .groupUpdated
+        case .groupMemberAdded: .groupMemberAdded
+        case .groupMemberRemoved: .groupMemberRemoved
+        case .groupArchived: .groupArchived
+        case .groupUnarchived: .groupUnarchived
+        case .groupDeleted: .groupDeleted
         case .paydaySet: .paydaySet
         case .budgetAllocated: .budgetAllocated
         case .budgetRemoved: .budgetRemoved

@@ -88,6 +88,18 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
     case groupCreated = 502
     /// ``GroupExpenseRecorded``.
     case groupExpenseRecorded = 503
+    /// ``GroupUpdated``.
+    case groupUpdated = 510
+    /// ``GroupMemberAdded``.
+    case groupMemberAdded = 511
+    /// ``GroupMemberRemoved``.
+    case groupMemberRemoved = 512
+    /// ``GroupArchived``.
+    case groupArchived = 513
+    /// ``GroupUnarchived``.
+    case groupUnarchived = 514
+    /// ``GroupDeleted``.
+    case groupDeleted = 515
     /// ``PaydaySet``.
     case paydaySet = 600
     /// ``BudgetAllocated``.
@@ -113,7 +125,7 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
         switch self {
         case .transactionRecorded, .templateCreated, .groupExpenseRecorded: 3
         case .householdCreated, .memberAdded, .personAdded, .transferRecorded, .transactionEdited,
-             .templateActivated, .templatePaused, .templateResumed: 2
+             .templateActivated, .templatePaused, .templateResumed, .paydaySet: 2
         default: 1
         }
     }
@@ -163,6 +175,12 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
         case .settlementRecorded: "SettlementRecorded"
         case .groupCreated: "GroupCreated"
         case .groupExpenseRecorded: "GroupExpenseRecorded"
+        case .groupUpdated: "GroupUpdated"
+        case .groupMemberAdded: "GroupMemberAdded"
+        case .groupMemberRemoved: "GroupMemberRemoved"
+        case .groupArchived: "GroupArchived"
+        case .groupUnarchived: "GroupUnarchived"
+        case .groupDeleted: "GroupDeleted"
         case .paydaySet: "PaydaySet"
         case .budgetAllocated: "BudgetAllocated"
         case .budgetRemoved: "BudgetRemoved"

@@ -16,7 +16,8 @@ extension Int128: WireValue {
 
 extension PayPeriod: WireValue {}
 
-/// The day (1...31, checked on read), the date it takes effect, the `PaydaySet` sequence number.
+/// The day (1...31, checked on read), the date it takes effect, the `PaydaySet` sequence number,
+/// the interval in days (presence byte; weekly and biweekly rules).
 extension PaySchedule.Rule: WireValue {
     package init(from reader: inout BinaryReader) throws(EventCodecError) {
         let start = reader.offset
@@ -24,13 +25,20 @@ extension PaySchedule.Rule: WireValue {
         guard (1...31).contains(day) else {
             throw .invalidValue(field: "payday", reason: "day \(day) outside 1...31", offset: start)
         }
-        self.init(day: day, effectiveFrom: try reader.read(), sequenceNumber: try reader.read())
+        let effectiveFrom: LocalDate = try reader.read()
+        let sequenceNumber: UInt64 = try reader.read()
+        let interval: Int? = try reader.read()
+        if let interval, !(1...366).contains(interval) {
+            throw .invalidValue(field: "payday", reason: "interval \(interval) days outside 1...366", offset: start)
+        }
+        self.init(day: day, effectiveFrom: effectiveFrom, sequenceNumber: sequenceNumber, intervalDays: interval)
     }
 
     package func write(to writer: inout BinaryWriter) {
         writer.write(day)
         writer.write(effectiveFrom)
         writer.write(sequenceNumber)
+        writer.write(intervalDays)
     }
 }
 

@@ -6,7 +6,8 @@
 /// `effectiveFrom`. A later rule takes effect at the first period boundary on or after its
 /// `effectiveFrom`: a change inside a running period waits for that period to end (US-024/065).
 /// From a boundary the period runs to the day before the next payday strictly after it; the
-/// payday of a shorter month is its last day (31 -> Feb 28/29).
+/// payday of a shorter month is its last day (31 -> Feb 28/29). A weekly or biweekly rule
+/// (`intervalDays` 7 or 14) makes every period that many days from the boundary it starts at.
 package struct PaySchedule: Hashable, Sendable {
     /// One `PaydaySet`: its day, the date it takes effect from, and the event's sequence number
     /// (which orders rules with the same `effectiveFrom`: the later one wins).
@@ -17,12 +18,16 @@ package struct PaySchedule: Hashable, Sendable {
         package let effectiveFrom: LocalDate
         /// The sequence number of its `PaydaySet`.
         package let sequenceNumber: UInt64
+        /// Weekly (7) or biweekly (14) periods counted from the boundary the rule starts at;
+        /// `nil`: monthly on `day`.
+        package let intervalDays: Int?
 
         /// Creates a rule.
-        package init(day: Int, effectiveFrom: LocalDate, sequenceNumber: UInt64) {
+        package init(day: Int, effectiveFrom: LocalDate, sequenceNumber: UInt64, intervalDays: Int? = nil) {
             self.day = day
             self.effectiveFrom = effectiveFrom
             self.sequenceNumber = sequenceNumber
+            self.intervalDays = intervalDays
         }
     }
 
@@ -61,13 +66,16 @@ package struct PaySchedule: Hashable, Sendable {
         }
         var start = first.effectiveFrom
         var day = first.day
+        var interval = first.intervalDays
         var next = 1
         while true {
             while next < rules.count, rules[next].effectiveFrom <= start {
                 day = rules[next].day
+                interval = rules[next].intervalDays
                 next += 1
             }
-            let payday = Self.nextPayday(day, after: start)
+            // A weekly or biweekly rule counts its periods from the boundary it started at.
+            let payday = interval.map { (try? start.adding(days: Int64($0))) ?? .max } ?? Self.nextPayday(day, after: start)
             let end = payday > start ? Self.dayBefore(payday) : LocalDate.max
             if date <= end || end == .max { return PayPeriod(start: start, end: end) }
             start = Self.dayAfter(end)

@@ -65,7 +65,11 @@ public struct BudgetProjection: Hashable, Sendable {
         case .transactionRestored(let restored): change(restored.transactionID, "transactionRestored", sequenceNumber) { $0.isLive = true }
         case .paydaySet(let payday):
             guard (1...31).contains(payday.day) else { return problem(sequenceNumber, "B1", "payday \(payday.day) outside 1...31") }
-            schedule.add(PaySchedule.Rule(day: payday.day, effectiveFrom: payday.effectiveFrom, sequenceNumber: sequenceNumber))
+            if let interval = payday.intervalDays, !(1...366).contains(interval) {
+                return problem(sequenceNumber, "B1", "payday interval \(interval) days outside 1...366")
+            }
+            schedule.add(PaySchedule.Rule(
+                day: payday.day, effectiveFrom: payday.effectiveFrom, sequenceNumber: sequenceNumber, intervalDays: payday.intervalDays))
         case .budgetAllocated(let allocated):
             allocate(allocated.categoryID, allocated.amount, from: allocated.fromPeriod, "budgetAllocated", sequenceNumber)
         case .budgetRemoved(let removed):

@@ -17,7 +17,7 @@ extension DebtProjection {
             guard let group = groups[groupID] else { continue }
             let balances = try groupBalances(groupID)
             let plan = try settlementPlan(groupID)
-            groupsJSON.append(.object([
+            var fields: [String: CanonicalJSON] = [
                 "groupID": CanonicalJSON(groupID), "name": .string(group.name),
                 "members": .array(group.members.map(CanonicalJSON.init)),
                 "balances": .array(balances.keys.sorted().map { currency in
@@ -30,7 +30,11 @@ extension DebtProjection {
                                               "amount": CanonicalJSON(transfer.amount)])
                     }
                 }),
-            ]))
+            ]
+            // Only when set, so that the JSON of a group never edited is unchanged.
+            if let description = group.description { fields["description"] = .string(description) }
+            if group.isArchived { fields["archived"] = .bool(true) }
+            groupsJSON.append(.object(fields))
         }
         let settlementsJSON = settlements.allEntries.sorted { ($0.value.sequenceNumber, $0.key) < ($1.value.sequenceNumber, $1.key) }
             .map { id, settlement -> CanonicalJSON in

@@ -101,8 +101,14 @@ extension DebtProjection {
         itemEntries(includeGroups: false).map(\.item).filter { person == nil || $0.debtor == person || $0.creditor == person }
     }
 
-    /// The ids of every group, sorted.
-    public var groupIDs: [GroupID] { groups.keys.sorted() }
+    /// The ids of every group that is not deleted, sorted.
+    public var groupIDs: [GroupID] { groups.filter { !$0.value.isDeleted }.keys.sorted() }
+
+    /// A group's description and whether it is archived (takes no new expenses), `nil` for an
+    /// unknown or deleted group (Docs/Editing.md).
+    public func groupState(_ groupID: GroupID) -> (description: String?, isArchived: Bool)? {
+        groups[groupID].flatMap { $0.isDeleted ? nil : ($0.description, $0.isArchived) }
+    }
 
     /// A group's name and members, `nil` for an unknown group.
     public func group(_ groupID: GroupID) -> (name: String, members: [PersonID])? {

@@ -109,6 +109,11 @@ public struct DebtProjection: Hashable, Sendable {
             }
             groups[created.groupID] = GroupRecord(name: created.name, members: created.members)
         case .groupExpenseRecorded(let expense): recordGroupExpense(expense, sequenceNumber)
+        case .groupUpdated, .groupMemberAdded, .groupMemberRemoved, .groupArchived, .groupUnarchived, .groupDeleted:
+            guard let groupID = event.payload.changedGroupID, groups[groupID] != nil else {
+                return problem(sequenceNumber, "S7", "a change of an unknown group")
+            }
+            groups[groupID]?.apply(event.payload)
         default: break
         }
     }

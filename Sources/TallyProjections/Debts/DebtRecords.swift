@@ -38,14 +38,38 @@ struct SettlementRecord: Hashable, Sendable {
     let sequenceNumber: UInt64
 }
 
-/// A group (S7): its name and members, as `GroupCreated` recorded them. The one record of a
-/// group, kept by the debt projection and by the engine's validation state.
+/// A group (S7): its name and members, as `GroupCreated` recorded them and later events
+/// changed them. The one record of a group, kept by the debt projection and by the engine's
+/// validation state.
 @WireFields
 package struct GroupRecord: Hashable, Sendable {
     /// Its name.
-    package let name: String
-    /// Its members, in the order the event lists them.
-    package let members: [PersonID]
+    package var name: String
+    /// Its members, in the order the events list them (added members last).
+    package var members: [PersonID]
+    /// Its description, if any (`GroupUpdated`).
+    package var description: String?
+    /// Whether it takes no new expenses (`GroupArchived`).
+    package var isArchived = false
+    /// Whether it was deleted (`GroupDeleted`): listed nowhere, takes nothing more.
+    package var isDeleted = false
+
+    /// Applies a group change (S7, Docs/Editing.md); other events leave it as it is.
+    package mutating func apply(_ payload: EventPayload) {
+        switch payload {
+        case .groupUpdated(let updated):
+            name = updated.name
+            description = updated.description
+        case .groupMemberAdded(let added):
+            if !members.contains(added.personID) { members.append(added.personID) }
+        case .groupMemberRemoved(let removed):
+            members.removeAll { $0 == removed.personID }
+        case .groupArchived: isArchived = true
+        case .groupUnarchived: isArchived = false
+        case .groupDeleted: isDeleted = true
+        default: break
+        }
+    }
 
     /// Creates a group's record.
     package init(name: String, members: [PersonID]) {

@@ -124,8 +124,20 @@ extension EventPayload {
                 amount: random.make(), date: random.make(), note: random.make(), split: random.make(),
                 owed: random.make()
             ))
+        case .groupUpdated:
+            .groupUpdated(GroupUpdated(groupID: random.make(), name: random.make(), description: random.make()))
+        case .groupMemberAdded:
+            .groupMemberAdded(GroupMemberAdded(groupID: random.make(), personID: random.make()))
+        case .groupMemberRemoved:
+            .groupMemberRemoved(GroupMemberRemoved(groupID: random.make(), personID: random.make()))
+        case .groupArchived:
+            .groupArchived(GroupArchived(groupID: random.make()))
+        case .groupUnarchived:
+            .groupUnarchived(GroupUnarchived(groupID: random.make()))
+        case .groupDeleted:
+            .groupDeleted(GroupDeleted(groupID: random.make()))
         case .paydaySet:
-            .paydaySet(PaydaySet(day: random.make(), effectiveFrom: random.make()))
+            .paydaySet(PaydaySet(day: random.make(), effectiveFrom: random.make(), intervalDays: random.make()))
         case .budgetAllocated:
             .budgetAllocated(BudgetAllocated(
                 categoryID: random.make(), amount: random.make(), fromPeriod: random.make()

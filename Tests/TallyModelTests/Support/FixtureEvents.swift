@@ -123,6 +123,7 @@ enum FixtureEvents {
         .templatePriceChanged, .templateCancelled,  // events-subscriptions.bin
         .personUpdated, .balanceRemoved, .transferEdited, .categoryUpdated, .categoriesReordered, .budgetRemoved,  // events-editing.bin
         .walletDesignationSet,  // events-wallet-designation.bin
+        .groupUpdated, .groupMemberAdded, .groupMemberRemoved, .groupArchived, .groupUnarchived, .groupDeleted,  // events-group-editing.bin
     ]
 
     /// The events `events-v2.bin` holds after ``events``: the types added since v1, and a
@@ -148,6 +149,8 @@ enum FixtureEvents {
         ("events-subscriptions.bin", subscriptions),
         ("events-editing.bin", editing),
         ("events-wallet-designation.bin", walletDesignation),
+        ("events-group-editing.bin", groupEditing),
+        ("events-pay-schedule.bin", paySchedule),
     ]
 
     /// One event of every type at its current version: the payloads the catalog test checks.

@@ -24,3 +24,27 @@ extension GroupExpenseRecorded: EventPayloadWire {
         }
     }
 }
+
+extension GroupUpdated: EventPayloadWire {
+    package static var eventTag: EventTag { .groupUpdated }
+}
+
+extension GroupMemberAdded: EventPayloadWire {
+    package static var eventTag: EventTag { .groupMemberAdded }
+}
+
+extension GroupMemberRemoved: EventPayloadWire {
+    package static var eventTag: EventTag { .groupMemberRemoved }
+}
+
+extension GroupArchived: EventPayloadWire {
+    package static var eventTag: EventTag { .groupArchived }
+}
+
+extension GroupUnarchived: EventPayloadWire {
+    package static var eventTag: EventTag { .groupUnarchived }
+}
+
+extension GroupDeleted: EventPayloadWire {
+    package static var eventTag: EventTag { .groupDeleted }
+}

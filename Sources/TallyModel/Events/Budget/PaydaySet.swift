@@ -1,16 +1,21 @@
 /// The payday that starts each budget period was set (B1).
 ///
-/// Tag 600, schema version 1 (see ``EventTag/paydaySet`` and `Docs/Events.md`).
+/// Tag 600, schema version 2 (see ``EventTag/paydaySet`` and `Docs/Events.md`): version 2 added
+/// `intervalDays` (weekly and biweekly paydays).
 @WireFields
 public struct PaydaySet: Hashable, Sendable {
     /// Day of month 1...31; clamped to the month's last day in shorter months.
     public let day: Int
     /// The first period start it applies to.
     public let effectiveFrom: LocalDate
+    /// Weekly (7) or biweekly (14) paydays: every period is this many days, counted from
+    /// `effectiveFrom`, and `day` is ignored; `nil` (and every version 1 payload): monthly on `day`.
+    @WireSince(2) public let intervalDays: Int?
 
     /// Creates the payload; the engine validates it against the ledger before recording.
-    public init(day: Int, effectiveFrom: LocalDate) {
+    public init(day: Int, effectiveFrom: LocalDate, intervalDays: Int? = nil) {
         self.day = day
         self.effectiveFrom = effectiveFrom
+        self.intervalDays = intervalDays
     }
 }
