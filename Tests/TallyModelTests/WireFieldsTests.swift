@@ -64,4 +64,21 @@ struct WireFieldsTests {
         var unversioned = BinaryReader(writer.bytes)
         #expect(try Grown(from: &unversioned) == grown, "a reader without a version (a checkpoint) reads every field")
     }
+
+    @WireFields
+    struct Holder: WireValue, Equatable {
+        let grown: Grown
+    }
+
+    @Test("G4: a nested value reads every field whatever the event's version (@WireSince compares the event's own fields only)")
+    func nestedValueIgnoresTheEventVersion() throws {
+        let holder = Holder(grown: Grown(wallet: WalletID(UUIDValue(high: 5, low: 6)), category: CategoryID(UUIDValue(high: 7, low: 8))))
+        var writer = BinaryWriter()
+        holder.write(to: &writer)
+        var reader = BinaryReader(writer.bytes)
+        reader.layoutVersion = 1
+        #expect(try Holder(from: &reader) == holder)
+        #expect(reader.remainingCount == 0)
+        #expect(reader.layoutVersion == 1, "the event's version is back after the nested read")
+    }
 }

@@ -16,7 +16,7 @@ extension Ledger {
 
     /// The flows of each month from `first` through `last`, oldest first.
     /// - Throws: ``LedgerError/invalidQuery(_:)`` when `last` is before `first`, the range
-    ///   holds more than ``NetWorthProjection/flowMonthsMax`` months, or a figure overflows (G1).
+    ///   holds more than `NetWorthProjection.flowMonthsMax` months, or a figure overflows (G1).
     public func flows(from first: YearMonth, through last: YearMonth) throws(LedgerError) -> [MonthlyFlows] {
         guard first <= last else { throw .invalidQuery("flows from \(first) through \(last): the range ends before it starts") }
         let count = (last.year - first.year) * 12 + last.month - first.month + 1

@@ -16,8 +16,9 @@ extension Ledger {
     /// audited (``LedgerAudit``: frames, checksums and chain, every event decoded and folded
     /// into the read models without a problem, shares summing to their amounts, every personal
     /// text readable); only a clean audit lets the folder be synced, renamed into place and
-    /// the parent synced. On any failure the temporary folder is removed and nothing exists at
-    /// `directory`, so a retry starts afresh.
+    /// the parent synced. On any failure before the rename the temporary folder is removed and
+    /// nothing exists at `directory`, so a retry starts afresh; if only the parent's sync after
+    /// the rename fails, the ledger is in place and the error says so.
     ///
     /// The audit checks what a fold can check; it does not replay commands, so an event that
     /// folds cleanly but no command could have produced is restored.

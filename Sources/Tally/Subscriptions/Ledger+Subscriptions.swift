@@ -37,7 +37,7 @@ extension Ledger {
     }
 
     /// The recorded occurrences of template `id`, by date, with each transaction's amount now.
-    /// - Throws: ``LedgerError/violation(_:)`` `unknownTemplate` when no template has that id.
+    /// - Throws: ``LedgerError/rejected(_:)`` `unknownTemplate` (T4) when no template has that id.
     public func billingHistory(of id: TemplateID) throws(LedgerError) -> [BilledOccurrence] {
         guard let history = SubscriptionBook(state: queryState).history(of: id) else {
             throw .violation(.unknownTemplate, "no template has id \(id)")

@@ -109,6 +109,9 @@ extension CommandExecutor {
         for id in state.templates.keys.sorted() {
             guard let template = state.templates[id] else { continue }
             let due = template.schedule.occurrences(from: template.details.date, through: through, limit: LedgerLimits.templateOccurrencesMax)
+            if due.count == LedgerLimits.templateOccurrencesMax, let last = due.last, last.date < through {
+                throw .violation(.inputTooLarge, "template \(id) reaches its \(LedgerLimits.templateOccurrencesMax)th occurrence on \(last.date), the most one template has (LedgerLimits.templateOccurrencesMax); nothing after it can be posted: cancel it and create a new one from that date on")
+            }
             let posted = Set(template.posted.map(\.date))
             for occurrence in due where occurrence.status == .billed && !posted.contains(occurrence.date) {
                 guard events.count < LedgerLimits.occurrencesPerPostMax else {

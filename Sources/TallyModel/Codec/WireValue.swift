@@ -16,8 +16,13 @@ extension WireValue {
 
 extension BinaryReader {
     /// Reads any ``WireValue``; the type comes from the context.
+    /// Inside the value the layout version is cleared: ``WireSince(_:)`` compares the event's
+    /// version with the event's own fields only, never with a nested value's.
     package mutating func read<Value: WireValue>(_ type: Value.Type = Value.self) throws(EventCodecError) -> Value {
-        try Value(from: &self)
+        let version = layoutVersion
+        layoutVersion = nil
+        defer { layoutVersion = version }
+        return try Value(from: &self)
     }
 
     /// Reads an optional field that schema `version` added (``WireSince(_:)``): `nil`, reading
