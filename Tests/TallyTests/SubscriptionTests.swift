@@ -88,6 +88,38 @@ struct SubscriptionTests {
                               code: "recurringTermsInvalid", rule: "R1")
     }
 
+    @Test("R1: a pause and a resume without dates take the command's date: what was posted stays billed, and resuming never bills the months the pause skipped")
+    func undatedPauseAndResumeUseTheCommandDate() async throws {
+        var (test, s) = try await Self.household()
+        let template: TemplateID = s.ids.next()
+        try await test.ledger.execute(s.command(.createTemplate(template, frequency: .monthly, Self.entry(s, 1500, anchor: "2026-01-05"))))
+        #expect(try await Self.post(test, &s, through: "2026-02-10").count == 2)
+        s.advance(to: "2026-02-20")
+        try await test.ledger.execute(s.command(.pauseTemplate(template)))
+        let calendar = try await test.ledger.renewalCalendar(for: YearMonth(year: 2026, month: 2))
+        #expect(calendar.map(\.date.isoString) == ["2026-02-05"], "the posted February charge is still listed after the pause")
+        s.advance(to: "2026-06-15")
+        try await test.ledger.execute(s.command(.resumeTemplate(template)))
+        #expect(try await Self.post(test, &s, through: "2026-06-30").isEmpty, "June 5 fell in the pause")
+        #expect(try await Self.post(test, &s, through: "2026-07-31").count == 1)
+        #expect(try await Self.history(test, template).map(\.0) == ["2026-01-05", "2026-02-05", "2026-07-05"])
+        await expectRejection(test.ledger, s.command(.pauseTemplate(template, from: Scenario.date("2026-07-05"))),
+                              code: "occurrenceAlreadyPosted", rule: "R1")
+    }
+
+    @Test("R1: posting past a template's last possible occurrence (templateOccurrencesMax) is refused by name, never cut short silently")
+    func postingPastTheOccurrenceCapIsRefused() async throws {
+        var (test, s) = try await Self.household()
+        let template: TemplateID = s.ids.next()
+        try await test.ledger.execute(s.command(.createTemplate(template, frequency: .daily, Self.entry(s, 100, anchor: "1990-01-01"))))
+        do {
+            _ = try await test.ledger.execute(s.command(.postDueOccurrences(through: Scenario.date("2026-01-01"))))
+            Issue.record("posting 13,150 daily occurrences was accepted")
+        } catch {
+            #expect(error.code == "inputTooLarge" && error.message.contains("templateOccurrencesMax") && error.message.contains("2017-05-18"), "\(error)")
+        }
+    }
+
     @Test("R1: an end count posts that many occurrences; an end date with a count is recurringTermsInvalid")
     func endCount() async throws {
         var (test, s) = try await Self.household()
