@@ -37,7 +37,7 @@ public enum LedgerJournalExporter {
             switch committed.event.payload {
             case .walletOpened(let opened): openings.append((opened.walletID, opened))
             case .transferRecorded(let transfer): transfers[transfer.transferID] = transfer
-            case .transferEdited(let edited): transfers[edited.transferID] = edited.transfer
+            case .transferEdited(let edited): transfers[edited.transfer.transferID] = edited.transfer
             case .transactionRecorded(let recorded): transactionOrder.append(recorded.transactionID)
             case .templateActivated(let activated): transactionOrder.append(activated.transactionID)
             default: break

@@ -32,7 +32,7 @@ public struct StoreChanges: Sendable, Equatable {
         case .transactionDeleted(let deleted): transactionIDs.insert(deleted.transactionID)
         case .transactionRestored(let restored): transactionIDs.insert(restored.transactionID)
         case .transferRecorded(let transfer): transferIDs.insert(transfer.transferID)
-        case .transferEdited(let edited): transferIDs.insert(edited.transferID)
+        case .transferEdited(let edited): transferIDs.insert(edited.transfer.transferID)
         case .transferDeleted(let deleted): transferIDs.insert(deleted.transferID)
         default: break
         }

@@ -10,7 +10,7 @@ extension EventPayload {
         case .walletOpened(let event): [event.openingBalance]
         case .balanceRecorded(let event): [event.balance]
         case .transferRecorded(let event): [event.amountSent, event.amountReceived]
-        case .transferEdited(let event): [event.amountSent, event.amountReceived]
+        case .transferEdited(let event): [event.transfer.amountSent, event.transfer.amountReceived]
         case .transactionRecorded(let event): [event.details.amount]
         case .transactionEdited(let event): [event.details.amount]
         case .transactionRestored(let event): state.transactions[event.transactionID].map { [$0.details.amount] } ?? []

@@ -148,9 +148,9 @@ extension LedgerState {
             transfers[transfer.transferID] = TransferRecord(transfer: transfer)
             applyTransfer(transfer, sign: 1)
         case .transferEdited(let edited):
-            guard let record = transfers[edited.transferID], !record.isDeleted else { return }
+            guard let record = transfers[edited.transfer.transferID], !record.isDeleted else { return }
             applyTransfer(record.transfer, sign: -1)
-            transfers.update(edited.transferID) { $0.transfer = edited.transfer }
+            transfers.update(edited.transfer.transferID) { $0.transfer = edited.transfer }
             applyTransfer(edited.transfer, sign: 1)
         case .transferDeleted(let deleted):
             guard let record = transfers[deleted.transferID], !record.isDeleted else { return }

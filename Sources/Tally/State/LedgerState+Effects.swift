@@ -153,12 +153,12 @@ extension LedgerState {
                 referenced: [.wallet(transfer.fromWalletID), .wallet(transfer.toWalletID)],
                 inverse: [.transferDeleted(TransferDeleted(transferID: transfer.transferID))])
         case .transferEdited(let edited):
-            let old = transfers[edited.transferID]?.transfer
+            let old = transfers[edited.transfer.transferID]?.transfer
             let oldWallets = old.map { [EntityKey.wallet($0.fromWalletID), .wallet($0.toWalletID)] } ?? []
             return EventEffect(
-                owned: [.transfer(edited.transferID)],
-                referenced: [.wallet(edited.fromWalletID), .wallet(edited.toWalletID)] + oldWallets,
-                inverse: old.map { [.transferEdited(TransferEdited(restoring: $0))] })
+                owned: [.transfer(edited.transfer.transferID)],
+                referenced: [.wallet(edited.transfer.fromWalletID), .wallet(edited.transfer.toWalletID)] + oldWallets,
+                inverse: old.map { [.transferEdited(TransferEdited(transfer: $0))] })
         case .transferDeleted(let deleted):
             return EventEffect(owned: [.transfer(deleted.transferID)])
         default:

@@ -65,9 +65,9 @@ extension CommandExecutor {
             // P1: a note left as it was keeps its author; a new note is the actor's.
             let text: PersonalText?
             if let note, let kept = old.note, kept.text == note { text = kept } else { text = note.map { PersonalText($0, owner: command.actor) } }
-            return [.transferEdited(TransferEdited(
+            return [.transferEdited(TransferEdited(transfer: TransferRecorded(
                 transferID: id, fromWalletID: from, toWalletID: to, amountSent: sent, amountReceived: received,
-                date: date, note: text))]
+                date: date, note: text)))]
         case .deleteTransfer(let id):
             _ = try liveTransfer(id, verb: "deleted")
             return [.transferDeleted(TransferDeleted(transferID: id))]

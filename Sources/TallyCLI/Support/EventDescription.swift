@@ -32,7 +32,8 @@ struct EventDescription {
         case .transferRecorded(let event):
             summary = "\(history.walletName(event.fromWalletID)) -> \(history.walletName(event.toWalletID)) \(event.amountSent.formatted())"
             wallets = [event.fromWalletID, event.toWalletID]
-        case .transferEdited(let event):
+        case .transferEdited(let edit):
+            let event = edit.transfer
             summary = "edit: \(history.walletName(event.fromWalletID)) -> \(history.walletName(event.toWalletID)) \(event.amountSent.formatted())"
             wallets = [event.fromWalletID, event.toWalletID]
         case .balanceRecorded(let event):

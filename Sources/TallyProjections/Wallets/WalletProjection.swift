@@ -132,20 +132,20 @@ public struct WalletProjection: Hashable, Sendable {
     /// W6: the transfer's movements move to its new wallets, amounts and date; it keeps its place
     /// in the journal order (the sequence number that recorded it).
     private mutating func editTransfer(_ edited: TransferEdited, _ sequenceNumber: UInt64) {
-        guard let old = transfers[edited.transferID] else {
-            return problem(sequenceNumber, "W6", "unknown transfer \(edited.transferID)")
+        guard let old = transfers[edited.transfer.transferID] else {
+            return problem(sequenceNumber, "W6", "unknown transfer \(edited.transfer.transferID)")
         }
-        guard let source = wallets[edited.fromWalletID], let target = wallets[edited.toWalletID],
-              source.currency == edited.amountSent.currency, target.currency == edited.amountReceived.currency,
-              edited.amountSent.isPositive, edited.amountReceived.isPositive
+        guard let source = wallets[edited.transfer.fromWalletID], let target = wallets[edited.transfer.toWalletID],
+              source.currency == edited.transfer.amountSent.currency, target.currency == edited.transfer.amountReceived.currency,
+              edited.transfer.amountSent.isPositive, edited.transfer.amountReceived.isPositive
         else {
-            return problem(sequenceNumber, "W6", "edit of transfer \(edited.transferID) names an unknown wallet, a wrong currency or a non-positive amount")
+            return problem(sequenceNumber, "W6", "edit of transfer \(edited.transfer.transferID) names an unknown wallet, a wrong currency or a non-positive amount")
         }
         let record = TransferRecord(
-            fromWalletID: edited.fromWalletID, toWalletID: edited.toWalletID, amountSent: edited.amountSent,
-            amountReceived: edited.amountReceived, date: edited.date, isLive: old.isLive, sequenceNumber: old.sequenceNumber)
+            fromWalletID: edited.transfer.fromWalletID, toWalletID: edited.transfer.toWalletID, amountSent: edited.transfer.amountSent,
+            amountReceived: edited.transfer.amountReceived, date: edited.transfer.date, isLive: old.isLive, sequenceNumber: old.sequenceNumber)
         if old.isLive { movementIndex.add(old, direction: -1) }
-        transfers.update(edited.transferID) { $0 = record }
+        transfers.update(edited.transfer.transferID) { $0 = record }
         if record.isLive { movementIndex.add(record, direction: 1) }
     }
 

@@ -58,11 +58,11 @@ extension EventPayload {
         case .transferDeleted:
             .transferDeleted(TransferDeleted(transferID: random.make()))
         case .transferEdited:
-            .transferEdited(TransferEdited(
+            .transferEdited(TransferEdited(transfer: TransferRecorded(
                 transferID: random.make(), fromWalletID: random.make(), toWalletID: random.make(),
                 amountSent: random.make(), amountReceived: random.make(), date: random.make(),
                 note: random.make()
-            ))
+            )))
         case .balanceRemoved:
             .balanceRemoved(BalanceRemoved(walletID: random.make(), date: random.make()))
         case .walletDesignationSet:

@@ -12,9 +12,9 @@ extension FixtureEvents {
         Event(commandID: id(2300), actor: anna, recordedAt: Timestamp(millisecondsSinceEpoch: 1_795_400_000_000),
               payload: .balanceRemoved(BalanceRemoved(walletID: bank, date: date(2026, 11, 30)))),
         Event(commandID: id(2310), actor: ben, recordedAt: Timestamp(millisecondsSinceEpoch: 1_795_400_000_500),
-              payload: .transferEdited(TransferEdited(
+              payload: .transferEdited(TransferEdited(transfer: TransferRecorded(
                 transferID: id(40), fromWalletID: card, toWalletID: bank, amountSent: eur(10_650), amountReceived: chf(10_000),
-                date: date(2026, 11, 3), note: PersonalText("FX back", owner: ben)))),
+                date: date(2026, 11, 3), note: PersonalText("FX back", owner: ben))))),
         Event(commandID: id(3100), actor: anna, recordedAt: Timestamp(millisecondsSinceEpoch: 1_795_400_000_700),
               payload: .categoryUpdated(CategoryUpdated(categoryID: groceries, budgetType: .wants, icon: "🥦", color: "#4CAF50"))),
         Event(commandID: id(3110), actor: anna, recordedAt: Timestamp(millisecondsSinceEpoch: 1_795_400_000_800),

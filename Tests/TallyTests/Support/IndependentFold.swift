@@ -36,7 +36,7 @@ struct IndependentFold {
             changes[deleted.transactionID, default: []].append(Change(sequenceNumber: sequenceNumber, tag: .transactionDeleted))
         case .transactionRestored(let restored): transactions[restored.transactionID]?.isLive = true
         case .transferRecorded(let transfer): transfers[transfer.transferID] = (transfer, true)
-        case .transferEdited(let edited): transfers[edited.transferID]?.transfer = edited.transfer
+        case .transferEdited(let edited): transfers[edited.transfer.transferID]?.transfer = edited.transfer
         case .transferDeleted(let deleted): transfers[deleted.transferID]?.isLive = false
         case .settlementRecorded(let settlement):
             var violations: [String] = []
