@@ -14,8 +14,11 @@ final class FaultFile: JournalFile, @unchecked Sendable {
     let writable: Bool
     /// The simulated process that opened the file (nil: opened on the file system directly).
     let process: Int?
+    /// The path it was opened or created at (a fault may be aimed at paths holding a name).
+    let path: String
 
-    init(fileSystem: FaultInjectingFileSystem, nodeID: Int, generation: Int, writable: Bool, process: Int?) {
+    init(fileSystem: FaultInjectingFileSystem, nodeID: Int, generation: Int, writable: Bool, process: Int?, path: String) {
+        self.path = path
         self.fileSystem = fileSystem
         self.nodeID = nodeID
         self.generation = generation
@@ -45,6 +48,10 @@ final class FaultFile: JournalFile, @unchecked Sendable {
             state.fileWriteCount += 1
             if let fault = state.failNextWrite {
                 state.failNextWrite = nil
+                throw fault.errno
+            }
+            if let (name, fault) = state.failNextWriteToPath, path.contains(name) {
+                state.failNextWriteToPath = nil
                 throw fault.errno
             }
             if let remaining = state.writesUntilFailure {

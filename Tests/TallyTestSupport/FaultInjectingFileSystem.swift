@@ -51,6 +51,8 @@ public final class FaultInjectingFileSystem: FileSystem, Sendable {
         var generation = 0
         var random: SeededRandom
         var failNextWrite: Fault?
+        /// The next write to a file whose path contains the name fails (other writes pass).
+        var failNextWriteToPath: (name: String, fault: Fault)?
         var failNextSync: Fault?
         var writesUntilFailure: Int?
         var writeFault: Fault = .ioError
@@ -146,6 +148,12 @@ public final class FaultInjectingFileSystem: FileSystem, Sendable {
     /// The next `write` fails with `fault` after writing nothing.
     public func failNextWrite(_ fault: Fault) { state.withLock { $0.failNextWrite = fault } }
 
+    /// The next write to a file whose path contains `name` fails with `fault`; writes to other
+    /// files (a background checkpoint's, the journal's) pass, whatever their order.
+    public func failNextWrite(toPathContaining name: String, with fault: Fault) {
+        state.withLock { $0.failNextWriteToPath = (name, fault) }
+    }
+
     /// The `count`-th write from now fails with `fault`.
     public func failWrite(after count: Int, with fault: Fault) {
         state.withLock { $0.writesUntilFailure = count; $0.writeFault = fault }
@@ -158,6 +166,7 @@ public final class FaultInjectingFileSystem: FileSystem, Sendable {
     public func clearFaults() {
         state.withLock { state in
             state.failNextWrite = nil
+            state.failNextWriteToPath = nil
             state.failNextSync = nil
             state.syncsUntilFailure = nil
             state.failNextRead = nil
@@ -251,7 +260,7 @@ public final class FaultInjectingFileSystem: FileSystem, Sendable {
         try state.withLock { state throws(Errno) in
             try state.requireAlive(process)
             guard let id = state.liveEntries[path.string] else { throw .noSuchFileOrDirectory }
-            return FaultFile(fileSystem: self, nodeID: id, generation: state.generation, writable: writable, process: process)
+            return FaultFile(fileSystem: self, nodeID: id, generation: state.generation, writable: writable, process: process, path: path.string)
         }
     }
 
@@ -271,7 +280,7 @@ public final class FaultInjectingFileSystem: FileSystem, Sendable {
             state.nextNodeID += 1
             state.nodes[id] = Node()
             state.liveEntries[path.string] = id
-            return FaultFile(fileSystem: self, nodeID: id, generation: state.generation, writable: true, process: process)
+            return FaultFile(fileSystem: self, nodeID: id, generation: state.generation, writable: true, process: process, path: path.string)
         }
     }
 

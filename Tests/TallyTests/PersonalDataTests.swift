@@ -217,13 +217,15 @@ struct PersonalDataTests {
         try await ledger.execute(household.scenario.command(.recordTransaction(household.scenario.ids.next(), household.scenario.expense(100))))
         await ledger.checkpointWritten()  // in the background, off the actor
         let checkpointsBefore = try fileSystem.contentsOfDirectory(at: LedgerDirectory("/ledger").checkpoints)
-        fileSystem.failWrite(after: 1, with: .ioError)  // the append succeeds, the key file write fails
+        // The append succeeds, the key file write fails (aimed at the key file, so a background
+        // write in between cannot take the fault).
+        fileSystem.failNextWrite(toPathContaining: LedgerDirectory.personalKeysName, with: .ioError)
         try await ledger.execute(forget[1])
         #expect(await ledger.unfinishedForgetting == [bob])
         #expect(await ledger.state.people[bob]?.isForgotten == true)
         // The retry before the next command fails too; the command still commits, but its
         // interval checkpoint is not written while the state holds Bob's texts.
-        fileSystem.failNextWrite(.ioError)
+        fileSystem.failNextWrite(toPathContaining: LedgerDirectory.personalKeysName, with: .ioError)
         try await ledger.execute(household.scenario.command(.recordTransaction(household.scenario.ids.next(), household.scenario.expense(200))))
         #expect(await ledger.unfinishedForgetting == [bob])
         await ledger.checkpointWritten()
@@ -243,8 +245,8 @@ struct PersonalDataTests {
         for command in household2.commands { try await ledger2.execute(command) }
         let forget2 = household2.removeAndForgetBob()
         try await ledger2.execute(forget2[0])
-        await ledger2.checkpointWritten()  // a background interval checkpoint would take the armed write count
-        fileSystem2.failWrite(after: 1, with: .ioError)
+        await ledger2.checkpointWritten()
+        fileSystem2.failNextWrite(toPathContaining: LedgerDirectory.personalKeysName, with: .ioError)
         try await ledger2.execute(forget2[1])
         #expect(await ledger2.unfinishedForgetting == [bob])
         fileSystem2.crash(.dropUnsynced)
