@@ -11,6 +11,8 @@ public struct Projections: Hashable, Sendable {
     public internal(set) var debts = DebtProjection()
     /// Budget periods and snapshots (B1-B7).
     public internal(set) var budgets = BudgetProjection()
+    /// Savings goals and their milestones (R2), over the wallet state.
+    public internal(set) var goals = GoalProjection()
     /// The sequence number of the last event applied, `nil` before any.
     public internal(set) var lastSequenceNumber: UInt64?
 
@@ -25,6 +27,7 @@ public struct Projections: Hashable, Sendable {
         wallets.apply(event, sequenceNumber: sequenceNumber)
         debts.apply(event, sequenceNumber: sequenceNumber)
         budgets.apply(event, sequenceNumber: sequenceNumber)
+        goals.apply(event, sequenceNumber: sequenceNumber, wallets: wallets)
         lastSequenceNumber = sequenceNumber
     }
 
@@ -51,6 +54,7 @@ public struct Projections: Hashable, Sendable {
         wallets.encodeState(to: &writer, archived: archived)
         debts.encodeState(to: &writer, archived: archived)
         budgets.encodeState(to: &writer, archived: archived)
+        goals.encode(to: &writer)
         return writer.bytes
     }
 
@@ -63,15 +67,17 @@ public struct Projections: Hashable, Sendable {
         wallets = try WalletProjection(from: &reader)
         debts = try DebtProjection(from: &reader)
         budgets = try BudgetProjection(from: &reader)
+        goals = try GoalProjection(from: &reader)
         try reader.finish()
     }
 
-    /// All read models as one canonical JSON object: `{"budgets","debts","netWorth","wallets"}`.
+    /// All read models as one canonical JSON object: `{"budgets","debts","goals","netWorth","wallets"}`.
     /// - Throws: ``ProjectionError/overflow(rule:subject:)``.
     public func canonicalJSON() throws(ProjectionError) -> CanonicalJSON {
         .object([
             "wallets": try wallets.canonicalJSON(), "debts": try debts.canonicalJSON(),
             "budgets": try budgets.canonicalJSON(), "netWorth": try netWorth.canonicalJSON(),
+            "goals": try goals.canonicalJSON(wallets: wallets),
         ])
     }
 }

@@ -237,6 +237,8 @@ struct EventCodecTests {
         "514:GroupUnarchived", "515:GroupDeleted",
         "600:PaydaySet", "601:BudgetAllocated", "602:IncomeSettingsSet", "603:BonusConfirmed",
         "604:PeriodClosed", "610:BudgetRemoved",
+        "620:GoalCreated", "621:GoalUpdated", "622:GoalAmountSet", "623:GoalDeleted", "624:GoalRestored",
+        "630:ScenarioSaved", "631:ScenarioDeleted", "632:ScenarioActivated", "640:AlertSettingsSet",
         "700:ExchangeRateSet",
         "900:CommandUndone", "901:CommandRedone",
     ]

@@ -146,6 +146,11 @@ extension EntityKey: WireValue {
         case .balancePoints(let id): writer.writeByte(19); writer.write(id)
         case .categoryOrder: writer.writeByte(20)
         case .walletDesignation(let id): writer.writeByte(22); writer.write(id)
+        case .goal(let id): writer.writeByte(30); writer.write(id)
+        case .goalAmounts(let id): writer.writeByte(31); writer.write(id)
+        case .scenario(let id): writer.writeByte(32); writer.write(id)
+        case .activeScenario: writer.writeByte(33)
+        case .alertSettings: writer.writeByte(34)
         }
     }
 
@@ -174,6 +179,11 @@ extension EntityKey: WireValue {
         case 19: self = .balancePoints(try reader.read())
         case 20: self = .categoryOrder
         case 22: self = .walletDesignation(try reader.read())
+        case 30: self = .goal(try reader.read())
+        case 31: self = .goalAmounts(try reader.read())
+        case 32: self = .scenario(try reader.read())
+        case 33: self = .activeScenario
+        case 34: self = .alertSettings
         case let other: throw .invalidValue(field: "EntityKey", reason: "unknown case \(other)", offset: start)
         }
     }

@@ -17,8 +17,9 @@ extension LedgerState {
     /// removed, `BudgetRemoved`), the effective balance points and the category order follow the
     /// budgets; a category record ends with its bucket, icon and color; a template's record is its R1
     /// schedule (``RecurringSchedule``), split among members and posted occurrences; a wallet record ends with its flow
-    /// designations (N5).
-    static let checkpointMagic = "tally.ledgerState.v8"
+    /// designations (N5). v9: the planning book (goals, scenarios, alert settings; R2, R3, R6)
+    /// follows the income index.
+    static let checkpointMagic = "tally.ledgerState.v9"
 
     /// - Parameter archived: the archived maps (``ArchivedMap``: transactions, transfers, group
     ///   expenses, settlements, category members, the command history) are in the checkpoint
@@ -70,6 +71,7 @@ extension LedgerState {
                 writer.writeVarUInt(UInt64(truncatingIfNeeded: amount))      // then low half
             }
         }
+        planning.write(to: &writer)
         return writer.bytes
     }
 
@@ -124,6 +126,7 @@ extension LedgerState {
             }
             incomeByDate[date] = payers
         }
+        planning = try PlanningBook(from: &reader)
         try reader.finish()
     }
 }
@@ -199,6 +202,7 @@ extension PersonRecord: WireValue {}
 extension WalletRecord: WireValue {}
 extension CategoryRecord: WireValue {}
 extension TemplateRecord: WireValue {}
+extension GoalRecord: WireValue {}
 extension PostedOccurrence: WireValue {}
 extension BudgetKey: WireValue {}
 extension BalancePointKey: WireValue {}

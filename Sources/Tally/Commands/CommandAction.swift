@@ -172,4 +172,24 @@ public enum CommandAction: Sendable, Hashable {
 
     /// Sets an exchange rate valid from `asOf` (N3).
     case setExchangeRate(ExchangeRate, asOf: LocalDate)
+
+    // MARK: Planning (R2, R3, R6; Docs/Planning.md)
+
+    /// Creates a savings goal (R2): linked wallets, or none for a goal tracked by hand.
+    case createGoal(GoalID, GoalDefinition)
+    /// Replaces a goal's definition (R2).
+    case updateGoal(GoalID, GoalDefinition)
+    /// Sets the amount saved toward a goal tracked by hand as of a date; `nil` removes that
+    /// date's entry (R2).
+    case setGoalAmount(GoalID, date: LocalDate, amount: Money?)
+    /// Deletes a goal (R2); undo restores it.
+    case deleteGoal(GoalID)
+    /// Saves a scenario, new or replacing the one with that id (R3).
+    case saveScenario(ScenarioSaved)
+    /// Deletes a scenario (R3).
+    case deleteScenario(ScenarioID)
+    /// Makes a scenario the active one, or none (`nil`: the baseline alone) (R3).
+    case activateScenario(ScenarioID?)
+    /// Sets the household's alert settings (R6).
+    case setAlertSettings(AlertSettingsSet)
 }

@@ -268,8 +268,13 @@ public actor Ledger {
     public func read<Value: Sendable, Failure: Error>(
         _ body: @Sendable (Projections) throws(Failure) -> Value
     ) throws(Failure) -> Value {
-        if isClosed || archiveReader?.failure != nil { return try body(readModels) }
-        return try body(projections)
+        try body(servedModels)
+    }
+
+    /// The read models ``read(_:)`` passes: the ledger's own, or when the archive cannot be read
+    /// (closed, a damaged page) the complete ones.
+    var servedModels: Projections {
+        isClosed || archiveReader?.failure != nil ? readModels : projections
     }
 
     /// The last acknowledged sequence number (0 for an empty ledger).
@@ -630,7 +635,7 @@ public actor Ledger {
     /// Recomputes every observed value from the store, when it shows the last committed batch.
     private func refreshObservations() {
         guard !observations.isEmpty, let shown = readSide.store(showing: lastSequenceNumber) else { return }
-        for observation in observations.values { observation.refresh(shown) }
+        for observation in observations.values { observation.refresh(shown) { planningView(store: shown) } }
     }
 
     /// Registers an observation (``observe(_:)``); returns its id.

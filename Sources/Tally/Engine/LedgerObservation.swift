@@ -1,38 +1,38 @@
 import Synchronization
 import TallyStore
 
-/// One observation of a value computed from the read-side store (``Ledger/observe(_:)``).
+/// One observation of a value computed from the read side (``Ledger/observe(_:)``,
+/// ``Ledger/observePlanning(_:)``).
 protocol StoreObservation: Sendable {
-    /// Recomputes the value from `store` (which shows the last committed batch) and yields it
-    /// when it changed.
-    func refresh(_ store: LedgerStore)
+    /// Recomputes the value from `store` (which shows the last committed batch) or `planning`
+    /// (the planning view of the same batch) and yields it when it changed.
+    func refresh(_ store: LedgerStore, planning: () -> PlanningView)
     /// Ends the sequence (the ledger closed).
     func finish()
 }
 
 /// A value, its last yielded version and the continuation of the sequence that delivers it.
 final class ValueObservation<Value: Equatable & Sendable>: StoreObservation {
-    private let compute: @Sendable (LedgerStore) throws(StoreError) -> Value
+    private let compute: @Sendable (LedgerStore, () -> PlanningView) throws(LedgerError) -> Value
     private let continuation: AsyncThrowingStream<Value, any Error>.Continuation
     private let last = Mutex<Value?>(nil)
 
-    init(_ compute: @escaping @Sendable (LedgerStore) throws(StoreError) -> Value, _ continuation: AsyncThrowingStream<Value, any Error>.Continuation) {
+    init(_ compute: @escaping @Sendable (LedgerStore, () -> PlanningView) throws(LedgerError) -> Value,
+         _ continuation: AsyncThrowingStream<Value, any Error>.Continuation) {
         self.compute = compute
         self.continuation = continuation
     }
 
-    func refresh(_ store: LedgerStore) {
+    func refresh(_ store: LedgerStore, planning: () -> PlanningView) {
         do {
-            let value = try compute(store)
+            let value = try compute(store, planning)
             let changed = last.withLock { last in
                 defer { last = value }
                 return last != value
             }
             if changed { continuation.yield(value) }
-        } catch .invalidQuery(let reason) {
-            continuation.finish(throwing: LedgerError.invalidQuery(reason))
         } catch {
-            continuation.finish(throwing: LedgerError.readSide(error.description))
+            continuation.finish(throwing: error)
         }
     }
 
@@ -61,6 +61,34 @@ extension Ledger {
     public func observe<Value: Equatable & Sendable>(
         _ value: @escaping @Sendable (LedgerStore) throws(StoreError) -> Value
     ) -> AsyncThrowingStream<Value, any Error> {
+        observation { store, _ throws(LedgerError) in
+            do throws(StoreError) {
+                return try value(store)
+            } catch .invalidQuery(let reason) {
+                throw .invalidQuery(reason)
+            } catch {
+                throw .readSide(error.description)
+            }
+        }
+    }
+
+    /// Observes a value computed from the planning read models (goals, scenarios, alerts: R2,
+    /// R3, R6) like ``observe(_:)``: the current value first, then one per committed batch that
+    /// changed it, the values in between coalesced. The view is valid only while the closure runs.
+    ///
+    /// ```swift
+    /// let alerts = await ledger.observePlanning { view throws(LedgerError) in try view.alerts(on: today) }
+    /// for try await list in alerts { show(list) }  // each alert's id is stable: notify once per id
+    /// ```
+    public func observePlanning<Value: Equatable & Sendable>(
+        _ value: @escaping @Sendable (PlanningView) throws(LedgerError) -> Value
+    ) -> AsyncThrowingStream<Value, any Error> {
+        observation { _, planning throws(LedgerError) in try value(planning()) }
+    }
+
+    private func observation<Value: Equatable & Sendable>(
+        _ value: @escaping @Sendable (LedgerStore, () -> PlanningView) throws(LedgerError) -> Value
+    ) -> AsyncThrowingStream<Value, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Value.self, bufferingPolicy: .bufferingNewest(1))
         guard !isClosed else {
             continuation.finish(throwing: LedgerError.closed)
@@ -75,7 +103,7 @@ extension Ledger {
         continuation.onTermination = { [weak self] _ in
             Task { await self?.removeObservation(id) }
         }
-        observation.refresh(store)
+        observation.refresh(store) { planningView(store: store) }
         return stream
     }
 }

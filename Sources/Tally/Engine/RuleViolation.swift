@@ -190,6 +190,17 @@ public struct RuleViolation: Sendable, Equatable, Error {
         case invalidIncomeSettings
         /// Only income transactions can be confirmed as a bonus (B7).
         case notAnIncome
+        // Planning (R2, R3, R6)
+        /// No live goal has that id (R2).
+        case unknownGoal
+        /// A goal's target, wallets or amount are not usable: the message says which (R2).
+        case goalInvalid
+        /// No saved scenario has that id (R3).
+        case unknownScenario
+        /// A scenario's amounts are not in the base currency, or it has too many lump sums (R3).
+        case scenarioInvalid
+        /// Alert thresholds, day counts or the large-transaction amount are out of range (R6).
+        case alertSettingsInvalid
 
         /// The rule id (Docs/Domain.md) this code enforces.
         public var rule: String {
@@ -228,6 +239,9 @@ public struct RuleViolation: Sendable, Equatable, Error {
             case .budgetMustNotBeNegative, .budgetNotAllocated: "B2"
             case .noPeriodToClose, .periodGapTooLarge: "B6"
             case .invalidIncomeSettings, .notAnIncome: "B7"
+            case .unknownGoal, .goalInvalid: "R2"
+            case .unknownScenario, .scenarioInvalid: "R3"
+            case .alertSettingsInvalid: "R6"
             }
         }
     }

@@ -104,4 +104,5 @@ public enum CommandParser {
         .merging(transactionActions) { first, _ in first }
         .merging(sharingActions) { first, _ in first }
         .merging(budgetActions) { first, _ in first }
+        .merging(planningActions) { first, _ in first }
 }

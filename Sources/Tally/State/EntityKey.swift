@@ -50,4 +50,14 @@ package enum EntityKey: Sendable, Hashable {
     case categoryOrder
     /// A wallet's flow designations (N5).
     case walletDesignation(WalletID)
+    /// A goal's definition and standing (R2).
+    case goal(GoalID)
+    /// A goal's amounts set by hand (R2).
+    case goalAmounts(GoalID)
+    /// A saved scenario (R3).
+    case scenario(ScenarioID)
+    /// Which scenario is active (R3).
+    case activeScenario
+    /// The alert settings (R6).
+    case alertSettings
 }

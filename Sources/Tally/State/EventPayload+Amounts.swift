@@ -25,6 +25,19 @@ extension EventPayload {
         }
     }
 
+    /// The amounts a planning event names (R2, R3, R6): bounded like recorded amounts (G1), but
+    /// never summed into a balance, so not in ``recordedAmounts(in:)``.
+    var plannedAmounts: [Money] {
+        switch self {
+        case .goalCreated(let event): [event.goal.target]
+        case .goalUpdated(let event): [event.goal.target]
+        case .goalAmountSet(let event): event.amount.map { [$0] } ?? []
+        case .scenarioSaved(let event): [event.monthlyIncomeDelta, event.monthlyExpenseDelta] + event.lumpSums.map(\.amount)
+        case .alertSettingsSet(let event): event.largeTransaction.map { [$0] } ?? []
+        default: []
+        }
+    }
+
     /// Every currency the event names (amounts, a wallet's or household's currency, a rate's
     /// pair): what must be ISO 4217 when a command produces it (G1).
     func namedCurrencies(in state: LedgerState) -> [Currency] {
@@ -33,7 +46,7 @@ extension EventPayload {
         case .baseCurrencyChanged(let event): [event.baseCurrency]
         case .walletOpened(let event): [event.currency, event.openingBalance.currency]
         case .exchangeRateSet(let event): [event.rate.base, event.rate.quote]
-        default: recordedAmounts(in: state).map(\.currency)
+        default: (recordedAmounts(in: state) + plannedAmounts).map(\.currency)
         }
     }
 }

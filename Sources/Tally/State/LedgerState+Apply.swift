@@ -110,6 +110,9 @@ extension LedgerState {
             budgets[BudgetKey(categoryID: removed.categoryID, fromPeriod: removed.fromPeriod)] = .some(nil)
         case .incomeSettingsSet(let settings):
             incomeSettings = settings
+        case .goalCreated, .goalUpdated, .goalAmountSet, .goalDeleted, .goalRestored, .scenarioSaved, .scenarioDeleted,
+             .scenarioActivated, .alertSettingsSet:
+            planning.apply(payload)
         case .exchangeRateSet, .commandUndone, .commandRedone:
             break
         }

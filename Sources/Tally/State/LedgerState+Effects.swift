@@ -86,6 +86,9 @@ extension LedgerState {
             return EventEffect(owned: [], referenced: [.periods])
         case .exchangeRateSet(let set):
             return EventEffect(owned: [.exchangeRate(set.rate.base, set.rate.quote)])
+        case .goalCreated, .goalUpdated, .goalAmountSet, .goalDeleted, .goalRestored, .scenarioSaved, .scenarioDeleted,
+             .scenarioActivated, .alertSettingsSet:
+            return planning.effect(of: payload) ?? EventEffect(owned: [])
         case .commandUndone, .commandRedone:
             return EventEffect(owned: [], inverse: [])
         }

@@ -56,6 +56,8 @@ package struct LedgerState: Sendable, Equatable {
     package internal(set) var balancePoints: [BalancePointKey: Money] = [:]
     /// The current income settings (B7).
     package internal(set) var incomeSettings: IncomeSettingsSet?
+    /// Goals, scenarios and alert settings (R2, R3, R6).
+    package internal(set) var planning = PlanningBook()
     /// Whether a transaction was ever recorded; locks the base currency (H2).
     package internal(set) var hasTransactions = false
     /// Every command's effect and compensation, for undo and redo (T5).

@@ -13,7 +13,7 @@ extension CommandExecutor {
         var base = state.household?.baseCurrency
         for payload in payloads {
             try requireKnownCurrencies(payload)
-            for amount in payload.recordedAmounts(in: state) { try requireWithinLimit(amount, "amount") }
+            for amount in payload.recordedAmounts(in: state) + payload.plannedAmounts { try requireWithinLimit(amount, "amount") }
             if case .exchangeRateSet(let event) = payload, event.rate.scaledRate > LedgerLimits.exchangeRateScaledMax {
                 throw .violation(.invalidValue, "the rate \(event.rate) is over the largest rate accepted, 10000000 (LedgerLimits.exchangeRateScaledMax); quote the pair the other way round")
             }

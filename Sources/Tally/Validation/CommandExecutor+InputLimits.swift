@@ -43,6 +43,12 @@ extension CommandExecutor {
             try requireCount(categories.count, LedgerLimits.listEntriesMax, "categoryIDs", "LedgerLimits.listEntriesMax")
         case .updateGroup(_, _, let description):
             try requireNote(description)
+        case .createGoal(_, let goal), .updateGoal(_, let goal):
+            try requireCount(goal.walletIDs.count, LedgerLimits.listEntriesMax, "walletIDs", "LedgerLimits.listEntriesMax")
+        case .saveScenario(let scenario):
+            try requireCount(scenario.lumpSums.count, LedgerLimits.listEntriesMax, "lumpSums", "LedgerLimits.listEntriesMax")
+        case .setAlertSettings(let settings):
+            try requireCount(settings.budgetThresholds.count, LedgerLimits.alertThresholdsMax, "budgetThresholds", "LedgerLimits.alertThresholdsMax")
         case .setIncomeSettings(_, _, let categories, _):
             try requireCount(categories.count, LedgerLimits.listEntriesMax, "incomeCategoryIDs", "LedgerLimits.listEntriesMax")
         default:

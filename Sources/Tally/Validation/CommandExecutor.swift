@@ -112,6 +112,9 @@ struct CommandExecutor {
             return try validateGroupChange(command)
         case .setPayday, .setPaySchedule, .allocateBudget, .removeBudget, .setIncomeSettings, .confirmBonus, .closePeriod, .setExchangeRate:
             return try validateBudget(command)
+        case .createGoal, .updateGoal, .setGoalAmount, .deleteGoal, .saveScenario, .deleteScenario, .activateScenario,
+             .setAlertSettings:
+            return try validatePlanning(command)
         case .undo(let target):
             return try undo(target)
         case .redo(let target):

@@ -40,4 +40,10 @@ public enum LedgerLimits {
     public static let listEntriesMax = 100
     /// The most items one settlement's `covers` may name (G6).
     public static let settlementCoversMax = 1000
+    /// Live goals per household (R2).
+    public static let goalsMax = 100
+    /// Saved scenarios per household (R3).
+    public static let scenariosMax = 100
+    /// Budget alert thresholds (R6).
+    public static let alertThresholdsMax = 10
 }

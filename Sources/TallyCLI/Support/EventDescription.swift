@@ -62,6 +62,18 @@ struct EventDescription {
             summary = "template \(event.templateID) price \(event.amount.formatted()) from \(event.effectiveFrom)"
         case .templateCancelled(let event):
             summary = "template \(event.templateID) cancelled from \(event.effectiveOn)"
+        case .goalCreated(let event):
+            summary = "goal \(event.goal.name): \(event.goal.target.formatted())" + (event.goal.targetDate.map { " by \($0)" } ?? "")
+            wallets = event.goal.walletIDs
+        case .goalUpdated(let event):
+            summary = "goal \(event.goalID) now \(event.goal.name): \(event.goal.target.formatted())"
+            wallets = event.goal.walletIDs
+        case .goalAmountSet(let event):
+            summary = "goal \(event.goalID) saved " + (event.amount.map { "\($0.formatted()) on \(event.date)" } ?? "entry of \(event.date) removed")
+        case .scenarioSaved(let event):
+            summary = "scenario \(event.name): income \(event.monthlyIncomeDelta.formatted())/month, expenses \(event.monthlyExpenseDelta.formatted())/month"
+        case .scenarioActivated(let event):
+            summary = event.scenarioID.map { "scenario \($0) active" } ?? "no scenario active (baseline)"
         default:
             summary = ""
         }

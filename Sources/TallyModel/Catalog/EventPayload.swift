@@ -109,6 +109,24 @@ public enum EventPayload: Hashable, Sendable {
     case bonusConfirmed(BonusConfirmed)
     /// A budget period closed; its report is frozen as a snapshot (B6).
     case periodClosed(PeriodClosed)
+    /// A savings goal was created (R2).
+    case goalCreated(GoalCreated)
+    /// A savings goal was edited (R2).
+    case goalUpdated(GoalUpdated)
+    /// The amount saved toward a goal tracked by hand was set for a date (R2).
+    case goalAmountSet(GoalAmountSet)
+    /// A savings goal was deleted (R2).
+    case goalDeleted(GoalDeleted)
+    /// A deleted savings goal was restored (R2, T5).
+    case goalRestored(GoalRestored)
+    /// A planning scenario was saved (R3).
+    case scenarioSaved(ScenarioSaved)
+    /// A planning scenario was deleted (R3).
+    case scenarioDeleted(ScenarioDeleted)
+    /// The active scenario changed (R3).
+    case scenarioActivated(ScenarioActivated)
+    /// The household's alert settings changed (R6).
+    case alertSettingsSet(AlertSettingsSet)
     /// An exchange rate valid from a date on (N3).
     case exchangeRateSet(ExchangeRateSet)
     /// An earlier command was undone; its compensating events follow in the same batch (T5).
@@ -187,6 +205,15 @@ public enum EventPayload: Hashable, Sendable {
         case .incomeSettingsSet: .incomeSettingsSet
         case .bonusConfirmed: .bonusConfirmed
         case .periodClosed: .periodClosed
+        case .goalCreated: .goalCreated
+        case .goalUpdated: .goalUpdated
+        case .goalAmountSet: .goalAmountSet
+        case .goalDeleted: .goalDeleted
+        case .goalRestored: .goalRestored
+        case .scenarioSaved: .scenarioSaved
+        case .scenarioDeleted: .scenarioDeleted
+        case .scenarioActivated: .scenarioActivated
+        case .alertSettingsSet: .alertSettingsSet
         case .exchangeRateSet: .exchangeRateSet
         case .commandUndone: .commandUndone
         case .commandRedone: .commandRedone

@@ -2,7 +2,7 @@
 ///
 /// This is the tag table of the stored format: a tag is never changed or reused, even after
 /// an event type is retired. Numbers are grouped by Docs/Domain.md section (1xx household, 2xx wallets,
-/// 3xx categories, 4xx transactions, 5xx sharing, 6xx budgets, 7xx net worth, 9xx undo).
+/// 3xx categories, 4xx transactions, 5xx sharing, 6xx budgets and planning, 7xx net worth, 9xx undo).
 public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
     /// ``HouseholdCreated``.
     case householdCreated = 100
@@ -112,6 +112,24 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
     case periodClosed = 604
     /// ``BudgetRemoved``.
     case budgetRemoved = 610
+    /// ``GoalCreated``.
+    case goalCreated = 620
+    /// ``GoalUpdated``.
+    case goalUpdated = 621
+    /// ``GoalAmountSet``.
+    case goalAmountSet = 622
+    /// ``GoalDeleted``.
+    case goalDeleted = 623
+    /// ``GoalRestored``.
+    case goalRestored = 624
+    /// ``ScenarioSaved``.
+    case scenarioSaved = 630
+    /// ``ScenarioDeleted``.
+    case scenarioDeleted = 631
+    /// ``ScenarioActivated``.
+    case scenarioActivated = 632
+    /// ``AlertSettingsSet``.
+    case alertSettingsSet = 640
     /// ``ExchangeRateSet``.
     case exchangeRateSet = 700
     /// ``CommandUndone``.
@@ -187,6 +205,15 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
         case .incomeSettingsSet: "IncomeSettingsSet"
         case .bonusConfirmed: "BonusConfirmed"
         case .periodClosed: "PeriodClosed"
+        case .goalCreated: "GoalCreated"
+        case .goalUpdated: "GoalUpdated"
+        case .goalAmountSet: "GoalAmountSet"
+        case .goalDeleted: "GoalDeleted"
+        case .goalRestored: "GoalRestored"
+        case .scenarioSaved: "ScenarioSaved"
+        case .scenarioDeleted: "ScenarioDeleted"
+        case .scenarioActivated: "ScenarioActivated"
+        case .alertSettingsSet: "AlertSettingsSet"
         case .exchangeRateSet: "ExchangeRateSet"
         case .commandUndone: "CommandUndone"
         case .commandRedone: "CommandRedone"

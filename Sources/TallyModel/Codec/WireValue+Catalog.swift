@@ -83,3 +83,5 @@ extension TemplateTerms: WireValue {}
 extension PriceChange: WireValue {}
 extension PauseSpan: WireValue {}
 extension RecurringSchedule: WireValue {}
+extension ScenarioLumpSum: WireValue {}
+extension GoalDefinition: WireValue {}

@@ -96,3 +96,21 @@ public enum CommandIDKind: IdentifierKind {
 
 /// Identifies the command that produced an event.
 public typealias CommandID = Identifier<CommandIDKind>
+
+/// Marks identifiers of a savings goal (R2).
+public enum GoalIDKind: IdentifierKind {
+    /// `"goal"`.
+    public static let kindName = "goal"
+}
+
+/// Identifies a savings goal (R2).
+public typealias GoalID = Identifier<GoalIDKind>
+
+/// Marks identifiers of a planning scenario (R3).
+public enum ScenarioIDKind: IdentifierKind {
+    /// `"scenario"`.
+    public static let kindName = "scenario"
+}
+
+/// Identifies a planning scenario (R3).
+public typealias ScenarioID = Identifier<ScenarioIDKind>

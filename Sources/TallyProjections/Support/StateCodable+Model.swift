@@ -20,6 +20,8 @@ extension CategoryGroup: WireBackedState {}
 extension BudgetType: WireBackedState {}
 extension IncomeMode: WireBackedState {}
 extension WalletDesignationSet: WireBackedState {}
+extension GoalDefinition: WireBackedState {}
+extension GoalAmountSet: WireBackedState {}
 extension PersonShare: WireBackedState {}
 extension MemberRatio: WireBackedState {}
 extension TransactionSplit: WireBackedState {}

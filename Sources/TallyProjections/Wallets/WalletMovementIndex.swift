@@ -15,6 +15,9 @@ struct WalletMovementIndex: Hashable, Sendable {
     /// How many live transactions and transfers each business day has (the months a net-worth
     /// series spans, N2).
     private(set) var liveDays: TreeDictionary<LocalDate, Int> = [:]
+    /// The sum of every day of each wallet (derived from `dailySums`, not written): a wallet's
+    /// value after everything in O(1).
+    private(set) var totals: [WalletID: Int128] = [:]
 
     /// Adds (`direction` +1) or removes (-1) a live transaction's movement.
     mutating func add(_ details: TransactionDetails, direction: Int) {
@@ -33,6 +36,8 @@ struct WalletMovementIndex: Hashable, Sendable {
     }
 
     private mutating func add(_ raw: Int128, to walletID: WalletID, on date: LocalDate) {
+        let total = totals[walletID, default: 0] + raw
+        totals[walletID] = total == 0 ? nil : total
         let sum = dailySums[walletID, default: [:]][date, default: 0] + raw
         dailySums[walletID, default: [:]][date] = sum == 0 ? nil : sum
         if dailySums[walletID]?.isEmpty == true { dailySums[walletID] = nil }
@@ -55,5 +60,9 @@ extension WalletMovementIndex: StateCodable {
         dailySums = try reader.read()
         liveTransactionCounts = try reader.read()
         liveDays = try reader.read()
+        for (walletID, days) in dailySums {
+            let total = days.values.reduce(Int128(0), +)
+            if total != 0 { totals[walletID] = total }
+        }
     }
 }

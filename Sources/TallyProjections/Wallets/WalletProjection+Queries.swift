@@ -44,10 +44,24 @@ extension WalletProjection {
     /// end of time over the index's days as they are, unsorted (what every commit's store write
     /// and `balances()` without a date need).
     func currentValue(of wallet: WalletRecord) -> Int128 {
+        if !wallet.kind.isValueObserved || balancePoints[wallet.walletID]?.isEmpty != false {
+            return Int128(wallet.openingBalance.minorUnits) + (movementIndex.totals[wallet.walletID] ?? 0) * Int128(wallet.movementSign)
+        }
         let days = (movementIndex.dailySums[wallet.walletID] ?? [:]).lazy.map { date, raw in
             Movement(date: date, delta: raw * Int128(wallet.movementSign))
         }
         return value(of: wallet, movements: days, asOf: .max) ?? Int128(wallet.openingBalance.minorUnits)
+    }
+
+    /// The value of wallet `id` at the end of `date`, or after everything when `date` is nil,
+    /// from its own movements only; `nil` for an unknown wallet or a date before it was opened.
+    func value(of id: WalletID, asOf date: LocalDate?) -> Int128? {
+        guard let wallet = wallets[id] else { return nil }
+        let days = (movementIndex.dailySums[id] ?? [:]).lazy.map { day, raw in
+            Movement(date: day, delta: raw * Int128(wallet.movementSign))
+        }
+        guard let date else { return currentValue(of: wallet) }
+        return value(of: wallet, movements: days, asOf: date)
     }
 
     /// The value of `wallet` at the end of `date`, or after everything when `date` is nil.

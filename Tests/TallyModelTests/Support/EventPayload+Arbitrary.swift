@@ -153,6 +153,27 @@ extension EventPayload {
             .bonusConfirmed(BonusConfirmed(transactionID: random.make()))
         case .periodClosed:
             .periodClosed(PeriodClosed(periodStart: random.make(), periodEnd: random.make()))
+        case .goalCreated:
+            .goalCreated(GoalCreated(goalID: random.make(), goal: GoalDefinition.arbitrary(using: &random)))
+        case .goalUpdated:
+            .goalUpdated(GoalUpdated(goalID: random.make(), goal: GoalDefinition.arbitrary(using: &random)))
+        case .goalAmountSet:
+            .goalAmountSet(GoalAmountSet(goalID: random.make(), date: random.make(), amount: random.make()))
+        case .goalDeleted:
+            .goalDeleted(GoalDeleted(goalID: random.make()))
+        case .goalRestored:
+            .goalRestored(GoalRestored(goalID: random.make()))
+        case .scenarioSaved:
+            .scenarioSaved(ScenarioSaved(
+                scenarioID: random.make(), name: random.make(), monthlyIncomeDelta: random.make(), monthlyExpenseDelta: random.make(),
+                lumpSums: (0..<Int.random(in: 0...3, using: &random)).map { _ in ScenarioLumpSum(date: random.make(), amount: random.make()) }))
+        case .scenarioDeleted:
+            .scenarioDeleted(ScenarioDeleted(scenarioID: random.make()))
+        case .scenarioActivated:
+            .scenarioActivated(ScenarioActivated(scenarioID: random.make()))
+        case .alertSettingsSet:
+            .alertSettingsSet(AlertSettingsSet(
+                budgetThresholds: random.make(), upcomingDays: random.make(), staleBalanceDays: random.make(), largeTransaction: random.make()))
         case .exchangeRateSet:
             .exchangeRateSet(ExchangeRateSet(rate: random.make(), asOf: random.make()))
         case .commandUndone:
@@ -160,5 +181,11 @@ extension EventPayload {
         case .commandRedone:
             .commandRedone(CommandRedone(redoneCommandID: random.make()))
         }
+    }
+}
+
+extension GoalDefinition {
+    static func arbitrary(using random: inout SeededRandom) -> GoalDefinition {
+        GoalDefinition(name: random.make(), target: random.make(), targetDate: random.make(), walletIDs: random.make())
     }
 }

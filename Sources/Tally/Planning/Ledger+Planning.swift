@@ -1,0 +1,40 @@
+import TallyModel
+import TallyProjections
+import TallyStore
+
+/// Goals (R2), scenarios (R3) and alerts (R6) as of the last acknowledged batch
+/// (Docs/Planning.md); ``observePlanning(_:)`` delivers them as they change.
+extension Ledger {
+    /// The planning view of the last acknowledged batch, over `store` when it shows it.
+    func planningView(store: LedgerStore?) -> PlanningView {
+        PlanningView(state: queryState, models: servedModels, store: store)
+    }
+
+    private var planning: PlanningView { planningView(store: store) }
+
+    /// Every live goal's progress at the end of `date`, by name then id (R2).
+    /// - Throws: ``LedgerError/invalidQuery(_:)`` when a converted total does not fit (G1).
+    public func goals(on date: LocalDate) throws(LedgerError) -> [GoalProgress] { try planning.goals(on: date) }
+
+    /// One goal's progress at the end of `date` (R2).
+    /// - Throws: ``LedgerError/rejected(_:)`` `unknownGoal` when no live goal has `id`.
+    public func goal(_ id: GoalID, on date: LocalDate) throws(LedgerError) -> GoalProgress { try planning.goal(id, on: date) }
+
+    /// Every milestone live goals reached, in the order they were reached (R2).
+    public var goalMilestones: [GoalMilestone] { planning.goalMilestones }
+
+    /// The saved scenarios, by name then id, and the active one (R3).
+    public var scenarios: (saved: [ScenarioSaved], active: ScenarioID?) { (planning.scenarios, planning.activeScenarioID) }
+
+    /// The baseline and scenario `id` (`nil`: the active one) side by side for 12 months (R3).
+    /// - Throws: ``LedgerError/rejected(_:)`` `unknownScenario`; ``LedgerError/invalidQuery(_:)``.
+    public func scenarioSeries(_ id: ScenarioID? = nil, on date: LocalDate) throws(LedgerError) -> ScenarioSeries {
+        try planning.scenarioSeries(id, on: date)
+    }
+
+    /// The alert settings in force (R6).
+    public var alertSettings: AlertSettingsSet { planning.alertSettings }
+
+    /// The alerts in force at the end of `date` (R6; ``PlanningView/alerts(on:)``).
+    public func alerts(on date: LocalDate) throws(LedgerError) -> [LedgerAlert] { try planning.alerts(on: date) }
+}

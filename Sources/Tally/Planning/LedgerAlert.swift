@@ -1,0 +1,33 @@
+import TallyModel
+
+/// A derived fact an app shows as an alert (R6): computed from the ledger as of a date, never
+/// stored. Each alert has a stable ``id`` naming what crossed: the same crossing keeps its id
+/// from one query (or observed value) to the next, so an app reports it once however often it
+/// asks (Docs/Planning.md "Alerts").
+public struct LedgerAlert: Hashable, Sendable {
+    /// What the alert is about.
+    public enum Kind: Hashable, Sendable {
+        /// A category's spending in the pay period reached `thresholdPercent` of its allocation.
+        case budget(categoryID: CategoryID, period: PayPeriod, thresholdPercent: Int64, spent: Money, allocated: Money)
+        /// A recurring item bills on `date`, within the settings' `upcomingDays`.
+        case upcoming(templateID: TemplateID, date: LocalDate, amount: Money)
+        /// A transaction in the pay period of at least the settings' `largeTransaction` amount.
+        case largeTransaction(transactionID: TransactionID, date: LocalDate, amount: Money)
+        /// A value-observed wallet's latest balance point is `days` old, at least the settings'
+        /// `staleBalanceDays`.
+        case staleBalance(walletID: WalletID, lastPointOn: LocalDate, days: Int64)
+    }
+
+    /// What the alert is about.
+    public let kind: Kind
+
+    /// The stable identity of the crossing, e.g. `budget/<category>/2026-11-25/80`.
+    public var id: String {
+        switch kind {
+        case .budget(let category, let period, let threshold, _, _): "budget/\(category)/\(period.start)/\(threshold)"
+        case .upcoming(let template, let date, _): "upcoming/\(template)/\(date)"
+        case .largeTransaction(let transaction, _, _): "large/\(transaction)"
+        case .staleBalance(let wallet, let lastPointOn, _): "stale/\(wallet)/\(lastPointOn)"
+        }
+    }
+}

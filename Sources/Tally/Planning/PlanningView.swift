@@ -1,0 +1,127 @@
+import TallyModel
+import TallyProjections
+import TallyStore
+
+/// The planning read models as of one acknowledged batch: goals (R2), scenarios (R3) and
+/// alerts (R6). ``Ledger`` answers the same questions directly; an app observes them with
+/// ``Ledger/observePlanning(_:)``. The view is valid while the closure it is passed to runs.
+public struct PlanningView: Sendable {
+    let state: LedgerState
+    let models: Projections
+    let store: LedgerStore?
+
+    /// A view over a validation state and read models of the same sequence number (the CLI's
+    /// replayed history), with the store that shows it, if any.
+    package init(state: LedgerState, models: Projections, store: LedgerStore?) {
+        self.state = state
+        self.models = models
+        self.store = store
+    }
+
+    /// Every live goal's progress at the end of `date`, by name then id (R2).
+    /// - Throws: ``LedgerError/invalidQuery(_:)`` when a converted total does not fit (G1).
+    public func goals(on date: LocalDate) throws(LedgerError) -> [GoalProgress] {
+        try query { () throws(ProjectionError) in try models.goals.progress(on: date, wallets: models.wallets) }
+    }
+
+    /// One goal's progress at the end of `date` (R2).
+    /// - Throws: ``LedgerError/rejected(_:)`` `unknownGoal` when no live goal has `id`.
+    public func goal(_ id: GoalID, on date: LocalDate) throws(LedgerError) -> GoalProgress {
+        let progress = try query { () throws(ProjectionError) in try models.goals.progress(of: id, on: date, wallets: models.wallets) }
+        guard let progress else { throw .violation(.unknownGoal, "no live goal has id \(id)") }
+        return progress
+    }
+
+    /// Every milestone live goals reached, in the order they were reached (R2).
+    public var goalMilestones: [GoalMilestone] { models.goals.milestones }
+
+    /// The saved scenarios, by name then id (R3).
+    public var scenarios: [ScenarioSaved] {
+        state.planning.scenarios.values.sorted { ($0.name, $0.scenarioID) < ($1.name, $1.scenarioID) }
+    }
+
+    /// The active scenario, if any (R3).
+    public var activeScenarioID: ScenarioID? { state.planning.activeScenario }
+
+    /// Twelve projected months of the baseline (N4) and of scenario `id` side by side (R3);
+    /// `nil` for the active scenario (the baseline alone when none is active). `date` is the
+    /// month the projection starts after when the ledger has no history.
+    /// - Throws: ``LedgerError/rejected(_:)`` `unknownScenario`; ``LedgerError/invalidQuery(_:)``
+    ///   when a value does not fit.
+    public func scenarioSeries(_ id: ScenarioID? = nil, on date: LocalDate) throws(LedgerError) -> ScenarioSeries {
+        var scenario = state.planning.activeScenario.flatMap { state.planning.scenarios[$0] }
+        if let id {
+            guard let saved = state.planning.scenarios[id] else { throw .violation(.unknownScenario, "no saved scenario has id \(id)") }
+            scenario = saved
+        }
+        return try query { () throws(ProjectionError) in try models.netWorth.scenarioSeries(scenario, fallbackMonth: date.yearMonth) }
+    }
+
+    /// The alert settings in force (R6): the household's, or ``AlertSettingsSet/defaults``.
+    public var alertSettings: AlertSettingsSet { state.planning.alertSettings ?? .defaults }
+
+    /// The alerts in force at the end of `date` (R6), by kind then id: budget thresholds crossed
+    /// in the pay period containing `date`, recurring items billed within the next
+    /// `upcomingDays`, transactions in that pay period of at least `largeTransaction` (in its
+    /// currency; at most ``largeTransactionAlertsMax``, largest first), and value-observed
+    /// wallets whose latest balance point is `staleBalanceDays` old or older.
+    /// - Throws: ``LedgerError/readSide(_:)`` when a large-transaction threshold is set and the
+    ///   ledger keeps no read-side store; ``LedgerError/invalidQuery(_:)`` when a total overflows.
+    public func alerts(on date: LocalDate) throws(LedgerError) -> [LedgerAlert] {
+        let settings = alertSettings
+        var alerts: [LedgerAlert] = []
+        let period = models.budgets.period(containing: date)
+        let report = try query { () throws(ProjectionError) in try models.budgets.budget(for: period) }
+        for line in report.categories {
+            guard let points = line.percentBasisPoints else { continue }
+            for threshold in settings.budgetThresholds where points >= threshold * 100 {
+                alerts.append(LedgerAlert(kind: .budget(
+                    categoryID: line.categoryID, period: period, thresholdPercent: threshold, spent: line.spent, allocated: line.allocated)))
+            }
+        }
+        if settings.upcomingDays > 0 {
+            let upcoming = SubscriptionBook(state: state).upcoming(from: date, days: Int(settings.upcomingDays))
+            for occurrence in upcoming where occurrence.transactionID == nil {
+                alerts.append(LedgerAlert(kind: .upcoming(templateID: occurrence.templateID, date: occurrence.date, amount: occurrence.price)))
+            }
+        }
+        if let large = settings.largeTransaction {
+            alerts += try largeTransactions(of: large, in: period)
+        }
+        if settings.staleBalanceDays > 0 {
+            for wallet in (try? models.wallets.balances()) ?? [] where wallet.countsInTotals && wallet.kind.isValueObserved {
+                guard let last = models.wallets.balancePoints(of: wallet.walletID).last?.date else { continue }
+                let age = last.days(until: date)
+                if age >= settings.staleBalanceDays {
+                    alerts.append(LedgerAlert(kind: .staleBalance(walletID: wallet.walletID, lastPointOn: last, days: age)))
+                }
+            }
+        }
+        return alerts
+    }
+
+    /// The most large-transaction alerts one query returns.
+    public static let largeTransactionAlertsMax = 100
+
+    private func largeTransactions(of threshold: Money, in period: PayPeriod) throws(LedgerError) -> [LedgerAlert] {
+        guard let store else { throw .readSide("large-transaction alerts read the read-side store, which this ledger does not keep; run `tally rebuild`") }
+        var query = TransactionQuery()
+        query.dates = period.start...period.end
+        query.minorUnits = threshold.minorUnits...Int64.max
+        query.order = .largestFirst
+        query.limit = Self.largeTransactionAlertsMax
+        do {
+            return try store.transactions(query).rows.map(\.transaction).filter { $0.amount.currency == threshold.currency }.map { item in
+                LedgerAlert(kind: .largeTransaction(transactionID: item.transactionID, date: item.date, amount: item.amount))
+            }
+        } catch .invalidQuery(let reason) {
+            throw .invalidQuery(reason)
+        } catch {
+            throw .readSide(error.description)
+        }
+    }
+
+    private func query<Value>(_ body: () throws(ProjectionError) -> Value) throws(LedgerError) -> Value {
+        do { return try body() } catch { throw .invalidQuery(error.description) }
+    }
+}

@@ -1,0 +1,31 @@
+/// The household's alert settings (R6): which budget usage crossings, how far ahead recurring
+/// items, which transaction amount and how old a balance point are reported.
+///
+/// Tag 640, schema version 1 (see ``EventTag/alertSettingsSet`` and `Docs/Events.md`). Every
+/// field is the setting after the change; a household that never set them uses
+/// ``AlertSettingsSet/defaults``.
+@WireFields
+public struct AlertSettingsSet: Hashable, Sendable {
+    /// Budget usage thresholds in percent of the allocation, ascending (80 and 100 by default).
+    public let budgetThresholds: [Int64]
+    /// How many days ahead a recurring item's occurrence is reported (0 turns it off).
+    public let upcomingDays: Int64
+    /// How many days after its latest balance point a value-observed wallet is reported
+    /// (0 turns it off).
+    public let staleBalanceDays: Int64
+    /// A transaction of at least this amount (in its currency, or converted to it, G2) is
+    /// reported; `nil` turns it off.
+    public let largeTransaction: Money?
+
+    /// Creates the payload; the engine validates it against the ledger before recording.
+    public init(budgetThresholds: [Int64], upcomingDays: Int64, staleBalanceDays: Int64, largeTransaction: Money?) {
+        self.budgetThresholds = budgetThresholds
+        self.upcomingDays = upcomingDays
+        self.staleBalanceDays = staleBalanceDays
+        self.largeTransaction = largeTransaction
+    }
+
+    /// The settings of a household that never set them: 80% and 100%, 7 days ahead, balance
+    /// points older than 30 days, no large-transaction alert.
+    public static let defaults = AlertSettingsSet(budgetThresholds: [80, 100], upcomingDays: 7, staleBalanceDays: 30, largeTransaction: nil)
+}
