@@ -30,6 +30,7 @@ struct OutputFailureTests {
             "goals": [["goals", ledger, "--on", "2026-01-31"], ["goals", "--json", ledger]],
             "scenarios": [["scenarios", ledger, "--on", "2026-01-31"], ["scenarios", "--json", ledger]],
             "alerts": [["alerts", ledger, "--on", "2026-01-10"], ["alerts", "--json", ledger]],
+            "analytics": [["analytics", ledger, "--month", "2026-01", "--categories"], ["analytics", "--json", "--by", "week", "--from", "2026-01-01", "--to", "2026-01-31", ledger]],
             "export": [["export", "--format", "csv", ledger], ["export", "--format", "json", ledger],
                        ["export", "--format", "ledger", ledger], ["export", "--format", "person", "--person", bob, ledger]],
             "import": [["import", "csv", scratch + "/rows.csv", "--ledger", ledger, "--wallet", "Bob cash"],

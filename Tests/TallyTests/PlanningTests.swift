@@ -311,3 +311,65 @@ struct PlanningTests {
         try await test.ledger.close()
     }
 }
+
+/// R4 analytics through the read-side store: per month, week and range, per category, period
+/// over period, the savings rate, and G2 conversion.
+@Suite("Analytics (R4)")
+struct AnalyticsTests {
+    @Test("R4: per month: income, expense, net, the savings rate in basis points and each category beside the month before; deleted transactions count nowhere; other currencies convert at the month end (G2)")
+    func monthlyAnalytics() async throws {
+        var (test, s) = try await PlanningTests.household("r4-month", durability: .synchronous)
+        defer { test.directory.remove() }
+        let deleted: TransactionID = s.ids.next()
+        try await test.ledger.execute([
+            s.command(.setExchangeRate(PlanningTests.rate("1.5"), asOf: Scenario.date("2026-01-01"))),
+            s.command(.recordTransaction(s.ids.next(), PlanningTests.income(s, 300_000, s.joint, "2026-01-25"))),
+            s.command(.recordTransaction(s.ids.next(), PlanningTests.expense(s, 100_000, "2026-01-10"))),
+            s.command(.recordTransaction(s.ids.next(), PlanningTests.income(s, 400_000, s.joint, "2026-02-25"))),
+            s.command(.recordTransaction(s.ids.next(), PlanningTests.expense(s, 50_000, "2026-02-03"))),
+            // EUR 10.01 at 1.5 = CHF 15.015: rounded once, half to even, CHF 15.02.
+            s.command(.recordTransaction(s.ids.next(), TransactionEntry(
+                kind: .expense, amount: Scenario.eur(1_001), walletID: s.euroCard, categoryID: s.groceries,
+                date: Scenario.date("2026-02-04"), payer: s.alice))),
+            s.command(.recordTransaction(deleted, PlanningTests.expense(s, 99_900, "2026-02-05"))),
+            s.command(.deleteTransaction(deleted)),
+        ])
+        let report = try await test.ledger.analytics(AnalyticsQuery(span: .month, from: Scenario.date("2026-01-01"), through: Scenario.date("2026-02-28")))
+        #expect(report.currency == .chf && report.missingRates.isEmpty)
+        #expect(report.periods.map(\.period.start.isoString) == ["2026-01-01", "2026-02-01"])
+        let january = try #require(report.periods.first)
+        #expect(january.totals.income == Scenario.chf(300_000) && january.totals.expense == Scenario.chf(100_000))
+        #expect(january.totals.savingsRateBasisPoints == 6_667, "(3000 - 1000) / 3000 = 66.666...%, half to even")
+        #expect(january.previous.income == Scenario.chf(0) && january.previous.savingsRateBasisPoints == nil)
+        let february = try #require(report.periods.last)
+        #expect(february.totals.expense == Scenario.chf(51_502), "500.00 + EUR 10.01 at 1.5 (15.015 -> 15.02); the deleted 999.00 counts nowhere")
+        #expect(february.totals.net == Scenario.chf(348_498))
+        #expect(february.previous == january.totals, "period over period: February beside January")
+        let groceries = try #require(february.categories.first { $0.categoryID == s.groceries })
+        #expect(groceries.amount == Scenario.chf(51_502) && groceries.previous == Scenario.chf(100_000))
+        try await test.ledger.close()
+    }
+
+    @Test("R4: weeks are ISO weeks (Monday first), cut to the range; one range compares with the range of the same length before it; a range that ends before it starts is refused")
+    func weeksAndRanges() async throws {
+        var (test, s) = try await PlanningTests.household("r4-weeks", durability: .synchronous)
+        defer { test.directory.remove() }
+        try await test.ledger.execute([
+            s.command(.recordTransaction(s.ids.next(), PlanningTests.expense(s, 1_000, "2026-01-04"))),  // Sunday
+            s.command(.recordTransaction(s.ids.next(), PlanningTests.expense(s, 2_000, "2026-01-05"))),  // Monday
+            s.command(.recordTransaction(s.ids.next(), PlanningTests.expense(s, 4_000, "2026-01-12"))),
+        ])
+        let weeks = try await test.ledger.analytics(AnalyticsQuery(span: .week, from: Scenario.date("2026-01-01"), through: Scenario.date("2026-01-14")))
+        #expect(weeks.periods.map { "\($0.period.start.isoString)/\($0.period.end.isoString)" }
+                == ["2026-01-01/2026-01-04", "2026-01-05/2026-01-11", "2026-01-12/2026-01-14"])
+        #expect(weeks.periods.map(\.totals.expense.minorUnits) == [1_000, 2_000, 4_000])
+        #expect(weeks.periods.map(\.previous.expense.minorUnits) == [0, 1_000, 2_000])
+        let range = try await test.ledger.analytics(AnalyticsQuery(span: .range, from: Scenario.date("2026-01-05"), through: Scenario.date("2026-01-12")))
+        #expect(range.periods.count == 1 && range.periods.first?.totals.expense == Scenario.chf(6_000))
+        #expect(range.periods.first?.previous.expense == Scenario.chf(1_000), "the 8 days before: 2025-12-28...2026-01-04")
+        await #expect(throws: LedgerError.self) {
+            try await test.ledger.analytics(AnalyticsQuery(span: .month, from: Scenario.date("2026-02-01"), through: Scenario.date("2026-01-01")))
+        }
+        try await test.ledger.close()
+    }
+}
