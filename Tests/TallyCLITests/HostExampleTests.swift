@@ -8,7 +8,7 @@ struct HostExampleTests {
     @Test("on Sources/TallyCLI/Demo/household.jsonl: the observed balances before and after its one command, with values recomputed from the file")
     func householdBalancesAndTheirUpdate() throws {
         let output = try HostOutput.run([TallyRunner.household])
-        #expect(output.lines.first == "Ledger: 58 commands of household.jsonl, executed into a new ledger, 75 events")
+        #expect(output.lines.first == "Ledger: 69 commands of household.jsonl, executed into a new ledger, 86 events")
         let before = output.section("Balances (observed)")
         // Bob cash: 200.00 opening - 84.30 (line 21) - 45.00 (line 22) - 62.30 (line 47).
         #expect(before.contains("Bob cash cash Bob CHF 8.40 3 transactions"))
@@ -62,13 +62,13 @@ struct HostExampleTests {
             """
         #expect(try TallyRunner.run(["apply", "--ledger", ledger, "-"], stdin: forget).status == 0)
         let output = try HostOutput.run([ledger])
-        #expect(output.lines.first == "Ledger: the ledger in ledger, 77 events")
+        #expect(output.lines.first == "Ledger: the ledger in ledger, 88 events")
         #expect(output.section("Balances (observed)").contains("Bob cash cash [redacted] CHF 8.40 3 transactions"))
         #expect(output.section("Transactions, newest first (page 1, 5 rows)").first == "2026-02-25 income +CHF 3'600.00 Joint account Salary [redacted]")
         #expect(!output.text.replacingOccurrences(of: "Bob cash", with: "").contains("Bob"), "no name of Bob outside the wallet's own name")
 
         let again = try HostOutput.run([ledger])
-        #expect(again.lines.first == "Ledger: the ledger in ledger, 78 events")
+        #expect(again.lines.first == "Ledger: the ledger in ledger, 89 events")
         #expect(again.section("Balances (observed after the command)").contains("Joint account bank shared CHF 14'928.75 15 transactions"))
     }
 

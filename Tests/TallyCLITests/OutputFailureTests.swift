@@ -9,7 +9,7 @@ import Testing
 @Suite("tally output failures", .serialized)
 struct OutputFailureTests {
     static let outputLostExitCode: Int32 = 3
-    static let golden = RepositoryFiles.fixture("household-readmodels.json").path
+    static let golden = RepositoryFiles.fixture("demo-readmodels.json").path
     static let bob = "00000002-0000-4000-8000-000000000002"
 
     /// Arguments that reach each subcommand's output, for a ledger holding the household;
@@ -90,13 +90,13 @@ struct OutputFailureTests {
         #expect(try TallyRunner.run(["audit", scratch + "/demo"]).status == 0)
     }
 
-    @Test("apply with stdout on /dev/full applies all 58 commands, reports the lost output and exits 3 (class: output errors abort the work)")
+    @Test("apply with stdout on /dev/full applies all 69 commands, reports the lost output and exits 3 (class: output errors abort the work)")
     func applyIntoFullDeviceAppliesEveryCommand() throws {
         let ledger = TallyRunner.temporaryDirectory() + "/ledger"
         let result = try TallyRunner.runIntoFullDevice(["apply", "--ledger", ledger, TallyRunner.household])
         #expect(!result.signaled)
         #expect(result.status == Self.outputLostExitCode, "\(result.stderr)")
-        #expect(result.stderr.contains("tally: stdout: write failed: No space left on device (ENOSPC) after 0 result lines; all 58 commands were applied; see `tally log --ledger \(ledger)`"), "\(result.stderr)")
+        #expect(result.stderr.contains("tally: stdout: write failed: No space left on device (ENOSPC) after 0 result lines; all 69 commands were applied; see `tally log --ledger \(ledger)`"), "\(result.stderr)")
         try Self.expectHousehold(in: ledger, extraTransactions: 0)
     }
 
@@ -112,7 +112,7 @@ struct OutputFailureTests {
         #expect(result.status == Self.outputLostExitCode, "\(result.stderr)")
         #expect(result.stdoutLines.first?.hasPrefix(#"{"line":1,"status":"ok""#) == true, "\(result.stdoutLines)")
         #expect(result.stderr.contains("tally: stdout: write failed: Broken pipe (EPIPE) after "), "\(result.stderr)")
-        #expect(result.stderr.contains("; all \(58 + extra) commands were applied; see `tally log --ledger \(ledger)`"), "\(result.stderr)")
+        #expect(result.stderr.contains("; all \(69 + extra) commands were applied; see `tally log --ledger \(ledger)`"), "\(result.stderr)")
         try Self.expectHousehold(in: ledger, extraTransactions: extra)
     }
 
@@ -130,7 +130,7 @@ struct OutputFailureTests {
     static func expectHousehold(in ledger: String, extraTransactions: Int) throws {
         let log = try TallyRunner.run(["log", "--json", ledger])
         #expect(log.status == 0, "\(log.stderr)")
-        #expect(log.stdout.split(separator: "\n").count == 75 + extraTransactions)
+        #expect(log.stdout.split(separator: "\n").count == 86 + extraTransactions)
         let balances = try TallyRunner.jsonObject(Substring(try TallyRunner.run(["balances", "--json", ledger]).stdout))
         let wallets = try #require(balances["wallets"] as? [[String: Any]])
         let joint = try #require(wallets.first { $0["name"] as? String == "Joint account" })

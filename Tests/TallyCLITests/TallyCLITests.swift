@@ -10,7 +10,7 @@ struct TallyCLITests {
         let result = try TallyRunner.run(["apply", "--ledger", ledger, TallyRunner.household])
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n")
-        #expect(lines.count == 58)
+        #expect(lines.count == 69)
         let first = try TallyRunner.jsonObject(lines[0])
         #expect(first["line"] as? Int == 1)
         #expect(first["status"] as? String == "ok")
@@ -41,7 +41,7 @@ struct TallyCLITests {
         #expect(result.stdout.contains(#""line":2,"status":"rejected""#))
         #expect(result.stdout.contains(#""rule":"W2""#))
         let stats = try TallyRunner.run(["stats", "--json", ledger])
-        #expect(stats.stdout.contains(#""lastSequenceNumber":75"#))
+        #expect(stats.stdout.contains(#""lastSequenceNumber":86"#))
         #expect(try TallyRunner.run(["replay", ledger]).stdout == before)
     }
 
@@ -77,10 +77,10 @@ struct TallyCLITests {
         #expect(first.stdout.hasPrefix(#"{"budgets":"#))
     }
 
-    @Test("the household replays (through the binary) to the same golden file the engine test checks")
+    @Test("the demo household replays (through the binary) to its golden file, Tests/Fixtures/demo-readmodels.json")
     func householdMatchesGolden() throws {
         let ledger = try TallyRunner.householdLedger()
-        let golden = RepositoryFiles.fixture("household-readmodels.json").path
+        let golden = RepositoryFiles.fixture("demo-readmodels.json").path
         if ProcessInfo.processInfo.environment["TALLY_RECORD_SNAPSHOTS"] == "1" {
             try TallyRunner.run(["replay", ledger, "--output", golden])
         }
@@ -108,8 +108,8 @@ struct TallyCLITests {
         #expect(clean.status == 0)
         let report = try TallyRunner.jsonObject(Substring(clean.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(report["clean"] as? Bool == true)
-        #expect(report["records"] as? Int == 75)
-        #expect(report["eventsDecoded"] as? Int == 75)
+        #expect(report["records"] as? Int == 86)
+        #expect(report["eventsDecoded"] as? Int == 86)
         try TallyRunner.damage(ledger)
         let damaged = try TallyRunner.run(["audit", ledger])
         #expect(damaged.status == 1)

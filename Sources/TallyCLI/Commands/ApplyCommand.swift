@@ -135,7 +135,7 @@ struct ApplyCommand: AsyncParsableCommand {
         var rejected = 0
         var invalid = 0
 
-        /// `all 58 commands were applied; see `tally log --ledger DIR``, or the counts when
+        /// `all 69 commands were applied; see `tally log --ledger DIR``, or the counts when
         /// some were not.
         func outcome(ledger: String) -> String {
             let applied = applied == commands
