@@ -67,7 +67,7 @@ extension LedgerBackup {
         }
         guard formatVersion >= 3 else {
             if acceptingUnverifiedFormat { return }
-            throw InterchangeError(code: "backupUnverified", message: "a version \(formatVersion) backup has no checksum or hash chain, so damage in it cannot be detected; export the ledger again with this build (`tally export --format json`), or, if this file is the only copy, restore it with --accept-unverified-backup")
+            throw InterchangeError(code: "backupUnverified", message: "a version \(formatVersion) backup has no checksum or hash chain, so damage in it cannot be detected; export the ledger again with this build (`tally export --format json --passphrase-file FILE`), or, if this file is the only copy, restore it with --accept-unverified-backup")
         }
         guard let integrity else {
             throw InterchangeError(code: "backupIntegrityMissing", message: "a version \(formatVersion) backup must carry `integrity` (eventCount, finalChainValue, checksum); the file was altered; restore from an unaltered backup")

@@ -52,6 +52,22 @@ struct OwningDataTests {
         #expect(reset.lastSequenceNumber < history.lastSequenceNumber)
     }
 
+    @Test("US-704: reset keeping budgets allocates each category's current budget again, from the open period")
+    func resetKeepingBudgets() async throws {
+        let (directory, history) = try await InterchangeLedgerTests.makeLedger()
+        var latest: [CategoryID: (LocalDate, Money?)] = [:]
+        for (key, amount) in history.state.budgets where (latest[key.categoryID]?.0).map({ $0 <= key.fromPeriod }) ?? true {
+            latest[key.categoryID] = (key.fromPeriod, amount)
+        }
+        let expected = latest.compactMapValues { $0.1 }
+        #expect(!expected.isEmpty, "the example household has budgets")
+        _ = try await LedgerReset.reset(ledgerAt: directory, keeping: [.categories, .budgets], on: try Self.resetOn(), recordedAt: Self.resetAt)
+        let reset = try LedgerHistory.load(at: directory)
+        let kept = Dictionary(uniqueKeysWithValues: reset.state.budgets.compactMap { key, amount in amount.map { (key.categoryID, $0) } })
+        #expect(kept == expected)
+        #expect(reset.state.wallets.isEmpty, "wallets were not asked for")
+    }
+
     @Test("US-704: a reset of a ledger open for writing is refused and changes nothing")
     func resetOfAnOpenLedgerIsRefused() async throws {
         let (directory, history) = try await InterchangeLedgerTests.makeLedger()
