@@ -68,6 +68,24 @@ struct OwningDataTests {
         #expect(reset.state.wallets.isEmpty, "wallets were not asked for")
     }
 
+    @Test("US-704, encryption at rest: a reset needs the ledger's key and the new ledger is encrypted with it")
+    func resetKeepsEncryptionAtRest() async throws {
+        let directory = try BackupKeyTests.scratch().appending("ledger")
+        var options = LedgerOptions(durability: .none)
+        let encryption = try JournalEncryption(keyID: 1, key: [UInt8](repeating: 3, count: 32))
+        options.encryption = encryption
+        let ledger = try await Ledger.open(at: directory, options: options)
+        for command in try CommandParser.parse(lines: String(contentsOf: InterchangeLedgerTests.household, encoding: .utf8)) { try await ledger.execute(command) }
+        try await ledger.close()
+        await #expect { try await LedgerReset.reset(ledgerAt: directory, keeping: .standard, on: try Self.resetOn(), recordedAt: Self.resetAt) } throws: { error in
+            (error as? InterchangeError)?.code == "encryptionKeyMissing"
+        }
+        _ = try await LedgerReset.reset(ledgerAt: directory, keeping: .standard, on: try Self.resetOn(), recordedAt: Self.resetAt, encryption: encryption)
+        #expect(throws: InterchangeError.self) { try LedgerHistory.load(at: directory) }
+        #expect(try LedgerHistory.load(at: directory, encryption: encryption).state.transactions.allEntries.isEmpty)
+        #expect(try LedgerAudit.audit(at: directory, encryption: encryption).isClean)
+    }
+
     @Test("US-704: a reset of a ledger open for writing is refused and changes nothing")
     func resetOfAnOpenLedgerIsRefused() async throws {
         let (directory, history) = try await InterchangeLedgerTests.makeLedger()
