@@ -97,6 +97,9 @@ let package = Package(
             dependencies: [
                 "Tally", "TallyProjections", "TallyModel", "TallyJournal",
                 .product(name: "SystemPackage", package: "swift-system"),
+                // AES-GCM, and scrypt (_CryptoExtras) for backups sealed with a passphrase.
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
         // The `tally` command-line tool. The demo household is compiled into the binary, so
@@ -184,7 +187,7 @@ let package = Package(
         .testTarget(
             name: "TallyInterchangeTests",
             dependencies: [
-                "TallyInterchange", "Tally", "TallyProjections", "TallyModel", "TallyStore", "TallyTestSupport",
+                "TallyInterchange", "Tally", "TallyProjections", "TallyModel", "TallyStore", "TallyTestSupport", "TallyJournal",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             exclude: ["Snapshots"]

@@ -12,7 +12,7 @@ extension LedgerBackup {
         public var finalChainValue: String
         /// SHA-256 over the final chain value and the canonical bytes of every field that is
         /// not a record (format, household, declared end, count, batch sizes, personal keys,
-        /// forgotten people), 64 hex digits.
+        /// forgotten people; version 4: the key manifest and sealed keys), 64 hex digits.
         public var checksum: String
     }
 
@@ -20,10 +20,10 @@ extension LedgerBackup {
     private static let hashChain = HashChain(key: nil)
 
     /// This document with every record's ``Record/chainValue`` and the ``integrity`` trailer
-    /// computed from its content (format version 3).
-    func sealed() -> LedgerBackup {
+    /// computed from its content (format version 3 or later; tests make version 3 documents).
+    func sealed(formatVersion version: Int = Self.currentFormatVersion) -> LedgerBackup {
         var copy = self
-        copy.formatVersion = Self.currentFormatVersion
+        copy.formatVersion = version
         var chain = ChainValue.genesis
         var count: UInt64 = 0
         for batchIndex in copy.batches.indices {
@@ -67,7 +67,7 @@ extension LedgerBackup {
         }
         guard formatVersion >= 3 else {
             if acceptingUnverifiedFormat { return }
-            throw InterchangeError(code: "backupUnverified", message: "a version \(formatVersion) backup has no checksum or hash chain, so damage in it cannot be detected; export the ledger again with this build (`tally export --format json`), or, if this file is the only copy, restore it with --accept-unverified-backup")
+            throw InterchangeError(code: "backupUnverified", message: "a version \(formatVersion) backup has no checksum or hash chain, so damage in it cannot be detected; export the ledger again with this build (`tally export --format json --passphrase-file FILE`), or, if this file is the only copy, restore it with --accept-unverified-backup")
         }
         guard let integrity else {
             throw InterchangeError(code: "backupIntegrityMissing", message: "a version \(formatVersion) backup must carry `integrity` (eventCount, finalChainValue, checksum); the file was altered; restore from an unaltered backup")
@@ -81,6 +81,27 @@ extension LedgerBackup {
         }
         guard integrity.checksum == computedChecksum(finalChainValue: chain).description else {
             throw InterchangeError(code: "backupChecksumMismatch", message: "the checksum does not match the document (format, household, declared end, batches, personal keys or forgotten people changed); the file was altered or damaged; restore from an unaltered backup")
+        }
+        if formatVersion >= 4 { try verifyKeyManifest() }
+    }
+
+    /// Version 4: no key in clear, and the manifest says truthfully what the backup holds.
+    private func verifyKeyManifest() throws(InterchangeError) {
+        guard personalKeys == nil else {
+            throw InterchangeError(code: "backupInvalid", message: "a version \(formatVersion) backup never holds personal keys in clear, but this one has `personalKeys`; it was altered; restore from an unaltered backup")
+        }
+        switch personalKeyProtection ?? "" {
+        case KeyProtectionName.none:
+            guard sealedPersonalKeys == nil else {
+                throw InterchangeError(code: "backupInvalid", message: "personalKeyProtection is none but the backup holds sealedPersonalKeys; it was altered; restore from an unaltered backup")
+            }
+        case KeyProtectionName.passphrase, KeyProtectionName.key:
+            guard sealedPersonalKeys != nil else {
+                throw InterchangeError(code: "backupInvalid", message: "personalKeyProtection is \(personalKeyProtection ?? "") but the backup holds no sealedPersonalKeys; it was altered; restore from an unaltered backup")
+            }
+        default:
+            let given = personalKeyProtection ?? "nothing"
+            throw InterchangeError(code: "backupInvalid", message: "a version \(formatVersion) backup must say how it holds the personal keys (personalKeyProtection passphrase, key or none), not \(given)")
         }
     }
 
@@ -137,6 +158,17 @@ extension LedgerBackup {
         document.append(UInt64(forgottenPeople?.count ?? 0))
         for person in forgottenPeople ?? [] { document.append(person) }
         document.append(optional: forgottenPeople == nil ? nil : "present")
+        if formatVersion >= 4 {
+            // Version 4: the key manifest and the sealed keys (version 3 documents verify as before).
+            document.append(optional: personalKeyProtection)
+            document.append(UInt64(personalKeyHolders?.count ?? 0))
+            for person in personalKeyHolders ?? [] { document.append(person) }
+            document.append(optional: sealedPersonalKeys?.cipher)
+            document.append(optional: sealedPersonalKeys?.kdf)
+            document.append(optional: sealedPersonalKeys?.cost.map { "\($0.logN),\($0.blockSize),\($0.parallelism)" })
+            document.append(optional: sealedPersonalKeys?.salt)
+            document.append(optional: sealedPersonalKeys?.box)
+        }
         return document.bytes.withUnsafeBytes { bytes in
             [UInt8]().withUnsafeBytes { Self.hashChain.next(after: finalChainValue, header: bytes, payload: $0) }
         }

@@ -34,15 +34,104 @@ extension LedgerBackup {
     ///   the problems), an `EventCodecError` code for a record that does not decode,
     ///   `restoreTargetNotEmpty`, `ioFailure`, or a journal code when writing fails.
     public func restore(into directory: FilePath, acceptingUnverifiedFormat: Bool = false) async throws(InterchangeError) {
-        try verifyIntegrity(acceptingUnverifiedFormat: acceptingUnverifiedFormat)
+        var options = RestoreOptions()
+        options.acceptingUnverifiedFormat = acceptingUnverifiedFormat
+        try await restore(into: directory, options: options)
+    }
+
+    /// How ``restore(into:options:)`` restores.
+    public struct RestoreOptions: Sendable {
+        /// Restore a version 1 or 2 document (no chain, no checksum).
+        public var acceptingUnverifiedFormat = false
+        /// Opens the sealed personal keys of a version 4 backup (its passphrase or key).
+        public var unlock: BackupKeyUnlock?
+        /// Encryption at rest of the restored ledger (`LedgerOptions.encryption`); nil writes it
+        /// unencrypted. When replacing an encrypted ledger it must be given (the replaced
+        /// ledger's key file must open with it), so a restore never leaves a ledger in clear
+        /// that was encrypted.
+        public var encryption: JournalEncryption?
+        /// Replace the ledger at the target (seed 001 US-703), after the backup verified and
+        /// the restored ledger audited clean; the old one is kept beside it (`<name>.replaced-N`).
+        public var replacingExisting = false
+        /// Restore a backup that holds no keys (`personalKeyProtection: none`) although some
+        /// of its people's keys cannot be found (not in a replaced ledger): their names and
+        /// notes are restored unreadable, as a forgotten person's (P3), for good.
+        public var acceptingUnreadableTexts = false
+
+        public init() {}
+    }
+
+    /// What a restore did, beyond restoring.
+    public struct RestoreReport: Sendable, Equatable {
+        /// Where the replaced ledger was kept (``RestoreOptions/replacingExisting``).
+        public var replacedLedgerKeptAt: FilePath?
+        /// The backup held the personal keys in clear (format 2 or 3): delete it and make a
+        /// new one (`tally export --format json` with a passphrase or key file).
+        public var keysWereInClear = false
+        /// People whose keys came from the replaced ledger (a backup without keys).
+        public var keysTakenFromReplacedLedger: [PersonID] = []
+        /// People whose names and notes were restored unreadable (no key anywhere).
+        public var unreadablePeople: [PersonID] = []
+        /// People forgotten in the replaced ledger whose keys the backup still held: they stay
+        /// forgotten (the keys were not installed).
+        public var keptForgotten: [PersonID] = []
+    }
+
+    /// Writes the backup into `directory` as ``restore(into:acceptingUnverifiedFormat:)``
+    /// says, with the options: the keys opened with ``RestoreOptions/unlock``, the ledger
+    /// encrypted at rest with ``RestoreOptions/encryption``, an existing ledger replaced when
+    /// ``RestoreOptions/replacingExisting`` is set.
+    ///
+    /// Keys: a version 4 backup's sealed keys are opened with the unlock (nothing is written
+    /// before they open). A backup without keys takes the keys of its key holders from the
+    /// ledger it replaces; holders with no key there make the restore fail with
+    /// `backupKeysOmitted` unless ``RestoreOptions/acceptingUnreadableTexts`` is set. When
+    /// replacing, people forgotten in the replaced ledger stay forgotten.
+    ///
+    /// - Throws: everything ``restore(into:acceptingUnverifiedFormat:)`` throws, and
+    ///   `backupKeyRequired`, `backupKeyKindMismatch`, `backupKeyWrong`, `backupKeyInvalid`,
+    ///   `backupKeysOmitted`, `restoreWouldDecrypt` (replacing an encrypted ledger without its
+    ///   key), `wrongEncryptionKey`, `replaceRefused` (the ledger is open for writing).
+    @discardableResult
+    public func restore(into directory: FilePath, options: RestoreOptions) async throws(InterchangeError) -> RestoreReport {
+        try verifyIntegrity(acceptingUnverifiedFormat: options.acceptingUnverifiedFormat)
         let frames = try validatedFrames()
-        let keys = try validatedKeys()
+        var report = RestoreReport()
+        let holdsLedger = LedgerDirectory(directory).holdsLedger()
+        guard options.replacingExisting || !holdsLedger else {
+            throw InterchangeError(code: "restoreTargetNotEmpty", message: "\(directory) holds a ledger; a restore replaces it only when asked (tally import backup --replace, RestoreOptions.replacingExisting), keeping it beside as \(LedgerDirectory(directory).path.lastComponent?.string ?? "ledger")\(LedgerDirectory.replacedSuffix)N; nothing was changed")
+        }
+        let replaced = options.replacingExisting && holdsLedger
+        var existing: (keys: [PersonID: [UInt8]], forgotten: Set<PersonID>)?
+        if replaced { existing = try Self.keysOfLedger(at: directory, encryption: options.encryption) }
+        var keys = try validatedKeys(options: options, existing: existing, report: &report)
+        if let existing {
+            report.keptForgotten = keys.keys.keys.filter { existing.forgotten.contains($0) }.sorted { $0.description < $1.description }
+            for person in report.keptForgotten { keys.keys[person] = nil }
+            keys.forgotten.formUnion(report.keptForgotten)
+        }
         do {
-            try await Ledger.restore(frames: frames, personalKeys: keys.keys, forgottenPeople: keys.forgotten, into: directory)
+            report.replacedLedgerKeptAt = try await Ledger.restore(
+                frames: frames, personalKeys: keys.keys, forgottenPeople: keys.forgotten, into: directory,
+                encryption: options.encryption, replacing: options.replacingExisting)
         } catch .restoredLedgerInvalid(let problems) {
             throw InterchangeError(code: "backupInvalid", message: "the backup's events do not fold into a valid ledger (\(problems.count) problem(s)): \(problems.prefix(5).joined(separator: "; ")); nothing was restored")
         } catch {
             throw InterchangeError(code: error.code, message: error.message)
+        }
+        return report
+    }
+
+    /// The key ring of the ledger a restore replaces, read with `encryption`.
+    static func keysOfLedger(
+        at directory: FilePath, encryption: JournalEncryption?
+    ) throws(InterchangeError) -> (keys: [PersonID: [UInt8]], forgotten: Set<PersonID>) {
+        do {
+            return try PersonalKeyRing.load(ledgerDirectory: directory, fileSystem: PosixFileSystem(), encryption: encryption, readOnly: true).snapshot
+        } catch .storage(let error) where error.code == "encryptionKeyMissing" {
+            throw InterchangeError(code: "restoreWouldDecrypt", message: "the ledger at \(directory) is encrypted at rest; give its key (--key-file FILE or $TALLY_KEY) so the restored ledger is encrypted with it too; nothing was changed")
+        } catch {
+            throw InterchangeError(code: error.code, message: "the ledger being replaced, \(directory): \(error.message); nothing was changed")
         }
     }
 
@@ -70,21 +159,55 @@ extension LedgerBackup {
         return frames
     }
 
-    /// The personal keys and forgotten people, parsed.
-    private func validatedKeys() throws(InterchangeError) -> (keys: [PersonID: [UInt8]], forgotten: Set<PersonID>) {
-        var keys: [PersonID: [UInt8]] = [:]
-        for (id, hex) in (personalKeys ?? [:]).sorted(by: { $0.key < $1.key }) {
-            guard let person = try? PersonID(parsing: id), let key = Hex.bytes(hex), key.count == 32 else {
-                throw InterchangeError(code: "backupInvalid", message: "personal key of \(id): expected a person id and 64 hex digits")
-            }
-            keys[person] = key
-        }
+    /// The personal keys and forgotten people: in clear (versions 2 and 3), opened from the
+    /// sealed keys, or, for a backup without keys, from the replaced ledger's key ring.
+    private func validatedKeys(
+        options: RestoreOptions, existing: (keys: [PersonID: [UInt8]], forgotten: Set<PersonID>)?,
+        report: inout RestoreReport
+    ) throws(InterchangeError) -> (keys: [PersonID: [UInt8]], forgotten: Set<PersonID>) {
         var forgotten: Set<PersonID> = []
         for id in forgottenPeople ?? [] {
             guard let person = try? PersonID(parsing: id) else {
                 throw InterchangeError(code: "backupInvalid", message: "forgotten person \(id) is not an id")
             }
             forgotten.insert(person)
+        }
+        guard formatVersion >= 4 else {
+            report.keysWereInClear = !(personalKeys ?? [:]).isEmpty
+            return (try Self.parseKeys(personalKeys ?? [:]), forgotten)
+        }
+        var holders: Set<PersonID> = []
+        for id in personalKeyHolders ?? [] {
+            guard let person = try? PersonID(parsing: id) else {
+                throw InterchangeError(code: "backupInvalid", message: "personal key holder \(id) is not an id")
+            }
+            holders.insert(person)
+        }
+        if let sealedPersonalKeys {
+            let keys = try openSealedKeys(sealedPersonalKeys, unlock: options.unlock)
+            guard Set(keys.keys) == holders else {
+                throw InterchangeError(code: "backupInvalid", message: "the sealed keys are for \(keys.count) people but personalKeyHolders names \(holders.count); the backup was altered; restore from an unaltered backup")
+            }
+            return (keys, forgotten)
+        }
+        // A backup without keys: take them from the ledger being replaced.
+        var keys: [PersonID: [UInt8]] = [:]
+        for person in holders.sorted(by: { $0.description < $1.description }) {
+            if let key = existing?.keys[person] {
+                keys[person] = key
+                report.keysTakenFromReplacedLedger.append(person)
+            } else if existing?.forgotten.contains(person) == true {
+                forgotten.insert(person)
+            } else {
+                report.unreadablePeople.append(person)
+            }
+        }
+        if !report.unreadablePeople.isEmpty {
+            guard options.acceptingUnreadableTexts else {
+                throw InterchangeError(code: "backupKeysOmitted", message: "this backup was made without personal keys (personalKeyProtection none) and \(report.unreadablePeople.count) of its \(holders.count) people have no key \(existing == nil ? "here" : "in the ledger it replaces"): restore it over the ledger that still has the keys (--replace), or accept that their names and notes are restored unreadable, for good (--accept-unreadable-texts); nothing was restored")
+            }
+            // Recorded as forgotten: their texts read as redacted, as after P3.
+            forgotten.formUnion(report.unreadablePeople)
         }
         return (keys, forgotten)
     }

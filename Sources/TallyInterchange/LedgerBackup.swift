@@ -15,15 +15,18 @@ import TallyModel
 /// document), so the restore refuses a document that was cut, edited or damaged, naming the
 /// record. The restore verifies and decodes every record before writing anything.
 ///
-/// Names and notes stay sealed in the records (P1); the backup carries the personal keys of
-/// everyone not forgotten (hex, `personalKeys`) so it restores readable, and the forgotten
-/// people's ids (`forgottenPeople`), whose texts no backup can bring back. A backup made
+/// Names and notes stay sealed in the records (P1). The personal keys that open them are never
+/// in clear (version 4, ``BackupKeyProtection``): sealed under a passphrase (scrypt) or a key
+/// the user supplies, or left out (`personalKeyProtection: "none"`); ``personalKeyHolders``
+/// names who has a key, ``forgottenPeople`` whose texts no backup can bring back. A backup made
 /// before someone was forgotten still holds their key: delete such backups (Docs/Security.md).
+/// Version 2 and 3 documents held the keys in clear (``personalKeys``); they still restore.
 public struct LedgerBackup: Codable, Sendable, Equatable {
     /// The document format; readers refuse versions they do not know. Version 2 added the
-    /// personal keys, version 3 the hash chain and the integrity trailer. Version 1 and 2
-    /// documents restore only when the caller accepts that they cannot be verified.
-    public static let currentFormatVersion = 3
+    /// personal keys, version 3 the hash chain and the integrity trailer, version 4 sealed
+    /// (or left out) the keys. Version 1 and 2 documents restore only when the caller accepts
+    /// that they cannot be verified.
+    public static let currentFormatVersion = 4
 
     /// The value of ``format``.
     public static let formatName = "tally.backup"
@@ -67,19 +70,31 @@ public struct LedgerBackup: Codable, Sendable, Equatable {
     public var lastSequenceNumber: UInt64
     /// Every journal frame, in order.
     public var batches: [Batch]
-    /// Personal keys by person id, as hex (version 2).
+    /// Personal keys by person id, as hex, in clear (versions 2 and 3 only; never written now).
     public var personalKeys: [String: String]?
+    /// How the personal keys are held (version 4): `passphrase`, `key` (a user-supplied key
+    /// file) or `none` (the backup holds no keys).
+    public var personalKeyProtection: String?
+    /// The people who had a key when the backup was made, by id (version 4): whose names and
+    /// notes the keys open.
+    public var personalKeyHolders: [String]?
+    /// The keys, sealed (version 4; absent when `personalKeyProtection` is `none`).
+    public var sealedPersonalKeys: SealedKeys?
     /// The people forgotten, by id (version 2).
     public var forgottenPeople: [String]?
     /// Event count, final chain value and checksum (version 3).
     public var integrity: Integrity?
 
     /// Reads every frame of the ledger in `directory` (read-only) and seals the document
-    /// (hash chain and integrity trailer), then verifies it as a restore would.
+    /// (hash chain and integrity trailer, the personal keys as `protection` says), then
+    /// verifies it as a restore would.
     ///
     /// - Throws: `InterchangeError`: `personalKeys` (texts whose keys are missing),
-    ///   `backupEmpty` (the ledger has no events), a journal code when it cannot be read.
-    public static func make(from directory: FilePath, encryption: JournalEncryption? = nil) throws(InterchangeError) -> LedgerBackup {
+    ///   `backupEmpty` (the ledger has no events), `backupKeyInvalid` (a key not 32 bytes),
+    ///   `backupPassphraseEmpty`, a journal code when it cannot be read.
+    public static func make(
+        from directory: FilePath, encryption: JournalEncryption? = nil, protection: BackupKeyProtection
+    ) throws(InterchangeError) -> LedgerBackup {
         let history = try LedgerHistory.load(at: directory, encryption: encryption)
         guard history.unreadablePersonalTexts == 0 else {
             throw InterchangeError(code: "personalKeys", message: "\(history.unreadablePersonalTexts) personal text(s) cannot be opened (keys missing from \(LedgerDirectory.personalKeysName)); restore that file before making a backup, or the backup would not restore them")
@@ -112,13 +127,15 @@ public struct LedgerBackup: Codable, Sendable, Equatable {
             throw InterchangeError(code: error.code, message: error.message)
         }
         let forgotten = keys.forgotten.union(history.state.forgottenPeople)
+        // A forgetting a crash left unfinished (key not destroyed yet) still forgets here.
+        let held = keys.keys.filter { !forgotten.contains($0.key) }
+        let sealedKeys = try seal(keys: held, protection: protection)
         let backup = LedgerBackup(
             format: formatName, formatVersion: currentFormatVersion, household: history.state.household?.name,
             baseCurrency: history.state.household?.baseCurrency.code, lastSequenceNumber: history.lastSequenceNumber,
-            batches: batches,
-            // A forgetting a crash left unfinished (key not destroyed yet) still forgets here.
-            personalKeys: Dictionary(uniqueKeysWithValues: keys.keys.filter { !forgotten.contains($0.key) }
-                .map { ($0.key.description, Hex.string($0.value)) }),
+            batches: batches, personalKeys: nil, personalKeyProtection: protection.manifestName,
+            personalKeyHolders: held.keys.map(\.description).sorted(),
+            sealedPersonalKeys: sealedKeys,
             forgottenPeople: forgotten.map(\.description).sorted()).sealed()
         // Checked in pairs (STYLE 6): what a restore will verify is verified before it is written.
         try backup.verifyIntegrity()
@@ -144,7 +161,7 @@ public struct LedgerBackup: Codable, Sendable, Equatable {
             throw InterchangeError(code: "backupUnreadable", message: "not a tally backup: \(error)")
         }
         guard backup.format == formatName, (1...currentFormatVersion).contains(backup.formatVersion) else {
-            throw InterchangeError(code: "backupVersionUnknown", message: "format \(backup.format) version \(backup.formatVersion); this build reads tally.backup version \(currentFormatVersion) (and, unverified, 1 and 2); use the build that wrote it")
+            throw InterchangeError(code: "backupVersionUnknown", message: "format \(backup.format) version \(backup.formatVersion); this build reads tally.backup version \(currentFormatVersion) (and 3, and, unverified, 1 and 2); use the build that wrote it")
         }
         return backup
     }

@@ -96,7 +96,7 @@ struct DamagedLedgerCLITests {
     func exportOutputIsOwnerOnly() throws {
         let ledger = try TallyRunner.householdLedger()
         let output = TallyRunner.temporaryDirectory() + "/backup.json"
-        let result = try TallyRunner.run(["export", "--format", "json", "--output", output, ledger])
+        let result = try TallyRunner.run(["export", "--format", "json", "--without-keys", "--output", output, ledger])
         #expect(result.status == 0, "\(result.stderr)")
         let mode = try FileManager.default.attributesOfItem(atPath: output)[.posixPermissions] as? Int
         #expect(mode == 0o600)

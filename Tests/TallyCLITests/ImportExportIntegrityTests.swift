@@ -9,17 +9,18 @@ struct ImportExportIntegrityTests {
     func cutBackupRestoresNothing() throws {
         let ledger = try TallyRunner.householdLedger()
         let directory = TallyRunner.temporaryDirectory()
-        #expect(try TallyRunner.run(["export", ledger, "--format", "json", "--output", directory + "/b.json"]).status == 0)
+        let key = try TallyRunner.backupKeyFile(in: directory)
+        #expect(try TallyRunner.run(["export", ledger, "--format", "json", "--backup-key-file", key, "--output", directory + "/b.json"]).status == 0)
         let data = try #require(FileManager.default.contents(atPath: directory + "/b.json"))
         var document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let batches = try #require(document["batches"] as? [Any])
         document["batches"] = Array(batches.dropLast(2))
         try JSONSerialization.data(withJSONObject: document).write(to: URL(fileURLWithPath: directory + "/cut.json"))
-        let cut = try TallyRunner.run(["import", "backup", directory + "/cut.json", "--ledger", directory + "/restored"])
+        let cut = try TallyRunner.run(["import", "backup", directory + "/cut.json", "--backup-key-file", key, "--ledger", directory + "/restored"])
         #expect(cut.status != 0)
         #expect(cut.stderr.contains("backupTruncated"), "\(cut.stderr)")
         #expect(!FileManager.default.fileExists(atPath: directory + "/restored"))
-        #expect(try TallyRunner.run(["import", "backup", directory + "/b.json", "--ledger", directory + "/restored"]).status == 0)
+        #expect(try TallyRunner.run(["import", "backup", directory + "/b.json", "--backup-key-file", key, "--ledger", directory + "/restored"]).status == 0)
     }
 
     @Test("a CSV file with one ambiguous amount imports nothing, prints the failed row with its column, and exits 1")

@@ -31,10 +31,10 @@ struct OutputFailureTests {
             "scenarios": [["scenarios", ledger, "--on", "2026-01-31"], ["scenarios", "--json", ledger]],
             "alerts": [["alerts", ledger, "--on", "2026-01-10"], ["alerts", "--json", ledger]],
             "analytics": [["analytics", ledger, "--month", "2026-01", "--categories"], ["analytics", "--json", "--by", "week", "--from", "2026-01-01", "--to", "2026-01-31", ledger]],
-            "export": [["export", "--format", "csv", ledger], ["export", "--format", "json", ledger],
+            "export": [["export", "--format", "csv", ledger], ["export", "--format", "json", "--without-keys", ledger],
                        ["export", "--format", "ledger", ledger], ["export", "--format", "person", "--person", bob, ledger]],
             "import": [["import", "csv", scratch + "/rows.csv", "--ledger", ledger, "--wallet", "Bob cash"],
-                       ["import", "backup", scratch + "/backup.json", "--ledger", scratch + "/restored"]],
+                       ["import", "backup", scratch + "/backup.json", "--backup-key-file", scratch + "/backup.key", "--ledger", scratch + "/restored"]],
             "diff": [["diff", ledger, ledger]],
             "verify": [["verify", ledger, "--expect", golden]],
             "demo": [["demo", "--ledger", scratch + "/demo"]],
@@ -47,6 +47,7 @@ struct OutputFailureTests {
             "subscriptions": [["subscriptions", ledger, "--on", "2026-03-01"], ["subscriptions", "--json", ledger, "--on", "2026-03-01"],
                               ["subscriptions", ledger, "--calendar", "2026-03"], ["subscriptions", ledger, "--upcoming", "30", "--on", "2026-03-01"],
                               ["subscriptions", "post", ledger, "--through", "2026-03-31", "--recorded-at", "2026-04-01T08:00:00Z"]],
+            "reset": [["reset", scratch + "/reset", "--confirm", "DELETE"]],
             "help": [["help"], ["--help"]],
         ]
     }
@@ -56,8 +57,10 @@ struct OutputFailureTests {
         let ledger = try TallyRunner.householdLedger()
         let scratch = TallyRunner.temporaryDirectory()
         try "date,amount,note,category\n2026-02-20,-12.50,Bakery,Groceries\n".write(toFile: scratch + "/rows.csv", atomically: true, encoding: .utf8)
-        let backup = try TallyRunner.run(["export", ledger, "--format", "json", "--output", scratch + "/backup.json"])
+        let key = try TallyRunner.backupKeyFile(in: scratch)
+        let backup = try TallyRunner.run(["export", ledger, "--format", "json", "--backup-key-file", key, "--output", scratch + "/backup.json"])
         #expect(backup.status == 0, "\(backup.stderr)")
+        try FileManager.default.copyItem(atPath: ledger, toPath: scratch + "/reset")
         let table = Self.argumentsReachingOutput(ledger: ledger, scratch: scratch)
         let subcommands = TallyTool.configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
         for name in subcommands {

@@ -226,8 +226,9 @@ struct TallyCLITests {
     func exportImportRoundTrip() throws {
         let ledger = try TallyRunner.householdLedger()
         let directory = TallyRunner.temporaryDirectory()
-        #expect(try TallyRunner.run(["export", ledger, "--format", "json", "--output", directory + "/b.json"]).status == 0)
-        #expect(try TallyRunner.run(["import", "backup", directory + "/b.json", "--ledger", directory + "/restored"]).status == 0)
+        let key = try TallyRunner.backupKeyFile(in: directory)
+        #expect(try TallyRunner.run(["export", ledger, "--format", "json", "--backup-key-file", key, "--output", directory + "/b.json"]).status == 0)
+        #expect(try TallyRunner.run(["import", "backup", directory + "/b.json", "--backup-key-file", key, "--ledger", directory + "/restored"]).status == 0)
         #expect(try TallyRunner.run(["diff", ledger, directory + "/restored"]).status == 0)
         try "date,amount,note,category\n2026-02-20,-12.50,Bakery,Groceries\n".write(toFile: directory + "/i.csv", atomically: true, encoding: .utf8)
         let first = try TallyRunner.run(["import", "csv", directory + "/i.csv", "--ledger", ledger, "--wallet", "Bob cash"])

@@ -63,6 +63,13 @@ struct TallyRunner {
         return url.path
     }
 
+    /// A backup key file (64 hex digits) in `directory`, for `--backup-key-file`.
+    static func backupKeyFile(in directory: String) throws -> String {
+        let path = directory + "/backup.key"
+        try (String(repeating: "5a", count: 32) + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
     /// A ledger holding Sources/TallyCLI/Demo/household.jsonl.
     static func householdLedger() throws -> String {
         let directory = temporaryDirectory() + "/ledger"

@@ -96,10 +96,21 @@ struct BackupIntegrityTests {
         var household = backup
         household.household = "Someone else"
         await BackupRestoreTests.expectRestoreFails(household, into: parent, code: "backupChecksumMismatch", message: "checksum does not match")
-        let person = try #require(backup.personalKeys?.keys.sorted().first)
+        let person = try #require(backup.personalKeyHolders?.first)
         var key = backup
-        key.personalKeys?[person] = String(repeating: "1", count: 64)
+        let box = try #require(backup.sealedPersonalKeys?.box)
+        key.sealedPersonalKeys?.box = String(box.reversed())
         await BackupRestoreTests.expectRestoreFails(key, into: parent, code: "backupChecksumMismatch", message: "personal keys")
+        var holders = backup
+        holders.personalKeyHolders?.removeLast()
+        await BackupRestoreTests.expectRestoreFails(holders, into: parent, code: "backupChecksumMismatch", message: "personal keys")
+        var protection = backup
+        protection.personalKeyProtection = LedgerBackup.KeyProtectionName.none
+        await BackupRestoreTests.expectRestoreFails(protection, into: parent, code: "backupChecksumMismatch", message: "personal keys")
+        let legacy = try BackupRestoreTests.legacyVersion3(backup)
+        var clearKey = legacy
+        clearKey.personalKeys?[person] = String(repeating: "1", count: 64)
+        await BackupRestoreTests.expectRestoreFails(clearKey, into: parent, code: "backupChecksumMismatch", message: "personal keys")
         var forgotten = backup
         forgotten.forgottenPeople = [person]
         await BackupRestoreTests.expectRestoreFails(forgotten, into: parent, code: "backupChecksumMismatch", message: "forgotten people")
@@ -112,22 +123,37 @@ struct BackupIntegrityTests {
         await BackupRestoreTests.expectRestoreFails(missing, into: parent, code: "backupIntegrityMissing", message: "must carry `integrity`")
     }
 
-    @Test("backup integrity: a good backup round-trips byte-identically (decode and encode, and export of the restored ledger)")
+    @Test("backup integrity: a good backup round-trips byte-identically (decode and encode, and export of the restored ledger; the sealed keys differ only by their fresh nonce)")
     func goodBackupRoundTripsByteIdentically() async throws {
         let (backup, parent) = try await BackupRestoreTests.backup()
         let bytes = try backup.encoded()
         let decoded = try LedgerBackup.decode(bytes)
         #expect(try decoded.encoded() == bytes)
         let target = parent.appending("restored")
-        try await decoded.restore(into: target)
-        #expect(try LedgerBackup.make(from: target).encoded() == bytes)
+        try await decoded.restore(into: target, options: BackupRestoreTests.unlocked)
+        var again = try LedgerBackup.make(from: target, protection: .key(BackupRestoreTests.backupKey))
+        #expect(again.sealedPersonalKeys != backup.sealedPersonalKeys, "a fresh nonce for every backup")
+        #expect(try again.openSealedKeys(try #require(again.sealedPersonalKeys), unlock: .key(BackupRestoreTests.backupKey))
+                == backup.openSealedKeys(try #require(backup.sealedPersonalKeys), unlock: .key(BackupRestoreTests.backupKey)))
+        again.sealedPersonalKeys = backup.sealedPersonalKeys
+        #expect(try again.sealed().encoded() == bytes)
         #expect(backup.integrity?.eventCount == backup.lastSequenceNumber)
+        let keyless = try LedgerBackup.make(from: target, protection: .withoutKeys)
+        let keylessTarget = parent.appending("keyless")
+        var options = LedgerBackup.RestoreOptions()
+        options.acceptingUnreadableTexts = true
+        try await keyless.restore(into: keylessTarget, options: options)
+        var keylessAgain = try LedgerBackup.make(from: keylessTarget, protection: .withoutKeys)
+        #expect(keylessAgain.personalKeyHolders == [], "every holder is recorded as forgotten in the keyless restore")
+        keylessAgain.personalKeyHolders = keyless.personalKeyHolders
+        keylessAgain.forgottenPeople = keyless.forgottenPeople
+        #expect(try keylessAgain.sealed().encoded() == keyless.encoded(), "the records round-trip byte for byte")
     }
 
     @Test("backup integrity: a version 2 backup (no chain, no checksum) is backupUnverified saying to re-export, and restores only when accepted unverified, its declared end still checked")
     func olderBackupIsRefusedUnlessAcceptedUnverified() async throws {
         let (backup, parent) = try await BackupRestoreTests.backup()
-        var older = backup
+        var older = try BackupRestoreTests.legacyVersion3(backup)
         older.formatVersion = 2
         older.integrity = nil
         for index in older.batches.indices {

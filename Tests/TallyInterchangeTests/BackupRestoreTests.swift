@@ -2,6 +2,7 @@ import Foundation
 import SystemPackage
 import Tally
 @testable import TallyInterchange
+import TallyJournal
 import TallyModel
 import Testing
 
@@ -20,7 +21,28 @@ struct BackupRestoreTests {
         let (directory, history) = try await InterchangeLedgerTests.makeLedger()
         let parent = FilePath(FileManager.default.temporaryDirectory.appendingPathComponent("tally-restore-\(UUID().uuidString)").path)
         try FileManager.default.createDirectory(atPath: parent.string, withIntermediateDirectories: true)
-        return (try LedgerBackup.make(from: directory), parent, history)
+        return (try LedgerBackup.make(from: directory, protection: .key(backupKey)), parent, history)
+    }
+
+    /// The key the test backups' personal keys are sealed with.
+    static let backupKey = [UInt8](repeating: 7, count: 32)
+
+    /// Options that open the test backups' keys.
+    static var unlocked: LedgerBackup.RestoreOptions {
+        var options = LedgerBackup.RestoreOptions()
+        options.unlock = .key(backupKey)
+        return options
+    }
+
+    /// `backup` as a version 3 document held it: the personal keys in clear.
+    static func legacyVersion3(_ backup: LedgerBackup) throws -> LedgerBackup {
+        let keys = try backup.openSealedKeys(try #require(backup.sealedPersonalKeys), unlock: .key(backupKey))
+        var legacy = backup
+        legacy.personalKeys = Dictionary(uniqueKeysWithValues: keys.map { ($0.key.description, Hex.string($0.value)) })
+        legacy.personalKeyProtection = nil
+        legacy.personalKeyHolders = nil
+        legacy.sealedPersonalKeys = nil
+        return legacy.sealed(formatVersion: 3)
     }
 
     /// Restoring `backup` fails with `code` (and a message containing `message`), and leaves
@@ -31,7 +53,7 @@ struct BackupRestoreTests {
     ) async {
         let target = parent.appending("restored")
         do {
-            try await backup.restore(into: target)
+            try await backup.restore(into: target, options: unlocked)
             Issue.record("the restore succeeded", sourceLocation: sourceLocation)
         } catch {
             #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
@@ -68,7 +90,7 @@ struct BackupRestoreTests {
     @Test("backup guarantee: another format name or version is backupVersionUnknown naming the version this build reads")
     func unknownVersion() async throws {
         let (backup, _) = try await Self.backup()
-        for (format, version) in [("tally.backup", 4), ("tally.backup", 0), ("other.backup", 3)] {
+        for (format, version) in [("tally.backup", 5), ("tally.backup", 0), ("other.backup", 4)] {
             var changed = backup
             changed.format = format
             changed.formatVersion = version
@@ -90,15 +112,16 @@ struct BackupRestoreTests {
         var base64 = backup
         base64.batches[2].records[0].payload = "not base64!"
         await Self.expectRestoreFails(base64.sealed(), into: parent, code: "backupInvalid", message: "payload is not base64")
-        let person = try #require(backup.personalKeys?.keys.sorted().first)
+        let legacy = try Self.legacyVersion3(backup)
+        let person = try #require(legacy.personalKeys?.keys.sorted().first)
         for bad in ["abc", "zz" + String(repeating: "0", count: 62), String(repeating: "0", count: 62)] {
-            var key = backup
+            var key = legacy
             key.personalKeys?[person] = bad
-            await Self.expectRestoreFails(key.sealed(), into: parent, code: "backupInvalid", message: "personal key of \(person)")
+            await Self.expectRestoreFails(key.sealed(formatVersion: 3), into: parent, code: "backupInvalid", message: "personal key of \(person)")
         }
-        var id = backup
+        var id = legacy
         id.personalKeys?["not-an-id"] = String(repeating: "0", count: 64)
-        await Self.expectRestoreFails(id.sealed(), into: parent, code: "backupInvalid", message: "personal key of not-an-id")
+        await Self.expectRestoreFails(id.sealed(formatVersion: 3), into: parent, code: "backupInvalid", message: "personal key of not-an-id")
         var forgotten = backup
         forgotten.forgottenPeople = ["nobody"]
         await Self.expectRestoreFails(forgotten.sealed(), into: parent, code: "backupInvalid", message: "forgotten person nobody is not an id")
@@ -124,14 +147,14 @@ struct BackupRestoreTests {
         let target = parent.appending("restored")
         try FileManager.default.createDirectory(atPath: target.string, withIntermediateDirectories: true)
         #expect(FileManager.default.createFile(atPath: target.string + "/notes.txt", contents: Data("mine".utf8)))
-        await #expect { try await backup.restore(into: target) } throws: { error in
+        await #expect { try await backup.restore(into: target, options: Self.unlocked) } throws: { error in
             (error as? InterchangeError)?.code == "restoreTargetNotEmpty" && (error as? InterchangeError)?.message.contains("notes.txt") == true
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: target.string) == ["notes.txt"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: parent.string) == ["restored"])
         let empty = parent.appending("empty")
         try FileManager.default.createDirectory(atPath: empty.string, withIntermediateDirectories: true)
-        try await backup.restore(into: empty)
+        try await backup.restore(into: empty, options: Self.unlocked)
         #expect(try LedgerAudit.audit(at: empty).isClean, "an existing empty directory is a valid target")
     }
 
@@ -148,7 +171,7 @@ struct BackupRestoreTests {
         oversized.lastSequenceNumber += 1
         await Self.expectRestoreFails(oversized.sealed(), into: parent, code: "recordTooLarge", message: "exceeds the limit of 1048576 bytes")
         let target = parent.appending("restored")
-        try await backup.restore(into: target)
+        try await backup.restore(into: target, options: Self.unlocked)
         #expect(try LedgerAudit.audit(at: target).isClean)
         #expect(try LedgerHistory.load(at: target).lastSequenceNumber == backup.lastSequenceNumber)
     }

@@ -46,19 +46,20 @@ struct InterchangeLedgerTests {
     @Test("backup then restore into an empty ledger gives identical replayed read models")
     func backupRestoreRoundTrip() async throws {
         let (directory, history) = try await Self.makeLedger()
-        let backup = try LedgerBackup.make(from: directory)
+        let backup = try LedgerBackup.make(from: directory, protection: .key(BackupRestoreTests.backupKey))
         #expect(backup.formatVersion == LedgerBackup.currentFormatVersion)
-        #expect(backup.personalKeys?.count == 3, "Alice, Bob and Carol each have a key (P2)")
+        #expect(backup.personalKeyHolders?.count == 3, "Alice, Bob and Carol each have a key (P2)")
+        #expect(backup.personalKeys == nil, "never in clear")
         let decoded = try LedgerBackup.decode(try backup.encoded())
         let target = FilePath(directory.string + "-restored")
-        try await decoded.restore(into: target)
+        try await decoded.restore(into: target, options: BackupRestoreTests.unlocked)
         let restored = try LedgerHistory.load(at: target)
         #expect(try restored.readModels.canonicalJSON().serialized() == history.readModels.canonicalJSON().serialized())
         #expect(restored.state == history.state, "names and notes restore readable with the backed-up keys")
         let reopened = try await Ledger.open(at: target, options: LedgerOptions(durability: .none))
         #expect(reopened.openReport.unreadablePersonalTexts == 0)
         try await reopened.close()
-        await #expect(throws: InterchangeError.self) { try await decoded.restore(into: target) }
+        await #expect(throws: InterchangeError.self) { try await decoded.restore(into: target, options: BackupRestoreTests.unlocked) }
     }
 
     @Test("importing the same CSV twice inserts nothing the second time")

@@ -1,7 +1,7 @@
 import Foundation
 import SystemPackage
 import Tally
-import TallyInterchange
+@testable import TallyInterchange
 import TallyModel
 import Testing
 
@@ -63,8 +63,10 @@ struct PersonalDataExportTests {
         let bobsNotes = after.state.transactions.allEntries.values.compactMap(\.details.note).filter { $0.owner == Self.bob }
         #expect(!bobsNotes.isEmpty && bobsNotes.allSatisfy(\.isRedacted))
         #expect(export.transactions.contains { $0.noteRedacted == true })
-        let backup = try LedgerBackup.make(from: directory)
+        let backup = try LedgerBackup.make(from: directory, protection: .key(BackupRestoreTests.backupKey))
         #expect(backup.forgottenPeople == [Self.bob.description])
-        #expect(backup.personalKeys?[Self.bob.description] == nil, "no backup made after forgetting can bring Bob's texts back")
+        #expect(backup.personalKeyHolders?.contains(Self.bob.description) == false)
+        let keys = try backup.openSealedKeys(try #require(backup.sealedPersonalKeys), unlock: .key(BackupRestoreTests.backupKey))
+        #expect(keys[Self.bob] == nil, "no backup made after forgetting can bring Bob's texts back")
     }
 }

@@ -27,18 +27,34 @@ extension Ledger {
     ///   - frames: the records of each journal frame, in order; each non-empty.
     ///   - personalKeys: 32-byte keys by person.
     ///   - forgottenPeople: the people forgotten (their keys destroyed).
-    ///   - directory: the target: absent or an empty directory.
+    ///   - directory: the target: absent or an empty directory (or a ledger, when `replacing`).
+    ///   - encryption: encryption at rest for the restored ledger (journal frames and key file
+    ///     sealed with it, as `LedgerOptions.encryption` does); nil writes it unencrypted.
+    ///   - replacing: allow `directory` to hold a ledger, which is replaced (see below).
+    /// - Returns: where the replaced ledger was kept, when one was replaced.
     /// - Throws: ``LedgerError/restoreTargetNotEmpty(_:)`` (the target is left untouched; also
     ///   for a target that is a file or a symbolic link), ``LedgerError/restoreInProgress(_:)``,
     ///   ``LedgerError/restoredLedgerInvalid(problems:)`` when the audit finds problems,
     ///   ``LedgerError/personalKeys(_:)`` for a key that is not 32 bytes,
+    ///   ``LedgerError/replaceRefused(_:)`` (replacing a ledger open for writing),
     ///   ``LedgerError/storage(_:)`` when writing fails (`recordTooLarge`, `diskFull`, `ioFailure`...).
+    ///
+    /// Replacing (seed 001 US-703 "Replace current data?"): everything above happens first,
+    /// beside the old ledger, which stays untouched until the new one has audited clean. Then,
+    /// holding the old journal's writer lock (a ledger open for writing is refused with
+    /// ``LedgerError/replaceRefused(_:)``), the old folder is renamed to
+    /// ``LedgerDirectory/replaced(number:)`` (`<name>.replaced-N`, kept: it holds the only
+    /// copy of whatever the backup lacks) and the new one renamed into place. If the second
+    /// rename fails, the first is undone. A crash between the two leaves no ledger at
+    /// `directory` and both folders beside it; the error or `tally audit` names them.
+    @discardableResult
     public static func restore(
         frames: [[NewRecord]], personalKeys: [PersonID: [UInt8]], forgottenPeople: Set<PersonID>,
-        into directory: FilePath
-    ) async throws(LedgerError) {
+        into directory: FilePath, encryption: JournalEncryption? = nil, replacing: Bool = false
+    ) async throws(LedgerError) -> FilePath? {
         let target = LedgerDirectory(directory)
-        try requireEmptyTarget(target)
+        let replaces = replacing && target.holdsLedger()
+        if !replaces { try requireEmptyTarget(target) }
         let temporary = LedgerDirectory(target.restoring)
         let fileSystem = PosixFileSystem()
         let lock = try lockRestoring(temporary, of: target, fileSystem: fileSystem)
@@ -46,14 +62,63 @@ extension Ledger {
         do throws(LedgerError) {
             try PersonalKeyRing.install(
                 keys: personalKeys, forgotten: forgottenPeople, ledgerDirectory: temporary.path,
-                fileSystem: fileSystem, encryption: nil)
-            try await writeJournal(frames, at: temporary.journal)
-            try requireCleanAudit(temporary)
+                fileSystem: fileSystem, encryption: encryption)
+            try await writeJournal(frames, at: temporary.journal, encryption: encryption)
+            try requireCleanAudit(temporary, encryption: encryption)
+            if replaces {
+                return try swapIntoPlace(temporary, replacing: target, fileSystem: fileSystem)
+            }
             try moveIntoPlace(temporary, target, fileSystem: fileSystem)
+            return nil
         } catch {
             try? FileManager.default.removeItem(atPath: temporary.path.string)
             throw error
         }
+    }
+
+    /// Puts the ledger built in `temporary` in the place of the ledger at `target`, which is
+    /// kept beside it as `<name>.replaced-N`; returns that path. The old journal's writer lock
+    /// is held throughout, so no writer appends to a ledger being set aside.
+    package static func swapIntoPlace(
+        _ temporary: LedgerDirectory, replacing target: LedgerDirectory, fileSystem: PosixFileSystem
+    ) throws(LedgerError) -> FilePath {
+        let writerLock: any FileLock
+        do {
+            writerLock = try fileSystem.lockExclusively(at: target.journal)
+        } catch where error == .wouldBlock || error == .resourceTemporarilyUnavailable {
+            throw .replaceRefused("\(target) is open for writing (an app or `tally` holds it); close it, then replace it (nothing was changed)")
+        } catch {
+            throw .storage(JournalError(error, operation: "lock the ledger being replaced", path: target.journal))
+        }
+        defer { writerLock.unlock() }
+        var number = 1
+        while fileSystem.fileExists(at: target.replaced(number: number)) { number += 1 }
+        let aside = target.replaced(number: number)
+        let parent = target.path.removingLastComponent()
+        do {
+            try fileSystem.synchronizeDirectory(at: temporary.path)
+            try fileSystem.rename(from: target.path, to: aside)
+        } catch {
+            throw .storage(.ioFailure(operation: "set the replaced ledger aside (nothing was changed)", path: aside.string, errno: error.rawValue))
+        }
+        do {
+            try fileSystem.rename(from: temporary.path, to: target.path)
+        } catch {
+            let undone = (try? fileSystem.rename(from: aside, to: target.path)) != nil
+            throw .storage(.ioFailure(
+                operation: undone
+                    ? "move the restored ledger into place (the old ledger was put back; nothing was changed)"
+                    : "move the restored ledger into place: the old ledger is at \(aside.string), the restored one at \(temporary.path.string); rename one of them to \(target.path.string)",
+                path: target.path.string, errno: error.rawValue))
+        }
+        do {
+            try fileSystem.synchronizeDirectory(at: parent.isEmpty ? "." : parent)
+        } catch {
+            throw .storage(.ioFailure(
+                operation: "sync the folder holding the restored ledger (it is complete at \(target.path.string), the old one at \(aside.string); a crash before the disk syncs may undo the renames: check the disk, then open the ledger)",
+                path: (parent.isEmpty ? "." : parent).string, errno: error.rawValue))
+        }
+        return aside
     }
 
     /// Creates (owner-only, 0700, like every ledger folder, E18) and locks the folder a restore
@@ -89,7 +154,7 @@ extension Ledger {
     /// Removes what an interrupted restore into `directory` left beside it (the
     /// ``LedgerDirectory/restoring`` folder, which may hold personal keys), unless a restore
     /// holds it now. Returns whether there was one.
-    static func removeInterruptedRestore(of directory: LedgerDirectory, fileSystem: any FileSystem) -> Bool {
+    package static func removeInterruptedRestore(of directory: LedgerDirectory, fileSystem: any FileSystem) -> Bool {
         let leftover = directory.restoring
         guard fileSystem.isOperatingSystemFileSystem, fileSystem.fileExists(at: leftover),
               let lock = try? fileSystem.lockExclusively(at: leftover) else { return false }
@@ -114,10 +179,12 @@ extension Ledger {
         }
     }
 
-    /// Every frame appended with the journal's writer, synced.
-    private static func writeJournal(_ frames: [[NewRecord]], at path: FilePath) async throws(LedgerError) {
+    /// Every frame appended with the journal's writer, synced (sealed when `encryption` is given).
+    private static func writeJournal(_ frames: [[NewRecord]], at path: FilePath, encryption: JournalEncryption?) async throws(LedgerError) {
         do throws(JournalError) {
-            let journal = try Journal.open(at: path, options: JournalOptions(durability: .synchronous))
+            var options = JournalOptions(durability: .synchronous)
+            options.encryption = encryption
+            let journal = try Journal.open(at: path, options: options)
             do throws(JournalError) {
                 for frame in frames { _ = try await journal.append(frame) }
             } catch {
@@ -131,8 +198,8 @@ extension Ledger {
     }
 
     /// The restored ledger must audit clean before it is moved into place.
-    private static func requireCleanAudit(_ restored: LedgerDirectory) throws(LedgerError) {
-        let report = try LedgerAudit.audit(at: restored.path)
+    private static func requireCleanAudit(_ restored: LedgerDirectory, encryption: JournalEncryption?) throws(LedgerError) {
+        let report = try LedgerAudit.audit(at: restored.path, encryption: encryption)
         guard report.isClean else { throw .restoredLedgerInvalid(problems: report.problems.map(\.description)) }
     }
 

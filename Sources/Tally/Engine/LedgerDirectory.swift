@@ -17,6 +17,7 @@ import TallyJournal
 ///   repair/<n>/journal/           what `LedgerRepair.apply` set aside, n = 1, 2, ...
 ///   repair/<n>/checkpoints/
 /// .<ledger name>.restoring/       beside the ledger: a restore in progress (`Ledger.restore`)
+/// <ledger name>.replaced-<n>/      beside the ledger: a ledger a restore or reset replaced, kept
 /// ```
 ///
 /// A value names paths only; it touches no file.
@@ -80,6 +81,16 @@ public struct LedgerDirectory: Sendable, Hashable, CustomStringConvertible {
         let name = path.lastComponent?.string ?? "ledger"
         return path.removingLastComponent().appending("." + name + Self.restoringSuffix)
     }
+
+    /// `<ledger name>.replaced-<number>` beside the ledger folder: a ledger a restore or a reset
+    /// replaced, kept (`Ledger.restore(...replacing:)`, `LedgerReset`).
+    public func replaced(number: Int) -> FilePath {
+        let name = path.lastComponent?.string ?? "ledger"
+        return path.removingLastComponent().appending(name + Self.replacedSuffix + String(number))
+    }
+
+    /// The suffix of ``replaced(number:)`` before its number.
+    public static let replacedSuffix = ".replaced-"
 
     /// The file name of the checkpoint covering records through `sequenceNumber`.
     public static func checkpointFileName(sequenceNumber: UInt64) -> String {

@@ -47,6 +47,10 @@ public enum LedgerError: Error, Sendable, Equatable {
     /// The ledger `Ledger.restore` built does not audit clean (its events do not fold into a
     /// valid ledger); `problems` are the audit's, each with its location. Nothing was restored.
     case restoredLedgerInvalid(problems: [String])
+    /// `Ledger.restore(..., replacing: true)` (or `LedgerReset`) was asked to replace a ledger
+    /// that is open for writing, or a folder that is not a ledger; the message says which and
+    /// what to do. Nothing was changed.
+    case replaceRefused(String)
 
     /// A stable, machine-readable identifier (the violation's code for rejections).
     public var code: String {
@@ -64,6 +68,7 @@ public enum LedgerError: Error, Sendable, Equatable {
         case .restoreTargetNotEmpty: "restoreTargetNotEmpty"
         case .restoreInProgress: "restoreInProgress"
         case .restoredLedgerInvalid: "restoredLedgerInvalid"
+        case .replaceRefused: "replaceRefused"
         }
     }
 
@@ -89,6 +94,7 @@ public enum LedgerError: Error, Sendable, Equatable {
         case .readSide(let reason): reason
         case .invalidQuery(let reason): reason
         case .restoreTargetNotEmpty(let reason): reason
+        case .replaceRefused(let reason): reason
         case .restoreInProgress(let target): "another restore into \(target) is running; wait for it to finish (nothing was written)"
         case .restoredLedgerInvalid(let problems):
             "the restored events do not fold into a valid ledger (\(problems.count) problem(s)): \(problems.prefix(5).joined(separator: "; ")); nothing was restored"

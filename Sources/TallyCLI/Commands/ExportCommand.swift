@@ -17,6 +17,9 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: "csv, json (full backup), ledger, or person (everything --person can see, TECH-009).") var format: Format
     @Option(help: ArgumentHelp("The person whose data --format person exports (UUID).", valueName: "ID")) var person: String?
     @Option(help: ArgumentHelp("Write to FILE instead of stdout.", valueName: "FILE")) var output: String?
+    @OptionGroup var backupKey: BackupKeyOptions
+    @Flag(name: .customLong("without-keys"), help: "--format json: hold no personal keys (names and notes restore only over the ledger that has them).")
+    var withoutKeys = false
 
     func run() async throws {
         let path = try location.path()
@@ -37,7 +40,8 @@ struct ExportCommand: AsyncParsableCommand {
             }
         case .json:
             try LedgerAccess.requireLedger(at: path)
-            do { data = try LedgerBackup.make(from: FilePath(path), encryption: encryption).encoded() + Data("\n".utf8) } catch {
+            let protection = try backupKey.protection(withoutKeys: withoutKeys)
+            do { data = try LedgerBackup.make(from: FilePath(path), encryption: encryption, protection: protection).encoded() + Data("\n".utf8) } catch {
                 throw CLIError.interchange(error, at: path)
             }
         }

@@ -6,15 +6,16 @@ import TallyInterchange
 import TallyModel
 import TallyProjections
 
-/// `tally import`: CSV transactions into a wallet, or a JSON backup into an empty ledger.
+/// `tally import`: CSV transactions into a wallet, or a JSON backup into an empty ledger (or
+/// over one, `--replace`).
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import", abstract: "Import a CSV file into a wallet, or restore a JSON backup.",
         discussion: "Prints one JSON line per row ({line,status,reason,column}) and a summary. A CSV file is one batch: when any row fails, nothing is imported and the exit status is 1.")
 
-    enum Kind: String, ExpressibleByArgument, CaseIterable { case csv, backup }
+    enum Kind: String, ExpressibleByArgument, CaseIterable { case csv, backup, person }
 
-    @Argument(help: "csv or backup.") var kind: Kind
+    @Argument(help: "csv, backup, or person (a `tally export --format person` file, into a new ledger: leaving a household, US-008).") var kind: Kind
     @Argument(help: ArgumentHelp("The file to import.", valueName: "FILE")) var file: String
     @OptionGroup var location: LedgerOption
     @OptionGroup var key: KeyOptions
@@ -24,22 +25,57 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(name: .customLong("default-category"), help: "Category for rows without one.") var defaultCategory: String?
     @Option(name: .customLong("recorded-at"), help: "When the commands are recorded (UTC ISO 8601); default now.") var recordedAt: String?
     @Flag(name: .customLong("dry-run"), help: "Show what would be imported; change nothing.") var dryRun = false
+    @Option(name: .customLong("household-name"), help: "import person: the new household's name (default: NAME's household).") var householdName: String?
+    @Option(name: .customLong("household-id"), help: "import person: the new household's id (UUID); generated when absent.") var householdID: String?
+    @Option(name: .customLong("admin-name"), help: "import person: the person's name, when the export has none (forgotten).") var adminName: String?
     @Flag(name: .customLong("accept-unverified-backup"),
           help: "Restore a version 1 or 2 backup, which has no checksum: damage in it cannot be detected. Re-export instead when you can.")
     var acceptUnverifiedBackup = false
+    @OptionGroup var backupKey: BackupKeyOptions
+    @Flag(name: .customLong("replace"), help: "Restore over the ledger at --ledger (after the backup verified and the restored ledger audited clean); the old one is kept beside it as NAME.replaced-N.")
+    var replace = false
+    @Flag(name: .customLong("accept-unreadable-texts"),
+          help: "Restore a backup made --without-keys although some people's keys are nowhere: their names and notes stay unreadable, for good.")
+    var acceptUnreadableTexts = false
 
     func run() async throws {
         let path = try location.path()
         guard let data = FileManager.default.contents(atPath: file) else { throw CLIError("\(file): cannot read the file") }
         if kind == .backup {
+            var options = LedgerBackup.RestoreOptions()
+            options.acceptingUnverifiedFormat = acceptUnverifiedBackup
+            options.unlock = try backupKey.unlock()
+            options.encryption = try key.encryption()
+            options.replacingExisting = replace
+            options.acceptingUnreadableTexts = acceptUnreadableTexts
+            let report: LedgerBackup.RestoreReport
             do {
-                try await LedgerBackup.decode(data).restore(into: FilePath(path), acceptingUnverifiedFormat: acceptUnverifiedBackup)
+                report = try await LedgerBackup.decode(data).restore(into: FilePath(path), options: options)
             } catch {
                 throw CLIError.interchange(error, at: file)
             }
             var results = ResultLines()
-            results.line("restored \(file) into \(path)")
+            results.line("restored \(file) into \(path)\(options.encryption == nil ? "" : " (encrypted at rest with the given key)")")
+            if let kept = report.replacedLedgerKeptAt {
+                results.line("the replaced ledger is kept at \(kept.string); delete it once the restored ledger is what you expect (it holds personal keys)")
+            }
+            if !report.keysTakenFromReplacedLedger.isEmpty {
+                results.line("personal keys of \(report.keysTakenFromReplacedLedger.count) people taken from the replaced ledger (the backup holds none)")
+            }
+            if !report.unreadablePeople.isEmpty {
+                results.line("names and notes of \(report.unreadablePeople.count) people are unreadable (no key): \(report.unreadablePeople.map(\.description).joined(separator: ", "))")
+            }
+            if !report.keptForgotten.isEmpty {
+                results.line("\(report.keptForgotten.count) people forgotten in the replaced ledger stay forgotten")
+            }
+            if report.keysWereInClear {
+                Terminal.error("warning: \(file) holds the personal keys in clear (backup format \(LedgerBackup.currentFormatVersion - 1) or older): delete it and make a new backup (tally export --format json --passphrase-file FILE)")
+            }
             try results.requireDelivered(outcome: "\(file) was restored into \(path)")
+            return
+        }
+        if kind == .person {
+            try await importPerson(data, into: path)
             return
         }
         guard let wallet else { throw CLIError("import csv needs --wallet NAME") }
@@ -83,6 +119,30 @@ struct ImportCommand: AsyncParsableCommand {
         for row in plan.rows { results.line(Self.json(row)) }
         Terminal.error("\(file): \(plan.inserted) inserted, \(plan.skipped) skipped, 0 failed \(Self.summary(plan, dryRun: dryRun))")
         try results.requireDelivered(outcome: dryRun ? "nothing was imported (--dry-run)" : "\(plan.inserted) rows were imported into \(path); see `tally log --ledger \(path)`")
+    }
+
+    /// `import person`: a new ledger from a person's data (PersonalDataImport).
+    private func importPerson(_ data: Data, into path: String) async throws {
+        let household = try Identifiers.parse(householdID, option: "--household-id") as HouseholdID
+        let report: PersonalDataImport.Report
+        do {
+            let export = try PersonalDataImport.decode(data)
+            report = try await PersonalDataImport.importing(
+                export, into: FilePath(path), householdID: household, householdName: householdName, adminName: adminName,
+                recordedAt: try Identifiers.timestamp(recordedAt), encryption: try key.encryption())
+        } catch let error as InterchangeError {
+            throw CLIError.interchange(error, at: file)
+        }
+        var results = ResultLines()
+        results.line("imported \(file) into a new ledger at \(path) (household \(household)): \(report.wallets.count) wallets, \(report.transactions) transactions, \(report.transfers) transfers")
+        if report.transactionsLeft > 0 {
+            results.line("\(report.transactionsLeft) transactions in the household's shared wallets stay with the household")
+        }
+        for debt in report.openDebts {
+            let owes = debt.owes.minorUnits > 0 ? "you owe \(debt.other)" : "\(debt.other) owes you"
+            results.line("warning: unsettled debt not carried (\(owes) \(debt.owes.minorUnits.magnitude) minor units \(debt.owes.currency)); settle it in the household you left")
+        }
+        try results.requireDelivered(outcome: "\(file) was imported into \(path)")
     }
 
     /// `{line,status,reason[,column]}`.

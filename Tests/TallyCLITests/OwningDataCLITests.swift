@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+
+/// `tally export --format json` with sealed keys, `tally import backup --replace`, `tally reset`
+/// and `tally import person` (issue 18 items 10 and 12; Docs/CLI.md).
+@Suite("Owning one's data (CLI)")
+struct OwningDataCLITests {
+    static let bob = "00000002-0000-4000-8000-000000000002"
+
+    @Test("P2, 9: export --format json needs a passphrase, a key file or --without-keys; the passphrase backup restores only with the passphrase")
+    func backupNeedsAKeyChoice() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let directory = TallyRunner.temporaryDirectory()
+        let refused = try TallyRunner.run(["export", ledger, "--format", "json", "--output", directory + "/b.json"])
+        #expect(refused.status == 2 && refused.stderr.contains("never holds the personal keys in clear"), "\(refused.stderr)")
+        try "correct horse battery staple\n".write(toFile: directory + "/pass", atomically: true, encoding: .utf8)
+        let made = try TallyRunner.run(["export", ledger, "--format", "json", "--passphrase-file", directory + "/pass", "--output", directory + "/b.json"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let text = try String(contentsOfFile: directory + "/b.json", encoding: .utf8)
+        #expect(text.contains(#""personalKeyProtection" : "passphrase""#) && !text.contains(#""personalKeys""#))
+        let missing = try TallyRunner.run(["import", "backup", directory + "/b.json", "--ledger", directory + "/r"])
+        #expect(missing.status == 2 && missing.stderr.contains("backupKeyRequired"), "\(missing.stderr)")
+        let wrong = try TallyRunner.run(["import", "backup", directory + "/b.json", "--ledger", directory + "/r"], environment: ["TALLY_BACKUP_PASSPHRASE": "wrong"])
+        #expect(wrong.status == 2 && wrong.stderr.contains("backupKeyWrong"), "\(wrong.stderr)")
+        let restored = try TallyRunner.run(["import", "backup", directory + "/b.json", "--ledger", directory + "/r"], environment: ["TALLY_BACKUP_PASSPHRASE": "correct horse battery staple"])
+        #expect(restored.status == 0, "\(restored.stderr)")
+        #expect(try TallyRunner.run(["diff", ledger, directory + "/r"]).status == 0)
+    }
+
+    @Test("US-703: import backup --replace replaces the ledger and keeps the old one beside it; without --replace a ledger is never overwritten")
+    func restoreReplacesWithFlag() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let directory = TallyRunner.temporaryDirectory()
+        #expect(try TallyRunner.run(["export", ledger, "--format", "json", "--without-keys", "--output", directory + "/b.json"]).status == 0)
+        let refused = try TallyRunner.run(["import", "backup", directory + "/b.json", "--ledger", ledger])
+        #expect(refused.status == 2 && refused.stderr.contains("restoreTargetNotEmpty"), "\(refused.stderr)")
+        let replaced = try TallyRunner.run(["import", "backup", directory + "/b.json", "--ledger", ledger, "--replace"])
+        #expect(replaced.status == 0, "\(replaced.stderr)")
+        #expect(replaced.stdout.contains("kept at \(ledger).replaced-1") && replaced.stdout.contains("taken from the replaced ledger"), "\(replaced.stdout)")
+        #expect(try TallyRunner.run(["diff", ledger, ledger + ".replaced-1"]).status == 0)
+        #expect(try TallyRunner.run(["audit", ledger]).status == 0)
+    }
+
+    @Test("P3, 9: a --without-keys backup restored elsewhere needs --accept-unreadable-texts and says whose names are unreadable")
+    func keylessBackupElsewhere() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let directory = TallyRunner.temporaryDirectory()
+        #expect(try TallyRunner.run(["export", ledger, "--format", "json", "--without-keys", "--output", directory + "/b.json"]).status == 0)
+        let refused = try TallyRunner.run(["import", "backup", directory + "/b.json", "--ledger", directory + "/r"])
+        #expect(refused.status == 2 && refused.stderr.contains("backupKeysOmitted") && refused.stderr.contains("--accept-unreadable-texts"), "\(refused.stderr)")
+        let accepted = try TallyRunner.run(["import", "backup", directory + "/b.json", "--ledger", directory + "/r", "--accept-unreadable-texts"])
+        #expect(accepted.status == 0 && accepted.stdout.contains("names and notes of 3 people are unreadable"), "\(accepted.stdout) \(accepted.stderr)")
+        #expect(try TallyRunner.run(["audit", directory + "/r"]).status == 0)
+    }
+
+    @Test("US-704: reset needs --confirm DELETE; then it keeps the household, people and wallet balances, drops the transactions, and keeps the old ledger")
+    func resetNeedsConfirmation() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let before = try TallyRunner.run(["balances", "--json", ledger])
+        let refused = try TallyRunner.run(["reset", ledger])
+        #expect(refused.status == 2 && refused.stderr.contains("--confirm DELETE"), "\(refused.stderr)")
+        let badKeep = try TallyRunner.run(["reset", ledger, "--keep", "wallets,pets", "--confirm", "DELETE"])
+        #expect(badKeep.status == 2 && badKeep.stderr.contains("--keep pets"), "\(badKeep.stderr)")
+        let reset = try TallyRunner.run(["reset", ledger, "--confirm", "DELETE", "--recorded-at", "2026-03-04T10:00:00Z"])
+        #expect(reset.status == 0, "\(reset.stderr)")
+        #expect(reset.stdout.contains("kept at \(ledger).replaced-1"), "\(reset.stdout)")
+        let transactions = try TallyRunner.run(["transactions", "--json", ledger])
+        #expect(transactions.status == 0 && !transactions.stdout.contains("transactionID"), "\(transactions.stdout)")
+        let after = try TallyRunner.run(["balances", "--json", ledger])
+        #expect(after.status == 0)
+        for wallet in ["Joint account", "Bob cash"] { #expect(after.stdout.contains(wallet)) }
+        #expect(try TallyRunner.run(["balances", "--json", ledger + ".replaced-1"]).stdout == before.stdout, "the old ledger is untouched")
+    }
+
+    @Test("US-008: a person export imports into a new ledger (import person); Bob's own wallet has the exported balance")
+    func importPersonIntoNewLedger() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let directory = TallyRunner.temporaryDirectory()
+        #expect(try TallyRunner.run(["export", ledger, "--format", "person", "--person", Self.bob, "--output", directory + "/bob.json"]).status == 0)
+        let imported = try TallyRunner.run(["import", "person", directory + "/bob.json", "--ledger", directory + "/bob", "--recorded-at", "2026-03-04T10:00:00Z"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("imported") && imported.stdout.contains("wallets"), "\(imported.stdout)")
+        let exported = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/bob.json"))) as? [String: Any])
+        let wallets = try #require(exported["wallets"] as? [[String: Any]])
+        let bobCash = try #require(wallets.first { $0["name"] as? String == "Bob cash" })
+        let balance = try #require((bobCash["balance"] as? [String: Any])?["minorUnits"] as? Int)
+        #expect(try TallyRunner.run(["export", directory + "/bob", "--format", "person", "--person", Self.bob, "--output", directory + "/again.json"]).status == 0)
+        let again = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/again.json"))) as? [String: Any])
+        let againCash = try #require((again["wallets"] as? [[String: Any]])?.first { $0["name"] as? String == "Bob cash" })
+        #expect((againCash["balance"] as? [String: Any])?["minorUnits"] as? Int == balance)
+        #expect((again["person"] as? [String: Any])?["role"] as? String == "admin")
+        #expect(try TallyRunner.run(["audit", directory + "/bob"]).status == 0)
+    }
+}
