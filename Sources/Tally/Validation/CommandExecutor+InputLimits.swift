@@ -27,8 +27,10 @@ extension CommandExecutor {
             try requireCount(covers?.count ?? 0, LedgerLimits.settlementCoversMax, "covers", "LedgerLimits.settlementCoversMax")
         case .createGroup(_, _, let members):
             try requireCount(members.count, LedgerLimits.listEntriesMax, "members", "LedgerLimits.listEntriesMax")
-        case .recordGroupExpense(_, _, _, _, _, let note, let split, _):
+        case .recordGroupExpense(_, _, _, _, _, let note, let split, _, let title),
+             .editGroupExpense(_, _, _, _, let note, let split, _, let title):
             try requireNote(note)
+            if let title { try requireBytes(title, LedgerLimits.noteBytesMax, "title", "LedgerLimits.noteBytesMax") }
             let (field, count): (String, Int) = switch split {
             case .equal(let people): ("split.people", people.count)
             case .exact(let amounts): ("split.amounts", amounts.count)
