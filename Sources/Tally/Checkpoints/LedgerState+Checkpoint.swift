@@ -20,7 +20,7 @@ extension LedgerState {
     /// designations (N5).
     /// v9: a group expense's entry is its record (``GroupExpenseRecord``: the expense, deleted,
     /// marked settled, covering settlement), not only its group; a category record ends with its
-    /// group expense count.
+    /// group expense count; a transaction record ends with its split with people (18.4).
     static let checkpointMagic = "tally.ledgerState.v9"
 
     /// - Parameter archived: the archived maps (``ArchivedMap``: transactions, transfers, group

@@ -112,6 +112,8 @@ package struct TransactionRecord: Sendable, Equatable {
     package var settledBy: SettlementID?
     /// Whether it was confirmed as a bonus (B7).
     package var isBonusConfirmed = false
+    /// Its split with chosen people as entered, if any (18.4): what an undone edit puts back.
+    package var splitWith: GroupSplit?
 }
 
 /// A group expense (S7): the expense as last recorded or edited, and its state.

@@ -6,6 +6,7 @@ extension LedgerState {
         switch payload {
         case .transactionRecorded(let recorded):
             insertTransaction(recorded.transactionID, details: recorded.details)
+            transactions.update(recorded.transactionID) { $0.splitWith = recorded.splitWith }
         case .templateActivated(let activated):
             insertTransaction(activated.transactionID, details: activated.details)
             templates[activated.templateID]?.recordPosted(activated.details.date, activated.transactionID)
@@ -13,7 +14,10 @@ extension LedgerState {
             guard let record = transactions[edited.transactionID] else { return }
             if !record.isDeleted { applyLiveEffects(record.details, sign: -1) }
             categories[record.details.categoryID]?.entryCount -= 1
-            transactions.update(edited.transactionID) { $0.details = edited.details }
+            transactions.update(edited.transactionID) {
+                $0.details = edited.details
+                $0.splitWith = edited.splitWith
+            }
             moveMember(edited.transactionID, from: record.details.categoryID, to: edited.details.categoryID)
             categories[edited.details.categoryID]?.entryCount += 1
             if !record.isDeleted { applyLiveEffects(edited.details, sign: 1) }

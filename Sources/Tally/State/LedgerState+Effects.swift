@@ -250,11 +250,11 @@ extension LedgerState {
                 referenced: references(of: activated.details) + [.template(activated.templateID)],
                 inverse: [.transactionDeleted(TransactionDeleted(transactionID: activated.transactionID))])
         case .transactionEdited(let edited):
-            let old = transactions[edited.transactionID]?.details
+            let old = transactions[edited.transactionID]
             return EventEffect(
                 owned: [.transaction(edited.transactionID)],
-                referenced: references(of: edited.details) + (old.map(references(of:)) ?? []),
-                inverse: old.map { [.transactionEdited(TransactionEdited(transactionID: edited.transactionID, details: $0))] })
+                referenced: references(of: edited.details) + (old.map { references(of: $0.details) } ?? []),
+                inverse: old.map { [.transactionEdited(TransactionEdited(transactionID: edited.transactionID, details: $0.details, splitWith: $0.splitWith))] })
         case .transactionDeleted(let deleted):
             return EventEffect(owned: [.transaction(deleted.transactionID)],
                                inverse: [.transactionRestored(TransactionRestored(transactionID: deleted.transactionID))])

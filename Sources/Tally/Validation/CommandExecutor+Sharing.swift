@@ -83,7 +83,11 @@ extension CommandExecutor {
         guard group.members.contains(entry.paidBy) else {
             throw .violation(.notInGroup, "\(name(of: entry.paidBy)) paid but is not in group \(group.name)")
         }
-        let owed = try resolveGroupSplit(entry.split, amount: entry.amount, payer: entry.paidBy, group: group)
+        let owed = try resolvePeopleSplit(entry.split, amount: entry.amount, payer: entry.paidBy) { (person) throws(LedgerError) in
+            guard group.members.contains(person) else {
+                throw .violation(.notInGroup, "\(name(of: person)) is not in group \(group.name)")
+            }
+        }
         if let categoryID = entry.categoryID {
             let category = previous?.categoryID == categoryID ? try existingCategory(categoryID) : try usableCategory(categoryID)
             guard category.group == .expense else {
@@ -214,8 +218,12 @@ extension CommandExecutor {
         }
     }
 
-    /// S7: resolves the split into owed amounts summing to the total (S3 rounding).
-    private func resolveGroupSplit(_ split: GroupSplit, amount: Money, payer: PersonID, group: GroupRecord) throws(LedgerError) -> [PersonShare] {
+    /// S7, S3: resolves a split among people into owed amounts summing exactly to the total
+    /// (largest remainder, zero residue): the one rule of group expenses and of household
+    /// transactions split with people (18.4). `admit` checks each person named.
+    func resolvePeopleSplit(
+        _ split: GroupSplit, amount: Money, payer: PersonID, admit: (PersonID) throws(LedgerError) -> Void
+    ) throws(LedgerError) -> [PersonShare] {
         let people: [PersonID]
         switch split {
         case .equal(let list): people = list
@@ -226,9 +234,7 @@ extension CommandExecutor {
         guard !people.isEmpty, Set(people).count == people.count else {
             throw .violation(.invalidShares, "a split lists each person once and at least one person")
         }
-        if let outsider = people.first(where: { !group.members.contains($0) }) {
-            throw .violation(.notInGroup, "\(name(of: outsider)) is not in group \(group.name)")
-        }
+        for person in people { try admit(person) }
         do {
             switch split {
             case .equal(let list):

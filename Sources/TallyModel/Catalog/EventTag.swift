@@ -131,9 +131,9 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
     /// version from 1 up to it (old versions decode forever).
     public var schemaVersion: UInt16 {
         switch self {
-        case .groupExpenseRecorded: 4
-        case .transactionRecorded, .templateCreated: 3
-        case .householdCreated, .memberAdded, .personAdded, .transferRecorded, .transactionEdited,
+        case .groupExpenseRecorded, .transactionRecorded: 4
+        case .templateCreated, .transactionEdited: 3
+        case .householdCreated, .memberAdded, .personAdded, .transferRecorded,
              .templateActivated, .templatePaused, .templateResumed, .paydaySet: 2
         default: 1
         }

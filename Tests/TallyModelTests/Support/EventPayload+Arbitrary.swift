@@ -86,9 +86,9 @@ extension EventPayload {
         case .categoryDeleted:
             .categoryDeleted(CategoryDeleted(categoryID: random.make(), reassignedTo: random.make()))
         case .transactionRecorded:
-            .transactionRecorded(TransactionRecorded(transactionID: random.make(), details: random.make()))
+            .transactionRecorded(TransactionRecorded(transactionID: random.make(), details: random.make(), splitWith: random.make()))
         case .transactionEdited:
-            .transactionEdited(TransactionEdited(transactionID: random.make(), details: random.make()))
+            .transactionEdited(TransactionEdited(transactionID: random.make(), details: random.make(), splitWith: random.make()))
         case .transactionDeleted:
             .transactionDeleted(TransactionDeleted(transactionID: random.make()))
         case .transactionRestored:

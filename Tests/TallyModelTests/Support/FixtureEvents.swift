@@ -153,6 +153,7 @@ enum FixtureEvents {
         ("events-group-editing.bin", groupEditing),
         ("events-pay-schedule.bin", paySchedule),
         ("events-group-expense-editing.bin", groupExpenseEditing),
+        ("events-transaction-split-with.bin", transactionSplitWith),
     ]
 
     /// One event of every type at its current version: the payloads the catalog test checks.
