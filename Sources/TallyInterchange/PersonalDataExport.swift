@@ -101,6 +101,9 @@ public struct PersonalDataExport: Codable, Sendable, Equatable {
         public var note: String?
         public var noteRedacted: Bool?
         public var owed: [Share]
+        /// Its title, if any (absent from the JSON when none).
+        public var title: String?
+        public var titleRedacted: Bool?
     }
 
     public struct Group: Codable, Sendable, Equatable {
@@ -162,15 +165,22 @@ public struct PersonalDataExport: Codable, Sendable, Equatable {
         }
         let walletIDs = Set(visibleWallets.map(\.walletID))
         var groupExpenses: [GroupID: [GroupExpense]] = [:]
+        var expenses: [GroupExpenseID: GroupExpenseRecorded] = [:]
+        var expenseOrder: [GroupExpenseID] = []
+        var deletedExpenses: Set<GroupExpenseID> = []
         var settlements: [Settlement] = []
         var events = try history.eventCursor()
         while let committed = try events.next() {
             switch committed.event.payload {
             case .groupExpenseRecorded(let expense):
-                groupExpenses[expense.groupID, default: []].append(GroupExpense(
-                    id: expense.expenseID.description, date: expense.date.isoString, paidBy: expense.paidBy.description,
-                    amount: Amount(expense.amount), note: expense.note?.text, noteRedacted: redactedFlag(expense.note),
-                    owed: expense.owed.map { Share(person: $0.person.description, amount: Amount($0.amount)) }))
+                expenseOrder.append(expense.expenseID)
+                expenses[expense.expenseID] = expense
+            case .groupExpenseEdited(let edited) where expenses[edited.expense.expenseID] != nil:
+                expenses[edited.expense.expenseID] = edited.expense
+            case .groupExpenseDeleted(let deleted):
+                deletedExpenses.insert(deleted.expenseID)
+            case .groupExpenseRestored(let restored):
+                deletedExpenses.remove(restored.expenseID)
             case .settlementRecorded(let settlement) where settlement.from == personID || settlement.to == personID:
                 settlements.append(Settlement(
                     id: settlement.settlementID.description, date: settlement.date.isoString, from: settlement.from.description,
@@ -178,6 +188,14 @@ public struct PersonalDataExport: Codable, Sendable, Equatable {
             default:
                 break
             }
+        }
+        for id in expenseOrder where !deletedExpenses.contains(id) {
+            guard let expense = expenses[id] else { continue }
+            groupExpenses[expense.groupID, default: []].append(GroupExpense(
+                id: expense.expenseID.description, date: expense.date.isoString, paidBy: expense.paidBy.description,
+                amount: Amount(expense.amount), note: expense.note?.text, noteRedacted: redactedFlag(expense.note),
+                owed: expense.owed.map { Share(person: $0.person.description, amount: Amount($0.amount)) },
+                title: expense.title?.text, titleRedacted: redactedFlag(expense.title)))
         }
         return PersonalDataExport(
             throughSequenceNumber: history.lastSequenceNumber,

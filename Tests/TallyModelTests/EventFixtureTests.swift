@@ -165,7 +165,8 @@ struct EventFixtureTests {
         // Re-encoding writes the current version, with the (empty) tags field.
         let reencoded = EventCodec.encode(decoded)
         #expect(reencoded.schemaVersion == EventTag.transactionRecorded.schemaVersion)
-        // + 1 byte of tags count, + 1 form byte and 16 bytes of owner for the note (P1).
-        #expect(reencoded.payload.count == Self.legacyTransactionPayload().count + 1 + 17)
+        // + 1 byte of tags count, + 1 form byte and 16 bytes of owner for the note (P1), + 1
+        // presence byte of `splitWith` (v4, absent).
+        #expect(reencoded.payload.count == Self.legacyTransactionPayload().count + 1 + 17 + 1)
     }
 }

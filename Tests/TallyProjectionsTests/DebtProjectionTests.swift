@@ -147,4 +147,50 @@ struct DebtProjectionTests {
         #expect(debts.problems.map(\.rule) == ["S3"])
         #expect(try debts.householdBalances().isEmpty)
     }
+
+    @Test("S7, S8: the fold follows GroupExpenseEdited, Deleted, Restored and SettledMarked; balances sum to zero; the state round-trips; an unknown expense is a problem")
+    func groupExpenseChanges() throws {
+        var s = Scenario()
+        let groupID: GroupID = s.id()
+        let expenseID: GroupExpenseID = s.id()
+        s.add(.groupCreated(GroupCreated(groupID: groupID, name: "Trip", members: [S.alice, S.bob, S.carol])))
+        s.add(.groupExpenseRecorded(GroupExpenseRecorded(
+            expenseID: expenseID, groupID: groupID, paidBy: S.alice, amount: chf(9_000), date: d("2026-02-01"), note: nil,
+            split: .equal([S.alice, S.bob, S.carol]),
+            owed: [PersonShare(person: S.alice, amount: chf(3_000)), PersonShare(person: S.bob, amount: chf(3_000)),
+                   PersonShare(person: S.carol, amount: chf(3_000))])))
+        s.add(.groupExpenseEdited(GroupExpenseEdited(expense: GroupExpenseRecorded(
+            expenseID: expenseID, groupID: groupID, paidBy: S.bob, amount: chf(10_001), date: d("2026-02-02"), note: nil,
+            split: .equal([S.alice, S.bob, S.carol]),
+            owed: [PersonShare(person: S.alice, amount: chf(3_334)), PersonShare(person: S.bob, amount: chf(3_334)),
+                   PersonShare(person: S.carol, amount: chf(3_333))],
+            categoryID: S.groceries, title: PersonalText("Dinner", owner: S.bob)))))
+        var debts = s.fold(DebtProjection.self)
+        var balances = try #require(try debts.groupBalances(groupID)[.chf])
+        let edited = [S.alice: chf(-3_334), S.bob: chf(6_667), S.carol: chf(-3_333)]
+        #expect(Dictionary(uniqueKeysWithValues: balances.map { ($0.person, $0.balance) }) == edited)
+        #expect(balances.reduce(0) { $0 + $1.balance.minorUnits } == 0)
+        #expect(debts.groupExpenses(in: groupID).first?.title?.text == "Dinner")
+        #expect(try DebtProjection(encodedState: debts.encodedState()) == debts)
+
+        s.add(.groupExpenseSettledMarked(GroupExpenseSettledMarked(expenseID: expenseID, isSettled: true)))
+        debts = s.fold(DebtProjection.self)
+        #expect(debts.groupExpenses(in: groupID).map(\.isSettled) == [true])
+        #expect(try debts.groupBalances(groupID)[.chf]?.map(\.balance) == balances.map(\.balance), "a mark changes no balance")
+
+        s.add(.groupExpenseDeleted(GroupExpenseDeleted(expenseID: expenseID)))
+        debts = s.fold(DebtProjection.self)
+        balances = try #require(try debts.groupBalances(groupID)[.chf] ?? [])
+        #expect(balances.allSatisfy { $0.balance.isZero })
+        #expect(debts.groupExpenses(in: groupID).isEmpty)
+        #expect(try debts.settlementPlan(groupID)[.chf] ?? [] == [])
+
+        s.add(.groupExpenseRestored(GroupExpenseRestored(expenseID: expenseID)))
+        s.add(.groupExpenseDeleted(GroupExpenseDeleted(expenseID: s.id())))
+        debts = s.fold(DebtProjection.self)
+        let restored = try #require(try debts.groupBalances(groupID)[.chf])
+        #expect(Dictionary(uniqueKeysWithValues: restored.map { ($0.person, $0.balance) }) == edited)
+        #expect(debts.problems.map(\.rule) == ["S7"], "the deletion of an unknown expense is reported")
+        #expect(try DebtProjection(encodedState: debts.encodedState()) == debts)
+    }
 }

@@ -135,8 +135,8 @@ struct CheckpointEdgeCaseTests {
         var state = try #require(checkpoint.sections[FoldedState.ledgerStateSection])
         let current = Array(LedgerState.checkpointMagic.utf8)
         let previous = Array("tally.ledgerState.v6".utf8)
-        try #require(previous.count == current.count && state[0] == UInt8(current.count) && Array(state[1...current.count]) == current)
-        state.replaceSubrange(1...current.count, with: previous)  // after the length byte
+        try #require(state[0] == UInt8(current.count) && Array(state[1...current.count]) == current)
+        state.replaceSubrange(0...current.count, with: [UInt8(previous.count)] + previous)  // the length byte and the magic
         checkpoint.sections[FoldedState.ledgerStateSection] = state
         try Data(checkpoint.encoded()).write(to: URL(fileURLWithPath: file))
         try await Self.expectFullReplay(at: path, rejectedFor: "not a ledger state checkpoint")

@@ -139,6 +139,8 @@ public enum LedgerAudit {
             return event.details.split.map { check(event.details.amount, $0.shares, rule: "S3", what: "transaction \(event.transactionID)") } ?? []
         case .groupExpenseRecorded(let event):
             return check(event.amount, event.owed, rule: "S7", what: "group expense \(event.expenseID)")
+        case .groupExpenseEdited(let event):
+            return check(event.expense.amount, event.expense.owed, rule: "S7", what: "edit of group expense \(event.expense.expenseID)")
         default:
             return []
         }

@@ -17,9 +17,13 @@ extension LedgerState {
     /// removed, `BudgetRemoved`), the effective balance points and the category order follow the
     /// budgets; a category record ends with its bucket, icon and color; a template's record is its R1
     /// schedule (``RecurringSchedule``), split among members and posted occurrences; a wallet record ends with its flow
-    /// designations (N5). v9: the planning book (goals, scenarios, alert settings; R2, R3, R6)
-    /// follows the income index.
-    static let checkpointMagic = "tally.ledgerState.v9"
+    /// designations (N5).
+    /// v9: a group expense's entry is its record (``GroupExpenseRecord``: the expense, deleted,
+    /// marked settled, covering settlement), not only its group; a category record ends with its
+    /// group expense count; a transaction record ends with its split with people (18.4).
+    /// v10: the planning book (goals, scenarios, alert settings; R2, R3, R6) follows the income
+    /// index.
+    static let checkpointMagic = "tally.ledgerState.v10"
 
     /// - Parameter archived: the archived maps (``ArchivedMap``: transactions, transfers, group
     ///   expenses, settlements, category members, the command history) are in the checkpoint
@@ -38,7 +42,7 @@ extension LedgerState {
         writer.writeSorted(templates)
         writer.write(splitRatio)
         writer.writeSorted(groups)
-        writer.writeSorted(archived ? [:] : groupExpenses.allEntries) { writer, group in writer.write(group) }
+        writer.writeSorted(archived ? [:] : groupExpenses.allEntries) { writer, record in writer.write(record) }
         writer.write(archived ? [] : settlements.allEntries.keys.sorted())
         debts.write(to: &writer)
         periods.write(to: &writer)
@@ -94,8 +98,8 @@ extension LedgerState {
         templates = try reader.readDictionary()
         splitRatio = try reader.read()
         groups = try reader.readDictionary()
-        let inlineGroupExpenses: TreeDictionary<GroupExpenseID, GroupID> = try reader.readDictionary()
-        for (id, group) in inlineGroupExpenses { groupExpenses[id] = group }
+        let inlineGroupExpenses: TreeDictionary<GroupExpenseID, GroupExpenseRecord> = try reader.readDictionary()
+        for (id, record) in inlineGroupExpenses { groupExpenses[id] = record }
         for id in try reader.read([SettlementID].self) { settlements[id] = true }
         debts = try DebtBook(from: &reader)
         periods = try PeriodSchedule(from: &reader)
@@ -208,6 +212,7 @@ extension BudgetKey: WireValue {}
 extension BalancePointKey: WireValue {}
 extension TransactionRecord: ArchiveCodable, WireValue {}
 extension TransferRecord: ArchiveCodable, WireValue {}
+extension GroupExpenseRecord: ArchiveCodable, WireValue {}
 
 /// The paydays (each rule's day, first date and sequence number) and the last closed period;
 /// the open period is derived from them when read.

@@ -132,7 +132,16 @@ public enum CommandAction: Sendable, Hashable {
     /// Records an expense paid by one group member (S7).
     case recordGroupExpense(
         expenseID: GroupExpenseID, groupID: GroupID, paidBy: PersonID, amount: Money, date: LocalDate,
-        note: String?, split: GroupSplit, categoryID: CategoryID? = nil)
+        note: String?, split: GroupSplit, categoryID: CategoryID? = nil, title: String? = nil)
+    /// Replaces every field of a group expense but its group, re-resolving the split (S7, S3;
+    /// Docs/Editing.md "Group expenses").
+    case editGroupExpense(
+        expenseID: GroupExpenseID, paidBy: PersonID, amount: Money, date: LocalDate,
+        note: String?, split: GroupSplit, categoryID: CategoryID?, title: String?)
+    /// Deletes a group expense: it counts in no balance; undo restores it (S7, T5).
+    case deleteGroupExpense(GroupExpenseID)
+    /// Marks a group expense settled, or takes the mark back; balances do not change (S7).
+    case markGroupExpenseSettled(GroupExpenseID, isSettled: Bool)
 
     /// Sets a group's name and description, both at once: an absent description is removed
     /// (S7; Docs/Editing.md).

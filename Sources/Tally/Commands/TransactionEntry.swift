@@ -26,12 +26,16 @@ public struct TransactionEntry: Sendable, Hashable {
     public var isShared: Bool
     /// A ratio for this transaction only (S2); `nil` uses the household ratio. Ignored unless shared.
     public var ratioOverride: [MemberRatio]?
+    /// A split with chosen people (members or contacts) instead of the household ratio: equal,
+    /// exact, percentage or shares, resolved like a group expense's split (S3); their parts become
+    /// household debts to the payer (S5). Not with `ratioOverride`; not for templates (R1 sharing).
+    public var splitWith: GroupSplit?
 
     /// Creates the entry.
     public init(
         kind: TransactionKind, amount: Money, walletID: WalletID, categoryID: CategoryID, date: LocalDate,
         note: String? = nil, tags: [String] = [], payer: PersonID, isShared: Bool = false,
-        ratioOverride: [MemberRatio]? = nil
+        ratioOverride: [MemberRatio]? = nil, splitWith: GroupSplit? = nil
     ) {
         self.kind = kind
         self.amount = amount
@@ -43,5 +47,6 @@ public struct TransactionEntry: Sendable, Hashable {
         self.payer = payer
         self.isShared = isShared
         self.ratioOverride = ratioOverride
+        self.splitWith = splitWith
     }
 }

@@ -100,6 +100,9 @@ public struct RuleViolation: Sendable, Equatable, Error {
         case presetCategoryCannotBeDeleted
         /// A category with transactions can only be deactivated or reassigned (C3).
         case categoryHasTransactions
+        /// A category that group expenses are filed under cannot be deleted, not even with a
+        /// reassignment target; deactivate it or re-file the expenses (C3, Docs/Editing.md).
+        case categoryHasGroupExpenses
         /// The category's group does not match (income vs expense) (T1, C3).
         case categoryGroupMismatch
         /// Shared transactions need a shareable category (C1).
@@ -172,6 +175,17 @@ public struct RuleViolation: Sendable, Equatable, Error {
         case groupArchived
         /// The group is archived already, or not archived (S7).
         case groupStateUnchanged
+        /// No group expense has this id (S7).
+        case unknownGroupExpense
+        /// The group expense is deleted (S7).
+        case groupExpenseDeleted
+        /// The group expense is marked settled already, or is not marked (S7).
+        case groupExpenseStateUnchanged
+        /// The group expense is covered by a settlement or marked settled: it cannot be edited
+        /// or deleted (S8, Docs/Editing.md "Group expenses").
+        case groupExpenseSettled
+        /// An edit or deletion would change the balance of a person who left the group (S8).
+        case groupExpenseNamesFormerMember
         /// A member with a non-zero group balance cannot leave, and a group with one cannot be
         /// deleted; the message names the person and the amount (S8).
         case groupBalanceNotSettled
@@ -222,7 +236,7 @@ public struct RuleViolation: Sendable, Equatable, Error {
             case .currencyMismatch, .transferToSameWallet, .transferAmountsDiffer, .unknownTransfer: "W6"
             case .categoryNameTaken, .presetCategoryCannotBeDeleted: "C2"
             case .unknownCategory, .categoryNotShareable, .categoryListedTwice: "C1"
-            case .categoryInactive, .categoryStateUnchanged, .categoryHasTransactions: "C3"
+            case .categoryInactive, .categoryStateUnchanged, .categoryHasTransactions, .categoryHasGroupExpenses: "C3"
             case .categoryGroupMismatch, .amountMustBePositive, .unknownTransaction: "T1"
             case .editOfSettledTransaction: "T2"
             case .transactionDeleted, .transactionNotDeleted: "T3"
@@ -233,8 +247,9 @@ public struct RuleViolation: Sendable, Equatable, Error {
             case .sharingNeedsTwoMembers: "S2"
             case .settlementExceedsDebt, .settlementItemInvalid, .settlementToSelf: "S6"
             case .unknownGroup, .groupNeedsTwoMembers, .notInGroup, .exactSplitMustSumToTotal, .invalidShares,
-                 .alreadyInGroup, .groupArchived, .groupStateUnchanged: "S7"
-            case .groupBalanceNotSettled: "S8"
+                 .alreadyInGroup, .groupArchived, .groupStateUnchanged, .unknownGroupExpense, .groupExpenseDeleted,
+                 .groupExpenseStateUnchanged: "S7"
+            case .groupBalanceNotSettled, .groupExpenseSettled, .groupExpenseNamesFormerMember: "S8"
             case .paydayOutOfRange: "B1"
             case .budgetMustNotBeNegative, .budgetNotAllocated: "B2"
             case .noPeriodToClose, .periodGapTooLarge: "B6"

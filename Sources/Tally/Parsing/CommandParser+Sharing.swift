@@ -30,7 +30,19 @@ extension CommandParser {
             .recordGroupExpense(
                 expenseID: try fields.id("expenseID"), groupID: try fields.id("groupID"), paidBy: try fields.id("paidBy"),
                 amount: try fields.money("amount"), date: try fields.date("date"), note: try fields.optionalString("note"),
-                split: try groupSplit(try fields.object("split")), categoryID: try fields.optionalID("categoryID"))
+                split: try groupSplit(try fields.object("split")), categoryID: try fields.optionalID("categoryID"),
+                title: try fields.optionalString("title"))
+        },
+        "editGroupExpense": { fields, _ throws(CommandParseError) in
+            .editGroupExpense(
+                expenseID: try fields.id("expenseID"), paidBy: try fields.id("paidBy"),
+                amount: try fields.money("amount"), date: try fields.date("date"), note: try fields.optionalString("note"),
+                split: try groupSplit(try fields.object("split")), categoryID: try fields.optionalID("categoryID"),
+                title: try fields.optionalString("title"))
+        },
+        "deleteGroupExpense": { fields, _ throws(CommandParseError) in .deleteGroupExpense(try fields.id("expenseID")) },
+        "markGroupExpenseSettled": { fields, _ throws(CommandParseError) in
+            .markGroupExpenseSettled(try fields.id("expenseID"), isSettled: try fields.bool("isSettled", default: true))
         },
     ]
 
@@ -51,7 +63,7 @@ extension CommandParser {
 
     /// `{"kind": "equal", "people": [...]}`, `{"kind": "exact", "amounts": [{"person", "amount"}]}`,
     /// `{"kind": "percentage", "ratios": [...]}` or `{"kind": "shares", "weights": [{"person", "weight"}]}`.
-    private static func groupSplit(_ fields: JSONFields) throws(CommandParseError) -> GroupSplit {
+    static func groupSplit(_ fields: JSONFields) throws(CommandParseError) -> GroupSplit {
         switch try fields.string("kind") {
         case "equal":
             return .equal(try fields.ids("people"))

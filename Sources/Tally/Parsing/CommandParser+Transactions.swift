@@ -35,14 +35,16 @@ extension CommandParser {
         "redo": { fields, _ throws(CommandParseError) in .redo(try fields.id("targetCommandID")) },
     ]
 
-    /// The fields of an income or expense; `payer` defaults to the actor, `shared` to false.
+    /// The fields of an income or expense; `payer` defaults to the actor, `shared` to false;
+    /// `splitWith` is a split like a group expense's (`{"kind": "equal", "people": [...]}`, ...).
     static func entry(_ fields: JSONFields, actor: PersonID) throws(CommandParseError) -> TransactionEntry {
         TransactionEntry(
             kind: try fields.choice("kind", SchemaNames.kinds), amount: try fields.money("amount"),
             walletID: try fields.id("walletID"), categoryID: try fields.id("categoryID"), date: try fields.date("date"),
             note: try fields.optionalString("note"), tags: try fields.strings("tags", default: []),
             payer: fields.has("payer") ? try fields.id("payer") : actor, isShared: try fields.bool("shared", default: false),
-            ratioOverride: fields.has("ratioOverride") ? try fields.ratios("ratioOverride") : nil)
+            ratioOverride: fields.has("ratioOverride") ? try fields.ratios("ratioOverride") : nil,
+            splitWith: fields.has("splitWith") ? try groupSplit(try fields.object("splitWith")) : nil)
     }
 
     /// R1 terms of `createTemplate`: `endDate`, `occurrenceCount`, `trialEndsOn` and `sharing`

@@ -19,6 +19,9 @@ extension EventPayload {
         case .templatePriceChanged(let event): [event.amount]
         case .settlementRecorded(let event): [event.amount]
         case .groupExpenseRecorded(let event): [event.amount] + event.owed.map(\.amount)
+        case .groupExpenseEdited(let event): [event.expense.amount] + event.expense.owed.map(\.amount)
+        case .groupExpenseRestored(let event):
+            state.groupExpenses[event.expenseID].map { [$0.expense.amount] + $0.expense.owed.map(\.amount) } ?? []
         case .budgetAllocated(let event): [event.amount]
         case .incomeSettingsSet(let event): [event.monthlyIncome]
         default: []

@@ -97,6 +97,8 @@ package struct CategoryRecord: Sendable, Equatable {
     package var icon: String?
     /// Its color, if any (C1).
     package var color: String?
+    /// Group expenses (live or deleted) filed under it (C3, Docs/Editing.md "Group expenses").
+    package var groupExpenseCount = 0
 }
 
 /// A transaction (T1-T3).
@@ -110,6 +112,21 @@ package struct TransactionRecord: Sendable, Equatable {
     package var settledBy: SettlementID?
     /// Whether it was confirmed as a bonus (B7).
     package var isBonusConfirmed = false
+    /// Its split with chosen people as entered, if any (18.4): what an undone edit puts back.
+    package var splitWith: GroupSplit?
+}
+
+/// A group expense (S7): the expense as last recorded or edited, and its state.
+@WireFields
+package struct GroupExpenseRecord: Sendable, Equatable {
+    /// The expense's current fields (`GroupExpenseRecorded`, or the last `GroupExpenseEdited`).
+    package var expense: GroupExpenseRecorded
+    /// Whether it is deleted (`GroupExpenseDeleted`): it counts in no balance.
+    package var isDeleted = false
+    /// Whether it is marked settled (`GroupExpenseSettledMarked`; record-keeping only).
+    package var isMarkedSettled = false
+    /// The first group settlement that lists it among the items it covers (S6), if any.
+    package var settledBy: SettlementID?
 }
 
 /// A transfer (W6).

@@ -96,7 +96,8 @@ extension LedgerState {
              .templateCreated, .templatePaused, .templateResumed, .templateActivated, .templatePriceChanged,
              .templateCancelled, .bonusConfirmed:
             mutateTransactions(payload)
-        case .splitRatioSet, .settlementRecorded, .groupCreated, .groupExpenseRecorded:
+        case .splitRatioSet, .settlementRecorded, .groupCreated, .groupExpenseRecorded, .groupExpenseEdited,
+             .groupExpenseDeleted, .groupExpenseRestored, .groupExpenseSettledMarked:
             mutateSharing(payload)
         case .groupUpdated, .groupMemberAdded, .groupMemberRemoved, .groupArchived, .groupUnarchived, .groupDeleted:
             if let groupID = payload.changedGroupID { groups[groupID]?.apply(payload) }

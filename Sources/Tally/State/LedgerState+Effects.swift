@@ -47,7 +47,11 @@ extension LedgerState {
             let previous = splitRatio ?? LedgerState.equalRatios(activeMembers).map { SplitRatioSet(mode: .manual, ratios: $0) }
             return EventEffect(owned: [.splitRatio], inverse: previous.map { [.splitRatioSet($0)] })
         case .settlementRecorded(let settlement):
-            let covered = settlement.groupID == nil ? settledTransactions(by: settlement).map(EntityKey.transaction) : []
+            let covered = settlement.groupID == nil
+                ? settledTransactions(by: settlement).map(EntityKey.transaction)
+                : (settlement.covers ?? []).compactMap { item -> EntityKey? in
+                    if case .groupExpense(let id) = item { return .groupExpense(id) } else { return nil }
+                }
             let group = settlement.groupID.map { [EntityKey.group($0)] } ?? []
             return EventEffect(owned: [.settlement(settlement.settlementID)], referenced: covered + group)
         case .groupCreated(let created):
@@ -68,8 +72,8 @@ extension LedgerState {
             return EventEffect(owned: [.group(unarchived.groupID)], inverse: [.groupArchived(GroupArchived(groupID: unarchived.groupID))])
         case .groupDeleted(let deleted):
             return EventEffect(owned: [.group(deleted.groupID)])
-        case .groupExpenseRecorded(let expense):
-            return EventEffect(owned: [.groupExpense(expense.expenseID)], referenced: [.group(expense.groupID)])
+        case .groupExpenseRecorded, .groupExpenseEdited, .groupExpenseDeleted, .groupExpenseRestored, .groupExpenseSettledMarked:
+            return groupExpenseEffect(of: payload)
         case .paydaySet:
             return EventEffect(owned: [.periods])
         case .budgetAllocated(let allocated):
@@ -109,6 +113,40 @@ extension LedgerState {
             return .budgetRemoved(BudgetRemoved(categoryID: category, fromPeriod: date))
         }
         return .budgetAllocated(BudgetAllocated(categoryID: category, amount: amount, fromPeriod: date))
+    }
+
+    /// Group expenses (S7, T5): a recording is undone by deleting it, a deletion by restoring it,
+    /// an edit by the expense as it was, a settled mark by the mark as it was.
+    private func groupExpenseEffect(of payload: EventPayload) -> EventEffect {
+        func references(_ expense: GroupExpenseRecorded) -> [EntityKey] {
+            [.group(expense.groupID)] + (expense.categoryID.map { [EntityKey.category($0)] } ?? [])
+        }
+        switch payload {
+        case .groupExpenseRecorded(let expense):
+            return EventEffect(
+                owned: [.groupExpense(expense.expenseID)], referenced: references(expense),
+                inverse: [.groupExpenseDeleted(GroupExpenseDeleted(expenseID: expense.expenseID))])
+        case .groupExpenseEdited(let edited):
+            let old = groupExpenses[edited.expense.expenseID]?.expense
+            return EventEffect(
+                owned: [.groupExpense(edited.expense.expenseID)],
+                referenced: references(edited.expense) + (old.map(references) ?? []),
+                inverse: old.map { [.groupExpenseEdited(GroupExpenseEdited(expense: $0))] })
+        case .groupExpenseDeleted(let deleted):
+            let group = groupExpenses[deleted.expenseID].map { [EntityKey.group($0.expense.groupID)] } ?? []
+            return EventEffect(owned: [.groupExpense(deleted.expenseID)], referenced: group,
+                               inverse: [.groupExpenseRestored(GroupExpenseRestored(expenseID: deleted.expenseID))])
+        case .groupExpenseRestored(let restored):
+            let group = groupExpenses[restored.expenseID].map { [EntityKey.group($0.expense.groupID)] } ?? []
+            return EventEffect(owned: [.groupExpense(restored.expenseID)], referenced: group,
+                               inverse: [.groupExpenseDeleted(GroupExpenseDeleted(expenseID: restored.expenseID))])
+        case .groupExpenseSettledMarked(let marked):
+            let was = groupExpenses[marked.expenseID]?.isMarkedSettled ?? false
+            return EventEffect(owned: [.groupExpense(marked.expenseID)],
+                               inverse: [.groupExpenseSettledMarked(GroupExpenseSettledMarked(expenseID: marked.expenseID, isSettled: was))])
+        default:
+            return EventEffect(owned: [])
+        }
     }
 
     private func walletEffect(of payload: EventPayload) -> EventEffect {
@@ -215,11 +253,11 @@ extension LedgerState {
                 referenced: references(of: activated.details) + [.template(activated.templateID)],
                 inverse: [.transactionDeleted(TransactionDeleted(transactionID: activated.transactionID))])
         case .transactionEdited(let edited):
-            let old = transactions[edited.transactionID]?.details
+            let old = transactions[edited.transactionID]
             return EventEffect(
                 owned: [.transaction(edited.transactionID)],
-                referenced: references(of: edited.details) + (old.map(references(of:)) ?? []),
-                inverse: old.map { [.transactionEdited(TransactionEdited(transactionID: edited.transactionID, details: $0))] })
+                referenced: references(of: edited.details) + (old.map { references(of: $0.details) } ?? []),
+                inverse: old.map { [.transactionEdited(TransactionEdited(transactionID: edited.transactionID, details: $0.details, splitWith: $0.splitWith))] })
         case .transactionDeleted(let deleted):
             return EventEffect(owned: [.transaction(deleted.transactionID)],
                                inverse: [.transactionRestored(TransactionRestored(transactionID: deleted.transactionID))])

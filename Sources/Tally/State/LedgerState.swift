@@ -34,8 +34,8 @@ package struct LedgerState: Sendable, Equatable {
     package internal(set) var splitRatio: SplitRatioSet?
     /// Groups by id (S7).
     package internal(set) var groups: [GroupID: GroupRecord] = [:]
-    /// The group of every recorded group expense (S7); archived like ``transactions``.
-    package internal(set) var groupExpenses = ArchivedMap<GroupExpenseID, GroupID>(space: .groupExpenses)
+    /// Every recorded group expense with its current fields (S7); archived like ``transactions``.
+    package internal(set) var groupExpenses = ArchivedMap<GroupExpenseID, GroupExpenseRecord>(space: .groupExpenses)
     /// Recorded settlement ids (S6), each mapped to `true`; archived like ``transactions``.
     package internal(set) var settlements = ArchivedMap<SettlementID, Bool>(space: .settlements)
     /// Which transactions are in which category (`true`; `false` once moved out), deleted ones

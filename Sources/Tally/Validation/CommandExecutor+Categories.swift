@@ -43,11 +43,15 @@ extension CommandExecutor {
         }
     }
 
-    /// C2: presets stay; C3: a category with transactions needs a reassignment target of the same group.
+    /// C2: presets stay; C3: a category with transactions needs a reassignment target of the same
+    /// group, one with group expenses cannot be deleted (they are not reassigned).
     private func deleteCategory(_ id: CategoryID, reassignTo target: CategoryID?) throws(LedgerError) -> [EventPayload] {
         let category = try existingCategory(id)
         guard !category.isPreset else {
             throw .violation(.presetCategoryCannotBeDeleted, "\(category.name) is a preset category; presets cannot be deleted, deactivate it instead")
+        }
+        guard category.groupExpenseCount == 0 else {
+            throw .violation(.categoryHasGroupExpenses, "\(category.name) has \(category.groupExpenseCount) group expenses (deleted ones count, undo can bring them back); deactivate it, or file those expenses under another category first")
         }
         guard let target else {
             guard category.entryCount == 0 else {

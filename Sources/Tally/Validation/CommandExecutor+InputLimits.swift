@@ -13,6 +13,9 @@ extension CommandExecutor {
             for (index, tag) in entry.tags.enumerated() {
                 try requireBytes(tag, LedgerLimits.tagBytesMax, "tags[\(index)]", "LedgerLimits.tagBytesMax")
             }
+            if let people = entry.splitWith {
+                try requireCount(Self.splitCount(people), LedgerLimits.listEntriesMax, "splitWith", "LedgerLimits.listEntriesMax")
+            }
             if let ratios = entry.ratioOverride {
                 try requireCount(ratios.count, LedgerLimits.listEntriesMax, "ratioOverride", "LedgerLimits.listEntriesMax")
             }
@@ -27,8 +30,10 @@ extension CommandExecutor {
             try requireCount(covers?.count ?? 0, LedgerLimits.settlementCoversMax, "covers", "LedgerLimits.settlementCoversMax")
         case .createGroup(_, _, let members):
             try requireCount(members.count, LedgerLimits.listEntriesMax, "members", "LedgerLimits.listEntriesMax")
-        case .recordGroupExpense(_, _, _, _, _, let note, let split, _):
+        case .recordGroupExpense(_, _, _, _, _, let note, let split, _, let title),
+             .editGroupExpense(_, _, _, _, let note, let split, _, let title):
             try requireNote(note)
+            if let title { try requireBytes(title, LedgerLimits.noteBytesMax, "title", "LedgerLimits.noteBytesMax") }
             let (field, count): (String, Int) = switch split {
             case .equal(let people): ("split.people", people.count)
             case .exact(let amounts): ("split.amounts", amounts.count)
@@ -71,6 +76,16 @@ extension CommandExecutor {
     private func requireCount(_ count: Int, _ limit: Int, _ field: String, _ limitName: String) throws(LedgerError) {
         guard count <= limit else {
             throw .violation(.inputTooLarge, "\"\(field)\" has \(count) entries; the limit is \(limit) (\(limitName)): split the command or trim the list")
+        }
+    }
+
+    /// The number of people a split lists.
+    static func splitCount(_ split: GroupSplit) -> Int {
+        switch split {
+        case .equal(let people): people.count
+        case .exact(let amounts): amounts.count
+        case .percentage(let ratios): ratios.count
+        case .shares(let weights): weights.count
         }
     }
 }

@@ -27,28 +27,131 @@ extension CommandExecutor {
                 throw .violation(.groupNeedsTwoMembers, "a group needs at least two different people, got \(members.count) entries")
             }
             return [.groupCreated(GroupCreated(groupID: id, name: name, members: members))]
-        case .recordGroupExpense(let id, let groupID, let paidBy, let amount, let date, let note, let split, let categoryID):
+        case .recordGroupExpense(let id, let groupID, let paidBy, let amount, let date, let note, let split, let categoryID, let title):
             guard state.groupExpenses[id] == nil else { throw .violation(.duplicateID, "group expense id \(id) is already used") }
-            let group = try liveGroup(groupID)
-            guard !group.isArchived else {
-                throw .violation(.groupArchived, "\(group.name) is archived and takes no new expenses; unarchive it first")
+            let entry = GroupExpenseEntry(paidBy: paidBy, amount: amount, date: date, note: note, split: split, categoryID: categoryID, title: title)
+            return [.groupExpenseRecorded(try groupExpense(id, in: groupID, entry, previous: nil, author: command.actor))]
+        case .editGroupExpense(let id, let paidBy, let amount, let date, let note, let split, let categoryID, let title):
+            let record = try changeableGroupExpense(id, verb: "edited")
+            let entry = GroupExpenseEntry(paidBy: paidBy, amount: amount, date: date, note: note, split: split, categoryID: categoryID, title: title)
+            let edited = try groupExpense(id, in: record.expense.groupID, entry, previous: record.expense, author: command.actor)
+            try requireFormerMembersUnchanged(before: record.expense, after: edited)
+            return [.groupExpenseEdited(GroupExpenseEdited(expense: edited))]
+        case .deleteGroupExpense(let id):
+            let record = try changeableGroupExpense(id, verb: "deleted")
+            try requireFormerMembersUnchanged(before: record.expense, after: nil)
+            return [.groupExpenseDeleted(GroupExpenseDeleted(expenseID: id))]
+        case .markGroupExpenseSettled(let id, let isSettled):
+            let record = try existingGroupExpense(id)
+            _ = try liveGroup(record.expense.groupID)
+            guard !record.isDeleted else {
+                throw .violation(.groupExpenseDeleted, "group expense \(id) is deleted; undo its deletion to bring it back")
             }
-            try requirePositive(amount, "group expense")
-            guard group.members.contains(paidBy) else {
-                throw .violation(.notInGroup, "\(name(of: paidBy)) paid but is not in group \(group.name)")
+            guard record.isMarkedSettled != isSettled else {
+                throw .violation(.groupExpenseStateUnchanged, "group expense \(id) is \(isSettled ? "marked settled already" : "not marked settled")")
             }
-            let owed = try resolveGroupSplit(split, amount: amount, payer: paidBy, group: group)
-            if let categoryID {
-                let category = try usableCategory(categoryID)
-                guard category.group == .expense else {
-                    throw .violation(.categoryGroupMismatch, "a group expense needs an expense category; \(category.name) is an \(category.group) category")
-                }
-            }
-            return [.groupExpenseRecorded(GroupExpenseRecorded(
-                expenseID: id, groupID: groupID, paidBy: paidBy, amount: amount, date: date, note: note.map { PersonalText($0, owner: command.actor) },
-                split: split, owed: owed, categoryID: categoryID))]
+            return [.groupExpenseSettledMarked(GroupExpenseSettledMarked(expenseID: id, isSettled: isSettled))]
         default:
             return []
+        }
+    }
+
+    /// The fields of a group expense as a command enters them.
+    private struct GroupExpenseEntry {
+        var paidBy: PersonID
+        var amount: Money
+        var date: LocalDate
+        var note: String?
+        var split: GroupSplit
+        var categoryID: CategoryID?
+        var title: String?
+    }
+
+    /// S7: a group expense validated against its group as it is now: a live, unarchived group,
+    /// a positive amount, a payer and split people who are members, the split resolved with zero
+    /// residue (S3), an active expense category (an edit may keep an inactive one it had).
+    /// Unchanged texts keep their author (P1).
+    private func groupExpense(
+        _ id: GroupExpenseID, in groupID: GroupID, _ entry: GroupExpenseEntry, previous: GroupExpenseRecorded?, author: PersonID
+    ) throws(LedgerError) -> GroupExpenseRecorded {
+        let group = try liveGroup(groupID)
+        guard !group.isArchived else {
+            let what = previous == nil ? "takes no new expenses" : "takes no expense changes"
+            throw .violation(.groupArchived, "\(group.name) is archived and \(what); unarchive it first")
+        }
+        try requirePositive(entry.amount, "group expense")
+        guard group.members.contains(entry.paidBy) else {
+            throw .violation(.notInGroup, "\(name(of: entry.paidBy)) paid but is not in group \(group.name)")
+        }
+        let owed = try resolvePeopleSplit(entry.split, amount: entry.amount, payer: entry.paidBy) { (person) throws(LedgerError) in
+            guard group.members.contains(person) else {
+                throw .violation(.notInGroup, "\(name(of: person)) is not in group \(group.name)")
+            }
+        }
+        if let categoryID = entry.categoryID {
+            let category = previous?.categoryID == categoryID ? try existingCategory(categoryID) : try usableCategory(categoryID)
+            guard category.group == .expense else {
+                throw .violation(.categoryGroupMismatch, "a group expense needs an expense category; \(category.name) is an \(category.group) category")
+            }
+        }
+        func text(_ value: String?, was old: PersonalText?) -> PersonalText? {
+            value.map { value in old.flatMap { $0.description == value ? $0 : nil } ?? PersonalText(value, owner: author) }
+        }
+        return GroupExpenseRecorded(
+            expenseID: id, groupID: groupID, paidBy: entry.paidBy, amount: entry.amount, date: entry.date,
+            note: text(entry.note, was: previous?.note), split: entry.split, owed: owed, categoryID: entry.categoryID,
+            title: text(entry.title, was: previous?.title))
+    }
+
+    /// The group expense with `id`, deleted or not.
+    private func existingGroupExpense(_ id: GroupExpenseID) throws(LedgerError) -> GroupExpenseRecord {
+        guard let record = state.groupExpenses[id] else {
+            throw .violation(.unknownGroupExpense, "no group expense has id \(id)")
+        }
+        return record
+    }
+
+    /// A live group expense that may still change (Docs/Editing.md "Group expenses"): not
+    /// deleted, not listed by a settlement (S6: settlements are permanent) and not marked settled.
+    private func changeableGroupExpense(_ id: GroupExpenseID, verb: String) throws(LedgerError) -> GroupExpenseRecord {
+        let record = try existingGroupExpense(id)
+        guard !record.isDeleted else {
+            throw .violation(.groupExpenseDeleted, "group expense \(id) is deleted; undo its deletion to bring it back")
+        }
+        try requireGroupTakesExpenseChanges(record.expense.groupID, verb: verb)
+        if let settlement = record.settledBy {
+            throw .violation(.groupExpenseSettled, "group expense \(id) is covered by settlement \(settlement) and cannot be \(verb); settlements are permanent, record a correcting expense instead")
+        }
+        guard !record.isMarkedSettled else {
+            throw .violation(.groupExpenseSettled, "group expense \(id) is marked settled and cannot be \(verb); take the mark back first")
+        }
+        return record
+    }
+
+    /// S8: a person who left the group keeps a zero balance there, so a change of an expense
+    /// (an edit, a deletion, their undo or redo) must leave what a former member paid and owes
+    /// in it exactly as it was. `before` or `after` is `nil` where the expense does not count.
+    func requireFormerMembersUnchanged(before: GroupExpenseRecorded?, after: GroupExpenseRecorded?) throws(LedgerError) {
+        guard let groupID = (before ?? after)?.groupID, let group = state.groups[groupID] else { return }
+        func effect(_ expense: GroupExpenseRecorded?, on person: PersonID) -> (paid: Money?, owed: Money?) {
+            guard let expense else { return (nil, nil) }
+            return (expense.paidBy == person ? expense.amount : nil, expense.owed.first { $0.person == person && !$0.amount.isZero }?.amount)
+        }
+        let named = [before, after].compactMap { $0 }.flatMap { [$0.paidBy] + $0.owed.filter { !$0.amount.isZero }.map(\.person) }
+        for person in Set(named).sorted() where !group.members.contains(person) {
+            let old = effect(before, on: person), new = effect(after, on: person)
+            guard old.paid == new.paid, old.owed == new.owed else {
+                let id = (before ?? after).map { "\($0.expenseID)" } ?? ""
+                throw .violation(.groupExpenseNamesFormerMember, "\(name(of: person)) left \(group.name) with a zero balance; this change would alter what they paid or owe in expense \(id), keep their part as it is")
+            }
+        }
+    }
+
+    /// S7: a group whose expenses may change: live (not deleted) and not archived.
+    func requireGroupTakesExpenseChanges(_ groupID: GroupID, verb: String) throws(LedgerError) {
+        let group = try liveGroup(groupID)
+        guard !group.isArchived else {
+            throw .violation(.groupArchived, "\(group.name) is archived and its expenses cannot be \(verb); unarchive it first")
         }
     }
 
@@ -115,8 +218,12 @@ extension CommandExecutor {
         }
     }
 
-    /// S7: resolves the split into owed amounts summing to the total (S3 rounding).
-    private func resolveGroupSplit(_ split: GroupSplit, amount: Money, payer: PersonID, group: GroupRecord) throws(LedgerError) -> [PersonShare] {
+    /// S7, S3: resolves a split among people into owed amounts summing exactly to the total
+    /// (largest remainder, zero residue): the one rule of group expenses and of household
+    /// transactions split with people (18.4). `admit` checks each person named.
+    func resolvePeopleSplit(
+        _ split: GroupSplit, amount: Money, payer: PersonID, admit: (PersonID) throws(LedgerError) -> Void
+    ) throws(LedgerError) -> [PersonShare] {
         let people: [PersonID]
         switch split {
         case .equal(let list): people = list
@@ -127,9 +234,7 @@ extension CommandExecutor {
         guard !people.isEmpty, Set(people).count == people.count else {
             throw .violation(.invalidShares, "a split lists each person once and at least one person")
         }
-        if let outsider = people.first(where: { !group.members.contains($0) }) {
-            throw .violation(.notInGroup, "\(name(of: outsider)) is not in group \(group.name)")
-        }
+        for person in people { try admit(person) }
         do {
             switch split {
             case .equal(let list):

@@ -35,6 +35,9 @@ extension CommandExecutor {
         _ id: TemplateID, frequency: RecurrenceFrequency, entry: TransactionEntry, terms: TemplateTerms?, actor: PersonID
     ) throws(LedgerError) -> [EventPayload] {
         guard state.templates[id] == nil else { throw .violation(.duplicateID, "template id \(id) is already used") }
+        guard entry.splitWith == nil else {
+            throw .violation(.recurringTermsInvalid, "a template splits among people through its terms' sharing (R1), not splitWith")
+        }
         var plain = entry
         if terms?.sharing != nil { (plain.isShared, plain.ratioOverride) = (false, nil) }
         var details = try resolve(plain, previous: nil, author: actor)

@@ -6,12 +6,12 @@ extension CommandExecutor {
         case .recordTransaction(let id, let entry):
             guard state.transactions[id] == nil else { throw .violation(.duplicateID, "transaction id \(id) is already used") }
             let details = try resolve(entry, previous: nil, author: command.actor)
-            return [.transactionRecorded(TransactionRecorded(transactionID: id, details: details))]
+            return [.transactionRecorded(TransactionRecorded(transactionID: id, details: details, splitWith: entry.splitWith))]
         case .editTransaction(let id, let entry):
             let record = try liveTransaction(id)
             try requireUnsettled(id, record, "edited")
             let details = try resolve(entry, previous: record.details, author: command.actor)
-            return [.transactionEdited(TransactionEdited(transactionID: id, details: details))]
+            return [.transactionEdited(TransactionEdited(transactionID: id, details: details, splitWith: entry.splitWith))]
         case .deleteTransaction(let id):
             let record = try liveTransaction(id)
             try requireUnsettled(id, record, "deleted")
@@ -91,7 +91,12 @@ extension CommandExecutor {
         }
         try requireActiveMember(entry.payer, role: "the payer")
         var split: TransactionSplit?
-        if entry.isShared {
+        if let people = entry.splitWith {
+            guard category.shareable else {
+                throw .violation(.categoryNotShareable, "\(category.name) is not shareable; pick a shareable category to split with people")
+            }
+            split = try splitWithPeople(people, entry)
+        } else if entry.isShared {
             guard category.shareable else {
                 throw .violation(.categoryNotShareable, "\(category.name) is not shareable; pick a shareable category or record a personal transaction")
             }
@@ -103,6 +108,25 @@ extension CommandExecutor {
         return TransactionDetails(
             kind: entry.kind, amount: entry.amount, walletID: entry.walletID, categoryID: entry.categoryID,
             date: entry.date, note: note, tags: entry.tags, payer: entry.payer, split: split)
+    }
+
+    /// 18.4: a split with chosen people (members or contacts, not forgotten), resolved by the
+    /// group expense rule (S3, zero residue); someone other than the payer must get a part. The
+    /// ratios of the stored split are empty: the parts are the decision (G4).
+    private func splitWithPeople(_ people: GroupSplit, _ entry: TransactionEntry) throws(LedgerError) -> TransactionSplit {
+        guard entry.ratioOverride == nil else {
+            throw .violation(.invalidShares, "give either ratioOverride (the household members) or splitWith (chosen people), not both")
+        }
+        let shares = try resolvePeopleSplit(people, amount: entry.amount, payer: entry.payer) { (person) throws(LedgerError) in
+            try requireKnownPerson(person)
+            if state.people[person]?.isForgotten == true {
+                throw .violation(.personForgotten, "person \(person) is forgotten and cannot share a transaction")
+            }
+        }
+        guard shares.contains(where: { $0.person != entry.payer && !$0.amount.isZero }) else {
+            throw .violation(.invalidShares, "a split with people needs a part for someone other than the payer \(name(of: entry.payer))")
+        }
+        return TransactionSplit(ratios: [], isOverride: true, shares: shares)
     }
 
     /// S2: the override or the household ratio; S3: shares by largest remainder, payer first in ties.

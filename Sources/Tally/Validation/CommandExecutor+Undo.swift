@@ -51,8 +51,9 @@ extension CommandExecutor {
         }
     }
 
-    /// Re-checks rules the dependency graph does not cover: the base currency lock (H2) and
-    /// restoring into a wallet that was closed meanwhile (W4).
+    /// Re-checks rules the dependency graph does not cover: the base currency lock (H2),
+    /// restoring into a wallet that was closed meanwhile (W4), and changing back a group expense
+    /// whose group was archived or deleted, or whose former members' parts would change (S7, S8).
     private func requireCompensationApplies(_ events: [EventPayload]) throws(LedgerError) {
         for event in events {
             switch event {
@@ -62,6 +63,19 @@ extension CommandExecutor {
                 }
             case .transactionRestored(let restored):
                 if let record = state.transactions[restored.transactionID] { _ = try usableWallet(record.details.walletID) }
+            case .groupExpenseEdited(let edited):
+                // S7, S8: the group must still take changes and former members keep their parts.
+                guard let record = state.groupExpenses[edited.expense.expenseID] else { break }
+                try requireGroupTakesExpenseChanges(record.expense.groupID, verb: "changed back")
+                try requireFormerMembersUnchanged(before: record.isDeleted ? nil : record.expense, after: record.isDeleted ? nil : edited.expense)
+            case .groupExpenseDeleted(let deleted):
+                guard let record = state.groupExpenses[deleted.expenseID], !record.isDeleted else { break }
+                try requireGroupTakesExpenseChanges(record.expense.groupID, verb: "changed back")
+                try requireFormerMembersUnchanged(before: record.expense, after: nil)
+            case .groupExpenseRestored(let restored):
+                guard let record = state.groupExpenses[restored.expenseID], record.isDeleted else { break }
+                try requireGroupTakesExpenseChanges(record.expense.groupID, verb: "changed back")
+                try requireFormerMembersUnchanged(before: nil, after: record.expense)
             default:
                 break
             }

@@ -106,7 +106,8 @@ struct CommandExecutor {
             return try validateTransaction(command)
         case .changeTemplatePrice, .cancelTemplate, .postDueOccurrences:
             return try validateSubscription(command)
-        case .setSplitRatio, .recordSettlement, .createGroup, .recordGroupExpense:
+        case .setSplitRatio, .recordSettlement, .createGroup, .recordGroupExpense, .editGroupExpense, .deleteGroupExpense,
+             .markGroupExpenseSettled:
             return try validateSharing(command)
         case .updateGroup, .addGroupMember, .removeGroupMember, .archiveGroup, .unarchiveGroup, .deleteGroup:
             return try validateGroupChange(command)

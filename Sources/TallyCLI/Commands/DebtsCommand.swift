@@ -10,20 +10,24 @@ struct DebtsCommand: AsyncParsableCommand {
     @OptionGroup var key: KeyOptions
     @OptionGroup var damage: DamageOption
     @Flag(help: "Print JSON (the debts read model).") var json = false
+    @Flag(help: "List each group's expenses with their settled state (S7).") var expenses = false
 
     func run() async throws {
         let path = try location.path()
         let history = try LedgerAccess.history(at: path, encryption: try key.encryption(), allowDamaged: damage.allowDamaged)
         if json {
-            try Terminal.line(try Reports.json(path: path) { () throws(ProjectionError) in try history.readModels.debts.canonicalJSON() }.text)
+            let debts = history.readModels.debts
+            try Terminal.line(try Reports.json(path: path) { () throws(ProjectionError) in
+                expenses ? debts.groupExpensesJSON() : try debts.canonicalJSON()
+            }.text)
             return
         }
-        try Terminal.line(try Reports.debts(history, path: path))
+        try Terminal.line(try Reports.debts(history, path: path, expenses: expenses))
     }
 }
 
 extension Reports {
-    static func debts(_ history: LedgerHistory, path: String) throws -> String {
+    static func debts(_ history: LedgerHistory, path: String, expenses: Bool = false) throws -> String {
         let debts = history.readModels.debts
         var lines: [String] = ["Household"]
         do {
@@ -45,6 +49,15 @@ extension Reports {
                     }
                 }
                 lines.append(members.render())
+                if expenses {
+                    var list = TextTable([("Date", .left), ("Title", .left), ("Paid by", .left), ("Amount", .right), ("State", .left)])
+                    for expense in debts.groupExpenses(in: groupID) {
+                        let state = expense.isMarkedSettled ? "settled (marked)" : (expense.isSettled ? "settled" : "open")
+                        list.add([expense.date.isoString, (expense.title ?? expense.note)?.description ?? "", history.personName(expense.paidBy),
+                                  expense.amount.formatted(), state])
+                    }
+                    lines.append(list.rows.isEmpty ? "  no expenses" : list.render())
+                }
                 let plan = try debts.settlementPlan(groupID)
                 for currency in plan.keys.sorted() {
                     for transfer in plan[currency] ?? [] {

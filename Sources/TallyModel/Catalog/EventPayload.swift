@@ -97,6 +97,14 @@ public enum EventPayload: Hashable, Sendable {
     case groupUnarchived(GroupUnarchived)
     /// A settled group was deleted (S7).
     case groupDeleted(GroupDeleted)
+    /// A group expense was edited; carries the whole expense after the edit (S7).
+    case groupExpenseEdited(GroupExpenseEdited)
+    /// A group expense was deleted: it counts in no balance (S7).
+    case groupExpenseDeleted(GroupExpenseDeleted)
+    /// A deleted group expense counts again, the undo of a deletion (S7, T5).
+    case groupExpenseRestored(GroupExpenseRestored)
+    /// A group expense was marked settled or unmarked; balances do not change (S7).
+    case groupExpenseSettledMarked(GroupExpenseSettledMarked)
     /// The payday that starts each budget period was set (B1).
     case paydaySet(PaydaySet)
     /// A category's budget per period, carried over until changed (B2).
@@ -199,6 +207,10 @@ public enum EventPayload: Hashable, Sendable {
         case .groupArchived: .groupArchived
         case .groupUnarchived: .groupUnarchived
         case .groupDeleted: .groupDeleted
+        case .groupExpenseEdited: .groupExpenseEdited
+        case .groupExpenseDeleted: .groupExpenseDeleted
+        case .groupExpenseRestored: .groupExpenseRestored
+        case .groupExpenseSettledMarked: .groupExpenseSettledMarked
         case .paydaySet: .paydaySet
         case .budgetAllocated: .budgetAllocated
         case .budgetRemoved: .budgetRemoved

@@ -100,6 +100,14 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
     case groupUnarchived = 514
     /// ``GroupDeleted``.
     case groupDeleted = 515
+    /// ``GroupExpenseEdited``.
+    case groupExpenseEdited = 520
+    /// ``GroupExpenseDeleted``.
+    case groupExpenseDeleted = 521
+    /// ``GroupExpenseRestored``.
+    case groupExpenseRestored = 522
+    /// ``GroupExpenseSettledMarked``.
+    case groupExpenseSettledMarked = 523
     /// ``PaydaySet``.
     case paydaySet = 600
     /// ``BudgetAllocated``.
@@ -141,8 +149,9 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
     /// version from 1 up to it (old versions decode forever).
     public var schemaVersion: UInt16 {
         switch self {
-        case .transactionRecorded, .templateCreated, .groupExpenseRecorded: 3
-        case .householdCreated, .memberAdded, .personAdded, .transferRecorded, .transactionEdited,
+        case .groupExpenseRecorded, .transactionRecorded: 4
+        case .templateCreated, .transactionEdited: 3
+        case .householdCreated, .memberAdded, .personAdded, .transferRecorded,
              .templateActivated, .templatePaused, .templateResumed, .paydaySet: 2
         default: 1
         }
@@ -199,6 +208,10 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
         case .groupArchived: "GroupArchived"
         case .groupUnarchived: "GroupUnarchived"
         case .groupDeleted: "GroupDeleted"
+        case .groupExpenseEdited: "GroupExpenseEdited"
+        case .groupExpenseDeleted: "GroupExpenseDeleted"
+        case .groupExpenseRestored: "GroupExpenseRestored"
+        case .groupExpenseSettledMarked: "GroupExpenseSettledMarked"
         case .paydaySet: "PaydaySet"
         case .budgetAllocated: "BudgetAllocated"
         case .budgetRemoved: "BudgetRemoved"

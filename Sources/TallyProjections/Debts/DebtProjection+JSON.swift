@@ -53,6 +53,32 @@ extension DebtProjection {
     }
 }
 
+extension DebtProjection {
+    /// Every group's live expenses with their settled state (S7), as canonical JSON:
+    /// `{"groups":[{"expenses":[...],"groupID"}]}`, groups by id, expenses as
+    /// ``groupExpenses(in:)`` orders them. Texts are `{"ownerID","text"}` (`text` null once redacted).
+    public func groupExpensesJSON() -> CanonicalJSON {
+        func text(_ value: PersonalText?) -> CanonicalJSON {
+            value.map { .object(["ownerID": CanonicalJSON($0.owner), "text": $0.text.map(CanonicalJSON.string) ?? .null]) } ?? .null
+        }
+        return .object(["groups": .array(groupIDs.map { groupID in
+            .object([
+                "groupID": CanonicalJSON(groupID),
+                "expenses": .array(groupExpenses(in: groupID).map { expense in
+                    .object([
+                        "expenseID": CanonicalJSON(expense.expenseID), "paidBy": CanonicalJSON(expense.paidBy),
+                        "amount": CanonicalJSON(expense.amount), "date": CanonicalJSON(expense.date),
+                        "title": text(expense.title), "note": text(expense.note),
+                        "categoryID": expense.categoryID.map { CanonicalJSON($0) } ?? .null,
+                        "owed": .array(expense.owed.map { .object(["person": CanonicalJSON($0.person), "amount": CanonicalJSON($0.amount)]) }),
+                        "isMarkedSettled": .bool(expense.isMarkedSettled), "isSettled": .bool(expense.isSettled),
+                    ])
+                }),
+            ])
+        })])
+    }
+}
+
 extension CanonicalJSON {
     /// A debt item as `{"amount","creditor","date","debtor","settledBy","source"}`.
     public init(_ item: DebtItem) {

@@ -40,7 +40,7 @@ extension DebtProjection {
                     date: record.details.date, settledBy: settledBy(key)), record.sequenceNumber))
             }
         }
-        for (id, expense) in groupExpenses {
+        for (id, expense) in groupExpenses where expense.isLive {
             for share in expense.owed where share.person != expense.paidBy && !share.amount.isZero {
                 let key = DebtItemKey(.groupExpense(id), person: share.person)
                 entries.append((key, DebtItem(
@@ -122,7 +122,7 @@ extension DebtProjection {
         guard let group = groups[groupID] else { return [:] }
         struct Totals { var paid: Int128 = 0, owed: Int128 = 0, sent: Int128 = 0, received: Int128 = 0 }
         var totals: [Currency: [PersonID: Totals]] = [:]
-        for expense in groupExpenses.allEntries.values where expense.groupID == groupID {
+        for expense in groupExpenses.allEntries.values where expense.groupID == groupID && expense.isLive {
             let currency = expense.amount.currency
             totals[currency, default: [:]][expense.paidBy, default: Totals()].paid += Int128(expense.amount.minorUnits)
             for share in expense.owed {
@@ -180,5 +180,23 @@ extension DebtProjection {
             result[currency] = transfers
         }
         return result
+    }
+}
+
+extension DebtProjection {
+    /// The live expenses of a group, oldest first (date, then the order they were recorded),
+    /// with their settled state (S7; Docs/Editing.md "Group expenses"); empty for an unknown group.
+    /// O(group expenses ever recorded).
+    public func groupExpenses(in groupID: GroupID) -> [GroupExpenseSummary] {
+        groupExpenses.allEntries.filter { $0.value.groupID == groupID && $0.value.isLive }
+            .sorted { ($0.value.date, $0.value.sequenceNumber) < ($1.value.date, $1.value.sequenceNumber) }
+            .map { id, expense in
+                let parts = expense.owed.filter { $0.person != expense.paidBy && !$0.amount.isZero }
+                let covered = parts.allSatisfy { settledItems[DebtItemKey(.groupExpense(id), person: $0.person)] != nil }
+                return GroupExpenseSummary(
+                    expenseID: id, paidBy: expense.paidBy, amount: expense.amount, date: expense.date,
+                    title: expense.title, note: expense.note, categoryID: expense.categoryID, owed: expense.owed,
+                    isMarkedSettled: expense.isMarkedSettled, isSettled: expense.isMarkedSettled || covered)
+            }
     }
 }

@@ -109,6 +109,11 @@ public struct DebtProjection: Hashable, Sendable {
             }
             groups[created.groupID] = GroupRecord(name: created.name, members: created.members)
         case .groupExpenseRecorded(let expense): recordGroupExpense(expense, sequenceNumber)
+        case .groupExpenseEdited(let edited): editGroupExpense(edited.expense, sequenceNumber)
+        case .groupExpenseDeleted(let deleted): changeGroupExpense(deleted.expenseID, sequenceNumber) { $0.isLive = false }
+        case .groupExpenseRestored(let restored): changeGroupExpense(restored.expenseID, sequenceNumber) { $0.isLive = true }
+        case .groupExpenseSettledMarked(let marked):
+            changeGroupExpense(marked.expenseID, sequenceNumber) { $0.isMarkedSettled = marked.isSettled }
         case .groupUpdated, .groupMemberAdded, .groupMemberRemoved, .groupArchived, .groupUnarchived, .groupDeleted:
             guard let groupID = event.payload.changedGroupID, groups[groupID] != nil else {
                 return problem(sequenceNumber, "S7", "a change of an unknown group")
@@ -163,19 +168,40 @@ public struct DebtProjection: Hashable, Sendable {
         guard groupExpenses[expense.expenseID] == nil else {
             return problem(sequenceNumber, "S7", "group expense \(expense.expenseID) is recorded twice")
         }
-        guard let group = groups[expense.groupID] else {
-            return problem(sequenceNumber, "S7", "unknown group \(expense.groupID)")
+        guard let reason = invalidGroupExpense(expense) else {
+            groupExpenses[expense.expenseID] = GroupExpenseRecord(expense, sequenceNumber: sequenceNumber)
+            return
         }
+        problem(sequenceNumber, reason.rule, reason.message)
+    }
+
+    /// S7: an edit replaces the expense's fields; the group is the recorded one.
+    private mutating func editGroupExpense(_ expense: GroupExpenseRecorded, _ sequenceNumber: UInt64) {
+        guard let record = groupExpenses[expense.expenseID], record.groupID == expense.groupID else {
+            return problem(sequenceNumber, "S7", "edit of unknown group expense \(expense.expenseID) or of its group")
+        }
+        if let reason = invalidGroupExpense(expense) { return problem(sequenceNumber, reason.rule, "edit: " + reason.message) }
+        groupExpenses.update(expense.expenseID) { $0.edit(expense) }
+    }
+
+    private mutating func changeGroupExpense(
+        _ id: GroupExpenseID, _ sequenceNumber: UInt64, _ change: (inout GroupExpenseRecord) -> Void
+    ) {
+        guard groupExpenses[id] != nil else { return problem(sequenceNumber, "S7", "unknown group expense \(id)") }
+        groupExpenses.update(id, change)
+    }
+
+    /// Why a group expense cannot count (S7, S8), or `nil`.
+    private func invalidGroupExpense(_ expense: GroupExpenseRecorded) -> (rule: String, message: String)? {
+        guard let group = groups[expense.groupID] else { return ("S7", "unknown group \(expense.groupID)") }
         let members = Set(group.members)
         guard expense.amount.isPositive, members.contains(expense.paidBy),
               expense.owed.allSatisfy({ members.contains($0.person) }) else {
-            return problem(sequenceNumber, "S7", "group expense \(expense.expenseID) names a non-member or a non-positive amount")
+            return ("S7", "group expense \(expense.expenseID) names a non-member or a non-positive amount")
         }
         if let reason = Self.invalidShares(expense.owed, total: expense.amount) {
-            return problem(sequenceNumber, "S8", "group expense \(expense.expenseID): \(reason)")
+            return ("S8", "group expense \(expense.expenseID): \(reason)")
         }
-        groupExpenses[expense.expenseID] = GroupExpenseRecord(
-            groupID: expense.groupID, paidBy: expense.paidBy, amount: expense.amount, date: expense.date,
-            note: expense.note, owed: expense.owed, sequenceNumber: sequenceNumber)
+        return nil
     }
 }

@@ -78,16 +78,46 @@ package struct GroupRecord: Hashable, Sendable {
     }
 }
 
-/// A group expense as the debt projection keeps it, with its resolved owed amounts (S7, G4).
+/// A group expense as the debt projection keeps it, with its resolved owed amounts (S7, G4):
+/// as recorded or last edited, whether it is live (not deleted) and marked settled.
 @StateFields
 struct GroupExpenseRecord: Hashable, Sendable {
     let groupID: GroupID
-    let paidBy: PersonID
-    let amount: Money
-    let date: LocalDate
-    let note: PersonalText?
-    let owed: [PersonShare]
+    var paidBy: PersonID
+    var amount: Money
+    var date: LocalDate
+    var note: PersonalText?
+    var owed: [PersonShare]
     let sequenceNumber: UInt64
+    var categoryID: CategoryID?
+    var title: PersonalText?
+    var isLive: Bool
+    var isMarkedSettled: Bool
+
+    init(_ expense: GroupExpenseRecorded, sequenceNumber: UInt64) {
+        self.groupID = expense.groupID
+        self.paidBy = expense.paidBy
+        self.amount = expense.amount
+        self.date = expense.date
+        self.note = expense.note
+        self.owed = expense.owed
+        self.sequenceNumber = sequenceNumber
+        self.categoryID = expense.categoryID
+        self.title = expense.title
+        self.isLive = true
+        self.isMarkedSettled = false
+    }
+
+    /// Takes the fields of an edit; the group, the order and the state stay (S7).
+    mutating func edit(_ expense: GroupExpenseRecorded) {
+        paidBy = expense.paidBy
+        amount = expense.amount
+        date = expense.date
+        note = expense.note
+        owed = expense.owed
+        categoryID = expense.categoryID
+        title = expense.title
+    }
 }
 
 extension DebtItemKey: ArchivedState {

@@ -67,3 +67,28 @@ public struct PlannedTransfer: Hashable, Sendable {
         (self.from, self.to, self.amount) = (from, to, amount)
     }
 }
+
+/// One live group expense as a group's expense list shows it (S7; Swiff 1.3.2, 2.1.4).
+public struct GroupExpenseSummary: Hashable, Sendable {
+    /// The expense.
+    public let expenseID: GroupExpenseID
+    /// Who paid.
+    public let paidBy: PersonID
+    /// The total.
+    public let amount: Money
+    /// The business date.
+    public let date: LocalDate
+    /// Its title, if any (personal text of whoever recorded or last edited it).
+    public let title: PersonalText?
+    /// Its note, if any.
+    public let note: PersonalText?
+    /// Its category, if any.
+    public let categoryID: CategoryID?
+    /// Each member's resolved part (S3).
+    public let owed: [PersonShare]
+    /// Whether it was marked settled (`GroupExpenseSettledMarked`; record-keeping only).
+    public let isMarkedSettled: Bool
+    /// Whether it is settled: marked so, or every part of a member other than the payer is
+    /// covered by a settlement that lists it (S6). Balances never depend on it.
+    public let isSettled: Bool
+}

@@ -78,8 +78,10 @@ enum StateFormat {
     /// the sequence number that recorded it (a wallet statement orders a day's movements). 6: a
     /// budget allocation's amount is optional (absent: removed, `BudgetRemoved`); a category
     /// keeps its icon, color and whether it is active, and the budgets keep the category order; the wallet state keeps each
-    /// wallet's flow designations (N5). 7: the goals (R2) follow the budgets.
-    static let version: UInt64 = 7
+    /// wallet's flow designations (N5). 7: a group expense keeps its category, title, whether it
+    /// is live (`GroupExpenseDeleted`) and marked settled (`GroupExpenseSettledMarked`). 8: the
+    /// goals (R2) follow the budgets.
+    static let version: UInt64 = 8
 }
 
 extension BinaryWriter {

@@ -86,9 +86,9 @@ extension EventPayload {
         case .categoryDeleted:
             .categoryDeleted(CategoryDeleted(categoryID: random.make(), reassignedTo: random.make()))
         case .transactionRecorded:
-            .transactionRecorded(TransactionRecorded(transactionID: random.make(), details: random.make()))
+            .transactionRecorded(TransactionRecorded(transactionID: random.make(), details: random.make(), splitWith: random.make()))
         case .transactionEdited:
-            .transactionEdited(TransactionEdited(transactionID: random.make(), details: random.make()))
+            .transactionEdited(TransactionEdited(transactionID: random.make(), details: random.make(), splitWith: random.make()))
         case .transactionDeleted:
             .transactionDeleted(TransactionDeleted(transactionID: random.make()))
         case .transactionRestored:
@@ -122,7 +122,7 @@ extension EventPayload {
             .groupExpenseRecorded(GroupExpenseRecorded(
                 expenseID: random.make(), groupID: random.make(), paidBy: random.make(),
                 amount: random.make(), date: random.make(), note: random.make(), split: random.make(),
-                owed: random.make()
+                owed: random.make(), categoryID: random.make(), title: random.make()
             ))
         case .groupUpdated:
             .groupUpdated(GroupUpdated(groupID: random.make(), name: random.make(), description: random.make()))
@@ -136,6 +136,18 @@ extension EventPayload {
             .groupUnarchived(GroupUnarchived(groupID: random.make()))
         case .groupDeleted:
             .groupDeleted(GroupDeleted(groupID: random.make()))
+        case .groupExpenseEdited:
+            .groupExpenseEdited(GroupExpenseEdited(expense: GroupExpenseRecorded(
+                expenseID: random.make(), groupID: random.make(), paidBy: random.make(),
+                amount: random.make(), date: random.make(), note: random.make(), split: random.make(),
+                owed: random.make(), categoryID: random.make(), title: random.make()
+            )))
+        case .groupExpenseDeleted:
+            .groupExpenseDeleted(GroupExpenseDeleted(expenseID: random.make()))
+        case .groupExpenseRestored:
+            .groupExpenseRestored(GroupExpenseRestored(expenseID: random.make()))
+        case .groupExpenseSettledMarked:
+            .groupExpenseSettledMarked(GroupExpenseSettledMarked(expenseID: random.make(), isSettled: random.make()))
         case .paydaySet:
             .paydaySet(PaydaySet(day: random.make(), effectiveFrom: random.make(), intervalDays: random.make()))
         case .budgetAllocated:

@@ -126,6 +126,7 @@ enum FixtureEvents {
         .groupUpdated, .groupMemberAdded, .groupMemberRemoved, .groupArchived, .groupUnarchived, .groupDeleted,  // events-group-editing.bin
         .goalCreated, .goalUpdated, .goalAmountSet, .goalDeleted, .goalRestored, .scenarioSaved, .scenarioDeleted,
         .scenarioActivated, .alertSettingsSet,  // events-planning.bin
+        .groupExpenseEdited, .groupExpenseDeleted, .groupExpenseRestored, .groupExpenseSettledMarked,  // events-group-expense-editing.bin
     ]
 
     /// The events `events-v2.bin` holds after ``events``: the types added since v1, and a
@@ -154,6 +155,8 @@ enum FixtureEvents {
         ("events-group-editing.bin", groupEditing),
         ("events-pay-schedule.bin", paySchedule),
         ("events-planning.bin", planning),
+        ("events-group-expense-editing.bin", groupExpenseEditing),
+        ("events-transaction-split-with.bin", transactionSplitWith),
     ]
 
     /// One event of every type at its current version: the payloads the catalog test checks.

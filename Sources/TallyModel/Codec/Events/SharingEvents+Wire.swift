@@ -48,3 +48,19 @@ extension GroupUnarchived: EventPayloadWire {
 extension GroupDeleted: EventPayloadWire {
     package static var eventTag: EventTag { .groupDeleted }
 }
+
+extension GroupExpenseEdited: EventPayloadWire {
+    package static var eventTag: EventTag { .groupExpenseEdited }
+}
+
+extension GroupExpenseDeleted: EventPayloadWire {
+    package static var eventTag: EventTag { .groupExpenseDeleted }
+}
+
+extension GroupExpenseRestored: EventPayloadWire {
+    package static var eventTag: EventTag { .groupExpenseRestored }
+}
+
+extension GroupExpenseSettledMarked: EventPayloadWire {
+    package static var eventTag: EventTag { .groupExpenseSettledMarked }
+}

@@ -1,6 +1,6 @@
 /// An expense paid by one group member for the group (S7).
 ///
-/// Tag 503, schema version 3 (see ``EventTag/groupExpenseRecorded`` and `Docs/Events.md`).
+/// Tag 503, schema version 4 (see ``EventTag/groupExpenseRecorded`` and `Docs/Events.md`).
 @WireFields
 public struct GroupExpenseRecorded: Hashable, Sendable {
     /// The expense.
@@ -21,11 +21,15 @@ public struct GroupExpenseRecorded: Hashable, Sendable {
     public let owed: [PersonShare]
     /// The expense category it is filed under, if any (C1; added by version 3).
     @WireSince(3) public let categoryID: CategoryID?
+    /// A short title such as "Dinner at the lake", personal text of the event's actor (P1;
+    /// added by version 4).
+    @WireSince(4) public let title: PersonalText?
 
     /// Creates the payload; the engine validates it against the ledger before recording.
     public init(
         expenseID: GroupExpenseID, groupID: GroupID, paidBy: PersonID, amount: Money, date: LocalDate,
-        note: PersonalText?, split: GroupSplit, owed: [PersonShare], categoryID: CategoryID? = nil
+        note: PersonalText?, split: GroupSplit, owed: [PersonShare], categoryID: CategoryID? = nil,
+        title: PersonalText? = nil
     ) {
         self.expenseID = expenseID
         self.groupID = groupID
@@ -36,5 +40,6 @@ public struct GroupExpenseRecorded: Hashable, Sendable {
         self.split = split
         self.owed = owed
         self.categoryID = categoryID
+        self.title = title
     }
 }

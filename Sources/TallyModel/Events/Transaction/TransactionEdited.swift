@@ -1,16 +1,20 @@
 /// A transaction was edited; carries the full new field values (T2).
 ///
-/// Tag 401, schema version 2 (see ``EventTag/transactionEdited`` and `Docs/Events.md`).
+/// Tag 401, schema version 3 (see ``EventTag/transactionEdited`` and `Docs/Events.md`).
 @WireFields
 public struct TransactionEdited: Hashable, Sendable {
     /// The transaction.
     public let transactionID: TransactionID
     /// All fields after the edit, including split on/off and re-resolved shares (T2).
     public let details: TransactionDetails
+    /// The split with chosen people as entered after the edit, like
+    /// ``TransactionRecorded/splitWith``; `nil` when the edit leaves none. Added by version 3.
+    @WireSince(3) public let splitWith: GroupSplit?
 
     /// Creates the payload; the engine validates it against the ledger before recording.
-    public init(transactionID: TransactionID, details: TransactionDetails) {
+    public init(transactionID: TransactionID, details: TransactionDetails, splitWith: GroupSplit? = nil) {
         self.transactionID = transactionID
         self.details = details
+        self.splitWith = splitWith
     }
 }
