@@ -25,4 +25,25 @@ struct CSVInterchangeCLITests {
         let misplaced = try TallyRunner.run(["export", ledger, "--format", "ledger", "--from", "2026-01-01"])
         #expect(misplaced.status == 2, "\(misplaced.stderr)")
     }
+
+    @Test("section 9: import csv with an account column and external ids, then again with --duplicates replace: the changed row is replaced, the rest skipped")
+    func importAccountsAndReplace() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let directory = TallyRunner.temporaryDirectory()
+        try "external_id,date,wallet,amount,payee,category\nT1,2026-03-01,Bob cash,-4.50,Kiosk,Groceries\nT2,2026-03-01,Joint account,-80,Migros,Groceries\n"
+            .write(toFile: directory + "/a.csv", atomically: true, encoding: .utf8)
+        let first = try TallyRunner.run(["import", "csv", directory + "/a.csv", "--ledger", ledger])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.components(separatedBy: #""status":"inserted""#).count == 3, "\(first.stdout)")
+        try "external_id,date,wallet,amount,payee,category\nT1,2026-03-01,Bob cash,-4.50,Kiosk,Groceries\nT2,2026-03-01,Joint account,-85,Migros,Groceries\n"
+            .write(toFile: directory + "/b.csv", atomically: true, encoding: .utf8)
+        let replace = try TallyRunner.run(["import", "csv", directory + "/b.csv", "--ledger", ledger, "--duplicates", "replace"])
+        #expect(replace.status == 0, "\(replace.stderr)")
+        #expect(replace.stdout.contains(#""line":2,"status":"skipped""#) && replace.stdout.contains(#""line":3,"status":"replaced""#), "\(replace.stdout)")
+        #expect(replace.stderr.contains("0 inserted, 1 replaced, 1 skipped"), "\(replace.stderr)")
+        let export = try TallyRunner.run(["export", ledger, "--format", "csv", "--from", "2026-03-01", "--wallet", "Joint account"])
+        #expect(export.stdout.contains(",85.00,Migros,Joint account,CHF,no,"), "\(export.stdout)")
+        let unknown = try TallyRunner.run(["import", "csv", directory + "/b.csv", "--ledger", ledger, "--duplicates", "merge"])
+        #expect(unknown.status == 2 && unknown.stderr.contains("skip or replace"), "\(unknown.stderr)")
+    }
 }
