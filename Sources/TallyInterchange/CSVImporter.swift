@@ -135,6 +135,14 @@ public struct CSVImporter: Sendable {
         self.recordedAt = recordedAt
     }
 
+    /// Uses the saved mapping `saved` (section 9, "Saved mappings"): its columns replace those
+    /// fields of ``mapping`` (the others keep theirs), its category pairs are added to
+    /// ``categoryMapping`` (by category id, so a renamed category still matches).
+    public mutating func use(_ saved: ImportMappingSaved) throws(InterchangeError) {
+        for pair in saved.columns { try mapping.set(pair.field, to: pair.column) }
+        for pair in saved.categories { categoryMapping[pair.name.lowercased()] = pair.categoryID.description }
+    }
+
     /// The namespace of transaction ids derived from an external id: fixed, so a re-import of
     /// any file carrying the same external id for the same wallet finds the transaction.
     static let externalNamespace = UUIDValue(high: 0x7461_6c6c_792d_6578, low: 0x7465_726e_616c_6964)

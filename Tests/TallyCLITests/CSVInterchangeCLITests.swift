@@ -46,4 +46,28 @@ struct CSVInterchangeCLITests {
         let unknown = try TallyRunner.run(["import", "csv", directory + "/b.csv", "--ledger", ledger, "--duplicates", "merge"])
         #expect(unknown.status == 2 && unknown.stderr.contains("skip or replace"), "\(unknown.stderr)")
     }
+
+    @Test("section 9, E6-S9, US-049: import-mapping save, list, use by name with --mapping NAME, remove; an unknown name exits 1 with unknownImportMapping")
+    func savedMappings() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let directory = TallyRunner.temporaryDirectory()
+        let save = try TallyRunner.run([
+            "import-mapping", "save", "UBS", "--columns", "date=Datum,amount=Betrag,account=Konto,payee=Empfänger,external_id=Referenz",
+            "--category-map", "Lebensmittel=Groceries", "--ledger", ledger,
+        ])
+        #expect(save.status == 0, "\(save.stderr)")
+        let list = try TallyRunner.run(["import-mapping", "list", ledger])
+        #expect(list.stdout.contains(#""name":"UBS""#) && list.stdout.contains(#""lebensmittel":"Groceries""#), "\(list.stdout)")
+        try "Referenz;Datum;Konto;Betrag;Empfänger;category\nU-1;13.03.2026;Bob cash;-12,50;Bäckerei;Lebensmittel\n"
+            .write(toFile: directory + "/ubs.csv", atomically: true, encoding: .utf8)
+        let imported = try TallyRunner.run(["import", "csv", directory + "/ubs.csv", "--ledger", ledger, "--mapping", "ubs"])
+        #expect(imported.status == 0 && imported.stdout.contains(#""status":"inserted""#), "\(imported.stdout) \(imported.stderr)")
+        let export = try TallyRunner.run(["export", ledger, "--format", "csv", "--from", "2026-03-13", "--to", "2026-03-13"])
+        #expect(export.stdout.contains("2026-03-13,expense,Groceries,12.50,Bäckerei,Bob cash,CHF,no,"), "\(export.stdout)")
+        let unknownName = try TallyRunner.run(["import", "csv", directory + "/ubs.csv", "--ledger", ledger, "--mapping", "Revolut"])
+        #expect(unknownName.status == 2 && unknownName.stderr.contains("saved: UBS"), "\(unknownName.stderr)")
+        #expect(try TallyRunner.run(["import-mapping", "remove", "UBS", "--ledger", ledger]).status == 0)
+        let again = try TallyRunner.run(["import-mapping", "remove", "UBS", "--ledger", ledger])
+        #expect(again.status == 1 && again.stderr.contains("unknownImportMapping"), "\(again.stderr)")
+    }
 }

@@ -237,7 +237,7 @@ struct EventCodecTests {
         "514:GroupUnarchived", "515:GroupDeleted",
         "600:PaydaySet", "601:BudgetAllocated", "602:IncomeSettingsSet", "603:BonusConfirmed",
         "604:PeriodClosed", "610:BudgetRemoved",
-        "700:ExchangeRateSet",
+        "700:ExchangeRateSet", "800:ImportMappingSaved", "801:ImportMappingRemoved",
         "900:CommandUndone", "901:CommandRedone",
     ]
 }

@@ -146,6 +146,7 @@ extension EntityKey: WireValue {
         case .balancePoints(let id): writer.writeByte(19); writer.write(id)
         case .categoryOrder: writer.writeByte(20)
         case .walletDesignation(let id): writer.writeByte(22); writer.write(id)
+        case .importMapping(let name): writer.writeByte(80); writer.write(name)
         }
     }
 
@@ -174,6 +175,7 @@ extension EntityKey: WireValue {
         case 19: self = .balancePoints(try reader.read())
         case 20: self = .categoryOrder
         case 22: self = .walletDesignation(try reader.read())
+        case 80: self = .importMapping(try reader.read())
         case let other: throw .invalidValue(field: "EntityKey", reason: "unknown case \(other)", offset: start)
         }
     }

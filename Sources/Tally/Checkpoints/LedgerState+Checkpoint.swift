@@ -17,8 +17,8 @@ extension LedgerState {
     /// removed, `BudgetRemoved`), the effective balance points and the category order follow the
     /// budgets; a category record ends with its bucket, icon and color; a template's record is its R1
     /// schedule (``RecurringSchedule``), split among members and posted occurrences; a wallet record ends with its flow
-    /// designations (N5).
-    static let checkpointMagic = "tally.ledgerState.v8"
+    /// designations (N5). v9: the saved CSV import mappings end the state (section 9).
+    static let checkpointMagic = "tally.ledgerState.v9"
 
     /// - Parameter archived: the archived maps (``ArchivedMap``: transactions, transfers, group
     ///   expenses, settlements, category members, the command history) are in the checkpoint
@@ -70,6 +70,7 @@ extension LedgerState {
                 writer.writeVarUInt(UInt64(truncatingIfNeeded: amount))      // then low half
             }
         }
+        writer.write(importMappings.sorted { $0.key < $1.key }.map(\.value))
         return writer.bytes
     }
 
@@ -124,6 +125,7 @@ extension LedgerState {
             }
             incomeByDate[date] = payers
         }
+        for mapping in try reader.read([ImportMappingSaved].self) { importMappings[mapping.name.lowercased()] = mapping }
         try reader.finish()
     }
 }

@@ -172,4 +172,13 @@ public enum CommandAction: Sendable, Hashable {
 
     /// Sets an exchange rate valid from `asOf` (N3).
     case setExchangeRate(ExchangeRate, asOf: LocalDate)
+
+    // MARK: Import (section 9)
+
+    /// Saves a CSV import mapping under `name` (case-insensitive), replacing one of that name:
+    /// which header holds which field, and which file category names import into which
+    /// categories (Drishti E6-S9, Flow US-049).
+    case saveImportMapping(name: String, columns: [ImportColumnMapping], categories: [ImportCategoryMapping])
+    /// Removes the saved CSV import mapping `name`.
+    case removeImportMapping(name: String)
 }

@@ -190,6 +190,11 @@ public struct RuleViolation: Sendable, Equatable, Error {
         case invalidIncomeSettings
         /// Only income transactions can be confirmed as a bonus (B7).
         case notAnIncome
+        /// No saved CSV import mapping has that name (section 9).
+        case unknownImportMapping
+        /// A CSV import mapping names an unknown field, a field or a file category twice, or an
+        /// empty header (section 9).
+        case importMappingInvalid
 
         /// The rule id (Docs/Domain.md) this code enforces.
         public var rule: String {
@@ -228,6 +233,7 @@ public struct RuleViolation: Sendable, Equatable, Error {
             case .budgetMustNotBeNegative, .budgetNotAllocated: "B2"
             case .noPeriodToClose, .periodGapTooLarge: "B6"
             case .invalidIncomeSettings, .notAnIncome: "B7"
+            case .unknownImportMapping, .importMappingInvalid: "§9"
             }
         }
     }

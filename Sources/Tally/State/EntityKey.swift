@@ -50,4 +50,6 @@ package enum EntityKey: Sendable, Hashable {
     case categoryOrder
     /// A wallet's flow designations (N5).
     case walletDesignation(WalletID)
+    /// A saved CSV import mapping, by lowercased name (section 9).
+    case importMapping(String)
 }

@@ -110,6 +110,10 @@ extension LedgerState {
             budgets[BudgetKey(categoryID: removed.categoryID, fromPeriod: removed.fromPeriod)] = .some(nil)
         case .incomeSettingsSet(let settings):
             incomeSettings = settings
+        case .importMappingSaved(let saved):
+            importMappings[saved.name.lowercased()] = saved
+        case .importMappingRemoved(let removed):
+            importMappings[removed.name.lowercased()] = nil
         case .exchangeRateSet, .commandUndone, .commandRedone:
             break
         }

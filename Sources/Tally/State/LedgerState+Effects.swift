@@ -86,6 +86,16 @@ extension LedgerState {
             return EventEffect(owned: [], referenced: [.periods])
         case .exchangeRateSet(let set):
             return EventEffect(owned: [.exchangeRate(set.rate.base, set.rate.quote)])
+        case .importMappingSaved(let saved):
+            // Undo puts back the mapping the name had, or removes the name (section 9).
+            let previous = importMappings[saved.name.lowercased()]
+            return EventEffect(
+                owned: [.importMapping(saved.name.lowercased())], referenced: saved.categories.map { .category($0.categoryID) },
+                inverse: [previous.map(EventPayload.importMappingSaved) ?? .importMappingRemoved(ImportMappingRemoved(name: saved.name))])
+        case .importMappingRemoved(let removed):
+            return EventEffect(
+                owned: [.importMapping(removed.name.lowercased())],
+                inverse: importMappings[removed.name.lowercased()].map { [.importMappingSaved($0)] })
         case .commandUndone, .commandRedone:
             return EventEffect(owned: [], inverse: [])
         }

@@ -56,6 +56,8 @@ package struct LedgerState: Sendable, Equatable {
     package internal(set) var balancePoints: [BalancePointKey: Money] = [:]
     /// The current income settings (B7).
     package internal(set) var incomeSettings: IncomeSettingsSet?
+    /// The saved CSV import mappings by lowercased name (section 9).
+    package internal(set) var importMappings: [String: ImportMappingSaved] = [:]
     /// Whether a transaction was ever recorded; locks the base currency (H2).
     package internal(set) var hasTransactions = false
     /// Every command's effect and compensation, for undo and redo (T5).

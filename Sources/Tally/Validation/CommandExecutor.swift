@@ -112,6 +112,8 @@ struct CommandExecutor {
             return try validateGroupChange(command)
         case .setPayday, .setPaySchedule, .allocateBudget, .removeBudget, .setIncomeSettings, .confirmBonus, .closePeriod, .setExchangeRate:
             return try validateBudget(command)
+        case .saveImportMapping, .removeImportMapping:
+            return try validateImport(command)
         case .undo(let target):
             return try undo(target)
         case .redo(let target):

@@ -19,7 +19,7 @@ struct ImportCommand: AsyncParsableCommand {
     @OptionGroup var location: LedgerOption
     @OptionGroup var key: KeyOptions
     @Option(help: "The wallet of rows without an account cell (name or id).") var wallet: String?
-    @Option(help: ArgumentHelp("Column mapping: date=COL,amount=COL,note=COL,category=COL,type=COL,account=COL,payee=COL,external_id=COL.", valueName: "MAP")) var mapping: String?
+    @Option(help: ArgumentHelp("Column mapping: date=COL,amount=COL,note=COL,category=COL,type=COL,account=COL,payee=COL,external_id=COL, or the NAME of a mapping saved with `tally import-mapping save`.", valueName: "MAP|NAME")) var mapping: String?
     @Option(name: .customLong("category-map"), help: ArgumentHelp("The file's category names to the ledger's: Food=Groceries,Essen=Groceries.", valueName: "MAP")) var categoryMap: String?
     @Option(help: ArgumentHelp("What a row that duplicates a live transaction does: skip (default) or replace (edit it to the row's values).", valueName: "skip|replace")) var duplicates: String?
     @Option(name: .customLong("date-format"), help: "iso, dmy or mdy; default: detected.") var dateFormat: String?
@@ -48,9 +48,17 @@ struct ImportCommand: AsyncParsableCommand {
         let history = try LedgerAccess.history(at: path, encryption: encryption)
         var importer = CSVImporter(walletName: wallet, recordedAt: try Identifiers.timestamp(recordedAt))
         do {
-            if let mapping { importer.mapping = try CSVImporter.Mapping(parsing: mapping) }
-        } catch { throw CLIError("--mapping: \(error.message)") }
-        if let categoryMap { importer.categoryMapping = try Self.categoryMapping(categoryMap) }
+            if let mapping, mapping.contains("=") {
+                importer.mapping = try CSVImporter.Mapping(parsing: mapping)
+            } else if let mapping {
+                guard let saved = history.importMappings.first(where: { $0.name.lowercased() == mapping.lowercased() }) else {
+                    let names = history.importMappings.map(\.name)
+                    throw CLIError("--mapping \(mapping): no saved mapping has that name (\(names.isEmpty ? "none is saved; see `tally import-mapping save`" : "saved: " + names.joined(separator: ", "))); an inline mapping is field=column,...")
+                }
+                try importer.use(saved)
+            }
+        } catch let error as InterchangeError { throw CLIError("--mapping: \(error.message)") }
+        if let categoryMap { importer.categoryMapping.merge(try Self.categoryMapping(categoryMap)) { _, inline in inline } }
         if let duplicates {
             guard let policy = CSVImporter.DuplicatePolicy(rawValue: duplicates) else { throw CLIError("--duplicates \(duplicates): use skip or replace") }
             importer.duplicates = policy

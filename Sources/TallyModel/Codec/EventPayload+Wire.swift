@@ -57,6 +57,8 @@ extension EventPayload {
         case .bonusConfirmed(let payload): payload.write(to: &writer)
         case .periodClosed(let payload): payload.write(to: &writer)
         case .exchangeRateSet(let payload): payload.write(to: &writer)
+        case .importMappingSaved(let payload): payload.write(to: &writer)
+        case .importMappingRemoved(let payload): payload.write(to: &writer)
         case .commandUndone(let payload): payload.write(to: &writer)
         case .commandRedone(let payload): payload.write(to: &writer)
         }
@@ -120,6 +122,8 @@ extension EventPayload {
         case .bonusConfirmed: .bonusConfirmed(try .decode(from: &reader, version: version))
         case .periodClosed: .periodClosed(try .decode(from: &reader, version: version))
         case .exchangeRateSet: .exchangeRateSet(try .decode(from: &reader, version: version))
+        case .importMappingSaved: .importMappingSaved(try .decode(from: &reader, version: version))
+        case .importMappingRemoved: .importMappingRemoved(try .decode(from: &reader, version: version))
         case .commandUndone: .commandUndone(try .decode(from: &reader, version: version))
         case .commandRedone: .commandRedone(try .decode(from: &reader, version: version))
         }

@@ -155,6 +155,10 @@ extension EventPayload {
             .periodClosed(PeriodClosed(periodStart: random.make(), periodEnd: random.make()))
         case .exchangeRateSet:
             .exchangeRateSet(ExchangeRateSet(rate: random.make(), asOf: random.make()))
+        case .importMappingSaved:
+            .importMappingSaved(ImportMappingSaved(name: random.make(), columns: random.make(), categories: random.make()))
+        case .importMappingRemoved:
+            .importMappingRemoved(ImportMappingRemoved(name: random.make()))
         case .commandUndone:
             .commandUndone(CommandUndone(undoneCommandID: random.make()))
         case .commandRedone:

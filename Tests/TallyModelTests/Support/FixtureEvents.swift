@@ -124,6 +124,7 @@ enum FixtureEvents {
         .personUpdated, .balanceRemoved, .transferEdited, .categoryUpdated, .categoriesReordered, .budgetRemoved,  // events-editing.bin
         .walletDesignationSet,  // events-wallet-designation.bin
         .groupUpdated, .groupMemberAdded, .groupMemberRemoved, .groupArchived, .groupUnarchived, .groupDeleted,  // events-group-editing.bin
+        .importMappingSaved, .importMappingRemoved,  // events-import-mappings.bin
     ]
 
     /// The events `events-v2.bin` holds after ``events``: the types added since v1, and a
@@ -151,6 +152,7 @@ enum FixtureEvents {
         ("events-wallet-designation.bin", walletDesignation),
         ("events-group-editing.bin", groupEditing),
         ("events-pay-schedule.bin", paySchedule),
+        ("events-import-mappings.bin", importMappings),
     ]
 
     /// One event of every type at its current version: the payloads the catalog test checks.
