@@ -2,9 +2,11 @@ import Foundation
 import Tally
 import TallyModel
 
-/// CSV import (Docs/Domain.md, section 9): column mapping, date-format detection, category mapping, duplicate
-/// detection (same date, amount, wallet and note) and deterministic ids, so importing the
-/// same file twice inserts nothing the second time.
+/// CSV import (Docs/Domain.md, section 9; Docs/Interchange.md): column mapping, date-format
+/// detection, an account column (several wallets in one file), a payee, category mapping,
+/// duplicate detection (an external id, else the same date, amount, wallet and note) with a
+/// choice of skipping or replacing duplicates, and deterministic ids, so importing the same file
+/// twice inserts nothing the second time.
 public struct CSVImporter: Sendable {
     /// Which header names hold which field. Defaults accept the export's own header.
     public struct Mapping: Sendable, Equatable {
@@ -13,36 +15,70 @@ public struct CSVImporter: Sendable {
         public var note: String? = "note"
         public var category: String? = "category"
         public var type: String? = "type"
+        /// The wallet of each row, by name or id (a missing column or an empty cell: the
+        /// importer's ``CSVImporter/walletName``).
+        public var account: String? = "wallet"
+        /// Who was paid or paid; written into the note (`payee: note`).
+        public var payee: String? = "payee"
+        /// The bank's id of the row: the duplicate key when present (Docs/Interchange.md).
+        public var externalID: String? = "external_id"
+
+        /// The fields a mapping names, as `field=column` accepts them.
+        public static let fields = ["date", "amount", "note", "category", "type", "account", "payee", "external_id"]
 
         /// The defaults.
         public init() {}
 
-        /// Parses `date=Datum,amount=Betrag,note=Text,category=Kategorie,type=Art`.
+        /// Parses `date=Datum,amount=Betrag,note=Text,category=Kategorie,type=Art,account=Konto,payee=Empfänger,external_id=Referenz`.
         public init(parsing text: String) throws(InterchangeError) {
             for pair in text.split(separator: ",") {
                 let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).trimmingCharacters(in: .whitespaces) }
-                guard parts.count == 2 else { throw InterchangeError(code: "csvMappingInvalid", message: "\"\(pair)\" is not field=column") }
-                switch parts[0] {
-                case "date": date = parts[1]
-                case "amount": amount = parts[1]
-                case "note": note = parts[1]
-                case "category": category = parts[1]
-                case "type": type = parts[1]
-                default: throw InterchangeError(code: "csvMappingInvalid", message: "unknown field \"\(parts[0])\"; use date, amount, note, category, type")
-                }
+                guard parts.count == 2, !parts[1].isEmpty else { throw InterchangeError(code: "csvMappingInvalid", message: "\"\(pair)\" is not field=column") }
+                try set(parts[0], to: parts[1])
             }
         }
+
+        /// Maps `field` (one of ``fields``; `wallet` is `account`) to the header `column`.
+        public mutating func set(_ field: String, to column: String) throws(InterchangeError) {
+            switch field.lowercased() {
+            case "date": date = column
+            case "amount": amount = column
+            case "note": note = column
+            case "category": category = column
+            case "type": type = column
+            case "account", "wallet": account = column
+            case "payee": payee = column
+            case "external_id", "externalid": externalID = column
+            default: throw InterchangeError(code: "csvMappingInvalid", message: "unknown field \"\(field)\"; use \(Self.fields.joined(separator: ", "))")
+            }
+        }
+
+        /// `field=column` pairs in ``fields`` order (optional fields only when set).
+        public var pairs: [(field: String, column: String)] {
+            let values: [String?] = [date, amount, note, category, type, account, payee, externalID]
+            return zip(Self.fields, values).compactMap { field, column in column.map { (field, $0) } }
+        }
+    }
+
+    /// What a row that duplicates a live transaction does (Drishti E6-S7, Flow US-071).
+    public enum DuplicatePolicy: String, Sendable, CaseIterable {
+        /// Leave the transaction as it is; the row is `skipped`.
+        case skip
+        /// Edit the transaction to the row's values (`editTransaction`, G4: a new event, never a
+        /// rewrite); the row is `replaced`, or `skipped` when nothing differs.
+        case replace
     }
 
     /// One row's outcome.
     public struct RowResult: Sendable, Equatable {
-        /// `inserted`: planned for the batch; `skipped`: a duplicate; `failed`: refused.
-        public enum Status: String, Sendable { case inserted, skipped, failed }
+        /// `inserted`: planned as a new transaction; `replaced`: planned as an edit of a
+        /// duplicate; `skipped`: a duplicate left as it is; `failed`: refused.
+        public enum Status: String, Sendable { case inserted, replaced, skipped, failed }
         /// The 1-based line the row starts on in the file (the header is line 1).
         public var line: Int
         /// What happens to the row.
         public var status: Status
-        /// Why the row is skipped or failed.
+        /// Why the row is skipped, replaced or failed.
         public var reason: String?
         /// The header name of the cell that failed, when one cell is the reason.
         public var column: String?
@@ -55,6 +91,7 @@ public struct CSVImporter: Sendable {
         public var delimiter: Character
         public var dateFormat: CSVDateFormat
         public var inserted: Int { rows.filter { $0.status == .inserted }.count }
+        public var replaced: Int { rows.filter { $0.status == .replaced }.count }
         public var skipped: Int { rows.filter { $0.status == .skipped }.count }
         public var failed: Int { rows.filter { $0.status == .failed }.count }
 
@@ -75,14 +112,20 @@ public struct CSVImporter: Sendable {
     }
 
     public var mapping: Mapping
-    public var walletName: String
+    /// The wallet of rows without an account cell (name or id); nil: every row needs one.
+    public var walletName: String?
     public var dateFormat: CSVDateFormat?
     public var defaultCategory: String?
+    /// The file's category names (case-insensitive) to the ledger's category names (Flow
+    /// US-049: several file names may map to one category). Names not in it are used as they are.
+    public var categoryMapping: [String: String] = [:]
+    /// What a duplicate row does.
+    public var duplicates = DuplicatePolicy.skip
     public var actor: PersonID?
     public var recordedAt: Timestamp
 
-    /// Creates an importer for one wallet.
-    public init(walletName: String, mapping: Mapping = Mapping(), dateFormat: CSVDateFormat? = nil,
+    /// Creates an importer; `walletName` is the wallet of rows without an account cell.
+    public init(walletName: String?, mapping: Mapping = Mapping(), dateFormat: CSVDateFormat? = nil,
                 defaultCategory: String? = nil, actor: PersonID? = nil, recordedAt: Timestamp) {
         self.walletName = walletName
         self.mapping = mapping
@@ -90,6 +133,24 @@ public struct CSVImporter: Sendable {
         self.defaultCategory = defaultCategory
         self.actor = actor
         self.recordedAt = recordedAt
+    }
+
+    /// Uses the saved mapping `saved` (section 9, "Saved mappings"): its columns replace those
+    /// fields of ``mapping`` (the others keep theirs), its category pairs are added to
+    /// ``categoryMapping`` (by category id, so a renamed category still matches).
+    public mutating func use(_ saved: ImportMappingSaved) throws(InterchangeError) {
+        for pair in saved.columns { try mapping.set(pair.field, to: pair.column) }
+        for pair in saved.categories { categoryMapping[pair.name.lowercased()] = pair.categoryID.description }
+    }
+
+    /// The namespace of transaction ids derived from an external id: fixed, so a re-import of
+    /// any file carrying the same external id for the same wallet finds the transaction.
+    static let externalNamespace = UUIDValue(high: 0x7461_6c6c_792d_6578, low: 0x7465_726e_616c_6964)
+
+    /// The transaction id a row with `externalID` gets in `wallet` (Docs/Interchange.md: the
+    /// id is the persisted record of the import, in the `TransactionRecorded` event itself).
+    public static func transactionID(externalID: String, wallet: WalletID) -> TransactionID {
+        TransactionID(.derived(namespace: externalNamespace, name: "\(wallet).\(externalID)"))
     }
 
     /// Plans the import of `text` into `ledger` (see ``plan(bytes:ledger:)``).
@@ -104,11 +165,12 @@ public struct CSVImporter: Sendable {
     /// The bytes must be UTF-8 (a leading byte order mark is dropped) and strict RFC 4180
     /// (``CSVTable``). Amounts: ``CSVAmount`` (`-12.50`, `12,5`, `1'234.50`); an ambiguous one
     /// fails its row; negative means expense when there is no type column. Ids derive from
-    /// the file's bytes and the row's line, so a replayed import produces the same commands.
+    /// the file's bytes and the row's line (or from the wallet and the external id), so a
+    /// replayed import produces the same commands.
     /// Execute ``Plan/batch()`` on the same ledger: a plan with a failed row imports nothing.
     ///
     /// - Throws: `InterchangeError`: ``CSVTable/parse(bytes:)``'s codes, `unknownWallet`,
-    ///   `noHousehold`, `csvColumnMissing`, `csvDateAmbiguous`.
+    ///   `csvWalletMissing`, `noHousehold`, `csvColumnMissing`, `csvDateAmbiguous`.
     public func plan(bytes: [UInt8], ledger: Ledger) async throws(InterchangeError) -> Plan {
         let state = await ledger.state
         return try plan(bytes: bytes, state: state)
@@ -126,73 +188,61 @@ public struct CSVImporter: Sendable {
     /// - Throws: as ``plan(bytes:ledger:)``.
     package func plan(bytes: [UInt8], state: LedgerState) throws(InterchangeError) -> Plan {
         let table = try CSVTable.parse(bytes: bytes)
-        guard let wallet = state.wallets.first(where: { $0.value.name.lowercased() == walletName.lowercased() && !$0.value.isClosed }) else {
-            throw InterchangeError(code: "unknownWallet", message: "no open wallet named \"\(walletName)\"")
+        let defaultWallet = try walletName.map { name throws(InterchangeError) in
+            guard let wallet = Self.openWallet(name, in: state) else {
+                throw InterchangeError(code: "unknownWallet", message: "no open wallet named \"\(name)\" (or with that id)")
+            }
+            return wallet
         }
         guard let payer = actor ?? state.household?.admin else {
             throw InterchangeError(code: "noHousehold", message: "the ledger has no household yet")
         }
-        func column(_ name: String?) throws(InterchangeError) -> Int? {
+        func column(_ name: String?) -> Int? {
             guard let name else { return nil }
             return table.header.firstIndex { $0.trimmingCharacters(in: .whitespaces).lowercased() == name.lowercased() }
         }
-        guard let dateColumn = try column(mapping.date) else {
-            throw InterchangeError(code: "csvColumnMissing", message: "no column \"\(mapping.date)\" in the header \(table.header)")
+        guard let dateColumn = column(mapping.date) else {
+            throw InterchangeError(code: "csvColumnMissing", message: "no column \"\(mapping.date)\" in the header \(table.header); map it with date=COLUMN")
         }
-        guard let amountColumn = try column(mapping.amount) else {
-            throw InterchangeError(code: "csvColumnMissing", message: "no column \"\(mapping.amount)\" in the header \(table.header)")
+        guard let amountColumn = column(mapping.amount) else {
+            throw InterchangeError(code: "csvColumnMissing", message: "no column \"\(mapping.amount)\" in the header \(table.header); map it with amount=COLUMN")
         }
-        let noteColumn = try column(mapping.note)
-        let categoryColumn = try column(mapping.category)
-        let typeColumn = try column(mapping.type)
+        let accountColumn = column(mapping.account)
+        guard defaultWallet != nil || accountColumn != nil else {
+            throw InterchangeError(code: "csvWalletMissing", message: "no wallet for the rows: name one (--wallet) or map an account column (account=COLUMN)")
+        }
+        let columns = Columns(
+            date: dateColumn, amount: amountColumn, note: column(mapping.note), category: column(mapping.category),
+            type: column(mapping.type), account: accountColumn, payee: column(mapping.payee), externalID: column(mapping.externalID))
         let format: CSVDateFormat
         if let dateFormat { format = dateFormat } else { format = try CSVDateFormat.detect(table.rows.map { $0[dateColumn] }) }
-        let namespace = UUIDValue.derived(namespace: UUIDValue(high: 0x7461_6c6c_792d_6373, low: 0x762d_696d_706f_7274), name: Self.digest(bytes))
+        var planner = Planner(
+            importer: self, state: state, table: table, columns: columns, format: format, payer: payer, defaultWallet: defaultWallet,
+            namespace: UUIDValue.derived(namespace: UUIDValue(high: 0x7461_6c6c_792d_6373, low: 0x762d_696d_706f_7274), name: Self.digest(bytes)))
+        for (row, line) in zip(table.rows, table.rowLines) { planner.plan(row, line: line) }
+        return Plan(commands: planner.commands, rows: planner.rows, delimiter: table.delimiter, dateFormat: format)
+    }
 
-        var existing = Set(state.transactions.allEntries.values.filter { !$0.isDeleted && $0.details.walletID == wallet.key }
-            .map { DuplicateKey(date: $0.details.date, amount: $0.details.amount, note: $0.details.note?.description ?? "") })
-        var commands: [Command] = []
-        var rows: [RowResult] = []
-        for (row, line) in zip(table.rows, table.rowLines) {
-            func fail(_ reason: String, column: Int? = nil) {
-                rows.append(RowResult(line: line, status: .failed, reason: reason, column: column.map { table.header[$0] }))
-            }
-            guard let date = format.parse(row[dateColumn]) else { fail("date \"\(row[dateColumn])\" is not \(format.rawValue)", column: dateColumn); continue }
-            let signed: Int64
-            do { signed = try CSVAmount.minorUnits(row[amountColumn], currency: wallet.value.currency) } catch {
-                fail("amount \"\(row[amountColumn])\": \(error.reason)", column: amountColumn); continue
-            }
-            let kind: TransactionKind
-            if let typeColumn, let parsed = TransactionKind.allCases.first(where: { String(describing: $0) == row[typeColumn].lowercased() }) {
-                kind = parsed
-            } else {
-                kind = signed < 0 ? .expense : .income
-            }
-            guard signed != 0 else { fail("amount is zero (T1)", column: amountColumn); continue }
-            let amount = Money(minorUnits: signed.magnitude > UInt64(Int64.max) ? .max : Int64(signed.magnitude), currency: wallet.value.currency)
-            let note = noteColumn.map { row[$0] } ?? ""
-            let categoryName = categoryColumn.map { row[$0] }.flatMap { $0.isEmpty ? nil : $0 } ?? defaultCategory
-            let group: CategoryGroup = kind == .income ? .income : .expense
-            guard let categoryName else { fail("no category (map a column or pass a default category)", column: categoryColumn); continue }
-            guard let category = state.categories.first(where: {
-                $0.value.name.lowercased() == categoryName.lowercased() && $0.value.group == group && !$0.value.isDeleted
-            }) else { fail("no \(group) category named \"\(categoryName)\"", column: categoryColumn); continue }
-            let key = DuplicateKey(date: date, amount: amount, note: note)
-            guard !existing.contains(key) else {
-                rows.append(RowResult(line: line, status: .skipped, reason: "duplicate: same date, amount, wallet and note")); continue
-            }
-            existing.insert(key)
-            let entry = TransactionEntry(kind: kind, amount: amount, walletID: wallet.key, categoryID: category.key, date: date,
-                                         note: note.isEmpty ? nil : note, payer: payer)
-            commands.append(Command(
-                commandID: CommandID(.derived(namespace: namespace, name: "command.\(line)")), actor: payer, recordedAt: recordedAt,
-                action: .recordTransaction(TransactionID(.derived(namespace: namespace, name: "transaction.\(line)")), entry)))
-            rows.append(RowResult(line: line, status: .inserted, reason: nil))
-        }
-        return Plan(commands: commands, rows: rows, delimiter: table.delimiter, dateFormat: format)
+    /// The open wallet named `name` (case-insensitive) or with that id.
+    static func openWallet(_ name: String, in state: LedgerState) -> (key: WalletID, value: Tally.WalletRecord)? {
+        let wanted = name.trimmingCharacters(in: .whitespaces).lowercased()
+        return state.wallets.first { !$0.value.isClosed && $0.key.description == wanted }
+            ?? state.wallets.first { !$0.value.isClosed && $0.value.name.lowercased() == wanted }
+    }
+
+    struct Columns {
+        var date: Int
+        var amount: Int
+        var note: Int?
+        var category: Int?
+        var type: Int?
+        var account: Int?
+        var payee: Int?
+        var externalID: Int?
     }
 
     struct DuplicateKey: Hashable {
+        var wallet: WalletID
         var date: LocalDate
         var amount: Money
         var note: String
@@ -203,5 +253,24 @@ public struct CSVImporter: Sendable {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
         return String(hash, radix: 16)
+    }
+}
+
+extension CSVImporter {
+    /// The live category named `name` (case-insensitive) or with that id, for a category mapping.
+    ///
+    /// - Throws: `InterchangeError` with code `unknownCategory` when none or two (an income and
+    ///   an expense category of that name: give the id) match.
+    public static func category(named name: String, in history: LedgerHistory) throws(InterchangeError) -> CategoryID {
+        let wanted = name.trimmingCharacters(in: .whitespaces).lowercased()
+        let live = history.state.categories.filter { !$0.value.isDeleted }
+        if let byID = live.first(where: { $0.key.description == wanted }) { return byID.key }
+        let byName = live.filter { $0.value.name.lowercased() == wanted }
+        guard byName.count == 1, let match = byName.first else {
+            throw InterchangeError(
+                code: "unknownCategory",
+                message: byName.isEmpty ? "no category named \"\(name)\" (or with that id)" : "\(byName.count) categories are named \"\(name)\"; give the id instead")
+        }
+        return match.key
     }
 }

@@ -187,4 +187,7 @@ public struct LedgerHistory: Sendable {
 
     /// A person's name, or the id when unknown.
     public func personName(_ id: PersonID) -> String { state.people[id]?.name.description ?? id.description }
+
+    /// The saved CSV import mappings, by name (section 9).
+    public var importMappings: [ImportMappingSaved] { state.savedImportMappings }
 }

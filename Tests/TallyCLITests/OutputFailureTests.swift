@@ -35,6 +35,8 @@ struct OutputFailureTests {
                        ["export", "--format", "ledger", ledger], ["export", "--format", "person", "--person", bob, ledger]],
             "import": [["import", "csv", scratch + "/rows.csv", "--ledger", ledger, "--wallet", "Bob cash"],
                        ["import", "backup", scratch + "/backup.json", "--backup-key-file", scratch + "/backup.key", "--ledger", scratch + "/restored"]],
+            "import-mapping": [["import-mapping", "save", "Bank", "--columns", "date=Datum", "--ledger", ledger, "--recorded-at", "2026-03-01T00:00:00Z"],
+                               ["import-mapping", "list", ledger]],
             "diff": [["diff", ledger, ledger]],
             "verify": [["verify", ledger, "--expect", golden]],
             "demo": [["demo", "--ledger", scratch + "/demo"]],

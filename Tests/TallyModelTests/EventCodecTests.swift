@@ -240,7 +240,7 @@ struct EventCodecTests {
         "604:PeriodClosed", "610:BudgetRemoved",
         "620:GoalCreated", "621:GoalUpdated", "622:GoalAmountSet", "623:GoalDeleted", "624:GoalRestored",
         "630:ScenarioSaved", "631:ScenarioDeleted", "632:ScenarioActivated", "640:AlertSettingsSet",
-        "700:ExchangeRateSet",
+        "700:ExchangeRateSet", "800:ImportMappingSaved", "801:ImportMappingRemoved",
         "900:CommandUndone", "901:CommandRedone",
     ]
 }

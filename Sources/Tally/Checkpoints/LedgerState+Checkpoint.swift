@@ -23,7 +23,8 @@ extension LedgerState {
     /// group expense count; a transaction record ends with its split with people (18.4).
     /// v10: the planning book (goals, scenarios, alert settings; R2, R3, R6) follows the income
     /// index.
-    static let checkpointMagic = "tally.ledgerState.v10"
+    /// v11: the saved CSV import mappings end the state (section 9).
+    static let checkpointMagic = "tally.ledgerState.v11"
 
     /// - Parameter archived: the archived maps (``ArchivedMap``: transactions, transfers, group
     ///   expenses, settlements, category members, the command history) are in the checkpoint
@@ -76,6 +77,7 @@ extension LedgerState {
             }
         }
         planning.write(to: &writer)
+        writer.write(importMappings.sorted { $0.key < $1.key }.map(\.value))
         return writer.bytes
     }
 
@@ -131,6 +133,7 @@ extension LedgerState {
             incomeByDate[date] = payers
         }
         planning = try PlanningBook(from: &reader)
+        for mapping in try reader.read([ImportMappingSaved].self) { importMappings[mapping.name.lowercased()] = mapping }
         try reader.finish()
     }
 }

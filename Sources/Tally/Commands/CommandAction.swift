@@ -201,4 +201,12 @@ public enum CommandAction: Sendable, Hashable {
     case activateScenario(ScenarioID?)
     /// Sets the household's alert settings (R6).
     case setAlertSettings(AlertSettingsSet)
+    // MARK: Import (section 9)
+
+    /// Saves a CSV import mapping under `name` (case-insensitive), replacing one of that name:
+    /// which header holds which field, and which file category names import into which
+    /// categories (Drishti E6-S9, Flow US-049).
+    case saveImportMapping(name: String, columns: [ImportColumnMapping], categories: [ImportCategoryMapping])
+    /// Removes the saved CSV import mapping `name`.
+    case removeImportMapping(name: String)
 }

@@ -215,6 +215,11 @@ public struct RuleViolation: Sendable, Equatable, Error {
         case scenarioInvalid
         /// Alert thresholds, day counts or the large-transaction amount are out of range (R6).
         case alertSettingsInvalid
+        /// No saved CSV import mapping has that name (section 9).
+        case unknownImportMapping
+        /// A CSV import mapping names an unknown field, a field or a file category twice, or an
+        /// empty header (section 9).
+        case importMappingInvalid
 
         /// The rule id (Docs/Domain.md) this code enforces.
         public var rule: String {
@@ -257,6 +262,7 @@ public struct RuleViolation: Sendable, Equatable, Error {
             case .unknownGoal, .goalInvalid: "R2"
             case .unknownScenario, .scenarioInvalid: "R3"
             case .alertSettingsInvalid: "R6"
+            case .unknownImportMapping, .importMappingInvalid: "§9"
             }
         }
     }

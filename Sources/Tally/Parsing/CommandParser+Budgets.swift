@@ -27,6 +27,18 @@ extension CommandParser {
         },
         "confirmBonus": { fields, _ throws(CommandParseError) in .confirmBonus(try fields.id("transactionID")) },
         "closePeriod": { _, _ throws(CommandParseError) in .closePeriod },
+        "saveImportMapping": { fields, _ throws(CommandParseError) in
+            var columns: [ImportColumnMapping] = []
+            for pair in try fields.objects("columns") {
+                columns.append(ImportColumnMapping(field: try pair.string("field"), column: try pair.string("column")))
+            }
+            var categories: [ImportCategoryMapping] = []
+            for pair in fields.has("categories") ? try fields.objects("categories") : [] {
+                categories.append(ImportCategoryMapping(name: try pair.string("name"), categoryID: try pair.id("categoryID")))
+            }
+            return .saveImportMapping(name: try fields.string("name"), columns: columns, categories: categories)
+        },
+        "removeImportMapping": { fields, _ throws(CommandParseError) in .removeImportMapping(name: try fields.string("name")) },
         "setExchangeRate": { fields, _ throws(CommandParseError) in
             let base = try fields.currency("base")
             let quote = try fields.currency("quote")

@@ -60,4 +60,6 @@ package enum EntityKey: Sendable, Hashable {
     case activeScenario
     /// The alert settings (R6).
     case alertSettings
+    /// A saved CSV import mapping, by lowercased name (section 9).
+    case importMapping(String)
 }

@@ -114,6 +114,10 @@ extension LedgerState {
         case .goalCreated, .goalUpdated, .goalAmountSet, .goalDeleted, .goalRestored, .scenarioSaved, .scenarioDeleted,
              .scenarioActivated, .alertSettingsSet:
             planning.apply(payload)
+        case .importMappingSaved(let saved):
+            importMappings[saved.name.lowercased()] = saved
+        case .importMappingRemoved(let removed):
+            importMappings[removed.name.lowercased()] = nil
         case .exchangeRateSet, .commandUndone, .commandRedone:
             break
         }

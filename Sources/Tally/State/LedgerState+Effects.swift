@@ -93,6 +93,16 @@ extension LedgerState {
         case .goalCreated, .goalUpdated, .goalAmountSet, .goalDeleted, .goalRestored, .scenarioSaved, .scenarioDeleted,
              .scenarioActivated, .alertSettingsSet:
             return planning.effect(of: payload) ?? EventEffect(owned: [])
+        case .importMappingSaved(let saved):
+            // Undo puts back the mapping the name had, or removes the name (section 9).
+            let previous = importMappings[saved.name.lowercased()]
+            return EventEffect(
+                owned: [.importMapping(saved.name.lowercased())], referenced: saved.categories.map { .category($0.categoryID) },
+                inverse: [previous.map(EventPayload.importMappingSaved) ?? .importMappingRemoved(ImportMappingRemoved(name: saved.name))])
+        case .importMappingRemoved(let removed):
+            return EventEffect(
+                owned: [.importMapping(removed.name.lowercased())],
+                inverse: importMappings[removed.name.lowercased()].map { [.importMappingSaved($0)] })
         case .commandUndone, .commandRedone:
             return EventEffect(owned: [], inverse: [])
         }

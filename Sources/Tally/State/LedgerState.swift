@@ -58,6 +58,8 @@ package struct LedgerState: Sendable, Equatable {
     package internal(set) var incomeSettings: IncomeSettingsSet?
     /// Goals, scenarios and alert settings (R2, R3, R6).
     package internal(set) var planning = PlanningBook()
+    /// The saved CSV import mappings by lowercased name (section 9).
+    package internal(set) var importMappings: [String: ImportMappingSaved] = [:]
     /// Whether a transaction was ever recorded; locks the base currency (H2).
     package internal(set) var hasTransactions = false
     /// Every command's effect and compensation, for undo and redo (T5).

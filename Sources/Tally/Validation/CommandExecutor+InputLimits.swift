@@ -54,6 +54,15 @@ extension CommandExecutor {
             try requireCount(scenario.lumpSums.count, LedgerLimits.listEntriesMax, "lumpSums", "LedgerLimits.listEntriesMax")
         case .setAlertSettings(let settings):
             try requireCount(settings.budgetThresholds.count, LedgerLimits.alertThresholdsMax, "budgetThresholds", "LedgerLimits.alertThresholdsMax")
+        case .saveImportMapping(_, let columns, let categories):
+            try requireCount(columns.count, LedgerLimits.listEntriesMax, "columns", "LedgerLimits.listEntriesMax")
+            try requireCount(categories.count, LedgerLimits.listEntriesMax, "categories", "LedgerLimits.listEntriesMax")
+            for (index, pair) in columns.enumerated() {
+                try requireBytes(pair.column, LedgerLimits.nameBytesMax, "columns[\(index)].column", "LedgerLimits.nameBytesMax")
+            }
+            for (index, pair) in categories.enumerated() {
+                try requireBytes(pair.name, LedgerLimits.nameBytesMax, "categories[\(index)].name", "LedgerLimits.nameBytesMax")
+            }
         case .setIncomeSettings(_, _, let categories, _):
             try requireCount(categories.count, LedgerLimits.listEntriesMax, "incomeCategoryIDs", "LedgerLimits.listEntriesMax")
         default:

@@ -116,6 +116,8 @@ struct CommandExecutor {
         case .createGoal, .updateGoal, .setGoalAmount, .deleteGoal, .saveScenario, .deleteScenario, .activateScenario,
              .setAlertSettings:
             return try validatePlanning(command)
+        case .saveImportMapping, .removeImportMapping:
+            return try validateImport(command)
         case .undo(let target):
             return try undo(target)
         case .redo(let target):

@@ -15,7 +15,11 @@ struct ExportCommand: AsyncParsableCommand {
     @OptionGroup var key: KeyOptions
     @OptionGroup var damage: DamageOption
     @Option(help: "csv, json (full backup), ledger, or person (everything --person can see, TECH-009).") var format: Format
-    @Option(help: ArgumentHelp("The person whose data --format person exports (UUID).", valueName: "ID")) var person: String?
+    @Option(help: ArgumentHelp("--format person: the person whose data it exports (UUID). --format csv: only what this person may see (G7), by id or name.", valueName: "ID")) var person: String?
+    @Option(name: .customLong("from"), help: ArgumentHelp("--format csv: the first business date (YYYY-MM-DD).", valueName: "DATE")) var from: String?
+    @Option(name: .customLong("to"), help: ArgumentHelp("--format csv: the last business date (YYYY-MM-DD).", valueName: "DATE")) var to: String?
+    @Option(name: .customLong("wallet"), help: ArgumentHelp("--format csv: only this wallet (name or id; repeatable).", valueName: "WALLET")) var wallets: [String] = []
+    @Option(name: .customLong("category"), help: ArgumentHelp("--format csv: only this category (name or id; repeatable).", valueName: "CATEGORY")) var categories: [String] = []
     @Option(help: ArgumentHelp("Write to FILE instead of stdout.", valueName: "FILE")) var output: String?
     @OptionGroup var backupKey: BackupKeyOptions
     @Flag(name: .customLong("without-keys"), help: "--format json: hold no personal keys (names and notes restore only over the ledger that has them).")
@@ -25,9 +29,18 @@ struct ExportCommand: AsyncParsableCommand {
         let path = try location.path()
         let encryption = try key.encryption()
         let data: Data
+        if format != .csv && (from != nil || to != nil || !wallets.isEmpty || !categories.isEmpty) {
+            throw CLIError("--from, --to, --wallet and --category filter --format csv only")
+        }
         switch format {
         case .csv:
-            data = Data(CSVExporter.export(try LedgerAccess.history(at: path, encryption: encryption, allowDamaged: damage.allowDamaged)).utf8)
+            let filter = CSVExporter.Filter(
+                from: try from.map { try LedgerAccess.date($0, option: "--from") }, through: try to.map { try LedgerAccess.date($0, option: "--to") },
+                wallets: wallets, categories: categories, person: person)
+            let history = try LedgerAccess.history(at: path, encryption: encryption, allowDamaged: damage.allowDamaged)
+            do { data = Data(try CSVExporter.export(history, filter: filter).utf8) } catch {
+                throw CLIError.interchange(error, at: path)
+            }
         case .ledger:
             data = Data(try LedgerJournalExporter.export(LedgerAccess.history(at: path, encryption: encryption, allowDamaged: damage.allowDamaged)).utf8)
         case .person:

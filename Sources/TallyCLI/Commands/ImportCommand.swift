@@ -19,8 +19,10 @@ struct ImportCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The file to import.", valueName: "FILE")) var file: String
     @OptionGroup var location: LedgerOption
     @OptionGroup var key: KeyOptions
-    @Option(help: "The wallet the CSV rows belong to (name).") var wallet: String?
-    @Option(help: ArgumentHelp("Column mapping: date=COL,amount=COL,note=COL,category=COL,type=COL.", valueName: "MAP")) var mapping: String?
+    @Option(help: "The wallet of rows without an account cell (name or id).") var wallet: String?
+    @Option(help: ArgumentHelp("Column mapping: date=COL,amount=COL,note=COL,category=COL,type=COL,account=COL,payee=COL,external_id=COL, or the NAME of a mapping saved with `tally import-mapping save`.", valueName: "MAP|NAME")) var mapping: String?
+    @Option(name: .customLong("category-map"), help: ArgumentHelp("The file's category names to the ledger's: Food=Groceries,Essen=Groceries.", valueName: "MAP")) var categoryMap: String?
+    @Option(help: ArgumentHelp("What a row that duplicates a live transaction does: skip (default) or replace (edit it to the row's values).", valueName: "skip|replace")) var duplicates: String?
     @Option(name: .customLong("date-format"), help: "iso, dmy or mdy; default: detected.") var dateFormat: String?
     @Option(name: .customLong("default-category"), help: "Category for rows without one.") var defaultCategory: String?
     @Option(name: .customLong("recorded-at"), help: "When the commands are recorded (UTC ISO 8601); default now.") var recordedAt: String?
@@ -78,13 +80,25 @@ struct ImportCommand: AsyncParsableCommand {
             try await importPerson(data, into: path)
             return
         }
-        guard let wallet else { throw CLIError("import csv needs --wallet NAME") }
         let encryption = try key.encryption()
         let history = try LedgerAccess.history(at: path, encryption: encryption)
         var importer = CSVImporter(walletName: wallet, recordedAt: try Identifiers.timestamp(recordedAt))
         do {
-            if let mapping { importer.mapping = try CSVImporter.Mapping(parsing: mapping) }
-        } catch { throw CLIError("--mapping: \(error.message)") }
+            if let mapping, mapping.contains("=") {
+                importer.mapping = try CSVImporter.Mapping(parsing: mapping)
+            } else if let mapping {
+                guard let saved = history.importMappings.first(where: { $0.name.lowercased() == mapping.lowercased() }) else {
+                    let names = history.importMappings.map(\.name)
+                    throw CLIError("--mapping \(mapping): no saved mapping has that name (\(names.isEmpty ? "none is saved; see `tally import-mapping save`" : "saved: " + names.joined(separator: ", "))); an inline mapping is field=column,...")
+                }
+                try importer.use(saved)
+            }
+        } catch let error as InterchangeError { throw CLIError("--mapping: \(error.message)") }
+        if let categoryMap { importer.categoryMapping.merge(try Self.categoryMapping(categoryMap)) { _, inline in inline } }
+        if let duplicates {
+            guard let policy = CSVImporter.DuplicatePolicy(rawValue: duplicates) else { throw CLIError("--duplicates \(duplicates): use skip or replace") }
+            importer.duplicates = policy
+        }
         if let dateFormat {
             let formats = ["iso": CSVDateFormat.iso, "dmy": .dayMonthYear, "mdy": .monthDayYear]
             guard let format = formats[dateFormat] else { throw CLIError("--date-format \(dateFormat): use iso, dmy or mdy") }
@@ -117,8 +131,24 @@ struct ImportCommand: AsyncParsableCommand {
         }
         var results = ResultLines()
         for row in plan.rows { results.line(Self.json(row)) }
-        Terminal.error("\(file): \(plan.inserted) inserted, \(plan.skipped) skipped, 0 failed \(Self.summary(plan, dryRun: dryRun))")
-        try results.requireDelivered(outcome: dryRun ? "nothing was imported (--dry-run)" : "\(plan.inserted) rows were imported into \(path); see `tally log --ledger \(path)`")
+        Terminal.error("\(file): \(plan.inserted) inserted, \(plan.replaced) replaced, \(plan.skipped) skipped, 0 failed \(Self.summary(plan, dryRun: dryRun))")
+        try results.requireDelivered(outcome: dryRun ? "nothing was imported (--dry-run)" : "\(plan.inserted) rows were imported and \(plan.replaced) replaced into \(path); see `tally log --ledger \(path)`")
+    }
+
+    /// `FROM=TO,FROM=TO` (file category name to ledger category name).
+    static func categoryMapping(_ text: String) throws -> [String: String] {
+        var mapping: [String: String] = [:]
+        for pair in text.split(separator: ",") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw CLIError("--category-map: \"\(pair)\" is not FILE-NAME=CATEGORY")
+            }
+            guard mapping[parts[0].lowercased()] == nil || mapping[parts[0].lowercased()] == parts[1] else {
+                throw CLIError("--category-map: \"\(parts[0])\" is mapped twice")
+            }
+            mapping[parts[0].lowercased()] = parts[1]
+        }
+        return mapping
     }
 
     /// `import person`: a new ledger from a person's data (PersonalDataImport).

@@ -137,6 +137,10 @@ public enum EventPayload: Hashable, Sendable {
     case alertSettingsSet(AlertSettingsSet)
     /// An exchange rate valid from a date on (N3).
     case exchangeRateSet(ExchangeRateSet)
+    /// A CSV import mapping was saved under a name, replacing one of that name (section 9).
+    case importMappingSaved(ImportMappingSaved)
+    /// A saved CSV import mapping was removed (section 9).
+    case importMappingRemoved(ImportMappingRemoved)
     /// An earlier command was undone; its compensating events follow in the same batch (T5).
     case commandUndone(CommandUndone)
     /// An undone command was redone; its events follow again in the same batch (T5).
@@ -227,6 +231,8 @@ public enum EventPayload: Hashable, Sendable {
         case .scenarioActivated: .scenarioActivated
         case .alertSettingsSet: .alertSettingsSet
         case .exchangeRateSet: .exchangeRateSet
+        case .importMappingSaved: .importMappingSaved
+        case .importMappingRemoved: .importMappingRemoved
         case .commandUndone: .commandUndone
         case .commandRedone: .commandRedone
         }

@@ -2,7 +2,7 @@
 ///
 /// This is the tag table of the stored format: a tag is never changed or reused, even after
 /// an event type is retired. Numbers are grouped by Docs/Domain.md section (1xx household, 2xx wallets,
-/// 3xx categories, 4xx transactions, 5xx sharing, 6xx budgets and planning, 7xx net worth, 9xx undo).
+/// 3xx categories, 4xx transactions, 5xx sharing, 6xx budgets and planning, 7xx net worth, 8xx import, 9xx undo).
 public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
     /// ``HouseholdCreated``.
     case householdCreated = 100
@@ -140,6 +140,10 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
     case alertSettingsSet = 640
     /// ``ExchangeRateSet``.
     case exchangeRateSet = 700
+    /// ``ImportMappingSaved``.
+    case importMappingSaved = 800
+    /// ``ImportMappingRemoved``.
+    case importMappingRemoved = 801
     /// ``CommandUndone``.
     case commandUndone = 900
     /// ``CommandRedone``.
@@ -228,6 +232,8 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
         case .scenarioActivated: "ScenarioActivated"
         case .alertSettingsSet: "AlertSettingsSet"
         case .exchangeRateSet: "ExchangeRateSet"
+        case .importMappingSaved: "ImportMappingSaved"
+        case .importMappingRemoved: "ImportMappingRemoved"
         case .commandUndone: "CommandUndone"
         case .commandRedone: "CommandRedone"
         }

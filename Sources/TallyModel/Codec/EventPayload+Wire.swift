@@ -70,6 +70,8 @@ extension EventPayload {
         case .scenarioActivated(let payload): payload.write(to: &writer)
         case .alertSettingsSet(let payload): payload.write(to: &writer)
         case .exchangeRateSet(let payload): payload.write(to: &writer)
+        case .importMappingSaved(let payload): payload.write(to: &writer)
+        case .importMappingRemoved(let payload): payload.write(to: &writer)
         case .commandUndone(let payload): payload.write(to: &writer)
         case .commandRedone(let payload): payload.write(to: &writer)
         }
@@ -146,6 +148,8 @@ extension EventPayload {
         case .scenarioActivated: .scenarioActivated(try .decode(from: &reader, version: version))
         case .alertSettingsSet: .alertSettingsSet(try .decode(from: &reader, version: version))
         case .exchangeRateSet: .exchangeRateSet(try .decode(from: &reader, version: version))
+        case .importMappingSaved: .importMappingSaved(try .decode(from: &reader, version: version))
+        case .importMappingRemoved: .importMappingRemoved(try .decode(from: &reader, version: version))
         case .commandUndone: .commandUndone(try .decode(from: &reader, version: version))
         case .commandRedone: .commandRedone(try .decode(from: &reader, version: version))
         }

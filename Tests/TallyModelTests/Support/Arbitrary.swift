@@ -112,6 +112,14 @@ extension MemberRatio: Arbitrary {
     static func arbitrary(using random: inout SeededRandom) -> MemberRatio { MemberRatio(person: random.make(), ratio: random.make()) }
 }
 
+extension ImportColumnMapping: Arbitrary {
+    static func arbitrary(using random: inout SeededRandom) -> ImportColumnMapping { ImportColumnMapping(field: random.make(), column: random.make()) }
+}
+
+extension ImportCategoryMapping: Arbitrary {
+    static func arbitrary(using random: inout SeededRandom) -> ImportCategoryMapping { ImportCategoryMapping(name: random.make(), categoryID: random.make()) }
+}
+
 extension MemberWeight: Arbitrary {
     static func arbitrary(using random: inout SeededRandom) -> MemberWeight { MemberWeight(person: random.make(), weight: random.make()) }
 }

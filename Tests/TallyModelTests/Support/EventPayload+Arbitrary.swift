@@ -188,6 +188,10 @@ extension EventPayload {
                 budgetThresholds: random.make(), upcomingDays: random.make(), staleBalanceDays: random.make(), largeTransaction: random.make()))
         case .exchangeRateSet:
             .exchangeRateSet(ExchangeRateSet(rate: random.make(), asOf: random.make()))
+        case .importMappingSaved:
+            .importMappingSaved(ImportMappingSaved(name: random.make(), columns: random.make(), categories: random.make()))
+        case .importMappingRemoved:
+            .importMappingRemoved(ImportMappingRemoved(name: random.make()))
         case .commandUndone:
             .commandUndone(CommandUndone(undoneCommandID: random.make()))
         case .commandRedone:

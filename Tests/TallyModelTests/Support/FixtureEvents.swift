@@ -127,6 +127,7 @@ enum FixtureEvents {
         .goalCreated, .goalUpdated, .goalAmountSet, .goalDeleted, .goalRestored, .scenarioSaved, .scenarioDeleted,
         .scenarioActivated, .alertSettingsSet,  // events-planning.bin
         .groupExpenseEdited, .groupExpenseDeleted, .groupExpenseRestored, .groupExpenseSettledMarked,  // events-group-expense-editing.bin
+        .importMappingSaved, .importMappingRemoved,  // events-import-mappings.bin
     ]
 
     /// The events `events-v2.bin` holds after ``events``: the types added since v1, and a
@@ -157,6 +158,7 @@ enum FixtureEvents {
         ("events-planning.bin", planning),
         ("events-group-expense-editing.bin", groupExpenseEditing),
         ("events-transaction-split-with.bin", transactionSplitWith),
+        ("events-import-mappings.bin", importMappings),
     ]
 
     /// One event of every type at its current version: the payloads the catalog test checks.

@@ -1,0 +1,190 @@
+import Tally
+import TallyModel
+
+extension CSVImporter {
+    /// Plans one row at a time: the commands so far, every row's outcome, and what the file
+    /// already planned (a row duplicating an earlier row of the same file is skipped).
+    struct Planner {
+        let importer: CSVImporter
+        let state: LedgerState
+        let table: CSVTable
+        let columns: Columns
+        let format: CSVDateFormat
+        let payer: PersonID
+        let defaultWallet: (key: WalletID, value: Tally.WalletRecord)?
+        /// The namespace of the ids of rows without an external id (the file's digest).
+        let namespace: UUIDValue
+        private(set) var commands: [Command] = []
+        private(set) var rows: [RowResult] = []
+        /// Live transactions by duplicate key (the lowest id when several share one).
+        private let existing: [DuplicateKey: TransactionID]
+        private var plannedKeys: [DuplicateKey: Int] = [:]
+        private var plannedExternalIDs: [TransactionID: Int] = [:]
+
+        init(
+            importer: CSVImporter, state: LedgerState, table: CSVTable, columns: Columns, format: CSVDateFormat, payer: PersonID,
+            defaultWallet: (key: WalletID, value: Tally.WalletRecord)?, namespace: UUIDValue
+        ) {
+            self.importer = importer
+            self.state = state
+            self.table = table
+            self.columns = columns
+            self.format = format
+            self.payer = payer
+            self.defaultWallet = defaultWallet
+            self.namespace = namespace
+            var existing: [DuplicateKey: TransactionID] = [:]
+            for (id, record) in state.transactions.allEntries where !record.isDeleted {
+                let details = record.details
+                let key = DuplicateKey(wallet: details.walletID, date: details.date, amount: details.amount, note: details.note?.description ?? "")
+                if existing[key].map({ id < $0 }) ?? true { existing[key] = id }
+            }
+            self.existing = existing
+        }
+
+        /// A cell, or nil when its column is not in the file or it is blank.
+        private func cell(_ row: [String], _ column: Int?) -> String? {
+            guard let column else { return nil }
+            let value = row[column].trimmingCharacters(in: .whitespaces)
+            return value.isEmpty ? nil : value
+        }
+
+        private mutating func fail(_ line: Int, _ reason: String, column: Int?) {
+            rows.append(RowResult(line: line, status: .failed, reason: reason, column: column.map { table.header[$0] }))
+        }
+
+        private mutating func skip(_ line: Int, _ reason: String) {
+            rows.append(RowResult(line: line, status: .skipped, reason: reason))
+        }
+
+        mutating func plan(_ row: [String], line: Int) {
+            let wallet: (key: WalletID, value: Tally.WalletRecord)
+            if let account = cell(row, columns.account) {
+                guard let found = CSVImporter.openWallet(account, in: state) else {
+                    fail(line, "no open wallet named \"\(account)\" (or with that id); open it, or correct the name", column: columns.account)
+                    return
+                }
+                wallet = found
+            } else if let defaultWallet {
+                wallet = defaultWallet
+            } else {
+                fail(line, "no wallet: the account cell is empty and no default wallet (--wallet) was given", column: columns.account)
+                return
+            }
+            guard let date = format.parse(row[columns.date]) else {
+                fail(line, "date \"\(row[columns.date])\" is not \(format.rawValue)", column: columns.date)
+                return
+            }
+            let signed: Int64
+            do { signed = try CSVAmount.minorUnits(row[columns.amount], currency: wallet.value.currency) } catch {
+                fail(line, "amount \"\(row[columns.amount])\": \(error.reason)", column: columns.amount)
+                return
+            }
+            let kind: TransactionKind
+            if let typeColumn = columns.type, let parsed = TransactionKind.allCases.first(where: { String(describing: $0) == row[typeColumn].lowercased() }) {
+                kind = parsed
+            } else {
+                kind = signed < 0 ? .expense : .income
+            }
+            guard signed != 0 else { fail(line, "amount is zero (T1)", column: columns.amount); return }
+            let amount = Money(minorUnits: signed.magnitude > UInt64(Int64.max) ? .max : Int64(signed.magnitude), currency: wallet.value.currency)
+            let note = [cell(row, columns.payee), cell(row, columns.note)].compactMap { $0 }.joined(separator: ": ")
+            let fileCategory = cell(row, columns.category) ?? importer.defaultCategory
+            let group: CategoryGroup = kind == .income ? .income : .expense
+            guard let fileCategory else { fail(line, "no category (map a column or pass a default category)", column: columns.category); return }
+            let categoryName = importer.categoryMapping[fileCategory.lowercased()]
+                ?? importer.categoryMapping.filter { $0.key.lowercased() == fileCategory.lowercased() }.min { $0.key < $1.key }?.value ?? fileCategory
+            guard let category = state.categories.first(where: {
+                ($0.key.description == categoryName.lowercased() || $0.value.name.lowercased() == categoryName.lowercased())
+                    && $0.value.group == group && !$0.value.isDeleted
+            }) else {
+                let target = state.categories.first { $0.key.description == categoryName.lowercased() }.map { "\"\($0.value.name)\" (\($0.value.group))" }
+                let mapped = categoryName == fileCategory ? "" : " (\"\(fileCategory)\" is mapped to \(target ?? "\"\(categoryName)\""))"
+                fail(line, "no \(group) category named \"\(categoryName)\"\(mapped); create it or map the name to one (category mapping)", column: columns.category)
+                return
+            }
+            let entry = TransactionEntry(
+                kind: kind, amount: amount, walletID: wallet.key, categoryID: category.key, date: date, note: note.isEmpty ? nil : note, payer: payer)
+            let key = DuplicateKey(wallet: wallet.key, date: date, amount: amount, note: note)
+            if let externalID = cell(row, columns.externalID) {
+                planExternal(entry, externalID: externalID, key: key, line: line)
+            } else {
+                planByKey(entry, key: key, line: line)
+            }
+        }
+
+        /// A row with an external id: its transaction id derives from the wallet and the id, so
+        /// the id alone decides whether it is a duplicate (two equal payments on one day with
+        /// different bank ids are two transactions).
+        private mutating func planExternal(_ entry: TransactionEntry, externalID: String, key: DuplicateKey, line: Int) {
+            let id = CSVImporter.transactionID(externalID: externalID, wallet: entry.walletID)
+            if let earlier = plannedExternalIDs[id] {
+                skip(line, "duplicate: external id \"\(externalID)\" is also on line \(earlier)")
+                return
+            }
+            plannedExternalIDs[id] = line
+            plannedKeys[key] = plannedKeys[key] ?? line
+            if let record = state.transactions[id] {
+                guard !record.isDeleted else {
+                    skip(line, "duplicate: external id \"\(externalID)\" was imported as transaction \(id), which is deleted; restore it to bring it back (T3)")
+                    return
+                }
+                duplicate(of: id, record: record, entry: entry, line: line, reason: "external id \"\(externalID)\"")
+                return
+            }
+            insert(entry, id: id, line: line)
+        }
+
+        /// A row without an external id: a duplicate has the same wallet, date, amount and note
+        /// (Docs/Domain.md, section 9).
+        private mutating func planByKey(_ entry: TransactionEntry, key: DuplicateKey, line: Int) {
+            if let earlier = plannedKeys[key] {
+                skip(line, "duplicate: same date, amount, wallet and note as line \(earlier)")
+                return
+            }
+            plannedKeys[key] = line
+            if let id = existing[key], let record = state.transactions[id] {
+                duplicate(of: id, record: record, entry: entry, line: line, reason: "same date, amount, wallet and note")
+                return
+            }
+            insert(entry, id: TransactionID(.derived(namespace: namespace, name: "transaction.\(line)")), line: line)
+        }
+
+        private mutating func insert(_ entry: TransactionEntry, id: TransactionID, line: Int) {
+            commands.append(Command(
+                commandID: CommandID(.derived(namespace: namespace, name: "command.\(line)")), actor: payer, recordedAt: importer.recordedAt,
+                action: .recordTransaction(id, entry)))
+            rows.append(RowResult(line: line, status: .inserted, reason: nil))
+        }
+
+        /// A row that duplicates the live transaction `id`: skipped, or with
+        /// ``DuplicatePolicy/replace`` an `editTransaction` to the row's values that keeps what
+        /// the file does not hold (tags, payer, the split and its ratio).
+        private mutating func duplicate(of id: TransactionID, record: Tally.TransactionRecord, entry: TransactionEntry, line: Int, reason: String) {
+            guard importer.duplicates == .replace else {
+                skip(line, "duplicate: \(reason) as transaction \(id)")
+                return
+            }
+            if let settlement = record.settledBy {
+                skip(line, "duplicate: \(reason) as transaction \(id), not replaced: settlement \(settlement) covers it (T2); reverse the settlement first")
+                return
+            }
+            let details = record.details
+            var edited = entry
+            edited.tags = details.tags
+            edited.payer = details.payer
+            edited.isShared = details.split != nil
+            edited.ratioOverride = details.split.flatMap { $0.isOverride ? $0.ratios : nil }
+            guard edited.kind != details.kind || edited.amount != details.amount || edited.walletID != details.walletID
+                || edited.categoryID != details.categoryID || edited.date != details.date || edited.note != details.note?.description
+            else {
+                skip(line, "duplicate: \(reason) as transaction \(id), unchanged")
+                return
+            }
+            commands.append(Command(
+                commandID: CommandID(.derived(namespace: namespace, name: "edit.\(line).\(importer.recordedAt.millisecondsSinceEpoch)")),
+                actor: payer, recordedAt: importer.recordedAt, action: .editTransaction(id, edited)))
+            rows.append(RowResult(line: line, status: .replaced, reason: "duplicate: \(reason) as transaction \(id), edited to the row's values"))
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+/// `tally export --format csv` filters and `tally import csv` with accounts, external ids,
+/// duplicates and saved mappings (section 9, G7; Docs/CLI.md, Docs/Interchange.md).
+@Suite("CSV interchange CLI")
+struct CSVInterchangeCLITests {
+    @Test("section 9, G7: export csv --from --to --wallet --category --person select rows; an unknown filter value exits 2 naming it")
+    func exportFilters() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let all = try TallyRunner.run(["export", ledger, "--format", "csv"])
+        #expect(all.status == 0, "\(all.stderr)")
+        let header = try #require(all.stdout.split(separator: "\n").first)
+        #expect(header == "date,type,category,amount,note,wallet,currency,shared,payer,share:Alice,share:Bob")
+        let filtered = try TallyRunner.run([
+            "export", ledger, "--format", "csv", "--from", "2026-02-01", "--to", "2026-02-28", "--wallet", "Joint account",
+            "--wallet", "Bob cash", "--person", "Bob",
+        ])
+        #expect(filtered.status == 0, "\(filtered.stderr)")
+        let rows = filtered.stdout.split(separator: "\n").dropFirst()
+        #expect(!rows.isEmpty && rows.allSatisfy { $0.hasPrefix("2026-02-") && ($0.contains(",Joint account,") || $0.contains(",Bob cash,")) })
+        #expect(!rows.contains { $0.contains(",no,Alice,") }, "G7: no personal row of Alice's")
+        let unknown = try TallyRunner.run(["export", ledger, "--format", "csv", "--category", "Yachts"])
+        #expect(unknown.status == 2 && unknown.stderr.contains("unknownCategory") && unknown.stderr.contains("Yachts"), "\(unknown.stderr)")
+        let misplaced = try TallyRunner.run(["export", ledger, "--format", "ledger", "--from", "2026-01-01"])
+        #expect(misplaced.status == 2, "\(misplaced.stderr)")
+    }
+
+    @Test("section 9: import csv with an account column and external ids, then again with --duplicates replace: the changed row is replaced, the rest skipped")
+    func importAccountsAndReplace() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let directory = TallyRunner.temporaryDirectory()
+        try "external_id,date,wallet,amount,payee,category\nT1,2026-03-01,Bob cash,-4.50,Kiosk,Groceries\nT2,2026-03-01,Joint account,-80,Migros,Groceries\n"
+            .write(toFile: directory + "/a.csv", atomically: true, encoding: .utf8)
+        let first = try TallyRunner.run(["import", "csv", directory + "/a.csv", "--ledger", ledger])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.components(separatedBy: #""status":"inserted""#).count == 3, "\(first.stdout)")
+        try "external_id,date,wallet,amount,payee,category\nT1,2026-03-01,Bob cash,-4.50,Kiosk,Groceries\nT2,2026-03-01,Joint account,-85,Migros,Groceries\n"
+            .write(toFile: directory + "/b.csv", atomically: true, encoding: .utf8)
+        let replace = try TallyRunner.run(["import", "csv", directory + "/b.csv", "--ledger", ledger, "--duplicates", "replace"])
+        #expect(replace.status == 0, "\(replace.stderr)")
+        #expect(replace.stdout.contains(#""line":2,"status":"skipped""#) && replace.stdout.contains(#""line":3,"status":"replaced""#), "\(replace.stdout)")
+        #expect(replace.stderr.contains("0 inserted, 1 replaced, 1 skipped"), "\(replace.stderr)")
+        let export = try TallyRunner.run(["export", ledger, "--format", "csv", "--from", "2026-03-01", "--wallet", "Joint account"])
+        #expect(export.stdout.contains(",85.00,Migros,Joint account,CHF,no,"), "\(export.stdout)")
+        let unknown = try TallyRunner.run(["import", "csv", directory + "/b.csv", "--ledger", ledger, "--duplicates", "merge"])
+        #expect(unknown.status == 2 && unknown.stderr.contains("skip or replace"), "\(unknown.stderr)")
+    }
+
+    @Test("section 9, E6-S9, US-049: import-mapping save, list, use by name with --mapping NAME, remove; an unknown name exits 1 with unknownImportMapping")
+    func savedMappings() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let directory = TallyRunner.temporaryDirectory()
+        let save = try TallyRunner.run([
+            "import-mapping", "save", "UBS", "--columns", "date=Datum,amount=Betrag,account=Konto,payee=Empfänger,external_id=Referenz",
+            "--category-map", "Lebensmittel=Groceries", "--ledger", ledger,
+        ])
+        #expect(save.status == 0, "\(save.stderr)")
+        let list = try TallyRunner.run(["import-mapping", "list", ledger])
+        #expect(list.stdout.contains(#""name":"UBS""#) && list.stdout.contains(#""lebensmittel":"Groceries""#), "\(list.stdout)")
+        try "Referenz;Datum;Konto;Betrag;Empfänger;category\nU-1;13.03.2026;Bob cash;-12,50;Bäckerei;Lebensmittel\n"
+            .write(toFile: directory + "/ubs.csv", atomically: true, encoding: .utf8)
+        let imported = try TallyRunner.run(["import", "csv", directory + "/ubs.csv", "--ledger", ledger, "--mapping", "ubs"])
+        #expect(imported.status == 0 && imported.stdout.contains(#""status":"inserted""#), "\(imported.stdout) \(imported.stderr)")
+        let export = try TallyRunner.run(["export", ledger, "--format", "csv", "--from", "2026-03-13", "--to", "2026-03-13"])
+        #expect(export.stdout.contains("2026-03-13,expense,Groceries,12.50,Bäckerei,Bob cash,CHF,no,"), "\(export.stdout)")
+        let unknownName = try TallyRunner.run(["import", "csv", directory + "/ubs.csv", "--ledger", ledger, "--mapping", "Revolut"])
+        #expect(unknownName.status == 2 && unknownName.stderr.contains("saved: UBS"), "\(unknownName.stderr)")
+        #expect(try TallyRunner.run(["import-mapping", "remove", "UBS", "--ledger", ledger]).status == 0)
+        let again = try TallyRunner.run(["import-mapping", "remove", "UBS", "--ledger", ledger])
+        #expect(again.status == 1 && again.stderr.contains("unknownImportMapping"), "\(again.stderr)")
+    }
+}
