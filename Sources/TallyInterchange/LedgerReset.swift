@@ -152,17 +152,7 @@ public enum LedgerReset {
             throw InterchangeError(code: "restoreInProgress", message: "a restore into \(directory) is running (\(temporary) exists); wait for it to finish; the ledger was not reset")
         }
         do throws(LedgerError) {
-            var options = LedgerOptions(durability: .synchronous)
-            options.encryption = encryption
-            options.commandsPerBatchMax = max(options.commandsPerBatchMax, commands.count)
-            let ledger = try await Ledger.open(at: temporary.path, options: options)
-            do throws(LedgerError) {
-                try await ledger.execute(commands)
-            } catch {
-                try? await ledger.close()
-                throw error
-            }
-            try await ledger.close()
+            try await Ledger.create(at: temporary.path, encryption: encryption, executing: commands)
             let audit = try LedgerAudit.audit(at: temporary.path, encryption: encryption)
             guard audit.isClean else { throw .restoredLedgerInvalid(problems: audit.problems.map(\.description)) }
             let kept = try Ledger.swapIntoPlace(temporary, replacing: target, fileSystem: PosixFileSystem())

@@ -174,26 +174,26 @@ public enum PersonalDataImport {
         _ export: PersonalDataExport, into directory: FilePath, householdID: HouseholdID, householdName: String? = nil,
         adminName: String? = nil, recordedAt: Timestamp, encryption: JournalEncryption? = nil
     ) async throws(InterchangeError) -> Report {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.string)) ?? []
-        guard names.isEmpty else {
-            throw InterchangeError(code: "restoreTargetNotEmpty", message: "\(directory) is not empty (it holds \(names.sorted().prefix(3).joined(separator: ", "))); import a person's data into a new ledger folder")
+        // A file, a symbolic link or a folder with anything in it is refused (lstat: a link is
+        // not followed), so that a failed import removes only what it wrote.
+        do throws(LedgerError) {
+            try Ledger.requireEmptyTarget(LedgerDirectory(directory))
+        } catch {
+            throw InterchangeError(code: error.code, message: "\(error.message); import a person's data into a new ledger folder")
         }
+        let existed = FileManager.default.fileExists(atPath: directory.string)
         let (commands, report) = try Self.commands(
             from: export, householdID: householdID, householdName: householdName, adminName: adminName, recordedAt: recordedAt)
-        var options = LedgerOptions(durability: .synchronous)
-        options.encryption = encryption
-        options.commandsPerBatchMax = max(options.commandsPerBatchMax, commands.count)
         do throws(LedgerError) {
-            let ledger = try await Ledger.open(at: directory, options: options)
-            do throws(LedgerError) {
-                try await ledger.execute(commands)
-            } catch {
-                try? await ledger.close()
-                throw error
-            }
-            try await ledger.close()
+            try await Ledger.create(at: directory, encryption: encryption, executing: commands)
         } catch {
-            try? FileManager.default.removeItem(atPath: directory.string)
+            if existed {
+                for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.string)) ?? [] {
+                    try? FileManager.default.removeItem(atPath: directory.appending(name).string)
+                }
+            } else {
+                try? FileManager.default.removeItem(atPath: directory.string)
+            }
             throw InterchangeError(code: error.code, message: "\(error.message); nothing was imported")
         }
         return report

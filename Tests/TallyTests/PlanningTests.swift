@@ -169,6 +169,26 @@ struct PlanningTests {
         try await test.ledger.close()
     }
 
+    @Test("T5/R2: undo keeps one source of progress: an amount removed before wallets were linked cannot come back by undo; a goal tracked by hand keeps its amounts' currency")
+    func goalUndoKeepsOneSource() async throws {
+        var (test, s) = try await Self.household("r2-source")
+        defer { test.directory.remove() }
+        let goal: GoalID = s.ids.next()
+        let day = Scenario.date("2026-01-10")
+        try await test.ledger.execute([
+            s.command(.createGoal(goal, GoalDefinition(name: "Car", target: Scenario.chf(100_000)))),
+            s.command(.setGoalAmount(goal, date: day, amount: Scenario.chf(10_000))),
+        ])
+        await expectRejection(test.ledger, s.command(.updateGoal(goal, GoalDefinition(name: "Car", target: Scenario.eur(100_000)))),
+                              code: "goalInvalid", rule: "R2")
+        let removal = s.command(.setGoalAmount(goal, date: day, amount: nil))
+        try await test.ledger.execute([
+            removal, s.command(.updateGoal(goal, GoalDefinition(name: "Car", target: Scenario.chf(100_000), walletIDs: [s.joint]))),
+        ])
+        await expectRejection(test.ledger, s.command(.undo(removal.commandID)), code: "undoBlocked", rule: "T5")
+        try await test.ledger.close()
+    }
+
     // MARK: R3 scenarios
 
     @Test("R3: a scenario on a ledger without history projects from a flat zero baseline: monthly deltas add up month by month, a lump sum counts from its month on, the baseline is unchanged")
@@ -218,7 +238,13 @@ struct PlanningTests {
         #expect(alone.points.map(\.baseline) == baseline, "the baseline does not depend on scenarios")
         try await test.ledger.execute(s.command(.undo(delete.commandID)))
         #expect(await test.ledger.scenarios.active == second)
-        #expect(await test.ledger.scenarios.saved.map(\.name) == ["A", "B"])
+        // Undoing an activation activates the one before: refused once that one is deleted.
+        let third: ScenarioID = s.ids.next()
+        let activation = s.command(.activateScenario(third))
+        try await test.ledger.execute([save(third, "C", 30_000), activation, s.command(.deleteScenario(second))])
+        await expectRejection(test.ledger, s.command(.undo(activation.commandID)), code: "undoBlocked", rule: "T5")
+        #expect(await test.ledger.scenarios.active == third)
+        #expect(await test.ledger.scenarios.saved.map(\.name) == ["A", "C"])
         await expectRejection(test.ledger, s.command(.saveScenario(ScenarioSaved(
             scenarioID: s.ids.next(), name: "Euro", monthlyIncomeDelta: Scenario.eur(100), monthlyExpenseDelta: Scenario.chf(0), lumpSums: []))),
             code: "scenarioInvalid", rule: "R3")

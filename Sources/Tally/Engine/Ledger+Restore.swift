@@ -163,7 +163,7 @@ extension Ledger {
     }
 
     /// The target must not exist, or be an empty directory (not a file, not a symbolic link).
-    private static func requireEmptyTarget(_ target: LedgerDirectory) throws(LedgerError) {
+    package static func requireEmptyTarget(_ target: LedgerDirectory) throws(LedgerError) {
         var status = stat()
         guard lstat(target.path.string, &status) == 0 else { return }
         switch status.st_mode & S_IFMT {

@@ -60,7 +60,8 @@ public struct PlanningView: Sendable {
     /// The alert settings in force (R6): the household's, or ``AlertSettingsSet/defaults``.
     public var alertSettings: AlertSettingsSet { state.planning.alertSettings ?? .defaults }
 
-    /// The alerts in force at the end of `date` (R6), by kind then id: budget thresholds crossed
+    /// The alerts in force at the end of `date` (R6), budget, upcoming, large, stale in that
+    /// order (within a kind: by category, by date, largest first, by wallet): budget thresholds crossed
     /// in the pay period containing `date`, recurring items billed within the next
     /// `upcomingDays`, transactions in that pay period of at least `largeTransaction` (in its
     /// currency; at most ``largeTransactionAlertsMax``, largest first), and value-observed
@@ -74,7 +75,9 @@ public struct PlanningView: Sendable {
         let report = try query { () throws(ProjectionError) in try models.budgets.budget(for: period) }
         for line in report.categories {
             guard let points = line.percentBasisPoints else { continue }
-            for threshold in settings.budgetThresholds where points >= threshold * 100 {
+            // points / 100 >= threshold is points >= threshold * 100 without a product that can
+            // overflow (settings restored from a backup are folded, not validated again).
+            for threshold in settings.budgetThresholds where points / 100 >= threshold {
                 alerts.append(LedgerAlert(kind: .budget(
                     categoryID: line.categoryID, period: period, thresholdPercent: threshold, spent: line.spent, allocated: line.allocated)))
             }
@@ -110,10 +113,18 @@ public struct PlanningView: Sendable {
         query.minorUnits = threshold.minorUnits...Int64.max
         query.order = .largestFirst
         query.limit = Self.largeTransactionAlertsMax
+        var alerts: [LedgerAlert] = []
         do {
-            return try store.transactions(query).rows.map(\.transaction).filter { $0.amount.currency == threshold.currency }.map { item in
-                LedgerAlert(kind: .largeTransaction(transactionID: item.transactionID, date: item.date, amount: item.amount))
-            }
+            // The store compares minor units whatever the currency: page on until the threshold's
+            // currency has filled the list or the period has no more such amounts.
+            repeat {
+                let page = try store.transactions(query)
+                for item in page.rows.map(\.transaction) where item.amount.currency == threshold.currency && alerts.count < Self.largeTransactionAlertsMax {
+                    alerts.append(LedgerAlert(kind: .largeTransaction(transactionID: item.transactionID, date: item.date, amount: item.amount)))
+                }
+                query.after = page.next
+            } while query.after != nil && alerts.count < Self.largeTransactionAlertsMax
+            return alerts
         } catch .invalidQuery(let reason) {
             throw .invalidQuery(reason)
         } catch {

@@ -37,13 +37,7 @@ package struct PlanningBook: Sendable, Equatable {
         case .goalCreated(let created): goals[created.goalID] = GoalRecord(goal: created.goal)
         case .goalUpdated(let updated): goals[updated.goalID]?.goal = updated.goal
         case .goalAmountSet(let set):
-            guard var record = goals[set.goalID] else { return }
-            record.amounts.removeAll { $0.date == set.date }
-            if set.amount != nil {
-                let index = record.amounts.firstIndex { $0.date > set.date } ?? record.amounts.endIndex
-                record.amounts.insert(set, at: index)
-            }
-            goals[set.goalID] = record
+            goals[set.goalID]?.amounts.set(set)
         case .goalDeleted(let deleted): goals[deleted.goalID]?.isDeleted = true
         case .goalRestored(let restored): goals[restored.goalID]?.isDeleted = false
         case .scenarioSaved(let saved): scenarios[saved.scenarioID] = saved
@@ -64,8 +58,12 @@ package struct PlanningBook: Sendable, Equatable {
             return EventEffect(owned: [.goal(created.goalID)], referenced: created.goal.walletIDs.map(EntityKey.wallet),
                                inverse: [.goalDeleted(GoalDeleted(goalID: created.goalID))])
         case .goalUpdated(let updated):
-            let old = goals[updated.goalID].map { [EventPayload.goalUpdated(GoalUpdated(goalID: updated.goalID, goal: $0.goal))] }
-            return EventEffect(owned: [.goal(updated.goalID)], referenced: updated.goal.walletIDs.map(EntityKey.wallet), inverse: old)
+            let old = goals[updated.goalID]
+            // The old wallets and the amounts are referenced too: undoing the edit relinks those
+            // wallets and switches the source of progress back (R2).
+            let wallets = Set(updated.goal.walletIDs + (old?.goal.walletIDs ?? [])).sorted().map(EntityKey.wallet)
+            return EventEffect(owned: [.goal(updated.goalID)], referenced: wallets + [.goalAmounts(updated.goalID)],
+                               inverse: old.map { [.goalUpdated(GoalUpdated(goalID: updated.goalID, goal: $0.goal))] })
         case .goalAmountSet(let set):
             let previous = goals[set.goalID]?.amount(on: set.date)
             return EventEffect(owned: [.goalAmounts(set.goalID)], referenced: [.goal(set.goalID)],
@@ -85,7 +83,9 @@ package struct PlanningBook: Sendable, Equatable {
             let reactivated = wasActive ? [EventPayload.scenarioActivated(ScenarioActivated(scenarioID: deleted.scenarioID))] : []
             return EventEffect(owned: [.scenario(deleted.scenarioID)] + (wasActive ? [.activeScenario] : []), inverse: saved + reactivated)
         case .scenarioActivated(let activated):
-            return EventEffect(owned: [.activeScenario], referenced: activated.scenarioID.map { [.scenario($0)] } ?? [],
+            // The scenario it replaces is referenced too: undo activates it again.
+            let scenarios = [activated.scenarioID, activeScenario].compactMap { $0 }.map(EntityKey.scenario)
+            return EventEffect(owned: [.activeScenario], referenced: scenarios,
                                inverse: [.scenarioActivated(ScenarioActivated(scenarioID: activeScenario))])
         case .alertSettingsSet:
             return EventEffect(owned: [.alertSettings], inverse: [.alertSettingsSet(alertSettings ?? .defaults)])

@@ -11,6 +11,9 @@ extension CommandExecutor {
             guard state.planning.liveGoalCount < LedgerLimits.goalsMax else {
                 throw .violation(.inputTooLarge, "the household has \(LedgerLimits.goalsMax) goals (LedgerLimits.goalsMax); delete one first")
             }
+            guard state.planning.goals.count < LedgerLimits.goalsCreatedMax else {
+                throw .violation(.inputTooLarge, "the household created \(LedgerLimits.goalsCreatedMax) goals (LedgerLimits.goalsCreatedMax, deleted ones included); edit an existing goal instead")
+            }
             try requireGoal(goal)
             return [.goalCreated(GoalCreated(goalID: id, goal: goal))]
         case .updateGoal(let id, let goal):
@@ -18,6 +21,9 @@ extension CommandExecutor {
             try requireGoal(goal)
             if goal.isLinked, !record.goal.isLinked, !record.amounts.isEmpty {
                 throw .violation(.goalInvalid, "goal \(record.goal.name) has amounts set by hand; remove them (setGoalAmount without an amount) before linking wallets")
+            }
+            if let amount = record.amounts.first?.amount, amount.currency != goal.target.currency {
+                throw .violation(.goalInvalid, "goal \(record.goal.name) has amounts set by hand in \(amount.currency); keep the target in \(amount.currency), or remove the amounts first")
             }
             return [.goalUpdated(GoalUpdated(goalID: id, goal: goal))]
         case .setGoalAmount(let id, let date, let amount):

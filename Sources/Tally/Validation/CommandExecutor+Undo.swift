@@ -52,9 +52,12 @@ extension CommandExecutor {
     }
 
     /// Re-checks rules the dependency graph does not cover: the base currency lock (H2),
-    /// restoring into a wallet that was closed meanwhile (W4), and changing back a group expense
-    /// whose group was archived or deleted, or whose former members' parts would change (S7, S8).
+    /// restoring into a wallet that was closed meanwhile (W4), changing back a group expense
+    /// whose group was archived or deleted, or whose former members' parts would change (S7,
+    /// S8), activating a scenario deleted meanwhile (R3) and linking a goal to a wallet closed
+    /// meanwhile (R2).
     private func requireCompensationApplies(_ events: [EventPayload]) throws(LedgerError) {
+        var savedScenarios = Set<ScenarioID>()  // saved again earlier in the same compensation
         for event in events {
             switch event {
             case .baseCurrencyChanged:
@@ -63,6 +66,16 @@ extension CommandExecutor {
                 }
             case .transactionRestored(let restored):
                 if let record = state.transactions[restored.transactionID] { _ = try usableWallet(record.details.walletID) }
+            case .scenarioSaved(let saved):
+                savedScenarios.insert(saved.scenarioID)
+            case .scenarioActivated(let activated):
+                if let id = activated.scenarioID, state.planning.scenarios[id] == nil, !savedScenarios.contains(id) {
+                    throw .violation(.undoBlocked, "this would make scenario \(id) active again, but it was deleted since; undo its deletion first (R3)")
+                }
+            case .goalUpdated(let updated):
+                for walletID in updated.goal.walletIDs where state.wallets[walletID]?.isClosed == true {
+                    throw .violation(.walletInactive, "this would link goal \(updated.goal.name) to \(state.wallets[walletID]?.name ?? "\(walletID)") again, which was closed since (R2)")
+                }
             case .groupExpenseEdited(let edited):
                 // S7, S8: the group must still take changes and former members keep their parts.
                 guard let record = state.groupExpenses[edited.expense.expenseID] else { break }

@@ -42,6 +42,9 @@ public enum LedgerLimits {
     public static let settlementCoversMax = 1000
     /// Live goals per household (R2).
     public static let goalsMax = 100
+    /// Goals ever created, deleted ones included (they can be restored, so they stay in the
+    /// state): what bounds the goal check after every wallet event (R2).
+    public static let goalsCreatedMax = 1_000
     /// Saved scenarios per household (R3).
     public static let scenariosMax = 100
     /// Budget alert thresholds (R6).

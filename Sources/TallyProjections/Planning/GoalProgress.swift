@@ -51,7 +51,7 @@ extension GoalProjection {
 
     /// Every milestone reached by a live goal, in the order they were reached.
     public var milestones: [GoalMilestone] {
-        goals.values.filter { !$0.isDeleted }.flatMap(\.milestones).sorted { ($0.sequenceNumber, $0.percent) < ($1.sequenceNumber, $1.percent) }
+        goals.values.filter { !$0.isDeleted }.flatMap(\.milestones).sorted { ($0.sequenceNumber, $0.goalID, $0.percent) < ($1.sequenceNumber, $1.goalID, $1.percent) }
     }
 
     private func progress(_ id: GoalID, _ entry: GoalEntry, on date: LocalDate, wallets: WalletProjection) throws(ProjectionError) -> GoalProgress {

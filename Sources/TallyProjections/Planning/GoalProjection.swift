@@ -34,7 +34,7 @@ public struct GoalProjection: Hashable, Sendable {
             passMilestones(of: updated.goalID, event, sequenceNumber, wallets)
         case .goalAmountSet(let set):
             guard goals[set.goalID] != nil else { return problem(sequenceNumber, "unknown goal \(set.goalID)") }
-            goals[set.goalID]?.setAmount(set)
+            goals[set.goalID]?.amounts.set(set)
             passMilestones(of: set.goalID, event, sequenceNumber, wallets)
         case .goalDeleted(let deleted):
             goals[deleted.goalID]?.isDeleted = true
@@ -87,12 +87,6 @@ struct GoalEntry: Hashable, Sendable {
     var milestones: [GoalMilestone] = []
 
     init(goal: GoalDefinition) { self.goal = goal }
-
-    mutating func setAmount(_ set: GoalAmountSet) {
-        amounts.removeAll { $0.date == set.date }
-        guard set.amount != nil else { return }
-        amounts.insert(set, at: amounts.firstIndex { $0.date > set.date } ?? amounts.endIndex)
-    }
 
     /// What is saved at the end of `date` (`nil`: after everything recorded), in the target's
     /// currency: the linked wallets' values signed as net worth, converted exactly and rounded

@@ -8,9 +8,8 @@ public struct ScenarioPoint: Hashable, Sendable {
     public let baseline: Money
     /// The net worth with the scenario applied.
     public let scenario: Money
-
     /// `scenario - baseline`.
-    public var delta: Money { Money(minorUnits: scenario.minorUnits &- baseline.minorUnits, currency: scenario.currency) }
+    public let delta: Money
 }
 
 /// A scenario applied over the baseline (R3, Drishti E9-S2): twelve months side by side.
@@ -51,7 +50,9 @@ extension NetWorthProjection {
             let value = Int128(point.value.minorUnits) + monthly * Int128(step + 1) + lumps
             points.append(ScenarioPoint(
                 month: point.month, baseline: point.value,
-                scenario: try MoneySum(units: value, currency: currency).money(rule: "R3", subject: "the scenario in \(point.month)")))
+                scenario: try MoneySum(units: value, currency: currency).money(rule: "R3", subject: "the scenario in \(point.month)"),
+                delta: try MoneySum(units: value - Int128(point.value.minorUnits), currency: currency)
+                    .money(rule: "R3", subject: "the scenario's difference in \(point.month)")))
         }
         return ScenarioSeries(
             scenario: scenario, points: points, missingRates: baseline.last?.missingRates ?? [],

@@ -20,3 +20,13 @@ public struct GoalAmountSet: Hashable, Sendable {
         self.amount = amount
     }
 }
+
+extension [GoalAmountSet] {
+    /// Applies `set` to a goal's amounts (one per date, by date): replaces or removes the
+    /// date's entry. The one rule both the engine and the goal read model fold with.
+    public mutating func set(_ set: GoalAmountSet) {
+        removeAll { $0.date == set.date }
+        guard set.amount != nil else { return }
+        insert(set, at: firstIndex { $0.date > set.date } ?? endIndex)
+    }
+}

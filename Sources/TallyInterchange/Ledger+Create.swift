@@ -1,0 +1,22 @@
+import SystemPackage
+import Tally
+import TallyJournal
+
+extension Ledger {
+    /// Opens a new ledger at `directory`, executes `commands` there as one durable batch (all or
+    /// nothing) and closes it: how a reset and a person import record the facts they keep.
+    /// - Throws: what opening, the batch or the close throws; the ledger is closed either way.
+    static func create(at directory: FilePath, encryption: JournalEncryption?, executing commands: [Command]) async throws(LedgerError) {
+        var options = LedgerOptions(durability: .synchronous)
+        options.encryption = encryption
+        options.commandsPerBatchMax = max(options.commandsPerBatchMax, commands.count)
+        let ledger = try await Ledger.open(at: directory, options: options)
+        do throws(LedgerError) {
+            try await ledger.execute(commands)
+        } catch {
+            try? await ledger.close()
+            throw error
+        }
+        try await ledger.close()
+    }
+}
