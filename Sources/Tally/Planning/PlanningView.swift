@@ -57,7 +57,7 @@ public struct PlanningView: Sendable {
         return try query { () throws(ProjectionError) in try models.netWorth.scenarioSeries(scenario, fallbackMonth: date.yearMonth) }
     }
 
-    /// The alert settings in force (R6): the household's, or ``AlertSettingsSet/defaults``.
+    /// The alert settings in force (R6): the household's, or `AlertSettingsSet.defaults`.
     public var alertSettings: AlertSettingsSet { state.planning.alertSettings ?? .defaults }
 
     /// The alerts in force at the end of `date` (R6), budget, upcoming, large, stale in that
