@@ -7,7 +7,7 @@ import Testing
 /// Issue 15: the activity feed (who did what when, newest first, paged) with undo marks (T5).
 @Suite("Activity feed")
 struct LedgerActivityTests {
-    @Test("issue 15 activity, T5: newest command first with its actor, time and events; undo marks agree with what undo and redo then do")
+    @Test("R5, T5: newest command first with its actor, time, events and the entities it touched; undo marks agree with what undo and redo then do")
     func entriesCarryWhoWhatWhenAndUndo() async throws {
         var s = Scenario()
         let test = try await TestLedger.make("activity")
@@ -28,6 +28,8 @@ struct LedgerActivityTests {
         #expect(page.entries.map(\.commandID).prefix(4) == [undo, recordSecond, edit, record].map(\.commandID)[...])
         #expect(page.entries.count == 8, "four set-up commands and four more")
         let byID = Dictionary(uniqueKeysWithValues: page.entries.map { ($0.commandID, $0) })
+        #expect(byID[record.commandID]?.entities == ["transaction/\(first)"], "R5: the entities a command touched")
+        #expect(byID[edit.commandID]?.entities == ["transaction/\(first)"])
         let recorded = try #require(byID[record.commandID])
         #expect(recorded.actor == s.bob && recorded.actorName == "Bob")
         #expect(recorded.recordedAt == record.recordedAt)

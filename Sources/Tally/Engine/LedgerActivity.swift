@@ -65,6 +65,10 @@ public struct ActivityEntry: Sendable, Hashable {
     public let sequenceNumbers: ClosedRange<UInt64>
     /// Its events' types, in order (automatic `PeriodClosed` events included).
     public let events: [EventTag]
+    /// The entities it created or changed (R5), as `kind/id` (`wallet/<id>`,
+    /// `transaction/<id>`, `household`...), sorted; empty for an undo or redo (its target's
+    /// entry lists them).
+    public let entities: [String]
     /// For an undo or redo: the command it acted on.
     public let target: CommandID?
     /// Whether it is currently undone.
@@ -120,6 +124,7 @@ extension Ledger {
             return ActivityEntry(
                 commandID: event.commandID, actor: event.actor, actorName: names[event.actor], recordedAt: event.recordedAt,
                 sequenceNumbers: first.sequenceNumber...last.sequenceNumber, events: events.map(\.event.payload.tag),
+                entities: (history?.owned ?? []).compactMap(\.activityName).sorted(),
                 target: history?.target, isUndone: history?.isUndone ?? false, undo: Self.undo(of: event.commandID, in: head))
         }
         let next = commands.count > query.limit ? entries.last.map { ActivityCursor(sequenceNumber: $0.sequenceNumbers.lowerBound) } : nil

@@ -63,3 +63,40 @@ package enum EntityKey: Sendable, Hashable {
     /// A saved CSV import mapping, by lowercased name (section 9).
     case importMapping(String)
 }
+
+extension EntityKey {
+    /// The entity as the activity feed names it (R5): `kind/id`, e.g. `wallet/<id>`,
+    /// `transaction/<id>`, `household`; a name key (W2, C2) is its entity's name claim and is
+    /// left out (`nil`): the entity itself is listed by id.
+    var activityName: String? {
+        switch self {
+        case .household: "household"
+        case .baseCurrency: "baseCurrency"
+        case .admin: "admin"
+        case .person(let id): "person/\(id)"
+        case .wallet(let id): "wallet/\(id)"
+        case .walletName, .categoryName: nil
+        case .category(let id): "category/\(id)"
+        case .transaction(let id): "transaction/\(id)"
+        case .transfer(let id): "transfer/\(id)"
+        case .template(let id): "template/\(id)"
+        case .splitRatio: "splitRatio"
+        case .settlement(let id): "settlement/\(id)"
+        case .group(let id): "group/\(id)"
+        case .groupExpense(let id): "groupExpense/\(id)"
+        case .periods: "periods"
+        case .budget(let id): "budget/\(id)"
+        case .incomeSettings: "incomeSettings"
+        case .exchangeRate(let base, let quote): "exchangeRate/\(base.code)/\(quote.code)"
+        case .balancePoints(let id): "balancePoints/\(id)"
+        case .categoryOrder: "categoryOrder"
+        case .walletDesignation(let id): "walletDesignation/\(id)"
+        case .goal(let id): "goal/\(id)"
+        case .goalAmounts(let id): "goalAmounts/\(id)"
+        case .scenario(let id): "scenario/\(id)"
+        case .activeScenario: "activeScenario"
+        case .alertSettings: "alertSettings"
+        case .importMapping(let name): "importMapping/\(name)"
+        }
+    }
+}

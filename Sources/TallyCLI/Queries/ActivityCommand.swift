@@ -69,7 +69,7 @@ struct ActivityCommand: AsyncParsableCommand {
                 "actorName": entry.actorName.map(CanonicalJSON.string) ?? .null, "recordedAt": .string(entry.recordedAt.description),
                 "firstSequenceNumber": .integer(Int64(clamping: entry.sequenceNumbers.lowerBound)),
                 "lastSequenceNumber": .integer(Int64(clamping: entry.sequenceNumbers.upperBound)),
-                "events": .array(entry.events.map { .string($0.eventName) }),
+                "events": .array(entry.events.map { .string($0.eventName) }), "entities": .array(entry.entities.map(CanonicalJSON.string)),
                 "target": entry.target.map { .string($0.description) } ?? .null, "isUndone": .bool(entry.isUndone), "undo": .object(undo),
             ])
         }
