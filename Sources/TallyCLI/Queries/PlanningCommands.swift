@@ -11,13 +11,8 @@ struct PlanningOptions: ParsableArguments {
     @OptionGroup var location: LedgerLocation
     @OptionGroup var key: KeyOptions
     @OptionGroup var damage: DamageOption
-    @Option(name: .customLong("on"), help: ArgumentHelp("The date the figures are for; default today (UTC).", valueName: "DATE"))
-    var on: String?
+    @OptionGroup var on: OnDateOption
     @Flag(help: "Print JSON.") var json = false
-
-    var date: LocalDate {
-        get throws { try on.map { try LedgerAccess.date($0, option: "--on") } ?? SubscriptionsText.today() }
-    }
 
     /// Runs `body` with the planning view and the history's names.
     func withView<Value>(storeNeeded: Bool = false, _ body: (PlanningView, LedgerHistory) throws -> Value) async throws -> Value {
@@ -47,7 +42,7 @@ struct GoalsCommand: AsyncParsableCommand {
     @OptionGroup var options: PlanningOptions
 
     func run() async throws {
-        let date = try options.date
+        let date = try options.on.date
         let text = try await options.withView { view, history in
             let goals = try view.goals(on: date)
             if options.json { return CanonicalJSON.array(goals.map { Self.json($0) }).text }
@@ -101,7 +96,7 @@ struct ScenariosCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The scenario to project; default the active one.", valueName: "ID")) var scenario: String?
 
     func run() async throws {
-        let date = try options.date
+        let date = try options.on.date
         let id: ScenarioID? = try scenario.map { try Identifiers.parse($0, option: "--scenario") }
         let text = try await options.withView { view, _ in
             let series = try view.scenarioSeries(id, on: date)
@@ -154,7 +149,7 @@ struct AlertsCommand: AsyncParsableCommand {
     @OptionGroup var options: PlanningOptions
 
     func run() async throws {
-        let date = try options.date
+        let date = try options.on.date
         let text = try await options.withView(storeNeeded: true) { view, history in
             let alerts = try view.alerts(on: date)
             if options.json { return CanonicalJSON.array(alerts.map(Self.json)).text }

@@ -22,8 +22,7 @@ struct SubscriptionsListCommand: AsyncParsableCommand {
     @OptionGroup var location: LedgerLocation
     @OptionGroup var key: KeyOptions
     @OptionGroup var damage: DamageOption
-    @Option(name: .customLong("on"), help: ArgumentHelp("The date the list, next dates and totals are for; default today (UTC).", valueName: "DATE"))
-    var on: String?
+    @OptionGroup var on: OnDateOption
     @Option(name: .customLong("upcoming"), help: ArgumentHelp("Billed occurrences from --on through N days later (1...3660).", valueName: "N"))
     var upcoming: Int?
     @Option(name: .customLong("calendar"), help: ArgumentHelp("The renewal calendar of a month.", valueName: "YYYY-MM"))
@@ -43,7 +42,7 @@ struct SubscriptionsListCommand: AsyncParsableCommand {
     func run() async throws {
         let path = try location.path()
         let ledgerHistory = try LedgerAccess.history(at: path, encryption: try key.encryption(), allowDamaged: damage.allowDamaged)
-        let date = try on.map { try LedgerAccess.date($0, option: "--on") } ?? SubscriptionsText.today()
+        let date = try on.date
         let book = SubscriptionBook(state: ledgerHistory.state)
         let text = SubscriptionsText(history: ledgerHistory, json: json)
         if let upcoming {

@@ -9,12 +9,6 @@ struct SubscriptionsText {
     let history: LedgerHistory
     let json: Bool
 
-    /// Today's UTC date: the CLI is the host and may read the clock (the engine never does, G3).
-    static func today() -> LocalDate {
-        let days = Int64((Date().timeIntervalSince1970 / 86_400).rounded(.down))
-        return (try? LocalDate(daysSinceEpoch: days)) ?? .min
-    }
-
     static func cycle(_ frequency: RecurrenceFrequency) -> String {
         switch frequency {
         case .daily: "daily"
