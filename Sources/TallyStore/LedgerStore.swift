@@ -22,7 +22,7 @@ import TallySQLiteEncryption
 /// served (that key is public: it guards against damage, not against a reader).
 public final class LedgerStore: Sendable {
     /// The schema this version writes (`PRAGMA user_version`).
-    static let schemaVersion = 7
+    static let schemaVersion = 8
 
     /// The database file.
     public let path: String
@@ -62,50 +62,45 @@ public final class LedgerStore: Sendable {
     /// The journal position the rows reflect; `nil` for a store never filled.
     ///
     /// The live tables (balances, totals, debts, names) are checked against the digest written
-    /// with the coverage in the same transaction, so rows older or newer than the coverage (an
-    /// old page image put back, a power loss mixing commits) are refused, never served.
+    /// with the coverage in the same transaction (``LiveDigest``: O(live rows), here and never
+    /// per commit), so rows older or newer than the coverage (an old page image put back, a
+    /// power loss mixing commits) are refused, never served.
     /// - Throws: ``StoreError/invalidRow(path:table:reason:)`` when the digest does not match.
     public func coverage() throws(StoreError) -> StoreCoverage? {
-        try read { database in
-            guard let row = try Row.fetchOne(database, sql: "SELECT sequence, chain, live_digest FROM coverage WHERE id = 1") else { return nil }
-            let reader = StoreRowReader(path: path, table: "coverage")
-            let chain = [UInt8](try reader.column(row, "chain", as: Data.self))
-            guard chain.count == 32 else { throw StoreError.invalidRow(path: path, table: "coverage", reason: "chain of \(chain.count) bytes") }
-            guard try reader.column(row, "live_digest", as: Data.self) == (try Self.liveDigest(database)) else {
-                throw StoreError.invalidRow(path: path, table: "coverage", reason: "the live tables do not match the digest written with the coverage")
-            }
-            return StoreCoverage(sequenceNumber: try reader.sequenceNumber(row, "sequence"), chainValue: chain)
-        }
+        try read { database in try coverage(in: database) }
     }
 
-    /// SHA-256 over every row of the live tables, in primary-key order, as SQLite returns them.
-    static func liveDigest(_ database: Database) throws -> Data {
-        var hasher = SHA256()
-        for (table, order) in StoreSchema.liveTableOrder {
-            hasher.update(data: Array(table.utf8))
-            for row in try Row.fetchAll(database, sql: "SELECT * FROM \(table) ORDER BY \(order)") {
-                for (column, value) in row {
-                    hasher.update(data: Array("\u{1}\(column)\u{2}\(value)".utf8))
-                }
-                hasher.update(data: [0])
-            }
+    /// ``coverage()`` inside a read.
+    private func coverage(in database: Database) throws -> StoreCoverage? {
+        guard let row = try Row.fetchOne(database, sql: "SELECT sequence, chain, live_digest FROM coverage WHERE id = 1") else { return nil }
+        let reader = StoreRowReader(path: path, table: "coverage")
+        let chain = [UInt8](try reader.column(row, "chain", as: Data.self))
+        guard chain.count == 32 else { throw StoreError.invalidRow(path: path, table: "coverage", reason: "chain of \(chain.count) bytes") }
+        guard try reader.column(row, "live_digest", as: Data.self) == (try LiveDigest.ofLiveTables(database)).bytes else {
+            throw StoreError.invalidRow(path: path, table: "coverage", reason: "the live tables do not match the digest written with the coverage")
         }
-        return Data(hasher.finalize())
+        return StoreCoverage(sequenceNumber: try reader.sequenceNumber(row, "sequence"), chainValue: chain)
     }
 
-    /// Writes the rows `changes` touched, the small tables whole, and the new coverage, in one
-    /// transaction. After a forgetting the WAL is checkpointed and truncated, so no page with the
-    /// old texts survives in it.
-    public func commit(_ changes: StoreChanges, from snapshot: StoreSnapshot, coverage: StoreCoverage) throws(StoreError) {
+    /// Writes the rows `changes` touched (the small live tables compared and written where they
+    /// differ) and the new coverage, in one transaction: O(what changed). After a forgetting
+    /// the WAL is checkpointed and truncated, so no page with the old texts survives in it.
+    /// - Returns: the tables the commit modified (``StoreReadRegion/isChanged(by:)``).
+    @discardableResult
+    public func commit(_ changes: StoreChanges, from snapshot: StoreSnapshot, coverage: StoreCoverage) throws(StoreError) -> Set<String> {
+        var modified: Set<String> = []
         try write { database in
-            let writer = StoreRowWriter(database: database, snapshot: snapshot)
+            let stored = try Data.fetchOne(database, sql: "SELECT live_digest FROM coverage WHERE id = 1").flatMap(LiveDigest.init(bytes:))
+            let writer = StoreRowWriter(database: database, snapshot: snapshot, digest: try stored ?? LiveDigest.ofLiveTables(database))
             for id in changes.transactionIDs { try writer.upsertTransaction(id) }
             for id in changes.transferIDs { try writer.upsertTransfer(id) }
             try writer.rewriteNotes(of: changes.forgottenPeople)
-            try writer.replaceLiveTables()
+            try writer.updateLiveTables(people: changes.personIDs, categories: changes.categoryIDs)
             try writer.setCoverage(coverage)
+            modified = writer.modifiedTables
         }
         if changes.forgetsPeople { try truncateWriteAheadLog() }
+        return modified
     }
 
     /// Replaces every row with the read models' (a rebuild), in one transaction.
@@ -114,8 +109,8 @@ public final class LedgerStore: Sendable {
         from snapshot: StoreSnapshot, coverage: StoreCoverage, progress: (Int, Int) -> Void = { _, _ in }
     ) throws(StoreError) {
         try write { database in
-            for table in StoreSchema.historyTables { try database.execute(sql: "DELETE FROM \(table)") }
-            let writer = StoreRowWriter(database: database, snapshot: snapshot)
+            for table in StoreSchema.historyTables + StoreSchema.liveTables { try database.execute(sql: "DELETE FROM \(table)") }
+            let writer = StoreRowWriter(database: database, snapshot: snapshot, digest: LiveDigest())
             let wallets = snapshot.readModels.wallets
             let total = wallets.transactionIDs.count + wallets.transferIDs.count
             var written = 0
@@ -125,13 +120,62 @@ public final class LedgerStore: Sendable {
                 if written % 50_000 == 0 { progress(written, total) }
             }
             for id in wallets.transferIDs { try writer.upsertTransfer(id) }
-            try writer.replaceLiveTables()
+            try writer.updateLiveTables(people: nil, categories: nil)
             try writer.setCoverage(coverage)
             // Merged into one segment: what the deleted rows held leaves the index too (P3).
             try writer.mergeSearchIndex()
             progress(total, total)
         }
         try truncateWriteAheadLog()
+    }
+
+    /// Builds a new store file from `snapshot` and swaps it in for the one at `path`, which is
+    /// never written: a damaged page in it does not stop a rebuild, and a crash leaves it as it
+    /// was. The rows are loaded into `path.rebuild` (indexes and the search index included),
+    /// its WAL checkpointed into it; then the old file's WAL and shared memory are removed and
+    /// the new file renamed over the old one. Close every pool of `path` in this process first.
+    /// - Parameter progress: called with (rows written, rows in all) now and then.
+    /// - Returns: the new store, open.
+    public static func rebuild(
+        at path: String, key: SymmetricKey, from snapshot: StoreSnapshot, coverage: StoreCoverage,
+        progress: (Int, Int) -> Void = { _, _ in }
+    ) throws(StoreError) -> LedgerStore {
+        let scratch = scratchPath(for: path)
+        remove(at: scratch)
+        guard FileManager.default.createFile(atPath: scratch, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+            throw .database(path: scratch, message: "cannot create the rebuilt store")
+        }
+        do {
+            let built = try LedgerStore(path: scratch, key: key)
+            defer { built.close() }
+            try built.replaceAll(from: snapshot, coverage: coverage, progress: progress)
+        } catch {
+            remove(at: scratch)
+            throw error
+        }
+        for file in files(at: path).dropFirst() where unlink(file) != 0 && errno != ENOENT {
+            remove(at: scratch)
+            throw .database(path: file, message: "cannot remove it before the rebuilt store replaces it: \(String(cString: strerror(errno)))")
+        }
+        guard rename(scratch, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            remove(at: scratch)
+            throw .database(path: path, message: "cannot put the rebuilt store in place: \(reason)")
+        }
+        remove(at: scratch)  // what SQLite left beside the scratch file
+        syncDirectory(of: path)
+        return try LedgerStore(path: path, key: key)
+    }
+
+    /// Where ``rebuild(at:key:from:coverage:progress:)`` builds the new file.
+    public static func scratchPath(for path: String) -> String { path + ".rebuild" }
+
+    /// Makes a rename in the directory of `path` durable (best effort: the store is derived).
+    private static func syncDirectory(of path: String) {
+        let directory = (path as NSString).deletingLastPathComponent
+        guard let handle = FileHandle(forReadingAtPath: directory.isEmpty ? "." : directory) else { return }
+        try? handle.synchronize()
+        try? handle.close()
     }
 
     /// Every wallet with its balance, sorted by name then id (as ``WalletProjection/balances(asOf:visibleTo:)``).
@@ -183,6 +227,27 @@ public final class LedgerStore: Sendable {
         return try transactions(query).rows.map(\.transaction)
     }
 
+    /// The coverage and, per table, a digest of every row it holds in any order (the sum of
+    /// the rows' hashes, as ``LiveDigest``), read in one snapshot: two stores with the same
+    /// digests hold the same rows. Streamed: O(rows) time, O(1) memory. What `tally audit`
+    /// compares with a store rebuilt from the journal.
+    public func contentDigests() throws(StoreError) -> (coverage: StoreCoverage?, tables: [String: String]) {
+        try read { database in
+            // One read transaction: a writer committing meanwhile is not seen half-way.
+            let coverage = try coverage(in: database)
+            var digests: [String: String] = [:]
+            for table in StoreSchema.allTables {
+                // A virtual (FTS5) table's rowid is not among its columns.
+                let columns = table == "transaction_search" ? "rowid, *" : "*"
+                var digest = LiveDigest()
+                let rows = try Row.fetchCursor(database, sql: "SELECT \(columns) FROM \(table)")
+                while let row = try rows.next() { digest.add(row, of: table) }
+                digests[table] = digest.bytes.map { String(format: "%02x", $0) }.joined()
+            }
+            return (coverage, digests)
+        }
+    }
+
     /// Row counts per table (for `tally stats` and tests).
     public func rowCounts() throws(StoreError) -> [String: Int] {
         try read { database in
@@ -201,23 +266,47 @@ public final class LedgerStore: Sendable {
 
     private func write(_ body: (Database) throws -> Void) throws(StoreError) { try database.write(body) }
 
-    func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T { try database.read(body) }
+    /// Runs `body` on a reader connection; inside ``StoreReadRegion/recording(_:)`` the tables
+    /// it reads are recorded.
+    func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        guard let recorder = StoreReadRecorder.current else { return try database.read(body) }
+        return try database.read { database in try recorder.record(database, body) }
+    }
 }
 
-/// What a commit or a rebuild writes from: the read models after the events, and the people's
-/// display names as the engine holds them (redacted for forgotten people).
+/// What a commit or a rebuild writes from: the read models after the events, and the names of
+/// people and categories as the engine holds them (redacted for forgotten people), looked up
+/// by id so that a commit reads only the names it writes.
 public struct StoreSnapshot: Sendable {
     /// The read models.
     public var readModels: Projections
-    /// Display names by person id.
-    public var personNames: [PersonID: String]
-    /// Category names by id, deleted categories included (their transactions keep them).
-    public var categoryNames: [CategoryID: String]
+    /// A person's display name; nil for an id the ledger does not know.
+    public var personName: @Sendable (PersonID) -> String?
+    /// A category's name, deleted categories included (their transactions keep them); nil for
+    /// an id the ledger does not know.
+    public var categoryName: @Sendable (CategoryID) -> String?
+    /// Every person's id (a rebuild writes them all).
+    public var personIDs: @Sendable () -> [PersonID]
+    /// Every category's id.
+    public var categoryIDs: @Sendable () -> [CategoryID]
 
-    /// A snapshot.
-    public init(readModels: Projections, personNames: [PersonID: String], categoryNames: [CategoryID: String] = [:]) {
+    /// A snapshot that looks names up through the given functions.
+    public init(
+        readModels: Projections, personName: @escaping @Sendable (PersonID) -> String?,
+        categoryName: @escaping @Sendable (CategoryID) -> String?, personIDs: @escaping @Sendable () -> [PersonID],
+        categoryIDs: @escaping @Sendable () -> [CategoryID]
+    ) {
         self.readModels = readModels
-        self.personNames = personNames
-        self.categoryNames = categoryNames
+        self.personName = personName
+        self.categoryName = categoryName
+        self.personIDs = personIDs
+        self.categoryIDs = categoryIDs
+    }
+
+    /// A snapshot of names held in dictionaries.
+    public init(readModels: Projections, personNames: [PersonID: String], categoryNames: [CategoryID: String] = [:]) {
+        self.init(
+            readModels: readModels, personName: { personNames[$0] }, categoryName: { categoryNames[$0] },
+            personIDs: { Array(personNames.keys) }, categoryIDs: { Array(categoryNames.keys) })
     }
 }

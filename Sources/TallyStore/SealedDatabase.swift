@@ -27,7 +27,7 @@ struct SealedDatabase: Sendable {
         do {
             pool = try EncryptedSQLite.openPool(atPath: path, key: key, configuration: configuration)
         } catch {
-            throw .database(path: path, message: "\(error)")
+            throw Self.storeError(error, path: path)
         }
         let found = try run { database in try Int.fetchOne(database, sql: "PRAGMA user_version") ?? 0 }
         switch found {
@@ -39,6 +39,24 @@ struct SealedDatabase: Sendable {
         case schemaVersion: break
         default: throw .unsupportedSchema(path: path, version: found)
         }
+    }
+
+    /// `error` from SQLite or the sealing VFS as a store error: damage (a page that fails its seal
+    /// or SQLite's checks, not a database, another key) or a failure that may pass.
+    static func storeError(_ error: any Error, path: String) -> StoreError {
+        if let sealing = EncryptedSQLite.typedError(for: error, databasePath: path) {
+            switch sealing.code {
+            case .pageAuthenticationFailed, .truncatedPage, .reservedBytesMissing:
+                return .damaged(path: path, message: "\(sealing)")
+            default:
+                return .database(path: path, message: "\(sealing)")
+            }
+        }
+        if let error = error as? DatabaseError,
+           [ResultCode.SQLITE_CORRUPT, .SQLITE_NOTADB, .SQLITE_FORMAT].contains(error.resultCode.primaryResultCode) {
+            return .damaged(path: path, message: "\(error)")
+        }
+        return .database(path: path, message: "\(error)")
     }
 
     /// The database file at `path` and the files SQLite keeps beside it (WAL, shared memory).
@@ -58,7 +76,7 @@ struct SealedDatabase: Sendable {
         } catch let error as StoreError {
             throw error
         } catch {
-            throw .database(path: path, message: "\(error)")
+            throw Self.storeError(error, path: path)
         }
     }
 
@@ -69,7 +87,7 @@ struct SealedDatabase: Sendable {
         } catch let error as StoreError {
             throw error
         } catch {
-            throw .database(path: path, message: "\(error)")
+            throw Self.storeError(error, path: path)
         }
     }
 
@@ -80,7 +98,7 @@ struct SealedDatabase: Sendable {
         } catch let error as StoreError {
             throw error
         } catch {
-            throw .database(path: path, message: "\(error)")
+            throw Self.storeError(error, path: path)
         }
     }
 

@@ -1,12 +1,17 @@
 import TallyModel
 
 /// The rows a run of events changes: the keys to rewrite from the read models after they were
-/// applied. Wallets, totals and debts are small (O(live)) and rewritten whole on every commit.
+/// applied. Wallet balances, totals and household debts are small (O(wallets), O(members)):
+/// every commit compares them with the stored rows and writes those that differ.
 public struct StoreChanges: Sendable, Equatable {
     /// Transactions recorded, edited, deleted or restored.
     public private(set) var transactionIDs: Set<TransactionID> = []
     /// Transfers recorded or deleted.
     public private(set) var transferIDs: Set<TransferID> = []
+    /// People whose name row may have changed (added, renamed, forgotten).
+    public private(set) var personIDs: Set<PersonID> = []
+    /// Categories whose name row may have changed (created, renamed, deleted).
+    public private(set) var categoryIDs: Set<CategoryID> = []
     /// The people forgotten (P3): the store then drops every copy of their texts.
     public private(set) var forgottenPeople: Set<PersonID> = []
     /// How many events these changes cover.
@@ -20,7 +25,10 @@ public struct StoreChanges: Sendable, Equatable {
 
     /// Marks a forgetting (P3): the texts of `people` the store holds are rewritten from the
     /// read models (redacted) and old pages dropped.
-    public mutating func forget(_ people: some Sequence<PersonID>) { forgottenPeople.formUnion(people) }
+    public mutating func forget(_ people: some Sequence<PersonID>) {
+        forgottenPeople.formUnion(people)
+        personIDs.formUnion(people)
+    }
 
     /// Adds the changes of one event.
     public mutating func add(_ event: Event) {
@@ -34,6 +42,14 @@ public struct StoreChanges: Sendable, Equatable {
         case .transferRecorded(let transfer): transferIDs.insert(transfer.transferID)
         case .transferEdited(let edited): transferIDs.insert(edited.transfer.transferID)
         case .transferDeleted(let deleted): transferIDs.insert(deleted.transferID)
+        case .householdCreated(let created): personIDs.insert(created.admin)
+        case .memberAdded(let added): personIDs.insert(added.personID)
+        case .personAdded(let added): personIDs.insert(added.personID)
+        case .personUpdated(let updated): personIDs.insert(updated.personID)
+        case .personForgotten(let forgotten): personIDs.insert(forgotten.personID)
+        case .categoryCreated(let created): categoryIDs.insert(created.categoryID)
+        case .categoryRenamed(let renamed): categoryIDs.insert(renamed.categoryID)
+        case .categoryDeleted(let deleted): categoryIDs.insert(deleted.categoryID)
         default: break
         }
     }

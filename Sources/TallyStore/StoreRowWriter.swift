@@ -3,10 +3,24 @@ import GRDB
 import TallyModel
 import TallyProjections
 
-/// Writes rows from a snapshot of the read models inside one open transaction.
-struct StoreRowWriter {
+/// Writes rows from a snapshot of the read models inside one open transaction, keeping the
+/// live tables' digest (``LiveDigest``) up to date and noting the tables it modified (so that
+/// only the observations that read them are refreshed).
+final class StoreRowWriter {
     let database: Database
     let snapshot: StoreSnapshot
+    /// The live tables' digest, as the rows written so far leave it.
+    private(set) var digest: LiveDigest
+    /// The tables this writer inserted into, updated or deleted from.
+    private(set) var modifiedTables: Set<String> = []
+
+    /// A writer inside `database`'s open transaction.
+    /// - Parameter digest: the live tables' digest before this writer's changes.
+    init(database: Database, snapshot: StoreSnapshot, digest: LiveDigest) {
+        self.database = database
+        self.snapshot = snapshot
+        self.digest = digest
+    }
 
     /// A date as the store keeps it: `yyyymmdd`, so that integer order is date order.
     static func day(_ date: LocalDate) -> Int64 {
@@ -17,6 +31,7 @@ struct StoreRowWriter {
     /// them (or removes them when they hold none).
     /// - Parameter fresh: the tables hold nothing of it yet (a rebuild): nothing to remove.
     func upsertTransaction(_ id: TransactionID, fresh: Bool = false) throws {
+        modifiedTables.formUnion(StoreSchema.transactionTables)
         if !fresh { try removeTransaction(key: id.description) }
         guard let entry = snapshot.readModels.wallets.transaction(id) else { return }
         let details = entry.details
@@ -99,10 +114,12 @@ struct StoreRowWriter {
     /// Merges the search index into one segment (FTS5 `optimize`): a delete alone leaves the
     /// deleted rows' words in older segments until a merge.
     func mergeSearchIndex() throws {
+        modifiedTables.insert("transaction_search")
         try database.execute(sql: "INSERT INTO transaction_search (transaction_search) VALUES ('optimize')")
     }
 
     func upsertTransfer(_ id: TransferID) throws {
+        modifiedTables.insert("transfers")
         guard let entry = snapshot.readModels.wallets.transfer(id) else {
             try database.execute(sql: "DELETE FROM transfers WHERE transfer_id = ?", arguments: [id.description])
             return
@@ -119,47 +136,88 @@ struct StoreRowWriter {
             ])
     }
 
-    /// Wallet balances, totals, household debts and people: O(live), rewritten whole.
-    func replaceLiveTables() throws {
-        for table in StoreSchema.liveTables { try database.execute(sql: "DELETE FROM \(table)") }
-        let wallets = snapshot.readModels.wallets
-        for balance in try wallets.balances() {
-            try database.execute(sql: """
-                INSERT INTO wallet_balances
-                    (wallet_id, name, kind, owner_id, is_active, closed_on, balance, currency, live_transactions)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [
-                    balance.walletID.description, balance.name, Int(balance.kind.rawValue), balance.owner?.description,
-                    balance.isActive, balance.closedOn.map(Self.day), balance.balance.minorUnits, balance.balance.currency.code,
-                    balance.liveTransactionCount,
-                ])
+    /// One row of a live table: its columns and values, in the table's column order.
+    typealias LiveRow = [(column: String, value: (any DatabaseValueConvertible)?)]
+
+    /// Brings the live tables to the read models' values. Wallet balances, totals and
+    /// household debts are small: their rows are compared with the stored ones and only those
+    /// that differ are written. People and categories can be many: only the ids given are
+    /// written (or removed when the snapshot no longer names them).
+    /// - Parameters:
+    ///   - people: the people whose rows may have changed; nil for all of them (a rebuild).
+    ///   - categories: the same for categories.
+    func updateLiveTables(people: Set<PersonID>?, categories: Set<CategoryID>?) throws {
+        try synchronize("wallet_balances", keys: ["wallet_id"], rows: try snapshot.readModels.wallets.balances().map { balance in
+            [
+                ("wallet_id", balance.walletID.description), ("name", balance.name), ("kind", Int(balance.kind.rawValue)),
+                ("owner_id", balance.owner?.description), ("is_active", balance.isActive), ("closed_on", balance.closedOn.map(Self.day)),
+                ("balance", balance.balance.minorUnits), ("currency", balance.balance.currency.code),
+                ("live_transactions", balance.liveTransactionCount),
+            ]
+        })
+        let totals = try snapshot.readModels.wallets.totals()
+        var totalRows: [(String, Currency, Int64)] = totals.perCurrency.map { ("currency", $0.currency, $0.minorUnits) }
+        if let base = totals.baseTotal { totalRows.append(("base", base.currency, base.minorUnits)) }
+        totalRows += totals.missingRates.map { ("missing", $0, 0) }
+        try synchronize("totals", keys: ["position"], rows: totalRows.enumerated().map { position, row in
+            [("position", position), ("role", row.0), ("currency", row.1.code), ("amount", row.2)]
+        })
+        try synchronize("household_debts", keys: ["person_a", "person_b", "currency"], rows: try snapshot.readModels.debts.householdNetBalances().map { pair in
+            [
+                ("person_a", pair.personA.description), ("person_b", pair.personB.description),
+                ("currency", pair.aOwesB.currency.code), ("a_owes_b", pair.aOwesB.minorUnits),
+            ]
+        })
+        for id in people ?? Set(snapshot.personIDs()) {
+            try put("people", keys: ["person_id"], row: snapshot.personName(id).map { [("person_id", id.description), ("name", $0)] }, key: [id.description.databaseValue])
         }
-        let totals = try wallets.totals()
-        var rows: [(String, Currency, Int64)] = totals.perCurrency.map { ("currency", $0.currency, $0.minorUnits) }
-        if let base = totals.baseTotal { rows.append(("base", base.currency, base.minorUnits)) }
-        rows += totals.missingRates.map { ("missing", $0, 0) }
-        for (position, row) in rows.enumerated() {
-            try database.execute(
-                sql: "INSERT INTO totals (position, role, currency, amount) VALUES (?, ?, ?, ?)",
-                arguments: [position, row.0, row.1.code, row.2])
-        }
-        for pair in try snapshot.readModels.debts.householdNetBalances() {
-            try database.execute(
-                sql: "INSERT OR REPLACE INTO household_debts (person_a, person_b, currency, a_owes_b) VALUES (?, ?, ?, ?)",
-                arguments: [pair.personA.description, pair.personB.description, pair.aOwesB.currency.code, pair.aOwesB.minorUnits])
-        }
-        for (id, name) in snapshot.personNames {
-            try database.execute(sql: "INSERT INTO people (person_id, name) VALUES (?, ?)", arguments: [id.description, name])
-        }
-        for (id, name) in snapshot.categoryNames {
-            try database.execute(sql: "INSERT INTO categories (category_id, name) VALUES (?, ?)", arguments: [id.description, name])
+        for id in categories ?? Set(snapshot.categoryIDs()) {
+            try put("categories", keys: ["category_id"], row: snapshot.categoryName(id).map { [("category_id", id.description), ("name", $0)] }, key: [id.description.databaseValue])
         }
     }
 
-    /// The coverage row, with the digest of the live tables as they now are (written last).
+    /// Makes the small live table `table` hold exactly `rows`: writes the rows that differ from
+    /// the stored ones and removes the stored rows whose key is not among them.
+    private func synchronize(_ table: String, keys: [String], rows: [LiveRow]) throws {
+        let keyList = keys.joined(separator: ", ")
+        var stale = Set(try Row.fetchAll(database, sql: "SELECT \(keyList) FROM \(table)").map { row in keys.map { row[$0] as DatabaseValue } })
+        for row in rows {
+            let key = keys.map { key in row.first { $0.column == key }?.value?.databaseValue ?? .null }
+            stale.remove(key)
+            try put(table, keys: keys, row: row, key: key)
+        }
+        for key in stale { try put(table, keys: keys, row: nil, key: key) }
+    }
+
+    /// Writes one row of a live table (`nil`: removes the row with `key`), unless the stored row
+    /// already holds the same values, and keeps the digest: the old row out, the new one in.
+    private func put(_ table: String, keys: [String], row: LiveRow?, key: [DatabaseValue]) throws {
+        let condition = keys.map { "\($0) = ?" }.joined(separator: " AND ")
+        let select = try database.cachedStatement(sql: "SELECT * FROM \(table) WHERE \(condition)")
+        let old = try Row.fetchOne(select, arguments: StatementArguments(key))
+        if let old, let row, row.allSatisfy({ (old[$0.column] as DatabaseValue) == ($0.value?.databaseValue ?? .null) }) { return }
+        guard old != nil || row != nil else { return }
+        modifiedTables.insert(table)
+        if let old {
+            digest.subtract(old, of: table)
+            try database.cachedStatement(sql: "DELETE FROM \(table) WHERE \(condition)").execute(arguments: StatementArguments(key))
+        }
+        guard let row else { return }
+        let columns = row.map(\.column)
+        try database.cachedStatement(sql: """
+            INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(TransactionFilter.placeholders(columns.count)))
+            """).execute(arguments: StatementArguments(row.map { $0.value?.databaseValue ?? .null }))
+        guard let new = try Row.fetchOne(select, arguments: StatementArguments(key)) else {
+            throw StoreError.invalidRow(path: "read side", table: table, reason: "a row just written cannot be read back")
+        }
+        digest.add(new, of: table)
+    }
+
+    /// The coverage row, with the live tables' digest as this writer leaves it (written last).
     func setCoverage(_ coverage: StoreCoverage) throws {
+        modifiedTables.insert("coverage")
         try database.execute(
             sql: "INSERT OR REPLACE INTO coverage (id, sequence, chain, live_digest) VALUES (1, ?, ?, ?)",
-            arguments: [Int64(bitPattern: coverage.sequenceNumber), Data(coverage.chainValue), try LedgerStore.liveDigest(database)])
+            arguments: [Int64(bitPattern: coverage.sequenceNumber), Data(coverage.chainValue), digest.bytes])
     }
 }

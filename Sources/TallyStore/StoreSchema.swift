@@ -5,14 +5,13 @@ import GRDB
 /// integers (sortable), amounts integer minor units with their currency code (G1).
 enum StoreSchema {
     /// Tables that grow with history: emptied by a rebuild.
-    static let historyTables = ["transactions", "transaction_search", "transaction_tags", "transaction_shares", "month_totals", "transfers"]
-    /// Tables of live state, rewritten whole on every commit, with the order their digest
-    /// reads them in (their primary keys).
-    static let liveTableOrder = [
-        ("wallet_balances", "wallet_id"), ("totals", "position"),
-        ("household_debts", "person_a, person_b, currency"), ("people", "person_id"), ("categories", "category_id"),
-    ]
-    static let liveTables = liveTableOrder.map(\.0)
+    static let historyTables = transactionTables + ["transfers"]
+    /// The tables a transaction's rows live in: its row, its search text, tags, split, and its
+    /// part of the month's totals.
+    static let transactionTables = ["transactions", "transaction_search", "transaction_tags", "transaction_shares", "month_totals"]
+    /// Tables of live state (O(live), not O(history)), covered by the coverage row's digest
+    /// (`LiveDigest`); a commit writes only their rows that changed.
+    static let liveTables = ["wallet_balances", "totals", "household_debts", "people", "categories"]
     static let allTables = ["coverage"] + historyTables + liveTables
 
     static func create(in database: Database) throws {

@@ -4,7 +4,7 @@ import TallyJournal
 public struct AuditProblem: Sendable, Hashable, CustomStringConvertible {
     /// A stable identifier: a journal problem kind (`checksumMismatch`, `chainMismatch`...),
     /// `eventUndecodable`, `projectionProblem`, `sharesDoNotSumToAmount`, `groupBalancesNotZero`,
-    /// `checkpointDiffers`, `checkpointUnreadable`.
+    /// `checkpointDiffers`, `checkpointUnreadable`, `readSideDiffers`, `readSideDamaged`.
     public var code: String
     /// The rule (Docs/Domain.md) behind a domain problem (`S3`, `S8`...), nil for storage problems.
     public var rule: String?
@@ -58,6 +58,8 @@ public struct AuditReport: Sendable {
     public var problems: [AuditProblem] = []
     /// The checkpoint comparison.
     public var checkpoint: CheckpointStatus = .none
+    /// The read-side store compared table by table with a rebuild from the journal.
+    public var readSide: ReadSideStatus = .none
 
     /// True when nothing is wrong.
     public var isClean: Bool { problems.isEmpty }

@@ -47,6 +47,7 @@ public enum LedgerAudit {
         }
         if fileSystem.isOperatingSystemFileSystem { report.problems += LedgerPermissions.problems(in: directory) }
         let folded: FoldedState
+        let reader: JournalReader
         do {
             // The verifier listed the damage; the prefix before it is still folded and checked,
             // and a journal shorter than the checkpoints or key store prove is a problem too.
@@ -54,7 +55,7 @@ public enum LedgerAudit {
                 checkpoints: CheckpointStore(
                     directory: LedgerDirectory(directory).checkpoints, fileSystem: fileSystem, encryption: encryption),
                 keys: keys)
-            let reader = try JournalReader.open(
+            reader = try JournalReader.open(
                 at: journalPath, fileSystem: fileSystem, encryption: encryption, evidence: evidence, allowingDamage: true)
             for missing in reader.recoveryReport.problems where missing.kind == .missingRecords {
                 report.problems.append(AuditProblem(code: missing.kind.rawValue, location: missing.location, message: missing.detail))
@@ -85,6 +86,19 @@ public enum LedgerAudit {
             report.problems.append(AuditProblem(
                 code: "checkpointUnreadable", location: nil,
                 message: "\(reason); the ledger opens by full replay, delete the file to stop this warning"))
+        }
+        report.readSide = ReadSideComparison.compare(
+            directory: directory, encryption: encryption, fileSystem: fileSystem, reader: reader, folded: folded, personalTexts: keys)
+        switch report.readSide {
+        case .none, .matchesReplay, .notCompared: break
+        case .differs(let sequenceNumber, let reason):
+            report.problems.append(AuditProblem(
+                code: "readSideDiffers", location: nil, sequenceNumber: sequenceNumber,
+                message: "the read-side store differs from the journal: \(reason); it is never served as it is: run `tally rebuild` (the next open rebuilds it too)"))
+        case .damaged(let reason):
+            report.problems.append(AuditProblem(
+                code: "readSideDamaged", location: nil,
+                message: "\(reason); the next open rebuilds it into a new file"))
         }
         return report
     }

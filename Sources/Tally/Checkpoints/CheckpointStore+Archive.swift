@@ -15,24 +15,41 @@ extension CheckpointStore {
     ///   regular file), starting an empty one; its checkpoints are then not used and the open
     ///   replays. Readers (audit, repair) open an existing archive only, and never change it.
     func openArchive(creating: Bool) -> CheckpointArchive? {
+        guard creating else {
+            guard fileSystem.isOperatingSystemFileSystem else { return nil }
+            let files = CheckpointArchive.files(at: archivePath.string).map { FilePath($0) }
+            guard fileSystem.fileExists(at: archivePath), files.allSatisfy(ReadSide.isRegularFileOrAbsent) else { return nil }
+            return try? CheckpointArchive(path: archivePath.string, key: ReadSide.pageKey(encryption))
+        }
+        return try? openArchiveForWriting()
+    }
+
+    /// The archive a writer uses, created when missing. A damaged or foreign archive is set
+    /// aside (removed: it is only a cache) and a new one created; a failure that may pass (too
+    /// many open files, a full disk) changes no file and is thrown.
+    /// - Returns: nil on an injected file system (no SQLite there) or when something that cannot
+    ///   be removed is in the archive's place (the ledger then keeps its history in memory).
+    /// - Throws: ``LedgerError/readSide(_:)`` naming the file and what to do.
+    func openArchiveForWriting() throws(LedgerError) -> CheckpointArchive? {
         guard fileSystem.isOperatingSystemFileSystem else { return nil }
         let path = archivePath
         let files = CheckpointArchive.files(at: path.string).map { FilePath($0) }
         let key = ReadSide.pageKey(encryption)
-        guard creating else {
-            guard fileSystem.fileExists(at: path), files.allSatisfy(ReadSide.isRegularFileOrAbsent) else { return nil }
-            return try? CheckpointArchive(path: path.string, key: key)
-        }
         do {
             if !fileSystem.fileExists(at: directory) { try fileSystem.createDirectory(at: directory) }
             for file in files where !ReadSide.isRegularFileOrAbsent(file) { try fileSystem.removeFile(at: file) }
             if !fileSystem.fileExists(at: path) { _ = try fileSystem.createFile(at: path) }
         } catch {
-            return nil
+            return nil  // something in the way that cannot be removed (a directory): no archive, nothing else changed
         }
-        if let archive = try? CheckpointArchive(path: path.string, key: key) { return archive }
-        CheckpointArchive.remove(at: path.string)
-        _ = try? fileSystem.createFile(at: path)
-        return try? CheckpointArchive(path: path.string, key: key)
+        do throws(StoreError) {
+            return try CheckpointArchive(path: path.string, key: key)
+        } catch where !error.isDamage {
+            throw .readSide("\(error); nothing was changed, open the ledger again")
+        } catch {
+            CheckpointArchive.remove(at: path.string)
+            _ = try? fileSystem.createFile(at: path)
+            return try? CheckpointArchive(path: path.string, key: key)
+        }
     }
 }

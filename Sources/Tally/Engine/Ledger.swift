@@ -122,8 +122,9 @@ public actor Ledger {
         } catch {
             throw .storage(error)
         }
-        var archive = checkpoints.openArchive(creating: true)  // under the writer lock
+        var archive: CheckpointArchive?
         do throws(LedgerError) {
+            archive = try checkpoints.openArchiveForWriting()  // under the writer lock
             let personalKeys = try PersonalKeyRing.load(
                 ledgerDirectory: directory, fileSystem: fileSystem, encryption: options.encryption)
             let reader = try Ledger.reader(of: journal)
@@ -162,11 +163,13 @@ public actor Ledger {
                     } else {
                         try usedArchive.removeAll()
                     }
+                } catch where !error.isDamage {
+                    throw LedgerError.readSide("\(error); nothing was changed, open the ledger again")  // may pass: no file changes
                 } catch {
                     // Set aside: a fresh archive starts empty, like the replayed state's history.
                     usedArchive.close()
                     CheckpointArchive.remove(at: checkpoints.archivePath.string)
-                    archive = checkpoints.openArchive(creating: true)
+                    archive = try checkpoints.openArchiveForWriting()
                     if !replayed.state.isResident {
                         report.rejectedCheckpoints.append("\(report.checkpointSequenceNumber.map { LedgerDirectory.checkpointFileName(sequenceNumber: $0) } ?? "checkpoint"): \(LedgerDirectory.checkpointArchiveName) cannot be used: \(error)")
                         replayed = try LedgerReplay.fold(reader, from: FoldedState(), through: reader.lastSequenceNumber, personalTexts: personalKeys)
@@ -624,18 +627,21 @@ public actor Ledger {
                   journal.durableSequenceNumber >= lastSequenceNumber
             else { return }
         }
-        readSide.commit(
+        let modified = readSide.commit(
             unstoredChanges,
             snapshot: StoreSnapshot(current, projections),
             coverage: StoreCoverage(sequenceNumber: lastSequenceNumber, chainValue: chainValue.bytes))
         unstoredChanges = StoreChanges()
-        refreshObservations()
+        refreshObservations(modifiedTables: modified)
     }
 
-    /// Recomputes every observed value from the store, when it shows the last committed batch.
-    private func refreshObservations() {
+    /// Recomputes the observed values that read a table the commit modified (all of them when
+    /// `modifiedTables` is nil), when the store shows the last committed batch.
+    private func refreshObservations(modifiedTables: Set<String>? = nil) {
         guard !observations.isEmpty, let shown = readSide.store(showing: lastSequenceNumber) else { return }
-        for observation in observations.values { observation.refresh(shown) { planningView(store: shown) } }
+        for observation in observations.values {
+            observation.refresh(shown, modifiedTables: modifiedTables) { planningView(store: shown) }
+        }
     }
 
     /// Registers an observation (``observe(_:)``); returns its id.

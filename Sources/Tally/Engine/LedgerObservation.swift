@@ -6,7 +6,10 @@ import TallyStore
 protocol StoreObservation: Sendable {
     /// Recomputes the value from `store` (which shows the last committed batch) or `planning`
     /// (the planning view of the same batch) and yields it when it changed.
-    func refresh(_ store: LedgerStore, planning: () -> PlanningView)
+    /// - Parameter modifiedTables: the tables the commits since the last refresh modified;
+    ///   nil when any may have changed (a rebuild). The value is not recomputed when it read
+    ///   none of them.
+    func refresh(_ store: LedgerStore, modifiedTables: Set<String>?, planning: () -> PlanningView)
     /// Ends the sequence (the ledger closed).
     func finish()
 }
@@ -16,16 +19,30 @@ final class ValueObservation<Value: Equatable & Sendable>: StoreObservation {
     private let compute: @Sendable (LedgerStore, () -> PlanningView) throws(LedgerError) -> Value
     private let continuation: AsyncThrowingStream<Value, any Error>.Continuation
     private let last = Mutex<Value?>(nil)
+    /// What the last computation read: only a commit that modified one of its tables
+    /// recomputes the value. Values computed from the planning view depend on everything.
+    private let region: Mutex<StoreReadRegion>
+    private let readsOnlyTheStore: Bool
 
     init(_ compute: @escaping @Sendable (LedgerStore, () -> PlanningView) throws(LedgerError) -> Value,
-         _ continuation: AsyncThrowingStream<Value, any Error>.Continuation) {
+         readsOnlyTheStore: Bool, _ continuation: AsyncThrowingStream<Value, any Error>.Continuation) {
         self.compute = compute
         self.continuation = continuation
+        self.readsOnlyTheStore = readsOnlyTheStore
+        self.region = Mutex(.everything)
     }
 
-    func refresh(_ store: LedgerStore, planning: () -> PlanningView) {
+    func refresh(_ store: LedgerStore, modifiedTables: Set<String>?, planning: () -> PlanningView) {
+        if let modifiedTables, !region.withLock({ $0 }).isChanged(by: modifiedTables) { return }
         do {
-            let value = try compute(store, planning)
+            let value: Value
+            if readsOnlyTheStore {
+                let recorded = try StoreReadRegion.recording { () throws(LedgerError) -> Value in try compute(store, planning) }
+                region.withLock { $0 = recorded.region }
+                value = recorded.value
+            } else {
+                value = try compute(store, planning)
+            }
             let changed = last.withLock { last in
                 defer { last = value }
                 return last != value
@@ -61,7 +78,7 @@ extension Ledger {
     public func observe<Value: Equatable & Sendable>(
         _ value: @escaping @Sendable (LedgerStore) throws(StoreError) -> Value
     ) -> AsyncThrowingStream<Value, any Error> {
-        observation { store, _ throws(LedgerError) in
+        observation(readsOnlyTheStore: true) { store, _ throws(LedgerError) in
             do throws(StoreError) {
                 return try value(store)
             } catch .invalidQuery(let reason) {
@@ -83,11 +100,11 @@ extension Ledger {
     public func observePlanning<Value: Equatable & Sendable>(
         _ value: @escaping @Sendable (PlanningView) throws(LedgerError) -> Value
     ) -> AsyncThrowingStream<Value, any Error> {
-        observation { _, planning throws(LedgerError) in try value(planning()) }
+        observation(readsOnlyTheStore: false) { _, planning throws(LedgerError) in try value(planning()) }
     }
 
     private func observation<Value: Equatable & Sendable>(
-        _ value: @escaping @Sendable (LedgerStore, () -> PlanningView) throws(LedgerError) -> Value
+        readsOnlyTheStore: Bool, _ value: @escaping @Sendable (LedgerStore, () -> PlanningView) throws(LedgerError) -> Value
     ) -> AsyncThrowingStream<Value, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Value.self, bufferingPolicy: .bufferingNewest(1))
         guard !isClosed else {
@@ -98,12 +115,12 @@ extension Ledger {
             continuation.finish(throwing: LedgerError.readSide("the read-side store does not show the ledger's last batch (\(openReport.readSide))"))
             return stream
         }
-        let observation = ValueObservation(value, continuation)
+        let observation = ValueObservation(value, readsOnlyTheStore: readsOnlyTheStore, continuation)
         let id = addObservation(observation)
         continuation.onTermination = { [weak self] _ in
             Task { await self?.removeObservation(id) }
         }
-        observation.refresh(store) { planningView(store: store) }
+        observation.refresh(store, modifiedTables: nil) { planningView(store: store) }
         return stream
     }
 }

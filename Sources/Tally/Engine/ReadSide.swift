@@ -8,9 +8,14 @@ import TallyProjections
 import TallyStore
 
 extension StoreSnapshot {
-    /// What the store is written from: the read models and the state's display names.
+    /// What the store is written from: the read models and the state's display names (looked
+    /// up by id: a commit reads only the names it writes).
     init(_ state: LedgerState, _ readModels: Projections) {
-        self.init(readModels: readModels, personNames: state.personNames, categoryNames: state.categories.mapValues(\.name))
+        let people = state.people
+        let categories = state.categories
+        self.init(
+            readModels: readModels, personName: { people[$0]?.name.description }, categoryName: { categories[$0]?.name },
+            personIDs: { Array(people.keys) }, categoryIDs: { Array(categories.keys) })
     }
 }
 
@@ -19,9 +24,11 @@ extension StoreSnapshot {
 /// the batch durable.
 ///
 /// The store only ever costs time: when it is missing, of another ledger (chain value), ahead of
-/// the journal, damaged or of an unknown schema, it is rebuilt; when a commit to it fails it is
-/// marked stale and caught up by the next commit. It is never read while stale, and never claims
-/// more than the journal made durable (commits follow the append).
+/// the journal, damaged or of an unknown schema, it is rebuilt into a new file that replaces it
+/// (`LedgerStore.rebuild`: the old file is never written); when a commit to it fails it is
+/// marked stale and rebuilt by the next commit. It is never read while stale, and never claims
+/// more than the journal made durable (commits follow the append). A failure that may pass (too
+/// many open files, a full disk) changes no file: the ledger then runs without its store.
 final class ReadSide: Sendable {
     /// Why the store was rebuilt at open, or why there is none (``LedgerOpenReport/readSide``).
     enum Status: Sendable, Equatable, CustomStringConvertible {
@@ -40,14 +47,21 @@ final class ReadSide: Sendable {
         }
     }
 
-    let store: LedgerStore?
     let status: Status
+    /// The open store; replaced by a rebuild.
+    private let current: Mutex<LedgerStore?>
+    private let path: FilePath
+    /// The ledger's encryption, whose current key derives the store's page key.
+    private let encryption: JournalEncryption?
+    private var key: SymmetricKey { Self.pageKey(encryption) }
     private let stale = Mutex(false)
     /// The sequence number the store's rows show (when not stale).
     private let stored: Mutex<UInt64>
 
-    private init(store: LedgerStore?, status: Status, storedSequenceNumber: UInt64 = 0) {
-        self.store = store
+    private init(store: LedgerStore?, path: FilePath, encryption: JournalEncryption?, status: Status, storedSequenceNumber: UInt64 = 0) {
+        self.current = Mutex(store)
+        self.path = path
+        self.encryption = encryption
         self.status = status
         self.stored = Mutex(storedSequenceNumber)
     }
@@ -59,68 +73,84 @@ final class ReadSide: Sendable {
 
     /// Opens the store of `directory` and brings it to the journal's end (`reader`), from the
     /// read models folded at open. Never throws: a store that cannot be used is rebuilt, and one
-    /// that cannot be rebuilt is left out (the engine works without it).
+    /// that cannot be rebuilt, or cannot be opened for a reason that may pass, is left out (the
+    /// engine works without it) and left as it is.
     /// - Parameter forgotten: people whose forgetting the open finished (P3): a store that
     ///   already covers their `PersonForgotten` may still hold their texts, so they are rewritten.
     static func open(
         directory: FilePath, options: LedgerOptions, folded: FoldedState, reader: JournalReader, keys: PersonalKeyRing,
         forgotten: [PersonID] = []
     ) -> ReadSide {
-        guard options.keepsReadSide else { return ReadSide(store: nil, status: .unavailable(reason: "turned off")) }
-        // SQLite does its own file I/O: it cannot run on an injected (simulated) file system.
-        guard options.fileSystem.isOperatingSystemFileSystem else {
-            return ReadSide(store: nil, status: .unavailable(reason: "the ledger runs on an injected file system"))
-        }
-        let folder = LedgerDirectory(directory).readSide
         let path = storePath(in: directory)
+        let encryption = options.encryption
+        let key = pageKey(encryption)
+        func unavailable(_ reason: String) -> ReadSide { ReadSide(store: nil, path: path, encryption: encryption, status: .unavailable(reason: reason)) }
+        guard options.keepsReadSide else { return unavailable("turned off") }
+        // SQLite does its own file I/O: it cannot run on an injected (simulated) file system.
+        guard options.fileSystem.isOperatingSystemFileSystem else { return unavailable("the ledger runs on an injected file system") }
+        let folder = LedgerDirectory(directory).readSide
         let snapshot = StoreSnapshot(folded.state, folded.readModels)
         let coverage = StoreCoverage(sequenceNumber: reader.lastSequenceNumber, chainValue: folded.chainValue.bytes)
         do {
             if !options.fileSystem.fileExists(at: folder) { try options.fileSystem.createDirectory(at: folder) }
             // SQLite would block opening a FIFO and follow a symlink: anything but a regular
             // file (or nothing) at the store's paths is set aside first (it is only a cache).
-            for file in storeFiles(path) where !isRegularFileOrAbsent(file) { try options.fileSystem.removeFile(at: file) }
+            for file in storeFiles(path) + [FilePath(LedgerStore.scratchPath(for: path.string))] where !isRegularFileOrAbsent(file) {
+                try options.fileSystem.removeFile(at: file)
+            }
             if !options.fileSystem.fileExists(at: path) { _ = try options.fileSystem.createFile(at: path) }
         } catch {
-            return ReadSide(store: nil, status: .unavailable(reason: "\(folder): \(error)"))
+            return unavailable("\(folder): \(error)")
         }
         let reason: String
         do throws(StoreError) {
-            let store = try LedgerStore(path: path.string, key: pageKey(options.encryption))
-            if let found = try store.coverage() {
-                if found == coverage {
-                    if !forgotten.isEmpty {
-                        var changes = StoreChanges()
+            let store = try LedgerStore(path: path.string, key: key)
+            do throws(StoreError) {
+                if let found = try store.coverage() {
+                    if found == coverage {
+                        if !forgotten.isEmpty {
+                            var changes = StoreChanges()
+                            changes.forget(forgotten)
+                            try store.commit(changes, from: snapshot, coverage: coverage)
+                        }
+                        return ReadSide(store: store, path: path, encryption: encryption, status: .current, storedSequenceNumber: coverage.sequenceNumber)
+                    }
+                    if found.sequenceNumber > coverage.sequenceNumber {
+                        reason = "it covers sequence \(found.sequenceNumber), beyond the journal's last \(coverage.sequenceNumber)"
+                    } else if var changes = tailChanges(after: found, reader: reader, keys: keys) {
                         changes.forget(forgotten)
                         try store.commit(changes, from: snapshot, coverage: coverage)
+                        return ReadSide(
+                            store: store, path: path, encryption: encryption, status: .caughtUp(events: coverage.sequenceNumber - found.sequenceNumber),
+                            storedSequenceNumber: coverage.sequenceNumber)
+                    } else {
+                        reason = "its chain value at sequence \(found.sequenceNumber) is not the journal's (another ledger, or a rewritten journal)"
                     }
-                    return ReadSide(store: store, status: .current, storedSequenceNumber: coverage.sequenceNumber)
-                }
-                if found.sequenceNumber > coverage.sequenceNumber {
-                    reason = "it covers sequence \(found.sequenceNumber), beyond the journal's last \(coverage.sequenceNumber)"
-                } else if var changes = tailChanges(after: found, reader: reader, keys: keys) {
-                    changes.forget(forgotten)
-                    try store.commit(changes, from: snapshot, coverage: coverage)
-                    return ReadSide(store: store, status: .caughtUp(events: coverage.sequenceNumber - found.sequenceNumber), storedSequenceNumber: coverage.sequenceNumber)
                 } else {
-                    reason = "its chain value at sequence \(found.sequenceNumber) is not the journal's (another ledger, or a rewritten journal)"
+                    reason = "it was empty or missing"
                 }
-            } else {
-                reason = "it was empty or missing"
-            }
-            try store.replaceAll(from: snapshot, coverage: coverage)
-            return ReadSide(store: store, status: .rebuilt(reason: reason), storedSequenceNumber: coverage.sequenceNumber)
-        } catch {
-            // Damaged or foreign: start over from an empty file, once.
-            LedgerStore.remove(at: path.string)
-            do throws(StoreError) {
-                _ = try? options.fileSystem.createFile(at: path)
-                let store = try LedgerStore(path: path.string, key: pageKey(options.encryption))
-                try store.replaceAll(from: snapshot, coverage: coverage)
-                return ReadSide(store: store, status: .rebuilt(reason: "\(error)"), storedSequenceNumber: coverage.sequenceNumber)
             } catch {
-                return ReadSide(store: nil, status: .unavailable(reason: "\(error)"))
+                store.close()
+                throw error
             }
+            store.close()
+        } catch where !error.isDamage {
+            return unavailable("\(error)")  // may pass: no file is changed
+        } catch {
+            return rebuilt(path: path, encryption: encryption, snapshot: snapshot, coverage: coverage, reason: "\(error)")
+        }
+        return rebuilt(path: path, encryption: encryption, snapshot: snapshot, coverage: coverage, reason: reason)
+    }
+
+    /// A read side whose store was rebuilt into a new file for `reason`.
+    private static func rebuilt(
+        path: FilePath, encryption: JournalEncryption?, snapshot: StoreSnapshot, coverage: StoreCoverage, reason: String
+    ) -> ReadSide {
+        do throws(StoreError) {
+            let store = try LedgerStore.rebuild(at: path.string, key: pageKey(encryption), from: snapshot, coverage: coverage)
+            return ReadSide(store: store, path: path, encryption: encryption, status: .rebuilt(reason: reason), storedSequenceNumber: coverage.sequenceNumber)
+        } catch {
+            return ReadSide(store: nil, path: path, encryption: encryption, status: .unavailable(reason: "\(reason); the rebuild failed: \(error)"))
         }
     }
 
@@ -175,47 +205,51 @@ final class ReadSide: Sendable {
     }
 
     /// Commits durable batches: the rows their events changed, from the read models after them.
-    /// A failure marks the store stale; the next commit then rewrites everything.
-    func commit(_ changes: StoreChanges, snapshot: @autoclosure () -> StoreSnapshot, coverage: StoreCoverage) {
-        guard let store else { return }
-        let isStale = stale.withLock { $0 }
+    /// A failure marks the store stale; the next commit then rebuilds it.
+    /// - Returns: the tables the commit modified; nil when it rebuilt everything (or failed).
+    func commit(_ changes: StoreChanges, snapshot: @autoclosure () -> StoreSnapshot, coverage: StoreCoverage) -> Set<String>? {
+        guard let store = current.withLock({ $0 }) else { return nil }
+        if stale.withLock({ $0 }) {
+            _ = try? rebuild(from: snapshot(), coverage: coverage, progress: { _, _ in })
+            return nil
+        }
         do throws(StoreError) {
-            if isStale {
-                try store.replaceAll(from: snapshot(), coverage: coverage)
-            } else {
-                try store.commit(changes, from: snapshot(), coverage: coverage)
-            }
-            stale.withLock { $0 = false }
+            let modified = try store.commit(changes, from: snapshot(), coverage: coverage)
             stored.withLock { $0 = coverage.sequenceNumber }
+            return modified
         } catch {
             stale.withLock { $0 = true }
+            return nil
         }
     }
 
-    /// Replaces every row from `snapshot` (a rebuild), clearing a stale mark.
+    /// Rebuilds the store from `snapshot` into a new file that replaces the old one (never
+    /// written: a damaged page in it does not matter), clearing a stale mark.
     func rebuild(from snapshot: StoreSnapshot, coverage: StoreCoverage, progress: (Int, Int) -> Void) throws(LedgerError) -> [String: Int] {
-        guard let store else { throw .readSide("this ledger keeps no read-side store (\(status))") }
+        guard let old = current.withLock({ $0 }) else { throw .readSide("this ledger keeps no read-side store (\(status))") }
+        stale.withLock { $0 = true }
+        old.close()
         do throws(StoreError) {
-            try store.replaceAll(from: snapshot, coverage: coverage, progress: progress)
+            let store = try LedgerStore.rebuild(at: path.string, key: key, from: snapshot, coverage: coverage, progress: progress)
+            current.withLock { $0 = store }
             stale.withLock { $0 = false }
             stored.withLock { $0 = coverage.sequenceNumber }
             return try store.rowCounts()
         } catch {
-            stale.withLock { $0 = true }
             throw .readSide(error.description)
         }
     }
 
     /// The store when its rows show exactly `sequenceNumber` (no commit failed or pending since).
     func store(showing sequenceNumber: UInt64) -> LedgerStore? {
-        guard let store, !stale.withLock({ $0 }), stored.withLock({ $0 }) == sequenceNumber else { return nil }
+        guard let store = current.withLock({ $0 }), !stale.withLock({ $0 }), stored.withLock({ $0 }) == sequenceNumber else { return nil }
         return store
     }
 
     /// Closes the store (the ledger closed); nothing is written to it afterwards.
     func close() {
         stale.withLock { $0 = true }
-        store?.close()
+        current.withLock { $0 }?.close()
     }
 }
 

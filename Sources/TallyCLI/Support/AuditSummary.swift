@@ -25,6 +25,8 @@ struct AuditSummary {
     var eventsDecoded = 0
     var encryptedFramesNotDecrypted = 0
     var checkpoint = "none"
+    /// The read-side store compared with a rebuild from the journal.
+    var readSide = "none"
     var problems: [Problem] = []
 
     var isClean: Bool { problems.isEmpty }
@@ -63,6 +65,15 @@ struct AuditSummary {
         case .differs(let sequenceNumber, let reason): "sequence \(sequenceNumber), DIFFERS from a replay: \(reason)"
         case .unreadable(let reason): "unreadable: \(reason)"
         }
+        summary.readSide = switch report.readSide {
+        case .none: "none"
+        case .matchesReplay(let sequenceNumber, 0): "sequence \(sequenceNumber), every table equals a rebuild from the journal"
+        case .matchesReplay(let sequenceNumber, let behind):
+            "sequence \(sequenceNumber) (\(behind) event(s) behind the journal, caught up at the next open), every table equals a rebuild from the journal"
+        case .differs(let sequenceNumber, let reason): "sequence \(sequenceNumber), DIFFERS from the journal: \(reason)"
+        case .damaged(let reason): "DAMAGED: \(reason)"
+        case .notCompared(let reason): "not compared: \(reason)"
+        }
         return summary
     }
 
@@ -78,6 +89,7 @@ struct AuditSummary {
             "eventsDecoded": .integer(Int64(eventsDecoded)),
             "encryptedFramesNotDecrypted": .integer(Int64(encryptedFramesNotDecrypted)),
             "checkpoint": .string(checkpoint),
+            "readSide": .string(readSide),
             "problems": .array(problems.map { problem in
                 .object([
                     "code": .string(problem.code),
@@ -96,6 +108,7 @@ struct AuditSummary {
             "Journal: \(segments) segment\(segments == 1 ? "" : "s"), \(frames) frames, \(records) records, \(bytes) bytes, last sequence \(lastSequenceNumber)",
             "Events decoded: \(eventsDecoded)",
             "Checkpoint: \(checkpoint)",
+            "Read side: \(readSide)",
         ]
         if encryptedFramesNotDecrypted > 0 {
             lines.append("Encrypted frames checked by CRC and chain only (no key): \(encryptedFramesNotDecrypted)")

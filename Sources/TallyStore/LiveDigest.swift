@@ -1,0 +1,85 @@
+import Crypto
+import Foundation
+import GRDB
+
+/// The digest of the store's live tables that the coverage row carries: the sum, modulo 2^256,
+/// of SHA-256 over each row (its table, then every column name and value as SQLite returns
+/// them). A sum, not a hash of the rows in order, so that a commit updates it for the rows it
+/// writes (subtract the old row, add the new one): O(rows changed), not O(live rows).
+///
+/// What it is for: rows older or newer than the coverage they sit beside (an old page image
+/// put back, a power loss mixing two commits) do not add up to the digest written with the
+/// coverage, so ``LedgerStore/coverage()`` refuses them. It guards against accident, not
+/// against an editor: anyone who can rewrite a row can rewrite the digest (`tally audit`
+/// compares the store with a replay for that, Docs/Security.md).
+struct LiveDigest: Equatable, Sendable {
+    /// Four little-endian 64-bit lanes of one 256-bit number.
+    private var lanes: [UInt64] = [0, 0, 0, 0]
+
+    init() {}
+
+    /// The digest as the coverage row stores it (32 bytes); nil for any other length.
+    init?(bytes: Data) {
+        guard bytes.count == 32 else { return nil }
+        let array = [UInt8](bytes)
+        lanes = (0..<4).map { lane in
+            (0..<8).reduce(UInt64(0)) { value, index in value | UInt64(array[lane * 8 + index]) << (8 * UInt64(index)) }
+        }
+    }
+
+    /// The 32 bytes the coverage row stores.
+    var bytes: Data {
+        Data(lanes.flatMap { lane in (0..<8).map { UInt8(truncatingIfNeeded: lane >> (8 * UInt64($0))) } })
+    }
+
+    /// Adds one row of `table`.
+    mutating func add(_ row: Row, of table: String) { add(Self.rowHash(row, of: table)) }
+
+    /// Takes one row of `table` out again.
+    mutating func subtract(_ row: Row, of table: String) {
+        // a - b = a + (2^256 - b) = a + (~b + 1)
+        let hash = Self.rowHash(row, of: table)
+        var negated = hash.map { ~$0 }
+        var carry: UInt64 = 1
+        for index in 0..<4 {
+            let (sum, overflow) = negated[index].addingReportingOverflow(carry)
+            negated[index] = sum
+            carry = overflow ? 1 : 0
+        }
+        add(negated)
+    }
+
+    private mutating func add(_ other: [UInt64]) {
+        var carry: UInt64 = 0
+        for index in 0..<4 {
+            let (partial, first) = lanes[index].addingReportingOverflow(other[index])
+            let (sum, second) = partial.addingReportingOverflow(carry)
+            lanes[index] = sum
+            carry = (first ? 1 : 0) + (second ? 1 : 0)
+        }
+    }
+
+    /// SHA-256 of a row of `table`, as four lanes.
+    private static func rowHash(_ row: Row, of table: String) -> [UInt64] {
+        var hasher = SHA256()
+        hasher.update(data: Array(table.utf8))
+        for (column, value) in row {
+            hasher.update(data: Array("\u{1}\(column)\u{2}\(value)".utf8))
+        }
+        let digest = Array(hasher.finalize())
+        return (0..<4).map { lane in
+            (0..<8).reduce(UInt64(0)) { value, index in value | UInt64(digest[lane * 8 + index]) << (8 * UInt64(index)) }
+        }
+    }
+
+    /// The digest of every row of the live tables as they are now: O(live rows), for the
+    /// check at open and after a rebuild.
+    static func ofLiveTables(_ database: Database) throws -> LiveDigest {
+        var digest = LiveDigest()
+        for table in StoreSchema.liveTables {
+            let rows = try Row.fetchCursor(database, sql: "SELECT * FROM \(table)")
+            while let row = try rows.next() { digest.add(row, of: table) }
+        }
+        return digest
+    }
+}
