@@ -64,29 +64,43 @@ extension EncryptedFile {
         }
     }
 
-    /// A whole frame is read only while SQLite rebuilds the WAL index, frame after frame
-    /// until one fails its salt or checksum: that is the end of the log. A frame of another
-    /// WAL generation (other salts) is returned as it is, for SQLite to end the log there;
-    /// a frame of this generation that fails authentication (a torn write at a crash, or
-    /// damage) gets its salt spoiled so that SQLite ends the log there too, exactly where it
-    /// would for a frame whose checksum fails without encryption.
+    /// A whole frame is read by SQLite in two places, and both compute the frame's checksum
+    /// over the page returned, which SQLite computed over the page in clear when it wrote it:
+    ///
+    /// - rebuilding the WAL index (`walIndexRecover`), frame after frame until one fails its
+    ///   salts or its checksum: that is the end of the log;
+    /// - committing a transaction that wrote a spilled page again in place
+    ///   (`walRewriteChecksums`): the frames from the first one overwritten are read back to
+    ///   recompute their checksums, and those appended after it carry zero salts and
+    ///   checksums until then.
+    ///
+    /// So every page that authenticates is returned in clear, whatever the salts in its frame
+    /// header say (they are for SQLite to judge). A page that fails authentication (a torn
+    /// write at a crash, or damage) gets salts that differ from the WAL header's, so that
+    /// SQLite ends the log there, exactly where it would for a frame whose checksum fails
+    /// without encryption.
     private func openWholeFrame(_ frame: UnsafeMutableRawBufferPointer, frameIndex: UInt32, offset: Int64) -> Int32 {
+        let pageNumber = Self.bigEndianUInt32(frame[0..<4])
+        let page = UnsafeMutableRawBufferPointer(rebasing: frame[Self.frameHeaderBytes...])
+        do {
+            try cipher.open(page, at: .init(fileKind: .wal, pageNumber: pageNumber, frameIndex: frameIndex))
+            return SQLITE_OK
+        } catch {
+            return spoilSalts(of: frame)
+        }
+    }
+
+    /// Sets the salts of `frame`'s header to the WAL header's with the first byte flipped:
+    /// SQLite then takes the frame for the end of the log.
+    private func spoilSalts(of frame: UnsafeMutableRawBufferPointer) -> Int32 {
         var walHeader = [UInt8](repeating: 0, count: Self.walHeaderBytes)
         let headerResult = walHeader.withUnsafeMutableBytes { bytes -> Int32 in
             guard let base = bytes.baseAddress else { return SQLiteResultCode.ioErrorRead }
             return innerRead(base, count: Self.walHeaderBytes, offset: 0)
         }
         guard headerResult == SQLITE_OK else { return headerResult }
-        let saltsMatch = (0..<8).allSatisfy { walHeader[16 + $0] == frame[8 + $0] }
-        guard saltsMatch else { return SQLITE_OK }
-        let pageNumber = Self.bigEndianUInt32(frame[0..<4])
-        let page = UnsafeMutableRawBufferPointer(rebasing: frame[Self.frameHeaderBytes...])
-        do {
-            try cipher.open(page, at: .init(fileKind: .wal, pageNumber: pageNumber, frameIndex: frameIndex))
-        } catch {
-            frame[8] ^= 0xFF
-            frame[9] ^= 0xFF
-        }
+        for index in 0..<8 { frame[8 + index] = walHeader[16 + index] }
+        frame[8] ^= 0xFF
         return SQLITE_OK
     }
 

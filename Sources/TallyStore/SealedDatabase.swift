@@ -18,12 +18,7 @@ struct SealedDatabase: Sendable {
     init(path: String, key: SymmetricKey, pragmas: String, schemaVersion: Int, create: @escaping (Database) throws -> Void) throws(StoreError) {
         self.path = path
         var configuration = Configuration()
-        // No cache spill: a transaction larger than the page cache would otherwise write pages
-        // to the WAL before its commit and then overwrite them in place, and on that path the
-        // sealed WAL lost the whole transaction at the next recovery (found 2026-11-26, root
-        // cause in TallySQLiteEncryption not found yet: Docs/Engine.md "Known problem").
-        // A transaction's dirty pages stay in memory until it commits instead.
-        configuration.prepareDatabase { database in try database.execute(sql: "PRAGMA cache_spill = OFF; " + pragmas) }
+        configuration.prepareDatabase { database in try database.execute(sql: pragmas) }
         do {
             pool = try EncryptedSQLite.openPool(atPath: path, key: key, configuration: configuration)
         } catch {
