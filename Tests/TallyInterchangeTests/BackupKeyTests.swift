@@ -194,7 +194,7 @@ struct BackupKeyTests {
         #expect(try LedgerHistory.load(at: directory, encryption: encryption).state == history.state)
         #expect(try LedgerAudit.audit(at: directory, encryption: encryption).isClean)
         let keyFile = try #require(FileManager.default.contents(atPath: LedgerDirectory(directory).personalKeys.string))
-        #expect(keyFile.starts(with: Array("TALLYPKE".utf8)), "the key file is sealed with the ledger's key")
+        #expect(keyFile.starts(with: Array("TALLYPK3".utf8)) && keyFile[8] == 1, "the key file's records are sealed with the ledger's key")
     }
 
     @Test("P3: people forgotten in the replaced ledger stay forgotten when an older backup that still holds their key replaces it")

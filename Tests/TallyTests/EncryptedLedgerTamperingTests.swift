@@ -1,6 +1,6 @@
 import Foundation
 import SystemPackage
-import Tally
+@testable import Tally
 import TallyJournal
 import TallyTestSupport
 import Testing
@@ -45,11 +45,19 @@ struct EncryptedLedgerTamperingTests {
         try await reopened.close()
     }
 
-    @Test("encryption guarantee: an altered sealed personal-keys file fails open with wrongEncryptionKey located at the personal-keys file")
+    @Test("encryption guarantee: a sealed personal-keys record altered with its checksum recomputed fails open with wrongEncryptionKey located at the personal-keys file; altered without, it is damage at its offset")
     func alteredSealedPersonalKeys() async throws {
         let (directory, path, options, _) = try await Self.encryptedLedger("tally-tamper-keys")
         defer { directory.remove() }
-        try Self.flipByte(in: path.appending(LedgerDirectory.personalKeysName).string) { $0 - 1 }
+        let keyFile = path.appending(LedgerDirectory.personalKeysName).string
+        let good = try [UInt8](Data(contentsOf: URL(fileURLWithPath: keyFile)))
+        let body = try #require(PersonalKeyFile.checkedRecord(good, at: PersonalKeyFile.headerBytes))
+        // One bit of the first record's ciphertext, its CRC32C recomputed (what a tamperer does).
+        var altered = good
+        altered[body.lowerBound + 20] ^= 0x01
+        let checksum = CRC32C.checksum(Array(altered[PersonalKeyFile.headerBytes..<body.upperBound]))
+        altered.replaceSubrange(body.upperBound..<(body.upperBound + 4), with: withUnsafeBytes(of: checksum.littleEndian) { Array($0) })
+        try Data(altered).write(to: URL(fileURLWithPath: keyFile))
         do {
             let ledger = try await Ledger.open(at: path, options: options)
             try await ledger.close()
@@ -59,5 +67,13 @@ struct EncryptedLedgerTamperingTests {
             #expect(error.message.contains(LedgerDirectory.personalKeysName), "\(error)")
         }
         #expect(throws: LedgerError.self) { try LedgerReplay.replay(at: path, encryption: options.encryption) }
+        // The same bit without the checksum: damage, found without the key.
+        var flipped = good
+        flipped[body.lowerBound + 20] ^= 0x01
+        try Data(flipped).write(to: URL(fileURLWithPath: keyFile))
+        await #expect(performing: { try await Ledger.open(at: path, options: options) }, throws: { error in
+            guard let error = error as? LedgerError, case .personalKeys(let message) = error else { return false }
+            return message.contains("offset \(PersonalKeyFile.headerBytes)")
+        })
     }
 }

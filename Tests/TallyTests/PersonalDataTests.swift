@@ -308,18 +308,27 @@ struct PersonalDataTests {
         try await test.ledger.close()
     }
 
-    @Test("P2: with encryption at rest the key file is sealed with the ledger's key")
+    @Test("P2: with encryption at rest each record of the key file is sealed with the ledger's key: no key and no person id in clear")
     func keyFileIsSealedWhenEncrypted() async throws {
         let fileSystem = FaultInjectingFileSystem()
         var options = LedgerOptions(durability: .none)
         options.fileSystem = fileSystem
         options.encryption = try JournalEncryption(keyID: 1, key: [UInt8](repeating: 9, count: 32))
-        let household = Household()
+        var household = Household()
         let ledger = try await Ledger.open(at: "/ledger", options: options)
         for command in household.commands { try await ledger.execute(command) }
+        try await ledger.execute(household.scenario.command(.addPerson(personID: household.scenario.ids.next(), name: "Carla")))
         try await ledger.close()
+        let keys = try PersonalKeyRing.load(
+            ledgerDirectory: "/ledger", fileSystem: fileSystem, encryption: options.encryption, readOnly: true).snapshot.keys
         let keyFile = try #require(fileSystem.contents(of: LedgerDirectory("/ledger").personalKeys))
-        #expect(keyFile.starts(with: Array("TALLYPKE".utf8)))
+        #expect(keyFile.starts(with: Array("TALLYPK3".utf8)) && keyFile[8] == 1, "TALLYPK3, records sealed")
+        #expect(Self.recordRanges(keyFile).count == 3, "one sealed record per write")
+        #expect(keys.count == 3)
+        for (person, key) in keys {
+            #expect(!Self.contains(keyFile, key) && !Self.contains(keyFile, Array(key.prefix(8))), "a key in clear")
+            #expect(!Self.contains(keyFile, Self.idBytes(person)), "a person id in clear")
+        }
         let reopened = try await Ledger.open(at: "/ledger", options: options)
         #expect(await reopened.state.people[household.scenario.bob]?.name.text == Self.bobName)
         try await reopened.close()

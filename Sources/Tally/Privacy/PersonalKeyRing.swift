@@ -10,54 +10,78 @@ import TallyModel
 /// Forgetting a person (P3) replaces their key by a tombstone: from then on their texts cannot be
 /// opened by anyone, in the journal, in old backups of the journal, or in copies of it.
 ///
-/// A new key is written to disk (``persist(acknowledgedThrough:)``) before the journal append that uses it, so an
-/// acknowledged event is never sealed with a key that a crash could lose.
+/// A new key is written to disk (``persist(acknowledgedThrough:)``) before the journal append
+/// that uses it, so an acknowledged event is never sealed with a key that a crash could lose.
+/// It is *appended* as one self-checking record and the file synced (`fdatasync`), so adding a
+/// person costs the same with 10,000 people as with 10. Forgetting, lowering the evidence and
+/// restoring rewrite the file whole (temporary file, fsync, rename, directory fsync): forgetting
+/// must destroy the key's bytes, so it costs O(people), and is rare.
 ///
-/// File layout (`TALLYPK2`), little-endian:
+/// File layout `TALLYPK3` (``PersonalKeyFile``), little-endian:
 ///
 /// | field | bytes |
 /// |---|---|
-/// | magic `TALLYPK2` | 8 |
-/// | acknowledged through: the last sequence number acknowledged when the file was written | 8 |
-/// | entry count | 4 |
-/// | per entry: person id, then 1 + 32-byte key, or 2 (forgotten) | 17 or 49 |
-/// | CRC32C of everything before | 4 |
+/// | magic `TALLYPK3` | 8 |
+/// | form: `0` records in clear, `1` each record's body sealed | 1 |
+/// | reserved, zero | 3 |
+/// | CRC32C of the 12 bytes before | 4 |
+/// | records, to the end of the file: | |
+/// | - marker `TPKR` | 4 |
+/// | - body length n (at most 200,746) | 4 |
+/// | - body | n |
+/// | - CRC32C of marker, length and body | 4 |
 ///
-/// The "acknowledged through" field is evidence against a truncated journal (`JournalEvidence`):
-/// the file is written before the append that uses a new key, after every earlier record was
-/// acknowledged (and synced), so a journal ending before it lost acknowledged records.
-/// `TALLYPK1` files (without the field) still load, as evidence of nothing.
+/// A body in clear: acknowledged through (8: the last sequence number acknowledged when the
+/// record was written), entry count (4, at most 4,096), then per entry the person id (16) and
+/// `1` + the 32-byte key, or `2` (forgotten). Sealed (a ledger encrypted at rest): the body is
+/// `JournalEncryption.sealBlob` of that body, the magic authenticated (key id 2, nonce 12,
+/// ciphertext, tag 16), so no key, id or count is in clear. A person appears once per file.
 ///
-/// When the ledger is encrypted at rest the file is `TALLYPKE` followed by
-/// `JournalEncryption.sealBlob` of the plain layout, like a checkpoint.
+/// The "acknowledged through" fields are evidence against a truncated journal
+/// (`JournalEvidence`): a record is written before the append that uses its keys, after every
+/// earlier record was acknowledged (and synced), so a journal ending before the highest of
+/// them lost acknowledged records.
+///
+/// A crash during an append leaves a torn last record: a writer's ``load`` cuts it (no
+/// acknowledged event used its keys), a read-only one ignores it and changes nothing. A record
+/// that fails its checksum anywhere else, or any other bytes, are damage
+/// (``LedgerError/personalKeys(_:)`` naming the file and offset; `PersonalKeyFile+Tail.swift`).
+/// Files in the older layouts (`TALLYPK2`, `TALLYPK1`, `TALLYPKE`; `PersonalKeyFile+Legacy.swift`)
+/// still load; the first write replaces them by a `TALLYPK3` file.
 package final class PersonalKeyRing: PersonalTextCipher {
-    static let magic: [UInt8] = Array("TALLYPK2".utf8)
-    /// The first layout, without the "acknowledged through" field; still read.
-    static let magicVersion1: [UInt8] = Array("TALLYPK1".utf8)
-    static let sealedMagic: [UInt8] = Array("TALLYPKE".utf8)
-
-    private struct Contents: Sendable {
+    struct Contents: Sendable {
         /// 32-byte AES-256 keys by person.
         var keys: [PersonID: [UInt8]] = [:]
         var forgotten: Set<PersonID> = []
         /// Keys created since the last ``persist(acknowledgedThrough:)``.
         var unpersisted: Set<PersonID> = []
         var isDirty: Bool { !unpersisted.isEmpty }
-        /// The last sequence number acknowledged when the file was last written.
+        /// The highest "acknowledged through" the file holds.
         var acknowledgedThrough: UInt64 = 0
+        /// Where the next record is appended: the end of the file when it is a `TALLYPK3` file
+        /// of the ring's form as this ring last read or wrote it; nil when the next write must
+        /// rewrite the file (none yet, an older layout, another form, or a failed append).
+        var appendOffset: Int64?
         /// Owners of texts that did not open although they were never forgotten, with the count.
         var unopened: [PersonID: Int] = [:]
+
+        /// What the file holds, keys made since the last write left out unless `including` them.
+        func stored(includingUnpersisted including: Bool = false) -> PersonalKeyFile.Contents {
+            PersonalKeyFile.Contents(
+                keys: including || unpersisted.isEmpty ? keys : keys.filter { !unpersisted.contains($0.key) },
+                forgotten: forgotten, acknowledgedThrough: acknowledgedThrough)
+        }
     }
 
-    private let contents: Mutex<Contents>
+    let contents: Mutex<Contents>
     /// Where the file lives and how it is written.
-    private let path: FilePath
-    private let fileSystem: any FileSystem
-    private let encryption: JournalEncryption?
+    let path: FilePath
+    let fileSystem: any FileSystem
+    let encryption: JournalEncryption?
     /// A read-only ring never creates keys: replay and audit tools only open texts.
     private let isReadOnly: Bool
 
-    private init(
+    init(
         contents: Contents, path: FilePath, fileSystem: any FileSystem, encryption: JournalEncryption?, isReadOnly: Bool
     ) {
         self.contents = Mutex(contents)
@@ -67,10 +91,12 @@ package final class PersonalKeyRing: PersonalTextCipher {
         self.isReadOnly = isReadOnly
     }
 
-    /// Loads the key file of the ledger in `directory`; a missing file is an empty ring.
-    /// - Throws: ``LedgerError/personalKeys(_:)`` when the file is damaged or sealed and no
-    ///   `encryption` was given; ``LedgerError/storage(_:)`` when it cannot be read or the
-    ///   encryption key is wrong (`wrongEncryptionKey`, `encryptionKeyMissing`).
+    /// Loads the key file of the ledger in `directory`; a missing file is an empty ring. A
+    /// writer (`readOnly` false, under the journal's writer lock) cuts a torn last record; a
+    /// read-only load ignores it and never changes the file.
+    /// - Throws: ``LedgerError/personalKeys(_:)`` when the file is damaged (naming the offset);
+    ///   ``LedgerError/storage(_:)`` when it cannot be read or cut, or a sealed file or record
+    ///   does not open (`wrongEncryptionKey`, `encryptionKeyMissing`).
     package static func load(
         ledgerDirectory directory: FilePath, fileSystem: any FileSystem, encryption: JournalEncryption?,
         readOnly: Bool = false
@@ -85,7 +111,22 @@ package final class PersonalKeyRing: PersonalTextCipher {
             } catch {
                 throw .storage(JournalError(error, operation: "read personal keys", path: path))
             }
-            contents = try decode(try unsealed(bytes, path: path, encryption: encryption), path: path)
+            let loaded = try PersonalKeyFile.read(bytes, path: path, encryption: encryption)
+            contents.keys = loaded.contents.keys
+            contents.forgotten = loaded.contents.forgotten
+            contents.acknowledgedThrough = loaded.contents.acknowledgedThrough
+            if let torn = loaded.tornTail, !readOnly {
+                do {
+                    let file = try fileSystem.openFile(at: path, writable: true)
+                    try file.truncate(to: Int64(torn.lowerBound))
+                    try file.synchronize()
+                } catch {
+                    throw .storage(JournalError(error, operation: "cut a torn record from personal keys", path: path))
+                }
+            }
+            if let appendable = loaded.appendable, appendable.form == PersonalKeyFile.Form(encryption: encryption) {
+                contents.appendOffset = Int64(appendable.end)
+            }
         }
         return PersonalKeyRing(contents: contents, path: path, fileSystem: fileSystem, encryption: encryption, isReadOnly: readOnly)
     }
@@ -139,21 +180,6 @@ package final class PersonalKeyRing: PersonalTextCipher {
         contents.withLock { ($0.keys, $0.forgotten) }
     }
 
-    /// Writes a key file holding `keys` and `forgotten` into the ledger in `directory`
-    /// (restoring a backup into an empty ledger).
-    package static func install(
-        keys: [PersonID: [UInt8]], forgotten: Set<PersonID>, ledgerDirectory directory: FilePath,
-        fileSystem: any FileSystem, encryption: JournalEncryption?
-    ) throws(LedgerError) {
-        guard keys.values.allSatisfy({ $0.count == AESGCMBox.keyBytes }) else {
-            throw .personalKeys("a personal key must be 32 bytes (AES-256)")
-        }
-        let ring = PersonalKeyRing(
-            contents: Contents(keys: keys, forgotten: forgotten), path: LedgerDirectory(directory).personalKeys,
-            fileSystem: fileSystem, encryption: encryption, isReadOnly: false)
-        try ring.write(encode(Contents(keys: keys, forgotten: forgotten)))
-    }
-
     /// Whether `person` has a key (they have personal text that can still be read).
     func hasKey(for person: PersonID) -> Bool { contents.withLock { $0.keys[person] != nil } }
 
@@ -196,23 +222,6 @@ package final class PersonalKeyRing: PersonalTextCipher {
         return through == 0 ? nil : JournalEvidence(lastSequenceNumber: through, source: LedgerDirectory.personalKeysName)
     }
 
-    /// Writes the ring if keys were created since the last write (atomically, durably),
-    /// recording that every record through `acknowledgedThrough` was acknowledged.
-    func persist(acknowledgedThrough: UInt64) throws(LedgerError) {
-        let bytes: [UInt8]? = contents.withLock { contents in
-            guard contents.isDirty else { return nil }
-            var next = contents
-            next.acknowledgedThrough = max(contents.acknowledgedThrough, acknowledgedThrough)
-            return Self.encode(next)
-        }
-        guard let bytes else { return }
-        try write(bytes)
-        contents.withLock { contents in
-            contents.unpersisted = []
-            contents.acknowledgedThrough = max(contents.acknowledgedThrough, acknowledgedThrough)
-        }
-    }
-
     /// Drops the keys created since the last write: the batch that needed them was refused
     /// before its append, so no record is sealed with them and none may linger on disk.
     func discardUnpersisted() {
@@ -220,129 +229,5 @@ package final class PersonalKeyRing: PersonalTextCipher {
             for person in contents.unpersisted { contents.keys[person] = nil }
             contents.unpersisted = []
         }
-    }
-
-    /// Lowers the evidence the file holds to `sequenceNumber` (an explicit repair that accepts
-    /// the loss of later records), durably.
-    func lowerEvidence(to sequenceNumber: UInt64) throws(LedgerError) {
-        let bytes = contents.withLock { contents in
-            var next = contents
-            next.acknowledgedThrough = min(contents.acknowledgedThrough, sequenceNumber)
-            return Self.encode(next)
-        }
-        try write(bytes)
-        contents.withLock { $0.acknowledgedThrough = min($0.acknowledgedThrough, sequenceNumber) }
-    }
-
-    /// Destroys the keys of `people` and records them as forgotten, durably (P3).
-    /// The ring in memory changes only once the file is written, so decoding never redacts a
-    /// text whose key is still on disk (replay from the files would read it).
-    func forget(_ people: some Sequence<PersonID>) throws(LedgerError) {
-        let people = Array(people)
-        func forgetting(_ contents: inout Contents) {
-            for person in people {
-                contents.keys[person] = nil
-                contents.forgotten.insert(person)
-            }
-        }
-        let bytes = contents.withLock { contents in
-            var next = contents
-            forgetting(&next)
-            return Self.encode(next)
-        }
-        try write(bytes)
-        contents.withLock { contents in
-            forgetting(&contents)
-        }
-    }
-
-    private func write(_ plain: [UInt8]) throws(LedgerError) {
-        var bytes = plain
-        if let encryption {
-            guard let sealed = encryption.sealBlob(plain, context: Self.sealedMagic) else {
-                throw .personalKeys("the key file could not be sealed with the ledger's encryption key")
-            }
-            bytes = Self.sealedMagic + sealed
-        }
-        do {
-            try fileSystem.replaceAtomically(path, with: bytes)
-        } catch {
-            throw .storage(JournalError(error, operation: "write personal keys", path: path))
-        }
-    }
-
-    // MARK: File format
-
-    private static func encode(_ contents: Contents) -> [UInt8] {
-        var bytes = magic
-        withUnsafeBytes(of: contents.acknowledgedThrough.littleEndian) { bytes += $0 }
-        let people = Set(contents.keys.keys).union(contents.forgotten).sorted { $0.description < $1.description }
-        withUnsafeBytes(of: UInt32(people.count).littleEndian) { bytes += $0 }
-        for person in people {
-            var writer = BinaryWriter(reservingCapacity: 16)
-            writer.write(person)
-            bytes += writer.bytes
-            if let key = contents.keys[person] {
-                bytes.append(1)
-                bytes += key
-            } else {
-                bytes.append(2)
-            }
-        }
-        withUnsafeBytes(of: CRC32C.checksum(bytes).littleEndian) { bytes += $0 }
-        return bytes
-    }
-
-    private static func unsealed(_ bytes: [UInt8], path: FilePath, encryption: JournalEncryption?) throws(LedgerError) -> [UInt8] {
-        guard bytes.starts(with: sealedMagic) else { return bytes }
-        guard let encryption else {
-            // The same error the journal gives for its own sealed frames (the key file is
-            // read before the journal, to gather evidence).
-            let sealed = bytes.dropFirst(sealedMagic.count)
-            let keyID = sealed.count >= 2 ? UInt16(sealed[sealed.startIndex]) | UInt16(sealed[sealed.startIndex + 1]) << 8 : 0
-            throw .storage(.encryptionKeyMissing(keyID: keyID, location: JournalLocation(segment: LedgerDirectory.personalKeysName, offset: 0)))
-        }
-        do {
-            return try encryption.openBlob(
-                Array(bytes.dropFirst(sealedMagic.count)), context: sealedMagic,
-                location: JournalLocation(segment: LedgerDirectory.personalKeysName, offset: 0))
-        } catch {
-            throw .storage(error)
-        }
-    }
-
-    private static func decode(_ bytes: [UInt8], path: FilePath) throws(LedgerError) -> Contents {
-        func damaged(_ reason: String) -> LedgerError {
-            .personalKeys("\(path) is damaged (\(reason)); restore it from a backup of the ledger directory")
-        }
-        let isVersion1 = bytes.starts(with: magicVersion1)
-        guard bytes.count >= magic.count + (isVersion1 ? 8 : 16), bytes.starts(with: magic) || isVersion1 else {
-            throw damaged("not a TALLYPK2 (or TALLYPK1) file")
-        }
-        let body = Array(bytes.dropLast(4))
-        let stored = bytes.suffix(4).reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        guard stored == CRC32C.checksum(body) else { throw damaged("checksum mismatch") }
-        var reader = BinaryReader(Array(body.dropFirst(magic.count)))
-        var contents = Contents()
-        do {
-            if !isVersion1 {
-                contents.acknowledgedThrough = try reader.readRawBytes(count: 8).reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-            }
-            let count = try reader.readRawBytes(count: 4).reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-            for _ in 0..<count {
-                let person: PersonID = try reader.read()
-                switch try reader.readByte() {
-                case 1: contents.keys[person] = Array(try reader.readRawBytes(count: 32))
-                case 2: contents.forgotten.insert(person)
-                case let other: throw damaged("entry kind \(other)")
-                }
-            }
-            try reader.finish()
-        } catch let error as LedgerError {
-            throw error
-        } catch {
-            throw damaged("\(error)")
-        }
-        return contents
     }
 }
