@@ -135,7 +135,11 @@ final class ReadSide: Sendable {
             }
             store.close()
         } catch where !error.isDamage {
-            return unavailable("\(error)")  // may pass: no file is changed
+            // May pass: no file is changed, unless this open finished a forgetting (P3): the
+            // store may still hold the person's texts and no later open would know to rewrite
+            // them, so it goes (it is only a cache).
+            if !forgotten.isEmpty { LedgerStore.remove(at: path.string) }
+            return unavailable("\(error)")
         } catch {
             return rebuilt(path: path, encryption: encryption, snapshot: snapshot, coverage: coverage, reason: "\(error)")
         }
