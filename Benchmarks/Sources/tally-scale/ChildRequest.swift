@@ -24,13 +24,17 @@ struct ChildRequest: Codable, Sendable {
         /// Issue 15: from `execute` returning to the balance observer's new value, over
         /// `repetitions` commands.
         case observation
+        /// Tally only (issue 28, item 4): a new ledger with `commands` people, then
+        /// `repetitions` single `addPerson` commands, each timed.
+        case people
     }
 
     var role: Role
     var subject: SubjectKind
     var directory: String
     var seed: UInt64
-    /// `build`: transactions after the setup; `writes`, `observation`: commands already in the ledger.
+    /// `build`: transactions after the setup; `writes`, `observation`: commands already in the
+    /// ledger; `people`: the people in the ledger before the timed ones.
     var commands = 0
     var singleCommands = 0
     var batches = 0
@@ -39,12 +43,14 @@ struct ChildRequest: Codable, Sendable {
     var file: String?
     /// `query`: the measurement.
     var query: QueryKind?
-    /// `query`: timed queries; `observation`: commands observed.
+    /// `query`: timed queries; `observation`: commands observed; `people`: people added.
     var repetitions = 0
     /// `query`: untimed queries before the timed ones.
     var warmups = 0
     /// `query`: timed seconds after which the measurement stops early (0: never).
     var budgetSeconds = 0.0
+    /// `people`: whether the ledger keeps its read side (`LedgerOptions.keepsReadSide`).
+    var keepsReadSide = true
 
     static let figuresPrefix = "FIGURES "
 }

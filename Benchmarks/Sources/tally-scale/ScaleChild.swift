@@ -17,6 +17,7 @@ enum ScaleChild {
         case .applyLibrary: try await applyLibrary(request)
         case .query: try await query(request)
         case .observation: try await observation(request)
+        case .people: try await people(request)
         }
     }
 

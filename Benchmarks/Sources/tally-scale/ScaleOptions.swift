@@ -22,6 +22,10 @@ struct ScaleOptions {
     var querySecondsMax = 60
     /// Issue 15: commands whose balance the observer waits for, per subject.
     var observedCommands = 200
+    /// Issue 28, item 4: the people a new ledger holds before the timed `addPerson` commands,
+    /// one measurement each, and how many are timed (0: skip).
+    var peopleBefore = [10, 10_000]
+    var peopleAdded = 500
     /// The `tally` CLI binary; default: `tally` next to this executable when it was built.
     var cliPath: String?
     /// Also write the Markdown report here.
@@ -34,10 +38,11 @@ struct ScaleOptions {
         usage: tally-scale [--sizes 10k,100k,1M] [--single-commands N] [--batches N]
                            [--concurrent-commands-per-task N] [--open-runs N] [--apply-commands N]
                            [--query-repetitions N] [--query-warmups N] [--query-seconds-max N]
-                           [--observed-commands N]
+                           [--observed-commands N] [--people-before 10,10k] [--people-added N]
                            [--tally PATH] [--output FILE] [--directory PATH] [--keep] [--seed N]
         Sizes take k and M suffixes; --sizes none runs only the apply row; --query-repetitions 0 skips the
-        issue-15 queries and the observation. Build the CLI first for the audit and apply rows:
+        issue-15 queries and the observation; --people-added 0 skips the addPerson rows (issue 28).
+        Build the CLI first for the audit and apply rows:
         swift build -c release --product tally
         """
 
@@ -72,6 +77,11 @@ struct ScaleOptions {
             case "--query-warmups": options.queryWarmups = number(flag, allowZero: true)
             case "--query-seconds-max": options.querySecondsMax = number(flag, allowZero: true)
             case "--observed-commands": options.observedCommands = number(flag)
+            case "--people-before":
+                let counts = value(flag).split(separator: ",").map { Self.count(String($0)) }
+                guard !counts.isEmpty, counts.allSatisfy({ ($0 ?? 0) >= 2 }) else { fail("--people-before needs counts of at least 2 like 10,10k") }
+                options.peopleBefore = counts.compactMap { $0 }
+            case "--people-added": options.peopleAdded = number(flag, allowZero: true)
             case "--seed": options.seed = UInt64(number(flag))
             case "--tally": options.cliPath = value(flag)
             case "--output": options.outputPath = value(flag)

@@ -15,9 +15,11 @@ struct ScaleReport {
     }
 
     func markdown() -> String {
+        let people = peopleSection()
         var lines = [
             sizes.isEmpty
-                ? "## tally-scale: the apply row"
+                ? "## tally-scale: " + [run.apply == nil ? nil : "the apply row", people.isEmpty ? nil : "addPerson against people"]
+                    .compactMap { $0 }.joined(separator: " and ")
                 : "## tally-scale: cost against history (\(sizes.map(Self.sizeName).joined(separator: ", ")) commands)",
             "",
             machine.line,
@@ -35,6 +37,9 @@ struct ScaleReport {
                     + "**\(Self.grouped(apply.commandsPerSecond)) commands/s** (\(apply.how)); raw 4 KiB append + fdatasync p50 "
                     + "in the same directory right after: \(ScaleRow.milliseconds(apply.fdatasyncMilliseconds)) ms.",
             ]
+        }
+        if !people.isEmpty {
+            lines += [""] + people
         }
         lines += ["", "### Targets (issue 14)", ""] + targetTable()
         if hasQueries {

@@ -17,6 +17,8 @@ struct ScaleRun {
     /// The apply row: commands/s, how it was measured, and the raw fdatasync p50 (ms) of the
     /// same directory right after it.
     private(set) var apply: (commandsPerSecond: Double, how: String, fdatasyncMilliseconds: Double)?
+    /// Issue 28, item 4: figures per number of people before the timed `addPerson` commands.
+    private(set) var people: [Int: Figures] = [:]
     let cliPath: String?
 
     init(options: ScaleOptions) {
@@ -32,6 +34,9 @@ struct ScaleRun {
             results[size] = try measure(size: size)
         }
         if options.applyCommands > 0 { apply = try measureApply() }
+        if options.peopleAdded > 0 {
+            for count in options.peopleBefore { people[count] = try measurePeople(before: count) }
+        }
     }
 
     func directory(size: Int, _ subject: SubjectKind) -> String {
@@ -113,7 +118,8 @@ struct ScaleRun {
     private func tallyBytes(size: Int) -> Figures {
         let layout = LedgerDirectory(TallySubject.ledgerPath(in: directory(size: size, .tally)))
         let journal = Double(DiskUsage.bytes(at: layout.journal.string))
-        let checkpoints = layout.checkpointSequenceNumbers().reduce(0.0) {
+        let checkpointSequenceNumbers = layout.checkpointSequenceNumbers()
+        let checkpoints = checkpointSequenceNumbers.reduce(0.0) {
             $0 + Double(DiskUsage.bytes(at: layout.checkpoint(sequenceNumber: $1).string))
         }
         let archive = Double(DiskUsage.bytes(at: layout.checkpoints.string)) - checkpoints
@@ -121,7 +127,7 @@ struct ScaleRun {
         let total = Double(DiskUsage.bytes(at: layout.path.string))
         return [
             "journalBytes": journal, "checkpointBytes": checkpoints, "archiveBytes": archive,
-            "checkpointFiles": Double(checkpointNames.count),
+            "checkpointFiles": Double(checkpointSequenceNumbers.count),
             "storeBytes": store, "otherBytes": total - journal - checkpoints - archive - store,
         ]
     }

@@ -27,6 +27,7 @@ struct ScaleWorkload {
         case writes = 2
         case apply = 3
         case observe = 4
+        case people = 5
     }
 
     static let walletCount = 4
@@ -47,6 +48,7 @@ struct ScaleWorkload {
     /// Transactions the phase will issue, for spreading their dates; 0: dated "today".
     private let plannedTransactions: Int
     private var transactionsIssued = 0
+    private var peopleIssued = 0
     /// Commands issued so far in the whole ledger (setup included): drives the clock.
     private(set) var commandIndex: Int
 
@@ -93,6 +95,16 @@ struct ScaleWorkload {
     /// The next `count` transactions.
     mutating func next(_ count: Int) -> [Command] {
         (0..<count).map { _ in nextTransaction() }
+    }
+
+    /// The next `count` people: `addPerson` commands by Anna (contacts "Person n"), each
+    /// sealing the name of someone new, so each makes a new personal key (P2).
+    mutating func people(_ count: Int) -> [Command] {
+        (0..<count).map { _ in
+            peopleIssued += 1
+            let person: PersonID = ids.next()
+            return command(.addPerson(personID: person, name: "Person \(peopleIssued)"), by: anna)
+        }
     }
 
     /// The next transaction: an income every tenth command, otherwise an expense.

@@ -6,7 +6,9 @@ import Foundation
 // Run from Benchmarks/:
 //   swift build -c release --product tally-scale --product tally
 //   .build/release/tally-scale --sizes 10k,100k,1M --output scale.md
-// See Docs/Performance.md, "Issue 14" and "Issue 15".
+// See Docs/Performance.md, "Issue 14" and "Issue 15". addPerson against the people already in a
+// ledger (issue 28, item 4) alone:
+//   .build/release/tally-scale --sizes none --apply-commands 0 --people-before 10,10k --people-added 500
 
 func runChild(_ arguments: [String]) async {
     do {
