@@ -71,12 +71,13 @@ public final class LedgerStore: Sendable {
     }
 
     /// ``coverage()`` inside a read.
-    private func coverage(in database: Database) throws -> StoreCoverage? {
+    /// - Parameter liveDigest: the live tables' digest when the caller computed it already.
+    private func coverage(in database: Database, liveDigest: LiveDigest? = nil) throws -> StoreCoverage? {
         guard let row = try Row.fetchOne(database, sql: "SELECT sequence, chain, live_digest FROM coverage WHERE id = 1") else { return nil }
         let reader = StoreRowReader(path: path, table: "coverage")
         let chain = [UInt8](try reader.column(row, "chain", as: Data.self))
         guard chain.count == 32 else { throw StoreError.invalidRow(path: path, table: "coverage", reason: "chain of \(chain.count) bytes") }
-        guard try reader.column(row, "live_digest", as: Data.self) == (try LiveDigest.ofLiveTables(database)).bytes else {
+        guard try reader.column(row, "live_digest", as: Data.self) == (try liveDigest ?? LiveDigest.ofLiveTables(database)).bytes else {
             throw StoreError.invalidRow(path: path, table: "coverage", reason: "the live tables do not match the digest written with the coverage")
         }
         return StoreCoverage(sequenceNumber: try reader.sequenceNumber(row, "sequence"), chainValue: chain)
@@ -234,17 +235,14 @@ public final class LedgerStore: Sendable {
     public func contentDigests() throws(StoreError) -> (coverage: StoreCoverage?, tables: [String: String]) {
         try read { database in
             // One read transaction: a writer committing meanwhile is not seen half-way.
-            let coverage = try coverage(in: database)
             var digests: [String: String] = [:]
+            var live = LiveDigest()
             for table in StoreSchema.allTables {
-                // A virtual (FTS5) table's rowid is not among its columns.
-                let columns = table == "transaction_search" ? "rowid, *" : "*"
-                var digest = LiveDigest()
-                let rows = try Row.fetchCursor(database, sql: "SELECT \(columns) FROM \(table)")
-                while let row = try rows.next() { digest.add(row, of: table) }
+                let digest = try LiveDigest.of(table, in: database)
+                if StoreSchema.liveTables.contains(table) { live.add(digest) }
                 digests[table] = digest.bytes.map { String(format: "%02x", $0) }.joined()
             }
-            return (coverage, digests)
+            return (try coverage(in: database, liveDigest: live), digests)
         }
     }
 

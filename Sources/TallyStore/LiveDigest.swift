@@ -21,9 +21,13 @@ struct LiveDigest: Equatable, Sendable {
     /// The digest as the coverage row stores it (32 bytes); nil for any other length.
     init?(bytes: Data) {
         guard bytes.count == 32 else { return nil }
-        let array = [UInt8](bytes)
-        lanes = (0..<4).map { lane in
-            (0..<8).reduce(UInt64(0)) { value, index in value | UInt64(array[lane * 8 + index]) << (8 * UInt64(index)) }
+        lanes = Self.lanes([UInt8](bytes))
+    }
+
+    /// 32 bytes as four little-endian lanes.
+    private static func lanes(_ bytes: [UInt8]) -> [UInt64] {
+        (0..<4).map { lane in
+            (0..<8).reduce(UInt64(0)) { value, index in value | UInt64(bytes[lane * 8 + index]) << (8 * UInt64(index)) }
         }
     }
 
@@ -49,6 +53,9 @@ struct LiveDigest: Equatable, Sendable {
         add(negated)
     }
 
+    /// Adds another digest: the digest of two sets of rows is the sum of theirs.
+    mutating func add(_ other: LiveDigest) { add(other.lanes) }
+
     private mutating func add(_ other: [UInt64]) {
         var carry: UInt64 = 0
         for index in 0..<4 {
@@ -66,20 +73,24 @@ struct LiveDigest: Equatable, Sendable {
         for (column, value) in row {
             hasher.update(data: Array("\u{1}\(column)\u{2}\(value)".utf8))
         }
-        let digest = Array(hasher.finalize())
-        return (0..<4).map { lane in
-            (0..<8).reduce(UInt64(0)) { value, index in value | UInt64(digest[lane * 8 + index]) << (8 * UInt64(index)) }
-        }
+        return lanes(Array(hasher.finalize()))
     }
 
     /// The digest of every row of the live tables as they are now: O(live rows), for the
     /// check at open and after a rebuild.
     static func ofLiveTables(_ database: Database) throws -> LiveDigest {
         var digest = LiveDigest()
-        for table in StoreSchema.liveTables {
-            let rows = try Row.fetchCursor(database, sql: "SELECT * FROM \(table)")
-            while let row = try rows.next() { digest.add(row, of: table) }
-        }
+        for table in StoreSchema.liveTables { digest.add(try of(table, in: database)) }
+        return digest
+    }
+
+    /// The digest of every row of `table`, in any order: streamed, O(rows).
+    static func of(_ table: String, in database: Database) throws -> LiveDigest {
+        // A virtual (FTS5) table's rowid is not among its columns.
+        let columns = table == "transaction_search" ? "rowid, *" : "*"
+        var digest = LiveDigest()
+        let rows = try Row.fetchCursor(database, sql: "SELECT \(columns) FROM \(table)")
+        while let row = try rows.next() { digest.add(row, of: table) }
         return digest
     }
 }

@@ -207,6 +207,8 @@ final class StoreRowWriter {
         try database.cachedStatement(sql: """
             INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(TransactionFilter.placeholders(columns.count)))
             """).execute(arguments: StatementArguments(row.map { $0.value?.databaseValue ?? .null }))
+        // Read back rather than hashed from the values given: the digest is of what SQLite stores
+        // (column affinity may convert a value), as the check at open reads it.
         guard let new = try Row.fetchOne(select, arguments: StatementArguments(key)) else {
             throw StoreError.invalidRow(path: "read side", table: table, reason: "a row just written cannot be read back")
         }
