@@ -20,24 +20,11 @@ extension PersonalKeyFile {
     /// The contents of a file in an older layout, or nil when `bytes` is in none of them.
     static func legacyContents(_ bytes: [UInt8], path: FilePath, encryption: JournalEncryption?) throws(LedgerError) -> Contents? {
         if bytes.starts(with: sealedMagicVersion2) {
-            return try decodeVersion2(try unsealedVersion2(bytes, encryption: encryption), path: path)
+            let sealed = Array(bytes.dropFirst(sealedMagicVersion2.count))
+            return try decodeVersion2(try unseal(sealed, at: 0, context: sealedMagicVersion2, encryption: encryption), path: path)
         }
         guard bytes.starts(with: magicVersion2) || bytes.starts(with: magicVersion1) else { return nil }
         return try decodeVersion2(bytes, path: path)
-    }
-
-    private static func unsealedVersion2(_ bytes: [UInt8], encryption: JournalEncryption?) throws(LedgerError) -> [UInt8] {
-        let location = JournalLocation(segment: LedgerDirectory.personalKeysName, offset: 0)
-        let sealed = Array(bytes.dropFirst(sealedMagicVersion2.count))
-        guard let encryption else {
-            let keyID = sealed.count >= 2 ? UInt16(sealed[0]) | UInt16(sealed[1]) << 8 : 0
-            throw .storage(.encryptionKeyMissing(keyID: keyID, location: location))
-        }
-        do {
-            return try encryption.openBlob(sealed, context: sealedMagicVersion2, location: location)
-        } catch {
-            throw .storage(error)
-        }
     }
 
     /// Decodes a `TALLYPK2` or `TALLYPK1` file.
@@ -57,14 +44,7 @@ extension PersonalKeyFile {
                 contents.acknowledgedThrough = try reader.readRawBytes(count: 8).reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
             }
             let count = try reader.readRawBytes(count: 4).reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-            for _ in 0..<count {
-                let person: PersonID = try reader.read()
-                switch try reader.readByte() {
-                case 1: contents.keys[person] = Array(try reader.readRawBytes(count: AESGCMBox.keyBytes))
-                case 2: contents.forgotten.insert(person)
-                case let other: throw damaged(path, at: 0, "entry kind \(other)")
-                }
-            }
+            try readEntries(count, from: &reader, into: &contents, path: path, offset: 0, refusingRepeats: false)
             try reader.finish()
         } catch let error as LedgerError {
             throw error

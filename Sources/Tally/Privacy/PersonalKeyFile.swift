@@ -154,7 +154,7 @@ enum PersonalKeyFile {
                 break records
             }
             let plain = form == .sealed
-                ? try unseal(Array(bytes[body]), at: offset, encryption: encryption)
+                ? try unseal(Array(bytes[body]), at: offset, context: magic, encryption: encryption)
                 : Array(bytes[body])
             try apply(plain, to: &loaded.contents, path: path, offset: offset)
             offset = body.upperBound + checksumBytes
@@ -177,7 +177,8 @@ enum PersonalKeyFile {
         return computed == load32(bytes, at: end) ? (offset + recordHeaderBytes)..<end : nil
     }
 
-    private static func unseal(_ body: [UInt8], at offset: Int, encryption: JournalEncryption?) throws(LedgerError) -> [UInt8] {
+    /// Opens bytes sealed with `JournalEncryption.sealBlob` and `context` (the magic of their layout).
+    static func unseal(_ body: [UInt8], at offset: Int, context: [UInt8], encryption: JournalEncryption?) throws(LedgerError) -> [UInt8] {
         let location = JournalLocation(segment: LedgerDirectory.personalKeysName, offset: Int64(offset))
         guard let encryption else {
             // The same error the journal gives for its own sealed frames (the key file is read
@@ -186,7 +187,7 @@ enum PersonalKeyFile {
             throw .storage(.encryptionKeyMissing(keyID: keyID, location: location))
         }
         do {
-            return try encryption.openBlob(body, context: magic, location: location)
+            return try encryption.openBlob(body, context: context, location: location)
         } catch {
             throw .storage(error)
         }
@@ -200,22 +201,32 @@ enum PersonalKeyFile {
             contents.acknowledgedThrough = max(contents.acknowledgedThrough, through)
             let count = try reader.readRawBytes(count: 4).reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
             guard count <= entriesPerRecordMax else { throw damaged(path, at: offset, "\(count) entries in one record") }
-            for _ in 0..<count {
-                let person: PersonID = try reader.read()
-                guard contents.keys[person] == nil, !contents.forgotten.contains(person) else {
-                    throw damaged(path, at: offset, "\(person) appears twice")
-                }
-                switch try reader.readByte() {
-                case 1: contents.keys[person] = Array(try reader.readRawBytes(count: AESGCMBox.keyBytes))
-                case 2: contents.forgotten.insert(person)
-                case let other: throw damaged(path, at: offset, "entry kind \(other)")
-                }
-            }
+            try readEntries(count, from: &reader, into: &contents, path: path, offset: offset, refusingRepeats: true)
             try reader.finish()
         } catch let error as LedgerError {
             throw error
         } catch {
             throw damaged(path, at: offset, "a record that checks out but does not decode: \(error)")
+        }
+    }
+
+    /// Reads `count` entries (person id, then `1` and a key, or `2` forgotten) into `contents`.
+    /// - Parameter refusingRepeats: a person already in `contents` is damage (a `TALLYPK3`
+    ///   file names each person once); the older layouts let the last entry win.
+    static func readEntries(
+        _ count: UInt32, from reader: inout BinaryReader, into contents: inout Contents, path: FilePath, offset: Int,
+        refusingRepeats: Bool
+    ) throws {
+        for _ in 0..<count {
+            let person: PersonID = try reader.read()
+            if refusingRepeats, contents.keys[person] != nil || contents.forgotten.contains(person) {
+                throw damaged(path, at: offset, "\(person) appears twice")
+            }
+            switch try reader.readByte() {
+            case 1: contents.keys[person] = Array(try reader.readRawBytes(count: AESGCMBox.keyBytes))
+            case 2: contents.forgotten.insert(person)
+            case let other: throw damaged(path, at: offset, "entry kind \(other)")
+            }
         }
     }
 
