@@ -30,8 +30,10 @@ extension Journal {
         let lastFile = try withErrno("open", lastPath) { () throws(Errno) in
             try fileSystem.openFile(at: lastPath, writable: true)
         }
+        let entryIntervalBytes = SegmentIndex.entryIntervalBytes(segmentBytesMax: options.segmentBytesMax)
         let tail = try JournalTail.scan(
-            directory: directory, segments: segments, lastFile: lastFile, fileSystem: fileSystem)
+            directory: directory, segments: segments, lastFile: lastFile, fileSystem: fileSystem,
+            entryIntervalBytes: entryIntervalBytes)
         // A writer never extends a journal that cannot be replayed, and never cuts below what
         // other files prove was acknowledged: both are checked before anything is written.
         if let damage = tail.damage, !tail.isTornTail { throw .corruption(damage) }
@@ -58,10 +60,19 @@ extension Journal {
         }
         report.segmentCount = segments.count
         report.lastSequenceNumber = tail.nextSequenceNumber - 1
+        // The indexes are brought up to date only now, after every check passed and the cut.
+        for plan in tail.indexPlans.dropLast() {
+            _ = SegmentIndexWriter.open(plan, in: directory, fileSystem: fileSystem, entryIntervalBytes: entryIntervalBytes)
+        }
+        // The scan plans every segment's index unless damage ended it early, refused above.
+        let lastPlan = tail.indexPlans.last ?? SegmentIndexPlan(
+            segment: last, header: tail.lastSegmentHeader, entries: [], tail: nil, isCurrent: false, hasFile: false)
+        let index = SegmentIndexWriter.open(
+            lastPlan, in: directory, fileSystem: fileSystem, entryIntervalBytes: entryIntervalBytes)
         var state = WriterState(
             segments: segments, currentFile: lastFile, writeOffset: tail.validEnd,
             nextSequenceNumber: tail.nextSequenceNumber, chainValue: tail.chainValue,
-            durableSequenceNumber: tail.nextSequenceNumber - 1)
+            durableSequenceNumber: tail.nextSequenceNumber - 1, index: index)
         state.durableWriteOffset = tail.validEnd
         return (state, report)
     }

@@ -31,6 +31,9 @@ extension Journal {
             state.writeOffset = offset + Int64(bytes.count)
             state.nextSequenceNumber = first + UInt64(pending.header.recordCount)
             state.chainValue = pending.header.chainValue
+            state.index.recordFrame(SegmentIndexEntry(
+                offset: offset, firstSequenceNumber: first, recordCount: pending.header.recordCount,
+                frameBytes: bytes.count, chainValue: pending.header.chainValue))
             return AppendReceipt(
                 firstSequenceNumber: first, lastSequenceNumber: state.nextSequenceNumber - 1,
                 chainValue: state.chainValue)
@@ -68,6 +71,11 @@ extension Journal {
             try fileSystem.openFile(at: path, writable: true)
         }
         state.segments.append(segment)
+        // The sealed segment's index names its last frame: the next open reads that one frame.
+        state.index.writeTail()
+        state.index = SegmentIndexWriter.forNewSegment(
+            segment, header: header, in: directory, fileSystem: fileSystem,
+            entryIntervalBytes: SegmentIndex.entryIntervalBytes(segmentBytesMax: options.segmentBytesMax))
         state.writeOffset = Int64(SegmentHeader.size)
         state.durableWriteOffset = state.writeOffset
         state.isRotationPending = false

@@ -31,6 +31,11 @@ public final class Journal: Sendable {
     /// the sequence and chain value where its predecessor ended): a deleted, renamed or foreign
     /// segment is refused, never written after.
     ///
+    /// Only the frames after the newest hint of each segment's index (`<first sequence>.index`,
+    /// Docs/JournalFormat.md "Segment index") that verifies against the frame it names are read;
+    /// damage before it is found when that frame is read, and by `JournalVerifier`. Indexes that
+    /// are missing or behind are rewritten here (never synced: an index is a hint).
+    ///
     /// - Throws: `JournalError.journalLocked` when another writer holds the directory,
     ///   `.corruption`, `.journalNotFound`, `.invalidOptions`, `.ioFailure`.
     public static func open(
@@ -162,6 +167,8 @@ public final class Journal: Sendable {
             lock.unlock()
         }
         try syncNow()
+        // The next open then verifies the last frame and scans nothing.
+        state.withLock { $0.index.writeTail() }
     }
 
     /// A reader over everything appended so far. It reads through its own file handles and

@@ -96,8 +96,10 @@ public struct JournalFrameCursor: Sendable {
         // nil after a header-only seek: the frame landed on starts wherever it starts.
         var expected: UInt64? = segment.firstSequenceNumber
         if start > segment.firstSequenceNumber {
-            try scanner.skipFrames(before: start)
-            if scanner.offset > Int64(SegmentHeader.size) { expected = nil }
+            let index = SegmentIndex.load(
+                of: segment, firstSequenceNumber: segment.firstSequenceNumber, chainStart: nil,
+                in: reader.directory, fileSystem: fileSystem)
+            expected = try scanner.seek(to: start, index: index, segmentStart: segment.firstSequenceNumber)
         }
         open = (scanner, segment.name, nextSegmentStart, expected)
     }

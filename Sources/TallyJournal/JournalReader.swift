@@ -32,6 +32,8 @@ public struct JournalReader: Sendable {
     /// Opens a journal read-only, without the writer lock: it may be read while a writer
     /// appends. A torn tail (an append in progress or interrupted, see `TornWrite`) is not
     /// served and is listed in `recoveryReport.problems`; damage anywhere else is refused.
+    /// Only the frames after the newest verified hint of each segment's index are read (see
+    /// `Journal.open`); the reader never writes an index.
     ///
     /// - Parameters:
     ///   - encryption: the keys of an encrypted journal.
@@ -46,6 +48,17 @@ public struct JournalReader: Sendable {
     public static func open(
         at directory: FilePath, fileSystem: any FileSystem = PosixFileSystem(), encryption: JournalEncryption? = nil,
         evidence: JournalEvidence? = nil, allowingDamage: Bool = false
+    ) throws(JournalError) -> JournalReader {
+        try open(
+            at: directory, fileSystem: fileSystem, encryption: encryption, evidence: evidence,
+            allowingDamage: allowingDamage, usingIndex: true)
+    }
+
+    /// ``open(at:fileSystem:encryption:evidence:allowingDamage:)``, reading every frame of
+    /// every segment when `usingIndex` is false (`JournalRepair` looks for damage anywhere).
+    static func open(
+        at directory: FilePath, fileSystem: any FileSystem, encryption: JournalEncryption?,
+        evidence: JournalEvidence?, allowingDamage: Bool, usingIndex: Bool
     ) throws(JournalError) -> JournalReader {
         var segments = try SegmentFiles.list(in: directory, fileSystem: fileSystem)
         var report = RecoveryReport()
@@ -63,7 +76,8 @@ public struct JournalReader: Sendable {
         }
         let path = directory.appending(last.name)
         let file = try withErrno("open", path) { () throws(Errno) in try fileSystem.openFile(at: path, writable: false) }
-        let tail = try JournalTail.scan(directory: directory, segments: segments, lastFile: file, fileSystem: fileSystem)
+        let tail = try JournalTail.scan(
+            directory: directory, segments: segments, lastFile: file, fileSystem: fileSystem, usingIndex: usingIndex)
         if let damage = tail.damage {
             if !tail.isTornTail && !allowingDamage { throw .corruption(damage) }
             report.problems.insert(damage, at: 0)
@@ -90,7 +104,8 @@ public struct JournalReader: Sendable {
     }
 
     /// Calls `body` with every record from `start` through `end` (default: the last), in order.
-    /// Seeks to `start` through segment names and frame headers without decoding payloads.
+    /// Seeks to `start` through segment names, the segment's index (`SegmentIndex`: a hint
+    /// verified against its frame) and frame headers, without decoding payloads before it.
     /// Return `false` from `body` to stop early.
     public func forEachRecord(
         from start: UInt64 = 1, through end: UInt64? = nil, _ body: (JournalRecord) throws -> Bool
@@ -131,9 +146,10 @@ public struct JournalReader: Sendable {
         JournalFrameCursor(reader: self, from: start)
     }
 
-    /// Where the frame holding `sequenceNumber` starts, found through segment names and frame
-    /// headers only (its payload need not decode: this locates damage). The segment's first
-    /// frame when the headers cannot be walked.
+    /// Where the frame holding `sequenceNumber` starts, found through segment names, the
+    /// segment's index (a hint verified against its frame) and frame headers only (its payload
+    /// need not decode: this locates damage). The segment's first frame when the headers cannot
+    /// be walked.
     public func location(of sequenceNumber: UInt64) -> JournalLocation {
         guard !segments.isEmpty else { return JournalLocation(segment: "", offset: 0, sequenceNumber: sequenceNumber) }
         let index = segmentIndex(holding: sequenceNumber)
@@ -144,8 +160,14 @@ public struct JournalReader: Sendable {
               let end = index == segments.count - 1 ? lastSegmentEnd : try? file.size()
         else { return location }
         var scanner = SegmentScanner(file: file, path: path, startOffset: Int64(SegmentHeader.size), endOffset: end)
-        guard (try? scanner.skipFrames(before: sequenceNumber)) != nil,
-              let bytes = try? file.readBytes(count: FrameHeader.size, at: scanner.offset),
+        let hints = SegmentIndex.load(
+            of: segment, firstSequenceNumber: segment.firstSequenceNumber, chainStart: nil, in: directory, fileSystem: fileSystem)
+        do {
+            _ = try scanner.seek(to: sequenceNumber, index: hints, segmentStart: segment.firstSequenceNumber)
+        } catch {
+            return location
+        }
+        guard let bytes = try? file.readBytes(count: FrameHeader.size, at: scanner.offset),
               case .success(let header) = bytes.withUnsafeBytes({ FrameHeader.decode($0) })
         else { return location }
         location.offset = scanner.offset

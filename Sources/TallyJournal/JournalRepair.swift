@@ -44,7 +44,11 @@ public enum JournalRepair {
         includingTornTail: Bool = false, undecodable: JournalProblem? = nil
     ) throws(JournalError) -> Plan {
         let all = try SegmentFiles.list(in: directory, fileSystem: fileSystem)
-        let reader = try JournalReader.open(at: directory, fileSystem: fileSystem, encryption: encryption, allowingDamage: true)
+        // Every frame is read: damage before an index hint, which opening does not look for,
+        // is what a repair is asked to find.
+        let reader = try JournalReader.open(
+            at: directory, fileSystem: fileSystem, encryption: encryption, evidence: nil, allowingDamage: true,
+            usingIndex: false)
         // A torn tail is no damage (the writer's next open cuts it); missing records are the
         // ledger's concern (its evidence), not the journal's.
         let problems = reader.recoveryReport.problems.filter {
@@ -104,6 +108,13 @@ public enum JournalRepair {
             let destination = setAsideDirectory.appending(name)
             try withErrno("set aside", directory.appending(name)) { () throws(Errno) in
                 try fileSystem.rename(from: directory.appending(name), to: destination)
+            }
+            // Its index goes with it (a hint: the next writer would remove it otherwise).
+            if let first = SegmentFiles.firstSequenceNumber(inName: name) {
+                let index = SegmentIndex.fileName(of: SegmentFile(name: name, firstSequenceNumber: first))
+                if fileSystem.fileExists(at: directory.appending(index)) {
+                    try? fileSystem.rename(from: directory.appending(index), to: setAsideDirectory.appending(index))
+                }
             }
         }
         try withErrno("sync", directory) { () throws(Errno) in

@@ -17,26 +17,42 @@ struct JournalTail: Sendable {
     var isTornTail: Bool
     /// The last valid frame of the last segment and its offset, when there is one.
     var lastFrame: (header: FrameHeader, offset: Int64)?
+    /// What each segment's index should hold (`SegmentIndex`), for the writer to bring up to
+    /// date; the last segment's is last. Empty when damage ended the scan in a sealed segment.
+    var indexPlans: [SegmentIndexPlan] = []
 
     /// Reads every segment header (64 bytes each), checks that each segment continues the one
-    /// before it (`SegmentContinuity`), checks every frame of the sealed segments (header,
-    /// CRC32C, sequence: `SegmentContinuity.walk`) and scans the last segment's frames.
+    /// before it (`SegmentContinuity`), checks the sealed segments (`SegmentContinuity.walk`)
+    /// and scans the last segment's frames: all of them, or only those after the newest hint of
+    /// its index (`SegmentIndex`) that verifies against the frame it names.
+    ///
+    /// Nothing but a clean end is decided on a hint's word: when the frames after a hint end in
+    /// anything else, the whole segment is scanned again from its first frame and the verdict
+    /// is taken from that scan.
     ///
     /// Damage in a sealed segment ends the scan there: `segments` then ends with that segment,
     /// `damage` says where, and `isTornTail` is false. Damage at the end of the last segment is
     /// a torn tail only when `TornWrite` says an interrupted append explains it.
     ///
+    /// - Parameters:
+    ///   - entryIntervalBytes: how far apart the index entries in `indexPlans` are.
+    ///   - usingIndex: false to read every frame whatever the indexes say (`JournalRepair`).
     /// - Throws: `JournalError.corruption` (`badSegmentHeader`, `sequenceGap`,
     ///   `segmentChainMismatch`) naming the segment, offset 0 and the sequence expected there.
     static func scan(
-        directory: FilePath, segments: [SegmentFile], lastFile: any JournalFile, fileSystem: any FileSystem
+        directory: FilePath, segments: [SegmentFile], lastFile: any JournalFile, fileSystem: any FileSystem,
+        entryIntervalBytes: Int64 = SegmentIndex.entryIntervalBytes(segmentBytesMax: JournalOptions().segmentBytesMax),
+        usingIndex: Bool = true
     ) throws(JournalError) -> JournalTail {
         guard let last = segments.last else { preconditionFailure("scan needs at least one segment") }
         var continuity = SegmentContinuity.journalStart
+        var plans: [SegmentIndexPlan] = []
         for (index, segment) in segments.enumerated() where segment != last {
             let header = try readHeader(of: segment, in: directory, fileSystem: fileSystem)
             try continuity.check(header, of: segment)
-            let walk = try SegmentContinuity.walk(segment, header: header, in: directory, fileSystem: fileSystem)
+            let walk = try SegmentContinuity.walk(
+                segment, header: header, in: directory, fileSystem: fileSystem, entryIntervalBytes: entryIntervalBytes,
+                usingIndex: usingIndex)
             if let damage = walk.damage {
                 return JournalTail(
                     segments: Array(segments[...index]), lastSegmentHeader: header, validEnd: walk.validEnd,
@@ -44,6 +60,7 @@ struct JournalTail: Sendable {
                     chainValue: walk.end.chainValue, damage: damage, isTornTail: false, lastFrame: nil)
             }
             continuity = walk.end
+            plans.append(walk.indexPlan)
         }
         let header = try readHeader(of: last, in: directory, fileSystem: fileSystem, file: lastFile)
         try continuity.check(header, of: last)
@@ -51,48 +68,21 @@ struct JournalTail: Sendable {
         let fileSize = try withErrno("size", path) { () throws(Errno) in try lastFile.size() }
         var scanner = SegmentScanner(
             file: lastFile, path: path, startOffset: Int64(SegmentHeader.size), endOffset: fileSize)
-        var next = header.firstSequenceNumber
-        var chain = header.chainStart
-        var lastFrame: (header: FrameHeader, offset: Int64)?
-        while true {
-            let step = try scanner.next()
-            switch step {
-            case .end:
-                return JournalTail(
-                    segments: segments, lastSegmentHeader: header, validEnd: scanner.offset, fileSize: fileSize,
-                    nextSequenceNumber: next, chainValue: chain, damage: nil, isTornTail: true, lastFrame: lastFrame)
-            case .frame(let frame, let offset):
-                guard frame.firstSequenceNumber == next else {
-                    return try damaged(
-                        at: offset, kind: .sequenceGap,
-                        detail: "frame starts at sequence \(frame.firstSequenceNumber), expected \(next)",
-                        scanner: &scanner, segments: segments, header: header, fileSize: fileSize,
-                        next: next, chain: chain, lastFrame: lastFrame)
-                }
-                next += UInt64(frame.recordCount)
-                chain = frame.chainValue
-                lastFrame = (frame, offset)
-            case .damaged(let defect, let offset):
-                return try damaged(
-                    at: offset, kind: defect.kind, detail: defect.detail, scanner: &scanner,
-                    segments: segments, header: header, fileSize: fileSize, next: next, chain: chain,
-                    lastFrame: lastFrame)
-            }
+        let index = usingIndex ? SegmentIndex.load(of: last, header: header, in: directory, fileSystem: fileSystem) : nil
+        let (position, stop) = try SegmentPosition.walk(
+            header, index: index, scanner: &scanner, entryIntervalBytes: entryIntervalBytes)
+        plans.append(position.indexPlan(for: last, header: header, index: index))
+        var tail = JournalTail(
+            segments: segments, lastSegmentHeader: header, validEnd: position.offset, fileSize: fileSize,
+            nextSequenceNumber: position.nextSequenceNumber, chainValue: position.chainValue, damage: nil,
+            isTornTail: true, lastFrame: position.lastFrame, indexPlans: plans)
+        if case .damaged(let kind, let detail, let offset) = stop {
+            let location = JournalLocation(segment: last.name, offset: offset, sequenceNumber: position.nextSequenceNumber)
+            (tail.damage, tail.isTornTail) = try classifyDamage(
+                kind: kind, detail: detail, at: location, scanner: &scanner, expected: position.nextSequenceNumber,
+                fileSize: fileSize)
         }
-    }
-
-    private static func damaged(
-        at offset: Int64, kind: JournalProblem.Kind, detail: String, scanner: inout SegmentScanner,
-        segments: [SegmentFile], header: SegmentHeader, fileSize: Int64, next: UInt64, chain: ChainValue,
-        lastFrame: (header: FrameHeader, offset: Int64)?
-    ) throws(JournalError) -> JournalTail {
-        let location = JournalLocation(segment: segments[segments.count - 1].name, offset: offset, sequenceNumber: next)
-        let (problem, isTorn) = try classifyDamage(
-            kind: kind, detail: detail, at: location, scanner: &scanner, expected: next, fileSize: fileSize)
-        return JournalTail(
-            segments: segments, lastSegmentHeader: header, validEnd: offset, fileSize: fileSize,
-            nextSequenceNumber: next, chainValue: chain, damage: problem, isTornTail: isTorn,
-            lastFrame: lastFrame)
+        return tail
     }
 
     /// What damage at `location` in the last segment is, and the problem that says so: a torn

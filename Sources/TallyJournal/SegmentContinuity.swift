@@ -37,39 +37,41 @@ struct SegmentContinuity: Sendable, Hashable {
         }
     }
 
-    /// Walks every frame of a sealed (not last) segment, checking each frame's header, CRC32C
-    /// and sequence number, and returns where it ends, or the first damage in it. A sealed
-    /// segment was synced before the next one was created, so nothing in it is a torn write:
-    /// any defect is damage to acknowledged records, and a writer must not extend the journal.
+    /// Checks a sealed (not last) segment's frames (header, CRC32C and sequence number of each)
+    /// and returns where they end, or the first damage in them. Only the frames after the
+    /// newest hint of the segment's index that verifies are walked (usually none: the writer
+    /// leaves the last frame in the index's tail slot when it rotates); without one, every
+    /// frame. A walk from a hint that meets damage walks again from the first frame, so the
+    /// damage reported is the first in the segment and never depends on the index.
+    ///
+    /// A sealed segment was synced before the next one was created, so nothing in it is a torn
+    /// write: any defect is damage to acknowledged records, and a writer must not extend the
+    /// journal. Damage before a verified hint is not looked for here: readers find it when they
+    /// read that frame, and `JournalVerifier` reads every frame.
     static func walk(
-        _ segment: SegmentFile, header: SegmentHeader, in directory: FilePath, fileSystem: any FileSystem
+        _ segment: SegmentFile, header: SegmentHeader, in directory: FilePath, fileSystem: any FileSystem,
+        entryIntervalBytes: Int64, usingIndex: Bool = true
     ) throws(JournalError) -> SegmentWalk {
         let path = directory.appending(segment.name)
         let file = try withErrno("open", path) { () throws(Errno) in try fileSystem.openFile(at: path, writable: false) }
         let size = try withErrno("size", path) { () throws(Errno) in try file.size() }
         var scanner = SegmentScanner(file: file, path: path, startOffset: Int64(SegmentHeader.size), endOffset: size)
-        var end = SegmentContinuity(
-            nextSequenceNumber: header.firstSequenceNumber, chainValue: header.chainStart, segment: segment.name)
-        while true {
-            let step = try scanner.next()
-            switch step {
-            case .end:
-                return SegmentWalk(end: end, validEnd: scanner.offset, fileSize: size, damage: nil)
-            case .frame(let frame, let offset) where frame.firstSequenceNumber != end.nextSequenceNumber:
-                return SegmentWalk(end: end, validEnd: offset, fileSize: size, damage: JournalProblem(
-                    kind: .sequenceGap,
-                    location: JournalLocation(segment: segment.name, offset: offset, sequenceNumber: end.nextSequenceNumber),
-                    detail: "frame starts at sequence \(frame.firstSequenceNumber), expected \(end.nextSequenceNumber)"))
-            case .frame(let frame, _):
-                end.nextSequenceNumber = frame.lastSequenceNumber + 1
-                end.chainValue = frame.chainValue
-            case .damaged(let defect, let offset):
-                return SegmentWalk(end: end, validEnd: offset, fileSize: size, damage: JournalProblem(
-                    kind: defect.kind,
-                    location: JournalLocation(segment: segment.name, offset: offset, sequenceNumber: end.nextSequenceNumber),
-                    detail: "\(defect.detail) in the sealed segment \(segment.name) (synced before the next segment was created: damage, not a torn write)"))
-            }
+        let index = usingIndex ? SegmentIndex.load(of: segment, header: header, in: directory, fileSystem: fileSystem) : nil
+        let (position, stop) = try SegmentPosition.walk(
+            header, index: index, scanner: &scanner, entryIntervalBytes: entryIntervalBytes)
+        let end = SegmentContinuity(
+            nextSequenceNumber: position.nextSequenceNumber, chainValue: position.chainValue, segment: segment.name)
+        let plan = position.indexPlan(for: segment, header: header, index: index)
+        guard case .damaged(let kind, let detail, let offset) = stop else {
+            return SegmentWalk(end: end, validEnd: position.offset, fileSize: size, damage: nil, indexPlan: plan)
         }
+        let location = JournalLocation(segment: segment.name, offset: offset, sequenceNumber: position.nextSequenceNumber)
+        let explained = kind == .sequenceGap
+            ? detail
+            : "\(detail) in the sealed segment \(segment.name) (synced before the next segment was created: damage, not a torn write)"
+        return SegmentWalk(
+            end: end, validEnd: offset, fileSize: size,
+            damage: JournalProblem(kind: kind, location: location, detail: explained), indexPlan: plan)
     }
 }
 
@@ -83,4 +85,6 @@ struct SegmentWalk: Sendable {
     var fileSize: Int64
     /// The first damage, when the walk did not reach the end of the file.
     var damage: JournalProblem?
+    /// What the segment's index should hold.
+    var indexPlan: SegmentIndexPlan
 }

@@ -83,20 +83,22 @@ struct SegmentScanner {
         return nil
     }
 
-    /// Seeks to the frame holding `sequenceNumber` by reading only frame headers (96 bytes
-    /// each): payloads before it are neither read, checksummed nor decompressed. Stops early at
-    /// a header that does not parse, leaving the full check of `next()` to report it.
+    /// Seeks to the frame holding `sequenceNumber` by parsing only frame headers: payloads
+    /// before it are neither checksummed nor decompressed. Stops early at a header that does not
+    /// parse, leaving the full check of `next()` to report it. Headers are read through the
+    /// buffer (one read for many small frames); after a frame larger than the read-ahead
+    /// window only the next header's 96 bytes are read.
     mutating func skipFrames(before sequenceNumber: UInt64) throws(JournalError) {
-        let file = self.file
-        let path = self.path
+        var readAhead = true
         while offset + Int64(FrameHeader.size) <= endOffset {
             let start = offset
-            let bytes = try withErrno("read", path) { () throws(Errno) in try file.readBytes(count: FrameHeader.size, at: start) }
-            guard case .success(let header) = bytes.withUnsafeBytes({ FrameHeader.decode($0) }),
+            try ensureBuffered(from: start, count: FrameHeader.size, readingAhead: readAhead)
+            guard case .success(let header) = withBytes(from: start, count: FrameHeader.size, FrameHeader.decode),
                   header.lastSequenceNumber < sequenceNumber,
                   start + Int64(header.frameBytes) <= endOffset
             else { return }
             offset = start + Int64(header.frameBytes)
+            readAhead = header.frameBytes <= chunkBytes / 16
         }
     }
 
@@ -112,9 +114,9 @@ struct SegmentScanner {
         }
     }
 
-    private mutating func ensureBuffered(from start: Int64, count: Int) throws(JournalError) {
+    private mutating func ensureBuffered(from start: Int64, count: Int, readingAhead: Bool = true) throws(JournalError) {
         if start >= bufferStart && start + Int64(count) <= bufferStart + Int64(buffer.count) { return }
-        let wanted = Int(min(Int64(max(count, chunkBytes)), endOffset - start))
+        let wanted = Int(min(Int64(readingAhead ? max(count, chunkBytes) : count), endOffset - start))
         let file = self.file
         let bytes = try withErrno("read", path) { () throws(Errno) in try file.readBytes(count: wanted, at: start) }
         guard bytes.count >= count else {

@@ -21,6 +21,8 @@ struct WriterState {
     /// before its end). The next append retries the rotation first.
     var isRotationPending = false
     var isClosed = false
+    /// The current segment's index: an entry now and then, the last frame at close and rotation.
+    var index: SegmentIndexWriter
 
     var writtenSequenceNumber: UInt64 { nextSequenceNumber - 1 }
 

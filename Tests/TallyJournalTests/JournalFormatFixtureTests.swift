@@ -44,6 +44,24 @@ struct JournalFormatFixtureTests {
         #expect(data.count == expectedSize, "the sizes Docs/JournalFormat.md walks through")
     }
 
+    @Test("the fixture, written before the segment index, opens for writing as before, gets an index, and its segment bytes stay as they were")
+    func fixtureGetsAnIndexWhenOpenedForWriting() throws {
+        let fixture = Array(try Data(contentsOf: Self.fixtureDirectory.appendingPathComponent(Self.segmentName)))
+        let fileSystem = FaultInjectingFileSystem()
+        try fileSystem.createDirectory(at: journalPath)
+        try fileSystem.createFile(at: journalPath.appending(Self.segmentName)).write(fixture, at: 0)
+        let reader = try JournalReader.open(at: journalPath, fileSystem: fileSystem)
+        #expect(reader.lastSequenceNumber == 3)
+        let index = IndexedJournal.indexPath(of: Self.segmentName)
+        #expect(!fileSystem.fileExists(at: index))
+        let journal = try Journal.open(at: journalPath, fileSystem: fileSystem)
+        #expect(journal.lastSequenceNumber == 3 && journal.recoveryReport.isClean)
+        try journal.close()
+        #expect(fileSystem.fileExists(at: index))
+        #expect(fileSystem.contents(of: journalPath.appending(Self.segmentName)) == fixture)
+        #expect(zip(try readAll(journalPath, fileSystem: fileSystem), Self.batches.flatMap { $0 }).allSatisfy { $0.matches($1) })
+    }
+
     @Test("this build writes the fixture's bytes exactly (the format has not drifted)")
     func writerProducesFixtureBytes() async throws {
         let written = try await Self.write(into: FaultInjectingFileSystem())

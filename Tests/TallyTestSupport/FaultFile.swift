@@ -28,6 +28,7 @@ final class FaultFile: JournalFile, @unchecked Sendable {
 
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(Errno) -> Int {
         try fileSystem.withNode(self, mutating: false) { state, node throws(Errno) in
+            state.reads[path, default: (0, 0)].count += 1
             if let fault = state.failNextRead {
                 state.failNextRead = nil
                 throw fault.errno
@@ -38,6 +39,7 @@ final class FaultFile: JournalFile, @unchecked Sendable {
             node.live.withUnsafeBytes { bytes in
                 buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[start..<(start + count)]))
             }
+            state.reads[path, default: (0, 0)].bytes += count
             return count
         }
     }

@@ -73,6 +73,8 @@ public final class FaultInjectingFileSystem: FileSystem, Sendable {
         var fileSyncsHeld = false
         /// File writes attempted, failed ones included.
         var fileWriteCount = 0
+        /// Reads (`pread`) and bytes read, by path.
+        var reads: [String: (count: Int, bytes: Int)] = [:]
 
         /// The armed sync fault, if this sync (file or directory) is the one to fail.
         mutating func takeSyncFault() -> Fault? {
@@ -230,6 +232,15 @@ public final class FaultInjectingFileSystem: FileSystem, Sendable {
 
     /// File syncs (`fsync`/`fdatasync`) attempted so far, failed ones included.
     public var fileSyncCount: Int { state.withLock { $0.fileSyncCount } }
+
+    /// Reads (one `pread` each, failed ones included) and the bytes they returned so far, of
+    /// the files whose path ends with `suffix` (every file for ""): what a test counts to show
+    /// how much of a journal an operation reads.
+    public func reads(ofPathsEndingWith suffix: String = "") -> (count: Int, bytes: Int) {
+        state.withLock { state in
+            state.reads.filter { $0.key.hasSuffix(suffix) }.values.reduce((0, 0)) { ($0.0 + $1.count, $0.1 + $1.bytes) }
+        }
+    }
 
     /// How many crashes have happened.
     public var crashCount: Int { state.withLock { $0.crashCount } }
