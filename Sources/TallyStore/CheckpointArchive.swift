@@ -130,7 +130,7 @@ public final class CheckpointArchive: Sendable {
 
     /// The value of `key` as of checkpoint `sequence`, or nil when it has none.
     public func value(space: UInt8, key: [UInt8], asOf sequence: UInt64) throws(StoreError) -> [UInt8]? {
-        try read { database in
+        try database.readOneStatement { database in
             let statement = try database.cachedStatement(sql: """
                 SELECT value FROM entries WHERE space = ? AND key = ? AND version <= ? ORDER BY version DESC LIMIT 1
                 """)
@@ -143,7 +143,7 @@ public final class CheckpointArchive: Sendable {
     public func entries(
         space: UInt8, from lower: [UInt8]? = nil, through upper: [UInt8]? = nil, asOf sequence: UInt64
     ) throws(StoreError) -> [(key: [UInt8], value: [UInt8])] {
-        try read { database in
+        try database.readOneStatement { database in
             var sql = "SELECT key, value, MAX(version) FROM entries WHERE space = ? AND version <= ?"
             var arguments: StatementArguments = [Int64(space), Int64(bitPattern: sequence)]
             if let lower, let upper {

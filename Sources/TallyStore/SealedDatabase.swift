@@ -86,6 +86,20 @@ struct SealedDatabase: Sendable {
         }
     }
 
+    /// Runs one statement's worth of reading on a reader connection without wrapping it in a
+    /// transaction: a single `SELECT` is atomic in SQLite by itself, and a point read then costs
+    /// the statement, not a `BEGIN`/`COMMIT` around it (what the archive's lookups of keys it
+    /// mostly does not hold cost per command before). `body` must run exactly one statement.
+    func readOneStatement<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try pool.unsafeRead(body)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw Self.storeError(error, path: path)
+        }
+    }
+
     /// Runs `body` on a reader connection.
     func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         do {
