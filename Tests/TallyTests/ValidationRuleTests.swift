@@ -33,6 +33,33 @@ struct ValidationRuleTests {
         #expect(await test.ledger.state.activeMembers == [s.alice])
     }
 
+    @Test("H3, S1: the active members are the members only, in id order, whatever the contacts; they follow additions and a removal, and a checkpoint restores them")
+    func activeMembersAreKeptBesideThePeople() async throws {
+        var s = Scenario()
+        let test = try await TestLedger.make()
+        try await test.ledger.execute(s.setup())
+        let contacts = (0..<40).map { _ in s.ids.next() as PersonID }
+        try await test.ledger.execute(each: contacts.map { s.command(.addPerson(personID: $0, name: "Contact")) })
+        let carol: PersonID = s.ids.next()
+        try await test.ledger.execute(s.command(.addMember(personID: carol, name: "Carol")))
+        #expect(await test.ledger.state.activeMembers == [s.alice, s.bob, carol].sorted())
+        let removal = s.command(.removeMember(personID: s.bob, acknowledgeUnsettled: false))
+        try await test.ledger.execute(removal)
+        #expect(await test.ledger.state.activeMembers == [s.alice, carol].sorted())
+        let dave: PersonID = s.ids.next()
+        try await test.ledger.execute(s.command(.addMember(personID: dave, name: "Dave")))
+        let expected = [s.alice, carol, dave].sorted()
+        #expect(await test.ledger.state.activeMembers == expected)
+        // An equal split (S1) reads the members: the contacts get no share.
+        try await test.ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(300, shared: true))))
+        try await test.ledger.checkpoint()
+        try await test.ledger.close()
+        let reopened = try await test.reopen()
+        #expect(reopened.openReport.checkpointSequenceNumber != nil)
+        #expect(await reopened.state.activeMembers == expected)
+        try await reopened.close()
+    }
+
     @Test("H5: the admin cannot be removed")
     func adminCannotBeRemoved() async throws {
         var s = Scenario()

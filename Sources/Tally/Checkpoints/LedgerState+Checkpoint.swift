@@ -91,6 +91,7 @@ extension LedgerState {
         hasTransactions = try reader.read()
         household = try reader.read()
         people = try reader.readDictionary()
+        activeMembers = membersFromPeople()
         wallets = try reader.readDictionary()
         categories = try reader.readDictionary()
         let inlineTransactions: TreeDictionary<TransactionID, TransactionRecord> = try reader.readDictionary()

@@ -65,12 +65,15 @@ extension LedgerState {
             household = HouseholdRecord(
                 id: created.householdID, name: created.name, baseCurrency: created.baseCurrency, admin: created.admin)
             people[created.admin] = PersonRecord(name: created.adminName, isMember: true)
+            addActiveMember(created.admin)
         case .baseCurrencyChanged(let changed):
             household?.baseCurrency = changed.baseCurrency
         case .memberAdded(let added):
             people[added.personID] = PersonRecord(name: added.name, isMember: true)
+            addActiveMember(added.personID)
         case .memberRemoved(let removed):
             people[removed.personID]?.isRemoved = true
+            activeMembers.removeAll { $0 == removed.personID }
         case .adminTransferred(let transferred):
             household?.admin = transferred.to
         case .personAdded(let added):

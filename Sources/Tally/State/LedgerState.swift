@@ -76,9 +76,21 @@ package struct LedgerState: Sendable, Equatable {
     /// An empty ledger.
     package init() {}
 
-    /// The active members (not removed), sorted by id.
-    package var activeMembers: [PersonID] {
+    /// The active members (not removed), sorted by id: kept beside ``people`` as members are
+    /// added and removed, so a shared transaction's check costs O(members), not O(people)
+    /// (a household keeps thousands of contacts). Derived: a checkpoint restores it from
+    /// ``people`` (``membersFromPeople()``).
+    package internal(set) var activeMembers: [PersonID] = []
+
+    /// The active members as ``people`` says them: what ``activeMembers`` is kept equal to.
+    func membersFromPeople() -> [PersonID] {
         people.filter { $0.value.isMember && !$0.value.isRemoved }.keys.sorted()
+    }
+
+    /// Adds `person` to ``activeMembers`` (kept sorted; once).
+    mutating func addActiveMember(_ person: PersonID) {
+        let index = activeMembers.firstIndex { $0 >= person } ?? activeMembers.count
+        if index == activeMembers.count || activeMembers[index] != person { activeMembers.insert(person, at: index) }
     }
 
     /// The people forgotten so far (P3).
