@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 @testable import Tally
 import TallyModel
 import TallyProjections
@@ -53,7 +54,7 @@ struct LedgerObservationTests {
         }
     }
 
-    @Test("a consumer slower than the commits gets the latest value when it asks, never an error and never an older value")
+    @Test("a consumer slower than the commits gets values in commit order, coalesced, ending with the latest: never an error and never an older value")
     func slowConsumerCoalesces() async throws {
         let directory = try TemporaryDirectory("tally-observe-slow")
         defer { directory.remove() }
@@ -64,15 +65,56 @@ struct LedgerObservationTests {
             try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(100))))
         }
         var values = stream.makeAsyncIterator()
-        // The store writes after the callers are answered: the newest value is the one of the
-        // last commit or, if its store write is still to come, the next one to arrive.
+        // Values are recomputed off the ledger after the store writes, which come after the
+        // callers are answered: the consumer sees some of them, each newer than the one before,
+        // and at last the value of the last commit.
         let final: Int64 = 100_000 - 40 * 100
-        let first = try #require(try await values.next())
-        #expect(first <= 100_000 - 39 * 100, "coalesced: not one of the values in between (got \(first))")
-        if first != final { #expect(try await values.next() == final, "then the newest") }
+        var seen: [Int64] = []
+        while seen.last != final {
+            let value = try #require(try await values.next())
+            #expect(value < (seen.last ?? 100_001), "never an older value: \(value) after \(seen)")
+            seen.append(value)
+        }
+        #expect(seen.count <= 41)
         try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(100))))
         #expect(try await values.next() == 100_000 - 41 * 100)
         try await ledger.close()
+    }
+
+    @Test("issue 28 item 3: store observations are recomputed off the ledger: an observer that blocks does not hold up commands, reads or later commits, and gets the latest value once it resumes", .timeLimit(.minutes(1)))
+    func blockedObserverDoesNotHoldUpTheLedger() async throws {
+        let directory = try TemporaryDirectory("tally-observe-blocked")
+        defer { directory.remove() }
+        var s = Scenario()
+        let ledger = try await Self.openLedger(directory, &s)
+        let gate = BlockingGate()
+        // The first computation (on `observe`) passes; every later one waits for the gate.
+        let computations = Mutex(0)
+        let stream = await ledger.observe { store throws(StoreError) in
+            let count = computations.withLock { count in
+                count += 1
+                return count
+            }
+            if count > 1 { gate.wait() }
+            return try Self.jointBalance(store)
+        }
+        var values = stream.makeAsyncIterator()
+        #expect(try await values.next() == 100_000)
+        try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(1_000))))
+        // The recomputation for that commit now waits in the background. Were it on the
+        // ledger's actor, none of these would return and the test would hit its time limit.
+        for _ in 0..<5 {
+            try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(100))))
+        }
+        #expect(await ledger.lastSequenceNumber > 0)
+        let page = try await ledger.transactions(TransactionQuery())
+        #expect(page.rows.count == 6)
+        gate.open()
+        var last: Int64?
+        while last != 98_500 { last = try await values.next() }
+        #expect(last == 98_500, "the value after the last commit")
+        try await ledger.close()
+        #expect(try await values.next() == nil)
     }
 
     @Test("observed pages and reports follow the commits; a value that cannot be computed ends the sequence with invalidQuery")
@@ -123,4 +165,16 @@ struct LedgerObservationTests {
         }
         return condition()
     }
+}
+
+/// A gate a background computation waits at until the test opens it.
+private final class BlockingGate: Sendable {
+    private let isOpen = Mutex(false)
+
+    /// Waits (polling every millisecond) until ``open()``.
+    func wait() {
+        while !isOpen.withLock({ $0 }) { usleep(1_000) }
+    }
+
+    func open() { isOpen.withLock { $0 = true } }
 }

@@ -100,12 +100,12 @@ struct ReadSideIncrementalTests {
         try await Task.sleep(for: .milliseconds(20))
         let before = computed.value
         for index in 0..<5 { try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(Int64(100 + index))))) }
-        _ = await ledger.store  // the store write of the last commit has run
+        await ledger.observationsRefreshed()  // the store write of the last commit and the recomputations it asked for have run
         #expect(computed.value == before, "transactions modify no table the observation read")
         let category: CategoryID = s.ids.next()
         try await ledger.execute(s.command(.createCategory(
             categoryID: category, name: "Books", group: .expense, budgetType: .wants, shareable: false, icon: nil, color: nil)))
-        _ = await ledger.store
+        await ledger.observationsRefreshed()
         #expect(computed.value == before + 1, "a new category modifies the table it read")
         let values = try await first.value
         #expect(values.count == 2 && values[1] == values[0] + 1)

@@ -57,8 +57,12 @@ public actor Ledger {
     private var unstoredChanges = StoreChanges()
     /// Whether a store write is scheduled for a later turn of the actor.
     private var storeWriteScheduled = false
-    /// The values observed from the read side (``observe(_:)``), refreshed after each store commit.
-    private var observations: [UInt64: any StoreObservation] = [:]
+    /// The values observed from the store (``observe(_:)``), refreshed off the actor after the
+    /// store commits that modified a table they read.
+    private let refresher: ObservationRefresher
+    /// The values observed from the planning view (``observePlanning(_:)``), refreshed on the
+    /// actor after each store commit.
+    private var planningObservations: [UInt64: any ValueObserving<PlanningView>] = [:]
     private var nextObservationID: UInt64 = 0
     private(set) var isClosed = false
 
@@ -68,6 +72,7 @@ public actor Ledger {
         openReport: LedgerOpenReport
     ) {
         self.readSide = readSide
+        self.refresher = ObservationRefresher(readSide: readSide)
         self.personalKeys = personalKeys
         self.directory = directory
         self.journal = journal
@@ -583,21 +588,23 @@ public actor Ledger {
         do {
             try journal.close()
         } catch {
-            finishObservations()
+            await finishObservations()
             readSide.close()
             checkpointWriter.archive?.close()
             throw .storage(error)
         }
         storeDurableChanges()  // observers get the last batch's value before their sequence ends
-        finishObservations()
+        await finishObservations()
         readSide.close()
         checkpointWriter.archive?.close()
     }
 
-    /// Ends every ``observe(_:)`` sequence (the ledger closed).
-    private func finishObservations() {
-        for observation in observations.values { observation.finish() }
-        observations = [:]
+    /// Ends every ``observe(_:)`` and ``observePlanning(_:)`` sequence (the ledger closed), the
+    /// store's once their refresh of the last commit is done.
+    private func finishObservations() async {
+        for observation in planningObservations.values { observation.finish() }
+        planningObservations = [:]
+        await refresher.finish()
     }
 
     /// Writes what committed batches changed to the read side, once the journal has made every
@@ -638,21 +645,38 @@ public actor Ledger {
     /// Recomputes the observed values that read a table the commit modified (all of them when
     /// `modifiedTables` is nil), when the store shows the last committed batch.
     private func refreshObservations(modifiedTables: Set<String>? = nil) {
-        guard !observations.isEmpty, let shown = readSide.store(showing: lastSequenceNumber) else { return }
-        for observation in observations.values {
-            observation.refresh(shown, modifiedTables: modifiedTables) { planningView(store: shown) }
-        }
+        guard let shown = readSide.store(showing: lastSequenceNumber) else { return }
+        refresher.committed(modifiedTables: modifiedTables)
+        guard !planningObservations.isEmpty else { return }
+        let view = planningView(store: shown)
+        for observation in planningObservations.values { observation.refresh(view, modifiedTables: nil) }
     }
 
-    /// Registers an observation (``observe(_:)``); returns its id.
-    func addObservation(_ observation: any StoreObservation) -> UInt64 {
+    /// Registers an observation of the store (``observe(_:)``), its first value yielded; returns its id.
+    func addStoreObservation(_ observation: any ValueObserving<LedgerStore>) -> UInt64 {
         nextObservationID += 1
-        observations[nextObservationID] = observation
+        refresher.add(observation, id: nextObservationID)
         return nextObservationID
     }
 
+    /// Registers an observation of the planning view (``observePlanning(_:)``); returns its id.
+    func addPlanningObservation(_ observation: any ValueObserving<PlanningView>) -> UInt64 {
+        nextObservationID += 1
+        planningObservations[nextObservationID] = observation
+        return nextObservationID
+    }
+
+    /// Returns once the store observations are recomputed for every store commit so far (tests).
+    package func observationsRefreshed() async {
+        storeDurableChanges()
+        await refresher.idle()
+    }
+
     /// Drops an observation whose consumer went away.
-    func removeObservation(_ id: UInt64) { observations[id] = nil }
+    func removeObservation(_ id: UInt64) {
+        refresher.remove(id)
+        planningObservations[id] = nil
+    }
 
     /// Rebuilds the read-side store from the journal alone (`tally rebuild`): folds every event
     /// from the first, checks that the fold ends where the ledger does, and replaces every row.

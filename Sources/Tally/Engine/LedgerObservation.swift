@@ -1,47 +1,50 @@
 import Synchronization
 import TallyStore
 
-/// One observation of a value computed from the read side (``Ledger/observe(_:)``,
-/// ``Ledger/observePlanning(_:)``).
-protocol StoreObservation: Sendable {
-    /// Recomputes the value from `store` (which shows the last committed batch) or `planning`
-    /// (the planning view of the same batch) and yields it when it changed.
+/// One observed value (``Ledger/observe(_:)``, ``Ledger/observePlanning(_:)``): recomputed
+/// from `Input` (the store, or the planning view) after a commit, and yielded when it changed.
+protocol ValueObserving<Input>: Sendable {
+    associatedtype Input
+    /// Recomputes the value from `input`, which shows the last committed batch or a later one,
+    /// and yields it when it changed.
     /// - Parameter modifiedTables: the tables the commits since the last refresh modified;
-    ///   nil when any may have changed (a rebuild). The value is not recomputed when it read
-    ///   none of them.
-    func refresh(_ store: LedgerStore, modifiedTables: Set<String>?, planning: () -> PlanningView)
+    ///   nil when any may have changed (a rebuild). A value that records what it reads is not
+    ///   recomputed when it read none of them.
+    func refresh(_ input: Input, modifiedTables: Set<String>?)
     /// Ends the sequence (the ledger closed).
     func finish()
 }
 
 /// A value, its last yielded version and the continuation of the sequence that delivers it.
-final class ValueObservation<Value: Equatable & Sendable>: StoreObservation {
-    private let compute: @Sendable (LedgerStore, () -> PlanningView) throws(LedgerError) -> Value
+final class ValueObservation<Input, Value: Equatable & Sendable>: ValueObserving {
+    private let compute: @Sendable (Input) throws(LedgerError) -> Value
     private let continuation: AsyncThrowingStream<Value, any Error>.Continuation
     private let last = Mutex<Value?>(nil)
     /// What the last computation read: only a commit that modified one of its tables
     /// recomputes the value. Values computed from the planning view depend on everything.
     private let region: Mutex<StoreReadRegion>
-    private let readsOnlyTheStore: Bool
+    private let recordsRegion: Bool
 
-    init(_ compute: @escaping @Sendable (LedgerStore, () -> PlanningView) throws(LedgerError) -> Value,
-         readsOnlyTheStore: Bool, _ continuation: AsyncThrowingStream<Value, any Error>.Continuation) {
+    /// - Parameter recordsRegion: whether `compute` reads only the store, so that the tables
+    ///   it reads can be recorded (``StoreReadRegion``).
+    init(_ compute: @escaping @Sendable (Input) throws(LedgerError) -> Value,
+         recordsRegion: Bool, _ continuation: AsyncThrowingStream<Value, any Error>.Continuation) {
         self.compute = compute
         self.continuation = continuation
-        self.readsOnlyTheStore = readsOnlyTheStore
+        self.recordsRegion = recordsRegion
         self.region = Mutex(.everything)
     }
 
-    func refresh(_ store: LedgerStore, modifiedTables: Set<String>?, planning: () -> PlanningView) {
+    func refresh(_ input: Input, modifiedTables: Set<String>?) {
         if let modifiedTables, !region.withLock({ $0 }).isChanged(by: modifiedTables) { return }
         do {
             let value: Value
-            if readsOnlyTheStore {
-                let recorded = try StoreReadRegion.recording { () throws(LedgerError) -> Value in try compute(store, planning) }
+            if recordsRegion {
+                let recorded = try StoreReadRegion.recording { () throws(LedgerError) -> Value in try compute(input) }
                 region.withLock { $0 = recorded.region }
                 value = recorded.value
             } else {
-                value = try compute(store, planning)
+                value = try compute(input)
             }
             let changed = last.withLock { last in
                 defer { last = value }
@@ -56,15 +59,109 @@ final class ValueObservation<Value: Equatable & Sendable>: StoreObservation {
     func finish() { continuation.finish() }
 }
 
+/// Re-runs the observations of the store off the engine's actor (issue 28 item 3): a commit
+/// only notes which tables it modified and returns; one background task at a time reads the
+/// store (a reader connection, beside the writer) for every observation whose recorded tables
+/// were modified, with the union of what the commits it missed modified, so writers never wait
+/// for observers and a slow observer coalesces commits instead of falling behind. Planning
+/// observations read the engine's memory and stay on the actor.
+final class ObservationRefresher: Sendable {
+    private struct Work {
+        var observations: [UInt64: any ValueObserving<LedgerStore>] = [:]
+        /// What the commits not yet refreshed for modified; nil: anything (a rebuild).
+        var modifiedTables: Set<String>? = []
+        var requested = false
+        var draining = false
+        /// Who waits for the background task to end (``finish()``).
+        var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let readSide: ReadSide
+    private let work = Mutex(Work())
+
+    init(readSide: ReadSide) { self.readSide = readSide }
+
+    /// Registers `observation` (its first value already yielded) under `id`.
+    func add(_ observation: any ValueObserving<LedgerStore>, id: UInt64) {
+        work.withLock { $0.observations[id] = observation }
+    }
+
+    /// Drops an observation whose consumer went away.
+    func remove(_ id: UInt64) {
+        _ = work.withLock { $0.observations.removeValue(forKey: id) }
+    }
+
+    /// Notes a commit that modified `modifiedTables` (nil: anything) and starts the background
+    /// task unless it runs; returns at once.
+    func committed(modifiedTables: Set<String>?) {
+        let start = work.withLock { work -> Bool in
+            guard !work.observations.isEmpty else { return false }
+            if let modifiedTables, let pending = work.modifiedTables {
+                work.modifiedTables = pending.union(modifiedTables)
+            } else {
+                work.modifiedTables = nil
+            }
+            work.requested = true
+            guard !work.draining else { return false }
+            work.draining = true
+            return true
+        }
+        if start { Task.detached { self.drain() } }
+    }
+
+    /// Refreshes until no commit is waiting, then wakes whoever waits for it to be idle.
+    private func drain() {
+        while true {
+            let next = work.withLock { work -> (observations: [any ValueObserving<LedgerStore>], tables: Set<String>?)? in
+                guard work.requested else {
+                    work.draining = false
+                    for waiter in work.idleWaiters { waiter.resume() }
+                    work.idleWaiters = []
+                    return nil
+                }
+                defer { (work.requested, work.modifiedTables) = (false, []) }
+                return (Array(work.observations.values), work.modifiedTables)
+            }
+            guard let next else { return }
+            readSide.withStore { store in
+                for observation in next.observations { observation.refresh(store, modifiedTables: next.tables) }
+            }
+        }
+    }
+
+    /// Waits until every commit noted so far is refreshed.
+    func idle() async {
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let idle = work.withLock { work -> Bool in
+                if work.draining { work.idleWaiters.append(waiter) }
+                return !work.draining
+            }
+            if idle { waiter.resume() }
+        }
+    }
+
+    /// Waits until every noted commit is refreshed, then ends every sequence (the ledger closed).
+    func finish() async {
+        await idle()
+        let observations = work.withLock { work in
+            defer { work.observations = [:] }
+            return Array(work.observations.values)
+        }
+        for observation in observations { observation.finish() }
+    }
+}
+
 extension Ledger {
     /// Observes a value computed from the read-side store, GRDB style: the sequence yields the
     /// current value first, then one value per committed batch that changed it.
     ///
     /// A consumer that is slower than the commits gets the latest value when it asks next: the
     /// values in between are coalesced (the sequence buffers only the newest), so it never
-    /// falls behind, never misses the latest value and never fails because of lag. The value is
-    /// computed on the ledger after each commit, so keep it to what a screen shows (a page, a
-    /// report, the balances). The sequence ends when the ledger closes (after the value of the
+    /// falls behind, never misses the latest value and never fails because of lag. The first value
+    /// is computed on the ledger; the later ones off it, on a reader connection of the store, after
+    /// the commits that modified a table the value read (writers do not wait for them; commits
+    /// that land meanwhile are coalesced into one recomputation). Keep it to what a screen shows
+    /// (a page, a report, the balances). The sequence ends when the ledger closes (after the value of the
     /// last committed batch), and fails (with ``LedgerError/invalidQuery(_:)`` or
     /// ``LedgerError/readSide(_:)``) when the value cannot be computed. Raw committed events
     /// stay available in order from ``changes`` and ``eventCursor(from:through:)``.
@@ -78,7 +175,9 @@ extension Ledger {
     public func observe<Value: Equatable & Sendable>(
         _ value: @escaping @Sendable (LedgerStore) throws(StoreError) -> Value
     ) -> AsyncThrowingStream<Value, any Error> {
-        observation(readsOnlyTheStore: true) { store, _ throws(LedgerError) in
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: Value.self, bufferingPolicy: .bufferingNewest(1))
+        guard let store = storeForNewObservation(continuation) else { return stream }
+        let observation = ValueObservation<LedgerStore, Value>({ store throws(LedgerError) in
             do throws(StoreError) {
                 return try value(store)
             } catch .invalidQuery(let reason) {
@@ -86,12 +185,19 @@ extension Ledger {
             } catch {
                 throw .readSide(error.description)
             }
+        }, recordsRegion: true, continuation)
+        observation.refresh(store, modifiedTables: nil)
+        let id = addStoreObservation(observation)
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removeObservation(id) }
         }
+        return stream
     }
 
     /// Observes a value computed from the planning read models (goals, scenarios, alerts: R2,
     /// R3, R6) like ``observe(_:)``: the current value first, then one per committed batch that
-    /// changed it, the values in between coalesced. The view is valid only while the closure runs.
+    /// changed it, the values in between coalesced. The view is valid only while the closure runs;
+    /// it reads the engine's memory, so these values are computed on the ledger after every commit.
     ///
     /// ```swift
     /// let alerts = await ledger.observePlanning { view throws(LedgerError) in try view.alerts(on: today) }
@@ -100,27 +206,29 @@ extension Ledger {
     public func observePlanning<Value: Equatable & Sendable>(
         _ value: @escaping @Sendable (PlanningView) throws(LedgerError) -> Value
     ) -> AsyncThrowingStream<Value, any Error> {
-        observation(readsOnlyTheStore: false) { _, planning throws(LedgerError) in try value(planning()) }
-    }
-
-    private func observation<Value: Equatable & Sendable>(
-        readsOnlyTheStore: Bool, _ value: @escaping @Sendable (LedgerStore, () -> PlanningView) throws(LedgerError) -> Value
-    ) -> AsyncThrowingStream<Value, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Value.self, bufferingPolicy: .bufferingNewest(1))
-        guard !isClosed else {
-            continuation.finish(throwing: LedgerError.closed)
-            return stream
-        }
-        guard let store else {
-            continuation.finish(throwing: LedgerError.readSide("the read-side store does not show the ledger's last batch (\(openReport.readSide))"))
-            return stream
-        }
-        let observation = ValueObservation(value, readsOnlyTheStore: readsOnlyTheStore, continuation)
-        let id = addObservation(observation)
+        guard let store = storeForNewObservation(continuation) else { return stream }
+        let observation = ValueObservation<PlanningView, Value>(value, recordsRegion: false, continuation)
+        observation.refresh(planningView(store: store), modifiedTables: nil)
+        let id = addPlanningObservation(observation)
         continuation.onTermination = { [weak self] _ in
             Task { await self?.removeObservation(id) }
         }
-        observation.refresh(store, modifiedTables: nil) { planningView(store: store) }
         return stream
     }
+
+    /// The store a new observation starts from, or nil after ending its sequence with why
+    /// there is none (the ledger closed; the store does not show the last batch).
+    private func storeForNewObservation<Value>(_ continuation: AsyncThrowingStream<Value, any Error>.Continuation) -> LedgerStore? {
+        guard !isClosed else {
+            continuation.finish(throwing: LedgerError.closed)
+            return nil
+        }
+        guard let store else {
+            continuation.finish(throwing: LedgerError.readSide("the read-side store does not show the ledger's last batch (\(openReport.readSide))"))
+            return nil
+        }
+        return store
+    }
+
 }

@@ -55,6 +55,9 @@ final class ReadSide: Sendable {
     private let encryption: JournalEncryption?
     private var key: SymmetricKey { Self.pageKey(encryption) }
     private let stale = Mutex(false)
+    /// Held by readers off the engine's actor (``withStore(_:)``) while they read, and by
+    /// whatever closes or replaces the store, so no such reader meets a closed store.
+    private let inUse = Mutex(())
     /// The sequence number the store's rows show (when not stale).
     private let stored: Mutex<UInt64>
 
@@ -232,7 +235,7 @@ final class ReadSide: Sendable {
     func rebuild(from snapshot: StoreSnapshot, coverage: StoreCoverage, progress: (Int, Int) -> Void) throws(LedgerError) -> [String: Int] {
         guard let old = current.withLock({ $0 }) else { throw .readSide("this ledger keeps no read-side store (\(status))") }
         stale.withLock { $0 = true }
-        old.close()
+        inUse.withLock { _ in old.close() }
         do throws(StoreError) {
             let store = try LedgerStore.rebuild(at: path.string, key: key, from: snapshot, coverage: coverage, progress: progress)
             current.withLock { $0 = store }
@@ -250,10 +253,19 @@ final class ReadSide: Sendable {
         return store
     }
 
+    /// Runs `body` with the store as it is now (its last commit, whichever that is), unless it is
+    /// stale or closed: for readers off the engine's actor, which a close or a rebuild waits for.
+    func withStore(_ body: (LedgerStore) -> Void) {
+        inUse.withLock { _ in
+            guard !stale.withLock({ $0 }), let store = current.withLock({ $0 }) else { return }
+            body(store)
+        }
+    }
+
     /// Closes the store (the ledger closed); nothing is written to it afterwards.
     func close() {
         stale.withLock { $0 = true }
-        current.withLock { $0 }?.close()
+        inUse.withLock { _ in current.withLock { $0 }?.close() }
     }
 }
 
