@@ -5,20 +5,13 @@ import TallyProjections
 extension DebtBook {
     func write(to writer: inout BinaryWriter) {
         writer.write(household)
-        let groupEntries = groupBalances.sorted { ($0.key.group, $0.key.person, $0.key.currency.code) < ($1.key.group, $1.key.person, $1.key.currency.code) }
-        writer.writeVarUInt(UInt64(groupEntries.count))
-        for (key, amount) in groupEntries {
-            writer.write(key.group); writer.write(key.person); writer.write(key.currency); writer.writeVarInt(amount)
-        }
+        writer.write(groups)
     }
 
     init(from reader: inout BinaryReader) throws(EventCodecError) {
         self.init()
         household = try reader.read()
-        for _ in 0..<(try reader.readCount(elementBytesMin: 36)) {
-            let key = GroupKey(group: try reader.read(), person: try reader.read(), currency: try reader.read())
-            groupBalances[key] = try reader.readVarInt()
-        }
+        groups = try reader.read()
     }
 }
 

@@ -24,7 +24,9 @@ extension LedgerState {
     /// v10: the planning book (goals, scenarios, alert settings; R2, R3, R6) follows the income
     /// index.
     /// v11: the saved CSV import mappings end the state (section 9).
-    static let checkpointMagic = "tally.ledgerState.v11"
+    /// v12: the group balances are ``GroupNets`` (each member's paid, owed and settled `Int128`
+    /// totals and mentions, the debt read model's rule), not one wrapping `Int64` per member.
+    static let checkpointMagic = "tally.ledgerState.v12"
 
     /// - Parameter archived: the archived maps (``ArchivedMap``: transactions, transfers, group
     ///   expenses, settlements, category members, the command history) are in the checkpoint

@@ -84,23 +84,23 @@ extension LedgerState {
         case .groupExpenseRecorded(let expense):
             groupExpenses[expense.expenseID] = GroupExpenseRecord(expense: expense)
             if let category = expense.categoryID { categories[category]?.groupExpenseCount += 1 }
-            applyGroupExpense(expense, sign: 1)
+            debts.groups.add(expense, sign: 1)
         case .groupExpenseEdited(let edited):
             let id = edited.expense.expenseID
             guard let record = groupExpenses[id] else { return }
-            if !record.isDeleted { applyGroupExpense(record.expense, sign: -1) }
+            if !record.isDeleted { debts.groups.add(record.expense, sign: -1) }
             if let category = record.expense.categoryID { categories[category]?.groupExpenseCount -= 1 }
             groupExpenses.update(id) { $0.expense = edited.expense }
             if let category = edited.expense.categoryID { categories[category]?.groupExpenseCount += 1 }
-            if !record.isDeleted { applyGroupExpense(edited.expense, sign: 1) }
+            if !record.isDeleted { debts.groups.add(edited.expense, sign: 1) }
         case .groupExpenseDeleted(let deleted):
             guard let record = groupExpenses[deleted.expenseID], !record.isDeleted else { return }
             groupExpenses.update(deleted.expenseID) { $0.isDeleted = true }
-            applyGroupExpense(record.expense, sign: -1)
+            debts.groups.add(record.expense, sign: -1)
         case .groupExpenseRestored(let restored):
             guard let record = groupExpenses[restored.expenseID], record.isDeleted else { return }
             groupExpenses.update(restored.expenseID) { $0.isDeleted = false }
-            applyGroupExpense(record.expense, sign: 1)
+            debts.groups.add(record.expense, sign: 1)
         case .groupExpenseSettledMarked(let marked):
             groupExpenses.update(marked.expenseID) { $0.isMarkedSettled = marked.isSettled }
         case .settlementRecorded(let settlement):
@@ -110,28 +110,14 @@ extension LedgerState {
         }
     }
 
-    /// Adds (`sign` 1) or removes (-1) a live group expense's effect on its group's balances (S7):
-    /// the payer's balance gains the amount, each owed part is taken from its member's.
-    private mutating func applyGroupExpense(_ expense: GroupExpenseRecorded, sign: Int64) {
-        let amount = expense.amount
-        debts.addToGroup(expense.groupID, person: expense.paidBy, amount: Money(minorUnits: sign &* amount.minorUnits, currency: amount.currency))
-        for share in expense.owed {
-            debts.addToGroup(
-                expense.groupID, person: share.person,
-                amount: Money(minorUnits: 0 &- sign &* share.amount.minorUnits, currency: share.amount.currency))
-        }
-    }
-
     private mutating func applySettlement(_ settlement: SettlementRecorded) {
         settlements[settlement.settlementID] = true
-        let amount = settlement.amount
-        if let group = settlement.groupID {
+        if settlement.groupID != nil {
             for item in settlement.covers ?? [] {
                 guard case .groupExpense(let id) = item, groupExpenses[id]?.settledBy == nil else { continue }
                 groupExpenses.update(id) { $0.settledBy = settlement.settlementID }
             }
-            debts.addToGroup(group, person: settlement.from, amount: amount)
-            debts.addToGroup(group, person: settlement.to, amount: Money(minorUnits: 0 &- amount.minorUnits, currency: amount.currency))
+            debts.groups.add(settlement)
             return
         }
         for id in settledTransactions(by: settlement) {

@@ -1,5 +1,5 @@
-// The binary layouts of the shared rules' state (pay periods, debt nets), used by the engine's
-// checkpoint and the read models' alike: one layout each.
+// The binary layouts of the shared rules' state (pay periods, debt nets, group nets), used by the
+// engine's checkpoint and the read models' alike: one layout each.
 
 /// The high 64 bits (signed LEB128), then the low 64 bits (unsigned): exact for any `Int128`.
 extension Int128: WireValue {
@@ -64,6 +64,44 @@ extension DebtNets: WireValue {
         for (pair, net) in entries {
             writer.write(pair)
             writer.write(net)
+        }
+    }
+}
+
+extension GroupNets.Member: WireValue {}
+
+extension GroupNets.Totals: WireValue {}
+
+/// The count, then each entry in (group, currency, person) order: the group, the member (currency,
+/// person) and the totals (paid, owed, settlements paid and received, mentions). An entry listed
+/// twice or with totals no history gives (``GroupNets/Totals/isPossible``) is refused.
+extension GroupNets: WireValue {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
+        var groups: [GroupID: [Member: Totals]] = [:]
+        for _ in 0..<(try reader.readCount(elementBytesMin: 44)) {
+            let start = reader.offset
+            let group: GroupID = try reader.read()
+            let member: Member = try reader.read()
+            let totals: Totals = try reader.read()
+            guard totals.isPossible else {
+                throw .invalidValue(field: "GroupNets", reason: "totals no history gives", offset: start)
+            }
+            guard groups[group, default: [:]].updateValue(totals, forKey: member) == nil else {
+                throw .invalidValue(field: "GroupNets", reason: "member listed twice", offset: start)
+            }
+        }
+        self.init(groups: groups)
+    }
+
+    package func write(to writer: inout BinaryWriter) {
+        let entries = groups.sorted { $0.key < $1.key }
+        writer.writeVarUInt(UInt64(entries.reduce(0) { $0 + $1.value.count }))
+        for (group, members) in entries {
+            for (member, totals) in members.sorted(by: { $0.key < $1.key }) {
+                writer.write(group)
+                writer.write(member)
+                writer.write(totals)
+            }
         }
     }
 }

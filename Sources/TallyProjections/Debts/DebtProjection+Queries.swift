@@ -116,37 +116,28 @@ extension DebtProjection {
     }
 
     /// The member balances of a group per currency (S7), sorted by currency then person; every
-    /// member appears in every currency the group used. Per currency they sum to exactly zero (S8).
+    /// member appears in every currency the group used, and so does everyone a live expense or a
+    /// settlement of the group names in it. Per currency they sum to exactly zero (S8). Read from
+    /// the running totals (``GroupNets``): O(members of the group), not O(its history).
     /// - Throws: ``ProjectionError/overflow(rule:subject:)``.
     public func groupBalances(_ groupID: GroupID) throws(ProjectionError) -> [Currency: [GroupMemberBalance]] {
         guard let group = groups[groupID] else { return [:] }
-        struct Totals { var paid: Int128 = 0, owed: Int128 = 0, sent: Int128 = 0, received: Int128 = 0 }
-        var totals: [Currency: [PersonID: Totals]] = [:]
-        for expense in groupExpenses.allEntries.values where expense.groupID == groupID && expense.isLive {
-            let currency = expense.amount.currency
-            totals[currency, default: [:]][expense.paidBy, default: Totals()].paid += Int128(expense.amount.minorUnits)
-            for share in expense.owed {
-                totals[currency, default: [:]][share.person, default: Totals()].owed += Int128(share.amount.minorUnits)
-            }
-        }
-        for settlement in settlements.allEntries.values where settlement.groupID == groupID {
-            let currency = settlement.amount.currency
-            totals[currency, default: [:]][settlement.from, default: Totals()].sent += Int128(settlement.amount.minorUnits)
-            totals[currency, default: [:]][settlement.to, default: Totals()].received += Int128(settlement.amount.minorUnits)
+        var totals: [Currency: [PersonID: GroupNets.Totals]] = [:]
+        for (member, entry) in groupNets.members(of: groupID) {
+            totals[member.currency, default: [:]][member.person] = entry
         }
         var result: [Currency: [GroupMemberBalance]] = [:]
-        for (currency, byPerson) in totals {
-            let people = Set(group.members).union(byPerson.keys).sorted()
+        for (currency, byPerson) in totals.sorted(by: { $0.key < $1.key }) {
             var balances: [GroupMemberBalance] = []
-            for person in people {
-                let entry = byPerson[person] ?? Totals()
+            for person in Set(group.members).union(byPerson.keys).sorted() {
+                let entry = byPerson[person] ?? GroupNets.Totals()
                 func money(_ units: Int128) throws(ProjectionError) -> Money {
                     try MoneySum(units: units, currency: currency).money(rule: "S7", subject: "group balance of \(person)")
                 }
                 balances.append(GroupMemberBalance(
                     person: person, paid: try money(entry.paid), owed: try money(entry.owed),
-                    settlementsPaid: try money(entry.sent), settlementsReceived: try money(entry.received),
-                    balance: try money(entry.paid - entry.owed + entry.sent - entry.received)))
+                    settlementsPaid: try money(entry.settlementsPaid), settlementsReceived: try money(entry.settlementsReceived),
+                    balance: try money(entry.balance)))
             }
             result[currency] = balances
         }

@@ -20,6 +20,7 @@ extension DebtProjection: ProjectionState {
         writer.write(groupExpenses, archived: archived)
         writer.write(openTransactions)
         householdNets.encode(to: &writer)
+        groupNets.encode(to: &writer)
         writer.write(problems)
     }
 
@@ -33,6 +34,7 @@ extension DebtProjection: ProjectionState {
         groupExpenses = try reader.read(.debtGroupExpenses)
         openTransactions = try reader.read()
         householdNets = try reader.read()
+        groupNets = try reader.read()
         problems = try reader.read()
     }
 }

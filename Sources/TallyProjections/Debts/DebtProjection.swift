@@ -23,6 +23,10 @@ public struct DebtProjection: Hashable, Sendable {
     /// settlements (S5; ``DebtNets``, the rule the engine's validation keeps too), derived like
     /// `openTransactions`: what a settlement without a list compares its payment with (S6), in O(1).
     var householdNets = DebtNets()
+    /// Each group member's paid, owed and settled totals per currency (S7; ``GroupNets``, the
+    /// rule the engine's validation keeps too), derived like `householdNets`: what member
+    /// balances and the settlement plan read, in O(members of the group).
+    var groupNets = GroupNets()
     /// Events this projection could not apply, in journal order (see ``ProjectionProblem``).
     public internal(set) var problems: [ProjectionProblem] = []
 
@@ -36,12 +40,15 @@ public struct DebtProjection: Hashable, Sendable {
     ///   - sequenceNumber: its journal sequence number.
     public mutating func apply(_ event: Event, sequenceNumber: UInt64) {
         let changed = Self.transactionID(changedBy: event.payload)
+        let changedExpense = Self.groupExpenseID(changedBy: event.payload)
         if let changed { addNet(of: changed, sign: -1) }
+        if let changedExpense { addGroupNet(of: changedExpense, sign: -1) }
         applyFacts(event, sequenceNumber: sequenceNumber)
         if let changed { addNet(of: changed, sign: 1) }
-        if case .settlementRecorded(let settlement) = event.payload, settlement.groupID == nil,
+        if let changedExpense { addGroupNet(of: changedExpense, sign: 1) }
+        if case .settlementRecorded(let settlement) = event.payload,
            settlements[settlement.settlementID]?.sequenceNumber == sequenceNumber {
-            householdNets.add(settlement)
+            if settlement.groupID == nil { householdNets.add(settlement) } else { groupNets.add(settlement) }
         }
         switch event.payload {
         case .transactionRecorded(let event): refreshOpen(event.transactionID)
@@ -63,6 +70,22 @@ public struct DebtProjection: Hashable, Sendable {
         case .transactionRestored(let event): event.transactionID
         default: nil
         }
+    }
+
+    static func groupExpenseID(changedBy payload: EventPayload) -> GroupExpenseID? {
+        switch payload {
+        case .groupExpenseRecorded(let event): event.expenseID
+        case .groupExpenseEdited(let event): event.expense.expenseID
+        case .groupExpenseDeleted(let event): event.expenseID
+        case .groupExpenseRestored(let event): event.expenseID
+        default: nil
+        }
+    }
+
+    /// Adds (`sign` 1) or removes (-1) what group expense `id` contributes to `groupNets`.
+    mutating func addGroupNet(of id: GroupExpenseID, sign: Int128) {
+        guard let record = groupExpenses[id], record.isLive else { return }
+        groupNets.add(expenseIn: record.groupID, paidBy: record.paidBy, amount: record.amount, owed: record.owed, sign: sign)
     }
 
     /// Adds (`sign` 1) or removes (-1) what transaction `id` contributes to `householdNets`.

@@ -141,3 +141,7 @@ extension GroupExpenseRecord: ArchivedState {}
 /// The nets' one binary layout (TallyModel, WireValue+Rules.swift), also in the engine's
 /// checkpoint: the count, then each pair and its `Int128` net in pair order.
 extension DebtNets: WireBackedState {}
+
+/// The group nets' one binary layout (TallyModel, WireValue+Rules.swift), also in the engine's
+/// checkpoint: the count, then each (group, currency, person) entry and its totals in that order.
+extension GroupNets: WireBackedState {}

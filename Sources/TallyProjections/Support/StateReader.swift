@@ -80,8 +80,9 @@ enum StateFormat {
     /// keeps its icon, color and whether it is active, and the budgets keep the category order; the wallet state keeps each
     /// wallet's flow designations (N5). 7: a group expense keeps its category, title, whether it
     /// is live (`GroupExpenseDeleted`) and marked settled (`GroupExpenseSettledMarked`). 8: the
-    /// goals (R2) follow the budgets.
-    static let version: UInt64 = 8
+    /// goals (R2) follow the budgets. 9: the debt state keeps each group member's running
+    /// totals (``GroupNets``) after the household nets.
+    static let version: UInt64 = 9
 }
 
 extension BinaryWriter {

@@ -3,7 +3,8 @@ import TallyModel
 import TallyProjections
 
 /// Domain invariants (Docs/Domain.md) recomputed from the events alone and compared with the read models and the
-/// validation state: S8 (group balances sum to zero), W3 (wallet balance = opening + income -
+/// validation state: S8 (group balances sum to zero), S7 (the read model's group balances are
+/// the validation state's), W3 (wallet balance = opening + income -
 /// expenses +/- transfers), S5 (household debt = unsettled shares net of settlements), S6 (a
 /// settlement that is not an advance never exceeds the debt; a settled transaction is never
 /// edited or deleted afterwards, T2). Returns one message per violation, naming the rule.
@@ -13,6 +14,7 @@ enum DomainInvariants {
         var messages: [String] = []
         for committed in events { messages += fold.apply(committed) }
         messages += groupBalancesSumToZero(readModels)
+        messages += groupBalancesAgree(readModels, state)
         messages += walletBalances(fold, readModels, state)
         messages += householdDebts(fold, readModels, state)
         messages += settledTransactionsUnchanged(fold, readModels)
@@ -30,6 +32,19 @@ enum DomainInvariants {
                 }
             } catch {
                 messages.append("S8: group \(groupID) balances cannot be computed: \(error)")
+            }
+        }
+        return messages
+    }
+
+    /// S7: every member balance of the read model is the validation state's (one rule, `GroupNets`).
+    static func groupBalancesAgree(_ readModels: Projections, _ state: LedgerState) -> [String] {
+        var messages: [String] = []
+        for groupID in readModels.debts.groupIDs {
+            for (currency, balances) in (try? readModels.debts.groupBalances(groupID)) ?? [:] {
+                for line in balances where state.debts.groupBalance(groupID, person: line.person, currency: currency) != line.balance.minorUnits {
+                    messages.append("S7: \(line.person) in group \(groupID): read model \(line.balance), validation \(state.debts.groupBalance(groupID, person: line.person, currency: currency))")
+                }
             }
         }
         return messages
