@@ -1,0 +1,136 @@
+import SystemPackage
+import TallyJournal
+import TallyModel
+import TallyProjections
+import TallyStore
+
+/// Maintenance: checkpoints written in the background and the history they move to the archive; the
+/// completion of a forgetting (P3).
+extension Ledger {
+    /// The snapshot a checkpoint of the acknowledged state is written from, or nil while a
+    /// forgetting is unfinished (P3: the state still holds their texts).
+    func checkpointJob() -> CheckpointWriter.Job? {
+        // A failed archive read may have left the state or the read models short of an entry.
+        guard unfinishedForgetting.isEmpty, archiveReader?.failure == nil else { return nil }
+        return CheckpointWriter.Job(
+            folded: FoldedState(state: current, readModels: projections, chainValue: chainValue),
+            fingerprints: personalKeys.fingerprints, synchronizesJournal: !journal.acknowledgesAfterSync)
+    }
+
+    /// Starts writing a checkpoint of the acknowledged state in the background, unless one is
+    /// being written already (the next commit past the interval tries again). A failure costs
+    /// only open time later, so it is not an error of the command that triggered it; it is
+    /// counted in ``checkpointFailures``.
+    func scheduleCheckpoint() {
+        guard checkpointInFlight == nil else {
+            checkpointDue = true  // started with the then-current state when this one ends
+            return
+        }
+        guard let job = checkpointJob() else { return }
+        startCheckpoint(job, countsFailure: true)
+    }
+
+    /// Writes `job` in a detached task and records the outcome on the actor when it ends.
+    @discardableResult
+    func startCheckpoint(_ job: CheckpointWriter.Job, countsFailure: Bool) -> Task<Result<UInt64?, LedgerError>, Never> {
+        let writer = checkpointWriter
+        let task = Task.detached { [self] () -> Result<UInt64?, LedgerError> in
+            let outcome: Result<UInt64?, LedgerError>
+            do throws(LedgerError) {
+                outcome = .success(try writer.write(job))
+            } catch {
+                outcome = .failure(error)
+            }
+            await self.checkpointFinished(outcome, job: job, countsFailure: countsFailure)
+            return outcome
+        }
+        checkpointInFlight = task
+        return task
+    }
+
+    func checkpointFinished(_ outcome: Result<UInt64?, LedgerError>, job: CheckpointWriter.Job, countsFailure: Bool) {
+        checkpointInFlight = nil
+        switch outcome {
+        case .success(let written?):
+            checkpointedSequenceNumber = max(checkpointedSequenceNumber, written)
+            settleArchivedHistory(written: job)
+        case .success(nil): break
+        case .failure: if countsFailure { checkpointFailures += 1 }
+        }
+        if checkpointDue {
+            checkpointDue = false
+            if options.checkpointIntervalEvents > 0, lastSequenceNumber > checkpointedSequenceNumber { scheduleCheckpoint() }
+        }
+    }
+
+    /// After `job`'s checkpoint wrote the command history to the archive: the states in memory
+    /// keep only what changed since, and read the rest from the archive as of that checkpoint.
+    /// Skipped when a forgetting rebuilt the state since the snapshot (its rows are gone).
+    func settleArchivedHistory(written job: CheckpointWriter.Job) {
+        guard let archive = checkpointWriter.archive,
+              job.folded.state.lastForgettingSequenceNumber == current.lastForgettingSequenceNumber
+        else { return }
+        let reader = archiveReader ?? ArchiveReader(archive: archive, asOf: job.sequenceNumber)
+        reader.sequenceNumber = max(reader.sequenceNumber, job.sequenceNumber)
+        archiveReader = reader
+        current.settle(written: job.folded.state, reader: reader)
+        head.settle(written: job.folded.state, reader: reader)
+        projections.settle(written: job.folded.readModels, reader: reader)
+    }
+
+    /// P3, after `PersonForgotten` is durable: destroys the keys, rebuilds every state from the
+    /// journal so the person's texts read as redacted, removes every older checkpoint (they
+    /// hold the texts readable; a background write of an older snapshot is dropped) and
+    /// writes a fresh one. Until the state is rebuilt no checkpoint is written; a failure is
+    /// retried by the next `execute` and `close`, and the next open finishes it in any case
+    /// (key still present, or checkpoints older than the forgetting).
+    func completeForgetting(_ people: some Sequence<PersonID>) {
+        unfinishedForgetting.formUnion(people)
+        do {
+            try personalKeys.forget(unfinishedForgetting)
+            let replayed = try LedgerReplay.fold(
+                try Ledger.reader(of: journal), from: FoldedState(), through: lastSequenceNumber, personalTexts: personalKeys)
+            guard replayed.lastSequenceNumber == lastSequenceNumber, replayed.chainValue == chainValue else { return }
+            current = replayed.state
+            projections = replayed.readModels
+            unstoredChanges.forget(unfinishedForgetting)
+            storeDurableChanges()
+            // Validation's head: the rebuilt state plus the batches written since.
+            head = current
+            for batch in unacknowledged {
+                for event in batch.events { head.apply(event) }
+            }
+            try checkpointWriter.removeAll(coveringLessThan: current.lastForgettingSequenceNumber)
+            unfinishedForgetting = []
+        } catch {
+            return
+        }
+        if options.checkpointIntervalEvents > 0 { scheduleCheckpoint() }
+    }
+
+    /// Writes a checkpoint of the acknowledged state now (for example before the app is
+    /// suspended), after any checkpoint already being written. The encoding and the write run
+    /// off the actor; commands keep executing meanwhile.
+    /// - Throws: ``LedgerError/storage(_:)`` when it cannot be written or the ledger failed;
+    ///   ``LedgerError/personalKeys(_:)`` while a forgetting is unfinished;
+    ///   ``LedgerError/closed``.
+    public func checkpoint() async throws(LedgerError) {
+        await enterGate()
+        defer { gate.leave() }
+        guard !isClosed else { throw .closed }
+        if let failure { throw .storage(failure) }
+        await checkpointWritten()
+        if !unfinishedForgetting.isEmpty { completeForgetting([]) }
+        await checkpointWritten()  // completeForgetting may have started one
+        guard let job = checkpointJob() else {
+            throw .personalKeys("forgetting \(unfinishedForgetting.count) person(s) is unfinished (their texts would be written readable); see unfinishedForgetting")
+        }
+        if case .failure(let error) = await startCheckpoint(job, countsFailure: false).value { throw error }
+    }
+
+    /// Waits until no checkpoint is being written (a commit may start one while waiting).
+    /// Tests use it to observe a background write's outcome.
+    func checkpointWritten() async {
+        while let inFlight = checkpointInFlight { _ = await inFlight.value }
+    }
+}

@@ -1,0 +1,123 @@
+import SystemPackage
+import TallyJournal
+import TallyModel
+import TallyProjections
+import TallyStore
+
+/// The read side's upkeep: the store written after durability, in a later turn of the actor; the
+/// observations refreshed after it; a rebuild from the journal.
+extension Ledger {
+    /// Ends every ``observe(_:)`` and ``observePlanning(_:)`` sequence (the ledger closed), the
+    /// store's once their refresh of the last commit is done.
+    func finishObservations() async {
+        for observation in planningObservations.values { observation.finish() }
+        planningObservations = [:]
+        await refresher.finish()
+    }
+
+    /// Writes what committed batches changed to the read side, once the journal has made every
+    /// applied event durable: the rows then show exactly a durable prefix of the journal, never
+    /// an event a crash could lose (under `.synchronous`, right after each batch; under the other
+    /// policies, after the next sync).
+    /// Writes the store in a later turn of the actor, so that acknowledging a batch never waits
+    /// for SQLite; under load one write covers every batch committed in between.
+    func scheduleStoreWrite() {
+        guard !storeWriteScheduled else { return }
+        storeWriteScheduled = true
+        Task { await self.writeScheduledStore() }
+    }
+
+    func writeScheduledStore() {
+        storeWriteScheduled = false
+        if !isClosed { storeDurableChanges() }
+    }
+
+    func storeDurableChanges() {
+        guard unstoredChanges.eventCount > 0 || unstoredChanges.forgetsPeople else { return }
+        if journal.durableSequenceNumber < lastSequenceNumber {
+            // Relaxed durability: what waits for the store stays bounded; past a checkpoint
+            // interval's worth of events, sync the journal (as a checkpoint does) and write.
+            guard unstoredChanges.eventCount >= max(1, options.checkpointIntervalEvents),
+                  (try? synchronizeEvidence()) != nil,
+                  journal.durableSequenceNumber >= lastSequenceNumber
+            else { return }
+        }
+        let modified = readSide.commit(
+            unstoredChanges,
+            snapshot: StoreSnapshot(current, projections),
+            coverage: StoreCoverage(sequenceNumber: lastSequenceNumber, chainValue: chainValue.bytes))
+        unstoredChanges = StoreChanges()
+        refreshObservations(modifiedTables: modified)
+    }
+
+    /// Recomputes the observed values that read a table the commit modified (all of them when
+    /// `modifiedTables` is nil), when the store shows the last committed batch.
+    func refreshObservations(modifiedTables: Set<String>? = nil) {
+        guard let shown = readSide.store(showing: lastSequenceNumber) else { return }
+        refresher.committed(modifiedTables: modifiedTables)
+        guard !planningObservations.isEmpty else { return }
+        let view = planningView(store: shown)
+        for observation in planningObservations.values { observation.refresh(view, modifiedTables: nil) }
+    }
+
+    /// Registers an observation of the store (``observe(_:)``), its first value yielded; returns its id.
+    func addStoreObservation(_ observation: any ValueObserving<LedgerStore>) -> UInt64 {
+        nextObservationID += 1
+        refresher.add(observation, id: nextObservationID)
+        return nextObservationID
+    }
+
+    /// Registers an observation of the planning view (``observePlanning(_:)``); returns its id.
+    func addPlanningObservation(_ observation: any ValueObserving<PlanningView>) -> UInt64 {
+        nextObservationID += 1
+        planningObservations[nextObservationID] = observation
+        return nextObservationID
+    }
+
+    /// Returns once the store observations are recomputed for every store commit so far (tests).
+    package func observationsRefreshed() async {
+        storeDurableChanges()
+        await refresher.idle()
+    }
+
+    /// Drops an observation whose consumer went away.
+    func removeObservation(_ id: UInt64) {
+        refresher.remove(id)
+        planningObservations[id] = nil
+    }
+
+    /// Rebuilds the read-side store from the journal alone (`tally rebuild`): folds every event
+    /// from the first, checks that the fold ends where the ledger does, and replaces every row.
+    /// Writers wait meanwhile.
+    /// - Parameter progress: called with (rows written, rows in all) now and then.
+    /// - Returns: the store's row counts per table afterwards.
+    /// - Throws: ``LedgerError/readSide(_:)`` when the ledger keeps no store or it cannot be
+    ///   written; journal and codec errors of the fold.
+    public func rebuildReadSide(progress: @Sendable (Int, Int) -> Void = { _, _ in }) async throws(LedgerError) -> [String: Int] {
+        await enterGate()
+        defer { gate.leave() }
+        guard !isClosed else { throw .closed }
+        await settleUnacknowledged()
+        if let failure { throw .storage(failure) }
+        try synchronizeEvidence()  // the store never claims what the journal has not made durable
+        let folded = try LedgerReplay.fold(
+            try Ledger.reader(of: journal), from: FoldedState(), through: lastSequenceNumber, personalTexts: personalKeys)
+        guard folded.lastSequenceNumber == lastSequenceNumber, folded.chainValue == chainValue else {
+            throw .readSide("the journal's fold ends at \(folded.lastSequenceNumber), not at the ledger's \(lastSequenceNumber) with its chain value")
+        }
+        let counts = try readSide.rebuild(
+            from: StoreSnapshot(folded.state, folded.readModels),
+            coverage: StoreCoverage(sequenceNumber: folded.lastSequenceNumber, chainValue: folded.chainValue.bytes),
+            progress: progress)
+        unstoredChanges = StoreChanges()
+        refreshObservations()
+        return counts
+    }
+
+    /// The read side when it shows exactly the committed state; `nil` while a write to it is
+    /// pending or failed, or when the ledger keeps none (``LedgerOpenReport/readSide``).
+    public var store: LedgerStore? {
+        storeDurableChanges()  // a scheduled write not run yet is done now
+        return readSide.store(showing: lastSequenceNumber)
+    }
+}

@@ -1,0 +1,315 @@
+import SystemPackage
+import TallyJournal
+import TallyModel
+import TallyProjections
+import TallyStore
+
+/// The write pipeline: validate against the head, seal and append one frame per batch under the
+/// FIFO gate, wait for durability outside it (group commit), then commit in sequence order.
+extension Ledger {
+    /// Executes one command; see ``execute(_:)-([Command])``.
+    @discardableResult
+    public func execute(_ command: Command) async throws(LedgerError) -> [EventPosition] {
+        try await execute([command])
+    }
+
+    /// Validates `commands` in order and writes all their events (with any `PeriodClosed` due,
+    /// B6) as one journal frame; returns once the frame is durable (`.synchronous`) or written
+    /// (`.interval`, `.none`).
+    ///
+    /// Validation and the write happen under the ledger's FIFO gate, against the state of
+    /// every batch written before (acknowledged or not); the wait for durability happens
+    /// outside it, so concurrent calls share one `fdatasync`. A failed sync fails every batch
+    /// it covered and leaves the ledger failed: this and every later call throws
+    /// ``LedgerError/storage(_:)``, and what reads see stays as of the last acknowledged batch;
+    /// open the ledger again (after closing it) to continue.
+    ///
+    /// - Returns: the position of every new event, in order.
+    /// - Throws: ``LedgerError/rejected(_:)`` for the first command that breaks a rule (nothing
+    ///   is appended, G6); ``LedgerError/invalidBatch(commandCount:limit:)``;
+    ///   ``LedgerError/batchTooLarge(recordCount:limit:)`` when the batch cannot be one journal
+    ///   frame (checked before validation, and again as period closes add events);
+    ///   ``LedgerError/storage(_:)`` when the write or the sync fails (nothing is
+    ///   acknowledged) or the ledger is failed; ``LedgerError/personalKeys(_:)`` when a new
+    ///   personal key cannot be written, or the ledger was opened with unreadable personal
+    ///   texts (it is read-only then); ``LedgerError/closed``.
+    @discardableResult
+    public func execute(_ commands: [Command]) async throws(LedgerError) -> [EventPosition] {
+        try checkCommandCount(commands.count)
+        try options.checkBatchFitsOneFrame(commandCount: commands.count)
+        let outcomes = await executeBatches([commands])
+        precondition(outcomes.count == 1, "one batch has one outcome")
+        return try outcomes[0].get()
+    }
+
+    /// Executes `commands` in order, **each as its own atomic batch** (its own journal frame),
+    /// as that many calls of ``execute(_:)-(Command)`` one after the other would, but with one
+    /// wait for durability for all of them: several commands share one `fdatasync`.
+    ///
+    /// Under the FIFO gate, each command in turn is validated against the state of every batch
+    /// written before it, including the earlier commands of this call, and written as its own
+    /// frame; a command that breaks a rule is rejected, nothing of it is written, and the next
+    /// command is executed. Outside the gate, one wait makes the last written frame durable;
+    /// then every written command is acknowledged, in order. Nothing is acknowledged before it
+    /// is durable (`.synchronous`); under `.interval` and `.none` each command is acknowledged
+    /// once written, as ``execute(_:)-([Command])`` does.
+    ///
+    /// The call stops at the first command that fails for a reason other than a rule
+    /// (``LedgerError/storage(_:)`` when the write fails or the ledger is failed,
+    /// ``LedgerError/personalKeys(_:)``, ``LedgerError/batchTooLarge(recordCount:limit:)``,
+    /// ``LedgerError/closed``): its failure is the last outcome, and the commands after it are
+    /// neither executed nor listed. A failed sync fails every command it covered with
+    /// ``LedgerError/storage(_:)`` and leaves the ledger failed (G6, as ``execute(_:)-([Command])``);
+    /// a command made durable by an earlier sync stays acknowledged.
+    ///
+    /// - Parameter commands: 1...``LedgerOptions/commandsPerBatchMax`` commands, in the order
+    ///   they are to take effect.
+    /// - Returns: one outcome per executed command, in order: the positions of its events, or
+    ///   why it was not acknowledged (a rejection carries the rule, with `commandIndex` 0, as
+    ///   for a single command). As many outcomes as commands unless the call stopped early.
+    /// - Throws: ``LedgerError/invalidBatch(commandCount:limit:)`` for an empty list or one
+    ///   longer than ``LedgerOptions/commandsPerBatchMax``; nothing is executed then.
+    public func execute(each commands: [Command]) async throws(LedgerError) -> [Result<[EventPosition], LedgerError>] {
+        try checkCommandCount(commands.count)
+        return await executeBatches(commands.map { [$0] })
+    }
+
+    /// Refuses an empty call or one of more than `commandsPerBatchMax` commands.
+    func checkCommandCount(_ count: Int) throws(LedgerError) {
+        guard count > 0, count <= options.commandsPerBatchMax else {
+            throw .invalidBatch(commandCount: count, limit: options.commandsPerBatchMax)
+        }
+    }
+
+    /// The one execution path: under the gate, writes each batch as its own frame, in order
+    /// (a rejected batch writes nothing and the next is executed; any other failure ends the
+    /// loop); outside it, one wait for the last written frame, then each written batch is
+    /// acknowledged. Under a relaxed policy each batch is committed as soon as it is written.
+    /// - Returns: one outcome per batch executed: all of them, or up to and including the first
+    ///   that failed for a reason other than a rule.
+    func executeBatches(_ batches: [[Command]]) async -> [Result<[EventPosition], LedgerError>] {
+        await enterGate()
+        var outcomes: [Result<WrittenBatch?, LedgerError>] = []
+        outcomes.reserveCapacity(batches.count)
+        var lastWritten: UInt64?
+        do {
+            defer { gate.leave() }
+            for commands in batches {
+                do throws(LedgerError) {
+                    let written = try write(commands)
+                    if let written {
+                        lastWritten = written.receipt.lastSequenceNumber
+                        if journal.acknowledgesAfterSync {
+                            unacknowledged.append(written)
+                        } else {
+                            commit(written)  // `.interval` / `.none`: acknowledged once written, as the journal's append
+                        }
+                    }
+                    outcomes.append(.success(written))
+                } catch {
+                    outcomes.append(.failure(error))
+                    guard case .rejected = error else { break }
+                }
+            }
+            if !journal.acknowledgesAfterSync {
+                storeDurableChanges()  // writes once a background sync covered everything
+            }
+        }
+        // Outside the gate: the next batches validate and write while these sync, and the
+        // journal's leader syncs for all of them at once.
+        if journal.acknowledgesAfterSync, let last = lastWritten {
+            do {
+                try await Ledger.waitUntilDurable(journal, through: last)
+                commitDurable(through: max(last, journal.durableSequenceNumber))  // every batch the sync covered
+            } catch {
+                fail(error)
+            }
+        }
+        return outcomes.map { outcome in
+            switch outcome {
+            case .failure(let error): .failure(error)
+            case .success(nil): .success([])
+            case .success(let batch?):
+                lastSequenceNumber >= batch.receipt.lastSequenceNumber
+                    ? .success(batch.positions)
+                    : .failure(.storage(failure ?? .journalFailed(reason: "sync failed")))
+            }
+        }
+    }
+
+    /// Under the gate: validates `commands` against ``head``, seals and writes their events as
+    /// one frame and applies them to ``head``. Nil when they produce no event.
+    func write(_ commands: [Command]) throws(LedgerError) -> WrittenBatch? {
+        guard !isClosed else { throw .closed }
+        if let failure { throw .storage(failure) }
+        // P2: new texts of people whose key is missing would get a new key, and the restored
+        // original file would then lose them; such a ledger is for reading only.
+        guard openReport.unreadablePersonalTexts == 0 else {
+            throw .personalKeys("this ledger was opened with \(openReport.unreadablePersonalTexts) unreadable personal text(s) and is read-only; restore \(LedgerDirectory.personalKeysName) and open it again to write")
+        }
+        if !unfinishedForgetting.isEmpty { completeForgetting([]) }
+        let events: [Event]
+        let validated: LedgerState?
+        do {
+            (events, validated) = try validate(commands)
+        } catch {
+            try requireArchiveReadable()  // a rejection may stem from an entry that could not be read
+            throw error
+        }
+        guard !events.isEmpty else { return nil }
+        try requireArchiveReadable()
+        let records = events.map { Ledger.record(for: $0, sealingWith: personalKeys) }
+        try persistNewKeys(for: records)
+        let receipt: AppendReceipt
+        do {
+            receipt = try journal.write(records)
+        } catch {
+            throw .storage(error)
+        }
+        precondition(receipt.firstSequenceNumber == head.nextSequenceNumber, "journal and ledger state disagree on the next sequence number")
+        if let validated {
+            head = validated
+        } else {
+            for event in events { head.apply(event) }
+        }
+        return WrittenBatch(receipt: receipt, events: events)
+    }
+
+    /// Validates `commands` against ``head``: their events, and the state after them when it was
+    /// computed on a copy (a batch, or period closes first); nil when the one command's events
+    /// are to be applied to the head in place after the write.
+    func validate(_ commands: [Command]) throws(LedgerError) -> (events: [Event], state: LedgerState?) {
+        // One command without period closes is validated against the head itself and its
+        // events applied in place after the write; a batch (or closes) is validated on a copy
+        // of it, which costs a copy of what the batch changes (G6: all or nothing).
+        if commands.count == 1, case .ready(let planned) = try CommandExecutor.plan(commands[0], against: head) {
+            return (planned, nil)
+        }
+        var executor = CommandExecutor(state: head)
+        for (index, command) in commands.enumerated() {
+            do {
+                try executor.execute(command)
+            } catch .rejected(var violation) {
+                violation.commandIndex = index
+                throw .rejected(violation)
+            }
+            // Period closes add events: stop as soon as the frame cannot hold them.
+            let recordsMax = options.journalLimits.recordsPerFrameMax
+            guard executor.events.count <= recordsMax else {
+                throw .batchTooLarge(recordCount: executor.events.count, limit: recordsMax)
+            }
+        }
+        return (executor.events, executor.state)
+    }
+
+    /// Refuses to write (and fails the ledger) once a read of the checkpoint archive failed:
+    /// what was validated may have missed an entry that exists.
+    func requireArchiveReadable() throws(LedgerError) {
+        guard let failed = archiveReader?.failure else { return }
+        let error = JournalError.journalFailed(reason: "checkpoint archive: \(failed); close and open the ledger again")
+        if failure == nil { checkpointWriter.abandonCheckpoints() }
+        failure = error
+        throw .storage(error)
+    }
+
+    /// Waits, off the actor, until the journal holds `sequenceNumber` durably; the journal's
+    /// first waiter syncs for everyone written before it (group commit).
+    @concurrent
+    nonisolated static func waitUntilDurable(_ journal: Journal, through sequenceNumber: UInt64) async throws(JournalError) {
+        try await journal.waitUntilDurable(sequenceNumber)
+    }
+
+    /// Commits, in sequence order, every written batch whose frame is durable through
+    /// `sequenceNumber`. Callers resume from their sync in any order; the first commits for all.
+    func commitDurable(through sequenceNumber: UInt64) {
+        while let first = unacknowledged.first, first.receipt.lastSequenceNumber <= sequenceNumber {
+            unacknowledged.removeFirst()
+            commit(first)
+        }
+        scheduleStoreWrite()  // after the callers are answered: one store transaction for all that committed meanwhile
+    }
+
+    /// The commit step: `batch` is durable (or, under a relaxed policy, written) and is now
+    /// acknowledged. Applies it to the state reads see and to the read models, then completes
+    /// a forgetting or schedules a checkpoint, then publishes it to ``changes``. Batches
+    /// arrive here exactly once each, in sequence order.
+    func commit(_ batch: WrittenBatch) {
+        precondition(batch.receipt.firstSequenceNumber == current.nextSequenceNumber, "batches must be committed in sequence order")
+        for event in batch.events { current.apply(event) }
+        let committed = batch.committedEvents
+        for event in committed { projections.apply(event.event, sequenceNumber: event.sequenceNumber) }
+        chainValue = batch.receipt.chainValue
+        for event in batch.events { unstoredChanges.add(event) }
+        let forgotten = batch.events.compactMap { event -> PersonID? in
+            if case .personForgotten(let forgotten) = event.payload { forgotten.personID } else { nil }
+        }
+        if !forgotten.isEmpty {
+            completeForgetting(forgotten)
+        } else if options.checkpointIntervalEvents > 0,
+           lastSequenceNumber - checkpointedSequenceNumber >= UInt64(options.checkpointIntervalEvents) {
+            scheduleCheckpoint()
+        }
+        broadcaster.publish(committed)
+    }
+
+    /// A sync failed (G6): every batch durable before it is committed, every other written
+    /// batch is dropped, and the ledger refuses further writes. The acknowledged state (`current`)
+    /// keeps the last acknowledged batch.
+    func fail(_ error: JournalError) {
+        commitDurable(through: journal.durableSequenceNumber)
+        if failure == nil { failure = error }
+        unacknowledged = []
+        head = current
+    }
+
+    /// Waits for every written batch to be durable and commits it (or fails the ledger).
+    func settleUnacknowledged() async {
+        guard let last = unacknowledged.last?.receipt.lastSequenceNumber else { return }
+        do {
+            try await Ledger.waitUntilDurable(journal, through: last)
+            commitDurable(through: max(last, journal.durableSequenceNumber))  // every batch the sync covered
+        } catch {
+            fail(error)
+        }
+    }
+
+    /// P2: a key is durable before any acknowledged event is sealed with it. A batch the
+    /// journal would refuse (frame limits) is refused before the key file is written, and the
+    /// keys made for it are dropped, so a refused batch leaves nothing behind. The key file
+    /// records the last acknowledged sequence number as evidence (`LedgerEvidence`), so what
+    /// it proves must be durable first (under a relaxed durability policy, a sync).
+    func persistNewKeys(for records: [NewRecord]) throws(LedgerError) {
+        do throws(LedgerError) {
+            do {
+                try journal.checkLimits(records)
+            } catch {
+                throw .storage(error)
+            }
+            guard personalKeys.hasUnpersistedKeys else { return }
+            try synchronizeEvidence()
+            try personalKeys.persist(acknowledgedThrough: lastSequenceNumber)
+        } catch {
+            personalKeys.discardUnpersisted()
+            throw error
+        }
+    }
+
+    /// Makes every acknowledged record durable before a file that proves them (a checkpoint,
+    /// the key store) is written: a crash must never leave evidence of more than the journal
+    /// holds. A no-op under the synchronous policy, where every acknowledged record is durable.
+    func synchronizeEvidence() throws(LedgerError) {
+        if journal.acknowledgesAfterSync { return }
+        do {
+            try journal.synchronize()
+        } catch {
+            throw .storage(error)
+        }
+    }
+
+    func enterGate() async {
+        if gate.tryEnter() { return }
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            gate.enqueue(waiter)
+        }
+    }
+}
