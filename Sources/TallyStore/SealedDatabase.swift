@@ -66,24 +66,12 @@ struct SealedDatabase: Sendable {
 
     /// Runs `body` in one transaction.
     func write(_ body: (Database) throws -> Void) throws(StoreError) {
-        do {
-            try pool.write(body)
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw Self.storeError(error, path: path)
-        }
+        try classified { try pool.write(body) }
     }
 
     /// Runs `body` outside a transaction on the writer connection.
     func run<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-        do {
-            return try pool.writeWithoutTransaction(body)
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw Self.storeError(error, path: path)
-        }
+        try classified { try pool.writeWithoutTransaction(body) }
     }
 
     /// Runs one statement's worth of reading on a reader connection without wrapping it in a
@@ -91,19 +79,19 @@ struct SealedDatabase: Sendable {
     /// the statement, not a `BEGIN`/`COMMIT` around it (what the archive's lookups of keys it
     /// mostly does not hold cost per command before). `body` must run exactly one statement.
     func readOneStatement<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-        do {
-            return try pool.unsafeRead(body)
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw Self.storeError(error, path: path)
-        }
+        try classified { try pool.unsafeRead(body) }
     }
 
     /// Runs `body` on a reader connection.
     func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        try classified { try pool.read(body) }
+    }
+
+    /// Runs `operation`, turning what SQLite or GRDB throws into a ``StoreError`` (damage told
+    /// from failures that may pass, ``storeError(_:path:)``).
+    private func classified<T>(_ operation: () throws -> T) throws(StoreError) -> T {
         do {
-            return try pool.read(body)
+            return try operation()
         } catch let error as StoreError {
             throw error
         } catch {
