@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 import TallyStore
 
@@ -60,7 +61,7 @@ final class ValueObservation<Input, Value: Equatable & Sendable>: ValueObserving
 }
 
 /// Re-runs the observations of the store off the engine's actor (issue 28 item 3): a commit
-/// only notes which tables it modified and returns; one background task at a time reads the
+/// only notes which tables it modified and returns; one background job at a time reads the
 /// store (a reader connection, beside the writer) for every observation whose recorded tables
 /// were modified, with the union of what the commits it missed modified, so writers never wait
 /// for observers and a slow observer coalesces commits instead of falling behind. Planning
@@ -72,12 +73,16 @@ final class ObservationRefresher: Sendable {
         var modifiedTables: Set<String>? = []
         var requested = false
         var draining = false
-        /// Who waits for the background task to end (``finish()``).
+        /// Who waits for the background job to end (``idle()``, ``finish()``).
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     private let readSide: ReadSide
     private let work = Mutex(Work())
+    /// Where the recomputations run: a thread of Dispatch's, not one of Swift concurrency's
+    /// cooperative pool (as many threads as cores), which SQLite's blocking reads would hold while
+    /// the actor and the consumers wait for a thread.
+    private let queue = DispatchQueue(label: "tally.observation-refresher", qos: .userInitiated)
 
     init(readSide: ReadSide) { self.readSide = readSide }
 
@@ -92,7 +97,7 @@ final class ObservationRefresher: Sendable {
     }
 
     /// Notes a commit that modified `modifiedTables` (nil: anything) and starts the background
-    /// task unless it runs; returns at once.
+    /// job unless it runs; returns at once.
     func committed(modifiedTables: Set<String>?) {
         let start = work.withLock { work -> Bool in
             guard !work.observations.isEmpty else { return false }
@@ -106,7 +111,7 @@ final class ObservationRefresher: Sendable {
             work.draining = true
             return true
         }
-        if start { Task.detached { self.drain() } }
+        if start { queue.async { self.drain() } }
     }
 
     /// Refreshes until no commit is waiting, then wakes whoever waits for it to be idle.
