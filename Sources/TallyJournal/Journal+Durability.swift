@@ -77,7 +77,10 @@ extension Journal {
                     return ([], all, false)
                 }
                 state.durableSequenceNumber = max(state.durableSequenceNumber, target)
-                if state.currentFile === file { state.durableWriteOffset = max(state.durableWriteOffset, offset) }
+                if state.currentFile === file {
+                    state.durableWriteOffset = max(state.durableWriteOffset, offset)
+                    state.index.durable(through: state.durableSequenceNumber)
+                }
                 let durable = state.durableSequenceNumber
                 let ready = state.waiters.filter { $0.sequenceNumber <= durable }
                 state.waiters.removeAll { $0.sequenceNumber <= durable }
@@ -109,6 +112,7 @@ extension Journal {
             }
             state.durableSequenceNumber = target
             state.durableWriteOffset = state.writeOffset
+            state.index.durable(through: target)
         }
     }
 

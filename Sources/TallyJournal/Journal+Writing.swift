@@ -72,6 +72,7 @@ extension Journal {
         }
         state.segments.append(segment)
         // The sealed segment's index names its last frame: the next open reads that one frame.
+        state.index.durable(through: state.durableSequenceNumber)
         state.index.writeTail()
         state.index = SegmentIndexWriter.forNewSegment(
             segment, header: header, in: directory, fileSystem: fileSystem,

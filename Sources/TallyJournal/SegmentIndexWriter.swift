@@ -1,8 +1,11 @@
 import SystemPackage
 
 /// The writer's side of the current segment's index (`SegmentIndex`): an entry appended every
-/// `entryIntervalBytes` of frames, the tail slot rewritten with the last frame at close and at
-/// rotation. Nothing is synced and no failure is reported: the index is a hint, and an index a
+/// `entryIntervalBytes` of frames, once the frame it names is durable (`durable(through:)`), the
+/// tail slot rewritten with the last frame at close and at rotation (after their sync). A hint
+/// never names a frame that is not durable: a power loss may keep a later frame's page and drop
+/// an earlier one's, and an open that trusted the later frame's hint would take the hole before
+/// it for history instead of a torn tail to cut. Nothing is synced and no failure is reported: the index is a hint, and an index a
 /// crash or a failed write left stale or torn only costs the next open a longer scan (the hints
 /// are verified there). After a failed write the index is left alone until the next open
 /// rewrites it.
@@ -24,6 +27,8 @@ struct SegmentIndexWriter {
     private var writtenTail: SegmentIndexEntry?
     /// The last frame written to the segment.
     private var lastFrame: SegmentIndexEntry?
+    /// Entries due (their interval passed) whose frames are not durable yet, in frame order.
+    private var dueEntries: [SegmentIndexEntry] = []
 
     /// The index of a segment just created: any older file of its name (an index left behind
     /// by a repair) is removed; the new file is created by the first write.
@@ -62,15 +67,22 @@ struct SegmentIndexWriter {
         return writer
     }
 
-    /// Notes a frame just written at `entry.offset` and appends it to the index when
-    /// `entryIntervalBytes` of frames have passed since the last entry.
+    /// Notes a frame just written at `entry.offset`; it becomes an entry of the index when
+    /// `entryIntervalBytes` of frames have passed since the last entry, written once it is durable.
     mutating func recordFrame(_ entry: SegmentIndexEntry) {
         lastFrame = entry
         guard entry.endOffset - lastEntryEnd >= entryIntervalBytes else { return }
-        let position = SegmentIndex.entriesOffset + Int64(entryCount) * Int64(SegmentIndexEntry.size)
-        if write(entry.encoded(), at: position) {
+        lastEntryEnd = entry.endOffset
+        dueEntries.append(entry)
+    }
+
+    /// Appends the due entries whose frames are durable now (every record through `sequenceNumber`).
+    mutating func durable(through sequenceNumber: UInt64) {
+        while let entry = dueEntries.first, entry.lastSequenceNumber <= sequenceNumber {
+            dueEntries.removeFirst()
+            let position = SegmentIndex.entriesOffset + Int64(entryCount) * Int64(SegmentIndexEntry.size)
+            guard write(entry.encoded(), at: position) else { return }
             entryCount += 1
-            lastEntryEnd = entry.endOffset
         }
     }
 

@@ -70,6 +70,25 @@ struct JournalTailTests {
         #expect(records.map(\.sequenceNumber) == Array(1...205))
     }
 
+    /// Found in review: an entry was written with its frame, before the sync. A power loss may
+    /// keep a later frame's page and its entry and drop an earlier frame's page; the open then
+    /// verified the later frame, walked to a clean end and kept the hole before it as history.
+    @Test("an index entry names only a durable frame: frames written but not synced get none, a sync writes the entries due")
+    func entriesNameOnlyDurableFrames() async throws {
+        let fileSystem = FaultInjectingFileSystem()
+        let journal = try Journal.open(at: journalPath, options: IndexedJournal.options(), fileSystem: fileSystem)
+        // One entry per 256 KiB of 200-byte frames: 3,000 frames make two entries due.
+        try await IndexedJournal.append(3_000, to: journal)
+        let indexPath = IndexedJournal.indexPath(of: Self.segmentName)
+        let beforeSync = fileSystem.contents(of: indexPath)?.count ?? 0
+        #expect(beforeSync <= 128, "no entry before its frame is durable (index of \(beforeSync) bytes)")
+        try journal.synchronize()
+        let afterSync = fileSystem.contents(of: indexPath)?.count ?? 0
+        #expect(afterSync == 128 + 2 * 64, "the two entries due, written once their frames are durable (\(afterSync) bytes)")
+        try journal.close()
+        #expect(try IndexedJournal.frames(fileSystem).count == 3_000)
+    }
+
     @Test("a killed writer (no close) leaves the tail slot behind: the next open reads the frames after it, all of them served")
     func killedWriterLeavesTailBehind() async throws {
         let fileSystem = try await IndexedJournal.closed(frames: 50)
