@@ -61,7 +61,13 @@ extension WalletMovementIndex: StateCodable {
         liveTransactionCounts = try reader.read()
         liveDays = try reader.read()
         for (walletID, days) in dailySums {
-            let total = days.values.reduce(Int128(0), +)
+            // Checked: damaged bytes can decode to sums no history adds up to.
+            var total = Int128(0)
+            for sum in days.values {
+                let (added, overflow) = total.addingReportingOverflow(sum)
+                guard !overflow else { throw .invalidCheckpoint(reason: "the daily sums of wallet \(walletID) overflow") }
+                total = added
+            }
             if total != 0 { totals[walletID] = total }
         }
     }
