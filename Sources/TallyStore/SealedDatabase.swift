@@ -77,7 +77,7 @@ struct SealedDatabase: Sendable {
     /// Runs one statement's worth of reading on a reader connection without wrapping it in a
     /// transaction: a single `SELECT` is atomic in SQLite by itself, and a point read then costs
     /// the statement, not a `BEGIN`/`COMMIT` around it (what the archive's lookups of keys it
-    /// mostly does not hold cost per command before). `body` must run exactly one statement.
+    /// mostly does not hold cost per command before). `body` must run one query statement.
     func readOneStatement<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         try classified { try pool.unsafeRead(body) }
     }

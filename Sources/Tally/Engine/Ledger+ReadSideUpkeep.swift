@@ -50,8 +50,10 @@ extension Ledger {
         refreshObservations(modifiedTables: modified)
     }
 
-    /// Recomputes the observed values that read a table the commit modified (all of them when
-    /// `modifiedTables` is nil), when the store shows the last committed batch.
+    /// When the store shows the last committed batch: hands the tables the commit modified (all
+    /// of them when `modifiedTables` is nil) to the refresher, which recomputes the store
+    /// observations that read one of them off the actor, and recomputes the planning
+    /// observations here.
     func refreshObservations(modifiedTables: Set<String>? = nil) {
         guard let shown = readSide.store(showing: lastSequenceNumber) else { return }
         refresher.committed(modifiedTables: modifiedTables)
@@ -60,18 +62,21 @@ extension Ledger {
         for observation in planningObservations.values { observation.refresh(view, modifiedTables: nil) }
     }
 
-    /// Registers an observation of the store (``observe(_:)``), its first value yielded; returns its id.
-    func addStoreObservation(_ observation: any ValueObserving<LedgerStore>) -> UInt64 {
+    /// An id for a new observation, taken before its first value is computed, so that a
+    /// consumer that goes away at any time removes it (``removeObservation(_:)``).
+    func newObservationID() -> UInt64 {
         nextObservationID += 1
-        refresher.add(observation, id: nextObservationID)
         return nextObservationID
     }
 
-    /// Registers an observation of the planning view (``observePlanning(_:)``); returns its id.
-    func addPlanningObservation(_ observation: any ValueObserving<PlanningView>) -> UInt64 {
-        nextObservationID += 1
-        planningObservations[nextObservationID] = observation
-        return nextObservationID
+    /// Registers an observation of the store (``observe(_:)``), its first value yielded.
+    func addStoreObservation(_ observation: any ValueObserving<LedgerStore>, id: UInt64) {
+        refresher.add(observation, id: id)
+    }
+
+    /// Registers an observation of the planning view (``observePlanning(_:)``), its first value yielded.
+    func addPlanningObservation(_ observation: any ValueObserving<PlanningView>, id: UInt64) {
+        planningObservations[id] = observation
     }
 
     /// Returns once the store observations are recomputed for every store commit so far (tests).

@@ -215,17 +215,16 @@ public actor Ledger {
                 await checkpointWritten()
             }
         }
+        var closeFailure: JournalError?
         do {
             try journal.close()
         } catch {
-            await finishObservations()
-            readSide.close()
-            checkpointWriter.archive?.close()
-            throw .storage(error)
+            closeFailure = error
         }
-        storeDurableChanges()  // observers get the last batch's value before their sequence ends
+        if closeFailure == nil { storeDurableChanges() }  // observers get the last batch's value before their sequence ends
         await finishObservations()
         readSide.close()
         checkpointWriter.archive?.close()
+        if let closeFailure { throw .storage(closeFailure) }
     }
 }

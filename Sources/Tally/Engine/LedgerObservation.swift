@@ -14,6 +14,8 @@ protocol ValueObserving<Input>: Sendable {
     func refresh(_ input: Input, modifiedTables: Set<String>?)
     /// Ends the sequence (the ledger closed).
     func finish()
+    /// Whether the sequence ended (a computation failed, or ``finish()``): nothing to refresh.
+    var isFinished: Bool { get }
 }
 
 /// A value, its last yielded version and the continuation of the sequence that delivers it.
@@ -25,6 +27,7 @@ final class ValueObservation<Input, Value: Equatable & Sendable>: ValueObserving
     /// recomputes the value. Values computed from the planning view depend on everything.
     private let region: Mutex<StoreReadRegion>
     private let recordsRegion: Bool
+    private let finished = Mutex(false)
 
     /// - Parameter recordsRegion: whether `compute` reads only the store, so that the tables
     ///   it reads can be recorded (``StoreReadRegion``).
@@ -53,11 +56,17 @@ final class ValueObservation<Input, Value: Equatable & Sendable>: ValueObserving
             }
             if changed { continuation.yield(value) }
         } catch {
+            finished.withLock { $0 = true }
             continuation.finish(throwing: error)
         }
     }
 
-    func finish() { continuation.finish() }
+    func finish() {
+        finished.withLock { $0 = true }
+        continuation.finish()
+    }
+
+    var isFinished: Bool { finished.withLock { $0 } }
 }
 
 /// Re-runs the observations of the store off the engine's actor (issue 28 item 3): a commit
@@ -191,11 +200,12 @@ extension Ledger {
                 throw .readSide(error.description)
             }
         }, recordsRegion: true, continuation)
-        observation.refresh(store, modifiedTables: nil)
-        let id = addStoreObservation(observation)
+        let id = newObservationID()
         continuation.onTermination = { [weak self] _ in
             Task { await self?.removeObservation(id) }
         }
+        observation.refresh(store, modifiedTables: nil)
+        if !observation.isFinished { addStoreObservation(observation, id: id) }  // registered after its first value: no refresh races it
         return stream
     }
 
@@ -214,11 +224,12 @@ extension Ledger {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Value.self, bufferingPolicy: .bufferingNewest(1))
         guard let store = storeForNewObservation(continuation) else { return stream }
         let observation = ValueObservation<PlanningView, Value>(value, recordsRegion: false, continuation)
-        observation.refresh(planningView(store: store), modifiedTables: nil)
-        let id = addPlanningObservation(observation)
+        let id = newObservationID()
         continuation.onTermination = { [weak self] _ in
             Task { await self?.removeObservation(id) }
         }
+        observation.refresh(planningView(store: store), modifiedTables: nil)
+        if !observation.isFinished { addPlanningObservation(observation, id: id) }
         return stream
     }
 

@@ -221,7 +221,11 @@ final class ReadSide: Sendable {
             return nil
         }
         do throws(StoreError) {
-            let modified = try store.commit(changes, from: snapshot(), coverage: coverage)
+            // P3: a forgetting truncates the WAL, which a reader's snapshot would hold up: the
+            // observations off the actor wait for this commit instead.
+            let modified = changes.forgetsPeople
+                ? try inUse.withLock { _ throws(StoreError) in try store.commit(changes, from: snapshot(), coverage: coverage) }
+                : try store.commit(changes, from: snapshot(), coverage: coverage)
             stored.withLock { $0 = coverage.sequenceNumber }
             return modified
         } catch {
