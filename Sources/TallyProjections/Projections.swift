@@ -3,7 +3,10 @@ import TallyModel
 /// All four read models, folded together: one ``apply(_:sequenceNumber:)`` routes each event.
 ///
 /// Net worth is a view over the wallet state (``netWorth``), so the bundle keeps the wallet
-/// facts once. The checkpoint holds the three states and the last sequence number applied.
+/// facts once. The transactions are kept once too, in one book (``transactions``) that this
+/// bundle folds and the wallet, debt and budget read models read: each derives what it keeps
+/// (movements, debts, a date index) from the record before and after an event. The checkpoint
+/// holds the book, the read models' states and the last sequence number applied.
 public struct Projections: Hashable, Sendable {
     /// Wallet balances (W1-W6).
     public internal(set) var wallets = WalletProjection()
@@ -15,6 +18,23 @@ public struct Projections: Hashable, Sendable {
     public internal(set) var goals = GoalProjection()
     /// The sequence number of the last event applied, `nil` before any.
     public internal(set) var lastSequenceNumber: UInt64?
+    /// Every transaction recorded, once: its current fields (T2), whether it is live (T3) and
+    /// the sequence number that recorded it. Only a transaction every read model can use is
+    /// kept (a known wallet in its currency, a positive amount, a valid split); an event the
+    /// book refuses changes nothing and each read model reports why it could not use it. In the
+    /// checkpoint archive once a checkpoint wrote it (``ArchivedMap``). The wallet, debt and
+    /// budget read models read it through their own `transactions`, which is this value
+    /// (persistent maps: a copy shares every node); nothing else writes it.
+    var transactions = ArchivedMap<TransactionID, TransactionRecord>(space: .readModelTransactions) {
+        didSet { lendTransactions() }
+    }
+
+    /// Gives the wallet, debt and budget read models the current book to read.
+    private mutating func lendTransactions() {
+        wallets.transactions = transactions
+        debts.transactions = transactions
+        budgets.transactions = transactions
+    }
 
     /// Empty read models, before any event.
     public init() {}
@@ -24,11 +44,43 @@ public struct Projections: Hashable, Sendable {
 
     /// Folds one event into every read model. Never throws or traps.
     public mutating func apply(_ event: Event, sequenceNumber: UInt64) {
-        wallets.apply(event, sequenceNumber: sequenceNumber)
-        debts.apply(event, sequenceNumber: sequenceNumber)
-        budgets.apply(event, sequenceNumber: sequenceNumber)
+        let before = recordTransaction(event.payload, sequenceNumber: sequenceNumber)
+        wallets.apply(event, sequenceNumber: sequenceNumber, before: before)
+        debts.apply(event, sequenceNumber: sequenceNumber, before: before)
+        budgets.apply(event, sequenceNumber: sequenceNumber, before: before)
         goals.apply(event, sequenceNumber: sequenceNumber, wallets: wallets)
         lastSequenceNumber = sequenceNumber
+    }
+
+    /// The one fold of the transaction book: applies a transaction event to ``transactions``
+    /// and returns the record as it was before (`nil` for other events, or when unknown).
+    private mutating func recordTransaction(_ payload: EventPayload, sequenceNumber: UInt64) -> TransactionRecord? {
+        guard let id = DebtProjection.transactionID(changedBy: payload) else { return nil }
+        let before = transactions[id]
+        switch payload {
+        case .transactionRecorded(let recorded):
+            guard before == nil, isUsable(recorded.details) else { break }
+            transactions[id] = TransactionRecord(details: recorded.details, isLive: true, sequenceNumber: sequenceNumber)
+        case .templateActivated(let activated):
+            guard before == nil, isUsable(activated.details) else { break }
+            transactions[id] = TransactionRecord(details: activated.details, isLive: true, sequenceNumber: sequenceNumber)
+        case .transactionEdited(let edited):
+            guard before != nil, isUsable(edited.details) else { break }
+            transactions.update(id) { $0.details = edited.details }
+        case .transactionDeleted:
+            transactions.update(id) { $0.isLive = false }
+        case .transactionRestored:
+            transactions.update(id) { $0.isLive = true }
+        default:
+            break
+        }
+        return before
+    }
+
+    /// Whether every read model can use a transaction with `details`: a known wallet in the
+    /// amount's currency (W1), a positive amount (T1) and a split that sums to it (S3).
+    private func isUsable(_ details: TransactionDetails) -> Bool {
+        wallets.invalidReason(details) == nil && DebtProjection.invalidSplit(details) == nil
     }
 
     /// Folds events numbered from `firstSequenceNumber` on.
@@ -38,6 +90,14 @@ public struct Projections: Hashable, Sendable {
             apply(event, sequenceNumber: sequenceNumber)
             sequenceNumber &+= 1
         }
+    }
+
+    /// The read models after `events`, numbered from `firstSequenceNumber` (the static form
+    /// `(state, events) -> state`).
+    public func folding(_ events: some Sequence<Event>, firstSequenceNumber: UInt64 = 1) -> Projections {
+        var result = self
+        result.apply(events, firstSequenceNumber: firstSequenceNumber)
+        return result
     }
 
     static let stateMagic = "tally.projections"
@@ -51,6 +111,7 @@ public struct Projections: Hashable, Sendable {
         var writer = BinaryWriter(reservingCapacity: 4096)
         writer.writeStateHeader(Self.stateMagic)
         lastSequenceNumber.encode(to: &writer)
+        writer.write(transactions, archived: archived)
         wallets.encodeState(to: &writer, archived: archived)
         debts.encodeState(to: &writer, archived: archived)
         budgets.encodeState(to: &writer, archived: archived)
@@ -64,11 +125,14 @@ public struct Projections: Hashable, Sendable {
         var reader = StateReader(bytes)
         try reader.readHeader(Self.stateMagic)
         lastSequenceNumber = try reader.read()
+        let transactions = try reader.read(.readModelTransactions, ArchivedMap<TransactionID, TransactionRecord>.self)
         wallets = try WalletProjection(from: &reader)
         debts = try DebtProjection(from: &reader)
         budgets = try BudgetProjection(from: &reader)
         goals = try GoalProjection(from: &reader)
         try reader.finish()
+        self.transactions = transactions
+        lendTransactions()  // an initializer runs no observer
     }
 
     /// All read models as one canonical JSON object: `{"budgets","debts","goals","netWorth","wallets"}`.
@@ -85,9 +149,9 @@ public struct Projections: Hashable, Sendable {
 extension Projections {
     /// The maps that grow with history: in the checkpoint archive once a checkpoint wrote them.
     static var archived: ArchivedFields<Projections> {
-        ArchivedFields().with(\.wallets.transactions).with(\.wallets.transfers)
-            .with(\.debts.transactions).with(\.debts.settlements).with(\.debts.settledItems).with(\.debts.groupExpenses)
-            .with(\.budgets.transactions).with(\.budgets.datedTransactions)
+        ArchivedFields().with(\.transactions).with(\.wallets.transfers)
+            .with(\.debts.settlements).with(\.debts.settledItems).with(\.debts.groupExpenses)
+            .with(\.budgets.datedTransactions)
     }
 
     /// What a checkpoint writes to the archive: every entry changed since the last one.

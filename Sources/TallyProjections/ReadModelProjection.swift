@@ -1,17 +1,10 @@
 import TallyModel
 
-/// The shape shared by every read model: a pure fold of events with a deterministic checkpoint
-/// and a canonical JSON rendering.
+/// The shape shared by every read model: one part of the read models ``Projections`` folds
+/// together (the one fold: they share the transaction book), with a canonical JSON rendering.
 public protocol ReadModelProjection: Hashable, Sendable {
-    /// An empty projection, before any event.
-    init()
-    /// Folds one event; never throws or traps (unappliable events become problems).
-    mutating func apply(_ event: Event, sequenceNumber: UInt64)
-    /// The state as deterministic checkpoint bytes.
-    func encodedState() -> [UInt8]
-    /// Restores the state from ``encodedState()`` bytes.
-    /// - Throws: ``ProjectionError/invalidCheckpoint(reason:)``.
-    init(encodedState bytes: [UInt8]) throws(ProjectionError)
+    /// Where this read model is within the folded read models.
+    static var part: KeyPath<Projections, Self> { get }
     /// The read model as canonical JSON.
     /// - Throws: ``ProjectionError/overflow(rule:subject:)``.
     func canonicalJSON() throws(ProjectionError) -> CanonicalJSON
@@ -20,20 +13,14 @@ public protocol ReadModelProjection: Hashable, Sendable {
 }
 
 extension ReadModelProjection {
-    /// Folds events numbered from `firstSequenceNumber` on (the static form `(state, events) -> state`).
-    /// - Returns: the projection after the events.
-    public func folding(_ events: some Sequence<Event>, firstSequenceNumber: UInt64 = 1) -> Self {
-        var result = self
-        var sequenceNumber = firstSequenceNumber
-        for event in events {
-            result.apply(event, sequenceNumber: sequenceNumber)
-            sequenceNumber &+= 1
-        }
-        return result
+    /// This read model after `events`, numbered from `firstSequenceNumber`, folded with the
+    /// others from empty read models (the static form `(state, events) -> state`).
+    public static func folded(_ events: some Sequence<Event>, firstSequenceNumber: UInt64 = 1) -> Self {
+        Projections().folding(events, firstSequenceNumber: firstSequenceNumber)[keyPath: part]
     }
 }
 
-extension WalletProjection: ReadModelProjection {}
-extension DebtProjection: ReadModelProjection {}
-extension BudgetProjection: ReadModelProjection {}
-extension NetWorthProjection: ReadModelProjection {}
+extension WalletProjection: ReadModelProjection { public static var part: KeyPath<Projections, Self> { \.wallets } }
+extension DebtProjection: ReadModelProjection { public static var part: KeyPath<Projections, Self> { \.debts } }
+extension BudgetProjection: ReadModelProjection { public static var part: KeyPath<Projections, Self> { \.budgets } }
+extension NetWorthProjection: ReadModelProjection { public static var part: KeyPath<Projections, Self> { \.netWorth } }

@@ -14,19 +14,19 @@ extension DebtProjectionTests {
         var history = RandomGroupHistory(seed: seed)
         history.append(3_000, to: &s)
         let events = s.events
-        var debts = DebtProjection()
+        var models = Projections()
         for (index, event) in events.enumerated() {
-            debts.apply(event, sequenceNumber: UInt64(index + 1))
+            models.apply(event, sequenceNumber: UInt64(index + 1))
             if index % 500 == 0 || index == events.count - 1 {
-                try Self.expectScan(debts, events[...index], groups: history.groups, "seed \(seed), event \(index)")
+                try Self.expectScan(models.debts, events[...index], groups: history.groups, "seed \(seed), event \(index)")
             }
         }
-        #expect(debts.problems.isEmpty, "seed \(seed): \(debts.problems.prefix(3))")
+        #expect(models.debts.problems.isEmpty, "seed \(seed): \(models.debts.problems.prefix(3))")
         let half = events.count / 2
-        let restored = try DebtProjection(encodedState: DebtProjection().folding(events.prefix(half)).encodedState())
+        let restored = try Projections(encodedState: Projections().folding(events.prefix(half)).encodedState())
             .folding(events.dropFirst(half), firstSequenceNumber: UInt64(half + 1))
-        #expect(restored == debts, "seed \(seed): checkpoint + tail == full")
-        #expect(try DebtProjection(encodedState: debts.encodedState()) == debts)
+        #expect(restored == models, "seed \(seed): checkpoint + tail == full")
+        #expect(try Projections(encodedState: models.encodedState()) == models)
     }
 
     /// Every group's balances from `debts` equal ``GroupBalanceScan``'s over `events`: the same
@@ -88,7 +88,7 @@ extension DebtProjectionTests {
         #expect(alice.paid == 2 * Int128(Int64.max) && alice.balance == 2 * Int128(Int64.max))
         #expect(debts.groupNets.totals(of: S.bob, in: groupID, currency: .chf).balance == -2 * Int128(Int64.max))
         #expect(throws: ProjectionError.overflow(rule: "S7", subject: "group balance of \(S.alice)")) { try debts.groupBalances(groupID) }
-        #expect(try DebtProjection(encodedState: debts.encodedState()) == debts, "the Int128 totals round-trip")
+        #expect(try Projections(encodedState: s.readModels.encodedState()).debts == debts, "the Int128 totals round-trip")
         s.add(.groupExpenseDeleted(GroupExpenseDeleted(expenseID: expenseIDs[0])))
         debts = s.fold(DebtProjection.self)
         let balances = try #require(try debts.groupBalances(groupID)[.chf])

@@ -61,11 +61,11 @@ struct ProjectionPropertyTests {
     func snapshotsFrozen() async {
         await propertyCheck(count: 40, input: Gen.int64(in: 0...Int64.max)) { seed in
             let events = RandomHousehold(seed: UInt64(seed), steps: 80).scenario.events
-            let full = BudgetProjection().folding(events)
+            let full = BudgetProjection.folded(events)
             for (index, event) in events.enumerated() {
                 guard case .periodClosed(let closed) = event.payload else { continue }
                 let period = PayPeriod(start: closed.periodStart, end: closed.periodEnd)
-                let before = BudgetProjection().folding(events.prefix(index))
+                let before = BudgetProjection.folded(events.prefix(index))
                 let snapshot = try full.budget(for: period)
                 let atClose = try before.report(for: period, isFinal: true)
                 #expect(snapshot == atClose)

@@ -132,8 +132,12 @@ extension Scenario {
         add(.exchangeRateSet(ExchangeRateSet(rate: rate, asOf: Self.date(date))))
     }
 
-    /// `Projection` folded over the events.
+    /// `Projection` folded over the events (with the other read models: they share one
+    /// transaction book).
     public func fold<Projection: ReadModelProjection>(_ type: Projection.Type = Projection.self) -> Projection {
-        Projection().folding(events)
+        Projection.folded(events)
     }
+
+    /// Every read model folded over the events.
+    public var readModels: Projections { Projections().folding(events) }
 }

@@ -19,12 +19,12 @@ struct DebtBookTests {
         history.append(3_000, to: &s)
         let events = s.events
         var state = LedgerState()
-        var debts = DebtProjection()
+        var models = Projections()
         for (index, event) in events.enumerated() {
             state.apply(event)
-            debts.apply(event, sequenceNumber: UInt64(index + 1))
+            models.apply(event, sequenceNumber: UInt64(index + 1))
             guard index % 500 == 0 || index == events.count - 1 else { continue }
-            try Self.expectAgreement(state.debts, debts, GroupBalanceScan.balances(events[...index]), groups: history.groups, "seed \(seed), event \(index)")
+            try Self.expectAgreement(state.debts, models.debts, GroupBalanceScan.balances(events[...index]), groups: history.groups, "seed \(seed), event \(index)")
         }
         #expect(try LedgerState(checkpointBytes: state.checkpointBytes()) == state, "seed \(seed): the group totals round-trip")
     }

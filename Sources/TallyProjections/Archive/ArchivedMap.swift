@@ -18,20 +18,18 @@ package enum ArchiveSpace: UInt8, Sendable {
     case settlements = 6
     /// The engine's (category, transaction) index (C3).
     case categoryMembers = 7
-    /// ``WalletProjection``'s transactions (W1, T2, T3).
-    case walletTransactions = 8
+    /// The read models' one transaction book (``Projections``: T1-T3, W1, S1-S5, B2-B6).
+    case readModelTransactions = 8
     /// ``WalletProjection``'s transfers (W6).
     case walletTransfers = 9
-    /// ``DebtProjection``'s transactions (S1-S5).
-    case debtTransactions = 10
+    // 10 held the debt state's own copy of the transactions, before the one book (state format 10).
     /// ``DebtProjection``'s settlements (S6).
     case debtSettlements = 11
     /// ``DebtProjection``'s settled items (S6): which settlement covered each share.
     case debtSettledItems = 12
     /// ``DebtProjection``'s group expenses (S7).
     case debtGroupExpenses = 13
-    /// ``BudgetProjection``'s transactions (B2-B6).
-    case budgetTransactions = 14
+    // 14 held the budget state's own copy of the transactions, before the one book.
     /// ``BudgetProjection``'s (date, transaction) index: a period's transactions are one key range.
     case budgetDatedTransactions = 15
 }

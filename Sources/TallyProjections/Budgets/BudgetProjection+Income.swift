@@ -15,7 +15,7 @@ extension BudgetProjection {
         let window = incomeWindow(period, graceDays: settings.graceDays)
         let selected = Set(settings.categoryIDs)
         return transactions(datedIn: window).filter { _, record in
-            record.isLive && record.details.kind == .income && selected.contains(record.details.categoryID)
+            record.isLive && record.details.kind == .income && selected.contains(category(of: record))
         }
         .sorted { ($0.record.details.date, $0.record.sequenceNumber) < ($1.record.details.date, $1.record.sequenceNumber) }
     }

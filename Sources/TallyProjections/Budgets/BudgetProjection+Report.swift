@@ -54,8 +54,9 @@ extension BudgetProjection {
         var expensesByDay: [(date: LocalDate, type: BudgetType, amount: ExactAmount)] = []
         for (_, record) in transactions(datedIn: period.start...period.end) where record.isLive && record.details.kind == .expense {
             let amount = toBudget(record.details.amount, on: record.details.date, missing: &missing)
-            spent[record.details.categoryID, default: ConvertedTotal(currency)].add(amount)
-            let type = categories[record.details.categoryID]?.budgetType ?? .none
+            let categoryID = category(of: record)
+            spent[categoryID, default: ConvertedTotal(currency)].add(amount)
+            let type = categories[categoryID]?.budgetType ?? .none
             expensesByDay.append((record.details.date, type, amount))
         }
         func money(_ total: ConvertedTotal, _ subject: @autoclosure () -> String) throws(ProjectionError) -> Money {

@@ -12,17 +12,20 @@ public struct BudgetProjection: Hashable, Sendable {
     /// Every category in display order (C1): creation order until a `CategoriesReordered`.
     var categoryOrder: [CategoryID] = []
     var allocations: [CategoryID: [AllocationRecord]] = [:]
-    /// In the checkpoint archive once a checkpoint wrote them (``ArchivedMap``).
-    var transactions = ArchivedMap<TransactionID, TransactionRecord>(space: .budgetTransactions)
+    /// The read models' one transaction book, lent by ``Projections`` (which alone writes it).
+    var transactions = ArchivedMap<TransactionID, TransactionRecord>(space: .readModelTransactions)
     /// Every (business date, transaction) pair, deleted transactions included, `false` once an
     /// edit moved the transaction to another date (entries are never removed): an index of
-    /// `transactions`, archived like it, so that a period report reads one key range, not every
-    /// transaction.
+    /// `transactions`, in the checkpoint archive once a checkpoint wrote it (``ArchivedMap``), so
+    /// that a period report reads one key range, not every transaction.
     var datedTransactions = ArchivedMap<DatedTransaction, Bool>(space: .budgetDatedTransactions)
     var incomeSettings: IncomeSettings?
     var confirmedBonuses: Set<TransactionID> = []
     var rates = ExchangeRateBook()
     var snapshots: [LocalDate: BudgetReport] = [:]
+    /// Each deleted category whose entries were reassigned (C3), to the category that now holds
+    /// them: a transaction's budget category is ``category(of:)``, so a deletion changes no record.
+    var reassignedCategories: [CategoryID: CategoryID] = [:]
     /// Changes dated inside closed periods that arrived after the close (B6), in journal order.
     public internal(set) var adjustmentsAfterClose: [BudgetAdjustment] = []
     /// Events this projection could not apply, in journal order (see ``ProjectionProblem``).
@@ -31,9 +34,11 @@ public struct BudgetProjection: Hashable, Sendable {
     /// An empty projection, before any event.
     public init() {}
 
-    /// Folds one event into the projection. Never throws or traps: an event that cannot apply
-    /// is skipped and listed in ``problems``.
-    public mutating func apply(_ event: Event, sequenceNumber: UInt64) {
+    /// Folds one event into the projection, after ``Projections`` applied it to the transaction
+    /// book. Never throws or traps: an event that cannot apply is skipped and listed in
+    /// ``problems``.
+    /// - Parameter before: the transaction the event changes, as it was before the event.
+    mutating func apply(_ event: Event, sequenceNumber: UInt64, before: TransactionRecord?) {
         switch event.payload {
         case .householdCreated(let created): baseCurrency = created.baseCurrency
         case .baseCurrencyChanged(let changed): baseCurrency = changed.baseCurrency
@@ -58,11 +63,15 @@ public struct BudgetProjection: Hashable, Sendable {
         case .categoriesReordered(let reordered):
             categoryOrder = CategoryOrder.resolved(reordered.categoryIDs.filter { categories[$0] != nil }, keeping: categoryOrder)
         case .categoryDeleted(let deleted): deleteCategory(deleted, sequenceNumber)
-        case .transactionRecorded(let recorded): record(recorded.transactionID, recorded.details, sequenceNumber)
-        case .templateActivated(let activated): record(activated.transactionID, activated.details, sequenceNumber)
-        case .transactionEdited(let edited): change(edited.transactionID, "transactionEdited", sequenceNumber) { $0.details = edited.details }
-        case .transactionDeleted(let deleted): change(deleted.transactionID, "transactionDeleted", sequenceNumber) { $0.isLive = false }
-        case .transactionRestored(let restored): change(restored.transactionID, "transactionRestored", sequenceNumber) { $0.isLive = true }
+        case .transactionRecorded(let recorded): record(recorded.transactionID, recorded.details, before, sequenceNumber)
+        case .templateActivated(let activated): record(activated.transactionID, activated.details, before, sequenceNumber)
+        case .transactionEdited(let edited):
+            if before != nil, !edited.details.amount.isPositive {
+                return problem(sequenceNumber, "T2", "edit of \(edited.transactionID): amount is not positive")
+            }
+            change(edited.transactionID, "transactionEdited", before, sequenceNumber)
+        case .transactionDeleted(let deleted): change(deleted.transactionID, "transactionDeleted", before, sequenceNumber)
+        case .transactionRestored(let restored): change(restored.transactionID, "transactionRestored", before, sequenceNumber)
         case .paydaySet(let payday):
             guard (1...31).contains(payday.day) else { return problem(sequenceNumber, "B1", "payday \(payday.day) outside 1...31") }
             if let interval = payday.intervalDays, !(1...366).contains(interval) {
@@ -100,30 +109,35 @@ public struct BudgetProjection: Hashable, Sendable {
         guard let record, let start = closedPeriodStart(containing: record.details.date) else { return }
         adjustmentsAfterClose.append(BudgetAdjustment(
             periodStart: start, sequenceNumber: sequenceNumber, kind: kind, transactionID: transactionID,
-            categoryID: record.details.categoryID, amount: record.details.amount))
+            categoryID: category(of: record), amount: record.details.amount))
     }
 
-    private mutating func record(_ transactionID: TransactionID, _ details: TransactionDetails, _ sequenceNumber: UInt64) {
-        guard transactions[transactionID] == nil else {
+    /// The budget category of a transaction: its own, or the one its deleted category's entries
+    /// were reassigned to (C3).
+    func category(of record: TransactionRecord) -> CategoryID {
+        reassignedCategories[record.details.categoryID] ?? record.details.categoryID
+    }
+
+    private mutating func record(
+        _ transactionID: TransactionID, _ details: TransactionDetails, _ before: TransactionRecord?, _ sequenceNumber: UInt64
+    ) {
+        guard before == nil else {
             return problem(sequenceNumber, "T1", "transaction \(transactionID) is recorded twice")
         }
         guard details.amount.isPositive else { return problem(sequenceNumber, "T1", "transaction \(transactionID) amount is not positive") }
-        let record = TransactionRecord(details: details, isLive: true, sequenceNumber: sequenceNumber)
-        transactions[transactionID] = record
+        guard let record = transactions[transactionID] else { return }  // the book refused it (another read model says why)
         datedTransactions[DatedTransaction(date: details.date, transactionID: transactionID)] = true
         noteAdjustment(record, transactionID, "transactionRecorded", sequenceNumber)
     }
 
+    /// Follows an edit, delete or restore (`kind`) of the book's record `before` (B6).
     private mutating func change(
-        _ transactionID: TransactionID, _ kind: String, _ sequenceNumber: UInt64, _ update: (inout TransactionRecord) -> Void
+        _ transactionID: TransactionID, _ kind: String, _ before: TransactionRecord?, _ sequenceNumber: UInt64
     ) {
-        guard var record = transactions[transactionID] else {
+        guard let before else {
             return problem(sequenceNumber, "T2", "unknown transaction \(transactionID)")
         }
-        let before = record
-        update(&record)
-        guard record.details.amount.isPositive else { return problem(sequenceNumber, "T2", "edit of \(transactionID): amount is not positive") }
-        transactions.update(transactionID) { $0 = record }
+        guard let record = transactions[transactionID], record != before else { return }
         if before.details.date != record.details.date {
             datedTransactions.update(DatedTransaction(date: before.details.date, transactionID: transactionID)) { $0 = false }
             datedTransactions[DatedTransaction(date: record.details.date, transactionID: transactionID)] = true
@@ -150,10 +164,11 @@ public struct BudgetProjection: Hashable, Sendable {
         categories[deleted.categoryID]?.isDeleted = true
         guard let target = deleted.reassignedTo else { return }
         // O(history): a rare command; with a checkpoint archive, every transaction is read once.
-        for (id, record) in transactions.allEntries where record.details.categoryID == deleted.categoryID {
-            transactions.update(id) { $0.details.categoryID = target }
+        for (id, record) in transactions.allEntries where category(of: record) == deleted.categoryID {
             noteAdjustment(record, id, "categoryReassigned", sequenceNumber)
         }
+        for (from, to) in reassignedCategories where to == deleted.categoryID { reassignedCategories[from] = target }
+        reassignedCategories[deleted.categoryID] = target
     }
 
     /// Records an allocation (`amount` nil: a removal, B2) from the period starting at `from`.

@@ -3,17 +3,8 @@ import TallyModel
 extension DebtProjection: ProjectionState {
     static let stateMagic = "tally.debts"
 
-    /// The projection's state as deterministic checkpoint bytes (see `Docs/Projections.md`):
-    /// equal states give equal bytes.
-    public func encodedState() -> [UInt8] { stateBytes() }
-
-    /// Restores a projection from ``encodedState()`` bytes.
-    /// - Throws: ``ProjectionError/invalidCheckpoint(reason:)``; never traps.
-    public init(encodedState bytes: [UInt8]) throws(ProjectionError) { try self.init(stateBytes: bytes) }
-
     func encodeState(to writer: inout BinaryWriter, archived: Bool) {
         writer.writeStateHeader(Self.stateMagic)
-        writer.write(transactions, archived: archived)
         writer.write(settlements, archived: archived)
         writer.write(settledItems, archived: archived)
         writer.write(groups)
@@ -27,7 +18,6 @@ extension DebtProjection: ProjectionState {
     init(from reader: inout StateReader) throws(ProjectionError) {
         try reader.readHeader(Self.stateMagic)
         self.init()
-        transactions = try reader.read(.debtTransactions)
         settlements = try reader.read(.debtSettlements)
         settledItems = try reader.read(.debtSettledItems)
         groups = try reader.read()

@@ -10,7 +10,7 @@ import TallyModel
 public struct DebtProjection: Hashable, Sendable {
     // What grows with history lives in the checkpoint archive once a checkpoint wrote it
     // (``ArchivedMap``): transactions, settlements, settled items and group expenses.
-    var transactions = ArchivedMap<TransactionID, TransactionRecord>(space: .debtTransactions)
+    var transactions = ArchivedMap<TransactionID, TransactionRecord>(space: .readModelTransactions)
     var settlements = ArchivedMap<SettlementID, SettlementRecord>(space: .debtSettlements)
     var settledItems = ArchivedMap<DebtItemKey, SettlementID>(space: .debtSettledItems)
     var groups: [GroupID: GroupRecord] = [:]
@@ -33,18 +33,20 @@ public struct DebtProjection: Hashable, Sendable {
     /// An empty projection, before any event.
     public init() {}
 
-    /// Folds one event into the projection. Never throws or traps: an event that cannot apply
-    /// is skipped and listed in ``problems``.
+    /// Folds one event into the projection, after ``Projections`` applied it to the transaction
+    /// book. Never throws or traps: an event that cannot apply is skipped and listed in
+    /// ``problems``.
     /// - Parameters:
     ///   - event: the event, in journal order.
     ///   - sequenceNumber: its journal sequence number.
-    public mutating func apply(_ event: Event, sequenceNumber: UInt64) {
+    ///   - before: the transaction the event changes, as it was before the event.
+    mutating func apply(_ event: Event, sequenceNumber: UInt64, before: TransactionRecord?) {
         let changed = Self.transactionID(changedBy: event.payload)
         let changedExpense = Self.groupExpenseID(changedBy: event.payload)
-        if let changed { addNet(of: changed, sign: -1) }
+        addNet(of: before, sign: -1)
         if let changedExpense { addGroupNet(of: changedExpense, sign: -1) }
-        applyFacts(event, sequenceNumber: sequenceNumber)
-        if let changed { addNet(of: changed, sign: 1) }
+        applyFacts(event, sequenceNumber: sequenceNumber, before: before)
+        if let changed { addNet(of: transactions[changed], sign: 1) }
         if let changedExpense { addGroupNet(of: changedExpense, sign: 1) }
         if case .settlementRecorded(let settlement) = event.payload,
            settlements[settlement.settlementID]?.sequenceNumber == sequenceNumber {
@@ -88,9 +90,9 @@ public struct DebtProjection: Hashable, Sendable {
         groupNets.add(expenseIn: record.groupID, paidBy: record.paidBy, amount: record.amount, owed: record.owed, sign: sign)
     }
 
-    /// Adds (`sign` 1) or removes (-1) what transaction `id` contributes to `householdNets`.
-    mutating func addNet(of id: TransactionID, sign: Int128) {
-        guard let record = transactions[id], record.isLive else { return }
+    /// Adds (`sign` 1) or removes (-1) what a transaction's `record` contributes to `householdNets`.
+    mutating func addNet(of record: TransactionRecord?, sign: Int128) {
+        guard let record, record.isLive else { return }
         householdNets.add(record.details, sign: sign)
     }
 
@@ -111,20 +113,21 @@ public struct DebtProjection: Hashable, Sendable {
         if isOpen { openTransactions.insert(id) } else { openTransactions.remove(id) }
     }
 
-    private mutating func applyFacts(_ event: Event, sequenceNumber: UInt64) {
+    private mutating func applyFacts(_ event: Event, sequenceNumber: UInt64, before: TransactionRecord?) {
         switch event.payload {
-        case .transactionRecorded(let recorded): record(recorded.transactionID, recorded.details, sequenceNumber)
-        case .templateActivated(let activated): record(activated.transactionID, activated.details, sequenceNumber)
+        case .transactionRecorded(let recorded): record(recorded.transactionID, recorded.details, before, sequenceNumber)
+        case .templateActivated(let activated): record(activated.transactionID, activated.details, before, sequenceNumber)
         case .transactionEdited(let edited):
-            guard transactions[edited.transactionID] != nil else {
+            guard before != nil else {
                 return problem(sequenceNumber, "T2", "unknown transaction \(edited.transactionID)")
             }
             if let reason = Self.invalidSplit(edited.details) {
                 return problem(sequenceNumber, "S3", "edit of \(edited.transactionID): \(reason)")
             }
-            transactions.update(edited.transactionID) { $0.details = edited.details }
-        case .transactionDeleted(let deleted): setLive(false, deleted.transactionID, sequenceNumber)
-        case .transactionRestored(let restored): setLive(true, restored.transactionID, sequenceNumber)
+        case .transactionDeleted(let deleted):
+            if before == nil { problem(sequenceNumber, "T3", "unknown transaction \(deleted.transactionID)") }
+        case .transactionRestored(let restored):
+            if before == nil { problem(sequenceNumber, "T3", "unknown transaction \(restored.transactionID)") }
         case .settlementRecorded(let settlement): settle(settlement, sequenceNumber)
         case .groupCreated(let created):
             guard groups[created.groupID] == nil else {
@@ -170,21 +173,15 @@ public struct DebtProjection: Hashable, Sendable {
         return nil
     }
 
-    private mutating func record(_ transactionID: TransactionID, _ details: TransactionDetails, _ sequenceNumber: UInt64) {
-        guard transactions[transactionID] == nil else {
+    private mutating func record(
+        _ transactionID: TransactionID, _ details: TransactionDetails, _ before: TransactionRecord?, _ sequenceNumber: UInt64
+    ) {
+        guard before == nil else {
             return problem(sequenceNumber, "T1", "transaction \(transactionID) is recorded twice")
         }
         if let reason = Self.invalidSplit(details) {
-            return problem(sequenceNumber, "S3", "transaction \(transactionID): \(reason)")
+            problem(sequenceNumber, "S3", "transaction \(transactionID): \(reason)")
         }
-        transactions[transactionID] = TransactionRecord(details: details, isLive: true, sequenceNumber: sequenceNumber)
-    }
-
-    private mutating func setLive(_ isLive: Bool, _ transactionID: TransactionID, _ sequenceNumber: UInt64) {
-        guard transactions[transactionID] != nil else {
-            return problem(sequenceNumber, "T3", "unknown transaction \(transactionID)")
-        }
-        transactions.update(transactionID) { $0.isLive = isLive }
     }
 
     private mutating func recordGroupExpense(_ expense: GroupExpenseRecorded, _ sequenceNumber: UInt64) {

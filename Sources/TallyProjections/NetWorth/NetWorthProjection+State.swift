@@ -1,15 +1,6 @@
 import TallyModel
 
 extension NetWorthProjection {
-    /// The state as deterministic checkpoint bytes: the wrapped wallet state.
-    public func encodedState() -> [UInt8] { wallets.encodedState() }
-
-    /// Restores a projection from ``encodedState()`` bytes.
-    /// - Throws: ``ProjectionError/invalidCheckpoint(reason:)``; never traps.
-    public init(encodedState bytes: [UInt8]) throws(ProjectionError) {
-        self.init(wallets: try WalletProjection(encodedState: bytes))
-    }
-
     /// The read model as canonical JSON: `{"baseCurrency","baseline","problems","series"}`.
     /// - Throws: ``ProjectionError/overflow(rule:subject:)``.
     public func canonicalJSON() throws(ProjectionError) -> CanonicalJSON {

@@ -3,23 +3,15 @@ import TallyModel
 /// Net worth series (N1-N5): monthly assets minus liabilities in the base currency, a 12-month
 /// baseline projection and monthly flows, derived from the wallet read model.
 ///
-/// It folds the same events as ``WalletProjection`` (which it wraps), so a standalone net worth
-/// projection and the one inside ``Projections`` (which shares the wallet state) agree.
+/// It is a view over the wallet state of ``Projections`` (``Projections/netWorth``), which folds
+/// the events.
 /// Deactivated wallets are left out of every point (W4); closed wallets keep their history.
 public struct NetWorthProjection: Hashable, Sendable {
     /// The wallet state the series is derived from.
     public internal(set) var wallets: WalletProjection
 
-    /// An empty projection, before any event.
-    public init() { wallets = WalletProjection() }
-
     /// A net worth view over an existing wallet projection (no copy of the events is kept).
     public init(wallets: WalletProjection) { self.wallets = wallets }
-
-    /// Folds one event (see ``WalletProjection/apply(_:sequenceNumber:)``).
-    public mutating func apply(_ event: Event, sequenceNumber: UInt64) {
-        wallets.apply(event, sequenceNumber: sequenceNumber)
-    }
 
     /// Events that could not be applied (those of the wrapped wallet projection).
     public var problems: [ProjectionProblem] { wallets.problems }

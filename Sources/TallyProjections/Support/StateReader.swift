@@ -81,8 +81,10 @@ enum StateFormat {
     /// wallet's flow designations (N5). 7: a group expense keeps its category, title, whether it
     /// is live (`GroupExpenseDeleted`) and marked settled (`GroupExpenseSettledMarked`). 8: the
     /// goals (R2) follow the budgets. 9: the debt state keeps each group member's running
-    /// totals (``GroupNets``) after the household nets.
-    static let version: UInt64 = 9
+    /// totals (``GroupNets``) after the household nets. 10: the read models keep one transaction
+    /// book (``Projections``), written once after the last sequence number, instead of one per
+    /// wallet, debt and budget state; the budgets keep their category reassignments.
+    static let version: UInt64 = 10
 }
 
 extension BinaryWriter {

@@ -14,9 +14,9 @@ public struct WalletProjection: Hashable, Sendable {
     /// The household's base currency (H1, H2), once known.
     public internal(set) var baseCurrency: Currency?
     var wallets: [WalletID: WalletRecord] = [:]
+    /// The read models' one transaction book, lent by ``Projections`` (which alone writes it).
+    var transactions = ArchivedMap<TransactionID, TransactionRecord>(space: .readModelTransactions)
     /// In the checkpoint archive once a checkpoint wrote them (``ArchivedMap``).
-    var transactions = ArchivedMap<TransactionID, TransactionRecord>(space: .walletTransactions)
-    /// In the checkpoint archive like ``transactions``.
     var transfers = ArchivedMap<TransferID, TransferRecord>(space: .walletTransfers)
     var balancePoints: [WalletID: [BalancePoint]] = [:]
     /// Flow designations per wallet (N5): one per `fromMonth`, `nil` first then by month
@@ -31,12 +31,14 @@ public struct WalletProjection: Hashable, Sendable {
     /// An empty projection, before any event.
     public init() {}
 
-    /// Folds one event into the projection. Never throws or traps: an event that cannot apply
-    /// is skipped and listed in ``problems``.
+    /// Folds one event into the projection, after ``Projections`` applied it to the transaction
+    /// book. Never throws or traps: an event that cannot apply is skipped and listed in
+    /// ``problems``.
     /// - Parameters:
     ///   - event: the event, in journal order.
     ///   - sequenceNumber: its journal sequence number.
-    public mutating func apply(_ event: Event, sequenceNumber: UInt64) {
+    ///   - before: the transaction the event changes, as it was before the event.
+    mutating func apply(_ event: Event, sequenceNumber: UInt64, before: TransactionRecord?) {
         switch event.payload {
         case .householdCreated(let created): baseCurrency = created.baseCurrency
         case .baseCurrencyChanged(let changed): baseCurrency = changed.baseCurrency
@@ -59,11 +61,11 @@ public struct WalletProjection: Hashable, Sendable {
             }
             if transfer.isLive { movementIndex.add(transfer, direction: -1) }
             transfers.update(deleted.transferID) { $0.isLive = false }
-        case .transactionRecorded(let recorded): record(recorded.transactionID, recorded.details, sequenceNumber)
-        case .templateActivated(let activated): record(activated.transactionID, activated.details, sequenceNumber)
-        case .transactionEdited(let edited): edit(edited, sequenceNumber)
-        case .transactionDeleted(let deleted): setLive(false, deleted.transactionID, sequenceNumber)
-        case .transactionRestored(let restored): setLive(true, restored.transactionID, sequenceNumber)
+        case .transactionRecorded(let recorded): record(recorded.transactionID, recorded.details, before, sequenceNumber)
+        case .templateActivated(let activated): record(activated.transactionID, activated.details, before, sequenceNumber)
+        case .transactionEdited(let edited): edit(edited, before, sequenceNumber)
+        case .transactionDeleted(let deleted): setLive(deleted.transactionID, before, sequenceNumber)
+        case .transactionRestored(let restored): setLive(restored.transactionID, before, sequenceNumber)
         case .exchangeRateSet(let rate): rates.add(rate, sequenceNumber: sequenceNumber)
         default: break
         }
@@ -149,43 +151,48 @@ public struct WalletProjection: Hashable, Sendable {
         if record.isLive { movementIndex.add(record, direction: 1) }
     }
 
-    private func invalidReason(_ details: TransactionDetails) -> String? {
+    /// Why a transaction with `details` cannot count in a wallet, or `nil`.
+    func invalidReason(_ details: TransactionDetails) -> String? {
         guard let wallet = wallets[details.walletID] else { return "unknown wallet \(details.walletID)" }
         guard wallet.currency == details.amount.currency else { return "amount not in \(wallet.currency)" }
         guard details.amount.isPositive else { return "amount is not positive" }
         return nil
     }
 
-    private mutating func record(_ transactionID: TransactionID, _ details: TransactionDetails, _ sequenceNumber: UInt64) {
-        guard transactions[transactionID] == nil else {
+    private mutating func record(
+        _ transactionID: TransactionID, _ details: TransactionDetails, _ before: TransactionRecord?, _ sequenceNumber: UInt64
+    ) {
+        guard before == nil else {
             return problem(sequenceNumber, "T1", "transaction \(transactionID) is recorded twice")
         }
         if let reason = invalidReason(details) {
             return problem(sequenceNumber, "T1", "transaction \(transactionID): \(reason)")
         }
-        transactions[transactionID] = TransactionRecord(details: details, isLive: true, sequenceNumber: sequenceNumber)
-        movementIndex.add(details, direction: 1)
+        move(before, to: transactions[transactionID])
     }
 
-    private mutating func edit(_ edited: TransactionEdited, _ sequenceNumber: UInt64) {
-        guard let record = transactions[edited.transactionID] else {
+    private mutating func edit(_ edited: TransactionEdited, _ before: TransactionRecord?, _ sequenceNumber: UInt64) {
+        guard before != nil else {
             return problem(sequenceNumber, "T2", "unknown transaction \(edited.transactionID)")
         }
         if let reason = invalidReason(edited.details) {
             return problem(sequenceNumber, "T2", "edit of \(edited.transactionID): \(reason)")
         }
-        if record.isLive {
-            movementIndex.add(record.details, direction: -1)
-            movementIndex.add(edited.details, direction: 1)
-        }
-        transactions.update(edited.transactionID) { $0.details = edited.details }
+        move(before, to: transactions[edited.transactionID])
     }
 
-    private mutating func setLive(_ isLive: Bool, _ transactionID: TransactionID, _ sequenceNumber: UInt64) {
-        guard let record = transactions[transactionID] else {
+    private mutating func setLive(_ transactionID: TransactionID, _ before: TransactionRecord?, _ sequenceNumber: UInt64) {
+        guard before != nil else {
             return problem(sequenceNumber, "T3", "unknown transaction \(transactionID)")
         }
-        if record.isLive != isLive { movementIndex.add(record.details, direction: isLive ? 1 : -1) }
-        transactions.update(transactionID) { $0.isLive = isLive }
+        move(before, to: transactions[transactionID])
+    }
+
+    /// Replaces what a transaction's record `before` moved (nothing unless live) with what
+    /// `after` moves: the book's record before and after the event (T2, T3).
+    private mutating func move(_ before: TransactionRecord?, to after: TransactionRecord?) {
+        guard before != after else { return }
+        if let before, before.isLive { movementIndex.add(before.details, direction: -1) }
+        if let after, after.isLive { movementIndex.add(after.details, direction: 1) }
     }
 }
