@@ -182,6 +182,7 @@ let package = Package(
             dependencies: [
                 "TallyProjections", "TallyModel", "TallyTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "HashTreeCollections", package: "swift-collections"),
             ]
         ),
         .testTarget(

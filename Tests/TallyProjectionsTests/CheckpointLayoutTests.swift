@@ -1,3 +1,4 @@
+import HashTreeCollections
 @testable import TallyProjections
 import TallyModel
 import Testing
@@ -54,5 +55,24 @@ struct CheckpointLayoutTests {
         wire(chf(40_000), &pinned); wire(chf(35_000), &pinned); wire(chf(5_000), &pinned)
         wire(Int64?.some(8_750), &pinned); pinned.writeByte(BudgetStatus.onTrack.rawValue); pinned.writeByte(BudgetAlert.reached80.rawValue)
         #expect(Self.encoded(line) == pinned.bytes)
+    }
+
+    @Test("G1: a movement index whose decoded daily sums of one wallet overflow Int128 is invalidCheckpoint, never a trap (bytes a damaged checkpoint can hold)")
+    func movementIndexSumsAreChecked() throws {
+        var writer = BinaryWriter()
+        let days: TreeDictionary<LocalDate, Int128> = [d("2026-01-01"): .max, d("2026-01-02"): .max]
+        writer.write([Self.bank: days])
+        writer.write([Self.bank: 2])
+        writer.write([d("2026-01-01"): 1, d("2026-01-02"): 1] as TreeDictionary<LocalDate, Int>)
+        var reader = StateReader(writer.bytes)
+        #expect(throws: ProjectionError.invalidCheckpoint(reason: "the daily sums of wallet \(Self.bank) overflow")) {
+            try WalletMovementIndex(from: &reader)
+        }
+        var fits = BinaryWriter()
+        fits.write([Self.bank: [d("2026-01-01"): Int128.max, d("2026-01-02"): -1] as TreeDictionary<LocalDate, Int128>])
+        fits.write([Self.bank: 2])
+        fits.write([d("2026-01-01"): 1, d("2026-01-02"): 1] as TreeDictionary<LocalDate, Int>)
+        var fitting = StateReader(fits.bytes)
+        #expect(try WalletMovementIndex(from: &fitting).totals[Self.bank] == .max - 1, "sums that fit are kept")
     }
 }

@@ -141,6 +141,30 @@ struct LedgerObservationTests {
         await #expect(throws: LedgerError.closed) { _ = try await afterClose.next() }
     }
 
+    @Test("an observation whose first value cannot be computed ends at once and is never computed again: later commits that modify the tables it read do not run it")
+    func failedFirstValueIsNotKept() async throws {
+        let directory = try TemporaryDirectory("tally-observe-first-fails")
+        defer { directory.remove() }
+        var s = Scenario()
+        let ledger = try await Self.openLedger(directory, &s)
+        let runs = Atomic<Int>(0)
+        var zeroRows = TransactionQuery()
+        zeroRows.limit = 0
+        let invalid = zeroRows
+        var failing = await ledger.observe { store throws(StoreError) in
+            runs.add(1, ordering: .relaxed)
+            _ = try store.walletBalances()  // a table every later commit modifies is in its region
+            return try store.transactions(invalid).rows.count
+        }.makeAsyncIterator()
+        await #expect(throws: LedgerError.invalidQuery("a page holds 1...1000 rows, not 0")) { _ = try await failing.next() }
+        for _ in 0..<3 {
+            try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(100))))
+        }
+        await ledger.observationsRefreshed()
+        #expect(runs.load(ordering: .relaxed) == 1, "computed once, for its first value")
+        try await ledger.close()
+    }
+
     @Test("ObservedValue (Observation framework) shows the current value and follows the commits on the main actor")
     @MainActor
     func observedValueFollowsCommits() async throws {
