@@ -89,10 +89,25 @@ public final class LedgerStore: Sendable {
     /// - Returns: the tables the commit modified (``StoreReadRegion/isChanged(by:)``).
     @discardableResult
     public func commit(_ changes: StoreChanges, from snapshot: StoreSnapshot, coverage: StoreCoverage) throws(StoreError) -> Set<String> {
+        try commit(changes, source: snapshot, coverage: coverage)
+    }
+
+    /// ``commit(_:from:coverage:)`` from rows gathered out of a snapshot (``StoreRows``), on
+    /// any thread: what `changes` names is in `rows`. A forgetting's commit needs the snapshot.
+    /// - Throws: ``StoreError/invalidRow(path:table:reason:)`` for the commit of a forgetting.
+    @discardableResult
+    public func commit(_ changes: StoreChanges, rows: StoreRows, coverage: StoreCoverage) throws(StoreError) -> Set<String> {
+        guard !changes.forgetsPeople else {
+            throw .invalidRow(path: path, table: "transactions", reason: "a forgetting is committed from the read models, not from gathered rows")
+        }
+        return try commit(changes, source: rows, coverage: coverage)
+    }
+
+    private func commit(_ changes: StoreChanges, source: any StoreRowSource, coverage: StoreCoverage) throws(StoreError) -> Set<String> {
         var modified: Set<String> = []
         try write { database in
             let stored = try Data.fetchOne(database, sql: "SELECT live_digest FROM coverage WHERE id = 1").flatMap(LiveDigest.init(bytes:))
-            let writer = StoreRowWriter(database: database, snapshot: snapshot, digest: try stored ?? LiveDigest.ofLiveTables(database))
+            let writer = StoreRowWriter(database: database, source: source, digest: try stored ?? LiveDigest.ofLiveTables(database))
             for id in changes.transactionIDs { try writer.upsertTransaction(id) }
             for id in changes.transferIDs { try writer.upsertTransfer(id) }
             try writer.rewriteNotes(of: changes.forgottenPeople)
@@ -111,7 +126,7 @@ public final class LedgerStore: Sendable {
     ) throws(StoreError) {
         try write { database in
             for table in StoreSchema.historyTables + StoreSchema.liveTables { try database.execute(sql: "DELETE FROM \(table)") }
-            let writer = StoreRowWriter(database: database, snapshot: snapshot, digest: LiveDigest())
+            let writer = StoreRowWriter(database: database, source: snapshot, digest: LiveDigest())
             let wallets = snapshot.readModels.wallets
             let total = wallets.transactionIDs.count + wallets.transferIDs.count
             var written = 0

@@ -30,6 +30,16 @@ public struct StoreChanges: Sendable, Equatable {
         personIDs.formUnion(people)
     }
 
+    /// These changes and `later`'s, as one commit.
+    public mutating func formUnion(_ later: StoreChanges) {
+        transactionIDs.formUnion(later.transactionIDs)
+        transferIDs.formUnion(later.transferIDs)
+        personIDs.formUnion(later.personIDs)
+        categoryIDs.formUnion(later.categoryIDs)
+        forgottenPeople.formUnion(later.forgottenPeople)
+        eventCount += later.eventCount
+    }
+
     /// Adds the changes of one event.
     public mutating func add(_ event: Event) {
         eventCount += 1

@@ -3,12 +3,12 @@ import GRDB
 import TallyModel
 import TallyProjections
 
-/// Writes rows from a snapshot of the read models inside one open transaction, keeping the
+/// Writes rows from a snapshot of the read models (or the rows gathered from one) inside one open transaction, keeping the
 /// live tables' digest (``LiveDigest``) up to date and noting the tables it modified (so that
 /// only the observations that read them are refreshed).
 final class StoreRowWriter {
     let database: Database
-    let snapshot: StoreSnapshot
+    let source: any StoreRowSource
     /// The live tables' digest, as the rows written so far leave it.
     private(set) var digest: LiveDigest
     /// The tables this writer inserted into, updated or deleted from.
@@ -16,9 +16,9 @@ final class StoreRowWriter {
 
     /// A writer inside `database`'s open transaction.
     /// - Parameter digest: the live tables' digest before this writer's changes.
-    init(database: Database, snapshot: StoreSnapshot, digest: LiveDigest) {
+    init(database: Database, source: any StoreRowSource, digest: LiveDigest) {
         self.database = database
-        self.snapshot = snapshot
+        self.source = source
         self.digest = digest
     }
 
@@ -33,7 +33,7 @@ final class StoreRowWriter {
     func upsertTransaction(_ id: TransactionID, fresh: Bool = false) throws {
         modifiedTables.formUnion(StoreSchema.transactionTables)
         if !fresh { try removeTransaction(key: id.description) }
-        guard let entry = snapshot.readModels.wallets.transaction(id) else { return }
+        guard let entry = source.transaction(id) else { return }
         let details = entry.details
         let sequence = Int64(bitPattern: entry.sequenceNumber)
         try database.cachedStatement(sql: """
@@ -120,7 +120,7 @@ final class StoreRowWriter {
 
     func upsertTransfer(_ id: TransferID) throws {
         modifiedTables.insert("transfers")
-        guard let entry = snapshot.readModels.wallets.transfer(id) else {
+        guard let entry = source.transfer(id) else {
             try database.execute(sql: "DELETE FROM transfers WHERE transfer_id = ?", arguments: [id.description])
             return
         }
@@ -142,12 +142,12 @@ final class StoreRowWriter {
     /// Brings the live tables to the read models' values. Wallet balances, totals and
     /// household debts are small: their rows are compared with the stored ones and only those
     /// that differ are written. People and categories can be many: only the ids given are
-    /// written (or removed when the snapshot no longer names them).
+    /// written (or removed when the source no longer names them).
     /// - Parameters:
     ///   - people: the people whose rows may have changed; nil for all of them (a rebuild).
     ///   - categories: the same for categories.
     func updateLiveTables(people: Set<PersonID>?, categories: Set<CategoryID>?) throws {
-        try synchronize("wallet_balances", keys: ["wallet_id"], rows: try snapshot.readModels.wallets.balances().map { balance in
+        try synchronize("wallet_balances", keys: ["wallet_id"], rows: try source.walletBalances().map { balance in
             [
                 ("wallet_id", balance.walletID.description), ("name", balance.name), ("kind", Int(balance.kind.rawValue)),
                 ("owner_id", balance.owner?.description), ("is_active", balance.isActive), ("closed_on", balance.closedOn.map(Self.day)),
@@ -155,24 +155,24 @@ final class StoreRowWriter {
                 ("live_transactions", balance.liveTransactionCount),
             ]
         })
-        let totals = try snapshot.readModels.wallets.totals()
+        let totals = try source.walletTotals()
         var totalRows: [(String, Currency, Int64)] = totals.perCurrency.map { ("currency", $0.currency, $0.minorUnits) }
         if let base = totals.baseTotal { totalRows.append(("base", base.currency, base.minorUnits)) }
         totalRows += totals.missingRates.map { ("missing", $0, 0) }
         try synchronize("totals", keys: ["position"], rows: totalRows.enumerated().map { position, row in
             [("position", position), ("role", row.0), ("currency", row.1.code), ("amount", row.2)]
         })
-        try synchronize("household_debts", keys: ["person_a", "person_b", "currency"], rows: try snapshot.readModels.debts.householdNetBalances().map { pair in
+        try synchronize("household_debts", keys: ["person_a", "person_b", "currency"], rows: try source.householdDebts().map { pair in
             [
                 ("person_a", pair.personA.description), ("person_b", pair.personB.description),
                 ("currency", pair.aOwesB.currency.code), ("a_owes_b", pair.aOwesB.minorUnits),
             ]
         })
-        for id in people ?? Set(snapshot.personIDs()) {
-            try put("people", keys: ["person_id"], row: snapshot.personName(id).map { [("person_id", id.description), ("name", $0)] }, key: [id.description.databaseValue])
+        for id in people ?? Set(source.allPersonIDs()) {
+            try put("people", keys: ["person_id"], row: source.name(of: id).map { [("person_id", id.description), ("name", $0)] }, key: [id.description.databaseValue])
         }
-        for id in categories ?? Set(snapshot.categoryIDs()) {
-            try put("categories", keys: ["category_id"], row: snapshot.categoryName(id).map { [("category_id", id.description), ("name", $0)] }, key: [id.description.databaseValue])
+        for id in categories ?? Set(source.allCategoryIDs()) {
+            try put("categories", keys: ["category_id"], row: source.name(of: id).map { [("category_id", id.description), ("name", $0)] }, key: [id.description.databaseValue])
         }
     }
 

@@ -32,6 +32,11 @@ extension Ledger {
         if !isClosed { storeDurableChanges() }
     }
 
+    /// Hands what committed batches changed to the store writer (``StoreWriteQueue``): the rows
+    /// are gathered here, from the read models as the batches left them, and written off the
+    /// actor. A forgetting (it rewrites every note of the forgotten people), a stale store (it
+    /// is rebuilt from the read models) and planning observations (they read the store here)
+    /// are written here instead, once the writer's earlier commits are done.
     func storeDurableChanges() {
         guard unstoredChanges.eventCount > 0 || unstoredChanges.forgetsPeople else { return }
         if journal.durableSequenceNumber < lastSequenceNumber {
@@ -42,11 +47,17 @@ extension Ledger {
                   journal.durableSequenceNumber >= lastSequenceNumber
             else { return }
         }
-        let modified = readSide.commit(
-            unstoredChanges,
-            snapshot: StoreSnapshot(current, projections),
-            coverage: StoreCoverage(sequenceNumber: lastSequenceNumber, chainValue: chainValue.bytes))
+        let changes = unstoredChanges
         unstoredChanges = StoreChanges()
+        let snapshot = StoreSnapshot(current, projections)
+        let coverage = StoreCoverage(sequenceNumber: lastSequenceNumber, chainValue: chainValue.bytes)
+        if !changes.forgetsPeople, planningObservations.isEmpty, !readSide.isStale,
+           let rows = try? StoreRows(changes, from: snapshot) {
+            storeWriter.enqueue(changes, rows: rows, coverage: coverage)
+            return
+        }
+        storeWriter.flush()
+        let modified = readSide.commit(changes, snapshot: snapshot, coverage: coverage)
         refreshObservations(modifiedTables: modified)
     }
 
@@ -82,6 +93,7 @@ extension Ledger {
     /// Returns once the store observations are recomputed for every store commit so far (tests).
     package func observationsRefreshed() async {
         storeDurableChanges()
+        storeWriter.flush()
         await refresher.idle()
     }
 
@@ -105,6 +117,7 @@ extension Ledger {
         await settleUnacknowledged()
         if let failure { throw .storage(failure) }
         try synchronizeEvidence()  // the store never claims what the journal has not made durable
+        storeWriter.flush()  // no commit of the old store lands after the new one
         let folded = try LedgerReplay.fold(
             try Ledger.reader(of: journal), from: FoldedState(), through: lastSequenceNumber, personalTexts: personalKeys)
         guard folded.lastSequenceNumber == lastSequenceNumber, folded.chainValue == chainValue else {
@@ -123,6 +136,7 @@ extension Ledger {
     /// pending or failed, or when the ledger keeps none (``LedgerOpenReport/readSide``).
     public var store: LedgerStore? {
         storeDurableChanges()  // a scheduled write not run yet is done now
+        storeWriter.flush()
         return readSide.store(showing: lastSequenceNumber)
     }
 }

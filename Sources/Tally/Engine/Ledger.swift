@@ -62,6 +62,8 @@ public actor Ledger {
     /// The values observed from the store (``observe(_:)``), refreshed off the actor after the
     /// store commits that modified a table they read.
     let refresher: ObservationRefresher
+    /// Where the store commits are written, off the actor (``StoreWriteQueue``).
+    let storeWriter: StoreWriteQueue
     /// The values observed from the planning view (``observePlanning(_:)``), refreshed on the
     /// actor after each store commit.
     var planningObservations: [UInt64: any ValueObserving<PlanningView>] = [:]
@@ -94,6 +96,7 @@ public actor Ledger {
     ) {
         self.readSide = readSide
         self.refresher = ObservationRefresher(readSide: readSide)
+        self.storeWriter = StoreWriteQueue(readSide: readSide, refresher: refresher)
         self.personalKeys = personalKeys
         self.directory = directory
         self.journal = journal
@@ -222,6 +225,7 @@ public actor Ledger {
             closeFailure = error
         }
         if closeFailure == nil { storeDurableChanges() }  // observers get the last batch's value before their sequence ends
+        storeWriter.flush()
         await finishObservations()
         readSide.close()
         checkpointWriter.archive?.close()

@@ -234,6 +234,25 @@ final class ReadSide: Sendable {
         }
     }
 
+    /// Commits durable batches from the rows gathered for them, on the store writer's queue
+    /// (``StoreWriteQueue``): a stale store is left stale (the engine rebuilds it from a
+    /// snapshot at its next commit), a failure marks it stale.
+    /// - Returns: the tables the commit modified; nil when it wrote nothing.
+    func commit(_ changes: StoreChanges, rows: StoreRows, coverage: StoreCoverage) -> Set<String>? {
+        guard let store = current.withLock({ $0 }), !isStale else { return nil }
+        do throws(StoreError) {
+            let modified = try store.commit(changes, rows: rows, coverage: coverage)
+            stored.withLock { $0 = coverage.sequenceNumber }
+            return modified
+        } catch {
+            stale.withLock { $0 = true }
+            return nil
+        }
+    }
+
+    /// Whether a commit failed (or a rebuild did not finish) since the store was last whole.
+    var isStale: Bool { stale.withLock { $0 } }
+
     /// Rebuilds the store from `snapshot` into a new file that replaces the old one (never
     /// written: a damaged page in it does not matter), clearing a stale mark.
     func rebuild(from snapshot: StoreSnapshot, coverage: StoreCoverage, progress: (Int, Int) -> Void) throws(LedgerError) -> [String: Int] {

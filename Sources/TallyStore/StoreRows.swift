@@ -1,0 +1,92 @@
+import TallyModel
+import TallyProjections
+
+/// What a store commit reads its rows from: a snapshot of the read models (``StoreSnapshot``:
+/// a rebuild, a forgetting) or the rows gathered from one (``StoreRows``: a commit written off
+/// the engine).
+protocol StoreRowSource {
+    /// The transaction `id` as the read models hold it; nil: it has no row.
+    func transaction(_ id: TransactionID) -> WalletTransaction?
+    /// The transfer `id` as the read models hold it; nil: it has no row.
+    func transfer(_ id: TransferID) -> TransferEntry?
+    /// Every wallet's balance row.
+    func walletBalances() throws(ProjectionError) -> [WalletBalance]
+    /// The totals rows.
+    func walletTotals() throws(ProjectionError) -> WalletTotals
+    /// The household debt rows.
+    func householdDebts() throws(ProjectionError) -> [(personA: PersonID, personB: PersonID, aOwesB: Money)]
+    /// A person's display name; nil: no row.
+    func name(of person: PersonID) -> String?
+    /// A category's name; nil: no row.
+    func name(of category: CategoryID) -> String?
+    /// Every person with a row (a rebuild writes them all).
+    func allPersonIDs() -> [PersonID]
+    /// Every category with a row.
+    func allCategoryIDs() -> [CategoryID]
+}
+
+extension StoreSnapshot: StoreRowSource {
+    func transaction(_ id: TransactionID) -> WalletTransaction? { readModels.wallets.transaction(id) }
+    func transfer(_ id: TransferID) -> TransferEntry? { readModels.wallets.transfer(id) }
+    func walletBalances() throws(ProjectionError) -> [WalletBalance] { try readModels.wallets.balances() }
+    func walletTotals() throws(ProjectionError) -> WalletTotals { try readModels.wallets.totals() }
+    func householdDebts() throws(ProjectionError) -> [(personA: PersonID, personB: PersonID, aOwesB: Money)] {
+        try readModels.debts.householdNetBalances()
+    }
+    func name(of person: PersonID) -> String? { personName(person) }
+    func name(of category: CategoryID) -> String? { categoryName(category) }
+    func allPersonIDs() -> [PersonID] { personIDs() }
+    func allCategoryIDs() -> [CategoryID] { categoryIDs() }
+}
+
+/// The rows one commit of ``StoreChanges`` writes, read out of a snapshot of the read models:
+/// each changed transaction and transfer, the small live tables whole (balances, totals,
+/// household debts: O(wallets), O(members)) and the names of the changed people and categories.
+/// A plain value, gathered where the read models are (the engine) so that the SQLite work
+/// (statements, page sealing) runs elsewhere and never holds the engine up.
+public struct StoreRows: Sendable {
+    // Every key was changed; a nil value: the read models hold no row for it (any stored one goes).
+    private var transactions: [TransactionID: WalletTransaction?] = [:]
+    private var transfers: [TransferID: TransferEntry?] = [:]
+    private var people: [PersonID: String?] = [:]
+    private var categories: [CategoryID: String?] = [:]
+    private var balances: [WalletBalance]
+    private var totals: WalletTotals
+    private var debts: [(personA: PersonID, personB: PersonID, aOwesB: Money)]
+
+    /// The rows `changes` needs, from `snapshot`. A forgetting's rows (every note of the forgotten
+    /// people) are not gathered: commit those from the snapshot itself.
+    /// - Throws: ``ProjectionError/overflow(rule:subject:)`` when a live row cannot be computed.
+    public init(_ changes: StoreChanges, from snapshot: StoreSnapshot) throws(ProjectionError) {
+        balances = try snapshot.walletBalances()
+        totals = try snapshot.walletTotals()
+        debts = try snapshot.householdDebts()
+        for id in changes.transactionIDs { transactions.updateValue(snapshot.transaction(id), forKey: id) }
+        for id in changes.transferIDs { transfers.updateValue(snapshot.transfer(id), forKey: id) }
+        for id in changes.personIDs { people.updateValue(snapshot.name(of: id), forKey: id) }
+        for id in changes.categoryIDs { categories.updateValue(snapshot.name(of: id), forKey: id) }
+    }
+
+    /// These rows with `later`'s over them: two commits written as one (the live tables are
+    /// whole in each, so the later ones stand).
+    public func merging(_ later: StoreRows) -> StoreRows {
+        var merged = later
+        merged.transactions = transactions.merging(later.transactions) { _, new in new }
+        merged.transfers = transfers.merging(later.transfers) { _, new in new }
+        merged.people = people.merging(later.people) { _, new in new }
+        merged.categories = categories.merging(later.categories) { _, new in new }
+        return merged
+    }
+}
+
+extension StoreRows: StoreRowSource {
+    func transaction(_ id: TransactionID) -> WalletTransaction? { transactions[id] ?? nil }
+    func transfer(_ id: TransferID) -> TransferEntry? { transfers[id] ?? nil }
+    func walletBalances() throws(ProjectionError) -> [WalletBalance] { balances }
+    func walletTotals() throws(ProjectionError) -> WalletTotals { totals }
+    func householdDebts() throws(ProjectionError) -> [(personA: PersonID, personB: PersonID, aOwesB: Money)] { debts }
+    func name(of person: PersonID) -> String? { people[person] ?? nil }
+    func name(of category: CategoryID) -> String? { categories[category] ?? nil }
+    func allPersonIDs() -> [PersonID] { Array(people.keys) }
+    func allCategoryIDs() -> [CategoryID] { Array(categories.keys) }
+}
