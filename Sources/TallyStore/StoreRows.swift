@@ -19,9 +19,10 @@ protocol StoreRowSource {
     func name(of person: PersonID) -> String?
     /// A category's name; nil: no row.
     func name(of category: CategoryID) -> String?
-    /// Every person with a row (a rebuild writes them all).
+    /// Every person with a row, for a rebuild (it writes them all). Gathered rows know only the
+    /// people their changes named; a commit of them never asks.
     func allPersonIDs() -> [PersonID]
-    /// Every category with a row.
+    /// Every category with a row, as ``allPersonIDs()``.
     func allCategoryIDs() -> [CategoryID]
 }
 

@@ -96,26 +96,19 @@ case "memory":
     // Resident memory each in-memory model adds after folding `count` events (issue 14). The
     // validation state is package-internal (Docs/Architecture.md, "Public surface"): it is
     // measured with the read models, as a replay of a ledger directory holds both, and the
-    // read models one by one after that.
+    // read models alone after that.
     func megabytes() -> Double { Double(ProcessMemory.bytes("VmRSS") ?? 0) / 1_048_576 }
     try await appendLazily(at: LedgerDirectory(FilePath(directory)).journal)
     let base = megabytes()
     let replayed = try LedgerReplay.replay(at: FilePath(directory))
     let afterState = megabytes()
     print("LedgerReplay (validation state + read models): \(afterState - base) MB (\(replayed.lastSequenceNumber) events)")
-    var wallets = WalletProjection(), debts = DebtProjection(), budgets = BudgetProjection()
+    // The read models share one transaction book (Docs/Projections.md): measured together.
+    var readModels = Projections()
     var sequence: UInt64 = 1
-    for event in HouseholdHistory(count: count) { wallets.apply(event, sequenceNumber: sequence); sequence += 1 }
-    let afterWallets = megabytes()
-    print("WalletProjection: \(afterWallets - afterState) MB")
-    sequence = 1
-    for event in HouseholdHistory(count: count) { debts.apply(event, sequenceNumber: sequence); sequence += 1 }
-    let afterDebts = megabytes()
-    print("DebtProjection: \(afterDebts - afterWallets) MB")
-    sequence = 1
-    for event in HouseholdHistory(count: count) { budgets.apply(event, sequenceNumber: sequence); sequence += 1 }
-    print("BudgetProjection: \(megabytes() - afterDebts) MB")
-    withExtendedLifetime((replayed, wallets, debts, budgets)) {}
+    for event in HouseholdHistory(count: count) { readModels.apply(event, sequenceNumber: sequence); sequence += 1 }
+    print("Projections (the read models): \(megabytes() - afterState) MB")
+    withExtendedLifetime((replayed, readModels)) {}
 case "codec":
     print(try codecRoundTrip(Array(HouseholdHistory(count: count))))
 default:

@@ -227,6 +227,7 @@ public actor Ledger {
         if closeFailure == nil { storeDurableChanges() }  // observers get the last batch's value before their sequence ends
         storeWriter.flush()
         await finishObservations()
+        storeWriter.flush()  // a read during the wait may have handed over a commit
         readSide.close()
         checkpointWriter.archive?.close()
         if let closeFailure { throw .storage(closeFailure) }

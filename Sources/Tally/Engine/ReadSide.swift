@@ -253,6 +253,9 @@ final class ReadSide: Sendable {
     /// Whether a commit failed (or a rebuild did not finish) since the store was last whole.
     var isStale: Bool { stale.withLock { $0 } }
 
+    /// Whether the ledger keeps a store (not turned off, not unavailable, not closed).
+    var hasStore: Bool { current.withLock { $0 } != nil }
+
     /// Rebuilds the store from `snapshot` into a new file that replaces the old one (never
     /// written: a damaged page in it does not matter), clearing a stale mark.
     func rebuild(from snapshot: StoreSnapshot, coverage: StoreCoverage, progress: (Int, Int) -> Void) throws(LedgerError) -> [String: Int] {

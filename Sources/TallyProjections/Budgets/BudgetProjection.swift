@@ -31,8 +31,8 @@ public struct BudgetProjection: Hashable, Sendable {
     /// Events this projection could not apply, in journal order (see ``ProjectionProblem``).
     public internal(set) var problems: [ProjectionProblem] = []
 
-    /// An empty projection, before any event.
-    public init() {}
+    /// An empty read model, before any event (``Projections`` folds it).
+    init() {}
 
     /// Folds one event into the projection, after ``Projections`` applied it to the transaction
     /// book. Never throws or traps: an event that cannot apply is skipped and listed in
@@ -69,6 +69,8 @@ public struct BudgetProjection: Hashable, Sendable {
             if before != nil, !edited.details.amount.isPositive {
                 return problem(sequenceNumber, "T2", "edit of \(edited.transactionID): amount is not positive")
             }
+            // The book refused the edit (another read model says why): nothing changed.
+            guard before == nil || transactions[edited.transactionID]?.details == edited.details else { return }
             change(edited.transactionID, "transactionEdited", before, sequenceNumber)
         case .transactionDeleted(let deleted): change(deleted.transactionID, "transactionDeleted", before, sequenceNumber)
         case .transactionRestored(let restored): change(restored.transactionID, "transactionRestored", before, sequenceNumber)
@@ -137,7 +139,7 @@ public struct BudgetProjection: Hashable, Sendable {
         guard let before else {
             return problem(sequenceNumber, "T2", "unknown transaction \(transactionID)")
         }
-        guard let record = transactions[transactionID], record != before else { return }
+        guard let record = transactions[transactionID] else { return }
         if before.details.date != record.details.date {
             datedTransactions.update(DatedTransaction(date: before.details.date, transactionID: transactionID)) { $0 = false }
             datedTransactions[DatedTransaction(date: record.details.date, transactionID: transactionID)] = true
@@ -161,6 +163,7 @@ public struct BudgetProjection: Hashable, Sendable {
         guard categories[deleted.categoryID] != nil else {
             return problem(sequenceNumber, "C3", "unknown category \(deleted.categoryID)")
         }
+        guard categories[deleted.categoryID]?.isDeleted == false else { return }  // deleted before: its entries moved then
         categories[deleted.categoryID]?.isDeleted = true
         guard let target = deleted.reassignedTo else { return }
         // O(history): a rare command; with a checkpoint archive, every transaction is read once.

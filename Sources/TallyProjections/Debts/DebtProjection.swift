@@ -8,9 +8,10 @@ import TallyModel
 /// Only resolved amounts stored in the events are used (G4): shares of
 /// `TransactionDetails.split` and `GroupExpenseRecorded.owed`. Nothing is re-split here.
 public struct DebtProjection: Hashable, Sendable {
-    // What grows with history lives in the checkpoint archive once a checkpoint wrote it
-    // (``ArchivedMap``): transactions, settlements, settled items and group expenses.
+    /// The read models' one transaction book, lent by ``Projections`` (which alone writes it).
     var transactions = ArchivedMap<TransactionID, TransactionRecord>(space: .readModelTransactions)
+    // What else grows with history lives in the checkpoint archive once a checkpoint wrote it
+    // (``ArchivedMap``): settlements, settled items and group expenses.
     var settlements = ArchivedMap<SettlementID, SettlementRecord>(space: .debtSettlements)
     var settledItems = ArchivedMap<DebtItemKey, SettlementID>(space: .debtSettledItems)
     var groups: [GroupID: GroupRecord] = [:]
@@ -30,8 +31,8 @@ public struct DebtProjection: Hashable, Sendable {
     /// Events this projection could not apply, in journal order (see ``ProjectionProblem``).
     public internal(set) var problems: [ProjectionProblem] = []
 
-    /// An empty projection, before any event.
-    public init() {}
+    /// An empty read model, before any event (``Projections`` folds it).
+    init() {}
 
     /// Folds one event into the projection, after ``Projections`` applied it to the transaction
     /// book. Never throws or traps: an event that cannot apply is skipped and listed in

@@ -1,29 +1,14 @@
 import HashTreeCollections
 import TallyModel
 
-/// A projection whose state is written and read with the checkpoint encoding.
+/// A read model whose state is written and read with the checkpoint encoding, as one part of
+/// ``Projections``' checkpoint.
 protocol ProjectionState {
     /// Appends the state (with its magic header); without the entries of its archived maps
     /// when `archived` (a checkpoint writes those to the archive).
     func encodeState(to writer: inout BinaryWriter, archived: Bool)
     /// Reads a state written by `encodeState(to:archived:)`.
     init(from reader: inout StateReader) throws(ProjectionError)
-}
-
-extension ProjectionState {
-    /// The state as deterministic checkpoint bytes, every entry included.
-    func stateBytes() -> [UInt8] {
-        var writer = BinaryWriter(reservingCapacity: 1024)
-        encodeState(to: &writer, archived: false)
-        return writer.bytes
-    }
-
-    /// Restores a state from `stateBytes()`, rejecting leftover bytes.
-    init(stateBytes bytes: [UInt8]) throws(ProjectionError) {
-        var reader = StateReader(bytes)
-        try self.init(from: &reader)
-        try reader.finish()
-    }
 }
 
 /// A read-model record or key stored in the checkpoint archive in its checkpoint layout

@@ -28,8 +28,8 @@ public struct WalletProjection: Hashable, Sendable {
     /// Events this projection could not apply, in journal order (see ``ProjectionProblem``).
     public internal(set) var problems: [ProjectionProblem] = []
 
-    /// An empty projection, before any event.
-    public init() {}
+    /// An empty read model, before any event (``Projections`` folds it).
+    init() {}
 
     /// Folds one event into the projection, after ``Projections`` applied it to the transaction
     /// book. Never throws or traps: an event that cannot apply is skipped and listed in
