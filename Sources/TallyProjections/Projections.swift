@@ -21,7 +21,7 @@ public struct Projections: Hashable, Sendable {
     /// Every transaction recorded, once: its current fields (T2), whether it is live (T3) and
     /// the sequence number that recorded it. Only a transaction every read model can use is
     /// kept (a known wallet in its currency, a positive amount, a valid split); an event the
-    /// book refuses changes nothing and each read model reports why it could not use it. In the
+    /// book refuses changes nothing, and the read model whose rule it breaks says why. In the
     /// checkpoint archive once a checkpoint wrote it (``ArchivedMap``). The wallet, debt and
     /// budget read models read it through their own `transactions`, which is this value
     /// (persistent maps: a copy shares every node); nothing else writes it.
