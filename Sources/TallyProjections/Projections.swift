@@ -55,7 +55,7 @@ public struct Projections: Hashable, Sendable {
     /// The one fold of the transaction book: applies a transaction event to ``transactions``
     /// and returns the record as it was before (`nil` for other events, or when unknown).
     private mutating func recordTransaction(_ payload: EventPayload, sequenceNumber: UInt64) -> TransactionRecord? {
-        guard let id = DebtProjection.transactionID(changedBy: payload) else { return nil }
+        guard let id = payload.changedTransactionID else { return nil }
         let before = transactions[id]
         switch payload {
         case .transactionRecorded(let recorded):

@@ -43,12 +43,8 @@ public struct StoreChanges: Sendable, Equatable {
     /// Adds the changes of one event.
     public mutating func add(_ event: Event) {
         eventCount += 1
+        if let id = event.payload.changedTransactionID { transactionIDs.insert(id) }
         switch event.payload {
-        case .transactionRecorded(let recorded): transactionIDs.insert(recorded.transactionID)
-        case .templateActivated(let activated): transactionIDs.insert(activated.transactionID)
-        case .transactionEdited(let edited): transactionIDs.insert(edited.transactionID)
-        case .transactionDeleted(let deleted): transactionIDs.insert(deleted.transactionID)
-        case .transactionRestored(let restored): transactionIDs.insert(restored.transactionID)
         case .transferRecorded(let transfer): transferIDs.insert(transfer.transferID)
         case .transferEdited(let edited): transferIDs.insert(edited.transfer.transferID)
         case .transferDeleted(let deleted): transferIDs.insert(deleted.transferID)

@@ -4,8 +4,9 @@ import TallyModel
 import TallyProjections
 import TallyStore
 
-/// The read side's upkeep: the store written after durability, in a later turn of the actor; the
-/// observations refreshed after it; a rebuild from the journal.
+/// The read side's upkeep: the store's rows gathered after durability, in a later turn of the
+/// actor, and written off it (``StoreWriteQueue``); the observations refreshed after it; a
+/// rebuild from the journal.
 extension Ledger {
     /// Ends every ``observe(_:)`` and ``observePlanning(_:)`` sequence (the ledger closed), the
     /// store's once their refresh of the last commit is done.
@@ -19,8 +20,8 @@ extension Ledger {
     /// applied event durable: the rows then show exactly a durable prefix of the journal, never
     /// an event a crash could lose (under `.synchronous`, right after each batch; under the other
     /// policies, after the next sync).
-    /// Writes the store in a later turn of the actor, so that acknowledging a batch never waits
-    /// for SQLite; under load one write covers every batch committed in between.
+    /// Gathers the rows in a later turn of the actor, so that acknowledging a batch never waits
+    /// for it; under load one gathering covers every batch committed in between.
     func scheduleStoreWrite() {
         guard !storeWriteScheduled else { return }
         storeWriteScheduled = true

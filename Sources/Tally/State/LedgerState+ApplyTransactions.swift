@@ -128,17 +128,8 @@ extension LedgerState {
 
     /// Keeps `openSharedTransactions` in step with the transactions an event changed.
     mutating func updateOpenSharedTransactions(after payload: EventPayload) {
-        let changed: [TransactionID]
-        switch payload {
-        case .transactionRecorded(let event): changed = [event.transactionID]
-        case .transactionEdited(let event): changed = [event.transactionID]
-        case .transactionDeleted(let event): changed = [event.transactionID]
-        case .transactionRestored(let event): changed = [event.transactionID]
-        case .templateActivated(let event): changed = [event.transactionID]
-        case .settlementRecorded: changed = Array(openSharedTransactions)
-        default: return
-        }
-        for id in changed { refreshOpenShared(id) }
+        if let id = payload.changedTransactionID { refreshOpenShared(id) }
+        if case .settlementRecorded = payload { for id in openSharedTransactions { refreshOpenShared(id) } }
     }
 
     mutating func refreshOpenShared(_ id: TransactionID) {

@@ -160,6 +160,19 @@ public enum EventPayload: Hashable, Sendable {
         }
     }
 
+    /// The transaction a transaction change (recorded, activated from a template, edited,
+    /// deleted, restored: T1-T3) is about; `nil` for every other event.
+    public var changedTransactionID: TransactionID? {
+        switch self {
+        case .transactionRecorded(let event): event.transactionID
+        case .templateActivated(let event): event.transactionID
+        case .transactionEdited(let event): event.transactionID
+        case .transactionDeleted(let event): event.transactionID
+        case .transactionRestored(let event): event.transactionID
+        default: nil
+        }
+    }
+
     /// The event type's stable tag.
     public var tag: EventTag {
         switch self {

@@ -42,7 +42,7 @@ public struct DebtProjection: Hashable, Sendable {
     ///   - sequenceNumber: its journal sequence number.
     ///   - before: the transaction the event changes, as it was before the event.
     mutating func apply(_ event: Event, sequenceNumber: UInt64, before: TransactionRecord?) {
-        let changed = Self.transactionID(changedBy: event.payload)
+        let changed = event.payload.changedTransactionID
         let changedExpense = Self.groupExpenseID(changedBy: event.payload)
         addNet(of: before, sign: -1)
         if let changedExpense { addGroupNet(of: changedExpense, sign: -1) }
@@ -53,26 +53,8 @@ public struct DebtProjection: Hashable, Sendable {
            settlements[settlement.settlementID]?.sequenceNumber == sequenceNumber {
             if settlement.groupID == nil { householdNets.add(settlement) } else { groupNets.add(settlement) }
         }
-        switch event.payload {
-        case .transactionRecorded(let event): refreshOpen(event.transactionID)
-        case .templateActivated(let event): refreshOpen(event.transactionID)
-        case .transactionEdited(let event): refreshOpen(event.transactionID)
-        case .transactionDeleted(let event): refreshOpen(event.transactionID)
-        case .transactionRestored(let event): refreshOpen(event.transactionID)
-        case .settlementRecorded: for id in openTransactions { refreshOpen(id) }
-        default: break
-        }
-    }
-
-    static func transactionID(changedBy payload: EventPayload) -> TransactionID? {
-        switch payload {
-        case .transactionRecorded(let event): event.transactionID
-        case .templateActivated(let event): event.transactionID
-        case .transactionEdited(let event): event.transactionID
-        case .transactionDeleted(let event): event.transactionID
-        case .transactionRestored(let event): event.transactionID
-        default: nil
-        }
+        if let changed { refreshOpen(changed) }
+        if case .settlementRecorded = event.payload { for id in openTransactions { refreshOpen(id) } }
     }
 
     static func groupExpenseID(changedBy payload: EventPayload) -> GroupExpenseID? {
