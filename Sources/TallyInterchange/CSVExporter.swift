@@ -66,7 +66,7 @@ public enum CSVExporter {
             categoryIDs.formUnion(matches.keys)
         }
         let person = try filter.person.map { name throws(InterchangeError) in
-            try resolve(name, in: state.people.mapValues { $0.name.description }, code: "unknownPerson", noun: "person")
+            try resolve(name, in: Dictionary(uniqueKeysWithValues: state.people.map { ($0.key, $0.value.name.description) }), code: "unknownPerson", noun: "person")
         }
         let rows = state.transactions.allEntries.filter { _, record in
             let details = record.details

@@ -405,4 +405,41 @@ struct CheckpointArchiveTests {
         let newest = try #require(names.last)
         return try #require(try FileManager.default.attributesOfItem(atPath: folder + "/" + newest)[.size] as? Int)
     }
+
+    @Test("memory after background checkpoints: commands executed one by one while checkpoints are written every few events leave only what changed since the last one in memory (the states of in-flight batches settle too); the state equals a replay")
+    func backgroundCheckpointsBoundMemory() async throws {
+        let directory = try TemporaryDirectory("tally-archive-bounded")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        var s = Scenario()
+        var options = LedgerOptions()
+        options.checkpointIntervalEvents = 40
+        let ledger = try await Ledger.open(at: path, options: options)
+        try await ledger.execute(s.setup())
+        var peak = 0
+        for round in 0..<12 {
+            var commands: [Command] = []
+            for index in 0..<100 {
+                commands.append(s.command(.recordTransaction(s.ids.next(), s.expense(Int64(100 + index), shared: index % 4 == 0))))
+            }
+            // One by one and concurrently: batches are in flight while checkpoints finish.
+            if round % 2 == 0 {
+                for command in commands { try await ledger.execute(command) }
+            } else {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for command in commands { group.addTask { try await ledger.execute(command) } }
+                    try await group.waitForAll()
+                }
+            }
+            await ledger.checkpointWritten()
+            peak = max(peak, await ledger.archivedEntriesInMemory + ledger.commandHistoryInMemory.touches)
+        }
+        // 1,200 commands: each leaves some ten entries (transaction, category member, history
+        // entry and touches, the read models' book); a bound of a few intervals' worth holds only
+        // when every checkpoint's settle reached the state that reads and validation use.
+        #expect(peak < 40 * 10 * 4, "entries in memory after a background checkpoint: \(peak)")
+        try await Self.expectEqualToReplay(ledger, at: path)
+        try await ledger.close()
+    }
+
 }

@@ -74,8 +74,19 @@ extension Ledger {
         reader.sequenceNumber = max(reader.sequenceNumber, job.sequenceNumber)
         archiveReader = reader
         current.settle(written: job.folded.state, reader: reader)
-        head.settle(written: job.folded.state, reader: reader)
+        refoldHead()
         projections.settle(written: job.folded.readModels, reader: reader)
+    }
+
+    /// Validation's head again after ``current`` was replaced (settled against a checkpoint,
+    /// rebuilt by a forgetting): `current` plus the batches written since, each batch carrying
+    /// the state after it. Costs a fold of the batches in flight, not of what the state holds.
+    func refoldHead() {
+        head = current
+        for index in unacknowledged.indices {
+            for event in unacknowledged[index].events { head.apply(event) }
+            unacknowledged[index].state = head
+        }
     }
 
     /// P3, after `PersonForgotten` is durable: destroys the keys, rebuilds every state from the
@@ -95,11 +106,7 @@ extension Ledger {
             projections = replayed.readModels
             unstoredChanges.forget(unfinishedForgetting)
             storeDurableChanges()
-            // Validation's head: the rebuilt state plus the batches written since.
-            head = current
-            for batch in unacknowledged {
-                for event in batch.events { head.apply(event) }
-            }
+            refoldHead()
             try checkpointWriter.removeAll(coveringLessThan: current.lastForgettingSequenceNumber)
             unfinishedForgetting = []
         } catch {

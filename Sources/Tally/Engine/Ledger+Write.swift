@@ -138,7 +138,8 @@ extension Ledger {
     }
 
     /// Under the gate: validates `commands` against ``head``, seals and writes their events as
-    /// one frame and applies them to ``head``. Nil when they produce no event.
+    /// one frame and applies them to ``head`` (the one fold of the validation state: the batch
+    /// carries the state after it to its commit). Nil when they produce no event.
     func write(_ commands: [Command]) throws(LedgerError) -> WrittenBatch? {
         guard !isClosed else { throw .closed }
         if let failure { throw .storage(failure) }
@@ -172,7 +173,7 @@ extension Ledger {
         } else {
             for event in events { head.apply(event) }
         }
-        return WrittenBatch(receipt: receipt, events: events)
+        return WrittenBatch(receipt: receipt, events: events, state: head)
     }
 
     /// Validates `commands` against ``head``: their events, and the state after them when it was
@@ -230,12 +231,13 @@ extension Ledger {
     }
 
     /// The commit step: `batch` is durable (or, under a relaxed policy, written) and is now
-    /// acknowledged. Applies it to the state reads see and to the read models, then completes
-    /// a forgetting or schedules a checkpoint, then publishes it to ``changes``. Batches
-    /// arrive here exactly once each, in sequence order.
+    /// acknowledged. Its state (folded when it was validated) becomes the one reads see, its
+    /// events are applied to the read models, then a forgetting is completed or a checkpoint
+    /// scheduled, then the events are published to ``changes``. Batches arrive here exactly
+    /// once each, in sequence order.
     func commit(_ batch: WrittenBatch) {
         precondition(batch.receipt.firstSequenceNumber == current.nextSequenceNumber, "batches must be committed in sequence order")
-        for event in batch.events { current.apply(event) }
+        current = batch.state
         let committed = batch.committedEvents
         for event in committed { projections.apply(event.event, sequenceNumber: event.sequenceNumber) }
         chainValue = batch.receipt.chainValue

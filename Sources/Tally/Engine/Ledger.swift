@@ -33,10 +33,11 @@ public actor Ledger {
 
     // The write pipeline (Ledger+Write.swift).
 
-    /// The state of every acknowledged (durable) batch: what reads see.
+    /// The state of every acknowledged (durable) batch: what reads see. Never folded itself: a
+    /// commit takes the state its batch left (``WrittenBatch/state``).
     var current: LedgerState
     /// Validation's state: `current` plus every batch written but not yet acknowledged
-    /// (``unacknowledged``), in order.
+    /// (``unacknowledged``), in order; the one fold of each event (``write(_:)``).
     var head: LedgerState
     /// What an undo or redo executed now is validated against (``activity(_:)`` marks entries).
     var validationHead: LedgerState { head }

@@ -6,6 +6,11 @@ import TallyModel
 struct WrittenBatch: Sendable {
     var receipt: AppendReceipt
     var events: [Event]
+    /// The validation state right after the batch: validation folded its events once, and the
+    /// commit makes this value the acknowledged state (``Ledger/current``) instead of folding
+    /// them again. It shares its storage with the states before and after it (persistent maps),
+    /// so keeping it costs only what the batches after it changed.
+    var state: LedgerState
 
     /// The events with their sequence numbers.
     var committedEvents: [CommittedEvent] {

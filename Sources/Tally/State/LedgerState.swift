@@ -14,8 +14,10 @@ import TallyStore
 package struct LedgerState: Sendable, Equatable {
     /// The household, once created (H1).
     package internal(set) var household: HouseholdRecord?
-    /// Members and contacts by id (H3).
-    package internal(set) var people: [PersonID: PersonRecord] = [:]
+    /// Members and contacts by id (H3): a persistent map, as every map here that grows, so that
+    /// a commit's copy of the state (``Ledger``'s acknowledged state beside validation's) costs
+    /// what a command changes, not the household's size.
+    package internal(set) var people: TreeDictionary<PersonID, PersonRecord> = [:]
     /// Wallets by id (W1).
     package internal(set) var wallets: [WalletID: WalletRecord] = [:]
     /// Categories by id (C1).
@@ -213,5 +215,5 @@ package struct CategoryMember: Hashable, Sendable, ArchiveCodable {
 extension LedgerState {
 
     /// Display names by person id (redacted for people forgotten, P3), for the read side.
-    var personNames: [PersonID: String] { people.mapValues(\.name.description) }
+    var personNames: [PersonID: String] { Dictionary(uniqueKeysWithValues: people.map { ($0.key, $0.value.name.description) }) }
 }
