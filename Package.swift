@@ -53,7 +53,7 @@ let package = Package(
                 .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
             ]
         ),
-        .target(name: "TallyModel", dependencies: ["TallyMacros"]),
+        .target(name: "TallyModel", dependencies: ["TallyMacros", .product(name: "HashTreeCollections", package: "swift-collections")]),
         // A page-encrypting SQLite VFS (AES-GCM from swift-crypto) for the on-disk read side.
         // Depends on no other Tally target, so any store target can use it.
         .target(

@@ -54,7 +54,7 @@ public enum CSVExporter {
         }
         var walletIDs = Set<WalletID>()
         for name in filter.wallets {
-            walletIDs.insert(try resolve(name, in: state.wallets.mapValues(\.name), code: "unknownWallet", noun: "wallet"))
+            walletIDs.insert(try resolve(name, in: state.wallets.map { (key: $0.key, value: $0.value.name) }, code: "unknownWallet", noun: "wallet"))
         }
         var categoryIDs = Set<CategoryID>()
         for name in filter.categories {
@@ -66,7 +66,7 @@ public enum CSVExporter {
             categoryIDs.formUnion(matches.keys)
         }
         let person = try filter.person.map { name throws(InterchangeError) in
-            try resolve(name, in: Dictionary(uniqueKeysWithValues: state.people.map { ($0.key, $0.value.name.description) }), code: "unknownPerson", noun: "person")
+            try resolve(name, in: state.people.map { (key: $0.key, value: $0.value.name.description) }, code: "unknownPerson", noun: "person")
         }
         let rows = state.transactions.allEntries.filter { _, record in
             let details = record.details
@@ -82,10 +82,10 @@ public enum CSVExporter {
 
     /// The id whose name (case-insensitive) or id is `value`.
     private static func resolve<ID: Hashable & CustomStringConvertible>(
-        _ value: String, in names: [ID: String], code: String, noun: String
+        _ value: String, in names: [(key: ID, value: String)], code: String, noun: String
     ) throws(InterchangeError) -> ID {
         let wanted = value.trimmingCharacters(in: .whitespaces).lowercased()
-        if let byID = names.keys.first(where: { $0.description == wanted }) { return byID }
+        if let byID = names.first(where: { $0.key.description == wanted }) { return byID.key }
         let byName = names.filter { $0.value.lowercased() == wanted }
         guard byName.count <= 1 else {
             throw InterchangeError(code: code, message: "\(byName.count) of the household's \(noun)s are named \"\(value)\"; give the id instead")

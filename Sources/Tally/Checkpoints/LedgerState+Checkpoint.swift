@@ -123,7 +123,7 @@ extension LedgerState {
             let member = try CategoryMember(from: &reader)
             categoryMembers[member] = try reader.read() as Bool
         }
-        openSharedTransactions = Set(try reader.read([TransactionID].self))
+        openSharedTransactions = TreeSet(try reader.read([TransactionID].self))
         for _ in 0..<(try reader.readCount(elementBytesMin: 17)) {
             let date: LocalDate = try reader.read()
             var payers: [PersonID: Int128] = [:]

@@ -11,12 +11,16 @@ import TallyStore
 /// This is the engine's validation state, not a read model: balances here exist for the W4
 /// close check, debts for H4 and S6. Package-internal, with every type only it reaches
 /// (Docs/Architecture.md, "Public surface"): hosts read the read models.
+///
+/// Every map here that grows with the history or the household is persistent (`TreeDictionary`,
+/// `TreeSet`): the acknowledged state and validation's head share their storage (a written
+/// batch carries the state after it, ``Ledger``), so a command's fold copies only the paths it
+/// changes, never a whole map. The small live maps (wallets, categories) stay plain
+/// dictionaries: copied whole, they cost less than a trie's lookups.
 package struct LedgerState: Sendable, Equatable {
     /// The household, once created (H1).
     package internal(set) var household: HouseholdRecord?
-    /// Members and contacts by id (H3): a persistent map, as every map here that grows, so that
-    /// a commit's copy of the state (``Ledger``'s acknowledged state beside validation's) costs
-    /// what a command changes, not the household's size.
+    /// Members and contacts by id (H3).
     package internal(set) var people: TreeDictionary<PersonID, PersonRecord> = [:]
     /// Wallets by id (W1).
     package internal(set) var wallets: [WalletID: WalletRecord] = [:]
@@ -31,11 +35,11 @@ package struct LedgerState: Sendable, Equatable {
     /// Transfers by id, deleted ones included (W6); archived like ``transactions``.
     package internal(set) var transfers = ArchivedMap<TransferID, TransferRecord>(space: .transfers)
     /// Recurring templates by id (T4).
-    package internal(set) var templates: [TemplateID: TemplateRecord] = [:]
+    package internal(set) var templates: TreeDictionary<TemplateID, TemplateRecord> = [:]
     /// The household split ratio; `nil` means equal parts among the members (S1).
     package internal(set) var splitRatio: SplitRatioSet?
     /// Groups by id (S7).
-    package internal(set) var groups: [GroupID: GroupRecord] = [:]
+    package internal(set) var groups: TreeDictionary<GroupID, GroupRecord> = [:]
     /// Every recorded group expense with its current fields (S7); archived like ``transactions``.
     package internal(set) var groupExpenses = ArchivedMap<GroupExpenseID, GroupExpenseRecord>(space: .groupExpenses)
     /// Recorded settlement ids (S6), each mapped to `true`; archived like ``transactions``.
@@ -52,10 +56,10 @@ package struct LedgerState: Sendable, Equatable {
     package internal(set) var periods = PeriodSchedule()
     /// Budget allocations by category and first period (B2); a `nil` amount is a removal: the
     /// category is not budgeted from that period on (`BudgetRemoved`).
-    package internal(set) var budgets: [BudgetKey: Money?] = [:]
+    package internal(set) var budgets: TreeDictionary<BudgetKey, Money?> = [:]
     /// The effective balance point of each wallet and date (W5): what removing or undoing one
     /// compensates with.
-    package internal(set) var balancePoints: [BalancePointKey: Money] = [:]
+    package internal(set) var balancePoints: TreeDictionary<BalancePointKey, Money> = [:]
     /// The current income settings (B7).
     package internal(set) var incomeSettings: IncomeSettingsSet?
     /// Goals, scenarios and alert settings (R2, R3, R6).
@@ -73,7 +77,7 @@ package struct LedgerState: Sendable, Equatable {
     /// Live, unsettled transactions with a split: the only ones a settlement can cover. An
     /// index derived from `transactions` (rebuilt from it after a checkpoint), so that a
     /// settlement costs O(open items), not O(all transactions).
-    var openSharedTransactions: Set<TransactionID> = []
+    var openSharedTransactions: TreeSet<TransactionID> = []
 
     /// An empty ledger.
     package init() {}

@@ -1,3 +1,4 @@
+import HashTreeCollections
 /// What each pair of people owes the other in the household, per currency, net of every live
 /// shared transaction and every household settlement between them (S5, S6): the one running
 /// sum the engine (H4, and S6's "not more than is owed") and the debt read model both keep.
@@ -28,13 +29,13 @@ package struct DebtNets: Hashable, Sendable {
     }
 
     /// What `low` owes `high` per pair (negative: `high` owes `low`); never zero.
-    package private(set) var nets: [Pair: Int128] = [:]
+    package private(set) var nets: TreeDictionary<Pair, Int128> = [:]
 
     /// No debts.
     package init() {}
 
     /// Nets restored from a checkpoint (zero entries are dropped).
-    package init(nets: [Pair: Int128]) { self.nets = nets.filter { $0.value != 0 } }
+    package init(nets: [Pair: Int128]) { self.nets = TreeDictionary(uniqueKeysWithValues: nets.filter { $0.value != 0 }.map { ($0.key, $0.value) }) }
 
     /// Adds (`sign` 1) or removes (-1) what a live shared transaction makes people owe.
     package mutating func add(_ details: TransactionDetails, sign: Int128) {

@@ -1,3 +1,4 @@
+import HashTreeCollections
 /// Each group member's running totals per currency (S7, S8): what they paid for the group's live
 /// expenses, their parts of them, and the group settlements they paid and received. The one
 /// running sum the engine (S6's "not more than is owed" in a group, S8's settled member, H4) and
@@ -56,17 +57,17 @@ package struct GroupNets: Hashable, Sendable {
     }
 
     /// The totals per group and member; no group is empty, no entry has `mentions` 0.
-    package private(set) var groups: [GroupID: [Member: Totals]] = [:]
+    package private(set) var groups: TreeDictionary<GroupID, [Member: Totals]> = [:]
 
     /// No group expense and no group settlement.
     package init() {}
 
     /// Totals restored from a checkpoint (empty entries are dropped).
     package init(groups: [GroupID: [Member: Totals]]) {
-        self.groups = groups.compactMapValues { members in
+        self.groups = TreeDictionary(uniqueKeysWithValues: groups.compactMapValues { members in
             let kept = members.filter { $0.value != Totals() }
             return kept.isEmpty ? nil : kept
-        }
+        }.map { ($0.key, $0.value) })
     }
 
     /// Adds (`sign` 1) or removes (-1) what a live group expense contributes.
