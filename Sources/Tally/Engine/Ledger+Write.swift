@@ -227,7 +227,7 @@ extension Ledger {
             unacknowledged.removeFirst()
             commit(first)
         }
-        scheduleStoreWrite()  // after the callers are answered: one store transaction for all that committed meanwhile
+        storeDurableChanges()  // one store commit for every batch this sync covered, written off the actor
     }
 
     /// The commit step: `batch` is durable (or, under a relaxed policy, written) and is now
