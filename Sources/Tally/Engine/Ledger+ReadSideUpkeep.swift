@@ -4,8 +4,8 @@ import TallyModel
 import TallyProjections
 import TallyStore
 
-/// The read side's upkeep: the store's rows gathered after durability, on the actor, and
-/// written off it (``StoreWriteQueue``); the observations refreshed after it; a
+/// The read side's upkeep: the store's rows gathered after durability, in a later turn of the
+/// actor, and written off it (``StoreWriteQueue``); the observations refreshed after it; a
 /// rebuild from the journal.
 extension Ledger {
     /// Ends every ``observe(_:)`` and ``observePlanning(_:)`` sequence (the ledger closed), the
@@ -16,12 +16,26 @@ extension Ledger {
         await refresher.finish()
     }
 
-    /// Hands what committed batches changed to the store writer (``StoreWriteQueue``), once the
-    /// journal has made every applied event durable: the rows then show exactly a durable prefix
-    /// of the journal, never an event a crash could lose (under `.synchronous`, right after each
-    /// sync, for every batch it covered; under the other policies, after the next sync). The rows
-    /// are gathered here, from the read models as the batches left them (what the batches
-    /// changed, O(changed)), and written off the actor. A forgetting (it rewrites every note of the forgotten people), a stale store (it
+    /// Writes what committed batches changed to the read side, once the journal has made every
+    /// applied event durable: the rows then show exactly a durable prefix of the journal, never
+    /// an event a crash could lose (under `.synchronous`, right after each batch; under the other
+    /// policies, after the next sync).
+    /// Gathers the rows in a later turn of the actor, so that acknowledging a batch never waits
+    /// for it; under load one gathering covers every batch committed in between.
+    func scheduleStoreWrite() {
+        guard !storeWriteScheduled else { return }
+        storeWriteScheduled = true
+        Task { await self.writeScheduledStore() }
+    }
+
+    func writeScheduledStore() {
+        storeWriteScheduled = false
+        if !isClosed { storeDurableChanges() }
+    }
+
+    /// Hands what committed batches changed to the store writer (``StoreWriteQueue``): the rows
+    /// are gathered here, from the read models as the batches left them, and written off the
+    /// actor. A forgetting (it rewrites every note of the forgotten people), a stale store (it
     /// is rebuilt from the read models) and planning observations (they read the store here)
     /// are written here instead, once the writer's earlier commits are done.
     func storeDurableChanges() {
@@ -123,7 +137,7 @@ extension Ledger {
     /// The read side when it shows exactly the committed state; `nil` while a write to it is
     /// pending or failed, or when the ledger keeps none (``LedgerOpenReport/readSide``).
     public var store: LedgerStore? {
-        storeDurableChanges()  // what a relaxed policy left waiting for a sync, once the journal made it durable
+        storeDurableChanges()  // a scheduled write not run yet is done now
         storeWriter.flush()
         return readSide.store(showing: lastSequenceNumber)
     }

@@ -227,7 +227,7 @@ extension Ledger {
             unacknowledged.removeFirst()
             commit(first)
         }
-        storeDurableChanges()  // one store commit for every batch this sync covered, written off the actor
+        scheduleStoreWrite()  // after the callers are answered: one store transaction for all that committed meanwhile
     }
 
     /// The commit step: `batch` is durable (or, under a relaxed policy, written) and is now

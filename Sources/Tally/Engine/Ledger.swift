@@ -58,6 +58,8 @@ public actor Ledger {
     let readSide: ReadSide
     /// What committed batches changed since the read side was last written.
     var unstoredChanges = StoreChanges()
+    /// Whether a store write is scheduled for a later turn of the actor.
+    var storeWriteScheduled = false
     /// The values observed from the store (``observe(_:)``), refreshed off the actor after the
     /// store commits that modified a table they read.
     let refresher: ObservationRefresher
