@@ -406,7 +406,7 @@ struct CheckpointArchiveTests {
         return try #require(try FileManager.default.attributesOfItem(atPath: folder + "/" + newest)[.size] as? Int)
     }
 
-    @Test("memory after background checkpoints: commands executed one by one while checkpoints are written every few events leave only what changed since the last one in memory (the states of in-flight batches settle too); the state equals a replay")
+    @Test("T5 memory with background checkpoints: commands executed one by one and 100 at a time while a checkpoint is written every 40 events leave in the acknowledged state only what changed since the last one (the head and in-flight batches are refolded from it, never left unsettled); the state equals a replay")
     func backgroundCheckpointsBoundMemory() async throws {
         let directory = try TemporaryDirectory("tally-archive-bounded")
         defer { directory.remove() }

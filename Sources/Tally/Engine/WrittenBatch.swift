@@ -8,8 +8,9 @@ struct WrittenBatch: Sendable {
     var events: [Event]
     /// The validation state right after the batch: validation folded its events once, and the
     /// commit makes this value the acknowledged state (``Ledger/current``) instead of folding
-    /// them again. It shares its storage with the states before and after it (persistent maps),
-    /// so keeping it costs only what the batches after it changed.
+    /// them again. It shares the growing maps with the states before and after it (persistent
+    /// maps: a later batch copies only the paths it changes) and copies the small plain ones
+    /// (wallets, categories, the money exposure) a later batch changes.
     var state: LedgerState
 
     /// The events with their sequence numbers.
