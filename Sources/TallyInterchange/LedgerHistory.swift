@@ -145,6 +145,31 @@ public struct LedgerHistory: Sendable {
         }
     }
 
+    /// One page of the household's commands, newest first, as ``Ledger/activity(_:)`` answers
+    /// it, for a reader without the writer lock (`tally activity`): the undo marks are checked
+    /// against the state after ``lastSequenceNumber``; each window of the page is read again
+    /// from the journal.
+    /// - Throws: ``InterchangeError`` (`invalidQuery` for a page size outside
+    ///   1...``ActivityQuery/limitMax``, the journal's and the codec's codes).
+    package func activity(_ query: ActivityQuery) throws(InterchangeError) -> ActivityPage {
+        do throws(LedgerError) {
+            return try ActivityPage.read(query, state: state, through: lastSequenceNumber) { start, end throws(LedgerError) in
+                switch source {
+                case .events(let events):
+                    return events.filter { (start...end).contains($0.sequenceNumber) }
+                case .ledger(var cursor):
+                    return try cursor.drain().filter { (start...end).contains($0.sequenceNumber) }
+                case .journal(let encryption, let allowingDamage):
+                    var cursor = try LedgerReplay.eventCursor(
+                        at: directory, from: start, through: end, encryption: encryption, allowingDamage: allowingDamage)
+                    return try cursor.drain()
+                }
+            }
+        } catch {
+            throw Self.error(error, directory: directory)
+        }
+    }
+
     /// A history's events, one at a time (``eventCursor()``).
     public struct Cursor: Sendable {
         enum Events: Sendable {

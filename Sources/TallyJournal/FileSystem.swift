@@ -56,6 +56,10 @@ public protocol JournalFile: AnyObject, Sendable {
 public protocol FileLock: AnyObject, Sendable {
     /// Releases the lock.
     func unlock()
+    /// Whether the path the lock was taken at still names the locked folder: false once a tool
+    /// moved it away or put another folder in its place (issue 29), so a writer stops before it
+    /// acknowledges what it wrote into a folder that is no longer the ledger's.
+    func isStillAtItsPath() -> Bool
 }
 
 extension JournalFile {

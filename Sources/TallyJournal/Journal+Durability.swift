@@ -64,11 +64,14 @@ extension Journal {
             } catch {
                 syncError = .journalFailed(reason: "fdatasync failed (\(error))")
             }
+            // Durable, but in the ledger's folder only if that is still where it was locked.
+            let folderError: JournalError? = syncError == nil && !lock.isStillAtItsPath()
+                ? .folderReplaced(directory: directory.string) : nil
             let (ready, failed, more) = state.withLock { state -> ([DurabilityWaiter], [DurabilityWaiter], Bool) in
                 // A failure recorded while this sync ran (a rotation's sync failed and cut the
                 // unsynced frames back) fails this round too: Linux reports a writeback error
                 // once per file, so this fdatasync may succeed for frames that are gone.
-                if let failure = syncError ?? state.failure {
+                if let failure = syncError ?? folderError ?? state.failure {
                     state.failure = state.failure ?? failure
                     if syncError != nil, state.currentFile === file { state.discardUnsyncedFrames(durability: options.durability) }
                     let all = state.waiters
@@ -89,7 +92,7 @@ extension Journal {
                 return (ready, [], more)
             }
             for waiter in ready { waiter.continuation.resume() }
-            let failure = syncError ?? state.withLock { $0.failure } ?? .journalFailed(reason: "sync failed")
+            let failure = syncError ?? folderError ?? state.withLock { $0.failure } ?? .journalFailed(reason: "sync failed")
             for waiter in failed { waiter.continuation.resume(throwing: failure) }
             if !more { return }
         }
@@ -113,6 +116,7 @@ extension Journal {
             state.durableSequenceNumber = target
             state.durableWriteOffset = state.writeOffset
             state.index.durable(through: target)
+            try checkFolder(&state)
         }
     }
 

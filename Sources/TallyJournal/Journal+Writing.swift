@@ -6,6 +6,7 @@ extension Journal {
     func write(_ pending: inout PendingFrame) throws(JournalError) -> AppendReceipt {
         try state.withLock { state throws(JournalError) -> AppendReceipt in
             try state.checkUsable()
+            try checkFolder(&state)  // before a rotation creates a segment by path
             let frameBytes = Int64(pending.bytes.count + (options.encryption == nil ? 0 : JournalEncryption.tagBytes))
             if state.isRotationPending
                 || (state.writeOffset > Int64(SegmentHeader.size) && state.writeOffset + frameBytes > options.segmentBytesMax) {
@@ -38,6 +39,25 @@ extension Journal {
                 firstSequenceNumber: first, lastSequenceNumber: state.nextSequenceNumber - 1,
                 chainValue: state.chainValue)
         }
+    }
+
+    /// Fails the journal with `folderReplaced` when its folder is no longer at its path (a
+    /// tool moved it, or put a copy in its place): what is written from then on would go to a
+    /// folder that is not the ledger's, or create segments in the copy (issue 29). Checked
+    /// before every frame is written and after every sync, before anything is acknowledged.
+    func checkFolder(_ state: inout WriterState) throws(JournalError) {
+        guard lock.isStillAtItsPath() else {
+            let replaced = JournalError.folderReplaced(directory: directory.string)
+            state.failure = state.failure ?? replaced
+            throw replaced
+        }
+    }
+
+    /// Throws `folderReplaced`, and refuses every later append, when the journal's folder was
+    /// moved or replaced since it was locked: for the ledger, before it writes a file of its own
+    /// (personal keys, a checkpoint) by a path beside the journal.
+    public func verifyFolder() throws(JournalError) {
+        try state.withLock { state throws(JournalError) in try checkFolder(&state) }
     }
 
     /// Seals the current segment (fsync) and starts a new one that records the chain value and

@@ -64,6 +64,10 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A path the journal or ledger reads or writes is not a regular file (a symbolic link, a
     /// FIFO, a device, a socket or a directory): it is refused instead of followed or blocked on.
     case notARegularFile(path: String)
+    /// The folder this writer locked was moved or replaced while it held it open (a sync,
+    /// backup or restore tool renamed it and put a copy in its place): the path no longer names
+    /// what this writer writes to, so nothing more is acknowledged (issue 29).
+    case folderReplaced(directory: String)
 
     /// A stable identifier for programs and logs.
     public var code: String {
@@ -85,6 +89,7 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
         case .wrongEncryptionKey: "wrongEncryptionKey"
         case .journalShorterThanEvidence: "journalShorterThanEvidence"
         case .notARegularFile: "notARegularFile"
+        case .folderReplaced: "folderReplaced"
         }
     }
 
@@ -122,6 +127,8 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
             "wrongEncryptionKey: the frame at \(location) does not decrypt with key id \(keyID): the key is wrong or the data was altered"
         case .journalShorterThanEvidence(let last, let evidence):
             "journalShorterThanEvidence: the journal ends at sequence \(last), but \(evidence.source) proves sequence \(evidence.lastSequenceNumber) was acknowledged: records \(last + 1)...\(evidence.lastSequenceNumber) are missing (the journal was truncated, emptied or replaced). Restore the journal from a backup; `tally repair` can accept the loss explicitly"
+        case .folderReplaced(let directory):
+            "folderReplaced: \(directory) was moved or replaced while this writer held it open (a sync, backup or restore tool?); nothing written after that is acknowledged. Close this ledger, check which folder is the ledger, and open it again"
         case .notARegularFile(let path):
             "notARegularFile: \(path) is not a regular file (a symbolic link, FIFO, device, socket or directory); ledger files are never followed or read through special files. Replace it with the original file"
         }

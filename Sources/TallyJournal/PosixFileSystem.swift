@@ -121,7 +121,7 @@ public struct PosixFileSystem: FileSystem {
             try? descriptor.close()
             throw Errno.staleNFSFileHandle
         }
-        return PosixFileLock(descriptor: descriptor)
+        return PosixFileLock(descriptor: descriptor, path: path, device: locked.st_dev, inode: locked.st_ino)
     }
 }
 
@@ -203,12 +203,25 @@ private final class PosixFile: JournalFile, @unchecked Sendable {
     }
 }
 
-/// `@unchecked Sendable`: the descriptor is immutable; unlock is idempotent under the lock.
+/// `@unchecked Sendable`: the fields are immutable; unlock is idempotent under the lock.
 private final class PosixFileLock: FileLock, @unchecked Sendable {
     let descriptor: FileDescriptor
+    /// Where it was locked, and the identity of the folder locked there.
+    let path: FilePath
+    let device: dev_t
+    let inode: ino_t
 
-    init(descriptor: FileDescriptor) {
+    init(descriptor: FileDescriptor, path: FilePath, device: dev_t, inode: ino_t) {
         self.descriptor = descriptor
+        self.path = path
+        self.device = device
+        self.inode = inode
+    }
+
+    /// One `stat` of the path (a microsecond): the same device and inode as the locked folder.
+    func isStillAtItsPath() -> Bool {
+        var current = stat()
+        return stat(path.string, &current) == 0 && current.st_dev == device && current.st_ino == inode
     }
 
     deinit { try? descriptor.close() }

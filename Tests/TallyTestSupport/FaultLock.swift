@@ -1,3 +1,4 @@
+import SystemPackage
 import TallyJournal
 
 /// `@unchecked Sendable`: immutable fields; unlocking goes through the file system's mutex.
@@ -13,4 +14,7 @@ final class FaultLock: FileLock, @unchecked Sendable {
     }
 
     func unlock() { fileSystem.unlock(path, token: token) }
+
+    /// The simulated file system has no folder identity: a folder renamed away is gone.
+    func isStillAtItsPath() -> Bool { fileSystem.fileExists(at: FilePath(path)) }
 }

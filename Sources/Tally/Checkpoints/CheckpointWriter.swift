@@ -50,6 +50,7 @@ final class CheckpointWriter: Sendable {
     func write(_ job: Job) throws(LedgerError) -> UInt64? {
         do {
             if job.synchronizesJournal { try journal.synchronize() }
+            try journal.verifyFolder()  // a checkpoint by path into a copy put in the ledger's place would refuse its journal
             return try floor.withLock { floor throws(JournalError) -> UInt64? in
                 guard job.sequenceNumber >= floor else { return nil }
                 guard let archive else {

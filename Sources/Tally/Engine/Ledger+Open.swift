@@ -25,6 +25,26 @@ extension Ledger {
                 throw .storage(JournalError(error, operation: "create directory", path: directory))
             }
         }
+        // The whole folder is locked, not only the journal in it: while this writer lives, no
+        // second one gets in, even when a tool swapped the journal folder (issue 29). Readers
+        // never take it.
+        let folderLock: any FileLock
+        do {
+            folderLock = try Journal.lockWriter(at: directory, fileSystem: fileSystem)
+        } catch {
+            throw .storage(error)
+        }
+        do {
+            return try await open(at: directory, options: options, folderLock: folderLock)
+        } catch {
+            folderLock.unlock()
+            throw error
+        }
+    }
+
+    /// ``open(at:options:)`` under the folder's lock.
+    private static func open(at directory: FilePath, options: LedgerOptions, folderLock: any FileLock) async throws(LedgerError) -> Ledger {
+        let fileSystem = options.fileSystem
         // Evidence first: a journal shorter than what the checkpoints and the key store prove
         // is refused before the journal cuts a tail or creates a first segment.
         // The key file read here, before the lock, is only evidence: a writer that closed in
@@ -123,7 +143,7 @@ extension Ledger {
                 forgotten: report.forgettingCompleted)
             report.readSide = readSide.status.description
             return Ledger(
-                directory: directory, journal: journal, options: options, folded: folded,
+                directory: directory, folderLock: folderLock, journal: journal, options: options, folded: folded,
                 checkpoints: checkpoints, archive: archive, personalKeys: personalKeys, readSide: readSide, openReport: report)
         } catch {
             archive?.close()

@@ -19,19 +19,8 @@ extension Ledger {
     /// - Throws: ``LedgerError/invalidQuery(_:)`` for an order by amount, a page size outside
     ///   1...1000 or a cursor of another order; ``LedgerError/readSide(_:)`` as the other queries.
     public func statement(_ query: StatementQuery) throws(LedgerError) -> StatementPage {
-        try withStore { store throws(StoreError) in
-            try store.statement(query) { date throws(StoreError) in
-                // The read models' balance at the end of the day: O(days the wallet moved).
-                let balance = read { models in
-                    Result { () throws(ProjectionError) in try models.wallets.trackedBalance(of: query.walletID, throughEndOf: date) }
-                }
-                do {
-                    return try balance.get()
-                } catch {
-                    throw .invalidRow(path: store.path, table: "wallet_balances", reason: "\(error)")
-                }
-            }
-        }
+        let models = servedModels
+        return try withStore { store throws(StoreError) in try store.statement(query, balancesFrom: models) }
     }
 
     /// Totals per business date, kind and currency of what `query` selects.
@@ -56,23 +45,16 @@ extension Ledger {
     public func categoryTotals(
         byPayPeriod query: TransactionQuery, last count: Int, endingWith date: LocalDate
     ) throws(LedgerError) -> [PeriodTotal] {
-        guard (1...TransactionQuery.limitMax).contains(count) else {
-            throw .invalidQuery("a report per pay period covers 1...\(TransactionQuery.limitMax) periods, not \(count)")
+        let budgets = servedModels.budgets
+        return try withStore { store throws(StoreError) in
+            try store.categoryTotals(byPayPeriod: query, last: count, endingWith: date, budgets: budgets)
         }
-        let periods = payPeriods(last: count, endingWith: date)
-        return try withStore { store throws(StoreError) in try store.categoryTotals(byPeriod: periods, query) }
     }
 
     /// The `count` pay periods (B1) ending with the one containing `date`, oldest first (fewer
     /// when the calendar's first day comes first).
     public func payPeriods(last count: Int, endingWith date: LocalDate) -> [PayPeriod] {
-        read { models in
-            var newestFirst = [models.budgets.period(containing: date)]
-            while newestFirst.count < count, let oldest = newestFirst.last, let before = try? oldest.start.adding(days: -1) {
-                newestFirst.append(models.budgets.period(containing: before))
-            }
-            return newestFirst.reversed()
-        }
+        servedModels.budgets.payPeriods(last: count, endingWith: date)
     }
 
     /// The average monthly spending over the `months` months ending with `last` (N4).
@@ -93,5 +75,46 @@ extension Ledger {
         } catch {
             throw .readSide(error.description)
         }
+    }
+}
+
+extension LedgerStore {
+    /// One page of a wallet's statement with the balances of `models` (the read models as of
+    /// the store's coverage): ``Ledger/statement(_:)``, and a reader without the writer lock.
+    package func statement(_ query: StatementQuery, balancesFrom models: Projections) throws(StoreError) -> StatementPage {
+        try statement(query) { date throws(StoreError) in
+            // The read models' balance at the end of the day: O(days the wallet moved).
+            do {
+                return try models.wallets.trackedBalance(of: query.walletID, throughEndOf: date)
+            } catch {
+                throw .invalidRow(path: path, table: "wallet_balances", reason: "\(error)")
+            }
+        }
+    }
+}
+
+extension LedgerStore {
+    /// ``Ledger/categoryTotals(byPayPeriod:last:endingWith:)`` with the pay periods of
+    /// `budgets` (the read models as of the store's coverage), for a reader without the lock too.
+    /// - Throws: `invalidQuery` when `count` is outside 1...1,000.
+    package func categoryTotals(
+        byPayPeriod query: TransactionQuery, last count: Int, endingWith date: LocalDate, budgets: BudgetProjection
+    ) throws(StoreError) -> [PeriodTotal] {
+        guard (1...TransactionQuery.limitMax).contains(count) else {
+            throw .invalidQuery(reason: "a report per pay period covers 1...\(TransactionQuery.limitMax) periods, not \(count)")
+        }
+        return try categoryTotals(byPeriod: budgets.payPeriods(last: count, endingWith: date), query)
+    }
+}
+
+extension BudgetProjection {
+    /// The `count` pay periods (B1) ending with the one containing `date`, oldest first (fewer
+    /// when the calendar's first day comes first).
+    package func payPeriods(last count: Int, endingWith date: LocalDate) -> [PayPeriod] {
+        var newestFirst = [period(containing: date)]
+        while newestFirst.count < count, let oldest = newestFirst.last, let before = try? oldest.start.adding(days: -1) {
+            newestFirst.append(period(containing: before))
+        }
+        return newestFirst.reversed()
     }
 }

@@ -288,6 +288,11 @@ extension Ledger {
                 throw .storage(error)
             }
             guard personalKeys.hasUnpersistedKeys else { return }
+            do {
+                try journal.verifyFolder()  // the key file is written by path: never into a copy in the ledger's place
+            } catch {
+                throw .storage(error)
+            }
             try synchronizeEvidence()
             try personalKeys.persist(acknowledgedThrough: lastSequenceNumber)
         } catch {

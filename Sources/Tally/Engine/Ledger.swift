@@ -24,6 +24,8 @@ import TallyStore
 public actor Ledger {
     /// The ledger's directory; ``LedgerDirectory`` names what is inside.
     public nonisolated let directory: FilePath
+    /// The writer's lock on the ledger folder itself (the journal holds its own on `journal/`).
+    let folderLock: any FileLock
     let journal: Journal
     let options: LedgerOptions
     let broadcaster: ChangeBroadcaster
@@ -91,7 +93,7 @@ public actor Ledger {
     public internal(set) var checkpointFailures = 0
 
     init(
-        directory: FilePath, journal: Journal, options: LedgerOptions, folded: FoldedState,
+        directory: FilePath, folderLock: any FileLock, journal: Journal, options: LedgerOptions, folded: FoldedState,
         checkpoints: CheckpointStore, archive: CheckpointArchive?, personalKeys: PersonalKeyRing, readSide: ReadSide,
         openReport: LedgerOpenReport
     ) {
@@ -100,6 +102,7 @@ public actor Ledger {
         self.storeWriter = StoreWriteQueue(readSide: readSide, refresher: refresher)
         self.personalKeys = personalKeys
         self.directory = directory
+        self.folderLock = folderLock
         self.journal = journal
         self.options = options
         self.current = folded.state
@@ -114,6 +117,8 @@ public actor Ledger {
         self.openReport = openReport
         self.broadcaster = ChangeBroadcaster(bufferLimit: options.changesBufferLimit)
     }
+
+    deinit { folderLock.unlock() }  // a ledger dropped without close (the journal unlocks its own)
 
     /// A snapshot of the validation state after the last acknowledged batch (a value; later
     /// commands do not change it). Batches written but not yet durable are not in it, and after
@@ -231,6 +236,7 @@ public actor Ledger {
         storeWriter.flush()  // a read during the wait may have handed over a commit
         readSide.close()
         checkpointWriter.archive?.close()
+        folderLock.unlock()
         if let closeFailure { throw .storage(closeFailure) }
     }
 }

@@ -86,21 +86,36 @@ extension Ledger {
     ///   1...``ActivityQuery/limitMax``; ``LedgerError/storage(_:)`` and
     ///   ``LedgerError/codec(_:sequenceNumber:)`` when the journal cannot be read.
     public func activity(_ query: ActivityQuery = ActivityQuery()) throws(LedgerError) -> ActivityPage {
+        let reader = try Ledger.reader(of: journal)
+        return try ActivityPage.read(query, state: validationHead, through: lastSequenceNumber) { start, end throws(LedgerError) in
+            var cursor = LedgerEventCursor(reader: reader, from: start, through: end, personalTexts: nil)
+            return try cursor.drain()
+        }
+    }
+}
+
+extension ActivityPage {
+    /// One page of `query` over the events 1 through `last`, marked as `state` (the validation
+    /// state after them) would accept an undo or redo: what ``Ledger/activity(_:)`` and a
+    /// reader without the writer lock (`LedgerHistory`) both answer. `events(start, end)`
+    /// reads the events of that range.
+    package static func read(
+        _ query: ActivityQuery, state head: LedgerState, through last: UInt64,
+        events: (UInt64, UInt64) throws(LedgerError) -> [CommittedEvent]
+    ) throws(LedgerError) -> ActivityPage {
         guard (1...ActivityQuery.limitMax).contains(query.limit) else {
             throw .invalidQuery("an activity page holds 1...\(ActivityQuery.limitMax) entries, not \(query.limit)")
         }
-        let end = min(query.before.map { $0.sequenceNumber - 1 } ?? lastSequenceNumber, lastSequenceNumber)
+        let end = min(query.before.map { $0.sequenceNumber - 1 } ?? last, last)
         guard end > 0 else { return ActivityPage(entries: [], next: nil) }
-        let reader = try Ledger.reader(of: journal)
         // Commands newest first; the oldest one read may be cut by the window's start.
         var commands: [[CommittedEvent]] = []
         var window = UInt64(query.limit) * 4
         var start = end
         while true {
             start = end >= window ? end - window + 1 : 1
-            var cursor = LedgerEventCursor(reader: reader, from: start, through: end, personalTexts: nil)
             commands = []
-            while let committed = try cursor.next() {
+            for committed in try events(start, end) {
                 if let last = commands.last?.last, last.event.commandID == committed.event.commandID {
                     commands[commands.count - 1].append(committed)
                 } else {
@@ -115,7 +130,6 @@ extension Ledger {
         }
         if start > 1 { commands.removeLast() }
         let page = commands.prefix(query.limit)
-        let head = validationHead
         let names = head.personNames
         let entries = page.compactMap { events -> ActivityEntry? in
             guard let first = events.first, let last = events.last else { return nil }

@@ -58,4 +58,12 @@ public struct LedgerEventCursor: Sendable {
         records = []
         return nil
     }
+
+    /// Every event left in the range (for a bounded range: an activity window).
+    /// - Throws: as ``next()``.
+    package mutating func drain() throws(LedgerError) -> [CommittedEvent] {
+        var events: [CommittedEvent] = []
+        while let committed = try next() { events.append(committed) }
+        return events
+    }
 }

@@ -306,11 +306,49 @@ extension Ledger {
     public static func currentStore(
         at directory: FilePath, encryption: JournalEncryption? = nil, fileSystem: any FileSystem = PosixFileSystem()
     ) throws(LedgerError) -> LedgerStore? {
+        guard let view = try coveredStore(at: directory, encryption: encryption, fileSystem: fileSystem) else { return nil }
+        guard view.isCurrent else {
+            view.store.close()
+            return nil
+        }
+        return view.store
+    }
+
+    /// The read-side store of the ledger in `directory` as far as it covers the journal, for
+    /// readers that never take the writer lock (issue 29): a writer running beside them commits
+    /// the store a moment after the journal, and a writer that crashed left it behind until the
+    /// next open catches it up. Served only when what it covers is the journal's own prefix
+    /// (its sequence number and chain value are the journal's at that point), never when it is
+    /// ahead, of another chain, damaged or sealed with another key (`nil`). The journal is
+    /// opened as a replay opens it, so a store is never served over a journal a replay refuses.
+    /// - Throws: ``LedgerError/storage(_:)`` for a journal a replay refuses.
+    public static func coveredStore(
+        at directory: FilePath, encryption: JournalEncryption? = nil, fileSystem: any FileSystem = PosixFileSystem()
+    ) throws(LedgerError) -> CoveredStore? {
         let path = ReadSide.storePath(in: directory)
         guard fileSystem.fileExists(at: path), ReadSide.storeFiles(path).allSatisfy(ReadSide.isRegularFileOrAbsent) else { return nil }
         let (_, reader) = try LedgerReplay.openForReading(at: directory, encryption: encryption, fileSystem: fileSystem, allowingDamage: false)
-        guard let end = ReadSide.journalPosition(reader, endingAt: reader.lastSequenceNumber) else { return nil }
-        guard let store = try? LedgerStore(path: path.string, key: ReadSide.pageKey(encryption)), (try? store.coverage()) == end else { return nil }
-        return store
+        guard let store = try? LedgerStore(path: path.string, key: ReadSide.pageKey(encryption)) else { return nil }
+        guard let coverage = try? store.coverage(), coverage.sequenceNumber <= reader.lastSequenceNumber,
+              ReadSide.journalPosition(reader, endingAt: coverage.sequenceNumber) == coverage
+        else {
+            store.close()
+            return nil
+        }
+        return CoveredStore(store: store, sequenceNumber: coverage.sequenceNumber, journalEnd: reader.lastSequenceNumber)
     }
+}
+
+/// A read-side store opened without the writer lock (``Ledger/coveredStore(at:encryption:fileSystem:)``)
+/// and how far it covers the journal.
+public struct CoveredStore: Sendable {
+    /// The store; close it when done.
+    public let store: LedgerStore
+    /// The last journal sequence number its tables show (as of the open: a writer beside the
+    /// reader moves it on; ``LedgerStore/coverage()`` says where it is now).
+    public let sequenceNumber: UInt64
+    /// The journal's last sequence number when the store was opened.
+    public let journalEnd: UInt64
+    /// Whether it showed the journal's end.
+    public var isCurrent: Bool { sequenceNumber == journalEnd }
 }

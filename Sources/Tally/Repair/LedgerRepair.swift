@@ -100,6 +100,8 @@ public enum LedgerRepair {
         let journalPath = LedgerDirectory(directory).journal
         let checkpointPath = LedgerDirectory(directory).checkpoints
         do {
+            let folderLock = try Journal.lockWriter(at: directory, fileSystem: fileSystem)  // as `Ledger.open` takes them
+            defer { folderLock.unlock() }
             let lock = try Journal.lockWriter(at: journalPath, fileSystem: fileSystem)
             defer { lock.unlock() }
             guard try Self.plan(at: directory, encryption: encryption, fileSystem: fileSystem) == plan else {

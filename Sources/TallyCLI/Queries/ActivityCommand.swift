@@ -1,5 +1,6 @@
 import ArgumentParser
 import Tally
+import TallyInterchange
 import TallyModel
 import TallyProjections
 
@@ -8,7 +9,7 @@ import TallyProjections
 struct ActivityCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "activity", abstract: "List the household's commands, newest first: who, what, when, undoable.",
-        discussion: "Opens the ledger (with the writer lock) and reads the journal backwards. The last line names the --before cursor of the next (older) page.")
+        discussion: "Reads the journal without the writer lock (a writer may run beside it), backwards for the page. The last line names the --before cursor of the next (older) page.")
 
     @OptionGroup var location: LedgerLocation
     @OptionGroup var key: KeyOptions
@@ -25,8 +26,12 @@ struct ActivityCommand: AsyncParsableCommand {
             guard let cursor = ActivityCursor(before) else { throw CLIError("--before \(before): not a cursor printed by `tally activity`") }
             query.before = cursor
         }
-        let page = try await LedgerAccess.using(at: try location.path(), encryption: try key.encryption()) { ledger in
-            try await ledger.activity(query)
+        let path = try location.path()
+        let page: ActivityPage
+        do {
+            page = try LedgerAccess.history(at: path, encryption: try key.encryption()).activity(query)
+        } catch let error as InterchangeError {
+            throw CLIError.interchange(error, at: path)
         }
         try Terminal.line(json ? Self.json(page) : Self.table(page))
     }

@@ -23,8 +23,7 @@ struct AnalyticsCommand: AsyncParsableCommand {
     func run() async throws {
         let path = try location.path()
         let encryption = try key.encryption()
-        let history = try LedgerAccess.history(at: path, encryption: encryption)
-        let report = try await StoreAccess.read(at: path, encryption: encryption) { store in
+        let report = try StoreAccess.read(at: path, encryption: encryption) { store, history in
             let filter = try filters.query(in: store)
             guard let dates = filter.dates else { throw CLIError("give the dates: --from DATE --to DATE, or --month YYYY-MM") }
             do throws(LedgerError) {

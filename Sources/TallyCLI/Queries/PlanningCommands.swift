@@ -18,9 +18,12 @@ struct PlanningOptions: ParsableArguments {
     func withView<Value>(storeNeeded: Bool = false, _ body: (PlanningView, LedgerHistory) throws -> Value) async throws -> Value {
         let path = try location.path()
         let encryption = try key.encryption()
-        let history = try LedgerAccess.history(at: path, encryption: encryption, allowDamaged: damage.allowDamaged)
-        guard storeNeeded else { return try answer(path) { () throws in try body(PlanningView(state: history.state, models: history.readModels, store: nil), history) } }
-        return try await StoreAccess.read(at: path, encryption: encryption) { store in
+        guard storeNeeded else {
+            let history = try LedgerAccess.history(at: path, encryption: encryption, allowDamaged: damage.allowDamaged)
+            return try answer(path) { () throws in try body(PlanningView(state: history.state, models: history.readModels, store: nil), history) }
+        }
+        // The store and the history as of the same sequence number.
+        return try StoreAccess.read(at: path, encryption: encryption) { store, history in
             try answer(path) { () throws in try body(PlanningView(state: history.state, models: history.readModels, store: store), history) }
         }
     }

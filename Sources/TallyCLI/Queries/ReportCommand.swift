@@ -32,13 +32,14 @@ struct ReportCommand: AsyncParsableCommand {
         let path = try location.path()
         switch span {
         case .month:
-            let totals = try await StoreAccess.read(at: path, encryption: try key.encryption()) { store in
+            let totals = try StoreAccess.read(at: path, encryption: try key.encryption()) { store in
                 try store.categoryTotals(byMonth: try expensesByDefault(try filters.query(in: store)))
             }
             try Terminal.line(render(totals, columns: [("month", \YearMonth.isoString)]))
         case .period:
-            // Pay periods come from the budget's schedule: the engine's read models.
-            let totals = try await LedgerAccess.using(at: path, encryption: try key.encryption(), periodTotals)
+            // Pay periods come from the budget's schedule: the read models, replayed through
+            // what the store covers.
+            let totals = try StoreAccess.read(at: path, encryption: try key.encryption(), periodTotals)
             try Terminal.line(render(totals, columns: [("period_start", \PayPeriod.start.isoString), ("period_end", \PayPeriod.end.isoString)]))
         }
     }
@@ -49,11 +50,10 @@ struct ReportCommand: AsyncParsableCommand {
         return query
     }
 
-    private func periodTotals(_ ledger: Ledger) async throws -> [PeriodTotal] {
-        let store = try await StoreAccess.store(of: ledger, at: ledger.directory.string)
+    private func periodTotals(_ store: LedgerStore, _ history: LedgerHistory) throws -> [PeriodTotal] {
         let query = expensesByDefault(try filters.query(in: store))
-        let last = try await filters.to.map { try LedgerAccess.date($0, option: "--to") } ?? lastRecordedDate(store)
-        return try await ledger.categoryTotals(byPayPeriod: query, last: periods, endingWith: last)
+        let last = try filters.to.map { try LedgerAccess.date($0, option: "--to") } ?? lastRecordedDate(store)
+        return try store.categoryTotals(byPayPeriod: query, last: periods, endingWith: last, budgets: history.readModels.budgets)
     }
 
     /// The newest business date of a live transaction (or the earliest date when there is none).

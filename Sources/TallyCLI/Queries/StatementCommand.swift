@@ -1,5 +1,6 @@
 import ArgumentParser
 import Tally
+import TallyInterchange
 import TallyModel
 import TallyProjections
 import TallyStore
@@ -9,7 +10,7 @@ import TallyStore
 struct StatementCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "statement", abstract: "List a wallet's movements by date with the running balance, one page at a time.",
-        discussion: "Opens the ledger (with the writer lock): the balance at a date comes from the read models. The last line names the --after cursor of the next page.")
+        discussion: "Reads the read-side store without the writer lock (a writer may run beside it); the balance at a date comes from the read models replayed through the same sequence number. The last line names the --after cursor of the next page.")
 
     @OptionGroup var location: LedgerLocation
     @OptionGroup var key: KeyOptions
@@ -24,8 +25,7 @@ struct StatementCommand: AsyncParsableCommand {
         let cursor = try paging.cursor()
         let dates = try QueryOptions.range(from: from, to: to)
         let path = try location.path()
-        let (page, isLiability) = try await LedgerAccess.using(at: path, encryption: try key.encryption()) { ledger in
-            let store = try await StoreAccess.store(of: ledger, at: path)
+        let (page, isLiability) = try StoreAccess.read(at: path, encryption: try key.encryption()) { store, history in
             let balances = try store.walletBalances()
             let walletID = try QueryOptions.resolve(wallet, "--wallet", balances.map { (id: $0.walletID, name: $0.name) })
             var query = StatementQuery(walletID: walletID)
@@ -34,7 +34,7 @@ struct StatementCommand: AsyncParsableCommand {
             query.limit = paging.limit
             query.after = cursor
             let isLiability = balances.first { $0.walletID == walletID }?.kind.isLiability ?? false
-            return (try await ledger.statement(query), isLiability)
+            return (try store.statement(query, balancesFrom: history.readModels), isLiability)
         }
         try Terminal.line(json ? Self.json(page) : Self.table(page, isLiability: isLiability))
     }

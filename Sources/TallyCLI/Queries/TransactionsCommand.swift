@@ -19,7 +19,7 @@ struct TransactionsCommand: AsyncParsableCommand {
     func run() async throws {
         let path = try location.path()
         let cursor = try paging.cursor()
-        let page = try await StoreAccess.read(at: path, encryption: try key.encryption()) { store in
+        let page = try StoreAccess.read(at: path, encryption: try key.encryption()) { store in
             var query = try filters.query(in: store)
             query.order = paging.order
             query.limit = paging.limit

@@ -1,48 +1,66 @@
 import SystemPackage
 import Tally
+import TallyInterchange
 import TallyJournal
 import TallyStore
 
-/// The read-side store for the query subcommands (`transactions`, `report`).
+/// The read-side store for the query subcommands (`transactions`, `report`, `statement`...),
+/// opened without the writer lock, ever (issue 29; Docs/CLI.md "Readers and writers"): a
+/// reader never stops a writer, and reads while one writes.
 enum StoreAccess {
-    /// Runs `body` with a store that shows the journal's end: the one on disk when it is
-    /// current (read without the writer lock), else the ledger is opened, which catches the
-    /// store up or rebuilds it (with the writer lock), and closed after.
-    static func read<Value>(at path: String, encryption: JournalEncryption?, _ body: (LedgerStore) throws -> Value) async throws -> Value {
+    /// Runs `body` with the store as far as it covers the journal. When it is behind the
+    /// journal's end (a writer beside this reader commits it a moment after the journal; a
+    /// writer that crashed left it behind until the next open catches it up), stderr says how
+    /// far it covers.
+    static func read<Value>(at path: String, encryption: JournalEncryption?, _ body: (LedgerStore) throws -> Value) throws -> Value {
+        try covered(at: path, encryption: encryption) { store, _ in try body(store) }
+    }
+
+    /// Runs `body` with the store and the ledger's history replayed through the same sequence
+    /// number, for answers that take both (a statement's balances, the pay periods).
+    static func read<Value>(
+        at path: String, encryption: JournalEncryption?, _ body: (LedgerStore, LedgerHistory) throws -> Value
+    ) throws -> Value {
+        try covered(at: path, encryption: encryption) { store, sequenceNumber in
+            try body(store, try LedgerAccess.history(at: path, through: sequenceNumber, encryption: encryption))
+        }
+    }
+
+    /// How many times a read is tried again when a writer moved the store on while it ran.
+    private static let attemptsMax = 3
+
+    private static func covered<Value>(
+        at path: String, encryption: JournalEncryption?, _ body: (LedgerStore, UInt64) throws -> Value
+    ) throws -> Value {
         try LedgerAccess.requireLedger(at: path)
-        let current: LedgerStore?
-        do {
-            current = try Ledger.currentStore(at: FilePath(path), encryption: encryption)
-        } catch {
-            throw CLIError.ledger(error, at: path)
-        }
-        if let current {
-            defer { current.close() }
-            return try answer(path, current, body)
-        }
-        let ledger = try await LedgerAccess.open(at: path, create: false, encryption: encryption)
-        do {
-            let value = try answer(path, try await store(of: ledger, at: path), body)
-            try await LedgerAccess.close(ledger, at: path)
-            return value
-        } catch {
-            try? await ledger.close()
-            throw error
+        var attempt = 1
+        while true {
+            let view: CoveredStore?
+            do {
+                view = try Ledger.coveredStore(at: FilePath(path), encryption: encryption)
+            } catch {
+                throw CLIError.ledger(error, at: path)
+            }
+            guard let view else {
+                throw CLIError("\(path): the read-side store is missing, damaged or does not match the journal; readers never write it: `tally rebuild --ledger \(path)` builds it again from the journal")
+            }
+            defer { view.store.close() }
+            let value = try answer(path) { try body(view.store, view.sequenceNumber) }
+            // Kept when the store covered the same point before and after the answer: a writer
+            // beside this reader commits it as it goes.
+            if (try? view.store.coverage())?.sequenceNumber == view.sequenceNumber || attempt == attemptsMax {
+                if !view.isCurrent {
+                    Terminal.error("tally: note: \(path): read from the read-side store, which covers the journal through sequence \(view.sequenceNumber) of \(view.journalEnd): a writer is catching it up (or, after a crash, will at its next open)")
+                }
+                return value
+            }
+            attempt += 1
         }
     }
 
-    /// The read-side store of an open ledger.
-    /// - Throws: a CLI error naming why the ledger keeps none and how to rebuild it.
-    static func store(of ledger: Ledger, at path: String) async throws -> LedgerStore {
-        guard let store = await ledger.store else {
-            throw CLIError("\(path): the read-side store cannot be used (\(ledger.openReport.readSide)); run `tally rebuild --ledger \(path)`")
-        }
-        return store
-    }
-
-    private static func answer<Value>(_ path: String, _ store: LedgerStore, _ body: (LedgerStore) throws -> Value) throws -> Value {
+    private static func answer<Value>(_ path: String, _ body: () throws -> Value) throws -> Value {
         do {
-            return try body(store)
+            return try body()
         } catch let error as StoreError {
             if case .invalidQuery(let reason) = error { throw CLIError(reason) }
             throw CLIError("\(path): \(error.description)")
