@@ -122,6 +122,46 @@ struct ReadersBesideWriterCLITests {
         #expect(rows.count == before.count + 1)
     }
 
+    @Test("I29.1: while `apply` writes 3,000 commands, statement, transactions, report, activity and balances run in a loop beside it: every run exits 0, none is journalLocked, and the writer applies every command")
+    func readersLoopBesideARunningApply() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let wallet = try Self.firstWallet(ledger)
+        let lines = (1...3_000).map { index in
+            let id = String(format: "%012x", 0x9000 + index)
+            return #"{"command": "recordTransaction", "commandID": "0000000c-0000-4000-8000-\#(id)", "actor": "00000002-0000-4000-8000-000000000001", "recordedAt": "2026-12-01T10:00:00.000Z", "transactionID": "00000005-0000-4000-8000-\#(id)", "kind": "expense", "amount": {"minorUnits": \#(100 + index), "currency": "CHF"}, "walletID": "00000003-0000-4000-8000-000000000001", "categoryID": "00000004-0000-4000-8000-000000000001", "date": "2026-02-28", "payer": "00000002-0000-4000-8000-000000000001"}"#
+        }
+        let commands = TallyRunner.temporaryDirectory() + "/commands.jsonl"
+        try (lines.joined(separator: "\n") + "\n").write(toFile: commands, atomically: true, encoding: .utf8)
+        let writer = Process()
+        writer.executableURL = try TallyRunner.executable()
+        writer.arguments = ["apply", "--ledger", ledger, commands]
+        writer.standardOutput = FileHandle.nullDevice
+        let writerErrors = Pipe()
+        writer.standardError = writerErrors
+        try writer.run()
+        let readers = [
+            ["statement", "--wallet", wallet, "--limit", "5"], ["transactions", "--limit", "5"], ["report"],
+            ["activity", "--limit", "5"], ["balances"],
+        ]
+        var runs = 0
+        var besideTheWriter = 0
+        while writer.isRunning || runs < readers.count {
+            let arguments = readers[runs % readers.count]
+            let result = try TallyRunner.run(arguments + ["--ledger", ledger])
+            if writer.isRunning { besideTheWriter += 1 }
+            #expect(result.status == 0, "\(arguments[0]): \(result.stderr)")
+            #expect(!result.stderr.contains("journalLocked"), "\(arguments[0]): \(result.stderr)")
+            runs += 1
+        }
+        writer.waitUntilExit()
+        let errors = String(decoding: writerErrors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(writer.terminationStatus == 0, "\(errors)")
+        #expect(besideTheWriter > 0, "at least one read ran while the writer did")
+        let all = try QueryCLITests.allRows(ledger, ["--limit", "1000", "--month", "2026-02"])
+        let written = all.compactMap { ($0["transactionID"] as? String).flatMap { Int($0.suffix(12), radix: 16) } }.filter { $0 > 0x9000 }
+        #expect(written.count == 3_000, "every command the writer was given is in the store")
+    }
+
     /// The journal's last sequence number, as `tally stats --json` says it.
     static func lastSequence(_ ledger: String) throws -> Int? {
         let stats = try TallyRunner.run(["stats", "--json", "--ledger", ledger])

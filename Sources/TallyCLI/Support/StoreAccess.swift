@@ -42,20 +42,30 @@ enum StoreAccess {
                 throw CLIError.ledger(error, at: path)
             }
             guard let view else {
-                throw CLIError("\(path): the read-side store is missing, damaged or does not match the journal; readers never write it: `tally rebuild --ledger \(path)` builds it again from the journal")
+                throw CLIError("\(path): the read-side store is missing (a writer builds it when it opens the ledger), damaged or does not match the journal; readers never write it: `tally rebuild --ledger \(path)` builds it again from the journal")
             }
             defer { view.store.close() }
-            let value = try answer(path) { try body(view.store, view.sequenceNumber) }
+            let value: Value
+            do {
+                value = try answer(path) { try body(view.store, view.sequenceNumber) }
+            } catch {
+                noteCoverage(of: view, at: path)  // what was looked for may not be there yet
+                throw error
+            }
             // Kept when the store covered the same point before and after the answer: a writer
             // beside this reader commits it as it goes.
             if (try? view.store.coverage())?.sequenceNumber == view.sequenceNumber || attempt == attemptsMax {
-                if !view.isCurrent {
-                    Terminal.error("tally: note: \(path): read from the read-side store, which covers the journal through sequence \(view.sequenceNumber) of \(view.journalEnd): a writer is catching it up (or, after a crash, will at its next open)")
-                }
+                noteCoverage(of: view, at: path)
                 return value
             }
             attempt += 1
         }
+    }
+
+    /// Says on stderr how far a store behind the journal's end covers it.
+    private static func noteCoverage(of view: CoveredStore, at path: String) {
+        guard !view.isCurrent else { return }
+        Terminal.error("tally: note: \(path): read from the read-side store, which covers the journal through sequence \(view.sequenceNumber) of \(view.journalEnd): a writer is catching it up (or, after a crash, will at its next open)")
     }
 
     private static func answer<Value>(_ path: String, _ body: () throws -> Value) throws -> Value {
