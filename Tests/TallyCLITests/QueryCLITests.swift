@@ -251,4 +251,19 @@ struct QueryCLITests {
         }
         #expect(compared >= 3)
     }
+
+    @Test("H3: `log --person NAME` with two people of that name is refused naming both ids (never the first in hash order); the id, or a unique name in any case, selects one person")
+    func logPersonByAmbiguousNameIsRefused() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let second = #"{"command": "addPerson", "commandID": "0000000c-0000-4000-8000-0000000007c1", "actor": "00000002-0000-4000-8000-000000000001", "recordedAt": "2026-12-01T10:00:00.000Z", "personID": "00000002-0000-4000-8000-0000000007c1", "name": "Carol"}"#
+        #expect(try TallyRunner.run(["apply", "--ledger", ledger, "-"], stdin: second + "\n").status == 0)
+        let ambiguous = try TallyRunner.run(["log", "--ledger", ledger, "--person", "Carol"])
+        #expect(ambiguous.status == 2)
+        #expect(ambiguous.stderr.contains("2 have this name") && ambiguous.stderr.contains("00000002-0000-4000-8000-000000000003")
+                && ambiguous.stderr.contains("00000002-0000-4000-8000-0000000007c1"), "\(ambiguous.stderr)")
+        let byID = try TallyRunner.run(["log", "--ledger", ledger, "--json", "--person", "00000002-0000-4000-8000-0000000007c1"])
+        #expect(byID.status == 0 && byID.stdout.split(separator: "\n").count == 1, "only the event about the new Carol: \(byID.stdout)")
+        let anyCase = try TallyRunner.run(["log", "--ledger", ledger, "--json", "--person", "bob"])
+        #expect(anyCase.status == 0 && !anyCase.stdout.isEmpty, "\(anyCase.stderr)")
+    }
 }

@@ -61,7 +61,7 @@ struct AttackReadSideTests {
         }
         let reopened = try await Ledger.open(at: path, options: Self.options())
         #expect(reopened.openReport.forgettingCompleted == [contact], "the control: open completed the forgetting")
-        let stateName = await reopened.state.personNames[contact]
+        let stateName = await reopened.state.people[contact]?.name.description
         #expect(stateName != marker, "the control: the state reads the name redacted")
         let store = try #require(await reopened.store, "\(reopened.openReport.readSide)")
         let storeNames = try store.personNames()

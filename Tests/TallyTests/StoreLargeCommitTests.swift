@@ -29,7 +29,7 @@ struct StoreLargeCommitTests {
         try await ledger.close()
         let replayed = try LedgerReplay.replay(at: source)
         let snapshot = StoreSnapshot(
-            readModels: replayed.readModels, personNames: replayed.state.personNames,
+            readModels: replayed.readModels, personNames: replayed.state.people.reduce(into: [:]) { $0[$1.key] = $1.value.name.description },
             categoryNames: replayed.state.categories.mapValues(\.name))
         let path = directory.appending("read-side.sqlite").string
         // As the engine does: a first open finds the store empty and fills it (a rebuild, which

@@ -130,13 +130,12 @@ extension ActivityPage {
         }
         if start > 1 { commands.removeLast() }
         let page = commands.prefix(query.limit)
-        let names = head.personNames
         let entries = page.compactMap { events -> ActivityEntry? in
             guard let first = events.first, let last = events.last else { return nil }
             let event = first.event
             let history = head.history.entry(for: event.commandID)
             return ActivityEntry(
-                commandID: event.commandID, actor: event.actor, actorName: names[event.actor], recordedAt: event.recordedAt,
+                commandID: event.commandID, actor: event.actor, actorName: head.people[event.actor]?.name.description, recordedAt: event.recordedAt,
                 sequenceNumbers: first.sequenceNumber...last.sequenceNumber, events: events.map(\.event.payload.tag),
                 entities: (history?.owned ?? []).compactMap(\.activityName).sorted(),
                 target: history?.target, isUndone: history?.isUndone ?? false, undo: Self.undo(of: event.commandID, in: head))

@@ -215,9 +215,3 @@ package struct CategoryMember: Hashable, Sendable, ArchiveCodable {
     static func lowerBound(_ category: CategoryID) -> [UInt8] { category.archiveBytes + [UInt8](repeating: 0, count: 16) }
     static func upperBound(_ category: CategoryID) -> [UInt8] { category.archiveBytes + [UInt8](repeating: 0xFF, count: 16) }
 }
-
-extension LedgerState {
-
-    /// Display names by person id (redacted for people forgotten, P3), for the read side.
-    var personNames: [PersonID: String] { Dictionary(uniqueKeysWithValues: people.map { ($0.key, $0.value.name.description) }) }
-}

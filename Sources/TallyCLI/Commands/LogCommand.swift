@@ -29,16 +29,10 @@ struct LogCommand: AsyncParsableCommand {
             throw CLIError("--type \(type): not an event type; one of " + EventTag.allCases.map { String(describing: $0) }.joined(separator: ", "))
         }
         let walletID = try wallet.map { name in
-            guard let match = history.state.wallets.first(where: { $0.value.name.lowercased() == name.lowercased() || $0.key.description == name.lowercased() }) else {
-                throw CLIError("--wallet \(name): no such wallet in \(path)")
-            }
-            return match.key
+            try QueryOptions.resolve(name, "--wallet", history.state.wallets.map { (id: $0.key, name: $0.value.name) })
         }
         let personID = try person.map { name in
-            guard let match = history.state.people.first(where: { $0.value.name.text?.lowercased() == name.lowercased() || $0.key.description == name.lowercased() }) else {
-                throw CLIError("--person \(name): no such person in \(path)")
-            }
-            return match.key
+            try QueryOptions.resolve(name, "--person", history.state.people.compactMap { entry in entry.value.name.text.map { (id: entry.key, name: $0) } })
         }
         var table = TextTable([("Seq", .right), ("Recorded", .left), ("Type", .left), ("By", .left), ("Summary", .left)])
         var events = try history.eventCursor()

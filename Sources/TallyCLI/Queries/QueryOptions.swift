@@ -80,15 +80,21 @@ struct QueryOptions: ParsableArguments {
     /// The id `text` names: an id, or the one exact name among `known`.
     static func resolve<Kind>(_ text: String, _ option: String, _ known: [(id: Identifier<Kind>, name: String)]) throws -> Identifier<Kind> {
         if let id = try? Identifier<Kind>(parsing: text) { return id }
-        let matches = known.filter { $0.name == text }
+        // The exact name, else the name in any case; never the first of several (hash order).
+        var matches = known.filter { $0.name == text }
+        if matches.isEmpty { matches = known.filter { $0.name.lowercased() == text.lowercased() } }
         guard matches.count == 1, let match = matches.first else {
-            let names = known.map(\.name).sorted().joined(separator: ", ")
+            let names = known.map(\.name).sorted()
+            let shown = names.prefix(Self.namesShownMax).joined(separator: ", ") + (names.count > Self.namesShownMax ? ", and \(names.count - Self.namesShownMax) more" : "")
             throw CLIError(matches.isEmpty
-                ? "\(option) \(text): no such id or name; known: \(names)"
-                : "\(option) \(text): \(matches.count) have this name; use the id")
+                ? "\(option) \(text): no such id or name; known: \(shown)"
+                : "\(option) \(text): \(matches.count) have this name (\(matches.map(\.id.description).sorted().joined(separator: ", "))); use the id")
         }
         return match.id
     }
+
+    /// How many known names an error lists (a household keeps thousands of contacts).
+    static let namesShownMax = 20
 }
 
 /// The paging options of the list subcommands (`transactions`, `statement`): the order, the
