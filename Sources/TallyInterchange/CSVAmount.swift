@@ -21,15 +21,31 @@ enum CSVAmount {
 
     private static let groupingOnly: Set<Character> = ["'", "’", " ", "\u{00A0}", "\u{202F}"]
 
+    /// An amount cell read: its signed minor units and the sign written in it, if any (an
+    /// importer checks a written sign against the row's type: Docs/Interchange.md).
+    struct Reading: Equatable {
+        /// Signed minor units.
+        var minorUnits: Int64
+        /// `-` or `+` when the cell starts with one (after the currency code); nil when unsigned.
+        var sign: Character?
+    }
+
     /// Signed minor units of `text` in `currency`.
     ///
     /// - Throws: ``Refusal`` saying what is ambiguous or malformed.
     static func minorUnits(_ text: String, currency: Currency) throws(Refusal) -> Int64 {
+        try read(text, currency: currency).minorUnits
+    }
+
+    /// `text` in `currency` read as ``minorUnits(_:currency:)`` does, with the sign it was written with.
+    ///
+    /// - Throws: ``Refusal`` saying what is ambiguous or malformed.
+    static func read(_ text: String, currency: Currency) throws(Refusal) -> Reading {
         var rest = Substring(text.trimmingCharacters(in: .whitespaces))
         if rest.hasPrefix(currency.code) { rest = rest.dropFirst(currency.code.count).drop { $0 == " " } }
-        var negative = false
-        if let sign = rest.first, sign == "-" || sign == "+" {
-            negative = sign == "-"
+        var sign: Character?
+        if let first = rest.first, first == "-" || first == "+" {
+            sign = first
             rest = rest.dropFirst()
         }
         guard !rest.isEmpty else { throw Refusal(reason: "no digits") }
@@ -41,7 +57,7 @@ enum CSVAmount {
             throw Refusal(reason: "an amount starts with a digit (after an optional \(currency.code) and sign)")
         }
         let (whole, fraction) = try split(rest, currency: currency)
-        return try value(whole: whole, fraction: fraction, negative: negative, currency: currency)
+        return Reading(minorUnits: try value(whole: whole, fraction: fraction, negative: sign == "-", currency: currency), sign: sign)
     }
 
     /// The whole part's digits (grouping removed, checked) and the fraction's digits.

@@ -75,17 +75,13 @@ extension CSVImporter {
                 fail(line, "date \"\(row[columns.date])\" is not \(format.rawValue)", column: columns.date)
                 return
             }
-            let signed: Int64
-            do { signed = try CSVAmount.minorUnits(row[columns.amount], currency: wallet.value.currency) } catch {
+            let reading: CSVAmount.Reading
+            do { reading = try CSVAmount.read(row[columns.amount], currency: wallet.value.currency) } catch {
                 fail(line, "amount \"\(row[columns.amount])\": \(error.reason)", column: columns.amount)
                 return
             }
-            let kind: TransactionKind
-            if let typeColumn = columns.type, let parsed = TransactionKind.allCases.first(where: { String(describing: $0) == row[typeColumn].lowercased() }) {
-                kind = parsed
-            } else {
-                kind = signed < 0 ? .expense : .income
-            }
+            let signed = reading.minorUnits
+            guard let kind = kind(of: row, amount: reading, line: line) else { return }
             guard signed != 0 else { fail(line, "amount is zero (T1)", column: columns.amount); return }
             let amount = Money(minorUnits: signed.magnitude > UInt64(Int64.max) ? .max : Int64(signed.magnitude), currency: wallet.value.currency)
             let note = [cell(row, columns.payee), cell(row, columns.note)].compactMap { $0 }.joined(separator: ": ")
@@ -111,6 +107,25 @@ extension CSVImporter {
             } else {
                 planByKey(entry, key: key, line: line)
             }
+        }
+
+        /// The row's kind: its type cell (`income` or `expense`, any case), or without one the
+        /// amount's sign (negative: expense). A type cell that is neither, or a written sign
+        /// that contradicts the type (`-` on an income row: money out; `+` on an expense row:
+        /// money in), fails the row naming the cell (nil): never a guess, never a flipped sign.
+        private mutating func kind(of row: [String], amount: CSVAmount.Reading, line: Int) -> TransactionKind? {
+            guard let type = cell(row, columns.type) else { return amount.minorUnits < 0 ? .expense : .income }
+            guard let kind = TransactionKind.allCases.first(where: { String(describing: $0) == type.lowercased() }) else {
+                fail(line, "type \"\(type)\" is neither income nor expense; correct it, or leave the cell empty to take the amount's sign (negative: expense)", column: columns.type)
+                return nil
+            }
+            let contradicting: Character = kind == .income ? "-" : "+"
+            guard amount.sign != contradicting else {
+                let meaning = kind == .income ? "money out, an expense" : "money in, an income"
+                fail(line, "amount \"\(row[columns.amount].trimmingCharacters(in: .whitespaces))\" is signed \(contradicting) (\(meaning)) on a row typed \(kind); write the amount without a sign, or correct the type", column: columns.amount)
+                return nil
+            }
+            return kind
         }
 
         /// A row with an external id: its transaction id derives from the wallet and the id, so

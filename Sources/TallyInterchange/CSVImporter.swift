@@ -170,7 +170,8 @@ public struct CSVImporter: Sendable {
     /// Execute ``Plan/batch()`` on the same ledger: a plan with a failed row imports nothing.
     ///
     /// - Throws: `InterchangeError`: ``CSVTable/parse(bytes:)``'s codes, `unknownWallet`,
-    ///   `csvWalletMissing`, `noHousehold`, `csvColumnMissing`, `csvDateAmbiguous`.
+    ///   `csvWalletMissing`, `noHousehold`, `csvColumnMissing`, `csvColumnDuplicate` (a mapped
+    ///   column named twice in the header), `csvDateAmbiguous`.
     public func plan(bytes: [UInt8], ledger: Ledger) async throws(InterchangeError) -> Plan {
         let state = await ledger.state
         return try plan(bytes: bytes, state: state)
@@ -197,6 +198,7 @@ public struct CSVImporter: Sendable {
         guard let payer = actor ?? state.household?.admin else {
             throw InterchangeError(code: "noHousehold", message: "the ledger has no household yet")
         }
+        try Self.requireDistinctMappedColumns(mapping, in: table)
         func column(_ name: String?) -> Int? {
             guard let name else { return nil }
             return table.header.firstIndex { $0.trimmingCharacters(in: .whitespaces).lowercased() == name.lowercased() }
@@ -221,6 +223,25 @@ public struct CSVImporter: Sendable {
             namespace: UUIDValue.derived(namespace: UUIDValue(high: 0x7461_6c6c_792d_6373, low: 0x762d_696d_706f_7274), name: Self.digest(bytes)))
         for (row, line) in zip(table.rows, table.rowLines) { planner.plan(row, line: line) }
         return Plan(commands: planner.commands, rows: planner.rows, delimiter: table.delimiter, dateFormat: format)
+    }
+
+    /// Refuses a header in which a mapped column's name (compared as the mapping compares it:
+    /// trimmed, case-insensitive) appears more than once: which of the columns holds the field
+    /// would be a guess.
+    ///
+    /// - Throws: `InterchangeError` with code `csvColumnDuplicate` naming the header's line, the
+    ///   field and the 1-based positions of the columns.
+    static func requireDistinctMappedColumns(_ mapping: Mapping, in table: CSVTable) throws(InterchangeError) {
+        for (field, name) in mapping.pairs {
+            let positions = table.header.indices.filter {
+                table.header[$0].trimmingCharacters(in: .whitespaces).lowercased() == name.lowercased()
+            }
+            guard positions.count > 1 else { continue }
+            let columns = positions.map { "column \($0 + 1) (\"\(table.header[$0])\")" }
+            throw InterchangeError(
+                code: "csvColumnDuplicate",
+                message: "line \(table.headerLine): the header names the \(field) column \"\(name)\" \(positions.count) times: \(columns.joined(separator: " and ")); rename or remove all but one, or map \(field) to another column (\(field)=COLUMN); nothing was imported")
+        }
     }
 
     /// The open wallet named `name` (case-insensitive) or with that id.

@@ -10,6 +10,8 @@ public struct CSVTable: Sendable, Equatable {
     public let delimiter: Character
     /// The first line's fields.
     public let header: [String]
+    /// The 1-based line of the file the header is on (1, unless blank lines come first).
+    public let headerLine: Int
     /// The following lines' fields (blank lines skipped).
     public let rows: [[String]]
     /// For each row, the 1-based line of the file it starts on (the header is line 1, unless
@@ -62,7 +64,8 @@ public struct CSVTable: Sendable, Equatable {
                 }
                 continue
             }
-            let table = CSVTable(delimiter: delimiter, header: header.fields, rows: rows.map(\.fields), rowLines: rows.map(\.line))
+            let table = CSVTable(
+                delimiter: delimiter, header: header.fields, headerLine: header.line, rows: rows.map(\.fields), rowLines: rows.map(\.line))
             if best.map({ table.header.count > $0.header.count }) ?? true { best = table }
         }
         if let best { return best }

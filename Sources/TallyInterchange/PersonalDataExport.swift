@@ -42,6 +42,10 @@ public struct PersonalDataExport: Codable, Sendable, Equatable {
         public var baseCurrency: String
         /// The other members and contacts, by id only (TECH-009).
         public var otherPeople: [String]
+        /// The wallets owned by other members that the exported transactions name, by id only
+        /// (G7: their names and balances stay out), sorted, so every wallet an entry names
+        /// resolves inside the export. Absent from exports made before issue 29.
+        public var otherWallets: [String]?
     }
 
     public struct Wallet: Codable, Sendable, Equatable {
@@ -197,6 +201,10 @@ public struct PersonalDataExport: Codable, Sendable, Equatable {
                 owed: expense.owed.map { Share(person: $0.person.description, amount: Amount($0.amount)) },
                 title: expense.title?.text, titleRedacted: redactedFlag(expense.title)))
         }
+        let transactions = state.transactions.allEntries.filter { isVisible($0.value.details, to: personID) }
+            .sorted { ($0.value.details.date, $0.key) < ($1.value.details.date, $1.key) }
+            .map { id, transaction in Self.transaction(id, transaction, state: state) }
+        let otherWallets = Set(transactions.map(\.wallet)).subtracting(walletIDs.map(\.description)).sorted()
         return PersonalDataExport(
             throughSequenceNumber: history.lastSequenceNumber,
             person: Person(
@@ -206,7 +214,8 @@ public struct PersonalDataExport: Codable, Sendable, Equatable {
                 email: record.email?.text, phone: record.phone?.text),
             household: state.household.map { household in
                 Household(id: household.id.description, name: household.name, baseCurrency: household.baseCurrency.code,
-                          otherPeople: state.people.keys.filter { $0 != personID }.map(\.description).sorted())
+                          otherPeople: state.people.keys.filter { $0 != personID }.map(\.description).sorted(),
+                          otherWallets: otherWallets)
             },
             wallets: visibleWallets.map { wallet in
                 Wallet(id: wallet.walletID.description, name: wallet.name, kind: String(describing: wallet.kind),
@@ -215,9 +224,7 @@ public struct PersonalDataExport: Codable, Sendable, Equatable {
             categories: state.categories.filter { !$0.value.isDeleted }.sorted { $0.key < $1.key }.map { id, category in
                 Category(id: id.description, name: category.name, group: String(describing: category.group))
             },
-            transactions: state.transactions.allEntries.filter { isVisible($0.value.details, to: personID) }
-                .sorted { ($0.value.details.date, $0.key) < ($1.value.details.date, $1.key) }
-                .map { id, transaction in Self.transaction(id, transaction, state: state) },
+            transactions: transactions,
             transfers: state.transfers.allEntries.filter { walletIDs.contains($0.value.transfer.fromWalletID) && walletIDs.contains($0.value.transfer.toWalletID) }
                 .sorted { ($0.value.transfer.date, $0.key) < ($1.value.transfer.date, $1.key) }
                 .map { id, record in

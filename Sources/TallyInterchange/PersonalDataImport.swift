@@ -21,9 +21,12 @@ import TallyModel
 /// A wallet is opened on the date of its earliest carried entry (or the import's date) with
 /// the opening balance that makes its balance equal the exported one after the carried entries.
 ///
-/// Not carried: the household's shared wallets and their entries, groups and group expenses,
-/// settlements, budgets. Debts (S5) are reported, not carried: US-008 says unsettled debts
-/// must be resolved or acknowledged in the household being left.
+/// Not carried: the household's shared wallets and their entries (and entries in other
+/// members' wallets, which the export names by id only), groups and group expenses,
+/// settlements, budgets. Every reference the import reads must resolve inside the export
+/// (`requireResolvedReferences`): nothing is left behind silently. Debts (S5) are reported,
+/// not carried: US-008 says unsettled debts must be resolved or acknowledged in the household
+/// being left.
 public enum PersonalDataImport {
     /// What the import carried and left.
     public struct Report: Sendable, Equatable {
@@ -49,7 +52,9 @@ public enum PersonalDataImport {
     ///   - householdName: the new household's name; default "<name>'s household".
     ///   - adminName: the person's name when the export has none (a forgotten person's).
     /// - Throws: `personalDataInvalid` naming the field (an unknown format, a kind, currency,
-    ///   date or id that does not parse), `personalDataNameMissing`.
+    ///   date or id that does not parse), `personalDataReferenceUnknown` naming the entry
+    ///   whose wallet, category or person the export does not hold (nothing is left out
+    ///   silently), `personalDataNameMissing`.
     public static func commands(
         from export: PersonalDataExport, householdID: HouseholdID, householdName: String? = nil, adminName: String? = nil,
         recordedAt: Timestamp
@@ -58,6 +63,7 @@ public enum PersonalDataImport {
             throw invalid("format \(export.format) version \(export.formatVersion); this build imports tally.personalData version \(PersonalDataExport.currentFormatVersion)")
         }
         guard let oldHousehold = export.household else { throw invalid("the export has no household") }
+        try requireResolvedReferences(in: export)
         guard let name = adminName ?? export.person.name, !name.isEmpty else {
             throw InterchangeError(code: "personalDataNameMissing", message: "the export holds no name for \(export.person.id) (the person was forgotten); give the name to use (--admin-name NAME)")
         }

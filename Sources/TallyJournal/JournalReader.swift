@@ -40,8 +40,10 @@ public struct JournalReader: Sendable {
     ///   - evidence: what other files prove was acknowledged; a shorter journal is refused.
     ///   - allowingDamage: serve the valid prefix before damage (a damaged frame, a damaged or
     ///     short segment, records missing against `evidence`) instead of refusing; every problem
-    ///     is listed in `recoveryReport.problems`, so the caller can say what was dropped.
-    /// - Throws: `JournalError.journalNotFound`; `.corruption` naming segment, offset and
+    ///     is listed in `recoveryReport.problems`, so the caller can say what was dropped. A
+    ///     segment whose header is cut or damaged, or that does not continue the one before it,
+    ///     ends the prefix at the segment before it (no records when it is the first).
+    /// - Throws: `JournalError.journalNotFound` (no segment files); `.corruption` naming segment, offset and
     ///   sequence for damage anywhere (a frame, a segment header, a segment that does not
     ///   continue the one before it) unless `allowingDamage`; `.journalShorterThanEvidence`;
     ///   `.encryptionKeyMissing` / `.wrongEncryptionKey`, `.notARegularFile`, `.ioFailure`.
@@ -62,22 +64,32 @@ public struct JournalReader: Sendable {
     ) throws(JournalError) -> JournalReader {
         var segments = try SegmentFiles.list(in: directory, fileSystem: fileSystem)
         var report = RecoveryReport()
-        if let last = segments.last {
+        var opened: (tail: JournalTail, file: any JournalFile, path: FilePath)?
+        while opened == nil, let last = segments.last {
             do {
                 try JournalTail.requireCompleteHeader(last, in: directory, fileSystem: fileSystem)
+                let path = directory.appending(last.name)
+                let file = try withErrno("open", path) { () throws(Errno) in try fileSystem.openFile(at: path, writable: false) }
+                let tail = try JournalTail.scan(
+                    directory: directory, segments: segments, lastFile: file, fileSystem: fileSystem, usingIndex: usingIndex)
+                opened = (tail, file, path)
             } catch .corruption(let problem) where allowingDamage {
-                segments.removeLast()
-                report.problems.append(problem)
+                // A segment whose header is cut, damaged or out of place ends the readable
+                // prefix at the segment before it (none when it is the first).
+                guard let unreadable = Self.unreadableSegment(problem, in: segments) else { throw .corruption(problem) }
+                segments.removeSubrange(unreadable...)
+                report.problems.insert(problem, at: 0)
             }
         }
-        guard let last = segments.last else {
-            if let evidence, !allowingDamage { try evidence.check(journalEndsAt: 0) }
-            throw .journalNotFound(directory: directory.string)
+        guard let opened else {
+            guard allowingDamage, !report.problems.isEmpty else {
+                if let evidence, !allowingDamage { try evidence.check(journalEndsAt: 0) }
+                throw .journalNotFound(directory: directory.string)
+            }
+            return try emptyPrefix(
+                directory: directory, fileSystem: fileSystem, encryption: encryption, evidence: evidence, report: report)
         }
-        let path = directory.appending(last.name)
-        let file = try withErrno("open", path) { () throws(Errno) in try fileSystem.openFile(at: path, writable: false) }
-        let tail = try JournalTail.scan(
-            directory: directory, segments: segments, lastFile: file, fileSystem: fileSystem, usingIndex: usingIndex)
+        let (tail, file, path) = opened
         if let damage = tail.damage {
             if !tail.isTornTail && !allowingDamage { throw .corruption(damage) }
             report.problems.insert(damage, at: 0)
@@ -101,6 +113,33 @@ public struct JournalReader: Sendable {
         return JournalReader(
             directory: directory, fileSystem: fileSystem, segments: tail.segments, lastSegmentEnd: tail.validEnd,
             lastSequenceNumber: lastSequenceNumber, encryption: encryption, recoveryReport: report)
+    }
+
+    /// The index in `segments` of the segment `problem` says cannot be read at all (its header
+    /// is cut or damaged, or it does not continue the segment before it: every such problem is
+    /// located at offset 0); nil for damage inside a segment's frames.
+    private static func unreadableSegment(_ problem: JournalProblem, in segments: [SegmentFile]) -> Int? {
+        let kinds: Set<JournalProblem.Kind> = [.badSegmentHeader, .sequenceGap, .segmentChainMismatch]
+        guard problem.location.offset == 0, kinds.contains(problem.kind) else { return nil }
+        return segments.firstIndex { $0.name == problem.location.segment }
+    }
+
+    /// A reader of no records, for a journal whose first segment cannot be read when damage is
+    /// allowed: `report` lists why, and the evidence's records are listed as missing.
+    private static func emptyPrefix(
+        directory: FilePath, fileSystem: any FileSystem, encryption: JournalEncryption?, evidence: JournalEvidence?,
+        report: RecoveryReport
+    ) throws(JournalError) -> JournalReader {
+        var report = report
+        if let evidence, evidence.lastSequenceNumber > 0 {
+            report.problems.append(JournalProblem(
+                kind: .missingRecords,
+                location: JournalLocation(segment: report.problems.first?.location.segment ?? "", offset: 0, sequenceNumber: 1),
+                detail: "records 1...\(evidence.lastSequenceNumber) are missing: \(evidence.source) proves them acknowledged"))
+        }
+        return JournalReader(
+            directory: directory, fileSystem: fileSystem, segments: [], lastSegmentEnd: 0, lastSequenceNumber: 0,
+            encryption: encryption, recoveryReport: report)
     }
 
     /// Calls `body` with every record from `start` through `end` (default: the last), in order.

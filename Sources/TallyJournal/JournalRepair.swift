@@ -19,6 +19,12 @@ public enum JournalRepair {
         public var setAsideSegments: [String]
         /// Every problem that made the repair necessary, in journal order.
         public var problems: [JournalProblem]
+        /// What is given up, one entry per piece set aside (the cut and each whole segment), in
+        /// journal order: the segment and the records it held, as far as they can be told.
+        public var losses: [Loss] = []
+        /// When no segment is kept (the first one's header is cut or damaged): the empty first
+        /// segment written in their place, so the journal opens as a new one does; nil otherwise.
+        public var emptyFirstSegment: EmptyFirstSegment?
 
         /// True when the journal needs no repair.
         public var isEmpty: Bool { cutSegment == nil && setAsideSegments.isEmpty }
@@ -29,19 +35,52 @@ public enum JournalRepair {
         }
     }
 
+    /// The first segment a repair writes when it keeps no segment: a header only, starting at
+    /// sequence 1 from the genesis chain value, as `Journal.open` creates a new journal's.
+    public struct EmptyFirstSegment: Sendable, Hashable {
+        /// Whether its hash chain is keyed (HMAC), as the journal's was.
+        public var isKeyedChain: Bool
+    }
+
     /// Finds the valid prefix of the journal in `directory` and what lies after it. A torn tail
-    /// is no damage (the writer's next open cuts it, keeping its bytes) unless asked for.
-    /// - Throws: `JournalError.journalNotFound`, `.ioFailure`, `.notARegularFile`,
-    ///   `.corruption` for a damaged segment header in the middle (restore that segment).
+    /// is no damage (the writer's next open cuts it, keeping its bytes) unless asked for. Every
+    /// cut or damaged byte of the journal is a case planned here: a segment whose header is cut
+    /// (shorter than its 64 bytes), damaged or out of place ends the kept prefix at the segment
+    /// before it and is set aside with every later one; when that is the first segment, nothing
+    /// is kept and an empty first segment takes its place (``Plan/emptyFirstSegment``).
+    /// - Throws: `JournalError.journalNotFound` (no segment files at all), `.ioFailure`,
+    ///   `.notARegularFile` (a special file where a segment belongs).
     /// - Parameters:
     ///   - includingTornTail: cut a torn tail too (the ledger's evidence says records there
     ///     were acknowledged, so it is set aside here rather than cut by the next open).
     ///   - undecodable: damage the frame checks cannot see (a frame whose checksum was
     ///     recomputed but whose records do not decode or decrypt), found by the caller's
     ///     replay: the cut is made at the frame holding its sequence number.
+    ///   - keyedChain: whether the journal's chain is keyed, for an empty first segment the
+    ///     repair writes; nil to take what the journal's readable segment headers say
+    ///     (unkeyed when none says).
     public static func plan(
         at directory: FilePath, encryption: JournalEncryption? = nil, fileSystem: any FileSystem = PosixFileSystem(),
-        includingTornTail: Bool = false, undecodable: JournalProblem? = nil
+        includingTornTail: Bool = false, undecodable: JournalProblem? = nil, keyedChain: Bool? = nil
+    ) throws(JournalError) -> Plan {
+        var plan = try prefixPlan(
+            at: directory, encryption: encryption, fileSystem: fileSystem, includingTornTail: includingTornTail,
+            undecodable: undecodable)
+        guard !plan.isEmpty else { return plan }
+        let all = try SegmentFiles.list(in: directory, fileSystem: fileSystem)
+        plan.losses = losses(of: plan, segments: all, in: directory, fileSystem: fileSystem)
+        if plan.cutSegment == nil, plan.setAsideSegments.count == all.count {
+            plan.emptyFirstSegment = EmptyFirstSegment(
+                isKeyedChain: keyedChain ?? Self.keyedChain(of: all, in: directory, fileSystem: fileSystem) ?? false)
+        }
+        return plan
+    }
+
+    /// The kept prefix, the cut and the segments set aside (``plan(at:encryption:fileSystem:includingTornTail:undecodable:keyedChain:)``
+    /// without the losses).
+    private static func prefixPlan(
+        at directory: FilePath, encryption: JournalEncryption?, fileSystem: any FileSystem,
+        includingTornTail: Bool, undecodable: JournalProblem?
     ) throws(JournalError) -> Plan {
         let all = try SegmentFiles.list(in: directory, fileSystem: fileSystem)
         // Every frame is read: damage before an index hint, which opening does not look for,
@@ -116,6 +155,13 @@ public enum JournalRepair {
                     try? fileSystem.rename(from: directory.appending(index), to: setAsideDirectory.appending(index))
                 }
             }
+        }
+        if let empty = plan.emptyFirstSegment {
+            // Nothing was kept: the journal starts again as a new one does (written whole,
+            // synced and renamed into place), so the ledger opens and readers find a journal.
+            try Journal.createSegment(
+                SegmentHeader(firstSequenceNumber: 1, chainStart: .genesis, isKeyedChain: empty.isKeyedChain),
+                in: directory, fileSystem: fileSystem)
         }
         try withErrno("sync", directory) { () throws(Errno) in
             try fileSystem.synchronizeDirectory(at: setAsideDirectory)

@@ -47,6 +47,24 @@ struct CSVInterchangeCLITests {
         #expect(unknown.status == 2 && unknown.stderr.contains("skip or replace"), "\(unknown.stderr)")
     }
 
+    @Test("I29.5: import csv refuses what it would guess: an income row with amount -5.00 exits 1 naming line and column; a header with two amount columns exits 2 with csvColumnDuplicate naming the header line and both columns; nothing is imported")
+    func guessesAreRefused() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let directory = TallyRunner.temporaryDirectory()
+        let before = try TallyRunner.run(["replay", ledger])
+        try "date,type,amount,category\n2026-03-01,expense,-4.50,Groceries\n2026-03-02,income,-5.00,Salary\n"
+            .write(toFile: directory + "/sign.csv", atomically: true, encoding: .utf8)
+        let sign = try TallyRunner.run(["import", "csv", directory + "/sign.csv", "--ledger", ledger, "--wallet", "Bob cash"])
+        #expect(sign.status == 1, "\(sign.stdout)\(sign.stderr)")
+        #expect(sign.stdout.contains(#""line":3,"status":"failed""#) && sign.stdout.contains(#""column":"amount""#), "\(sign.stdout)")
+        #expect(sign.stderr.contains("csvRowsFailed") && sign.stderr.contains("line 3, column amount") && sign.stderr.contains("typed income"), "\(sign.stderr)")
+        try "date,amount,note,amount,category\n2026-03-01,-4.50,Kiosk,-7,Groceries\n".write(toFile: directory + "/two.csv", atomically: true, encoding: .utf8)
+        let two = try TallyRunner.run(["import", "csv", directory + "/two.csv", "--ledger", ledger, "--wallet", "Bob cash"])
+        #expect(two.status == 2, "\(two.stdout)\(two.stderr)")
+        #expect(two.stderr.contains("csvColumnDuplicate") && two.stderr.contains("line 1") && two.stderr.contains("column 2") && two.stderr.contains("column 4"), "\(two.stderr)")
+        #expect(try TallyRunner.run(["replay", ledger]).stdout == before.stdout, "nothing was imported")
+    }
+
     @Test("section 9, E6-S9, US-049: import-mapping save, list, use by name with --mapping NAME, remove; an unknown name exits 1 with unknownImportMapping")
     func savedMappings() throws {
         let ledger = try TallyRunner.householdLedger()

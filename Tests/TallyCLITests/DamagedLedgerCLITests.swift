@@ -60,6 +60,28 @@ struct DamagedLedgerCLITests {
         #expect(more.status == 0, "\(more.stdout)\(more.stderr)")
     }
 
+    @Test("I29.4: tally repair on a ledger whose segment is cut inside its 64-byte header prints a LOST: line naming the segment and what its name announces (exit 1, never journalNotFound); --apply sets it aside (exit 0) and the ledger opens and is written again")
+    func repairOfACutHeader() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let journal = ledger + "/journal"
+        let segment = try #require(try FileManager.default.contentsOfDirectory(atPath: journal).filter { $0.hasSuffix(".segment") }.sorted().last)
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: journal + "/" + segment))
+        try handle.truncate(atOffset: 10)
+        try handle.close()
+        let plan = try TallyRunner.run(["repair", ledger])
+        #expect(plan.status == 1, "\(plan.stdout)\(plan.stderr)")
+        #expect(!plan.stderr.contains("journalNotFound") && !plan.stdout.contains("no journal segments"), "\(plan.stderr)")
+        let lost = plan.stdout.split(separator: "\n").filter { $0.contains("LOST:") }
+        #expect(lost.contains { $0.contains(segment) && $0.contains("cut inside its 64-byte header") && $0.contains("records from 1") }, "\(plan.stdout)")
+        let applied = try TallyRunner.run(["repair", ledger, "--apply"])
+        #expect(applied.status == 0 && applied.stdout.contains("repaired"), "\(applied.stdout)\(applied.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: ledger + "/repair/1/journal/" + segment)).count == 10, "the cut bytes are set aside")
+        #expect(try TallyRunner.run(["repair", ledger]).status == 0, "nothing left to repair")
+        #expect(try TallyRunner.run(["log", ledger]).status == 0, "the ledger opens for reading")
+        let again = try TallyRunner.run(["apply", "--ledger", ledger, TallyRunner.household])
+        #expect(again.status == 0, "the ledger is written again: \(again.stderr)")
+    }
+
     @Test("E18: under umask 0 and umask 0277 a new ledger's folders are 0700 and its files 0600")
     func modesIgnoreTheUmask() throws {
         for mask in ["0", "0277"] {

@@ -72,6 +72,26 @@ struct OwningDataCLITests {
         #expect(try TallyRunner.run(["balances", "--json", ledger + ".replaced-1"]).stdout == before.stdout, "the old ledger is untouched")
     }
 
+    @Test("I29.5: import person of an export whose carried transaction names an unknown wallet exits 2 with personalDataReferenceUnknown naming the transaction; no ledger is created")
+    func importPersonRefusesAnUnknownWallet() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let directory = TallyRunner.temporaryDirectory()
+        #expect(try TallyRunner.run(["export", ledger, "--format", "person", "--person", Self.bob, "--output", directory + "/bob.json"]).status == 0)
+        var exported = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/bob.json"))) as? [String: Any])
+        let wallets = try #require(exported["wallets"] as? [[String: Any]])
+        let owned = Set(wallets.filter { $0["owner"] as? String == Self.bob }.compactMap { $0["id"] as? String })
+        var transactions = try #require(exported["transactions"] as? [[String: Any]])
+        let carried = try #require(transactions.firstIndex { ($0["wallet"] as? String).map(owned.contains) == true && $0["deleted"] as? Bool == false })
+        let transactionID = try #require(transactions[carried]["id"] as? String)
+        transactions[carried]["wallet"] = "0000dead-0000-4000-8000-000000000001"
+        exported["transactions"] = transactions
+        try JSONSerialization.data(withJSONObject: exported).write(to: URL(fileURLWithPath: directory + "/altered.json"))
+        let imported = try TallyRunner.run(["import", "person", directory + "/altered.json", "--ledger", directory + "/bob", "--recorded-at", "2026-03-04T10:00:00Z"])
+        #expect(imported.status == 2, "\(imported.stdout)\(imported.stderr)")
+        #expect(imported.stderr.contains("personalDataReferenceUnknown") && imported.stderr.contains(transactionID) && imported.stderr.contains("0000dead-0000-4000-8000-000000000001"), "\(imported.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory + "/bob"), "nothing is created")
+    }
+
     @Test("US-008: a person export imports into a new ledger (import person); Bob's own wallet has the exported balance")
     func importPersonIntoNewLedger() throws {
         let ledger = try TallyRunner.householdLedger()

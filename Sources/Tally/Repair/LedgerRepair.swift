@@ -25,11 +25,18 @@ public enum LedgerRepair {
         public var keptThrough: UInt64 { journal.keptThrough }
     }
 
-    /// Looks at the ledger in `directory` and says what a repair would keep and set aside.
-    /// - Throws: ``LedgerError/storage(_:)`` when the journal cannot be read at all (a damaged
-    ///   segment header before the last segment: restore that segment), ``LedgerError/personalKeys(_:)``.
+    /// Looks at the ledger in `directory` and says what a repair would keep and set aside. A
+    /// segment cut or damaged anywhere, its header included, is planned: the prefix before it
+    /// is kept and ``Plan/journal``'s `losses` say what is given up.
+    /// - Parameter chainKey: the key of a keyed hash chain (`LedgerOptions.chainKey`); when the
+    ///   repair keeps no segment, the empty first segment it writes is keyed when a key is given
+    ///   (otherwise as the journal's readable headers say).
+    /// - Throws: ``LedgerError/storage(_:)`` when the journal cannot be read at all (no segment
+    ///   files, a special file in a segment's place, I/O), ``LedgerError/personalKeys(_:)``
+    ///   (the key store is damaged: restore it from a backup).
     public static func plan(
-        at directory: FilePath, encryption: JournalEncryption? = nil, fileSystem: any FileSystem = PosixFileSystem()
+        at directory: FilePath, encryption: JournalEncryption? = nil, chainKey: [UInt8]? = nil,
+        fileSystem: any FileSystem = PosixFileSystem()
     ) throws(LedgerError) -> Plan {
         let journalPath = LedgerDirectory(directory).journal
         let keys = try PersonalKeyRing.load(ledgerDirectory: directory, fileSystem: fileSystem, encryption: encryption, readOnly: true)
@@ -38,7 +45,9 @@ public enum LedgerRepair {
         var journalPlan: JournalRepair.Plan
         let evidence: JournalEvidence?
         do {
-            journalPlan = try JournalRepair.plan(at: journalPath, encryption: encryption, fileSystem: fileSystem, includingTornTail: true)
+            let keyedChain: Bool? = chainKey == nil ? nil : true
+            journalPlan = try JournalRepair.plan(
+                at: journalPath, encryption: encryption, fileSystem: fileSystem, includingTornTail: true, keyedChain: keyedChain)
             evidence = try LedgerEvidence.gather(checkpoints: checkpoints, keys: keys)
                 .flatMap { $0.lastSequenceNumber > journalPlan.keptThrough ? $0 : nil }
             // A torn tail is set aside here only when the evidence says records there were
@@ -49,7 +58,8 @@ public enum LedgerRepair {
             if evidence == nil, journalPlan.isEmpty, let undecodable = Self.undecodableRecord(at: directory, encryption: encryption, fileSystem: fileSystem) {
                 // Frames whose checksum holds but whose records do not decode or decrypt
                 // (altered with the CRC recomputed): readers refuse them, so repair cuts there.
-                journalPlan = try JournalRepair.plan(at: journalPath, encryption: encryption, fileSystem: fileSystem, undecodable: undecodable)
+                journalPlan = try JournalRepair.plan(
+                    at: journalPath, encryption: encryption, fileSystem: fileSystem, undecodable: undecodable, keyedChain: keyedChain)
             }
         } catch let error as JournalError {
             throw .storage(error)
@@ -92,9 +102,11 @@ public enum LedgerRepair {
     /// - Throws: ``LedgerError/repairPlanOutdated`` when the ledger changed since the plan;
     ///   ``LedgerError/storage(_:)`` (`journalLocked` when a writer has the ledger open; I/O
     ///   errors), ``LedgerError/personalKeys(_:)``.
+    /// - Parameter chainKey: as given to ``plan(at:encryption:chainKey:fileSystem:)``.
     @discardableResult
     public static func apply(
-        _ plan: Plan, at directory: FilePath, encryption: JournalEncryption? = nil, fileSystem: any FileSystem = PosixFileSystem()
+        _ plan: Plan, at directory: FilePath, encryption: JournalEncryption? = nil, chainKey: [UInt8]? = nil,
+        fileSystem: any FileSystem = PosixFileSystem()
     ) throws(LedgerError) -> FilePath? {
         guard !plan.isEmpty else { return nil }
         let journalPath = LedgerDirectory(directory).journal
@@ -104,7 +116,7 @@ public enum LedgerRepair {
             defer { folderLock.unlock() }
             let lock = try Journal.lockWriter(at: journalPath, fileSystem: fileSystem)
             defer { lock.unlock() }
-            guard try Self.plan(at: directory, encryption: encryption, fileSystem: fileSystem) == plan else {
+            guard try Self.plan(at: directory, encryption: encryption, chainKey: chainKey, fileSystem: fileSystem) == plan else {
                 throw LedgerError.repairPlanOutdated
             }
             let setAside = try nextSetAsideDirectory(in: directory, fileSystem: fileSystem)

@@ -166,7 +166,7 @@ struct ImportCommand: AsyncParsableCommand {
         var results = ResultLines()
         results.line("imported \(file) into a new ledger at \(path) (household \(household)): \(report.wallets.count) wallets, \(report.transactions) transactions, \(report.transfers) transfers")
         if report.transactionsLeft > 0 {
-            results.line("\(report.transactionsLeft) transactions in the household's shared wallets stay with the household")
+            results.line("\(report.transactionsLeft) transactions in wallets you do not own (the household's shared wallets, other members' wallets) stay with the household")
         }
         for debt in report.openDebts {
             let owes = debt.owes.minorUnits > 0 ? "you owe \(debt.other)" : "\(debt.other) owes you"

@@ -19,9 +19,10 @@ struct RepairCommand: AsyncParsableCommand {
         let path = try location.path()
         try LedgerAccess.requireLedger(at: path)
         let encryption = try key.encryption()
+        let chainKey = try key.chainKey()
         let plan: LedgerRepair.Plan
         do {
-            plan = try LedgerRepair.plan(at: FilePath(path), encryption: encryption)
+            plan = try LedgerRepair.plan(at: FilePath(path), encryption: encryption, chainKey: chainKey)
         } catch {
             throw CLIError.ledger(error, at: path)
         }
@@ -36,7 +37,7 @@ struct RepairCommand: AsyncParsableCommand {
         }
         let setAside: FilePath?
         do {
-            setAside = try LedgerRepair.apply(plan, at: FilePath(path), encryption: encryption)
+            setAside = try LedgerRepair.apply(plan, at: FilePath(path), encryption: encryption, chainKey: chainKey)
         } catch {
             throw CLIError.ledger(error, at: path)
         }
@@ -44,10 +45,16 @@ struct RepairCommand: AsyncParsableCommand {
     }
 
     static func describe(_ plan: LedgerRepair.Plan, path: String) -> String {
-        var lines = ["\(path): a repair keeps records 1...\(plan.keptThrough) (the journal's valid prefix)"]
+        let kept = plan.keptThrough == 0 ? "no records" : "records 1...\(plan.keptThrough)"
+        var lines = ["\(path): a repair keeps \(kept) (the journal's valid prefix)"]
         for problem in plan.journal.problems { lines.append("  damage: \(problem)") }
         if let cut = plan.journal.cutSegment { lines.append("  cut \(cut) at offset \(plan.journal.cutOffset); the bytes after it are set aside") }
         for segment in plan.journal.setAsideSegments { lines.append("  set aside segment \(segment)") }
+        for loss in plan.journal.losses { lines.append("  LOST: \(loss)") }
+        if let empty = plan.journal.emptyFirstSegment {
+            let chain = empty.isKeyedChain ? "a keyed chain" : "an unkeyed chain; give --chain-key-file if the ledger's chain is keyed"
+            lines.append("  no segment is kept: write an empty first segment (\(chain)), as a new ledger starts")
+        }
         if let evidence = plan.evidence {
             lines.append("  LOST: \(evidence.source) proves records through \(evidence.lastSequenceNumber) were acknowledged; records \(plan.keptThrough + 1)...\(evidence.lastSequenceNumber) are not in the journal's valid prefix (damaged or missing; any bytes of them are set aside) and are given up. Restore the journal from a backup instead to keep them")
         }
