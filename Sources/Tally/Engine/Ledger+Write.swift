@@ -89,7 +89,9 @@ extension Ledger {
     ///   that failed for a reason other than a rule.
     func executeBatches(_ batches: [[Command]]) async -> [Result<[EventPosition], LedgerError>] {
         await enterGate()
-        var outcomes: [Result<WrittenBatch?, LedgerError>] = []
+        // Each batch's last sequence number and positions, not the batch: its state is dropped
+        // once committed, however many batches one call executes.
+        var outcomes: [Result<(last: UInt64, positions: [EventPosition])?, LedgerError>] = []
         outcomes.reserveCapacity(batches.count)
         var lastWritten: UInt64?
         do {
@@ -105,7 +107,7 @@ extension Ledger {
                             commit(written)  // `.interval` / `.none`: acknowledged once written, as the journal's append
                         }
                     }
-                    outcomes.append(.success(written))
+                    outcomes.append(.success(written.map { (last: $0.receipt.lastSequenceNumber, positions: $0.positions) }))
                 } catch {
                     outcomes.append(.failure(error))
                     guard case .rejected = error else { break }
@@ -130,7 +132,7 @@ extension Ledger {
             case .failure(let error): .failure(error)
             case .success(nil): .success([])
             case .success(let batch?):
-                lastSequenceNumber >= batch.receipt.lastSequenceNumber
+                lastSequenceNumber >= batch.last
                     ? .success(batch.positions)
                     : .failure(.storage(failure ?? .journalFailed(reason: "sync failed")))
             }

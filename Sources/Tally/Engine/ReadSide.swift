@@ -220,17 +220,12 @@ final class ReadSide: Sendable {
             _ = try? rebuild(from: snapshot(), coverage: coverage, progress: { _, _ in })
             return nil
         }
-        do throws(StoreError) {
+        return committing(coverage) { () throws(StoreError) in
             // P3: a forgetting truncates the WAL, which a reader's snapshot would hold up: the
             // observations off the actor wait for this commit instead.
-            let modified = changes.forgetsPeople
+            changes.forgetsPeople
                 ? try inUse.withLock { _ throws(StoreError) in try store.commit(changes, from: snapshot(), coverage: coverage) }
                 : try store.commit(changes, from: snapshot(), coverage: coverage)
-            stored.withLock { $0 = coverage.sequenceNumber }
-            return modified
-        } catch {
-            stale.withLock { $0 = true }
-            return nil
         }
     }
 
@@ -240,8 +235,14 @@ final class ReadSide: Sendable {
     /// - Returns: the tables the commit modified; nil when it wrote nothing.
     func commit(_ changes: StoreChanges, rows: StoreRows, coverage: StoreCoverage) -> Set<String>? {
         guard let store = current.withLock({ $0 }), !isStale else { return nil }
+        return committing(coverage) { () throws(StoreError) in try store.commit(changes, rows: rows, coverage: coverage) }
+    }
+
+    /// Runs a commit that brings the store to `coverage`: afterwards the store shows it, or,
+    /// when the commit failed, the store is stale (rebuilt at the engine's next commit).
+    private func committing(_ coverage: StoreCoverage, _ write: () throws(StoreError) -> Set<String>) -> Set<String>? {
         do throws(StoreError) {
-            let modified = try store.commit(changes, rows: rows, coverage: coverage)
+            let modified = try write()
             stored.withLock { $0 = coverage.sequenceNumber }
             return modified
         } catch {
