@@ -9,16 +9,30 @@ import TallyStore
 extension Ledger {
     /// Opens (or creates) the ledger in `directory` and replays its journal into the state.
     ///
+    /// First what an interrupted restore or reset left at `directory` is settled
+    /// (``recoverInterruptedSwap(at:fileSystem:)``, reported in
+    /// ``LedgerOpenReport/swapRecovery``): a committed swap is finished, a leftover removed;
+    /// a path whose swap cannot be settled is refused and nothing is created there.
+    ///
     /// - Parameters:
-    ///   - directory: the ledger's directory; created when missing and `options.createIfMissing`.
+    ///   - directory: the ledger's directory; created when missing and `options.createIfMissing`
+    ///     (never while a swap of it is pending).
     ///   - options: durability, segment size, file system, limits.
     /// - Returns: the open ledger; it holds the journal's writer lock until ``close()``.
     /// - Throws: ``LedgerError/storage(_:)`` (`journalLocked`, corruption, I/O),
-    ///   ``LedgerError/codec(_:sequenceNumber:)`` when a stored event cannot be decoded.
+    ///   ``LedgerError/codec(_:sequenceNumber:)`` when a stored event cannot be decoded,
+    ///   ``LedgerError/swapInterrupted(_:)`` and ``LedgerError/restoreInProgress(_:)`` from
+    ///   settling a swap.
     public static func open(at directory: FilePath, options: LedgerOptions = LedgerOptions()) async throws(LedgerError) -> Ledger {
         let fileSystem = options.fileSystem
+        let layout = LedgerDirectory(directory)
+        let swapRecovery = try LedgerSwap.recover(layout, fileSystem: fileSystem)
         if !fileSystem.fileExists(at: directory) {
             guard options.createIfMissing else { throw .storage(.journalNotFound(directory: directory.string)) }
+            // A restore or reset that started since the recovery above owns the path now.
+            if fileSystem.fileExists(at: layout.swapIntent) || fileSystem.fileExists(at: layout.restoring) {
+                throw .restoreInProgress(directory.string)
+            }
             do {
                 try fileSystem.createDirectory(at: directory)
             } catch {
@@ -30,7 +44,6 @@ extension Ledger {
         // The key file read here, before the lock, is only evidence: a writer that closed in
         // between can only have raised it, so it is a safe lower bound. The ring the ledger
         // uses is read again under the lock.
-        let layout = LedgerDirectory(directory)
         let checkpoints = CheckpointStore(
             directory: layout.checkpoints, fileSystem: fileSystem, encryption: options.encryption)
         var journalOptions = options.journalOptions
@@ -58,7 +71,8 @@ extension Ledger {
                 eventsReplayed: replayed.lastSequenceNumber - (start.map { $0.state.nextSequenceNumber - 1 } ?? 0),
                 rejectedCheckpoints: rejected)
             report.journalRecovery = journal.recoveryReport
-            report.removedInterruptedRestore = removeInterruptedRestore(of: layout, fileSystem: fileSystem)
+            report.swapRecovery = swapRecovery
+            report.removedInterruptedRestore = swapRecovery.removedInterruptedRestore
             // P3: a crash or an I/O failure may have cut a forgetting short: the key not
             // destroyed yet, or the checkpoint used (or an older one) holds the texts readable.
             let forgotten = replayed.state.forgottenPeople

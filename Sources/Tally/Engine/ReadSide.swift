@@ -302,10 +302,14 @@ extension Ledger {
     /// cannot be read (damaged, another key). The journal is opened as a replay opens it
     /// (`LedgerReplay.openForReading`: damage and evidence refused), so a store is never served
     /// over a journal a replay would refuse.
-    /// - Throws: ``LedgerError/storage(_:)`` for a journal a replay refuses.
+    /// What an interrupted restore or reset left at `directory` is settled first
+    /// (``recoverInterruptedSwap(at:fileSystem:)``), as every opener does.
+    /// - Throws: ``LedgerError/storage(_:)`` for a journal a replay refuses; what settling a
+    ///   swap throws.
     public static func currentStore(
         at directory: FilePath, encryption: JournalEncryption? = nil, fileSystem: any FileSystem = PosixFileSystem()
     ) throws(LedgerError) -> LedgerStore? {
+        _ = try LedgerSwap.recover(LedgerDirectory(directory), fileSystem: fileSystem)
         let path = ReadSide.storePath(in: directory)
         guard fileSystem.fileExists(at: path), ReadSide.storeFiles(path).allSatisfy(ReadSide.isRegularFileOrAbsent) else { return nil }
         let (_, reader) = try LedgerReplay.openForReading(at: directory, encryption: encryption, fileSystem: fileSystem, allowingDamage: false)

@@ -26,11 +26,14 @@ public enum LedgerRepair {
     }
 
     /// Looks at the ledger in `directory` and says what a repair would keep and set aside.
+    /// Settles an interrupted restore or reset first (``Ledger/recoverInterruptedSwap(at:fileSystem:)``).
     /// - Throws: ``LedgerError/storage(_:)`` when the journal cannot be read at all (a damaged
-    ///   segment header before the last segment: restore that segment), ``LedgerError/personalKeys(_:)``.
+    ///   segment header before the last segment: restore that segment), ``LedgerError/personalKeys(_:)``,
+    ///   what settling a swap throws.
     public static func plan(
         at directory: FilePath, encryption: JournalEncryption? = nil, fileSystem: any FileSystem = PosixFileSystem()
     ) throws(LedgerError) -> Plan {
+        _ = try LedgerSwap.recover(LedgerDirectory(directory), fileSystem: fileSystem)
         let journalPath = LedgerDirectory(directory).journal
         let keys = try PersonalKeyRing.load(ledgerDirectory: directory, fileSystem: fileSystem, encryption: encryption, readOnly: true)
         let checkpoints = CheckpointStore(
