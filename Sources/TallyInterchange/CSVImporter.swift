@@ -30,11 +30,27 @@ public struct CSVImporter: Sendable {
         public init() {}
 
         /// Parses `date=Datum,amount=Betrag,note=Text,category=Kategorie,type=Art,account=Konto,payee=Empfänger,external_id=Referenz`.
+        /// A field named twice is refused, never the last one taken (issue 29).
         public init(parsing text: String) throws(InterchangeError) {
+            var named: [String: String] = [:]
             for pair in text.split(separator: ",") {
                 let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).trimmingCharacters(in: .whitespaces) }
                 guard parts.count == 2, !parts[1].isEmpty else { throw InterchangeError(code: "csvMappingInvalid", message: "\"\(pair)\" is not field=column") }
                 try set(parts[0], to: parts[1])
+                let field = Self.canonicalField(parts[0])
+                if let earlier = named[field] {
+                    throw InterchangeError(code: "csvMappingInvalid", message: "the field \(field) is mapped twice (\(earlier) and \(parts[1])); map each field once")
+                }
+                named[field] = parts[1]
+            }
+        }
+
+        /// `field` as ``fields`` names it (`wallet` is `account`, `externalid` is `external_id`).
+        static func canonicalField(_ field: String) -> String {
+            switch field.lowercased() {
+            case "wallet": "account"
+            case "externalid": "external_id"
+            default: field.lowercased()
             }
         }
 

@@ -57,6 +57,9 @@ extension LedgerBackup {
         /// of its people's keys cannot be found (not in a replaced ledger): their names and
         /// notes are restored unreadable, as a forgotten person's (P3), for good.
         public var acceptingUnreadableTexts = false
+        /// Every file operation of the restore goes through it (tests inject faults and
+        /// crashes into the swap); default POSIX.
+        public var fileSystem: any FileSystem = PosixFileSystem()
 
         public init() {}
     }
@@ -75,6 +78,9 @@ extension LedgerBackup {
         /// People forgotten in the replaced ledger whose keys the backup still held: they stay
         /// forgotten (the keys were not installed).
         public var keptForgotten: [PersonID] = []
+        /// What the restore did first about a restore or reset a crash had interrupted at the
+        /// target (`Ledger.recoverInterruptedSwap`): usually nothing (nil before it ran).
+        public var settledSwap: SwapRecovery?
     }
 
     /// Writes the backup into `directory` as ``restore(into:acceptingUnverifiedFormat:)``
@@ -97,7 +103,14 @@ extension LedgerBackup {
         try verifyIntegrity(acceptingUnverifiedFormat: options.acceptingUnverifiedFormat)
         let frames = try validatedFrames()
         var report = RestoreReport()
-        let holdsLedger = LedgerDirectory(directory).holdsLedger()
+        // A restore or reset a crash interrupted at the target is finished first (its record
+        // proves the new ledger complete), so what the target holds is known.
+        do throws(LedgerError) {
+            report.settledSwap = try LedgerSwap.recover(LedgerDirectory(directory), fileSystem: options.fileSystem, rebuilding: true)
+        } catch {
+            throw InterchangeError(code: error.code, message: "\(error.message); nothing was restored")
+        }
+        let holdsLedger = LedgerDirectory(directory).holdsLedger(fileSystem: options.fileSystem)
         guard options.replacingExisting || !holdsLedger else {
             throw InterchangeError(code: "restoreTargetNotEmpty", message: "\(directory) holds a ledger; a restore replaces it only when asked (tally import backup --replace, RestoreOptions.replacingExisting), keeping it beside as \(LedgerDirectory(directory).path.lastComponent?.string ?? "ledger")\(LedgerDirectory.replacedSuffix)N; nothing was changed")
         }
@@ -113,7 +126,7 @@ extension LedgerBackup {
         do {
             report.replacedLedgerKeptAt = try await Ledger.restore(
                 frames: frames, personalKeys: keys.keys, forgottenPeople: keys.forgotten, into: directory,
-                encryption: options.encryption, replacing: options.replacingExisting)
+                encryption: options.encryption, replacing: options.replacingExisting, fileSystem: options.fileSystem)
         } catch .restoredLedgerInvalid(let problems) {
             throw InterchangeError(code: "backupInvalid", message: "the backup's events do not fold into a valid ledger (\(problems.count) problem(s)): \(problems.prefix(5).joined(separator: "; ")); nothing was restored")
         } catch {

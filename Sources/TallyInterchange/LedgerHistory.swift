@@ -48,7 +48,8 @@ public struct LedgerHistory: Sendable {
     ///   - allowingDamage: read the valid prefix of a damaged journal (``droppedProblems``).
     /// - Throws: ``InterchangeError`` with the journal's code (`journalNotFound`,
     ///   `journalCorrupted` with segment/offset/sequence, `journalShorterThanEvidence`) or the
-    ///   codec's code.
+    ///   codec's code; `swapInterrupted` or `restoreInProgress` when an interrupted restore or
+    ///   reset at `directory` cannot be settled (a committed one is finished first).
     public static func load(
         at directory: FilePath, through: UInt64? = nil, encryption: JournalEncryption? = nil, allowingDamage: Bool = false
     ) throws(InterchangeError) -> LedgerHistory {

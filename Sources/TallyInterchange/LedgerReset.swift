@@ -132,34 +132,54 @@ public enum LedgerReset {
 
     /// Resets the ledger at `directory`: builds the new ledger beside it from
     /// ``commands(from:keeping:on:recordedAt:)``, audits it, and puts it in the old one's
-    /// place; the old ledger is kept beside it. Encrypted at rest with `encryption` (required
-    /// when the old ledger is encrypted: its key file must open with it).
+    /// place with the swap a restore uses (Docs/Interchange.md: an intent record written and
+    /// synced before the first rename, so a crash is finished by the next open); the old ledger
+    /// is kept beside it. Encrypted at rest with `encryption` (required when the old ledger is
+    /// encrypted: its key file must open with it). A reset that a crash interrupted after its
+    /// record was written is finished first (then this one resets the reset ledger again).
     ///
+    /// - Parameter fileSystem: every file operation of the reset goes through it (tests
+    ///   inject faults and crashes); default POSIX.
     /// - Throws: `resetNoHousehold`, `restoreWouldDecrypt`, `replaceRefused` (the ledger is
-    ///   open for writing), a rule code if a kept fact is refused (nothing is changed), a
-    ///   journal code when the ledger cannot be read or written.
+    ///   open for writing), `restoreInProgress` (another restore or reset of it is running),
+    ///   `swapInterrupted` (an earlier swap of the path cannot be settled: the message names
+    ///   the folders), a rule code if a kept fact is refused (nothing is changed), a journal
+    ///   code when the ledger cannot be read or written.
     public static func reset(
         ledgerAt directory: FilePath, keeping keep: Keep, on date: LocalDate, recordedAt: Timestamp,
-        encryption: JournalEncryption? = nil
+        encryption: JournalEncryption? = nil, fileSystem: any FileSystem = PosixFileSystem()
     ) async throws(InterchangeError) -> Report {
+        let target = LedgerDirectory(directory)
+        do throws(LedgerError) {
+            _ = try Ledger.recoverInterruptedSwap(at: directory, fileSystem: fileSystem)
+        } catch {
+            throw InterchangeError(code: error.code, message: "\(error.message); the ledger was not reset")
+        }
         let history = try LedgerHistory.load(at: directory, encryption: encryption)
         _ = try LedgerBackup.keysOfLedger(at: directory, encryption: encryption)
         let commands = try Self.commands(from: history, keeping: keep, on: date, recordedAt: recordedAt)
-        let target = LedgerDirectory(directory)
-        let temporary = LedgerDirectory(target.restoring)
-        _ = Ledger.removeInterruptedRestore(of: target, fileSystem: PosixFileSystem())
-        guard !FileManager.default.fileExists(atPath: temporary.path.string) else {
-            throw InterchangeError(code: "restoreInProgress", message: "a restore into \(directory) is running (\(temporary) exists); wait for it to finish; the ledger was not reset")
+        let lock: any FileLock
+        do throws(LedgerError) {
+            lock = try LedgerSwap.lockRestoring(target, fileSystem: fileSystem)
+        } catch {
+            throw InterchangeError(code: error.code, message: "\(error.message); the ledger was not reset")
+        }
+        defer { lock.unlock() }
+        do throws(LedgerError) {
+            let temporary = target.restoring
+            try await Ledger.create(at: temporary, encryption: encryption, executing: commands, fileSystem: fileSystem, folderLockedByCaller: true)
+            let audit = try LedgerAudit.audit(at: temporary, encryption: encryption, fileSystem: fileSystem)
+            guard audit.isClean else { throw .restoredLedgerInvalid(problems: audit.problems.map(\.description)) }
+        } catch {
+            LedgerSwap.discard(target, fileSystem: fileSystem)
+            throw InterchangeError(code: error.code, message: "\(error.message); the ledger was not reset")
         }
         do throws(LedgerError) {
-            try await Ledger.create(at: temporary.path, encryption: encryption, executing: commands)
-            let audit = try LedgerAudit.audit(at: temporary.path, encryption: encryption)
-            guard audit.isClean else { throw .restoredLedgerInvalid(problems: audit.problems.map(\.description)) }
-            let kept = try Ledger.swapIntoPlace(temporary, replacing: target, fileSystem: PosixFileSystem())
+            // The swap's errors say themselves whether anything changed.
+            let kept = try LedgerSwap.commitReplacing(target, operation: .reset, fileSystem: fileSystem)
             return Report(replacedLedgerKeptAt: kept, commandCount: commands.count)
         } catch {
-            try? FileManager.default.removeItem(atPath: temporary.path.string)
-            throw InterchangeError(code: error.code, message: "\(error.message); the ledger was not reset")
+            throw InterchangeError(code: error.code, message: error.message)
         }
     }
 }

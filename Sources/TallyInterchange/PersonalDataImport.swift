@@ -181,8 +181,10 @@ public enum PersonalDataImport {
         adminName: String? = nil, recordedAt: Timestamp, encryption: JournalEncryption? = nil
     ) async throws(InterchangeError) -> Report {
         // A file, a symbolic link or a folder with anything in it is refused (lstat: a link is
-        // not followed), so that a failed import removes only what it wrote.
+        // not followed), so that a failed import removes only what it wrote. A restore or
+        // reset a crash interrupted there is settled first: nothing is created over it.
         do throws(LedgerError) {
+            _ = try Ledger.recoverInterruptedSwap(at: directory)
             try Ledger.requireEmptyTarget(LedgerDirectory(directory))
         } catch {
             throw InterchangeError(code: error.code, message: "\(error.message); import a person's data into a new ledger folder")

@@ -18,8 +18,10 @@ public protocol FileSystem: Sendable {
     func fileExists(at path: FilePath) -> Bool
     /// Atomically renames a file.
     func rename(from source: FilePath, to destination: FilePath) throws(Errno)
-    /// Removes a file.
+    /// Removes a file (or a symbolic link, which is not followed).
     func removeFile(at path: FilePath) throws(Errno)
+    /// Removes an empty directory.
+    func removeDirectory(at path: FilePath) throws(Errno)
     /// Makes a directory's entries (created, renamed, removed files) durable.
     func synchronizeDirectory(at path: FilePath) throws(Errno)
     /// Takes an exclusive advisory lock, or fails with `EWOULDBLOCK` when another holder has it.
@@ -33,6 +35,30 @@ public protocol FileSystem: Sendable {
 extension FileSystem {
     /// Simulated or wrapped file systems are not the operating system's unless they say so.
     public var isOperatingSystemFileSystem: Bool { false }
+
+    /// A file system that models no directory removal refuses it (`ENOTSUP`).
+    public func removeDirectory(at path: FilePath) throws(Errno) { throw .notSupported }
+
+    /// Removes `path` and, when it is a directory, everything inside it, through this file
+    /// system's own operations (so a fault or a crash injected into it stops the removal as
+    /// it would stop a process). A symbolic link is removed, never followed. At most
+    /// `depthMax` levels of folders are descended (`ELOOP` below that); a missing `path` is
+    /// not an error.
+    public func removeTree(at path: FilePath, depthMax: Int = 16) throws(Errno) {
+        do {
+            try removeFile(at: path)
+            return
+        } catch where error == .noSuchFileOrDirectory {
+            return
+        } catch where error == .isDirectory || error == .notPermitted {
+            // unlink(2) refuses a directory: EISDIR on Linux, EPERM on Darwin.
+        }
+        guard depthMax > 0 else { throw .tooManySymbolicLinkLevels }
+        for name in try contentsOfDirectory(at: path) {
+            try removeTree(at: path.appending(name), depthMax: depthMax - 1)
+        }
+        try removeDirectory(at: path)
+    }
 }
 
 /// An open file. It closes when the last reference to it goes away, so a sync in flight never

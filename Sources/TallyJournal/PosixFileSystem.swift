@@ -91,6 +91,10 @@ public struct PosixFileSystem: FileSystem {
         guard unlink(path.string) == 0 else { throw Errno(rawValue: errno) }
     }
 
+    public func removeDirectory(at path: FilePath) throws(Errno) {
+        guard rmdir(path.string) == 0 else { throw Errno(rawValue: errno) }
+    }
+
     public func synchronizeDirectory(at path: FilePath) throws(Errno) {
         let descriptor = try catchingErrno { try FileDescriptor.open(path, .readOnly, options: [.directory, .closeOnExec]) }
         defer { try? descriptor.close() }

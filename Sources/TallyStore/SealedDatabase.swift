@@ -18,6 +18,9 @@ struct SealedDatabase: Sendable {
     init(path: String, key: SymmetricKey, pragmas: String, schemaVersion: Int, create: @escaping (Database) throws -> Void) throws(StoreError) {
         self.path = path
         var configuration = Configuration()
+        // Another process may hold the file for a moment (a reader's open or close beside the
+        // writer, issue 29): wait for it instead of failing with SQLITE_BUSY.
+        configuration.busyMode = .timeout(Self.busyTimeoutSeconds)
         configuration.prepareDatabase { database in try database.execute(sql: pragmas) }
         do {
             pool = try EncryptedSQLite.openPool(atPath: path, key: key, configuration: configuration)
@@ -35,6 +38,11 @@ struct SealedDatabase: Sendable {
         default: throw .unsupportedSchema(path: path, version: found)
         }
     }
+
+    /// How long a statement waits for a lock another process holds: a reader opens or closes in
+    /// milliseconds; a longer hold (a reader keeping a snapshot while a forgetting truncates the
+    /// WAL) is still the error it was, not a writer stalled behind it.
+    static let busyTimeoutSeconds: TimeInterval = 0.5
 
     /// `error` from SQLite or the sealing VFS as a store error: damage (a page that fails its seal
     /// or SQLite's checks, not a database, another key) or a failure that may pass.

@@ -162,10 +162,66 @@ struct ReadersBesideWriterCLITests {
         #expect(written.count == 3_000, "every command the writer was given is in the store")
     }
 
+    @Test("I29.1: one-command applies while `audit` and `repair` (plan) loop beside them: every apply exits 0 (no reader's open or close of the archive or store refuses the writer: SQLite waits for a lock another process holds), and no audit reports the store ahead of a journal that a writer is extending")
+    func auditAndRepairNeverRefuseAWriter() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let loopState = ReaderLoop()
+        let loop = Thread {
+            var index = 0
+            while !loopState.isDone {
+                let arguments = index % 2 == 0 ? ["audit", "--ledger", ledger] : ["repair", "--ledger", ledger]
+                index += 1
+                guard let result = try? TallyRunner.run(arguments) else { continue }
+                loopState.record(result.status == 0 ? nil : "\(arguments[0]) exited \(result.status): \(result.stdout.suffix(400)) \(result.stderr)")
+            }
+            loopState.finish()
+        }
+        loop.start()
+        for index in 1...30 {
+            let id = String(format: "%012x", 0xA000 + index)
+            let line = #"{"command": "recordTransaction", "commandID": "0000000c-0000-4000-8000-\#(id)", "actor": "00000002-0000-4000-8000-000000000001", "recordedAt": "2026-12-01T10:00:00.000Z", "transactionID": "00000005-0000-4000-8000-\#(id)", "kind": "expense", "amount": {"minorUnits": 500, "currency": "CHF"}, "walletID": "00000003-0000-4000-8000-000000000001", "categoryID": "00000004-0000-4000-8000-000000000001", "date": "2026-02-28", "payer": "00000002-0000-4000-8000-000000000001"}"#
+            let applied = try TallyRunner.run(["apply", "--ledger", ledger, "-"], stdin: line + "\n")
+            #expect(applied.status == 0 && applied.stdout.contains("\"ok\""), "apply \(index): \(applied.stderr)")
+        }
+        loopState.stop()
+        #expect(loopState.runs > 2, "the readers ran beside the writer")
+        #expect(loopState.failures.isEmpty, "\(loopState.failures)")
+    }
+
     /// The journal's last sequence number, as `tally stats --json` says it.
     static func lastSequence(_ ledger: String) throws -> Int? {
         let stats = try TallyRunner.run(["stats", "--json", "--ledger", ledger])
         let object = try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any]
         return object?["lastSequenceNumber"] as? Int
+    }
+}
+
+/// The reader loop of ``ReadersBesideWriterCLITests/auditAndRepairNeverRefuseAWriter()``: its
+/// runs and failures, and the signal to stop (waited for until the loop finished).
+private final class ReaderLoop: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var done = false
+    private var finished = false
+    private var outcomes: [String?] = []
+
+    var isDone: Bool { condition.withLock { done } }
+    var runs: Int { condition.withLock { outcomes.count } }
+    var failures: [String] { condition.withLock { outcomes.compactMap { $0 } } }
+
+    func record(_ failure: String?) { condition.withLock { outcomes.append(failure) } }
+
+    func finish() {
+        condition.withLock {
+            finished = true
+            condition.broadcast()
+        }
+    }
+
+    /// Asks the loop to stop and waits until it has.
+    func stop() {
+        condition.withLock {
+            done = true
+            while !finished { condition.wait() }
+        }
     }
 }

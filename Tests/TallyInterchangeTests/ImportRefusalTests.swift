@@ -84,6 +84,20 @@ struct ImportRefusalTests {
         return try PersonalDataImport.decode(try PersonalDataExport.make(for: PersonalDataExportTests.bob, from: history).encoded())
     }
 
+    @Test("I29.5: a mapping that names one field twice (amount=amount,amount=a2; wallet and account are one field) is csvMappingInvalid naming both columns, never the last one taken")
+    func mappingNamingAFieldTwiceIsRefused() throws {
+        for text in ["amount=amount,amount=a2", "account=Konto,wallet=Konto2", "external_id=Ref,externalid=Ref2", "date=Datum,AMOUNT=x,amount=y"] {
+            #expect(throws: InterchangeError.self, "\(text)") { try CSVImporter.Mapping(parsing: text) }
+            do {
+                _ = try CSVImporter.Mapping(parsing: text)
+            } catch {
+                #expect(error.code == "csvMappingInvalid" && error.message.contains("mapped twice"), "\(error.message)")
+            }
+        }
+        let once = try CSVImporter.Mapping(parsing: "date=Datum,amount=Betrag,account=Konto")
+        #expect(once.amount == "Betrag" && once.account == "Konto")
+    }
+
     @Test("I29.5: a person export lists the other members' wallets its transactions name (by id), so every reference of a genuine export resolves")
     func exportListsOtherWallets() async throws {
         let export = try await Self.bobsExport()

@@ -73,6 +73,10 @@ public struct FaultProcess: FileSystem, Sendable {
         try fileSystem.removeFile(at: path, process: id)
     }
 
+    public func removeDirectory(at path: FilePath) throws(Errno) {
+        try fileSystem.removeDirectory(at: path, process: id)
+    }
+
     public func synchronizeDirectory(at path: FilePath) throws(Errno) {
         try fileSystem.synchronizeDirectory(at: path, process: id)
     }

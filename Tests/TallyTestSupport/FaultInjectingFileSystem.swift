@@ -355,6 +355,22 @@ public final class FaultInjectingFileSystem: FileSystem, Sendable {
         }
     }
 
+    public func removeDirectory(at path: FilePath) throws(Errno) {
+        try removeDirectory(at: path, process: nil)
+    }
+
+    func removeDirectory(at path: FilePath, process: Int?) throws(Errno) {
+        try state.withLock { state throws(Errno) in
+            try state.requireAlive(process)
+            try state.tick()
+            guard state.directories.contains(path.string) else { throw .noSuchFileOrDirectory }
+            let prefix = path.string.hasSuffix("/") ? path.string : path.string + "/"
+            guard !state.liveEntries.keys.contains(where: { $0.hasPrefix(prefix) }),
+                  !state.directories.contains(where: { $0.hasPrefix(prefix) }) else { throw .directoryNotEmpty }
+            state.directories.remove(path.string)
+        }
+    }
+
     public func synchronizeDirectory(at path: FilePath) throws(Errno) {
         try synchronizeDirectory(at: path, process: nil)
     }

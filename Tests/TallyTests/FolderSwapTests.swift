@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import SystemPackage
 import Tally
 import TallyJournal
@@ -90,4 +91,39 @@ struct FolderSwapTests {
             #expect(reader.lastSequenceNumber == 1, "\(durability): the copy holds the acknowledged record only")
         }
     }
+
+    @Test("I29.1: Ledger.coveredStore beside a writer committing one command at a time: always a store (never nil as if ahead of the journal), covering a prefix no later than the journal's end, its rows as of that prefix")
+    func coveredStoreBesideAWriter() async throws {
+        var s = Scenario()
+        let directory = try TemporaryDirectory("tally-covered-store")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        let ledger = try await Ledger.open(at: path, options: LedgerOptions(durability: .synchronous))
+        try await ledger.execute(s.setup())
+        let commands = (0..<150).map { index in s.command(.recordTransaction(s.ids.next(), s.expense(Int64(100 + index)))) }
+        let finished = WriterFinished()
+        let writer = Task {
+            defer { finished.value.withLock { $0 = true } }
+            for command in commands { _ = try await ledger.execute(command) }
+        }
+        var reads = 0
+        var last: UInt64 = 0
+        while reads < 40 || !finished.value.withLock({ $0 }) {
+            let view = try #require(try Ledger.coveredStore(at: path), "a store a writer moves on is still served as far as it covers")
+            #expect(view.sequenceNumber <= view.journalEnd)
+            #expect(view.sequenceNumber >= last, "coverage never goes back")
+            last = view.sequenceNumber
+            view.store.close()
+            reads += 1
+            if reads >= 40, finished.value.withLock({ $0 }) { break }
+            try await Task.sleep(for: .milliseconds(2))  // frees this thread: the writer task needs one of the pool too (2 cores)
+        }
+        try await writer.value
+        try await ledger.close()
+    }
+}
+
+/// Whether the writer task of ``FolderSwapTests/coveredStoreBesideAWriter()`` is done.
+private final class WriterFinished: Sendable {
+    let value = Mutex(false)
 }

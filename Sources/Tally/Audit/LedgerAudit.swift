@@ -19,11 +19,13 @@ public enum LedgerAudit {
     ///   - progress: bytes of journal verified so far.
     /// - Returns: a report of every problem with its location.
     /// - Throws: only when the audit cannot run: `LedgerError.storage(.journalNotFound)`,
-    ///   I/O failures.
+    ///   I/O failures, what settling an interrupted restore or reset throws (it runs first,
+    ///   ``Ledger/recoverInterruptedSwap(at:fileSystem:)``).
     public static func audit(
         at directory: FilePath, chainKey: [UInt8]? = nil, encryption: JournalEncryption? = nil,
         fileSystem: any FileSystem = PosixFileSystem(), progress: (@Sendable (Int64) -> Void)? = nil
     ) throws(LedgerError) -> AuditReport {
+        _ = try LedgerSwap.recover(LedgerDirectory(directory), fileSystem: fileSystem)
         let journalPath = LedgerDirectory(directory).journal
         let verification: VerificationReport
         do {

@@ -45,6 +45,11 @@ enum ReadSideComparison {
             return error.isDamage ? .damaged(error.description) : .notCompared(error.description)
         }
         guard let coverage = found.coverage else { return .none }
+        var reader = reader
+        if coverage.sequenceNumber > reader.lastSequenceNumber,
+           let (_, later) = try? LedgerReplay.openForReading(at: directory, encryption: encryption, fileSystem: fileSystem, allowingDamage: false) {
+            reader = later  // a writer moved on since the audit opened the journal: the store may be that far
+        }
         let last = reader.lastSequenceNumber
         guard coverage.sequenceNumber <= last else {
             return .differs(sequenceNumber: coverage.sequenceNumber, reason: "it covers sequence \(coverage.sequenceNumber), beyond the journal's last \(last): the journal lost events it showed, or the store is of another ledger")

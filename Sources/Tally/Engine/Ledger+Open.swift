@@ -9,16 +9,39 @@ import TallyStore
 extension Ledger {
     /// Opens (or creates) the ledger in `directory` and replays its journal into the state.
     ///
+    /// First what an interrupted restore or reset left at `directory` is settled
+    /// (``recoverInterruptedSwap(at:fileSystem:)``, reported in
+    /// ``LedgerOpenReport/swapRecovery``): a committed swap is finished, a leftover removed;
+    /// a path whose swap cannot be settled is refused and nothing is created there.
+    ///
     /// - Parameters:
-    ///   - directory: the ledger's directory; created when missing and `options.createIfMissing`.
+    ///   - directory: the ledger's directory; created when missing and `options.createIfMissing`
+    ///     (never while a swap of it is pending).
     ///   - options: durability, segment size, file system, limits.
     /// - Returns: the open ledger; it holds the journal's writer lock until ``close()``.
     /// - Throws: ``LedgerError/storage(_:)`` (`journalLocked`, corruption, I/O),
-    ///   ``LedgerError/codec(_:sequenceNumber:)`` when a stored event cannot be decoded.
+    ///   ``LedgerError/codec(_:sequenceNumber:)`` when a stored event cannot be decoded,
+    ///   ``LedgerError/swapInterrupted(_:)`` and ``LedgerError/restoreInProgress(_:)`` from
+    ///   settling a swap.
     public static func open(at directory: FilePath, options: LedgerOptions = LedgerOptions()) async throws(LedgerError) -> Ledger {
+        try await open(at: directory, options: options, folderLockedByCaller: false)
+    }
+
+    /// ``open(at:options:)``; with `folderLockedByCaller`, the caller holds the lock on the
+    /// folder itself and keeps it after the ledger closes (a reset builds its new ledger in the
+    /// restoring folder it locked for the whole swap).
+    package static func open(
+        at directory: FilePath, options: LedgerOptions, folderLockedByCaller: Bool
+    ) async throws(LedgerError) -> Ledger {
         let fileSystem = options.fileSystem
+        let layout = LedgerDirectory(directory)
+        let swapRecovery = try LedgerSwap.recover(layout, fileSystem: fileSystem)
         if !fileSystem.fileExists(at: directory) {
             guard options.createIfMissing else { throw .storage(.journalNotFound(directory: directory.string)) }
+            // A restore or reset that started since the recovery above owns the path now.
+            if fileSystem.fileExists(at: layout.swapIntent) || fileSystem.fileExists(at: layout.restoring) {
+                throw .restoreInProgress(directory.string)
+            }
             do {
                 try fileSystem.createDirectory(at: directory)
             } catch {
@@ -28,29 +51,33 @@ extension Ledger {
         // The whole folder is locked, not only the journal in it: while this writer lives, no
         // second one gets in, even when a tool swapped the journal folder (issue 29). Readers
         // never take it.
-        let folderLock: any FileLock
-        do {
-            folderLock = try Journal.lockWriter(at: directory, fileSystem: fileSystem)
-        } catch {
-            throw .storage(error)
+        var folderLock: (any FileLock)?
+        if !folderLockedByCaller {
+            do {
+                folderLock = try Journal.lockWriter(at: directory, fileSystem: fileSystem)
+            } catch {
+                throw .storage(error)
+            }
         }
         do {
-            return try await open(at: directory, options: options, folderLock: folderLock)
+            return try await open(at: directory, options: options, folderLock: folderLock, swapRecovery: swapRecovery)
         } catch {
-            folderLock.unlock()
+            folderLock?.unlock()
             throw error
         }
     }
 
     /// ``open(at:options:)`` under the folder's lock.
-    private static func open(at directory: FilePath, options: LedgerOptions, folderLock: any FileLock) async throws(LedgerError) -> Ledger {
+    private static func open(
+        at directory: FilePath, options: LedgerOptions, folderLock: (any FileLock)?, swapRecovery: SwapRecovery
+    ) async throws(LedgerError) -> Ledger {
         let fileSystem = options.fileSystem
+        let layout = LedgerDirectory(directory)
         // Evidence first: a journal shorter than what the checkpoints and the key store prove
         // is refused before the journal cuts a tail or creates a first segment.
         // The key file read here, before the lock, is only evidence: a writer that closed in
         // between can only have raised it, so it is a safe lower bound. The ring the ledger
         // uses is read again under the lock.
-        let layout = LedgerDirectory(directory)
         let checkpoints = CheckpointStore(
             directory: layout.checkpoints, fileSystem: fileSystem, encryption: options.encryption)
         var journalOptions = options.journalOptions
@@ -78,7 +105,8 @@ extension Ledger {
                 eventsReplayed: replayed.lastSequenceNumber - (start.map { $0.state.nextSequenceNumber - 1 } ?? 0),
                 rejectedCheckpoints: rejected)
             report.journalRecovery = journal.recoveryReport
-            report.removedInterruptedRestore = removeInterruptedRestore(of: layout, fileSystem: fileSystem)
+            report.swapRecovery = swapRecovery
+            report.removedInterruptedRestore = swapRecovery.removedInterruptedRestore
             // P3: a crash or an I/O failure may have cut a forgetting short: the key not
             // destroyed yet, or the checkpoint used (or an older one) holds the texts readable.
             let forgotten = replayed.state.forgottenPeople

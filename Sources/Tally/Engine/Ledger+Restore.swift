@@ -5,20 +5,25 @@ import TallyModel
 
 extension Ledger {
     /// Creates the ledger in `directory` from its journal frames and personal keys (restoring
-    /// a backup), atomically: afterwards `directory` holds either the whole ledger or nothing.
+    /// a backup), atomically: afterwards `directory` holds either the whole ledger or nothing
+    /// (or, replacing, the old ledger).
     ///
-    /// The ledger is built in ``LedgerDirectory/restoring`` beside the target, locked for the
-    /// whole restore (a second restore into the same target meanwhile is refused; a leftover
-    /// of an interrupted one, which is not locked, is emptied first, and ``Ledger/open(at:options:)``
-    /// of the target removes one too, so no stray copy of the keys stays beside it):
-    /// the key store first (a journal never holds sealed texts whose keys are not on disk, P2),
-    /// then each frame appended by the journal's writer with `fdatasync`. The new ledger is
-    /// audited (``LedgerAudit``: frames, checksums and chain, every event decoded and folded
-    /// into the read models without a problem, shares summing to their amounts, every personal
-    /// text readable); only a clean audit lets the folder be synced, renamed into place and
-    /// the parent synced. On any failure before the rename the temporary folder is removed and
-    /// nothing exists at `directory`, so a retry starts afresh; if only the parent's sync after
-    /// the rename fails, the ledger is in place and the error says so.
+    /// First whatever an interrupted restore or reset left at `directory` is settled
+    /// (``recoverInterruptedSwap(at:fileSystem:)``: a committed swap is finished). The ledger is
+    /// then built in ``LedgerDirectory/restoring`` beside the target, locked for the whole
+    /// restore (a second restore or reset of the same target meanwhile is refused; a leftover
+    /// of an interrupted one, which is not locked, is emptied first, and every opener of the
+    /// target removes one too, so no stray copy of the keys stays beside it): the key store
+    /// first (a journal never holds sealed texts whose keys are not on disk, P2), then each
+    /// frame appended by the journal's writer with `fdatasync`. The new ledger is audited
+    /// (``LedgerAudit``: frames, checksums and chain, every event decoded and folded into the
+    /// read models without a problem, shares summing to their amounts, every personal text
+    /// readable); only a clean audit lets it be swapped into place (`LedgerSwap`: the folder
+    /// synced, an intent record written and synced beside the target, the renames, each
+    /// followed by a sync of the parent, the record removed). On any failure before the
+    /// record is written the temporary folder is removed and nothing changed at `directory`,
+    /// so a retry starts afresh; once the record is written the swap is committed and a crash
+    /// is finished by the next open of `directory`.
     ///
     /// The audit checks what a fold can check; it does not replay commands, so an event that
     /// folds cleanly but no command could have produced is restored.
@@ -31,9 +36,12 @@ extension Ledger {
     ///   - encryption: encryption at rest for the restored ledger (journal frames and key file
     ///     sealed with it, as `LedgerOptions.encryption` does); nil writes it unencrypted.
     ///   - replacing: allow `directory` to hold a ledger, which is replaced (see below).
+    ///   - fileSystem: every file operation of the restore goes through it (tests inject
+    ///     faults and crashes); default POSIX.
     /// - Returns: where the replaced ledger was kept, when one was replaced.
     /// - Throws: ``LedgerError/restoreTargetNotEmpty(_:)`` (the target is left untouched; also
     ///   for a target that is a file or a symbolic link), ``LedgerError/restoreInProgress(_:)``,
+    ///   ``LedgerError/swapInterrupted(_:)`` (an earlier swap of the target cannot be settled),
     ///   ``LedgerError/restoredLedgerInvalid(problems:)`` when the audit finds problems,
     ///   ``LedgerError/personalKeys(_:)`` for a key that is not 32 bytes,
     ///   ``LedgerError/replaceRefused(_:)`` (replacing a ledger open for writing),
@@ -44,122 +52,35 @@ extension Ledger {
     /// holding the old journal's writer lock (a ledger open for writing is refused with
     /// ``LedgerError/replaceRefused(_:)``), the old folder is renamed to
     /// ``LedgerDirectory/replaced(number:)`` (`<name>.replaced-N`, kept: it holds the only
-    /// copy of whatever the backup lacks) and the new one renamed into place. If the second
-    /// rename fails, the first is undone. A crash between the two leaves no ledger at
-    /// `directory` and both folders beside it; the error or `tally audit` names them.
+    /// copy of whatever the backup lacks) and the new one renamed into place. If a rename
+    /// fails, the swap is undone; a crash between the two renames is finished by the next
+    /// open (the intent record says the new ledger is complete).
     @discardableResult
     public static func restore(
         frames: [[NewRecord]], personalKeys: [PersonID: [UInt8]], forgottenPeople: Set<PersonID>,
-        into directory: FilePath, encryption: JournalEncryption? = nil, replacing: Bool = false
+        into directory: FilePath, encryption: JournalEncryption? = nil, replacing: Bool = false,
+        fileSystem: any FileSystem = PosixFileSystem()
     ) async throws(LedgerError) -> FilePath? {
         let target = LedgerDirectory(directory)
-        let replaces = replacing && target.holdsLedger()
+        _ = try LedgerSwap.recover(target, fileSystem: fileSystem, rebuilding: true)
+        let replaces = replacing && target.holdsLedger(fileSystem: fileSystem)
         if !replaces { try requireEmptyTarget(target) }
         let temporary = LedgerDirectory(target.restoring)
-        let fileSystem = PosixFileSystem()
-        let lock = try lockRestoring(temporary, of: target, fileSystem: fileSystem)
+        let lock = try LedgerSwap.lockRestoring(target, fileSystem: fileSystem)
         defer { lock.unlock() }
         do throws(LedgerError) {
             try PersonalKeyRing.install(
                 keys: personalKeys, forgotten: forgottenPeople, ledgerDirectory: temporary.path,
                 fileSystem: fileSystem, encryption: encryption)
-            try await writeJournal(frames, at: temporary.journal, encryption: encryption)
-            try requireCleanAudit(temporary, encryption: encryption)
-            if replaces {
-                return try swapIntoPlace(temporary, replacing: target, fileSystem: fileSystem)
-            }
-            try moveIntoPlace(temporary, target, fileSystem: fileSystem)
-            return nil
+            try await writeJournal(frames, at: temporary.journal, encryption: encryption, fileSystem: fileSystem)
+            try requireCleanAudit(temporary, encryption: encryption, fileSystem: fileSystem)
         } catch {
-            try? FileManager.default.removeItem(atPath: temporary.path.string)
+            LedgerSwap.discard(target, fileSystem: fileSystem)
             throw error
         }
-    }
-
-    /// Puts the ledger built in `temporary` in the place of the ledger at `target`, which is
-    /// kept beside it as `<name>.replaced-N`; returns that path. The old journal's writer lock
-    /// is held throughout, so no writer appends to a ledger being set aside.
-    package static func swapIntoPlace(
-        _ temporary: LedgerDirectory, replacing target: LedgerDirectory, fileSystem: PosixFileSystem
-    ) throws(LedgerError) -> FilePath {
-        let writerLock: any FileLock
-        do {
-            writerLock = try fileSystem.lockExclusively(at: target.journal)
-        } catch where error == .wouldBlock || error == .resourceTemporarilyUnavailable {
-            throw .replaceRefused("\(target) is open for writing (an app or `tally` holds it); close it, then replace it (nothing was changed)")
-        } catch {
-            throw .storage(JournalError(error, operation: "lock the ledger being replaced", path: target.journal))
-        }
-        defer { writerLock.unlock() }
-        var number = 1
-        while fileSystem.fileExists(at: target.replaced(number: number)) { number += 1 }
-        let aside = target.replaced(number: number)
-        let parent = target.path.removingLastComponent()
-        do {
-            try fileSystem.synchronizeDirectory(at: temporary.path)
-            try fileSystem.rename(from: target.path, to: aside)
-        } catch {
-            throw .storage(.ioFailure(operation: "set the replaced ledger aside (nothing was changed)", path: aside.string, errno: error.rawValue))
-        }
-        do {
-            try fileSystem.rename(from: temporary.path, to: target.path)
-        } catch {
-            let undone = (try? fileSystem.rename(from: aside, to: target.path)) != nil
-            throw .storage(.ioFailure(
-                operation: undone
-                    ? "move the restored ledger into place (the old ledger was put back; nothing was changed)"
-                    : "move the restored ledger into place: the old ledger is at \(aside.string), the restored one at \(temporary.path.string); rename one of them to \(target.path.string)",
-                path: target.path.string, errno: error.rawValue))
-        }
-        do {
-            try fileSystem.synchronizeDirectory(at: parent.isEmpty ? "." : parent)
-        } catch {
-            throw .storage(.ioFailure(
-                operation: "sync the folder holding the restored ledger (it is complete at \(target.path.string), the old one at \(aside.string); a crash before the disk syncs may undo the renames: check the disk, then open the ledger)",
-                path: (parent.isEmpty ? "." : parent).string, errno: error.rawValue))
-        }
-        return aside
-    }
-
-    /// Creates (owner-only, 0700, like every ledger folder, E18) and locks the folder a restore
-    /// builds in, emptied of what an interrupted restore left.
-    private static func lockRestoring(
-        _ temporary: LedgerDirectory, of target: LedgerDirectory, fileSystem: PosixFileSystem
-    ) throws(LedgerError) -> any FileLock {
-        do {
-            try fileSystem.createDirectory(at: temporary.path)
-        } catch where error == .fileExists {
-            // A leftover, or a restore running now: the lock tells them apart.
-        } catch {
-            throw .storage(JournalError(error, operation: "create directory", path: temporary.path))
-        }
-        let lock: any FileLock
-        do {
-            lock = try fileSystem.lockExclusively(at: temporary.path)
-        } catch where error == .wouldBlock || error == .resourceTemporarilyUnavailable {
-            throw .restoreInProgress(target.path.string)
-        } catch {
-            throw .storage(JournalError(error, operation: "lock the restore folder", path: temporary.path))
-        }
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path.string)) ?? [] {
-            try? FileManager.default.removeItem(atPath: temporary.path.appending(name).string)
-        }
-        guard chmod(temporary.path.string, 0o700) == 0 else {
-            lock.unlock()
-            throw .storage(.ioFailure(operation: "make the restore folder owner-only", path: temporary.path.string, errno: errno))
-        }
-        return lock
-    }
-
-    /// Removes what an interrupted restore into `directory` left beside it (the
-    /// ``LedgerDirectory/restoring`` folder, which may hold personal keys), unless a restore
-    /// holds it now. Returns whether there was one.
-    package static func removeInterruptedRestore(of directory: LedgerDirectory, fileSystem: any FileSystem) -> Bool {
-        let leftover = directory.restoring
-        guard fileSystem.isOperatingSystemFileSystem, fileSystem.fileExists(at: leftover),
-              let lock = try? fileSystem.lockExclusively(at: leftover) else { return false }
-        defer { lock.unlock() }
-        return (try? FileManager.default.removeItem(atPath: leftover.string)) != nil
+        if replaces { return try LedgerSwap.commitReplacing(target, operation: .restore, fileSystem: fileSystem) }
+        try LedgerSwap.commitIntoEmpty(target, operation: .restore, fileSystem: fileSystem)
+        return nil
     }
 
     /// The target must not exist, or be an empty directory (not a file, not a symbolic link).
@@ -180,11 +101,13 @@ extension Ledger {
     }
 
     /// Every frame appended with the journal's writer, synced (sealed when `encryption` is given).
-    private static func writeJournal(_ frames: [[NewRecord]], at path: FilePath, encryption: JournalEncryption?) async throws(LedgerError) {
+    private static func writeJournal(
+        _ frames: [[NewRecord]], at path: FilePath, encryption: JournalEncryption?, fileSystem: any FileSystem
+    ) async throws(LedgerError) {
         do throws(JournalError) {
             var options = JournalOptions(durability: .synchronous)
             options.encryption = encryption
-            let journal = try Journal.open(at: path, options: options)
+            let journal = try Journal.open(at: path, options: options, fileSystem: fileSystem)
             do throws(JournalError) {
                 for frame in frames { _ = try await journal.append(frame) }
             } catch {
@@ -198,32 +121,10 @@ extension Ledger {
     }
 
     /// The restored ledger must audit clean before it is moved into place.
-    private static func requireCleanAudit(_ restored: LedgerDirectory, encryption: JournalEncryption?) throws(LedgerError) {
-        let report = try LedgerAudit.audit(at: restored.path, encryption: encryption)
-        guard report.isClean else { throw .restoredLedgerInvalid(problems: report.problems.map(\.description)) }
-    }
-
-    /// Syncs `temporary`, renames it to `target` and syncs the parent.
-    private static func moveIntoPlace(
-        _ temporary: LedgerDirectory, _ target: LedgerDirectory, fileSystem: PosixFileSystem
+    private static func requireCleanAudit(
+        _ restored: LedgerDirectory, encryption: JournalEncryption?, fileSystem: any FileSystem
     ) throws(LedgerError) {
-        let parent = target.path.removingLastComponent()
-        do {
-            try fileSystem.synchronizeDirectory(at: temporary.path)
-            try fileSystem.rename(from: temporary.path, to: target.path)
-        } catch {
-            if error == .directoryNotEmpty || error == .fileExists {
-                throw .restoreTargetNotEmpty("\(target) was filled while restoring; nothing was restored")
-            }
-            throw .storage(.ioFailure(operation: "move the restored ledger into place", path: target.path.string, errno: error.rawValue))
-        }
-        do {
-            try fileSystem.synchronizeDirectory(at: parent.isEmpty ? "." : parent)
-        } catch {
-            // The ledger is complete and in place; only the rename's durability is in doubt.
-            throw .storage(.ioFailure(
-                operation: "sync the folder holding the restored ledger (the ledger is complete at \(target.path.string), but a crash before the disk syncs that folder may undo the rename: check the disk, then open the ledger)",
-                path: (parent.isEmpty ? "." : parent).string, errno: error.rawValue))
-        }
+        let report = try LedgerAudit.audit(at: restored.path, encryption: encryption, fileSystem: fileSystem)
+        guard report.isClean else { throw .restoredLedgerInvalid(problems: report.problems.map(\.description)) }
     }
 }

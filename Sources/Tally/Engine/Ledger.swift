@@ -24,8 +24,9 @@ import TallyStore
 public actor Ledger {
     /// The ledger's directory; ``LedgerDirectory`` names what is inside.
     public nonisolated let directory: FilePath
-    /// The writer's lock on the ledger folder itself (the journal holds its own on `journal/`).
-    let folderLock: any FileLock
+    /// The writer's lock on the ledger folder itself (the journal holds its own on `journal/`);
+    /// nil when the opener holds it (``open(at:options:folderLockedByCaller:)``).
+    let folderLock: (any FileLock)?
     let journal: Journal
     let options: LedgerOptions
     let broadcaster: ChangeBroadcaster
@@ -93,7 +94,7 @@ public actor Ledger {
     public internal(set) var checkpointFailures = 0
 
     init(
-        directory: FilePath, folderLock: any FileLock, journal: Journal, options: LedgerOptions, folded: FoldedState,
+        directory: FilePath, folderLock: (any FileLock)?, journal: Journal, options: LedgerOptions, folded: FoldedState,
         checkpoints: CheckpointStore, archive: CheckpointArchive?, personalKeys: PersonalKeyRing, readSide: ReadSide,
         openReport: LedgerOpenReport
     ) {
@@ -118,7 +119,7 @@ public actor Ledger {
         self.broadcaster = ChangeBroadcaster(bufferLimit: options.changesBufferLimit)
     }
 
-    deinit { folderLock.unlock() }  // a ledger dropped without close (the journal unlocks its own)
+    deinit { folderLock?.unlock() }  // a ledger dropped without close (the journal unlocks its own)
 
     /// A snapshot of the validation state after the last acknowledged batch (a value; later
     /// commands do not change it). Batches written but not yet durable are not in it, and after
@@ -236,7 +237,7 @@ public actor Ledger {
         storeWriter.flush()  // a read during the wait may have handed over a commit
         readSide.close()
         checkpointWriter.archive?.close()
-        folderLock.unlock()
+        folderLock?.unlock()
         if let closeFailure { throw .storage(closeFailure) }
     }
 }

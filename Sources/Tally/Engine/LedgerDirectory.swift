@@ -16,7 +16,10 @@ import TallyJournal
 ///   read-side/read-side.sqlite    the read-side store (-wal, -shm beside it)
 ///   repair/<n>/journal/           what `LedgerRepair.apply` set aside, n = 1, 2, ...
 ///   repair/<n>/checkpoints/
-/// .<ledger name>.restoring/       beside the ledger: a restore in progress (`Ledger.restore`)
+/// .<ledger name>.restoring/       beside the ledger: a restore or reset in progress (`Ledger.restore`,
+///                                 `LedgerReset`), locked by flock on the folder while it runs
+/// .<ledger name>.swap             beside the ledger: the intent record of a swap in progress
+///                                 (.swap.tmp while written); see `Ledger.recoverInterruptedSwap`
 /// <ledger name>.replaced-<n>/      beside the ledger: a ledger a restore or reset replaced, kept
 /// ```
 ///
@@ -75,22 +78,54 @@ public struct LedgerDirectory: Sendable, Hashable, CustomStringConvertible {
     /// `<ledger>/repair/<number>`: the folder of one repair's set-aside files.
     public func repairSetAside(number: Int) -> FilePath { repair.appending(String(number)) }
 
+    /// The ledger folder's own name (its last path component).
+    public var name: String { path.lastComponent?.string ?? "ledger" }
+
+    /// The folder holding the ledger folder (`.` for a bare name): where the folders and the
+    /// record of a swap live, and the folder synced after a rename.
+    public var parent: FilePath {
+        let parent = path.removingLastComponent()
+        return parent.isEmpty ? "." : parent
+    }
+
     /// `.<ledger name>.restoring` beside the ledger folder (same file system, so renaming it
     /// into place is atomic).
     public var restoring: FilePath {
-        let name = path.lastComponent?.string ?? "ledger"
-        return path.removingLastComponent().appending("." + name + Self.restoringSuffix)
+        path.removingLastComponent().appending("." + name + Self.restoringSuffix)
     }
+
+    /// `.<ledger name>.swap` beside the ledger folder: the intent record a restore or reset
+    /// writes and syncs before its first rename and removes after its last; while it exists,
+    /// ``restoring`` holds a complete, audited ledger (see `Ledger.recoverInterruptedSwap`).
+    public var swapIntent: FilePath {
+        path.removingLastComponent().appending("." + name + Self.swapIntentSuffix)
+    }
+
+    /// The suffix of ``swapIntent`` after the ledger's name.
+    public static let swapIntentSuffix = ".swap"
 
     /// `<ledger name>.replaced-<number>` beside the ledger folder: a ledger a restore or a reset
     /// replaced, kept (`Ledger.restore(...replacing:)`, `LedgerReset`).
     public func replaced(number: Int) -> FilePath {
-        let name = path.lastComponent?.string ?? "ledger"
-        return path.removingLastComponent().appending(name + Self.replacedSuffix + String(number))
+        path.removingLastComponent().appending(name + Self.replacedSuffix + String(number))
     }
 
     /// The suffix of ``replaced(number:)`` before its number.
     public static let replacedSuffix = ".replaced-"
+
+    /// The numbers of the ``replaced(number:)`` folders beside the ledger, ascending (at most
+    /// the first 1,000 a listing of the parent finds); empty when the parent cannot be listed.
+    public func replacedNumbers(fileSystem: any FileSystem = PosixFileSystem()) -> [Int] {
+        let prefix = name + Self.replacedSuffix
+        let names = (try? fileSystem.contentsOfDirectory(at: parent)) ?? []
+        let numbers = names.lazy.filter { $0.hasPrefix(prefix) }
+            .compactMap { (entry: String) -> Int? in
+                let digits = String(entry.dropFirst(prefix.count))
+                guard let number = Int(digits), number > 0, String(number) == digits else { return nil }
+                return number
+            }
+        return Array(numbers.prefix(1_000)).sorted()
+    }
 
     /// The file name of the checkpoint covering records through `sequenceNumber`.
     public static func checkpointFileName(sequenceNumber: UInt64) -> String {

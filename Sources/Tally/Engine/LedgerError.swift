@@ -41,9 +41,17 @@ public enum LedgerError: Error, Sendable, Equatable {
     /// was filled while restoring; the message names it and what it holds. Nothing was written
     /// there.
     case restoreTargetNotEmpty(String)
-    /// Another `Ledger.restore` into the same target is running (it holds the lock on the
-    /// target's ``LedgerDirectory/restoring`` folder); nothing was written.
+    /// Another `Ledger.restore` or `LedgerReset` of the same target is running (it holds the
+    /// lock on the target's ``LedgerDirectory/restoring`` folder, or on the folder it has just
+    /// renamed into place); nothing was written. Try again once it has finished.
     case restoreInProgress(String)
+    /// A restore or reset of this path was interrupted in a way no opener can finish or undo
+    /// without guessing: no ledger at the path but a ``LedgerDirectory/restoring`` folder
+    /// beside it that no intent record proves complete (a crash before this version, or
+    /// folders moved by hand), or an intent record that does not match the folders (or is
+    /// damaged). The message names every folder and what to run; nothing was changed, and
+    /// nothing is created at the path until it is resolved.
+    case swapInterrupted(String)
     /// The ledger `Ledger.restore` built does not audit clean (its events do not fold into a
     /// valid ledger); `problems` are the audit's, each with its location. Nothing was restored.
     case restoredLedgerInvalid(problems: [String])
@@ -67,6 +75,7 @@ public enum LedgerError: Error, Sendable, Equatable {
         case .invalidQuery: "invalidQuery"
         case .restoreTargetNotEmpty: "restoreTargetNotEmpty"
         case .restoreInProgress: "restoreInProgress"
+        case .swapInterrupted: "swapInterrupted"
         case .restoredLedgerInvalid: "restoredLedgerInvalid"
         case .replaceRefused: "replaceRefused"
         }
@@ -95,7 +104,8 @@ public enum LedgerError: Error, Sendable, Equatable {
         case .invalidQuery(let reason): reason
         case .restoreTargetNotEmpty(let reason): reason
         case .replaceRefused(let reason): reason
-        case .restoreInProgress(let target): "another restore into \(target) is running; wait for it to finish (nothing was written)"
+        case .restoreInProgress(let target): "another restore or reset of \(target) is running; wait for it to finish, then try again (nothing was written)"
+        case .swapInterrupted(let reason): reason
         case .restoredLedgerInvalid(let problems):
             "the restored events do not fold into a valid ledger (\(problems.count) problem(s)): \(problems.prefix(5).joined(separator: "; ")); nothing was restored"
         }

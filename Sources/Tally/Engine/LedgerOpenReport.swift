@@ -23,7 +23,12 @@ public struct LedgerOpenReport: Sendable, Hashable {
     /// The read-side store at open: current, caught up (events), rebuilt (why), or unavailable
     /// (why; the engine works without it).
     public var readSide = ""
-    /// Whether the open removed what an interrupted `Ledger.restore` into this folder had left
-    /// beside it (``LedgerDirectory/restoring``, which may hold a copy of the personal keys).
+    /// Whether the open removed what an interrupted `Ledger.restore` or `LedgerReset` of this
+    /// folder had left beside it before it committed (``LedgerDirectory/restoring``, which
+    /// may hold a copy of the personal keys).
     public var removedInterruptedRestore = false
+    /// What the open did about an interrupted restore or reset of this folder
+    /// (``Ledger/recoverInterruptedSwap(at:fileSystem:)``): usually nothing; a finished swap
+    /// says so and where the replaced ledger is kept. Nil only for a report not made by an open.
+    public var swapRecovery: SwapRecovery?
 }

@@ -303,7 +303,10 @@ extension Ledger {
     /// cannot be read (damaged, another key). The journal is opened as a replay opens it
     /// (`LedgerReplay.openForReading`: damage and evidence refused), so a store is never served
     /// over a journal a replay would refuse.
-    /// - Throws: ``LedgerError/storage(_:)`` for a journal a replay refuses.
+    /// What an interrupted restore or reset left at `directory` is settled first
+    /// (``recoverInterruptedSwap(at:fileSystem:)``), as every opener does.
+    /// - Throws: ``LedgerError/storage(_:)`` for a journal a replay refuses; what settling a
+    ///   swap throws.
     public static func currentStore(
         at directory: FilePath, encryption: JournalEncryption? = nil, fileSystem: any FileSystem = PosixFileSystem()
     ) throws(LedgerError) -> LedgerStore? {
@@ -322,15 +325,32 @@ extension Ledger {
     /// (its sequence number and chain value are the journal's at that point), never when it is
     /// ahead, of another chain, damaged or sealed with another key (`nil`). The journal is
     /// opened as a replay opens it, so a store is never served over a journal a replay refuses.
-    /// - Throws: ``LedgerError/storage(_:)`` for a journal a replay refuses.
+    /// What an interrupted restore or reset left at `directory` is settled first
+    /// (``recoverInterruptedSwap(at:fileSystem:)``), as every opener does.
+    /// - Throws: ``LedgerError/storage(_:)`` for a journal a replay refuses; what settling a
+    ///   swap throws.
     public static func coveredStore(
         at directory: FilePath, encryption: JournalEncryption? = nil, fileSystem: any FileSystem = PosixFileSystem()
     ) throws(LedgerError) -> CoveredStore? {
+        _ = try LedgerSwap.recover(LedgerDirectory(directory), fileSystem: fileSystem)
         let path = ReadSide.storePath(in: directory)
         guard fileSystem.fileExists(at: path), ReadSide.storeFiles(path).allSatisfy(ReadSide.isRegularFileOrAbsent) else { return nil }
-        let (_, reader) = try LedgerReplay.openForReading(at: directory, encryption: encryption, fileSystem: fileSystem, allowingDamage: false)
-        guard let store = try? LedgerStore(path: path.string, key: ReadSide.pageKey(encryption)) else { return nil }
-        guard let coverage = try? store.coverage(), coverage.sequenceNumber <= reader.lastSequenceNumber,
+        // The store's coverage first, the journal's end after: a writer makes a batch durable in
+        // the journal before it commits it to the store, so the journal opened now reaches
+        // whatever the store covered a moment ago (the other order finds a store "ahead").
+        guard let store = try? LedgerStore(path: path.string, key: ReadSide.pageKey(encryption)) else {
+            _ = try LedgerReplay.openForReading(at: directory, encryption: encryption, fileSystem: fileSystem, allowingDamage: false)
+            return nil  // the journal opens (a missing key would have been the error): the store is damaged or foreign
+        }
+        let coverage = try? store.coverage()
+        let reader: JournalReader
+        do throws(LedgerError) {
+            (_, reader) = try LedgerReplay.openForReading(at: directory, encryption: encryption, fileSystem: fileSystem, allowingDamage: false)
+        } catch {
+            store.close()
+            throw error
+        }
+        guard let coverage, coverage.sequenceNumber <= reader.lastSequenceNumber,
               ReadSide.journalPosition(reader, endingAt: coverage.sequenceNumber) == coverage
         else {
             store.close()

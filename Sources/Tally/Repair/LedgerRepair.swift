@@ -27,17 +27,19 @@ public enum LedgerRepair {
 
     /// Looks at the ledger in `directory` and says what a repair would keep and set aside. A
     /// segment cut or damaged anywhere, its header included, is planned: the prefix before it
-    /// is kept and ``Plan/journal``'s `losses` say what is given up.
+    /// is kept and ``Plan/journal``'s `losses` say what is given up. Settles an interrupted
+    /// restore or reset first (``Ledger/recoverInterruptedSwap(at:fileSystem:)``).
     /// - Parameter chainKey: the key of a keyed hash chain (`LedgerOptions.chainKey`); when the
     ///   repair keeps no segment, the empty first segment it writes is keyed when a key is given
     ///   (otherwise as the journal's readable headers say).
     /// - Throws: ``LedgerError/storage(_:)`` when the journal cannot be read at all (no segment
     ///   files, a special file in a segment's place, I/O), ``LedgerError/personalKeys(_:)``
-    ///   (the key store is damaged: restore it from a backup).
+    ///   (the key store is damaged: restore it from a backup), what settling a swap throws.
     public static func plan(
         at directory: FilePath, encryption: JournalEncryption? = nil, chainKey: [UInt8]? = nil,
         fileSystem: any FileSystem = PosixFileSystem()
     ) throws(LedgerError) -> Plan {
+        _ = try LedgerSwap.recover(LedgerDirectory(directory), fileSystem: fileSystem)
         let journalPath = LedgerDirectory(directory).journal
         let keys = try PersonalKeyRing.load(ledgerDirectory: directory, fileSystem: fileSystem, encryption: encryption, readOnly: true)
         let checkpoints = CheckpointStore(

@@ -45,7 +45,8 @@ public enum LedgerReplay {
     ///   journal shorter than the checkpoints or key store prove: `journalShorterThanEvidence`,
     ///   wrong key),
     ///   `LedgerError.codec` when an event does not decode, `LedgerError.personalKeys` when the
-    ///   key file is damaged.
+    ///   key file is damaged; what settling an interrupted restore or reset throws (it runs
+    ///   first, `Ledger.recoverInterruptedSwap`: `swapInterrupted`, `restoreInProgress`).
     public static func replay(
         at directory: FilePath, through: UInt64? = nil, encryption: JournalEncryption? = nil,
         fileSystem: any FileSystem = PosixFileSystem(), allowingDamage: Bool = false,
@@ -75,10 +76,13 @@ public enum LedgerReplay {
         return LedgerEventCursor(reader: reader, from: start, through: end ?? reader.lastSequenceNumber, personalTexts: keys)
     }
 
-    /// The key file (read-only) and a reader of the journal checked against the evidence.
+    /// The key file (read-only) and a reader of the journal checked against the evidence,
+    /// after settling what an interrupted restore or reset left at `directory`
+    /// (``Ledger/recoverInterruptedSwap(at:fileSystem:)``: every reader runs it).
     static func openForReading(
         at directory: FilePath, encryption: JournalEncryption?, fileSystem: any FileSystem, allowingDamage: Bool
     ) throws(LedgerError) -> (PersonalKeyRing, JournalReader) {
+        _ = try LedgerSwap.recover(LedgerDirectory(directory), fileSystem: fileSystem)
         let keys = try PersonalKeyRing.load(ledgerDirectory: directory, fileSystem: fileSystem, encryption: encryption, readOnly: true)
         let checkpoints = CheckpointStore(
             directory: LedgerDirectory(directory).checkpoints, fileSystem: fileSystem, encryption: encryption)

@@ -17,6 +17,7 @@ struct DemoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let path = ledger ?? FileManager.default.temporaryDirectory.appendingPathComponent("tally-demo-\(UUID().uuidString.prefix(8))").path
+        try LedgerAccess.settleSwap(at: path)
         if LedgerDirectory(FilePath(path)).holdsLedger() {
             throw CLIError("\(path): a ledger already exists here; pick another --ledger")
         }

@@ -43,6 +43,9 @@ struct ImportCommand: AsyncParsableCommand {
     func run() async throws {
         let path = try location.path()
         guard let data = FileManager.default.contents(atPath: file) else { throw CLIError("\(file): cannot read the file") }
+        // A backup restore settles the target itself (a leftover it rebuilds is not refused);
+        // a CSV import settles it in LedgerAccess.history.
+        if kind == .person { try LedgerAccess.settleSwap(at: path) }
         if kind == .backup {
             var options = LedgerBackup.RestoreOptions()
             options.acceptingUnverifiedFormat = acceptUnverifiedBackup
@@ -56,6 +59,7 @@ struct ImportCommand: AsyncParsableCommand {
             } catch {
                 throw CLIError.interchange(error, at: file)
             }
+            if let settled = report.settledSwap, settled.didRecover { Terminal.error("tally: note: \(path): \(settled)") }
             var results = ResultLines()
             results.line("restored \(file) into \(path)\(options.encryption == nil ? "" : " (encrypted at rest with the given key)")")
             if let kept = report.replacedLedgerKeptAt {

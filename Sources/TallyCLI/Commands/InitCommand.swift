@@ -22,6 +22,7 @@ struct InitCommand: AsyncParsableCommand {
 
     func run() async throws {
         let path = try location.path()
+        try LedgerAccess.settleSwap(at: path)
         if LedgerDirectory(FilePath(path)).holdsLedger() {
             throw CLIError("\(path): a ledger already exists here; use `tally apply` to add to it")
         }

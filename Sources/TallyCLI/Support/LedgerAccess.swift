@@ -9,15 +9,38 @@ import TallyProjections
 /// Opening ledgers for the subcommands: read-only histories (no writer lock) and writable
 /// `Ledger`s, with errors that name the directory.
 enum LedgerAccess {
-    /// Fails with "could not run" when `path` holds no ledger.
+    /// Fails with "could not run" when `path` holds no ledger, after settling what an
+    /// interrupted restore or reset left there (``settleSwap(at:)``).
     static func requireLedger(at path: String) throws {
+        try settleSwap(at: path)
+        let layout = LedgerDirectory(FilePath(path))
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw CLIError("\(path): no such ledger directory; create one with `tally init --ledger \(path)`")
+            throw CLIError("\(path): no such ledger directory; \(setAsideHint(layout))create one with `tally init --ledger \(path)`")
         }
-        guard LedgerDirectory(FilePath(path)).holdsLedger() else {
+        guard layout.holdsLedger() else {
             throw CLIError("\(path): not a ledger (no \(LedgerDirectory.journalName)/ inside); create one with `tally init --ledger \(path)`")
         }
+    }
+
+    /// Finishes a restore or reset a crash interrupted at `path` (its intent record proves the
+    /// new ledger complete) and removes what one left before it committed, saying so on
+    /// stderr; fails, naming the folders and what to run, when the swap cannot be settled.
+    /// Every subcommand runs it before it reads, writes or creates a ledger at `path`.
+    static func settleSwap(at path: String) throws {
+        let recovery: SwapRecovery
+        do {
+            recovery = try Ledger.recoverInterruptedSwap(at: FilePath(path))
+        } catch {
+            throw CLIError.ledger(error, at: path)
+        }
+        if recovery.didRecover { Terminal.error("tally: note: \(path): \(recovery)") }
+    }
+
+    /// "L.replaced-2 beside it is ... ; " when ledgers a restore or reset set aside are there.
+    private static func setAsideHint(_ layout: LedgerDirectory) -> String {
+        guard let newest = layout.replacedNumbers().last.map(layout.replaced(number:)) else { return "" }
+        return "\(newest.string) beside it is a ledger a restore or reset set aside (rename it to \(layout.path.string) to use it again); or "
     }
 
     /// Reads every event (through `through`) without taking the writer lock. Damage is refused
@@ -47,7 +70,7 @@ enum LedgerAccess {
     static func open(
         at path: String, create: Bool, encryption: JournalEncryption?, chainKey: [UInt8]? = nil, batchLimit: Int? = nil
     ) async throws -> Ledger {
-        if !create { try requireLedger(at: path) }
+        if create { try settleSwap(at: path) } else { try requireLedger(at: path) }
         var options = LedgerOptions()
         options.createIfMissing = create
         options.encryption = encryption
