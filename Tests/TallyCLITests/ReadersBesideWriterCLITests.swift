@@ -162,7 +162,7 @@ struct ReadersBesideWriterCLITests {
         #expect(written.count == 3_000, "every command the writer was given is in the store")
     }
 
-    @Test("I29.1: one-command applies while `audit` and `repair` (plan) loop beside them: every apply exits 0 (no reader's open or close of the archive or store refuses the writer: SQLite waits for a lock another process holds), and no audit reports the store ahead of a journal that a writer is extending")
+    @Test("I29.1: one-command applies (transactions and new people) while `audit` and `repair` (plan) loop beside them: every apply exits 0 (no reader's open or close of the archive or store refuses the writer: SQLite waits for a lock another process holds), and no audit reports the store ahead of, or different from, a journal that a writer is extending")
     func auditAndRepairNeverRefuseAWriter() throws {
         let ledger = try TallyRunner.householdLedger()
         let loopState = ReaderLoop()
@@ -179,7 +179,10 @@ struct ReadersBesideWriterCLITests {
         loop.start()
         for index in 1...30 {
             let id = String(format: "%012x", 0xA000 + index)
-            let line = #"{"command": "recordTransaction", "commandID": "0000000c-0000-4000-8000-\#(id)", "actor": "00000002-0000-4000-8000-000000000001", "recordedAt": "2026-12-01T10:00:00.000Z", "transactionID": "00000005-0000-4000-8000-\#(id)", "kind": "expense", "amount": {"minorUnits": 500, "currency": "CHF"}, "walletID": "00000003-0000-4000-8000-000000000001", "categoryID": "00000004-0000-4000-8000-000000000001", "date": "2026-02-28", "payer": "00000002-0000-4000-8000-000000000001"}"#
+            // Every other command adds a person: a new personal key the audit beside it must read.
+            let line = index.isMultiple(of: 2)
+                ? #"{"command": "addPerson", "commandID": "0000000c-0000-4000-8000-\#(id)", "actor": "00000002-0000-4000-8000-000000000001", "recordedAt": "2026-12-01T10:00:00.000Z", "personID": "00000002-0000-4000-8000-\#(id)", "name": "Contact \#(index)"}"#
+                : #"{"command": "recordTransaction", "commandID": "0000000c-0000-4000-8000-\#(id)", "actor": "00000002-0000-4000-8000-000000000001", "recordedAt": "2026-12-01T10:00:00.000Z", "transactionID": "00000005-0000-4000-8000-\#(id)", "kind": "expense", "amount": {"minorUnits": 500, "currency": "CHF"}, "walletID": "00000003-0000-4000-8000-000000000001", "categoryID": "00000004-0000-4000-8000-000000000001", "date": "2026-02-28", "payer": "00000002-0000-4000-8000-000000000001"}"#
             let applied = try TallyRunner.run(["apply", "--ledger", ledger, "-"], stdin: line + "\n")
             #expect(applied.status == 0 && applied.stdout.contains("\"ok\""), "apply \(index): \(applied.stderr)")
         }

@@ -46,9 +46,13 @@ enum ReadSideComparison {
         }
         guard let coverage = found.coverage else { return .none }
         var reader = reader
+        var keys = keys
         if coverage.sequenceNumber > reader.lastSequenceNumber,
-           let (_, later) = try? LedgerReplay.openForReading(at: directory, encryption: encryption, fileSystem: fileSystem, allowingDamage: false) {
-            reader = later  // a writer moved on since the audit opened the journal: the store may be that far
+           let (laterKeys, later) = try? LedgerReplay.openForReading(at: directory, encryption: encryption, fileSystem: fileSystem, allowingDamage: false) {
+            // A writer moved on since the audit opened the journal: the store may be that far,
+            // with people whose keys the key file gained since.
+            reader = later
+            keys = laterKeys
         }
         let last = reader.lastSequenceNumber
         guard coverage.sequenceNumber <= last else {

@@ -196,7 +196,15 @@ enum CheckpointComparison {
                     guard (try? archive.checkpoints())?[checkpoint.sequenceNumber] == checkpoint.chainValue.bytes else { continue }
                 }
                 if let failed = archiveReader?.failure { return .unreadable("\(newest): \(LedgerDirectory.checkpointArchiveName): \(failed)") }
-                let replayed = try LedgerReplay.fold(reader, from: FoldedState(), through: checkpoint.sequenceNumber, personalTexts: keys)
+                // The key file as of now (read after the journal: a key is on disk before the
+                // event that uses it): a writer beside the audit adds people whose keys the
+                // audit's first read of it lacks.
+                let currentKeys = keys.map { first in
+                    (try? PersonalKeyRing.load(
+                        ledgerDirectory: journalPath.removingLastComponent(), fileSystem: fileSystem, encryption: encryption,
+                        readOnly: true)) ?? first
+                }
+                let replayed = try LedgerReplay.fold(reader, from: FoldedState(), through: checkpoint.sequenceNumber, personalTexts: currentKeys)
                 if replayed.state != restored.state {
                     return .differs(sequenceNumber: checkpoint.sequenceNumber, reason: "the validation state differs")
                 }
