@@ -366,7 +366,7 @@ public struct CoveredStore: Sendable {
     /// The store; close it when done.
     public let store: LedgerStore
     /// The last journal sequence number its tables show (as of the open: a writer beside the
-    /// reader moves it on; ``LedgerStore/coverage()`` says where it is now).
+    /// reader moves it on; `LedgerStore.coverage()` says where it is now).
     public let sequenceNumber: UInt64
     /// The journal's last sequence number when the store was opened.
     public let journalEnd: UInt64
