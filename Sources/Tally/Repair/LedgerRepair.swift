@@ -29,9 +29,13 @@ public enum LedgerRepair {
     /// segment cut or damaged anywhere, its header included, is planned: the prefix before it
     /// is kept and ``Plan/journal``'s `losses` say what is given up. Settles an interrupted
     /// restore or reset first (``Ledger/recoverInterruptedSwap(at:fileSystem:)``).
-    /// - Parameter chainKey: the key of a keyed hash chain (`LedgerOptions.chainKey`); when the
-    ///   repair keeps no segment, the empty first segment it writes is keyed when a key is given
-    ///   (otherwise as the journal's readable headers say).
+    /// - Parameters:
+    ///   - directory: the ledger's directory.
+    ///   - encryption: the keys of an encrypted ledger.
+    ///   - chainKey: the key of a keyed hash chain (`LedgerOptions.chainKey`); when the
+    ///     repair keeps no segment, the empty first segment it writes is keyed when a key is given
+    ///     (otherwise as the journal's readable headers say).
+    ///   - fileSystem: where the ledger's files are.
     /// - Throws: ``LedgerError/storage(_:)`` when the journal cannot be read at all (no segment
     ///   files, a special file in a segment's place, I/O), ``LedgerError/personalKeys(_:)``
     ///   (the key store is damaged: restore it from a backup), what settling a swap throws.
@@ -104,7 +108,12 @@ public enum LedgerRepair {
     /// - Throws: ``LedgerError/repairPlanOutdated`` when the ledger changed since the plan;
     ///   ``LedgerError/storage(_:)`` (`journalLocked` when a writer has the ledger open; I/O
     ///   errors), ``LedgerError/personalKeys(_:)``.
-    /// - Parameter chainKey: as given to ``plan(at:encryption:chainKey:fileSystem:)``.
+    /// - Parameters:
+    ///   - plan: what ``plan(at:encryption:chainKey:fileSystem:)`` said.
+    ///   - directory: the ledger's directory.
+    ///   - encryption: the keys of an encrypted ledger.
+    ///   - chainKey: as given to ``plan(at:encryption:chainKey:fileSystem:)``.
+    ///   - fileSystem: where the ledger's files are.
     @discardableResult
     public static func apply(
         _ plan: Plan, at directory: FilePath, encryption: JournalEncryption? = nil, chainKey: [UInt8]? = nil,
