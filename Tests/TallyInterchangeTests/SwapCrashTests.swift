@@ -226,15 +226,22 @@ struct SwapCrashTests {
         try? FileManager.default.removeItem(atPath: fixture.template.string)
     }
 
-    @Test("I29.3: no ledger at the path and a .L.restoring no record proves complete (a crash before this version, as the issue found it): every opener refuses with swapInterrupted naming L.replaced-1 and .L.restoring; Ledger.open with createIfMissing and a person import create nothing; a restore retried starts afresh")
-    func unprovenLeftoverIsRefusedByEveryOpener() async throws {
+    /// The folders as a crash between the two renames of a restore leaves them: no ledger at
+    /// the path, the old one as `L.replaced-1`, the complete new one in `.L.restoring` (no record).
+    static func crashedBetweenRenames() async throws -> (fixture: Fixture, parent: FilePath, ledger: FilePath, layout: LedgerDirectory) {
         let fixture = try await Self.fixture()
         let parent = try BackupKeyTests.scratch()
-        defer { try? FileManager.default.removeItem(atPath: parent.string) }
         let ledger = try Self.copy(fixture.template, into: parent)
         let layout = LedgerDirectory(ledger)
         try FileManager.default.moveItem(atPath: ledger.string, toPath: layout.replaced(number: 1).string)
         try await fixture.backup.restore(into: layout.restoring, options: BackupRestoreTests.unlocked)
+        return (fixture, parent, ledger, layout)
+    }
+
+    @Test("I29.3: no ledger at the path and a .L.restoring no record proves complete (a crash before this version, as the issue found it): every opener refuses with swapInterrupted naming L.replaced-1 and .L.restoring; Ledger.open with createIfMissing and a person import create nothing; a restore retried starts afresh")
+    func unprovenLeftoverIsRefusedByEveryOpener() async throws {
+        let (fixture, parent, ledger, layout) = try await Self.crashedBetweenRenames()
+        defer { try? FileManager.default.removeItem(atPath: parent.string) }
         for entry in Self.entryPoints {
             await #expect("\(entry.name)", performing: { try await entry.open(ledger) }, throws: { error in
                 let text = "\(error)"
@@ -260,13 +267,8 @@ struct SwapCrashTests {
 
     @Test("I29.3: a record that is damaged, or that does not match the folders, is refused (swapInterrupted naming the folders) and changes nothing; a swap still running (its folder locked) is restoreInProgress and nothing is created")
     func damagedRecordAndRunningSwapAreRefused() async throws {
-        let fixture = try await Self.fixture()
-        let parent = try BackupKeyTests.scratch()
+        let (fixture, parent, ledger, layout) = try await Self.crashedBetweenRenames()
         defer { try? FileManager.default.removeItem(atPath: parent.string) }
-        let ledger = try Self.copy(fixture.template, into: parent)
-        let layout = LedgerDirectory(ledger)
-        try FileManager.default.moveItem(atPath: ledger.string, toPath: layout.replaced(number: 1).string)
-        try await fixture.backup.restore(into: layout.restoring, options: BackupRestoreTests.unlocked)
         var record = SwapIntent(operation: .restore, asideNumber: 1).encoded()
         #expect(SwapIntent.decode(record) == SwapIntent(operation: .restore, asideNumber: 1))
         record[record.count - 3] ^= 0x01
