@@ -145,16 +145,29 @@ public final class LedgerStore: Sendable {
         try truncateWriteAheadLog()
     }
 
-    /// Builds a new store file from `snapshot` and swaps it in for the one at `path`, which is
-    /// never written: a damaged page in it does not stop a rebuild, and a crash leaves it as it
-    /// was. The rows are loaded into `path.rebuild` (indexes and the search index included),
-    /// its WAL checkpointed into it; then the old file's WAL and shared memory are removed and
-    /// the new file renamed over the old one. Close every pool of `path` in this process first.
+    /// Builds a new store file from `snapshot` and swaps it in for the one at `path`
+    /// (``rebuild(at:key:filling:)``).
     /// - Parameter progress: called with (rows written, rows in all) now and then.
     /// - Returns: the new store, open.
     public static func rebuild(
         at path: String, key: SymmetricKey, from snapshot: StoreSnapshot, coverage: StoreCoverage,
         progress: (Int, Int) -> Void = { _, _ in }
+    ) throws(StoreError) -> LedgerStore {
+        try rebuild(at: path, key: key) { built throws(StoreError) in
+            try built.replaceAll(from: snapshot, coverage: coverage, progress: progress)
+        }
+    }
+
+    /// Builds a new store file with `fill` and swaps it in for the one at `path`, which is
+    /// never written: a damaged page in it does not stop a rebuild, and a crash leaves it as it
+    /// was. `fill` writes the rows into `path.rebuild` (a new, empty store); its WAL is
+    /// checkpointed into it; then the old file's WAL and shared memory are removed and the new
+    /// file renamed over the old one. Close every pool of `path` in this process first.
+    /// - Returns: the new store, open.
+    /// - Throws: what `fill` throws (the new file is removed, the old one left as it was), and
+    ///   ``StoreError/database(path:message:)`` when the files cannot be created or swapped.
+    public static func rebuild(
+        at path: String, key: SymmetricKey, filling fill: (LedgerStore) throws(StoreError) -> Void
     ) throws(StoreError) -> LedgerStore {
         let scratch = scratchPath(for: path)
         remove(at: scratch)
@@ -164,7 +177,8 @@ public final class LedgerStore: Sendable {
         do {
             let built = try LedgerStore(path: scratch, key: key)
             defer { built.close() }
-            try built.replaceAll(from: snapshot, coverage: coverage, progress: progress)
+            try fill(built)
+            try built.truncateWriteAheadLog()
         } catch {
             remove(at: scratch)
             throw error
@@ -183,7 +197,7 @@ public final class LedgerStore: Sendable {
         return try LedgerStore(path: path, key: key)
     }
 
-    /// Where ``rebuild(at:key:from:coverage:progress:)`` builds the new file.
+    /// Where ``rebuild(at:key:filling:)`` builds the new file.
     public static func scratchPath(for path: String) -> String { path + ".rebuild" }
 
     /// Makes a rename in the directory of `path` durable (best effort: the store is derived).

@@ -15,6 +15,8 @@ struct ChildRequest: Codable, Sendable {
         /// Tally: `JournalVerifier.verify` and a full rebuild (`LedgerReplay.replay`); the peer:
         /// `PRAGMA integrity_check`.
         case verify
+        /// Tally only: `Ledger.rebuildReadSide` (what `tally rebuild` does): events/s, peak RSS.
+        case rebuildStore
         /// Single commands (with raw fdatasync in between), batches of 1000, 64 concurrent tasks.
         case writes
         /// What `tally apply` does, through the library (when the CLI binary is not built).

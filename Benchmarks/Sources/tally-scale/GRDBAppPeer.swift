@@ -90,6 +90,8 @@ struct GRDBAppPeer: LedgerSubject {
         try await pool.write { database in try Self.apply(command, in: database) }
     }
 
+    func readable() async {}
+
     func execute(batch commands: [Command]) async throws {
         try await pool.write { database in
             for command in commands { try Self.apply(command, in: database) }

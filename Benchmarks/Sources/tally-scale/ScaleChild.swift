@@ -13,6 +13,7 @@ enum ScaleChild {
         case .open: try await open(request)
         case .openStore: try openStore(request)
         case .verify: try verify(request)
+        case .rebuildStore: try await rebuildStore(request)
         case .writes: try await writes(request)
         case .applyLibrary: try await applyLibrary(request)
         case .query: try await query(request)
@@ -114,6 +115,21 @@ enum ScaleChild {
             try queue.close()
             return ["verifyMBPerSecond": Double(DiskUsage.bytes(at: path)) / 1e6 / seconds]
         }
+    }
+
+    /// Tally: `tally rebuild` through the library: open the ledger, rebuild its read-side store
+    /// from the journal alone (`Ledger.rebuildReadSide`), close. Peak RSS of the whole process.
+    static func rebuildStore(_ request: ChildRequest) async throws -> Figures {
+        let ledger = try await Ledger.open(at: TallySubject.ledgerPath(in: request.directory), options: LedgerOptions())
+        let events = await ledger.lastSequenceNumber
+        let start = Stopwatch.now()
+        _ = try await ledger.rebuildReadSide()
+        let seconds = Double(Stopwatch.now() - start) / 1e9
+        try await ledger.close()
+        return [
+            "storeRebuildEventsPerSecond": Double(events) / seconds,
+            "storeRebuildPeakRSSMB": megabytes("VmHWM"),
+        ]
     }
 
     /// What `tally apply FILE` does, through the library: parse every line, then

@@ -83,10 +83,11 @@ struct ScaleRun {
             throw ScaleError.balancesDiffer("sums \(sums) at \(size) commands")
         }
 
-        Self.progress("\(size): verify-only, rebuild, integrity_check\(cliPath == nil ? "" : ", tally audit")")
+        Self.progress("\(size): verify-only, rebuild, store rebuild, integrity_check\(cliPath == nil ? "" : ", tally audit")")
         for subject in SubjectKind.allCases {
             figures[subject]?.merge(try ChildProcess.measure(request(.verify, subject, size: size))) { $1 }
         }
+        figures[.tally]?.merge(try ChildProcess.measure(request(.rebuildStore, .tally, size: size))) { $1 }
         if let cliPath {
             let ledger = TallySubject.ledgerPath(in: directory(size: size, .tally)).string
             let seconds = try Stopwatch.seconds { try ChildProcess.run(cliPath, ["audit", "--ledger", ledger], captureOutput: false) }

@@ -24,6 +24,10 @@ struct TallySubject: LedgerSubject {
         try await ledger.execute(commands)
     }
 
+    func readable() async {
+        _ = await ledger.store  // its getter hands over and waits for the pending store commit
+    }
+
     func balances() async throws -> [WalletFigure] {
         try await Self.readBalances(from: ledger)
     }

@@ -106,9 +106,9 @@ extension Ledger {
     }
 
     /// Rebuilds the read-side store from the journal alone (`tally rebuild`): folds every event
-    /// from the first, checks that the fold ends where the ledger does, and replaces every row.
-    /// Writers wait meanwhile.
-    /// - Parameter progress: called with (rows written, rows in all) now and then.
+    /// from the first into a new store file, in bounded memory (``StoreRebuild``), checks that
+    /// the fold ends where the ledger does, and swaps the new file in. Writers wait meanwhile.
+    /// - Parameter progress: called with (events folded, events in all) now and then.
     /// - Returns: the store's row counts per table afterwards.
     /// - Throws: ``LedgerError/readSide(_:)`` when the ledger keeps no store or it cannot be
     ///   written; journal and codec errors of the fold.
@@ -120,15 +120,16 @@ extension Ledger {
         if let failure { throw .storage(failure) }
         try synchronizeEvidence()  // the store never claims what the journal has not made durable
         storeWriter.flush()  // no commit of the old store lands after the new one
-        let folded = try LedgerReplay.fold(
-            try Ledger.reader(of: journal), from: FoldedState(), through: lastSequenceNumber, personalTexts: personalKeys)
-        guard folded.lastSequenceNumber == lastSequenceNumber, folded.chainValue == chainValue else {
-            throw .readSide("the journal's fold ends at \(folded.lastSequenceNumber), not at the ledger's \(lastSequenceNumber) with its chain value")
+        let reader = try Ledger.reader(of: journal)
+        let (last, chainValue) = (lastSequenceNumber, chainValue)
+        let counts = try readSide.rebuild { store throws(LedgerError) in
+            let coverage = try StoreRebuild.fold(
+                reader, through: last, personalTexts: personalKeys, into: store, key: readSide.key, progress: progress)
+            guard coverage == StoreCoverage(sequenceNumber: last, chainValue: chainValue.bytes) else {
+                throw .readSide("the journal's fold ends at \(coverage.sequenceNumber), not at the ledger's \(last) with its chain value")
+            }
+            return coverage
         }
-        let counts = try readSide.rebuild(
-            from: StoreSnapshot(folded.state, folded.readModels),
-            coverage: StoreCoverage(sequenceNumber: folded.lastSequenceNumber, chainValue: folded.chainValue.bytes),
-            progress: progress)
         unstoredChanges = StoreChanges()
         refreshObservations()
         return counts

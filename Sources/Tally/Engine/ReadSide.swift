@@ -53,7 +53,7 @@ final class ReadSide: Sendable {
     private let path: FilePath
     /// The ledger's encryption, whose current key derives the store's page key.
     private let encryption: JournalEncryption?
-    private var key: SymmetricKey { Self.pageKey(encryption) }
+    var key: SymmetricKey { Self.pageKey(encryption) }
     private let stale = Mutex(false)
     /// Held by readers off the engine's actor (``withStore(_:)``) while they read, and by
     /// whatever closes or replaces the store, so no such reader meets a closed store.
@@ -260,17 +260,40 @@ final class ReadSide: Sendable {
     /// Rebuilds the store from `snapshot` into a new file that replaces the old one (never
     /// written: a damaged page in it does not matter), clearing a stale mark.
     func rebuild(from snapshot: StoreSnapshot, coverage: StoreCoverage, progress: (Int, Int) -> Void) throws(LedgerError) -> [String: Int] {
+        try rebuild { store throws(LedgerError) in
+            do throws(StoreError) {
+                try store.replaceAll(from: snapshot, coverage: coverage, progress: progress)
+            } catch {
+                throw .readSide(error.description)
+            }
+            return coverage
+        }
+    }
+
+    /// Rebuilds the store into a new file that `fill` writes (it returns the coverage it
+    /// wrote) and that replaces the old one, clearing a stale mark. On failure the old file is
+    /// left as it was and the store stays stale (the next commit rebuilds it).
+    func rebuild(filling fill: (LedgerStore) throws(LedgerError) -> StoreCoverage) throws(LedgerError) -> [String: Int] {
         guard let old = current.withLock({ $0 }) else { throw .readSide("this ledger keeps no read-side store (\(status))") }
         stale.withLock { $0 = true }
         inUse.withLock { _ in old.close() }
+        var fillFailure: LedgerError?
+        var coverage: StoreCoverage?
         do throws(StoreError) {
-            let store = try LedgerStore.rebuild(at: path.string, key: key, from: snapshot, coverage: coverage, progress: progress)
+            let store = try LedgerStore.rebuild(at: path.string, key: key) { built throws(StoreError) in
+                do throws(LedgerError) {
+                    coverage = try fill(built)
+                } catch {
+                    fillFailure = error
+                    throw .database(path: built.path, message: "the rebuild stopped: \(error.message)")
+                }
+            }
             current.withLock { $0 = store }
             stale.withLock { $0 = false }
-            stored.withLock { $0 = coverage.sequenceNumber }
+            stored.withLock { $0 = coverage?.sequenceNumber ?? 0 }
             return try store.rowCounts()
         } catch {
-            throw .readSide(error.description)
+            throw fillFailure ?? .readSide(error.description)
         }
     }
 

@@ -98,9 +98,15 @@ public enum LedgerReplay {
     }
 
     /// Folds the records after `start.lastSequenceNumber` through `end` onto `start`.
+    /// - Parameters:
+    ///   - visit: called with each event after it is folded.
+    ///   - frameEnd: called after each frame folded whole, with the fold, the frame's last
+    ///     sequence number and its chain value (what a store covering it records); an error
+    ///     ends the fold and is thrown.
     static func fold(
         _ reader: JournalReader, from start: FoldedState, through end: UInt64, personalTexts keys: PersonalKeyRing?,
-        progress: (@Sendable (UInt64, UInt64) -> Void)? = nil, visit: ((CommittedEvent) -> Void)? = nil
+        progress: (@Sendable (UInt64, UInt64) -> Void)? = nil, visit: ((CommittedEvent) -> Void)? = nil,
+        frameEnd: (inout FoldedState, UInt64, ChainValue) throws(LedgerError) -> Void = { _, _, _ in }
     ) throws(LedgerError) -> ReplayResult {
         var folded = start
         let last = min(end, reader.lastSequenceNumber)
@@ -121,7 +127,15 @@ public enum LedgerReplay {
                         return false
                     }
                 }
-                if frame.lastSequenceNumber <= last { chainValue = frame.chainValue }
+                if frame.lastSequenceNumber <= last {
+                    chainValue = frame.chainValue
+                    do throws(LedgerError) {
+                        try frameEnd(&folded, frame.lastSequenceNumber, frame.chainValue)
+                    } catch {
+                        failure = error
+                        return false
+                    }
+                }
                 if frame.lastSequenceNumber % 65_536 < UInt64(frame.records.count) { progress?(frame.lastSequenceNumber, last) }
                 return frame.lastSequenceNumber < last
             }

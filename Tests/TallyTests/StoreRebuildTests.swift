@@ -1,0 +1,73 @@
+import Foundation
+import Synchronization
+import SystemPackage
+@testable import Tally
+import TallyJournal
+import TallyStore
+import TallyTestSupport
+import Testing
+
+/// Issue 28 item 5: `tally rebuild` folds the journal into a new store in bounded memory,
+/// window by window, with what the fold keeps of history in a scratch archive between windows.
+@Suite("Read-side store: a rebuild that streams the journal", .serialized)
+struct StoreRebuildTests {
+    @Test("issue 28 item 5: folded in windows of a few events (history read back from the scratch archive between them), the rebuilt store holds, table by table, what the ledger's own store holds; the scratch archive is gone afterwards", arguments: [7, 50, 10_000])
+    func windowedRebuildEqualsTheLedgersStore(window: Int) async throws {
+        let directory = try TemporaryDirectory("tally-store-rebuild")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        let ledger = try await Ledger.open(at: path, options: ReadSideIncrementalTests.options())
+        let (setup, commands) = ReadSideIncrementalTests.history(seed: 11, count: 300)
+        try await ledger.execute(setup)
+        var executed = 0
+        for command in commands where (try? await ledger.execute(command)) != nil { executed += 1 }
+        #expect(executed > 200, "the control: most generated commands are accepted (\(executed))")
+        let live = try #require(await ledger.store).contentDigests()
+        try await ledger.close()
+
+        let (keys, reader) = try LedgerReplay.openForReading(at: path, encryption: nil, fileSystem: PosixFileSystem(), allowingDamage: false)
+        let storePath = directory.appending("rebuilt.sqlite").string
+        let store = try LedgerStore(path: storePath, key: LedgerStore.integrityKey)
+        defer { store.close() }
+        var windows = 0
+        let coverage = try StoreRebuild.fold(
+            reader, through: reader.lastSequenceNumber, personalTexts: keys, into: store, key: LedgerStore.integrityKey,
+            window: window, progress: { _, _ in windows += 1 })
+        #expect(coverage == live.coverage)
+        let rebuilt = try store.contentDigests()
+        #expect(rebuilt.coverage == live.coverage)
+        for table in live.tables.keys.sorted() {
+            #expect(rebuilt.tables[table] == live.tables[table], "table \(table) differs from the ledger's store (window \(window))")
+        }
+        // A window ends at the first frame end after `window` events (a frame may hold several).
+        let windowsMax = Int(reader.lastSequenceNumber) / window + 1
+        #expect(window >= Int(reader.lastSequenceNumber) ? windows == 1 : (windows > windowsMax / 2 && windows <= windowsMax),
+                "the control: \(windows) windows committed of at most \(windowsMax)")
+        let scratch = StoreRebuild.scratchArchivePath(for: storePath)
+        #expect(CheckpointArchive.files(at: scratch).allSatisfy { !FileManager.default.fileExists(atPath: $0) }, "the scratch archive was removed")
+    }
+
+    @Test("issue 28 item 5: Ledger.rebuildReadSide swaps in the streamed store and reports progress in events; the ledger keeps serving and writing")
+    func ledgerRebuildStreams() async throws {
+        let directory = try TemporaryDirectory("tally-store-rebuild-ledger")
+        defer { directory.remove() }
+        let ledger = try await Ledger.open(at: directory.appending("ledger"), options: ReadSideIncrementalTests.options())
+        let (setup, commands) = ReadSideIncrementalTests.history(seed: 5, count: 140)
+        try await ledger.execute(setup)
+        for command in commands.prefix(120) { _ = try? await ledger.execute(command) }
+        let before = try #require(await ledger.store).contentDigests()
+        let last = await ledger.lastSequenceNumber
+        let reported = Mutex<(done: Int, total: Int)>((0, 0))
+        _ = try await ledger.rebuildReadSide { done, total in reported.withLock { $0 = (done, total) } }
+        let progress = reported.withLock { $0 }
+        #expect(progress.done == Int(last) && progress.total == Int(last), "the last progress is every event of the journal")
+        let after = try #require(await ledger.store).contentDigests()
+        #expect(after.coverage == before.coverage)
+        #expect(after.tables == before.tables)
+        var executedAfter = 0
+        for command in commands.dropFirst(120) where (try? await ledger.execute(command)) != nil { executedAfter += 1 }
+        #expect(executedAfter > 0, "the control: commands after the rebuild are accepted")
+        #expect(try #require(await ledger.store).coverage()?.sequenceNumber ?? 0 > last, "the next commit lands in the new store")
+        try await ledger.close()
+    }
+}
