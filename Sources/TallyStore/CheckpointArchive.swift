@@ -24,6 +24,8 @@ public final class CheckpointArchive: Sendable {
 
     /// The database file.
     public let path: String
+    /// The archive's file name in the checkpoints folder.
+    public static let fileName = "archive.sqlite"
     private let database: SealedDatabase
 
     /// Opens the archive at `path`, creating it when the file is new.

@@ -210,6 +210,44 @@ struct ReadSideTests {
         try await Self.expectReopened(path) { $0 == "rebuilt: it was empty or missing" }
     }
 
+    @Test("issue 28 (derived paths of the wrong kind): a file in place of the read side's folder, a folder in place of its database, a file in place of the checkpoints folder: readers answer, the writer's open sets each aside (kept, renamed .set-aside-1) and rebuilds the store and writes checkpoints again", arguments: ["read-side is a file", "read-side.sqlite is a folder", "checkpoints is a file"])
+    func derivedPathOfTheWrongKindIsSetAside(variant: String) async throws {
+        let directory = try TemporaryDirectory("tally-store-wrong-kind")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        var s = Scenario()
+        try await Self.write(Self.history(&s, count: 3), to: path)
+        let layout = LedgerDirectory(path)
+        let replaced: FilePath
+        switch variant {
+        case "read-side is a file":
+            replaced = layout.readSide
+            try FileManager.default.removeItem(atPath: replaced.string)
+            #expect(FileManager.default.createFile(atPath: replaced.string, contents: Data("x".utf8)))
+        case "read-side.sqlite is a folder":
+            replaced = layout.readSideStore
+            for suffix in ["", "-wal", "-shm"] { _ = unlink(replaced.string + suffix) }
+            try FileManager.default.createDirectory(atPath: replaced.string + "/inside", withIntermediateDirectories: true)
+        default:
+            replaced = layout.checkpoints
+            try FileManager.default.removeItem(atPath: replaced.string)
+            #expect(FileManager.default.createFile(atPath: replaced.string, contents: Data("x".utf8)))
+        }
+        let expected = try LedgerReplay.replay(at: path).readModels.wallets.balances()
+        #expect(try LedgerReplay.replay(at: path).lastSequenceNumber > 0, "a reader folds the journal whatever stands there")
+        let reopened = try await Ledger.open(at: path, options: Self.options())
+        #expect(try await reopened.readModels.wallets.balances() == expected)
+        try await Self.expectStoreMatches(reopened)
+        try await reopened.checkpoint()
+        try await reopened.close()
+        #expect(FileManager.default.fileExists(atPath: replaced.string + ".set-aside-1"), "what stood there is kept, renamed")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: layout.checkpoints.string).contains { $0.hasSuffix(LedgerDirectory.checkpointSuffix) },
+                "checkpoints are written again")
+        let audit = try LedgerAudit.audit(at: path)
+        #expect(audit.problems.filter { $0.code != "permissionsTooOpen" }.isEmpty, "\(audit.problems)")
+        try await Self.expectReopened(path) { $0 == "current" }
+    }
+
     @Test("read side: a store ahead of a journal that was cut back (restored from an older copy) is rebuilt, never served")
     func storeAheadOfJournalIsRebuilt() async throws {
         let directory = try TemporaryDirectory("tally-store-ahead")

@@ -46,6 +46,9 @@ public enum CheckpointStatus: Sendable, Hashable {
     case differs(sequenceNumber: UInt64, reason: String)
     /// The newest checkpoint file could not be used.
     case unreadable(String)
+    /// No checkpoint could be compared, and nothing is known to be wrong: a writer beside the
+    /// audit replaced each one before it was read whole (the reason says so).
+    case notCompared(String)
 }
 
 /// The result of `LedgerAudit.audit`.

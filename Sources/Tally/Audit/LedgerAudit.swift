@@ -79,7 +79,7 @@ public enum LedgerAudit {
                 directory: LedgerDirectory(directory).checkpoints, fileSystem: fileSystem, encryption: encryption),
             journalPath: journalPath, fileSystem: fileSystem, encryption: encryption, personalTexts: keys)
         switch report.checkpoint {
-        case .none, .matchesReplay: break
+        case .none, .matchesReplay, .notCompared: break
         case .differs(let sequenceNumber, let reason):
             report.problems.append(AuditProblem(
                 code: "checkpointDiffers", location: nil,

@@ -36,11 +36,17 @@ extension CheckpointStore {
         let files = CheckpointArchive.files(at: path.string).map { FilePath($0) }
         let key = ReadSide.pageKey(encryption)
         do {
-            if !fileSystem.fileExists(at: directory) { try fileSystem.createDirectory(at: directory) }
-            for file in files where !ReadSide.isRegularFileOrAbsent(file) { try fileSystem.removeFile(at: file) }
+            try LedgerDirectory.makeDerivedFolder(directory, fileSystem: fileSystem)
+            for file in files where !ReadSide.isRegularFileOrAbsent(file) {
+                do throws(Errno) {
+                    try fileSystem.removeFile(at: file)
+                } catch .isDirectory {
+                    try LedgerDirectory.setAside(file, fileSystem: fileSystem)
+                }
+            }
             if !fileSystem.fileExists(at: path) { _ = try fileSystem.createFile(at: path) }
         } catch {
-            return nil  // something in the way that cannot be removed (a directory): no archive, nothing else changed
+            return nil  // something in the way that cannot be moved: no archive, nothing else changed
         }
         do throws(StoreError) {
             return try CheckpointArchive(path: path.string, key: key)

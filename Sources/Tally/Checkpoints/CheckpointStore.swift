@@ -69,7 +69,11 @@ struct CheckpointStore: Sendable {
         let fileSystem = self.fileSystem
         let directory = self.directory
         let leftovers = try JournalError.catching("list checkpoints", directory) { () throws(Errno) in
-            try fileSystem.contentsOfDirectory(at: directory)
+            do throws(Errno) {
+                return try fileSystem.contentsOfDirectory(at: directory)
+            } catch .notDirectory {
+                return []
+            }
         }.filter { $0.hasSuffix(Self.temporarySuffix) }.sorted()
         guard !leftovers.isEmpty else { return [] }
         for name in leftovers {
@@ -83,13 +87,18 @@ struct CheckpointStore: Sendable {
         return leftovers
     }
 
-    /// Checkpoint file names, oldest first.
+    /// Checkpoint file names, oldest first; none when the folder is missing or a file stands in
+    /// its place (the writer's open sets it aside: ``LedgerDirectory/makeDerivedFolder(_:fileSystem:)``).
     func names() throws(JournalError) -> [String] {
         guard fileSystem.fileExists(at: directory) else { return [] }
         let fileSystem = self.fileSystem
         let directory = self.directory
         return try JournalError.catching("list checkpoints", directory) { () throws(Errno) in
-            try fileSystem.contentsOfDirectory(at: directory)
+            do throws(Errno) {
+                return try fileSystem.contentsOfDirectory(at: directory)
+            } catch .notDirectory {
+                return []
+            }
         }.filter { $0.hasSuffix(LedgerDirectory.checkpointSuffix) }.sorted()
     }
 

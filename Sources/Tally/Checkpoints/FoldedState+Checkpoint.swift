@@ -218,6 +218,6 @@ enum CheckpointComparison {
                 return .unreadable("\(newest): \(error)")
             }
         }
-        return .unreadable("the ledger wrote checkpoints faster than they could be compared; audit again when it is idle")
+        return .notCompared("a writer replaced each checkpoint before the audit had read it whole; audit again when the ledger is idle to compare one")
     }
 }

@@ -1,5 +1,6 @@
 import SystemPackage
 import TallyJournal
+import TallyStore
 
 /// The layout of a ledger folder: the one place that names every file and folder the engine
 /// keeps in it (Docs/Engine.md, "Ledger folder"). Whatever creates, lists or reads them asks
@@ -44,7 +45,7 @@ public struct LedgerDirectory: Sendable, Hashable, CustomStringConvertible {
     public static let readSideStoreName = "read-side.sqlite"
     /// The checkpoint archive's database file name, inside ``checkpointsName``; SQLite keeps
     /// `-wal` and `-shm` beside it.
-    public static let checkpointArchiveName = "archive.sqlite"
+    public static let checkpointArchiveName = CheckpointArchive.fileName
     /// The folder `LedgerRepair.apply` sets damaged files aside in, one numbered folder per repair.
     public static let repairName = "repair"
     /// The suffix of a checkpoint file.
@@ -73,6 +74,35 @@ public struct LedgerDirectory: Sendable, Hashable, CustomStringConvertible {
     /// `<ledger>/checkpoints/<sequence, 20 digits>.checkpoint`.
     public func checkpoint(sequenceNumber: UInt64) -> FilePath {
         checkpoints.appending(Self.checkpointFileName(sequenceNumber: sequenceNumber))
+    }
+
+    /// Moves what stands at `path` aside, renamed `<name>.set-aside-<n>` (the first free
+    /// number): a derived file or folder of the wrong kind (a file where the checkpoints or the
+    /// read side's folder belongs, a folder where a database file does) is then made anew from
+    /// the journal, and what stood there is kept, never deleted. The writer does it, under its
+    /// lock; readers ignore such a path.
+    /// - Returns: where it went.
+    @discardableResult
+    static func setAside(_ path: FilePath, fileSystem: any FileSystem) throws(Errno) -> FilePath {
+        var number = 1
+        while fileSystem.fileExists(at: FilePath(path.string + ".set-aside-\(number)")) { number += 1 }
+        let destination = FilePath(path.string + ".set-aside-\(number)")
+        try fileSystem.rename(from: path, to: destination)
+        return destination
+    }
+
+    /// Makes sure a derived folder (the checkpoints, the read side) is a folder: creates it when
+    /// missing and sets aside a file that stands in its place (``setAside(_:fileSystem:)``).
+    static func makeDerivedFolder(_ path: FilePath, fileSystem: any FileSystem) throws(Errno) {
+        if fileSystem.fileExists(at: path) {
+            do throws(Errno) {
+                _ = try fileSystem.contentsOfDirectory(at: path)
+                return
+            } catch .notDirectory {
+                try setAside(path, fileSystem: fileSystem)
+            }
+        }
+        try fileSystem.createDirectory(at: path)
     }
 
     /// `<ledger>/repair/<number>`: the folder of one repair's set-aside files.

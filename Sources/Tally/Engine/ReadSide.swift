@@ -95,11 +95,16 @@ final class ReadSide: Sendable {
         let snapshot = StoreSnapshot(folded.state, folded.readModels)
         let coverage = StoreCoverage(sequenceNumber: reader.lastSequenceNumber, chainValue: folded.chainValue.bytes)
         do {
-            if !options.fileSystem.fileExists(at: folder) { try options.fileSystem.createDirectory(at: folder) }
+            try LedgerDirectory.makeDerivedFolder(folder, fileSystem: options.fileSystem)
             // SQLite would block opening a FIFO and follow a symlink: anything but a regular
-            // file (or nothing) at the store's paths is set aside first (it is only a cache).
+            // file (or nothing) at the store's paths goes first (it is only a cache); a folder
+            // there is set aside.
             for file in storeFiles(path) + [FilePath(LedgerStore.scratchPath(for: path.string))] where !isRegularFileOrAbsent(file) {
-                try options.fileSystem.removeFile(at: file)
+                do throws(Errno) {
+                    try options.fileSystem.removeFile(at: file)
+                } catch .isDirectory {
+                    try LedgerDirectory.setAside(file, fileSystem: options.fileSystem)
+                }
             }
             if !options.fileSystem.fileExists(at: path) { _ = try options.fileSystem.createFile(at: path) }
         } catch {

@@ -64,6 +64,7 @@ struct AuditSummary {
         case .matchesReplay(let sequenceNumber): "sequence \(sequenceNumber), equals a replay of the journal"
         case .differs(let sequenceNumber, let reason): "sequence \(sequenceNumber), DIFFERS from a replay: \(reason)"
         case .unreadable(let reason): "unreadable: \(reason)"
+        case .notCompared(let reason): "not compared: \(reason)"
         }
         summary.readSide = switch report.readSide {
         case .none: "none"

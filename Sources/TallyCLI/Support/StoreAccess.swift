@@ -65,7 +65,7 @@ enum StoreAccess {
     /// Says on stderr how far a store behind the journal's end covers it.
     private static func noteCoverage(of view: CoveredStore, at path: String) {
         guard !view.isCurrent else { return }
-        Terminal.error("tally: note: \(path): read from the read-side store, which covers the journal through sequence \(view.sequenceNumber) of \(view.journalEnd): a writer is catching it up (or, after a crash, will at its next open)")
+        Terminal.error("tally: note: \(path): read from the read-side store, which covers the journal through sequence \(view.sequenceNumber) of \(view.journalEnd): the later events are not in it yet: a writer running now catches it up, otherwise the next one does at its open (`tally rebuild` does it now)")
     }
 
     private static func answer<Value>(_ path: String, _ body: () throws -> Value) throws -> Value {
