@@ -138,10 +138,15 @@ public final class LedgerStore: Sendable {
             for id in wallets.transferIDs { try writer.upsertTransfer(id) }
             try writer.updateLiveTables(people: nil, categories: nil)
             try writer.setCoverage(coverage)
-            // Merged into one segment: what the deleted rows held leaves the index too (P3).
-            try writer.mergeSearchIndex()
             progress(total, total)
         }
+        try mergeSearchIndex()
+    }
+
+    /// Merges the search index into one segment (what deleted rows held leaves it too, P3) and
+    /// truncates the WAL: the end of a rebuild.
+    private func mergeSearchIndex() throws(StoreError) {
+        try write { database in try StoreRowWriter.mergeSearchIndex(in: database) }
         try truncateWriteAheadLog()
     }
 
@@ -160,14 +165,16 @@ public final class LedgerStore: Sendable {
 
     /// Builds a new store file with `fill` and swaps it in for the one at `path`, which is
     /// never written: a damaged page in it does not stop a rebuild, and a crash leaves it as it
-    /// was. `fill` writes the rows into `path.rebuild` (a new, empty store); its WAL is
-    /// checkpointed into it; then the old file's WAL and shared memory are removed and the new
-    /// file renamed over the old one. Close every pool of `path` in this process first.
+    /// was. `fill` writes the rows into `path.rebuild` (a new, empty store); the search index is
+    /// merged and the WAL checkpointed into it; then `beforeSwap` runs (close every pool of
+    /// `path` in this process there, or before), the old file's WAL and shared memory are
+    /// removed and the new file is renamed over the old one.
     /// - Returns: the new store, open.
     /// - Throws: what `fill` throws (the new file is removed, the old one left as it was), and
     ///   ``StoreError/database(path:message:)`` when the files cannot be created or swapped.
     public static func rebuild(
-        at path: String, key: SymmetricKey, filling fill: (LedgerStore) throws(StoreError) -> Void
+        at path: String, key: SymmetricKey, filling fill: (LedgerStore) throws(StoreError) -> Void,
+        beforeSwap: () -> Void = {}
     ) throws(StoreError) -> LedgerStore {
         let scratch = scratchPath(for: path)
         remove(at: scratch)
@@ -178,11 +185,12 @@ public final class LedgerStore: Sendable {
             let built = try LedgerStore(path: scratch, key: key)
             defer { built.close() }
             try fill(built)
-            try built.truncateWriteAheadLog()
+            try built.mergeSearchIndex()
         } catch {
             remove(at: scratch)
             throw error
         }
+        beforeSwap()
         for file in files(at: path).dropFirst() where unlink(file) != 0 && errno != ENOENT {
             remove(at: scratch)
             throw .database(path: file, message: "cannot remove it before the rebuilt store replaces it: \(String(cString: strerror(errno)))")

@@ -22,7 +22,7 @@ struct SealedDatabase: Sendable {
         // writer, issue 29): wait for it instead of failing with SQLITE_BUSY.
         configuration.busyMode = .timeout(Self.busyTimeoutSeconds)
         configuration.prepareDatabase { database in
-            try database.execute(sql: "PRAGMA cache_size = -\(Self.pageCacheKibibytes)")
+            if !database.configuration.readonly { try database.execute(sql: "PRAGMA cache_size = -\(Self.pageCacheKibibytes)") }
             try database.execute(sql: pragmas)
         }
         do {
@@ -47,11 +47,12 @@ struct SealedDatabase: Sendable {
     /// WAL) is still the error it was, not a writer stalled behind it.
     static let busyTimeoutSeconds: TimeInterval = 0.5
 
-    /// The most each connection's page cache holds (SQLite's default is 2,000 KiB). A write
-    /// transaction larger than its cache spills pages to the WAL and, writing one of them again,
-    /// makes SQLite read every later frame back at the commit to checksum it (each read a page
-    /// to authenticate and decrypt here): a store commit of a 1,000-command batch or a
-    /// checkpoint's archive rows is that size. The cache grows only as pages are used.
+    /// The most the writer connection's page cache holds (SQLite's default, which readers keep,
+    /// is 2,000 KiB). A write transaction larger than its cache spills pages to the WAL and,
+    /// writing one of them again, makes SQLite read every later frame back at the commit to
+    /// checksum it (each read a page to authenticate and decrypt here): a store commit of a
+    /// 1,000-command batch or a checkpoint's archive rows is that size. The cache grows only as
+    /// pages are used.
     static let pageCacheKibibytes = 32_768
 
     /// `error` from SQLite or the sealing VFS as a store error: damage (a page that fails its seal

@@ -1,4 +1,4 @@
-/// Why the read-side store could not be opened, read or written.
+/// Why the read-side store or the checkpoint archive could not be opened, read or written.
 ///
 /// The store is rebuildable from the journal, so the engine treats every one of these as "the
 /// store is not usable": it rebuilds it (open) or marks it stale (after a commit), and never

@@ -115,6 +115,11 @@ final class StoreRowWriter {
     /// deleted rows' words in older segments until a merge.
     func mergeSearchIndex() throws {
         modifiedTables.insert("transaction_search")
+        try Self.mergeSearchIndex(in: database)
+    }
+
+    /// Merges the search index into one segment: what deleted or rewritten rows held leaves it (P3).
+    static func mergeSearchIndex(in database: Database) throws {
         try database.execute(sql: "INSERT INTO transaction_search (transaction_search) VALUES ('optimize')")
     }
 

@@ -442,6 +442,29 @@ struct AttackCheckpointArchiveTests {
         #expect(final.problems.isEmpty, "\(final.problems)")
     }
 
+    @Test("audit: on an idle ledger whose archive was replaced by an empty one, the newest checkpoint is checkpointUnreadable (never 'not compared', which is only for a writer replacing checkpoints)")
+    func auditOfIdleLedgerWithReplacedArchive() async throws {
+        let directory = try TemporaryDirectory("tally-attack-archive-replaced")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        var workload = Workload(seed: 9)
+        let ledger = try await Ledger.open(at: path, options: Self.options())
+        try await ledger.execute(workload.setup())
+        for _ in 0..<40 { _ = await Self.outcome(ledger, workload.next()) }
+        try await ledger.checkpoint()
+        try await ledger.close()
+        #expect(try LedgerAudit.audit(at: path).problems.isEmpty, "the control: a clean audit before")
+        let archivePath = LedgerDirectory(path).checkpointArchive.string
+        CheckpointArchive.remove(at: archivePath)
+        try CheckpointArchive(path: archivePath, key: LedgerStore.integrityKey).close()
+        let report = try LedgerAudit.audit(at: path)
+        #expect(report.problems.map(\.code).filter { $0 != "permissionsTooOpen" } == ["checkpointUnreadable"], "\(report.problems)")
+        guard case .unreadable = report.checkpoint else {
+            Issue.record("expected unreadable, got \(report.checkpoint)")
+            return
+        }
+    }
+
     // MARK: - Many touches of one key
 
     @Test("T5: an undo checked against many archived touches of one key names the same first blocking event as with the history in memory")

@@ -30,9 +30,15 @@ struct StoreRebuildTests {
         let store = try LedgerStore(path: storePath, key: LedgerStore.integrityKey)
         defer { store.close() }
         var windows = 0
+        var archiveSeen = 0
+        let scratch = StoreRebuild.scratchArchivePath(for: storePath)
         let coverage = try StoreRebuild.fold(
             reader, through: reader.lastSequenceNumber, personalTexts: keys, into: store, key: LedgerStore.integrityKey,
-            window: window, progress: { _, _ in windows += 1 })
+            history: scratch, window: window,
+            progress: { _, _ in
+                windows += 1
+                if FileManager.default.fileExists(atPath: scratch) { archiveSeen += 1 }
+            })
         #expect(coverage == live.coverage)
         let rebuilt = try store.contentDigests()
         #expect(rebuilt.coverage == live.coverage)
@@ -43,7 +49,7 @@ struct StoreRebuildTests {
         let windowsMax = Int(reader.lastSequenceNumber) / window + 1
         #expect(window >= Int(reader.lastSequenceNumber) ? windows == 1 : (windows > windowsMax / 2 && windows <= windowsMax),
                 "the control: \(windows) windows committed of at most \(windowsMax)")
-        let scratch = StoreRebuild.scratchArchivePath(for: storePath)
+        #expect(window >= Int(reader.lastSequenceNumber) || archiveSeen == windows, "the history went through the scratch archive at \(storePath) + .rebuild-history")
         #expect(CheckpointArchive.files(at: scratch).allSatisfy { !FileManager.default.fileExists(atPath: $0) }, "the scratch archive was removed")
     }
 
@@ -69,5 +75,25 @@ struct StoreRebuildTests {
         #expect(executedAfter > 0, "the control: commands after the rebuild are accepted")
         #expect(try #require(await ledger.store).coverage()?.sequenceNumber ?? 0 > last, "the next commit lands in the new store")
         try await ledger.close()
+    }
+
+    @Test("issue 28 item 5, P3: what a killed rebuild left (the scratch store with its WAL, the scratch archive) is removed by the next writer's open")
+    func leftoversOfAKilledRebuildAreRemoved() async throws {
+        let directory = try TemporaryDirectory("tally-store-rebuild-leftovers")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        let ledger = try await Ledger.open(at: path, options: ReadSideIncrementalTests.options())
+        try await ledger.execute(ReadSideIncrementalTests.history(seed: 3, count: 1).setup)
+        try await ledger.close()
+        let store = LedgerDirectory(path).readSideStore.string
+        let leftovers = LedgerStore.files(at: LedgerStore.scratchPath(for: store)) + CheckpointArchive.files(at: StoreRebuild.scratchArchivePath(for: store))
+        #expect(leftovers.count == 6, "the control: the scratch store and archive, each with -wal and -shm")
+        for file in leftovers { #expect(FileManager.default.createFile(atPath: file, contents: Data("Forgotten Person".utf8))) }
+        try Ledger.currentStore(at: path)?.close()  // a reader leaves them
+        #expect(leftovers.allSatisfy { FileManager.default.fileExists(atPath: $0) })
+        let reopened = try await Ledger.open(at: path, options: ReadSideIncrementalTests.options())
+        try await reopened.close()
+        let remaining = leftovers.filter { FileManager.default.fileExists(atPath: $0) }
+        #expect(remaining.isEmpty, "\(remaining)")
     }
 }

@@ -83,11 +83,10 @@ struct ScaleRun {
             throw ScaleError.balancesDiffer("sums \(sums) at \(size) commands")
         }
 
-        Self.progress("\(size): verify-only, rebuild, store rebuild, integrity_check\(cliPath == nil ? "" : ", tally audit")")
+        Self.progress("\(size): verify-only, rebuild, integrity_check\(cliPath == nil ? "" : ", tally audit")")
         for subject in SubjectKind.allCases {
             figures[subject]?.merge(try ChildProcess.measure(request(.verify, subject, size: size))) { $1 }
         }
-        figures[.tally]?.merge(try ChildProcess.measure(request(.rebuildStore, .tally, size: size))) { $1 }
         if let cliPath {
             let ledger = TallySubject.ledgerPath(in: directory(size: size, .tally)).string
             let seconds = try Stopwatch.seconds { try ChildProcess.run(cliPath, ["audit", "--ledger", ledger], captureOutput: false) }
@@ -110,6 +109,9 @@ struct ScaleRun {
             writes.concurrentCommandsPerTask = options.concurrentCommandsPerTask
             figures[subject]?.merge(try ChildProcess.measure(writes)) { $1 }
         }
+        // Last: it replaces the store the phases above measured (written commit by commit).
+        Self.progress("\(size): store rebuild (`tally rebuild`)")
+        figures[.tally]?.merge(try ChildProcess.measure(request(.rebuildStore, .tally, size: size))) { $1 }
         if !options.keep { try? FileManager.default.removeItem(atPath: options.directory + "/\(size)") }
         return figures
     }

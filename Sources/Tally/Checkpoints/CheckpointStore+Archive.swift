@@ -37,13 +37,7 @@ extension CheckpointStore {
         let key = ReadSide.pageKey(encryption)
         do {
             try LedgerDirectory.makeDerivedFolder(directory, fileSystem: fileSystem)
-            for file in files where !ReadSide.isRegularFileOrAbsent(file) {
-                do throws(Errno) {
-                    try fileSystem.removeFile(at: file)
-                } catch .isDirectory {
-                    try LedgerDirectory.setAside(file, fileSystem: fileSystem)
-                }
-            }
+            for file in files { try LedgerDirectory.clearDerivedFile(file, fileSystem: fileSystem) }
             if !fileSystem.fileExists(at: path) { _ = try fileSystem.createFile(at: path) }
         } catch {
             return nil  // something in the way that cannot be moved: no archive, nothing else changed

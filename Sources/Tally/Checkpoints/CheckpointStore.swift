@@ -68,13 +68,7 @@ struct CheckpointStore: Sendable {
         guard fileSystem.fileExists(at: directory) else { return [] }
         let fileSystem = self.fileSystem
         let directory = self.directory
-        let leftovers = try JournalError.catching("list checkpoints", directory) { () throws(Errno) in
-            do throws(Errno) {
-                return try fileSystem.contentsOfDirectory(at: directory)
-            } catch .notDirectory {
-                return []
-            }
-        }.filter { $0.hasSuffix(Self.temporarySuffix) }.sorted()
+        let leftovers = try listing().filter { $0.hasSuffix(Self.temporarySuffix) }.sorted()
         guard !leftovers.isEmpty else { return [] }
         for name in leftovers {
             try JournalError.catching("remove temporary checkpoint", directory.appending(name)) { () throws(Errno) in
@@ -91,6 +85,11 @@ struct CheckpointStore: Sendable {
     /// its place (the writer's open sets it aside: ``LedgerDirectory/makeDerivedFolder(_:fileSystem:)``).
     func names() throws(JournalError) -> [String] {
         guard fileSystem.fileExists(at: directory) else { return [] }
+        return try listing().filter { $0.hasSuffix(LedgerDirectory.checkpointSuffix) }.sorted()
+    }
+
+    /// The folder's entries; none when a file stands in its place.
+    private func listing() throws(JournalError) -> [String] {
         let fileSystem = self.fileSystem
         let directory = self.directory
         return try JournalError.catching("list checkpoints", directory) { () throws(Errno) in
@@ -99,7 +98,7 @@ struct CheckpointStore: Sendable {
             } catch .notDirectory {
                 return []
             }
-        }.filter { $0.hasSuffix(LedgerDirectory.checkpointSuffix) }.sorted()
+        }
     }
 
     /// Reads a checkpoint file.

@@ -101,6 +101,14 @@ extension FoldedState {
         readModels.attach(reader)
     }
 
+    /// After every changed entry was written to the archive `reader` reads (as of its sequence
+    /// number): keeps in memory only what changes from now on.
+    mutating func settle(reader: ArchiveReader) {
+        let written = self
+        state.settle(written: written.state, reader: reader)
+        readModels.settle(written: written.readModels, reader: reader)
+    }
+
     /// A copy with everything in memory, which reads nothing from the archive.
     func detached() -> FoldedState {
         FoldedState(state: state.detached(), readModels: readModels.detached(), chainValue: chainValue)
@@ -183,8 +191,10 @@ enum CheckpointComparison {
         // A ledger writing checkpoints meanwhile prunes the archived versions an older
         // checkpoint reads, and drops its listing in the same transaction: a checkpoint still
         // listed after its entries were read was read whole; otherwise the newest is compared.
+        var tried: [String] = []
         for _ in 0..<5 {
             guard let newest = (try? store.names())?.last else { return .none }
+            tried.append(newest)
             do {
                 let checkpoint = try store.read(newest)
                 let reader = try JournalReader.open(at: journalPath, fileSystem: fileSystem, encryption: encryption)
@@ -217,6 +227,10 @@ enum CheckpointComparison {
             } catch {
                 return .unreadable("\(newest): \(error)")
             }
+        }
+        // The same checkpoint each time: nothing replaced it, its archive lacks its entries.
+        guard Set(tried).count > 1 else {
+            return .unreadable("\(tried.last ?? ""): \(LedgerDirectory.checkpointArchiveName) does not hold this checkpoint's entries; the ledger opens by full replay")
         }
         return .notCompared("a writer replaced each checkpoint before the audit had read it whole; audit again when the ledger is idle to compare one")
     }

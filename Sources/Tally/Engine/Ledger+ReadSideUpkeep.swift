@@ -124,7 +124,8 @@ extension Ledger {
         let (last, chainValue) = (lastSequenceNumber, chainValue)
         let counts = try readSide.rebuild { store throws(LedgerError) in
             let coverage = try StoreRebuild.fold(
-                reader, through: last, personalTexts: personalKeys, into: store, key: readSide.key, progress: progress)
+                reader, through: last, personalTexts: personalKeys, into: store, key: readSide.key,
+                history: StoreRebuild.scratchArchivePath(for: readSide.path.string), progress: progress)
             guard coverage == StoreCoverage(sequenceNumber: last, chainValue: chainValue.bytes) else {
                 throw .readSide("the journal's fold ends at \(coverage.sequenceNumber), not at the ledger's \(last) with its chain value")
             }

@@ -1,3 +1,4 @@
+import Foundation
 import SystemPackage
 import TallyJournal
 import TallyStore
@@ -82,13 +83,35 @@ public struct LedgerDirectory: Sendable, Hashable, CustomStringConvertible {
     /// the journal, and what stood there is kept, never deleted. The writer does it, under its
     /// lock; readers ignore such a path.
     /// - Returns: where it went.
+    /// - Throws: `EEXIST` when the first 1,000 numbers are taken.
     @discardableResult
     static func setAside(_ path: FilePath, fileSystem: any FileSystem) throws(Errno) -> FilePath {
-        var number = 1
-        while fileSystem.fileExists(at: FilePath(path.string + ".set-aside-\(number)")) { number += 1 }
-        let destination = FilePath(path.string + ".set-aside-\(number)")
-        try fileSystem.rename(from: path, to: destination)
-        return destination
+        for number in 1...1_000 {
+            let destination = FilePath(path.string + ".set-aside-\(number)")
+            guard !exists(destination) else { continue }
+            try fileSystem.rename(from: path, to: destination)
+            return destination
+        }
+        throw .fileExists
+    }
+
+    /// Whether anything (a dangling symbolic link included) is at `path`.
+    private static func exists(_ path: FilePath) -> Bool {
+        var status = stat()
+        return lstat(path.string, &status) == 0 || errno != ENOENT
+    }
+
+    /// Makes way for a derived database file at `path` (SQLite would block opening a FIFO and
+    /// follow a symbolic link): a regular file (or nothing) stays, a folder is set aside
+    /// (``setAside(_:fileSystem:)``), anything else is removed.
+    static func clearDerivedFile(_ path: FilePath, fileSystem: any FileSystem) throws(Errno) {
+        var status = stat()
+        guard lstat(path.string, &status) == 0 else { return }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFDIR: try setAside(path, fileSystem: fileSystem)
+        default: try fileSystem.removeFile(at: path)
+        }
     }
 
     /// Makes sure a derived folder (the checkpoints, the read side) is a folder: creates it when

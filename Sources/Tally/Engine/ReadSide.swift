@@ -50,7 +50,7 @@ final class ReadSide: Sendable {
     let status: Status
     /// The open store; replaced by a rebuild.
     private let current: Mutex<LedgerStore?>
-    private let path: FilePath
+    let path: FilePath
     /// The ledger's encryption, whose current key derives the store's page key.
     private let encryption: JournalEncryption?
     var key: SymmetricKey { Self.pageKey(encryption) }
@@ -97,14 +97,15 @@ final class ReadSide: Sendable {
         do {
             try LedgerDirectory.makeDerivedFolder(folder, fileSystem: options.fileSystem)
             // SQLite would block opening a FIFO and follow a symlink: anything but a regular
-            // file (or nothing) at the store's paths goes first (it is only a cache); a folder
-            // there is set aside.
-            for file in storeFiles(path) + [FilePath(LedgerStore.scratchPath(for: path.string))] where !isRegularFileOrAbsent(file) {
-                do throws(Errno) {
-                    try options.fileSystem.removeFile(at: file)
-                } catch .isDirectory {
-                    try LedgerDirectory.setAside(file, fileSystem: options.fileSystem)
-                }
+            // file (or nothing) at the store's paths goes first (it is only a cache).
+            for file in storeFiles(path) { try LedgerDirectory.clearDerivedFile(file, fileSystem: options.fileSystem) }
+            // What a rebuild that did not finish left (killed, or a crash): the scratch store
+            // and its archive may hold texts of people forgotten since (P3). Under the lock.
+            let scratch = LedgerStore.files(at: LedgerStore.scratchPath(for: path.string))
+                + CheckpointArchive.files(at: StoreRebuild.scratchArchivePath(for: path.string))
+            for file in scratch.map({ FilePath($0) }) {
+                try LedgerDirectory.clearDerivedFile(file, fileSystem: options.fileSystem)
+                if options.fileSystem.fileExists(at: file) { try options.fileSystem.removeFile(at: file) }
             }
             if !options.fileSystem.fileExists(at: path) { _ = try options.fileSystem.createFile(at: path) }
         } catch {
@@ -276,23 +277,29 @@ final class ReadSide: Sendable {
     }
 
     /// Rebuilds the store into a new file that `fill` writes (it returns the coverage it
-    /// wrote) and that replaces the old one, clearing a stale mark. On failure the old file is
-    /// left as it was and the store stays stale (the next commit rebuilds it).
+    /// wrote) and that replaces the old one, clearing a stale mark. The old store is served
+    /// (and left as it was when `fill` fails) until the new file is complete; it is closed and
+    /// marked stale just before the swap, and stays stale if the swap fails (the next commit
+    /// rebuilds it).
     func rebuild(filling fill: (LedgerStore) throws(LedgerError) -> StoreCoverage) throws(LedgerError) -> [String: Int] {
         guard let old = current.withLock({ $0 }) else { throw .readSide("this ledger keeps no read-side store (\(status))") }
-        stale.withLock { $0 = true }
-        inUse.withLock { _ in old.close() }
         var fillFailure: LedgerError?
         var coverage: StoreCoverage?
         do throws(StoreError) {
-            let store = try LedgerStore.rebuild(at: path.string, key: key) { built throws(StoreError) in
-                do throws(LedgerError) {
-                    coverage = try fill(built)
-                } catch {
-                    fillFailure = error
-                    throw .database(path: built.path, message: "the rebuild stopped: \(error.message)")
-                }
-            }
+            let store = try LedgerStore.rebuild(
+                at: path.string, key: key,
+                filling: { built throws(StoreError) in
+                    do throws(LedgerError) {
+                        coverage = try fill(built)
+                    } catch {
+                        fillFailure = error
+                        throw .database(path: built.path, message: "the rebuild stopped: \(error.message)")
+                    }
+                },
+                beforeSwap: {
+                    stale.withLock { $0 = true }
+                    inUse.withLock { _ in old.close() }
+                })
             current.withLock { $0 = store }
             stale.withLock { $0 = false }
             stored.withLock { $0 = coverage?.sequenceNumber ?? 0 }

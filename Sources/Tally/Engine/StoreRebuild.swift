@@ -19,12 +19,15 @@ enum StoreRebuild {
     /// archive): the checkpoint interval's default.
     static let windowEvents = 10_000
 
-    /// Where the scratch archive of a rebuild of the store at `storePath` lives.
+    /// Where the scratch archive of a rebuild of the store at `storePath` lives: beside the
+    /// scratch store (`read-side.sqlite.rebuild-history`). The writer's open removes both.
     static func scratchArchivePath(for storePath: String) -> String { LedgerStore.scratchPath(for: storePath) + "-history" }
 
     /// Folds `reader`'s records 1...`last` into `store` (new and empty).
     /// - Parameters:
     ///   - keys: the personal keys texts are opened with (nil: every text redacted).
+    ///   - archivePath: where the scratch archive is written (``scratchArchivePath(for:)``);
+    ///     it is removed before and after.
     ///   - key: the page key the scratch archive is sealed with (the store's).
     ///   - window: the events folded between two commits (``windowEvents``; tests take fewer).
     ///   - progress: (events folded, events in all), after each window.
@@ -34,9 +37,9 @@ enum StoreRebuild {
     ///   written or read; journal and codec errors of the fold.
     static func fold(
         _ reader: JournalReader, through last: UInt64, personalTexts keys: PersonalKeyRing?,
-        into store: LedgerStore, key: SymmetricKey, window: Int = windowEvents, progress: (Int, Int) -> Void = { _, _ in }
+        into store: LedgerStore, key: SymmetricKey, history archivePath: String, window: Int = windowEvents,
+        progress: (Int, Int) -> Void = { _, _ in }
     ) throws(LedgerError) -> StoreCoverage {
-        let archivePath = scratchArchivePath(for: store.path)
         CheckpointArchive.remove(at: archivePath)
         defer { CheckpointArchive.remove(at: archivePath) }
         let archive: CheckpointArchive
@@ -79,15 +82,5 @@ enum StoreRebuild {
             try commit(&whole, through: folded.lastSequenceNumber, chainValue: folded.chainValue)
         }
         return coverage
-    }
-}
-
-extension FoldedState {
-    /// After every changed entry was written to the archive `reader` reads (as of its sequence
-    /// number): keeps in memory only what changes from now on.
-    mutating func settle(reader: ArchiveReader) {
-        let written = self
-        state.settle(written: written.state, reader: reader)
-        readModels.settle(written: written.readModels, reader: reader)
     }
 }
