@@ -235,6 +235,13 @@ struct ReadSideTests {
         }
         let expected = try LedgerReplay.replay(at: path).readModels.wallets.balances()
         #expect(try LedgerReplay.replay(at: path).lastSequenceNumber > 0, "a reader folds the journal whatever stands there")
+        if variant == "checkpoints is a file" {
+            let store = try #require(try Ledger.currentStore(at: path), "the store is served: a file in place of the checkpoints is no evidence")
+            #expect(try store.walletBalances() == expected)
+            store.close()
+        } else {
+            #expect(try Ledger.currentStore(at: path) == nil, "no store is served from a path of the wrong kind")
+        }
         let reopened = try await Ledger.open(at: path, options: Self.options())
         #expect(try await reopened.readModels.wallets.balances() == expected)
         try await Self.expectStoreMatches(reopened)
