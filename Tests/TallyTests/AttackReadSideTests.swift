@@ -195,6 +195,7 @@ struct AttackReadSideTests {
         let contact: PersonID = s.ids.next()
         try await ledger.execute(s.command(.addPerson(personID: contact, name: marker)))
         for _ in 0..<3 { try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(500)))) }
+        _ = await ledger.store  // the store writer commits off the actor: wait for it
         let file = Self.storeFile(path)
         #expect(try Self.walFramesContaining(marker, walPath: file + "-wal") > 0, "the control: the name is in the WAL before")
         // A reader holding a snapshot, as a concurrent `currentStore` reader does while it reads.

@@ -37,7 +37,8 @@ struct StoreRebuildTests {
             history: scratch, window: window,
             progress: { _, _ in
                 windows += 1
-                if FileManager.default.fileExists(atPath: scratch) { archiveSeen += 1 }
+                let mode = (try? FileManager.default.attributesOfItem(atPath: scratch)[.posixPermissions] as? Int) ?? nil
+                if mode == 0o600 { archiveSeen += 1 }  // there, and readable by the owner only (E18)
             })
         #expect(coverage == live.coverage)
         let rebuilt = try store.contentDigests()
@@ -49,7 +50,7 @@ struct StoreRebuildTests {
         let windowsMax = Int(reader.lastSequenceNumber) / window + 1
         #expect(window >= Int(reader.lastSequenceNumber) ? windows == 1 : (windows > windowsMax / 2 && windows <= windowsMax),
                 "the control: \(windows) windows committed of at most \(windowsMax)")
-        #expect(window >= Int(reader.lastSequenceNumber) || archiveSeen == windows, "the history went through the scratch archive at \(storePath) + .rebuild-history")
+        #expect(window >= Int(reader.lastSequenceNumber) || archiveSeen == windows, "the history went through the scratch archive at \(storePath) + .rebuild-history, created 0600")
         #expect(CheckpointArchive.files(at: scratch).allSatisfy { !FileManager.default.fileExists(atPath: $0) }, "the scratch archive was removed")
     }
 

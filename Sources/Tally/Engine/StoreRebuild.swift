@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 import TallyJournal
 import TallyModel
 import TallyProjections
@@ -42,6 +43,10 @@ enum StoreRebuild {
     ) throws(LedgerError) -> StoreCoverage {
         CheckpointArchive.remove(at: archivePath)
         defer { CheckpointArchive.remove(at: archivePath) }
+        // Created 0600 first: SQLite gives the WAL and shared memory the database file's mode.
+        guard FileManager.default.createFile(atPath: archivePath, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+            throw .readSide("\(archivePath): cannot create the rebuild's scratch archive")
+        }
         let archive: CheckpointArchive
         do {
             archive = try CheckpointArchive(path: archivePath, key: key)
