@@ -106,8 +106,9 @@ extension Ledger {
     }
 
     /// Rebuilds the read-side store from the journal alone (`tally rebuild`): folds every event
-    /// from the first into a new store file, in bounded memory (`StoreRebuild`, Docs/Engine.md "Read side"), checks that
-    /// the fold ends where the ledger does, and swaps the new file in. Writers wait meanwhile.
+    /// from the first into a new store file, in bounded memory (`StoreRebuild`, Docs/Engine.md
+    /// "Read side"), checks that the fold ends where the ledger does, and swaps the new file
+    /// in. Writers wait meanwhile.
     /// - Parameter progress: called with (events folded, events in all) now and then.
     /// - Returns: the store's row counts per table afterwards.
     /// - Throws: ``LedgerError/readSide(_:)`` when the ledger keeps no store or it cannot be
