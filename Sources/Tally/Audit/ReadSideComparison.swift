@@ -31,7 +31,7 @@ enum ReadSideComparison {
     ) -> ReadSideStatus {
         guard fileSystem.isOperatingSystemFileSystem else { return .notCompared("the ledger runs on an injected file system") }
         let path = ReadSide.storePath(in: directory)
-        guard ReadSide.storeFiles(path).allSatisfy(ReadSide.isRegularFileOrAbsent) else {
+        guard ReadSide.storeFiles(path).allSatisfy(LedgerDirectory.isRegularFileOrAbsent) else {
             return .damaged("\(path) is not a regular file")
         }
         guard let size = try? FileManager.default.attributesOfItem(atPath: path.string)[.size] as? Int, size > 0 else { return .none }

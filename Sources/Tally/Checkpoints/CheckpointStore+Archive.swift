@@ -18,7 +18,7 @@ extension CheckpointStore {
         guard creating else {
             guard fileSystem.isOperatingSystemFileSystem else { return nil }
             let files = CheckpointArchive.files(at: archivePath.string).map { FilePath($0) }
-            guard fileSystem.fileExists(at: archivePath), files.allSatisfy(ReadSide.isRegularFileOrAbsent) else { return nil }
+            guard fileSystem.fileExists(at: archivePath), files.allSatisfy(LedgerDirectory.isRegularFileOrAbsent) else { return nil }
             return try? CheckpointArchive(path: archivePath.string, key: ReadSide.pageKey(encryption))
         }
         return try? openArchiveForWriting()

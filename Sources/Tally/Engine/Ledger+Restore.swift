@@ -85,13 +85,12 @@ extension Ledger {
 
     /// The target must not exist, or be an empty directory (not a file, not a symbolic link).
     package static func requireEmptyTarget(_ target: LedgerDirectory) throws(LedgerError) {
-        var status = stat()
-        guard lstat(target.path.string, &status) == 0 else { return }
-        switch status.st_mode & S_IFMT {
-        case S_IFDIR: break
-        case S_IFLNK:
+        switch LedgerDirectory.kind(at: target.path) {
+        case .absent, .unknown: return
+        case .directory: break
+        case .symbolicLink:
             throw .restoreTargetNotEmpty("\(target) is a symbolic link; restore into a new or empty directory (a link is not followed)")
-        default:
+        case .regularFile, .other:
             throw .restoreTargetNotEmpty("\(target) is a file, not a directory; restore into a new or empty directory")
         }
         let names = try? FileManager.default.contentsOfDirectory(atPath: target.path.string)

@@ -88,29 +88,48 @@ public struct LedgerDirectory: Sendable, Hashable, CustomStringConvertible {
     static func setAside(_ path: FilePath, fileSystem: any FileSystem) throws(Errno) -> FilePath {
         for number in 1...1_000 {
             let destination = FilePath(path.string + ".set-aside-\(number)")
-            guard !exists(destination) else { continue }
+            guard Self.kind(at: destination) == .absent else { continue }
             try fileSystem.rename(from: path, to: destination)
             return destination
         }
         throw .fileExists
     }
 
-    /// Whether anything (a dangling symbolic link included) is at `path`.
-    private static func exists(_ path: FilePath) -> Bool {
+    /// What stands at a path, a symbolic link not followed.
+    enum EntryKind: Equatable {
+        case absent, regularFile, directory, symbolicLink
+        /// Anything else: a FIFO, a socket, a device.
+        case other
+        /// `lstat` failed for another reason than the path missing (no permission, an I/O error).
+        case unknown
+    }
+
+    /// What stands at `path` (`lstat`: a symbolic link, dangling or not, is one).
+    static func kind(at path: FilePath) -> EntryKind {
         var status = stat()
-        return lstat(path.string, &status) == 0 || errno != ENOENT
+        guard lstat(path.string, &status) == 0 else { return errno == ENOENT ? .absent : .unknown }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return .regularFile
+        case S_IFDIR: return .directory
+        case S_IFLNK: return .symbolicLink
+        default: return .other
+        }
+    }
+
+    /// Whether `path` is a regular file (a symbolic link is not followed) or nothing: the only
+    /// things SQLite may open at a database path.
+    static func isRegularFileOrAbsent(_ path: FilePath) -> Bool {
+        [.regularFile, .absent].contains(kind(at: path))
     }
 
     /// Makes way for a derived database file at `path` (SQLite would block opening a FIFO and
     /// follow a symbolic link): a regular file (or nothing) stays, a folder is set aside
     /// (``setAside(_:fileSystem:)``), anything else is removed.
     static func clearDerivedFile(_ path: FilePath, fileSystem: any FileSystem) throws(Errno) {
-        var status = stat()
-        guard lstat(path.string, &status) == 0 else { return }
-        switch status.st_mode & S_IFMT {
-        case S_IFREG: return
-        case S_IFDIR: try setAside(path, fileSystem: fileSystem)
-        default: try fileSystem.removeFile(at: path)
+        switch kind(at: path) {
+        case .absent, .regularFile, .unknown: return
+        case .directory: try setAside(path, fileSystem: fileSystem)
+        case .symbolicLink, .other: try fileSystem.removeFile(at: path)
         }
     }
 

@@ -172,13 +172,6 @@ final class ReadSide: Sendable {
         LedgerStore.files(at: path.string).map { FilePath($0) }
     }
 
-    /// Whether `path` is a regular file (not followed if a symbolic link) or does not exist.
-    static func isRegularFileOrAbsent(_ path: FilePath) -> Bool {
-        var status = stat()
-        guard lstat(path.string, &status) == 0 else { return errno == ENOENT }
-        return status.st_mode & S_IFMT == S_IFREG
-    }
-
     /// The store's page key: derived from the ledger's current key when the journal is
     /// encrypted (a rotated key makes the old store unreadable: it is rebuilt), else the public
     /// integrity key.
@@ -369,7 +362,7 @@ extension Ledger {
     ) throws(LedgerError) -> CoveredStore? {
         _ = try LedgerSwap.recover(LedgerDirectory(directory), fileSystem: fileSystem)
         let path = ReadSide.storePath(in: directory)
-        guard fileSystem.fileExists(at: path), ReadSide.storeFiles(path).allSatisfy(ReadSide.isRegularFileOrAbsent) else { return nil }
+        guard fileSystem.fileExists(at: path), ReadSide.storeFiles(path).allSatisfy(LedgerDirectory.isRegularFileOrAbsent) else { return nil }
         // The store's coverage first, the journal's end after: a writer makes a batch durable in
         // the journal before it commits it to the store, so the journal opened now reaches
         // whatever the store covered a moment ago (the other order finds a store "ahead").
