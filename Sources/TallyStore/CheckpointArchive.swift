@@ -145,15 +145,29 @@ public final class CheckpointArchive: Sendable {
     public func entries(
         space: UInt8, from lower: [UInt8]? = nil, through upper: [UInt8]? = nil, asOf sequence: UInt64
     ) throws(StoreError) -> [(key: [UInt8], value: [UInt8])] {
+        var condition = ""
+        var arguments: StatementArguments = []
+        if let lower, let upper {
+            condition = " AND key BETWEEN ? AND ?"
+            arguments = [Data(lower), Data(upper)]
+        }
+        return try entries(space: space, asOf: sequence, where: condition, arguments, limit: nil)
+    }
+
+    /// Up to `limit` entries of `space` as of checkpoint `sequence` whose keys come after `key`
+    /// (from the first when nil), in key order: a space read page by page, in bounded memory
+    /// (the audit compares two archives so).
+    public func entries(space: UInt8, after key: [UInt8]?, limit: Int, asOf sequence: UInt64) throws(StoreError) -> [(key: [UInt8], value: [UInt8])] {
+        try entries(space: space, asOf: sequence, where: key == nil ? "" : " AND key > ?", key.map { [Data($0)] } ?? [], limit: limit)
+    }
+
+    private func entries(
+        space: UInt8, asOf sequence: UInt64, where condition: String, _ arguments: StatementArguments, limit: Int?
+    ) throws(StoreError) -> [(key: [UInt8], value: [UInt8])] {
         try database.readOneStatement { database in
-            var sql = "SELECT key, value, MAX(version) FROM entries WHERE space = ? AND version <= ?"
-            var arguments: StatementArguments = [Int64(space), Int64(bitPattern: sequence)]
-            if let lower, let upper {
-                sql += " AND key BETWEEN ? AND ?"
-                arguments += [Data(lower), Data(upper)]
-            }
-            sql += " GROUP BY key ORDER BY key"
-            return try GRDB.Row.fetchAll(database, sql: sql, arguments: arguments).map { row in
+            var sql = "SELECT key, value, MAX(version) FROM entries WHERE space = ? AND version <= ?" + condition + " GROUP BY key ORDER BY key"
+            if let limit { sql += " LIMIT \(limit)" }
+            return try GRDB.Row.fetchAll(database, sql: sql, arguments: [Int64(space), Int64(bitPattern: sequence)] + arguments).map { row in
                 ([UInt8](try row.decode(Data.self, atIndex: 0)), [UInt8](try row.decode(Data.self, atIndex: 1)))
             }
         }

@@ -1,12 +1,17 @@
+import Crypto
+import Foundation
 import SystemPackage
 import TallyJournal
 import TallyModel
 import TallyProjections
+import TallyStore
 
 /// A full audit of a ledger directory: the journal's frames, checksums, hash chain and
 /// sequence continuity; every event decodable; the domain invariants (shares sum to their
 /// amounts, S3/S7; group balances sum to zero, S8; every event applicable to the read models);
-/// and the newest checkpoint equal to a replay from the journal alone.
+/// the newest checkpoint and the read-side store equal to what one fold of the journal alone
+/// gives at their sequence numbers. The fold streams (``StoreRebuild``): memory does not grow
+/// with the history.
 public enum LedgerAudit {
     /// Audits the ledger in `directory` without the writer lock.
     ///
@@ -24,6 +29,15 @@ public enum LedgerAudit {
     public static func audit(
         at directory: FilePath, chainKey: [UInt8]? = nil, encryption: JournalEncryption? = nil,
         fileSystem: any FileSystem = PosixFileSystem(), progress: (@Sendable (Int64) -> Void)? = nil
+    ) throws(LedgerError) -> AuditReport {
+        try audit(at: directory, chainKey: chainKey, encryption: encryption, fileSystem: fileSystem, progress: progress, window: StoreRebuild.windowEvents)
+    }
+
+    /// ``audit(at:chainKey:encryption:fileSystem:progress:)`` with the fold's history written
+    /// to its scratch archive every `window` events (tests take a few).
+    static func audit(
+        at directory: FilePath, chainKey: [UInt8]?, encryption: JournalEncryption?,
+        fileSystem: any FileSystem, progress: (@Sendable (Int64) -> Void)?, window: Int
     ) throws(LedgerError) -> AuditReport {
         _ = try LedgerSwap.recover(LedgerDirectory(directory), fileSystem: fileSystem)
         let journalPath = LedgerDirectory(directory).journal
@@ -48,36 +62,39 @@ public enum LedgerAudit {
                 message: "\(error.message); personal texts are checked as redacted"))
         }
         if fileSystem.isOperatingSystemFileSystem { report.problems += LedgerPermissions.problems(in: directory) }
-        let folded: FoldedState
+        // What the fold is compared with is read before the journal is opened: a store commits,
+        // and a checkpoint is written, only what the journal holds already.
+        let live = ReadSideComparison.live(directory: directory, encryption: encryption, fileSystem: fileSystem)
+        let checkpoints = CheckpointStore(directory: LedgerDirectory(directory).checkpoints, fileSystem: fileSystem, encryption: encryption)
+        let newestCheckpoint = (try? checkpoints.names())?.last
         let reader: JournalReader
         do {
             // The verifier listed the damage; the prefix before it is still folded and checked,
             // and a journal shorter than the checkpoints or key store prove is a problem too.
-            let evidence = try LedgerEvidence.gather(
-                checkpoints: CheckpointStore(
-                    directory: LedgerDirectory(directory).checkpoints, fileSystem: fileSystem, encryption: encryption),
-                keys: keys)
+            let evidence = try LedgerEvidence.gather(checkpoints: checkpoints, keys: keys)
             reader = try JournalReader.open(
                 at: journalPath, fileSystem: fileSystem, encryption: encryption, evidence: evidence, allowingDamage: true)
-            for missing in reader.recoveryReport.problems where missing.kind == .missingRecords {
-                report.problems.append(AuditProblem(code: missing.kind.rawValue, location: missing.location, message: missing.detail))
-            }
-            folded = try foldCheckingInvariants(reader, personalTexts: keys, into: &report)
         } catch {
             let code = (error as? JournalError)?.code ?? "journalUnreadable"
             report.problems.append(AuditProblem(code: code, location: nil, message: "\(error)"))
             return report
         }
-        checkDomainInvariants(folded, into: &report)
+        for missing in reader.recoveryReport.problems where missing.kind == .missingRecords {
+            report.problems.append(AuditProblem(code: missing.kind.rawValue, location: missing.location, message: missing.detail))
+        }
+        // The key file as of now, read after the journal (a key is on disk before the event that
+        // uses it): a writer beside the audit adds people the first read lacks.
+        if keys != nil, let later = try? PersonalKeyRing.load(ledgerDirectory: directory, fileSystem: fileSystem, encryption: encryption, readOnly: true) {
+            keys = later
+        }
+        try foldComparing(
+            reader, live: live, checkpoint: CheckpointComparison.candidate(newestCheckpoint, in: checkpoints, reader: reader),
+            keys: keys, encryption: encryption, fileSystem: fileSystem, window: window, into: &report)
         for (person, count) in (keys?.unopened ?? [:]).sorted(by: { $0.key.description < $1.key.description }) {
             report.problems.append(AuditProblem(
                 code: "personalTextUnreadable", rule: "P2", location: nil,
                 message: "\(count) personal text(s) of \(person), who was never forgotten, cannot be opened: their key is missing from \(LedgerDirectory.personalKeysName); restore it from a backup of the ledger directory"))
         }
-        report.checkpoint = CheckpointComparison.compare(
-            store: CheckpointStore(
-                directory: LedgerDirectory(directory).checkpoints, fileSystem: fileSystem, encryption: encryption),
-            journalPath: journalPath, fileSystem: fileSystem, encryption: encryption, personalTexts: keys)
         switch report.checkpoint {
         case .none, .matchesReplay, .notCompared: break
         case .differs(let sequenceNumber, let reason):
@@ -89,8 +106,6 @@ public enum LedgerAudit {
                 code: "checkpointUnreadable", location: nil,
                 message: "\(reason); the ledger opens by full replay, delete the file to stop this warning"))
         }
-        report.readSide = ReadSideComparison.compare(
-            directory: directory, encryption: encryption, fileSystem: fileSystem, reader: reader, folded: folded, personalTexts: keys)
         switch report.readSide {
         case .none, .matchesReplay, .notCompared: break
         case .differs(let sequenceNumber, let reason):
@@ -105,38 +120,126 @@ public enum LedgerAudit {
         return report
     }
 
-    /// Decodes and folds every event, checking per-event invariants; stops at the first event
-    /// that does not decode (later state would be meaningless).
-    private static func foldCheckingInvariants(
-        _ reader: JournalReader, personalTexts keys: PersonalKeyRing?, into report: inout AuditReport
-    ) throws -> FoldedState {
-        var folded = FoldedState()
-        try reader.forEachFrame(from: 1) { frame in
-            for record in frame.records {
-                let location = JournalLocation(segment: frame.segment, offset: frame.offset, sequenceNumber: record.sequenceNumber)
-                let event: Event
-                do throws(LedgerError) {
-                    event = try Ledger.decode(record, personalTexts: keys)
-                } catch {
-                    report.problems.append(AuditProblem(code: "eventUndecodable", location: location, message: error.message))
-                    return false
-                }
-                for problem in shareProblems(in: event.payload) {
-                    report.problems.append(AuditProblem(code: "sharesDoNotSumToAmount", rule: problem.rule, location: location, message: problem.message))
-                }
-                do throws(LedgerError) {
-                    try folded.apply(event, sequenceNumber: record.sequenceNumber, at: location)
-                } catch {
-                    let problem: JournalProblem? = if case .storage(.corruption(let problem)) = error { problem } else { nil }
-                    report.problems.append(AuditProblem(
-                        code: error.code, location: problem?.location ?? location, message: problem?.detail ?? error.message))
-                    return false
-                }
-                report.eventsDecoded += 1
+    /// Folds the journal once, front to back, checking every event (it decodes, its shares sum
+    /// to its amount) and, at the end, the domain invariants. The fold keeps its history in a
+    /// scratch archive and, when there is a live store to compare, writes a scratch store, as
+    /// `tally rebuild` does (``StoreRebuild``): memory does not grow with the history. Where it
+    /// passes the newest checkpoint's sequence number it is compared with that checkpoint;
+    /// where it passes the live store's, the scratch store is compared with the live one,
+    /// table by table. It stops at the first event that does not decode (later state would be
+    /// meaningless); a comparison beyond it is not made.
+    private static func foldComparing(
+        _ reader: JournalReader, live: ReadSideComparison.Live, checkpoint: CheckpointComparison.Found,
+        keys: PersonalKeyRing?, encryption: JournalEncryption?, fileSystem: any FileSystem, window: Int, into report: inout AuditReport
+    ) throws(LedgerError) {
+        var stops: Set<UInt64> = []
+        var liveStore: (coverage: StoreCoverage, tables: [String: String])?
+        switch live {
+        case .settled(let status):
+            report.readSide = status
+        case .compare(let coverage, let tables):
+            if let status = ReadSideComparison.check(coverage, against: reader) {
+                report.readSide = status
+            } else {
+                liveStore = (coverage, tables)
             }
-            return true
         }
-        return folded
+        var candidate: CheckpointComparison.Candidate?
+        switch checkpoint {
+        case .settled(let status):
+            report.checkpoint = status
+        case .compare(let found):
+            candidate = found
+            stops.insert(found.checkpoint.sequenceNumber)
+        }
+        defer { candidate?.archive?.close() }
+        // On an injected file system (tests) there is no SQLite: the fold stays in memory.
+        let scratch = try fileSystem.isOperatingSystemFileSystem ? ScratchFolder() : nil
+        defer { scratch?.remove() }
+        let pageKey = ReadSide.pageKey(encryption)
+        var store: LedgerStore?
+        if let liveStore, let scratch {
+            do throws(StoreError) {
+                store = try scratch.store(key: pageKey)
+                stops.insert(liveStore.coverage.sequenceNumber)
+            } catch {
+                report.readSide = .notCompared("the scratch store could not be built: \(error)")
+            }
+        }
+        defer { store?.close() }
+        let last = reader.lastSequenceNumber
+        var compared = (checkpoint: false, store: false)
+        var folded = FoldedState()
+        do throws(LedgerError) {
+            try StoreRebuild.fold(
+                reader, through: last, personalTexts: keys, into: store, key: pageKey, history: scratch?.archivePath, window: window, stops: stops,
+                visit: { committed in
+                    report.eventsDecoded += 1
+                    let problems = shareProblems(in: committed.event.payload)
+                    guard !problems.isEmpty else { return }
+                    let location = reader.location(of: committed.sequenceNumber)
+                    for problem in problems {
+                        report.problems.append(AuditProblem(code: "sharesDoNotSumToAmount", rule: problem.rule, location: location, message: problem.message))
+                    }
+                },
+                reached: { folded, sequenceNumber, history throws(LedgerError) in
+                    if let candidate, candidate.checkpoint.sequenceNumber == sequenceNumber {
+                        report.checkpoint = CheckpointComparison.compare(candidate, with: folded, history: history)
+                        compared.checkpoint = true
+                    }
+                    if let liveStore, liveStore.coverage.sequenceNumber == sequenceNumber, let store {
+                        report.readSide = ReadSideComparison.compare(liveStore.tables, coverage: liveStore.coverage, with: store, journalLast: last)
+                        compared.store = true
+                    }
+                },
+                end: { end in
+                    checkDomainInvariants(end, into: &report)
+                    folded = end
+                })
+        } catch .readSide(let reason) {
+            report.problems.append(AuditProblem(code: "auditIncomplete", location: nil, message: "the audit's scratch files: \(reason)"))
+        } catch {
+            let problem: JournalProblem? = if case .storage(.corruption(let problem)) = error { problem } else { nil }
+            report.problems.append(AuditProblem(
+                code: problem == nil ? "eventUndecodable" : error.code,
+                location: problem?.location ?? reader.location(of: folded.state.nextSequenceNumber), message: problem?.detail ?? error.message))
+        }
+        let reached = folded.state.nextSequenceNumber - 1
+        if let candidate, !compared.checkpoint {
+            report.checkpoint = .notCompared("the journal's fold stops at sequence \(reached), before the checkpoint's \(candidate.checkpoint.sequenceNumber)")
+        }
+        if let liveStore, store != nil, !compared.store {
+            report.readSide = .notCompared("the journal's fold stops at sequence \(reached), before the store's \(liveStore.coverage.sequenceNumber)")
+        }
+    }
+
+    /// A folder of the audit's own in the temporary directory (0700), for the fold's scratch
+    /// store and archive; removed afterwards.
+    private struct ScratchFolder {
+        let path: FilePath
+
+        init() throws(LedgerError) {
+            path = FilePath(FileManager.default.temporaryDirectory.path).appending("tally-audit-\(UUID().uuidString)")
+            do {
+                try FileManager.default.createDirectory(atPath: path.string, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw .readSide("\(path): cannot create the audit's scratch folder: \(error)")
+            }
+        }
+
+        var archivePath: String { StoreRebuild.scratchArchivePath(for: storePath) }
+
+        private var storePath: String { path.appending(LedgerDirectory.readSideStoreName).string }
+
+        /// A new, empty store (0600).
+        func store(key: SymmetricKey) throws(StoreError) -> LedgerStore {
+            guard FileManager.default.createFile(atPath: storePath, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+                throw .database(path: storePath, message: "cannot create the audit's scratch store")
+            }
+            return try LedgerStore(path: storePath, key: key)
+        }
+
+        func remove() { try? FileManager.default.removeItem(atPath: path.string) }
     }
 
     /// S3/S7: resolved shares stored in an event sum exactly to its amount.

@@ -20,40 +20,43 @@ public enum ReadSideStatus: Sendable, Hashable {
     case notCompared(String)
 }
 
-/// `tally audit`'s check of the read side: the store is compared table by table, in one read
-/// snapshot, with a scratch store rebuilt from a fold of the journal through the sequence
-/// number the store covers. So an edited row, a damaged page or rows of another history are
-/// found even where the page seal cannot tell (an unencrypted store's seal uses a public key).
+/// `tally audit`'s check of the read side: the store's tables, digested in one read snapshot
+/// before the journal is opened (a store commits only what the journal already holds), are
+/// compared with those of the scratch store the audit's one fold of the journal writes, when
+/// that fold reaches the sequence number the store covers. So an edited row, a damaged page or
+/// rows of another history are found even where the page seal cannot tell (an unencrypted
+/// store's seal uses a public key).
 enum ReadSideComparison {
-    static func compare(
-        directory: FilePath, encryption: JournalEncryption?, fileSystem: any FileSystem, reader: JournalReader,
-        folded: FoldedState, personalTexts keys: PersonalKeyRing?
-    ) -> ReadSideStatus {
-        guard fileSystem.isOperatingSystemFileSystem else { return .notCompared("the ledger runs on an injected file system") }
+    /// What the audit knows of the live store before it folds the journal.
+    enum Live {
+        /// Its coverage and its tables' digests, to compare with the scratch store there.
+        case compare(StoreCoverage, tables: [String: String])
+        /// Nothing to compare: the status is known already.
+        case settled(ReadSideStatus)
+    }
+
+    /// The ledger's store in `directory`, digested table by table in one read snapshot.
+    static func live(directory: FilePath, encryption: JournalEncryption?, fileSystem: any FileSystem) -> Live {
+        guard fileSystem.isOperatingSystemFileSystem else { return .settled(.notCompared("the ledger runs on an injected file system")) }
         let path = ReadSide.storePath(in: directory)
         guard ReadSide.storeFiles(path).allSatisfy(LedgerDirectory.isRegularFileOrAbsent) else {
-            return .damaged("\(path) is not a regular file")
+            return .settled(.damaged("\(path) is not a regular file"))
         }
-        guard let size = try? FileManager.default.attributesOfItem(atPath: path.string)[.size] as? Int, size > 0 else { return .none }
-        let key = ReadSide.pageKey(encryption)
-        let found: (coverage: StoreCoverage?, tables: [String: String])
+        guard let size = try? FileManager.default.attributesOfItem(atPath: path.string)[.size] as? Int, size > 0 else { return .settled(.none) }
         do throws(StoreError) {
-            let live = try LedgerStore(path: path.string, key: key)
+            let live = try LedgerStore(path: path.string, key: ReadSide.pageKey(encryption))
             defer { live.close() }
-            found = try live.contentDigests()
+            let found = try live.contentDigests()
+            guard let coverage = found.coverage else { return .settled(.none) }
+            return .compare(coverage, tables: found.tables)
         } catch {
-            return error.isDamage ? .damaged(error.description) : .notCompared(error.description)
+            return .settled(error.isDamage ? .damaged(error.description) : .notCompared(error.description))
         }
-        guard let coverage = found.coverage else { return .none }
-        var reader = reader
-        var keys = keys
-        if coverage.sequenceNumber > reader.lastSequenceNumber,
-           let (laterKeys, later) = try? LedgerReplay.openForReading(at: directory, encryption: encryption, fileSystem: fileSystem, allowingDamage: false) {
-            // A writer moved on since the audit opened the journal: the store may be that far,
-            // with people whose keys the key file gained since.
-            reader = later
-            keys = laterKeys
-        }
+    }
+
+    /// What the store's coverage tells before any fold: nil when the journal has a frame ending
+    /// at the store's sequence number with its chain value (the fold then compares there).
+    static func check(_ coverage: StoreCoverage, against reader: JournalReader) -> ReadSideStatus? {
         let last = reader.lastSequenceNumber
         guard coverage.sequenceNumber <= last else {
             return .differs(sequenceNumber: coverage.sequenceNumber, reason: "it covers sequence \(coverage.sequenceNumber), beyond the journal's last \(last): the journal lost events it showed, or the store is of another ledger")
@@ -61,34 +64,19 @@ enum ReadSideComparison {
         guard ReadSide.journalPosition(reader, endingAt: coverage.sequenceNumber) == coverage else {
             return .differs(sequenceNumber: coverage.sequenceNumber, reason: "its chain value at sequence \(coverage.sequenceNumber) is not the journal's (another ledger, or a rewritten journal)")
         }
-        let expected: StoreSnapshot
-        if coverage.sequenceNumber == folded.state.nextSequenceNumber - 1 {
-            expected = StoreSnapshot(folded.state, folded.readModels)
-        } else {
-            do throws(LedgerError) {
-                let replayed = try LedgerReplay.fold(reader, from: FoldedState(), through: coverage.sequenceNumber, personalTexts: keys)
-                expected = StoreSnapshot(replayed.state, replayed.readModels)
-            } catch {
-                return .notCompared("the journal could not be folded to the store's sequence \(coverage.sequenceNumber): \(error.message)")
-            }
-        }
-        let scratchFolder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-audit-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: scratchFolder) }
+        return nil
+    }
+
+    /// The live store's `tables` (covering `coverage`) against `scratch`, which the fold of the
+    /// journal has just committed through the same sequence number; `last` is the journal's.
+    static func compare(_ tables: [String: String], coverage: StoreCoverage, with scratch: LedgerStore, journalLast last: UInt64) -> ReadSideStatus {
         let rebuilt: [String: String]
         do throws(StoreError) {
-            do {
-                try FileManager.default.createDirectory(at: scratchFolder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-            } catch {
-                throw .database(path: scratchFolder.path, message: "cannot create the scratch store's folder: \(error)")
-            }
-            let scratch = try LedgerStore.rebuild(
-                at: scratchFolder.appendingPathComponent(LedgerDirectory.readSideStoreName).path, key: key, from: expected, coverage: coverage)
-            defer { scratch.close() }
             rebuilt = try scratch.contentDigests().tables
         } catch {
-            return .notCompared("the scratch store could not be built: \(error)")
+            return .notCompared("the scratch store could not be read: \(error)")
         }
-        let differing = rebuilt.keys.filter { found.tables[$0] != rebuilt[$0] }.sorted()
+        let differing = rebuilt.keys.filter { tables[$0] != rebuilt[$0] }.sorted()
         guard differing.isEmpty else {
             return .differs(sequenceNumber: coverage.sequenceNumber, reason: "table(s) \(differing.joined(separator: ", ")) hold rows a rebuild from the journal does not")
         }

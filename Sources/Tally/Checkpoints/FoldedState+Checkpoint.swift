@@ -180,58 +180,103 @@ extension Checkpoint {
     }
 }
 
-/// Audit: the newest checkpoint against a replay of the journal alone.
+/// Audit: the newest checkpoint against the audit's one fold of the journal alone, compared
+/// when the fold reaches the checkpoint's sequence number.
 enum CheckpointComparison {
-    static func compare(
-        store: CheckpointStore, journalPath: FilePath, fileSystem: any FileSystem, encryption: JournalEncryption?,
-        personalTexts keys: PersonalKeyRing?
-    ) -> CheckpointStatus {
+    /// The newest checkpoint, read and checked against the journal before the fold.
+    struct Candidate {
+        let name: String
+        let checkpoint: Checkpoint
+        /// Its state as restored (reading the archive for what it keeps there).
+        let restored: FoldedState
+        /// The ledger's archive, when the checkpoint keeps its history there.
+        let archive: CheckpointArchive?
+    }
+
+    /// What the audit knows of the newest checkpoint before it folds the journal.
+    enum Found {
+        /// A checkpoint to compare with the fold at its sequence number.
+        case compare(Candidate)
+        /// Nothing to compare: the status is known already.
+        case settled(CheckpointStatus)
+    }
+
+    /// The checkpoint `name` in `store` (the newest when the audit began, read before the
+    /// journal so that the journal holds what it covers), checked against `reader`'s journal and
+    /// restored. A writer beside the audit removes a checkpoint, and prunes its archived
+    /// versions, two checkpoints after it: one that fails while a newer one exists was replaced,
+    /// and is not compared.
+    static func candidate(_ name: String?, in store: CheckpointStore, reader: JournalReader) -> Found {
+        guard let name else { return .settled(.none) }
         let archive = store.openArchive(creating: false)
-        defer { archive?.close() }
-        // A ledger writing checkpoints meanwhile prunes the archived versions an older
-        // checkpoint reads, and drops its listing in the same transaction: a checkpoint still
-        // listed after its entries were read was read whole; otherwise the newest is compared.
-        var tried: [String] = []
-        for _ in 0..<5 {
-            guard let newest = (try? store.names())?.last else { return .none }
-            tried.append(newest)
-            do {
-                let checkpoint = try store.read(newest)
-                let reader = try JournalReader.open(at: journalPath, fileSystem: fileSystem, encryption: encryption)
-                try checkpoint.check(against: reader)
-                var restored = try FoldedState(checkpoint: checkpoint, archive: archive)
-                let archiveReader = restored.state.archiveReader
-                restored = restored.detached()
-                if let archive, archiveReader != nil {
-                    guard (try? archive.checkpoints())?[checkpoint.sequenceNumber] == checkpoint.chainValue.bytes else { continue }
+        do throws(CheckpointDefect) {
+            let checkpoint = try store.read(name)
+            try checkpoint.check(against: reader)
+            let restored = try FoldedState(checkpoint: checkpoint, archive: archive)
+            if !checkpoint.hasArchivedHistory { archive?.close() }
+            return .compare(Candidate(name: name, checkpoint: checkpoint, restored: restored, archive: checkpoint.hasArchivedHistory ? archive : nil))
+        } catch {
+            archive?.close()
+            if let newest = (try? store.names())?.last, newest != name { return .settled(.notCompared(replacedMessage)) }
+            if case .archiveLacks = error {
+                return .settled(.unreadable("\(name): \(LedgerDirectory.checkpointArchiveName) does not hold this checkpoint's entries; the ledger opens by full replay"))
+            }
+            return .settled(.unreadable("\(name): \(error)"))
+        }
+    }
+
+    private static let replacedMessage = "a writer replaced the checkpoint before the audit had compared it; audit again when the ledger is idle to compare one"
+
+    /// Entries of one archived space compared per page.
+    private static let pageEntries = 1_024
+
+    /// `candidate` against `folded`, the journal folded through the checkpoint's sequence
+    /// number, whose history (when the fold keeps it in a scratch archive) is in `history` as
+    /// of it. A checkpoint that keeps its history in the ledger's archive is compared byte for
+    /// byte: its file's sections with those the fold would write, then every archived space,
+    /// page by page (memory does not grow with the history); any other is compared restored.
+    static func compare(_ candidate: Candidate, with folded: FoldedState, history: CheckpointArchive?) -> CheckpointStatus {
+        let checkpoint = candidate.checkpoint
+        let sequenceNumber = checkpoint.sequenceNumber
+        guard let archive = candidate.archive, let history else {
+            if candidate.restored.state != folded.state { return .differs(sequenceNumber: sequenceNumber, reason: "the validation state differs") }
+            if candidate.restored.readModels != folded.readModels {
+                return .differs(sequenceNumber: sequenceNumber, reason: "the read models differ (budget snapshots, balances or debts)")
+            }
+            if let failed = candidate.restored.state.archiveReader?.failure {
+                return .unreadable("\(candidate.name): \(LedgerDirectory.checkpointArchiveName): \(failed)")
+            }
+            return .matchesReplay(sequenceNumber: sequenceNumber)
+        }
+        let expected = folded.checkpoint(fingerprints: [:], historyArchived: true)
+        var differing: String?
+        if expected.sections[FoldedState.ledgerStateSection] != checkpoint.sections[FoldedState.ledgerStateSection] {
+            differing = "the validation state differs"
+        } else if expected.sections[FoldedState.readModelsSection] != checkpoint.sections[FoldedState.readModelsSection] {
+            differing = "the read models differ (budget snapshots, balances or debts)"
+        } else {
+            do throws(StoreError) {
+                for space in ArchiveSpace.allCases where differing == nil {
+                    var after: [UInt8]?
+                    while true {
+                        let kept = try archive.entries(space: space.rawValue, after: after, limit: pageEntries, asOf: sequenceNumber)
+                        let replayed = try history.entries(space: space.rawValue, after: after, limit: pageEntries, asOf: sequenceNumber)
+                        guard kept.elementsEqual(replayed, by: { $0.key == $1.key && $0.value == $1.value }) else {
+                            differing = "\(space.rawValue < ArchiveSpace.readModelTransactions.rawValue ? "the validation state" : "the read models")' archived \(space) differ"
+                            break
+                        }
+                        guard kept.count == pageEntries, let next = kept.last?.key else { break }
+                        after = next
+                    }
                 }
-                if let failed = archiveReader?.failure { return .unreadable("\(newest): \(LedgerDirectory.checkpointArchiveName): \(failed)") }
-                // The key file as of now (read after the journal: a key is on disk before the
-                // event that uses it): a writer beside the audit adds people whose keys the
-                // audit's first read of it lacks.
-                let currentKeys = keys.map { first in
-                    (try? PersonalKeyRing.load(
-                        ledgerDirectory: journalPath.removingLastComponent(), fileSystem: fileSystem, encryption: encryption,
-                        readOnly: true)) ?? first
-                }
-                let replayed = try LedgerReplay.fold(reader, from: FoldedState(), through: checkpoint.sequenceNumber, personalTexts: currentKeys)
-                if replayed.state != restored.state {
-                    return .differs(sequenceNumber: checkpoint.sequenceNumber, reason: "the validation state differs")
-                }
-                if replayed.readModels != restored.readModels {
-                    return .differs(sequenceNumber: checkpoint.sequenceNumber, reason: "the read models differ (budget snapshots, balances or debts)")
-                }
-                return .matchesReplay(sequenceNumber: checkpoint.sequenceNumber)
-            } catch CheckpointDefect.archiveLacks where archive != nil {
-                continue  // pruned while being read: the ledger wrote a newer one
             } catch {
-                return .unreadable("\(newest): \(error)")
+                return .unreadable("\(candidate.name): \(LedgerDirectory.checkpointArchiveName): \(error)")
             }
         }
-        // The same checkpoint each time: nothing replaced it, its archive lacks its entries.
-        guard Set(tried).count > 1 else {
-            return .unreadable("\(tried.last ?? ""): \(LedgerDirectory.checkpointArchiveName) does not hold this checkpoint's entries; the ledger opens by full replay")
-        }
-        return .notCompared("a writer replaced each checkpoint before the audit had read it whole; audit again when the ledger is idle to compare one")
+        // Read whole only if still listed: a writer prunes a checkpoint's versions when it is
+        // no longer kept, and drops its listing in the same transaction.
+        guard (try? archive.checkpoints())?[sequenceNumber] == checkpoint.chainValue.bytes else { return .notCompared(replacedMessage) }
+        if let differing { return .differs(sequenceNumber: sequenceNumber, reason: differing) }
+        return .matchesReplay(sequenceNumber: sequenceNumber)
     }
 }

@@ -26,66 +26,100 @@ enum StoreRebuild {
 
     /// Folds `reader`'s records 1...`last` into `store` (new and empty).
     /// - Parameters:
+    ///   - store: the new store, or nil to fold without writing one (the audit of a ledger
+    ///     whose store it does not compare).
     ///   - keys: the personal keys texts are opened with (nil: every text redacted).
     ///   - archivePath: where the scratch archive is written (``scratchArchivePath(for:)``);
-    ///     it is removed before and after.
+    ///     it is removed before and after. Nil keeps the whole fold in memory (a ledger on an
+    ///     injected file system, which SQLite cannot use).
     ///   - key: the page key the scratch archive is sealed with (the store's).
     ///   - window: the events folded between two commits (``windowEvents``; tests take fewer).
+    ///   - stops: sequence numbers at frame ends where a window ends whatever its size and
+    ///     `reached` sees the fold, committed and (below `last`) archived: the audit compares
+    ///     the store and the newest checkpoint there.
+    ///   - visit: called with every event folded, in order.
+    ///   - reached: at each stop, the fold, its sequence number and the scratch archive holding
+    ///     its history as of it (nil without one).
+    ///   - end: the fold when it ends: through `last`, or, when it fails, through the last event
+    ///     folded before the failure (then the error is thrown).
     ///   - progress: (events folded, events in all), after each window.
     /// - Returns: the last sequence number folded and the chain value after it (the coverage
     ///   the store now records).
     /// - Throws: ``LedgerError/readSide(_:)`` when the store or the scratch archive cannot be
-    ///   written or read; journal and codec errors of the fold.
+    ///   written or read; journal and codec errors of the fold; what `reached` throws.
+    @discardableResult
     static func fold(
         _ reader: JournalReader, through last: UInt64, personalTexts keys: PersonalKeyRing?,
-        into store: LedgerStore, key: SymmetricKey, history archivePath: String, window: Int = windowEvents,
-        progress: (Int, Int) -> Void = { _, _ in }
+        into store: LedgerStore?, key: SymmetricKey, history archivePath: String?, window: Int = windowEvents,
+        stops: Set<UInt64> = [], visit: (CommittedEvent) -> Void = { _ in },
+        reached: (FoldedState, UInt64, CheckpointArchive?) throws(LedgerError) -> Void = { _, _, _ in },
+        end: (FoldedState) -> Void = { _ in }, progress: (Int, Int) -> Void = { _, _ in }
     ) throws(LedgerError) -> StoreCoverage {
-        CheckpointArchive.remove(at: archivePath)
-        defer { CheckpointArchive.remove(at: archivePath) }
-        // Created 0600 first: SQLite gives the WAL and shared memory the database file's mode.
-        guard FileManager.default.createFile(atPath: archivePath, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-            throw .readSide("\(archivePath): cannot create the rebuild's scratch archive")
+        let last = min(last, reader.lastSequenceNumber)
+        let archive = try archivePath.map { path throws(LedgerError) in try scratchArchive(at: path, key: key) }
+        defer {
+            archive?.close()
+            if let archivePath { CheckpointArchive.remove(at: archivePath) }
         }
-        let archive: CheckpointArchive
-        do {
-            archive = try CheckpointArchive(path: archivePath, key: key)
-        } catch {
-            throw .readSide("the rebuild's scratch archive: \(error)")
-        }
-        defer { archive.close() }
-        let history = ArchiveReader(archive: archive, asOf: 0)
+        let history = archive.map { ArchiveReader(archive: $0, asOf: 0) }
         var changes = StoreChanges()
         var coverage = StoreCoverage(sequenceNumber: 0, chainValue: ChainValue.genesis.bytes)
-        let total = Int(min(last, reader.lastSequenceNumber))
+        var windowCount = 0
         func commit(_ folded: inout FoldedState, through sequenceNumber: UInt64, chainValue: ChainValue) throws(LedgerError) {
             coverage = StoreCoverage(sequenceNumber: sequenceNumber, chainValue: chainValue.bytes)
+            let stop = stops.contains(sequenceNumber)
             do throws(StoreError) {
                 // A failed read of the archive read as absent: nothing built on it is kept.
-                if let failure = history.failure { throw failure }
-                try store.commit(changes, from: StoreSnapshot(folded.state, folded.readModels), coverage: coverage)
-                if let failure = history.failure { throw failure }
+                if let failure = history?.failure { throw failure }
+                if let store { try store.commit(changes, from: StoreSnapshot(folded.state, folded.readModels), coverage: coverage) }
+                if let failure = history?.failure { throw failure }
                 changes = StoreChanges()
-                progress(Int(sequenceNumber), total)
-                guard sequenceNumber < last else { return }  // the last window stays in memory
-                try archive.write(folded.archiveRows, checkpoint: sequenceNumber, chain: chainValue.bytes)
+                windowCount = 0
+                progress(Int(sequenceNumber), Int(last))
+                // The last window stays in memory, unless a stop reads its history as of it.
+                if let archive, let history, sequenceNumber < last || stop {
+                    try archive.write(folded.archiveRows, checkpoint: sequenceNumber, chain: chainValue.bytes)
+                    history.sequenceNumber = sequenceNumber
+                    folded.settle(reader: history)
+                }
             } catch {
                 throw .readSide("the rebuilt store at sequence \(sequenceNumber): \(error)")
             }
-            history.sequenceNumber = sequenceNumber
-            folded.settle(reader: history)
+            if stop { try reached(folded, sequenceNumber, archive) }
         }
+        let windowed = archive != nil || store != nil
         let folded = try LedgerReplay.fold(
             reader, from: FoldedState(), through: last, personalTexts: keys,
-            visit: { changes.add($0.event) },
+            visit: { event in
+                if store != nil { changes.add(event.event) }
+                windowCount += 1
+                visit(event)
+            },
             frameEnd: { folded, sequenceNumber, chainValue throws(LedgerError) in
-                guard changes.eventCount >= window || sequenceNumber >= last else { return }
+                guard windowed && windowCount >= window || sequenceNumber >= last || stops.contains(sequenceNumber) else { return }
                 try commit(&folded, through: sequenceNumber, chainValue: chainValue)
-            })
-        if changes.eventCount > 0 || coverage.sequenceNumber == 0 {
-            var whole = FoldedState(state: folded.state, readModels: folded.readModels, chainValue: folded.chainValue)
+            },
+            failed: end)
+        var whole = FoldedState(state: folded.state, readModels: folded.readModels, chainValue: folded.chainValue)
+        if windowCount > 0 || coverage.sequenceNumber == 0 {
             try commit(&whole, through: folded.lastSequenceNumber, chainValue: folded.chainValue)
         }
+        end(whole)
         return coverage
+    }
+
+    /// A new scratch archive at `path`, sealed with `key`.
+    private static func scratchArchive(at path: String, key: SymmetricKey) throws(LedgerError) -> CheckpointArchive {
+        CheckpointArchive.remove(at: path)
+        // Created 0600 first: SQLite gives the WAL and shared memory the database file's mode.
+        guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+            throw .readSide("\(path): cannot create the rebuild's scratch archive")
+        }
+        do {
+            return try CheckpointArchive(path: path, key: key)
+        } catch {
+            CheckpointArchive.remove(at: path)
+            throw .readSide("the rebuild's scratch archive: \(error)")
+        }
     }
 }

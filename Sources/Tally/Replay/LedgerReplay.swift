@@ -56,7 +56,7 @@ public enum LedgerReplay {
             at: directory, encryption: encryption, fileSystem: fileSystem, allowingDamage: allowingDamage)
         var result = try fold(
             reader, from: FoldedState(), through: through ?? reader.lastSequenceNumber, personalTexts: keys,
-            progress: progress, visit: visit)
+            progress: progress, visit: { visit?($0) })
         result.unreadablePersonalTexts = keys.unopened.values.reduce(0, +)
         if allowingDamage { result.droppedProblems = reader.recoveryReport.problems.filter { $0.kind != .tornTail } }
         return result
@@ -103,10 +103,13 @@ public enum LedgerReplay {
     ///   - frameEnd: called after each frame folded whole, with the fold, the frame's last
     ///     sequence number and its chain value (what a store covering it records); an error
     ///     ends the fold and is thrown.
+    ///   - failed: called with the fold as it is when the fold fails (every event before the
+    ///     one that failed), before the error is thrown: the audit checks that prefix.
     static func fold(
         _ reader: JournalReader, from start: FoldedState, through end: UInt64, personalTexts keys: PersonalKeyRing?,
-        progress: (@Sendable (UInt64, UInt64) -> Void)? = nil, visit: ((CommittedEvent) -> Void)? = nil,
-        frameEnd: (inout FoldedState, UInt64, ChainValue) throws(LedgerError) -> Void = { _, _, _ in }
+        progress: (@Sendable (UInt64, UInt64) -> Void)? = nil, visit: (CommittedEvent) -> Void = { _ in },
+        frameEnd: (inout FoldedState, UInt64, ChainValue) throws(LedgerError) -> Void = { _, _, _ in },
+        failed: (FoldedState) -> Void = { _ in }
     ) throws(LedgerError) -> ReplayResult {
         var folded = start
         let last = min(end, reader.lastSequenceNumber)
@@ -121,7 +124,7 @@ public enum LedgerReplay {
                         try folded.apply(
                             event, sequenceNumber: record.sequenceNumber,
                             at: JournalLocation(segment: frame.segment, offset: frame.offset, sequenceNumber: record.sequenceNumber))
-                        visit?(CommittedEvent(sequenceNumber: record.sequenceNumber, event: event))
+                        visit(CommittedEvent(sequenceNumber: record.sequenceNumber, event: event))
                     } catch {
                         failure = error
                         return false
@@ -140,11 +143,16 @@ public enum LedgerReplay {
                 return frame.lastSequenceNumber < last
             }
         } catch let error as JournalError {
+            failed(folded)
             throw .storage(error)
         } catch {
+            failed(folded)
             throw .storage(.journalFailed(reason: "reading failed: \(error)"))
         }
-        if let failure { throw failure }
+        if let failure {
+            failed(folded)
+            throw failure
+        }
         return ReplayResult(
             state: folded.state, readModels: folded.readModels,
             lastSequenceNumber: folded.state.nextSequenceNumber - 1, chainValue: chainValue)

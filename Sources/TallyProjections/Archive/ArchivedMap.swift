@@ -3,7 +3,7 @@ import TallyModel
 
 /// The maps whose entries can live in the checkpoint archive, each with its own space there:
 /// the one list of spaces, for the engine's state and the read models alike.
-package enum ArchiveSpace: UInt8, Sendable {
+package enum ArchiveSpace: UInt8, Sendable, CaseIterable {
     /// The engine's command history entries (T5).
     case commandEntries = 1
     /// The engine's command history touches (T5): one row per (key, event).

@@ -1,0 +1,88 @@
+import Foundation
+import GRDB
+import SystemPackage
+@testable import Tally
+import TallyJournal
+import TallySQLiteEncryption
+import TallyStore
+import TallyTestSupport
+import Testing
+
+/// Issue 28 item 5: `tally audit` folds the journal once, in windows whose history goes to a
+/// scratch archive (memory does not grow with the history), and compares the newest checkpoint
+/// and the read-side store with that fold where it passes their sequence numbers.
+@Suite("Audit: one streamed fold, compared on the way", .serialized)
+struct StreamingAuditTests {
+    /// A ledger with a checkpoint written half-way through its history (no other): the fold
+    /// passes the checkpoint's sequence number long before its end. Every kind of live row.
+    static func ledger(_ name: String) async throws -> (TemporaryDirectory, FilePath, checkpoint: UInt64, last: UInt64) {
+        let directory = try TemporaryDirectory(name)
+        let path = directory.appending("ledger")
+        let ledger = try await Ledger.open(at: path, options: ReadSideIncrementalTests.options())
+        let (setup, generated) = ReadSideIncrementalTests.history(seed: 23, count: 240)
+        // No forgetting: it removes the checkpoints written before it (P3).
+        let commands = generated.filter { command in
+            if case .forgetPerson = command.action { return false }
+            return true
+        }
+        try await ledger.execute(setup)
+        for command in commands.prefix(120) { _ = try? await ledger.execute(command) }
+        try await ledger.checkpoint()
+        let checkpoint = await ledger.lastSequenceNumber
+        for command in commands.dropFirst(120) { _ = try? await ledger.execute(command) }
+        let last = await ledger.lastSequenceNumber
+        try await ledger.close()
+        return (directory, path, checkpoint, last)
+    }
+
+    static func audit(_ path: FilePath, window: Int) throws -> AuditReport {
+        try LedgerAudit.audit(at: path, chainKey: nil, encryption: nil, fileSystem: PosixFileSystem(), progress: nil, window: window)
+    }
+
+    @Test("issue 28 item 5: folded in windows of a few events, the audit compares the checkpoint at its own sequence number (mid-history) and the store at the journal's end, and finds both equal", arguments: [7, 64, 10_000])
+    func windowedAuditComparesCheckpointAndStore(window: Int) async throws {
+        let (directory, path, checkpoint, last) = try await Self.ledger("tally-streaming-audit-windows")
+        defer { directory.remove() }
+        #expect(checkpoint > 60 && checkpoint + 60 < last, "the control: the checkpoint (\(checkpoint)) lies well inside the history (\(last))")
+        let report = try Self.audit(path, window: window)
+        #expect(report.problems.filter { $0.code != "permissionsTooOpen" }.isEmpty, "\(report.problems)")
+        #expect(report.checkpoint == .matchesReplay(sequenceNumber: checkpoint))
+        #expect(report.readSide == .matchesReplay(sequenceNumber: last, behind: 0))
+        #expect(report.eventsDecoded == Int(last))
+    }
+
+    @Test("issue 28 item 5, T5: an archived entry of the checkpoint edited and resealed with the public integrity key is found by the page-by-page comparison (checkpointDiffers names the archived map), with the history in windows or not", arguments: [7, 10_000])
+    func editedArchiveEntryIsFound(window: Int) async throws {
+        let (directory, path, checkpoint, _) = try await Self.ledger("tally-streaming-audit-archive")
+        defer { directory.remove() }
+        #expect(try Self.audit(path, window: window).checkpoint == .matchesReplay(sequenceNumber: checkpoint), "the control: the untouched checkpoint equals the fold")
+        let pool = try EncryptedSQLite.openPool(atPath: LedgerDirectory(path).checkpointArchive.string, key: LedgerStore.integrityKey)
+        let edited = try await pool.write { database in
+            try database.execute(sql: """
+                UPDATE entries SET value = value || x'00'
+                WHERE space = 3 AND key = (SELECT MIN(key) FROM entries WHERE space = 3 AND version <= ?)
+                """, arguments: [Int64(checkpoint)])
+            return database.changesCount
+        }
+        try pool.close()
+        #expect(edited > 0, "the control: one archived transaction was edited")
+        let report = try Self.audit(path, window: window)
+        let problem = try #require(report.problems.first { $0.code == "checkpointDiffers" }, "\(report.problems)")
+        #expect(problem.message.contains("transactions"), "\(problem.message)")
+    }
+
+    @Test("issue 28 item 5: a store row edited and resealed is found when the audit's fold commits its scratch store in windows (readSideDiffers names the table)")
+    func editedStoreRowIsFoundWithWindows() async throws {
+        let (directory, path, _, _) = try await Self.ledger("tally-streaming-audit-store")
+        defer { directory.remove() }
+        let pool = try EncryptedSQLite.openPool(atPath: LedgerDirectory(path).readSideStore.string, key: LedgerStore.integrityKey)
+        try await pool.write { database in
+            try database.execute(sql: "UPDATE transactions SET amount = -999999 WHERE transaction_id = (SELECT MAX(transaction_id) FROM transactions)")
+        }
+        try pool.close()
+        let report = try Self.audit(path, window: 7)
+        let problem = try #require(report.problems.first { $0.code == "readSideDiffers" }, "\(report.problems)")
+        #expect(problem.message.contains("transactions"), "\(problem.message)")
+        #expect(report.checkpoint != .none, "the checkpoint is still compared: \(report.checkpoint)")
+    }
+}
