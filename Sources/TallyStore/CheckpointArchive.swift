@@ -29,15 +29,19 @@ public final class CheckpointArchive: Sendable {
     private let database: SealedDatabase
 
     /// Opens the archive at `path`, creating it when the file is new.
-    /// - Parameter key: the page key (`LedgerStore.pageKey(derivedFrom:)` or `LedgerStore.integrityKey`).
+    /// - Parameters:
+    ///   - key: the page key (`LedgerStore.pageKey(derivedFrom:)` or `LedgerStore.integrityKey`).
+    ///   - scratch: an archive that lives only as long as one fold (a rebuild's, an audit's):
+    ///     its writes are not synced, since a crash leaves nothing that is read again.
     /// - Throws: ``StoreError`` when SQLite refuses the file (a wrong key or a damaged page
     ///   included) or it has another schema.
-    public init(path: String, key: SymmetricKey) throws(StoreError) {
+    public init(path: String, key: SymmetricKey, scratch: Bool = false) throws(StoreError) {
         self.path = path
         // The WAL is cut back to 8 MiB after each checkpoint of it: a checkpoint's rows are
         // one large transaction, and the WAL would otherwise keep its largest size.
         database = try SealedDatabase(
-            path: path, key: key, pragmas: "PRAGMA synchronous = FULL; PRAGMA secure_delete = ON; PRAGMA journal_size_limit = 8388608",
+            path: path, key: key,
+            pragmas: "PRAGMA synchronous = \(scratch ? "OFF" : "FULL"); PRAGMA secure_delete = ON; PRAGMA journal_size_limit = 8388608",
             schemaVersion: Self.schemaVersion,
             create: { database in
                 try database.execute(sql: """

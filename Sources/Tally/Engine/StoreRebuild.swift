@@ -116,7 +116,7 @@ enum StoreRebuild {
             throw .readSide("\(path): cannot create the rebuild's scratch archive")
         }
         do {
-            return try CheckpointArchive(path: path, key: key)
+            return try CheckpointArchive(path: path, key: key, scratch: true)
         } catch {
             CheckpointArchive.remove(at: path)
             throw .readSide("the rebuild's scratch archive: \(error)")
