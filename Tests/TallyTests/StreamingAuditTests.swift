@@ -85,4 +85,27 @@ struct StreamingAuditTests {
         #expect(problem.message.contains("transactions"), "\(problem.message)")
         #expect(report.checkpoint != .none, "the checkpoint is still compared: \(report.checkpoint)")
     }
+
+    @Test("issue 28 item 5: the fold stops where the audit asks, once each and in order, a stop at sequence 0 (a store that covers nothing yet) before any event, each with the fold as of it")
+    func stopsAreReachedInOrder() async throws {
+        let (directory, path, checkpoint, last) = try await Self.ledger("tally-streaming-audit-stops")
+        defer { directory.remove() }
+        let (keys, reader) = try LedgerReplay.openForReading(at: path, encryption: nil, fileSystem: PosixFileSystem(), allowingDamage: false)
+        let storePath = directory.appending("scratch.sqlite").string
+        let store = try LedgerStore(path: storePath, key: LedgerStore.integrityKey)
+        defer { store.close() }
+        var reached: [UInt64] = []
+        var ended: UInt64?
+        try StoreRebuild.fold(
+            reader, through: last, personalTexts: keys, into: store, key: LedgerStore.integrityKey,
+            history: StoreRebuild.scratchArchivePath(for: storePath), window: 50, stops: [0, checkpoint, last],
+            reached: { folded, sequenceNumber, history in
+                reached.append(sequenceNumber)
+                #expect(folded.state.nextSequenceNumber - 1 == sequenceNumber)
+                #expect(history != nil, "the history as of the stop is in the scratch archive")
+            },
+            end: { ended = $0.state.nextSequenceNumber - 1 })
+        #expect(reached == [0, checkpoint, last])
+        #expect(ended == last)
+    }
 }

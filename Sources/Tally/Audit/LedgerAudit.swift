@@ -25,7 +25,8 @@ public enum LedgerAudit {
     /// - Returns: a report of every problem with its location.
     /// - Throws: only when the audit cannot run: `LedgerError.storage(.journalNotFound)`,
     ///   I/O failures, what settling an interrupted restore or reset throws (it runs first,
-    ///   ``Ledger/recoverInterruptedSwap(at:fileSystem:)``).
+    ///   ``Ledger/recoverInterruptedSwap(at:fileSystem:)``), ``LedgerError/readSide(_:)`` when
+    ///   its scratch folder in the temporary directory cannot be created or written.
     public static func audit(
         at directory: FilePath, chainKey: [UInt8]? = nil, encryption: JournalEncryption? = nil,
         fileSystem: any FileSystem = PosixFileSystem(), progress: (@Sendable (Int64) -> Void)? = nil
@@ -197,7 +198,7 @@ public enum LedgerAudit {
                     folded = end
                 })
         } catch .readSide(let reason) {
-            report.problems.append(AuditProblem(code: "auditIncomplete", location: nil, message: "the audit's scratch files: \(reason)"))
+            throw .readSide("the audit's scratch files in \(scratch?.path.string ?? "memory"): \(reason)")
         } catch {
             let problem: JournalProblem? = if case .storage(.corruption(let problem)) = error { problem } else { nil }
             report.problems.append(AuditProblem(

@@ -87,6 +87,10 @@ enum StoreRebuild {
             }
             if stop { try reached(folded, sequenceNumber, archive) }
         }
+        if stops.contains(0) {  // a store that covers nothing yet is compared before any event
+            var empty = FoldedState()
+            try commit(&empty, through: 0, chainValue: .genesis)
+        }
         let windowed = archive != nil || store != nil
         let folded = try LedgerReplay.fold(
             reader, from: FoldedState(), through: last, personalTexts: keys,
@@ -101,7 +105,7 @@ enum StoreRebuild {
             },
             failed: end)
         var whole = FoldedState(state: folded.state, readModels: folded.readModels, chainValue: folded.chainValue)
-        if windowCount > 0 || coverage.sequenceNumber == 0 {
+        if windowCount > 0 || coverage.sequenceNumber == 0 && !stops.contains(0) {
             try commit(&whole, through: folded.lastSequenceNumber, chainValue: folded.chainValue)
         }
         end(whole)
