@@ -42,7 +42,7 @@ public final class CheckpointArchive: Sendable {
         database = try SealedDatabase(
             path: path, key: key,
             pragmas: "PRAGMA synchronous = \(scratch ? "OFF" : "FULL"); PRAGMA secure_delete = ON; PRAGMA journal_size_limit = 8388608",
-            schemaVersion: Self.schemaVersion,
+            schema: "checkpoint archive", schemaVersion: Self.schemaVersion,
             create: { database in
                 try database.execute(sql: """
                     CREATE TABLE entries (

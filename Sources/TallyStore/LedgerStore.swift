@@ -49,7 +49,7 @@ public final class LedgerStore: Sendable {
     public init(path: String, key: SymmetricKey = LedgerStore.integrityKey) throws(StoreError) {
         self.path = path
         database = try SealedDatabase(
-            path: path, key: key, pragmas: "PRAGMA synchronous = NORMAL; PRAGMA secure_delete = ON", schemaVersion: Self.schemaVersion,
+            path: path, key: key, pragmas: "PRAGMA synchronous = NORMAL; PRAGMA secure_delete = ON", schema: "read-side store", schemaVersion: Self.schemaVersion,
             create: { database in try StoreSchema.create(in: database) })
     }
 
@@ -131,7 +131,7 @@ public final class LedgerStore: Sendable {
             let total = wallets.transactionIDs.count + wallets.transferIDs.count
             var written = 0
             for id in wallets.transactionIDs {
-                try writer.upsertTransaction(id, fresh: true)
+                try writer.upsertTransaction(id)
                 written += 1
                 if written % 50_000 == 0 { progress(written, total) }
             }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GRDB
+import Synchronization
 import TallySQLiteEncryption
 
 /// An SQLite database of the ledger folder opened through `TallySQLiteEncryption` (every page
@@ -12,10 +13,13 @@ struct SealedDatabase: Sendable {
     private let pool: DatabasePool
 
     /// Opens the database at `path` with `pragmas` run on every connection, creating its tables
-    /// with `create` when the file is new (`user_version` 0), and checks the schema version.
+    /// with `create` when the file is new (`user_version` 0), and checks the schema version and
+    /// that the schema holds exactly what `create` makes (`name` names that schema).
     /// - Throws: ``StoreError/database(path:message:)`` when SQLite refuses the file (a wrong key
     ///   or a damaged page included); ``StoreError/unsupportedSchema(path:version:)``.
-    init(path: String, key: SymmetricKey, pragmas: String, schemaVersion: Int, create: @escaping (Database) throws -> Void) throws(StoreError) {
+    init(
+        path: String, key: SymmetricKey, pragmas: String, schema name: String, schemaVersion: Int, create: @escaping (Database) throws -> Void
+    ) throws(StoreError) {
         self.path = path
         var configuration = Configuration()
         // Another process may hold the file for a moment (a reader's open or close beside the
@@ -39,6 +43,50 @@ struct SealedDatabase: Sendable {
             }
         case schemaVersion: break
         default: throw .unsupportedSchema(path: path, version: found)
+        }
+        // Nothing but what `create` makes: a trigger, view, index or table added to the file
+        // would be run or read by SQLite with every later write (an audit compares rows only).
+        let schema = try run { database in try Self.schema(of: database) }
+        let expected = try Self.expectedSchema(name: name, version: schemaVersion, create: create, path: path)
+        if schema != expected {
+            let extra = schema.subtracting(expected).map { "\($0.type) \($0.name)" }.sorted()
+            let missing = expected.subtracting(schema).map { "\($0.type) \($0.name)" }.sorted()
+            let parts = [(extra, "not made by it"), (missing, "missing or changed")].filter { !$0.0.isEmpty }
+            throw .damaged(path: path, message: "its schema is not the one this version makes (\(parts.map { "\($0.1): \($0.0.joined(separator: ", "))" }.joined(separator: "; ")))")
+        }
+    }
+
+    /// One object of a database's schema, as `sqlite_schema` lists it.
+    struct SchemaObject: Hashable, Sendable {
+        let type: String
+        let name: String
+        let table: String
+        let sql: String?
+    }
+
+    /// Every object of `database`'s schema.
+    private static func schema(of database: Database) throws -> Set<SchemaObject> {
+        Set(try Row.fetchAll(database, sql: "SELECT type, name, tbl_name, sql FROM sqlite_schema").map { row in
+            SchemaObject(type: row[0], name: row[1], table: row[2], sql: row[3])
+        })
+    }
+
+    /// The schema `create` makes, by name and version, made once per process in an in-memory
+    /// database.
+    private static let expectedSchemas = Mutex<[String: Set<SchemaObject>]>([:])
+
+    private static func expectedSchema(name: String, version: Int, create: (Database) throws -> Void, path: String) throws(StoreError) -> Set<SchemaObject> {
+        let key = "\(name) \(version)"
+        if let known = expectedSchemas.withLock({ $0[key] }) { return known }
+        do {
+            let made = try DatabaseQueue().write { database in
+                try create(database)
+                return try schema(of: database)
+            }
+            expectedSchemas.withLock { $0[key] = made }
+            return made
+        } catch {
+            throw .database(path: path, message: "the expected schema could not be made in memory: \(error)")
         }
     }
 

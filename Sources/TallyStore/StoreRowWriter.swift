@@ -29,22 +29,31 @@ final class StoreRowWriter {
 
     /// Writes a transaction's row, its search text, tags and split as the read models hold
     /// them (or removes them when they hold none).
-    /// - Parameter fresh: the tables hold nothing of it yet (a rebuild): nothing to remove.
-    func upsertTransaction(_ id: TransactionID, fresh: Bool = false) throws {
+    func upsertTransaction(_ id: TransactionID) throws {
         modifiedTables.formUnion(StoreSchema.transactionTables)
-        if !fresh { try removeTransaction(key: id.description) }
-        guard let entry = source.transaction(id) else { return }
+        guard let entry = source.transaction(id) else {
+            try removeTransaction(key: id.description)
+            return
+        }
         let details = entry.details
         let sequence = Int64(bitPattern: entry.sequenceNumber)
-        try database.cachedStatement(sql: """
+        let row: StatementArguments = [
+            id.description, details.walletID.description, details.categoryID.description, details.payer.description,
+            Int(details.kind.rawValue), details.amount.minorUnits, details.amount.currency.code, Self.day(details.date),
+            entry.isLive, sequence, details.note?.owner.description,
+        ]
+        let insert = try database.cachedStatement(sql: """
             INSERT INTO transactions
                 (transaction_id, wallet_id, category_id, payer_id, kind, amount, currency, date, is_live, sequence, note_owner)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [
-                id.description, details.walletID.description, details.categoryID.description, details.payer.description,
-                Int(details.kind.rawValue), details.amount.minorUnits, details.amount.currency.code, Self.day(details.date),
-                entry.isLive, sequence, details.note?.owner.description,
-            ])
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+            """)
+        try insert.execute(arguments: row)
+        // Everything kept beside a transaction is written and removed with its row: no row, none
+        // of it (a new transaction, the common case, costs no lookup); a row, its old values go.
+        if database.changesCount == 0 {
+            try removeTransaction(key: id.description)
+            try insert.execute(arguments: row)
+        }
         if entry.isLive {
             try database.cachedStatement(sql: """
                 INSERT INTO month_totals (month, wallet_id, category_id, kind, currency, amount, count) VALUES (?, ?, ?, ?, ?, ?, 1)
@@ -106,7 +115,7 @@ final class StoreRowWriter {
         for key in ids {
             try removeTransaction(key: key)
             // An id the model refuses cannot be in the read models: nothing to write back.
-            if let id = try? TransactionID(parsing: key) { try upsertTransaction(id, fresh: true) }
+            if let id = try? TransactionID(parsing: key) { try upsertTransaction(id) }
         }
         try mergeSearchIndex()
     }

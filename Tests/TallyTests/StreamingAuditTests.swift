@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import SystemPackage
 @testable import Tally
+import TallyModel
 import TallyJournal
 import TallySQLiteEncryption
 import TallyStore
@@ -107,5 +108,63 @@ struct StreamingAuditTests {
             end: { ended = $0.state.nextSequenceNumber - 1 })
         #expect(reached == [0, checkpoint, last])
         #expect(ended == last)
+    }
+
+    @Test("issue 28 attack (I30.1): a trigger planted in the read-side store (resealed with the public integrity key) is readSideDamaged in the audit, and the writer's open rebuilds the store without it: the next transaction is stored as recorded")
+    func plantedTriggerIsDamage() async throws {
+        let directory = try TemporaryDirectory("tally-streaming-audit-trigger")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        var s = Scenario()
+        try await ReadSideTests.write(ReadSideTests.history(&s, count: 6), to: path)
+        let storeFile = LedgerDirectory(path).readSideStore.string
+        let pool = try EncryptedSQLite.openPool(atPath: storeFile, key: LedgerStore.integrityKey)
+        try await pool.write { database in
+            try database.execute(sql: """
+                CREATE TRIGGER doubled AFTER INSERT ON transactions BEGIN
+                    UPDATE transactions SET amount = amount * 2 WHERE transaction_id = NEW.transaction_id;
+                END
+                """)
+        }
+        try pool.close()
+        let report = try LedgerAudit.audit(at: path)
+        let problem = try #require(report.problems.first { $0.code == "readSideDamaged" }, "\(report.problems)")
+        #expect(problem.message.contains("trigger doubled"), "\(problem.message)")
+
+        let ledger = try await Ledger.open(at: path, options: ReadSideIncrementalTests.options())
+        let id: TransactionID = s.ids.next()
+        try await ledger.execute(s.command(.recordTransaction(id, s.expense(1_01))))
+        try await ledger.close()
+        let reopened = try EncryptedSQLite.openPool(atPath: storeFile, key: LedgerStore.integrityKey)
+        let (triggers, amount) = try await reopened.read { database in
+            (try Int.fetchOne(database, sql: "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'trigger'") ?? -1,
+             try Int64.fetchOne(database, sql: "SELECT amount FROM transactions WHERE transaction_id = ?", arguments: [id.description]))
+        }
+        try reopened.close()
+        #expect(triggers == 0, "the rebuilt store holds no trigger")
+        #expect(amount == 1_01, "the transaction is stored as recorded")
+        #expect(try LedgerAudit.audit(at: path).problems.filter { $0.code != "permissionsTooOpen" }.isEmpty)
+    }
+
+    @Test("issue 28 attack (I30.2, P3): the scratch folder an audit killed on the way left (its process gone) is removed by the next audit; one of a live process stays")
+    func killedAuditsScratchFolderIsRemoved() async throws {
+        let (directory, path, _, _) = try await Self.ledger("tally-streaming-audit-leftover")
+        defer { directory.remove() }
+        let finished = Process()
+        finished.executableURL = URL(fileURLWithPath: "/bin/true")
+        try finished.run()
+        finished.waitUntilExit()
+        let temporary = FilePath(FileManager.default.temporaryDirectory.path)
+        let dead = temporary.appending("tally-audit-scratch-\(finished.processIdentifier)-\(UUID().uuidString)")
+        let live = temporary.appending("tally-audit-scratch-\(getpid())-\(UUID().uuidString)")
+        // Not a name an audit makes: never removed, whatever number follows the prefix.
+        let other = temporary.appending("tally-audit-scratch-\(finished.processIdentifier)-mine")
+        for folder in [dead, live, other] { try FileManager.default.createDirectory(atPath: folder.string, withIntermediateDirectories: false) }
+        defer { for folder in [live, other] { try? FileManager.default.removeItem(atPath: folder.string) } }
+        #expect(kill(finished.processIdentifier, 0) != 0, "the control: the process that owned the folder is gone")
+        _ = try LedgerAudit.audit(at: path)
+        #expect(!FileManager.default.fileExists(atPath: dead.string), "the dead audit's folder was removed")
+        #expect(FileManager.default.fileExists(atPath: live.string), "a live process's folder stays")
+        #expect(FileManager.default.fileExists(atPath: other.string), "a folder of another shape stays")
     }
 }

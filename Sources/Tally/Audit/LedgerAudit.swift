@@ -215,16 +215,31 @@ public enum LedgerAudit {
     }
 
     /// A folder of the audit's own in the temporary directory (0700), for the fold's scratch
-    /// store and archive; removed afterwards.
+    /// store and archive; removed afterwards. Its name holds the audit's process id, so that the
+    /// next audit removes what one killed on the way left (its scratch store holds the ledger's
+    /// data, texts included: P3).
     private struct ScratchFolder {
+        static let prefix = "tally-audit-scratch-"
         let path: FilePath
 
         init() throws(LedgerError) {
-            path = FilePath(FileManager.default.temporaryDirectory.path).appending("tally-audit-\(UUID().uuidString)")
-            do {
-                try FileManager.default.createDirectory(atPath: path.string, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-            } catch {
-                throw .readSide("\(path): cannot create the audit's scratch folder: \(error)")
+            let temporary = FileManager.default.temporaryDirectory.path
+            Self.removeLeftovers(in: temporary)
+            path = FilePath(temporary).appending("\(Self.prefix)\(getpid())-\(UUID().uuidString)")
+            guard mkdir(path.string, 0o700) == 0 else {
+                throw .readSide("cannot create the audit's scratch folder \(path) (set TMPDIR to a writable folder): \(String(cString: strerror(errno)))")
+            }
+        }
+
+        /// Removes the scratch folders of audits whose process is gone.
+        private static func removeLeftovers(in temporary: String) {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? [] where name.hasPrefix(prefix) {
+                // Only a name this code makes: the prefix, a process id, a UUID.
+                let rest = name.dropFirst(prefix.count)
+                guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]), pid > 0,
+                      UUID(uuidString: String(rest[rest.index(after: dash)...])) != nil,
+                      kill(pid, 0) != 0, errno == ESRCH else { continue }
+                try? FileManager.default.removeItem(atPath: FilePath(temporary).appending(name).string)
             }
         }
 

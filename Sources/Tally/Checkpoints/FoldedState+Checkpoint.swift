@@ -262,7 +262,7 @@ enum CheckpointComparison {
                         let kept = try archive.entries(space: space.rawValue, after: after, limit: pageEntries, asOf: sequenceNumber)
                         let replayed = try history.entries(space: space.rawValue, after: after, limit: pageEntries, asOf: sequenceNumber)
                         guard kept.elementsEqual(replayed, by: { $0.key == $1.key && $0.value == $1.value }) else {
-                            differing = "\(space.rawValue < ArchiveSpace.readModelTransactions.rawValue ? "the validation state" : "the read models")' archived \(space) differ"
+                            differing = "the archived entries of \(space) differ (\(space.rawValue < ArchiveSpace.readModelTransactions.rawValue ? "the validation state" : "the read models"))"
                             break
                         }
                         guard kept.count == pageEntries, let next = kept.last?.key else { break }
