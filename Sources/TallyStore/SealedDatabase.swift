@@ -67,7 +67,9 @@ struct SealedDatabase: Sendable {
     /// Every object of `database`'s schema.
     private static func schema(of database: Database) throws -> Set<SchemaObject> {
         Set(try Row.fetchAll(database, sql: "SELECT type, name, tbl_name, sql FROM sqlite_schema").map { row in
-            SchemaObject(type: row[0], name: row[1], table: row[2], sql: row[3])
+            // Whitespace as written in the source does not count (a reflowed literal is the same schema).
+            let sql: String? = row[3]
+            return SchemaObject(type: row[0], name: row[1], table: row[2], sql: sql?.split(whereSeparator: \.isWhitespace).joined(separator: " "))
         })
     }
 

@@ -74,7 +74,7 @@ struct StreamingAuditTests {
 
     @Test("issue 28 item 5: a store row edited and resealed is found when the audit's fold commits its scratch store in windows (readSideDiffers names the table)")
     func editedStoreRowIsFoundWithWindows() async throws {
-        let (directory, path, _, _) = try await Self.ledger("tally-streaming-audit-store")
+        let (directory, path, checkpoint, _) = try await Self.ledger("tally-streaming-audit-store")
         defer { directory.remove() }
         let pool = try EncryptedSQLite.openPool(atPath: LedgerDirectory(path).readSideStore.string, key: LedgerStore.integrityKey)
         try await pool.write { database in
@@ -84,7 +84,7 @@ struct StreamingAuditTests {
         let report = try Self.audit(path, window: 7)
         let problem = try #require(report.problems.first { $0.code == "readSideDiffers" }, "\(report.problems)")
         #expect(problem.message.contains("transactions"), "\(problem.message)")
-        #expect(report.checkpoint != .none, "the checkpoint is still compared: \(report.checkpoint)")
+        #expect(report.checkpoint == .matchesReplay(sequenceNumber: checkpoint), "the checkpoint is still compared")
     }
 
     @Test("issue 28 item 5: the fold stops where the audit asks, once each and in order, a stop at sequence 0 (a store that covers nothing yet) before any event, each with the fold as of it")
@@ -146,7 +146,7 @@ struct StreamingAuditTests {
         #expect(try LedgerAudit.audit(at: path).problems.filter { $0.code != "permissionsTooOpen" }.isEmpty)
     }
 
-    @Test("issue 28 attack (I30.2, P3): the scratch folder an audit killed on the way left (its process gone) is removed by the next audit; one of a live process stays")
+    @Test("issue 28 attack (I30.2, P3): the scratch folder an audit killed on the way left (its process gone, nothing written for an hour) is removed by the next audit; one of a live process, or written within the hour, stays")
     func killedAuditsScratchFolderIsRemoved() async throws {
         let (directory, path, _, _) = try await Self.ledger("tally-streaming-audit-leftover")
         defer { directory.remove() }
@@ -159,12 +159,22 @@ struct StreamingAuditTests {
         let live = temporary.appending("tally-audit-scratch-\(getpid())-\(UUID().uuidString)")
         // Not a name an audit makes: never removed, whatever number follows the prefix.
         let other = temporary.appending("tally-audit-scratch-\(finished.processIdentifier)-mine")
-        for folder in [dead, live, other] { try FileManager.default.createDirectory(atPath: folder.string, withIntermediateDirectories: false) }
+        let hoursAgo = Date(timeIntervalSinceNow: -2 * 3_600)
+        for folder in [dead, live, other] {
+            try FileManager.default.createDirectory(atPath: folder.string, withIntermediateDirectories: false)
+            try FileManager.default.setAttributes([.modificationDate: hoursAgo], ofItemAtPath: folder.string)
+        }
+        // A dead process's folder written within the hour may be a running audit of another
+        // process namespace: it stays.
+        let recent = temporary.appending("tally-audit-scratch-\(finished.processIdentifier)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(atPath: recent.string, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: recent.string) }
         defer { for folder in [live, other] { try? FileManager.default.removeItem(atPath: folder.string) } }
         #expect(kill(finished.processIdentifier, 0) != 0, "the control: the process that owned the folder is gone")
         _ = try LedgerAudit.audit(at: path)
         #expect(!FileManager.default.fileExists(atPath: dead.string), "the dead audit's folder was removed")
         #expect(FileManager.default.fileExists(atPath: live.string), "a live process's folder stays")
         #expect(FileManager.default.fileExists(atPath: other.string), "a folder of another shape stays")
+        #expect(FileManager.default.fileExists(atPath: recent.string), "a folder written within the hour stays")
     }
 }

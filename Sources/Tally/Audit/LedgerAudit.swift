@@ -85,12 +85,17 @@ public enum LedgerAudit {
         }
         // The key file as of now, read after the journal (a key is on disk before the event that
         // uses it): a writer beside the audit adds people the first read lacks.
-        if keys != nil, let later = try? PersonalKeyRing.load(ledgerDirectory: directory, fileSystem: fileSystem, encryption: encryption, readOnly: true) {
+        // A person forgotten meanwhile has a store or checkpoint from before that holds their
+        // texts readable, which a fold without their key cannot give: not compared then.
+        var forgottenMeanwhile: Set<PersonID> = []
+        if let first = keys, let later = try? PersonalKeyRing.load(ledgerDirectory: directory, fileSystem: fileSystem, encryption: encryption, readOnly: true) {
+            forgottenMeanwhile = later.forgotten.subtracting(first.forgotten)
             keys = later
         }
         try foldComparing(
             reader, live: live, checkpoint: CheckpointComparison.candidate(newestCheckpoint, in: checkpoints, reader: reader),
-            keys: keys, encryption: encryption, fileSystem: fileSystem, window: window, into: &report)
+            keys: keys, forgottenMeanwhile: forgottenMeanwhile, encryption: encryption, fileSystem: fileSystem, window: window,
+            into: &report)
         for (person, count) in (keys?.unopened ?? [:]).sorted(by: { $0.key.description < $1.key.description }) {
             report.problems.append(AuditProblem(
                 code: "personalTextUnreadable", rule: "P2", location: nil,
@@ -131,8 +136,19 @@ public enum LedgerAudit {
     /// meaningless); a comparison beyond it is not made.
     private static func foldComparing(
         _ reader: JournalReader, live: ReadSideComparison.Live, checkpoint: CheckpointComparison.Found,
-        keys: PersonalKeyRing?, encryption: JournalEncryption?, fileSystem: any FileSystem, window: Int, into report: inout AuditReport
+        keys: PersonalKeyRing?, forgottenMeanwhile: Set<PersonID>, encryption: JournalEncryption?, fileSystem: any FileSystem, window: Int,
+        into report: inout AuditReport
     ) throws(LedgerError) {
+        var live = live
+        var checkpoint = checkpoint
+        if !forgottenMeanwhile.isEmpty {
+            let reason = "\(forgottenMeanwhile.map(\.description).sorted().joined(separator: ", ")) forgotten while the audit ran; audit again to compare"
+            if case .compare = live { live = .settled(.notCompared(reason)) }
+            if case .compare(let candidate) = checkpoint {
+                candidate.archive?.close()
+                checkpoint = .settled(.notCompared(reason))
+            }
+        }
         var stops: Set<UInt64> = []
         var liveStore: (coverage: StoreCoverage, tables: [String: String])?
         switch live {
@@ -200,9 +216,11 @@ public enum LedgerAudit {
         } catch .readSide(let reason) {
             throw .readSide("the audit's scratch files in \(scratch?.path.string ?? "memory"): \(reason)")
         } catch {
+            // The journal's own errors keep their code; anything else stopped an event's decoding.
             let problem: JournalProblem? = if case .storage(.corruption(let problem)) = error { problem } else { nil }
+            let fromJournal = if case .storage = error { true } else { false }
             report.problems.append(AuditProblem(
-                code: problem == nil ? "eventUndecodable" : error.code,
+                code: fromJournal ? error.code : "eventUndecodable",
                 location: problem?.location ?? reader.location(of: folded.state.nextSequenceNumber), message: problem?.detail ?? error.message))
         }
         let reached = folded.state.nextSequenceNumber - 1
@@ -231,7 +249,9 @@ public enum LedgerAudit {
             }
         }
 
-        /// Removes the scratch folders of audits whose process is gone.
+        /// Removes the scratch folders of audits whose process is gone and that nothing wrote
+        /// for an hour (a temporary folder shared with another process namespace may hold a
+        /// running audit whose process id means nothing here; a running audit writes every window).
         private static func removeLeftovers(in temporary: String) {
             for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? [] where name.hasPrefix(prefix) {
                 // Only a name this code makes: the prefix, a process id, a UUID.
@@ -239,9 +259,16 @@ public enum LedgerAudit {
                 guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]), pid > 0,
                       UUID(uuidString: String(rest[rest.index(after: dash)...])) != nil,
                       kill(pid, 0) != 0, errno == ESRCH else { continue }
-                try? FileManager.default.removeItem(atPath: FilePath(temporary).appending(name).string)
+                let folder = FilePath(temporary).appending(name).string
+                let files = [folder] + ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).map { folder + "/" + $0 }
+                let written = files.compactMap { try? FileManager.default.attributesOfItem(atPath: $0)[.modificationDate] as? Date }
+                guard written.allSatisfy({ $0.timeIntervalSinceNow < -leftoverAgeSeconds }) else { continue }
+                try? FileManager.default.removeItem(atPath: folder)
             }
         }
+
+        /// How long a dead process's scratch folder stays unwritten before an audit removes it.
+        static let leftoverAgeSeconds: TimeInterval = 3_600
 
         var archivePath: String { StoreRebuild.scratchArchivePath(for: storePath) }
 

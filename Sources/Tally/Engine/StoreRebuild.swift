@@ -35,8 +35,8 @@ enum StoreRebuild {
     ///   - key: the page key the scratch archive is sealed with (the store's).
     ///   - window: the events folded between two commits (``windowEvents``; tests take fewer).
     ///   - stops: sequence numbers at frame ends where a window ends whatever its size and
-    ///     `reached` sees the fold, committed and (below `last`) archived: the audit compares
-    ///     the store and the newest checkpoint there.
+    ///     `reached` sees the fold, committed and archived: the audit compares the store and the
+    ///     newest checkpoint there.
     ///   - visit: called with every event folded, in order.
     ///   - reached: at each stop, the fold, its sequence number and the scratch archive holding
     ///     its history as of it (nil without one).
@@ -117,13 +117,13 @@ enum StoreRebuild {
         CheckpointArchive.remove(at: path)
         // Created 0600 first: SQLite gives the WAL and shared memory the database file's mode.
         guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-            throw .readSide("\(path): cannot create the rebuild's scratch archive")
+            throw .readSide("\(path): cannot create the fold's scratch archive")
         }
         do {
             return try CheckpointArchive(path: path, key: key, scratch: true)
         } catch {
             CheckpointArchive.remove(at: path)
-            throw .readSide("the rebuild's scratch archive: \(error)")
+            throw .readSide("the fold's scratch archive: \(error)")
         }
     }
 }
