@@ -10,7 +10,7 @@ import TallyStore
 /// sequence continuity; every event decodable; the domain invariants (shares sum to their
 /// amounts, S3/S7; group balances sum to zero, S8; every event applicable to the read models);
 /// the newest checkpoint and the read-side store equal to what one fold of the journal alone
-/// gives at their sequence numbers. The fold streams (``StoreRebuild``): memory does not grow
+/// gives at their sequence numbers. The fold streams (`StoreRebuild`, as `tally rebuild`): memory does not grow
 /// with the history.
 public enum LedgerAudit {
     /// Audits the ledger in `directory` without the writer lock.
@@ -129,7 +129,7 @@ public enum LedgerAudit {
     /// Folds the journal once, front to back, checking every event (it decodes, its shares sum
     /// to its amount) and, at the end, the domain invariants. The fold keeps its history in a
     /// scratch archive and, when there is a live store to compare, writes a scratch store, as
-    /// `tally rebuild` does (``StoreRebuild``): memory does not grow with the history. Where it
+    /// `tally rebuild` does (`StoreRebuild`): memory does not grow with the history. Where it
     /// passes the newest checkpoint's sequence number it is compared with that checkpoint;
     /// where it passes the live store's, the scratch store is compared with the live one,
     /// table by table. It stops at the first event that does not decode (later state would be
