@@ -178,9 +178,6 @@ public final class LedgerStore: Sendable {
     ) throws(StoreError) -> LedgerStore {
         let scratch = scratchPath(for: path)
         remove(at: scratch)
-        guard FileManager.default.createFile(atPath: scratch, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-            throw .database(path: scratch, message: "cannot create the rebuilt store")
-        }
         do {
             let built = try LedgerStore(path: scratch, key: key)
             defer { built.close() }

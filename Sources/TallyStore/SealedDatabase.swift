@@ -29,6 +29,9 @@ struct SealedDatabase: Sendable {
             if !database.configuration.readonly { try database.execute(sql: "PRAGMA cache_size = -\(Self.pageCacheKibibytes)") }
             try database.execute(sql: pragmas)
         }
+        // A new file is created 0600 here, for every database of the ledger and every scratch
+        // one: SQLite gives the WAL and shared memory the database file's mode (E18, P3).
+        createPrivately(path)
         do {
             pool = try EncryptedSQLite.openPool(atPath: path, key: key, configuration: configuration)
         } catch {
@@ -188,4 +191,11 @@ struct SealedDatabase: Sendable {
     func close() {
         try? pool.close()
     }
+}
+
+/// Creates the file at `path` with mode 0600 when nothing is there (a free function: inside
+/// `SealedDatabase`, `close` names its method).
+private func createPrivately(_ path: String) {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    if descriptor >= 0 { close(descriptor) }
 }

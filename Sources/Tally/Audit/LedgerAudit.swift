@@ -274,13 +274,8 @@ public enum LedgerAudit {
 
         private var storePath: String { path.appending(LedgerDirectory.readSideStoreName).string }
 
-        /// A new, empty store (0600).
-        func store(key: SymmetricKey) throws(StoreError) -> LedgerStore {
-            guard FileManager.default.createFile(atPath: storePath, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-                throw .database(path: storePath, message: "cannot create the audit's scratch store")
-            }
-            return try LedgerStore(path: storePath, key: key)
-        }
+        /// A new, empty store (0600, as every database file).
+        func store(key: SymmetricKey) throws(StoreError) -> LedgerStore { try LedgerStore(path: storePath, key: key) }
 
         func remove() { try? FileManager.default.removeItem(atPath: path.string) }
     }

@@ -112,13 +112,9 @@ enum StoreRebuild {
         return coverage
     }
 
-    /// A new scratch archive at `path`, sealed with `key`.
+    /// A new scratch archive at `path` (0600, as every database file), sealed with `key`.
     private static func scratchArchive(at path: String, key: SymmetricKey) throws(LedgerError) -> CheckpointArchive {
         CheckpointArchive.remove(at: path)
-        // Created 0600 first: SQLite gives the WAL and shared memory the database file's mode.
-        guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-            throw .readSide("\(path): cannot create the fold's scratch archive")
-        }
         do {
             return try CheckpointArchive(path: path, key: key, scratch: true)
         } catch {
