@@ -49,8 +49,33 @@ public final class LedgerStore: Sendable {
     public init(path: String, key: SymmetricKey = LedgerStore.integrityKey) throws(StoreError) {
         self.path = path
         database = try SealedDatabase(
-            path: path, key: key, pragmas: "PRAGMA synchronous = NORMAL; PRAGMA secure_delete = ON", schema: "read-side store", schemaVersion: Self.schemaVersion,
+            path: path, key: key, pragmas: "PRAGMA synchronous = \(Self.synchronous); PRAGMA secure_delete = ON", schema: "read-side store", schemaVersion: Self.schemaVersion,
             create: { database in try StoreSchema.create(in: database) })
+    }
+
+    /// How commits are synced (WAL with `NORMAL`: see the type's documentation).
+    private static let synchronous = "NORMAL"
+
+    /// Readies this new, empty store to be filled in bulk (what a rebuild and an audit write):
+    /// drops the history tables' secondary indexes and stops syncing commits, so the load writes
+    /// each row into its table's own b-tree only; ``endBulkLoad()`` makes the indexes (one sort
+    /// each) and syncs again. A file a crash leaves half-loaded is a scratch file that nothing
+    /// opens as the store (the next rebuild removes it).
+    /// - Throws: ``StoreError/database(path:message:)`` when the store already covers events.
+    package func beginBulkLoad() throws(StoreError) {
+        guard try coverage() == nil else {
+            throw .database(path: path, message: "a bulk load fills a new store; this one already covers events")
+        }
+        try database.run { database in
+            try StoreSchema.dropHistoryIndexes(in: database)
+            try database.execute(sql: "PRAGMA synchronous = OFF")
+        }
+    }
+
+    /// Ends ``beginBulkLoad()``: makes the history tables' indexes and syncs commits again.
+    package func endBulkLoad() throws(StoreError) {
+        try database.run { database in try database.execute(sql: "PRAGMA synchronous = \(Self.synchronous)") }
+        try write { database in try StoreSchema.createHistoryIndexes(in: database) }
     }
 
     /// The database file at `path` and the files SQLite keeps beside it (WAL, shared memory).
@@ -181,7 +206,9 @@ public final class LedgerStore: Sendable {
         do {
             let built = try LedgerStore(path: scratch, key: key)
             defer { built.close() }
+            try built.beginBulkLoad()
             try fill(built)
+            try built.endBulkLoad()
             try built.mergeSearchIndex()
         } catch {
             remove(at: scratch)
@@ -263,8 +290,9 @@ public final class LedgerStore: Sendable {
     }
 
     /// The coverage and, per table, a digest of every row it holds in any order (the sum of
-    /// the rows' hashes, as ``LiveDigest``), read in one snapshot: two stores with the same
-    /// digests hold the same rows. Streamed: O(rows) time, O(1) memory. What `tally audit`
+    /// the rows' hashes, as ``LiveDigest``), and one of the entries of the search index,
+    /// read in one snapshot: two stores with the same digests hold the same rows and find
+    /// the same transactions. Streamed: O(rows) time, O(1) memory. What `tally audit`
     /// compares with a store rebuilt from the journal.
     public func contentDigests() throws(StoreError) -> (coverage: StoreCoverage?, tables: [String: String]) {
         try read { database in
@@ -274,8 +302,9 @@ public final class LedgerStore: Sendable {
             for table in StoreSchema.allTables {
                 let digest = try LiveDigest.of(table, in: database)
                 if StoreSchema.liveTables.contains(table) { live.add(digest) }
-                digests[table] = digest.bytes.map { String(format: "%02x", $0) }.joined()
+                digests[table] = digest.hex
             }
+            digests[LiveDigest.searchIndexName] = try LiveDigest.ofSearchIndex(in: database)
             return (try coverage(in: database, liveDigest: live), digests)
         }
     }

@@ -36,6 +36,9 @@ struct LiveDigest: Equatable, Sendable {
         Data(lanes.flatMap { lane in (0..<8).map { UInt8(truncatingIfNeeded: lane >> (8 * UInt64($0))) } })
     }
 
+    /// The 32 bytes in hexadecimal (what an audit compares and prints).
+    var hex: String { bytes.map { String(format: "%02x", $0) }.joined() }
+
     /// Adds one row of `table`.
     mutating func add(_ row: Row, of table: String) { add(Self.rowHash(row, of: table)) }
 
@@ -82,6 +85,31 @@ struct LiveDigest: Equatable, Sendable {
         var digest = LiveDigest()
         for table in StoreSchema.liveTables { digest.add(try of(table, in: database)) }
         return digest
+    }
+
+    /// What ``LedgerStore/contentDigests()`` names the search index's digest (``ofSearchIndex(in:)``).
+    static let searchIndexName = "transaction_search: index"
+
+    /// SHA-256, in hexadecimal, of what the search index holds: every (term, row, column,
+    /// offset) FTS5 reads from its own tables (`transaction_search_data`, `_idx`), through an
+    /// `fts5vocab` table in the connection's temporary schema (the store file is not written).
+    /// The rows of `transaction_search` are its content table's; this is the index a search
+    /// reads, so an edited index table (a search that misses or finds a transaction) differs
+    /// from a rebuild's. FTS5 yields the entries in index order (term, then row, column and
+    /// offset) however the index was built or merged, so one hash over the stream suffices.
+    static func ofSearchIndex(in database: Database) throws -> String {
+        try database.execute(sql: """
+            CREATE VIRTUAL TABLE IF NOT EXISTS temp.transaction_search_entries USING fts5vocab(main, transaction_search, instance)
+            """)
+        var hasher = SHA256()
+        let rows = try Row.fetchCursor(database, sql: "SELECT term, doc, col, offset FROM temp.transaction_search_entries")
+        while let row = try rows.next() {
+            let term: String = row[0]
+            let column: String = row[2]
+            hasher.update(data: Array(term.utf8) + [0] + Array(column.utf8) + [0])
+            for number: Int64 in [row[1], row[3]] { withUnsafeBytes(of: number.littleEndian) { hasher.update(bufferPointer: $0) } }
+        }
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
     }
 
     /// The digest of every row of `table`, in any order: streamed, O(rows).

@@ -14,6 +14,33 @@ enum StoreSchema {
     static let liveTables = ["wallet_balances", "totals", "household_debts", "people", "categories"]
     static let allTables = ["coverage"] + historyTables + liveTables
 
+    /// The secondary indexes of the history tables, by name: made with the tables, and made
+    /// again after a bulk load (``LedgerStore/beginBulkLoad()``), which fills the tables without
+    /// them (one sort per index instead of a b-tree insert per row and index).
+    static let historyIndexes: [(name: String, on: String)] = [
+        ("transactions_by_wallet", "transactions (wallet_id, date DESC, sequence DESC)"),
+        ("transactions_by_date", "transactions (date, sequence)"),
+        ("transactions_by_amount", "transactions (amount, sequence)"),
+        ("transactions_by_category", "transactions (category_id, date, sequence)"),
+        // A category with a wallet, dates and amounts (a combined filter) without reading the
+        // table for each candidate.
+        ("transactions_by_category_wallet", "transactions (category_id, wallet_id, date, sequence, amount, is_live)"),
+        ("tags_by_tag", "transaction_tags (tag, transaction_id)"),
+        ("shares_by_person", "transaction_shares (person_id, transaction_id)"),
+        ("transfers_from_wallet", "transfers (from_wallet_id, date DESC, sequence DESC)"),
+        ("transfers_to_wallet", "transfers (to_wallet_id, date DESC, sequence DESC)"),
+    ]
+
+    /// Makes the ``historyIndexes`` (after a bulk load; ``create(in:)`` makes them too).
+    static func createHistoryIndexes(in database: Database) throws {
+        for index in historyIndexes { try database.execute(sql: "CREATE INDEX \(index.name) ON \(index.on)") }
+    }
+
+    /// Drops the ``historyIndexes`` (before a bulk load into an empty store).
+    static func dropHistoryIndexes(in database: Database) throws {
+        for index in historyIndexes { try database.execute(sql: "DROP INDEX IF EXISTS \(index.name)") }
+    }
+
     static func create(in database: Database) throws {
         try database.execute(sql: """
             CREATE TABLE coverage (
@@ -33,13 +60,6 @@ enum StoreSchema {
                 is_live INTEGER NOT NULL,
                 sequence INTEGER NOT NULL,
                 note_owner TEXT) WITHOUT ROWID;
-            CREATE INDEX transactions_by_wallet ON transactions (wallet_id, date DESC, sequence DESC);
-            CREATE INDEX transactions_by_date ON transactions (date, sequence);
-            CREATE INDEX transactions_by_amount ON transactions (amount, sequence);
-            CREATE INDEX transactions_by_category ON transactions (category_id, date, sequence);
-            -- A category with a wallet, dates and amounts (a combined filter) without reading
-            -- the table for each candidate.
-            CREATE INDEX transactions_by_category_wallet ON transactions (category_id, wallet_id, date, sequence, amount, is_live);
             -- What a search box matches: the note (a personal text, P1: removed when its owner
             -- is forgotten, P3) and the tags. rowid = the transaction's sequence number.
             CREATE VIRTUAL TABLE transaction_search USING fts5(
@@ -49,7 +69,6 @@ enum StoreSchema {
                 tag TEXT NOT NULL,
                 position INTEGER NOT NULL,
                 PRIMARY KEY (transaction_id, tag)) WITHOUT ROWID;
-            CREATE INDEX tags_by_tag ON transaction_tags (tag, transaction_id);
             -- The live transactions summed per month (yyyymm), wallet, category, kind and
             -- currency, kept by every write: a report by month costs its cells, not its rows.
             CREATE TABLE month_totals (
@@ -68,7 +87,6 @@ enum StoreSchema {
                 position INTEGER NOT NULL,
                 amount INTEGER NOT NULL,
                 PRIMARY KEY (transaction_id, person_id)) WITHOUT ROWID;
-            CREATE INDEX shares_by_person ON transaction_shares (person_id, transaction_id);
             CREATE TABLE transfers (
                 transfer_id TEXT PRIMARY KEY,
                 from_wallet_id TEXT NOT NULL,
@@ -80,8 +98,6 @@ enum StoreSchema {
                 date INTEGER NOT NULL,
                 is_live INTEGER NOT NULL,
                 sequence INTEGER NOT NULL) WITHOUT ROWID;
-            CREATE INDEX transfers_from_wallet ON transfers (from_wallet_id, date DESC, sequence DESC);
-            CREATE INDEX transfers_to_wallet ON transfers (to_wallet_id, date DESC, sequence DESC);
             CREATE TABLE wallet_balances (
                 wallet_id TEXT PRIMARY KEY,
                 name TEXT NOT NULL,
@@ -110,5 +126,6 @@ enum StoreSchema {
                 category_id TEXT PRIMARY KEY,
                 name TEXT NOT NULL) WITHOUT ROWID;
             """)
+        try createHistoryIndexes(in: database)
     }
 }

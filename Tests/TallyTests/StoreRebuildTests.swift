@@ -97,4 +97,56 @@ struct StoreRebuildTests {
         let remaining = leftovers.filter { FileManager.default.fileExists(atPath: $0) }
         #expect(remaining.isEmpty, "\(remaining)")
     }
+
+    @Test("issue 28 item 5: a rebuild loads the history tables without their indexes and makes them after; the swapped-in store opens with exactly the schema a new store has, and serves a query by wallet")
+    func rebuildMakesTheIndexesAfterTheLoad() async throws {
+        let directory = try TemporaryDirectory("tally-store-bulk-load")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        let ledger = try await Ledger.open(at: path, options: ReadSideIncrementalTests.options())
+        let (setup, commands) = ReadSideIncrementalTests.history(seed: 3, count: 120)
+        try await ledger.execute(setup)
+        for command in commands { _ = try? await ledger.execute(command) }
+        let before = try #require(await ledger.store).contentDigests()
+        _ = try await ledger.rebuildReadSide()
+        try await ledger.close()
+
+        let storePath = LedgerDirectory(path).readSideStore.string
+        // The open compares the file's schema with the one a new store has: an index missing
+        // after the load is refused as damage (the control below shows it would be).
+        let reopened = try LedgerStore(path: storePath, key: LedgerStore.integrityKey)
+        #expect(try reopened.contentDigests().tables == before.tables)
+        let wallet = try #require(try reopened.walletBalances().first?.walletID)
+        let page = try reopened.transactions(in: wallet, limit: 20)
+        #expect(!page.isEmpty && page.allSatisfy { $0.walletID == wallet }, "the control: the wallet has transactions")
+        reopened.close()
+
+        // The control: a store left after beginBulkLoad (no endBulkLoad) lacks the indexes, and
+        // the open says so.
+        let scratchPath = directory.appending("half-loaded.sqlite").string
+        let scratch = try LedgerStore(path: scratchPath, key: LedgerStore.integrityKey)
+        try scratch.beginBulkLoad()
+        scratch.close()
+        #expect {
+            _ = try LedgerStore(path: scratchPath, key: LedgerStore.integrityKey)
+        } throws: { error in
+            guard case .damaged(_, let message) = error as? StoreError else { return false }
+            return message.contains("missing or changed") && message.contains("transactions_by_wallet")
+        }
+    }
+
+    @Test("issue 28 item 5: a bulk load is refused on a store that already covers events (it would drop a live store's indexes)")
+    func bulkLoadRefusedOnACoveredStore() async throws {
+        let directory = try TemporaryDirectory("tally-store-bulk-load-refused")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        let ledger = try await Ledger.open(at: path, options: ReadSideIncrementalTests.options())
+        let (setup, _) = ReadSideIncrementalTests.history(seed: 4, count: 1)
+        try await ledger.execute(setup)
+        try await ledger.close()
+        let store = try LedgerStore(path: LedgerDirectory(path).readSideStore.string, key: LedgerStore.integrityKey)
+        defer { store.close() }
+        #expect(throws: StoreError.self) { try store.beginBulkLoad() }
+        #expect(try store.coverage() != nil, "the store still opens and covers its events")
+    }
 }

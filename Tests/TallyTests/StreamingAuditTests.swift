@@ -87,6 +87,29 @@ struct StreamingAuditTests {
         #expect(report.checkpoint == .matchesReplay(sequenceNumber: checkpoint), "the checkpoint is still compared")
     }
 
+    @Test("issue 28 item 5, I30.4: the search index edited under unchanged rows (a search finds a transaction by a word its row does not hold) is found: readSideDiffers names the search index")
+    func editedSearchIndexIsFound() async throws {
+        let (directory, path, checkpoint, _) = try await Self.ledger("tally-streaming-audit-search-index")
+        defer { directory.remove() }
+        #expect(try Self.audit(path, window: 64).problems.filter { $0.code != "permissionsTooOpen" }.isEmpty, "the control: the untouched store audits clean")
+        let pool = try EncryptedSQLite.openPool(atPath: LedgerDirectory(path).readSideStore.string, key: LedgerStore.integrityKey)
+        let found = try await pool.write { database -> Int in
+            // The index gets a word through FTS5 itself; the row's stored text is then put back.
+            guard let row = try Row.fetchOne(database, sql: "SELECT id, c0 FROM transaction_search_content WHERE c0 IS NOT NULL ORDER BY id LIMIT 1") else { return 0 }
+            let id: Int64 = row["id"]
+            let note: String = row["c0"]
+            try database.execute(sql: "UPDATE transaction_search SET note = 'zzqxv' WHERE rowid = ?", arguments: [id])
+            try database.execute(sql: "UPDATE transaction_search_content SET c0 = ? WHERE id = ?", arguments: [note, id])
+            return try Int.fetchOne(database, sql: "SELECT COUNT(*) FROM transaction_search WHERE transaction_search MATCH 'zzqxv'") ?? 0
+        }
+        try pool.close()
+        #expect(found == 1, "the control: a search finds the transaction by a word its row does not hold")
+        let report = try Self.audit(path, window: 64)
+        let problem = try #require(report.problems.first { $0.code == "readSideDiffers" }, "\(report.problems)")
+        #expect(problem.message.contains("transaction_search: index") && !problem.message.contains("transactions,"), "\(problem.message)")
+        #expect(report.checkpoint == .matchesReplay(sequenceNumber: checkpoint), "the checkpoint is still compared")
+    }
+
     @Test("issue 28 item 5: the fold stops where the audit asks, once each and in order, a stop at sequence 0 (a store that covers nothing yet) before any event, each with the fold as of it")
     func stopsAreReachedInOrder() async throws {
         let (directory, path, checkpoint, last) = try await Self.ledger("tally-streaming-audit-stops")

@@ -274,8 +274,13 @@ public enum LedgerAudit {
 
         private var storePath: String { path.appending(LedgerDirectory.readSideStoreName).string }
 
-        /// A new, empty store (0600, as every database file).
-        func store(key: SymmetricKey) throws(StoreError) -> LedgerStore { try LedgerStore(path: storePath, key: key) }
+        /// A new, empty store (0600, as every database file), filled in bulk: it is compared
+        /// row by row and removed, never queried, so its indexes are never made.
+        func store(key: SymmetricKey) throws(StoreError) -> LedgerStore {
+            let store = try LedgerStore(path: storePath, key: key)
+            try store.beginBulkLoad()
+            return store
+        }
 
         func remove() { try? FileManager.default.removeItem(atPath: path.string) }
     }

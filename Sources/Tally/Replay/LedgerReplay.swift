@@ -143,11 +143,9 @@ public enum LedgerReplay {
                 return frame.lastSequenceNumber < last
             }
         } catch let error as JournalError {
-            failed(folded)
-            throw .storage(error)
+            failure = .storage(error)
         } catch {
-            failed(folded)
-            throw .storage(.journalFailed(reason: "reading failed: \(error)"))
+            failure = .storage(.journalFailed(reason: "reading failed: \(error)"))
         }
         if let failure {
             failed(folded)
