@@ -119,7 +119,7 @@ extension LedgerBackup {
         if replaced { existing = try Self.keysOfLedger(at: directory, encryption: options.encryption) }
         var keys = try validatedKeys(options: options, existing: existing, report: &report)
         if let existing {
-            report.keptForgotten = keys.keys.keys.filter { existing.forgotten.contains($0) }.sorted { $0.description < $1.description }
+            report.keptForgotten = keys.keys.keys.filter { existing.forgotten.contains($0) }.sorted()
             for person in report.keptForgotten { keys.keys[person] = nil }
             keys.forgotten.formUnion(report.keptForgotten)
         }
@@ -205,7 +205,7 @@ extension LedgerBackup {
         }
         // A backup without keys: take them from the ledger being replaced.
         var keys: [PersonID: [UInt8]] = [:]
-        for person in holders.sorted(by: { $0.description < $1.description }) {
+        for person in holders.sorted() {
             if let key = existing?.keys[person] {
                 keys[person] = key
                 report.keysTakenFromReplacedLedger.append(person)

@@ -24,6 +24,16 @@ struct IdentifierTests {
         #expect(UUIDValue(high: 0, low: 1) < UUIDValue(high: 0, low: 2))
     }
 
+    @Test("G5, P3: ids sort in the order of their canonical text (the key file and checkpoints list people sorted by `<`, as they were by text)")
+    func orderingIsTextOrder() {
+        var generator = DeterministicIDGenerator(seed: 7)
+        var ids: [PersonID] = (0..<500).map { _ in generator.next() }
+        // Ids that differ only in late bytes, or in a digit against a letter of the same nibble.
+        ids += [PersonID(UUIDValue(high: 0x9, low: 0)), PersonID(UUIDValue(high: 0xa, low: 0)), PersonID(UUIDValue(high: 0, low: 0x9f)), PersonID(UUIDValue(high: 0, low: 0xa0))]
+        #expect(ids.sorted() == ids.sorted { $0.description < $1.description })
+        #expect(Set(ids).count == ids.count, "the control: every id differs")
+    }
+
     @Test("G5: the deterministic generator repeats per seed and differs between seeds")
     func deterministicGenerator() {
         var first = DeterministicIDGenerator(seed: 42)

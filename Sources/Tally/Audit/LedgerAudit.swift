@@ -96,7 +96,7 @@ public enum LedgerAudit {
             reader, live: live, checkpoint: CheckpointComparison.candidate(newestCheckpoint, in: checkpoints, reader: reader),
             keys: keys, forgottenMeanwhile: forgottenMeanwhile, encryption: encryption, fileSystem: fileSystem, window: window,
             into: &report)
-        for (person, count) in (keys?.unopened ?? [:]).sorted(by: { $0.key.description < $1.key.description }) {
+        for (person, count) in (keys?.unopened ?? [:]).sorted(by: { $0.key < $1.key }) {
             report.problems.append(AuditProblem(
                 code: "personalTextUnreadable", rule: "P2", location: nil,
                 message: "\(count) personal text(s) of \(person), who was never forgotten, cannot be opened: their key is missing from \(LedgerDirectory.personalKeysName); restore it from a backup of the ledger directory"))

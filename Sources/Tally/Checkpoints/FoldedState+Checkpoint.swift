@@ -28,7 +28,7 @@ extension FoldedState {
     ///   the state and of the read models) goes to the checkpoint archive (written apart,
     ///   before the file), not into the file.
     func checkpoint(fingerprints unsorted: [PersonID: [UInt8]], historyArchived archived: Bool = false) -> Checkpoint {
-        let fingerprints = unsorted.sorted { $0.key.description < $1.key.description }
+        let fingerprints = unsorted.sorted { $0.key < $1.key }
         var prints = BinaryWriter(reservingCapacity: 48 * fingerprints.count)
         for (person, fingerprint) in fingerprints {
             prints.write(person)

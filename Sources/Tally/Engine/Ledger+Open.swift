@@ -120,7 +120,7 @@ extension Ledger {
                 report.checkpointSequenceNumber = nil
                 report.eventsReplayed = replayed.lastSequenceNumber
                 report.forgettingCompleted = forgotten.subtracting(start?.state.forgottenPeople ?? []).union(keyed)
-                    .sorted { $0.description < $1.description }
+                    .sorted()
             }
             // The archive keeps only what the state read from it can reach: rows newer than the
             // checkpoint used (left by a newer checkpoint not used, or a journal cut since) go;

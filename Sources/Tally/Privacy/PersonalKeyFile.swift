@@ -47,7 +47,7 @@ enum PersonalKeyFile {
 
         /// Every person with a key or a tombstone, in a stable order.
         var entries: [(person: PersonID, key: [UInt8]?)] {
-            let people = Set(keys.keys).union(forgotten).sorted { $0.description < $1.description }
+            let people = Set(keys.keys).union(forgotten).sorted()
             return people.map { ($0, keys[$0]) }
         }
     }

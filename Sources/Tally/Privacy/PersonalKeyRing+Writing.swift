@@ -40,7 +40,7 @@ extension PersonalKeyRing {
             guard contents.isDirty else { return nil }
             var everything = contents.stored(includingUnpersisted: true)
             everything.acknowledgedThrough = max(contents.acknowledgedThrough, acknowledgedThrough)
-            let keys = contents.appendOffset == nil ? [] : contents.unpersisted.sorted { $0.description < $1.description }
+            let keys = contents.appendOffset == nil ? [] : contents.unpersisted.sorted()
                 .compactMap { person in contents.keys[person].map { (person: person, key: $0) } }
             return Pending(people: contents.unpersisted, everything: everything, keys: keys, offset: contents.appendOffset)
         }

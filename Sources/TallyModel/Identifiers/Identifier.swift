@@ -24,7 +24,9 @@ public struct Identifier<Kind: IdentifierKind>: Hashable, Comparable, Sendable {
         Identifier(UUIDValue.derived(namespace: namespace, name: name))
     }
 
-    /// Orders by the UUID's bytes.
+    /// Orders by the UUID's bytes, which is also the order of the canonical text (lowercase hex,
+    /// hyphens at fixed places): what the key file and checkpoints list people in, without
+    /// making a string per comparison.
     public static func < (lhs: Identifier, rhs: Identifier) -> Bool { lhs.value < rhs.value }
 }
 
