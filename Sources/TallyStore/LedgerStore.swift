@@ -57,25 +57,28 @@ public final class LedgerStore: Sendable {
     private static let synchronous = "NORMAL"
 
     /// Readies this new, empty store to be filled in bulk (what a rebuild and an audit write):
-    /// drops the history tables' secondary indexes and stops syncing commits, so the load writes
-    /// each row into its table's own b-tree only; ``endBulkLoad()`` makes the indexes (one sort
-    /// each) and syncs again. A file a crash leaves half-loaded is a scratch file that nothing
-    /// opens as the store (the next rebuild removes it).
+    /// its commits are not synced until ``endBulkLoad()`` (a crash leaves a scratch file that
+    /// nothing opens as the store: the next rebuild or writer's open removes a rebuild's, the next
+    /// audit an audit's). Without `indexed`, the history tables' secondary indexes
+    /// (`StoreSchema.historyIndexes`) are dropped too, for a store that is digested and removed,
+    /// never queried (the audit's): the open refuses such a file, so it can never be served.
+    /// A rebuild keeps them: made after the load, their sorts would hold every key in memory
+    /// (`temp_store = MEMORY`: a temporary file would bypass the page encryption).
     /// - Throws: ``StoreError/database(path:message:)`` when the store already covers events.
-    package func beginBulkLoad() throws(StoreError) {
+    package func beginBulkLoad(indexed: Bool) throws(StoreError) {
         guard try coverage() == nil else {
             throw .database(path: path, message: "a bulk load fills a new store; this one already covers events")
         }
         try database.run { database in
-            try StoreSchema.dropHistoryIndexes(in: database)
+            if !indexed { try StoreSchema.dropHistoryIndexes(in: database) }
             try database.execute(sql: "PRAGMA synchronous = OFF")
         }
     }
 
-    /// Ends ``beginBulkLoad()``: makes the history tables' indexes and syncs commits again.
+    /// Ends an indexed ``beginBulkLoad(indexed:)``: commits are synced again, so the checkpoint
+    /// of the WAL that ends a rebuild syncs the file before it is renamed into place.
     package func endBulkLoad() throws(StoreError) {
         try database.run { database in try database.execute(sql: "PRAGMA synchronous = \(Self.synchronous)") }
-        try write { database in try StoreSchema.createHistoryIndexes(in: database) }
     }
 
     /// The database file at `path` and the files SQLite keeps beside it (WAL, shared memory).
@@ -206,7 +209,7 @@ public final class LedgerStore: Sendable {
         do {
             let built = try LedgerStore(path: scratch, key: key)
             defer { built.close() }
-            try built.beginBulkLoad()
+            try built.beginBulkLoad(indexed: true)
             try fill(built)
             try built.endBulkLoad()
             try built.mergeSearchIndex()

@@ -37,7 +37,10 @@ struct LiveDigest: Equatable, Sendable {
     }
 
     /// The 32 bytes in hexadecimal (what an audit compares and prints).
-    var hex: String { bytes.map { String(format: "%02x", $0) }.joined() }
+    var hex: String { Self.hex(bytes) }
+
+    /// `bytes` in lowercase hexadecimal.
+    static func hex(_ bytes: some Sequence<UInt8>) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 
     /// Adds one row of `table`.
     mutating func add(_ row: Row, of table: String) { add(Self.rowHash(row, of: table)) }
@@ -90,13 +93,16 @@ struct LiveDigest: Equatable, Sendable {
     /// What ``LedgerStore/contentDigests()`` names the search index's digest (``ofSearchIndex(in:)``).
     static let searchIndexName = "transaction_search: index"
 
-    /// SHA-256, in hexadecimal, of what the search index holds: every (term, row, column,
-    /// offset) FTS5 reads from its own tables (`transaction_search_data`, `_idx`), through an
-    /// `fts5vocab` table in the connection's temporary schema (the store file is not written).
-    /// The rows of `transaction_search` are its content table's; this is the index a search
-    /// reads, so an edited index table (a search that misses or finds a transaction) differs
-    /// from a rebuild's. FTS5 yields the entries in index order (term, then row, column and
-    /// offset) however the index was built or merged, so one hash over the stream suffices.
+    /// SHA-256, in hexadecimal, of the entries of the search index: every (term, row, column,
+    /// offset) a full scan of its segments' leaves (`transaction_search_data`) finds, through
+    /// an `fts5vocab` table in the connection's temporary schema (the store file is not
+    /// written). The rows of `transaction_search` are its content table's; these are the words
+    /// a search matches, so leaves edited under unchanged rows (a search that finds a
+    /// transaction by a word its row does not hold) differ from a rebuild's. The segment index
+    /// (`_idx`) and the doclist indexes a search seeks through are not read by a scan: an edit
+    /// of those is not seen (Docs/Reliability.md, I30.4). FTS5 yields the entries in index order
+    /// (term, then row, column and offset) however the index was built or merged, so one hash
+    /// over the stream suffices.
     static func ofSearchIndex(in database: Database) throws -> String {
         try database.execute(sql: """
             CREATE VIRTUAL TABLE IF NOT EXISTS temp.transaction_search_entries USING fts5vocab(main, transaction_search, instance)
@@ -109,7 +115,7 @@ struct LiveDigest: Equatable, Sendable {
             hasher.update(data: Array(term.utf8) + [0] + Array(column.utf8) + [0])
             for number: Int64 in [row[1], row[3]] { withUnsafeBytes(of: number.littleEndian) { hasher.update(bufferPointer: $0) } }
         }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return hex(hasher.finalize())
     }
 
     /// The digest of every row of `table`, in any order: streamed, O(rows).

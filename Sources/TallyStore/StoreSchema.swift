@@ -14,9 +14,9 @@ enum StoreSchema {
     static let liveTables = ["wallet_balances", "totals", "household_debts", "people", "categories"]
     static let allTables = ["coverage"] + historyTables + liveTables
 
-    /// The secondary indexes of the history tables, by name: made with the tables, and made
-    /// again after a bulk load (``LedgerStore/beginBulkLoad()``), which fills the tables without
-    /// them (one sort per index instead of a b-tree insert per row and index).
+    /// The secondary indexes of the history tables, by name: what queries need and a store that
+    /// is only digested (an audit's scratch store, ``LedgerStore/beginBulkLoad(indexed:)``) does
+    /// without.
     static let historyIndexes: [(name: String, on: String)] = [
         ("transactions_by_wallet", "transactions (wallet_id, date DESC, sequence DESC)"),
         ("transactions_by_date", "transactions (date, sequence)"),
@@ -31,14 +31,9 @@ enum StoreSchema {
         ("transfers_to_wallet", "transfers (to_wallet_id, date DESC, sequence DESC)"),
     ]
 
-    /// Makes the ``historyIndexes`` (after a bulk load; ``create(in:)`` makes them too).
-    static func createHistoryIndexes(in database: Database) throws {
-        for index in historyIndexes { try database.execute(sql: "CREATE INDEX \(index.name) ON \(index.on)") }
-    }
-
-    /// Drops the ``historyIndexes`` (before a bulk load into an empty store).
+    /// Drops the ``historyIndexes`` (from an empty store that is never queried).
     static func dropHistoryIndexes(in database: Database) throws {
-        for index in historyIndexes { try database.execute(sql: "DROP INDEX IF EXISTS \(index.name)") }
+        for index in historyIndexes { try database.execute(sql: "DROP INDEX \(index.name)") }
     }
 
     static func create(in database: Database) throws {
@@ -126,6 +121,6 @@ enum StoreSchema {
                 category_id TEXT PRIMARY KEY,
                 name TEXT NOT NULL) WITHOUT ROWID;
             """)
-        try createHistoryIndexes(in: database)
+        for index in historyIndexes { try database.execute(sql: "CREATE INDEX \(index.name) ON \(index.on)") }
     }
 }

@@ -274,11 +274,11 @@ public enum LedgerAudit {
 
         private var storePath: String { path.appending(LedgerDirectory.readSideStoreName).string }
 
-        /// A new, empty store (0600, as every database file), filled in bulk: it is compared
-        /// row by row and removed, never queried, so its indexes are never made.
+        /// A new, empty store (0600, as every database file), filled in bulk without the history
+        /// tables' indexes: it is digested and removed, never queried.
         func store(key: SymmetricKey) throws(StoreError) -> LedgerStore {
             let store = try LedgerStore(path: storePath, key: key)
-            try store.beginBulkLoad()
+            try store.beginBulkLoad(indexed: false)
             return store
         }
 

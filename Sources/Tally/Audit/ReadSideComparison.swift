@@ -78,7 +78,7 @@ enum ReadSideComparison {
         }
         let differing = rebuilt.keys.filter { tables[$0] != rebuilt[$0] }.sorted()
         guard differing.isEmpty else {
-            return .differs(sequenceNumber: coverage.sequenceNumber, reason: "table(s) \(differing.joined(separator: ", ")) hold rows a rebuild from the journal does not")
+            return .differs(sequenceNumber: coverage.sequenceNumber, reason: "table(s) \(differing.joined(separator: ", ")) differ from a rebuild from the journal")
         }
         return .matchesReplay(sequenceNumber: coverage.sequenceNumber, behind: last - coverage.sequenceNumber)
     }
