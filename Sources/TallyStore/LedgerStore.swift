@@ -21,8 +21,9 @@ import TallySQLiteEncryption
 /// one, with ``integrityKey``, so that a damaged page is detected and the store rebuilt, never
 /// served (that key is public: it guards against damage, not against a reader).
 public final class LedgerStore: Sendable {
-    /// The schema this version writes (`PRAGMA user_version`).
-    static let schemaVersion = 8
+    /// The schema this version writes (`PRAGMA user_version`). 9: the live digest hashes each
+    /// value's stored bytes (a store of 8 is rebuilt by the writer's open).
+    static let schemaVersion = 9
 
     /// The database file.
     public let path: String

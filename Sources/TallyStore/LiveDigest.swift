@@ -72,13 +72,39 @@ struct LiveDigest: Equatable, Sendable {
         }
     }
 
-    /// SHA-256 of a row of `table`, as four lanes.
+    /// SHA-256 of a row of `table`, as four lanes: the table's name, then each column's name
+    /// and its value as SQLite stores it (a storage class tag, then the integer's or the
+    /// double's eight bytes, or the text's or the blob's length and bytes), with no text made
+    /// per value (formatting each value was 10% of an audit's time).
     private static func rowHash(_ row: Row, of table: String) -> [UInt64] {
         var hasher = SHA256()
-        hasher.update(data: Array(table.utf8))
-        for (column, value) in row {
-            hasher.update(data: Array("\u{1}\(column)\u{2}\(value)".utf8))
+        var bytes: [UInt8] = []
+        func append(length: Int) { withUnsafeBytes(of: UInt64(length).littleEndian) { bytes.append(contentsOf: $0) } }
+        func append<Bytes: Collection<UInt8>>(counted data: Bytes) {
+            append(length: data.count)
+            bytes.append(contentsOf: data)
         }
+        append(counted: table.utf8)
+        for (column, value) in row {
+            append(counted: column.utf8)
+            switch value.storage {
+            case .null:
+                bytes.append(0)
+            case .int64(let integer):
+                bytes.append(1)
+                withUnsafeBytes(of: integer.littleEndian) { bytes.append(contentsOf: $0) }
+            case .double(let double):
+                bytes.append(2)
+                withUnsafeBytes(of: double.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+            case .string(let text):
+                bytes.append(3)
+                append(counted: text.utf8)
+            case .blob(let data):
+                bytes.append(4)
+                append(counted: data)
+            }
+        }
+        hasher.update(data: bytes)
         return lanes(Array(hasher.finalize()))
     }
 

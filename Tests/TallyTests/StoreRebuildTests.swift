@@ -1,8 +1,10 @@
 import Foundation
+import GRDB
 import Synchronization
 import SystemPackage
 @testable import Tally
 import TallyJournal
+import TallySQLiteEncryption
 import TallyStore
 import TallyTestSupport
 import Testing
@@ -147,5 +149,32 @@ struct StoreRebuildTests {
         let reopened = try LedgerStore(path: storePath, key: LedgerStore.integrityKey)
         defer { reopened.close() }
         #expect(try reopened.coverage() != nil, "the store opens with its schema whole (the open checks it) and covers its events")
+    }
+
+    @Test("issue 28: a store of an older schema (8: the live digest formatted each value as text) is readSideDamaged in the audit and rebuilt by the writer's open into the current schema, with the same rows")
+    func olderSchemaIsRebuiltAtOpen() async throws {
+        let directory = try TemporaryDirectory("tally-store-older-schema")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        let ledger = try await Ledger.open(at: path, options: ReadSideIncrementalTests.options())
+        let (setup, commands) = ReadSideIncrementalTests.history(seed: 8, count: 60)
+        try await ledger.execute(setup)
+        for command in commands { _ = try? await ledger.execute(command) }
+        let before = try #require(await ledger.store).contentDigests()
+        try await ledger.close()
+
+        let storePath = LedgerDirectory(path).readSideStore.string
+        let pool = try EncryptedSQLite.openPool(atPath: storePath, key: LedgerStore.integrityKey)
+        try await pool.write { database in try database.execute(sql: "PRAGMA user_version = 8") }
+        try pool.close()
+        let audit = try LedgerAudit.audit(at: path)
+        #expect(audit.problems.contains { $0.code == "readSideDamaged" && $0.message.contains("schema version 8") }, "\(audit.problems)")
+
+        let reopened = try await Ledger.open(at: path, options: ReadSideIncrementalTests.options())
+        #expect(reopened.openReport.readSide.hasPrefix("rebuilt"), "\(reopened.openReport.readSide)")
+        let after = try #require(await reopened.store).contentDigests()
+        #expect(after.coverage == before.coverage)
+        #expect(after.tables == before.tables)
+        try await reopened.close()
     }
 }
