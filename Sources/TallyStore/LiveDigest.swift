@@ -73,39 +73,43 @@ struct LiveDigest: Equatable, Sendable {
     }
 
     /// SHA-256 of a row of `table`, as four lanes: the table's name, then each column's name
-    /// and its value as SQLite stores it (a storage class tag, then the integer's or the
-    /// double's eight bytes, or the text's or the blob's length and bytes), with no text made
-    /// per value (formatting each value was 10% of an audit's time).
+    /// and its value (``append(_:to:)``).
     private static func rowHash(_ row: Row, of table: String) -> [UInt64] {
-        var hasher = SHA256()
         var bytes: [UInt8] = []
-        func append(length: Int) { withUnsafeBytes(of: UInt64(length).littleEndian) { bytes.append(contentsOf: $0) } }
-        func append<Bytes: Collection<UInt8>>(counted data: Bytes) {
-            append(length: data.count)
-            bytes.append(contentsOf: data)
-        }
-        append(counted: table.utf8)
+        append(counted: table.utf8, to: &bytes)
         for (column, value) in row {
-            append(counted: column.utf8)
-            switch value.storage {
-            case .null:
-                bytes.append(0)
-            case .int64(let integer):
-                bytes.append(1)
-                withUnsafeBytes(of: integer.littleEndian) { bytes.append(contentsOf: $0) }
-            case .double(let double):
-                bytes.append(2)
-                withUnsafeBytes(of: double.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
-            case .string(let text):
-                bytes.append(3)
-                append(counted: text.utf8)
-            case .blob(let data):
-                bytes.append(4)
-                append(counted: data)
-            }
+            append(counted: column.utf8, to: &bytes)
+            append(value, to: &bytes)
         }
-        hasher.update(data: bytes)
-        return lanes(Array(hasher.finalize()))
+        return lanes(Array(SHA256.hash(data: bytes)))
+    }
+
+    /// `value` as SQLite stores it: a storage class tag, then the integer's or the double's
+    /// eight bytes, or the text's or the blob's length and bytes. No text is made per value
+    /// (formatting each value was 10% of an audit's time).
+    private static func append(_ value: DatabaseValue, to bytes: inout [UInt8]) {
+        switch value.storage {
+        case .null:
+            bytes.append(0)
+        case .int64(let integer):
+            bytes.append(1)
+            withUnsafeBytes(of: integer.littleEndian) { bytes.append(contentsOf: $0) }
+        case .double(let double):
+            bytes.append(2)
+            withUnsafeBytes(of: double.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+        case .string(let text):
+            bytes.append(3)
+            append(counted: text.utf8, to: &bytes)
+        case .blob(let data):
+            bytes.append(4)
+            append(counted: data, to: &bytes)
+        }
+    }
+
+    /// `data`'s length (eight bytes) and bytes.
+    private static func append(counted data: some Collection<UInt8>, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: UInt64(data.count).littleEndian) { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: data)
     }
 
     /// The digest of every row of the live tables as they are now: O(live rows), for the
@@ -135,11 +139,11 @@ struct LiveDigest: Equatable, Sendable {
             """)
         var hasher = SHA256()
         let rows = try Row.fetchCursor(database, sql: "SELECT term, doc, col, offset FROM temp.transaction_search_entries")
+        var bytes: [UInt8] = []
         while let row = try rows.next() {
-            let term: String = row[0]
-            let column: String = row[2]
-            hasher.update(data: Array(term.utf8) + [0] + Array(column.utf8) + [0])
-            for number: Int64 in [row[1], row[3]] { withUnsafeBytes(of: number.littleEndian) { hasher.update(bufferPointer: $0) } }
+            bytes.removeAll(keepingCapacity: true)
+            for value in row.databaseValues { append(value, to: &bytes) }
+            hasher.update(data: bytes)
         }
         return hex(hasher.finalize())
     }

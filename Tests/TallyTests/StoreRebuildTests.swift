@@ -100,15 +100,21 @@ struct StoreRebuildTests {
         #expect(remaining.isEmpty, "\(remaining)")
     }
 
+    /// A ledger at `directory/ledger`, open, after a generated history of `count` commands.
+    static func ledger(in directory: TemporaryDirectory, seed: UInt64, count: Int) async throws -> (FilePath, Ledger) {
+        let path = directory.appending("ledger")
+        let ledger = try await Ledger.open(at: path, options: ReadSideIncrementalTests.options())
+        let (setup, commands) = ReadSideIncrementalTests.history(seed: seed, count: count)
+        try await ledger.execute(setup)
+        for command in commands { _ = try? await ledger.execute(command) }
+        return (path, ledger)
+    }
+
     @Test("issue 28 item 5: after a rebuild (its new store filled in bulk), the swapped-in store opens with exactly the schema a new store has and serves a query by wallet; a store filled without indexes (an audit's scratch store) is refused by the open, so it is never served")
     func bulkLoadedStores() async throws {
         let directory = try TemporaryDirectory("tally-store-bulk-load")
         defer { directory.remove() }
-        let path = directory.appending("ledger")
-        let ledger = try await Ledger.open(at: path, options: ReadSideIncrementalTests.options())
-        let (setup, commands) = ReadSideIncrementalTests.history(seed: 3, count: 120)
-        try await ledger.execute(setup)
-        for command in commands { _ = try? await ledger.execute(command) }
+        let (path, ledger) = try await Self.ledger(in: directory, seed: 3, count: 120)
         let before = try #require(await ledger.store).contentDigests()
         _ = try await ledger.rebuildReadSide()
         try await ledger.close()
@@ -137,10 +143,7 @@ struct StoreRebuildTests {
     func bulkLoadRefusedOnACoveredStore() async throws {
         let directory = try TemporaryDirectory("tally-store-bulk-load-refused")
         defer { directory.remove() }
-        let path = directory.appending("ledger")
-        let ledger = try await Ledger.open(at: path, options: ReadSideIncrementalTests.options())
-        let (setup, _) = ReadSideIncrementalTests.history(seed: 4, count: 1)
-        try await ledger.execute(setup)
+        let (path, ledger) = try await Self.ledger(in: directory, seed: 4, count: 1)
         try await ledger.close()
         let storePath = LedgerDirectory(path).readSideStore.string
         let store = try LedgerStore(path: storePath, key: LedgerStore.integrityKey)
@@ -155,11 +158,7 @@ struct StoreRebuildTests {
     func olderSchemaIsRebuiltAtOpen() async throws {
         let directory = try TemporaryDirectory("tally-store-older-schema")
         defer { directory.remove() }
-        let path = directory.appending("ledger")
-        let ledger = try await Ledger.open(at: path, options: ReadSideIncrementalTests.options())
-        let (setup, commands) = ReadSideIncrementalTests.history(seed: 8, count: 60)
-        try await ledger.execute(setup)
-        for command in commands { _ = try? await ledger.execute(command) }
+        let (path, ledger) = try await Self.ledger(in: directory, seed: 8, count: 60)
         let before = try #require(await ledger.store).contentDigests()
         try await ledger.close()
 
