@@ -1,5 +1,6 @@
 import Tally
 import TallyModel
+import TallyProjections
 
 /// CSV export of live transactions (seed 001 US-701, Flow US-050): `date,type,category,amount,note`
 /// first, then `wallet,currency,shared,payer` and one `share:<name>` column per person holding a
@@ -97,7 +98,7 @@ public enum CSVExporter {
     }
 
     /// The header, then one line per transaction, by date then id.
-    private static func text(rows: [(key: TransactionID, value: Tally.TransactionRecord)], history: LedgerHistory) -> String {
+    private static func text(rows: [(key: TransactionID, value: TallyProjections.TransactionRecord)], history: LedgerHistory) -> String {
         let sorted = rows.sorted { ($0.value.details.date, $0.key) < ($1.value.details.date, $1.key) }
         let sharers = shareColumns(history: history)
         var lines = [(header + sharers.map(\.title)).joined(separator: ",")]

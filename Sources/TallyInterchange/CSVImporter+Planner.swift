@@ -1,5 +1,6 @@
 import Tally
 import TallyModel
+import TallyProjections
 
 extension CSVImporter {
     /// Plans one row at a time: the commands so far, every row's outcome, and what the file
@@ -175,7 +176,7 @@ extension CSVImporter {
         /// A row that duplicates the live transaction `id`: skipped, or with
         /// ``DuplicatePolicy/replace`` an `editTransaction` to the row's values that keeps what
         /// the file does not hold (tags, payer, the split and its ratio).
-        private mutating func duplicate(of id: TransactionID, record: Tally.TransactionRecord, entry: TransactionEntry, line: Int, reason: String) {
+        private mutating func duplicate(of id: TransactionID, record: TallyProjections.TransactionRecord, entry: TransactionEntry, line: Int, reason: String) {
             guard importer.duplicates == .replace else {
                 skip(line, "duplicate: \(reason) as transaction \(id)")
                 return

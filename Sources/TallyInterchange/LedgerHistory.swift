@@ -26,8 +26,8 @@ public struct LedgerHistory: Sendable {
     /// people): package-internal, for the exporters and the CLI (Docs/Architecture.md, "Public
     /// surface"); hosts read ``readModels`` and the name helpers.
     package let state: LedgerState
-    /// The read models after the last event.
-    public let readModels: Projections
+    /// The read models after the last event (folded with the state).
+    public var readModels: Projections { state.readModels }
     /// The last sequence number read (0 when the journal is empty).
     public let lastSequenceNumber: UInt64
     /// How many events there are (through ``lastSequenceNumber``).
@@ -60,7 +60,7 @@ public struct LedgerHistory: Sendable {
                 visit: { _ in count += 1 })
             var history = LedgerHistory(
                 directory: directory, source: .journal(encryption: encryption, allowingDamage: allowingDamage),
-                state: replayed.state, readModels: replayed.readModels,
+                state: replayed.state,
                 lastSequenceNumber: replayed.lastSequenceNumber, eventCount: count)
             history.unreadablePersonalTexts = replayed.unreadablePersonalTexts
             history.droppedProblems = replayed.droppedProblems
@@ -82,17 +82,15 @@ public struct LedgerHistory: Sendable {
             let start = try await ledger.eventCursor()
             var cursor = start
             var state = LedgerState()
-            var readModels = Projections()
             var count = 0
             var last: UInt64 = 0
             while let committed = try cursor.next() {
                 state.apply(committed.event)
-                readModels.apply(committed.event, sequenceNumber: committed.sequenceNumber)
                 count += 1
                 last = committed.sequenceNumber
             }
             var history = LedgerHistory(
-                directory: directory, source: .ledger(start), state: state, readModels: readModels,
+                directory: directory, source: .ledger(start), state: state,
                 lastSequenceNumber: last, eventCount: count)
             history.unreadablePersonalTexts = ledger.openReport.unreadablePersonalTexts
             return history
@@ -105,23 +103,18 @@ public struct LedgerHistory: Sendable {
     /// uses ``load(from:)``, which does not keep the events).
     public init(directory: FilePath, events: [CommittedEvent]) {
         var state = LedgerState()
-        var readModels = Projections()
-        for committed in events {
-            state.apply(committed.event)
-            readModels.apply(committed.event, sequenceNumber: committed.sequenceNumber)
-        }
+        for committed in events { state.apply(committed.event) }
         self.init(
-            directory: directory, source: .events(events), state: state, readModels: readModels,
+            directory: directory, source: .events(events), state: state,
             lastSequenceNumber: events.last?.sequenceNumber ?? 0, eventCount: events.count)
     }
 
     private init(
-        directory: FilePath, source: Source, state: LedgerState, readModels: Projections, lastSequenceNumber: UInt64, eventCount: Int
+        directory: FilePath, source: Source, state: LedgerState, lastSequenceNumber: UInt64, eventCount: Int
     ) {
         self.directory = directory
         self.source = source
         self.state = state
-        self.readModels = readModels
         self.lastSequenceNumber = lastSequenceNumber
         self.eventCount = eventCount
     }

@@ -251,7 +251,7 @@ public struct PersonalDataExport: Codable, Sendable, Equatable {
         return details.payer == person || split.shares.contains { $0.person == person }
     }
 
-    static func transaction(_ id: TransactionID, _ record: Tally.TransactionRecord, state: LedgerState) -> Transaction {
+    static func transaction(_ id: TransactionID, _ record: TallyProjections.TransactionRecord, state: LedgerState) -> Transaction {
         let details = record.details
         return Transaction(
             id: id.description, date: details.date.isoString, kind: String(describing: details.kind), amount: Amount(details.amount),

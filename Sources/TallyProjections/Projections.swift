@@ -18,14 +18,17 @@ public struct Projections: Hashable, Sendable {
     public internal(set) var goals = GoalProjection()
     /// The sequence number of the last event applied, `nil` before any.
     public internal(set) var lastSequenceNumber: UInt64?
-    /// Every transaction recorded, once: its current fields (T2), whether it is live (T3) and
-    /// the sequence number that recorded it. Only a transaction every read model can use is
-    /// kept (a known wallet in its currency, a positive amount, a valid split); an event the
-    /// book refuses changes nothing, and the read model whose rule it breaks says why. In the
-    /// checkpoint archive once a checkpoint wrote it (``ArchivedMap``). The wallet, debt and
-    /// budget read models read it through their own `transactions`, which is this value
-    /// (persistent maps: a copy shares every node); nothing else writes it.
-    var transactions = ArchivedMap<TransactionID, TransactionRecord>(space: .readModelTransactions) {
+    /// Every transaction recorded, once: its current fields (T2), whether it is live (T3), the
+    /// sequence number that recorded it and what validation needs of it (``TransactionRecord``):
+    /// the one book of transactions, which the engine's validation state reads too. Only a
+    /// transaction every read model can use is kept (a known wallet in its currency, a positive
+    /// amount, a valid split); an event the book refuses changes nothing, and the read model
+    /// whose rule it breaks says why. In the checkpoint archive once a checkpoint wrote it
+    /// (``ArchivedMap``). The wallet, debt and budget read models read it through their own
+    /// `transactions`, which is this value (persistent maps: a copy shares every node); nothing
+    /// else writes it but this fold and the two changes only the validation state can decide
+    /// (``markSettled(_:by:)``, ``moveTransaction(_:to:)``).
+    package private(set) var transactions = ArchivedMap<TransactionID, TransactionRecord>(space: .transactions) {
         didSet { lendTransactions() }
     }
 
@@ -55,18 +58,25 @@ public struct Projections: Hashable, Sendable {
     /// The one fold of the transaction book: applies a transaction event to ``transactions``
     /// and returns the record as it was before (`nil` for other events, or when unknown).
     private mutating func recordTransaction(_ payload: EventPayload, sequenceNumber: UInt64) -> TransactionRecord? {
+        if case .bonusConfirmed(let confirmed) = payload {  // validation's mark (B7); no read model shows it
+            transactions.update(confirmed.transactionID) { $0.isBonusConfirmed = true }
+            return nil
+        }
         guard let id = payload.changedTransactionID else { return nil }
         let before = transactions[id]
         switch payload {
         case .transactionRecorded(let recorded):
             guard before == nil, isUsable(recorded.details) else { break }
-            transactions[id] = TransactionRecord(details: recorded.details, isLive: true, sequenceNumber: sequenceNumber)
+            transactions[id] = TransactionRecord(details: recorded.details, sequenceNumber: sequenceNumber, splitWith: recorded.splitWith)
         case .templateActivated(let activated):
             guard before == nil, isUsable(activated.details) else { break }
-            transactions[id] = TransactionRecord(details: activated.details, isLive: true, sequenceNumber: sequenceNumber)
+            transactions[id] = TransactionRecord(details: activated.details, sequenceNumber: sequenceNumber, splitWith: nil)
         case .transactionEdited(let edited):
             guard before != nil, isUsable(edited.details) else { break }
-            transactions.update(id) { $0.details = edited.details }
+            transactions.update(id) {
+                $0.details = edited.details
+                $0.splitWith = edited.splitWith
+            }
         case .transactionDeleted:
             transactions.update(id) { $0.isLive = false }
         case .transactionRestored:
@@ -75,6 +85,19 @@ public struct Projections: Hashable, Sendable {
             break
         }
         return before
+    }
+
+    /// Records that `settlement` covers transaction `id` (S6, T2): which items a settlement
+    /// covers is the validation state's rule (``SettlementCoverage`` over its open shared items).
+    package mutating func markSettled(_ id: TransactionID, by settlement: SettlementID) {
+        transactions.update(id) { $0.settledBy = settlement }
+    }
+
+    /// Files transaction `id` under `category` (C3: a deleted category's transactions move to
+    /// its reassignment target). The budgets map the old category themselves
+    /// (`reassignedCategories`), so only the record changes.
+    package mutating func moveTransaction(_ id: TransactionID, to category: CategoryID) {
+        transactions.update(id) { $0.details.categoryID = category }
     }
 
     /// Whether every read model can use a transaction with `details`: a known wallet in the
@@ -125,7 +148,7 @@ public struct Projections: Hashable, Sendable {
         var reader = StateReader(bytes)
         try reader.readHeader(Self.stateMagic)
         lastSequenceNumber = try reader.read()
-        let transactions = try reader.read(.readModelTransactions, ArchivedMap<TransactionID, TransactionRecord>.self)
+        let transactions = try reader.read(.transactions, ArchivedMap<TransactionID, TransactionRecord>.self)
         wallets = try WalletProjection(from: &reader)
         debts = try DebtProjection(from: &reader)
         budgets = try BudgetProjection(from: &reader)

@@ -137,6 +137,7 @@ public final class LedgerStore: Sendable {
         try write { database in
             let stored = try Data.fetchOne(database, sql: "SELECT live_digest FROM coverage WHERE id = 1").flatMap(LiveDigest.init(bytes:))
             let writer = StoreRowWriter(database: database, source: source, digest: try stored ?? LiveDigest.ofLiveTables(database))
+            for reassignment in changes.categoryReassignments { try writer.reassign(reassignment) }  // before the rows written whole
             for id in changes.transactionIDs { try writer.upsertTransaction(id) }
             for id in changes.transferIDs { try writer.upsertTransfer(id) }
             try writer.rewriteNotes(of: changes.forgottenPeople)

@@ -12,6 +12,9 @@ public struct StoreChanges: Sendable, Equatable {
     public private(set) var personIDs: Set<PersonID> = []
     /// Categories whose name row may have changed (created, renamed, deleted).
     public private(set) var categoryIDs: Set<CategoryID> = []
+    /// Categories deleted with a reassignment target, in order (C3): their transactions' rows
+    /// move to the target (one statement each, not a row per transaction).
+    public private(set) var categoryReassignments: [CategoryReassignment] = []
     /// The people forgotten (P3): the store then drops every copy of their texts.
     public private(set) var forgottenPeople: Set<PersonID> = []
     /// How many events these changes cover.
@@ -36,6 +39,7 @@ public struct StoreChanges: Sendable, Equatable {
         transferIDs.formUnion(later.transferIDs)
         personIDs.formUnion(later.personIDs)
         categoryIDs.formUnion(later.categoryIDs)
+        categoryReassignments += later.categoryReassignments
         forgottenPeople.formUnion(later.forgottenPeople)
         eventCount += later.eventCount
     }
@@ -55,8 +59,16 @@ public struct StoreChanges: Sendable, Equatable {
         case .personForgotten(let forgotten): personIDs.insert(forgotten.personID)
         case .categoryCreated(let created): categoryIDs.insert(created.categoryID)
         case .categoryRenamed(let renamed): categoryIDs.insert(renamed.categoryID)
-        case .categoryDeleted(let deleted): categoryIDs.insert(deleted.categoryID)
+        case .categoryDeleted(let deleted):
+            categoryIDs.insert(deleted.categoryID)
+            if let target = deleted.reassignedTo { categoryReassignments.append(CategoryReassignment(from: deleted.categoryID, to: target)) }
         default: break
         }
     }
+}
+
+/// A deleted category's transactions moved to another (C3, `CategoryDeleted.reassignedTo`).
+public struct CategoryReassignment: Sendable, Equatable {
+    public let from: CategoryID
+    public let to: CategoryID
 }

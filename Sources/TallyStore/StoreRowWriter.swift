@@ -79,6 +79,20 @@ final class StoreRowWriter {
         }
     }
 
+    /// Moves every transaction of a deleted category to its reassignment target (C3), as the
+    /// fold moved them in the book: their rows and their part of the month totals.
+    func reassign(_ reassignment: CategoryReassignment) throws {
+        modifiedTables.formUnion(["transactions", "month_totals"])
+        let categories: StatementArguments = [reassignment.to.description, reassignment.from.description]
+        try database.execute(sql: "UPDATE transactions SET category_id = ? WHERE category_id = ?", arguments: categories)
+        try database.execute(sql: """
+            INSERT INTO month_totals (month, wallet_id, category_id, kind, currency, amount, count)
+                SELECT month, wallet_id, ?, kind, currency, amount, count FROM month_totals WHERE category_id = ?
+                ON CONFLICT DO UPDATE SET amount = amount + excluded.amount, count = count + excluded.count
+            """, arguments: categories)
+        try database.execute(sql: "DELETE FROM month_totals WHERE category_id = ?", arguments: [reassignment.from.description])
+    }
+
     /// Removes a transaction's row and everything kept beside it (its part of the month's
     /// totals included).
     private func removeTransaction(key: String) throws {

@@ -3,6 +3,7 @@ import SystemPackage
 import Tally
 import TallyInterchange
 import TallyModel
+import TallyProjections
 import Testing
 
 /// CSV import: account column, payee, external id, duplicates skip or replace, category mapping
@@ -18,7 +19,7 @@ struct CSVImportAccountTests {
         return try LedgerHistory.load(at: directory)
     }
 
-    static func transaction(noted note: String, in history: LedgerHistory) -> (key: TransactionID, value: Tally.TransactionRecord)? {
+    static func transaction(noted note: String, in history: LedgerHistory) -> (key: TransactionID, value: TallyProjections.TransactionRecord)? {
         history.state.transactions.allEntries.first { $0.value.details.note?.description == note && !$0.value.isDeleted }
     }
 

@@ -24,7 +24,7 @@ struct TransactionBookTests {
         let rows = Array(models.archiveRows)
         for id in ids {
             let keyed = rows.filter { $0.key == id.archiveBytes }
-            #expect(keyed.map(\.space) == [ArchiveSpace.readModelTransactions.rawValue], "one row keyed by \(id), in the book's space")
+            #expect(keyed.map(\.space) == [ArchiveSpace.transactions.rawValue], "one row keyed by \(id), in the book's space")
         }
         let dated = rows.filter { $0.space == ArchiveSpace.budgetDatedTransactions.rawValue }
         #expect(dated.count == ids.count + 1, "one date-index entry per (date, transaction): the edit moved one")

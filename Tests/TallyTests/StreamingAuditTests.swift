@@ -61,7 +61,7 @@ struct StreamingAuditTests {
         let edited = try await pool.write { database in
             try database.execute(sql: """
                 UPDATE entries SET value = value || x'00'
-                WHERE space = 3 AND key = (SELECT MIN(key) FROM entries WHERE space = 3 AND version <= ?)
+                WHERE space = 8 AND key = (SELECT MIN(key) FROM entries WHERE space = 8 AND version <= ?)
                 """, arguments: [Int64(checkpoint)])
             return database.changesCount
         }

@@ -70,7 +70,7 @@ extension FoldedState {
             throw .stateUnreadable("ledger state: \(error)")
         }
         do {
-            readModels = try Projections(encodedState: modelBytes)
+            state.readModels = try Projections(encodedState: modelBytes)
         } catch {
             throw .stateUnreadable("read models: \(error)")
         }
@@ -88,34 +88,26 @@ extension FoldedState {
 
     /// What a checkpoint writes to the archive: every entry of the state and the read models
     /// changed since the last one.
-    var archiveRows: some Sequence<ArchiveRow> { [AnySequence(state.archiveRows), AnySequence(readModels.archiveRows)].joined() }
+    var archiveRows: some Sequence<ArchiveRow> { state.archiveRows }
 
     /// The rows of ``archiveRows`` that replace an older archived version.
-    var rewrittenRows: some Sequence<ArchiveRow> {
-        [AnySequence(state.rewrittenRows), AnySequence(readModels.rewrittenRows)].joined()
-    }
+    var rewrittenRows: some Sequence<ArchiveRow> { state.rewrittenRows }
 
     /// Reads what is not in memory from `reader`.
-    mutating func attach(_ reader: ArchiveReader) {
-        state.attach(reader)
-        readModels.attach(reader)
-    }
+    mutating func attach(_ reader: ArchiveReader) { state.attach(reader) }
 
     /// After every changed entry was written to the archive `reader` reads (as of its sequence
     /// number): keeps in memory only what changes from now on.
     mutating func settle(reader: ArchiveReader) {
-        let written = self
-        state.settle(written: written.state, reader: reader)
-        readModels.settle(written: written.readModels, reader: reader)
+        let written = state
+        state.settle(written: written, reader: reader)
     }
 
     /// A copy with everything in memory, which reads nothing from the archive.
-    func detached() -> FoldedState {
-        FoldedState(state: state.detached(), readModels: readModels.detached(), chainValue: chainValue)
-    }
+    func detached() -> FoldedState { FoldedState(state: state.detached(), chainValue: chainValue) }
 
     /// Whether nothing is in the archive.
-    var isResident: Bool { state.isResident && readModels.isResident }
+    var isResident: Bool { state.isResident }
 }
 
 extension CheckpointStore {
@@ -225,6 +217,15 @@ enum CheckpointComparison {
         }
     }
 
+    /// Which part of the fold an archived space belongs to, for a report.
+    private static func holder(of space: ArchiveSpace) -> String {
+        switch space {
+        case .transactions: "the one transaction book"
+        case .commandEntries, .touches, .transfers, .groupExpenses, .settlements, .categoryMembers: "the validation state"
+        case .walletTransfers, .debtSettlements, .debtSettledItems, .debtGroupExpenses, .budgetDatedTransactions: "the read models"
+        }
+    }
+
     private static let replacedMessage = "a writer replaced the checkpoint before the audit had compared it; audit again when the ledger is idle to compare one"
 
     /// Entries of one archived space compared per page.
@@ -239,10 +240,10 @@ enum CheckpointComparison {
         let checkpoint = candidate.checkpoint
         let sequenceNumber = checkpoint.sequenceNumber
         guard let archive = candidate.archive, let history else {
-            if candidate.restored.state != folded.state { return .differs(sequenceNumber: sequenceNumber, reason: "the validation state differs") }
             if candidate.restored.readModels != folded.readModels {
                 return .differs(sequenceNumber: sequenceNumber, reason: "the read models differ (budget snapshots, balances or debts)")
             }
+            if candidate.restored.state != folded.state { return .differs(sequenceNumber: sequenceNumber, reason: "the validation state differs") }
             if let failed = candidate.restored.state.archiveReader?.failure {
                 return .unreadable("\(candidate.name): \(LedgerDirectory.checkpointArchiveName): \(failed)")
             }
@@ -262,7 +263,7 @@ enum CheckpointComparison {
                         let kept = try archive.entries(space: space.rawValue, after: after, limit: pageEntries, asOf: sequenceNumber)
                         let replayed = try history.entries(space: space.rawValue, after: after, limit: pageEntries, asOf: sequenceNumber)
                         guard kept.elementsEqual(replayed, by: { $0.key == $1.key && $0.value == $1.value }) else {
-                            differing = "the archived entries of \(space) differ (\(space.rawValue < ArchiveSpace.readModelTransactions.rawValue ? "the validation state" : "the read models"))"
+                            differing = "the archived entries of \(space) differ (\(Self.holder(of: space)))"
                             break
                         }
                         guard kept.count == pageEntries, let next = kept.last?.key else { break }

@@ -26,11 +26,13 @@ extension LedgerState {
     /// v11: the saved CSV import mappings end the state (section 9).
     /// v12: the group balances are ``GroupNets`` (each member's paid, owed and settled `Int128`
     /// totals and mentions, the debt read model's rule), not one wrapping `Int64` per member.
-    static let checkpointMagic = "tally.ledgerState.v12"
+    /// v13: no transactions: the state reads the read models' one book (``Projections``).
+    static let checkpointMagic = "tally.ledgerState.v13"
 
-    /// - Parameter archived: the archived maps (``ArchivedMap``: transactions, transfers, group
-    ///   expenses, settlements, category members, the command history) are in the checkpoint
-    ///   archive (written apart), not in these bytes.
+    /// The read models, with the one transaction book, are the checkpoint's other section.
+    /// - Parameter archived: the archived maps (``ArchivedMap``: transfers, group expenses,
+    ///   settlements, category members, the command history) are in the checkpoint archive
+    ///   (written apart), not in these bytes.
     func checkpointBytes(historyArchived archived: Bool = false) -> [UInt8] {
         var writer = BinaryWriter(reservingCapacity: 4096)
         writer.writeString(Self.checkpointMagic)
@@ -40,7 +42,6 @@ extension LedgerState {
         writer.writeSorted(people)
         writer.writeSorted(wallets)
         writer.writeSorted(categories)
-        writer.writeSorted(archived ? [:] : transactions.allEntries)
         writer.writeSorted(archived ? [:] : transfers.allEntries)
         writer.writeSorted(templates)
         writer.write(splitRatio)
@@ -96,8 +97,6 @@ extension LedgerState {
         activeMembers = membersFromPeople()
         wallets = try reader.readDictionary()
         categories = try reader.readDictionary()
-        let inlineTransactions: TreeDictionary<TransactionID, TransactionRecord> = try reader.readDictionary()
-        for (id, record) in inlineTransactions { transactions[id] = record }
         let inlineTransfers: TreeDictionary<TransferID, TransferRecord> = try reader.readDictionary()
         for (id, record) in inlineTransfers { transfers[id] = record }
         templates = try reader.readDictionary()
@@ -205,8 +204,8 @@ extension Dictionary: CheckpointMap {}
 extension TreeDictionary: CheckpointMap {}
 
 /// The validation state's records: each one's layout is its fields in declaration order
-/// (`@WireFields`); transactions and transfers have that one layout in a checkpoint and in the
-/// archive.
+/// (`@WireFields`); transfers and group expenses have that one layout in a checkpoint and in
+/// the archive.
 extension HouseholdRecord: WireValue {}
 extension PersonRecord: WireValue {}
 extension WalletRecord: WireValue {}
@@ -216,7 +215,6 @@ extension GoalRecord: WireValue {}
 extension PostedOccurrence: WireValue {}
 extension BudgetKey: WireValue {}
 extension BalancePointKey: WireValue {}
-extension TransactionRecord: ArchiveCodable, WireValue {}
 extension TransferRecord: ArchiveCodable, WireValue {}
 extension GroupExpenseRecord: ArchiveCodable, WireValue {}
 

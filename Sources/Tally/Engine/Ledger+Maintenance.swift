@@ -13,7 +13,7 @@ extension Ledger {
         // A failed archive read may have left the state or the read models short of an entry.
         guard unfinishedForgetting.isEmpty, archiveReader?.failure == nil else { return nil }
         return CheckpointWriter.Job(
-            folded: FoldedState(state: current, readModels: projections, chainValue: chainValue),
+            folded: FoldedState(state: current, chainValue: chainValue),
             fingerprints: personalKeys.fingerprints, synchronizesJournal: !journal.acknowledgesAfterSync)
     }
 
@@ -75,7 +75,6 @@ extension Ledger {
         archiveReader = reader
         current.settle(written: job.folded.state, reader: reader)
         refoldHead()
-        projections.settle(written: job.folded.readModels, reader: reader)
     }
 
     /// Validation's head again after ``current`` was replaced (settled against a checkpoint,
@@ -103,7 +102,6 @@ extension Ledger {
                 try Ledger.reader(of: journal), from: FoldedState(), through: lastSequenceNumber, personalTexts: personalKeys)
             guard replayed.lastSequenceNumber == lastSequenceNumber, replayed.chainValue == chainValue else { return }
             current = replayed.state
-            projections = replayed.readModels
             unstoredChanges.forget(unfinishedForgetting)
             storeDurableChanges()
             refoldHead()

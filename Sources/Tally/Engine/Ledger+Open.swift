@@ -165,7 +165,7 @@ extension Ledger {
                 }
                 report.unreadablePersonalTexts = count
             }
-            let folded = FoldedState(state: replayed.state, readModels: replayed.readModels, chainValue: replayed.chainValue)
+            let folded = FoldedState(state: replayed.state, chainValue: replayed.chainValue)
             let readSide = ReadSide.open(
                 directory: directory, options: options, folded: folded, reader: reader, keys: personalKeys,
                 forgotten: report.forgettingCompleted)

@@ -51,7 +51,7 @@ extension Ledger {
         let changes = unstoredChanges
         unstoredChanges = StoreChanges()
         guard readSide.hasStore else { return }  // nothing to write: no store to gather rows for
-        let snapshot = StoreSnapshot(current, projections)
+        let snapshot = StoreSnapshot(current)
         let coverage = StoreCoverage(sequenceNumber: lastSequenceNumber, chainValue: chainValue.bytes)
         if !changes.forgetsPeople, planningObservations.isEmpty, !readSide.isStale,
            let rows = try? StoreRows(changes, from: snapshot) {

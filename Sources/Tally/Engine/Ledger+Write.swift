@@ -233,15 +233,14 @@ extension Ledger {
     }
 
     /// The commit step: `batch` is durable (or, under a relaxed policy, written) and is now
-    /// acknowledged. Its state (folded when it was validated) becomes the one reads see, its
-    /// events are applied to the read models, then a forgetting is completed or a checkpoint
+    /// acknowledged. Its state (folded with its read models when it was validated: nothing is
+    /// folded here) becomes the one reads see, then a forgetting is completed or a checkpoint
     /// scheduled, then the events are published to ``changes``. Batches arrive here exactly
     /// once each, in sequence order.
     func commit(_ batch: WrittenBatch) {
         precondition(batch.receipt.firstSequenceNumber == current.nextSequenceNumber, "batches must be committed in sequence order")
         current = batch.state
         let committed = batch.committedEvents
-        for event in committed { projections.apply(event.event, sequenceNumber: event.sequenceNumber) }
         chainValue = batch.receipt.chainValue
         for event in batch.events { unstoredChanges.add(event) }
         let forgotten = batch.events.compactMap { event -> PersonID? in

@@ -44,7 +44,6 @@ public actor Ledger {
     var head: LedgerState
     /// What an undo or redo executed now is validated against (``activity(_:)`` marks entries).
     var validationHead: LedgerState { head }
-    var projections: Projections
     /// The chain value after the last acknowledged batch.
     var chainValue: ChainValue
     /// Batches written to the journal, not yet durable, in sequence order.
@@ -108,7 +107,6 @@ public actor Ledger {
         self.options = options
         self.current = folded.state
         self.head = folded.state
-        self.projections = folded.readModels
         self.chainValue = folded.chainValue
         self.checkpoints = checkpoints
         self.checkpointWriter = CheckpointWriter(
@@ -161,7 +159,7 @@ public actor Ledger {
 
     /// How many entries of every archived map the acknowledged state and the read models hold
     /// in memory.
-    var archivedEntriesInMemory: Int { current.residentEntryCount + projections.residentEntryCount }
+    var archivedEntriesInMemory: Int { current.residentEntryCount }
 
     /// The read models (wallets, debts, budgets, net worth) after the last acknowledged
     /// batch: a value snapshot.
@@ -171,7 +169,8 @@ public actor Ledger {
     /// the value stays complete: for tools and exports. Screens use ``read(_:)``,
     /// the read side's queries (``transactions(_:)``, reports) and ``observe(_:)``.
     public var readModels: Projections {
-        projections.isResident ? projections : complete(projections.detached, \.readModels)
+        let models = current.readModels
+        return models.isResident ? models : complete(models.detached, \.readModels)
     }
 
     /// Runs `body` with the read models after the last acknowledged batch, on the ledger, and
@@ -188,7 +187,7 @@ public actor Ledger {
     /// The read models ``read(_:)`` passes: the ledger's own, or when the archive cannot be read
     /// (closed, a damaged page) the complete ones.
     var servedModels: Projections {
-        isClosed || archiveReader?.failure != nil ? readModels : projections
+        isClosed || archiveReader?.failure != nil ? readModels : current.readModels
     }
 
     /// The last acknowledged sequence number (0 for an empty ledger).

@@ -8,13 +8,13 @@ import TallyProjections
 import TallyStore
 
 extension StoreSnapshot {
-    /// What the store is written from: the read models and the state's display names (looked
-    /// up by id: a commit reads only the names it writes).
-    init(_ state: LedgerState, _ readModels: Projections) {
+    /// What the store is written from: the state's read models and display names (looked up by
+    /// id: a commit reads only the names it writes).
+    init(_ state: LedgerState) {
         let people = state.people
         let categories = state.categories
         self.init(
-            readModels: readModels, personName: { people[$0]?.name.description }, categoryName: { categories[$0]?.name },
+            readModels: state.readModels, personName: { people[$0]?.name.description }, categoryName: { categories[$0]?.name },
             personIDs: { Array(people.keys) }, categoryIDs: { Array(categories.keys) })
     }
 }
@@ -92,7 +92,7 @@ final class ReadSide: Sendable {
         // SQLite does its own file I/O: it cannot run on an injected (simulated) file system.
         guard options.fileSystem.isOperatingSystemFileSystem else { return unavailable("the ledger runs on an injected file system") }
         let folder = LedgerDirectory(directory).readSide
-        let snapshot = StoreSnapshot(folded.state, folded.readModels)
+        let snapshot = StoreSnapshot(folded.state)
         let coverage = StoreCoverage(sequenceNumber: reader.lastSequenceNumber, chainValue: folded.chainValue.bytes)
         do {
             try LedgerDirectory.makeDerivedFolder(folder, fileSystem: options.fileSystem)

@@ -71,7 +71,7 @@ enum StoreRebuild {
             do throws(StoreError) {
                 // A failed read of the archive read as absent: nothing built on it is kept.
                 if let failure = history?.failure { throw failure }
-                if let store { try store.commit(changes, from: StoreSnapshot(folded.state, folded.readModels), coverage: coverage) }
+                if let store { try store.commit(changes, from: StoreSnapshot(folded.state), coverage: coverage) }
                 if let failure = history?.failure { throw failure }
                 changes = StoreChanges()
                 windowCount = 0
@@ -104,7 +104,7 @@ enum StoreRebuild {
                 try commit(&folded, through: sequenceNumber, chainValue: chainValue)
             },
             failed: end)
-        var whole = FoldedState(state: folded.state, readModels: folded.readModels, chainValue: folded.chainValue)
+        var whole = FoldedState(state: folded.state, chainValue: folded.chainValue)
         if windowCount > 0 || coverage.sequenceNumber == 0 && !stops.contains(0) {
             try commit(&whole, through: folded.lastSequenceNumber, chainValue: folded.chainValue)
         }

@@ -8,8 +8,8 @@ import TallyProjections
 public struct ReplayResult: Sendable {
     /// The engine's validation state: package-internal (Docs/Architecture.md, "Public surface").
     package var state: LedgerState
-    /// The read models (wallets, debts, budgets, net worth).
-    public var readModels: Projections
+    /// The read models (wallets, debts, budgets, net worth), folded with the state.
+    public var readModels: Projections { state.readModels }
     /// The last sequence number folded (0 for an empty journal).
     public var lastSequenceNumber: UInt64
     /// The journal's chain value after `lastSequenceNumber`.
@@ -152,16 +152,18 @@ public enum LedgerReplay {
             throw failure
         }
         return ReplayResult(
-            state: folded.state, readModels: folded.readModels,
+            state: folded.state,
             lastSequenceNumber: folded.state.nextSequenceNumber - 1, chainValue: chainValue)
     }
 }
 
-/// The engine's two folds, advanced together.
+/// The engine's one fold (the state with its read models) and the chain value it reached.
 struct FoldedState: Sendable, Equatable {
     var state = LedgerState()
-    var readModels = Projections()
     var chainValue = ChainValue.genesis
+
+    /// The read models, which the state folds with itself.
+    var readModels: Projections { state.readModels }
 
     /// Folds one event. The journal refuses segments that do not continue each other, so a gap
     /// here means the journal changed under the reader; it is a typed error, not a trap, because
@@ -179,6 +181,5 @@ struct FoldedState: Sendable, Equatable {
                 detail: "record \(sequenceNumber) follows record \(expected - 1); expected \(expected): records are missing or repeated")))
         }
         state.apply(event)
-        readModels.apply(event, sequenceNumber: sequenceNumber)
     }
 }

@@ -101,21 +101,6 @@ package struct CategoryRecord: Sendable, Equatable {
     package var groupExpenseCount = 0
 }
 
-/// A transaction (T1-T3).
-@WireFields
-package struct TransactionRecord: Sendable, Equatable {
-    /// Its current fields.
-    package var details: TransactionDetails
-    /// Whether it is soft-deleted (T3).
-    package var isDeleted = false
-    /// The settlement covering it, if any (T2).
-    package var settledBy: SettlementID?
-    /// Whether it was confirmed as a bonus (B7).
-    package var isBonusConfirmed = false
-    /// Its split with chosen people as entered, if any (18.4): what an undone edit puts back.
-    package var splitWith: GroupSplit?
-}
-
 /// A group expense (S7): the expense as last recorded or edited, and its state.
 @WireFields
 package struct GroupExpenseRecord: Sendable, Equatable {

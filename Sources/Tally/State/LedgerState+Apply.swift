@@ -1,8 +1,9 @@
 import TallyModel
+import TallyProjections
 
 extension LedgerState {
-    /// Folds one event into the state: the one function used both when executing commands and
-    /// when replaying the journal at open. Pure and deterministic (G3): no clock, no randomness.
+    /// Folds one event into the state and its read models: the one fold, used when executing
+    /// commands, when replaying the journal and when rebuilding the store. Pure and deterministic (G3): no clock, no randomness.
     ///
     /// Events are trusted here (they were validated before they were written); an event naming
     /// an unknown entity is ignored rather than trapping, so a replay never crashes.
@@ -12,7 +13,11 @@ extension LedgerState {
         let effect = effect(of: event.payload)
         record(event, sequenceNumber: sequenceNumber, effect: effect)
         exposure.record(event.payload, in: self)
-        mutate(event.payload)
+        // The read models write the one transaction book; what the state derives from a
+        // transaction event (members, counts, live sums) reads the record before and after.
+        let before = event.payload.changedTransactionID.flatMap { transactions[$0] }
+        readModels.apply(event, sequenceNumber: sequenceNumber)
+        mutate(event.payload, transactionBefore: before)
         updateOpenSharedTransactions(after: event.payload)
     }
 
@@ -59,7 +64,7 @@ extension LedgerState {
     }
 
     /// Changes the entities an event is about.
-    private mutating func mutate(_ payload: EventPayload) {
+    private mutating func mutate(_ payload: EventPayload, transactionBefore before: TransactionRecord?) {
         switch payload {
         case .householdCreated(let created):
             household = HouseholdRecord(
@@ -98,7 +103,7 @@ extension LedgerState {
         case .transactionRecorded, .transactionEdited, .transactionDeleted, .transactionRestored,
              .templateCreated, .templatePaused, .templateResumed, .templateActivated, .templatePriceChanged,
              .templateCancelled, .bonusConfirmed:
-            mutateTransactions(payload)
+            mutateTransactions(payload, before: before)
         case .splitRatioSet, .settlementRecorded, .groupCreated, .groupExpenseRecorded, .groupExpenseEdited,
              .groupExpenseDeleted, .groupExpenseRestored, .groupExpenseSettledMarked:
             mutateSharing(payload)
@@ -221,7 +226,7 @@ extension LedgerState {
     private mutating func reassign(from source: CategoryID, to target: CategoryID) {
         var moved = 0
         for id in transactionIDs(in: source) {
-            transactions.update(id) { $0.details.categoryID = target }
+            readModels.moveTransaction(id, to: target)
             moveMember(id, from: source, to: target)
             moved += 1
         }

@@ -2,32 +2,28 @@ import TallyModel
 import TallyProjections
 
 extension LedgerState {
-    mutating func mutateTransactions(_ payload: EventPayload) {
+    /// What a transaction event changes besides its record, which the read models' fold wrote
+    /// into the one book already (``readModels``): category members and counts, the live sums.
+    /// `before` is the record before the event; a change the book refused changes nothing here.
+    mutating func mutateTransactions(_ payload: EventPayload, before: TransactionRecord?) {
         switch payload {
         case .transactionRecorded(let recorded):
-            insertTransaction(recorded.transactionID, details: recorded.details)
-            transactions.update(recorded.transactionID) { $0.splitWith = recorded.splitWith }
+            insertTransaction(recorded.transactionID, before: before)
         case .templateActivated(let activated):
-            insertTransaction(activated.transactionID, details: activated.details)
+            insertTransaction(activated.transactionID, before: before)
             templates[activated.templateID]?.recordPosted(activated.details.date, activated.transactionID)
         case .transactionEdited(let edited):
-            guard let record = transactions[edited.transactionID] else { return }
+            guard let record = before, let after = transactions[edited.transactionID], after.details == edited.details else { return }
             if !record.isDeleted { applyLiveEffects(record.details, sign: -1) }
             categories[record.details.categoryID]?.entryCount -= 1
-            transactions.update(edited.transactionID) {
-                $0.details = edited.details
-                $0.splitWith = edited.splitWith
-            }
             moveMember(edited.transactionID, from: record.details.categoryID, to: edited.details.categoryID)
             categories[edited.details.categoryID]?.entryCount += 1
             if !record.isDeleted { applyLiveEffects(edited.details, sign: 1) }
-        case .transactionDeleted(let deleted):
-            guard let record = transactions[deleted.transactionID], !record.isDeleted else { return }
-            transactions.update(deleted.transactionID) { $0.isDeleted = true }
+        case .transactionDeleted:
+            guard let record = before, !record.isDeleted else { return }
             applyLiveEffects(record.details, sign: -1)
-        case .transactionRestored(let restored):
-            guard let record = transactions[restored.transactionID], record.isDeleted else { return }
-            transactions.update(restored.transactionID) { $0.isDeleted = false }
+        case .transactionRestored:
+            guard let record = before, record.isDeleted else { return }
             applyLiveEffects(record.details, sign: 1)
         case .templateCreated(let created):
             templates[created.templateID] = TemplateRecord(
@@ -43,15 +39,14 @@ extension LedgerState {
             templates[changed.templateID]?.schedule.changePrice(changed.amount, from: changed.effectiveFrom)
         case .templateCancelled(let cancelled):
             templates[cancelled.templateID]?.schedule.cancelledOn = cancelled.effectiveOn
-        case .bonusConfirmed(let confirmed):
-            transactions.update(confirmed.transactionID) { $0.isBonusConfirmed = true }
         default:
             break
         }
     }
 
-    private mutating func insertTransaction(_ id: TransactionID, details: TransactionDetails) {
-        transactions[id] = TransactionRecord(details: details)
+    /// A transaction the book recorded (not one it refused, or one recorded before).
+    private mutating func insertTransaction(_ id: TransactionID, before: TransactionRecord?) {
+        guard before == nil, let details = transactions[id]?.details else { return }
         moveMember(id, from: nil, to: details.categoryID)
         hasTransactions = true
         categories[details.categoryID]?.entryCount += 1
@@ -121,7 +116,7 @@ extension LedgerState {
             return
         }
         for id in settledTransactions(by: settlement) {
-            transactions.update(id) { $0.settledBy = settlement.settlementID }
+            readModels.markSettled(id, by: settlement.settlementID)
         }
         debts.household.add(settlement)
     }

@@ -3,14 +3,17 @@ import TallyModel
 import TallyProjections
 import TallyStore
 
-/// What validation needs to know about a household, folded from its events (`apply`).
+/// What validation needs to know about a household, and the read models, folded from its
+/// events by one function (`apply`).
 ///
 /// A value type: the ledger validates a batch against a scratch copy and keeps the copy only
-/// when the journal append succeeded (G6). The same ``apply(_:)`` runs when executing and when
-/// replaying the journal at open, so the state after reopening equals the state before closing.
-/// This is the engine's validation state, not a read model: balances here exist for the W4
-/// close check, debts for H4 and S6. Package-internal, with every type only it reaches
-/// (Docs/Architecture.md, "Public surface"): hosts read the read models.
+/// when the journal append succeeded (G6). The same ``apply(_:)`` runs when executing, when
+/// replaying the journal at open and when rebuilding the store, so the state after reopening
+/// equals the state before closing. It folds the read models (``readModels``) too, once per
+/// event: a transaction is one record in their book, which validation reads (``transactions``).
+/// Balances here exist for the W4 close check, debts for H4 and S6. Package-internal, with
+/// every type only it reaches (Docs/Architecture.md, "Public surface"): hosts read the read
+/// models.
 ///
 /// Every map here that grows with the history or the household is persistent (`TreeDictionary`,
 /// `TreeSet`): the acknowledged state and validation's head share their storage (a written
@@ -29,10 +32,11 @@ package struct LedgerState: Sendable, Equatable {
     /// Every category, deleted ones included, in display order (C1): creation order until a
     /// `CategoriesReordered`.
     package internal(set) var categoryOrder: [CategoryID] = []
-    /// Transactions by id, deleted ones included (T1, T3); in the checkpoint archive once a
-    /// checkpoint wrote them (``ArchivedMap``).
-    package internal(set) var transactions = ArchivedMap<TransactionID, TransactionRecord>(space: .transactions)
-    /// Transfers by id, deleted ones included (W6); archived like ``transactions``.
+    /// Transactions by id, deleted ones included (T1, T3): the read models' one book, which the
+    /// same fold writes (``readModels``); in the checkpoint archive once a checkpoint wrote them.
+    package var transactions: ArchivedMap<TransactionID, TransactionRecord> { readModels.transactions }
+    /// Transfers by id, deleted ones included (W6); in the checkpoint archive once a checkpoint
+    /// wrote them (``ArchivedMap``).
     package internal(set) var transfers = ArchivedMap<TransferID, TransferRecord>(space: .transfers)
     /// Recurring templates by id (T4).
     package internal(set) var templates: TreeDictionary<TemplateID, TemplateRecord> = [:]
@@ -40,9 +44,9 @@ package struct LedgerState: Sendable, Equatable {
     package internal(set) var splitRatio: SplitRatioSet?
     /// Groups by id (S7).
     package internal(set) var groups: TreeDictionary<GroupID, GroupRecord> = [:]
-    /// Every recorded group expense with its current fields (S7); archived like ``transactions``.
+    /// Every recorded group expense with its current fields (S7); archived like ``transfers``.
     package internal(set) var groupExpenses = ArchivedMap<GroupExpenseID, GroupExpenseRecord>(space: .groupExpenses)
-    /// Recorded settlement ids (S6), each mapped to `true`; archived like ``transactions``.
+    /// Recorded settlement ids (S6), each mapped to `true`; archived like ``transfers``.
     package internal(set) var settlements = ArchivedMap<SettlementID, Bool>(space: .settlements)
     /// Which transactions are in which category (`true`; `false` once moved out), deleted ones
     /// included: what a category deletion moves (C3) without reading every transaction.
@@ -74,6 +78,11 @@ package struct LedgerState: Sendable, Equatable {
     package internal(set) var exposure = MoneyExposure()
     /// The sequence number the next applied event gets (1 for an empty journal).
     package internal(set) var nextSequenceNumber: UInt64 = 1
+    /// The read models (wallets, debts, budgets, goals), folded by the same ``apply(_:)`` as the
+    /// rest of this state: one fold of each event, whose result validation, the read side and
+    /// the checkpoint all take. Their archived maps live in the checkpoint archive like this
+    /// state's own.
+    package internal(set) var readModels = Projections()
     /// Live, unsettled transactions with a split: the only ones a settlement can cover. An
     /// index derived from `transactions` (rebuilt from it after a checkpoint), so that a
     /// settlement costs O(open items), not O(all transactions).
@@ -130,7 +139,7 @@ package struct LedgerState: Sendable, Equatable {
 extension LedgerState {
     /// The maps that live in the checkpoint archive (besides the command history's).
     static var archived: ArchivedFields<LedgerState> {
-        ArchivedFields().with(\.transactions).with(\.transfers).with(\.groupExpenses).with(\.settlements).with(\.categoryMembers)
+        ArchivedFields().with(\.transfers).with(\.groupExpenses).with(\.settlements).with(\.categoryMembers)
     }
 
     /// A copy whose archived maps are all in memory (read from the archive), so that it stays
@@ -138,6 +147,7 @@ extension LedgerState {
     func detached() -> LedgerState {
         var copy = Self.archived.detached(self)
         copy.history = history.detached()
+        copy.readModels = readModels.detached()
         return copy
     }
 
@@ -145,21 +155,23 @@ extension LedgerState {
     /// memory: what changed since the last checkpoint.
     var residentEntryCount: Int {
         let history = history.residentCounts
-        return history.entries + history.touches + Self.archived.residentCount(of: self)
+        return history.entries + history.touches + Self.archived.residentCount(of: self) + readModels.residentEntryCount
     }
 
     /// Whether nothing is in the archive (every map whole in memory).
-    var isResident: Bool { history.isResident && Self.archived.isResident(self) }
+    var isResident: Bool { history.isResident && Self.archived.isResident(self) && readModels.isResident }
 
     /// The archive the maps read what is not in memory from.
     var archiveReader: ArchiveReader? { history.archiveReader }
 
     /// What a checkpoint writes to the archive: every entry changed since the last one.
-    var archiveRows: some Sequence<ArchiveRow> { [AnySequence(history.archiveRows), AnySequence(Self.archived.rows(of: self))].joined() }
+    var archiveRows: some Sequence<ArchiveRow> {
+        [AnySequence(history.archiveRows), AnySequence(Self.archived.rows(of: self)), AnySequence(readModels.archiveRows)].joined()
+    }
 
     /// The rows of ``archiveRows`` that replace an older archived version.
     var rewrittenRows: some Sequence<ArchiveRow> {
-        [AnySequence(history.rewrittenRows), AnySequence(Self.archived.rewrittenRows(of: self))].joined()
+        [AnySequence(history.rewrittenRows), AnySequence(Self.archived.rewrittenRows(of: self)), AnySequence(readModels.rewrittenRows)].joined()
     }
 
     /// After a checkpoint wrote `written` (this state as of then) to the archive `reader` reads:
@@ -167,6 +179,7 @@ extension LedgerState {
     mutating func settle(written: LedgerState, reader: ArchiveReader) {
         history.settle(written: written.history, reader: reader)
         Self.archived.settle(&self, written: written, reader: reader)
+        readModels.settle(written: written.readModels, reader: reader)
     }
 
     /// Reads what is not in memory from `reader` (a state restored from a checkpoint whose
@@ -174,6 +187,7 @@ extension LedgerState {
     mutating func attach(_ reader: ArchiveReader) {
         history.attach(reader)
         Self.archived.attach(&self, to: reader)
+        readModels.attach(reader)
     }
 
     /// The transactions in `category`, deleted ones included.

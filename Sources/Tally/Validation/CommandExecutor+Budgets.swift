@@ -1,4 +1,5 @@
 import TallyModel
+import TallyProjections
 
 extension CommandExecutor {
     /// The `PeriodClosed` events due before `command` (B6): one for every period whose last day

@@ -1,4 +1,5 @@
 import TallyModel
+import TallyProjections
 
 extension CommandExecutor {
     func validateTransaction(_ command: Command) throws(LedgerError) -> [EventPayload] {

@@ -8,8 +8,7 @@ package enum ArchiveSpace: UInt8, Sendable, CaseIterable {
     case commandEntries = 1
     /// The engine's command history touches (T5): one row per (key, event).
     case touches = 2
-    /// The engine's transactions (T1-T3).
-    case transactions = 3
+    // 3 held the engine's own copy of the transactions, before the one book (state format v13).
     /// The engine's transfers (W6).
     case transfers = 4
     /// The engine's group expenses (S7).
@@ -18,8 +17,9 @@ package enum ArchiveSpace: UInt8, Sendable, CaseIterable {
     case settlements = 6
     /// The engine's (category, transaction) index (C3).
     case categoryMembers = 7
-    /// The read models' one transaction book (``Projections``: T1-T3, W1, S1-S5, B2-B6).
-    case readModelTransactions = 8
+    /// The one transaction book (``Projections``: T1-T3, W1, S1-S5, B2-B7), which the engine's
+    /// validation state reads too.
+    case transactions = 8
     /// ``WalletProjection``'s transfers (W6).
     case walletTransfers = 9
     // 10 held the debt state's own copy of the transactions, before the one book (state format 10).

@@ -13,7 +13,7 @@ public struct BudgetProjection: Hashable, Sendable {
     var categoryOrder: [CategoryID] = []
     var allocations: [CategoryID: [AllocationRecord]] = [:]
     /// The read models' one transaction book, lent by ``Projections`` (which alone writes it).
-    var transactions = ArchivedMap<TransactionID, TransactionRecord>(space: .readModelTransactions)
+    var transactions = ArchivedMap<TransactionID, TransactionRecord>(space: .transactions)
     /// Every (business date, transaction) pair, deleted transactions included, `false` once an
     /// edit moved the transaction to another date (entries are never removed): an index of
     /// `transactions`, in the checkpoint archive once a checkpoint wrote it (``ArchivedMap``), so

@@ -17,15 +17,21 @@ protocol ArchivedState: ArchiveCodable, StateCodable {}
 
 extension ArchivedState {
     func write(to writer: inout BinaryWriter) { encode(to: &writer) }
+    init(from reader: inout BinaryReader) throws(EventCodecError) { self = try Self.decodeArchived(from: &reader) }
+}
 
-    init(from reader: inout BinaryReader) throws(EventCodecError) {
+extension StateCodable {
+    /// Reads a value stored in the archive in its checkpoint layout.
+    static func decodeArchived(from reader: inout BinaryReader) throws(EventCodecError) -> Self {
         var state = StateReader(continuing: reader)
+        let value: Self
         do {
-            self = try Self(from: &state)
+            value = try Self(from: &state)
         } catch {
             throw .invalidValue(field: "\(Self.self)", reason: "\(error)", offset: reader.offset)
         }
         reader = state.binary
+        return value
     }
 }
 

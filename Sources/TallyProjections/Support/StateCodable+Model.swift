@@ -29,10 +29,16 @@ extension TransactionDetails: WireBackedState {}
 extension PersonalText: WireBackedState {}
 extension SettledItem: WireBackedState {}
 extension Int128: WireBackedState {}
+extension GroupSplit: WireBackedState {}
 
 extension ProjectionProblem: StateCodable {}
 
-extension TransactionRecord: ArchivedState {}
+// Package access (the engine's validation state reads the one book), so the archive's
+// witnesses are spelled out at that access.
+extension TransactionRecord: ArchiveCodable, StateCodable {
+    package func write(to writer: inout BinaryWriter) { encode(to: &writer) }
+    package init(from reader: inout BinaryReader) throws(EventCodecError) { self = try Self.decodeArchived(from: &reader) }
+}
 
 extension ExchangeRateBook.DatedRate: StateCodable {}
 

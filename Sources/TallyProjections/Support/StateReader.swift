@@ -83,8 +83,10 @@ enum StateFormat {
     /// goals (R2) follow the budgets. 9: the debt state keeps each group member's running
     /// totals (``GroupNets``) after the household nets. 10: the read models keep one transaction
     /// book (``Projections``), written once after the last sequence number, instead of one per
-    /// wallet, debt and budget state; the budgets keep their category reassignments.
-    static let version: UInt64 = 10
+    /// wallet, debt and budget state; the budgets keep their category reassignments. 11: that
+    /// book is the engine's too: a transaction record ends with its split with people, bonus
+    /// confirmation and covering settlement (``TransactionRecord``).
+    static let version: UInt64 = 11
 }
 
 extension BinaryWriter {

@@ -1,13 +1,33 @@
 import TallyModel
 
-/// A transaction as a projection keeps it: its current fields (after edits, T2) and whether it
-/// is live (not soft-deleted, T3).
+/// A transaction (T1-T3), the one record of it in memory: its current fields (after edits, T2),
+/// whether it is live (not soft-deleted, T3), the sequence number that recorded it, and what
+/// validation needs besides (the settlement covering it, a bonus confirmation, the split with
+/// people as entered). One book of them (``Projections``) serves the read models and the
+/// engine's validation state alike.
 @StateFields
-struct TransactionRecord: Hashable, Sendable {
+package struct TransactionRecord: Hashable, Sendable {
     /// The current fields.
-    var details: TransactionDetails
+    package internal(set) var details: TransactionDetails
     /// `false` after `TransactionDeleted`, `true` again after `TransactionRestored`.
-    var isLive: Bool
+    package internal(set) var isLive: Bool
     /// The sequence number of the event that first recorded it (orders "oldest first").
-    let sequenceNumber: UInt64
+    package let sequenceNumber: UInt64
+    /// Its split with chosen people as entered, if any (18.4): what an undone edit puts back.
+    package internal(set) var splitWith: GroupSplit?
+    /// Whether it was confirmed as a bonus (B7).
+    package internal(set) var isBonusConfirmed = false
+    /// The settlement covering it, if any (T2, S6): set by the engine's validation state, which
+    /// decides what a settlement covers (``Projections/markSettled(_:by:)``).
+    package internal(set) var settledBy: SettlementID?
+
+    /// Whether it is soft-deleted (T3).
+    package var isDeleted: Bool { !isLive }
+
+    init(details: TransactionDetails, sequenceNumber: UInt64, splitWith: GroupSplit?) {
+        self.details = details
+        self.isLive = true
+        self.sequenceNumber = sequenceNumber
+        self.splitWith = splitWith
+    }
 }

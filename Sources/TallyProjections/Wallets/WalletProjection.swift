@@ -15,7 +15,7 @@ public struct WalletProjection: Hashable, Sendable {
     public internal(set) var baseCurrency: Currency?
     var wallets: [WalletID: WalletRecord] = [:]
     /// The read models' one transaction book, lent by ``Projections`` (which alone writes it).
-    var transactions = ArchivedMap<TransactionID, TransactionRecord>(space: .readModelTransactions)
+    var transactions = ArchivedMap<TransactionID, TransactionRecord>(space: .transactions)
     /// In the checkpoint archive once a checkpoint wrote them (``ArchivedMap``).
     var transfers = ArchivedMap<TransferID, TransferRecord>(space: .walletTransfers)
     var balancePoints: [WalletID: [BalancePoint]] = [:]

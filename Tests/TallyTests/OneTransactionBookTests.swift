@@ -1,0 +1,119 @@
+import Foundation
+import SystemPackage
+@testable import Tally
+import TallyJournal
+import TallyModel
+import TallyProjections
+import TallyStore
+import TallyTestSupport
+import Testing
+
+/// Issue 28 item 1, "one fold, one store": each event is folded once, by the validation state
+/// together with its read models, and a transaction is one record in one book that validation,
+/// the read models and the store writer all read.
+@Suite("One fold: one transaction book", .serialized)
+struct OneTransactionBookTests {
+    static func archivePath(_ ledger: FilePath) -> String {
+        ledger.appending(LedgerDirectory.checkpointsName).appending(LedgerDirectory.checkpointArchiveName).string
+    }
+
+    @Test("issue 28 item 1, T1-T3, S6, 18.4: after a checkpoint the archive holds each transaction once (one entry keyed by its id, in the one book's space, none in any other), with what validation needs of it (its split with people, the settlement covering it); reopened, validation reads it from there and the state equals a replay")
+    func archiveHoldsEachTransactionOnce() async throws {
+        let directory = try TemporaryDirectory("tally-one-book-archive")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        var s = Scenario()
+        let ledger = try await Ledger.open(at: path, options: .checkpointsOnRequest())
+        try await ledger.execute(s.setup())
+        let personal: TransactionID = s.ids.next()
+        let shared: TransactionID = s.ids.next()
+        let split: TransactionID = s.ids.next()
+        let settlement: SettlementID = s.ids.next()
+        try await ledger.execute(s.command(.recordTransaction(personal, s.expense(900))))
+        try await ledger.execute(s.command(.recordTransaction(shared, s.expense(4_000, shared: true, payer: s.alice))))
+        var withPeople = s.expense(3_000, payer: s.alice)
+        withPeople.splitWith = .equal([s.alice, s.bob])
+        try await ledger.execute(s.command(.recordTransaction(split, withPeople)))
+        try await ledger.execute(s.command(.editTransaction(personal, s.expense(950))))
+        try await ledger.execute(s.command(.recordSettlement(
+            settlementID: settlement, from: s.bob, to: s.alice, amount: Scenario.chf(2_000), date: Scenario.date("2026-01-09"),
+            covers: [.transaction(shared)], isAdvance: false, groupID: nil)))
+        try await ledger.checkpoint()
+        let checkpoint = await ledger.lastSequenceNumber
+        try await ledger.close()
+
+        let archive = try CheckpointArchive(path: Self.archivePath(path), key: LedgerStore.integrityKey)
+        var entries: [(space: UInt8, key: [UInt8], value: [UInt8])] = []
+        for space in ArchiveSpace.allCases {
+            var after: [UInt8]?
+            while true {
+                let page = try archive.entries(space: space.rawValue, after: after, limit: 1_000, asOf: checkpoint)
+                entries += page.map { (space.rawValue, $0.key, $0.value) }
+                guard page.count == 1_000, let last = page.last?.key else { break }
+                after = last
+            }
+        }
+        archive.close()
+        #expect(entries.count > 10, "the control: the checkpoint archived the history (\(entries.count) entries)")
+        for id in [personal, shared, split] {
+            let keyed = entries.filter { $0.key == id.archiveBytes }
+            #expect(keyed.map(\.space) == [ArchiveSpace.transactions.rawValue], "\(id): one entry, in the one book's space")
+        }
+
+        let reopened = try await Ledger.open(at: path, options: .checkpointsOnRequest())
+        #expect(reopened.openReport.checkpointSequenceNumber == checkpoint && reopened.openReport.eventsReplayed == 0)
+        #expect(await reopened.archivedEntriesInMemory == 0, "everything archived is read from the archive")
+        let state = await reopened.state
+        #expect(state.transactions[shared]?.settledBy == settlement, "S6: the covering settlement, set by validation, is in the book")
+        #expect(state.transactions[split]?.splitWith == .equal([s.alice, s.bob]), "18.4: the split as entered is in the book")
+        #expect(state.transactions[personal]?.details.amount == Scenario.chf(950) && state.transactions[personal]?.isLive == true)
+        #expect(state.transactions[personal] == state.readModels.transactions[personal], "one book: validation reads the read models' record")
+        await expectRejection(reopened, s.command(.editTransaction(shared, s.expense(10, shared: true))), code: "editOfSettledTransaction", rule: "T2")
+        await expectRejection(reopened, s.command(.recordTransaction(personal, s.expense(10))), code: "duplicateID", rule: "G5")
+        let replayed = try LedgerReplay.replay(at: path)
+        #expect(state == replayed.state, "the state (with its read models) equals a replay")
+        try await reopened.close()
+    }
+
+    @Test("C3, issue 28 item 1: deleting a category with a reassignment target moves its transactions in the one book and in the store: they are listed under the target and none under the deleted category, the month totals moved with them, and the store equals a rebuild table by table")
+    func reassignmentMovesTheStoreRows() async throws {
+        let directory = try TemporaryDirectory("tally-one-book-reassign")
+        defer { directory.remove() }
+        var s = Scenario()
+        let ledger = try await Ledger.open(at: directory.appending("ledger"), options: .checkpointsOnRequest())
+        try await ledger.execute(s.setup())
+        let pets: CategoryID = s.ids.next()
+        try await ledger.execute(s.command(.createCategory(
+            categoryID: pets, name: "Pets", group: .expense, budgetType: .wants, shareable: true, icon: nil, color: nil)))
+        var moved: [TransactionID] = []
+        for units: Int64 in [900, 1_100, 2_500] {
+            let id: TransactionID = s.ids.next()
+            moved.append(id)
+            try await ledger.execute(s.command(.recordTransaction(id, s.expense(units, category: pets))))
+        }
+        let stays: TransactionID = s.ids.next()
+        try await ledger.execute(s.command(.recordTransaction(stays, s.expense(700))))
+        var underPets = TransactionQuery()
+        underPets.categoryIDs = [pets]
+        #expect(try await ledger.transactions(underPets).rows.count == 3, "the control: listed under Pets before the deletion")
+        try await ledger.execute(s.command(.deleteCategory(pets, reassignTo: s.groceries)))
+
+        #expect(try await ledger.transactions(underPets).rows.isEmpty)
+        var underGroceries = TransactionQuery()
+        underGroceries.categoryIDs = [s.groceries]
+        #expect(Set(try await ledger.transactions(underGroceries).rows.map(\.transaction.transactionID)) == Set(moved + [stays]))
+        let totals = try await ledger.categoryTotals(byMonth: TransactionQuery())
+        #expect(!totals.contains { $0.categoryID == pets })
+        #expect(totals.first { $0.categoryID == s.groceries }?.total == Scenario.chf(5_200))
+        for id in moved {
+            #expect(await ledger.state.transactions[id]?.details.categoryID == s.groceries)
+        }
+        let live = try #require(await ledger.store).contentDigests()
+        _ = try await ledger.rebuildReadSide()
+        let rebuilt = try #require(await ledger.store).contentDigests()
+        for table in rebuilt.tables.keys.sorted() {
+            #expect(live.tables[table] == rebuilt.tables[table], "table \(table) differs from a rebuild")
+        }
+        try await ledger.close()
+    }
+}
