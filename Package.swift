@@ -88,6 +88,7 @@ let package = Package(
                 "TallyJournal", "TallyModel", "TallyProjections", "TallyStore",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "HashTreeCollections", package: "swift-collections"),
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

@@ -26,8 +26,8 @@ public struct Projections: Hashable, Sendable {
     /// whose rule it breaks says why. In the checkpoint archive once a checkpoint wrote it
     /// (``ArchivedMap``). The wallet, debt and budget read models read it through their own
     /// `transactions`, which is this value (persistent maps: a copy shares every node); nothing
-    /// else writes it but this fold and the two changes only the validation state can decide
-    /// (``markSettled(_:by:)``, ``moveTransaction(_:to:)``).
+    /// else writes it but this fold and what only the validation state decides: which
+    /// transactions a settlement covers (``markSettled(_:by:)``).
     package private(set) var transactions = ArchivedMap<TransactionID, TransactionRecord>(space: .transactions) {
         didSet { lendTransactions() }
     }
@@ -52,7 +52,18 @@ public struct Projections: Hashable, Sendable {
         debts.apply(event, sequenceNumber: sequenceNumber, before: before)
         budgets.apply(event, sequenceNumber: sequenceNumber, before: before)
         goals.apply(event, sequenceNumber: sequenceNumber, wallets: wallets)
+        if case .categoryDeleted(let deleted) = event.payload, let target = deleted.reassignedTo {
+            moveTransactions(from: deleted.categoryID, to: target)  // after the budgets noted what moves out of closed periods
+        }
         lastSequenceNumber = sequenceNumber
+    }
+
+    /// C3: a category deleted with a reassignment target moves its transactions there. Reads
+    /// every transaction (a rare command; the budgets read them all for it too).
+    private mutating func moveTransactions(from source: CategoryID, to target: CategoryID) {
+        for (id, record) in transactions.allEntries where record.details.categoryID == source {
+            transactions.update(id) { $0.details.categoryID = target }
+        }
     }
 
     /// The one fold of the transaction book: applies a transaction event to ``transactions``
@@ -91,13 +102,6 @@ public struct Projections: Hashable, Sendable {
     /// covers is the validation state's rule (``SettlementCoverage`` over its open shared items).
     package mutating func markSettled(_ id: TransactionID, by settlement: SettlementID) {
         transactions.update(id) { $0.settledBy = settlement }
-    }
-
-    /// Files transaction `id` under `category` (C3: a deleted category's transactions move to
-    /// its reassignment target). The budgets map the old category themselves
-    /// (`reassignedCategories`), so only the record changes.
-    package mutating func moveTransaction(_ id: TransactionID, to category: CategoryID) {
-        transactions.update(id) { $0.details.categoryID = category }
     }
 
     /// Whether every read model can use a transaction with `details`: a known wallet in the

@@ -73,8 +73,8 @@ struct TransactionBookTests {
         #expect(edited.debts.problems.map(\.rule) == ["S3", "T2"])
     }
 
-    @Test("C3, B6: deleting a category with reassignment moves its spending in the budget (also through a second deletion) without rewriting any transaction; the record keeps the category it was recorded with")
-    func categoryReassignmentIsAMapping() throws {
+    @Test("C3, B6: deleting a category with reassignment moves its transactions (the records, filed under the target) and its spending in the budget, also through a second deletion; deleting a deleted category again moves nothing")
+    func categoryReassignmentMovesTheRecords() throws {
         var s = Scenario()
         let joint = s.wallet("Joint", opening: 100_000)
         s.add(.paydaySet(PaydaySet(day: 1, effectiveFrom: d("2026-01-01"))))
@@ -87,12 +87,14 @@ struct TransactionBookTests {
         }
         #expect(try spent(models, S.savings) == S.chf(2_500))
         #expect(try spent(models, S.restaurants) == nil, "the deleted category has no line")
-        #expect(models.transactions[id]?.details.categoryID == S.restaurants, "history is not rewritten")
+        #expect(models.transactions[id]?.details.categoryID == S.savings, "C3: the record moves to the target")
         s.add(.categoryDeleted(CategoryDeleted(categoryID: S.savings, reassignedTo: S.groceries)))
         models = s.readModels
         #expect(try spent(models, S.groceries) == S.chf(2_500), "a chain of reassignments ends at the live category")
+        #expect(models.transactions[id]?.details.categoryID == S.groceries)
         s.add(.categoryDeleted(CategoryDeleted(categoryID: S.restaurants, reassignedTo: S.salary)))
         #expect(try spent(s.readModels, S.groceries) == S.chf(2_500), "deleting a deleted category again moves nothing")
+        #expect(s.readModels.transactions[id]?.details.categoryID == S.groceries)
         models = s.readModels
         #expect(try Projections(encodedState: models.encodedState()) == models)
     }

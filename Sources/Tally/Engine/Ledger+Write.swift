@@ -226,7 +226,7 @@ extension Ledger {
     /// `sequenceNumber`. Callers resume from their sync in any order; the first commits for all.
     func commitDurable(through sequenceNumber: UInt64) {
         while let first = unacknowledged.first, first.receipt.lastSequenceNumber <= sequenceNumber {
-            unacknowledged.removeFirst()
+            unacknowledged.removeFirst()  // a deque: O(1), however many batches one sync covered
             commit(first)
         }
         scheduleStoreWrite()  // after the callers are answered: one store transaction for all that committed meanwhile

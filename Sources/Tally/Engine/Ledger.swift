@@ -1,3 +1,4 @@
+import DequeModule
 import SystemPackage
 import TallyJournal
 import TallyModel
@@ -46,8 +47,9 @@ public actor Ledger {
     var validationHead: LedgerState { head }
     /// The chain value after the last acknowledged batch.
     var chainValue: ChainValue
-    /// Batches written to the journal, not yet durable, in sequence order.
-    var unacknowledged: [WrittenBatch] = []
+    /// Batches written to the journal, not yet durable, in sequence order (a deque: a sync
+    /// commits them from the front).
+    var unacknowledged: Deque<WrittenBatch> = []
     /// Set when the journal failed a sync (or an append left it failed): every later
     /// `execute` throws it; the state stays as of the last acknowledged batch.
     var failure: JournalError?

@@ -222,11 +222,11 @@ extension LedgerState {
         }
     }
 
-    /// Moves every transaction and template of a deleted category to `target` (C3).
+    /// Moves every template of a deleted category to `target` (C3), and its transactions in the
+    /// category index (the read models' fold moved their records).
     private mutating func reassign(from source: CategoryID, to target: CategoryID) {
         var moved = 0
         for id in transactionIDs(in: source) {
-            readModels.moveTransaction(id, to: target)
             moveMember(id, from: source, to: target)
             moved += 1
         }

@@ -19,7 +19,7 @@ public struct DebtProjection: Hashable, Sendable {
     /// Live shared transactions with at least one unsettled share: what a settlement without a
     /// list can cover. Derived from the facts above (and written in checkpoints beside them),
     /// so that a settlement costs O(open items), not O(every transaction ever).
-    var openTransactions: Set<TransactionID> = []
+    var openTransactions: TreeSet<TransactionID> = []
     /// What each pair owes the other per currency from live shared transactions and household
     /// settlements (S5; ``DebtNets``, the rule the engine's validation keeps too), derived like
     /// `openTransactions`: what a settlement without a list compares its payment with (S6), in O(1).

@@ -128,3 +128,9 @@ extension Set: StateCodable where Element: StateCodable & Comparable {
     func encode(to writer: inout BinaryWriter) { sorted().encode(to: &writer) }
     init(from reader: inout StateReader) throws(ProjectionError) { self = Set(try [Element](from: &reader)) }
 }
+
+/// Written as a `Set` is (sorted), so the bytes do not depend on which of the two holds it.
+extension TreeSet: StateCodable where Element: StateCodable & Comparable {
+    func encode(to writer: inout BinaryWriter) { sorted().encode(to: &writer) }
+    init(from reader: inout StateReader) throws(ProjectionError) { self = TreeSet(try [Element](from: &reader)) }
+}

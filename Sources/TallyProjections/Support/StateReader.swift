@@ -85,7 +85,8 @@ enum StateFormat {
     /// book (``Projections``), written once after the last sequence number, instead of one per
     /// wallet, debt and budget state; the budgets keep their category reassignments. 11: that
     /// book is the engine's too: a transaction record ends with its split with people, bonus
-    /// confirmation and covering settlement (``TransactionRecord``).
+    /// confirmation and covering settlement (``TransactionRecord``); a category deleted with a
+    /// target moves its records there (C3); the open shared transactions are a persistent set.
     static let version: UInt64 = 11
 }
 
