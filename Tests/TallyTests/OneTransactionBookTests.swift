@@ -17,7 +17,7 @@ struct OneTransactionBookTests {
         ledger.appending(LedgerDirectory.checkpointsName).appending(LedgerDirectory.checkpointArchiveName).string
     }
 
-    @Test("issue 28 item 1, T1-T3, S6, 18.4: after a checkpoint the archive holds each transaction once (one entry keyed by its id, in the one book's space, none in any other), with what validation needs of it (its split with people, the settlement covering it); reopened, validation reads it from there and the state equals a replay")
+    @Test("issue 28 item 1, T1-T3, S6, 18.4, W6: after a checkpoint the archive holds each transaction and each transfer once (one entry keyed by its id, in its book's space, none in any other), with what validation needs of it (a transaction's split with people and covering settlement, a transfer's edited note); reopened, validation reads them from there and the state equals a replay")
     func archiveHoldsEachTransactionOnce() async throws {
         let directory = try TemporaryDirectory("tally-one-book-archive")
         defer { directory.remove() }
@@ -29,7 +29,14 @@ struct OneTransactionBookTests {
         let shared: TransactionID = s.ids.next()
         let split: TransactionID = s.ids.next()
         let settlement: SettlementID = s.ids.next()
+        let transfer: TransferID = s.ids.next()
         try await ledger.execute(s.command(.recordTransaction(personal, s.expense(900))))
+        try await ledger.execute(s.command(.recordTransfer(
+            transferID: transfer, from: s.joint, to: s.euroCard, amountSent: Scenario.chf(1_000),
+            amountReceived: Scenario.eur(1_050), date: Scenario.date("2026-01-08"), note: "to the card")))
+        try await ledger.execute(s.command(.editTransfer(
+            transfer, from: s.joint, to: s.euroCard, amountSent: Scenario.chf(2_000),
+            amountReceived: Scenario.eur(2_100), date: Scenario.date("2026-01-08"), note: "more to the card")))
         try await ledger.execute(s.command(.recordTransaction(shared, s.expense(4_000, shared: true, payer: s.alice))))
         var withPeople = s.expense(3_000, payer: s.alice)
         withPeople.splitWith = .equal([s.alice, s.bob])
@@ -59,6 +66,8 @@ struct OneTransactionBookTests {
             let keyed = entries.filter { $0.key == id.archiveBytes }
             #expect(keyed.map(\.space) == [ArchiveSpace.transactions.rawValue], "\(id): one entry, in the one book's space")
         }
+        #expect(entries.filter { $0.key == transfer.archiveBytes }.map(\.space) == [ArchiveSpace.walletTransfers.rawValue],
+                "the transfer: one entry, in the wallet book's space")
 
         let reopened = try await Ledger.open(at: path, options: .checkpointsOnRequest())
         #expect(reopened.openReport.checkpointSequenceNumber == checkpoint && reopened.openReport.eventsReplayed == 0)
@@ -68,6 +77,12 @@ struct OneTransactionBookTests {
         #expect(state.transactions[split]?.splitWith == .equal([s.alice, s.bob]), "18.4: the split as entered is in the book")
         #expect(state.transactions[personal]?.details.amount == Scenario.chf(950) && state.transactions[personal]?.isLive == true)
         #expect(state.transactions[personal] == state.readModels.transactions[personal], "one book: validation reads the read models' record")
+        #expect(state.transfers[transfer]?.transfer.note?.text == "more to the card" && state.transfers[transfer]?.transfer.amountSent == Scenario.chf(2_000))
+        let balances = try await reopened.readModels.wallets.balances()
+        #expect(balances.first { $0.walletID == s.joint }?.balance == Scenario.chf(100_000 - 950 - 4_000 - 3_000 - 2_000), "W3: the edited transfer counts once")
+        await expectRejection(reopened, s.command(.recordTransfer(
+            transferID: transfer, from: s.joint, to: s.euroCard, amountSent: Scenario.chf(1), amountReceived: Scenario.eur(1),
+            date: Scenario.date("2026-01-08"), note: nil)), code: "duplicateID", rule: "G5")
         await expectRejection(reopened, s.command(.editTransaction(shared, s.expense(10, shared: true))), code: "editOfSettledTransaction", rule: "T2")
         await expectRejection(reopened, s.command(.recordTransaction(personal, s.expense(10))), code: "duplicateID", rule: "G5")
         let replayed = try LedgerReplay.replay(at: path)

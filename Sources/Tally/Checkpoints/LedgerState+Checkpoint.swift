@@ -27,11 +27,11 @@ extension LedgerState {
     /// v12: the group balances are ``GroupNets`` (each member's paid, owed and settled `Int128`
     /// totals and mentions, the debt read model's rule), not one wrapping `Int64` per member.
     /// v13: no transactions: the state reads the read models' one book (``Projections``).
-    static let checkpointMagic = "tally.ledgerState.v13"
+    /// v14: no transfers: the state reads the wallet read model's book.
+    static let checkpointMagic = "tally.ledgerState.v14"
 
     /// The read models, with the one transaction book, are the checkpoint's other section.
-    /// - Parameter archived: the archived maps (``ArchivedMap``: transfers, group expenses,
-    ///   settlements, category members, the command history) are in the checkpoint archive
+    /// - Parameter archived: the archived maps (``ArchivedMap``: group expenses, settlements, category members, the command history) are in the checkpoint archive
     ///   (written apart), not in these bytes.
     func checkpointBytes(historyArchived archived: Bool = false) -> [UInt8] {
         var writer = BinaryWriter(reservingCapacity: 4096)
@@ -42,7 +42,6 @@ extension LedgerState {
         writer.writeSorted(people)
         writer.writeSorted(wallets)
         writer.writeSorted(categories)
-        writer.writeSorted(archived ? [:] : transfers.allEntries)
         writer.writeSorted(templates)
         writer.write(splitRatio)
         writer.writeSorted(groups)
@@ -97,8 +96,6 @@ extension LedgerState {
         activeMembers = membersFromPeople()
         wallets = try reader.readDictionary()
         categories = try reader.readDictionary()
-        let inlineTransfers: TreeDictionary<TransferID, TransferRecord> = try reader.readDictionary()
-        for (id, record) in inlineTransfers { transfers[id] = record }
         templates = try reader.readDictionary()
         splitRatio = try reader.read()
         groups = try reader.readDictionary()
@@ -204,8 +201,7 @@ extension Dictionary: CheckpointMap {}
 extension TreeDictionary: CheckpointMap {}
 
 /// The validation state's records: each one's layout is its fields in declaration order
-/// (`@WireFields`); transfers and group expenses have that one layout in a checkpoint and in
-/// the archive.
+/// (`@WireFields`); group expenses have that one layout in a checkpoint and in the archive.
 extension HouseholdRecord: WireValue {}
 extension PersonRecord: WireValue {}
 extension WalletRecord: WireValue {}
@@ -215,7 +211,6 @@ extension GoalRecord: WireValue {}
 extension PostedOccurrence: WireValue {}
 extension BudgetKey: WireValue {}
 extension BalancePointKey: WireValue {}
-extension TransferRecord: ArchiveCodable, WireValue {}
 extension GroupExpenseRecord: ArchiveCodable, WireValue {}
 
 /// The paydays (each rule's day, first date and sequence number) and the last closed period;

@@ -114,15 +114,6 @@ package struct GroupExpenseRecord: Sendable, Equatable {
     package var settledBy: SettlementID?
 }
 
-/// A transfer (W6).
-@WireFields
-package struct TransferRecord: Sendable, Equatable {
-    /// The event that recorded it.
-    package var transfer: TransferRecorded
-    /// Whether it is deleted.
-    package var isDeleted = false
-}
-
 /// A recurring template (T4, R1).
 @WireFields
 package struct TemplateRecord: Sendable, Equatable {

@@ -13,11 +13,11 @@ extension LedgerState {
         let effect = effect(of: event.payload)
         record(event, sequenceNumber: sequenceNumber, effect: effect)
         exposure.record(event.payload, in: self)
-        // The read models write the one transaction book; what the state derives from a
-        // transaction event (members, counts, live sums) reads the record before and after.
-        let before = event.payload.changedTransactionID.flatMap { transactions[$0] }
+        // The read models write the one book of transactions and of transfers; what the state
+        // derives from them (members, counts, live sums) reads the record before and after.
+        let before = RecordsBefore(of: event.payload, in: self)
         readModels.apply(event, sequenceNumber: sequenceNumber)
-        mutate(event.payload, transactionBefore: before)
+        mutate(event.payload, before: before)
         updateOpenSharedTransactions(after: event.payload)
     }
 
@@ -64,7 +64,7 @@ extension LedgerState {
     }
 
     /// Changes the entities an event is about.
-    private mutating func mutate(_ payload: EventPayload, transactionBefore before: TransactionRecord?) {
+    private mutating func mutate(_ payload: EventPayload, before: RecordsBefore) {
         switch payload {
         case .householdCreated(let created):
             household = HouseholdRecord(
@@ -96,14 +96,14 @@ extension LedgerState {
             people[updated.personID]?.phone = updated.phone
         case .walletOpened, .walletRenamed, .walletKindChanged, .walletDeactivated, .walletReactivated,
              .walletClosed, .balanceRecorded, .balanceRemoved, .transferRecorded, .transferEdited, .transferDeleted, .walletDesignationSet:
-            mutateWallets(payload)
+            mutateWallets(payload, before: before)
         case .categoryCreated, .categoryRenamed, .categoryDeactivated, .categoryReactivated, .categoryDeleted,
              .categoryUpdated, .categoriesReordered:
             mutateCategories(payload)
         case .transactionRecorded, .transactionEdited, .transactionDeleted, .transactionRestored,
              .templateCreated, .templatePaused, .templateResumed, .templateActivated, .templatePriceChanged,
              .templateCancelled, .bonusConfirmed:
-            mutateTransactions(payload, before: before)
+            mutateTransactions(payload, before: before.transaction)
         case .splitRatioSet, .settlementRecorded, .groupCreated, .groupExpenseRecorded, .groupExpenseEdited,
              .groupExpenseDeleted, .groupExpenseRestored, .groupExpenseSettledMarked:
             mutateSharing(payload)
@@ -131,7 +131,7 @@ extension LedgerState {
         }
     }
 
-    private mutating func mutateWallets(_ payload: EventPayload) {
+    private mutating func mutateWallets(_ payload: EventPayload, before: RecordsBefore) {
         switch payload {
         case .walletOpened(let opened):
             wallets[opened.walletID] = WalletRecord(
@@ -160,17 +160,17 @@ extension LedgerState {
         case .walletDesignationSet(let set):
             let timeline = WalletDesignation.timeline(wallets[set.walletID]?.designations ?? [], adding: set)
             wallets[set.walletID]?.designations = timeline
+        // The wallet read model wrote its one book of transfers; what the state derives (the
+        // wallets' live sums) follows what the book took, from the record before the event.
         case .transferRecorded(let transfer):
-            transfers[transfer.transferID] = TransferRecord(transfer: transfer)
+            guard before.transfer == nil, transfers[transfer.transferID] != nil else { return }
             applyTransfer(transfer, sign: 1)
         case .transferEdited(let edited):
-            guard let record = transfers[edited.transfer.transferID], !record.isDeleted else { return }
+            guard let record = before.transfer, !record.isDeleted, transfers[edited.transfer.transferID]?.transfer == edited.transfer else { return }
             applyTransfer(record.transfer, sign: -1)
-            transfers.update(edited.transfer.transferID) { $0.transfer = edited.transfer }
             applyTransfer(edited.transfer, sign: 1)
-        case .transferDeleted(let deleted):
-            guard let record = transfers[deleted.transferID], !record.isDeleted else { return }
-            transfers.update(deleted.transferID) { $0.isDeleted = true }
+        case .transferDeleted:
+            guard let record = before.transfer, !record.isDeleted else { return }
             applyTransfer(record.transfer, sign: -1)
         default:
             break
@@ -236,5 +236,24 @@ extension LedgerState {
         }
         categories[source]?.entryCount -= moved
         categories[target]?.entryCount += moved
+    }
+}
+
+/// The records an event changes in the read models' books (``LedgerState/transactions``,
+/// ``LedgerState/transfers``), as they were before it: what the state's own part of the fold
+/// compares with the books after the read models applied the event.
+struct RecordsBefore {
+    var transaction: TransactionRecord?
+    var transfer: TransferRecord?
+
+    init(of payload: EventPayload, in state: LedgerState) {
+        transaction = payload.changedTransactionID.flatMap { state.transactions[$0] }
+        let transferID: TransferID? = switch payload {
+        case .transferRecorded(let recorded): recorded.transferID
+        case .transferEdited(let edited): edited.transfer.transferID
+        case .transferDeleted(let deleted): deleted.transferID
+        default: nil
+        }
+        transfer = transferID.flatMap { state.transfers[$0] }
     }
 }

@@ -35,18 +35,19 @@ package struct LedgerState: Sendable, Equatable {
     /// Transactions by id, deleted ones included (T1, T3): the read models' one book, which the
     /// same fold writes (``readModels``); in the checkpoint archive once a checkpoint wrote them.
     package var transactions: ArchivedMap<TransactionID, TransactionRecord> { readModels.transactions }
-    /// Transfers by id, deleted ones included (W6); in the checkpoint archive once a checkpoint
-    /// wrote them (``ArchivedMap``).
-    package internal(set) var transfers = ArchivedMap<TransferID, TransferRecord>(space: .transfers)
+    /// Transfers by id, deleted ones included (W6): the wallet read model's one book, which the
+    /// same fold writes (``readModels``); in the checkpoint archive once a checkpoint wrote them.
+    package var transfers: ArchivedMap<TransferID, TransferRecord> { readModels.wallets.transfers }
     /// Recurring templates by id (T4).
     package internal(set) var templates: TreeDictionary<TemplateID, TemplateRecord> = [:]
     /// The household split ratio; `nil` means equal parts among the members (S1).
     package internal(set) var splitRatio: SplitRatioSet?
     /// Groups by id (S7).
     package internal(set) var groups: TreeDictionary<GroupID, GroupRecord> = [:]
-    /// Every recorded group expense with its current fields (S7); archived like ``transfers``.
+    /// Every recorded group expense with its current fields (S7); in the checkpoint archive once
+    /// a checkpoint wrote them (``ArchivedMap``).
     package internal(set) var groupExpenses = ArchivedMap<GroupExpenseID, GroupExpenseRecord>(space: .groupExpenses)
-    /// Recorded settlement ids (S6), each mapped to `true`; archived like ``transfers``.
+    /// Recorded settlement ids (S6), each mapped to `true`; archived like ``groupExpenses``.
     package internal(set) var settlements = ArchivedMap<SettlementID, Bool>(space: .settlements)
     /// Which transactions are in which category (`true`; `false` once moved out), deleted ones
     /// included: what a category deletion moves (C3) without reading every transaction.
@@ -139,7 +140,7 @@ package struct LedgerState: Sendable, Equatable {
 extension LedgerState {
     /// The maps that live in the checkpoint archive (besides the command history's).
     static var archived: ArchivedFields<LedgerState> {
-        ArchivedFields().with(\.transfers).with(\.groupExpenses).with(\.settlements).with(\.categoryMembers)
+        ArchivedFields().with(\.groupExpenses).with(\.settlements).with(\.categoryMembers)
     }
 
     /// A copy whose archived maps are all in memory (read from the archive), so that it stays

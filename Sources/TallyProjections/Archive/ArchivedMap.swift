@@ -9,8 +9,7 @@ package enum ArchiveSpace: UInt8, Sendable, CaseIterable {
     /// The engine's command history touches (T5): one row per (key, event).
     case touches = 2
     // 3 held the engine's own copy of the transactions, before the one book (state format v13).
-    /// The engine's transfers (W6).
-    case transfers = 4
+    // 4 held the engine's own copy of the transfers, before the wallet book was its (state format v14).
     /// The engine's group expenses (S7).
     case groupExpenses = 5
     /// The engine's settlements (S6).
@@ -20,7 +19,8 @@ package enum ArchiveSpace: UInt8, Sendable, CaseIterable {
     /// The one transaction book (``Projections``: T1-T3, W1, S1-S5, B2-B7), which the engine's
     /// validation state reads too.
     case transactions = 8
-    /// ``WalletProjection``'s transfers (W6).
+    /// ``WalletProjection``'s transfers (W6): the one book of them, which the engine's
+    /// validation state reads too.
     case walletTransfers = 9
     // 10 held the debt state's own copy of the transactions, before the one book (state format 10).
     /// ``DebtProjection``'s settlements (S6).

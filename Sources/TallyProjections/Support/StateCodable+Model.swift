@@ -30,6 +30,7 @@ extension PersonalText: WireBackedState {}
 extension SettledItem: WireBackedState {}
 extension Int128: WireBackedState {}
 extension GroupSplit: WireBackedState {}
+extension TransferRecorded: WireBackedState {}
 
 extension ProjectionProblem: StateCodable {}
 

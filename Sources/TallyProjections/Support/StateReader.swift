@@ -87,7 +87,9 @@ enum StateFormat {
     /// book is the engine's too: a transaction record ends with its split with people, bonus
     /// confirmation and covering settlement (``TransactionRecord``); a category deleted with a
     /// target moves its records there (C3); the open shared transactions are a persistent set.
-    static let version: UInt64 = 11
+    /// 12: the wallet's transfer book is the engine's too: a record is the transfer as last
+    /// recorded or edited (its note included), whether it is live and its sequence number.
+    static let version: UInt64 = 12
 }
 
 extension BinaryWriter {

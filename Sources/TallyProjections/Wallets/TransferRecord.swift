@@ -1,16 +1,30 @@
 import TallyModel
 
-/// A transfer as the wallet projection keeps it (W6): both amounts, and whether it is live.
+/// A transfer (W6), the one record of it in memory: its fields as last recorded or edited (the
+/// note included: what an undone edit puts back), whether it is live, and the sequence number
+/// that recorded it (orders a day's movements). One book of them (``WalletProjection``'s) serves
+/// the read models and the engine's validation state alike.
 @StateFields
-struct TransferRecord: Hashable, Sendable {
-    let fromWalletID: WalletID
-    let toWalletID: WalletID
-    let amountSent: Money
-    let amountReceived: Money
-    let date: LocalDate
-    var isLive: Bool
-    /// The sequence number of the event that recorded it: orders a day's movements.
-    let sequenceNumber: UInt64
+package struct TransferRecord: Hashable, Sendable {
+    /// The transfer as last recorded or edited.
+    package internal(set) var transfer: TransferRecorded
+    /// `false` after `TransferDeleted`.
+    package internal(set) var isLive: Bool
+    /// The sequence number of the event that recorded it.
+    package let sequenceNumber: UInt64
+
+    /// Whether it is deleted.
+    package var isDeleted: Bool { !isLive }
+    var fromWalletID: WalletID { transfer.fromWalletID }
+    var toWalletID: WalletID { transfer.toWalletID }
+    var amountSent: Money { transfer.amountSent }
+    var amountReceived: Money { transfer.amountReceived }
+    var date: LocalDate { transfer.date }
 }
 
-extension TransferRecord: ArchivedState {}
+// Package access (the engine's validation state reads the book), so the archive's witnesses are
+// spelled out at that access.
+extension TransferRecord: ArchiveCodable, StateCodable {
+    package func write(to writer: inout BinaryWriter) { encode(to: &writer) }
+    package init(from reader: inout BinaryReader) throws(EventCodecError) { self = try Self.decodeArchived(from: &reader) }
+}

@@ -17,7 +17,7 @@ public struct WalletProjection: Hashable, Sendable {
     /// The read models' one transaction book, lent by ``Projections`` (which alone writes it).
     var transactions = ArchivedMap<TransactionID, TransactionRecord>(space: .transactions)
     /// In the checkpoint archive once a checkpoint wrote them (``ArchivedMap``).
-    var transfers = ArchivedMap<TransferID, TransferRecord>(space: .walletTransfers)
+    package internal(set) var transfers = ArchivedMap<TransferID, TransferRecord>(space: .walletTransfers)
     var balancePoints: [WalletID: [BalancePoint]] = [:]
     /// Flow designations per wallet (N5): one per `fromMonth`, `nil` first then by month
     /// (``WalletDesignation/timeline(_:adding:)``).
@@ -124,9 +124,7 @@ public struct WalletProjection: Hashable, Sendable {
         else {
             return problem(sequenceNumber, "W6", "transfer \(transfer.transferID) names an unknown wallet, a wrong currency or a non-positive amount")
         }
-        let record = TransferRecord(
-            fromWalletID: transfer.fromWalletID, toWalletID: transfer.toWalletID, amountSent: transfer.amountSent,
-            amountReceived: transfer.amountReceived, date: transfer.date, isLive: true, sequenceNumber: sequenceNumber)
+        let record = TransferRecord(transfer: transfer, isLive: true, sequenceNumber: sequenceNumber)
         transfers[transfer.transferID] = record
         movementIndex.add(record, direction: 1)
     }
@@ -143,9 +141,7 @@ public struct WalletProjection: Hashable, Sendable {
         else {
             return problem(sequenceNumber, "W6", "edit of transfer \(edited.transfer.transferID) names an unknown wallet, a wrong currency or a non-positive amount")
         }
-        let record = TransferRecord(
-            fromWalletID: edited.transfer.fromWalletID, toWalletID: edited.transfer.toWalletID, amountSent: edited.transfer.amountSent,
-            amountReceived: edited.transfer.amountReceived, date: edited.transfer.date, isLive: old.isLive, sequenceNumber: old.sequenceNumber)
+        let record = TransferRecord(transfer: edited.transfer, isLive: old.isLive, sequenceNumber: old.sequenceNumber)
         if old.isLive { movementIndex.add(old, direction: -1) }
         transfers.update(edited.transfer.transferID) { $0 = record }
         if record.isLive { movementIndex.add(record, direction: 1) }
