@@ -27,11 +27,12 @@ extension LedgerState {
     /// v12: the group balances are ``GroupNets`` (each member's paid, owed and settled `Int128`
     /// totals and mentions, the debt read model's rule), not one wrapping `Int64` per member.
     /// v13: no transactions: the state reads the read models' one book (``Projections``).
-    /// v14: no transfers: the state reads the wallet read model's book.
-    static let checkpointMagic = "tally.ledgerState.v14"
+    /// v14: no transfers: the state reads the wallet read model's book. v15: no settlement ids:
+    /// the state reads the debt read model's book.
+    static let checkpointMagic = "tally.ledgerState.v15"
 
     /// The read models, with the one transaction book, are the checkpoint's other section.
-    /// - Parameter archived: the archived maps (``ArchivedMap``: group expenses, settlements, category members, the command history) are in the checkpoint archive
+    /// - Parameter archived: the archived maps (``ArchivedMap``: group expenses, category members, the command history) are in the checkpoint archive
     ///   (written apart), not in these bytes.
     func checkpointBytes(historyArchived archived: Bool = false) -> [UInt8] {
         var writer = BinaryWriter(reservingCapacity: 4096)
@@ -46,7 +47,6 @@ extension LedgerState {
         writer.write(splitRatio)
         writer.writeSorted(groups)
         writer.writeSorted(archived ? [:] : groupExpenses.allEntries) { writer, record in writer.write(record) }
-        writer.write(archived ? [] : settlements.allEntries.keys.sorted())
         debts.write(to: &writer)
         periods.write(to: &writer)
         let budgetEntries = budgets.sorted { ($0.key.categoryID, $0.key.fromPeriod) < ($1.key.categoryID, $1.key.fromPeriod) }
@@ -101,7 +101,6 @@ extension LedgerState {
         groups = try reader.readDictionary()
         let inlineGroupExpenses: TreeDictionary<GroupExpenseID, GroupExpenseRecord> = try reader.readDictionary()
         for (id, record) in inlineGroupExpenses { groupExpenses[id] = record }
-        for id in try reader.read([SettlementID].self) { settlements[id] = true }
         debts = try DebtBook(from: &reader)
         periods = try PeriodSchedule(from: &reader)
         let budgetCount = try reader.readCount(elementBytesMin: 17)

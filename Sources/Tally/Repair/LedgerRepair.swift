@@ -52,10 +52,14 @@ public enum LedgerRepair {
         let evidence: JournalEvidence?
         do {
             let keyedChain: Bool? = chainKey == nil ? nil : true
+            // The evidence first, the journal after (as the key file above): a writer beside the
+            // plan makes a batch durable before a checkpoint proves it, so the journal read now
+            // holds whatever the evidence read a moment ago proves (the other order takes a
+            // checkpoint written meanwhile for records the journal lost).
+            let gathered = try LedgerEvidence.gather(checkpoints: checkpoints, keys: keys)
             journalPlan = try JournalRepair.plan(
                 at: journalPath, encryption: encryption, fileSystem: fileSystem, includingTornTail: true, keyedChain: keyedChain)
-            evidence = try LedgerEvidence.gather(checkpoints: checkpoints, keys: keys)
-                .flatMap { $0.lastSequenceNumber > journalPlan.keptThrough ? $0 : nil }
+            evidence = gathered.flatMap { $0.lastSequenceNumber > journalPlan.keptThrough ? $0 : nil }
             // A torn tail is set aside here only when the evidence says records there were
             // acknowledged; otherwise the next open cuts it (keeping its bytes), as after any crash.
             if evidence == nil, journalPlan.problems.allSatisfy({ $0.kind == .tornTail }) {

@@ -106,7 +106,8 @@ extension LedgerState {
     }
 
     private mutating func applySettlement(_ settlement: SettlementRecorded) {
-        settlements[settlement.settlementID] = true
+        // The debt read model recorded it in its book by this event (not refused, not recorded before).
+        guard settlements[settlement.settlementID]?.sequenceNumber == nextSequenceNumber - 1 else { return }
         if settlement.groupID != nil {
             for item in settlement.covers ?? [] {
                 guard case .groupExpense(let id) = item, groupExpenses[id]?.settledBy == nil else { continue }

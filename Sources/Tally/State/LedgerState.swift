@@ -47,8 +47,9 @@ package struct LedgerState: Sendable, Equatable {
     /// Every recorded group expense with its current fields (S7); in the checkpoint archive once
     /// a checkpoint wrote them (``ArchivedMap``).
     package internal(set) var groupExpenses = ArchivedMap<GroupExpenseID, GroupExpenseRecord>(space: .groupExpenses)
-    /// Recorded settlement ids (S6), each mapped to `true`; archived like ``groupExpenses``.
-    package internal(set) var settlements = ArchivedMap<SettlementID, Bool>(space: .settlements)
+    /// Recorded settlements by id (S6): the debt read model's one book, which the same fold
+    /// writes (``readModels``); validation reads which ids are taken.
+    package var settlements: ArchivedMap<SettlementID, SettlementRecord> { readModels.debts.settlements }
     /// Which transactions are in which category (`true`; `false` once moved out), deleted ones
     /// included: what a category deletion moves (C3) without reading every transaction.
     var categoryMembers = ArchivedMap<CategoryMember, Bool>(space: .categoryMembers)
@@ -140,7 +141,7 @@ package struct LedgerState: Sendable, Equatable {
 extension LedgerState {
     /// The maps that live in the checkpoint archive (besides the command history's).
     static var archived: ArchivedFields<LedgerState> {
-        ArchivedFields().with(\.groupExpenses).with(\.settlements).with(\.categoryMembers)
+        ArchivedFields().with(\.groupExpenses).with(\.categoryMembers)
     }
 
     /// A copy whose archived maps are all in memory (read from the archive), so that it stays

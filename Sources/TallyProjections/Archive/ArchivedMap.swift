@@ -12,8 +12,7 @@ package enum ArchiveSpace: UInt8, Sendable, CaseIterable {
     // 4 held the engine's own copy of the transfers, before the wallet book was its (state format v14).
     /// The engine's group expenses (S7).
     case groupExpenses = 5
-    /// The engine's settlements (S6).
-    case settlements = 6
+    // 6 held the engine's own list of settlement ids, before the debt book was its (state format v15).
     /// The engine's (category, transaction) index (C3).
     case categoryMembers = 7
     /// The one transaction book (``Projections``: T1-T3, W1, S1-S5, B2-B7), which the engine's
@@ -23,7 +22,8 @@ package enum ArchiveSpace: UInt8, Sendable, CaseIterable {
     /// validation state reads too.
     case walletTransfers = 9
     // 10 held the debt state's own copy of the transactions, before the one book (state format 10).
-    /// ``DebtProjection``'s settlements (S6).
+    /// ``DebtProjection``'s settlements (S6): the one book of them, which the engine's
+    /// validation state reads too.
     case debtSettlements = 11
     /// ``DebtProjection``'s settled items (S6): which settlement covered each share.
     case debtSettledItems = 12

@@ -12,7 +12,7 @@ public struct DebtProjection: Hashable, Sendable {
     var transactions = ArchivedMap<TransactionID, TransactionRecord>(space: .transactions)
     // What else grows with history lives in the checkpoint archive once a checkpoint wrote it
     // (``ArchivedMap``): settlements, settled items and group expenses.
-    var settlements = ArchivedMap<SettlementID, SettlementRecord>(space: .debtSettlements)
+    package internal(set) var settlements = ArchivedMap<SettlementID, SettlementRecord>(space: .debtSettlements)
     var settledItems = ArchivedMap<DebtItemKey, SettlementID>(space: .debtSettledItems)
     var groups: [GroupID: GroupRecord] = [:]
     var groupExpenses = ArchivedMap<GroupExpenseID, GroupExpenseRecord>(space: .debtGroupExpenses)

@@ -25,9 +25,10 @@ struct DebtItemKey: Hashable, Comparable, Sendable {
     }
 }
 
-/// A settlement as the debt projection keeps it (S6).
+/// A settlement (S6), the one record of it: the debt read model and the engine's validation
+/// state (the ids taken) read the same book.
 @StateFields
-struct SettlementRecord: Hashable, Sendable {
+package struct SettlementRecord: Hashable, Sendable {
     let from: PersonID
     let to: PersonID
     let amount: Money
@@ -35,7 +36,8 @@ struct SettlementRecord: Hashable, Sendable {
     let covers: [SettledItem]?
     let isAdvance: Bool
     let groupID: GroupID?
-    let sequenceNumber: UInt64
+    /// The sequence number of the event that recorded it.
+    package let sequenceNumber: UInt64
 }
 
 /// A group (S7): its name and members, as `GroupCreated` recorded them and later events
@@ -131,7 +133,12 @@ extension DebtItemKey: ArchivedState {
     }
 }
 
-extension SettlementRecord: ArchivedState {}
+// Package access (the engine's validation state reads the book for the ids taken), so the
+// archive's witnesses are spelled out at that access.
+extension SettlementRecord: ArchiveCodable, StateCodable {
+    package func write(to writer: inout BinaryWriter) { encode(to: &writer) }
+    package init(from reader: inout BinaryReader) throws(EventCodecError) { self = try Self.decodeArchived(from: &reader) }
+}
 
 /// The same bytes in the validation state's checkpoint and the debt projection's.
 extension GroupRecord: WireBackedState {}
