@@ -3,7 +3,8 @@ import TallyProjections
 
 extension LedgerState {
     /// Folds one event into the state and its read models: the one fold, used when executing
-    /// commands, when replaying the journal and when rebuilding the store. Pure and deterministic (G3): no clock, no randomness.
+    /// commands, when replaying the journal and when rebuilding the store. Pure and
+    /// deterministic (G3): no clock, no randomness.
     ///
     /// Events are trusted here (they were validated before they were written); an event naming
     /// an unknown entity is ignored rather than trapping, so a replay never crashes.
