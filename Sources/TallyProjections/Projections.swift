@@ -69,10 +69,6 @@ public struct Projections: Hashable, Sendable {
     /// The one fold of the transaction book: applies a transaction event to ``transactions``
     /// and returns the record as it was before (`nil` for other events, or when unknown).
     private mutating func recordTransaction(_ payload: EventPayload, sequenceNumber: UInt64) -> TransactionRecord? {
-        if case .bonusConfirmed(let confirmed) = payload {  // validation's mark (B7); no read model shows it
-            transactions.update(confirmed.transactionID) { $0.isBonusConfirmed = true }
-            return nil
-        }
         guard let id = payload.changedTransactionID else { return nil }
         let before = transactions[id]
         switch payload {

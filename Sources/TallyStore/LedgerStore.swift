@@ -22,8 +22,10 @@ import TallySQLiteEncryption
 /// served (that key is public: it guards against damage, not against a reader).
 public final class LedgerStore: Sendable {
     /// The schema this version writes (`PRAGMA user_version`). 9: the live digest hashes each
-    /// value's stored bytes (a store of 8 is rebuilt by the writer's open).
-    static let schemaVersion = 9
+    /// value's stored bytes (a store of 8 is rebuilt by the writer's open). 10: a category
+    /// deleted with a target has moved its transactions' rows and month totals there (C3); a
+    /// store of 9 may list them under the deleted category, so the writer's open rebuilds it.
+    static let schemaVersion = 10
 
     /// The database file.
     public let path: String
@@ -137,8 +139,11 @@ public final class LedgerStore: Sendable {
         try write { database in
             let stored = try Data.fetchOne(database, sql: "SELECT live_digest FROM coverage WHERE id = 1").flatMap(LiveDigest.init(bytes:))
             let writer = StoreRowWriter(database: database, source: source, digest: try stored ?? LiveDigest.ofLiveTables(database))
-            for reassignment in changes.categoryReassignments { try writer.reassign(reassignment) }  // before the rows written whole
             for id in changes.transactionIDs { try writer.upsertTransaction(id) }
+            // After the rows: commits queued behind a write are merged, and a transaction changed
+            // only by an earlier one comes with that commit's row (its old category); a
+            // reassignment then moves it, as it moves the rows written before.
+            for reassignment in changes.categoryReassignments { try writer.reassign(reassignment) }
             for id in changes.transferIDs { try writer.upsertTransfer(id) }
             try writer.rewriteNotes(of: changes.forgottenPeople)
             try writer.updateLiveTables(people: changes.personIDs, categories: changes.categoryIDs)

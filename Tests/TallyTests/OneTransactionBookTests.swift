@@ -131,4 +131,27 @@ struct OneTransactionBookTests {
         }
         try await ledger.close()
     }
+
+    @Test("C3, T5: undoing an edit that moved a transaction out of a category deleted since is refused (categoryInactive): the deletion moved the category's other transactions and it takes no new ones")
+    func undoIntoADeletedCategoryIsRefused() async throws {
+        let directory = try TemporaryDirectory("tally-one-book-undo-into-deleted")
+        defer { directory.remove() }
+        var s = Scenario()
+        let ledger = try await Ledger.open(at: directory.appending("ledger"), options: .checkpointsOnRequest())
+        try await ledger.execute(s.setup())
+        let pets: CategoryID = s.ids.next()
+        try await ledger.execute(s.command(.createCategory(
+            categoryID: pets, name: "Pets", group: .expense, budgetType: .wants, shareable: true, icon: nil, color: nil)))
+        let moved: TransactionID = s.ids.next()
+        let stays: TransactionID = s.ids.next()
+        try await ledger.execute(s.command(.recordTransaction(moved, s.expense(900, category: pets))))
+        try await ledger.execute(s.command(.recordTransaction(stays, s.expense(500, category: pets))))
+        let edit = s.command(.editTransaction(moved, s.expense(900)))
+        try await ledger.execute(edit)
+        try await ledger.execute(s.command(.deleteCategory(pets, reassignTo: s.groceries)))
+        await expectRejection(ledger, s.command(.undo(edit.commandID)), code: "categoryInactive", rule: "C3")
+        #expect(await ledger.state.transactions[moved]?.details.categoryID == s.groceries)
+        #expect(await ledger.state.transactions[stays]?.details.categoryID == s.groceries)
+        try await ledger.close()
+    }
 }

@@ -38,4 +38,30 @@ struct StoreRowsTests {
         #expect(Set(merged.allPersonIDs()) == [S.alice, S.bob], "the people either gather named (the household's admin, Bob)")
         #expect(secondRows.merging(firstRows).transaction(id)?.details.amount == S.chf(1_000), "the order decides")
     }
+
+    @Test("C3, issue 28 item 3: two commits merged while the store writer was busy, one recording a transaction in a category and the next deleting that category with a target, file the transaction under the target in the store (its row comes from the earlier gather, with the old category)")
+    func mergedCommitsApplyAReassignmentToTheEarlierRows() throws {
+        let directory = try TemporaryDirectory("tally-store-merged-reassignment")
+        defer { directory.remove() }
+        var s = Scenario()
+        let joint = s.wallet("Joint", opening: 10_000)
+        let id = s.expense(1_000, wallet: joint, category: S.restaurants, on: "2026-02-03")
+        let earlier = try StoreRows(Self.changes(s.events), from: StoreSnapshot(readModels: s.readModels, personNames: [:]))
+        let recorded = s.events.count
+        s.add(.categoryDeleted(CategoryDeleted(categoryID: S.restaurants, reassignedTo: S.groceries)))
+        let later = try StoreRows(Self.changes(s.events.suffix(from: recorded)), from: StoreSnapshot(readModels: s.readModels, personNames: [:]))
+        #expect(earlier.merging(later).transaction(id)?.details.categoryID == S.restaurants, "the control: the merged row is the earlier gather's")
+        let store = try LedgerStore(path: directory.appending("read-side.sqlite").string)
+        defer { store.close() }
+        try store.replaceAll(from: StoreSnapshot(readModels: Projections(), personNames: [:]), coverage: StoreCoverage(sequenceNumber: 0, chainValue: [UInt8](repeating: 0, count: 32)))
+        try store.commit(Self.changes(s.events), rows: earlier.merging(later), coverage: StoreCoverage(sequenceNumber: UInt64(s.events.count), chainValue: [UInt8](repeating: 1, count: 32)))
+        var underGroceries = TransactionQuery()
+        underGroceries.categoryIDs = [S.groceries]
+        #expect(try store.transactions(underGroceries).rows.map(\.transaction.transactionID) == [id])
+        var underRestaurants = TransactionQuery()
+        underRestaurants.categoryIDs = [S.restaurants]
+        #expect(try store.transactions(underRestaurants).rows.isEmpty)
+        let totals = try store.categoryTotals(byMonth: TransactionQuery())
+        #expect(totals.map(\.categoryID) == [S.groceries] && totals.first?.total == S.chf(1_000), "\(totals)")
+    }
 }

@@ -52,7 +52,8 @@ extension CommandExecutor {
     }
 
     /// Re-checks rules the dependency graph does not cover: the base currency lock (H2),
-    /// restoring into a wallet that was closed meanwhile (W4), changing back a group expense
+    /// restoring into a wallet that was closed meanwhile (W4), changing a transaction back into
+    /// a category deleted meanwhile (C3), changing back a group expense
     /// whose group was archived or deleted, or whose former members' parts would change (S7,
     /// S8), activating a scenario deleted meanwhile (R3) and linking a goal to a wallet closed
     /// meanwhile (R2).
@@ -66,6 +67,11 @@ extension CommandExecutor {
                 }
             case .transactionRestored(let restored):
                 if let record = state.transactions[restored.transactionID] { _ = try usableWallet(record.details.walletID) }
+            case .transactionEdited(let edited):
+                // C3: a deleted category moved its transactions away and takes no new ones.
+                if let category = state.categories[edited.details.categoryID], category.isDeleted {
+                    throw .violation(.categoryInactive, "this would file transaction \(edited.transactionID) under \(category.name) again, which was deleted since (C3); edit the transaction instead")
+                }
             case .scenarioSaved(let saved):
                 savedScenarios.insert(saved.scenarioID)
             case .scenarioActivated(let activated):

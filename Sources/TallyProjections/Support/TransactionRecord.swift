@@ -2,8 +2,7 @@ import TallyModel
 
 /// A transaction (T1-T3), the one record of it in memory: its current fields (after edits, T2),
 /// whether it is live (not soft-deleted, T3), the sequence number that recorded it, and what
-/// validation needs besides (the settlement covering it, a bonus confirmation, the split with
-/// people as entered). One book of them (``Projections``) serves the read models and the
+/// validation needs besides (the settlement covering it, the split with people as entered). One book of them (``Projections``) serves the read models and the
 /// engine's validation state alike.
 @StateFields
 package struct TransactionRecord: Hashable, Sendable {
@@ -15,8 +14,6 @@ package struct TransactionRecord: Hashable, Sendable {
     package let sequenceNumber: UInt64
     /// Its split with chosen people as entered, if any (18.4): what an undone edit puts back.
     package internal(set) var splitWith: GroupSplit?
-    /// Whether it was confirmed as a bonus (B7).
-    package internal(set) var isBonusConfirmed = false
     /// The settlement covering it, if any (T2, S6): set by the engine's validation state, which
     /// decides what a settlement covers (``Projections/markSettled(_:by:)``).
     package internal(set) var settledBy: SettlementID?
