@@ -17,6 +17,16 @@ struct OneTransactionBookTests {
         ledger.appending(LedgerDirectory.checkpointsName).appending(LedgerDirectory.checkpointArchiveName).string
     }
 
+    /// The scenario's household, in a ledger under `directory`, with an expense category "Pets".
+    static func householdWithPets(in directory: TemporaryDirectory, _ s: inout Scenario) async throws -> (Ledger, CategoryID) {
+        let ledger = try await Ledger.open(at: directory.appending("ledger"), options: .checkpointsOnRequest())
+        try await ledger.execute(s.setup())
+        let pets: CategoryID = s.ids.next()
+        try await ledger.execute(s.command(.createCategory(
+            categoryID: pets, name: "Pets", group: .expense, budgetType: .wants, shareable: true, icon: nil, color: nil)))
+        return (ledger, pets)
+    }
+
     @Test("issue 28 item 1, T1-T3, S6, 18.4, W6: after a checkpoint the archive holds each transaction and each transfer once (one entry keyed by its id, in its book's space, none in any other), with what validation needs of it (a transaction's split with people and covering settlement, a transfer's edited note); reopened, validation reads them from there and the state equals a replay")
     func archiveHoldsEachTransactionOnce() async throws {
         let directory = try TemporaryDirectory("tally-one-book-archive")
@@ -95,11 +105,7 @@ struct OneTransactionBookTests {
         let directory = try TemporaryDirectory("tally-one-book-reassign")
         defer { directory.remove() }
         var s = Scenario()
-        let ledger = try await Ledger.open(at: directory.appending("ledger"), options: .checkpointsOnRequest())
-        try await ledger.execute(s.setup())
-        let pets: CategoryID = s.ids.next()
-        try await ledger.execute(s.command(.createCategory(
-            categoryID: pets, name: "Pets", group: .expense, budgetType: .wants, shareable: true, icon: nil, color: nil)))
+        let (ledger, pets) = try await Self.householdWithPets(in: directory, &s)
         var moved: [TransactionID] = []
         for units: Int64 in [900, 1_100, 2_500] {
             let id: TransactionID = s.ids.next()
@@ -137,11 +143,7 @@ struct OneTransactionBookTests {
         let directory = try TemporaryDirectory("tally-one-book-undo-into-deleted")
         defer { directory.remove() }
         var s = Scenario()
-        let ledger = try await Ledger.open(at: directory.appending("ledger"), options: .checkpointsOnRequest())
-        try await ledger.execute(s.setup())
-        let pets: CategoryID = s.ids.next()
-        try await ledger.execute(s.command(.createCategory(
-            categoryID: pets, name: "Pets", group: .expense, budgetType: .wants, shareable: true, icon: nil, color: nil)))
+        let (ledger, pets) = try await Self.householdWithPets(in: directory, &s)
         let moved: TransactionID = s.ids.next()
         let stays: TransactionID = s.ids.next()
         try await ledger.execute(s.command(.recordTransaction(moved, s.expense(900, category: pets))))

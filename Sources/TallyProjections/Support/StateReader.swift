@@ -85,8 +85,9 @@ enum StateFormat {
     /// book (``Projections``), written once after the last sequence number, instead of one per
     /// wallet, debt and budget state; the budgets keep their category reassignments. 11: that
     /// book is the engine's too: a transaction record ends with its split with people, (in 11
-    /// only) a bonus confirmation, and its covering settlement (``TransactionRecord``); a category deleted with a
-    /// target moves its records there (C3); the open shared transactions are a persistent set.
+    /// only) a bonus confirmation, and its covering settlement (``TransactionRecord``); a
+    /// category deleted with a target moves its records there (C3); the open shared
+    /// transactions are a persistent set.
     /// 12: the wallet's transfer book is the engine's too: a record is the transfer as last
     /// recorded or edited (its note included), whether it is live and its sequence number; a
     /// transaction record no longer keeps a bonus confirmation (the budgets keep that fact).

@@ -2,8 +2,9 @@ import TallyModel
 
 /// A transaction (T1-T3), the one record of it in memory: its current fields (after edits, T2),
 /// whether it is live (not soft-deleted, T3), the sequence number that recorded it, and what
-/// validation needs besides (the settlement covering it, the split with people as entered). One book of them (``Projections``) serves the read models and the
-/// engine's validation state alike.
+/// validation needs besides (the settlement covering it, the split with people as entered).
+/// One book of them (``Projections``) serves the read models and the engine's validation state
+/// alike.
 @StateFields
 package struct TransactionRecord: Hashable, Sendable {
     /// The current fields.
