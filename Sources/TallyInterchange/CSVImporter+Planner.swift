@@ -181,7 +181,7 @@ extension CSVImporter {
                 skip(line, "duplicate: \(reason) as transaction \(id)")
                 return
             }
-            if let settlement = record.settledBy {
+            if let settlement = state.debts.settlement(coveringTransaction: id) {
                 skip(line, "duplicate: \(reason) as transaction \(id), not replaced: settlement \(settlement) covers it (T2); reverse the settlement first")
                 return
             }

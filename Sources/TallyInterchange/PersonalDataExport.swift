@@ -258,7 +258,7 @@ public struct PersonalDataExport: Codable, Sendable, Equatable {
             wallet: details.walletID.description, category: details.categoryID.description, note: details.note?.text,
             noteRedacted: redactedFlag(details.note), tags: details.tags, payer: details.payer.description,
             shares: details.split?.shares.map { Share(person: $0.person.description, amount: Amount($0.amount)) },
-            deleted: record.isDeleted, settledBy: record.settledBy?.description)
+            deleted: record.isDeleted, settledBy: state.debts.settlement(coveringTransaction: id)?.description)
     }
 
     static func redactedFlag(_ text: PersonalText?) -> Bool? {

@@ -26,8 +26,8 @@ public struct Projections: Hashable, Sendable {
     /// whose rule it breaks says why. In the checkpoint archive once a checkpoint wrote it
     /// (``ArchivedMap``). The wallet, debt and budget read models read it through their own
     /// `transactions`, which is this value (persistent maps: a copy shares every node); nothing
-    /// else writes it but this fold and what only the validation state decides: which
-    /// transactions a settlement covers (``markSettled(_:by:)``).
+    /// else writes it but this fold (which settlement covers which item the debt read model
+    /// keeps: ``DebtProjection/settlement(coveringTransaction:)``).
     package private(set) var transactions = ArchivedMap<TransactionID, TransactionRecord>(space: .transactions) {
         didSet { lendTransactions() }
     }
@@ -92,12 +92,6 @@ public struct Projections: Hashable, Sendable {
             break
         }
         return before
-    }
-
-    /// Records that `settlement` covers transaction `id` (S6, T2): which items a settlement
-    /// covers is the validation state's rule (``SettlementCoverage`` over its open shared items).
-    package mutating func markSettled(_ id: TransactionID, by settlement: SettlementID) {
-        transactions.update(id) { $0.settledBy = settlement }
     }
 
     /// Whether every read model can use a transaction with `details`: a known wallet in the

@@ -255,7 +255,7 @@ struct CheckpointArchiveTests {
         try await ledger.execute(s.command(.recordSettlement(
             settlementID: settlement, from: s.bob, to: s.alice, amount: Scenario.chf(2_000), date: Scenario.date("2026-01-09"),
             covers: nil, isAdvance: false, groupID: nil)))
-        #expect(await ledger.state.transactions[shared]?.settledBy == settlement)
+        #expect(await ledger.state.debts.settlement(coveringTransaction: shared) == settlement)
         try await ledger.checkpoint()
         await expectRejection(ledger, s.command(.recordSettlement(
             settlementID: settlement, from: s.bob, to: s.alice, amount: Scenario.chf(1), date: Scenario.date("2026-01-09"),

@@ -83,7 +83,7 @@ struct OneTransactionBookTests {
         #expect(reopened.openReport.checkpointSequenceNumber == checkpoint && reopened.openReport.eventsReplayed == 0)
         #expect(await reopened.archivedEntriesInMemory == 0, "everything archived is read from the archive")
         let state = await reopened.state
-        #expect(state.transactions[shared]?.settledBy == settlement, "S6: the covering settlement, set by validation, is in the book")
+        #expect(state.debts.settlement(coveringTransaction: shared) == settlement, "S6: the covering settlement is in the debt book")
         #expect(state.transactions[split]?.splitWith == .equal([s.alice, s.bob]), "18.4: the split as entered is in the book")
         #expect(state.transactions[personal]?.details.amount == Scenario.chf(950) && state.transactions[personal]?.isLive == true)
         #expect(state.transactions[personal] == state.readModels.transactions[personal], "one book: validation reads the read models' record")

@@ -45,8 +45,8 @@ struct TransactionSplitWithPeopleTests {
         let exact: GroupSplit = .exact([PersonShare(person: s.alice, amount: Scenario.chf(2_000)),
                                         PersonShare(person: Scenario.carol, amount: Scenario.chf(4_000))])
         try await test.ledger.execute(s.command(.recordTransaction(id, Self.entry(s, 6_000, split: exact))))
-        #expect(await test.ledger.state.debts.owed(by: Scenario.carol, to: s.alice, in: .chf) == 4_000)
-        #expect(await test.ledger.state.debts.owed(by: s.bob, to: s.alice, in: .chf) == 0)
+        #expect(await test.ledger.state.debts.owedMinorUnits(by: Scenario.carol, to: s.alice, in: .chf) == 4_000)
+        #expect(await test.ledger.state.debts.owedMinorUnits(by: s.bob, to: s.alice, in: .chf) == 0)
         let owed = try await test.ledger.readModels.debts.owed(by: Scenario.carol, to: s.alice, in: .chf)
         #expect(owed == Scenario.chf(4_000))
         let items = await test.ledger.readModels.debts.householdItems(involving: Scenario.carol)
@@ -54,8 +54,31 @@ struct TransactionSplitWithPeopleTests {
         try await test.ledger.execute(s.command(.recordSettlement(
             settlementID: s.ids.next(), from: Scenario.carol, to: s.alice, amount: Scenario.chf(4_000), date: Scenario.date("2026-01-06"),
             covers: [.transaction(id)], isAdvance: false, groupID: nil)))
-        #expect(await test.ledger.state.debts.owed(by: Scenario.carol, to: s.alice, in: .chf) == 0)
+        #expect(await test.ledger.state.debts.owedMinorUnits(by: Scenario.carol, to: s.alice, in: .chf) == 0)
         await expectRejection(test.ledger, s.command(.deleteTransaction(id)), code: "editOfSettledTransaction", rule: "T2")
+    }
+
+    @Test("S5, S6: a settlement covers one person's share, not the whole transaction: after Bob settles his part of an expense split with Bob and Carol, Carol can still settle hers by listing the same transaction (and not twice); the transaction is permanent from Bob's settlement on (T2)")
+    func settlementCoversOneShare() async throws {
+        var (test, s) = try await Self.household()
+        let id: TransactionID = s.ids.next()
+        let people: GroupSplit = .equal([s.alice, s.bob, Scenario.carol])
+        try await test.ledger.execute(s.command(.recordTransaction(id, Self.entry(s, 9_000, split: people))))
+        func settle(_ from: PersonID) -> Command {
+            s.command(.recordSettlement(
+                settlementID: s.ids.next(), from: from, to: s.alice, amount: Scenario.chf(3_000), date: Scenario.date("2026-01-06"),
+                covers: [.transaction(id)], isAdvance: false, groupID: nil))
+        }
+        let bobs = settle(s.bob)
+        try await test.ledger.execute(bobs)
+        await expectRejection(test.ledger, s.command(.deleteTransaction(id)), code: "editOfSettledTransaction", rule: "T2")
+        try await test.ledger.execute(settle(Scenario.carol))
+        await expectRejection(test.ledger, settle(Scenario.carol), code: "settlementItemInvalid", rule: "S6")
+        let items = await test.ledger.readModels.debts.householdItems()
+        #expect(items.count == 2 && items.allSatisfy { $0.settledBy != nil }, "both shares are settled, each by its own settlement")
+        #expect(Set(items.compactMap(\.settledBy)).count == 2)
+        #expect(await test.ledger.state.debts.owedMinorUnits(by: Scenario.carol, to: s.alice, in: .chf) == 0)
+        #expect(await test.ledger.state.debts.owedMinorUnits(by: s.bob, to: s.alice, in: .chf) == 0)
     }
 
     @Test("S3: a split with people is validated by the group expense rule: typed rejections naming the rule")
@@ -89,23 +112,23 @@ struct TransactionSplitWithPeopleTests {
         var (test, s) = try await Self.household()
         let id: TransactionID = s.ids.next()
         try await test.ledger.execute(s.command(.recordTransaction(id, s.expense(6_000, shared: true))))
-        #expect(await test.ledger.state.debts.owed(by: s.bob, to: s.alice, in: .chf) == 3_000)
+        #expect(await test.ledger.state.debts.owedMinorUnits(by: s.bob, to: s.alice, in: .chf) == 3_000)
         let people: GroupSplit = .shares([MemberWeight(person: s.alice, weight: 1), MemberWeight(person: Scenario.carol, weight: 2)])
         let edit = s.command(.editTransaction(id, Self.entry(s, 6_000, split: people)))
         try await test.ledger.execute(edit)
-        #expect(await test.ledger.state.debts.owed(by: s.bob, to: s.alice, in: .chf) == 0)
-        #expect(await test.ledger.state.debts.owed(by: Scenario.carol, to: s.alice, in: .chf) == 4_000)
+        #expect(await test.ledger.state.debts.owedMinorUnits(by: s.bob, to: s.alice, in: .chf) == 0)
+        #expect(await test.ledger.state.debts.owedMinorUnits(by: Scenario.carol, to: s.alice, in: .chf) == 4_000)
         #expect(await test.ledger.state.transactions[id]?.splitWith == people)
         let second = s.command(.editTransaction(id, Self.entry(s, 6_000, split: .equal([s.bob, Scenario.carol]))))
         try await test.ledger.execute(second)
-        #expect(await test.ledger.state.debts.owed(by: Scenario.carol, to: s.alice, in: .chf) == 3_000)
+        #expect(await test.ledger.state.debts.owedMinorUnits(by: Scenario.carol, to: s.alice, in: .chf) == 3_000)
         try await test.ledger.execute(s.command(.undo(second.commandID)))
         #expect(await test.ledger.state.transactions[id]?.splitWith == people)
-        #expect(await test.ledger.state.debts.owed(by: Scenario.carol, to: s.alice, in: .chf) == 4_000)
+        #expect(await test.ledger.state.debts.owedMinorUnits(by: Scenario.carol, to: s.alice, in: .chf) == 4_000)
         try await test.ledger.execute(s.command(.undo(edit.commandID)))
         #expect(await test.ledger.state.transactions[id]?.splitWith == nil)
-        #expect(await test.ledger.state.debts.owed(by: Scenario.carol, to: s.alice, in: .chf) == 0)
-        #expect(await test.ledger.state.debts.owed(by: s.bob, to: s.alice, in: .chf) == 3_000)
+        #expect(await test.ledger.state.debts.owedMinorUnits(by: Scenario.carol, to: s.alice, in: .chf) == 0)
+        #expect(await test.ledger.state.debts.owedMinorUnits(by: s.bob, to: s.alice, in: .chf) == 3_000)
         #expect(try await test.ledger.readModels.debts.owed(by: s.bob, to: s.alice, in: .chf) == Scenario.chf(3_000))
     }
 

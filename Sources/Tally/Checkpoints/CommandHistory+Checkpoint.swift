@@ -2,19 +2,6 @@ import HashTreeCollections
 import TallyModel
 import TallyProjections
 
-extension DebtBook {
-    func write(to writer: inout BinaryWriter) {
-        writer.write(household)
-        writer.write(groups)
-    }
-
-    init(from reader: inout BinaryReader) throws(EventCodecError) {
-        self.init()
-        household = try reader.read()
-        groups = try reader.read()
-    }
-}
-
 extension CommandHistory.Entry: ArchiveCodable {
     package func write(to writer: inout BinaryWriter) {
         writer.writeVarUInt(firstSequenceNumber)

@@ -29,10 +29,12 @@ extension LedgerState {
     /// v13: no transactions: the state reads the read models' one book (``Projections``).
     /// v14: no transfers: the state reads the wallet read model's book. v15: no settlement ids:
     /// the state reads the debt read model's book.
-    static let checkpointMagic = "tally.ledgerState.v15"
+    /// v16: no groups, group expenses, debt nets or open shared transactions: the state reads the
+    /// debt read model's books, and what a settlement covers is its settled items.
+    static let checkpointMagic = "tally.ledgerState.v16"
 
     /// The read models, with the one transaction book, are the checkpoint's other section.
-    /// - Parameter archived: the archived maps (``ArchivedMap``: group expenses, category members, the command history) are in the checkpoint archive
+    /// - Parameter archived: the archived maps (``ArchivedMap``: category members, the command history) are in the checkpoint archive
     ///   (written apart), not in these bytes.
     func checkpointBytes(historyArchived archived: Bool = false) -> [UInt8] {
         var writer = BinaryWriter(reservingCapacity: 4096)
@@ -45,9 +47,6 @@ extension LedgerState {
         writer.writeSorted(categories)
         writer.writeSorted(templates)
         writer.write(splitRatio)
-        writer.writeSorted(groups)
-        writer.writeSorted(archived ? [:] : groupExpenses.allEntries) { writer, record in writer.write(record) }
-        debts.write(to: &writer)
         periods.write(to: &writer)
         let budgetEntries = budgets.sorted { ($0.key.categoryID, $0.key.fromPeriod) < ($1.key.categoryID, $1.key.fromPeriod) }
         writer.writeVarUInt(UInt64(budgetEntries.count))
@@ -65,7 +64,6 @@ extension LedgerState {
             member.write(to: &writer)
             writer.write(isMember)
         }
-        writer.write(openSharedTransactions.sorted())
         let incomeDays = incomeByDate.sorted { $0.key < $1.key }
         writer.writeVarUInt(UInt64(incomeDays.count))
         for (date, payers) in incomeDays {
@@ -98,10 +96,6 @@ extension LedgerState {
         categories = try reader.readDictionary()
         templates = try reader.readDictionary()
         splitRatio = try reader.read()
-        groups = try reader.readDictionary()
-        let inlineGroupExpenses: TreeDictionary<GroupExpenseID, GroupExpenseRecord> = try reader.readDictionary()
-        for (id, record) in inlineGroupExpenses { groupExpenses[id] = record }
-        debts = try DebtBook(from: &reader)
         periods = try PeriodSchedule(from: &reader)
         let budgetCount = try reader.readCount(elementBytesMin: 17)
         for _ in 0..<budgetCount {
@@ -118,7 +112,6 @@ extension LedgerState {
             let member = try CategoryMember(from: &reader)
             categoryMembers[member] = try reader.read() as Bool
         }
-        openSharedTransactions = TreeSet(try reader.read([TransactionID].self))
         for _ in 0..<(try reader.readCount(elementBytesMin: 17)) {
             let date: LocalDate = try reader.read()
             var payers: [PersonID: Int128] = [:]
@@ -200,7 +193,7 @@ extension Dictionary: CheckpointMap {}
 extension TreeDictionary: CheckpointMap {}
 
 /// The validation state's records: each one's layout is its fields in declaration order
-/// (`@WireFields`); group expenses have that one layout in a checkpoint and in the archive.
+/// (`@WireFields`).
 extension HouseholdRecord: WireValue {}
 extension PersonRecord: WireValue {}
 extension WalletRecord: WireValue {}
@@ -210,7 +203,6 @@ extension GoalRecord: WireValue {}
 extension PostedOccurrence: WireValue {}
 extension BudgetKey: WireValue {}
 extension BalancePointKey: WireValue {}
-extension GroupExpenseRecord: ArchiveCodable, WireValue {}
 
 /// The paydays (each rule's day, first date and sequence number) and the last closed period;
 /// the open period is derived from them when read.

@@ -101,19 +101,6 @@ package struct CategoryRecord: Sendable, Equatable {
     package var groupExpenseCount = 0
 }
 
-/// A group expense (S7): the expense as last recorded or edited, and its state.
-@WireFields
-package struct GroupExpenseRecord: Sendable, Equatable {
-    /// The expense's current fields (`GroupExpenseRecorded`, or the last `GroupExpenseEdited`).
-    package var expense: GroupExpenseRecorded
-    /// Whether it is deleted (`GroupExpenseDeleted`): it counts in no balance.
-    package var isDeleted = false
-    /// Whether it is marked settled (`GroupExpenseSettledMarked`; record-keeping only).
-    package var isMarkedSettled = false
-    /// The first group settlement that lists it among the items it covers (S6), if any.
-    package var settledBy: SettlementID?
-}
-
 /// A recurring template (T4, R1).
 @WireFields
 package struct TemplateRecord: Sendable, Equatable {

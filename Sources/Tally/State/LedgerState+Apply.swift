@@ -19,7 +19,6 @@ extension LedgerState {
         let before = RecordsBefore(of: event.payload, in: self)
         readModels.apply(event, sequenceNumber: sequenceNumber)
         mutate(event.payload, before: before)
-        updateOpenSharedTransactions(after: event.payload)
     }
 
     /// Updates the command history (T5).
@@ -105,11 +104,13 @@ extension LedgerState {
              .templateCreated, .templatePaused, .templateResumed, .templateActivated, .templatePriceChanged,
              .templateCancelled, .bonusConfirmed:
             mutateTransactions(payload, before: before.transaction)
-        case .splitRatioSet, .settlementRecorded, .groupCreated, .groupExpenseRecorded, .groupExpenseEdited,
-             .groupExpenseDeleted, .groupExpenseRestored, .groupExpenseSettledMarked:
-            mutateSharing(payload)
-        case .groupUpdated, .groupMemberAdded, .groupMemberRemoved, .groupArchived, .groupUnarchived, .groupDeleted:
-            if let groupID = payload.changedGroupID { groups[groupID]?.apply(payload) }
+        case .splitRatioSet(let set):
+            splitRatio = set
+        case .groupExpenseRecorded, .groupExpenseEdited:
+            countGroupExpenseCategories(payload, before: before.groupExpense)
+        case .settlementRecorded, .groupCreated, .groupUpdated, .groupMemberAdded, .groupMemberRemoved, .groupArchived,
+             .groupUnarchived, .groupDeleted, .groupExpenseDeleted, .groupExpenseRestored, .groupExpenseSettledMarked:
+            break  // the debt read model's books are all they change
         case .paydaySet(let set):
             periods.apply(set, sequenceNumber: nextSequenceNumber - 1)
         case .periodClosed(let closed):
@@ -241,11 +242,12 @@ extension LedgerState {
 }
 
 /// The records an event changes in the read models' books (``LedgerState/transactions``,
-/// ``LedgerState/transfers``), as they were before it: what the state's own part of the fold
+/// ``LedgerState/transfers``, ``LedgerState/groupExpenses``), as they were before it: what the state's own part of the fold
 /// compares with the books after the read models applied the event.
 struct RecordsBefore {
     var transaction: TransactionRecord?
     var transfer: TransferRecord?
+    var groupExpense: GroupExpenseRecord?
 
     init(of payload: EventPayload, in state: LedgerState) {
         transaction = payload.changedTransactionID.flatMap { state.transactions[$0] }
@@ -256,5 +258,6 @@ struct RecordsBefore {
         default: nil
         }
         transfer = transferID.flatMap { state.transfers[$0] }
+        groupExpense = DebtProjection.groupExpenseID(changedBy: payload).flatMap { state.groupExpenses[$0] }
     }
 }

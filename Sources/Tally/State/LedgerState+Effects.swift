@@ -47,11 +47,12 @@ extension LedgerState {
             let previous = splitRatio ?? LedgerState.equalRatios(activeMembers).map { SplitRatioSet(mode: .manual, ratios: $0) }
             return EventEffect(owned: [.splitRatio], inverse: previous.map { [.splitRatioSet($0)] })
         case .settlementRecorded(let settlement):
-            let covered = settlement.groupID == nil
-                ? settledTransactions(by: settlement).map(EntityKey.transaction)
-                : (settlement.covers ?? []).compactMap { item -> EntityKey? in
-                    if case .groupExpense(let id) = item { return .groupExpense(id) } else { return nil }
+            let covered = debts.coveredSources(by: settlement).map { item -> EntityKey in
+                switch item {
+                case .transaction(let id): .transaction(id)
+                case .groupExpense(let id): .groupExpense(id)
                 }
+            }
             let group = settlement.groupID.map { [EntityKey.group($0)] } ?? []
             return EventEffect(owned: [.settlement(settlement.settlementID)], referenced: covered + group)
         case .groupCreated(let created):

@@ -42,11 +42,13 @@ package struct LedgerState: Sendable, Equatable {
     package internal(set) var templates: TreeDictionary<TemplateID, TemplateRecord> = [:]
     /// The household split ratio; `nil` means equal parts among the members (S1).
     package internal(set) var splitRatio: SplitRatioSet?
-    /// Groups by id (S7).
-    package internal(set) var groups: TreeDictionary<GroupID, GroupRecord> = [:]
-    /// Every recorded group expense with its current fields (S7); in the checkpoint archive once
-    /// a checkpoint wrote them (``ArchivedMap``).
-    package internal(set) var groupExpenses = ArchivedMap<GroupExpenseID, GroupExpenseRecord>(space: .groupExpenses)
+    /// Groups by id (S7): the debt read model's one book, which the same fold writes
+    /// (``readModels``).
+    package var groups: TreeDictionary<GroupID, GroupRecord> { readModels.debts.groups }
+    /// Every recorded group expense with its current fields (S7), deleted ones included: the
+    /// debt read model's one book, which the same fold writes; in the checkpoint archive once a
+    /// checkpoint wrote them.
+    package var groupExpenses: ArchivedMap<GroupExpenseID, GroupExpenseRecord> { readModels.debts.groupExpenses }
     /// Recorded settlements by id (S6): the debt read model's one book, which the same fold
     /// writes (``readModels``); validation reads which ids are taken.
     package var settlements: ArchivedMap<SettlementID, SettlementRecord> { readModels.debts.settlements }
@@ -56,8 +58,9 @@ package struct LedgerState: Sendable, Equatable {
     /// Live income transactions in the base currency, summed per business date and payer:
     /// what income-based ratios (S4) read for a period without reading every transaction.
     var incomeByDate: TreeDictionary<LocalDate, [PersonID: Int128]> = [:]
-    /// Pairwise household debts and group balances (S5, S7, H4).
-    package internal(set) var debts = DebtBook()
+    /// Pairwise household debts and group balances (S5, S7, H4), the settled items and the
+    /// rule of what a settlement covers (S6): the debt read model, which the same fold writes.
+    package var debts: DebtProjection { readModels.debts }
     /// The payday schedule and the open period (B1, B6).
     package internal(set) var periods = PeriodSchedule()
     /// Budget allocations by category and first period (B2); a `nil` amount is a removal: the
@@ -85,10 +88,6 @@ package struct LedgerState: Sendable, Equatable {
     /// the checkpoint all take. Their archived maps live in the checkpoint archive like this
     /// state's own.
     package internal(set) var readModels = Projections()
-    /// Live, unsettled transactions with a split: the only ones a settlement can cover. An
-    /// index derived from `transactions` (rebuilt from it after a checkpoint), so that a
-    /// settlement costs O(open items), not O(all transactions).
-    var openSharedTransactions: TreeSet<TransactionID> = []
 
     /// An empty ledger.
     package init() {}
@@ -141,7 +140,7 @@ package struct LedgerState: Sendable, Equatable {
 extension LedgerState {
     /// The maps that live in the checkpoint archive (besides the command history's).
     static var archived: ArchivedFields<LedgerState> {
-        ArchivedFields().with(\.groupExpenses).with(\.categoryMembers)
+        ArchivedFields().with(\.categoryMembers)
     }
 
     /// A copy whose archived maps are all in memory (read from the archive), so that it stays

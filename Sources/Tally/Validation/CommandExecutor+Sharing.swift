@@ -119,7 +119,7 @@ extension CommandExecutor {
             throw .violation(.groupExpenseDeleted, "group expense \(id) is deleted; undo its deletion to bring it back")
         }
         try requireGroupTakesExpenseChanges(record.expense.groupID, verb: verb)
-        if let settlement = record.settledBy {
+        if let settlement = state.debts.settlement(coveringGroupExpense: id) {
             throw .violation(.groupExpenseSettled, "group expense \(id) is covered by settlement \(settlement) and cannot be \(verb); settlements are permanent, record a correcting expense instead")
         }
         guard !record.isMarkedSettled else {
@@ -202,11 +202,10 @@ extension CommandExecutor {
             let toIsOwed = state.debts.groupBalance(groupID, person: settlement.to, currency: amount.currency)
             owed = max(0, min(fromOwes, toIsOwed))
         } else {
-            owed = max(0, state.debts.owed(by: settlement.from, to: settlement.to, in: amount.currency))
+            owed = max(0, state.debts.owedMinorUnits(by: settlement.from, to: settlement.to, in: amount.currency))
             for item in settlement.covers ?? [] {
-                guard case .transaction(let id) = item, let record = state.transactions[id], !record.isDeleted,
-                      record.settledBy == nil,
-                      record.details.debts.contains(where: { $0.debtor == settlement.from && $0.creditor == settlement.to })
+                guard case .transaction(let id) = item,
+                      state.debts.hasOpenItem(transaction: id, owedBy: settlement.from, to: settlement.to)
                 else {
                     throw .violation(.settlementItemInvalid, "\(item) is not an open debt of \(name(of: settlement.from)) to \(name(of: settlement.to))")
                 }

@@ -10,12 +10,12 @@ extension CommandExecutor {
             return [.transactionRecorded(TransactionRecorded(transactionID: id, details: details, splitWith: entry.splitWith))]
         case .editTransaction(let id, let entry):
             let record = try liveTransaction(id)
-            try requireUnsettled(id, record, "edited")
+            try requireUnsettled(id, "edited")
             let details = try resolve(entry, previous: record.details, author: command.actor)
             return [.transactionEdited(TransactionEdited(transactionID: id, details: details, splitWith: entry.splitWith))]
         case .deleteTransaction(let id):
-            let record = try liveTransaction(id)
-            try requireUnsettled(id, record, "deleted")
+            _ = try liveTransaction(id)
+            try requireUnsettled(id, "deleted")
             return [.transactionDeleted(TransactionDeleted(transactionID: id))]
         case .restoreTransaction(let id):
             guard let record = state.transactions[id] else { throw .violation(.unknownTransaction, "no transaction has id \(id)") }
@@ -66,8 +66,8 @@ extension CommandExecutor {
         return record
     }
 
-    private func requireUnsettled(_ id: TransactionID, _ record: TransactionRecord, _ verb: String) throws(LedgerError) {
-        if let settlement = record.settledBy {
+    private func requireUnsettled(_ id: TransactionID, _ verb: String) throws(LedgerError) {
+        if let settlement = state.debts.settlement(coveringTransaction: id) {
             throw .violation(.editOfSettledTransaction, "transaction \(id) is covered by settlement \(settlement) and cannot be \(verb); settlements are permanent, record a correcting transaction instead")
         }
     }

@@ -10,8 +10,7 @@ package enum ArchiveSpace: UInt8, Sendable, CaseIterable {
     case touches = 2
     // 3 held the engine's own copy of the transactions, before the one book (state format v13).
     // 4 held the engine's own copy of the transfers, before the wallet book was its (state format v14).
-    /// The engine's group expenses (S7).
-    case groupExpenses = 5
+    // 5 held the engine's own copy of the group expenses, before the debt book was its (state format v16).
     // 6 held the engine's own list of settlement ids, before the debt book was its (state format v15).
     /// The engine's (category, transaction) index (C3).
     case categoryMembers = 7
@@ -25,9 +24,11 @@ package enum ArchiveSpace: UInt8, Sendable, CaseIterable {
     /// ``DebtProjection``'s settlements (S6): the one book of them, which the engine's
     /// validation state reads too.
     case debtSettlements = 11
-    /// ``DebtProjection``'s settled items (S6): which settlement covered each share.
+    /// ``DebtProjection``'s settled items (S6): which settlement covered each share, the one
+    /// record of coverage, which the engine's validation state reads too.
     case debtSettledItems = 12
-    /// ``DebtProjection``'s group expenses (S7).
+    /// ``DebtProjection``'s group expenses (S7): the one book of them, which the engine's
+    /// validation state reads too.
     case debtGroupExpenses = 13
     // 14 held the budget state's own copy of the transactions, before the one book.
     /// ``BudgetProjection``'s (date, transaction) index: a period's transactions are one key range.

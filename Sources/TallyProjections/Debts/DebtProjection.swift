@@ -14,8 +14,11 @@ public struct DebtProjection: Hashable, Sendable {
     // (``ArchivedMap``): settlements, settled items and group expenses.
     package internal(set) var settlements = ArchivedMap<SettlementID, SettlementRecord>(space: .debtSettlements)
     var settledItems = ArchivedMap<DebtItemKey, SettlementID>(space: .debtSettledItems)
-    var groups: [GroupID: GroupRecord] = [:]
-    var groupExpenses = ArchivedMap<GroupExpenseID, GroupExpenseRecord>(space: .debtGroupExpenses)
+    /// Groups by id (S7): the one book of them, which the engine's validation state reads too.
+    package internal(set) var groups: TreeDictionary<GroupID, GroupRecord> = [:]
+    /// Every recorded group expense (S7), deleted ones included: the one book of them, which the
+    /// engine's validation state reads too.
+    package internal(set) var groupExpenses = ArchivedMap<GroupExpenseID, GroupExpenseRecord>(space: .debtGroupExpenses)
     /// Live shared transactions with at least one unsettled share: what a settlement without a
     /// list can cover. Derived from the facts above (and written in checkpoints beside them),
     /// so that a settlement costs O(open items), not O(every transaction ever).
@@ -27,7 +30,7 @@ public struct DebtProjection: Hashable, Sendable {
     /// Each group member's paid, owed and settled totals per currency (S7; ``GroupNets``, the
     /// rule the engine's validation keeps too), derived like `householdNets`: what member
     /// balances and the settlement plan read, in O(members of the group).
-    var groupNets = GroupNets()
+    package internal(set) var groupNets = GroupNets()
     /// Events this projection could not apply, in journal order (see ``ProjectionProblem``).
     public internal(set) var problems: [ProjectionProblem] = []
 
@@ -57,7 +60,8 @@ public struct DebtProjection: Hashable, Sendable {
         if case .settlementRecorded = event.payload { for id in openTransactions { refreshOpen(id) } }
     }
 
-    static func groupExpenseID(changedBy payload: EventPayload) -> GroupExpenseID? {
+    /// The group expense an event records or changes (not a settled mark), if any.
+    package static func groupExpenseID(changedBy payload: EventPayload) -> GroupExpenseID? {
         switch payload {
         case .groupExpenseRecorded(let event): event.expenseID
         case .groupExpenseEdited(let event): event.expense.expenseID
@@ -77,11 +81,6 @@ public struct DebtProjection: Hashable, Sendable {
     mutating func addNet(of record: TransactionRecord?, sign: Int128) {
         guard let record, record.isLive else { return }
         householdNets.add(record.details, sign: sign)
-    }
-
-    /// What `debtor` owes `creditor` in `currency` (negative: the other way), saturated to Int64.
-    func householdNet(owedBy debtor: PersonID, to creditor: PersonID, in currency: Currency) -> Int64 {
-        Int64(clamping: householdNets.owed(by: debtor, to: creditor, in: currency))
     }
 
     /// Whether transaction `id` still has an unsettled share, kept in `openTransactions`.
@@ -184,7 +183,7 @@ public struct DebtProjection: Hashable, Sendable {
             return problem(sequenceNumber, "S7", "edit of unknown group expense \(expense.expenseID) or of its group")
         }
         if let reason = invalidGroupExpense(expense) { return problem(sequenceNumber, reason.rule, "edit: " + reason.message) }
-        groupExpenses.update(expense.expenseID) { $0.edit(expense) }
+        groupExpenses.update(expense.expenseID) { $0.expense = expense }
     }
 
     private mutating func changeGroupExpense(

@@ -80,46 +80,38 @@ package struct GroupRecord: Hashable, Sendable {
     }
 }
 
-/// A group expense as the debt projection keeps it, with its resolved owed amounts (S7, G4):
-/// as recorded or last edited, whether it is live (not deleted) and marked settled.
+/// A group expense (S7), the one record of it: the expense as recorded or last edited (its
+/// split as entered included: what an undone edit puts back), the sequence number that recorded
+/// it, whether it is live (not deleted) and marked settled. One book of them (the debt read
+/// model's) serves the read models and the engine's validation state alike.
 @StateFields
-struct GroupExpenseRecord: Hashable, Sendable {
-    let groupID: GroupID
-    var paidBy: PersonID
-    var amount: Money
-    var date: LocalDate
-    var note: PersonalText?
-    var owed: [PersonShare]
-    let sequenceNumber: UInt64
-    var categoryID: CategoryID?
-    var title: PersonalText?
-    var isLive: Bool
-    var isMarkedSettled: Bool
+package struct GroupExpenseRecord: Hashable, Sendable {
+    /// The expense as recorded or last edited; the group never changes (S7).
+    package internal(set) var expense: GroupExpenseRecorded
+    /// The sequence number of the event that recorded it.
+    package let sequenceNumber: UInt64
+    /// `false` after `GroupExpenseDeleted`, `true` again after `GroupExpenseRestored`.
+    package internal(set) var isLive: Bool
+    /// Whether it is marked settled (`GroupExpenseSettledMarked`; record-keeping only).
+    package internal(set) var isMarkedSettled: Bool
 
     init(_ expense: GroupExpenseRecorded, sequenceNumber: UInt64) {
-        self.groupID = expense.groupID
-        self.paidBy = expense.paidBy
-        self.amount = expense.amount
-        self.date = expense.date
-        self.note = expense.note
-        self.owed = expense.owed
+        self.expense = expense
         self.sequenceNumber = sequenceNumber
-        self.categoryID = expense.categoryID
-        self.title = expense.title
         self.isLive = true
         self.isMarkedSettled = false
     }
 
-    /// Takes the fields of an edit; the group, the order and the state stay (S7).
-    mutating func edit(_ expense: GroupExpenseRecorded) {
-        paidBy = expense.paidBy
-        amount = expense.amount
-        date = expense.date
-        note = expense.note
-        owed = expense.owed
-        categoryID = expense.categoryID
-        title = expense.title
-    }
+    /// Whether it is deleted: it counts in no balance.
+    package var isDeleted: Bool { !isLive }
+    var groupID: GroupID { expense.groupID }
+    var paidBy: PersonID { expense.paidBy }
+    var amount: Money { expense.amount }
+    var date: LocalDate { expense.date }
+    var note: PersonalText? { expense.note }
+    var owed: [PersonShare] { expense.owed }
+    var categoryID: CategoryID? { expense.categoryID }
+    var title: PersonalText? { expense.title }
 }
 
 extension DebtItemKey: ArchivedState {
@@ -143,7 +135,12 @@ extension SettlementRecord: ArchiveCodable, StateCodable {
 /// The same bytes in the validation state's checkpoint and the debt projection's.
 extension GroupRecord: WireBackedState {}
 
-extension GroupExpenseRecord: ArchivedState {}
+// Package access (the engine's validation state reads the book), so the archive's witnesses are
+// spelled out at that access.
+extension GroupExpenseRecord: ArchiveCodable, StateCodable {
+    package func write(to writer: inout BinaryWriter) { encode(to: &writer) }
+    package init(from reader: inout BinaryReader) throws(EventCodecError) { self = try Self.decodeArchived(from: &reader) }
+}
 
 /// The nets' one binary layout (TallyModel, WireValue+Rules.swift), also in the engine's
 /// checkpoint: the count, then each pair and its `Int128` net in pair order.

@@ -31,6 +31,7 @@ extension SettledItem: WireBackedState {}
 extension Int128: WireBackedState {}
 extension GroupSplit: WireBackedState {}
 extension TransferRecorded: WireBackedState {}
+extension GroupExpenseRecorded: WireBackedState {}
 
 extension ProjectionProblem: StateCodable {}
 

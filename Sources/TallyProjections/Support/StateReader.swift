@@ -91,7 +91,11 @@ enum StateFormat {
     /// 12: the wallet's transfer book is the engine's too: a record is the transfer as last
     /// recorded or edited (its note included), whether it is live and its sequence number; a
     /// transaction record no longer keeps a bonus confirmation (the budgets keep that fact).
-    static let version: UInt64 = 12
+    /// 13: the debt state's group expense book is the engine's too: a record is the expense as
+    /// recorded or last edited (its split as entered included), its sequence number, whether it
+    /// is live and marked settled; groups are a persistent map; a transaction record no longer
+    /// keeps a covering settlement (the settled items are the one record of coverage).
+    static let version: UInt64 = 13
 }
 
 extension BinaryWriter {

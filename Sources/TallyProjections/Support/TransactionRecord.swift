@@ -1,8 +1,8 @@
 import TallyModel
 
 /// A transaction (T1-T3), the one record of it in memory: its current fields (after edits, T2),
-/// whether it is live (not soft-deleted, T3), the sequence number that recorded it, and what
-/// validation needs besides (the settlement covering it, the split with people as entered).
+/// whether it is live (not soft-deleted, T3), the sequence number that recorded it, and the
+/// split with people as entered, which validation needs besides.
 /// One book of them (``Projections``) serves the read models and the engine's validation state
 /// alike.
 @StateFields
@@ -15,9 +15,6 @@ package struct TransactionRecord: Hashable, Sendable {
     package let sequenceNumber: UInt64
     /// Its split with chosen people as entered, if any (18.4): what an undone edit puts back.
     package internal(set) var splitWith: GroupSplit?
-    /// The settlement covering it, if any (T2, S6): set by the engine's validation state, which
-    /// decides what a settlement covers (``Projections/markSettled(_:by:)``).
-    package internal(set) var settledBy: SettlementID?
 
     /// Whether it is soft-deleted (T3).
     package var isDeleted: Bool { !isLive }

@@ -84,7 +84,7 @@ enum DomainInvariants {
                 for currency in fold.currencies.sorted(by: { $0.code < $1.code }) {
                     let expected = fold.owed(by: debtor, to: creditor, in: currency)
                     let projected = (try? readModels.debts.owed(by: debtor, to: creditor, in: currency))?.minorUnits
-                    let validated = state.debts.owed(by: debtor, to: creditor, in: currency)
+                    let validated = state.debts.owedMinorUnits(by: debtor, to: creditor, in: currency)
                     if projected != expected || validated != expected {
                         messages.append("S5: \(debtor) owes \(creditor) \(expected) \(currency) recomputed, read model \(projected.map(String.init) ?? "nil"), validation \(validated)")
                     }
