@@ -25,14 +25,14 @@ struct GroupExpenseEditingTests {
         return (test, s, group, expense)
     }
 
-    /// Each member's balance in CHF, from the engine's validation state and from the debt read
-    /// model; the test checks both agree.
+    /// Each member's balance in CHF, as validation reads the debt book and as the debt read
+    /// model reports it; the test checks both agree.
     static func balances(_ ledger: Ledger, _ group: GroupID, _ people: [PersonID]) async throws -> [Int64] {
         let state = await ledger.state
         let engine = people.map { state.debts.groupBalance(group, person: $0, currency: .chf) }
         let model = try await ledger.readModels.debts.groupBalances(group)[.chf] ?? []
         let projected = people.map { person in model.first { $0.person == person }?.balance.minorUnits ?? 0 }
-        #expect(engine == projected, "the engine's DebtBook and the debt read model disagree")
+        #expect(engine == projected, "validation's read of the debt book and the debt read model's report disagree")
         return engine
     }
 
@@ -152,7 +152,7 @@ struct GroupExpenseEditingTests {
         await expectRejection(test.ledger, s.command(.redo(record.commandID)), code: "unknownGroup", rule: "S7")
     }
 
-    @Test("S8: an expense listed by a group settlement, or marked settled, cannot be edited or deleted; taking the mark back allows it")
+    @Test("S6, S8: a group settlement lists only open parts the payer owes the receiver in its group; an expense it covers, or marked settled, cannot be edited or deleted; taking the mark back allows it")
     func settledExpensesAreFixed() async throws {
         var (test, s, group, expense) = try await Self.trip()
         let everyone: GroupSplit = .equal([s.alice, s.bob, Scenario.carol])
@@ -171,7 +171,18 @@ struct GroupExpenseEditingTests {
         let settle = s.command(.recordSettlement(
             settlementID: s.ids.next(), from: Scenario.carol, to: s.bob, amount: Scenario.chf(1_500), date: Scenario.date("2026-01-08"),
             covers: [.groupExpense(second)], isAdvance: false, groupID: group))
+        // S6: a group settlement lists only open parts the payer owes the receiver in its group:
+        // not the first expense (Alice paid it, Carol owes Alice, not Bob), not a household
+        // transaction. Refused, these pin nothing.
+        for covers: [SettledItem] in [[.groupExpense(expense)], [.groupExpense(second), .transaction(s.ids.next())]] {
+            await expectRejection(test.ledger, s.command(.recordSettlement(
+                settlementID: s.ids.next(), from: Scenario.carol, to: s.bob, amount: Scenario.chf(1_500), date: Scenario.date("2026-01-08"),
+                covers: covers, isAdvance: false, groupID: group)), code: "settlementItemInvalid", rule: "S6")
+        }
         try await test.ledger.execute(settle)
+        await expectRejection(test.ledger, s.command(.recordSettlement(
+            settlementID: s.ids.next(), from: Scenario.carol, to: s.bob, amount: Scenario.chf(1), date: Scenario.date("2026-01-08"),
+            covers: [.groupExpense(second)], isAdvance: true, groupID: group)), code: "settlementItemInvalid", rule: "S6")
         await expectRejection(test.ledger, s.command(.deleteGroupExpense(second)), code: "groupExpenseSettled", rule: "S8")
         await expectRejection(test.ledger, Self.edit(&s, second, paidBy: s.bob, amount: 900, split: everyone), code: "groupExpenseSettled", rule: "S8")
         let listed = await test.ledger.readModels.debts.groupExpenses(in: group)

@@ -112,7 +112,7 @@ extension CommandExecutor {
     }
 
     /// A live group expense that may still change (Docs/Editing.md "Group expenses"): not
-    /// deleted, not listed by a settlement (S6: settlements are permanent) and not marked settled.
+    /// deleted, no part of it covered by a settlement (S6: settlements are permanent) and not marked settled.
     private func changeableGroupExpense(_ id: GroupExpenseID, verb: String) throws(LedgerError) -> GroupExpenseRecord {
         let record = try existingGroupExpense(id)
         guard !record.isDeleted else {
@@ -203,12 +203,15 @@ extension CommandExecutor {
             owed = max(0, min(fromOwes, toIsOwed))
         } else {
             owed = max(0, state.debts.owedMinorUnits(by: settlement.from, to: settlement.to, in: amount.currency))
-            for item in settlement.covers ?? [] {
-                guard case .transaction(let id) = item,
-                      state.debts.hasOpenItem(transaction: id, owedBy: settlement.from, to: settlement.to)
-                else {
-                    throw .violation(.settlementItemInvalid, "\(item) is not an open debt of \(name(of: settlement.from)) to \(name(of: settlement.to))")
-                }
+        }
+        for item in settlement.covers ?? [] {
+            let inPlace = switch item {
+            case .transaction: settlement.groupID == nil
+            case .groupExpense(let id): settlement.groupID != nil && state.groupExpenses[id]?.expense.groupID == settlement.groupID
+            }
+            guard inPlace, state.debts.hasOpenItem(item, owedBy: settlement.from, to: settlement.to) else {
+                let place = settlement.groupID.map { " in group \((try? liveGroup($0))?.name ?? "\($0)")" } ?? " in the household"
+                throw .violation(.settlementItemInvalid, "\(item) is not an open debt of \(name(of: settlement.from)) to \(name(of: settlement.to))\(place)")
             }
         }
         guard settlement.isAdvance || amount.minorUnits <= owed else {

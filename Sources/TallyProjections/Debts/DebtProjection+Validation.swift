@@ -50,13 +50,14 @@ extension DebtProjection {
             .compactMap { self.settledItems[DebtItemKey(.groupExpense(id), person: $0.person)] }.first
     }
 
-    /// Whether transaction `id` is live and `debtor` owes `creditor` an item of it that no
-    /// settlement covers yet (S6): what a settlement may list.
-    package func hasOpenItem(transaction id: TransactionID, owedBy debtor: PersonID, to creditor: PersonID) -> Bool {
-        guard let record = transactions[id], record.isLive,
-              let debt = record.details.debts.first(where: { $0.debtor == debtor && $0.creditor == creditor })
-        else { return false }
-        return settledItems[DebtItemKey(.transaction(id), person: debt.person)] == nil
+    /// Whether `source` (a transaction or group expense) is live and `debtor` owes `creditor` an
+    /// item of it that no settlement covers yet (S6): what a settlement may list.
+    package func hasOpenItem(_ source: SettledItem, owedBy debtor: PersonID, to creditor: PersonID) -> Bool {
+        let entries = switch source {
+        case .transaction(let id): itemEntries(transactionIDs: [id], groupExpenseIDs: [])
+        case .groupExpense(let id): itemEntries(transactionIDs: [], groupExpenseIDs: [id])
+        }
+        return entries.contains { $0.item.debtor == debtor && $0.item.creditor == creditor && $0.item.settledBy == nil }
     }
 
     /// The transactions and group expenses `settlement` would cover if it were recorded now
