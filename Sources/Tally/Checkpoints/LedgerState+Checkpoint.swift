@@ -31,7 +31,9 @@ extension LedgerState {
     /// the state reads the debt read model's book.
     /// v16: no groups, group expenses, debt nets or open shared transactions: the state reads the
     /// debt read model's books, and what a settlement covers is its settled items.
-    static let checkpointMagic = "tally.ledgerState.v16"
+    /// v17: no goals: the planning book is scenarios and alert settings, the state reads the goal
+    /// read model's book.
+    static let checkpointMagic = "tally.ledgerState.v17"
 
     /// The read models, with the one transaction book, are the checkpoint's other section.
     /// - Parameter archived: the archived maps (``ArchivedMap``: category members, the command history) are in the checkpoint archive
@@ -199,7 +201,6 @@ extension PersonRecord: WireValue {}
 extension WalletRecord: WireValue {}
 extension CategoryRecord: WireValue {}
 extension TemplateRecord: WireValue {}
-extension GoalRecord: WireValue {}
 extension PostedOccurrence: WireValue {}
 extension BudgetKey: WireValue {}
 extension BalancePointKey: WireValue {}

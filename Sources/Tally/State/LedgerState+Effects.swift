@@ -93,7 +93,7 @@ extension LedgerState {
             return EventEffect(owned: [.exchangeRate(set.rate.base, set.rate.quote)])
         case .goalCreated, .goalUpdated, .goalAmountSet, .goalDeleted, .goalRestored, .scenarioSaved, .scenarioDeleted,
              .scenarioActivated, .alertSettingsSet:
-            return planning.effect(of: payload) ?? EventEffect(owned: [])
+            return planning.effect(of: payload, goals: goals) ?? EventEffect(owned: [])
         case .importMappingSaved(let saved):
             // Undo puts back the mapping the name had, or removes the name (section 9).
             let previous = importMappings[saved.name.lowercased()]

@@ -71,8 +71,11 @@ package struct LedgerState: Sendable, Equatable {
     package internal(set) var balancePoints: TreeDictionary<BalancePointKey, Money> = [:]
     /// The current income settings (B7).
     package internal(set) var incomeSettings: IncomeSettingsSet?
-    /// Goals, scenarios and alert settings (R2, R3, R6).
+    /// Scenarios and alert settings (R3, R6).
     package internal(set) var planning = PlanningBook()
+    /// Goals by id, deleted ones included (R2): the goal read model's one book, which the same
+    /// fold writes (``readModels``).
+    package var goals: [GoalID: GoalRecord] { readModels.goals.goals }
     /// The saved CSV import mappings by lowercased name (section 9).
     package internal(set) var importMappings: [String: ImportMappingSaved] = [:]
     /// Whether a transaction was ever recorded; locks the base currency (H2).

@@ -1,26 +1,11 @@
 import HashTreeCollections
 import TallyModel
+import TallyProjections
 
-/// A goal as the engine validates commands against it (R2): its definition, the amounts set by
-/// hand (what undo puts back) and whether it is deleted.
-@WireFields
-package struct GoalRecord: Sendable, Equatable {
-    /// What the goal is.
-    package var goal: GoalDefinition
-    /// The amounts set by hand, one per date, by date.
-    package var amounts: [GoalAmountSet] = []
-    /// Whether it is deleted (a restore brings it back whole).
-    package var isDeleted = false
-
-    /// The amount set for `date`, if any.
-    func amount(on date: LocalDate) -> Money? { amounts.first { $0.date == date }?.amount }
-}
-
-/// The validation state of the planning features: goals (R2), scenarios and the active one
-/// (R3), the alert settings (R6). Small (bounded by ``LedgerLimits``), kept whole.
+/// The validation state of the planning features: scenarios and the active one (R3), the alert
+/// settings (R6). Small (bounded by ``LedgerLimits``), kept whole. The goals (R2) are the goal
+/// read model's one book, which validation reads (``LedgerState/goals``).
 package struct PlanningBook: Sendable, Equatable {
-    /// Every goal ever created, deleted ones included.
-    package internal(set) var goals: TreeDictionary<GoalID, GoalRecord> = [:]
     /// The saved scenarios (deleted ones are removed).
     package internal(set) var scenarios: TreeDictionary<ScenarioID, ScenarioSaved> = [:]
     /// The active scenario, if any.
@@ -28,18 +13,9 @@ package struct PlanningBook: Sendable, Equatable {
     /// The household's alert settings, once set.
     package internal(set) var alertSettings: AlertSettingsSet?
 
-    /// Live (not deleted) goals.
-    package var liveGoalCount: Int { goals.values.count { !$0.isDeleted } }
-
     /// Folds a planning event; other events are ignored.
     mutating func apply(_ payload: EventPayload) {
         switch payload {
-        case .goalCreated(let created): goals[created.goalID] = GoalRecord(goal: created.goal)
-        case .goalUpdated(let updated): goals[updated.goalID]?.goal = updated.goal
-        case .goalAmountSet(let set):
-            goals[set.goalID]?.amounts.set(set)
-        case .goalDeleted(let deleted): goals[deleted.goalID]?.isDeleted = true
-        case .goalRestored(let restored): goals[restored.goalID]?.isDeleted = false
         case .scenarioSaved(let saved): scenarios[saved.scenarioID] = saved
         case .scenarioDeleted(let deleted):
             scenarios[deleted.scenarioID] = nil
@@ -51,8 +27,8 @@ package struct PlanningBook: Sendable, Equatable {
     }
 
     /// The keys a planning event owns and references and its compensating events (T5), against
-    /// the book before it; `nil` for other events.
-    func effect(of payload: EventPayload) -> EventEffect? {
+    /// the book and `goals` before it; `nil` for other events.
+    func effect(of payload: EventPayload, goals: [GoalID: GoalRecord]) -> EventEffect? {
         switch payload {
         case .goalCreated(let created):
             return EventEffect(owned: [.goal(created.goalID)], referenced: created.goal.walletIDs.map(EntityKey.wallet),
@@ -97,14 +73,12 @@ package struct PlanningBook: Sendable, Equatable {
 
 extension PlanningBook {
     func write(to writer: inout BinaryWriter) {
-        writer.writeSorted(goals)
         writer.writeSorted(scenarios)
         writer.write(activeScenario)
         writer.write(alertSettings)
     }
 
     init(from reader: inout BinaryReader) throws(EventCodecError) {
-        goals = try reader.readDictionary()
         scenarios = try reader.readDictionary()
         activeScenario = try reader.read()
         alertSettings = try reader.read()

@@ -1,4 +1,5 @@
 import TallyModel
+import TallyProjections
 
 /// Goals (R2), scenarios (R3) and alert settings (R6): commands that record what the user plans;
 /// progress, milestones, series and alerts are derived from them and the ledger
@@ -7,11 +8,11 @@ extension CommandExecutor {
     func validatePlanning(_ command: Command) throws(LedgerError) -> [EventPayload] {
         switch command.action {
         case .createGoal(let id, let goal):
-            guard state.planning.goals[id] == nil else { throw .violation(.duplicateID, "a goal with id \(id) exists already") }
-            guard state.planning.liveGoalCount < LedgerLimits.goalsMax else {
+            guard state.goals[id] == nil else { throw .violation(.duplicateID, "a goal with id \(id) exists already") }
+            guard state.readModels.goals.liveGoalCount < LedgerLimits.goalsMax else {
                 throw .violation(.inputTooLarge, "the household has \(LedgerLimits.goalsMax) goals (LedgerLimits.goalsMax); delete one first")
             }
-            guard state.planning.goals.count < LedgerLimits.goalsCreatedMax else {
+            guard state.goals.count < LedgerLimits.goalsCreatedMax else {
                 throw .violation(.inputTooLarge, "the household created \(LedgerLimits.goalsCreatedMax) goals (LedgerLimits.goalsCreatedMax, deleted ones included); edit an existing goal instead")
             }
             try requireGoal(goal)
@@ -71,7 +72,7 @@ extension CommandExecutor {
 
     /// The goal with `id` unless it is unknown or deleted.
     private func liveGoal(_ id: GoalID) throws(LedgerError) -> GoalRecord {
-        guard let record = state.planning.goals[id] else { throw .violation(.unknownGoal, "no goal has id \(id)") }
+        guard let record = state.goals[id] else { throw .violation(.unknownGoal, "no goal has id \(id)") }
         guard !record.isDeleted else { throw .violation(.unknownGoal, "goal \(record.goal.name) is deleted; undo its deletion to bring it back") }
         return record
     }

@@ -54,7 +54,7 @@ extension GoalProjection {
         goals.values.filter { !$0.isDeleted }.flatMap(\.milestones).sorted { ($0.sequenceNumber, $0.goalID, $0.percent) < ($1.sequenceNumber, $1.goalID, $1.percent) }
     }
 
-    private func progress(_ id: GoalID, _ entry: GoalEntry, on date: LocalDate, wallets: WalletProjection) throws(ProjectionError) -> GoalProgress {
+    private func progress(_ id: GoalID, _ entry: GoalRecord, on date: LocalDate, wallets: WalletProjection) throws(ProjectionError) -> GoalProgress {
         let now = try entry.saved(on: date, wallets: wallets)
         let start = (try? date.adding(days: -Self.estimateWindowDays)) ?? .min
         let base = try entry.saved(on: start, wallets: wallets, startingValues: true).total

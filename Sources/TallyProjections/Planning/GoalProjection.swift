@@ -11,9 +11,14 @@ import TallyModel
 /// time of the event that passed it. A milestone is reached once: a goal that falls back and
 /// rises again does not reach it a second time (Docs/Planning.md).
 public struct GoalProjection: Hashable, Sendable {
-    var goals: [GoalID: GoalEntry] = [:]
+    /// Every goal ever created, deleted ones included: the one book of goals, which the engine's
+    /// validation state reads too (R2).
+    package internal(set) var goals: [GoalID: GoalRecord] = [:]
     /// Events this projection could not apply, in journal order.
     public internal(set) var problems: [ProjectionProblem] = []
+
+    /// How many goals are live (not deleted).
+    package var liveGoalCount: Int { goals.values.count { !$0.isDeleted } }
 
     /// The milestone percentages, in the order they are reached (R2).
     public static let milestonePercents: [Int64] = [25, 50, 75, 100]
@@ -26,7 +31,7 @@ public struct GoalProjection: Hashable, Sendable {
         switch event.payload {
         case .goalCreated(let created):
             guard goals[created.goalID] == nil else { return problem(sequenceNumber, "goal \(created.goalID) is created twice") }
-            goals[created.goalID] = GoalEntry(goal: created.goal)
+            goals[created.goalID] = GoalRecord(goal: created.goal)
             passMilestones(of: created.goalID, event, sequenceNumber, wallets)
         case .goalUpdated(let updated):
             guard goals[updated.goalID] != nil else { return problem(sequenceNumber, "unknown goal \(updated.goalID)") }
@@ -76,17 +81,24 @@ public struct GoalProjection: Hashable, Sendable {
     }
 }
 
-/// A goal as the read model keeps it.
+/// A goal (R2), the one record of it: its definition, the amounts set by hand (what undo puts
+/// back), whether it is deleted (a restore brings it back whole) and the milestones it reached.
+/// One book of them (``GoalProjection``'s) serves the read model and the engine's validation.
 @StateFields
-struct GoalEntry: Hashable, Sendable {
-    var goal: GoalDefinition
+package struct GoalRecord: Hashable, Sendable {
+    /// What the goal is.
+    package internal(set) var goal: GoalDefinition
     /// Amounts set by hand, one per date, by date.
-    var amounts: [GoalAmountSet] = []
-    var isDeleted = false
+    package internal(set) var amounts: [GoalAmountSet] = []
+    /// Whether it is deleted.
+    package internal(set) var isDeleted = false
     /// The milestones reached, in order.
     var milestones: [GoalMilestone] = []
 
     init(goal: GoalDefinition) { self.goal = goal }
+
+    /// The amount set for `date`, if any.
+    package func amount(on date: LocalDate) -> Money? { amounts.first { $0.date == date }?.amount }
 
     /// What is saved at the end of `date` (`nil`: after everything recorded), in the target's
     /// currency: the linked wallets' values signed as net worth, converted exactly and rounded
@@ -156,5 +168,5 @@ extension GoalProjection: StateCodable {
     }
 }
 
-extension GoalEntry: StateCodable {}
+extension GoalRecord: StateCodable {}
 extension GoalMilestone: StateCodable {}

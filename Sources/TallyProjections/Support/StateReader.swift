@@ -94,8 +94,10 @@ enum StateFormat {
     /// 13: the debt state's group expense book is the engine's too: a record is the expense as
     /// recorded or last edited (its split as entered included), its sequence number, whether it
     /// is live and marked settled; groups are a persistent map; a transaction record no longer
-    /// keeps a covering settlement (the settled items are the one record of coverage).
-    static let version: UInt64 = 13
+    /// keeps a covering settlement (the settled items are the one record of coverage). 14: the
+    /// goals are the engine's one goal book too (the same layout: definition, amounts, deleted,
+    /// milestones).
+    static let version: UInt64 = 14
 }
 
 extension BinaryWriter {
