@@ -32,6 +32,13 @@ public struct Projections: Hashable, Sendable {
         didSet { lendTransactions() }
     }
 
+    /// Which transactions are in which category (`true`; `false` once moved out), deleted ones
+    /// included: what a category deletion moves (C3), one key range, without reading every
+    /// transaction. Kept with the book by the same fold; the budgets read it too.
+    private(set) var categoryMembers = ArchivedMap<CategoryMember, Bool>(space: .categoryMembers) {
+        didSet { budgets.categoryMembers = categoryMembers }
+    }
+
     /// Gives the wallet, debt and budget read models the current book to read.
     private mutating func lendTransactions() {
         wallets.transactions = transactions
@@ -48,6 +55,9 @@ public struct Projections: Hashable, Sendable {
     /// Folds one event into every read model. Never throws or traps.
     public mutating func apply(_ event: Event, sequenceNumber: UInt64) {
         let before = recordTransaction(event.payload, sequenceNumber: sequenceNumber)
+        if let id = event.payload.changedTransactionID, let category = transactions[id]?.details.categoryID {
+            categoryMembers.move(id, from: before?.details.categoryID, to: category)
+        }
         wallets.apply(event, sequenceNumber: sequenceNumber, before: before)
         debts.apply(event, sequenceNumber: sequenceNumber, before: before)
         budgets.apply(event, sequenceNumber: sequenceNumber, before: before)
@@ -58,12 +68,18 @@ public struct Projections: Hashable, Sendable {
         lastSequenceNumber = sequenceNumber
     }
 
-    /// C3: a category deleted with a reassignment target moves its transactions there. Reads
-    /// every transaction (a rare command; the budgets read them all for it too).
+    /// C3: a category deleted with a reassignment target moves its transactions there (the
+    /// category's range of ``categoryMembers``: O(its transactions)).
     private mutating func moveTransactions(from source: CategoryID, to target: CategoryID) {
-        for (id, record) in transactions.allEntries where record.details.categoryID == source {
+        for id in categoryMembers.transactionIDs(in: source) {
             transactions.update(id) { $0.details.categoryID = target }
+            categoryMembers.move(id, from: source, to: target)
         }
+    }
+
+    /// The transactions in `category`, deleted ones included, by id (C3).
+    package func transactionIDs(in category: CategoryID) -> [TransactionID] {
+        categoryMembers.transactionIDs(in: category)
     }
 
     /// The one fold of the transaction book: applies a transaction event to ``transactions``
@@ -129,6 +145,7 @@ public struct Projections: Hashable, Sendable {
         writer.writeStateHeader(Self.stateMagic)
         lastSequenceNumber.encode(to: &writer)
         writer.write(transactions, archived: archived)
+        writer.write(categoryMembers, archived: archived)
         wallets.encodeState(to: &writer, archived: archived)
         debts.encodeState(to: &writer, archived: archived)
         budgets.encodeState(to: &writer, archived: archived)
@@ -143,13 +160,16 @@ public struct Projections: Hashable, Sendable {
         try reader.readHeader(Self.stateMagic)
         lastSequenceNumber = try reader.read()
         let transactions = try reader.read(.transactions, ArchivedMap<TransactionID, TransactionRecord>.self)
+        let categoryMembers = try reader.read(.categoryMembers, ArchivedMap<CategoryMember, Bool>.self)
         wallets = try WalletProjection(from: &reader)
         debts = try DebtProjection(from: &reader)
         budgets = try BudgetProjection(from: &reader)
         goals = try GoalProjection(from: &reader)
         try reader.finish()
         self.transactions = transactions
+        self.categoryMembers = categoryMembers
         lendTransactions()  // an initializer runs no observer
+        budgets.categoryMembers = categoryMembers
     }
 
     /// All read models as one canonical JSON object: `{"budgets","debts","goals","netWorth","wallets"}`.
@@ -166,7 +186,7 @@ public struct Projections: Hashable, Sendable {
 extension Projections {
     /// The maps that grow with history: in the checkpoint archive once a checkpoint wrote them.
     static var archived: ArchivedFields<Projections> {
-        ArchivedFields().with(\.transactions).with(\.wallets.transfers)
+        ArchivedFields().with(\.transactions).with(\.categoryMembers).with(\.wallets.transfers)
             .with(\.debts.settlements).with(\.debts.settledItems).with(\.debts.groupExpenses)
             .with(\.budgets.datedTransactions)
     }

@@ -33,10 +33,11 @@ extension LedgerState {
     /// debt read model's books, and what a settlement covers is its settled items.
     /// v17: no goals: the planning book is scenarios and alert settings, the state reads the goal
     /// read model's book.
-    static let checkpointMagic = "tally.ledgerState.v17"
+    /// v18: no category index: the read models keep it with their transaction book.
+    static let checkpointMagic = "tally.ledgerState.v18"
 
     /// The read models, with the one transaction book, are the checkpoint's other section.
-    /// - Parameter archived: the archived maps (``ArchivedMap``: category members, the command history) are in the checkpoint archive
+    /// - Parameter archived: the command history's archived maps (``ArchivedMap``) are in the checkpoint archive
     ///   (written apart), not in these bytes.
     func checkpointBytes(historyArchived archived: Bool = false) -> [UInt8] {
         var writer = BinaryWriter(reservingCapacity: 4096)
@@ -60,12 +61,6 @@ extension LedgerState {
         writer.write(incomeSettings)
         history.write(to: &writer, inline: !archived)
         exposure.write(to: &writer)
-        let members = archived ? [] : categoryMembers.allEntries.sorted { ($0.key.category, $0.key.transaction) < ($1.key.category, $1.key.transaction) }
-        writer.writeVarUInt(UInt64(members.count))
-        for (member, isMember) in members {
-            member.write(to: &writer)
-            writer.write(isMember)
-        }
         let incomeDays = incomeByDate.sorted { $0.key < $1.key }
         writer.writeVarUInt(UInt64(incomeDays.count))
         for (date, payers) in incomeDays {
@@ -110,10 +105,6 @@ extension LedgerState {
         incomeSettings = try reader.read()
         history = try CommandHistory(from: &reader)
         exposure = try MoneyExposure(from: &reader)
-        for _ in 0..<(try reader.readCount(elementBytesMin: 33)) {
-            let member = try CategoryMember(from: &reader)
-            categoryMembers[member] = try reader.read() as Bool
-        }
         for _ in 0..<(try reader.readCount(elementBytesMin: 17)) {
             let date: LocalDate = try reader.read()
             var payers: [PersonID: Int128] = [:]

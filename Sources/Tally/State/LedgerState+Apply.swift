@@ -99,7 +99,7 @@ extension LedgerState {
             mutateWallets(payload, before: before)
         case .categoryCreated, .categoryRenamed, .categoryDeactivated, .categoryReactivated, .categoryDeleted,
              .categoryUpdated, .categoriesReordered:
-            mutateCategories(payload)
+            mutateCategories(payload, before: before)
         case .transactionRecorded, .transactionEdited, .transactionDeleted, .transactionRestored,
              .templateCreated, .templatePaused, .templateResumed, .templateActivated, .templatePriceChanged,
              .templateCancelled, .bonusConfirmed:
@@ -196,7 +196,7 @@ extension LedgerState {
         wallets[transfer.toWalletID]?.liveEntryCount += Int(sign)
     }
 
-    private mutating func mutateCategories(_ payload: EventPayload) {
+    private mutating func mutateCategories(_ payload: EventPayload, before: RecordsBefore) {
         switch payload {
         case .categoryCreated(let created):
             categories[created.categoryID] = CategoryRecord(
@@ -218,20 +218,18 @@ extension LedgerState {
         case .categoryDeleted(let deleted):
             categories[deleted.categoryID]?.isDeleted = true
             categories[deleted.categoryID]?.isActive = false
-            if let target = deleted.reassignedTo { reassign(from: deleted.categoryID, to: target) }
+            if let target = deleted.reassignedTo {
+                reassign(from: deleted.categoryID, to: target, transactions: before.categoryTransactionCount)
+            }
         default:
             break
         }
     }
 
-    /// Moves every template of a deleted category to `target` (C3), and its transactions in the
-    /// category index (the read models' fold moved their records).
-    private mutating func reassign(from source: CategoryID, to target: CategoryID) {
-        var moved = 0
-        for id in transactionIDs(in: source) {
-            moveMember(id, from: source, to: target)
-            moved += 1
-        }
+    /// Moves every template of a deleted category to `target` (C3), and counts its
+    /// `transactions` there (the read models' fold moved their records).
+    private mutating func reassign(from source: CategoryID, to target: CategoryID, transactions: Int) {
+        var moved = transactions
         for (id, template) in templates where template.details.categoryID == source {
             templates[id]?.details.categoryID = target
             moved += 1
@@ -248,6 +246,8 @@ struct RecordsBefore {
     var transaction: TransactionRecord?
     var transfer: TransferRecord?
     var groupExpense: GroupExpenseRecord?
+    /// How many transactions a category deleted with a target had (C3): the book moves them.
+    var categoryTransactionCount = 0
 
     init(of payload: EventPayload, in state: LedgerState) {
         transaction = payload.changedTransactionID.flatMap { state.transactions[$0] }
@@ -259,5 +259,8 @@ struct RecordsBefore {
         }
         transfer = transferID.flatMap { state.transfers[$0] }
         groupExpense = DebtProjection.groupExpenseID(changedBy: payload).flatMap { state.groupExpenses[$0] }
+        if case .categoryDeleted(let deleted) = payload, deleted.reassignedTo != nil {
+            categoryTransactionCount = state.readModels.transactionIDs(in: deleted.categoryID).count
+        }
     }
 }

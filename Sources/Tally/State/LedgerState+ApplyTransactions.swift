@@ -3,7 +3,8 @@ import TallyProjections
 
 extension LedgerState {
     /// What a transaction event changes besides its record, which the read models' fold wrote
-    /// into the one book already (``readModels``): category members and counts, the live sums.
+    /// into the one book already (``readModels``, with its category index): category counts,
+    /// the live sums.
     /// `before` is the record before the event; a change the book refused changes nothing here.
     mutating func mutateTransactions(_ payload: EventPayload, before: TransactionRecord?) {
         switch payload {
@@ -16,7 +17,6 @@ extension LedgerState {
             guard let record = before, let after = transactions[edited.transactionID], after.details == edited.details else { return }
             if !record.isDeleted { applyLiveEffects(record.details, sign: -1) }
             categories[record.details.categoryID]?.entryCount -= 1
-            moveMember(edited.transactionID, from: record.details.categoryID, to: edited.details.categoryID)
             categories[edited.details.categoryID]?.entryCount += 1
             if !record.isDeleted { applyLiveEffects(edited.details, sign: 1) }
         case .transactionDeleted:
@@ -47,7 +47,6 @@ extension LedgerState {
     /// A transaction the book recorded (not one it refused, or one recorded before).
     private mutating func insertTransaction(_ id: TransactionID, before: TransactionRecord?) {
         guard before == nil, let details = transactions[id]?.details else { return }
-        moveMember(id, from: nil, to: details.categoryID)
         hasTransactions = true
         categories[details.categoryID]?.entryCount += 1
         applyLiveEffects(details, sign: 1)

@@ -243,7 +243,7 @@ extension LedgerState {
         case .categoriesReordered:
             return EventEffect(owned: [.categoryOrder], inverse: [.categoriesReordered(CategoriesReordered(categoryIDs: categoryOrder))])
         case .categoryDeleted(let deleted):
-            let moved = transactionIDs(in: deleted.categoryID).map(EntityKey.transaction)
+            let moved = readModels.transactionIDs(in: deleted.categoryID).map(EntityKey.transaction)
             return EventEffect(
                 owned: [.category(deleted.categoryID)] + moved,
                 referenced: deleted.reassignedTo.map { [EntityKey.category($0)] } ?? [])

@@ -52,9 +52,6 @@ package struct LedgerState: Sendable, Equatable {
     /// Recorded settlements by id (S6): the debt read model's one book, which the same fold
     /// writes (``readModels``); validation reads which ids are taken.
     package var settlements: ArchivedMap<SettlementID, SettlementRecord> { readModels.debts.settlements }
-    /// Which transactions are in which category (`true`; `false` once moved out), deleted ones
-    /// included: what a category deletion moves (C3) without reading every transaction.
-    var categoryMembers = ArchivedMap<CategoryMember, Bool>(space: .categoryMembers)
     /// Live income transactions in the base currency, summed per business date and payer:
     /// what income-based ratios (S4) read for a period without reading every transaction.
     var incomeByDate: TreeDictionary<LocalDate, [PersonID: Int128]> = [:]
@@ -140,16 +137,13 @@ package struct LedgerState: Sendable, Equatable {
     }
 }
 
+/// The maps that live in the checkpoint archive are the command history's and the read models'
+/// books; the state's own values are small and live.
 extension LedgerState {
-    /// The maps that live in the checkpoint archive (besides the command history's).
-    static var archived: ArchivedFields<LedgerState> {
-        ArchivedFields().with(\.categoryMembers)
-    }
-
     /// A copy whose archived maps are all in memory (read from the archive), so that it stays
     /// complete whatever happens to the ledger's files later.
     func detached() -> LedgerState {
-        var copy = Self.archived.detached(self)
+        var copy = self
         copy.history = history.detached()
         copy.readModels = readModels.detached()
         return copy
@@ -159,30 +153,29 @@ extension LedgerState {
     /// memory: what changed since the last checkpoint.
     var residentEntryCount: Int {
         let history = history.residentCounts
-        return history.entries + history.touches + Self.archived.residentCount(of: self) + readModels.residentEntryCount
+        return history.entries + history.touches + readModels.residentEntryCount
     }
 
     /// Whether nothing is in the archive (every map whole in memory).
-    var isResident: Bool { history.isResident && Self.archived.isResident(self) && readModels.isResident }
+    var isResident: Bool { history.isResident && readModels.isResident }
 
     /// The archive the maps read what is not in memory from.
     var archiveReader: ArchiveReader? { history.archiveReader }
 
     /// What a checkpoint writes to the archive: every entry changed since the last one.
     var archiveRows: some Sequence<ArchiveRow> {
-        [AnySequence(history.archiveRows), AnySequence(Self.archived.rows(of: self)), AnySequence(readModels.archiveRows)].joined()
+        [AnySequence(history.archiveRows), AnySequence(readModels.archiveRows)].joined()
     }
 
     /// The rows of ``archiveRows`` that replace an older archived version.
     var rewrittenRows: some Sequence<ArchiveRow> {
-        [AnySequence(history.rewrittenRows), AnySequence(Self.archived.rewrittenRows(of: self)), AnySequence(readModels.rewrittenRows)].joined()
+        [AnySequence(history.rewrittenRows), AnySequence(readModels.rewrittenRows)].joined()
     }
 
     /// After a checkpoint wrote `written` (this state as of then) to the archive `reader` reads:
     /// keeps in memory only what changed since.
     mutating func settle(written: LedgerState, reader: ArchiveReader) {
         history.settle(written: written.history, reader: reader)
-        Self.archived.settle(&self, written: written, reader: reader)
         readModels.settle(written: written.readModels, reader: reader)
     }
 
@@ -190,46 +183,6 @@ extension LedgerState {
     /// archived maps are all in the archive).
     mutating func attach(_ reader: ArchiveReader) {
         history.attach(reader)
-        Self.archived.attach(&self, to: reader)
         readModels.attach(reader)
     }
-
-    /// The transactions in `category`, deleted ones included.
-    func transactionIDs(in category: CategoryID) -> [TransactionID] {
-        categoryMembers.entries(
-            from: CategoryMember.lowerBound(category), through: CategoryMember.upperBound(category),
-            where: { $0.category == category }
-        ).filter(\.value).map(\.key.transaction)
-    }
-
-    /// Moves `transaction` from category `old` (nil: new) to `new` in ``categoryMembers``.
-    mutating func moveMember(_ transaction: TransactionID, from old: CategoryID?, to new: CategoryID) {
-        if let old, old != new { categoryMembers[CategoryMember(category: old, transaction: transaction)] = false }
-        if old != new { categoryMembers[CategoryMember(category: new, transaction: transaction)] = true }
-    }
-}
-
-/// A (category, transaction) pair: the key of ``LedgerState/categoryMembers``, the category's
-/// id bytes first, so a category's transactions are one key range of the archive.
-package struct CategoryMember: Hashable, Sendable, ArchiveCodable {
-    var category: CategoryID
-    var transaction: TransactionID
-
-    package func write(to writer: inout BinaryWriter) {
-        writer.write(category)
-        writer.write(transaction)
-    }
-
-    package init(from reader: inout BinaryReader) throws(EventCodecError) {
-        category = try reader.read()
-        transaction = try reader.read()
-    }
-
-    init(category: CategoryID, transaction: TransactionID) {
-        self.category = category
-        self.transaction = transaction
-    }
-
-    static func lowerBound(_ category: CategoryID) -> [UInt8] { category.archiveBytes + [UInt8](repeating: 0, count: 16) }
-    static func upperBound(_ category: CategoryID) -> [UInt8] { category.archiveBytes + [UInt8](repeating: 0xFF, count: 16) }
 }

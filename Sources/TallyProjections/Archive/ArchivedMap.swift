@@ -12,7 +12,8 @@ package enum ArchiveSpace: UInt8, Sendable, CaseIterable {
     // 4 held the engine's own copy of the transfers, before the wallet book was its (state format v14).
     // 5 held the engine's own copy of the group expenses, before the debt book was its (state format v16).
     // 6 held the engine's own list of settlement ids, before the debt book was its (state format v15).
-    /// The engine's (category, transaction) index (C3).
+    /// The transaction book's (category, transaction) index (``Projections``, C3), which the
+    /// engine's validation state reads too.
     case categoryMembers = 7
     /// The one transaction book (``Projections``: T1-T3, W1, S1-S5, B2-B7), which the engine's
     /// validation state reads too.

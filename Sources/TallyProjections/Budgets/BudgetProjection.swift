@@ -14,6 +14,8 @@ public struct BudgetProjection: Hashable, Sendable {
     var allocations: [CategoryID: [AllocationRecord]] = [:]
     /// The read models' one transaction book, lent by ``Projections`` (which alone writes it).
     var transactions = ArchivedMap<TransactionID, TransactionRecord>(space: .transactions)
+    /// The book's category index, lent by ``Projections`` (which alone writes it).
+    var categoryMembers = ArchivedMap<CategoryMember, Bool>(space: .categoryMembers)
     /// Every (business date, transaction) pair, deleted transactions included, `false` once an
     /// edit moved the transaction to another date (entries are never removed): an index of
     /// `transactions`, in the checkpoint archive once a checkpoint wrote it (``ArchivedMap``), so
@@ -166,9 +168,9 @@ public struct BudgetProjection: Hashable, Sendable {
         guard categories[deleted.categoryID]?.isDeleted == false else { return }  // deleted before: its entries moved then
         categories[deleted.categoryID]?.isDeleted = true
         guard let target = deleted.reassignedTo else { return }
-        // O(history): a rare command; with a checkpoint archive, every transaction is read once.
-        for (id, record) in transactions.allEntries where category(of: record) == deleted.categoryID {
-            noteAdjustment(record, id, "categoryReassigned", sequenceNumber)
+        // O(the category's transactions): the book's category index, one key range.
+        for id in categoryMembers.transactionIDs(in: deleted.categoryID) {
+            noteAdjustment(transactions[id], id, "categoryReassigned", sequenceNumber)
         }
         for (from, to) in reassignedCategories where to == deleted.categoryID { reassignedCategories[from] = target }
         reassignedCategories[deleted.categoryID] = target

@@ -96,8 +96,9 @@ enum StateFormat {
     /// is live and marked settled; groups are a persistent map; a transaction record no longer
     /// keeps a covering settlement (the settled items are the one record of coverage). 14: the
     /// goals are the engine's one goal book too (the same layout: definition, amounts, deleted,
-    /// milestones).
-    static let version: UInt64 = 14
+    /// milestones). 15: the transaction book's (category, transaction) index follows the book
+    /// (it was the engine's).
+    static let version: UInt64 = 15
 }
 
 extension BinaryWriter {
