@@ -101,6 +101,8 @@ final class CountingArchive: ArchiveSource, @unchecked Sendable {
     // @unchecked: used by one test on one task; the counter is never shared across threads.
     private let spaces: [UInt8: [(key: [UInt8], value: [UInt8])]]
     private(set) var reads = 0
+    /// How many entries the range reads returned: what a scan of a whole space costs.
+    private(set) var entriesRead = 0
 
     init(rows: [ArchiveRow]) {
         var spaces: [UInt8: [[UInt8]: [UInt8]]] = [:]
@@ -115,10 +117,12 @@ final class CountingArchive: ArchiveSource, @unchecked Sendable {
 
     func entries(space: UInt8, from lower: [UInt8]?, through upper: [UInt8]?) -> [(key: [UInt8], value: [UInt8])] {
         reads += 1
-        return (spaces[space] ?? []).filter { entry in
+        let found = (spaces[space] ?? []).filter { entry in
             !(lower.map { entry.key.lexicographicallyPrecedes($0) } ?? false)
                 && !(upper.map { $0.lexicographicallyPrecedes(entry.key) } ?? false)
         }
+        entriesRead += found.count
+        return found
     }
 
     func failDecoding(_ reason: String) {}

@@ -98,4 +98,27 @@ struct TransactionBookTests {
         models = s.readModels
         #expect(try Projections(encodedState: models.encodedState()) == models)
     }
+
+    @Test("C3: with the book in the checkpoint archive, a category deletion with reassignment reads the category's range of the book's category index and the records it moves, not every transaction; the result equals a full fold")
+    func categoryReassignmentReadsItsRange() throws {
+        var s = Scenario()
+        let joint = s.wallet("Joint", opening: 1_000_000)
+        s.add(.paydaySet(PaydaySet(day: 1, effectiveFrom: d("2026-01-01"))))
+        for day in 1...28 {
+            for _ in 0..<10 { s.expense(100, wallet: joint, category: S.groceries, on: String(format: "2026-01-%02d", day)) }
+        }
+        let moving = (1...3).map { s.expense(2_500, wallet: joint, category: S.restaurants, on: "2026-02-0\($0)") }
+        s.add(.periodClosed(PeriodClosed(periodStart: d("2026-02-01"), periodEnd: d("2026-02-28"))))
+        let models = s.readModels
+        let archive = CountingArchive(rows: Array(models.archiveRows))
+        var archived = try Projections(encodedState: models.encodedState(archived: true))
+        archived.attach(archive)
+        s.add(.categoryDeleted(CategoryDeleted(categoryID: S.restaurants, reassignedTo: S.savings)))
+        archived.apply(s.events.suffix(1), firstSequenceNumber: UInt64(s.events.count))
+        let entriesRead = archive.entriesRead
+        #expect(entriesRead < 20, "read \(entriesRead) archived entries for 3 moved transactions among 283")
+        #expect(try archived.canonicalJSON() == s.readModels.canonicalJSON(), "restored + deletion == full fold")
+        for id in moving { #expect(archived.transactions[id]?.details.categoryID == S.savings) }
+        #expect(archived.transactionIDs(in: S.savings) == moving.sorted() && archived.transactionIDs(in: S.restaurants).isEmpty)
+    }
 }
