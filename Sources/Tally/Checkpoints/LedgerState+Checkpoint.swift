@@ -34,7 +34,9 @@ extension LedgerState {
     /// v17: no goals: the planning book is scenarios and alert settings, the state reads the goal
     /// read model's book.
     /// v18: no category index: the read models keep it with their transaction book.
-    static let checkpointMagic = "tally.ledgerState.v18"
+    /// v19: no category records or order: the state reads the budget read model's book and
+    /// keeps each category's counts (``CategoryCounts``).
+    static let checkpointMagic = "tally.ledgerState.v19"
 
     /// The read models, with the one transaction book, are the checkpoint's other section.
     /// - Parameter archived: the command history's archived maps (``ArchivedMap``) are in the checkpoint archive
@@ -47,7 +49,7 @@ extension LedgerState {
         writer.write(household)
         writer.writeSorted(people)
         writer.writeSorted(wallets)
-        writer.writeSorted(categories)
+        writer.writeSorted(categoryCounts)
         writer.writeSorted(templates)
         writer.write(splitRatio)
         periods.write(to: &writer)
@@ -57,7 +59,6 @@ extension LedgerState {
             writer.write(key); writer.write(amount)
         }
         writer.writeSorted(balancePoints)
-        writer.write(categoryOrder)
         writer.write(incomeSettings)
         history.write(to: &writer, inline: !archived)
         exposure.write(to: &writer)
@@ -90,7 +91,7 @@ extension LedgerState {
         people = try reader.readDictionary()
         activeMembers = membersFromPeople()
         wallets = try reader.readDictionary()
-        categories = try reader.readDictionary()
+        categoryCounts = try reader.readDictionary()
         templates = try reader.readDictionary()
         splitRatio = try reader.read()
         periods = try PeriodSchedule(from: &reader)
@@ -101,7 +102,6 @@ extension LedgerState {
             budgets[key] = .some(amount)
         }
         balancePoints = try reader.readDictionary()
-        categoryOrder = try reader.read()
         incomeSettings = try reader.read()
         history = try CommandHistory(from: &reader)
         exposure = try MoneyExposure(from: &reader)
@@ -190,7 +190,7 @@ extension TreeDictionary: CheckpointMap {}
 extension HouseholdRecord: WireValue {}
 extension PersonRecord: WireValue {}
 extension WalletRecord: WireValue {}
-extension CategoryRecord: WireValue {}
+extension CategoryCounts: WireValue {}
 extension TemplateRecord: WireValue {}
 extension PostedOccurrence: WireValue {}
 extension BudgetKey: WireValue {}

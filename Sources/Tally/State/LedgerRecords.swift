@@ -74,31 +74,14 @@ package struct WalletRecord: Sendable, Equatable {
     }
 }
 
-/// A category (C1-C3).
+/// What a category holds, which its deletion checks (C3): kept by the validation state beside
+/// the budget read model's category book.
 @WireFields
-package struct CategoryRecord: Sendable, Equatable {
-    /// Its name (C2).
-    package var name: String
-    /// Income or expense.
-    package var group: CategoryGroup
-    /// Whether shared transactions may use it.
-    package var shareable: Bool
-    /// Whether it is a preset (C2).
-    package var isPreset: Bool
-    /// Whether it is usable for new entries (C3).
-    package var isActive = true
-    /// Whether it was deleted (C3).
-    package var isDeleted = false
-    /// Transactions (live or deleted) and templates in it (C3).
-    package var entryCount = 0
-    /// The 50/30/20 bucket (C1, B3).
-    package var budgetType: BudgetType = .none
-    /// Its icon, if any (C1).
-    package var icon: String?
-    /// Its color, if any (C1).
-    package var color: String?
-    /// Group expenses (live or deleted) filed under it (C3, Docs/Editing.md "Group expenses").
-    package var groupExpenseCount = 0
+package struct CategoryCounts: Sendable, Equatable {
+    /// Transactions (live or deleted) and templates in it.
+    package var entries = 0
+    /// Group expenses (live or deleted) filed under it (Docs/Editing.md "Group expenses").
+    package var groupExpenses = 0
 }
 
 /// A recurring template (T4, R1).

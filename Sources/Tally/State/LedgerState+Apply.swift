@@ -199,25 +199,8 @@ extension LedgerState {
     private mutating func mutateCategories(_ payload: EventPayload, before: RecordsBefore) {
         switch payload {
         case .categoryCreated(let created):
-            categories[created.categoryID] = CategoryRecord(
-                name: created.name, group: created.group, shareable: created.shareable, isPreset: created.isPreset,
-                budgetType: created.budgetType, icon: created.icon, color: created.color)
-            categoryOrder.append(created.categoryID)
-        case .categoryUpdated(let updated):
-            categories[updated.categoryID]?.budgetType = updated.budgetType
-            categories[updated.categoryID]?.icon = updated.icon
-            categories[updated.categoryID]?.color = updated.color
-        case .categoriesReordered(let reordered):
-            categoryOrder = CategoryOrder.resolved(reordered.categoryIDs, keeping: categoryOrder)
-        case .categoryRenamed(let renamed):
-            categories[renamed.categoryID]?.name = renamed.name
-        case .categoryDeactivated(let deactivated):
-            categories[deactivated.categoryID]?.isActive = false
-        case .categoryReactivated(let reactivated):
-            categories[reactivated.categoryID]?.isActive = true
+            categoryCounts[created.categoryID] = CategoryCounts()
         case .categoryDeleted(let deleted):
-            categories[deleted.categoryID]?.isDeleted = true
-            categories[deleted.categoryID]?.isActive = false
             if let target = deleted.reassignedTo {
                 reassign(from: deleted.categoryID, to: target, transactions: before.categoryTransactionCount)
             }
@@ -234,8 +217,8 @@ extension LedgerState {
             templates[id]?.details.categoryID = target
             moved += 1
         }
-        categories[source]?.entryCount -= moved
-        categories[target]?.entryCount += moved
+        categoryCounts[source]?.entries -= moved
+        categoryCounts[target]?.entries += moved
     }
 }
 

@@ -16,8 +16,8 @@ extension LedgerState {
         case .transactionEdited(let edited):
             guard let record = before, let after = transactions[edited.transactionID], after.details == edited.details else { return }
             if !record.isDeleted { applyLiveEffects(record.details, sign: -1) }
-            categories[record.details.categoryID]?.entryCount -= 1
-            categories[edited.details.categoryID]?.entryCount += 1
+            categoryCounts[record.details.categoryID]?.entries -= 1
+            categoryCounts[edited.details.categoryID]?.entries += 1
             if !record.isDeleted { applyLiveEffects(edited.details, sign: 1) }
         case .transactionDeleted:
             guard let record = before, !record.isDeleted else { return }
@@ -30,7 +30,7 @@ extension LedgerState {
                 details: created.details,
                 schedule: RecurringSchedule(frequency: created.frequency, anchor: created.details.date, basePrice: created.details.amount, terms: created.terms),
                 sharing: created.terms?.sharing)
-            categories[created.details.categoryID]?.entryCount += 1
+            categoryCounts[created.details.categoryID]?.entries += 1
         case .templatePaused(let paused):
             templates[paused.templateID]?.schedule.pause(from: paused.from, resumesOn: paused.resumesOn)
         case .templateResumed(let resumed):
@@ -48,7 +48,7 @@ extension LedgerState {
     private mutating func insertTransaction(_ id: TransactionID, before: TransactionRecord?) {
         guard before == nil, let details = transactions[id]?.details else { return }
         hasTransactions = true
-        categories[details.categoryID]?.entryCount += 1
+        categoryCounts[details.categoryID]?.entries += 1
         applyLiveEffects(details, sign: 1)
     }
 
@@ -73,8 +73,8 @@ extension LedgerState {
     mutating func countGroupExpenseCategories(_ payload: EventPayload, before: GroupExpenseRecord?) {
         guard let id = DebtProjection.groupExpenseID(changedBy: payload), let after = groupExpenses[id],
               after.expense != before?.expense else { return }
-        if let category = before?.expense.categoryID { categories[category]?.groupExpenseCount -= 1 }
-        if let category = after.expense.categoryID { categories[category]?.groupExpenseCount += 1 }
+        if let category = before?.expense.categoryID { categoryCounts[category]?.groupExpenses -= 1 }
+        if let category = after.expense.categoryID { categoryCounts[category]?.groupExpenses += 1 }
     }
 }
 

@@ -27,11 +27,13 @@ package struct LedgerState: Sendable, Equatable {
     package internal(set) var people: TreeDictionary<PersonID, PersonRecord> = [:]
     /// Wallets by id (W1).
     package internal(set) var wallets: [WalletID: WalletRecord] = [:]
-    /// Categories by id (C1).
-    package internal(set) var categories: [CategoryID: CategoryRecord] = [:]
-    /// Every category, deleted ones included, in display order (C1): creation order until a
-    /// `CategoriesReordered`.
-    package internal(set) var categoryOrder: [CategoryID] = []
+    /// Categories by id, deleted ones included (C1-C3): the budget read model's one book, which
+    /// the same fold writes (``readModels``).
+    package var categories: [CategoryID: CategoryRecord] { readModels.budgets.categories }
+    /// Every category, deleted ones included, in display order (C1): the budget read model's.
+    package var categoryOrder: [CategoryID] { readModels.budgets.categoryOrder }
+    /// What each category holds (C3): its transactions and templates, its group expenses.
+    package internal(set) var categoryCounts: [CategoryID: CategoryCounts] = [:]
     /// Transactions by id, deleted ones included (T1, T3): the read models' one book, which the
     /// same fold writes (``readModels``); in the checkpoint archive once a checkpoint wrote them.
     package var transactions: ArchivedMap<TransactionID, TransactionRecord> { readModels.transactions }

@@ -1,4 +1,5 @@
 import TallyModel
+import TallyProjections
 
 extension CommandExecutor {
     func validateCategory(_ command: Command) throws(LedgerError) -> [EventPayload] {
@@ -47,15 +48,16 @@ extension CommandExecutor {
     /// group, one with group expenses cannot be deleted (they are not reassigned).
     private func deleteCategory(_ id: CategoryID, reassignTo target: CategoryID?) throws(LedgerError) -> [EventPayload] {
         let category = try existingCategory(id)
+        let counts = state.categoryCounts[id] ?? CategoryCounts()
         guard !category.isPreset else {
             throw .violation(.presetCategoryCannotBeDeleted, "\(category.name) is a preset category; presets cannot be deleted, deactivate it instead")
         }
-        guard category.groupExpenseCount == 0 else {
-            throw .violation(.categoryHasGroupExpenses, "\(category.name) has \(category.groupExpenseCount) group expenses (deleted ones count, undo can bring them back); deactivate it, or file those expenses under another category first")
+        guard counts.groupExpenses == 0 else {
+            throw .violation(.categoryHasGroupExpenses, "\(category.name) has \(counts.groupExpenses) group expenses (deleted ones count, undo can bring them back); deactivate it, or file those expenses under another category first")
         }
         guard let target else {
-            guard category.entryCount == 0 else {
-                throw .violation(.categoryHasTransactions, "\(category.name) has \(category.entryCount) transactions or templates; deactivate it, or delete it with a category to reassign them to")
+            guard counts.entries == 0 else {
+                throw .violation(.categoryHasTransactions, "\(category.name) has \(counts.entries) transactions or templates; deactivate it, or delete it with a category to reassign them to")
             }
             return [.categoryDeleted(CategoryDeleted(categoryID: id, reassignedTo: nil))]
         }
@@ -64,7 +66,7 @@ extension CommandExecutor {
         guard replacement.group == category.group else {
             throw .violation(.categoryGroupMismatch, "\(category.name) is an \(category.group) category; its transactions can only move to another \(category.group) category, not \(replacement.name)")
         }
-        return [.categoryDeleted(CategoryDeleted(categoryID: id, reassignedTo: category.entryCount > 0 ? target : nil))]
+        return [.categoryDeleted(CategoryDeleted(categoryID: id, reassignedTo: counts.entries > 0 ? target : nil))]
     }
 
     /// C2: names are unique in the household, ignoring case (deleted categories release theirs).

@@ -8,9 +8,12 @@ public struct BudgetProjection: Hashable, Sendable {
     /// The household's base currency, the budget currency.
     public internal(set) var baseCurrency: Currency?
     var schedule = PaySchedule()
-    var categories: [CategoryID: CategoryRecord] = [:]
-    /// Every category in display order (C1): creation order until a `CategoriesReordered`.
-    var categoryOrder: [CategoryID] = []
+    /// Categories by id, deleted ones included (C1-C3): the one book of them, which the
+    /// engine's validation state reads too.
+    package internal(set) var categories: [CategoryID: CategoryRecord] = [:]
+    /// Every category, deleted ones included, in display order (C1): creation order until a
+    /// `CategoriesReordered`.
+    package internal(set) var categoryOrder: [CategoryID] = []
     var allocations: [CategoryID: [AllocationRecord]] = [:]
     /// The read models' one transaction book, lent by ``Projections`` (which alone writes it).
     var transactions = ArchivedMap<TransactionID, TransactionRecord>(space: .transactions)
@@ -50,7 +53,7 @@ public struct BudgetProjection: Hashable, Sendable {
             }
             categories[created.categoryID] = CategoryRecord(
                 name: created.name, group: created.group, budgetType: created.budgetType, isDeleted: false,
-                icon: created.icon, color: created.color, isActive: true)
+                icon: created.icon, color: created.color, isActive: true, shareable: created.shareable, isPreset: created.isPreset)
             categoryOrder.append(created.categoryID)
         case .categoryRenamed(let renamed): categories[renamed.categoryID]?.name = renamed.name
         case .categoryDeactivated(let deactivated): categories[deactivated.categoryID]?.isActive = false
@@ -167,6 +170,7 @@ public struct BudgetProjection: Hashable, Sendable {
         }
         guard categories[deleted.categoryID]?.isDeleted == false else { return }  // deleted before: its entries moved then
         categories[deleted.categoryID]?.isDeleted = true
+        categories[deleted.categoryID]?.isActive = false
         guard let target = deleted.reassignedTo else { return }
         // O(the category's transactions): the book's category index, one key range.
         for id in categoryMembers.transactionIDs(in: deleted.categoryID) {

@@ -1,15 +1,27 @@
 import TallyModel
 
-/// A category as the budget projection keeps it (C1, C3).
+/// A category (C1-C3), the one record of it: one book of them (the budget read model's)
+/// serves the read models and the engine's validation alike.
 @StateFields
-struct CategoryRecord: Hashable, Sendable {
-    var name: String
-    let group: CategoryGroup
-    var budgetType: BudgetType
-    var isDeleted: Bool
-    var icon: String?
-    var color: String?
-    var isActive: Bool
+package struct CategoryRecord: Hashable, Sendable {
+    /// Its name (C2).
+    package internal(set) var name: String
+    /// Income or expense.
+    package let group: CategoryGroup
+    /// The 50/30/20 bucket (C1, B3).
+    package internal(set) var budgetType: BudgetType
+    /// Whether it was deleted (C3).
+    package internal(set) var isDeleted: Bool
+    /// Its icon, if any (C1).
+    package internal(set) var icon: String?
+    /// Its color, if any (C1).
+    package internal(set) var color: String?
+    /// Whether it is usable for new entries (C3): not deactivated, not deleted.
+    package internal(set) var isActive: Bool
+    /// Whether shared transactions may use it.
+    package let shareable: Bool
+    /// Whether it is a preset (C2).
+    package let isPreset: Bool
 }
 
 /// One `BudgetAllocated`, or one `BudgetRemoved` (`amount` nil: not budgeted from then on) (B2).

@@ -97,8 +97,9 @@ enum StateFormat {
     /// keeps a covering settlement (the settled items are the one record of coverage). 14: the
     /// goals are the engine's one goal book too (the same layout: definition, amounts, deleted,
     /// milestones). 15: the transaction book's (category, transaction) index follows the book
-    /// (it was the engine's).
-    static let version: UInt64 = 15
+    /// (it was the engine's). 16: the budgets' category book is the engine's too: a category
+    /// record ends with whether shared transactions may use it and whether it is a preset.
+    static let version: UInt64 = 16
 }
 
 extension BinaryWriter {
