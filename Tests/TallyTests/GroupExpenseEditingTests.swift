@@ -191,6 +191,28 @@ struct GroupExpenseEditingTests {
         #expect(listed.map(\.isMarkedSettled) == [false, false])
     }
 
+    @Test("S8, T5: undoing an edit that kept a former member's part puts the expense back in the debt book too (the book accepts a former member whose part is unchanged), and redo follows")
+    func undoKeepsFormerMembersPart() async throws {
+        var (test, s, group, expense) = try await Self.trip()
+        let people = [s.alice, s.bob, Scenario.carol]
+        let edit = Self.edit(&s, expense, paidBy: s.alice, amount: 9_000, split: .exact([
+            PersonShare(person: s.alice, amount: Scenario.chf(2_000)), PersonShare(person: s.bob, amount: Scenario.chf(4_000)),
+            PersonShare(person: Scenario.carol, amount: Scenario.chf(3_000))]))
+        try await test.ledger.execute(edit)
+        try await test.ledger.execute(s.command(.recordSettlement(
+            settlementID: s.ids.next(), from: Scenario.carol, to: s.alice, amount: Scenario.chf(3_000), date: Scenario.date("2026-01-07"),
+            covers: nil, isAdvance: false, groupID: group)))
+        try await test.ledger.execute(s.command(.removeGroupMember(group, personID: Scenario.carol)))
+        #expect(try await Self.balances(test.ledger, group, people) == [4_000, -4_000, 0])
+        let undo = s.command(.undo(edit.commandID))
+        try await test.ledger.execute(undo)
+        #expect(try await Self.balances(test.ledger, group, people) == [3_000, -3_000, 0], "the equal split is back; Carol's part never moved")
+        #expect(await test.ledger.readModels.debts.groupExpenses(in: group).first?.owed.map(\.amount.minorUnits) == [3_000, 3_000, 3_000])
+        try await test.ledger.execute(s.command(.redo(edit.commandID)))
+        #expect(try await Self.balances(test.ledger, group, people) == [4_000, -4_000, 0])
+        #expect(await test.ledger.readModels.debts.problems.isEmpty, "the book applied every event validation accepted")
+    }
+
     @Test("S8: an edit or deletion cannot change what a person who left the group paid or owes; their zero balance stays")
     func removedMembersKeepTheirParts() async throws {
         var (test, s, group, expense) = try await Self.trip()

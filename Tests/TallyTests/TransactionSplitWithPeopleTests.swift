@@ -81,6 +81,24 @@ struct TransactionSplitWithPeopleTests {
         #expect(await test.ledger.state.debts.owedMinorUnits(by: s.bob, to: s.alice, in: .chf) == 0)
     }
 
+    @Test("S6: a listed item must be one the settlement covers: in its currency and its place (a household transaction in a household settlement); refused otherwise, a listed item is never pinned")
+    func listedItemsMatchTheSettlement() async throws {
+        var (test, s) = try await Self.household()
+        let id: TransactionID = s.ids.next()
+        try await test.ledger.execute(s.command(.recordTransaction(id, Self.entry(s, 9_000, split: .equal([s.alice, s.bob, Scenario.carol])))))
+        let group: GroupID = s.ids.next()
+        try await test.ledger.execute(s.command(.createGroup(groupID: group, name: "Trip", members: [s.alice, s.bob])))
+        let euros = s.command(.recordSettlement(
+            settlementID: s.ids.next(), from: s.bob, to: s.alice, amount: Scenario.eur(3_000), date: Scenario.date("2026-01-06"),
+            covers: [.transaction(id)], isAdvance: true, groupID: nil))
+        await expectRejection(test.ledger, euros, code: "settlementItemInvalid", rule: "S6")
+        let inGroup = s.command(.recordSettlement(
+            settlementID: s.ids.next(), from: s.bob, to: s.alice, amount: Scenario.chf(3_000), date: Scenario.date("2026-01-06"),
+            covers: [.transaction(id)], isAdvance: true, groupID: group))
+        await expectRejection(test.ledger, inGroup, code: "settlementItemInvalid", rule: "S6")
+        try await test.ledger.execute(s.command(.editTransaction(id, Self.entry(s, 6_000, split: .equal([s.alice, s.bob])))))
+    }
+
     @Test("S3: a split with people is validated by the group expense rule: typed rejections naming the rule")
     func rejections() async throws {
         var (test, s) = try await Self.household()

@@ -204,14 +204,12 @@ extension CommandExecutor {
         } else {
             owed = max(0, state.debts.owedMinorUnits(by: settlement.from, to: settlement.to, in: amount.currency))
         }
+        // S6: every listed item must be one the settlement covers (the debt book's one rule).
+        let covered = Set(state.debts.coveredSources(by: settlement))
         for item in settlement.covers ?? [] {
-            let inPlace = switch item {
-            case .transaction: settlement.groupID == nil
-            case .groupExpense(let id): settlement.groupID != nil && state.groupExpenses[id]?.expense.groupID == settlement.groupID
-            }
-            guard inPlace, state.debts.hasOpenItem(item, owedBy: settlement.from, to: settlement.to) else {
+            guard covered.contains(item) else {
                 let place = settlement.groupID.map { " in group \((try? liveGroup($0))?.name ?? "\($0)")" } ?? " in the household"
-                throw .violation(.settlementItemInvalid, "\(item) is not an open debt of \(name(of: settlement.from)) to \(name(of: settlement.to))\(place)")
+                throw .violation(.settlementItemInvalid, "\(item) is not an open debt of \(name(of: settlement.from)) to \(name(of: settlement.to)) in \(amount.currency)\(place)")
             }
         }
         guard settlement.isAdvance || amount.minorUnits <= owed else {

@@ -26,7 +26,9 @@ extension DebtProjection {
     /// of coverage, which marks the items here and tells the engine's validation state what a
     /// settlement references before it is recorded.
     ///
-    /// With `covers`, the listed items between the two people that are still open. Without (a
+    /// With `covers`, the listed items between the two people that are still open, in the
+    /// payment's currency and in the settlement's place (a group settlement: expenses of its group;
+    /// a household one: transactions); what validation requires of every listed item. Without (a
     /// household settlement), the rule of ``SettlementCoverage`` over the open household items
     /// between the two people in the payment's currency, oldest first by date then transaction id.
     func coveredItems(by settlement: SettlementRecorded) -> [(key: DebtItemKey, item: DebtItem)] {
@@ -41,8 +43,13 @@ extension DebtProjection {
                 case .groupExpense(let id): groupExpenseIDs.insert(id)
                 }
             }
-            return itemEntries(transactionIDs: transactionIDs, groupExpenseIDs: groupExpenseIDs).filter {
-                $0.item.settledBy == nil && listed.contains($0.item.source) && pair == [$0.item.debtor, $0.item.creditor]
+            return itemEntries(transactionIDs: transactionIDs, groupExpenseIDs: groupExpenseIDs).filter { entry in
+                let inPlace = switch entry.item.source {
+                case .transaction: settlement.groupID == nil
+                case .groupExpense(let id): settlement.groupID != nil && groupExpenses[id]?.groupID == settlement.groupID
+                }
+                return inPlace && entry.item.settledBy == nil && listed.contains(entry.item.source)
+                    && pair == [entry.item.debtor, entry.item.creditor] && entry.item.amount.currency == settlement.amount.currency
             }
         }
         guard settlement.groupID == nil else { return [] }

@@ -50,16 +50,6 @@ extension DebtProjection {
             .compactMap { self.settledItems[DebtItemKey(.groupExpense(id), person: $0.person)] }.first
     }
 
-    /// Whether `source` (a transaction or group expense) is live and `debtor` owes `creditor` an
-    /// item of it that no settlement covers yet (S6): what a settlement may list.
-    package func hasOpenItem(_ source: SettledItem, owedBy debtor: PersonID, to creditor: PersonID) -> Bool {
-        let entries = switch source {
-        case .transaction(let id): itemEntries(transactionIDs: [id], groupExpenseIDs: [])
-        case .groupExpense(let id): itemEntries(transactionIDs: [], groupExpenseIDs: [id])
-        }
-        return entries.contains { $0.item.debtor == debtor && $0.item.creditor == creditor && $0.item.settledBy == nil }
-    }
-
     /// The transactions and group expenses `settlement` would cover if it were recorded now
     /// (``coveredItems(by:)``), each once, in the order of their first covered item.
     package func coveredSources(by settlement: SettlementRecorded) -> [SettledItem] {

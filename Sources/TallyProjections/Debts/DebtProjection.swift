@@ -182,7 +182,9 @@ public struct DebtProjection: Hashable, Sendable {
         guard let record = groupExpenses[expense.expenseID], record.groupID == expense.groupID else {
             return problem(sequenceNumber, "S7", "edit of unknown group expense \(expense.expenseID) or of its group")
         }
-        if let reason = invalidGroupExpense(expense) { return problem(sequenceNumber, reason.rule, "edit: " + reason.message) }
+        if let reason = invalidGroupExpense(expense, previous: record.expense) {
+            return problem(sequenceNumber, reason.rule, "edit: " + reason.message)
+        }
         groupExpenses.update(expense.expenseID) { $0.expense = expense }
     }
 
@@ -193,10 +195,23 @@ public struct DebtProjection: Hashable, Sendable {
         groupExpenses.update(id, change)
     }
 
-    /// Why a group expense cannot count (S7, S8), or `nil`.
-    private func invalidGroupExpense(_ expense: GroupExpenseRecorded) -> (rule: String, message: String)? {
+    /// Why a group expense cannot count (S7, S8), or `nil`. An edit (`previous`: the expense
+    /// before it) may still name a person who left the group where what they paid and owe stays
+    /// exactly as it was (S8: their zero balance stays; an undone edit puts such an expense back).
+    private func invalidGroupExpense(
+        _ expense: GroupExpenseRecorded, previous: GroupExpenseRecorded? = nil
+    ) -> (rule: String, message: String)? {
         guard let group = groups[expense.groupID] else { return ("S7", "unknown group \(expense.groupID)") }
-        let members = Set(group.members)
+        var members = Set(group.members)
+        if let previous {
+            func part(of person: PersonID, in expense: GroupExpenseRecorded) -> (paid: Money?, owed: Money?) {
+                (expense.paidBy == person ? expense.amount : nil, expense.owed.first { $0.person == person }?.amount)
+            }
+            for person in [previous.paidBy] + previous.owed.map(\.person) where !members.contains(person)
+                && part(of: person, in: previous) == part(of: person, in: expense) {
+                members.insert(person)
+            }
+        }
         guard expense.amount.isPositive, members.contains(expense.paidBy),
               expense.owed.allSatisfy({ members.contains($0.person) }) else {
             return ("S7", "group expense \(expense.expenseID) names a non-member or a non-positive amount")
