@@ -14,8 +14,9 @@ extension LedgerState {
         let effect = effect(of: event.payload)
         record(event, sequenceNumber: sequenceNumber, effect: effect)
         exposure.record(event.payload, in: self)
-        // The read models write the one book of transactions and of transfers; what the state
-        // derives from them (members, counts, live sums) reads the record before and after.
+        // The read models write the books (transactions, transfers, group expenses, categories,
+        // goals, debts); what the state derives from them (category counts, wallet balances,
+        // income sums) reads the record before and after.
         let before = RecordsBefore(of: event.payload, in: self)
         readModels.apply(event, sequenceNumber: sequenceNumber)
         mutate(event.payload, before: before)

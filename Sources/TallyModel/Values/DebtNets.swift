@@ -1,7 +1,7 @@
 import HashTreeCollections
 /// What each pair of people owes the other in the household, per currency, net of every live
 /// shared transaction and every household settlement between them (S5, S6): the one running
-/// sum the engine (H4, and S6's "not more than is owed") and the debt read model both keep.
+/// sum, kept by the debt read model and read by the engine (H4, and S6's "not more than is owed").
 ///
 /// A shared transaction adds its ``TransactionDetails/debts``; a settlement from `A` to `B`
 /// lowers what `A` owes `B` by its amount (past zero: then `B` owes `A`, an advance). Sums are

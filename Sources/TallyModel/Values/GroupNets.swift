@@ -1,8 +1,8 @@
 import HashTreeCollections
 /// Each group member's running totals per currency (S7, S8): what they paid for the group's live
 /// expenses, their parts of them, and the group settlements they paid and received. The one
-/// running sum the engine (S6's "not more than is owed" in a group, S8's settled member, H4) and
-/// the debt read model (member balances, the settlement plan) both keep, so a balance is read in
+/// running sum, kept by the debt read model (member balances, the settlement plan) and read by
+/// the engine (S6's "not more than is owed" in a group, S8's settled member, H4), so a balance is read in
 /// O(members of the group), never by a scan of the group's history.
 ///
 /// A live expense adds its amount to its payer's `paid` and each part to its member's `owed`, all

@@ -1,6 +1,6 @@
-/// Which open household items a settlement without an explicit list covers (S6): one rule for
-/// the engine (which refuses edits of covered transactions, T2) and the debt read model (which
-/// lists items as settled), so the two never disagree.
+/// Which open household items a settlement without an explicit list covers (S6): the rule the
+/// debt read model applies (`DebtProjection.coveredItems(by:)`), whose settled items the engine
+/// reads (it refuses edits of covered transactions, T2).
 ///
 /// The items are the open ones between the two people in the settlement's currency, oldest
 /// first (by date, then transaction id). A payer who owes nothing net settles no item (an

@@ -24,7 +24,7 @@ public struct DebtProjection: Hashable, Sendable {
     /// so that a settlement costs O(open items), not O(every transaction ever).
     var openTransactions: TreeSet<TransactionID> = []
     /// What each pair owes the other per currency from live shared transactions and household
-    /// settlements (S5; ``DebtNets``, the rule the engine's validation keeps too), derived like
+    /// settlements (S5; ``DebtNets``, which the engine's validation reads too), derived like
     /// `openTransactions`: what a settlement without a list compares its payment with (S6), in O(1).
     var householdNets = DebtNets()
     /// Each group member's paid, owed and settled totals per currency (S7; ``GroupNets``, the

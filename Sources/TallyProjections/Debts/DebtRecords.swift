@@ -41,8 +41,8 @@ package struct SettlementRecord: Hashable, Sendable {
 }
 
 /// A group (S7): its name and members, as `GroupCreated` recorded them and later events
-/// changed them. The one record of a group, kept by the debt projection and by the engine's
-/// validation state.
+/// changed them. The one record of a group, kept by the debt projection, which the engine's
+/// validation state reads.
 @WireFields
 package struct GroupRecord: Hashable, Sendable {
     /// Its name.
@@ -132,7 +132,7 @@ extension SettlementRecord: ArchiveCodable, StateCodable {
     package init(from reader: inout BinaryReader) throws(EventCodecError) { self = try Self.decodeArchived(from: &reader) }
 }
 
-/// The same bytes in the validation state's checkpoint and the debt projection's.
+/// The group's wire layout (`@WireFields`), in the debt projection's checkpoint.
 extension GroupRecord: WireBackedState {}
 
 // Package access (the engine's validation state reads the book), so the archive's witnesses are
@@ -142,10 +142,10 @@ extension GroupExpenseRecord: ArchiveCodable, StateCodable {
     package init(from reader: inout BinaryReader) throws(EventCodecError) { self = try Self.decodeArchived(from: &reader) }
 }
 
-/// The nets' one binary layout (TallyModel, WireValue+Rules.swift), also in the engine's
+/// The nets' one binary layout (TallyModel, WireValue+Rules.swift), in the debt projection's
 /// checkpoint: the count, then each pair and its `Int128` net in pair order.
 extension DebtNets: WireBackedState {}
 
-/// The group nets' one binary layout (TallyModel, WireValue+Rules.swift), also in the engine's
+/// The group nets' one binary layout (TallyModel, WireValue+Rules.swift), in the debt projection's
 /// checkpoint: the count, then each (group, currency, person) entry and its totals in that order.
 extension GroupNets: WireBackedState {}

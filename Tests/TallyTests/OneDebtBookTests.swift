@@ -6,8 +6,8 @@ import Testing
 
 /// The one debt book (the debt read model, ``DebtProjection``), which validation reads for H4,
 /// S6 and S8: its running sums (``DebtNets``, ``GroupNets``) against a scan of the history.
-@Suite("Debt book")
-struct DebtBookTests {
+@Suite("One debt book")
+struct OneDebtBookTests {
     static let people = [Scenario.alice, Scenario.bob, Scenario.carol, Scenario.dave]
 
     @Test(
