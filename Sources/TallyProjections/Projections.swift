@@ -29,21 +29,23 @@ public struct Projections: Hashable, Sendable {
     /// else writes it but this fold (which settlement covers which item the debt read model
     /// keeps: ``DebtProjection/settlement(coveringTransaction:)``).
     package private(set) var transactions = ArchivedMap<TransactionID, TransactionRecord>(space: .transactions) {
-        didSet { lendTransactions() }
+        didSet { lendBooks() }
     }
 
     /// Which transactions are in which category (`true`; `false` once moved out), deleted ones
     /// included: what a category deletion moves (C3), one key range, without reading every
     /// transaction. Kept with the book by the same fold; the budgets read it too.
     private(set) var categoryMembers = ArchivedMap<CategoryMember, Bool>(space: .categoryMembers) {
-        didSet { budgets.categoryMembers = categoryMembers }
+        didSet { lendBooks() }
     }
 
-    /// Gives the wallet, debt and budget read models the current book to read.
-    private mutating func lendTransactions() {
+    /// Gives the wallet, debt and budget read models the current book (and the budgets its
+    /// category index) to read: the one place the lent copies are set.
+    private mutating func lendBooks() {
         wallets.transactions = transactions
         debts.transactions = transactions
         budgets.transactions = transactions
+        budgets.categoryMembers = categoryMembers
     }
 
     /// Empty read models, before any event.
@@ -168,8 +170,7 @@ public struct Projections: Hashable, Sendable {
         try reader.finish()
         self.transactions = transactions
         self.categoryMembers = categoryMembers
-        lendTransactions()  // an initializer runs no observer
-        budgets.categoryMembers = categoryMembers
+        lendBooks()  // an initializer runs no observer
     }
 
     /// All read models as one canonical JSON object: `{"budgets","debts","goals","netWorth","wallets"}`.

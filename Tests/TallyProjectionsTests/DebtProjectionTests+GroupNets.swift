@@ -3,8 +3,8 @@ import TallyModel
 import TallyTestSupport
 import Testing
 
-/// The group member balances come from the running totals (``GroupNets``, the rule the engine's
-/// validation keeps too), not from a scan of the group's history.
+/// The group member balances come from the running totals (``GroupNets``, which the engine's
+/// validation reads too), not from a scan of the group's history.
 extension DebtProjectionTests {
     @Test(
         "S7: groupBalances, read from the running totals, equals the scan of every live expense and settlement of the group, all along 3,000 random group events (edits, deletions, restorations, settlements, members added and removed); checkpoint + tail == full",
