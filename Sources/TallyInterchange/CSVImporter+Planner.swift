@@ -12,7 +12,7 @@ extension CSVImporter {
         let columns: Columns
         let format: CSVDateFormat
         let payer: PersonID
-        let defaultWallet: (key: WalletID, value: Tally.WalletRecord)?
+        let defaultWallet: (key: WalletID, value: WalletRecord)?
         /// The namespace of the ids of rows without an external id (the file's digest).
         let namespace: UUIDValue
         private(set) var commands: [Command] = []
@@ -24,7 +24,7 @@ extension CSVImporter {
 
         init(
             importer: CSVImporter, state: LedgerState, table: CSVTable, columns: Columns, format: CSVDateFormat, payer: PersonID,
-            defaultWallet: (key: WalletID, value: Tally.WalletRecord)?, namespace: UUIDValue
+            defaultWallet: (key: WalletID, value: WalletRecord)?, namespace: UUIDValue
         ) {
             self.importer = importer
             self.state = state
@@ -59,7 +59,7 @@ extension CSVImporter {
         }
 
         mutating func plan(_ row: [String], line: Int) {
-            let wallet: (key: WalletID, value: Tally.WalletRecord)
+            let wallet: (key: WalletID, value: WalletRecord)
             if let account = cell(row, columns.account) {
                 guard let found = CSVImporter.openWallet(account, in: state) else {
                     fail(line, "no open wallet named \"\(account)\" (or with that id); open it, or correct the name", column: columns.account)

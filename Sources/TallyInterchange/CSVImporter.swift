@@ -1,5 +1,6 @@
 import Foundation
 import Tally
+import TallyProjections
 import TallyModel
 
 /// CSV import (Docs/Domain.md, section 9; Docs/Interchange.md): column mapping, date-format
@@ -261,7 +262,7 @@ public struct CSVImporter: Sendable {
     }
 
     /// The open wallet named `name` (case-insensitive) or with that id.
-    static func openWallet(_ name: String, in state: LedgerState) -> (key: WalletID, value: Tally.WalletRecord)? {
+    static func openWallet(_ name: String, in state: LedgerState) -> (key: WalletID, value: WalletRecord)? {
         let wanted = name.trimmingCharacters(in: .whitespaces).lowercased()
         return state.wallets.first { !$0.value.isClosed && $0.key.description == wanted }
             ?? state.wallets.first { !$0.value.isClosed && $0.value.name.lowercased() == wanted }

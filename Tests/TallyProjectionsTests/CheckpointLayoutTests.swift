@@ -66,6 +66,7 @@ struct CheckpointLayoutTests {
         let days: TreeDictionary<LocalDate, Int128> = [d("2026-01-01"): .max, d("2026-01-02"): .max]
         writer.write([Self.bank: days])
         writer.write([Self.bank: 2])
+        writer.write([WalletID: Int]())  // live transfers
         writer.write([d("2026-01-01"): 1, d("2026-01-02"): 1] as TreeDictionary<LocalDate, Int>)
         var reader = StateReader(writer.bytes)
         #expect(throws: ProjectionError.invalidCheckpoint(reason: "the daily sums of wallet \(Self.bank) overflow")) {
@@ -74,6 +75,7 @@ struct CheckpointLayoutTests {
         var fits = BinaryWriter()
         fits.write([Self.bank: [d("2026-01-01"): Int128.max, d("2026-01-02"): -1] as TreeDictionary<LocalDate, Int128>])
         fits.write([Self.bank: 2])
+        fits.write([WalletID: Int]())
         fits.write([d("2026-01-01"): 1, d("2026-01-02"): 1] as TreeDictionary<LocalDate, Int>)
         var fitting = StateReader(fits.bytes)
         #expect(try WalletMovementIndex(from: &fitting).totals[Self.bank] == .max - 1, "sums that fit are kept")

@@ -3,11 +3,12 @@ import TallyModel
 import TallyTestSupport
 import Testing
 
-/// The group member balances come from the running totals (``GroupNets``, which the engine's
-/// validation reads too), not from a scan of the group's history.
+/// The group member balances come from the running totals (``GroupNets``), not from a scan of
+/// the group's history; the engine's validation reads the same totals (H4, S6, S8:
+/// ``DebtProjection/groupBalance(_:person:currency:)``, ``DebtProjection/openGroupBalances(of:)``).
 extension DebtProjectionTests {
     @Test(
-        "S7: groupBalances, read from the running totals, equals the scan of every live expense and settlement of the group, all along 3,000 random group events (edits, deletions, restorations, settlements, members added and removed); checkpoint + tail == full",
+        "S7, H4, S8: groupBalances, read from the running totals, and the balances validation reads equal the scan of every live expense and settlement of the group, all along 3,000 random group events (edits, deletions, restorations, settlements, members added and removed); checkpoint + tail == full",
         arguments: [UInt64(1), 2, 3])
     func groupBalancesEqualTheScan(seed: UInt64) throws {
         var s = Scenario()
@@ -30,9 +31,11 @@ extension DebtProjectionTests {
     }
 
     /// Every group's balances from `debts` equal ``GroupBalanceScan``'s over `events`: the same
-    /// currencies, the same people in person order, the same five sums.
+    /// currencies, the same people in person order, the same five sums; the balance validation
+    /// reads is the same, and each person's open group balances are the scan's non-zero ones.
     static func expectScan(_ debts: DebtProjection, _ events: some Sequence<Event>, groups: [GroupID], _ context: String) throws {
         let scan = GroupBalanceScan.balances(events)
+        var open: [PersonID: [(group: GroupID, balance: Money)]] = [:]
         for group in groups {
             let balances = try debts.groupBalances(group)
             let expected = scan[group] ?? [:]
@@ -45,8 +48,17 @@ extension DebtProjectionTests {
                     let found = [line.paid, line.owed, line.settlementsPaid, line.settlementsReceived, line.balance].map { Int128($0.minorUnits) }
                     let sums = [totals.paid, totals.owed, totals.settlementsPaid, totals.settlementsReceived, totals.balance]
                     #expect(found == sums, "\(context): \(line.person) in group \(group), \(currency)")
+                    let validated = debts.groupBalance(group, person: line.person, currency: currency)
+                    #expect(Int128(validated) == totals.balance, "\(context): validation's balance of \(line.person) in \(group), \(currency)")
+                    if totals.balance != 0 { open[line.person, default: []].append((group, Money(minorUnits: validated, currency: currency))) }
                 }
             }
+        }
+        for person in ProjectionPropertyTests.people {
+            let expected = (open[person] ?? []).sorted { ($0.group, $0.balance.currency) < ($1.group, $1.balance.currency) }
+            let found = debts.openGroupBalances(of: person)
+            #expect(found.map(\.group) == expected.map(\.group) && found.map(\.balance) == expected.map(\.balance),
+                    "\(context): open group balances of \(person) (H4, S8)")
         }
     }
 

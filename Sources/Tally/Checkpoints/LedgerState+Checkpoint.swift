@@ -36,7 +36,8 @@ extension LedgerState {
     /// v18: no category index: the read models keep it with their transaction book.
     /// v19: no category records or order: the state reads the budget read model's book and
     /// keeps each category's counts (``CategoryCounts``).
-    static let checkpointMagic = "tally.ledgerState.v19"
+    /// v20: no wallets or balance points: the state reads the wallet read model's book.
+    static let checkpointMagic = "tally.ledgerState.v20"
 
     /// The read models, with the one transaction book, are the checkpoint's other section.
     /// - Parameter archived: the command history's archived maps (``ArchivedMap``) are in the checkpoint archive
@@ -48,7 +49,6 @@ extension LedgerState {
         writer.write(hasTransactions)
         writer.write(household)
         writer.writeSorted(people)
-        writer.writeSorted(wallets)
         writer.writeSorted(categoryCounts)
         writer.writeSorted(templates)
         writer.write(splitRatio)
@@ -58,7 +58,6 @@ extension LedgerState {
         for (key, amount) in budgetEntries {
             writer.write(key); writer.write(amount)
         }
-        writer.writeSorted(balancePoints)
         writer.write(incomeSettings)
         history.write(to: &writer, inline: !archived)
         exposure.write(to: &writer)
@@ -90,7 +89,6 @@ extension LedgerState {
         household = try reader.read()
         people = try reader.readDictionary()
         activeMembers = membersFromPeople()
-        wallets = try reader.readDictionary()
         categoryCounts = try reader.readDictionary()
         templates = try reader.readDictionary()
         splitRatio = try reader.read()
@@ -101,7 +99,6 @@ extension LedgerState {
             let amount: Money? = try reader.read()
             budgets[key] = .some(amount)
         }
-        balancePoints = try reader.readDictionary()
         incomeSettings = try reader.read()
         history = try CommandHistory(from: &reader)
         exposure = try MoneyExposure(from: &reader)
@@ -189,12 +186,10 @@ extension TreeDictionary: CheckpointMap {}
 /// (`@WireFields`).
 extension HouseholdRecord: WireValue {}
 extension PersonRecord: WireValue {}
-extension WalletRecord: WireValue {}
 extension CategoryCounts: WireValue {}
 extension TemplateRecord: WireValue {}
 extension PostedOccurrence: WireValue {}
 extension BudgetKey: WireValue {}
-extension BalancePointKey: WireValue {}
 
 /// The paydays (each rule's day, first date and sequence number) and the last closed period;
 /// the open period is derived from them when read.

@@ -35,45 +35,6 @@ package struct PersonRecord: Sendable, Equatable {
     package var isForgotten: Bool { forgottenAt != nil }
 }
 
-/// A wallet (W1-W5).
-@WireFields
-package struct WalletRecord: Sendable, Equatable {
-    /// Its name (W2).
-    package var name: String
-    /// Its kind (W4).
-    package var kind: WalletKind
-    /// Its currency.
-    package var currency: Currency
-    /// Whether it counts in totals (W4).
-    package var isActive = true
-    /// Whether it was closed for good (W4).
-    package var isClosed = false
-    /// The tracked balance in minor units (W3): opening +/- live transactions and transfers; for
-    /// a liability (card, loan) what is owed, so its movements count negated (W1), as in the
-    /// wallet read model.
-    package var balanceMinorUnits: Int64
-    /// The latest balance point, which is the value of observed wallets (W5).
-    package var lastBalancePoint: BalanceRecorded?
-    /// Live transactions and transfers touching it (W4).
-    package var liveEntryCount = 0
-    /// Live transactions (not transfers) booked on it: a wallet closes only without any (W4);
-    /// the transfers that paid it off stay as history.
-    package var liveTransactionCount = 0
-    /// Its flow designations (N5), one per `fromMonth` (the latest set for it), `nil` first
-    /// then by month: what undo restores.
-    package var designations: [WalletDesignationSet] = []
-
-    /// +1 for assets, -1 for liabilities (``WalletKind/movementSign``).
-    var movementSign: Int64 { kind.movementSign }
-
-    /// The balance the close check uses: the last balance point for observed kinds (W5),
-    /// the tracked balance otherwise.
-    package var closingBalanceMinorUnits: Int64 {
-        if kind.isValueObserved, let point = lastBalancePoint { return point.balance.minorUnits }
-        return balanceMinorUnits
-    }
-}
-
 /// What a category holds, which its deletion checks (C3): kept by the validation state beside
 /// the budget read model's category book.
 @WireFields
@@ -117,18 +78,4 @@ package struct BudgetKey: Sendable, Hashable {
     package var categoryID: CategoryID
     /// The first period's start.
     package var fromPeriod: LocalDate
-}
-
-/// A balance point's key: a wallet and a date (W5). A wallet has at most one effective balance
-/// point a day; a later one on the same date replaces it.
-@WireFields
-package struct BalancePointKey: Sendable, Hashable, Comparable {
-    /// The wallet.
-    package var walletID: WalletID
-    /// The date of the balance.
-    package var date: LocalDate
-
-    package static func < (lhs: BalancePointKey, rhs: BalancePointKey) -> Bool {
-        (lhs.walletID, lhs.date) < (rhs.walletID, rhs.date)
-    }
 }

@@ -14,9 +14,9 @@ extension LedgerState {
         let effect = effect(of: event.payload)
         record(event, sequenceNumber: sequenceNumber, effect: effect)
         exposure.record(event.payload, in: self)
-        // The read models write the books (transactions, transfers, group expenses, categories,
-        // goals, debts); what the state derives from them (category counts, wallet balances,
-        // income sums) reads the record before and after.
+        // The read models write the books (wallets, transactions, transfers, group expenses,
+        // categories, goals, debts); what the state derives from them (category counts, income
+        // sums) reads the record before and after.
         let before = RecordsBefore(of: event.payload, in: self)
         readModels.apply(event, sequenceNumber: sequenceNumber)
         mutate(event.payload, before: before)
@@ -97,7 +97,7 @@ extension LedgerState {
             people[updated.personID]?.phone = updated.phone
         case .walletOpened, .walletRenamed, .walletKindChanged, .walletDeactivated, .walletReactivated,
              .walletClosed, .balanceRecorded, .balanceRemoved, .transferRecorded, .transferEdited, .transferDeleted, .walletDesignationSet:
-            mutateWallets(payload, before: before)
+            break  // the wallet read model's book is all they change
         case .categoryCreated, .categoryRenamed, .categoryDeactivated, .categoryReactivated, .categoryDeleted,
              .categoryUpdated, .categoriesReordered:
             mutateCategories(payload, before: before)
@@ -134,69 +134,6 @@ extension LedgerState {
         }
     }
 
-    private mutating func mutateWallets(_ payload: EventPayload, before: RecordsBefore) {
-        switch payload {
-        case .walletOpened(let opened):
-            wallets[opened.walletID] = WalletRecord(
-                name: opened.name, kind: opened.kind, currency: opened.currency,
-                balanceMinorUnits: opened.openingBalance.minorUnits)
-        case .walletRenamed(let renamed):
-            wallets[renamed.walletID]?.name = renamed.name
-        case .walletKindChanged(let changed):
-            wallets[changed.walletID]?.kind = changed.kind
-        case .walletDeactivated(let deactivated):
-            wallets[deactivated.walletID]?.isActive = false
-        case .walletReactivated(let reactivated):
-            wallets[reactivated.walletID]?.isActive = true
-        case .walletClosed(let closed):
-            wallets[closed.walletID]?.isClosed = true
-            wallets[closed.walletID]?.isActive = false
-        case .balanceRecorded(let point):
-            wallets[point.walletID]?.lastBalancePoint = point
-            balancePoints[BalancePointKey(walletID: point.walletID, date: point.date)] = point.balance
-        case .balanceRemoved(let removed):
-            balancePoints[BalancePointKey(walletID: removed.walletID, date: removed.date)] = nil
-            if wallets[removed.walletID]?.lastBalancePoint?.date == removed.date {
-                let latest = latestBalancePoint(of: removed.walletID)
-                wallets[removed.walletID]?.lastBalancePoint = latest
-            }
-        case .walletDesignationSet(let set):
-            let timeline = WalletDesignation.timeline(wallets[set.walletID]?.designations ?? [], adding: set)
-            wallets[set.walletID]?.designations = timeline
-        // The wallet read model wrote its one book of transfers; what the state derives (the
-        // wallets' live sums) follows what the book took, from the record before the event.
-        case .transferRecorded(let transfer):
-            guard before.transfer == nil, transfers[transfer.transferID] != nil else { return }
-            applyTransfer(transfer, sign: 1)
-        case .transferEdited(let edited):
-            guard let record = before.transfer, !record.isDeleted, transfers[edited.transfer.transferID]?.transfer == edited.transfer else { return }
-            applyTransfer(record.transfer, sign: -1)
-            applyTransfer(edited.transfer, sign: 1)
-        case .transferDeleted:
-            guard let record = before.transfer, !record.isDeleted else { return }
-            applyTransfer(record.transfer, sign: -1)
-        default:
-            break
-        }
-    }
-
-    /// The wallet's balance point with the latest date, once the last one was removed (W5).
-    private func latestBalancePoint(of walletID: WalletID) -> BalanceRecorded? {
-        balancePoints.filter { $0.key.walletID == walletID }.max { $0.key.date < $1.key.date }
-            .map { BalanceRecorded(walletID: walletID, date: $0.key.date, balance: $0.value) }
-    }
-
-    private mutating func applyTransfer(_ transfer: TransferRecorded, sign: Int64) {
-        if let from = wallets[transfer.fromWalletID] {
-            wallets[transfer.fromWalletID]?.balanceMinorUnits &-= from.movementSign &* sign &* transfer.amountSent.minorUnits
-        }
-        if let to = wallets[transfer.toWalletID] {
-            wallets[transfer.toWalletID]?.balanceMinorUnits &+= to.movementSign &* sign &* transfer.amountReceived.minorUnits
-        }
-        wallets[transfer.fromWalletID]?.liveEntryCount += Int(sign)
-        wallets[transfer.toWalletID]?.liveEntryCount += Int(sign)
-    }
-
     private mutating func mutateCategories(_ payload: EventPayload, before: RecordsBefore) {
         switch payload {
         case .categoryCreated(let created):
@@ -224,24 +161,16 @@ extension LedgerState {
 }
 
 /// The records an event changes in the read models' books (``LedgerState/transactions``,
-/// ``LedgerState/transfers``, ``LedgerState/groupExpenses``), as they were before it: what the state's own part of the fold
+/// ``LedgerState/groupExpenses``), as they were before it: what the state's own part of the fold
 /// compares with the books after the read models applied the event.
 struct RecordsBefore {
     var transaction: TransactionRecord?
-    var transfer: TransferRecord?
     var groupExpense: GroupExpenseRecord?
     /// How many transactions a category deleted with a target had (C3): the book moves them.
     var categoryTransactionCount = 0
 
     init(of payload: EventPayload, in state: LedgerState) {
         transaction = payload.changedTransactionID.flatMap { state.transactions[$0] }
-        let transferID: TransferID? = switch payload {
-        case .transferRecorded(let recorded): recorded.transferID
-        case .transferEdited(let edited): edited.transfer.transferID
-        case .transferDeleted(let deleted): deleted.transferID
-        default: nil
-        }
-        transfer = transferID.flatMap { state.transfers[$0] }
         groupExpense = DebtProjection.groupExpenseID(changedBy: payload).flatMap { state.groupExpenses[$0] }
         if case .categoryDeleted(let deleted) = payload, deleted.reassignedTo != nil {
             categoryTransactionCount = state.readModels.transactionIDs(in: deleted.categoryID).count

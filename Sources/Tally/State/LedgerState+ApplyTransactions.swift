@@ -52,14 +52,9 @@ extension LedgerState {
         applyLiveEffects(details, sign: 1)
     }
 
-    /// Adds (`sign` 1) or removes (-1) a live transaction's effect on its wallet and on income.
+    /// Adds (`sign` 1) or removes (-1) a live transaction's income (S4: ``incomeByDate``); its
+    /// wallet's balance is the wallet read model's.
     private mutating func applyLiveEffects(_ details: TransactionDetails, sign: Int64) {
-        let signedAmount = details.kind == .income ? details.amount.minorUnits : 0 &- details.amount.minorUnits
-        if let wallet = wallets[details.walletID] {
-            wallets[details.walletID]?.balanceMinorUnits &+= wallet.movementSign &* sign &* signedAmount
-        }
-        wallets[details.walletID]?.liveEntryCount += Int(sign)
-        wallets[details.walletID]?.liveTransactionCount += Int(sign)
         if details.kind == .income, details.amount.currency == household?.baseCurrency {
             var payers = incomeByDate[details.date] ?? [:]
             let sum = (payers[details.payer] ?? 0) + Int128(sign) * Int128(details.amount.minorUnits)

@@ -185,17 +185,15 @@ extension LedgerState {
             return EventEffect(owned: [.wallet(closed.walletID)])
         case .balanceRecorded(let point):
             // W5: undo removes the point and puts back the one it replaced on that date, if any.
-            let key = BalancePointKey(walletID: point.walletID, date: point.date)
-            let replaced = balancePoints[key].map { [EventPayload.balanceRecorded(BalanceRecorded(walletID: point.walletID, date: point.date, balance: $0))] } ?? []
+            let replaced = readModels.wallets.balancePoint(of: point.walletID, on: point.date).map { [EventPayload.balanceRecorded(BalanceRecorded(walletID: point.walletID, date: point.date, balance: $0))] } ?? []
             return EventEffect(owned: [.balancePoints(point.walletID)], referenced: [.wallet(point.walletID)],
                                inverse: [.balanceRemoved(BalanceRemoved(walletID: point.walletID, date: point.date))] + replaced)
         case .balanceRemoved(let removed):
-            let key = BalancePointKey(walletID: removed.walletID, date: removed.date)
-            let restored = balancePoints[key].map { [EventPayload.balanceRecorded(BalanceRecorded(walletID: removed.walletID, date: removed.date, balance: $0))] }
+            let restored = readModels.wallets.balancePoint(of: removed.walletID, on: removed.date).map { [EventPayload.balanceRecorded(BalanceRecorded(walletID: removed.walletID, date: removed.date, balance: $0))] }
             return EventEffect(owned: [.balancePoints(removed.walletID)], referenced: [.wallet(removed.walletID)], inverse: restored)
         case .walletDesignationSet(let set):
             // Undo puts back the timeline's entry for that month, or removes it when there was none (N5).
-            let previous = wallets[set.walletID]?.designations.first { $0.fromMonth == set.fromMonth }?.designation
+            let previous = readModels.wallets.designations(of: set.walletID).first { $0.fromMonth == set.fromMonth }?.designation
             return EventEffect(
                 owned: [.walletDesignation(set.walletID)], referenced: [.wallet(set.walletID)],
                 inverse: [.walletDesignationSet(WalletDesignationSet(walletID: set.walletID, designation: previous, fromMonth: set.fromMonth))])

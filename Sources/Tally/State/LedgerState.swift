@@ -11,22 +11,23 @@ import TallyStore
 /// replaying the journal at open and when rebuilding the store, so the state after reopening
 /// equals the state before closing. It folds the read models (``readModels``) too, once per
 /// event: a transaction is one record in their book, which validation reads (``transactions``).
-/// Balances here exist for the W4 close check, debts for H4 and S6. Package-internal, with
+/// Wallet balances, debts and budgets are the read models'. Package-internal, with
 /// every type only it reaches (Docs/Architecture.md, "Public surface"): hosts read the read
 /// models.
 ///
 /// Every map here that grows with the history or the household is persistent (`TreeDictionary`,
 /// `TreeSet`): the acknowledged state and validation's head share their storage (a written
 /// batch carries the state after it, ``Ledger``), so a command's fold copies only the paths it
-/// changes, never a whole map. The small live maps (wallets, categories) stay plain
-/// dictionaries: copied whole, they cost less than a trie's lookups.
+/// changes, never a whole map. The small live maps stay plain dictionaries: copied whole,
+/// they cost less than a trie's lookups.
 package struct LedgerState: Sendable, Equatable {
     /// The household, once created (H1).
     package internal(set) var household: HouseholdRecord?
     /// Members and contacts by id (H3).
     package internal(set) var people: TreeDictionary<PersonID, PersonRecord> = [:]
-    /// Wallets by id (W1).
-    package internal(set) var wallets: [WalletID: WalletRecord] = [:]
+    /// Wallets by id (W1, W4): the wallet read model's one book, which the same fold writes
+    /// (``readModels``); their balances, balance points (W5) and designations (N5) are its too.
+    package var wallets: [WalletID: WalletRecord] { readModels.wallets.wallets }
     /// Categories by id, deleted ones included (C1-C3): the budget read model's one book, which
     /// the same fold writes (``readModels``).
     package var categories: [CategoryID: CategoryRecord] { readModels.budgets.categories }
@@ -65,9 +66,6 @@ package struct LedgerState: Sendable, Equatable {
     /// Budget allocations by category and first period (B2); a `nil` amount is a removal: the
     /// category is not budgeted from that period on (`BudgetRemoved`).
     package internal(set) var budgets: TreeDictionary<BudgetKey, Money?> = [:]
-    /// The effective balance point of each wallet and date (W5): what removing or undoing one
-    /// compensates with.
-    package internal(set) var balancePoints: TreeDictionary<BalancePointKey, Money> = [:]
     /// The current income settings (B7).
     package internal(set) var incomeSettings: IncomeSettingsSet?
     /// Scenarios and alert settings (R3, R6).

@@ -1,4 +1,5 @@
 import TallyModel
+import TallyProjections
 
 extension CommandExecutor {
     func validateWallet(_ command: Command) throws(LedgerError) -> [EventPayload] {
@@ -19,16 +20,17 @@ extension CommandExecutor {
             return [.walletRenamed(WalletRenamed(walletID: id, name: name))]
         case .changeWalletKind(let id, let kind):
             let wallet = try existingWallet(id)
-            guard wallet.liveEntryCount == 0 else {
-                throw .violation(.walletHasTransactions, "the kind of \(wallet.name) cannot change: it has \(wallet.liveEntryCount) live transactions or transfers")
+            let entries = state.readModels.wallets.liveEntryCount(of: id)
+            guard entries == 0 else {
+                throw .violation(.walletHasTransactions, "the kind of \(wallet.name) cannot change: it has \(entries) live transactions or transfers")
             }
             return [.walletKindChanged(WalletKindChanged(walletID: id, kind: kind))]
         case .deactivateWallet(let id):
-            let wallet = try existingWallet(id)
+            let wallet = try openWallet(id)
             guard wallet.isActive else { throw .violation(.walletStateUnchanged, "\(wallet.name) is inactive already") }
             return [.walletDeactivated(WalletDeactivated(walletID: id))]
         case .reactivateWallet(let id):
-            let wallet = try existingWallet(id)
+            let wallet = try openWallet(id)
             guard !wallet.isActive else { throw .violation(.walletStateUnchanged, "\(wallet.name) is active already") }
             return [.walletReactivated(WalletReactivated(walletID: id))]
         case .closeWallet(let id, let closedOn):
@@ -107,7 +109,7 @@ extension CommandExecutor {
     /// be closed (W4: a closed wallet keeps the value it closed with).
     private func balancePointWallet(_ id: WalletID, date: LocalDate, verb: String) throws(LedgerError) -> WalletRecord {
         let wallet = try existingWallet(id)
-        guard state.balancePoints[BalancePointKey(walletID: id, date: date)] != nil else {
+        guard state.readModels.wallets.balancePoint(of: id, on: date) != nil else {
             throw .violation(.unknownBalancePoint, "\(wallet.name) has no balance point on \(date); record one with recordBalance")
         }
         guard !wallet.isClosed else {
@@ -119,12 +121,16 @@ extension CommandExecutor {
     private func closeWallet(_ id: WalletID, closedOn: LocalDate) throws(LedgerError) -> [EventPayload] {
         let wallet = try existingWallet(id)
         guard !wallet.isClosed else { throw .violation(.walletInactive, "\(wallet.name) is closed already") }
-        guard wallet.closingBalanceMinorUnits == 0 else {
-            let balance = Money(minorUnits: wallet.closingBalanceMinorUnits, currency: wallet.currency)
-            throw .violation(.walletBalanceNotZero, "\(wallet.name) has a balance of \(balance.formatted()); move it out before closing")
+        // The value the read model shows (W3; for an observed kind its latest point and what
+        // moved after it, W5), in Int128: a balance past Int64 is not zero either.
+        let value = state.readModels.wallets.currentValue(of: id) ?? 0
+        guard value == 0 else {
+            let shown = Int64(exactly: value).map { Money(minorUnits: $0, currency: wallet.currency).formatted() } ?? "\(value) minor units of \(wallet.currency)"
+            throw .violation(.walletBalanceNotZero, "\(wallet.name) has a balance of \(shown); move it out before closing")
         }
-        guard wallet.liveTransactionCount == 0 else {
-            throw .violation(.walletHasTransactions, "\(wallet.name) has \(wallet.liveTransactionCount) live transactions; delete or move them, or deactivate the wallet instead")
+        let transactions = state.readModels.wallets.liveTransactionCount(of: id)
+        guard transactions == 0 else {
+            throw .violation(.walletHasTransactions, "\(wallet.name) has \(transactions) live transactions; delete or move them, or deactivate the wallet instead")
         }
         return [.walletClosed(WalletClosed(walletID: id, closedOn: closedOn))]
     }
@@ -140,6 +146,14 @@ extension CommandExecutor {
     /// The wallet with `id`, whatever its state.
     func existingWallet(_ id: WalletID) throws(LedgerError) -> WalletRecord {
         guard let wallet = state.wallets[id] else { throw .violation(.unknownWallet, "no wallet has id \(id)") }
+        return wallet
+    }
+
+    /// The wallet with `id` if it is not closed (W4: a closed wallet is neither deactivated nor
+    /// reactivated; it stays out of totals for good).
+    private func openWallet(_ id: WalletID) throws(LedgerError) -> WalletRecord {
+        let wallet = try existingWallet(id)
+        guard !wallet.isClosed else { throw .violation(.walletInactive, "\(wallet.name) is closed for good") }
         return wallet
     }
 

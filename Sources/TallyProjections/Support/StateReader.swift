@@ -99,7 +99,9 @@ enum StateFormat {
     /// milestones). 15: the transaction book's (category, transaction) index follows the book
     /// (it was the engine's). 16: the budgets' category book is the engine's too: a category
     /// record ends with whether shared transactions may use it and whether it is a preset.
-    static let version: UInt64 = 16
+    /// 17: the wallets are the engine's one book too; the movement index counts each wallet's
+    /// live transfers after its live transactions.
+    static let version: UInt64 = 17
 }
 
 extension BinaryWriter {

@@ -12,6 +12,9 @@ import TallyModel
 struct WalletMovementIndex: Hashable, Sendable {
     private(set) var dailySums: [WalletID: TreeDictionary<LocalDate, Int128>] = [:]
     private(set) var liveTransactionCounts: [WalletID: Int] = [:]
+    /// How many live transfers touch each wallet (W4: a wallet's kind changes only without
+    /// any live transaction or transfer).
+    private(set) var liveTransferCounts: [WalletID: Int] = [:]
     /// How many live transactions and transfers each business day has (the months a net-worth
     /// series spans, N2).
     private(set) var liveDays: TreeDictionary<LocalDate, Int> = [:]
@@ -32,6 +35,10 @@ struct WalletMovementIndex: Hashable, Sendable {
     mutating func add(_ transfer: TransferRecord, direction: Int) {
         add(-Int128(transfer.amountSent.minorUnits) * Int128(direction), to: transfer.fromWalletID, on: transfer.date)
         add(Int128(transfer.amountReceived.minorUnits) * Int128(direction), to: transfer.toWalletID, on: transfer.date)
+        for walletID in [transfer.fromWalletID, transfer.toWalletID] {
+            let count = liveTransferCounts[walletID, default: 0] + direction
+            liveTransferCounts[walletID] = count == 0 ? nil : count
+        }
         countDay(transfer.date, direction)
     }
 
@@ -53,12 +60,14 @@ extension WalletMovementIndex: StateCodable {
     func encode(to writer: inout BinaryWriter) {
         writer.write(dailySums)
         writer.write(liveTransactionCounts)
+        writer.write(liveTransferCounts)
         writer.write(liveDays)
     }
 
     init(from reader: inout StateReader) throws(ProjectionError) {
         dailySums = try reader.read()
         liveTransactionCounts = try reader.read()
+        liveTransferCounts = try reader.read()
         liveDays = try reader.read()
         for (walletID, days) in dailySums {
             // Checked: damaged bytes can decode to sums no history adds up to.

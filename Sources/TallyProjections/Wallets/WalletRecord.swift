@@ -1,23 +1,32 @@
 import TallyModel
 
-/// A wallet as the wallet projection keeps it (W1, W4).
+/// A wallet (W1, W4): the wallet read model's one book of them, which the engine's validation
+/// reads too (its balance, balance points, designations and live entries are the read model's
+/// as well: ``WalletProjection``).
 @StateFields
-struct WalletRecord: Hashable, Sendable {
-    let walletID: WalletID
-    var name: String
-    var kind: WalletKind
-    let currency: Currency
-    let openingBalance: Money
-    let openedOn: LocalDate
-    let owner: PersonID?
-    var isActive: Bool
-    var closedOn: LocalDate?
+package struct WalletRecord: Hashable, Sendable {
+    package let walletID: WalletID
+    /// Its name (W2).
+    package var name: String
+    /// Its kind (W4).
+    package var kind: WalletKind
+    package let currency: Currency
+    package let openingBalance: Money
+    package let openedOn: LocalDate
+    package let owner: PersonID?
+    /// Whether it counts in totals (W4); a closed wallet stays as it was.
+    package var isActive: Bool
+    /// The day it was closed for good (W4).
+    package var closedOn: LocalDate?
+
+    /// Whether it was closed for good (W4).
+    package var isClosed: Bool { closedOn != nil }
 
     /// Whether the wallet counts in totals: active and not closed (W4, US-012).
     var countsInTotals: Bool { isActive && closedOn == nil }
 
     /// +1 for assets, -1 for liabilities (``WalletKind/movementSign``).
-    var movementSign: Int64 { kind.movementSign }
+    package var movementSign: Int64 { kind.movementSign }
 }
 
 extension WalletRecord: StateCodable {}

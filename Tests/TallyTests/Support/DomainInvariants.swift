@@ -15,7 +15,7 @@ enum DomainInvariants {
         for committed in events { messages += fold.apply(committed) }
         messages += groupBalancesSumToZero(readModels)
         messages += groupBalancesAgree(readModels, state)
-        messages += walletBalances(fold, readModels, state)
+        messages += walletBalances(fold, readModels)
         messages += householdDebts(fold, readModels, state)
         messages += settledTransactionsUnchanged(fold, readModels)
         return messages
@@ -50,10 +50,10 @@ enum DomainInvariants {
         return messages
     }
 
-    /// W3: for transaction-tracked wallets, the read model's and the validation state's balance
-    /// equal the opening balance and the live flow (income - expenses - transfers out +
+    /// W3: for transaction-tracked wallets, the read model's balance (which the W4 close check
+    /// reads too) equals the opening balance and the live flow (income - expenses - transfers out +
     /// transfers in), the flow negated for a liability (the balance is the amount owed, W1).
-    static func walletBalances(_ fold: IndependentFold, _ readModels: Projections, _ state: LedgerState) -> [String] {
+    static func walletBalances(_ fold: IndependentFold, _ readModels: Projections) -> [String] {
         var messages: [String] = []
         for (walletID, opened) in fold.wallets.sorted(by: { $0.key < $1.key }) where !opened.kind.isValueObserved {
             // The read model holds what a liability (card, loan) owes: movements count negated.
@@ -63,11 +63,6 @@ enum DomainInvariants {
             let projected = (try? readModels.wallets.balance(of: walletID))??.minorUnits
             if projected != owedOrHeld {
                 messages.append("W3: wallet \(opened.name) read model balance \(projected.map(String.init) ?? "nil"), recomputed \(owedOrHeld)")
-            }
-            // The validation state (its W4 close check) uses the same convention.
-            let validated = state.wallets[walletID]?.balanceMinorUnits
-            if validated != owedOrHeld {
-                messages.append("W3: wallet \(opened.name) validation balance \(validated.map(String.init) ?? "nil"), recomputed \(owedOrHeld)")
             }
         }
         return messages
