@@ -110,9 +110,8 @@ public enum LedgerReset {
         }
         if keep.contains(.budgets) {
             var latest: [CategoryID: (LocalDate, Money?)] = [:]
-            for (key, amount) in state.budgets where keptCategories.contains(key.categoryID) {
-                if let current = latest[key.categoryID], current.0 > key.fromPeriod { continue }
-                latest[key.categoryID] = (key.fromPeriod, amount)
+            for entry in history.readModels.budgets.allocationEntries where keptCategories.contains(entry.categoryID) {
+                latest[entry.categoryID] = (entry.fromPeriod, entry.amount)  // by first period: the last is in force
             }
             for (category, entry) in latest.sorted(by: { $0.key < $1.key }) {
                 guard let amount = entry.1 else { continue }

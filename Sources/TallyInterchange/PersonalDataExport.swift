@@ -239,8 +239,8 @@ public struct PersonalDataExport: Codable, Sendable, Equatable {
             },
             settlements: settlements,
             debts: try debts(of: personID, in: history.readModels.debts),
-            budgets: state.budgets.sorted { ($0.key.fromPeriod, $0.key.categoryID) < ($1.key.fromPeriod, $1.key.categoryID) }.map { key, amount in
-                Budget(category: key.categoryID.description, fromPeriod: key.fromPeriod.isoString, amount: amount.map { Amount($0) })
+            budgets: history.readModels.budgets.allocationEntries.sorted { ($0.fromPeriod, $0.categoryID) < ($1.fromPeriod, $1.categoryID) }.map { entry in
+                Budget(category: entry.categoryID.description, fromPeriod: entry.fromPeriod.isoString, amount: entry.amount.map { Amount($0) })
             })
     }
 

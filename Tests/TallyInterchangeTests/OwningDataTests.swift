@@ -29,7 +29,7 @@ struct OwningDataTests {
         #expect(reset.state.people.allSatisfy { $0.value.name == history.state.people[$0.key]?.name }, "names carried over, readable")
         #expect(try Self.balances(reset) == Self.balances(history), "every open wallet at its balance")
         #expect(reset.state.transactions.allEntries.isEmpty && reset.state.transfers.allEntries.isEmpty)
-        #expect(reset.state.budgets.isEmpty)
+        #expect(reset.readModels.budgets.allocationEntries.isEmpty)
         #expect(reset.state.categories.values.allSatisfy(\.isPreset) && reset.state.categories.count == CategoryPresets.all.count)
         #expect(try LedgerAudit.audit(at: directory).isClean)
         #expect(report.replacedLedgerKeptAt == LedgerDirectory(directory).replaced(number: 1))
@@ -56,14 +56,14 @@ struct OwningDataTests {
     func resetKeepingBudgets() async throws {
         let (directory, history) = try await InterchangeLedgerTests.makeLedger()
         var latest: [CategoryID: (LocalDate, Money?)] = [:]
-        for (key, amount) in history.state.budgets where (latest[key.categoryID]?.0).map({ $0 <= key.fromPeriod }) ?? true {
-            latest[key.categoryID] = (key.fromPeriod, amount)
+        for entry in history.readModels.budgets.allocationEntries where (latest[entry.categoryID]?.0).map({ $0 <= entry.fromPeriod }) ?? true {
+            latest[entry.categoryID] = (entry.fromPeriod, entry.amount)
         }
         let expected = latest.compactMapValues { $0.1 }
         #expect(!expected.isEmpty, "the example household has budgets")
         _ = try await LedgerReset.reset(ledgerAt: directory, keeping: [.categories, .budgets], on: try Self.resetOn(), recordedAt: Self.resetAt)
         let reset = try LedgerHistory.load(at: directory)
-        let kept = Dictionary(uniqueKeysWithValues: reset.state.budgets.compactMap { key, amount in amount.map { (key.categoryID, $0) } })
+        let kept = Dictionary(uniqueKeysWithValues: reset.readModels.budgets.allocationEntries.compactMap { entry in entry.amount.map { (entry.categoryID, $0) } })
         #expect(kept == expected)
         #expect(reset.state.wallets.isEmpty, "wallets were not asked for")
     }

@@ -37,7 +37,9 @@ extension LedgerState {
     /// v19: no category records or order: the state reads the budget read model's book and
     /// keeps each category's counts (``CategoryCounts``).
     /// v20: no wallets or balance points: the state reads the wallet read model's book.
-    static let checkpointMagic = "tally.ledgerState.v20"
+    /// v21: no income per date (S4 reads the budget read model's date index), no budget
+    /// allocations or income settings (B2, B7: the budget read model's).
+    static let checkpointMagic = "tally.ledgerState.v21"
 
     /// The read models, with the one transaction book, are the checkpoint's other section.
     /// - Parameter archived: the command history's archived maps (``ArchivedMap``) are in the checkpoint archive
@@ -53,26 +55,8 @@ extension LedgerState {
         writer.writeSorted(templates)
         writer.write(splitRatio)
         periods.write(to: &writer)
-        let budgetEntries = budgets.sorted { ($0.key.categoryID, $0.key.fromPeriod) < ($1.key.categoryID, $1.key.fromPeriod) }
-        writer.writeVarUInt(UInt64(budgetEntries.count))
-        for (key, amount) in budgetEntries {
-            writer.write(key); writer.write(amount)
-        }
-        writer.write(incomeSettings)
         history.write(to: &writer, inline: !archived)
         exposure.write(to: &writer)
-        let incomeDays = incomeByDate.sorted { $0.key < $1.key }
-        writer.writeVarUInt(UInt64(incomeDays.count))
-        for (date, payers) in incomeDays {
-            writer.write(date)
-            let sorted = payers.sorted { $0.key < $1.key }
-            writer.writeVarUInt(UInt64(sorted.count))
-            for (payer, amount) in sorted {
-                writer.write(payer)
-                writer.writeVarInt(Int64(truncatingIfNeeded: amount >> 64))  // Int128, exact: high half,
-                writer.writeVarUInt(UInt64(truncatingIfNeeded: amount))      // then low half
-            }
-        }
         planning.write(to: &writer)
         writer.write(importMappings.sorted { $0.key < $1.key }.map(\.value))
         return writer.bytes
@@ -93,26 +77,8 @@ extension LedgerState {
         templates = try reader.readDictionary()
         splitRatio = try reader.read()
         periods = try PeriodSchedule(from: &reader)
-        let budgetCount = try reader.readCount(elementBytesMin: 17)
-        for _ in 0..<budgetCount {
-            let key: BudgetKey = try reader.read()
-            let amount: Money? = try reader.read()
-            budgets[key] = .some(amount)
-        }
-        incomeSettings = try reader.read()
         history = try CommandHistory(from: &reader)
         exposure = try MoneyExposure(from: &reader)
-        for _ in 0..<(try reader.readCount(elementBytesMin: 17)) {
-            let date: LocalDate = try reader.read()
-            var payers: [PersonID: Int128] = [:]
-            for _ in 0..<(try reader.readCount(elementBytesMin: 18)) {
-                let payer: PersonID = try reader.read()
-                let high = try reader.readVarInt()
-                let low = try reader.readVarUInt()
-                payers[payer] = Int128(high) << 64 | Int128(low)
-            }
-            incomeByDate[date] = payers
-        }
         planning = try PlanningBook(from: &reader)
         for mapping in try reader.read([ImportMappingSaved].self) { importMappings[mapping.name.lowercased()] = mapping }
         try reader.finish()
@@ -189,7 +155,6 @@ extension PersonRecord: WireValue {}
 extension CategoryCounts: WireValue {}
 extension TemplateRecord: WireValue {}
 extension PostedOccurrence: WireValue {}
-extension BudgetKey: WireValue {}
 
 /// The paydays (each rule's day, first date and sequence number) and the last closed period;
 /// the open period is derived from them when read.

@@ -70,12 +70,3 @@ package struct PostedOccurrence: Sendable, Equatable {
     /// The transaction recorded for it.
     package var transactionID: TransactionID
 }
-
-/// A budget allocation's key: a category and the first period it applies to (B2).
-@WireFields
-package struct BudgetKey: Sendable, Hashable {
-    /// The category.
-    package var categoryID: CategoryID
-    /// The first period's start.
-    package var fromPeriod: LocalDate
-}

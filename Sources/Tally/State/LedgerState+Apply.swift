@@ -15,8 +15,8 @@ extension LedgerState {
         record(event, sequenceNumber: sequenceNumber, effect: effect)
         exposure.record(event.payload, in: self)
         // The read models write the books (wallets, transactions, transfers, group expenses,
-        // categories, goals, debts); what the state derives from them (category counts, income
-        // sums) reads the record before and after.
+        // categories, goals, debts); what the state derives from them (category counts) reads
+        // the record before and after.
         let before = RecordsBefore(of: event.payload, in: self)
         readModels.apply(event, sequenceNumber: sequenceNumber)
         mutate(event.payload, before: before)
@@ -116,12 +116,10 @@ extension LedgerState {
             periods.apply(set, sequenceNumber: nextSequenceNumber - 1)
         case .periodClosed(let closed):
             periods.apply(closed)
-        case .budgetAllocated(let allocated):
-            budgets[BudgetKey(categoryID: allocated.categoryID, fromPeriod: allocated.fromPeriod)] = .some(allocated.amount)
-        case .budgetRemoved(let removed):
-            budgets[BudgetKey(categoryID: removed.categoryID, fromPeriod: removed.fromPeriod)] = .some(nil)
-        case .incomeSettingsSet(let settings):
-            incomeSettings = settings
+        case .budgetAllocated, .budgetRemoved:
+            break  // the budget read model's allocations are all they change
+        case .incomeSettingsSet:
+            break  // the budget read model's settings are all it changes
         case .goalCreated, .goalUpdated, .goalAmountSet, .goalDeleted, .goalRestored, .scenarioSaved, .scenarioDeleted,
              .scenarioActivated, .alertSettingsSet:
             planning.apply(payload)

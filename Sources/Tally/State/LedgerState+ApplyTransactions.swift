@@ -4,7 +4,7 @@ import TallyProjections
 extension LedgerState {
     /// What a transaction event changes besides its record, which the read models' fold wrote
     /// into the one book already (``readModels``, with its category index): category counts,
-    /// the live sums.
+    /// template postings.
     /// `before` is the record before the event; a change the book refused changes nothing here.
     mutating func mutateTransactions(_ payload: EventPayload, before: TransactionRecord?) {
         switch payload {
@@ -15,16 +15,8 @@ extension LedgerState {
             templates[activated.templateID]?.recordPosted(activated.details.date, activated.transactionID)
         case .transactionEdited(let edited):
             guard let record = before, let after = transactions[edited.transactionID], after.details == edited.details else { return }
-            if !record.isDeleted { applyLiveEffects(record.details, sign: -1) }
             categoryCounts[record.details.categoryID]?.entries -= 1
             categoryCounts[edited.details.categoryID]?.entries += 1
-            if !record.isDeleted { applyLiveEffects(edited.details, sign: 1) }
-        case .transactionDeleted:
-            guard let record = before, !record.isDeleted else { return }
-            applyLiveEffects(record.details, sign: -1)
-        case .transactionRestored:
-            guard let record = before, record.isDeleted else { return }
-            applyLiveEffects(record.details, sign: 1)
         case .templateCreated(let created):
             templates[created.templateID] = TemplateRecord(
                 details: created.details,
@@ -49,18 +41,6 @@ extension LedgerState {
         guard before == nil, let details = transactions[id]?.details else { return }
         hasTransactions = true
         categoryCounts[details.categoryID]?.entries += 1
-        applyLiveEffects(details, sign: 1)
-    }
-
-    /// Adds (`sign` 1) or removes (-1) a live transaction's income (S4: ``incomeByDate``); its
-    /// wallet's balance is the wallet read model's.
-    private mutating func applyLiveEffects(_ details: TransactionDetails, sign: Int64) {
-        if details.kind == .income, details.amount.currency == household?.baseCurrency {
-            var payers = incomeByDate[details.date] ?? [:]
-            let sum = (payers[details.payer] ?? 0) + Int128(sign) * Int128(details.amount.minorUnits)
-            payers[details.payer] = sum == 0 ? nil : sum
-            incomeByDate[details.date] = payers.isEmpty ? nil : payers
-        }
     }
 
     /// Keeps the categories' group expense counts (C3) as the debt read model's book recorded

@@ -110,10 +110,9 @@ extension LedgerState {
     }
 
     /// The allocation of a category in force for the period starting at `date` (B2); `nil` when
-    /// the category is not budgeted then (never allocated, or removed).
+    /// the category is not budgeted then (never allocated, or removed): the budget read model's.
     func budgetAmount(for category: CategoryID, at date: LocalDate) -> Money? {
-        budgets.filter { $0.key.categoryID == category && $0.key.fromPeriod <= date }
-            .max { $0.key.fromPeriod < $1.key.fromPeriod }?.value
+        readModels.budgets.allocation(of: category, forPeriodStarting: date)
     }
 
     /// The event that puts back, from `date` on, the allocation in force there now (T5): a

@@ -55,19 +55,13 @@ package struct LedgerState: Sendable, Equatable {
     /// Recorded settlements by id (S6): the debt read model's one book, which the same fold
     /// writes (``readModels``); validation reads which ids are taken.
     package var settlements: ArchivedMap<SettlementID, SettlementRecord> { readModels.debts.settlements }
-    /// Live income transactions in the base currency, summed per business date and payer:
-    /// what income-based ratios (S4) read for a period without reading every transaction.
-    var incomeByDate: TreeDictionary<LocalDate, [PersonID: Int128]> = [:]
     /// Pairwise household debts and group balances (S5, S7, H4), the settled items and the
     /// rule of what a settlement covers (S6): the debt read model, which the same fold writes.
     package var debts: DebtProjection { readModels.debts }
     /// The payday schedule and the open period (B1, B6).
     package internal(set) var periods = PeriodSchedule()
-    /// Budget allocations by category and first period (B2); a `nil` amount is a removal: the
-    /// category is not budgeted from that period on (`BudgetRemoved`).
-    package internal(set) var budgets: TreeDictionary<BudgetKey, Money?> = [:]
-    /// The current income settings (B7).
-    package internal(set) var incomeSettings: IncomeSettingsSet?
+    /// The current income settings (B7): the budget read model's, which the same fold writes.
+    package var incomeSettings: IncomeSettingsSet? { readModels.budgets.incomeSettings }
     /// Scenarios and alert settings (R3, R6).
     package internal(set) var planning = PlanningBook()
     /// Goals by id, deleted ones included (R2): the goal read model's one book, which the same

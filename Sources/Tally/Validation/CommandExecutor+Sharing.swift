@@ -174,13 +174,9 @@ extension CommandExecutor {
     /// S4: ratios from each member's income in the last closed period; `nil` (fall back to
     /// the given manual ratios) when no income is known or a member would get under 1%.
     private func incomeBasedRatios() -> [MemberRatio]? {
-        guard let period = state.periods.lastClosed, state.household?.baseCurrency != nil else { return nil }
+        guard let period = state.periods.lastClosed, let base = state.household?.baseCurrency else { return nil }
         let members = state.activeMembers
-        // Live income in the base currency per date and payer (`LedgerState.incomeByDate`).
-        var sums: [PersonID: Int128] = [:]
-        for (date, payers) in state.incomeByDate where (period.periodStart...period.periodEnd).contains(date) {
-            for (payer, amount) in payers where members.contains(payer) { sums[payer, default: 0] += amount }
-        }
+        let sums = state.readModels.budgets.liveIncomeByPayer(datedIn: period.periodStart...period.periodEnd, currency: base)
         // Saturating: the sum only weighs ratios, and a journal from before the G1 limits may exceed Int64.
         let incomes = sums.mapValues { Int64(clamping: $0) }
         let weights = members.map { (key: $0, weight: incomes[$0] ?? 0) }

@@ -11,9 +11,9 @@ extension BudgetProjection {
     }
 
     /// Live income transactions of the selected categories dated in the window, oldest first.
-    func detectedIncomes(_ period: PayPeriod, _ settings: IncomeSettings) -> [(id: TransactionID, record: TransactionRecord)] {
-        let window = incomeWindow(period, graceDays: settings.graceDays)
-        let selected = Set(settings.categoryIDs)
+    func detectedIncomes(_ period: PayPeriod, _ settings: IncomeSettingsSet) -> [(id: TransactionID, record: TransactionRecord)] {
+        let window = incomeWindow(period, graceDays: min(max(settings.graceDays, 0), 31))
+        let selected = Set(settings.incomeCategoryIDs)
         return transactions(datedIn: window).filter { _, record in
             record.isLive && record.details.kind == .income && selected.contains(category(of: record))
         }
@@ -71,5 +71,17 @@ extension BudgetProjection {
         }
         let amount = try sum.money(rule: "B7", subject: "detected income")
         return (IncomeSummary(source: .detected, amount: amount, counted: counted, flaggedBonuses: flagged), sum)
+    }
+
+    /// Live income in `currency` dated in `range`, summed per payer: what income-based split
+    /// ratios weigh (S4, the engine's validation). One key range of the date index, so the cost
+    /// is the period's transactions, not the history's.
+    package func liveIncomeByPayer(datedIn range: ClosedRange<LocalDate>, currency: Currency) -> [PersonID: Int128] {
+        var sums: [PersonID: Int128] = [:]
+        for (_, record) in transactions(datedIn: range)
+        where record.isLive && record.details.kind == .income && record.details.amount.currency == currency {
+            sums[record.details.payer, default: 0] += Int128(record.details.amount.minorUnits)
+        }
+        return sums
     }
 }

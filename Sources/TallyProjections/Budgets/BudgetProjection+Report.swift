@@ -19,9 +19,20 @@ extension BudgetProjection {
 
     /// The allocation of a category in effect for a period starting on `start` (B2): the latest
     /// `BudgetAllocated` with `fromPeriod <= start` (ties: the later event); `nil` when there is
-    /// none or the latest is a `BudgetRemoved`.
-    func allocation(of categoryID: CategoryID, forPeriodStarting start: LocalDate) -> Money? {
+    /// none or the latest is a `BudgetRemoved`. The engine's validation reads it too.
+    package func allocation(of categoryID: CategoryID, forPeriodStarting start: LocalDate) -> Money? {
         allocations[categoryID]?.last { $0.fromPeriod <= start }?.amount
+    }
+
+    /// Every (category, first period) allocation as last set (B2; a `nil` amount: removed from
+    /// that period on), by category then first period: what exports and resets list.
+    package var allocationEntries: [(categoryID: CategoryID, fromPeriod: LocalDate, amount: Money?)] {
+        allocations.keys.sorted().flatMap { categoryID in
+            // Sorted by (first period, sequence number): the last of each first period counts.
+            var latest: [LocalDate: Money?] = [:]
+            for record in allocations[categoryID] ?? [] { latest[record.fromPeriod] = .some(record.amount) }
+            return latest.keys.sorted().map { (categoryID: categoryID, fromPeriod: $0, amount: latest[$0] ?? nil) }
+        }
     }
 
     /// `money` in the budget currency at `date`, exact (G2: totals add these and round once);

@@ -11,7 +11,7 @@ extension BudgetProjection: ProjectionState {
         categoryOrder.encode(to: &writer)  // `write` is ambiguous for an array of ids (StateCodable and WireValue)
         writer.write(allocations)
         writer.write(datedTransactions, archived: archived)
-        writer.write(incomeSettings)
+        incomeSettings.encode(to: &writer)  // `write` is ambiguous for a model value (StateCodable and WireValue)
         writer.write(confirmedBonuses)
         writer.write(rates)
         writer.write(snapshots)

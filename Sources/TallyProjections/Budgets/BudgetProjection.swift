@@ -24,7 +24,9 @@ public struct BudgetProjection: Hashable, Sendable {
     /// `transactions`, in the checkpoint archive once a checkpoint wrote it (``ArchivedMap``), so
     /// that a period report reads one key range, not every transaction.
     var datedTransactions = ArchivedMap<DatedTransaction, Bool>(space: .budgetDatedTransactions)
-    var incomeSettings: IncomeSettings?
+    /// The income settings as last set (B7), which the engine's validation reads too (what an
+    /// undo puts back); the grace days are clamped to 0...31 where they are read.
+    package internal(set) var incomeSettings: IncomeSettingsSet?
     var confirmedBonuses: Set<TransactionID> = []
     var rates = ExchangeRateBook()
     var snapshots: [LocalDate: BudgetReport] = [:]
@@ -91,9 +93,7 @@ public struct BudgetProjection: Hashable, Sendable {
         case .budgetRemoved(let removed):
             allocate(removed.categoryID, nil, from: removed.fromPeriod, "budgetRemoved", sequenceNumber)
         case .incomeSettingsSet(let settings):
-            incomeSettings = IncomeSettings(
-                mode: settings.mode, monthlyIncome: settings.monthlyIncome, categoryIDs: settings.incomeCategoryIDs,
-                graceDays: min(max(settings.graceDays, 0), 31))
+            incomeSettings = settings
         case .bonusConfirmed(let confirmed): confirmedBonuses.insert(confirmed.transactionID)
         case .periodClosed(let closed): close(PayPeriod(start: closed.periodStart, end: closed.periodEnd), sequenceNumber)
         case .exchangeRateSet(let rate): rates.add(rate, sequenceNumber: sequenceNumber)

@@ -32,20 +32,9 @@ struct AllocationRecord: Hashable, Sendable {
     let sequenceNumber: UInt64
 }
 
-/// The income settings (B7).
-@StateFields
-struct IncomeSettings: Hashable, Sendable {
-    let mode: IncomeMode
-    let monthlyIncome: Money
-    let categoryIDs: [CategoryID]
-    let graceDays: Int
-}
-
 extension CategoryRecord: StateCodable {}
 
 extension AllocationRecord: StateCodable {}
-
-extension IncomeSettings: StateCodable {}
 
 extension BudgetAdjustment: StateCodable {}
 

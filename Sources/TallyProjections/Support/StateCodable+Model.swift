@@ -19,6 +19,7 @@ extension TransactionKind: WireBackedState {}
 extension CategoryGroup: WireBackedState {}
 extension BudgetType: WireBackedState {}
 extension IncomeMode: WireBackedState {}
+extension IncomeSettingsSet: WireBackedState {}
 extension WalletDesignationSet: WireBackedState {}
 extension GoalDefinition: WireBackedState {}
 extension GoalAmountSet: WireBackedState {}

@@ -100,7 +100,8 @@ enum StateFormat {
     /// (it was the engine's). 16: the budgets' category book is the engine's too: a category
     /// record ends with whether shared transactions may use it and whether it is a preset.
     /// 17: the wallets are the engine's one book too; the movement index counts each wallet's
-    /// live transfers after its live transactions.
+    /// live transfers after its live transactions; the budgets keep the income settings as set
+    /// (the event, grace days unclamped: what the engine's undo puts back).
     static let version: UInt64 = 17
 }
 
