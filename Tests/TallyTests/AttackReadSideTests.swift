@@ -63,7 +63,7 @@ struct AttackReadSideTests {
         #expect(reopened.openReport.forgettingCompleted == [contact], "the control: open completed the forgetting")
         let stateName = await reopened.state.people[contact]?.name.description
         #expect(stateName != marker, "the control: the state reads the name redacted")
-        let store = try #require(await reopened.store, "\(reopened.openReport.readSide)")
+        let store = try #require(await reopened.flushedStore(), "\(reopened.openReport.readSide)")
         let storeNames = try store.personNames()
         #expect(storeNames[contact] != marker, "the store still serves the forgotten name (read side: \(reopened.openReport.readSide))")
         #expect(storeNames[contact] == stateName, "store and state disagree on the person's name")
@@ -124,7 +124,7 @@ struct AttackReadSideTests {
         let expected = try await Self.run(path, options, [[s.command(.recordTransaction(s.ids.next(), s.expense(400)))]])
         let ledger = try await Ledger.open(at: path, options: options)
         #expect(ledger.openReport.readSide == "current", "\(ledger.openReport.readSide)")
-        let store = try #require(await ledger.store, "\(ledger.openReport.readSide)")
+        let store = try #require(await ledger.flushedStore(), "\(ledger.openReport.readSide)")
         #expect(try store.walletBalances() == expected)
         try await ledger.close()
     }
@@ -159,7 +159,7 @@ struct AttackReadSideTests {
             for command in later { group.addTask { _ = try? await ledger.execute(command) } }
         }
         if let last = later.last { _ = try? await ledger.execute(s.command(.undo(last.commandID))) }
-        let store = try #require(await ledger.store)
+        let store = try #require(await ledger.flushedStore())
         let wallets = await ledger.readModels.wallets
         #expect(try store.walletBalances() == wallets.balances())
         #expect(try store.totals() == wallets.totals())
@@ -167,7 +167,7 @@ struct AttackReadSideTests {
         try await ledger.close()
         let reopened = try await Ledger.open(at: directory.appending("ledger"), options: Self.options())
         #expect(reopened.openReport.readSide == "current")
-        #expect(try await reopened.store?.walletBalances() == wallets.balances())
+        #expect(try await reopened.flushedStore()?.walletBalances() == wallets.balances())
         try await reopened.close()
     }
 
@@ -195,7 +195,7 @@ struct AttackReadSideTests {
         let contact: PersonID = s.ids.next()
         try await ledger.execute(s.command(.addPerson(personID: contact, name: marker)))
         for _ in 0..<3 { try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(500)))) }
-        _ = await ledger.store  // the store writer commits off the actor: wait for it
+        _ = await ledger.flushedStore()  // the store writer commits off the actor: wait for it
         let file = Self.storeFile(path)
         #expect(try Self.walFramesContaining(marker, walPath: file + "-wal") > 0, "the control: the name is in the WAL before")
         // A reader holding a snapshot, as a concurrent `currentStore` reader does while it reads.
@@ -214,11 +214,11 @@ struct AttackReadSideTests {
         started.wait()
         try await ledger.execute(s.command(.forgetPerson(contact)))
         release.signal()
-        #expect(try await ledger.store?.personNames()[contact] != marker, "the control: the store redacts the name")
+        #expect(try await ledger.flushedStore()?.personNames()[contact] != marker, "the control: the store redacts the name")
         // The reader kept the old frames alive: the store is stale, not offered.
-        #expect(await ledger.store == nil, "a store whose WAL could not be truncated after a forgetting is not offered")
+        #expect(await ledger.flushedStore() == nil, "a store whose WAL could not be truncated after a forgetting is not offered")
         try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(600))))
-        #expect(await ledger.store != nil, "the next commit rewrote the store (asking for it runs a write still scheduled)")
+        #expect(await ledger.flushedStore() != nil, "the next commit rewrote the store (asking for it runs a write still scheduled)")
         let later = try Self.walFramesContaining(marker, walPath: file + "-wal")
         #expect(later == 0, "\(later) WAL frame(s) still hold the name after one more batch")
         try await ledger.close()

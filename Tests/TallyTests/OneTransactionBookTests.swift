@@ -129,9 +129,9 @@ struct OneTransactionBookTests {
         for id in moved {
             #expect(await ledger.state.transactions[id]?.details.categoryID == s.groceries)
         }
-        let live = try #require(await ledger.store).contentDigests()
+        let live = try #require(await ledger.flushedStore()).contentDigests()
         _ = try await ledger.rebuildReadSide()
-        let rebuilt = try #require(await ledger.store).contentDigests()
+        let rebuilt = try #require(await ledger.flushedStore()).contentDigests()
         for table in rebuilt.tables.keys.sorted() {
             #expect(live.tables[table] == rebuilt.tables[table], "table \(table) differs from a rebuild")
         }

@@ -65,14 +65,14 @@ struct ReadSideIncrementalTests {
         var executed = 0
         for command in commands where (try? await ledger.execute(command)) != nil { executed += 1 }
         #expect(executed > 300, "the control: most generated commands are accepted (\(executed))")
-        let live = try #require(await ledger.store).contentDigests()
+        let live = try #require(await ledger.flushedStore()).contentDigests()
         _ = try await ledger.rebuildReadSide()
-        let rebuilt = try #require(await ledger.store).contentDigests()
+        let rebuilt = try #require(await ledger.flushedStore()).contentDigests()
         #expect(live.coverage == rebuilt.coverage)
         for table in rebuilt.tables.keys.sorted() {
             #expect(live.tables[table] == rebuilt.tables[table], "table \(table) differs from a rebuild")
         }
-        let counts = try #require(await ledger.store).rowCounts()
+        let counts = try #require(await ledger.flushedStore()).rowCounts()
         #expect((counts["people"] ?? 0) > 10 && (counts["categories"] ?? 0) > 10, "the control: people and categories were written")
         try await ledger.close()
     }
@@ -152,7 +152,7 @@ struct ReadSideIncrementalTests {
             let ledger = try await Ledger.open(at: copy, options: Self.options())
             _ = try await ledger.rebuildReadSide()
             try await ReadSideTests.expectStoreMatches(ledger)
-            let store = try #require(await ledger.store)
+            let store = try #require(await ledger.flushedStore())
             var everything = TransactionQuery()
             everything.limit = TransactionQuery.limitMax
             everything.deleted = .included

@@ -59,7 +59,7 @@ struct ReadSideTests {
 
     /// The store of an open ledger shows its read models exactly.
     static func expectStoreMatches(_ ledger: Ledger, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let store = try #require(await ledger.store, "no current store: \(ledger.openReport.readSide)", sourceLocation: sourceLocation)
+        let store = try #require(await ledger.flushedStore(), "no current store: \(ledger.openReport.readSide)", sourceLocation: sourceLocation)
         let wallets = await ledger.readModels.wallets
         #expect(try store.walletBalances() == wallets.balances(), sourceLocation: sourceLocation)
         #expect(try wallets.balances() == wallets.balances(asOf: .max), "the current-balance path equals the dated one (W3)", sourceLocation: sourceLocation)
@@ -97,10 +97,10 @@ struct ReadSideTests {
         var s = Scenario()
         let ledger = try await Ledger.open(at: path, options: options)
         try await ledger.execute(s.setup())
-        #expect(await ledger.store == nil, "events not durable yet: the store is behind and not offered")
+        #expect(await ledger.flushedStore() == nil, "events not durable yet: the store is behind and not offered")
         try await ledger.execute(s.command(.openWallet(walletID: s.ids.next(), name: "Later", kind: .cash,
                                                        openingBalance: Scenario.chf(500), openedOn: Scenario.date("2026-01-02"), owner: nil)))
-        #expect(await ledger.store == nil, "a wallet opened (no transaction id) still leaves the store behind")
+        #expect(await ledger.flushedStore() == nil, "a wallet opened (no transaction id) still leaves the store behind")
         try await ledger.close()
         let store = try #require(try Ledger.currentStore(at: path), "close synced the journal and wrote the store")
         #expect(try store.walletBalances().contains { $0.name == "Later" })
@@ -113,7 +113,7 @@ struct ReadSideTests {
         var s = Scenario()
         let ledger = try await Ledger.open(at: directory.appending("ledger"), options: Self.options())
         for batch in Self.history(&s, count: 25) { try await ledger.execute(batch) }
-        let store = try #require(await ledger.store)
+        let store = try #require(await ledger.flushedStore())
         let wallets = await ledger.readModels.wallets
         let expected = wallets.transactionIDs.compactMap { wallets.transaction($0) }
             .filter { $0.isLive && $0.details.walletID == s.joint }
@@ -299,13 +299,13 @@ struct ReadSideTests {
         let contact: PersonID = s.ids.next()
         try await ledger.execute(s.command(.addPerson(personID: contact, name: marker)))
         for _ in 0..<5 { try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(500)))) }
-        #expect(try await ledger.store?.personNames()[contact] == marker)
+        #expect(try await ledger.flushedStore()?.personNames()[contact] == marker)
         try await ledger.close()
         let before = EncryptedSQLite.readableImage(ofDatabaseAt: database, key: LedgerStore.integrityKey)
         #expect(Data(before).range(of: Data(marker.utf8)) != nil, "the control: the page key reads the name before forgetting")
         let reopened = try await Ledger.open(at: path, options: Self.options())
         try await reopened.execute(s.command(.forgetPerson(contact)))
-        let names = try #require(try await reopened.store?.personNames())
+        let names = try #require(try await reopened.flushedStore()?.personNames())
         #expect(names[contact] != nil && names[contact] != marker)
         try await reopened.close()
         let after = EncryptedSQLite.readableImage(ofDatabaseAt: database, key: LedgerStore.integrityKey)

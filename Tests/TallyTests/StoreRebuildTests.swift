@@ -24,7 +24,7 @@ struct StoreRebuildTests {
         var executed = 0
         for command in commands where (try? await ledger.execute(command)) != nil { executed += 1 }
         #expect(executed > 200, "the control: most generated commands are accepted (\(executed))")
-        let live = try #require(await ledger.store).contentDigests()
+        let live = try #require(await ledger.flushedStore()).contentDigests()
         try await ledger.close()
 
         let (keys, reader) = try LedgerReplay.openForReading(at: path, encryption: nil, fileSystem: PosixFileSystem(), allowingDamage: false)
@@ -64,19 +64,19 @@ struct StoreRebuildTests {
         let (setup, commands) = ReadSideIncrementalTests.history(seed: 5, count: 140)
         try await ledger.execute(setup)
         for command in commands.prefix(120) { _ = try? await ledger.execute(command) }
-        let before = try #require(await ledger.store).contentDigests()
+        let before = try #require(await ledger.flushedStore()).contentDigests()
         let last = await ledger.lastSequenceNumber
         let reported = Mutex<(done: Int, total: Int)>((0, 0))
         _ = try await ledger.rebuildReadSide { done, total in reported.withLock { $0 = (done, total) } }
         let progress = reported.withLock { $0 }
         #expect(progress.done == Int(last) && progress.total == Int(last), "the last progress is every event of the journal")
-        let after = try #require(await ledger.store).contentDigests()
+        let after = try #require(await ledger.flushedStore()).contentDigests()
         #expect(after.coverage == before.coverage)
         #expect(after.tables == before.tables)
         var executedAfter = 0
         for command in commands.dropFirst(120) where (try? await ledger.execute(command)) != nil { executedAfter += 1 }
         #expect(executedAfter > 0, "the control: commands after the rebuild are accepted")
-        #expect(try #require(await ledger.store).coverage()?.sequenceNumber ?? 0 > last, "the next commit lands in the new store")
+        #expect(try #require(await ledger.flushedStore()).coverage()?.sequenceNumber ?? 0 > last, "the next commit lands in the new store")
         try await ledger.close()
     }
 
@@ -115,7 +115,7 @@ struct StoreRebuildTests {
         let directory = try TemporaryDirectory("tally-store-bulk-load")
         defer { directory.remove() }
         let (path, ledger) = try await Self.ledger(in: directory, seed: 3, count: 120)
-        let before = try #require(await ledger.store).contentDigests()
+        let before = try #require(await ledger.flushedStore()).contentDigests()
         _ = try await ledger.rebuildReadSide()
         try await ledger.close()
 
@@ -159,7 +159,7 @@ struct StoreRebuildTests {
         let directory = try TemporaryDirectory("tally-store-older-schema")
         defer { directory.remove() }
         let (path, ledger) = try await Self.ledger(in: directory, seed: 8, count: 60)
-        let before = try #require(await ledger.store).contentDigests()
+        let before = try #require(await ledger.flushedStore()).contentDigests()
         try await ledger.close()
 
         let storePath = LedgerDirectory(path).readSideStore.string
@@ -171,7 +171,7 @@ struct StoreRebuildTests {
 
         let reopened = try await Ledger.open(at: path, options: ReadSideIncrementalTests.options())
         #expect(reopened.openReport.readSide.hasPrefix("rebuilt"), "\(reopened.openReport.readSide)")
-        let after = try #require(await reopened.store).contentDigests()
+        let after = try #require(await reopened.flushedStore()).contentDigests()
         #expect(after.coverage == before.coverage)
         #expect(after.tables == before.tables)
         try await reopened.close()

@@ -11,7 +11,7 @@ protocol LedgerSubject: Sendable {
     /// Executes `commands` as one durable unit (one `execute` / one write transaction).
     func execute(batch commands: [Command]) async throws
     /// Returns once reads show every command executed so far (Tally: its read-side store has
-    /// caught up, `ledger.store`; the peer: at once, a commit is what its reads show).
+    /// caught up, `ledger.flushedStore()`; the peer: at once, a commit is what its reads show).
     func readable() async
     /// Every wallet's balance, as the app would show them.
     func balances() async throws -> [WalletFigure]

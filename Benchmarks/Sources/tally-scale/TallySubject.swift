@@ -25,7 +25,7 @@ struct TallySubject: LedgerSubject {
     }
 
     func readable() async {
-        _ = await ledger.store  // its getter hands over and waits for the pending store commit
+        _ = await ledger.flushedStore()  // its getter hands over and waits for the pending store commit
     }
 
     func balances() async throws -> [WalletFigure] {

@@ -65,7 +65,7 @@ extension Ledger {
     }
 
     private func withStore<Value>(_ body: (LedgerStore) throws(StoreError) -> Value) throws(LedgerError) -> Value {
-        guard let store else {
+        guard let store = flushedStore() else {
             throw .readSide("the read-side store does not show the ledger's last batch (\(openReport.readSide)); run `tally rebuild`")
         }
         do {

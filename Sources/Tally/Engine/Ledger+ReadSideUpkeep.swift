@@ -137,10 +137,15 @@ extension Ledger {
         return counts
     }
 
-    /// The read side when it shows exactly the committed state; `nil` while a write to it is
-    /// pending or failed, or when the ledger keeps none (``LedgerOpenReport/readSide``).
-    public var store: LedgerStore? {
-        storeDurableChanges()  // a scheduled write not run yet is done now
+    /// Writes what committed batches changed to the read side now (a write still scheduled, and
+    /// the store writer's queue, waited for), then returns the store when it shows exactly the
+    /// committed state; `nil` when it does not (the journal has not made the last batch durable
+    /// yet, or a write failed) or the ledger keeps none (``LedgerOpenReport/readSide``).
+    ///
+    /// A method, not a property: it writes. Screens that follow the ledger observe it
+    /// (``observe(_:)``), which never waits for a write on the engine's actor.
+    public func flushedStore() -> LedgerStore? {
+        storeDurableChanges()
         storeWriter.flush()
         return readSide.store(showing: lastSequenceNumber)
     }

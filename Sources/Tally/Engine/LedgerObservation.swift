@@ -240,7 +240,7 @@ extension Ledger {
             continuation.finish(throwing: LedgerError.closed)
             return nil
         }
-        guard let store else {
+        guard let store = flushedStore() else {
             continuation.finish(throwing: LedgerError.readSide("the read-side store does not show the ledger's last batch (\(openReport.readSide))"))
             return nil
         }

@@ -34,7 +34,7 @@ public struct LedgerOptions: Sendable {
     /// does not open (``LedgerError/personalKeys(_:)``), so lost keys are noticed, not hidden.
     public var opensWithUnreadablePersonalTexts = false
     /// Keep the read-side store (`<directory>/read-side`, Docs/Engine.md "Read side"); default
-    /// `true`. Off, nothing is written there and ``Ledger/store`` is `nil`.
+    /// `true`. Off, nothing is written there and ``Ledger/flushedStore()`` is `nil`.
     public var keepsReadSide = true
 
     /// Options with the defaults.

@@ -7,7 +7,7 @@ import TallyStore
 /// a serial Dispatch queue runs the SQLite work (statements, page sealing, the WAL write), then
 /// tells the ``ObservationRefresher`` which tables changed. Commands never wait for it. Commits
 /// handed over while one is being written are merged into one. A reader that needs the store to
-/// show the last commit (``Ledger/store``, a planning observation, a forgetting, a rebuild,
+/// show the last commit (``Ledger/flushedStore()``, a planning observation, a forgetting, a rebuild,
 /// close) waits for the queue with ``flush()``; an observer blocked in its computation never
 /// holds it up (observations run on the refresher's queue).
 final class StoreWriteQueue: Sendable {

@@ -142,7 +142,7 @@ extension Ledger {
     ///   than ``AnalyticsQuery/periodsMax`` periods, or a total that does not fit (G1);
     ///   ``LedgerError/readSide(_:)`` when the ledger keeps no store.
     public func analytics(_ query: AnalyticsQuery) throws(LedgerError) -> AnalyticsReport {
-        guard let store else { throw .readSide("analytics read the read-side store, which does not show the ledger's last batch; run `tally rebuild`") }
+        guard let store = flushedStore() else { throw .readSide("analytics read the read-side store, which does not show the ledger's last batch; run `tally rebuild`") }
         return try read { models throws(LedgerError) in try AnalyticsReport(query, store: store, wallets: models.wallets) }
     }
 }

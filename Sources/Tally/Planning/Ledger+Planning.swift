@@ -10,7 +10,8 @@ extension Ledger {
         PlanningView(state: queryState, models: servedModels, store: store)
     }
 
-    private var planning: PlanningView { planningView(store: store) }
+    /// The planning view without the store: goals, scenarios and settings read the state.
+    private var planning: PlanningView { planningView(store: nil) }
 
     /// Every live goal's progress at the end of `date`, by name then id (R2).
     /// - Throws: ``LedgerError/invalidQuery(_:)`` when a converted total does not fit (G1).
@@ -36,5 +37,5 @@ extension Ledger {
     public var alertSettings: AlertSettingsSet { planning.alertSettings }
 
     /// The alerts in force at the end of `date` (R6; ``PlanningView/alerts(on:)``).
-    public func alerts(on date: LocalDate) throws(LedgerError) -> [LedgerAlert] { try planning.alerts(on: date) }
+    public func alerts(on date: LocalDate) throws(LedgerError) -> [LedgerAlert] { try planningView(store: flushedStore()).alerts(on: date) }
 }
