@@ -62,24 +62,32 @@ public final class LedgerStore: Sendable {
     /// Readies this new, empty store to be filled in bulk (what a rebuild and an audit write):
     /// its commits are not synced until ``endBulkLoad()`` (a crash leaves a scratch file that
     /// nothing opens as the store: the next rebuild or writer's open removes a rebuild's, the next
-    /// audit an audit's). Without `indexed`, the history tables' secondary indexes
-    /// (`StoreSchema.historyIndexes`) are dropped too, for a store that is digested and removed,
-    /// never queried (the audit's): the open refuses such a file, so it can never be served.
-    /// A rebuild keeps them: made after the load, their sorts would hold every key in memory
-    /// (`temp_store = MEMORY`: a temporary file would bypass the page encryption).
+    /// audit an audit's). A rebuild keeps the history tables' indexes, filled as rows arrive:
+    /// made after the load, their sorts would hold every key in memory (`temp_store = MEMORY`:
+    /// a temporary file would bypass the page encryption).
     /// - Throws: ``StoreError/database(path:message:)`` when the store already covers events.
-    package func beginBulkLoad(indexed: Bool) throws(StoreError) {
+    package func beginBulkLoad() throws(StoreError) {
+        try requireEmpty()
+        try database.run { database in try database.execute(sql: "PRAGMA synchronous = OFF") }
+    }
+
+    /// Drops the history tables' secondary indexes (`StoreSchema.historyIndexes`) of this new,
+    /// empty store: for one that is digested and removed, never queried (the audit's scratch
+    /// store). The open refuses such a file, so it can never be served.
+    /// - Throws: ``StoreError/database(path:message:)`` when the store already covers events.
+    package func dropHistoryIndexes() throws(StoreError) {
+        try requireEmpty()
+        try database.run { database in try StoreSchema.dropHistoryIndexes(in: database) }
+    }
+
+    private func requireEmpty() throws(StoreError) {
         guard try coverage() == nil else {
             throw .database(path: path, message: "a bulk load fills a new store; this one already covers events")
         }
-        try database.run { database in
-            if !indexed { try StoreSchema.dropHistoryIndexes(in: database) }
-            try database.execute(sql: "PRAGMA synchronous = OFF")
-        }
     }
 
-    /// Ends an indexed ``beginBulkLoad(indexed:)``: commits are synced again, so the checkpoint
-    /// of the WAL that ends a rebuild syncs the file before it is renamed into place.
+    /// Ends ``beginBulkLoad()``: commits are synced again, so the checkpoint of the WAL that
+    /// ends a rebuild syncs the file before it is renamed into place.
     package func endBulkLoad() throws(StoreError) {
         try database.run { database in try database.execute(sql: "PRAGMA synchronous = \(Self.synchronous)") }
     }
@@ -216,7 +224,7 @@ public final class LedgerStore: Sendable {
         do {
             let built = try LedgerStore(path: scratch, key: key)
             defer { built.close() }
-            try built.beginBulkLoad(indexed: true)
+            try built.beginBulkLoad()
             try fill(built)
             try built.endBulkLoad()
             try built.mergeSearchIndex()

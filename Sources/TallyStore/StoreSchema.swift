@@ -15,7 +15,7 @@ enum StoreSchema {
     static let allTables = ["coverage"] + historyTables + liveTables
 
     /// The secondary indexes of the history tables, by name: what queries need and a store that
-    /// is only digested (an audit's scratch store, ``LedgerStore/beginBulkLoad(indexed:)``) does
+    /// is only digested (an audit's scratch store, ``LedgerStore/dropHistoryIndexes()``) does
     /// without.
     static let historyIndexes: [(name: String, on: String)] = [
         ("transactions_by_wallet", "transactions (wallet_id, date DESC, sequence DESC)"),

@@ -129,7 +129,8 @@ struct StoreRebuildTests {
 
         let scratchPath = directory.appending("unindexed.sqlite").string
         let scratch = try LedgerStore(path: scratchPath, key: LedgerStore.integrityKey)
-        try scratch.beginBulkLoad(indexed: false)
+        try scratch.beginBulkLoad()
+        try scratch.dropHistoryIndexes()
         scratch.close()
         #expect {
             _ = try LedgerStore(path: scratchPath, key: LedgerStore.integrityKey)
@@ -147,7 +148,8 @@ struct StoreRebuildTests {
         try await ledger.close()
         let storePath = LedgerDirectory(path).readSideStore.string
         let store = try LedgerStore(path: storePath, key: LedgerStore.integrityKey)
-        #expect(throws: StoreError.self) { try store.beginBulkLoad(indexed: false) }
+        #expect(throws: StoreError.self) { try store.beginBulkLoad() }
+        #expect(throws: StoreError.self) { try store.dropHistoryIndexes() }
         store.close()
         let reopened = try LedgerStore(path: storePath, key: LedgerStore.integrityKey)
         defer { reopened.close() }

@@ -278,7 +278,8 @@ public enum LedgerAudit {
         /// tables' indexes: it is digested and removed, never queried.
         func store(key: SymmetricKey) throws(StoreError) -> LedgerStore {
             let store = try LedgerStore(path: storePath, key: key)
-            try store.beginBulkLoad(indexed: false)
+            try store.beginBulkLoad()
+            try store.dropHistoryIndexes()
             return store
         }
 
