@@ -64,4 +64,33 @@ struct OneWalletBookTests {
         let wallet = try #require(try await test.ledger.readModels.wallets.balances().first { $0.walletID == cash })
         #expect(wallet.closedOn == Scenario.date("2026-01-06") && !wallet.countsInTotals)
     }
+
+    @Test("W4: a closed wallet keeps the value it closed with: recordBalance on it is walletInactive, and an undo that would change it (a transfer deleted, a balance point removed) is refused with walletInactive")
+    func closedWalletKeepsItsValue() async throws {
+        var (test, s) = try await EditingTests.household()
+        let cash: WalletID = s.ids.next()
+        try await test.ledger.execute(s.command(.openWallet(
+            walletID: cash, name: "Cash", kind: .cash, openingBalance: Scenario.chf(0), openedOn: Scenario.date("2026-01-01"), owner: nil)))
+        let inflow = s.command(.recordTransfer(
+            transferID: s.ids.next(), from: s.joint, to: cash, amountSent: Scenario.chf(1_000), amountReceived: Scenario.chf(1_000),
+            date: Scenario.date("2026-01-05"), note: nil))
+        let outflow = s.command(.recordTransfer(
+            transferID: s.ids.next(), from: cash, to: s.joint, amountSent: Scenario.chf(1_000), amountReceived: Scenario.chf(1_000),
+            date: Scenario.date("2026-01-06"), note: nil))
+        try await test.ledger.execute(inflow)
+        try await test.ledger.execute(outflow)
+        try await test.ledger.execute(s.command(.closeWallet(cash, closedOn: Scenario.date("2026-01-07"))))
+        await expectRejection(test.ledger, s.command(.undo(outflow.commandID)), code: "walletInactive", rule: "W4")
+        await expectRejection(test.ledger, s.command(.recordBalance(cash, date: Scenario.date("2026-01-08"), balance: Scenario.chf(5))),
+                              code: "walletInactive", rule: "W4")
+
+        let etf = try await EditingTests.portfolio(&s, test.ledger)  // opened with CHF 100.00
+        let point = s.command(.recordBalance(etf, date: Scenario.date("2026-01-20"), balance: Scenario.chf(0)))
+        try await test.ledger.execute(point)
+        try await test.ledger.execute(s.command(.closeWallet(etf, closedOn: Scenario.date("2026-01-21"))))
+        await expectRejection(test.ledger, s.command(.undo(point.commandID)), code: "walletInactive", rule: "W4")
+        let balances = try await test.ledger.readModels.wallets.balances()
+        #expect(balances.first { $0.walletID == cash }?.balance == Scenario.chf(0) && balances.first { $0.walletID == etf }?.balance == Scenario.chf(0),
+                "both keep the zero they closed with")
+    }
 }

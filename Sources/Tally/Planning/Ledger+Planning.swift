@@ -37,5 +37,8 @@ extension Ledger {
     public var alertSettings: AlertSettingsSet { planning.alertSettings }
 
     /// The alerts in force at the end of `date` (R6; ``PlanningView/alerts(on:)``).
-    public func alerts(on date: LocalDate) throws(LedgerError) -> [LedgerAlert] { try planningView(store: flushedStore()).alerts(on: date) }
+    public func alerts(on date: LocalDate) throws(LedgerError) -> [LedgerAlert] {
+        // Only large-transaction alerts read the store: flush it only when they are set.
+        try planningView(store: planning.alertSettings.largeTransaction == nil ? nil : flushedStore()).alerts(on: date)
+    }
 }

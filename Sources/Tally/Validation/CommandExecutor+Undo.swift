@@ -55,8 +55,19 @@ extension CommandExecutor {
     /// restoring into a wallet that was closed meanwhile (W4), changing a transaction back into
     /// a category deleted meanwhile (C3), changing back a group expense
     /// whose group was archived or deleted, or whose former members' parts would change (S7,
-    /// S8), activating a scenario deleted meanwhile (R3) and linking a goal to a wallet closed
-    /// meanwhile (R2).
+    /// S8), activating a scenario deleted meanwhile (R3), linking a goal to a wallet closed
+    /// meanwhile (R2), and changing a closed wallet's value (W4: a transaction edited back into
+    /// it, a transfer touching it deleted or changed back, a balance point of it put back or
+    /// removed).
+    /// W4: a closed wallet keeps the value it closed with; an undo that would change it is
+    /// refused like the command it compensates.
+    private func requireNotClosed(_ walletIDs: [WalletID], _ change: String) throws(LedgerError) {
+        for walletID in walletIDs {
+            guard let wallet = state.wallets[walletID], wallet.isClosed else { continue }
+            throw .violation(.walletInactive, "this would \(change) on \(wallet.name), which was closed since (W4)")
+        }
+    }
+
     private func requireCompensationApplies(_ events: [EventPayload]) throws(LedgerError) {
         var savedScenarios = Set<ScenarioID>()  // saved again earlier in the same compensation
         for event in events {
@@ -68,10 +79,22 @@ extension CommandExecutor {
             case .transactionRestored(let restored):
                 if let record = state.transactions[restored.transactionID] { _ = try usableWallet(record.details.walletID) }
             case .transactionEdited(let edited):
+                try requireNotClosed([edited.details.walletID], "move transaction \(edited.transactionID) back")
                 // C3: a deleted category moved its transactions away and takes no new ones.
                 if let category = state.categories[edited.details.categoryID], category.isDeleted {
                     throw .violation(.categoryInactive, "this would file transaction \(edited.transactionID) under \(category.name) again, which was deleted since (C3); edit the transaction instead")
                 }
+            case .transferDeleted(let deleted):
+                if let record = state.transfers[deleted.transferID] {
+                    try requireNotClosed([record.transfer.fromWalletID, record.transfer.toWalletID], "delete transfer \(deleted.transferID)")
+                }
+            case .transferEdited(let edited):
+                let old = state.transfers[edited.transfer.transferID].map { [$0.transfer.fromWalletID, $0.transfer.toWalletID] } ?? []
+                try requireNotClosed(old + [edited.transfer.fromWalletID, edited.transfer.toWalletID], "change transfer \(edited.transfer.transferID) back")
+            case .balanceRecorded(let point):
+                try requireNotClosed([point.walletID], "put a balance point back")
+            case .balanceRemoved(let removed):
+                try requireNotClosed([removed.walletID], "remove a balance point")
             case .scenarioSaved(let saved):
                 savedScenarios.insert(saved.scenarioID)
             case .scenarioActivated(let activated):

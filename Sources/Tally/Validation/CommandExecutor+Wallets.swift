@@ -37,6 +37,9 @@ extension CommandExecutor {
             return try closeWallet(id, closedOn: closedOn)
         case .recordBalance(let id, let date, let balance):
             let wallet = try existingWallet(id)
+            guard !wallet.isClosed else {
+                throw .violation(.walletInactive, "\(wallet.name) is closed; it keeps the value it closed with (W4)")
+            }
             try requireCurrency(balance, of: wallet)
             try requireWithinLimit(balance, "balance")
             return [.balanceRecorded(BalanceRecorded(walletID: id, date: date, balance: balance))]

@@ -219,9 +219,13 @@ public struct ArchivedMap<Key: Hashable & ArchiveCodable, Value: Equatable & Arc
 }
 
 extension ArchivedMap: Equatable {
-    /// Equal when they hold the same entries, wherever they are.
+    /// Equal when they hold the same entries, wherever they are. Copies of one map (the book
+    /// ``Projections`` lends its read models) compare in O(1): the same archive view and
+    /// resident entries that share their storage (`TreeDictionary`'s `==` compares shared
+    /// nodes by identity); only maps that differ there read the archive whole.
     public static func == (lhs: ArchivedMap, rhs: ArchivedMap) -> Bool {
         if lhs.reader == nil && rhs.reader == nil { return lhs.resident == rhs.resident }
+        if let left = lhs.reader, let right = rhs.reader, left === right, lhs.resident == rhs.resident { return true }
         return lhs.allEntries == rhs.allEntries
     }
 }

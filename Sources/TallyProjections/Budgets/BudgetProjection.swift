@@ -16,9 +16,9 @@ public struct BudgetProjection: Hashable, Sendable {
     package internal(set) var categoryOrder: [CategoryID] = []
     var allocations: [CategoryID: [AllocationRecord]] = [:]
     /// The read models' one transaction book, lent by ``Projections`` (which alone writes it).
-    @Lent var transactions = ArchivedMap<TransactionID, TransactionRecord>(space: .transactions)
+    var transactions = ArchivedMap<TransactionID, TransactionRecord>(space: .transactions)
     /// The book's category index, lent by ``Projections`` (which alone writes it).
-    @Lent var categoryMembers = ArchivedMap<CategoryMember, Bool>(space: .categoryMembers)
+    var categoryMembers = ArchivedMap<CategoryMember, Bool>(space: .categoryMembers)
     /// Every (business date, transaction) pair, deleted transactions included, `false` once an
     /// edit moved the transaction to another date (entries are never removed): an index of
     /// `transactions`, in the checkpoint archive once a checkpoint wrote it (``ArchivedMap``), so

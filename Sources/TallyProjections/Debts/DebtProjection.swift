@@ -9,7 +9,7 @@ import TallyModel
 /// `TransactionDetails.split` and `GroupExpenseRecorded.owed`. Nothing is re-split here.
 public struct DebtProjection: Hashable, Sendable {
     /// The read models' one transaction book, lent by ``Projections`` (which alone writes it).
-    @Lent var transactions = ArchivedMap<TransactionID, TransactionRecord>(space: .transactions)
+    var transactions = ArchivedMap<TransactionID, TransactionRecord>(space: .transactions)
     // What else grows with history lives in the checkpoint archive once a checkpoint wrote it
     // (``ArchivedMap``): settlements, settled items and group expenses.
     package internal(set) var settlements = ArchivedMap<SettlementID, SettlementRecord>(space: .debtSettlements)

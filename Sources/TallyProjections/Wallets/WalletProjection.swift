@@ -16,7 +16,7 @@ public struct WalletProjection: Hashable, Sendable {
     /// The one book of wallets (W1, W4), which the engine's validation reads too.
     package internal(set) var wallets: [WalletID: WalletRecord] = [:]
     /// The read models' one transaction book, lent by ``Projections`` (which alone writes it).
-    @Lent var transactions = ArchivedMap<TransactionID, TransactionRecord>(space: .transactions)
+    var transactions = ArchivedMap<TransactionID, TransactionRecord>(space: .transactions)
     /// In the checkpoint archive once a checkpoint wrote them (``ArchivedMap``).
     package internal(set) var transfers = ArchivedMap<TransferID, TransferRecord>(space: .walletTransfers)
     var balancePoints: [WalletID: [BalancePoint]] = [:]
