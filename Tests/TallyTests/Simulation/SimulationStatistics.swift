@@ -23,6 +23,8 @@ struct SimulationStatistics: Sendable, Equatable {
     var inFlightSurvived = 0
     /// Events in the final journals.
     var events = 0
+    /// Explicit repairs after an open refused a damaged journal end (Docs/Simulation.md).
+    var repairs = 0
 
     mutating func add(_ other: SimulationStatistics) {
         seeds += other.seeds
@@ -34,6 +36,7 @@ struct SimulationStatistics: Sendable, Equatable {
         failedSubmissions += other.failedSubmissions
         crashes += other.crashes
         kills += other.kills
+        repairs += other.repairs
         injectedFaults += other.injectedFaults
         reopens += other.reopens
         failedOpens += other.failedOpens
@@ -47,6 +50,6 @@ struct SimulationStatistics: Sendable, Equatable {
         "simulation: \(seeds) seeds, \(steps) steps, \(commands) commands (\(acknowledgedCommands) acknowledged, "
             + "\(rejectedSubmissions) submissions rejected, \(failedSubmissions) failed), \(crashes) crashes, \(kills) kills, "
             + "\(injectedFaults) I/O faults, \(reopens) reopens (\(checkpointOpens) from a checkpoint, \(failedOpens) failed opens), "
-            + "\(inFlightSurvived) unacknowledged batches survived, \(events) events"
+            + "\(inFlightSurvived) unacknowledged batches survived, \(repairs) explicit repairs, \(events) events"
     }
 }
