@@ -8,6 +8,14 @@ import Testing
 /// checks read the same wallets, values, balance points and live counts the read model shows.
 @Suite("One wallet book")
 struct OneWalletBookTests {
+    /// An empty CHF cash wallet opened on 2026-01-01.
+    static func openCash(_ s: inout Scenario, _ ledger: Ledger) async throws -> WalletID {
+        let cash: WalletID = s.ids.next()
+        try await ledger.execute(s.command(.openWallet(
+            walletID: cash, name: "Cash", kind: .cash, openingBalance: Scenario.chf(0), openedOn: Scenario.date("2026-01-01"), owner: nil)))
+        return cash
+    }
+
     @Test("W4, W5: closing an observed wallet checks the value the read model shows (its latest point and what moved after it), not the last point recorded")
     func closeChecksTheValueShown() async throws {
         var (test, s) = try await EditingTests.household()
@@ -39,9 +47,7 @@ struct OneWalletBookTests {
     @Test("W4: a wallet's kind stays while a live transfer touches it (the transfer counts, not only transactions)")
     func kindChangeCountsTransfers() async throws {
         var (test, s) = try await EditingTests.household()
-        let cash: WalletID = s.ids.next()
-        try await test.ledger.execute(s.command(.openWallet(
-            walletID: cash, name: "Cash", kind: .cash, openingBalance: Scenario.chf(0), openedOn: Scenario.date("2026-01-01"), owner: nil)))
+        let cash = try await Self.openCash(&s, test.ledger)
         let transfer: TransferID = s.ids.next()
         try await test.ledger.execute(s.command(.recordTransfer(
             transferID: transfer, from: s.joint, to: cash, amountSent: Scenario.chf(1_000), amountReceived: Scenario.chf(1_000),
@@ -55,9 +61,7 @@ struct OneWalletBookTests {
     @Test("W4: a closed wallet is neither deactivated nor reactivated (walletInactive): it stays out of totals for good")
     func closedWalletStaysClosed() async throws {
         var (test, s) = try await EditingTests.household()
-        let cash: WalletID = s.ids.next()
-        try await test.ledger.execute(s.command(.openWallet(
-            walletID: cash, name: "Cash", kind: .cash, openingBalance: Scenario.chf(0), openedOn: Scenario.date("2026-01-01"), owner: nil)))
+        let cash = try await Self.openCash(&s, test.ledger)
         try await test.ledger.execute(s.command(.closeWallet(cash, closedOn: Scenario.date("2026-01-06"))))
         await expectRejection(test.ledger, s.command(.reactivateWallet(cash)), code: "walletInactive", rule: "W4")
         await expectRejection(test.ledger, s.command(.deactivateWallet(cash)), code: "walletInactive", rule: "W4")
@@ -68,9 +72,7 @@ struct OneWalletBookTests {
     @Test("W4: a closed wallet keeps the value it closed with: recordBalance on it is walletInactive, and an undo that would change it (a transfer deleted, a balance point removed) is refused with walletInactive")
     func closedWalletKeepsItsValue() async throws {
         var (test, s) = try await EditingTests.household()
-        let cash: WalletID = s.ids.next()
-        try await test.ledger.execute(s.command(.openWallet(
-            walletID: cash, name: "Cash", kind: .cash, openingBalance: Scenario.chf(0), openedOn: Scenario.date("2026-01-01"), owner: nil)))
+        let cash = try await Self.openCash(&s, test.ledger)
         let inflow = s.command(.recordTransfer(
             transferID: s.ids.next(), from: s.joint, to: cash, amountSent: Scenario.chf(1_000), amountReceived: Scenario.chf(1_000),
             date: Scenario.date("2026-01-05"), note: nil))

@@ -116,10 +116,8 @@ extension LedgerState {
             periods.apply(set, sequenceNumber: nextSequenceNumber - 1)
         case .periodClosed(let closed):
             periods.apply(closed)
-        case .budgetAllocated, .budgetRemoved:
-            break  // the budget read model's allocations are all they change
-        case .incomeSettingsSet:
-            break  // the budget read model's settings are all it changes
+        case .budgetAllocated, .budgetRemoved, .incomeSettingsSet:
+            break  // the budget read model's allocations and settings are all they change
         case .goalCreated, .goalUpdated, .goalAmountSet, .goalDeleted, .goalRestored, .scenarioSaved, .scenarioDeleted,
              .scenarioActivated, .alertSettingsSet:
             planning.apply(payload)

@@ -36,10 +36,7 @@ extension CommandExecutor {
         case .closeWallet(let id, let closedOn):
             return try closeWallet(id, closedOn: closedOn)
         case .recordBalance(let id, let date, let balance):
-            let wallet = try existingWallet(id)
-            guard !wallet.isClosed else {
-                throw .violation(.walletInactive, "\(wallet.name) is closed; it keeps the value it closed with (W4)")
-            }
+            let wallet = try openWallet(id)
             try requireCurrency(balance, of: wallet)
             try requireWithinLimit(balance, "balance")
             return [.balanceRecorded(BalanceRecorded(walletID: id, date: date, balance: balance))]
@@ -126,7 +123,7 @@ extension CommandExecutor {
         guard !wallet.isClosed else { throw .violation(.walletInactive, "\(wallet.name) is closed already") }
         // The value the read model shows (W3; for an observed kind its latest point and what
         // moved after it, W5), in Int128: a balance past Int64 is not zero either.
-        let value = state.readModels.wallets.currentValue(of: id) ?? 0
+        let value = state.readModels.wallets.value(of: id, asOf: nil) ?? 0
         guard value == 0 else {
             let shown = Int64(exactly: value).map { Money(minorUnits: $0, currency: wallet.currency).formatted() } ?? "\(value) minor units of \(wallet.currency)"
             throw .violation(.walletBalanceNotZero, "\(wallet.name) has a balance of \(shown); move it out before closing")
@@ -153,7 +150,7 @@ extension CommandExecutor {
     }
 
     /// The wallet with `id` if it is not closed (W4: a closed wallet is neither deactivated nor
-    /// reactivated; it stays out of totals for good).
+    /// reactivated, takes no balance point and keeps the value it closed with).
     private func openWallet(_ id: WalletID) throws(LedgerError) -> WalletRecord {
         let wallet = try existingWallet(id)
         guard !wallet.isClosed else { throw .violation(.walletInactive, "\(wallet.name) is closed for good") }

@@ -55,7 +55,8 @@ extension WalletProjection {
 
     /// The value of wallet `id` at the end of `date`, or after everything when `date` is nil,
     /// from its own movements only; `nil` for an unknown wallet or a date before it was opened.
-    func value(of id: WalletID, asOf date: LocalDate?) -> Int128? {
+    /// After everything, what a close requires to be zero (W4, the engine's validation).
+    package func value(of id: WalletID, asOf date: LocalDate?) -> Int128? {
         guard let wallet = wallets[id] else { return nil }
         let days = (movementIndex.dailySums[id] ?? [:]).lazy.map { day, raw in
             Movement(date: day, delta: raw * Int128(wallet.movementSign))

@@ -3,12 +3,6 @@ import TallyModel
 /// What the engine's validation reads of the one wallet book (W3-W5, N5): the same records,
 /// values and counts the read model shows, so a rule and a screen never disagree.
 extension WalletProjection {
-    /// The wallet's value after everything (W3, W5): what a close requires to be zero (W4),
-    /// the balance the read model shows. `nil` for an unknown wallet.
-    package func currentValue(of walletID: WalletID) -> Int128? {
-        wallets[walletID].map(currentValue(of:))
-    }
-
     /// Live transactions booked on the wallet (W4: a wallet closes only without any).
     package func liveTransactionCount(of walletID: WalletID) -> Int {
         movementIndex.liveTransactionCounts[walletID] ?? 0
