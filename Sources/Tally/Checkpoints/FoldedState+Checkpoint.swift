@@ -71,6 +71,7 @@ extension FoldedState {
         }
         do {
             state.readModels = try Projections(encodedState: modelBytes)
+            state.periods.update(paydays: state.readModels.budgets.paySchedule)
         } catch {
             throw .stateUnreadable("read models: \(error)")
         }

@@ -39,7 +39,9 @@ extension LedgerState {
     /// v20: no wallets or balance points: the state reads the wallet read model's book.
     /// v21: no income per date (S4 reads the budget read model's date index), no budget
     /// allocations or income settings (B2, B7: the budget read model's).
-    static let checkpointMagic = "tally.ledgerState.v21"
+    /// v22: no payday rules: the period schedule is the last closed period, the paydays are the
+    /// budget read model's.
+    static let checkpointMagic = "tally.ledgerState.v22"
 
     /// The read models, with the one transaction book, are the checkpoint's other section.
     /// - Parameter archived: the command history's archived maps (``ArchivedMap``) are in the checkpoint archive
@@ -156,15 +158,14 @@ extension CategoryCounts: WireValue {}
 extension TemplateRecord: WireValue {}
 extension PostedOccurrence: WireValue {}
 
-/// The paydays (each rule's day, first date and sequence number) and the last closed period;
-/// the open period is derived from them when read.
+/// The last closed period; the open period is derived from it and the budget read model's
+/// paydays once both are read (`FoldedState.init(checkpoint:archive:)`).
 extension PeriodSchedule {
     func write(to writer: inout BinaryWriter) {
-        writer.write(paydays.rules)
         writer.write(lastClosed)
     }
 
     init(from reader: inout BinaryReader) throws(EventCodecError) {
-        self.init(paydays: PaySchedule(rules: try reader.read()), lastClosed: try reader.read())
+        self.init(lastClosed: try reader.read())
     }
 }

@@ -112,10 +112,10 @@ extension LedgerState {
         case .settlementRecorded, .groupCreated, .groupUpdated, .groupMemberAdded, .groupMemberRemoved, .groupArchived,
              .groupUnarchived, .groupDeleted, .groupExpenseDeleted, .groupExpenseRestored, .groupExpenseSettledMarked:
             break  // the debt read model's books are all they change
-        case .paydaySet(let set):
-            periods.apply(set, sequenceNumber: nextSequenceNumber - 1)
+        case .paydaySet:
+            periods.update(paydays: readModels.budgets.paySchedule)  // the budget read model's rules, after this one
         case .periodClosed(let closed):
-            periods.apply(closed)
+            periods.close(closed, paydays: readModels.budgets.paySchedule)
         case .budgetAllocated, .budgetRemoved, .incomeSettingsSet:
             break  // the budget read model's allocations and settings are all they change
         case .goalCreated, .goalUpdated, .goalAmountSet, .goalDeleted, .goalRestored, .scenarioSaved, .scenarioDeleted,

@@ -1,28 +1,26 @@
 import TallyModel
 
-/// The paydays and the open budget period, as validation needs them (B1, B6).
+/// The open budget period, as validation needs it (B1, B6).
 ///
-/// Where periods begin and end is ``PaySchedule``'s rule, the one the budget read model uses;
-/// this keeps the schedule's rules, the last closed period and the open period that follows
-/// it. Before the first `PaydaySet` there are no periods, and nothing closes.
+/// The paydays are the budget read model's (``BudgetProjection/paySchedule``, the one book of
+/// the `PaydaySet` rules) and where periods begin and end is ``PaySchedule``'s rule; this keeps
+/// only the last closed period and the open period that follows it. Before the first
+/// `PaydaySet` there are no periods, and nothing closes.
 package struct PeriodSchedule: Sendable, Equatable {
-    /// The `PaydaySet` rules (B1).
-    package private(set) var paydays = PaySchedule()
     /// The last closed period, if any (start, end).
     package private(set) var lastClosed: PeriodClosed?
     /// The open period: the one after ``lastClosed`` (the first payday's, before any close);
-    /// derived from ``paydays`` and ``lastClosed``, kept so that every command's close check
+    /// derived from the paydays and ``lastClosed``, kept so that every command's close check
     /// costs O(1).
     package private(set) var open: PayPeriod?
 
     /// Creates an empty schedule.
     package init() {}
 
-    /// A schedule restored from a checkpoint.
-    init(paydays: PaySchedule, lastClosed: PeriodClosed?) {
-        self.paydays = paydays
+    /// A schedule restored from a checkpoint; ``open`` is derived once the paydays are known
+    /// (``update(paydays:)``).
+    init(lastClosed: PeriodClosed?) {
         self.lastClosed = lastClosed
-        open = Self.openPeriod(paydays, after: lastClosed)
     }
 
     /// The first day of the open period.
@@ -30,15 +28,15 @@ package struct PeriodSchedule: Sendable, Equatable {
     /// The last day of the open period.
     package var openEnd: LocalDate? { open?.end }
 
-    mutating func apply(_ event: PaydaySet, sequenceNumber: UInt64) {
-        paydays.add(PaySchedule.Rule(
-            day: event.day, effectiveFrom: event.effectiveFrom, sequenceNumber: sequenceNumber, intervalDays: event.intervalDays))
+    /// Derives the open period again after the paydays changed (a `PaydaySet`, or a restore).
+    mutating func update(paydays: PaySchedule) {
         open = Self.openPeriod(paydays, after: lastClosed)
     }
 
-    mutating func apply(_ event: PeriodClosed) {
+    /// A `PeriodClosed`: the open period is the one after it.
+    mutating func close(_ event: PeriodClosed, paydays: PaySchedule) {
         lastClosed = event
-        open = Self.openPeriod(paydays, after: lastClosed)
+        update(paydays: paydays)
     }
 
     /// The period starting the day after `lastClosed` ends (the first payday's, before any

@@ -16,7 +16,7 @@ extension CommandExecutor {
             }
             let closed = PeriodClosed(periodStart: start, periodEnd: end)
             closes.append(.periodClosed(closed))
-            schedule.apply(closed)
+            schedule.close(closed, paydays: state.readModels.budgets.paySchedule)
             guard let nextStart = schedule.openStart, let nextEnd = schedule.openEnd, nextStart > start else { break }
             start = nextStart
             end = nextEnd

@@ -84,8 +84,7 @@ extension CommandExecutor {
             throw .violation(.goalInvalid, "a wallet is linked twice; list each wallet once")
         }
         for walletID in goal.walletIDs {
-            let wallet = try existingWallet(walletID)
-            guard !wallet.isClosed else { throw .violation(.walletInactive, "\(wallet.name) is closed; a goal cannot follow a closed wallet") }
+            _ = try openWallet(walletID, for: "be followed by a goal (R2)")
         }
     }
 

@@ -60,11 +60,10 @@ extension CommandExecutor {
     /// it, a transfer touching it deleted or changed back, a balance point of it put back or
     /// removed).
     /// W4: a closed wallet keeps the value it closed with; an undo that would change it is
-    /// refused like the command it compensates.
+    /// refused like the command it compensates (``requireOpen(_:for:)``).
     private func requireNotClosed(_ walletIDs: [WalletID], _ change: String) throws(LedgerError) {
         for walletID in walletIDs {
-            guard let wallet = state.wallets[walletID], wallet.isClosed else { continue }
-            throw .violation(.walletInactive, "this would \(change) on \(wallet.name), which was closed since (W4)")
+            if let wallet = state.wallets[walletID] { try requireOpen(wallet, for: "\(change) (an undo)") }
         }
     }
 
@@ -79,22 +78,22 @@ extension CommandExecutor {
             case .transactionRestored(let restored):
                 if let record = state.transactions[restored.transactionID] { _ = try usableWallet(record.details.walletID) }
             case .transactionEdited(let edited):
-                try requireNotClosed([edited.details.walletID], "move transaction \(edited.transactionID) back")
+                try requireNotClosed([edited.details.walletID], "take transaction \(edited.transactionID) back")
                 // C3: a deleted category moved its transactions away and takes no new ones.
                 if let category = state.categories[edited.details.categoryID], category.isDeleted {
                     throw .violation(.categoryInactive, "this would file transaction \(edited.transactionID) under \(category.name) again, which was deleted since (C3); edit the transaction instead")
                 }
             case .transferDeleted(let deleted):
                 if let record = state.transfers[deleted.transferID] {
-                    try requireNotClosed([record.transfer.fromWalletID, record.transfer.toWalletID], "delete transfer \(deleted.transferID)")
+                    try requireNotClosed([record.transfer.fromWalletID, record.transfer.toWalletID], "lose transfer \(deleted.transferID)")
                 }
             case .transferEdited(let edited):
                 let old = state.transfers[edited.transfer.transferID].map { [$0.transfer.fromWalletID, $0.transfer.toWalletID] } ?? []
-                try requireNotClosed(old + [edited.transfer.fromWalletID, edited.transfer.toWalletID], "change transfer \(edited.transfer.transferID) back")
+                try requireNotClosed(old + [edited.transfer.fromWalletID, edited.transfer.toWalletID], "have transfer \(edited.transfer.transferID) changed back")
             case .balanceRecorded(let point):
-                try requireNotClosed([point.walletID], "put a balance point back")
+                try requireNotClosed([point.walletID], "have a balance point put back")
             case .balanceRemoved(let removed):
-                try requireNotClosed([removed.walletID], "remove a balance point")
+                try requireNotClosed([removed.walletID], "have a balance point removed")
             case .scenarioSaved(let saved):
                 savedScenarios.insert(saved.scenarioID)
             case .scenarioActivated(let activated):
@@ -102,9 +101,7 @@ extension CommandExecutor {
                     throw .violation(.undoBlocked, "this would make scenario \(id) active again, but it was deleted since; undo its deletion first (R3)")
                 }
             case .goalUpdated(let updated):
-                for walletID in updated.goal.walletIDs where state.wallets[walletID]?.isClosed == true {
-                    throw .violation(.walletInactive, "this would link goal \(updated.goal.name) to \(state.wallets[walletID]?.name ?? "\(walletID)") again, which was closed since (R2)")
-                }
+                try requireNotClosed(updated.goal.walletIDs, "be followed by goal \(updated.goal.name) again (R2)")
             case .groupExpenseEdited(let edited):
                 // S7, S8: the group must still take changes and former members keep their parts.
                 guard let record = state.groupExpenses[edited.expense.expenseID] else { break }

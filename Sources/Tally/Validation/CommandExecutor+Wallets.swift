@@ -26,17 +26,17 @@ extension CommandExecutor {
             }
             return [.walletKindChanged(WalletKindChanged(walletID: id, kind: kind))]
         case .deactivateWallet(let id):
-            let wallet = try openWallet(id)
+            let wallet = try openWallet(id, for: "be deactivated")
             guard wallet.isActive else { throw .violation(.walletStateUnchanged, "\(wallet.name) is inactive already") }
             return [.walletDeactivated(WalletDeactivated(walletID: id))]
         case .reactivateWallet(let id):
-            let wallet = try openWallet(id)
+            let wallet = try openWallet(id, for: "be reactivated")
             guard !wallet.isActive else { throw .violation(.walletStateUnchanged, "\(wallet.name) is active already") }
             return [.walletReactivated(WalletReactivated(walletID: id))]
         case .closeWallet(let id, let closedOn):
             return try closeWallet(id, closedOn: closedOn)
         case .recordBalance(let id, let date, let balance):
-            let wallet = try openWallet(id)
+            let wallet = try openWallet(id, for: "take a balance point")
             try requireCurrency(balance, of: wallet)
             try requireWithinLimit(balance, "balance")
             return [.balanceRecorded(BalanceRecorded(walletID: id, date: date, balance: balance))]
@@ -50,10 +50,7 @@ extension CommandExecutor {
             _ = try balancePointWallet(id, date: date, verb: "removed")
             return [.balanceRemoved(BalanceRemoved(walletID: id, date: date))]
         case .setWalletDesignation(let id, let designation, let fromMonth):
-            let wallet = try existingWallet(id)
-            guard !wallet.isClosed else {
-                throw .violation(.walletInactive, "\(wallet.name) is closed; a closed wallet's flows (N5) cannot be designated any more")
-            }
+            _ = try openWallet(id, for: "have its flows designated (N5)")
             return [.walletDesignationSet(WalletDesignationSet(walletID: id, designation: designation, fromMonth: fromMonth))]
         case .recordTransfer(let id, let from, let to, let sent, let received, let date, let note):
             guard state.transfers[id] == nil else { throw .violation(.duplicateID, "transfer id \(id) is already used") }
@@ -99,8 +96,8 @@ extension CommandExecutor {
         guard let transfer = state.transfers[id], !transfer.isDeleted else {
             throw .violation(.unknownTransfer, "no live transfer has id \(id)")
         }
-        for walletID in [transfer.transfer.fromWalletID, transfer.transfer.toWalletID] where state.wallets[walletID]?.isClosed == true {
-            throw .violation(.walletInactive, "\(state.wallets[walletID]?.name ?? "\(walletID)") is closed; a transfer touching it cannot be \(verb)")
+        for walletID in [transfer.transfer.fromWalletID, transfer.transfer.toWalletID] {
+            if let wallet = state.wallets[walletID] { try requireOpen(wallet, for: "have transfer \(id) \(verb)") }
         }
         return transfer.transfer
     }
@@ -112,15 +109,12 @@ extension CommandExecutor {
         guard state.readModels.wallets.balancePoint(of: id, on: date) != nil else {
             throw .violation(.unknownBalancePoint, "\(wallet.name) has no balance point on \(date); record one with recordBalance")
         }
-        guard !wallet.isClosed else {
-            throw .violation(.walletInactive, "\(wallet.name) is closed; its balance points cannot be \(verb)")
-        }
+        try requireOpen(wallet, for: "have a balance point \(verb)")
         return wallet
     }
 
     private func closeWallet(_ id: WalletID, closedOn: LocalDate) throws(LedgerError) -> [EventPayload] {
-        let wallet = try existingWallet(id)
-        guard !wallet.isClosed else { throw .violation(.walletInactive, "\(wallet.name) is closed already") }
+        let wallet = try openWallet(id, for: "be closed again")
         // The value the read model shows (W3; for an observed kind its latest point and what
         // moved after it, W5), in Int128: a balance past Int64 is not zero either.
         let value = state.readModels.wallets.value(of: id, asOf: nil) ?? 0
@@ -149,19 +143,27 @@ extension CommandExecutor {
         return wallet
     }
 
-    /// The wallet with `id` if it is not closed (W4: a closed wallet is neither deactivated nor
-    /// reactivated, takes no balance point and keeps the value it closed with).
-    private func openWallet(_ id: WalletID) throws(LedgerError) -> WalletRecord {
+    /// W4, the one closed-wallet rule: a closed wallet is closed for good. It keeps the value
+    /// it closed with and takes no change: no transaction, transfer or balance point, no
+    /// deactivation, reactivation or designation, and no undo that would change its value.
+    /// - Parameter change: what was asked of it, completing "it cannot ...".
+    func requireOpen(_ wallet: WalletRecord, for change: @autoclosure () -> String) throws(LedgerError) {
+        guard wallet.isClosed else { return }
+        throw .violation(.walletInactive, "\(wallet.name) is closed for good (W4): it cannot \(change())")
+    }
+
+    /// The wallet with `id` if it is not closed (``requireOpen(_:for:)``).
+    func openWallet(_ id: WalletID, for change: @autoclosure () -> String) throws(LedgerError) -> WalletRecord {
         let wallet = try existingWallet(id)
-        guard !wallet.isClosed else { throw .violation(.walletInactive, "\(wallet.name) is closed for good") }
+        try requireOpen(wallet, for: change())
         return wallet
     }
 
     /// The wallet with `id` if it is active and not closed (W4).
     func usableWallet(_ id: WalletID) throws(LedgerError) -> WalletRecord {
-        let wallet = try existingWallet(id)
-        guard wallet.isActive, !wallet.isClosed else {
-            throw .violation(.walletInactive, "\(wallet.name) is \(wallet.isClosed ? "closed" : "deactivated"); reactivate it or pick another wallet")
+        let wallet = try openWallet(id, for: "take new entries; pick another wallet")
+        guard wallet.isActive else {
+            throw .violation(.walletInactive, "\(wallet.name) is deactivated; reactivate it or pick another wallet")
         }
         return wallet
     }

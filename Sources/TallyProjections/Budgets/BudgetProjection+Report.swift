@@ -17,6 +17,9 @@ extension BudgetProjection {
     /// The closed periods, by start date.
     public var closedPeriods: [PayPeriod] { snapshots.values.map(\.period).sorted() }
 
+    /// The `PaydaySet` rules (B1), which the engine's validation reads for its open period.
+    package var paySchedule: PaySchedule { schedule }
+
     /// The allocation of a category in effect for a period starting on `start` (B2): the latest
     /// `BudgetAllocated` with `fromPeriod <= start` (ties: the later event); `nil` when there is
     /// none or the latest is a `BudgetRemoved`. The engine's validation reads it too.

@@ -7,6 +7,8 @@ import TallyModel
 public struct BudgetProjection: Hashable, Sendable {
     /// The household's base currency, the budget currency.
     public internal(set) var baseCurrency: Currency?
+    /// The `PaydaySet` rules (B1): the one book of them, which the engine's validation state
+    /// reads too (its open period).
     var schedule = PaySchedule()
     /// Categories by id, deleted ones included (C1-C3): the one book of them, which the
     /// engine's validation state reads too.
