@@ -102,6 +102,37 @@ struct LedgerExecuteEachTests {
         try await byEach.close()
     }
 
+    @Test("G6: a call keeps only its last batch's state; batches another caller's sync acknowledges first are folded, and every state equals a replay")
+    func batchesAcknowledgedByAnotherSyncAreFolded() async throws {
+        let fileSystem = try Self.fileSystem(seed: 67)
+        fileSystem.setFileSyncLatency(.milliseconds(2))  // a sync runs while the other call writes
+        var s = Scenario()
+        let ledger = try await Self.open(fileSystem)
+        try await ledger.execute(s.setup())
+        var rounds = 0
+        // One long call and single commands beside it: a single command's sync that starts
+        // while the long call writes covers a prefix of its batches, which that caller then
+        // commits without the call's last batch (WrittenBatch.state is dropped for all but it).
+        while await ledger.foldedCommitCount == 0, rounds < 20 {
+            rounds += 1
+            let long = (0..<200).map { index in s.command(.recordTransaction(s.ids.next(), s.expense(Int64(100 + index)))) }
+            let singles = (0..<20).map { index in s.command(.recordTransaction(s.ids.next(), s.expense(Int64(10 + index)))) }
+            async let each = ledger.execute(each: long)
+            let singleOutcomes = await LedgerGroupCommitTests.executeConcurrently(singles, on: ledger)
+            let eachOutcomes = try await each
+            #expect(eachOutcomes.allSatisfy { (try? $0.get()) != nil } && singleOutcomes.allSatisfy { (try? $0.get()) != nil })
+        }
+        #expect(await ledger.foldedCommitCount > 0, "no batch was committed apart from its call's last one in \(rounds) rounds")
+        let state = await ledger.state
+        let readModels = await ledger.readModels
+        try await ledger.close()
+        fileSystem.setFileSyncLatency(nil)
+        let reopened = try await Self.open(fileSystem)
+        #expect(await reopened.state == state, "the acknowledged state equals the journal's replay")
+        #expect(await reopened.readModels == readModels)
+        try await reopened.close()
+    }
+
     @Test("G6: under a relaxed durability policy the outcomes equal one execute per command too")
     func relaxedDurabilityMatchesOneByOne() async throws {
         var generator = RandomCommandGenerator(seed: 47)

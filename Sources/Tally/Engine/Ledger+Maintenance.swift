@@ -78,13 +78,14 @@ extension Ledger {
     }
 
     /// Validation's head again after ``current`` was replaced (settled against a checkpoint,
-    /// rebuilt by a forgetting): `current` plus the batches written since, each batch carrying
-    /// the state after it. Costs a fold of the batches in flight, not of what the state holds.
+    /// rebuilt by a forgetting): `current` plus the batches written since, each batch that
+    /// carried the state after it carrying the new one. Costs a fold of the batches in flight,
+    /// not of what the state holds.
     func refoldHead() {
         head = current
         for index in unacknowledged.indices {
             for event in unacknowledged[index].events { head.apply(event) }
-            unacknowledged[index].state = head
+            if unacknowledged[index].state != nil { unacknowledged[index].state = head }
         }
     }
 

@@ -97,15 +97,29 @@ extension Ledger {
         do {
             defer { gate.leave() }
             for commands in batches {
+                // This call's one wait covers every batch it writes, so the state after the
+                // batch it wrote before is needed only when no batch follows it
+                // (WrittenBatch.state). Dropped before the write, so that the head changes in
+                // place; put back when this write adds no batch.
+                let previous = unacknowledged.indices.last
+                let dropsPrevious = lastWritten != nil && previous.map { unacknowledged[$0].receipt.lastSequenceNumber == lastWritten } == true
+                if dropsPrevious, let previous { unacknowledged[previous].state = nil }
+                var wroteBatch = false
+                defer {
+                    if dropsPrevious, !wroteBatch, let previous, unacknowledged.indices.contains(previous) {
+                        unacknowledged[previous].state = head
+                    }
+                }
                 do throws(LedgerError) {
                     let written = try write(commands)
                     if let written {
-                        lastWritten = written.receipt.lastSequenceNumber
+                        wroteBatch = true
                         if journal.acknowledgesAfterSync {
                             unacknowledged.append(written)
                         } else {
                             commit(written)  // `.interval` / `.none`: acknowledged once written, as the journal's append
                         }
+                        lastWritten = written.receipt.lastSequenceNumber
                     }
                     outcomes.append(.success(written.map { (last: $0.receipt.lastSequenceNumber, positions: $0.positions) }))
                 } catch {
@@ -234,12 +248,18 @@ extension Ledger {
 
     /// The commit step: `batch` is durable (or, under a relaxed policy, written) and is now
     /// acknowledged. Its state (folded with its read models when it was validated: nothing is
-    /// folded here) becomes the one reads see, then a forgetting is completed or a checkpoint
+    /// folded here unless the batch's state was dropped, ``WrittenBatch/state``) becomes the
+    /// one reads see, then a forgetting is completed or a checkpoint
     /// scheduled, then the events are published to ``changes``. Batches arrive here exactly
     /// once each, in sequence order.
     func commit(_ batch: WrittenBatch) {
         precondition(batch.receipt.firstSequenceNumber == current.nextSequenceNumber, "batches must be committed in sequence order")
-        current = batch.state
+        if let state = batch.state {
+            current = state
+        } else {
+            for event in batch.events { current.apply(event) }  // committed without the later batch of its call
+            foldedCommitCount += 1
+        }
         let committed = batch.committedEvents
         chainValue = batch.receipt.chainValue
         for event in batch.events { unstoredChanges.add(event) }

@@ -37,8 +37,9 @@ public actor Ledger {
 
     // The write pipeline (Ledger+Write.swift).
 
-    /// The state of every acknowledged (durable) batch: what reads see. Never folded itself: a
-    /// commit takes the state its batch left (``WrittenBatch/state``).
+    /// The state of every acknowledged (durable) batch: what reads see. A commit takes the
+    /// state its batch left (``WrittenBatch/state``), or folds the batch's events when that
+    /// state was dropped.
     var current: LedgerState
     /// Validation's state: `current` plus every batch written but not yet acknowledged
     /// (``unacknowledged``), in order; the one fold of each event (``write(_:)``).
@@ -50,6 +51,9 @@ public actor Ledger {
     /// Batches written to the journal, not yet durable, in sequence order (a deque: a sync
     /// commits them from the front).
     var unacknowledged: Deque<WrittenBatch> = []
+    /// How many batches were committed by folding their events, their state dropped because a
+    /// later batch of the same call followed them (``WrittenBatch/state``); for tests.
+    package internal(set) var foldedCommitCount = 0
     /// Set when the journal failed a sync (or an append left it failed): every later
     /// `execute` throws it; the state stays as of the last acknowledged batch.
     var failure: JournalError?
