@@ -28,11 +28,16 @@ struct LedgerGroupCommitTests {
         await withTaskGroup(of: (Int, Result<[EventPosition], LedgerError>).self) { group in
             for (index, command) in commands.enumerated() {
                 group.addTask {
+                    // The result is awaited into a constant before the tuple is built: with
+                    // `(index, .success(try await ...))` a release build returned tasks' results
+                    // under other tasks' indices (seen 2026-11-30, Swift 6.3.1, -O -enable-testing).
+                    let outcome: Result<[EventPosition], LedgerError>
                     do throws(LedgerError) {
-                        return (index, .success(try await ledger.execute(command)))
+                        outcome = .success(try await ledger.execute(command))
                     } catch {
-                        return (index, .failure(error))
+                        outcome = .failure(error)
                     }
+                    return (index, outcome)
                 }
             }
             var outcomes: [(Int, Result<[EventPosition], LedgerError>)] = []

@@ -101,8 +101,12 @@ extension Ledger {
                 // batch it wrote before is needed only when no batch follows it
                 // (WrittenBatch.state). Dropped before the write, so that the head changes in
                 // place; put back when this write adds no batch.
+                // A batch that forgets a person keeps its state: its commit rebuilds the state
+                // from it (P3).
                 let previous = unacknowledged.indices.last
-                let dropsPrevious = lastWritten != nil && previous.map { unacknowledged[$0].receipt.lastSequenceNumber == lastWritten } == true
+                let dropsPrevious = lastWritten != nil && previous.map { index in
+                    unacknowledged[index].receipt.lastSequenceNumber == lastWritten && !unacknowledged[index].forgetsPeople
+                } == true
                 if dropsPrevious, let previous { unacknowledged[previous].state = nil }
                 var wroteBatch = false
                 defer {
@@ -236,36 +240,52 @@ extension Ledger {
         try await journal.waitUntilDurable(sequenceNumber)
     }
 
-    /// Commits, in sequence order, every written batch whose frame is durable through
-    /// `sequenceNumber`. Callers resume from their sync in any order; the first commits for all.
-    func commitDurable(through sequenceNumber: UInt64) {
-        while let first = unacknowledged.first, first.receipt.lastSequenceNumber <= sequenceNumber {
-            unacknowledged.removeFirst()  // a deque: O(1), however many batches one sync covered
-            commit(first)
+    /// Commits, in sequence order, the written batches whose frames are durable through
+    /// `sequenceNumber`, up to the last of them that carries its state (``WrittenBatch/state``):
+    /// a stateless batch's state is that of its call's later batch, which is written already
+    /// and commits it once durable too (its call's own wait is for it). Callers resume from their
+    /// sync in any order; the first commits for all.
+    /// - Parameter foldingStateless: the ledger fails: every durable batch is committed, those
+    ///   left without a later state by folding their events.
+    func commitDurable(through sequenceNumber: UInt64, foldingStateless: Bool = false) {
+        var durable = 0
+        var run = 0  // the batches to commit
+        var lastWithState: Int?
+        for batch in unacknowledged {
+            guard batch.receipt.lastSequenceNumber <= sequenceNumber else { break }
+            if batch.state != nil { lastWithState = durable }
+            durable += 1
+            if batch.state != nil || foldingStateless { run = durable }
+        }
+        if run < durable { writeStatistics.commitsWaitingForState += 1 }
+        for index in 0..<run {
+            // A deque: O(1), however many batches one sync covered.
+            commit(unacknowledged.removeFirst(), stateFollows: lastWithState.map { index < $0 } ?? false)
         }
         scheduleStoreWrite()  // after the callers are answered: one store transaction for all that committed meanwhile
     }
 
     /// The commit step: `batch` is durable (or, under a relaxed policy, written) and is now
-    /// acknowledged. Its state (folded with its read models when it was validated: nothing is
-    /// folded here unless the batch's state was dropped, ``WrittenBatch/state``) becomes the
-    /// one reads see, then a forgetting is completed or a checkpoint
-    /// scheduled, then the events are published to ``changes``. Batches arrive here exactly
-    /// once each, in sequence order.
-    func commit(_ batch: WrittenBatch) {
-        precondition(batch.receipt.firstSequenceNumber == current.nextSequenceNumber, "batches must be committed in sequence order")
+    /// acknowledged. Its state (folded with its read models when it was validated) becomes the
+    /// one reads see, then a forgetting is completed or a checkpoint scheduled, then the events
+    /// are published to ``changes``. Batches arrive here exactly once each, in sequence order.
+    /// - Parameter stateFollows: a later batch committed in the same turn carries the state
+    ///   after this one too, so a batch without its own leaves ``current`` to it; otherwise
+    ///   such a batch's events are folded (only when the ledger fails: ``commitDurable(through:foldingStateless:)``).
+    func commit(_ batch: WrittenBatch, stateFollows: Bool = false) {
         if let state = batch.state {
             current = state
-        } else {
-            for event in batch.events { current.apply(event) }  // committed without the later batch of its call
-            foldedCommitCount += 1
+        } else if !stateFollows {
+            for event in batch.events { current.apply(event) }
+            writeStatistics.foldedCommits += 1
         }
+        precondition(
+            batch.state == nil && stateFollows || current.nextSequenceNumber == batch.receipt.lastSequenceNumber + 1,
+            "batches must be committed in sequence order")
         let committed = batch.committedEvents
         chainValue = batch.receipt.chainValue
         for event in batch.events { unstoredChanges.add(event) }
-        let forgotten = batch.events.compactMap { event -> PersonID? in
-            if case .personForgotten(let forgotten) = event.payload { forgotten.personID } else { nil }
-        }
+        let forgotten = batch.forgottenPeople
         if !forgotten.isEmpty {
             completeForgetting(forgotten)
         } else if options.checkpointIntervalEvents > 0,
@@ -279,7 +299,7 @@ extension Ledger {
     /// batch is dropped, and the ledger refuses further writes. The acknowledged state (`current`)
     /// keeps the last acknowledged batch.
     func fail(_ error: JournalError) {
-        commitDurable(through: journal.durableSequenceNumber)
+        commitDurable(through: journal.durableSequenceNumber, foldingStateless: true)
         if failure == nil { failure = error }
         unacknowledged = []
         head = current

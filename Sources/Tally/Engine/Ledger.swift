@@ -51,9 +51,8 @@ public actor Ledger {
     /// Batches written to the journal, not yet durable, in sequence order (a deque: a sync
     /// commits them from the front).
     var unacknowledged: Deque<WrittenBatch> = []
-    /// How many batches were committed by folding their events, their state dropped because a
-    /// later batch of the same call followed them (``WrittenBatch/state``); for tests.
-    package internal(set) var foldedCommitCount = 0
+    /// How the write pipeline committed batches without their own state (``WrittenBatch/state``).
+    package internal(set) var writeStatistics = WriteStatistics()
     /// Set when the journal failed a sync (or an append left it failed): every later
     /// `execute` throws it; the state stays as of the last acknowledged batch.
     var failure: JournalError?
