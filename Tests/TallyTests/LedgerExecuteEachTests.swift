@@ -152,6 +152,33 @@ struct LedgerExecuteEachTests {
         try await reopened.close()
     }
 
+    @Test("G6: a call of two batches as the first commit after an open that is due a checkpoint: every checkpoint audits clean and the ledger opens from one")
+    func checkpointDuringACallsCommitIsConsistent() async throws {
+        let fileSystem = try Self.fileSystem(seed: 97)
+        var s = Scenario()
+        // A journal with more than an interval of events past its (absent) checkpoint: the
+        // first commit after the open schedules one.
+        let first = try await Self.open(fileSystem)
+        try await first.execute(s.setup())
+        _ = try await first.execute(each: Self.transactions(12, &s))
+        try await first.close()
+        var options = LedgerOptions(durability: .synchronous)
+        options.fileSystem = fileSystem
+        options.checkpointIntervalEvents = 4
+        let ledger = try await Ledger.open(at: LedgerGroupCommitTests.path, options: options)
+        // Two batches in one call: the first is committed with the second's state.
+        let outcomes = try await ledger.execute(each: Self.transactions(2, &s))
+        #expect(outcomes.allSatisfy { (try? $0.get()) != nil })
+        let state = await ledger.state
+        try await ledger.close()
+        let audit = try LedgerAudit.audit(at: LedgerGroupCommitTests.path, fileSystem: fileSystem)
+        #expect(audit.isClean, "every checkpoint written equals the journal's fold at its sequence number: \(audit.problems)")
+        let reopened = try await Ledger.open(at: LedgerGroupCommitTests.path, options: options)
+        #expect(reopened.openReport.checkpointSequenceNumber != nil, "the ledger opens from the checkpoint written meanwhile: \(reopened.openReport)")
+        #expect(await reopened.state == state)
+        try await reopened.close()
+    }
+
     @Test("G6: when a call's sync fails, its batches already durable are acknowledged (their events folded, their state being dropped); the acknowledged state equals a fold of the journal through it")
     func durableBatchesOfAFailedCallAreFolded() async throws {
         var folded = 0

@@ -272,7 +272,10 @@ extension Ledger {
     /// - Parameter stateFollows: a later batch committed in the same turn carries the state
     ///   after this one too, so a batch without its own leaves ``current`` to it; otherwise
     ///   such a batch's events are folded (only when the ledger fails: ``commitDurable(through:foldingStateless:)``).
+    ///   Such a batch leaves the chain value and the checkpoint interval to that batch too, so
+    ///   that a checkpoint never pairs the state of one batch with the chain value of another.
     func commit(_ batch: WrittenBatch, stateFollows: Bool = false) {
+        let waitsForState = batch.state == nil && stateFollows
         if let state = batch.state {
             current = state
         } else if !stateFollows {
@@ -280,13 +283,15 @@ extension Ledger {
             writeStatistics.foldedCommits += 1
         }
         precondition(
-            batch.state == nil && stateFollows || current.nextSequenceNumber == batch.receipt.lastSequenceNumber + 1,
+            waitsForState || current.nextSequenceNumber == batch.receipt.lastSequenceNumber + 1,
             "batches must be committed in sequence order")
         let committed = batch.committedEvents
-        chainValue = batch.receipt.chainValue
+        if !waitsForState { chainValue = batch.receipt.chainValue }
         for event in batch.events { unstoredChanges.add(event) }
         let forgotten = batch.forgottenPeople
-        if !forgotten.isEmpty {
+        if waitsForState {
+            // A stateless batch never forgets (it keeps its state); the run's last batch checks the interval.
+        } else if !forgotten.isEmpty {
             completeForgetting(forgotten)
         } else if options.checkpointIntervalEvents > 0,
            lastSequenceNumber - checkpointedSequenceNumber >= UInt64(options.checkpointIntervalEvents) {
