@@ -106,10 +106,7 @@ struct LedgerExecuteEachTests {
     /// so a long call's earlier batches become durable while it still writes (all of them
     /// without their state but the last: WrittenBatch.state).
     static func openRotatingEarly(_ fileSystem: FaultInjectingFileSystem, segmentBytesMax: Int64 = 4096) async throws -> Ledger {
-        var options = LedgerOptions.checkpointsOnRequest()
-        options.fileSystem = fileSystem
-        options.segmentBytesMax = segmentBytesMax
-        return try await Ledger.open(at: LedgerGroupCommitTests.path, options: options)
+        try await LedgerGroupCommitTests.open(fileSystem) { $0.segmentBytesMax = segmentBytesMax }
     }
 
     static func transactions(_ count: Int, _ s: inout Scenario) -> [Command] {
@@ -162,10 +159,8 @@ struct LedgerExecuteEachTests {
         try await first.execute(s.setup())
         _ = try await first.execute(each: Self.transactions(12, &s))
         try await first.close()
-        var options = LedgerOptions(durability: .synchronous)
-        options.fileSystem = fileSystem
-        options.checkpointIntervalEvents = 4
-        let ledger = try await Ledger.open(at: LedgerGroupCommitTests.path, options: options)
+        let checkpointEvery4: (inout LedgerOptions) -> Void = { $0.checkpointIntervalEvents = 4 }
+        let ledger = try await LedgerGroupCommitTests.open(fileSystem, checkpointEvery4)
         // Two batches in one call: the first is committed with the second's state.
         let outcomes = try await ledger.execute(each: Self.transactions(2, &s))
         #expect(outcomes.allSatisfy { (try? $0.get()) != nil })
@@ -173,7 +168,7 @@ struct LedgerExecuteEachTests {
         try await ledger.close()
         let audit = try LedgerAudit.audit(at: LedgerGroupCommitTests.path, fileSystem: fileSystem)
         #expect(audit.isClean, "every checkpoint written equals the journal's fold at its sequence number: \(audit.problems)")
-        let reopened = try await Ledger.open(at: LedgerGroupCommitTests.path, options: options)
+        let reopened = try await LedgerGroupCommitTests.open(fileSystem, checkpointEvery4)
         #expect(reopened.openReport.checkpointSequenceNumber != nil, "the ledger opens from the checkpoint written meanwhile: \(reopened.openReport)")
         #expect(await reopened.state == state)
         try await reopened.close()

@@ -11,9 +11,11 @@ import Testing
 struct LedgerGroupCommitTests {
     static let path = FilePath("/households/group")
 
-    static func open(_ fileSystem: FaultInjectingFileSystem) async throws -> Ledger {
+    /// - Parameter configure: changes to the options (synchronous, checkpoints on request).
+    static func open(_ fileSystem: FaultInjectingFileSystem, _ configure: (inout LedgerOptions) -> Void = { _ in }) async throws -> Ledger {
         var options = LedgerOptions.checkpointsOnRequest()  // synchronous durability: acknowledged means synced
         options.fileSystem = fileSystem
+        configure(&options)
         return try await Ledger.open(at: path, options: options)
     }
 

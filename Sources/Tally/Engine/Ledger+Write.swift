@@ -249,14 +249,13 @@ extension Ledger {
     ///   left without a later state by folding their events.
     func commitDurable(through sequenceNumber: UInt64, foldingStateless: Bool = false) {
         var durable = 0
-        var run = 0  // the batches to commit
         var lastWithState: Int?
         for batch in unacknowledged {
             guard batch.receipt.lastSequenceNumber <= sequenceNumber else { break }
             if batch.state != nil { lastWithState = durable }
             durable += 1
-            if batch.state != nil || foldingStateless { run = durable }
         }
+        let run = foldingStateless ? durable : lastWithState.map { $0 + 1 } ?? 0  // the batches to commit
         if run < durable { writeStatistics.commitsWaitingForState += 1 }
         for index in 0..<run {
             // A deque: O(1), however many batches one sync covered.
@@ -275,7 +274,7 @@ extension Ledger {
     ///   Such a batch leaves the chain value and the checkpoint interval to that batch too, so
     ///   that a checkpoint never pairs the state of one batch with the chain value of another.
     func commit(_ batch: WrittenBatch, stateFollows: Bool = false) {
-        let waitsForState = batch.state == nil && stateFollows
+        let takesLaterState = batch.state == nil && stateFollows
         if let state = batch.state {
             current = state
         } else if !stateFollows {
@@ -283,13 +282,13 @@ extension Ledger {
             writeStatistics.foldedCommits += 1
         }
         precondition(
-            waitsForState || current.nextSequenceNumber == batch.receipt.lastSequenceNumber + 1,
+            takesLaterState || current.nextSequenceNumber == batch.receipt.lastSequenceNumber + 1,
             "batches must be committed in sequence order")
         let committed = batch.committedEvents
-        if !waitsForState { chainValue = batch.receipt.chainValue }
+        if !takesLaterState { chainValue = batch.receipt.chainValue }
         for event in batch.events { unstoredChanges.add(event) }
         let forgotten = batch.forgottenPeople
-        if waitsForState {
+        if takesLaterState {
             // A stateless batch never forgets (it keeps its state); the run's last batch checks the interval.
         } else if !forgotten.isEmpty {
             completeForgetting(forgotten)
