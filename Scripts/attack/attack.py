@@ -503,8 +503,6 @@ class Harness:
             per_command = (seg.stat().st_size - size) / count
         if len(segments(path)) != 1:
             raise RuntimeError("rotation template rotated while being built")
-        for old in sorted((path / "checkpoints").glob("*.checkpoint"))[:-1]:
-            old.unlink()  # each is ~64 MiB; the newest is the one open uses
 
     # -- class 1: kill -9 ------------------------------------------------------------------
 
@@ -702,9 +700,8 @@ class Harness:
         by_kind = {k: [0, 0] for k in dict.fromkeys(kinds)}
         by_tool = {t: 0 for t in tools}
         extra = Generator(case_rng(self.seed, "truncate-extra", 0), start=61_000).activities(1)
-        ckpt_dir = base / "checkpoints"
-        if not any(ckpt_dir.glob("*.checkpoint")):
-            raise RuntimeError("truncate template has no checkpoint")
+        if not (base / "read-side" / "read-side.sqlite").exists():
+            raise RuntimeError("truncate template has no store (with its checkpoint)")
         for case in self.cases(self.args.truncations):
             rng = case_rng(self.seed, "truncate", case)
             kind = kinds[case % len(kinds)]
@@ -1134,7 +1131,7 @@ class Harness:
                 elif target == "personal-keys":
                     path = ledger / "personal-keys"
                 else:
-                    path = sorted((ledger / "checkpoints").glob("*.checkpoint"))[-1]
+                    path = ledger / "read-side" / "read-side.sqlite"  # holds the checkpoint
                 path.unlink()
                 os.mkfifo(path)
                 if tool == "apply":

@@ -23,7 +23,7 @@ public struct Projections: Hashable, Sendable {
     /// the one book of transactions, which the engine's validation state reads too. Only a
     /// transaction every read model can use is kept (a known wallet in its currency, a positive
     /// amount, a valid split); an event the book refuses changes nothing, and the read model
-    /// whose rule it breaks says why. In the checkpoint archive once a checkpoint wrote it
+    /// whose rule it breaks says why. In the store's history once a checkpoint wrote it
     /// (``ArchivedMap``). The wallet, debt and budget read models read it through their own
     /// `transactions`, which is this value (persistent maps: a copy shares every node); nothing
     /// else writes it but this fold (which settlement covers which item the debt read model
@@ -185,7 +185,7 @@ public struct Projections: Hashable, Sendable {
 }
 
 extension Projections {
-    /// The maps that grow with history: in the checkpoint archive once a checkpoint wrote them.
+    /// The maps that grow with history: in the store's history once a checkpoint wrote them.
     static var archived: ArchivedFields<Projections> {
         ArchivedFields().with(\.transactions).with(\.categoryMembers).with(\.wallets.transfers)
             .with(\.debts.settlements).with(\.debts.settledItems).with(\.debts.groupExpenses)
@@ -195,8 +195,6 @@ extension Projections {
     /// What a checkpoint writes to the archive: every entry changed since the last one.
     package var archiveRows: some Sequence<ArchiveRow> { Self.archived.rows(of: self) }
 
-    /// The rows of ``archiveRows`` that replace an older archived version.
-    package var rewrittenRows: some Sequence<ArchiveRow> { Self.archived.rewrittenRows(of: self) }
 
     /// After a checkpoint wrote `written` (these read models as of then) to the archive
     /// `reader` reads: keeps in memory only what changed since.

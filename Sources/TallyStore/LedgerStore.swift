@@ -25,11 +25,13 @@ public final class LedgerStore: Sendable {
     /// value's stored bytes (a store of 8 is rebuilt by the writer's open). 10: a category
     /// deleted with a target has moved its transactions' rows and month totals there (C3); a
     /// store of 9 may list them under the deleted category, so the writer's open rebuilds it.
-    static let schemaVersion = 10
+    /// 11: the checkpoint's tables (`history`, `checkpoint`): the checkpoint archive and the
+    /// checkpoint files became the store's (a store of 10 is rebuilt by the writer's open).
+    static let schemaVersion = 11
 
     /// The database file.
     public let path: String
-    private let database: SealedDatabase
+    let database: SealedDatabase
 
     /// The page key of a store whose ledger is not encrypted: authentication against damage
     /// only (a public constant).

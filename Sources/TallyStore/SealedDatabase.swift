@@ -5,8 +5,8 @@ import Synchronization
 import TallySQLiteEncryption
 
 /// An SQLite database of the ledger folder opened through `TallySQLiteEncryption` (every page
-/// sealed), with typed errors and a schema version: what the read-side store and the
-/// checkpoint archive share.
+/// sealed), with typed errors and a schema version: what the read-side store (its read tables
+/// and its checkpoint) is opened with.
 struct SealedDatabase: Sendable {
     /// The database file.
     let path: String

@@ -1,4 +1,4 @@
-/// Why the read-side store or the checkpoint archive could not be opened, read or written.
+/// Why the read-side store (its read tables or its checkpoint) could not be opened, read or written.
 ///
 /// The store is rebuildable from the journal, so the engine treats every one of these as "the
 /// store is not usable": it rebuilds it (open) or marks it stale (after a commit), and never
@@ -29,28 +29,12 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .database(let path, let message): "\(path): \(Self.subject(path)) cannot be used: \(message)"
-        case .damaged(let path, let message): "\(path): \(Self.subject(path)) is damaged: \(message); \(Self.remedy(path))"
+        case .database(let path, let message): "\(path): the read-side store cannot be used: \(message)"
+        case .damaged(let path, let message): "\(path): the read-side store is damaged: \(message); run `tally rebuild`"
         case .unsupportedSchema(let path, let version):
-            "\(path): \(Self.subject(path)) has schema version \(version), which this version of Tally does not know; \(Self.remedy(path))"
-        case .invalidRow(let path, let table, let reason): "\(path): table \(table) holds an invalid row: \(reason); \(Self.remedy(path))"
+            "\(path): the read-side store has schema version \(version), which this version of Tally does not know; run `tally rebuild`"
+        case .invalidRow(let path, let table, let reason): "\(path): table \(table) holds an invalid row: \(reason); run `tally rebuild`"
         case .invalidQuery(let reason): "invalid query: \(reason)"
         }
-    }
-
-    /// What the database at `path` is: the checkpoint archive or the read-side store.
-    private static func subject(_ path: String) -> String {
-        isCheckpointArchive(path) ? "the checkpoint archive" : "the read-side store"
-    }
-
-    /// How to get past a damaged database at `path`: both are derived from the journal.
-    private static func remedy(_ path: String) -> String {
-        isCheckpointArchive(path)
-            ? "it only caches history: the next open that cannot read it replays the journal (remove the checkpoints folder to stop using it)"
-            : "run `tally rebuild`"
-    }
-
-    private static func isCheckpointArchive(_ path: String) -> Bool {
-        path.split(separator: "/").last.map(String.init) == CheckpointArchive.fileName
     }
 }

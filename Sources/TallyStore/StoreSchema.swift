@@ -13,6 +13,11 @@ enum StoreSchema {
     /// (`LiveDigest`); a commit writes only their rows that changed.
     static let liveTables = ["wallet_balances", "totals", "household_debts", "people", "categories"]
     static let allTables = ["coverage"] + historyTables + liveTables
+    /// The checkpoint's tables (``LedgerStore/writeCheckpoint(_:version:replacingAll:state:)``): the
+    /// history the engine does not keep in memory, one row per key, and the live state as of
+    /// the checkpoint. Written by checkpoints, not by commits; not part of the read tables'
+    /// digests (the audit compares them with a fold at the checkpoint's sequence number).
+    static let checkpointTables = ["history", "checkpoint"]
 
     /// The secondary indexes of the history tables, by name: what queries need and a store that
     /// is only digested (an audit's scratch store, ``LedgerStore/dropHistoryIndexes()``) does
@@ -38,6 +43,20 @@ enum StoreSchema {
 
     static func create(in database: Database) throws {
         try database.execute(sql: """
+            -- The entries of the engine's archived maps (TallyProjections' ArchiveSpace): one
+            -- row per key, its value as of the checkpoint that wrote it (`version`, its sequence
+            -- number: a state reads only rows of checkpoints it settled against, StoreHistory).
+            CREATE TABLE history (
+                space INTEGER NOT NULL,
+                key BLOB NOT NULL,
+                value BLOB NOT NULL,
+                version INTEGER NOT NULL,
+                PRIMARY KEY (space, key)) WITHOUT ROWID;
+            -- The live state as of the last checkpoint (the engine's checkpoint encoding, with
+            -- its sequence number and chain value).
+            CREATE TABLE checkpoint (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                state BLOB NOT NULL);
             CREATE TABLE coverage (
                 id INTEGER PRIMARY KEY CHECK (id = 1),
                 sequence INTEGER NOT NULL,

@@ -1,22 +1,51 @@
 import Foundation
+import GRDB
 import SystemPackage
 @testable import Tally
 import TallyJournal
 import TallyModel
+import TallyProjections
 import TallySQLiteEncryption
 import TallyStore
 import TallyTestSupport
 import Testing
 
-/// The checkpoint archive (issue 14, Docs/Engine.md "Checkpoints and the archive"): the command
-/// history leaves memory at each checkpoint, undo and redo (T5) keep working from the archive,
-/// across restarts, and an archive that does not match is never read.
-@Suite("Checkpoint archive", .serialized)
+/// The checkpoint's history in the read-side store (issue 14, Docs/Engine.md "Checkpoints"):
+/// the command history and the archived maps leave memory at each checkpoint (the store's
+/// `history` table), undo and redo (T5) keep working from the store's history, across
+/// restarts, and a history that cannot be read is never served.
+@Suite("Checkpoint history in the store", .serialized)
 struct CheckpointArchiveTests {
     static func options() -> LedgerOptions { .checkpointsOnRequest() }
 
-    static func archivePath(_ ledger: FilePath) -> String {
-        ledger.appending(LedgerDirectory.checkpointsName).appending(LedgerDirectory.checkpointArchiveName).string
+    static func storeFile(_ ledger: FilePath) -> String { LedgerDirectory(ledger).readSideStore.string }
+
+    /// The history rows of `space` in the store of the (closed) ledger at `ledger`.
+    static func historyRows(_ ledger: FilePath, _ space: ArchiveSpace) throws -> [(key: [UInt8], value: [UInt8])] {
+        try StoredCheckpoints.withStore(at: ledger) { try $0.historyEntries(space: space.rawValue, from: nil, through: nil) }
+    }
+
+    /// Damages, behind SQLite's back, the page at the root of the store's `history` table (a
+    /// single page for a short history: every history read needs it), after the WAL was
+    /// checkpointed into the database file. The ledger at `ledger` is closed.
+    static func damageHistoryPage(_ ledger: FilePath) throws {
+        let file = storeFile(ledger)
+        let pool = try EncryptedSQLite.openPool(atPath: file, key: LedgerStore.integrityKey)
+        try pool.writeWithoutTransaction { database in try database.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        let (root, pageBytes, pages) = try pool.read { database in
+            (try Int.fetchOne(database, sql: "SELECT rootpage FROM sqlite_schema WHERE name = 'history'") ?? 0,
+             try Int.fetchOne(database, sql: "PRAGMA page_size") ?? 0,
+             try Int.fetchOne(database, sql: "SELECT COUNT(*) FROM history") ?? 0)
+        }
+        try pool.close()
+        try #require(root > 1 && pageBytes >= 512 && pages > 0, "the control: the store has a history table with rows")
+        let handle = try #require(FileHandle(forUpdatingAtPath: file))
+        let offset = UInt64((root - 1) * pageBytes + 100)
+        try handle.seek(toOffset: offset)
+        let original = try #require(try handle.read(upToCount: 16))
+        try handle.seek(toOffset: offset)
+        try handle.write(contentsOf: Data(original.map { $0 ^ 0x5A }))
+        try handle.close()
     }
 
     /// Setup, then three transaction commands: record `first`, record `second`, edit `second`.
@@ -48,9 +77,9 @@ struct CheckpointArchiveTests {
         #expect(try models.canonicalJSON().text == replayed.readModels.canonicalJSON().text, sourceLocation: sourceLocation)
     }
 
-    @Test("T5 with the history archived: after a checkpoint only later commands are in memory; undo and redo of an archived command work, an archived later touch blocks an undo, an archived command id stays taken, also after reopening")
-    func undoWorksFromTheArchive() async throws {
-        let directory = try TemporaryDirectory("tally-archive-undo")
+    @Test("T5 with the history in the store: after a checkpoint only later commands are in memory; undo and redo of a command in the store's history work, a later touch there blocks an undo, a command id there stays taken, also after reopening")
+    func undoWorksFromTheStoresHistory() async throws {
+        let directory = try TemporaryDirectory("tally-history-undo")
         defer { directory.remove() }
         let path = directory.appending("ledger")
         var history = History()
@@ -58,21 +87,20 @@ struct CheckpointArchiveTests {
         for command in history.commands { try await ledger.execute(command) }
         #expect(await ledger.commandHistoryInMemory.entries == history.commands.count)
         try await ledger.checkpoint()
-        #expect(await ledger.commandHistoryInMemory == (0, 0), "a checkpoint moves every entry and touch to the archive")
-        #expect(FileManager.default.fileExists(atPath: Self.archivePath(path)))
+        #expect(await ledger.commandHistoryInMemory == (0, 0), "a checkpoint moves every entry and touch to the store's history")
 
-        // An archived id is still taken.
+        // An id in the store's history is still taken.
         var duplicate = history.s.command(.recordTransaction(history.s.ids.next(), history.s.expense(10)))
         duplicate.commandID = history.recordFirst.commandID
         await #expect(throws: LedgerError.self) { try await ledger.execute(duplicate) }
-        // The edit of `second` (archived) blocks undoing its recording.
+        // The edit of `second` (in the store's history) blocks undoing its recording.
         do {
             try await ledger.execute(history.s.command(.undo(history.recordSecond.commandID)))
             Issue.record("undoing a command a later edit depends on was accepted")
         } catch {
             #expect(error.code == "undoBlocked" && error.message.contains("command \(history.editSecond.commandID)"), "\(error)")
         }
-        // Undo and redo of an archived command.
+        // Undo and redo of a command in the store's history.
         let undo = history.s.command(.undo(history.recordFirst.commandID))
         try await ledger.execute(undo)
         #expect(await ledger.state.transactions[history.first]?.isDeleted == true)
@@ -81,109 +109,140 @@ struct CheckpointArchiveTests {
         #expect(await ledger.state.transactions[history.first]?.isDeleted == false)
         try await Self.expectEqualToReplay(ledger, at: path)
         try await ledger.checkpoint()
+        let checkpointed = await ledger.lastSequenceNumber
         try await ledger.close()
+        let entries = try Self.historyRows(path, .commandEntries)
+        #expect(entries.count == history.commands.count + 2, "every command's entry (the undo's and the redo's too) is a row of the store's history: \(entries.count)")
+        #expect(try StoredCheckpoints.checkpoint(at: path)?.sequenceNumber == checkpointed)
 
         let reopened = try await Ledger.open(at: path, options: Self.options())
-        #expect(reopened.openReport.checkpointSequenceNumber != nil && reopened.openReport.rejectedCheckpoints.isEmpty,
+        #expect(reopened.openReport.checkpointSequenceNumber == checkpointed && reopened.openReport.rejectedCheckpoints.isEmpty,
                 "\(reopened.openReport.rejectedCheckpoints)")
-        #expect(await reopened.commandHistoryInMemory.entries == 0, "the last checkpoint archived the rest")
+        #expect(await reopened.commandHistoryInMemory.entries == 0, "the last checkpoint moved the rest to the store")
         try await reopened.execute(history.s.command(.undo(history.editSecond.commandID)))
-        #expect(await reopened.state.transactions[history.second]?.details.amount == Scenario.chf(2_000), "the edit undone from the archive")
+        #expect(await reopened.state.transactions[history.second]?.details.amount == Scenario.chf(2_000), "the edit undone from the store's history")
         await #expect(throws: LedgerError.self) { try await reopened.execute(duplicate) }
         try await Self.expectEqualToReplay(reopened, at: path)
         try await reopened.close()
     }
 
-    @Test("an archive that lacks the checkpoint's rows (deleted) is never read: the open replays; a damaged page (which the open does not read) refuses the first command that reads it, and the reopen replays; undo then works")
-    func missingOrDamagedArchiveMeansReplay() async throws {
-        for damage in ["deleted", "damaged"] {
-            let directory = try TemporaryDirectory("tally-archive-\(damage)")
+    @Test("a store without the checkpoint (removed, or the store file deleted) is never read: the open replays; a damaged history page (which the open does not read) refuses the first command that reads it and fails the ledger, and the reopen replays; undo then works and the next checkpoint is used")
+    func missingOrDamagedHistoryMeansReplay() async throws {
+        for damage in ["removed", "store deleted", "damaged"] {
+            let directory = try TemporaryDirectory("tally-history-\(damage.replacingOccurrences(of: " ", with: "-"))")
             defer { directory.remove() }
             let path = directory.appending("ledger")
             var history = History()
             let ledger = try await Ledger.open(at: path, options: Self.options())
             for command in history.commands { try await ledger.execute(command) }
-            try await ledger.checkpoint()  // with the history archived
+            try await ledger.checkpoint()  // with the history in the store
+            let last = await ledger.lastSequenceNumber
             try await ledger.close()
-            let archive = Self.archivePath(path)
-            if damage == "deleted" {
-                CheckpointArchive.remove(at: archive)
-            } else {
-                let handle = try #require(FileHandle(forUpdatingAtPath: archive))
-                let size = try handle.seekToEnd()
-                #expect(size > 4096)
-                try handle.seek(toOffset: 4096 + 100)  // inside the second page: its tag no longer matches
-                handle.write(Data(repeating: 0x5A, count: 64))
-                try handle.close()
+            #expect(try StoredCheckpoints.historyRowCount(at: path) > 0, "\(damage): the control: the checkpoint wrote history rows")
+            switch damage {
+            case "removed":
+                try StoredCheckpoints.remove(at: path)
+                #expect(try StoredCheckpoints.bytes(at: path) == nil && StoredCheckpoints.historyRowCount(at: path) == 0)
+            case "store deleted":
+                for file in LedgerStore.files(at: Self.storeFile(path)) where FileManager.default.fileExists(atPath: file) {
+                    try FileManager.default.removeItem(atPath: file)
+                }
+            default:
+                try Self.damageHistoryPage(path)
             }
             var reopened = try await Ledger.open(at: path, options: Self.options())
             let undo = history.s.command(.undo(history.recordFirst.commandID))
             if damage == "damaged" {
                 // Found when read: refused, never answered from a missing entry.
-                #expect(reopened.openReport.checkpointSequenceNumber != nil, "the open reads no page of the entries")
+                #expect(reopened.openReport.checkpointSequenceNumber == last, "the open reads no page of the history")
                 do {
                     try await reopened.execute(undo)
                     Issue.record("an undo that reads the damaged page was accepted")
                 } catch {
-                    #expect(error.code == "journalFailed" && error.message.contains("checkpoint archive"), "\(error)")
+                    #expect(error.code == "journalFailed" && error.message.contains(LedgerDirectory.readSideStoreName), "\(error)")
+                }
+                #expect(await reopened.storeHistory.failure != nil)
+                await #expect(throws: LedgerError.self, "the ledger stays failed") {
+                    try await reopened.execute(history.s.command(.recordTransaction(history.s.ids.next(), history.s.expense(5))))
                 }
                 try? await reopened.close()
                 reopened = try await Ledger.open(at: path, options: Self.options())
-                #expect(reopened.openReport.checkpointSequenceNumber == nil, "once the damage was read, the reopen replays the journal")
+                #expect(reopened.openReport.checkpointSequenceNumber == nil, "once the damage was read, the reopen replays the journal: \(reopened.openReport)")
             } else {
                 #expect(reopened.openReport.checkpointSequenceNumber == nil, "\(damage): opened from a checkpoint without its history")
-                let rejected = reopened.openReport.rejectedCheckpoints
-                #expect(rejected.contains { $0.contains(LedgerDirectory.checkpointArchiveName) }, "\(damage): \(rejected)")
+                #expect(reopened.openReport.rejectedCheckpoints.isEmpty, "\(damage): there is no checkpoint to pass over: \(reopened.openReport.rejectedCheckpoints)")
+                #expect(reopened.openReport.readSide.hasPrefix(damage == "removed" ? "current" : "rebuilt"), "\(damage): \(reopened.openReport.readSide)")
             }
+            #expect(reopened.openReport.eventsReplayed == last, "\(damage): a full replay")
             try await reopened.execute(undo)
+            #expect(await reopened.state.transactions[history.first]?.isDeleted == true)
             try await Self.expectEqualToReplay(reopened, at: path)
             try await reopened.checkpoint()
+            let undone = await reopened.lastSequenceNumber
             try await reopened.close()
-            // The next open uses the new checkpoint, with a fresh archive.
+            // The next open uses the new checkpoint, with its history.
             let third = try await Ledger.open(at: path, options: Self.options())
-            #expect(third.openReport.checkpointSequenceNumber != nil, "\(damage): \(third.openReport.rejectedCheckpoints)")
+            #expect(third.openReport.checkpointSequenceNumber == undone && third.openReport.eventsReplayed == 0,
+                    "\(damage): \(third.openReport.rejectedCheckpoints)")
+            try await third.execute(history.s.command(.redo(history.recordFirst.commandID)))
+            #expect(await third.state.transactions[history.first]?.isDeleted == false, "\(damage): redone from the store's history")
             try await Self.expectEqualToReplay(third, at: path)
             try await third.close()
+            #expect(try LedgerAudit.audit(at: path).isClean, "\(damage)")
         }
     }
 
-    @Test("opening from the older of the two checkpoints discards the newer one's rows, so later checkpoints never read them")
-    func olderCheckpointDiscardsNewerRows() async throws {
-        let directory = try TemporaryDirectory("tally-archive-older")
+    @Test("a checkpoint passed over at open leaves none of its history behind: an audit finds its altered and foreign history rows (checkpointDiffers), the open replays, and the next checkpoint replaces the whole history table, so no later state reads them")
+    func passedOverCheckpointLeavesNoHistory() async throws {
+        let directory = try TemporaryDirectory("tally-history-passed-over")
         defer { directory.remove() }
         let path = directory.appending("ledger")
         var history = History()
         let ledger = try await Ledger.open(at: path, options: Self.options())
         for command in history.commands { try await ledger.execute(command) }
         try await ledger.checkpoint()
-        // Changes an archived entry (undone), then checkpoints again: the entry has two versions.
-        try await ledger.execute(history.s.command(.undo(history.recordFirst.commandID)))
-        try await ledger.checkpoint()
         try await ledger.close()
-        let checkpoints = path.appending(LedgerDirectory.checkpointsName).string
-        let names = try FileManager.default.contentsOfDirectory(atPath: checkpoints).filter { $0.hasSuffix(LedgerDirectory.checkpointSuffix) }.sorted()
-        #expect(names.count == 2)
-        let newest = try #require(names.last)
-        try FileManager.default.removeItem(atPath: checkpoints + "/" + newest)
+        #expect(try LedgerAudit.audit(at: path).isClean, "the control: an untouched ledger audits clean")
+        // Alter one entry (another entry's value) and add one of a key no command has.
+        let entries = try Self.historyRows(path, .commandEntries)
+        try #require(entries.count >= 2)
+        let foreignKey = [UInt8](repeating: 0xEE, count: entries[0].key.count)
+        try StoredCheckpoints.withStore(at: path) { store in
+            try store.writeCheckpoint([
+                ArchiveRow(space: ArchiveSpace.commandEntries.rawValue, key: entries[0].key, value: entries[1].value),
+                ArchiveRow(space: ArchiveSpace.commandEntries.rawValue, key: foreignKey, value: entries[1].value),
+            ], version: 0, replacingAll: false, state: nil)
+        }
+        let audit = try LedgerAudit.audit(at: path)
+        let differs = try #require(audit.problems.first { $0.code == "checkpointDiffers" }, "\(audit.problems)")
+        #expect(differs.message.contains("commandEntries"), "\(differs.message)")
+        // The checkpoint itself damaged: passed over.
+        var bytes = try #require(try StoredCheckpoints.bytes(at: path))
+        bytes[bytes.count / 2] ^= 0x01
+        try StoredCheckpoints.replaceBytes(at: path, with: bytes)
         let reopened = try await Ledger.open(at: path, options: Self.options())
-        #expect(reopened.openReport.checkpointSequenceNumber == UInt64(try #require(names.first).prefix(20)))
-        #expect(reopened.openReport.eventsReplayed > 0)
+        #expect(reopened.openReport.checkpointSequenceNumber == nil)
+        #expect(reopened.openReport.rejectedCheckpoints == ["the checkpoint in \(LedgerDirectory.readSideStoreName): checksum mismatch (damaged)"],
+                "\(reopened.openReport.rejectedCheckpoints)")
         try await Self.expectEqualToReplay(reopened, at: path)
-        // The entry is undone (replayed tail); redo it and checkpoint at a later sequence.
-        try await reopened.execute(history.s.command(.redo(history.recordFirst.commandID)))
-        try await reopened.execute(history.s.command(.recordTransaction(history.s.ids.next(), history.s.expense(70))))
+        try await reopened.execute(history.s.command(.undo(history.recordFirst.commandID)))
         try await reopened.checkpoint()
         try await reopened.close()
+        #expect(try StoredCheckpoints.withStore(at: path) { try $0.historyValue(space: ArchiveSpace.commandEntries.rawValue, key: foreignKey) } == nil,
+                "the foreign row went with the checkpoint that replaced the whole table")
+        #expect(try LedgerAudit.audit(at: path).isClean, "no altered row is left")
         let third = try await Ledger.open(at: path, options: Self.options())
-        #expect(third.openReport.eventsReplayed == 0)
-        try await Self.expectEqualToReplay(third, at: path)
+        #expect(third.openReport.eventsReplayed == 0 && third.openReport.rejectedCheckpoints.isEmpty)
+        #expect(await third.state.history.entry(for: history.recordFirst.commandID)?.isUndone == true)
+        try await third.execute(history.s.command(.redo(history.recordFirst.commandID)))
         #expect(await third.state.history.entry(for: history.recordFirst.commandID)?.isUndone == false)
+        try await Self.expectEqualToReplay(third, at: path)
         try await third.close()
     }
 
-    @Test("archive P3: after a person is forgotten their note is in no page of the archive or its WAL, not even for a holder of the page key")
-    func forgettingLeavesNoNoteInArchive() async throws {
-        let directory = try TemporaryDirectory("tally-archive-forget")
+    @Test("history P3: after a person is forgotten their note is in no history row, and in no page of the store or its WAL, not even for a holder of the page key")
+    func forgettingLeavesNoNoteInHistory() async throws {
+        let directory = try TemporaryDirectory("tally-history-forget")
         defer { directory.remove() }
         let path = directory.appending("ledger")
         var s = Scenario()
@@ -200,25 +259,35 @@ struct CheckpointArchiveTests {
         try await ledger.execute(s.command(.editTransaction(expense, edited), by: s.bob))
         try await ledger.checkpoint()
         try await ledger.close()
-        let archive = Self.archivePath(path)
-        let before = EncryptedSQLite.readableImage(ofDatabaseAt: archive, key: LedgerStore.integrityKey)
-        #expect(Data(before).range(of: Data(marker.utf8)) != nil, "the control: the archive holds the note before forgetting")
+        func historyHoldsMarker() throws -> Bool {
+            try ArchiveSpace.allCases.contains { space in
+                try Self.historyRows(path, space).contains { Data($0.value).range(of: Data(marker.utf8)) != nil }
+            }
+        }
+        #expect(try historyHoldsMarker(), "the control: the store's history holds the note before forgetting")
+        let before = EncryptedSQLite.readableImage(ofDatabaseAt: Self.storeFile(path), key: LedgerStore.integrityKey)
+        #expect(Data(before).range(of: Data(marker.utf8)) != nil, "the control: a page of the store holds the note before forgetting")
         let reopened = try await Ledger.open(at: path, options: Self.options())
         try await reopened.execute(s.command(.removeMember(personID: s.bob, acknowledgeUnsettled: true)))
         try await reopened.execute(s.command(.forgetPerson(s.bob)))
         try await reopened.checkpoint()
+        let forgotten = await reopened.lastSequenceNumber
         try await reopened.close()
-        let after = EncryptedSQLite.readableImage(ofDatabaseAt: archive, key: LedgerStore.integrityKey)
+        #expect(try StoredCheckpoints.checkpoint(at: path)?.sequenceNumber == forgotten, "the control: a checkpoint after the forgetting")
+        #expect(try StoredCheckpoints.historyRowCount(at: path) > 0, "the control: that checkpoint wrote history rows")
+        #expect(try !historyHoldsMarker(), "a forgotten note survives in a row of the store's history")
+        let after = EncryptedSQLite.readableImage(ofDatabaseAt: Self.storeFile(path), key: LedgerStore.integrityKey)
         #expect(!after.isEmpty)
-        #expect(Data(after).range(of: Data(marker.utf8)) == nil, "a forgotten note survives in a page of the archive or its WAL")
+        #expect(Data(after).range(of: Data(marker.utf8)) == nil, "a forgotten note survives in a page of the store or its WAL")
         let third = try await Ledger.open(at: path, options: Self.options())
+        #expect(third.openReport.checkpointSequenceNumber == forgotten)
         try await Self.expectEqualToReplay(third, at: path)
         try await third.close()
     }
 
-    @Test("G5, T2, T3, W6, S6, C3 with transactions, transfers and settlements archived: ids stay taken, edits, deletes, restores, a settlement of an archived shared item and a category reassignment read them from the archive; the state equals a replay, also after reopening")
-    func validationReadsArchivedRecords() async throws {
-        let directory = try TemporaryDirectory("tally-archive-records")
+    @Test("G5, T2, T3, W6, S6, C3 with transactions, transfers and settlements in the store's history: ids stay taken, edits, deletes, restores, a settlement of a shared item there and a category reassignment read them from the store; the state equals a replay, also after reopening")
+    func validationReadsRecordsInTheStore() async throws {
+        let directory = try TemporaryDirectory("tally-history-records")
         defer { directory.remove() }
         let path = directory.appending("ledger")
         var s = Scenario()
@@ -245,13 +314,13 @@ struct CheckpointArchiveTests {
         await expectRejection(ledger, s.command(.recordTransfer(
             transferID: transfer, from: s.joint, to: s.euroCard, amountSent: Scenario.chf(1), amountReceived: Scenario.eur(1),
             date: Scenario.date("2026-01-08"), note: nil)), code: "duplicateID", rule: "G5")
-        // Edit, delete and restore an archived transaction; delete an archived transfer.
+        // Edit, delete and restore a transaction in the store's history; delete a transfer there.
         try await ledger.execute(s.command(.editTransaction(mine, s.expense(950, category: pets))))
         try await ledger.execute(s.command(.deleteTransaction(mine)))
         try await ledger.execute(s.command(.restoreTransaction(mine)))
         try await ledger.execute(s.command(.deleteTransfer(transfer)))
         #expect(await ledger.state.transfers[transfer]?.isDeleted == true)
-        // Bob settles what he owes for the archived shared expense (S6: it is covered).
+        // Bob settles what he owes for the shared expense in the store's history (S6: it is covered).
         try await ledger.execute(s.command(.recordSettlement(
             settlementID: settlement, from: s.bob, to: s.alice, amount: Scenario.chf(2_000), date: Scenario.date("2026-01-09"),
             covers: nil, isAdvance: false, groupID: nil)))
@@ -260,13 +329,16 @@ struct CheckpointArchiveTests {
         await expectRejection(ledger, s.command(.recordSettlement(
             settlementID: settlement, from: s.bob, to: s.alice, amount: Scenario.chf(1), date: Scenario.date("2026-01-09"),
             covers: nil, isAdvance: true, groupID: nil)), code: "duplicateID", rule: "G5")
-        // C3: deleting the category moves its archived transaction, and owns it (T5).
+        // C3: deleting the category moves its transaction in the store's history, and owns it (T5).
         try await ledger.execute(s.command(.deleteCategory(pets, reassignTo: s.groceries)))
         #expect(await ledger.state.transactions[mine]?.details.categoryID == s.groceries)
         await expectRejection(ledger, s.command(.undo(recordMine.commandID)), code: "undoBlocked", rule: "T5")
         try await Self.expectEqualToReplay(ledger, at: path)
         try await ledger.checkpoint()
         try await ledger.close()
+        for space in [ArchiveSpace.transactions, .walletTransfers, .debtSettlements] {
+            #expect(try !Self.historyRows(path, space).isEmpty, "the store's history holds the \(space)")
+        }
 
         let reopened = try await Ledger.open(at: path, options: Self.options())
         #expect(reopened.openReport.eventsReplayed == 0 && reopened.openReport.rejectedCheckpoints.isEmpty)
@@ -276,48 +348,54 @@ struct CheckpointArchiveTests {
         try await reopened.close()
     }
 
-    @Test("an archive read that fails while the ledger is open (a damaged page) refuses the write that needed it and fails the ledger, never validating against a missing entry; reopening sets the archive aside and replays")
-    func failedArchiveReadFailsTheLedger() async throws {
-        let directory = try TemporaryDirectory("tally-archive-read-failure")
+    @Test("a history read that fails while the ledger is open (every page of the store damaged) refuses the write that needed it and fails the ledger, never validating against a missing entry; reopening rebuilds the store and replays")
+    func failedHistoryReadFailsTheLedger() async throws {
+        let directory = try TemporaryDirectory("tally-history-read-failure")
         defer { directory.remove() }
         let path = directory.appending("ledger")
         var history = History()
         let ledger = try await Ledger.open(at: path, options: Self.options())
         for command in history.commands { try await ledger.execute(command) }
         try await ledger.checkpoint()
-        // Damage every page of the archive and of its WAL, behind SQLite's back (every KiB, so
+        #expect(await ledger.archivedEntriesInMemory == 0, "the control: the transactions are read from the store")
+        // Damage every page of the store and of its WAL, behind SQLite's back (every KiB, so
         // that each page and WAL frame has a changed byte whatever the page size).
-        for file in CheckpointArchive.files(at: Self.archivePath(path)).dropLast() {
+        var damaged = 0
+        for file in LedgerStore.files(at: Self.storeFile(path)) where !file.hasSuffix("-shm") {
             guard let handle = FileHandle(forUpdatingAtPath: file) else { continue }
             let size = try handle.seekToEnd()
             var offset: UInt64 = 200
             while offset + 16 < size {
                 try handle.seek(toOffset: offset)
-                handle.write(Data(repeating: 0xA5, count: 16))
+                try handle.write(contentsOf: Data(repeating: 0xA5, count: 16))
                 offset += 1024
+                damaged += 1
             }
             try handle.close()
         }
+        #expect(damaged > 4, "the control: the store has pages to damage")
         do {
             try await ledger.execute(history.s.command(.editTransaction(history.first, history.s.expense(1_234))))
             Issue.record("an edit validated although its transaction could not be read")
         } catch {
-            #expect(error.code == "journalFailed" && error.message.contains("checkpoint archive"), "\(error)")
+            #expect(error.code == "journalFailed" && error.message.contains(LedgerDirectory.readSideStoreName), "\(error)")
         }
+        #expect(await ledger.storeHistory.failure != nil)
         await #expect(throws: LedgerError.self, "the ledger stays failed") {
             try await ledger.execute(history.s.command(.recordTransaction(history.s.ids.next(), history.s.expense(5))))
         }
         try? await ledger.close()
         let reopened = try await Ledger.open(at: path, options: Self.options())
         #expect(reopened.openReport.checkpointSequenceNumber == nil, "\(reopened.openReport.rejectedCheckpoints)")
+        #expect(reopened.openReport.readSide.hasPrefix("rebuilt"), "\(reopened.openReport.readSide)")
         try await reopened.execute(history.s.command(.editTransaction(history.first, history.s.expense(1_234))))
         try await Self.expectEqualToReplay(reopened, at: path)
         try await reopened.close()
     }
 
-    @Test("W1-W6, S5-S7, B2-B6, C3 with the read models archived: balances, debts (a settlement oldest first and one with a list over archived items), group balances, a period closed over archived transactions and a category reassignment equal a replay, also after reopening; a checkpoint does not grow with the transactions behind it")
-    func readModelsLiveInTheArchive() async throws {
-        let directory = try TemporaryDirectory("tally-archive-read-models")
+    @Test("W1-W6, S5-S7, B2-B6, C3 with the read models' history in the store: balances, debts (a settlement oldest first and one with a list over items in the store's history), group balances, a period closed over transactions there and a category reassignment equal a replay, also after reopening; a checkpoint does not grow with the transactions behind it")
+    func readModelsHistoryLivesInTheStore() async throws {
+        let directory = try TemporaryDirectory("tally-history-read-models")
         defer { directory.remove() }
         let path = directory.appending("ledger")
         var s = Scenario()
@@ -354,13 +432,13 @@ struct CheckpointArchiveTests {
         _ = try await record(100, shared: true)
         try await ledger.checkpoint()
         #expect(await ledger.archivedEntriesInMemory == 0, "a checkpoint moves the read models' history out of memory too")
-        let small = try Self.newestCheckpointSize(path)
+        let small = try await Self.checkpointSize(ledger)
         _ = try await record(900, shared: false)  // nothing left open: only history
         try await ledger.checkpoint()
-        let large = try Self.newestCheckpointSize(path)
+        let large = try await Self.checkpointSize(ledger)
         #expect(large < small + 1_024, "a checkpoint holds no transactions: \(small) bytes after 100, \(large) after 1,000")
 
-        // Edits, deletes and restores of archived transactions; settlements over archived items.
+        // Edits, deletes and restores of transactions in the store's history; settlements over items there.
         try await ledger.execute(s.command(.editTransaction(transactions[0], s.expense(7_777, shared: true))))
         try await ledger.execute(s.command(.deleteTransaction(transactions[3])))
         try await ledger.execute(s.command(.restoreTransaction(transactions[3])))
@@ -376,7 +454,7 @@ struct CheckpointArchiveTests {
             covers: nil, isAdvance: false, groupID: group)))
         try await Self.expectEqualToReplay(ledger, at: path)
         try await ledger.checkpoint()
-        // B6: January closes over transactions all in the archive; C3 moves archived ones.
+        // B6: January closes over transactions all in the store's history; C3 moves some there.
         s.advance(to: "2026-02-03")
         try await ledger.execute(s.command(.closePeriod))
         try await ledger.execute(s.command(.deleteCategory(pets, reassignTo: s.groceries)))
@@ -384,7 +462,7 @@ struct CheckpointArchiveTests {
         #expect(models.budgets.closedPeriods.count == 1)
         try await Self.expectEqualToReplay(ledger, at: path)
         try await ledger.checkpoint()
-        // `read` answers from the live read models (the history stays in the archive), before
+        // `read` answers from the live read models (the history stays in the store), before
         // and after the close, as the detached value does.
         let live = try await ledger.read { try $0.wallets.balances() }
         #expect(await ledger.archivedEntriesInMemory == 0, "reading balances brings no history into memory")
@@ -399,16 +477,14 @@ struct CheckpointArchiveTests {
         try await reopened.close()
     }
 
-    static func newestCheckpointSize(_ ledger: FilePath) throws -> Int {
-        let folder = ledger.appending(LedgerDirectory.checkpointsName).string
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(LedgerDirectory.checkpointSuffix) }.sorted()
-        let newest = try #require(names.last)
-        return try #require(try FileManager.default.attributesOfItem(atPath: folder + "/" + newest)[.size] as? Int)
+    /// The size of the encoded checkpoint `ledger`'s store holds (its `checkpoint` row).
+    static func checkpointSize(_ ledger: Ledger) async throws -> Int {
+        try #require(await ledger.readSide.storedCheckpoint()).encoded().count
     }
 
-    @Test("T5 memory with background checkpoints: commands executed one by one and 100 at a time while a checkpoint is written every 40 events leave in the acknowledged state only what changed since the last one (the head and in-flight batches are refolded from it, never left unsettled); the state equals a replay")
+    @Test("T5 memory with background checkpoints: commands executed one by one and 100 at a time while a checkpoint is written every 40 events leave in the acknowledged state only what changed since the last one (the head and in-flight batches are refolded from it, never left unsettled); after a last checkpoint nothing archived is in memory; the state equals a replay")
     func backgroundCheckpointsBoundMemory() async throws {
-        let directory = try TemporaryDirectory("tally-archive-bounded")
+        let directory = try TemporaryDirectory("tally-history-bounded")
         defer { directory.remove() }
         let path = directory.appending("ledger")
         var s = Scenario()
@@ -438,8 +514,14 @@ struct CheckpointArchiveTests {
         // entry and touches, the read models' book); a bound of a few intervals' worth holds only
         // when every checkpoint's settle reached the state that reads and validation use.
         #expect(peak < 40 * 10 * 4, "entries in memory after a background checkpoint: \(peak)")
+        #expect(await ledger.checkpointFailures == 0)
+        #expect(await ledger.readSide.storedCheckpoint() != nil, "the control: the background checkpoints went to the store")
+        try await ledger.checkpoint()
+        #expect(await ledger.archivedEntriesInMemory == 0, "after a checkpoint of everything, no archived entry is in memory")
+        #expect(await ledger.commandHistoryInMemory == (0, 0))
         try await Self.expectEqualToReplay(ledger, at: path)
+        let last = await ledger.lastSequenceNumber
         try await ledger.close()
+        #expect(try StoredCheckpoints.checkpoint(at: path)?.sequenceNumber == last)
     }
-
 }

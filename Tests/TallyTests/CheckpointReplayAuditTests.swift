@@ -46,17 +46,13 @@ struct CheckpointReplayAuditTests {
         #expect(await reopened.state == liveState)
         try await reopened.close()
 
-        // Keep only an older checkpoint: open = that checkpoint + the journal's tail.
-        let checkpoints = path.appending(LedgerDirectory.checkpointsName)
-        let names = try FileManager.default.contentsOfDirectory(atPath: checkpoints.string).filter { $0.hasSuffix(LedgerDirectory.checkpointSuffix) }.sorted()
-        #expect(names.count == 2)
-        try FileManager.default.removeItem(atPath: checkpoints.appending(names[1]).string)
-        let fromOlder = try await Ledger.open(at: path, options: options)
-        let used = try #require(fromOlder.openReport.checkpointSequenceNumber)
-        #expect(used < replayed.lastSequenceNumber && fromOlder.openReport.eventsReplayed == replayed.lastSequenceNumber - used)
-        #expect(try Self.json(await fromOlder.readModels) == Self.json(live))
-        #expect(await fromOlder.state == liveState)
-        try await fromOlder.close()
+        // Without the checkpoint (removed from the store): open = the whole journal replayed.
+        try StoredCheckpoints.remove(at: path)
+        let fromJournal = try await Ledger.open(at: path, options: options)
+        #expect(fromJournal.openReport.checkpointSequenceNumber == nil && fromJournal.openReport.eventsReplayed == replayed.lastSequenceNumber)
+        #expect(try Self.json(await fromJournal.readModels) == Self.json(live))
+        #expect(await fromJournal.state == liveState)
+        try await fromJournal.close()
     }
 
     @Test("a damaged checkpoint falls back to a full replay and says why")
@@ -69,12 +65,9 @@ struct CheckpointReplayAuditTests {
         let ledger = try await Self.applyExample(at: path, options: options)
         let live = try Self.json(await ledger.readModels)
         try await ledger.close()
-        let checkpoints = path.appending(LedgerDirectory.checkpointsName)
-        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: checkpoints.string).first { $0.hasSuffix(LedgerDirectory.checkpointSuffix) })
-        let file = checkpoints.appending(name).string
-        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
+        var bytes = try #require(try StoredCheckpoints.bytes(at: path))
         bytes[bytes.count / 2] ^= 0x01
-        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        try StoredCheckpoints.replaceBytes(at: path, with: bytes)
 
         let audit = try LedgerAudit.audit(at: path)
         #expect(audit.problems.map(\.code) == ["checkpointUnreadable"])

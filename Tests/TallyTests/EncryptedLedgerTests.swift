@@ -2,6 +2,7 @@ import Foundation
 import SystemPackage
 import Tally
 import TallyJournal
+import TallyStore
 import TallyTestSupport
 import Testing
 
@@ -23,19 +24,17 @@ struct EncryptedLedgerTests {
 
         let journal = try Data(contentsOf: URL(fileURLWithPath: path.appending(LedgerDirectory.journalName).appending("00000000000000000001.segment").string))
         #expect(journal.range(of: Data("Joint".utf8)) == nil, "wallet names must not be on disk in clear")
-        let checkpoints = path.appending(LedgerDirectory.checkpointsName).string
-        let names = try FileManager.default.contentsOfDirectory(atPath: checkpoints).filter { $0.hasSuffix(LedgerDirectory.checkpointSuffix) }
-        #expect(names.count == 1)
-        for name in names {
-            let bytes = try Data(contentsOf: URL(fileURLWithPath: checkpoints + "/" + name))
-            #expect(bytes.range(of: Data("Joint".utf8)) == nil, "checkpoints are sealed too")
+        for file in LedgerStore.files(at: LedgerDirectory(path).readSideStore.string) where FileManager.default.fileExists(atPath: file) {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+            #expect(bytes.range(of: Data("Joint".utf8)) == nil, "the store, with the checkpoint, is sealed too")
         }
+        #expect(LedgerDirectory(path).checkpointSequenceNumber() == nil, "the checkpoint cannot be read without the key")
 
         await #expect { try await Ledger.open(at: path, options: LedgerOptions(durability: .none)) } throws: { error in
             (error as? LedgerError)?.code == "encryptionKeyMissing"
         }
         let reopened = try await Ledger.open(at: path, options: options)
-        let checkpointSequence = try #require(names.first.flatMap { UInt64($0.prefix { $0.isNumber }) })
+        let checkpointSequence = try #require(LedgerDirectory(path).checkpointSequenceNumber(encryption: options.encryption))
         #expect(reopened.openReport.checkpointSequenceNumber == checkpointSequence, "the sealed checkpoint opens with the key")
         #expect(try await reopened.readModels.canonicalJSON().text == live)
         try await reopened.close()

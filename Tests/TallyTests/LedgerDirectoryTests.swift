@@ -47,17 +47,28 @@ struct LedgerDirectoryTests {
         let (test, _, _) = try await Self.household("layout")
         let layout = LedgerDirectory(test.directory.appending("ledger"))
         let top = try FileManager.default.contentsOfDirectory(atPath: layout.path.string).sorted()
-        #expect(top == [LedgerDirectory.checkpointsName, LedgerDirectory.journalName,
-                        LedgerDirectory.personalKeysName, LedgerDirectory.readSideName].sorted())
+        #expect(top == [LedgerDirectory.journalName, LedgerDirectory.personalKeysName, LedgerDirectory.readSideName].sorted())
         #expect(FileManager.default.fileExists(atPath: layout.readSideStore.string))
-        #expect(FileManager.default.fileExists(atPath: layout.checkpointArchive.string))
-        let checkpoints = layout.checkpointSequenceNumbers()
-        #expect(!checkpoints.isEmpty, "close writes a final checkpoint")
-        for sequenceNumber in checkpoints {
-            #expect(FileManager.default.fileExists(atPath: layout.checkpoint(sequenceNumber: sequenceNumber).string))
-        }
+        #expect(layout.checkpointSequenceNumber() != nil, "close writes a final checkpoint, into the store")
         #expect(try layout.segmentNames() == ["00000000000000000001.segment"])
         #expect(LedgerDirectory("/a/b").restoring == "/a/.b.restoring")
+    }
+
+    @Test("P3, issue 28: the checkpoints folder an older version left (checkpoint files and the archive, texts readable) is removed by the writer's open; the ledger opens and a reader leaves it")
+    func legacyCheckpointsFolderIsRemoved() async throws {
+        let (test, _, _) = try await Self.household("legacy-checkpoints")
+        let layout = LedgerDirectory(test.directory.appending("ledger"))
+        let legacy = layout.path.appending("checkpoints")
+        try FileManager.default.createDirectory(atPath: legacy.string, withIntermediateDirectories: false)
+        for name in ["00000000000000000003.checkpoint", "archive.sqlite", "archive.sqlite-wal"] {
+            #expect(FileManager.default.createFile(atPath: legacy.appending(name).string, contents: Data("Forgotten Person".utf8)))
+        }
+        _ = try LedgerReplay.replay(at: layout.path)
+        #expect(FileManager.default.fileExists(atPath: legacy.string), "the control: a reader changes nothing")
+        let ledger = try await Ledger.open(at: layout.path, options: LedgerOptions(durability: .none))
+        #expect(!FileManager.default.fileExists(atPath: legacy.string), "the writer's open removed the folder")
+        #expect(await ledger.lastSequenceNumber > 0)
+        try await ledger.close()
     }
 
     @Test("restore guarantee: Ledger.restore writes the frames with the journal's writer and the keys; the result audits clean and replays to the source's read models")

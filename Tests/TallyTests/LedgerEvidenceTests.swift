@@ -57,7 +57,7 @@ struct LedgerEvidenceTests {
         let plan = try LedgerRepair.plan(at: ledger)
         #expect(plan.keptThrough == kept && plan.evidence?.lastSequenceNumber == last)
         let setAside = try #require(try LedgerRepair.apply(plan, at: ledger))
-        #expect(FileManager.default.fileExists(atPath: LedgerDirectory(setAside).checkpoint(sequenceNumber: last).string))
+        #expect(FileManager.default.fileExists(atPath: LedgerDirectory(setAside).readSideStore.string), "the store, with the checkpoint, is set aside")
         let reopened = try await Ledger.open(at: ledger, options: LedgerOptions(durability: .none))
         #expect(await reopened.lastSequenceNumber == kept)
         try await reopened.close()
@@ -137,20 +137,21 @@ struct LedgerEvidenceTests {
         }
     }
 
-    @Test("C12: a FIFO in place of the key store or a checkpoint is refused (notARegularFile), never blocks")
+    @Test("C12: a FIFO in place of the key store is refused (notARegularFile); one in place of the store (with the checkpoint) is removed and the store rebuilt; neither blocks")
     func fifoKeyStoreOrCheckpointIsRefused() async throws {
-        for target in ["personal-keys", "checkpoint"] {
-            let (directory, ledger, last) = try await closedLedger("fifo-\(target)", transactions: 2)
+        for target in ["personal-keys", "store"] {
+            let (directory, ledger, _) = try await closedLedger("fifo-\(target)", transactions: 2)
             defer { directory.remove() }
             let path = target == "personal-keys"
                 ? ledger.appending(LedgerDirectory.personalKeysName)
-                : LedgerDirectory(ledger).checkpoint(sequenceNumber: last)
+                : LedgerDirectory(ledger).readSideStore
             try FileManager.default.removeItem(atPath: path.string)
             #expect(mkfifo(path.string, 0o600) == 0)
             do {
                 let opened = try await Ledger.open(at: ledger, options: LedgerOptions(durability: .none))
-                // A checkpoint is only a cache: an unreadable one costs a replay, and says why.
-                #expect(target == "checkpoint" && opened.openReport.rejectedCheckpoints.first?.contains("notARegularFile") == true)
+                // The store is only a cache: one that cannot be read costs a replay and a rebuild.
+                #expect(target == "store" && opened.openReport.checkpointSequenceNumber == nil && opened.openReport.readSide.hasPrefix("rebuilt"),
+                        "\(opened.openReport)")
                 try await opened.close()
             } catch {
                 #expect(target == "personal-keys" && (error as? LedgerError)?.code == "notARegularFile", "\(error)")

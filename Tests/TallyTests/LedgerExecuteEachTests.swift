@@ -151,24 +151,29 @@ struct LedgerExecuteEachTests {
 
     @Test("G6: a call of two batches as the first commit after an open that is due a checkpoint: every checkpoint audits clean and the ledger opens from one")
     func checkpointDuringACallsCommitIsConsistent() async throws {
-        let fileSystem = try Self.fileSystem(seed: 97)
+        // On disk: the checkpoint is the read-side store's, which an injected file system has not.
+        let directory = try TemporaryDirectory("tally-each-checkpoint")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
         var s = Scenario()
         // A journal with more than an interval of events past its (absent) checkpoint: the
         // first commit after the open schedules one.
-        let first = try await Self.open(fileSystem)
+        let first = try await Ledger.open(at: path, options: .checkpointsOnRequest())
         try await first.execute(s.setup())
         _ = try await first.execute(each: Self.transactions(12, &s))
         try await first.close()
-        let checkpointEvery4: (inout LedgerOptions) -> Void = { $0.checkpointIntervalEvents = 4 }
-        let ledger = try await LedgerGroupCommitTests.open(fileSystem, checkpointEvery4)
+        var every4 = LedgerOptions.checkpointsOnRequest()
+        every4.checkpointIntervalEvents = 4
+        #expect(LedgerDirectory(path).checkpointSequenceNumber() == nil, "the control: no checkpoint yet")
+        let ledger = try await Ledger.open(at: path, options: every4)
         // Two batches in one call: the first is committed with the second's state.
         let outcomes = try await ledger.execute(each: Self.transactions(2, &s))
         #expect(outcomes.allSatisfy { (try? $0.get()) != nil })
         let state = await ledger.state
         try await ledger.close()
-        let audit = try LedgerAudit.audit(at: LedgerGroupCommitTests.path, fileSystem: fileSystem)
+        let audit = try LedgerAudit.audit(at: path)
         #expect(audit.isClean, "every checkpoint written equals the journal's fold at its sequence number: \(audit.problems)")
-        let reopened = try await LedgerGroupCommitTests.open(fileSystem, checkpointEvery4)
+        let reopened = try await Ledger.open(at: path, options: every4)
         #expect(reopened.openReport.checkpointSequenceNumber != nil, "the ledger opens from the checkpoint written meanwhile: \(reopened.openReport)")
         #expect(await reopened.state == state)
         try await reopened.close()

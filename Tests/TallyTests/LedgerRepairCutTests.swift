@@ -128,16 +128,15 @@ struct LedgerRepairCutTests {
             }
             try FileManager.default.removeItem(atPath: copy.string)
         }
-        let checkpoints = LedgerDirectory(ledger).checkpoints
-        let checkpoint = try #require(try FileManager.default.contentsOfDirectory(atPath: checkpoints.string).filter { $0.hasSuffix(LedgerDirectory.checkpointSuffix) }.sorted().last)
-        let checkpointBytes = try #require(try FileManager.default.attributesOfItem(atPath: checkpoints.appending(checkpoint).string)[.size] as? Int)
-        for bytes in Array(0..<16) + [64, checkpointBytes / 2, checkpointBytes - 1] {
-            let file = "\(LedgerDirectory.checkpointsName)/\(checkpoint)"
-            let copy = try Self.cutCopy(of: ledger, in: directory, name: "checkpoint-\(bytes)", file: file, bytes: bytes)
+        // The store, which holds the checkpoint.
+        let storeBytes = try #require(try FileManager.default.attributesOfItem(atPath: LedgerDirectory(ledger).readSideStore.string)[.size] as? Int)
+        for bytes in Array(0..<16) + [64, storeBytes / 2, storeBytes - 1] {
+            let file = "\(LedgerDirectory.readSideName)/\(LedgerDirectory.readSideStoreName)"
+            let copy = try Self.cutCopy(of: ledger, in: directory, name: "store-\(bytes)", file: file, bytes: bytes)
             let plan = try LedgerRepair.plan(at: copy)
             try LedgerRepair.apply(plan, at: copy)
             let reopened = try await Ledger.open(at: copy, options: LedgerOptions(durability: .none))
-            #expect(await reopened.lastSequenceNumber == UInt64(records.count), "checkpoint cut at \(bytes)")
+            #expect(await reopened.lastSequenceNumber == UInt64(records.count), "store cut at \(bytes)")
             try await reopened.close()
             try FileManager.default.removeItem(atPath: copy.string)
         }

@@ -13,10 +13,6 @@ import Testing
 /// the read models and the store writer all read.
 @Suite("One fold: one transaction book", .serialized)
 struct OneTransactionBookTests {
-    static func archivePath(_ ledger: FilePath) -> String {
-        ledger.appending(LedgerDirectory.checkpointsName).appending(LedgerDirectory.checkpointArchiveName).string
-    }
-
     /// The scenario's household, in a ledger under `directory`, with an expense category "Pets".
     static func householdWithPets(in directory: TemporaryDirectory, _ s: inout Scenario) async throws -> (Ledger, CategoryID) {
         let ledger = try await Ledger.open(at: directory.appending("ledger"), options: .checkpointsOnRequest())
@@ -27,7 +23,7 @@ struct OneTransactionBookTests {
         return (ledger, pets)
     }
 
-    @Test("issue 28 item 1, T1-T3, S6, 18.4, W6: after a checkpoint the archive holds each transaction and each transfer once (one entry keyed by its id, in its book's space, none in any other), with what validation needs of it (a transaction's split with people and covering settlement, a transfer's edited note); reopened, validation reads them from there and the state equals a replay")
+    @Test("issue 28 item 1, T1-T3, S6, 18.4, W6: after a checkpoint the store's history holds each transaction and each transfer once (one entry keyed by its id, in its book's space, none in any other), with what validation needs of it (a transaction's split with people and covering settlement, a transfer's edited note); reopened, validation reads them from there and the state equals a replay")
     func archiveHoldsEachTransactionOnce() async throws {
         let directory = try TemporaryDirectory("tally-one-book-archive")
         defer { directory.remove() }
@@ -59,19 +55,13 @@ struct OneTransactionBookTests {
         let checkpoint = await ledger.lastSequenceNumber
         try await ledger.close()
 
-        let archive = try CheckpointArchive(path: Self.archivePath(path), key: LedgerStore.integrityKey)
-        var entries: [(space: UInt8, key: [UInt8], value: [UInt8])] = []
-        for space in ArchiveSpace.allCases {
-            var after: [UInt8]?
-            while true {
-                let page = try archive.entries(space: space.rawValue, after: after, limit: 1_000, asOf: checkpoint)
-                entries += page.map { (space.rawValue, $0.key, $0.value) }
-                guard page.count == 1_000, let last = page.last?.key else { break }
-                after = last
+        let entries = try StoredCheckpoints.withStore(at: path) { store in
+            try ArchiveSpace.allCases.flatMap { space in
+                try store.historyEntries(space: space.rawValue, from: nil, through: nil).map { (space: space.rawValue, key: $0.key, value: $0.value) }
             }
         }
-        archive.close()
-        #expect(entries.count > 10, "the control: the checkpoint archived the history (\(entries.count) entries)")
+        #expect(try StoredCheckpoints.checkpoint(at: path)?.sequenceNumber == checkpoint)
+        #expect(entries.count > 10, "the control: the checkpoint wrote the history to the store (\(entries.count) entries)")
         for id in [personal, shared, split] {
             let keyed = entries.filter { $0.key == id.archiveBytes }
             #expect(keyed.map(\.space) == [ArchiveSpace.transactions.rawValue], "\(id): one entry, in the one book's space")
@@ -81,7 +71,7 @@ struct OneTransactionBookTests {
 
         let reopened = try await Ledger.open(at: path, options: .checkpointsOnRequest())
         #expect(reopened.openReport.checkpointSequenceNumber == checkpoint && reopened.openReport.eventsReplayed == 0)
-        #expect(await reopened.archivedEntriesInMemory == 0, "everything archived is read from the archive")
+        #expect(await reopened.archivedEntriesInMemory == 0, "everything checkpointed is read from the store")
         let state = await reopened.state
         #expect(state.debts.settlement(coveringTransaction: shared) == settlement, "S6: the covering settlement is in the debt book")
         #expect(state.transactions[split]?.splitWith == .equal([s.alice, s.bob]), "18.4: the split as entered is in the book")

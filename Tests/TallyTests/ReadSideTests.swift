@@ -210,7 +210,7 @@ struct ReadSideTests {
         try await Self.expectReopened(path) { $0 == "rebuilt: it was empty or missing" }
     }
 
-    @Test("issue 28 (derived paths of the wrong kind): a file in place of the read side's folder, a folder in place of its database, a file in place of the checkpoints folder: readers answer, the writer's open sets each aside (kept, renamed .set-aside-1) and rebuilds the store and writes checkpoints again", arguments: ["read-side is a file", "read-side.sqlite is a folder", "checkpoints is a file"])
+    @Test("issue 28 (derived paths of the wrong kind): a file in place of the read side's folder, a folder in place of its database: readers answer, the writer's open sets each aside (kept, renamed .set-aside-1), rebuilds the store and writes the checkpoint into it again", arguments: ["read-side is a file", "read-side.sqlite is a folder"])
     func derivedPathOfTheWrongKindIsSetAside(variant: String) async throws {
         let directory = try TemporaryDirectory("tally-store-wrong-kind")
         defer { directory.remove() }
@@ -229,27 +229,19 @@ struct ReadSideTests {
             for suffix in ["", "-wal", "-shm"] { _ = unlink(replaced.string + suffix) }
             try FileManager.default.createDirectory(atPath: replaced.string + "/inside", withIntermediateDirectories: true)
         default:
-            replaced = layout.checkpoints
-            try FileManager.default.removeItem(atPath: replaced.string)
-            #expect(FileManager.default.createFile(atPath: replaced.string, contents: Data("x".utf8)))
+            Issue.record("unknown variant \(variant)")
+            return
         }
         let expected = try LedgerReplay.replay(at: path).readModels.wallets.balances()
         #expect(try LedgerReplay.replay(at: path).lastSequenceNumber > 0, "a reader folds the journal whatever stands there")
-        if variant == "checkpoints is a file" {
-            let store = try #require(try Ledger.currentStore(at: path), "the store is served: a file in place of the checkpoints is no evidence")
-            #expect(try store.walletBalances() == expected)
-            store.close()
-        } else {
-            #expect(try Ledger.currentStore(at: path) == nil, "no store is served from a path of the wrong kind")
-        }
+        #expect(try Ledger.currentStore(at: path) == nil, "no store is served from a path of the wrong kind")
         let reopened = try await Ledger.open(at: path, options: Self.options())
         #expect(try await reopened.readModels.wallets.balances() == expected)
         try await Self.expectStoreMatches(reopened)
         try await reopened.checkpoint()
         try await reopened.close()
         #expect(FileManager.default.fileExists(atPath: replaced.string + ".set-aside-1"), "what stood there is kept, renamed")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: layout.checkpoints.string).contains { $0.hasSuffix(LedgerDirectory.checkpointSuffix) },
-                "checkpoints are written again")
+        #expect(layout.checkpointSequenceNumber() != nil, "the checkpoint is written again")
         let audit = try LedgerAudit.audit(at: path)
         #expect(audit.problems.filter { $0.code != "permissionsTooOpen" }.isEmpty, "\(audit.problems)")
         try await Self.expectReopened(path) { $0 == "current" }

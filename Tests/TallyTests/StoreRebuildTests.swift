@@ -4,6 +4,7 @@ import Synchronization
 import SystemPackage
 @testable import Tally
 import TallyJournal
+import TallyProjections
 import TallySQLiteEncryption
 import TallyStore
 import TallyTestSupport
@@ -32,15 +33,12 @@ struct StoreRebuildTests {
         let store = try LedgerStore(path: storePath, key: LedgerStore.integrityKey)
         defer { store.close() }
         var windows = 0
-        var archiveSeen = 0
-        let scratch = StoreRebuild.scratchArchivePath(for: storePath)
+        var historyRowsSeen: [Int] = []
         let coverage = try StoreRebuild.fold(
-            reader, through: reader.lastSequenceNumber, personalTexts: keys, into: store, key: LedgerStore.integrityKey,
-            history: scratch, window: window,
+            reader, through: reader.lastSequenceNumber, personalTexts: keys, into: store, checkpoint: keys.fingerprints, window: window,
             progress: { _, _ in
                 windows += 1
-                let mode = (try? FileManager.default.attributesOfItem(atPath: scratch)[.posixPermissions] as? Int) ?? nil
-                if mode == 0o600 { archiveSeen += 1 }  // there, and readable by the owner only (E18)
+                historyRowsSeen.append((try? store.historyEntries(space: ArchiveSpace.transactions.rawValue, from: nil, through: nil).count) ?? -1)
             })
         #expect(coverage == live.coverage)
         let rebuilt = try store.contentDigests()
@@ -52,8 +50,13 @@ struct StoreRebuildTests {
         let windowsMax = Int(reader.lastSequenceNumber) / window + 1
         #expect(window >= Int(reader.lastSequenceNumber) ? windows == 1 : (windows > windowsMax / 2 && windows <= windowsMax),
                 "the control: \(windows) windows committed of at most \(windowsMax)")
-        #expect(window >= Int(reader.lastSequenceNumber) || archiveSeen == windows, "the history went through the scratch archive at \(storePath) + .rebuild-history, created 0600")
-        #expect(CheckpointArchive.files(at: scratch).allSatisfy { !FileManager.default.fileExists(atPath: $0) }, "the scratch archive was removed")
+        #expect(window >= Int(reader.lastSequenceNumber) || (historyRowsSeen.count > 1 && historyRowsSeen[1] > 0),
+                "the history went to the store's history table window by window: \(historyRowsSeen)")
+        let checkpoint = try #require(try Checkpoint.stored(in: store), "the fold ends with a checkpoint")
+        #expect(checkpoint.sequenceNumber == coverage.sequenceNumber && checkpoint.chainValue.bytes == coverage.chainValue)
+        let restored = try FoldedState(checkpoint: checkpoint, history: StoreHistory(store: store)).detached()
+        let replayed = try LedgerReplay.replay(at: path)
+        #expect(restored.state == replayed.state, "the rebuilt store's checkpoint with its history is the journal's state")
     }
 
     @Test("issue 28 item 5: Ledger.rebuildReadSide swaps in the streamed store and reports progress in events; the ledger keeps serving and writing")
@@ -77,7 +80,10 @@ struct StoreRebuildTests {
         for command in commands.dropFirst(120) where (try? await ledger.execute(command)) != nil { executedAfter += 1 }
         #expect(executedAfter > 0, "the control: commands after the rebuild are accepted")
         #expect(try #require(await ledger.flushedStore()).coverage()?.sequenceNumber ?? 0 > last, "the next commit lands in the new store")
+        #expect(await ledger.storeHistory.failure == nil, "the state reads its history from the new store")
+        let state = await ledger.state
         try await ledger.close()
+        #expect(try LedgerReplay.replay(at: directory.appending("ledger")).state == state)
     }
 
     @Test("issue 28 item 5, P3: what a killed rebuild left (the scratch store with its WAL, the scratch archive) is removed by the next writer's open")
@@ -89,8 +95,11 @@ struct StoreRebuildTests {
         try await ledger.execute(ReadSideIncrementalTests.history(seed: 3, count: 1).setup)
         try await ledger.close()
         let store = LedgerDirectory(path).readSideStore.string
-        let leftovers = LedgerStore.files(at: LedgerStore.scratchPath(for: store)) + CheckpointArchive.files(at: StoreRebuild.scratchArchivePath(for: store))
-        #expect(leftovers.count == 6, "the control: the scratch store and archive, each with -wal and -shm")
+        // The scratch store, and the scratch archive versions before the checkpoint was the
+        // store's left beside it (`.rebuild-history`).
+        let scratch = LedgerStore.scratchPath(for: store)
+        let leftovers = LedgerStore.files(at: scratch) + LedgerStore.files(at: scratch + "-history")
+        #expect(leftovers.count == 6, "the control: the scratch store and the old scratch archive, each with -wal and -shm")
         for file in leftovers { #expect(FileManager.default.createFile(atPath: file, contents: Data("Forgotten Person".utf8))) }
         try Ledger.currentStore(at: path)?.close()  // a reader leaves them
         #expect(leftovers.allSatisfy { FileManager.default.fileExists(atPath: $0) })

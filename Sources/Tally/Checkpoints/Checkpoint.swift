@@ -1,15 +1,17 @@
 import TallyJournal
 import TallyStore
 
-/// A snapshot of every state the engine folds (validation state and read models), with the
+/// A snapshot of the live state the engine folds (validation state and read models), with the
 /// journal position it covers: the last sequence number and the hash-chain value after it.
+/// What grows with history is not in it: its archived maps' entries are the store's `history`
+/// rows, written in the same store transaction (`LedgerStore.writeCheckpoint`).
 ///
-/// File layout (little-endian), `checkpoints/<sequence, 20 digits>.checkpoint`:
+/// Layout (little-endian), the `checkpoint` row of the read-side store:
 ///
 /// | field | bytes |
 /// |---|---|
 /// | magic `TALLYCKP` | 8 |
-/// | format version (1; 2 when the command history is in the archive) | 2 |
+/// | format version (3: the history in the store; 1 and 2 were files beside it) | 2 |
 /// | section count | 2 |
 /// | sequence number covered | 8 |
 /// | chain value after it | 32 |
@@ -17,16 +19,7 @@ import TallyStore
 /// | CRC32C of everything before | 4 |
 struct Checkpoint: Sendable, Equatable {
     static let magic: [UInt8] = Array("TALLYCKP".utf8)
-    static let formatVersion: UInt16 = 1
-    /// The version of a checkpoint whose command history is in the checkpoint archive
-    /// (`CheckpointArchive`): older versions of Tally refuse it and replay instead of reading
-    /// a state without its history.
-    static let archivedFormatVersion: UInt16 = 2
-    /// The section whose presence says the history is in the archive (it holds no bytes).
-    static let archivedHistorySection = "archivedHistory"
-
-    /// Whether the command history is in the checkpoint archive, not in the file.
-    var hasArchivedHistory: Bool { sections[Self.archivedHistorySection] != nil }
+    static let formatVersion: UInt16 = 3
 
     var sequenceNumber: UInt64
     var chainValue: ChainValue
@@ -35,7 +28,7 @@ struct Checkpoint: Sendable, Equatable {
 
     func encoded() -> [UInt8] {
         var bytes = Self.magic
-        append(hasArchivedHistory ? Self.archivedFormatVersion : Self.formatVersion, to: &bytes)
+        append(Self.formatVersion, to: &bytes)
         append(UInt16(sections.count), to: &bytes)
         append(sequenceNumber, to: &bytes)
         bytes += chainValue.bytes
@@ -51,14 +44,14 @@ struct Checkpoint: Sendable, Equatable {
         return bytes
     }
 
-    /// Decodes and checks a checkpoint file; the error says what is wrong.
+    /// Decodes and checks a checkpoint; the error says what is wrong.
     static func decode(_ bytes: [UInt8]) throws(CheckpointDefect) -> Checkpoint {
         guard bytes.count >= 8 + 2 + 2 + 8 + 32 + 4, bytes.prefix(8).elementsEqual(magic) else { throw .notACheckpoint }
         let body = bytes.prefix(bytes.count - 4)
         var cursor = 8
         guard load(UInt32.self, bytes, bytes.count - 4) == CRC32C.checksum(Array(body)) else { throw .checksumMismatch }
         let version: UInt16 = load(UInt16.self, bytes, cursor)
-        guard version == formatVersion || version == archivedFormatVersion else { throw .unsupportedVersion(version) }
+        guard version == formatVersion else { throw .unsupportedVersion(version) }
         let count: UInt16 = load(UInt16.self, bytes, cursor + 2)
         let sequence: UInt64 = load(UInt64.self, bytes, cursor + 4)
         cursor += 12
@@ -79,9 +72,7 @@ struct Checkpoint: Sendable, Equatable {
             cursor += Int(length)
         }
         guard cursor == body.count else { throw .truncated }
-        let checkpoint = Checkpoint(sequenceNumber: sequence, chainValue: chain, sections: sections)
-        guard checkpoint.hasArchivedHistory == (version == archivedFormatVersion) else { throw .unsupportedVersion(version) }
-        return checkpoint
+        return Checkpoint(sequenceNumber: sequence, chainValue: chain, sections: sections)
     }
 
     private func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
@@ -93,7 +84,7 @@ struct Checkpoint: Sendable, Equatable {
     }
 }
 
-/// Why a checkpoint file was not used.
+/// Why the store's checkpoint was not used.
 enum CheckpointDefect: Error, Equatable, CustomStringConvertible {
     case notACheckpoint, checksumMismatch, unsupportedVersion(UInt16), truncated
     case missingSection(String)
@@ -102,12 +93,10 @@ enum CheckpointDefect: Error, Equatable, CustomStringConvertible {
     case chainMismatch(sequenceNumber: UInt64)
     case personalKeysMissing([String])
     case personalKeysDiffer([String])
-    case tooLarge(bytes: Int64, limit: Int64)
-    case archiveLacks(sequenceNumber: UInt64)
 
     var description: String {
         switch self {
-        case .notACheckpoint: "not a checkpoint file"
+        case .notACheckpoint: "not a checkpoint"
         case .checksumMismatch: "checksum mismatch (damaged)"
         case .unsupportedVersion(let version): "checkpoint format \(version) is not supported"
         case .truncated: "truncated"
@@ -117,8 +106,6 @@ enum CheckpointDefect: Error, Equatable, CustomStringConvertible {
         case .chainMismatch(let sequence): "chain value at sequence \(sequence) differs from the journal's (the journal was rewritten)"
         case .personalKeysMissing(let people): "the personal keys of \(people.joined(separator: ", ")) are missing from \(LedgerDirectory.personalKeysName)"
         case .personalKeysDiffer(let people): "the personal keys of \(people.joined(separator: ", ")) in \(LedgerDirectory.personalKeysName) are not the ones the checkpoint was written with (a key file of another ledger?)"
-        case .tooLarge(let bytes, let limit): "the file holds \(bytes) bytes, more than the \(limit) a checkpoint may have; not read"
-        case .archiveLacks(let sequence): "its command history is in \(LedgerDirectory.checkpointArchiveName), which does not hold checkpoint \(sequence) (missing, damaged or from another journal)"
         }
     }
 }

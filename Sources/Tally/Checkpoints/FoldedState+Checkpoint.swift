@@ -7,47 +7,34 @@ import TallyStore
 extension FoldedState {
     static let ledgerStateSection = "ledgerState"
     static let readModelsSection = "readModels"
-    /// The people who had a personal key when the checkpoint was written (P2), in checkpoints
-    /// written before key fingerprints: a checkpoint holds their texts readable, so it is only
-    /// used while their keys are still there. Read, no longer written.
-    static let keyHoldersSection = "personalKeyHolders"
     /// Per key holder, a keyed fingerprint of their key (`PersonalKeyRing.fingerprints`): the
-    /// holders, and which keys they held. A checkpoint is used only with the very keys it was
-    /// written with, so a key file swapped in from another ledger (same people, other keys) is
-    /// noticed at open, not after new texts were sealed with it.
+    /// holders, and which keys they held. A checkpoint holds their texts readable, so it is used
+    /// only with the very keys it was written with: a key file swapped in from another ledger
+    /// (same people, other keys) is noticed at open, not after new texts were sealed with it.
     static let keyFingerprintsSection = "personalKeyFingerprints"
 
-    /// The checkpoint of this state, which covers the journal through its last sequence number.
-    func checkpoint(keys: PersonalKeyRing) -> Checkpoint {
-        checkpoint(fingerprints: keys.fingerprints)
-    }
-
     /// The checkpoint of this state listing `fingerprints` (`PersonalKeyRing.fingerprints`,
-    /// taken when the state was): pure, so it can run off the ledger actor.
-    /// - Parameter archived: what grows with history (the command history, the archived maps of
-    ///   the state and of the read models) goes to the checkpoint archive (written apart,
-    ///   before the file), not into the file.
-    func checkpoint(fingerprints unsorted: [PersonID: [UInt8]], historyArchived archived: Bool = false) -> Checkpoint {
+    /// taken when the state was): pure, so it can run off the ledger actor. What grows with
+    /// history (the archived maps of the state and of the read models) is not in it: a
+    /// checkpoint writes those rows (``archiveRows``) to the store beside it.
+    func checkpoint(fingerprints unsorted: [PersonID: [UInt8]]) -> Checkpoint {
         let fingerprints = unsorted.sorted { $0.key < $1.key }
         var prints = BinaryWriter(reservingCapacity: 48 * fingerprints.count)
         for (person, fingerprint) in fingerprints {
             prints.write(person)
             prints.writeRawBytes(fingerprint)
         }
-        var sections = [
-            Self.ledgerStateSection: state.checkpointBytes(historyArchived: archived), Self.readModelsSection: readModels.encodedState(archived: archived),
+        let sections = [
+            Self.ledgerStateSection: state.checkpointBytes(historyArchived: true),
+            Self.readModelsSection: readModels.encodedState(archived: true),
             Self.keyFingerprintsSection: prints.bytes]
-        if archived { sections[Checkpoint.archivedHistorySection] = [] }
         return Checkpoint(sequenceNumber: state.nextSequenceNumber - 1, chainValue: chainValue, sections: sections)
     }
 
-    /// The key holders a checkpoint lists, with their key's fingerprint when it has one (nil in
-    /// checkpoints written before fingerprints; empty for those written before sealing).
-    static func keyHolders(of checkpoint: Checkpoint) throws(CheckpointDefect) -> [PersonID: [UInt8]?] {
-        var holders: [PersonID: [UInt8]?] = [:]
+    /// The key holders a checkpoint lists, with their key's fingerprint.
+    static func keyHolders(of checkpoint: Checkpoint) throws(CheckpointDefect) -> [PersonID: [UInt8]] {
+        var holders: [PersonID: [UInt8]] = [:]
         do {
-            var old = BinaryReader(checkpoint.sections[keyHoldersSection] ?? [])
-            while old.remainingCount > 0 { holders[try old.read() as PersonID] = .some(nil) }
             var prints = BinaryReader(checkpoint.sections[keyFingerprintsSection] ?? [])
             while prints.remainingCount > 0 {
                 let person: PersonID = try prints.read()
@@ -59,9 +46,9 @@ extension FoldedState {
         return holders
     }
 
-    /// Restores the state a checkpoint holds; its command history from `archive` when the
-    /// checkpoint keeps it there (the archive must list the checkpoint with its chain value).
-    init(checkpoint: Checkpoint, archive: CheckpointArchive?) throws(CheckpointDefect) {
+    /// Restores the live state a checkpoint holds; what it keeps of history is read from
+    /// `history` (the store the checkpoint was read from), as of the checkpoint.
+    init(checkpoint: Checkpoint, history: StoreHistory) throws(CheckpointDefect) {
         guard let stateBytes = checkpoint.sections[Self.ledgerStateSection] else { throw .missingSection(Self.ledgerStateSection) }
         guard let modelBytes = checkpoint.sections[Self.readModelsSection] else { throw .missingSection(Self.readModelsSection) }
         do {
@@ -79,80 +66,80 @@ extension FoldedState {
               readModels.lastSequenceNumber ?? 0 == checkpoint.sequenceNumber
         else { throw .stateUnreadable("sections disagree with the checkpoint's sequence number \(checkpoint.sequenceNumber)") }
         chainValue = checkpoint.chainValue
-        if checkpoint.hasArchivedHistory {
-            guard let archive, (try? archive.checkpoints())?[checkpoint.sequenceNumber] == checkpoint.chainValue.bytes else {
-                throw .archiveLacks(sequenceNumber: checkpoint.sequenceNumber)
-            }
-            attach(ArchiveReader(archive: archive, asOf: checkpoint.sequenceNumber))
-        }
+        attach(history)
+        history.advance(to: checkpoint.sequenceNumber)
     }
 
-    /// What a checkpoint writes to the archive: every entry of the state and the read models
-    /// changed since the last one.
+    /// What a checkpoint writes to the store's history: every entry of the state and the read
+    /// models changed since the last one.
     var archiveRows: some Sequence<ArchiveRow> { state.archiveRows }
 
-    /// The rows of ``archiveRows`` that replace an older archived version.
-    var rewrittenRows: some Sequence<ArchiveRow> { state.rewrittenRows }
-
     /// Reads what is not in memory from `reader`.
-    mutating func attach(_ reader: ArchiveReader) { state.attach(reader) }
+    mutating func attach(_ reader: StoreHistory) { state.attach(reader) }
 
-    /// After every changed entry was written to the archive `reader` reads (as of its sequence
-    /// number): keeps in memory only what changes from now on.
-    mutating func settle(reader: ArchiveReader) {
+    /// After every changed entry was written to the history `reader` reads: keeps in memory
+    /// only what changes from now on.
+    mutating func settle(reader: StoreHistory) {
         let written = state
         state.settle(written: written, reader: reader)
     }
 
-    /// A copy with everything in memory, which reads nothing from the archive.
+    /// A copy with everything in memory, which reads nothing from the store.
     func detached() -> FoldedState { FoldedState(state: state.detached(), chainValue: chainValue) }
 
-    /// Whether nothing is in the archive.
+    /// Whether nothing is read from the store's history.
     var isResident: Bool { state.isResident }
 }
 
-extension CheckpointStore {
-    /// The newest checkpoint that decodes, sits on a frame boundary of `reader`'s journal with
-    /// the same chain value and whose key holders all still have a key or were forgotten (a
-    /// full replay then notices texts that cannot be opened, P2), restored; plus why newer ones
-    /// were passed over.
+extension Checkpoint {
+    /// The checkpoint `store` holds, or nil when it holds none.
+    static func stored(in store: LedgerStore) throws(CheckpointDefect) -> Checkpoint? {
+        let bytes: [UInt8]?
+        do {
+            bytes = try store.checkpointState()
+        } catch {
+            throw .stateUnreadable("\(error)")
+        }
+        return try bytes.map { bytes throws(CheckpointDefect) in try decode(bytes) }
+    }
+
+    /// This checkpoint restored, reading its history from `history`, when it sits on a frame
+    /// boundary of `reader`'s journal with the same chain value and its key holders all still
+    /// have the same key or were forgotten (a full replay then notices texts that cannot be
+    /// opened, P2).
+    func restored(for reader: JournalReader, keys: PersonalKeyRing, history: StoreHistory) throws(CheckpointDefect) -> FoldedState {
+        try check(against: reader)
+        let holders = try FoldedState.keyHolders(of: self)
+        let missing = holders.keys.filter { !keys.hasKey(for: $0) && !keys.forgotten.contains($0) }
+        guard missing.isEmpty else { throw .personalKeysMissing(missing.map(\.description).sorted()) }
+        let current = keys.fingerprints
+        let other = holders.filter { person, recorded in current[person].map { $0 != recorded } ?? false }
+        guard other.isEmpty else { throw .personalKeysDiffer(other.keys.map(\.description).sorted()) }
+        return try FoldedState(checkpoint: self, history: history)
+    }
+
+    /// The checkpoint of `store` restored (``restored(for:keys:history:)``), or nil with why
+    /// it was passed over (none, damaged, another journal position, other keys).
     ///
     /// A damaged checkpoint only costs time, but one that decodes and disagrees with the
     /// journal's chain value at its sequence number is evidence that the journal was rewritten
     /// (or replaced by another ledger's): that is refused, never replayed past.
     /// - Throws: ``LedgerError/storage(_:)`` with `corruption` of kind `chainMismatch`.
-    func newestUsable(
-        for reader: JournalReader, keys: PersonalKeyRing, archive: CheckpointArchive?
-    ) throws(LedgerError) -> (FoldedState?, rejected: [String]) {
-        var rejected: [String] = []
-        let candidates = (try? names()) ?? []
-        for name in candidates.reversed() {
-            do throws(CheckpointDefect) {
-                let checkpoint = try read(name)
-                try checkpoint.check(against: reader)
-                let holders = try FoldedState.keyHolders(of: checkpoint)
-                let missing = holders.keys.filter { !keys.hasKey(for: $0) && !keys.forgotten.contains($0) }
-                guard missing.isEmpty else { throw .personalKeysMissing(missing.map(\.description).sorted()) }
-                let current = keys.fingerprints
-                let other = holders.filter { person, recorded in
-                    guard let recorded, let fingerprint = current[person] else { return false }
-                    return fingerprint != recorded
-                }
-                guard other.isEmpty else { throw .personalKeysDiffer(other.keys.map(\.description).sorted()) }
-                return (try FoldedState(checkpoint: checkpoint, archive: archive), rejected)
-            } catch .chainMismatch(let sequenceNumber) {
-                throw .storage(.corruption(JournalProblem(
-                    kind: .chainMismatch, location: reader.location(of: sequenceNumber),
-                    detail: "\(LedgerDirectory.checkpointsName)/\(name) records another chain value after sequence \(sequenceNumber) than the journal's frame ending there: the journal was rewritten or replaced. Restore it from a backup; `tally repair` sets the checkpoint aside explicitly")))
-            } catch {
-                rejected.append("\(name): \(error)")
-            }
+    static func usable(
+        in store: LedgerStore, for reader: JournalReader, keys: PersonalKeyRing, history: StoreHistory
+    ) throws(LedgerError) -> (FoldedState?, rejected: String?) {
+        do throws(CheckpointDefect) {
+            guard let checkpoint = try stored(in: store) else { return (nil, nil) }
+            return (try checkpoint.restored(for: reader, keys: keys, history: history), nil)
+        } catch .chainMismatch(let sequenceNumber) {
+            throw .storage(.corruption(JournalProblem(
+                kind: .chainMismatch, location: reader.location(of: sequenceNumber),
+                detail: "the checkpoint in \(LedgerDirectory.readSideName)/\(LedgerDirectory.readSideStoreName) records another chain value after sequence \(sequenceNumber) than the journal's frame ending there: the journal was rewritten or replaced. Restore it from a backup; `tally repair` sets the store aside explicitly")))
+        } catch {
+            return (nil, "the checkpoint in \(LedgerDirectory.readSideStoreName): \(error)")
         }
-        return (nil, rejected)
     }
-}
 
-extension Checkpoint {
     /// The journal has a frame ending at this checkpoint's sequence number with its chain value.
     func check(against reader: JournalReader) throws(CheckpointDefect) {
         guard sequenceNumber > 0 else { return }
@@ -173,20 +160,17 @@ extension Checkpoint {
     }
 }
 
-/// Audit: the newest checkpoint against the audit's one fold of the journal alone, compared
+/// Audit: the store's checkpoint against the audit's one fold of the journal alone, compared
 /// when the fold reaches the checkpoint's sequence number.
 enum CheckpointComparison {
-    /// The newest checkpoint, read and checked against the journal before the fold.
+    /// The store's checkpoint, read and checked against the journal before the fold.
     struct Candidate {
-        let name: String
         let checkpoint: Checkpoint
-        /// Its state as restored (reading the archive for what it keeps there).
-        let restored: FoldedState
-        /// The ledger's archive, when the checkpoint keeps its history there.
-        let archive: CheckpointArchive?
+        /// The ledger's store, which holds it (the audit closes it).
+        let store: LedgerStore
     }
 
-    /// What the audit knows of the newest checkpoint before it folds the journal.
+    /// What the audit knows of the checkpoint before it folds the journal.
     enum Found {
         /// A checkpoint to compare with the fold at its sequence number.
         case compare(Candidate)
@@ -194,27 +178,20 @@ enum CheckpointComparison {
         case settled(CheckpointStatus)
     }
 
-    /// The checkpoint `name` in `store` (the newest when the audit began, read before the
-    /// journal so that the journal holds what it covers), checked against `reader`'s journal and
-    /// restored. A writer beside the audit removes a checkpoint, and prunes its archived
-    /// versions, two checkpoints after it: one that fails while a newer one exists was replaced,
-    /// and is not compared.
-    static func candidate(_ name: String?, in store: CheckpointStore, reader: JournalReader) -> Found {
-        guard let name else { return .settled(.none) }
-        let archive = store.openArchive(creating: false)
+    /// The checkpoint of the store at `directory` (read before the journal, so that the journal
+    /// holds what it covers), checked against `reader`'s journal.
+    static func candidate(directory: FilePath, encryption: JournalEncryption?, fileSystem: any FileSystem, reader: JournalReader) -> Found {
+        guard let store = ReadSide.existingStore(in: directory, encryption: encryption, fileSystem: fileSystem) else { return .settled(.none) }
         do throws(CheckpointDefect) {
-            let checkpoint = try store.read(name)
-            try checkpoint.check(against: reader)
-            let restored = try FoldedState(checkpoint: checkpoint, archive: archive)
-            if !checkpoint.hasArchivedHistory { archive?.close() }
-            return .compare(Candidate(name: name, checkpoint: checkpoint, restored: restored, archive: checkpoint.hasArchivedHistory ? archive : nil))
-        } catch {
-            archive?.close()
-            if let newest = (try? store.names())?.last, newest != name { return .settled(.notCompared(replacedMessage)) }
-            if case .archiveLacks = error {
-                return .settled(.unreadable("\(name): \(LedgerDirectory.checkpointArchiveName) does not hold this checkpoint's entries; the ledger opens by full replay"))
+            guard let checkpoint = try Checkpoint.stored(in: store) else {
+                store.close()
+                return .settled(.none)
             }
-            return .settled(.unreadable("\(name): \(error)"))
+            try checkpoint.check(against: reader)
+            return .compare(Candidate(checkpoint: checkpoint, store: store))
+        } catch {
+            store.close()
+            return .settled(.unreadable("the checkpoint in \(LedgerDirectory.readSideStoreName): \(error)"))
         }
     }
 
@@ -234,24 +211,14 @@ enum CheckpointComparison {
     private static let pageEntries = 1_024
 
     /// `candidate` against `folded`, the journal folded through the checkpoint's sequence
-    /// number, whose history (when the fold keeps it in a scratch archive) is in `history` as
-    /// of it. A checkpoint that keeps its history in the ledger's archive is compared byte for
-    /// byte: its file's sections with those the fold would write, then every archived space,
-    /// page by page (memory does not grow with the history); any other is compared restored.
-    static func compare(_ candidate: Candidate, with folded: FoldedState, history: CheckpointArchive?) -> CheckpointStatus {
+    /// number, whose history is in `scratch`'s as of it.
+    /// Compared byte for byte: the checkpoint's sections with those the fold would write, then
+    /// every archived space, page by page (memory does not grow with the history); a
+    /// checkpoint a writer replaced meanwhile is not compared.
+    static func compare(_ candidate: Candidate, with folded: FoldedState, scratch: LedgerStore) -> CheckpointStatus {
         let checkpoint = candidate.checkpoint
         let sequenceNumber = checkpoint.sequenceNumber
-        guard let archive = candidate.archive, let history else {
-            if candidate.restored.readModels != folded.readModels {
-                return .differs(sequenceNumber: sequenceNumber, reason: "the read models differ (budget snapshots, balances or debts)")
-            }
-            if candidate.restored.state != folded.state { return .differs(sequenceNumber: sequenceNumber, reason: "the validation state differs") }
-            if let failed = candidate.restored.state.archiveReader?.failure {
-                return .unreadable("\(candidate.name): \(LedgerDirectory.checkpointArchiveName): \(failed)")
-            }
-            return .matchesReplay(sequenceNumber: sequenceNumber)
-        }
-        let expected = folded.checkpoint(fingerprints: [:], historyArchived: true)
+        let expected = folded.checkpoint(fingerprints: [:])
         var differing: String?
         if expected.sections[FoldedState.ledgerStateSection] != checkpoint.sections[FoldedState.ledgerStateSection] {
             differing = "the validation state differs"
@@ -262,10 +229,10 @@ enum CheckpointComparison {
                 for space in ArchiveSpace.allCases where differing == nil {
                     var after: [UInt8]?
                     while true {
-                        let kept = try archive.entries(space: space.rawValue, after: after, limit: pageEntries, asOf: sequenceNumber)
-                        let replayed = try history.entries(space: space.rawValue, after: after, limit: pageEntries, asOf: sequenceNumber)
+                        let kept = try candidate.store.historyEntries(space: space.rawValue, after: after, limit: pageEntries)
+                        let replayed = try scratch.historyEntries(space: space.rawValue, after: after, limit: pageEntries)
                         guard kept.elementsEqual(replayed, by: { $0.key == $1.key && $0.value == $1.value }) else {
-                            differing = "the archived entries of \(space) differ (\(Self.holder(of: space)))"
+                            differing = "the history entries of \(space) differ (\(Self.holder(of: space)))"
                             break
                         }
                         guard kept.count == pageEntries, let next = kept.last?.key else { break }
@@ -273,12 +240,12 @@ enum CheckpointComparison {
                     }
                 }
             } catch {
-                return .unreadable("\(candidate.name): \(LedgerDirectory.checkpointArchiveName): \(error)")
+                return .unreadable("the checkpoint in \(LedgerDirectory.readSideStoreName): \(error)")
             }
         }
-        // Read whole only if still listed: a writer prunes a checkpoint's versions when it is
-        // no longer kept, and drops its listing in the same transaction.
-        guard (try? archive.checkpoints())?[sequenceNumber] == checkpoint.chainValue.bytes else { return .notCompared(replacedMessage) }
+        // A writer writes a checkpoint's rows and its state in one transaction: the same state
+        // now means the rows read are the checkpoint's.
+        guard (try? Checkpoint.stored(in: candidate.store)) == checkpoint else { return .notCompared(replacedMessage) }
         if let differing { return .differs(sequenceNumber: sequenceNumber, reason: differing) }
         return .matchesReplay(sequenceNumber: sequenceNumber)
     }

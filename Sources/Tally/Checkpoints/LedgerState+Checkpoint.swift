@@ -7,7 +7,7 @@ import TallyProjections
 /// pairs sorted by key so that equal states give equal bytes.
 extension LedgerState {
     /// v5: transactions, transfers, group expenses, settlements and the command history may be
-    /// in the checkpoint archive; the open shared transactions and the income index are
+    /// in the store's history; the open shared transactions and the income index are
     /// written, not derived. v6: the period schedule is the `PaydaySet` rules and the last
     /// closed period (``PaySchedule``, the read model's rule), not a payday, a pending payday
     /// and the open period's dates; household debts are ``DebtNets`` (Int128 nets, as the debt
@@ -44,7 +44,7 @@ extension LedgerState {
     static let checkpointMagic = "tally.ledgerState.v22"
 
     /// The read models, with the one transaction book, are the checkpoint's other section.
-    /// - Parameter archived: the command history's archived maps (``ArchivedMap``) are in the checkpoint archive
+    /// - Parameter archived: the command history's archived maps (``ArchivedMap``) are in the store's history
     ///   (written apart), not in these bytes.
     func checkpointBytes(historyArchived archived: Bool = false) -> [UInt8] {
         var writer = BinaryWriter(reservingCapacity: 4096)

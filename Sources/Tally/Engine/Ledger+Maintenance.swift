@@ -11,7 +11,7 @@ extension Ledger {
     /// forgetting is unfinished (P3: the state still holds their texts).
     func checkpointJob() -> CheckpointWriter.Job? {
         // A failed archive read may have left the state or the read models short of an entry.
-        guard unfinishedForgetting.isEmpty, archiveReader?.failure == nil else { return nil }
+        guard unfinishedForgetting.isEmpty, storeHistory.failure == nil else { return nil }
         return CheckpointWriter.Job(
             folded: FoldedState(state: current, chainValue: chainValue),
             fingerprints: personalKeys.fingerprints, synchronizesJournal: !journal.acknowledgesAfterSync)
@@ -32,10 +32,10 @@ extension Ledger {
 
     /// Writes `job` in a detached task and records the outcome on the actor when it ends.
     @discardableResult
-    func startCheckpoint(_ job: CheckpointWriter.Job, countsFailure: Bool) -> Task<Result<UInt64?, LedgerError>, Never> {
+    func startCheckpoint(_ job: CheckpointWriter.Job, countsFailure: Bool) -> Task<Result<CheckpointWriter.Written?, LedgerError>, Never> {
         let writer = checkpointWriter
-        let task = Task.detached { [self] () -> Result<UInt64?, LedgerError> in
-            let outcome: Result<UInt64?, LedgerError>
+        let task = Task.detached { [self] () -> Result<CheckpointWriter.Written?, LedgerError> in
+            let outcome: Result<CheckpointWriter.Written?, LedgerError>
             do throws(LedgerError) {
                 outcome = .success(try writer.write(job))
             } catch {
@@ -48,12 +48,14 @@ extension Ledger {
         return task
     }
 
-    func checkpointFinished(_ outcome: Result<UInt64?, LedgerError>, job: CheckpointWriter.Job, countsFailure: Bool) {
+    func checkpointFinished(_ outcome: Result<CheckpointWriter.Written?, LedgerError>, job: CheckpointWriter.Job, countsFailure: Bool) {
         checkpointInFlight = nil
         switch outcome {
         case .success(let written?):
-            checkpointedSequenceNumber = max(checkpointedSequenceNumber, written)
-            settleArchivedHistory(written: job)
+            checkpointedSequenceNumber = max(checkpointedSequenceNumber, written.sequenceNumber)
+            // A store rebuilt since holds this checkpoint's rows only if it copied them after
+            // they were written: the states keep them in memory until the next checkpoint.
+            if written.storeGeneration == readSide.storeGeneration { settleArchivedHistory(written: job) }
         case .success(nil): break
         case .failure: if countsFailure { checkpointFailures += 1 }
         }
@@ -67,13 +69,9 @@ extension Ledger {
     /// keep only what changed since, and read the rest from the archive as of that checkpoint.
     /// Skipped when a forgetting rebuilt the state since the snapshot (its rows are gone).
     func settleArchivedHistory(written job: CheckpointWriter.Job) {
-        guard let archive = checkpointWriter.archive,
-              job.folded.state.lastForgettingSequenceNumber == current.lastForgettingSequenceNumber
-        else { return }
-        let reader = archiveReader ?? ArchiveReader(archive: archive, asOf: job.sequenceNumber)
-        reader.sequenceNumber = max(reader.sequenceNumber, job.sequenceNumber)
-        archiveReader = reader
-        current.settle(written: job.folded.state, reader: reader)
+        guard job.folded.state.lastForgettingSequenceNumber == current.lastForgettingSequenceNumber else { return }
+        storeHistory.advance(to: job.sequenceNumber)
+        current.settle(written: job.folded.state, reader: storeHistory)
         refoldHead()
     }
 
@@ -129,6 +127,7 @@ extension Ledger {
         if !unfinishedForgetting.isEmpty { completeForgetting([]) }
         await checkpointWritten()  // completeForgetting may have started one
         guard let job = checkpointJob() else {
+            if let failed = storeHistory.failure { throw .storage(.journalFailed(reason: "the store's history: \(failed); close and open the ledger again")) }
             throw .personalKeys("forgetting \(unfinishedForgetting.count) person(s) is unfinished (their texts would be written readable); see unfinishedForgetting")
         }
         if case .failure(let error) = await startCheckpoint(job, countsFailure: false).value { throw error }

@@ -73,42 +73,56 @@ extension Ledger {
     ) async throws(LedgerError) -> Ledger {
         let fileSystem = options.fileSystem
         let layout = LedgerDirectory(directory)
-        // Evidence first: a journal shorter than what the checkpoints and the key store prove
-        // is refused before the journal cuts a tail or creates a first segment.
-        // The key file read here, before the lock, is only evidence: a writer that closed in
-        // between can only have raised it, so it is a safe lower bound. The ring the ledger
-        // uses is read again under the lock.
-        let checkpoints = CheckpointStore(
-            directory: layout.checkpoints, fileSystem: fileSystem, encryption: options.encryption)
+        // Before checkpoints were the store's, they were files in `checkpoints/` beside an
+        // archive: those hold texts readable (P3), and nothing reads them any more.
+        try LedgerDirectory.removeLegacyCheckpoints(layout, fileSystem: fileSystem)
+        // The store first, its checkpoint is evidence: a journal shorter than what the
+        // checkpoint and the key store prove is refused before the journal cuts a tail or
+        // creates a first segment. The key file read here, before the lock, is only evidence: a
+        // writer that closed in between can only have raised it, so it is a safe lower bound.
+        // The ring the ledger uses is read again under the lock.
+        let opening = ReadSide.prepare(directory: directory, options: options)
+        var history = StoreHistory(store: opening.store)
         var journalOptions = options.journalOptions
-        journalOptions.evidence = try LedgerEvidence.gather(
-            checkpoints: checkpoints,
+        journalOptions.evidence = LedgerEvidence.gather(
+            store: opening.store,
             keys: try PersonalKeyRing.load(ledgerDirectory: directory, fileSystem: fileSystem, encryption: options.encryption, readOnly: true))
         let journal: Journal
         do {
             journal = try Journal.open(
                 at: layout.journal, options: journalOptions, fileSystem: fileSystem)
         } catch {
+            opening.store?.close()
             throw .storage(error)
         }
-        var archive: CheckpointArchive?
         do throws(LedgerError) {
-            archive = try checkpoints.openArchiveForWriting()  // under the writer lock
             let personalKeys = try PersonalKeyRing.load(
                 ledgerDirectory: directory, fileSystem: fileSystem, encryption: options.encryption)
             let reader = try Ledger.reader(of: journal)
-            let (start, rejected) = try checkpoints.newestUsable(for: reader, keys: personalKeys, archive: archive)
+            var (start, rejected): (FoldedState?, String?) = (nil, nil)
+            if let store = opening.store {
+                (start, rejected) = try Checkpoint.usable(in: store, for: reader, keys: personalKeys, history: history)
+            }
             var replayed = try LedgerReplay.fold(
                 reader, from: start ?? FoldedState(), through: reader.lastSequenceNumber, personalTexts: personalKeys)
+            if start != nil, let failed = history.failure {
+                // The tail's replay read a row the checkpoint cannot have written (newer than it:
+                // files of different moments) or a damaged page: the journal alone then.
+                history = StoreHistory(store: opening.store)
+                start = nil
+                personalKeys.resetUnopened()
+                rejected = "the checkpoint in \(LedgerDirectory.readSideStoreName): \(failed)"
+                replayed = try LedgerReplay.fold(reader, from: FoldedState(), through: reader.lastSequenceNumber, personalTexts: personalKeys)
+            }
             var report = LedgerOpenReport(
                 checkpointSequenceNumber: start.map { $0.state.nextSequenceNumber - 1 },
                 eventsReplayed: replayed.lastSequenceNumber - (start.map { $0.state.nextSequenceNumber - 1 } ?? 0),
-                rejectedCheckpoints: rejected)
+                rejectedCheckpoints: rejected.map { [$0] } ?? [])
             report.journalRecovery = journal.recoveryReport
             report.swapRecovery = swapRecovery
             report.removedInterruptedRestore = swapRecovery.removedInterruptedRestore
             // P3: a crash or an I/O failure may have cut a forgetting short: the key not
-            // destroyed yet, or the checkpoint used (or an older one) holds the texts readable.
+            // destroyed yet, or the checkpoint used holds the texts readable.
             let forgotten = replayed.state.forgottenPeople
             let keyed = forgotten.filter(personalKeys.hasKey)
             let lastForgetting = replayed.state.lastForgettingSequenceNumber
@@ -122,39 +136,6 @@ extension Ledger {
                 report.forgettingCompleted = forgotten.subtracting(start?.state.forgottenPeople ?? []).union(keyed)
                     .sorted()
             }
-            // The archive keeps only what the state read from it can reach: rows newer than the
-            // checkpoint used (left by a newer checkpoint not used, or a journal cut since) go;
-            // a state rebuilt by replay holds everything, so the archive starts empty. When that
-            // fails, the archive is set aside and the state replayed.
-            if let usedArchive = archive {
-                do throws(StoreError) {
-                    if let reading = replayed.state.archiveReader {
-                        try usedArchive.discard(after: reading.sequenceNumber)
-                    } else {
-                        try usedArchive.removeAll()
-                    }
-                } catch where !error.isDamage {
-                    throw LedgerError.readSide("\(error); nothing was changed, open the ledger again")  // may pass: no file changes
-                } catch {
-                    // Set aside: a fresh archive starts empty, like the replayed state's history.
-                    usedArchive.close()
-                    CheckpointArchive.remove(at: checkpoints.archivePath.string)
-                    archive = try checkpoints.openArchiveForWriting()
-                    if !replayed.state.isResident {
-                        report.rejectedCheckpoints.append("\(report.checkpointSequenceNumber.map { LedgerDirectory.checkpointFileName(sequenceNumber: $0) } ?? "checkpoint"): \(LedgerDirectory.checkpointArchiveName) cannot be used: \(error)")
-                        replayed = try LedgerReplay.fold(reader, from: FoldedState(), through: reader.lastSequenceNumber, personalTexts: personalKeys)
-                        report.checkpointSequenceNumber = nil
-                        report.eventsReplayed = replayed.lastSequenceNumber
-                    }
-                }
-            }
-            // Checkpoints older than the last forgetting, and temporary files a crash during a
-            // checkpoint write left: only the writer (holding the lock) removes them.
-            do {
-                try checkpoints.removeAll(coveringLessThan: lastForgetting)
-            } catch {
-                throw .storage(error)
-            }
             let unreadable = personalKeys.unopened
             if !unreadable.isEmpty {
                 let count = unreadable.values.reduce(0, +)
@@ -167,14 +148,24 @@ extension Ledger {
             }
             let folded = FoldedState(state: replayed.state, chainValue: replayed.chainValue)
             let readSide = ReadSide.open(
-                directory: directory, options: options, folded: folded, reader: reader, keys: personalKeys,
-                forgotten: report.forgettingCompleted)
+                opening, history: history, folded: folded, reader: reader, keys: personalKeys, forgotten: report.forgettingCompleted)
             report.readSide = readSide.status.description
-            return Ledger(
+            let ledger = Ledger(
                 directory: directory, folderLock: folderLock, journal: journal, options: options, folded: folded,
-                checkpoints: checkpoints, archive: archive, personalKeys: personalKeys, readSide: readSide, openReport: report)
+                personalKeys: personalKeys, readSide: readSide, openReport: report)
+            // A checkpoint older than the last forgetting holds their texts readable: only the
+            // writer (holding the lock) removes it.
+            do {
+                try ledger.checkpointWriter.removeAll(coveringLessThan: lastForgetting)
+            } catch {
+                readSide.close()
+                try? journal.close()
+                throw LedgerError.storage(error)
+            }
+            return ledger
         } catch {
-            archive?.close()
+            history.use(nil)
+            opening.store?.close()
             try? journal.close()
             throw error
         }

@@ -55,11 +55,15 @@ extension Ledger {
         let coverage = StoreCoverage(sequenceNumber: lastSequenceNumber, chainValue: chainValue.bytes)
         if !changes.forgetsPeople, planningObservations.isEmpty, !readSide.isStale,
            let rows = try? StoreRows(changes, from: snapshot) {
+            // Rows gathered over a history read that failed may lack what they show: the store
+            // stays behind instead (the next open catches it up from the journal).
+            guard storeHistory.failure == nil else { return }
             storeWriter.enqueue(changes, rows: rows, coverage: coverage)
             return
         }
+        guard storeHistory.failure == nil else { return }
         storeWriter.flush()
-        let modified = readSide.commit(changes, snapshot: snapshot, coverage: coverage)
+        let modified = readSide.commit(changes, snapshot: snapshot, coverage: coverage, copiesCheckpoint: !current.isResident)
         refreshObservations(modifiedTables: modified)
     }
 
@@ -119,19 +123,20 @@ extension Ledger {
         guard !isClosed else { throw .closed }
         await settleUnacknowledged()
         if let failure { throw .storage(failure) }
+        await checkpointWritten()  // none lands in the old store after the new one holds its own
         try synchronizeEvidence()  // the store never claims what the journal has not made durable
         storeWriter.flush()  // no commit of the old store lands after the new one
         let reader = try Ledger.reader(of: journal)
         let (last, chainValue) = (lastSequenceNumber, chainValue)
         let counts = try readSide.rebuild { store throws(LedgerError) in
             let coverage = try StoreRebuild.fold(
-                reader, through: last, personalTexts: personalKeys, into: store, key: readSide.key,
-                history: StoreRebuild.scratchArchivePath(for: readSide.path.string), progress: progress)
+                reader, through: last, personalTexts: personalKeys, into: store, checkpoint: personalKeys.fingerprints, progress: progress)
             guard coverage == StoreCoverage(sequenceNumber: last, chainValue: chainValue.bytes) else {
                 throw .readSide("the journal's fold ends at \(coverage.sequenceNumber), not at the ledger's \(last) with its chain value")
             }
             return coverage
         }
+        storeHistory.advance(to: last)  // the new store's rows are as of the journal's end or earlier
         unstoredChanges = StoreChanges()
         refreshObservations()
         return counts

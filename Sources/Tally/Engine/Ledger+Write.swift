@@ -223,11 +223,11 @@ extension Ledger {
         return (executor.events, executor.state)
     }
 
-    /// Refuses to write (and fails the ledger) once a read of the checkpoint archive failed:
+    /// Refuses to write (and fails the ledger) once a read of the store's history failed:
     /// what was validated may have missed an entry that exists.
     func requireArchiveReadable() throws(LedgerError) {
-        guard let failed = archiveReader?.failure else { return }
-        let error = JournalError.journalFailed(reason: "checkpoint archive: \(failed); close and open the ledger again")
+        guard let failed = storeHistory.failure else { return }
+        let error = JournalError.journalFailed(reason: "the store's history: \(failed); close and open the ledger again")
         if failure == nil { checkpointWriter.abandonCheckpoints() }
         failure = error
         throw .storage(error)

@@ -79,14 +79,12 @@ public actor Ledger {
 
     // Maintenance: checkpoints and forgetting (Ledger+Maintenance.swift).
 
-    let checkpoints: CheckpointStore
     let checkpointWriter: CheckpointWriter
-    /// Reads the command history that checkpoints moved to the archive, as of the newest one
-    /// the state settled against; nil until a checkpoint wrote one (or without an archive).
-    var archiveReader: ArchiveReader?
+    /// Where the states read the history checkpoints moved to the store.
+    var storeHistory: StoreHistory { readSide.history }
     /// The background checkpoint write in progress (at most one): the sequence number it
     /// wrote (nil when a forgetting made its snapshot obsolete) or why it failed.
-    var checkpointInFlight: Task<Result<UInt64?, LedgerError>, Never>?
+    var checkpointInFlight: Task<Result<CheckpointWriter.Written?, LedgerError>, Never>?
     /// A commit reached the checkpoint interval while one was being written.
     var checkpointDue = false
     var checkpointedSequenceNumber: UInt64
@@ -99,8 +97,7 @@ public actor Ledger {
 
     init(
         directory: FilePath, folderLock: (any FileLock)?, journal: Journal, options: LedgerOptions, folded: FoldedState,
-        checkpoints: CheckpointStore, archive: CheckpointArchive?, personalKeys: PersonalKeyRing, readSide: ReadSide,
-        openReport: LedgerOpenReport
+        personalKeys: PersonalKeyRing, readSide: ReadSide, openReport: LedgerOpenReport
     ) {
         self.readSide = readSide
         self.refresher = ObservationRefresher(readSide: readSide)
@@ -113,10 +110,7 @@ public actor Ledger {
         self.current = folded.state
         self.head = folded.state
         self.chainValue = folded.chainValue
-        self.checkpoints = checkpoints
-        self.checkpointWriter = CheckpointWriter(
-            store: checkpoints, archive: archive, journal: journal, floor: folded.state.lastForgettingSequenceNumber)
-        self.archiveReader = folded.state.archiveReader
+        self.checkpointWriter = CheckpointWriter(readSide: readSide, journal: journal, floor: folded.state.lastForgettingSequenceNumber)
         self.checkpointedSequenceNumber = openReport.checkpointSequenceNumber ?? 0
         self.openReport = openReport
         self.broadcaster = ChangeBroadcaster(bufferLimit: options.changesBufferLimit)
@@ -130,7 +124,7 @@ public actor Ledger {
     ///
     /// Package-internal (Docs/Architecture.md, "Public surface"): for the CLI, the interchange
     /// formats and tests; hosts read ``readModels``, ``read(_:)``, the queries and ``observe(_:)``.
-    /// What the checkpoint archive holds of it (the undo history, transactions, transfers,
+    /// What the store's history holds of it (the undo history, transactions, transfers,
     /// settlements, group expenses) is read whole (O(history)), so the value stays complete
     /// after the ledger moves on or closes. When the archive cannot be read (the ledger was
     /// closed, a page is damaged), the value is rebuilt from the journal instead of missing
@@ -143,7 +137,7 @@ public actor Ledger {
     /// subscription queries (R1) read (the templates are in memory; a history reads one
     /// transaction per recorded occurrence). Falls back to ``state`` as ``read(_:)`` does.
     var queryState: LedgerState {
-        isClosed || archiveReader?.failure != nil ? state : current
+        isClosed || storeHistory.failure != nil ? state : current
     }
 
     /// A value whose archived entries were read whole (`detach`), or when the archive cannot be
@@ -151,7 +145,7 @@ public actor Ledger {
     func complete<Value>(_ detach: () -> Value, _ replayedValue: KeyPath<ReplayResult, Value>) -> Value {
         if !isClosed {
             let value = detach()
-            if archiveReader?.failure == nil { return value }
+            if storeHistory.failure == nil { return value }
         }
         let replayed = try? LedgerReplay.replay(
             at: directory, through: current.nextSequenceNumber - 1, encryption: options.encryption, fileSystem: options.fileSystem)
@@ -159,7 +153,7 @@ public actor Ledger {
     }
 
     /// How many command-history entries and touches the acknowledged state holds in memory
-    /// (the rest is in the checkpoint archive): what a checkpoint bounds.
+    /// (the rest is in the store's history): what a checkpoint bounds.
     var commandHistoryInMemory: (entries: Int, touches: Int) { current.history.residentCounts }
 
     /// How many entries of every archived map the acknowledged state and the read models hold
@@ -170,7 +164,7 @@ public actor Ledger {
     /// batch: a value snapshot.
     ///
     /// What grows with history (transactions, transfers, settlements, group expenses) is in the
-    /// checkpoint archive once a checkpoint wrote it, and is read whole here (O(history)) so
+    /// store's history once a checkpoint wrote it, and is read whole here (O(history)) so
     /// the value stays complete: for tools and exports. Screens use ``read(_:)``,
     /// the read side's queries (``transactions(_:)``, reports) and ``observe(_:)``.
     public var readModels: Projections {
@@ -179,7 +173,7 @@ public actor Ledger {
     }
 
     /// Runs `body` with the read models after the last acknowledged batch, on the ledger, and
-    /// returns what it computes: what the checkpoint archive holds is read only where `body`
+    /// returns what it computes: what the store's history holds is read only where `body`
     /// asks for it, so all balances, the debts between two people or the open period cost what
     /// they need, not the history (``readModels`` reads it all). `body` must not keep the value:
     /// its archived entries are read as of the ledger's latest checkpoint.
@@ -192,7 +186,7 @@ public actor Ledger {
     /// The read models ``read(_:)`` passes: the ledger's own, or when the archive cannot be read
     /// (closed, a damaged page) the complete ones.
     var servedModels: Projections {
-        isClosed || archiveReader?.failure != nil ? readModels : current.readModels
+        isClosed || storeHistory.failure != nil ? readModels : current.readModels
     }
 
     /// The last acknowledged sequence number (0 for an empty ledger).
@@ -240,7 +234,6 @@ public actor Ledger {
         await finishObservations()
         storeWriter.flush()  // a read during the wait may have handed over a commit
         readSide.close()
-        checkpointWriter.archive?.close()
         folderLock?.unlock()
         if let closeFailure { throw .storage(closeFailure) }
     }

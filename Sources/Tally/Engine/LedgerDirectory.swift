@@ -12,12 +12,10 @@ import TallyStore
 ///   journal/                      the journal (TallyJournal names what is inside:
 ///                                 <first sequence, 20 digits>.segment, .segment.tmp,
 ///                                 torn/ with cut tails); locked by flock on the folder itself
-///   checkpoints/                  <sequence, 20 digits>.checkpoint (.checkpoint.tmp while written),
-///                                 archive.sqlite (-wal, -shm): the checkpoint archive
 ///   personal-keys                 the per-person key store (personal-keys.tmp while written)
-///   read-side/read-side.sqlite    the read-side store (-wal, -shm beside it)
+///   read-side/read-side.sqlite    the read-side store with the checkpoint (-wal, -shm beside it)
 ///   repair/<n>/journal/           what `LedgerRepair.apply` set aside, n = 1, 2, ...
-///   repair/<n>/checkpoints/
+///   repair/<n>/read-side/
 /// .<ledger name>.restoring/       beside the ledger: a restore or reset in progress (`Ledger.restore`,
 ///                                 `LedgerReset`), locked by flock on the folder while it runs
 /// .<ledger name>.swap             beside the ledger: the intent record of a swap in progress
@@ -35,8 +33,9 @@ public struct LedgerDirectory: Sendable, Hashable, CustomStringConvertible {
 
     /// The journal's folder name.
     public static let journalName = "journal"
-    /// The checkpoints' folder name.
-    public static let checkpointsName = "checkpoints"
+    /// The folder checkpoint files and their archive were kept in before the checkpoint
+    /// became the store's: a writer's open removes it (``removeLegacyCheckpoints(_:fileSystem:)``).
+    static let legacyCheckpointsName = "checkpoints"
     /// The per-person key store's file name.
     public static let personalKeysName = "personal-keys"
     /// The read-side store's folder name.
@@ -44,25 +43,16 @@ public struct LedgerDirectory: Sendable, Hashable, CustomStringConvertible {
     /// The read-side store's database file name, inside ``readSideName``; SQLite keeps `-wal`
     /// and `-shm` beside it.
     public static let readSideStoreName = "read-side.sqlite"
-    /// The checkpoint archive's database file name, inside ``checkpointsName``; SQLite keeps
-    /// `-wal` and `-shm` beside it.
-    public static let checkpointArchiveName = CheckpointArchive.fileName
     /// The folder `LedgerRepair.apply` sets damaged files aside in, one numbered folder per repair.
     public static let repairName = "repair"
-    /// The suffix of a checkpoint file.
-    public static let checkpointSuffix = ".checkpoint"
     /// The suffix `FileSystem.replaceAtomically` gives a file it writes before the rename
-    /// (`personal-keys.tmp`, `<n>.checkpoint.tmp`).
+    /// (`personal-keys.tmp`).
     public static let temporarySuffix = AtomicReplacement.temporarySuffix
     /// The suffix of the folder a restore builds beside its target.
     public static let restoringSuffix = ".restoring"
 
     /// `<ledger>/journal`.
     public var journal: FilePath { path.appending(Self.journalName) }
-    /// `<ledger>/checkpoints`.
-    public var checkpoints: FilePath { path.appending(Self.checkpointsName) }
-    /// `<ledger>/checkpoints/archive.sqlite`.
-    public var checkpointArchive: FilePath { checkpoints.appending(Self.checkpointArchiveName) }
     /// `<ledger>/personal-keys`.
     public var personalKeys: FilePath { path.appending(Self.personalKeysName) }
     /// `<ledger>/read-side`.
@@ -72,13 +62,23 @@ public struct LedgerDirectory: Sendable, Hashable, CustomStringConvertible {
     /// `<ledger>/repair`.
     public var repair: FilePath { path.appending(Self.repairName) }
 
-    /// `<ledger>/checkpoints/<sequence, 20 digits>.checkpoint`.
-    public func checkpoint(sequenceNumber: UInt64) -> FilePath {
-        checkpoints.appending(Self.checkpointFileName(sequenceNumber: sequenceNumber))
+    /// Removes `<ledger>/checkpoints/` and what is in it, left by a version that kept checkpoints
+    /// in files (they hold personal texts readable, P3, and nothing reads them any more).
+    /// The writer's call, under the folder's lock.
+    /// - Throws: ``LedgerError/storage(_:)`` when a file there cannot be removed.
+    static func removeLegacyCheckpoints(_ layout: LedgerDirectory, fileSystem: any FileSystem) throws(LedgerError) {
+        let folder = layout.path.appending(legacyCheckpointsName)
+        guard fileSystem.fileExists(at: folder) else { return }
+        do {
+            try fileSystem.removeTree(at: folder)
+            try fileSystem.synchronizeDirectory(at: layout.path)
+        } catch {
+            throw .storage(JournalError(error, operation: "remove the checkpoints of an older version", path: folder))
+        }
     }
 
     /// Moves what stands at `path` aside, renamed `<name>.set-aside-<n>` (the first free
-    /// number): a derived file or folder of the wrong kind (a file where the checkpoints or the
+    /// number): a derived file or folder of the wrong kind (a file where the
     /// read side's folder belongs, a folder where a database file does) is then made anew from
     /// the journal, and what stood there is kept, never deleted. The writer does it, under its
     /// lock; readers ignore such a path.
@@ -133,7 +133,7 @@ public struct LedgerDirectory: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Makes sure a derived folder (the checkpoints, the read side) is a folder: creates it when
+    /// Makes sure a derived folder (the read side) is a folder: creates it when
     /// missing and sets aside a file that stands in its place (``setAside(_:fileSystem:)``).
     static func makeDerivedFolder(_ path: FilePath, fileSystem: any FileSystem) throws(Errno) {
         if fileSystem.fileExists(at: path) {
@@ -199,29 +199,18 @@ public struct LedgerDirectory: Sendable, Hashable, CustomStringConvertible {
         return Array(numbers.prefix(1_000)).sorted()
     }
 
-    /// The file name of the checkpoint covering records through `sequenceNumber`.
-    public static func checkpointFileName(sequenceNumber: UInt64) -> String {
-        let digits = String(sequenceNumber)
-        return String(repeating: "0", count: max(0, 20 - digits.count)) + digits + checkpointSuffix
-    }
-
-    /// The sequence number a checkpoint's file name announces, or nil for other names.
-    public static func checkpointSequenceNumber(inName name: String) -> UInt64? {
-        guard name.hasSuffix(checkpointSuffix) else { return nil }
-        return UInt64(name.dropLast(checkpointSuffix.count))
-    }
-
     /// The journal's segment file names, oldest first (the journal names them).
     /// - Throws: `JournalError` when the journal folder cannot be listed.
     public func segmentNames(fileSystem: any FileSystem = PosixFileSystem()) throws(JournalError) -> [String] {
         try JournalReader.segmentNames(in: journal, fileSystem: fileSystem)
     }
 
-    /// The sequence numbers of the checkpoint files, oldest first; empty without a checkpoints folder.
-    public func checkpointSequenceNumbers(fileSystem: any FileSystem = PosixFileSystem()) -> [UInt64] {
-        guard fileSystem.fileExists(at: checkpoints) else { return [] }
-        let names = (try? fileSystem.contentsOfDirectory(at: checkpoints)) ?? []
-        return names.compactMap(Self.checkpointSequenceNumber(inName:)).sorted()
+    /// The sequence number the checkpoint in the read-side store covers; nil when there is no
+    /// store, it has no checkpoint, or it cannot be read (another key, damage).
+    public func checkpointSequenceNumber(encryption: JournalEncryption? = nil, fileSystem: any FileSystem = PosixFileSystem()) -> UInt64? {
+        let store = ReadSide.existingStore(in: path, encryption: encryption, fileSystem: fileSystem)
+        defer { store?.close() }
+        return store.flatMap { try? Checkpoint.stored(in: $0) }?.sequenceNumber
     }
 
     /// Whether a ledger lives here: its journal folder exists.

@@ -1,28 +1,31 @@
 import SystemPackage
 import TallyJournal
+import TallyStore
 
-/// What the files beside the journal prove it held (`JournalEvidence`): the newest checkpoint
-/// (written only after the records it covers were synced; its name carries its sequence
-/// number) and the personal-key store (written, with the last acknowledged sequence number,
-/// before the append that uses a new key). Gathered before the journal is opened, so a
-/// truncated, emptied or replaced journal is refused before anything is cut or created.
+/// What the files beside the journal prove it held (`JournalEvidence`): the checkpoint in the
+/// read-side store (written only after the records it covers were synced) and the personal-key
+/// store (written, with the last acknowledged sequence number, before the append that uses a
+/// new key). Gathered before the journal is opened, so a truncated, emptied or replaced journal
+/// is refused before anything is cut or created.
 enum LedgerEvidence {
-    /// The strongest evidence in the ledger directory, or nil when nothing proves a record.
-    static func gather(checkpoints: CheckpointStore, keys: PersonalKeyRing?) throws(LedgerError) -> JournalEvidence? {
+    /// The strongest evidence of `store`'s checkpoint (nil: no store, or one that cannot be
+    /// read, which proves nothing) and `keys`, or nil when nothing proves a record.
+    static func gather(store: LedgerStore?, keys: PersonalKeyRing?) -> JournalEvidence? {
         var pieces: [JournalEvidence] = []
         if let key = keys?.evidence { pieces.append(key) }
-        let names: [String]
-        do {
-            names = try checkpoints.names()
-        } catch {
-            throw .storage(error)
-        }
-        // The highest sequence any checkpoint name announces (a stray name proves nothing).
-        let numbered = names.compactMap { name in LedgerDirectory.checkpointSequenceNumber(inName: name).map { (name, $0) } }
-        if let (newest, sequenceNumber) = numbered.max(by: { $0.1 < $1.1 }) {
+        if let store, let checkpoint = try? Checkpoint.stored(in: store) {
             pieces.append(JournalEvidence(
-                lastSequenceNumber: sequenceNumber, source: "\(LedgerDirectory.checkpointsName)/\(newest)"))
+                lastSequenceNumber: checkpoint.sequenceNumber,
+                source: "the checkpoint in \(LedgerDirectory.readSideName)/\(LedgerDirectory.readSideStoreName)"))
         }
         return JournalEvidence.strongest(pieces)
+    }
+
+    /// ``gather(store:keys:)`` for a reader that takes no lock: the store of the ledger in
+    /// `directory` is opened for it, and closed.
+    static func gather(directory: FilePath, encryption: JournalEncryption?, fileSystem: any FileSystem, keys: PersonalKeyRing?) -> JournalEvidence? {
+        let store = ReadSide.existingStore(in: directory, encryption: encryption, fileSystem: fileSystem)
+        defer { store?.close() }
+        return gather(store: store, keys: keys)
     }
 }

@@ -50,6 +50,9 @@ final class ReadSide: Sendable {
     let status: Status
     /// The open store; replaced by a rebuild.
     private let current: Mutex<LedgerStore?>
+    /// Where the engine's states read the history the checkpoint keeps in the store: the
+    /// current store, followed through rebuilds.
+    let history: StoreHistory
     let path: FilePath
     /// The ledger's encryption, whose current key derives the store's page key.
     private let encryption: JournalEncryption?
@@ -60,9 +63,18 @@ final class ReadSide: Sendable {
     private let inUse = Mutex(())
     /// The sequence number the store's rows show (when not stale).
     private let stored: Mutex<UInt64>
+    /// How many times the store file was replaced since open (a rebuild).
+    private let generation = Mutex<UInt64>(0)
 
-    private init(store: LedgerStore?, path: FilePath, encryption: JournalEncryption?, status: Status, storedSequenceNumber: UInt64 = 0) {
+    /// Which store file is current: it changes when a rebuild replaces it.
+    var storeGeneration: UInt64 { generation.withLock { $0 } }
+
+    private init(
+        store: LedgerStore?, history: StoreHistory, path: FilePath, encryption: JournalEncryption?, status: Status, storedSequenceNumber: UInt64 = 0
+    ) {
         self.current = Mutex(store)
+        self.history = history
+        history.use(store)
         self.path = path
         self.encryption = encryption
         self.status = status
@@ -74,96 +86,156 @@ final class ReadSide: Sendable {
         LedgerDirectory(directory).readSideStore
     }
 
-    /// Opens the store of `directory` and brings it to the journal's end (`reader`), from the
-    /// read models folded at open. Never throws: a store that cannot be used is rebuilt, and one
-    /// that cannot be rebuilt, or cannot be opened for a reason that may pass, is left out (the
-    /// engine works without it) and left as it is.
-    /// - Parameter forgotten: people whose forgetting the open finished (P3): a store that
-    ///   already covers their `PersonForgotten` may still hold their texts, so they are rewritten.
-    static func open(
-        directory: FilePath, options: LedgerOptions, folded: FoldedState, reader: JournalReader, keys: PersonalKeyRing,
-        forgotten: [PersonID] = []
-    ) -> ReadSide {
+    /// The store a writer's open found, before the journal is folded: the checkpoint is read
+    /// from it, then ``open(_:history:folded:reader:keys:forgotten:)`` brings it to the journal's end.
+    struct Opening {
+        let path: FilePath
+        let encryption: JournalEncryption?
+        /// The store, open; nil when there is none to use.
+        var store: LedgerStore?
+        /// Why there is no store to use: it is rebuilt for a damaged file, left out otherwise.
+        var problem: (reason: String, rebuilds: Bool)?
+    }
+
+    /// Opens the store of `directory` as it is (the writer's open, under the folder's lock).
+    /// Never throws: a store that cannot be opened is to be rebuilt (damaged, foreign, of
+    /// another schema) or left out (turned off, an injected file system, a failure that may
+    /// pass: nothing is changed then).
+    static func prepare(directory: FilePath, options: LedgerOptions) -> Opening {
         let path = storePath(in: directory)
-        let encryption = options.encryption
-        let key = pageKey(encryption)
-        func unavailable(_ reason: String) -> ReadSide { ReadSide(store: nil, path: path, encryption: encryption, status: .unavailable(reason: reason)) }
-        guard options.keepsReadSide else { return unavailable("turned off") }
+        var opening = Opening(path: path, encryption: options.encryption)
+        guard options.keepsReadSide else {
+            opening.problem = ("turned off", false)
+            return opening
+        }
         // SQLite does its own file I/O: it cannot run on an injected (simulated) file system.
-        guard options.fileSystem.isOperatingSystemFileSystem else { return unavailable("the ledger runs on an injected file system") }
+        guard options.fileSystem.isOperatingSystemFileSystem else {
+            opening.problem = ("the ledger runs on an injected file system", false)
+            return opening
+        }
         let folder = LedgerDirectory(directory).readSide
-        let snapshot = StoreSnapshot(folded.state)
-        let coverage = StoreCoverage(sequenceNumber: reader.lastSequenceNumber, chainValue: folded.chainValue.bytes)
         do {
             try LedgerDirectory.makeDerivedFolder(folder, fileSystem: options.fileSystem)
             // SQLite would block opening a FIFO and follow a symlink: anything but a regular
             // file (or nothing) at the store's paths goes first (it is only a cache).
             for file in storeFiles(path) { try LedgerDirectory.clearDerivedFile(file, fileSystem: options.fileSystem) }
             // What a rebuild that did not finish left (killed, or a crash): the scratch store
-            // and its archive may hold texts of people forgotten since (P3). Under the lock.
-            let scratch = LedgerStore.files(at: LedgerStore.scratchPath(for: path.string))
-                + CheckpointArchive.files(at: StoreRebuild.scratchArchivePath(for: path.string))
-            for file in scratch.map({ FilePath($0) }) {
+            // (and, from versions before the checkpoint was the store's, its scratch archive
+            // `.rebuild-history`) may hold texts of people forgotten since (P3). Under the lock.
+            let scratch = LedgerStore.scratchPath(for: path.string)
+            for file in (LedgerStore.files(at: scratch) + LedgerStore.files(at: scratch + "-history")).map({ FilePath($0) }) {
                 try LedgerDirectory.clearDerivedFile(file, fileSystem: options.fileSystem)
                 if options.fileSystem.fileExists(at: file) { try options.fileSystem.removeFile(at: file) }
             }
             if !options.fileSystem.fileExists(at: path) { _ = try options.fileSystem.createFile(at: path) }
         } catch {
-            return unavailable("\(folder): \(error)")
+            opening.problem = ("\(folder): \(error)", false)
+            return opening
+        }
+        do throws(StoreError) {
+            opening.store = try LedgerStore(path: path.string, key: pageKey(options.encryption))
+        } catch {
+            opening.problem = ("\(error)", error.isDamage)
+        }
+        return opening
+    }
+
+    /// The store of the ledger in `directory` when its files are there and it opens, for
+    /// readers that take no lock (evidence, the audit's checkpoint); nil otherwise.
+    static func existingStore(in directory: FilePath, encryption: JournalEncryption?, fileSystem: any FileSystem) -> LedgerStore? {
+        guard fileSystem.isOperatingSystemFileSystem else { return nil }
+        let path = storePath(in: directory)
+        guard fileSystem.fileExists(at: path), storeFiles(path).allSatisfy(LedgerDirectory.isRegularFileOrAbsent) else { return nil }
+        return try? LedgerStore(path: path.string, key: pageKey(encryption))
+    }
+
+    /// Brings the store `opening` found to the journal's end (`reader`), from the state folded
+    /// at open: caught up, or rebuilt into a new file when it is missing, of another ledger
+    /// (chain value), ahead of the journal, damaged or of an unknown schema. Never throws: a
+    /// store that cannot be rebuilt, or cannot be opened for a reason that may pass, is left
+    /// out (the engine works without it) and left as it is.
+    /// - Parameters:
+    ///   - history: what `folded` reads its history from; a rebuild copies the checkpoint into
+    ///     the new file when `folded` reads from it.
+    ///   - forgotten: people whose forgetting the open finished (P3): a store that already
+    ///     covers their `PersonForgotten` may still hold their texts, so they are rewritten.
+    static func open(
+        _ opening: Opening, history: StoreHistory, folded: FoldedState, reader: JournalReader, keys: PersonalKeyRing,
+        forgotten: [PersonID] = []
+    ) -> ReadSide {
+        let path = opening.path
+        let encryption = opening.encryption
+        let snapshot = StoreSnapshot(folded.state)
+        let coverage = StoreCoverage(sequenceNumber: reader.lastSequenceNumber, chainValue: folded.chainValue.bytes)
+        let copiesCheckpoint = !folded.isResident
+        func rebuilt(_ reason: String) -> ReadSide {
+            Self.rebuilt(
+                path: path, encryption: encryption, replacing: opening.store, history: history, snapshot: snapshot, coverage: coverage,
+                copiesCheckpoint: copiesCheckpoint, reason: reason)
+        }
+        guard let store = opening.store else {
+            let (reason, rebuilds) = opening.problem ?? ("no store", false)
+            if rebuilds { return rebuilt(reason) }
+            return ReadSide(store: nil, history: history, path: path, encryption: encryption, status: .unavailable(reason: reason))
         }
         let reason: String
         do throws(StoreError) {
-            let store = try LedgerStore(path: path.string, key: key)
-            do throws(StoreError) {
-                if let found = try store.coverage() {
-                    if found == coverage {
-                        if !forgotten.isEmpty {
-                            var changes = StoreChanges()
-                            changes.forget(forgotten)
-                            try store.commit(changes, from: snapshot, coverage: coverage)
-                        }
-                        return ReadSide(store: store, path: path, encryption: encryption, status: .current, storedSequenceNumber: coverage.sequenceNumber)
-                    }
-                    if found.sequenceNumber > coverage.sequenceNumber {
-                        reason = "it covers sequence \(found.sequenceNumber), beyond the journal's last \(coverage.sequenceNumber)"
-                    } else if var changes = tailChanges(after: found, reader: reader, keys: keys) {
+            if let found = try store.coverage() {
+                if found == coverage {
+                    if !forgotten.isEmpty {
+                        var changes = StoreChanges()
                         changes.forget(forgotten)
                         try store.commit(changes, from: snapshot, coverage: coverage)
-                        return ReadSide(
-                            store: store, path: path, encryption: encryption, status: .caughtUp(events: coverage.sequenceNumber - found.sequenceNumber),
-                            storedSequenceNumber: coverage.sequenceNumber)
-                    } else {
-                        reason = "its chain value at sequence \(found.sequenceNumber) is not the journal's (another ledger, or a rewritten journal)"
                     }
-                } else {
-                    reason = "it was empty or missing"
+                    return ReadSide(store: store, history: history, path: path, encryption: encryption, status: .current, storedSequenceNumber: coverage.sequenceNumber)
                 }
-            } catch {
-                store.close()
-                throw error
+                if found.sequenceNumber > coverage.sequenceNumber {
+                    reason = "it covers sequence \(found.sequenceNumber), beyond the journal's last \(coverage.sequenceNumber)"
+                } else if var changes = tailChanges(after: found, reader: reader, keys: keys) {
+                    changes.forget(forgotten)
+                    try store.commit(changes, from: snapshot, coverage: coverage)
+                    return ReadSide(
+                        store: store, history: history, path: path, encryption: encryption,
+                        status: .caughtUp(events: coverage.sequenceNumber - found.sequenceNumber), storedSequenceNumber: coverage.sequenceNumber)
+                } else {
+                    reason = "its chain value at sequence \(found.sequenceNumber) is not the journal's (another ledger, or a rewritten journal)"
+                }
+            } else {
+                reason = "it was empty or missing"
             }
-            store.close()
         } catch where !error.isDamage {
             // May pass: no file is changed, unless this open finished a forgetting (P3): the
             // store may still hold the person's texts and no later open would know to rewrite
-            // them, so it goes (it is only a cache).
+            // them, so it goes (it is only a cache). The state then cannot read its history.
+            store.close()
             if !forgotten.isEmpty { LedgerStore.remove(at: path.string) }
-            return unavailable("\(error)")
+            return ReadSide(store: nil, history: history, path: path, encryption: encryption, status: .unavailable(reason: "\(error)"))
         } catch {
-            return rebuilt(path: path, encryption: encryption, snapshot: snapshot, coverage: coverage, reason: "\(error)")
+            return rebuilt("\(error)")
         }
-        return rebuilt(path: path, encryption: encryption, snapshot: snapshot, coverage: coverage, reason: reason)
+        return rebuilt(reason)
     }
 
-    /// A read side whose store was rebuilt into a new file for `reason`.
+    /// A read side whose store was rebuilt into a new file for `reason`; with
+    /// `copiesCheckpoint`, the checkpoint of the store it replaces (which the folded state
+    /// reads its history from) is copied into it.
     private static func rebuilt(
-        path: FilePath, encryption: JournalEncryption?, snapshot: StoreSnapshot, coverage: StoreCoverage, reason: String
+        path: FilePath, encryption: JournalEncryption?, replacing old: LedgerStore?, history: StoreHistory, snapshot: StoreSnapshot,
+        coverage: StoreCoverage, copiesCheckpoint: Bool, reason: String
     ) -> ReadSide {
         do throws(StoreError) {
-            let store = try LedgerStore.rebuild(at: path.string, key: pageKey(encryption), from: snapshot, coverage: coverage)
-            return ReadSide(store: store, path: path, encryption: encryption, status: .rebuilt(reason: reason), storedSequenceNumber: coverage.sequenceNumber)
+            let store = try LedgerStore.rebuild(at: path.string, key: pageKey(encryption)) { built throws(StoreError) in
+                try built.replaceAll(from: snapshot, coverage: coverage)
+                if copiesCheckpoint { try history.copyCheckpoint(into: built) }
+            } beforeSwap: {
+                history.use(nil)
+                old?.close()
+            }
+            return ReadSide(store: store, history: history, path: path, encryption: encryption, status: .rebuilt(reason: reason), storedSequenceNumber: coverage.sequenceNumber)
         } catch {
-            return ReadSide(store: nil, path: path, encryption: encryption, status: .unavailable(reason: "\(reason); the rebuild failed: \(error)"))
+            history.use(nil)
+            old?.close()
+            return ReadSide(store: nil, history: history, path: path, encryption: encryption, status: .unavailable(reason: "\(reason); the rebuild failed: \(error)"))
         }
     }
 
@@ -212,11 +284,16 @@ final class ReadSide: Sendable {
 
     /// Commits durable batches: the rows their events changed, from the read models after them.
     /// A failure marks the store stale; the next commit then rebuilds it.
+    /// - Parameter copiesCheckpoint: the engine's states read their history from the store, so
+    ///   a rebuild copies the checkpoint into the new file.
     /// - Returns: the tables the commit modified; nil when it rebuilt everything (or failed).
-    func commit(_ changes: StoreChanges, snapshot: @autoclosure () -> StoreSnapshot, coverage: StoreCoverage) -> Set<String>? {
+    func commit(
+        _ changes: StoreChanges, snapshot: @autoclosure () -> StoreSnapshot, coverage: StoreCoverage, copiesCheckpoint: Bool
+    ) -> Set<String>? {
         guard let store = current.withLock({ $0 }) else { return nil }
         if stale.withLock({ $0 }) {
-            _ = try? rebuild(from: snapshot(), coverage: coverage, progress: { _, _ in })
+            guard history.failure == nil else { return nil }  // the snapshot may lack what a read missed
+            _ = try? rebuild(from: snapshot(), coverage: coverage, copiesCheckpoint: copiesCheckpoint)
             return nil
         }
         return committing(coverage) { () throws(StoreError) in
@@ -257,11 +334,20 @@ final class ReadSide: Sendable {
     var hasStore: Bool { current.withLock { $0 } != nil }
 
     /// Rebuilds the store from `snapshot` into a new file that replaces the old one (never
-    /// written: a damaged page in it does not matter), clearing a stale mark.
-    func rebuild(from snapshot: StoreSnapshot, coverage: StoreCoverage, progress: (Int, Int) -> Void) throws(LedgerError) -> [String: Int] {
+    /// written: a damaged page in it does not matter), clearing a stale mark; with
+    /// `copiesCheckpoint`, the old file's checkpoint is copied into it (a copy that fails leaves
+    /// the engine's states unable to read their history: ``StoreHistory/failure``).
+    private func rebuild(from snapshot: StoreSnapshot, coverage: StoreCoverage, copiesCheckpoint: Bool) throws(LedgerError) -> [String: Int] {
         try rebuild { store throws(LedgerError) in
             do throws(StoreError) {
-                try store.replaceAll(from: snapshot, coverage: coverage, progress: progress)
+                try store.replaceAll(from: snapshot, coverage: coverage)
+                if copiesCheckpoint {
+                    do throws(StoreError) {
+                        try history.copyCheckpoint(into: store)
+                    } catch {
+                        history.fail(error)
+                    }
+                }
             } catch {
                 throw .readSide(error.description)
             }
@@ -291,9 +377,14 @@ final class ReadSide: Sendable {
                 },
                 beforeSwap: {
                     stale.withLock { $0 = true }
-                    inUse.withLock { _ in old.close() }
+                    inUse.withLock { _ in
+                        history.use(nil)
+                        old.close()
+                    }
                 })
             current.withLock { $0 = store }
+            generation.withLock { $0 += 1 }
+            history.use(store)
             stale.withLock { $0 = false }
             stored.withLock { $0 = coverage?.sequenceNumber ?? 0 }
             return try store.rowCounts()
@@ -317,10 +408,50 @@ final class ReadSide: Sendable {
         }
     }
 
+    /// Writes a checkpoint (``LedgerStore/writeCheckpoint(_:version:replacingAll:state:)``) into the
+    /// store as it is now, stale or not (its tables are not the read tables).
+    /// - Returns: the ``storeGeneration`` it was written to; nil when there was no store.
+    func writeCheckpoint(_ rows: some Sequence<ArchiveRow>, version: UInt64, replacingAll: Bool, state: [UInt8]) throws(StoreError) -> UInt64? {
+        try inUse.withLock { _ throws(StoreError) -> UInt64? in
+            guard let store = current.withLock({ $0 }) else { return nil }
+            try store.writeCheckpoint(rows, version: version, replacingAll: replacingAll, state: state)
+            return storeGeneration
+        }
+    }
+
+    /// Removes the store's checkpoint and history (``LedgerStore/removeCheckpoint()``), P3.
+    func removeCheckpoint() throws(StoreError) {
+        try inUse.withLock { _ throws(StoreError) in try current.withLock({ $0 })?.removeCheckpoint() }
+    }
+
+    /// After a history read failed: removes the checkpoint, so that no open reads that history
+    /// again; when even that fails (a damaged page), the store's files go (it is only a cache:
+    /// the next open rebuilds it and replays the journal) and nothing is written to it again.
+    func abandonCheckpoint() {
+        do throws(StoreError) {
+            try removeCheckpoint()
+        } catch {
+            stale.withLock { $0 = true }
+            inUse.withLock { _ in
+                history.use(nil)
+                current.withLock { $0 }?.close()
+                LedgerStore.remove(at: path.string)
+            }
+        }
+    }
+
+    /// The store's checkpoint, decoded; nil when it has none or there is no store.
+    func storedCheckpoint() -> Checkpoint? {
+        inUse.withLock { _ in current.withLock({ $0 }).flatMap { try? Checkpoint.stored(in: $0) } }
+    }
+
     /// Closes the store (the ledger closed); nothing is written to it afterwards.
     func close() {
         stale.withLock { $0 = true }
-        inUse.withLock { _ in current.withLock { $0 }?.close() }
+        inUse.withLock { _ in
+            history.use(nil)
+            current.withLock { $0 }?.close()
+        }
     }
 }
 

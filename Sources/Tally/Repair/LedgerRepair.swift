@@ -1,10 +1,11 @@
 import SystemPackage
 import TallyJournal
+import TallyStore
 
 /// `tally repair`: the one explicit way to make a damaged or truncated ledger writable again.
 /// Opening never repairs anything but a torn tail; this decides, when a person asks, what to
 /// keep: the journal's valid prefix. Nothing is deleted: what is dropped is moved into
-/// `<ledger>/repair/<n>/` (the journal's damaged bytes and later segments, the checkpoints),
+/// `<ledger>/repair/<n>/` (the journal's damaged bytes and later segments, the read-side store with its checkpoint),
 /// and the personal-key store's evidence is lowered to the kept end. Personal keys themselves
 /// are never touched (texts in set-aside segments stay readable with them).
 public enum LedgerRepair {
@@ -12,15 +13,15 @@ public enum LedgerRepair {
     public struct Plan: Sendable, Hashable {
         /// The journal's part: the valid prefix kept and what is set aside.
         public var journal: JournalRepair.Plan
-        /// Checkpoint files set aside (all of them when anything is repaired: they are caches,
-        /// and the next open writes a new one from the kept prefix).
-        public var setAsideCheckpoints: [String]
+        /// Whether the read-side store, which holds the checkpoint, is set aside (when anything
+        /// is repaired: it is a cache, and the next open rebuilds it from the kept prefix).
+        public var setsAsideStore: Bool
         /// The evidence that proves more than the kept prefix (checkpoint, key store), if any.
         public var evidence: JournalEvidence?
-        /// Why checkpoints disagree with the journal (a rewritten journal), if they do.
+        /// Why the checkpoint disagrees with the journal (a rewritten journal), if it does.
         public var checkpointMismatch: String?
         /// True when the ledger opens as it is.
-        public var isEmpty: Bool { journal.isEmpty && setAsideCheckpoints.isEmpty && evidence == nil }
+        public var isEmpty: Bool { journal.isEmpty && !setsAsideStore && evidence == nil }
         /// The last sequence number kept.
         public var keptThrough: UInt64 { journal.keptThrough }
     }
@@ -46,8 +47,6 @@ public enum LedgerRepair {
         _ = try LedgerSwap.recover(LedgerDirectory(directory), fileSystem: fileSystem)
         let journalPath = LedgerDirectory(directory).journal
         let keys = try PersonalKeyRing.load(ledgerDirectory: directory, fileSystem: fileSystem, encryption: encryption, readOnly: true)
-        let checkpoints = CheckpointStore(
-            directory: LedgerDirectory(directory).checkpoints, fileSystem: fileSystem, encryption: encryption)
         var journalPlan: JournalRepair.Plan
         let evidence: JournalEvidence?
         do {
@@ -56,7 +55,7 @@ public enum LedgerRepair {
             // plan makes a batch durable before a checkpoint proves it, so the journal read now
             // holds whatever the evidence read a moment ago proves (the other order takes a
             // checkpoint written meanwhile for records the journal lost).
-            let gathered = try LedgerEvidence.gather(checkpoints: checkpoints, keys: keys)
+            let gathered = LedgerEvidence.gather(directory: directory, encryption: encryption, fileSystem: fileSystem, keys: keys)
             journalPlan = try JournalRepair.plan(
                 at: journalPath, encryption: encryption, fileSystem: fileSystem, includingTornTail: true, keyedChain: keyedChain)
             evidence = gathered.flatMap { $0.lastSequenceNumber > journalPlan.keptThrough ? $0 : nil }
@@ -71,12 +70,8 @@ public enum LedgerRepair {
                 journalPlan = try JournalRepair.plan(
                     at: journalPath, encryption: encryption, fileSystem: fileSystem, undecodable: undecodable, keyedChain: keyedChain)
             }
-        } catch let error as JournalError {
-            throw .storage(error)
-        } catch let error as LedgerError {
-            throw error
         } catch {
-            throw .storage(.ioFailure(operation: "plan repair", path: directory.string, errno: Errno.ioError.rawValue))
+            throw .storage(error)
         }
         var mismatch: String?
         if journalPlan.isEmpty, evidence == nil {
@@ -87,23 +82,17 @@ public enum LedgerRepair {
                 } catch {
                     throw .storage(error)
                 }
-                let archive = checkpoints.openArchive(creating: false)
-                defer { archive?.close() }
-                _ = try checkpoints.newestUsable(for: reader, keys: keys, archive: archive)
+                if let store = ReadSide.existingStore(in: directory, encryption: encryption, fileSystem: fileSystem) {
+                    defer { store.close() }
+                    _ = try Checkpoint.usable(in: store, for: reader, keys: keys, history: StoreHistory(store: store))
+                }
             } catch {
                 mismatch = error.message
             }
         }
-        let names: [String]
-        do {
-            names = try checkpoints.names()
-        } catch {
-            throw .storage(error)
-        }
         let repairsSomething = !journalPlan.isEmpty || evidence != nil || mismatch != nil
-        return Plan(
-            journal: journalPlan, setAsideCheckpoints: repairsSomething ? names : [], evidence: evidence,
-            checkpointMismatch: mismatch)
+        let hasStore = fileSystem.fileExists(at: LedgerDirectory(directory).readSideStore)
+        return Plan(journal: journalPlan, setsAsideStore: repairsSomething && hasStore, evidence: evidence, checkpointMismatch: mismatch)
     }
 
     /// Carries out `plan` under the journal's writer lock and returns the folder that holds
@@ -125,7 +114,7 @@ public enum LedgerRepair {
     ) throws(LedgerError) -> FilePath? {
         guard !plan.isEmpty else { return nil }
         let journalPath = LedgerDirectory(directory).journal
-        let checkpointPath = LedgerDirectory(directory).checkpoints
+        let readSide = LedgerDirectory(directory).readSide
         do {
             let folderLock = try Journal.lockWriter(at: directory, fileSystem: fileSystem)  // as `Ledger.open` takes them
             defer { folderLock.unlock() }
@@ -137,15 +126,15 @@ public enum LedgerRepair {
             let setAside = try nextSetAsideDirectory(in: directory, fileSystem: fileSystem)
             let setAsideLayout = LedgerDirectory(setAside)
             try JournalRepair.apply(plan.journal, at: journalPath, setAsideDirectory: setAsideLayout.journal, fileSystem: fileSystem)
-            if !plan.setAsideCheckpoints.isEmpty {
-                let destination = setAsideLayout.checkpoints
-                try JournalError.catching("set aside checkpoints", destination) { () throws(Errno) in
+            if plan.setsAsideStore {
+                let destination = setAsideLayout.readSide
+                try JournalError.catching("set aside the read-side store", destination) { () throws(Errno) in
                     if !fileSystem.fileExists(at: destination) { try fileSystem.createDirectory(at: destination) }
-                    for name in plan.setAsideCheckpoints {
-                        try fileSystem.rename(from: checkpointPath.appending(name), to: destination.appending(name))
+                    for file in ReadSide.storeFiles(LedgerDirectory(directory).readSideStore) where fileSystem.fileExists(at: file) {
+                        try fileSystem.rename(from: file, to: destination.appending(file.lastComponent?.string ?? LedgerDirectory.readSideStoreName))
                     }
                     try fileSystem.synchronizeDirectory(at: destination)
-                    try fileSystem.synchronizeDirectory(at: checkpointPath)
+                    try fileSystem.synchronizeDirectory(at: readSide)
                 }
             }
             let keys = try PersonalKeyRing.load(ledgerDirectory: directory, fileSystem: fileSystem, encryption: encryption)

@@ -84,9 +84,7 @@ public enum LedgerReplay {
     ) throws(LedgerError) -> (PersonalKeyRing, JournalReader) {
         _ = try LedgerSwap.recover(LedgerDirectory(directory), fileSystem: fileSystem)
         let keys = try PersonalKeyRing.load(ledgerDirectory: directory, fileSystem: fileSystem, encryption: encryption, readOnly: true)
-        let checkpoints = CheckpointStore(
-            directory: LedgerDirectory(directory).checkpoints, fileSystem: fileSystem, encryption: encryption)
-        let evidence = try LedgerEvidence.gather(checkpoints: checkpoints, keys: keys)
+        let evidence = LedgerEvidence.gather(directory: directory, encryption: encryption, fileSystem: fileSystem, keys: keys)
         do {
             let reader = try JournalReader.open(
                 at: LedgerDirectory(directory).journal, fileSystem: fileSystem, encryption: encryption,

@@ -5,7 +5,7 @@ import TallyStore
 
 /// What every command did, for undo and redo (T5). Folded from events like the rest of the
 /// state, so it survives restarts; history keeps everything (nothing is ever removed). What
-/// changed since the last checkpoint is in memory; the rest is in the checkpoint archive
+/// changed since the last checkpoint is in memory; the rest is in the store's history
 /// (``ArchivedMap``), read when an undo, a redo or a duplicate command id needs it.
 package struct CommandHistory: Sendable {
     /// One command's effect.
@@ -120,13 +120,9 @@ package struct CommandHistory: Sendable {
         return [AnySequence(entries.archiveRows), AnySequence(touchRows)].joined()
     }
 
-    /// The rows of ``archiveRows`` that replace an older archived version (entries marked undone
-    /// or redone), whose older versions a checkpoint prunes; touches are never rewritten.
-    var rewrittenRows: some Sequence<ArchiveRow> { entries.rewrittenRows }
-
     /// After a checkpoint wrote `written` (this history as of then) to the archive `reader`
     /// reads: keeps in memory only what changed since.
-    mutating func settle(written: CommandHistory, reader: ArchiveReader) {
+    mutating func settle(written: CommandHistory, reader: StoreHistory) {
         entries.settle(written: written.entries, reader: reader)
         for (key, list) in written.recentTouches {
             guard var mine = recentTouches[key] else { continue }
@@ -136,7 +132,7 @@ package struct CommandHistory: Sendable {
     }
 
     /// Reads what is not in memory from `reader`.
-    mutating func attach(_ reader: ArchiveReader) { entries.attach(reader) }
+    mutating func attach(_ reader: StoreHistory) { entries.attach(reader) }
 
     /// Every entry and touch, archived or not (for comparisons: reads the whole archive).
     var allEntries: TreeDictionary<CommandID, Entry> { entries.allEntries }
@@ -177,7 +173,7 @@ package struct CommandHistory: Sendable {
     }
 
     /// The archive the entries not in memory are read from.
-    var archiveReader: ArchiveReader? { entries.reader as? ArchiveReader }
+    var archiveReader: StoreHistory? { entries.reader as? StoreHistory }
 }
 
 extension CommandHistory: Equatable {

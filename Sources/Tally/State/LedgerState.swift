@@ -36,10 +36,10 @@ package struct LedgerState: Sendable, Equatable {
     /// What each category holds (C3): its transactions and templates, its group expenses.
     package internal(set) var categoryCounts: [CategoryID: CategoryCounts] = [:]
     /// Transactions by id, deleted ones included (T1, T3): the read models' one book, which the
-    /// same fold writes (``readModels``); in the checkpoint archive once a checkpoint wrote them.
+    /// same fold writes (``readModels``); in the store's history once a checkpoint wrote them.
     package var transactions: ArchivedMap<TransactionID, TransactionRecord> { readModels.transactions }
     /// Transfers by id, deleted ones included (W6): the wallet read model's one book, which the
-    /// same fold writes (``readModels``); in the checkpoint archive once a checkpoint wrote them.
+    /// same fold writes (``readModels``); in the store's history once a checkpoint wrote them.
     package var transfers: ArchivedMap<TransferID, TransferRecord> { readModels.wallets.transfers }
     /// Recurring templates by id (T4).
     package internal(set) var templates: TreeDictionary<TemplateID, TemplateRecord> = [:]
@@ -49,7 +49,7 @@ package struct LedgerState: Sendable, Equatable {
     /// (``readModels``).
     package var groups: TreeDictionary<GroupID, GroupRecord> { readModels.debts.groups }
     /// Every recorded group expense with its current fields (S7), deleted ones included: the
-    /// debt read model's one book, which the same fold writes; in the checkpoint archive once a
+    /// debt read model's one book, which the same fold writes; in the store's history once a
     /// checkpoint wrote them.
     package var groupExpenses: ArchivedMap<GroupExpenseID, GroupExpenseRecord> { readModels.debts.groupExpenses }
     /// Recorded settlements by id (S6): the debt read model's one book, which the same fold
@@ -79,7 +79,7 @@ package struct LedgerState: Sendable, Equatable {
     package internal(set) var nextSequenceNumber: UInt64 = 1
     /// The read models (wallets, debts, budgets, goals), folded by the same ``apply(_:)`` as the
     /// rest of this state: one fold of each event, whose result validation, the read side and
-    /// the checkpoint all take. Their archived maps live in the checkpoint archive like this
+    /// the checkpoint all take. Their archived maps live in the store's history like this
     /// state's own.
     package internal(set) var readModels = Projections()
 
@@ -131,7 +131,7 @@ package struct LedgerState: Sendable, Equatable {
     }
 }
 
-/// The maps that live in the checkpoint archive are the command history's and the read models'
+/// The maps that live in the store's history are the command history's and the read models'
 /// books; the state's own values are small and live.
 extension LedgerState {
     /// A copy whose archived maps are all in memory (read from the archive), so that it stays
@@ -154,28 +154,23 @@ extension LedgerState {
     var isResident: Bool { history.isResident && readModels.isResident }
 
     /// The archive the maps read what is not in memory from.
-    var archiveReader: ArchiveReader? { history.archiveReader }
+    var archiveReader: StoreHistory? { history.archiveReader }
 
     /// What a checkpoint writes to the archive: every entry changed since the last one.
     var archiveRows: some Sequence<ArchiveRow> {
         [AnySequence(history.archiveRows), AnySequence(readModels.archiveRows)].joined()
     }
 
-    /// The rows of ``archiveRows`` that replace an older archived version.
-    var rewrittenRows: some Sequence<ArchiveRow> {
-        [AnySequence(history.rewrittenRows), AnySequence(readModels.rewrittenRows)].joined()
-    }
-
     /// After a checkpoint wrote `written` (this state as of then) to the archive `reader` reads:
     /// keeps in memory only what changed since.
-    mutating func settle(written: LedgerState, reader: ArchiveReader) {
+    mutating func settle(written: LedgerState, reader: StoreHistory) {
         history.settle(written: written.history, reader: reader)
         readModels.settle(written: written.readModels, reader: reader)
     }
 
     /// Reads what is not in memory from `reader` (a state restored from a checkpoint whose
     /// archived maps are all in the archive).
-    mutating func attach(_ reader: ArchiveReader) {
+    mutating func attach(_ reader: StoreHistory) {
         history.attach(reader)
         readModels.attach(reader)
     }

@@ -27,7 +27,7 @@ struct RepairCommand: AsyncParsableCommand {
             throw CLIError.ledger(error, at: path)
         }
         guard !plan.isEmpty else {
-            try Terminal.line("\(path): nothing to repair; the journal ends at sequence \(plan.keptThrough) and agrees with its checkpoints and key store")
+            try Terminal.line("\(path): nothing to repair; the journal ends at sequence \(plan.keptThrough) and agrees with its checkpoint and key store")
             return
         }
         try Terminal.line(Self.describe(plan, path: path))
@@ -58,8 +58,8 @@ struct RepairCommand: AsyncParsableCommand {
         if let evidence = plan.evidence {
             lines.append("  LOST: \(evidence.source) proves records through \(evidence.lastSequenceNumber) were acknowledged; records \(plan.keptThrough + 1)...\(evidence.lastSequenceNumber) are not in the journal's valid prefix (damaged or missing; any bytes of them are set aside) and are given up. Restore the journal from a backup instead to keep them")
         }
-        if let mismatch = plan.checkpointMismatch { lines.append("  checkpoints disagree with the journal: \(mismatch)") }
-        if !plan.setAsideCheckpoints.isEmpty { lines.append("  set aside \(plan.setAsideCheckpoints.count) checkpoint(s); the next open rebuilds the state by replay") }
+        if let mismatch = plan.checkpointMismatch { lines.append("  the checkpoint disagrees with the journal: \(mismatch)") }
+        if plan.setsAsideStore { lines.append("  set aside the read-side store with its checkpoint; the next open rebuilds it by replay") }
         return lines.joined(separator: "\n")
     }
 }

@@ -45,7 +45,7 @@ struct StatsCommand: AsyncParsableCommand {
             return total + size
         }
         let ratioPercent = raw == 0 ? 100 : Int((Double(stored) / Double(raw) * 100).rounded())
-        let checkpoint = layout.checkpointSequenceNumbers().last
+        let checkpoint = layout.checkpointSequenceNumber(encryption: encryption)
         let age = checkpoint.map { history.lastSequenceNumber - min($0, history.lastSequenceNumber) }
         if json {
             let object: CanonicalJSON = .object([

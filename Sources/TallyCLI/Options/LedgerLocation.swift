@@ -5,7 +5,7 @@ import Tally
 
 /// Where the ledger is: `--ledger DIR`, or the positional `DIR`, or `$TALLY_LEDGER`.
 struct LedgerLocation: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The ledger directory (it holds \(LedgerDirectory.journalName)/ and \(LedgerDirectory.checkpointsName)/).", valueName: "DIR"))
+    @Option(name: .long, help: ArgumentHelp("The ledger directory (it holds \(LedgerDirectory.journalName)/ and \(LedgerDirectory.readSideName)/).", valueName: "DIR"))
     var ledger: String?
 
     @Argument(help: ArgumentHelp("The ledger directory, instead of --ledger.", valueName: "DIR"))
@@ -25,7 +25,7 @@ struct LedgerLocation: ParsableArguments {
 
 /// `--ledger DIR` only, for commands whose positional argument is a file.
 struct LedgerOption: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The ledger directory (it holds \(LedgerDirectory.journalName)/ and \(LedgerDirectory.checkpointsName)/).", valueName: "DIR"))
+    @Option(name: .long, help: ArgumentHelp("The ledger directory (it holds \(LedgerDirectory.journalName)/ and \(LedgerDirectory.readSideName)/).", valueName: "DIR"))
     var ledger: String?
 
     /// The chosen directory.

@@ -4,7 +4,6 @@
 package struct ArchivedFields<Root> {
     private struct Field {
         let rows: (Root) -> AnySequence<ArchiveRow>
-        let rewrittenRows: (Root) -> AnySequence<ArchiveRow>
         let settle: (inout Root, Root, any ArchiveSource) -> Void
         let attach: (inout Root, any ArchiveSource) -> Void
         let detach: (inout Root) -> Void
@@ -21,7 +20,6 @@ package struct ArchivedFields<Root> {
         var copy = self
         copy.fields.append(Field(
             rows: { AnySequence($0[keyPath: path].archiveRows) },
-            rewrittenRows: { AnySequence($0[keyPath: path].rewrittenRows) },
             settle: { root, written, reader in root[keyPath: path].settle(written: written[keyPath: path], reader: reader) },
             attach: { root, reader in root[keyPath: path].attach(reader) },
             detach: { root in root[keyPath: path] = root[keyPath: path].detached() },
@@ -32,9 +30,6 @@ package struct ArchivedFields<Root> {
 
     /// What a checkpoint writes to the archive: every entry changed since the last one.
     package func rows(of root: Root) -> some Sequence<ArchiveRow> { fields.lazy.flatMap { $0.rows(root) } }
-
-    /// The rows of ``rows(of:)`` that replace an older archived version.
-    package func rewrittenRows(of root: Root) -> some Sequence<ArchiveRow> { fields.lazy.flatMap { $0.rewrittenRows(root) } }
 
     /// After a checkpoint wrote `written` (`root` as of then) to the archive `reader` reads:
     /// drops what the archive now holds from memory.

@@ -1,7 +1,7 @@
 import HashTreeCollections
 import TallyModel
 
-/// The maps whose entries can live in the checkpoint archive, each with its own space there:
+/// The maps whose entries can live in the read-side store's `history` table, each with its own space there:
 /// the one list of spaces, for the engine's state and the read models alike.
 package enum ArchiveSpace: UInt8, Sendable, CaseIterable {
     /// The engine's command history entries (T5).
@@ -36,8 +36,9 @@ package enum ArchiveSpace: UInt8, Sendable, CaseIterable {
     case budgetDatedTransactions = 15
 }
 
-/// Where an ``ArchivedMap`` reads the entries it does not hold: the checkpoint archive as of
-/// the checkpoint the map was settled against (`TallyStore`'s `ArchiveReader`).
+/// Where an ``ArchivedMap`` reads the entries it does not hold: the `history` table of the
+/// ledger's store, written by the checkpoint the map was settled against (`TallyStore`'s
+/// `StoreHistory`).
 package protocol ArchiveSource: AnyObject, Sendable {
     /// The value of `key` in `space`, or nil (absent, or the read failed: the source records it).
     func value(space: UInt8, key: [UInt8]) -> [UInt8]?
@@ -60,7 +61,7 @@ public struct ArchiveRow: Sendable, Equatable {
     }
 }
 
-/// A key or value stored in the checkpoint archive, in its binary form.
+/// A key or value stored in the store's `history` table, in its binary form.
 public protocol ArchiveCodable: Sendable {
     func write(to writer: inout BinaryWriter)
     init(from reader: inout BinaryReader) throws(EventCodecError)
@@ -103,26 +104,23 @@ extension Bool: ArchiveCodable {
 /// Writes `value` with the model's wire codec (a generic context picks the `WireValue` method).
 private func writeWire<Value: WireValue>(_ value: Value, to writer: inout BinaryWriter) { value.write(to: &writer) }
 
-/// A map whose entries live in the checkpoint archive once a checkpoint wrote them, and in
-/// memory (``resident``) until then: memory holds what changed since the last checkpoint, not
-/// the history. Without an archive (a ledger on another file system, a replay) every entry is
-/// resident.
+/// A map whose entries live in the read-side store's `history` table (the "archive") once a
+/// checkpoint wrote them, and in memory (``resident``) until then: memory holds what changed
+/// since the last checkpoint, not the history. Without a store (a ledger on another file
+/// system, a replay) every entry is resident.
 ///
 /// A value type like the state that holds it: copies share the resident entries' structure
-/// (`TreeDictionary`). The archive is read as of the checkpoint the engine's states last
-/// settled against (`settle(written:reader:)`), so the engine's own states read what they
-/// hold; a copy kept while the engine moves on would read later versions of what it does not
-/// hold, which is why the engine hands out detached copies (`detached()`).
-/// Entries are never removed.
+/// (`TreeDictionary`). A stored row is a key's value as of the checkpoint that wrote it, and a
+/// state settled against a checkpoint (`settle(written:reader:)`) holds every key changed since,
+/// so the engine's own states read what they hold; a copy kept while the engine moves on would
+/// read later values of what it does not hold, which is why the engine hands out detached
+/// copies (`detached()`). Entries are never removed.
 public struct ArchivedMap<Key: Hashable & ArchiveCodable, Value: Equatable & ArchiveCodable>: Sendable {
     package let space: ArchiveSpace
     /// Entries changed since the last checkpoint settled (all of them without an archive).
     package private(set) var resident: TreeDictionary<Key, Value> = [:]
     /// Where the other entries are.
     package private(set) var reader: (any ArchiveSource)?
-    /// Resident keys whose entry was read from the archive and changed: their older versions
-    /// are what a checkpoint prunes (a new key has none).
-    private var rewritten: TreeSet<Key> = []
 
     package init(space: ArchiveSpace) { self.space = space }
 
@@ -152,14 +150,11 @@ public struct ArchivedMap<Key: Hashable & ArchiveCodable, Value: Equatable & Arc
         return entries(from: nil, through: nil, where: { _ in true })
     }
 
-    /// Changes the entry of `key`, if there is one. Entries that exist are changed through
-    /// here, so that a checkpoint knows which archived versions it replaces (``rewritten``).
+    /// Changes the entry of `key`, if there is one.
     package mutating func update(_ key: Key, _ change: (inout Value) -> Void) {
-        let wasResident = resident[key] != nil
         guard var value = self[key] else { return }
         change(&value)
         resident[key] = value
-        if !wasResident && reader != nil { rewritten.insert(key) }
     }
 
     /// The entry of `key` if it changed since the last checkpoint settled; the archive is not read.
@@ -185,13 +180,6 @@ public struct ArchivedMap<Key: Hashable & ArchiveCodable, Value: Equatable & Arc
         resident.lazy.map { [space] entry in ArchiveRow(space: space.rawValue, key: entry.key.archiveBytes, value: entry.value.archiveBytes) }
     }
 
-    /// The rows of the resident entries that replace an archived version (see ``rewritten``).
-    package var rewrittenRows: some Sequence<ArchiveRow> {
-        rewritten.lazy.compactMap { [space, resident] key in
-            resident[key].map { ArchiveRow(space: space.rawValue, key: key.archiveBytes, value: $0.archiveBytes) }
-        }
-    }
-
     /// After a checkpoint wrote `written` (a copy of this map as of then) to the archive that
     /// `reader` reads: drops the resident entries the archive now holds unchanged, and reads
     /// the others from `reader`.
@@ -199,7 +187,6 @@ public struct ArchivedMap<Key: Hashable & ArchiveCodable, Value: Equatable & Arc
         for (key, value) in written.resident where resident[key] == value {
             resident[key] = nil
         }
-        rewritten = rewritten.filter { resident[$0] != nil }
         self.reader = reader
     }
 

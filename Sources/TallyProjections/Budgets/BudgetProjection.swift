@@ -23,7 +23,7 @@ public struct BudgetProjection: Hashable, Sendable {
     var categoryMembers = ArchivedMap<CategoryMember, Bool>(space: .categoryMembers)
     /// Every (business date, transaction) pair, deleted transactions included, `false` once an
     /// edit moved the transaction to another date (entries are never removed): an index of
-    /// `transactions`, in the checkpoint archive once a checkpoint wrote it (``ArchivedMap``), so
+    /// `transactions`, in the store's history once a checkpoint wrote it (``ArchivedMap``), so
     /// that a period report reads one key range, not every transaction.
     var datedTransactions = ArchivedMap<DatedTransaction, Bool>(space: .budgetDatedTransactions)
     /// The income settings as last set (B7), which the engine's validation reads too (what an

@@ -7,7 +7,7 @@ extension DebtProjection {
     /// for an expense that person owes the payer; for a shared income the payer owes them.
     /// A group expense gives one item per owed part of a member other than the payer.
     ///
-    /// O(history): with a checkpoint archive, every transaction, group expense and settled item
+    /// O(history): with a store, every transaction, group expense and settled item
     /// is read from it once.
     func itemEntries(includeGroups: Bool = true) -> [(key: DebtItemKey, item: DebtItem)] {
         let settled = settledItems.allEntries

@@ -10,7 +10,7 @@ import TallyModel
 public struct DebtProjection: Hashable, Sendable {
     /// The read models' one transaction book, lent by ``Projections`` (which alone writes it).
     var transactions = ArchivedMap<TransactionID, TransactionRecord>(space: .transactions)
-    // What else grows with history lives in the checkpoint archive once a checkpoint wrote it
+    // What else grows with history lives in the store's history once a checkpoint wrote it
     // (``ArchivedMap``): settlements, settled items and group expenses.
     package internal(set) var settlements = ArchivedMap<SettlementID, SettlementRecord>(space: .debtSettlements)
     var settledItems = ArchivedMap<DebtItemKey, SettlementID>(space: .debtSettledItems)

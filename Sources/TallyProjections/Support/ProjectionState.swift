@@ -11,7 +11,7 @@ protocol ProjectionState {
     init(from reader: inout StateReader) throws(ProjectionError)
 }
 
-/// A read-model record or key stored in the checkpoint archive in its checkpoint layout
+/// A read-model record or key stored in the store's history in its checkpoint layout
 /// (``StateCodable``): one layout for both.
 protocol ArchivedState: ArchiveCodable, StateCodable {}
 

@@ -73,7 +73,7 @@ struct StateReader {
 /// another version is refused and the engine replays instead).
 enum StateFormat {
     /// 3: the derived indexes (wallet movements, open debts and nets) are written, and the
-    /// archived maps (``ArchivedMap``) may be in the checkpoint archive instead. 4: the budget's
+    /// archived maps (``ArchivedMap``) may be in the store's history instead. 4: the budget's
     /// date index is one entry per (date, transaction), not one per date. 5: a transfer keeps
     /// the sequence number that recorded it (a wallet statement orders a day's movements). 6: a
     /// budget allocation's amount is optional (absent: removed, `BudgetRemoved`); a category

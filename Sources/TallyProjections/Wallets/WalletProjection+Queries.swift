@@ -236,7 +236,7 @@ extension WalletProjection {
     }
 
     /// The ids of every transaction recorded, live or deleted (unordered). O(history): with a
-    /// checkpoint archive, read from it.
+    /// store's history, read from it.
     public var transactionIDs: some Collection<TransactionID> { transactions.allEntries.keys }
 
     /// The ids of every transfer recorded, live or deleted (unordered).

@@ -9,7 +9,7 @@ import TallyModel
 /// exchange rates) and an index of their movements per day (``WalletMovementIndex``); balances
 /// are derived from the index when queried, so an edit (T2), a delete or a restore (T3) is a
 /// change of one record and "balance as of a date" needs no extra history. Transactions and
-/// transfers grow with history: in a ledger with a checkpoint archive they live there.
+/// transfers grow with history: in a ledger with a store they live there.
 public struct WalletProjection: Hashable, Sendable {
     /// The household's base currency (H1, H2), once known.
     public internal(set) var baseCurrency: Currency?
@@ -17,7 +17,7 @@ public struct WalletProjection: Hashable, Sendable {
     package internal(set) var wallets: [WalletID: WalletRecord] = [:]
     /// The read models' one transaction book, lent by ``Projections`` (which alone writes it).
     var transactions = ArchivedMap<TransactionID, TransactionRecord>(space: .transactions)
-    /// In the checkpoint archive once a checkpoint wrote them (``ArchivedMap``).
+    /// In the store's history once a checkpoint wrote them (``ArchivedMap``).
     package internal(set) var transfers = ArchivedMap<TransferID, TransferRecord>(space: .walletTransfers)
     var balancePoints: [WalletID: [BalancePoint]] = [:]
     /// Flow designations per wallet (N5): one per `fromMonth`, `nil` first then by month

@@ -1,0 +1,221 @@
+import Foundation
+import GRDB
+import Synchronization
+import TallyProjections
+
+/// The checkpoint, in the store (Docs/Engine.md "Checkpoints in the store"): what the engine does not keep
+/// in memory of history (the entries of its archived maps, one row per key in `history`) and
+/// its live state as of the checkpoint (one row in `checkpoint`), written in one transaction.
+///
+/// A row needs no version: the engine's states in memory, settled at the checkpoint c a row
+/// was written with, hold every key changed after c, so a row they read is the key's value at
+/// their own sequence number whenever c <= it; the engine never reads the history through a
+/// state older than the newest checkpoint (it hands out detached copies).
+extension LedgerStore {
+    /// Writes `rows` (entries of archived maps) as of `version` (the checkpoint's sequence
+    /// number) and the live state `state` (the engine's encoded checkpoint) in one transaction.
+    /// - Parameter replacingAll: the rows are every entry (a state that holds its whole
+    ///   history in memory): what the table held before goes first.
+    public func writeCheckpoint(_ rows: some Sequence<ArchiveRow>, version: UInt64, replacingAll: Bool, state: [UInt8]?) throws(StoreError) {
+        try database.write { database in
+            if replacingAll { try database.execute(sql: "DELETE FROM history") }
+            let insert = try database.cachedStatement(sql: "INSERT OR REPLACE INTO history (space, key, value, version) VALUES (?, ?, ?, ?)")
+            let version = Int64(bitPattern: version)
+            for row in rows {
+                try insert.execute(arguments: [Int64(row.space), Data(row.key), Data(row.value), version])
+            }
+            if let state {
+                try database.execute(sql: "INSERT OR REPLACE INTO checkpoint (id, state) VALUES (1, ?)", arguments: [Data(state)])
+            }
+        }
+    }
+
+    /// The largest checkpoint state read (1 GiB): a larger one is refused before it is read
+    /// (STYLE 7), and the ledger opens by full replay.
+    public static let checkpointBytesMax: Int64 = 1 << 30
+
+    /// The live state the last checkpoint wrote (the engine's encoding), or nil when none was.
+    /// - Throws: ``StoreError/invalidRow(path:table:reason:)`` for one larger than
+    ///   ``checkpointBytesMax``.
+    public func checkpointState() throws(StoreError) -> [UInt8]? {
+        let row = try database.read { database in
+            try Row.fetchOne(database, sql: "SELECT length(state) AS size, CASE WHEN length(state) <= ? THEN state END AS state FROM checkpoint WHERE id = 1",
+                             arguments: [Self.checkpointBytesMax])
+        }
+        guard let row else { return nil }
+        guard let bytes = row["state"] as Data? else {
+            let size: Int64 = row["size"] ?? 0
+            throw .invalidRow(path: path, table: "checkpoint", reason: "the state holds \(size) bytes, more than the \(Self.checkpointBytesMax) a checkpoint may have; not read")
+        }
+        return [UInt8](bytes)
+    }
+
+    /// Removes the checkpoint and every history row, then truncates the WAL: after a forgetting
+    /// no page with the person's texts survives (P3); the next checkpoint writes them redacted.
+    public func removeCheckpoint() throws(StoreError) {
+        try database.write { database in
+            try database.execute(sql: "DELETE FROM history")
+            try database.execute(sql: "DELETE FROM checkpoint")
+        }
+        try database.truncateWriteAheadLog()
+    }
+
+    /// The history value of `key` in `space`, or nil.
+    /// - Parameter sequenceNumber: the checkpoint the reader is as of: a row a later checkpoint
+    ///   wrote is refused (``StoreError/invalidRow(path:table:reason:)``), never read as the
+    ///   key's value then (files of different moments put together, a rolled-back page).
+    public func historyValue(space: UInt8, key: [UInt8], asOf sequenceNumber: UInt64 = .max) throws(StoreError) -> [UInt8]? {
+        let row = try database.readOneStatement { database in
+            let statement = try database.cachedStatement(sql: "SELECT value, version FROM history WHERE space = ? AND key = ?")
+            return try Row.fetchOne(statement, arguments: [Int64(space), Data(key)])
+        }
+        guard let row else { return nil }
+        return try checked(row, space: space, asOf: sequenceNumber).value
+    }
+
+    /// The history entries of `space` whose keys lie in `lower...upper` (all of them when
+    /// nil), in key order; `asOf` as ``historyValue(space:key:asOf:)``.
+    public func historyEntries(
+        space: UInt8, from lower: [UInt8]?, through upper: [UInt8]?, asOf sequenceNumber: UInt64 = .max
+    ) throws(StoreError) -> [(key: [UInt8], value: [UInt8])] {
+        guard let lower, let upper else { return try historyEntries(space: space, where: "", [], limit: nil, asOf: sequenceNumber) }
+        return try historyEntries(space: space, where: " AND key BETWEEN ? AND ?", [Data(lower), Data(upper)], limit: nil, asOf: sequenceNumber)
+    }
+
+    /// Up to `limit` history entries of `space` whose keys come after `key` (from the first
+    /// when nil), in key order: a space read page by page, in bounded memory.
+    public func historyEntries(space: UInt8, after key: [UInt8]?, limit: Int) throws(StoreError) -> [(key: [UInt8], value: [UInt8])] {
+        try historyEntries(space: space, where: key == nil ? "" : " AND key > ?", key.map { [Data($0)] } ?? [], limit: limit, asOf: .max)
+    }
+
+    private func historyEntries(
+        space: UInt8, where condition: String, _ arguments: StatementArguments, limit: Int?, asOf sequenceNumber: UInt64
+    ) throws(StoreError) -> [(key: [UInt8], value: [UInt8])] {
+        let rows = try database.readOneStatement { database in
+            var sql = "SELECT key, value, version FROM history WHERE space = ?" + condition + " ORDER BY key"
+            if let limit { sql += " LIMIT \(limit)" }
+            return try Row.fetchAll(database, sql: sql, arguments: [Int64(space)] + arguments)
+        }
+        var entries: [(key: [UInt8], value: [UInt8])] = []
+        entries.reserveCapacity(rows.count)
+        for row in rows {
+            let key = try StoreRowReader(path: path, table: "history").column(row, "key", as: Data.self)
+            entries.append(([UInt8](key), try checked(row, space: space, asOf: sequenceNumber).value))
+        }
+        return entries
+    }
+
+    /// A history row's value, when the checkpoint that wrote it is not after `sequenceNumber`.
+    private func checked(_ row: Row, space: UInt8, asOf sequenceNumber: UInt64) throws(StoreError) -> (value: [UInt8], version: UInt64) {
+        let reader = StoreRowReader(path: path, table: "history")
+        let version = try reader.sequenceNumber(row, "version")
+        guard version <= sequenceNumber else {
+            throw .invalidRow(
+                path: path, table: "history",
+                reason: "its history holds rows written after its sequence number \(sequenceNumber) (a row of space \(space) written at \(version): files of different moments)")
+        }
+        return ([UInt8](try reader.column(row, "value", as: Data.self)), version)
+    }
+
+    /// Copies `other`'s checkpoint and history into this store, page by page (a store rebuilt
+    /// while the engine's states read their history from the one it replaces). The checkpoint's
+    /// state is read first: a checkpoint written into `other` meanwhile changes only rows of
+    /// keys changed after it, which a state restored from the one copied replays.
+    public func copyCheckpoint(from other: LedgerStore) throws(StoreError) {
+        let state = try other.checkpointState()
+        let pageRows = 4_096
+        try database.write { database in
+            let insert = try database.cachedStatement(sql: "INSERT OR REPLACE INTO history (space, key, value, version) VALUES (?, ?, ?, ?)")
+            var after: (space: Int64, key: Data)?
+            while true {
+                let page = try other.database.readOneStatement { source in
+                    try Row.fetchAll(source, sql: """
+                        SELECT space, key, value, version FROM history WHERE (space, key) > (?, ?) ORDER BY space, key LIMIT \(pageRows)
+                        """, arguments: [after?.space ?? -1, after?.key ?? Data()])
+                }
+                for row in page { try insert.execute(arguments: StatementArguments((0..<4).map { row[$0] as DatabaseValue })) }
+                guard page.count == pageRows, let last = page.last else { break }
+                after = (last[0], last[1])
+            }
+            if let state {
+                try database.execute(sql: "INSERT OR REPLACE INTO checkpoint (id, state) VALUES (1, ?)", arguments: [Data(state)])
+            }
+        }
+    }
+}
+
+/// Where the engine's archived maps read the entries they do not hold: the `history` table of
+/// the ledger's store, whichever file that is now (a rebuild replaces it; ``use(_:)``). Shared
+/// by every state attached to it.
+///
+/// A read that fails (I/O, a damaged page, no store) is remembered in ``failure`` and reads as
+/// absent; the engine checks ``failure`` before it writes anything validated with such a read.
+public final class StoreHistory: ArchiveSource {
+    private let state: Mutex<(store: LedgerStore?, failure: StoreError?, asOf: UInt64)>
+
+    /// - Parameter sequenceNumber: the checkpoint the states reading through it settled
+    ///   against (0: none yet); rows later checkpoints wrote are refused until ``advance(to:)``.
+    public init(store: LedgerStore?, asOf sequenceNumber: UInt64 = 0) {
+        state = Mutex((store, nil, sequenceNumber))
+    }
+
+    /// The states reading through it settled against the checkpoint at `sequenceNumber` (or a
+    /// store whose rows are all as of it or earlier replaced the one they read).
+    public func advance(to sequenceNumber: UInt64) { state.withLock { $0.asOf = max($0.asOf, sequenceNumber) } }
+
+    /// Reads from `store` from now on (nil: none, every read fails). Waits for a read in
+    /// progress, so the store replaced can be closed afterwards.
+    public func use(_ store: LedgerStore?) { state.withLock { $0.store = store } }
+
+    /// The first read that failed, if any.
+    public var failure: StoreError? { state.withLock { $0.failure } }
+
+    /// Records a failure (also one found while decoding what was read).
+    public func fail(_ error: StoreError) {
+        state.withLock { if $0.failure == nil { $0.failure = error } }
+    }
+
+    /// Records bytes read that could not be decoded.
+    public func failDecoding(_ reason: String) {
+        fail(.invalidRow(path: state.withLock { $0.store?.path } ?? "the store", table: "history", reason: reason))
+    }
+
+    /// The value of `key` in `space`, or nil (absent, or the read failed: see ``failure``).
+    public func value(space: UInt8, key: [UInt8]) -> [UInt8]? {
+        reading(nil) { store, asOf throws(StoreError) in try store.historyValue(space: space, key: key, asOf: asOf) }
+    }
+
+    /// The entries of `space` with keys in `lower...upper` (every entry when nil), in key order.
+    /// A range may hold rows a checkpoint not settled yet wrote: they are of keys the states
+    /// hold in memory, which replace them (`ArchivedMap.entries`), so they are not refused here.
+    public func entries(space: UInt8, from lower: [UInt8]? = nil, through upper: [UInt8]? = nil) -> [(key: [UInt8], value: [UInt8])] {
+        reading([]) { store, _ throws(StoreError) in try store.historyEntries(space: space, from: lower, through: upper) }
+    }
+
+    /// Copies the checkpoint and history of the store read now into `built` (its replacement).
+    public func copyCheckpoint(into built: LedgerStore) throws(StoreError) {
+        try state.withLock { state throws(StoreError) in
+            guard let store = state.store else {
+                throw StoreError.database(path: built.path, message: "the store it replaces is closed: its checkpoint cannot be copied")
+            }
+            try built.copyCheckpoint(from: store)
+        }
+    }
+
+    private func reading<T>(_ absent: T, _ body: (LedgerStore, UInt64) throws(StoreError) -> T) -> T {
+        let outcome: Result<T, StoreError>? = state.withLock { state in
+            guard let store = state.store else {
+                if state.failure == nil { state.failure = .database(path: "the read-side store", message: "closed or unavailable: the history it holds cannot be read") }
+                return nil
+            }
+            do throws(StoreError) {
+                return .success(try body(store, state.asOf))
+            } catch {
+                if state.failure == nil { state.failure = error }
+                return .failure(error)
+            }
+        }
+        guard case .success(let value) = outcome else { return absent }
+        return value
+    }
+}
