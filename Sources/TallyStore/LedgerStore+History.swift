@@ -43,8 +43,9 @@ extension LedgerStore {
                              arguments: [Self.checkpointBytesMax])
         }
         guard let row else { return nil }
-        guard let bytes = row["state"] as Data? else {
-            let size: Int64 = row["size"] ?? 0
+        let reader = StoreRowReader(path: path, table: "checkpoint")
+        guard let bytes = try reader.column(row, "state", as: Data?.self) else {
+            let size = try reader.column(row, "size", as: Int64?.self) ?? 0
             throw .invalidRow(path: path, table: "checkpoint", reason: "the state holds \(size) bytes, more than the \(Self.checkpointBytesMax) a checkpoint may have; not read")
         }
         return [UInt8](bytes)
@@ -122,23 +123,26 @@ extension LedgerStore {
     /// state is read first: a checkpoint written into `other` meanwhile changes only rows of
     /// keys changed after it, which a state restored from the one copied replays.
     public func copyCheckpoint(from other: LedgerStore) throws(StoreError) {
-        let state = try other.checkpointState()
         let pageRows = 4_096
-        try database.write { database in
-            let insert = try database.cachedStatement(sql: "INSERT OR REPLACE INTO history (space, key, value, version) VALUES (?, ?, ?, ?)")
-            var after: (space: Int64, key: Data)?
-            while true {
-                let page = try other.database.readOneStatement { source in
-                    try Row.fetchAll(source, sql: """
+        let target = database
+        // One read snapshot of `other`: a checkpoint written into it meanwhile is either all
+        // in the copy or not at all.
+        try other.database.read { source in
+            let state = try Data.fetchOne(source, sql: "SELECT state FROM checkpoint WHERE id = 1")
+            try target.write { database in
+                let insert = try database.cachedStatement(sql: "INSERT OR REPLACE INTO history (space, key, value, version) VALUES (?, ?, ?, ?)")
+                var after: (space: Int64, key: Data) = (-1, Data())
+                while true {
+                    let page = try Row.fetchAll(source, sql: """
                         SELECT space, key, value, version FROM history WHERE (space, key) > (?, ?) ORDER BY space, key LIMIT \(pageRows)
-                        """, arguments: [after?.space ?? -1, after?.key ?? Data()])
+                        """, arguments: [after.space, after.key])
+                    for row in page { try insert.execute(arguments: StatementArguments((0..<4).map { row[$0] as DatabaseValue })) }
+                    guard page.count == pageRows, let last = page.last else { break }
+                    after = (try last.decode(Int64.self, atIndex: 0), try last.decode(Data.self, atIndex: 1))
                 }
-                for row in page { try insert.execute(arguments: StatementArguments((0..<4).map { row[$0] as DatabaseValue })) }
-                guard page.count == pageRows, let last = page.last else { break }
-                after = (last[0], last[1])
-            }
-            if let state {
-                try database.execute(sql: "INSERT OR REPLACE INTO checkpoint (id, state) VALUES (1, ?)", arguments: [Data(state)])
+                if let state {
+                    try database.execute(sql: "INSERT OR REPLACE INTO checkpoint (id, state) VALUES (1, ?)", arguments: [state])
+                }
             }
         }
     }

@@ -198,7 +198,7 @@ struct CheckpointEdgeCaseTests {
         }
     }
 
-    @Test("checkpoint guarantee: the checkpoints/ folder of an older version (checkpoint files, their archive, a leftover *.checkpoint.tmp) is removed at the writer's open and never used; the store's checkpoint is")
+    @Test("checkpoint guarantee (A3): the checkpoints/ folder of an older version (checkpoint files, their archive, a leftover *.checkpoint.tmp) is evidence until the writer's open removes it: a file naming more than the journal holds is refused (journalShorterThanEvidence), one within it is removed and never used; the store's checkpoint is")
     func legacyCheckpointsFolderIsRemovedAtOpen() async throws {
         let directory = try TemporaryDirectory("tally-ckp-legacy")
         defer { directory.remove() }
@@ -207,12 +207,24 @@ struct CheckpointEdgeCaseTests {
         let checkpointed = try await Self.checkpointedLedger(at: path, &s)
         let legacy = path.appending(LedgerDirectory.legacyCheckpointsName).string
         try FileManager.default.createDirectory(atPath: legacy, withIntermediateDirectories: false)
-        // A checkpoint file that would cover more than the store's, were it read.
-        var newer = try #require(try StoredCheckpoints.checkpoint(at: path))
-        newer.sequenceNumber += 1
-        let name = String(repeating: "0", count: 20 - String(newer.sequenceNumber).count) + String(newer.sequenceNumber)
-        try Data(newer.encoded()).write(to: URL(fileURLWithPath: legacy + "/\(name).checkpoint"))
-        try Data(newer.encoded()).write(to: URL(fileURLWithPath: legacy + "/\(name).checkpoint.tmp"))
+        func name(_ sequenceNumber: UInt64) -> String { String(repeating: "0", count: 20 - String(sequenceNumber).count) + String(sequenceNumber) }
+        // A checkpoint file naming more than the journal holds: evidence of lost records.
+        let beyond = legacy + "/\(name(checkpointed + 1)).checkpoint"
+        #expect(FileManager.default.createFile(atPath: beyond, contents: Data("an older version's checkpoint".utf8)))
+        let isShorter: (any Error) -> Bool = { error in
+            guard case .storage(.journalShorterThanEvidence(_, let evidence))? = error as? LedgerError else { return false }
+            return evidence.lastSequenceNumber == checkpointed + 1 && evidence.source.hasPrefix(LedgerDirectory.legacyCheckpointsName)
+        }
+        await #expect(performing: { try await Ledger.open(at: path, options: Self.options()) }, throws: isShorter)
+        #expect(performing: { try LedgerReplay.replay(at: path) }, throws: isShorter)
+        #expect(FileManager.default.fileExists(atPath: beyond), "a refused open removes nothing")
+        try FileManager.default.removeItem(atPath: beyond)
+        // Files within the journal: a checkpoint whose state differs from the store's (were it
+        // read), a leftover temporary file, an archive.
+        var other = try #require(try StoredCheckpoints.checkpoint(at: path))
+        other.sections[FoldedState.readModelsSection] = []
+        try Data(other.encoded()).write(to: URL(fileURLWithPath: legacy + "/\(name(checkpointed)).checkpoint"))
+        try Data(other.encoded()).write(to: URL(fileURLWithPath: legacy + "/\(name(checkpointed)).checkpoint.tmp"))
         try FileManager.default.copyItem(atPath: LedgerDirectory(path).readSideStore.string, toPath: legacy + "/archive.sqlite")
         #expect(try LedgerReplay.replay(at: path).lastSequenceNumber == checkpointed, "a reader neither uses nor needs the folder")
         let reopened = try await Ledger.open(at: path, options: Self.options())
@@ -221,6 +233,30 @@ struct CheckpointEdgeCaseTests {
                 "\(reopened.openReport.rejectedCheckpoints)")
         #expect(await reopened.lastSequenceNumber == checkpointed)
         try await reopened.close()
+    }
+
+    @Test("G4, STYLE 7: a checkpoint row of the wrong type (an integer, a text: an unencrypted store resealed with the public integrity key) and history rows of the wrong types are typed defects, never a crash: open, replay and audit go on, the open replays in full")
+    func checkpointRowOfTheWrongTypeIsRejected() async throws {
+        let directory = try TemporaryDirectory("tally-ckp-wrong-type")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        var s = Scenario()
+        let checkpointed = try await Self.checkpointedLedger(at: path, &s)
+        for (name, sql) in [("an integer state", "UPDATE checkpoint SET state = 42"),
+                            ("a text state", "UPDATE checkpoint SET state = 'not bytes'"),
+                            ("history of the wrong types", "UPDATE history SET key = 7, version = 'late' WHERE (space, key) = (SELECT space, key FROM history WHERE space = 8 LIMIT 1)")] {
+            let copy = directory.appending("copy-\(name.count)")
+            try FileManager.default.copyItem(atPath: path.string, toPath: copy.string)
+            let pool = try EncryptedSQLite.openPool(atPath: LedgerDirectory(copy).readSideStore.string, key: LedgerStore.integrityKey)
+            try await pool.write { database in try database.execute(sql: sql) }
+            try pool.close()
+            #expect(try LedgerReplay.replay(at: copy).lastSequenceNumber == checkpointed, "\(name): a reader gathers evidence and replays")
+            _ = try LedgerAudit.audit(at: copy)
+            let reopened = try await Ledger.open(at: copy, options: Self.options())
+            #expect(await reopened.lastSequenceNumber == checkpointed, "\(name)")
+            #expect(await reopened.state == (try LedgerReplay.replay(at: copy).state), "\(name): the state is the journal's")
+            try await reopened.close()
+        }
     }
 
     @Test("checkpoint guarantee: a failed checkpoint write (the store refuses the checkpoint row) increments checkpointFailures; checkpoint() reports it, commands go on, the store keeps the last good checkpoint and the ledger reopens equal from it")

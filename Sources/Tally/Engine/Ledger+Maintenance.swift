@@ -52,10 +52,13 @@ extension Ledger {
         checkpointInFlight = nil
         switch outcome {
         case .success(let written?):
-            checkpointedSequenceNumber = max(checkpointedSequenceNumber, written.sequenceNumber)
-            // A store rebuilt since holds this checkpoint's rows only if it copied them after
-            // they were written: the states keep them in memory until the next checkpoint.
-            if written.storeGeneration == readSide.storeGeneration { settleArchivedHistory(written: job) }
+            // A store rebuilt since holds this checkpoint only if it copied it after it was
+            // written: the states keep its rows in memory, and the next commit past the
+            // interval writes one again.
+            if written.storeGeneration == readSide.storeGeneration {
+                checkpointedSequenceNumber = max(checkpointedSequenceNumber, written.sequenceNumber)
+                settleArchivedHistory(written: job)
+            }
         case .success(nil): break
         case .failure: if countsFailure { checkpointFailures += 1 }
         }

@@ -73,9 +73,6 @@ extension Ledger {
     ) async throws(LedgerError) -> Ledger {
         let fileSystem = options.fileSystem
         let layout = LedgerDirectory(directory)
-        // Before checkpoints were the store's, they were files in `checkpoints/` beside an
-        // archive: those hold texts readable (P3), and nothing reads them any more.
-        try LedgerDirectory.removeLegacyCheckpoints(layout, fileSystem: fileSystem)
         // The store first, its checkpoint is evidence: a journal shorter than what the
         // checkpoint and the key store prove is refused before the journal cuts a tail or
         // creates a first segment. The key file read here, before the lock, is only evidence: a
@@ -86,7 +83,8 @@ extension Ledger {
         var journalOptions = options.journalOptions
         journalOptions.evidence = LedgerEvidence.gather(
             store: opening.store,
-            keys: try PersonalKeyRing.load(ledgerDirectory: directory, fileSystem: fileSystem, encryption: options.encryption, readOnly: true))
+            keys: try PersonalKeyRing.load(ledgerDirectory: directory, fileSystem: fileSystem, encryption: options.encryption, readOnly: true),
+            layout: layout, fileSystem: fileSystem)
         let journal: Journal
         do {
             journal = try Journal.open(
@@ -96,6 +94,10 @@ extension Ledger {
             throw .storage(error)
         }
         do throws(LedgerError) {
+            // Before checkpoints were the store's, they were files in `checkpoints/` beside an
+            // archive: evidence until the journal opened, but they hold texts readable (P3) and
+            // nothing reads them any more.
+            try LedgerDirectory.removeLegacyCheckpoints(layout, fileSystem: fileSystem)
             let personalKeys = try PersonalKeyRing.load(
                 ledgerDirectory: directory, fileSystem: fileSystem, encryption: options.encryption)
             let reader = try Ledger.reader(of: journal)
@@ -146,10 +148,20 @@ extension Ledger {
                 }
                 report.unreadablePersonalTexts = count
             }
-            let folded = FoldedState(state: replayed.state, chainValue: replayed.chainValue)
+            var folded = FoldedState(state: replayed.state, chainValue: replayed.chainValue)
             let readSide = ReadSide.open(
                 opening, history: history, folded: folded, reader: reader, keys: personalKeys, forgotten: report.forgettingCompleted)
             report.readSide = readSide.status.description
+            if !readSide.hasStore, !folded.isResident {
+                // The store the checkpoint's history is in could not be kept (a failure that may
+                // pass, or a rebuild that failed): the journal alone, in memory.
+                personalKeys.resetUnopened()
+                let whole = try LedgerReplay.fold(reader, from: FoldedState(), through: reader.lastSequenceNumber, personalTexts: personalKeys)
+                folded = FoldedState(state: whole.state, chainValue: whole.chainValue)
+                report.rejectedCheckpoints.append("the checkpoint in \(LedgerDirectory.readSideStoreName): the store cannot be kept open (\(readSide.status))")
+                report.checkpointSequenceNumber = nil
+                report.eventsReplayed = whole.lastSequenceNumber
+            }
             let ledger = Ledger(
                 directory: directory, folderLock: folderLock, journal: journal, options: options, folded: folded,
                 personalKeys: personalKeys, readSide: readSide, openReport: report)

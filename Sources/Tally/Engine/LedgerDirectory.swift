@@ -62,6 +62,16 @@ public struct LedgerDirectory: Sendable, Hashable, CustomStringConvertible {
     /// `<ledger>/repair`.
     public var repair: FilePath { path.appending(Self.repairName) }
 
+    /// The highest sequence number a checkpoint file an older version left in `checkpoints/`
+    /// announces (`<20 digits>.checkpoint`): evidence of what the journal held, until the
+    /// writer's open removes the folder.
+    func legacyCheckpointSequenceNumber(fileSystem: any FileSystem) -> UInt64? {
+        let folder = path.appending(Self.legacyCheckpointsName)
+        guard fileSystem.fileExists(at: folder), let names = try? fileSystem.contentsOfDirectory(at: folder) else { return nil }
+        let suffix = ".checkpoint"
+        return names.compactMap { $0.hasSuffix(suffix) ? UInt64($0.dropLast(suffix.count)) : nil }.max()
+    }
+
     /// Removes `<ledger>/checkpoints/` and what is in it, left by a version that kept checkpoints
     /// in files (they hold personal texts readable, P3, and nothing reads them any more).
     /// The writer's call, under the folder's lock.

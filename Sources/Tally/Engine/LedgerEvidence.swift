@@ -9,10 +9,15 @@ import TallyStore
 /// is refused before anything is cut or created.
 enum LedgerEvidence {
     /// The strongest evidence of `store`'s checkpoint (nil: no store, or one that cannot be
-    /// read, which proves nothing) and `keys`, or nil when nothing proves a record.
-    static func gather(store: LedgerStore?, keys: PersonalKeyRing?) -> JournalEvidence? {
+    /// read, which proves nothing), `keys`, and the checkpoint files an older version left in
+    /// `layout`'s `checkpoints/` (until a writer's open removes them), or nil when nothing
+    /// proves a record.
+    static func gather(store: LedgerStore?, keys: PersonalKeyRing?, layout: LedgerDirectory, fileSystem: any FileSystem) -> JournalEvidence? {
         var pieces: [JournalEvidence] = []
         if let key = keys?.evidence { pieces.append(key) }
+        if let legacy = layout.legacyCheckpointSequenceNumber(fileSystem: fileSystem) {
+            pieces.append(JournalEvidence(lastSequenceNumber: legacy, source: "\(LedgerDirectory.legacyCheckpointsName)/ (a checkpoint file of an older version)"))
+        }
         if let store, let checkpoint = try? Checkpoint.stored(in: store) {
             pieces.append(JournalEvidence(
                 lastSequenceNumber: checkpoint.sequenceNumber,
@@ -26,6 +31,6 @@ enum LedgerEvidence {
     static func gather(directory: FilePath, encryption: JournalEncryption?, fileSystem: any FileSystem, keys: PersonalKeyRing?) -> JournalEvidence? {
         let store = ReadSide.existingStore(in: directory, encryption: encryption, fileSystem: fileSystem)
         defer { store?.close() }
-        return gather(store: store, keys: keys)
+        return gather(store: store, keys: keys, layout: LedgerDirectory(directory), fileSystem: fileSystem)
     }
 }

@@ -226,6 +226,7 @@ final class ReadSide: Sendable {
         do throws(StoreError) {
             let store = try LedgerStore.rebuild(at: path.string, key: pageKey(encryption)) { built throws(StoreError) in
                 try built.replaceAll(from: snapshot, coverage: coverage)
+                if let failed = history.failure { throw failed }  // rows over a history read that failed
                 if copiesCheckpoint { try history.copyCheckpoint(into: built) }
             } beforeSwap: {
                 history.use(nil)

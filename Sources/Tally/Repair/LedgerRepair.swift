@@ -137,6 +137,14 @@ public enum LedgerRepair {
                     try fileSystem.synchronizeDirectory(at: readSide)
                 }
             }
+            // Checkpoint files an older version left are evidence too: set aside with the store.
+            let legacy = LedgerDirectory(directory).path.appending(LedgerDirectory.legacyCheckpointsName)
+            if plan.evidence != nil, fileSystem.fileExists(at: legacy) {
+                try JournalError.catching("set aside the checkpoints of an older version", legacy) { () throws(Errno) in
+                    try fileSystem.rename(from: legacy, to: setAside.appending(LedgerDirectory.legacyCheckpointsName))
+                    try fileSystem.synchronizeDirectory(at: directory)
+                }
+            }
             let keys = try PersonalKeyRing.load(ledgerDirectory: directory, fileSystem: fileSystem, encryption: encryption)
             if let evidence = keys.evidence, evidence.lastSequenceNumber > plan.keptThrough {
                 try keys.lowerEvidence(to: plan.keptThrough)
