@@ -195,19 +195,6 @@ public final class LedgerStore: Sendable {
         try truncateWriteAheadLog()
     }
 
-    /// Builds a new store file from `snapshot` and swaps it in for the one at `path`
-    /// (``rebuild(at:key:filling:)``).
-    /// - Parameter progress: called with (rows written, rows in all) now and then.
-    /// - Returns: the new store, open.
-    public static func rebuild(
-        at path: String, key: SymmetricKey, from snapshot: StoreSnapshot, coverage: StoreCoverage,
-        progress: (Int, Int) -> Void = { _, _ in }
-    ) throws(StoreError) -> LedgerStore {
-        try rebuild(at: path, key: key) { built throws(StoreError) in
-            try built.replaceAll(from: snapshot, coverage: coverage, progress: progress)
-        }
-    }
-
     /// Builds a new store file with `fill` and swaps it in for the one at `path`, which is
     /// never written: a damaged page in it does not stop a rebuild, and a crash leaves it as it
     /// was. `fill` writes the rows into `path.rebuild` (a new, empty store); the search index is
