@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import TallyModel
 import TallyProjections
@@ -88,16 +89,16 @@ struct TransactionFilter {
             source = "transaction_search s CROSS JOIN transactions t ON t.transaction_id = s.transaction_id"
             add("transaction_search MATCH ?", [match])
         }
-        add(column: "t.wallet_id", in: query.walletIDs.map(\.description))
-        add(column: "t.category_id", in: query.categoryIDs.map(\.description))
-        add(column: "t.payer_id", in: query.payers.map(\.description))
+        add(column: "t.wallet_id", in: query.walletIDs.map(\.storeValue))
+        add(column: "t.category_id", in: query.categoryIDs.map(\.storeValue))
+        add(column: "t.payer_id", in: query.payers.map(\.storeValue))
         add(column: "t.kind", in: query.kinds.map { Int64($0.rawValue) })
         if !query.tags.isEmpty {
             add("t.transaction_id IN (SELECT transaction_id FROM transaction_tags WHERE tag IN (\(Self.placeholders(query.tags.count))))",
                 StatementArguments(query.tags))
         }
         if !query.people.isEmpty {
-            let people = query.people.map(\.description)
+            let people = query.people.map(\.storeValue)
             let list = Self.placeholders(people.count)
             add("(t.payer_id IN (\(list)) OR t.transaction_id IN (SELECT transaction_id FROM transaction_shares WHERE person_id IN (\(list))))",
                 StatementArguments(people + people))
@@ -126,8 +127,8 @@ struct TransactionFilter {
             guard dates.lowerBound == dates.lowerBound.startOfMonth, dates.upperBound == dates.upperBound.endOfMonth else { return nil }
             add("t.month BETWEEN ? AND ?", [StoreRowWriter.day(dates.lowerBound) / 100, StoreRowWriter.day(dates.upperBound) / 100])
         }
-        add(column: "t.wallet_id", in: query.walletIDs.map(\.description))
-        add(column: "t.category_id", in: query.categoryIDs.map(\.description))
+        add(column: "t.wallet_id", in: query.walletIDs.map(\.storeValue))
+        add(column: "t.category_id", in: query.categoryIDs.map(\.storeValue))
         add(column: "t.kind", in: query.kinds.map { Int64($0.rawValue) })
     }
 
@@ -322,7 +323,7 @@ struct RowDetails {
     init(_ database: Database, of transactions: [StoredTransaction], path: String) throws {
         guard !transactions.isEmpty else { return }
         let list = TransactionFilter.placeholders(transactions.count)
-        let ids = StatementArguments(transactions.map(\.transactionID.description))
+        let ids = StatementArguments(transactions.map(\.transactionID.storeValue))
         let byID = Dictionary(transactions.map { ($0.transactionID, $0) }, uniquingKeysWith: { first, _ in first })
         let reader = StoreRowReader(path: path, table: "transaction details")
         let sequences = StatementArguments(transactions.map { Int64(bitPattern: $0.sequenceNumber) })

@@ -27,7 +27,9 @@ public final class LedgerStore: Sendable {
     /// store of 9 may list them under the deleted category, so the writer's open rebuilds it.
     /// 11: the checkpoint's tables (`history`, `checkpoint`): the checkpoint archive and the
     /// checkpoint files became the store's (a store of 10 is rebuilt by the writer's open).
-    static let schemaVersion = 11
+    /// 12: ids are their 16 bytes, not their text (a store of 11 is rebuilt the same way, its
+    /// checkpoint with it).
+    static let schemaVersion = 12
 
     /// The database file.
     public let path: String
@@ -324,6 +326,22 @@ public final class LedgerStore: Sendable {
                 counts[table] = try Int.fetchOne(database, sql: "SELECT COUNT(*) FROM \(table)") ?? 0
             }
             return counts
+        }
+    }
+
+    /// The bytes each table and index of the store takes on disk (its pages, SQLite's `dbstat`),
+    /// largest first, with the unused pages as `(free pages)`: where the store's size comes
+    /// from (`tally stats`). One read snapshot; O(pages).
+    public func bytesByObject() throws(StoreError) -> [(name: String, bytes: Int64)] {
+        try read { database in
+            var sizes = try Row.fetchAll(database, sql: "SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name")
+                .map { row -> (name: String, bytes: Int64) in
+                    (try row.decode(String.self, forColumn: "name"), try row.decode(Int64.self, forColumn: "bytes"))
+                }
+            let free = try Int64.fetchOne(database, sql: "PRAGMA freelist_count") ?? 0
+            let pageSize = try Int64.fetchOne(database, sql: "PRAGMA page_size") ?? 0
+            if free > 0 { sizes.append(("(free pages)", free * pageSize)) }
+            return sizes.sorted { ($0.bytes, $1.name) > ($1.bytes, $0.name) }
         }
     }
 

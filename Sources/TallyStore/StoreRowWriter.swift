@@ -32,15 +32,15 @@ final class StoreRowWriter {
     func upsertTransaction(_ id: TransactionID) throws {
         modifiedTables.formUnion(StoreSchema.transactionTables)
         guard let entry = source.transaction(id) else {
-            try removeTransaction(key: id.description)
+            try removeTransaction(key: id.storeValue)
             return
         }
         let details = entry.details
         let sequence = Int64(bitPattern: entry.sequenceNumber)
         let row: StatementArguments = [
-            id.description, details.walletID.description, details.categoryID.description, details.payer.description,
+            id.storeValue, details.walletID.storeValue, details.categoryID.storeValue, details.payer.storeValue,
             Int(details.kind.rawValue), details.amount.minorUnits, details.amount.currency.code, Self.day(details.date),
-            entry.isLive, sequence, details.note?.owner.description,
+            entry.isLive, sequence, details.note?.owner.storeValue,
         ]
         let insert = try database.cachedStatement(sql: """
             INSERT INTO transactions
@@ -51,7 +51,7 @@ final class StoreRowWriter {
         // Everything kept beside a transaction is written and removed with its row: no row, none
         // of it (a new transaction, the common case, costs no lookup); a row, its old values go.
         if database.changesCount == 0 {
-            try removeTransaction(key: id.description)
+            try removeTransaction(key: id.storeValue)
             try insert.execute(arguments: row)
         }
         if entry.isLive {
@@ -59,7 +59,7 @@ final class StoreRowWriter {
                 INSERT INTO month_totals (month, wallet_id, category_id, kind, currency, amount, count) VALUES (?, ?, ?, ?, ?, ?, 1)
                 ON CONFLICT DO UPDATE SET amount = amount + excluded.amount, count = count + 1
                 """).execute(arguments: [
-                    Self.day(details.date) / 100, details.walletID.description, details.categoryID.description,
+                    Self.day(details.date) / 100, details.walletID.storeValue, details.categoryID.storeValue,
                     Int(details.kind.rawValue), details.amount.currency.code, details.amount.minorUnits,
                 ])
         }
@@ -67,15 +67,15 @@ final class StoreRowWriter {
         let note = details.note?.text
         if note != nil || !details.tags.isEmpty {
             try database.cachedStatement(sql: "INSERT INTO transaction_search (rowid, note, tags, transaction_id) VALUES (?, ?, ?, ?)")
-                .execute(arguments: [sequence, note, details.tags.joined(separator: " "), id.description])
+                .execute(arguments: [sequence, note, details.tags.joined(separator: " "), id.storeValue])
         }
         for (position, tag) in details.tags.enumerated() {
             try database.cachedStatement(sql: "INSERT OR IGNORE INTO transaction_tags (transaction_id, tag, position) VALUES (?, ?, ?)")
-                .execute(arguments: [id.description, tag, position])
+                .execute(arguments: [id.storeValue, tag, position])
         }
         for (position, share) in (details.split?.shares ?? []).enumerated() {
             try database.cachedStatement(sql: "INSERT INTO transaction_shares (transaction_id, person_id, position, amount) VALUES (?, ?, ?, ?)")
-                .execute(arguments: [id.description, share.person.description, position, share.amount.minorUnits])
+                .execute(arguments: [id.storeValue, share.person.storeValue, position, share.amount.minorUnits])
         }
     }
 
@@ -83,19 +83,19 @@ final class StoreRowWriter {
     /// fold moved them in the book: their rows and their part of the month totals.
     func reassign(_ reassignment: CategoryReassignment) throws {
         modifiedTables.formUnion(["transactions", "month_totals"])
-        let categories: StatementArguments = [reassignment.to.description, reassignment.from.description]
+        let categories: StatementArguments = [reassignment.to.storeValue, reassignment.from.storeValue]
         try database.execute(sql: "UPDATE transactions SET category_id = ? WHERE category_id = ?", arguments: categories)
         try database.execute(sql: """
             INSERT INTO month_totals (month, wallet_id, category_id, kind, currency, amount, count)
                 SELECT month, wallet_id, ?, kind, currency, amount, count FROM month_totals WHERE category_id = ?
                 ON CONFLICT DO UPDATE SET amount = amount + excluded.amount, count = count + excluded.count
             """, arguments: categories)
-        try database.execute(sql: "DELETE FROM month_totals WHERE category_id = ?", arguments: [reassignment.from.description])
+        try database.execute(sql: "DELETE FROM month_totals WHERE category_id = ?", arguments: [reassignment.from.storeValue])
     }
 
     /// Removes a transaction's row and everything kept beside it (its part of the month's
     /// totals included).
-    private func removeTransaction(key: String) throws {
+    private func removeTransaction(key: Data) throws {
         let old = try Row.fetchOne(
             database.cachedStatement(sql: "SELECT sequence, date, wallet_id, category_id, kind, currency, amount, is_live FROM transactions WHERE transaction_id = ?"),
             arguments: [key])
@@ -122,14 +122,14 @@ final class StoreRowWriter {
     /// index page keeps a word of the old texts.
     func rewriteNotes(of people: Set<PersonID>) throws {
         guard !people.isEmpty else { return }
-        let owners = people.map(\.description)
-        let ids = try String.fetchAll(
+        let owners = people.map(\.storeValue)
+        let ids = try Data.fetchAll(
             database, sql: "SELECT transaction_id FROM transactions WHERE note_owner IN (\(TransactionFilter.placeholders(owners.count)))",
             arguments: StatementArguments(owners))
         for key in ids {
             try removeTransaction(key: key)
             // An id the model refuses cannot be in the read models: nothing to write back.
-            if let id = try? TransactionID(parsing: key) { try upsertTransaction(id) }
+            if let value = UUIDValue(bytes: key) { try upsertTransaction(TransactionID(value)) }
         }
         try mergeSearchIndex()
     }
@@ -149,7 +149,7 @@ final class StoreRowWriter {
     func upsertTransfer(_ id: TransferID) throws {
         modifiedTables.insert("transfers")
         guard let entry = source.transfer(id) else {
-            try database.execute(sql: "DELETE FROM transfers WHERE transfer_id = ?", arguments: [id.description])
+            try database.execute(sql: "DELETE FROM transfers WHERE transfer_id = ?", arguments: [id.storeValue])
             return
         }
         try database.cachedStatement(sql: """
@@ -157,7 +157,7 @@ final class StoreRowWriter {
                 (transfer_id, from_wallet_id, to_wallet_id, amount_sent, currency_sent, amount_received, currency_received, date, is_live, sequence)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [
-                id.description, entry.fromWalletID.description, entry.toWalletID.description,
+                id.storeValue, entry.fromWalletID.storeValue, entry.toWalletID.storeValue,
                 entry.amountSent.minorUnits, entry.amountSent.currency.code,
                 entry.amountReceived.minorUnits, entry.amountReceived.currency.code, Self.day(entry.date), entry.isLive,
                 Int64(bitPattern: entry.sequenceNumber),
@@ -177,8 +177,8 @@ final class StoreRowWriter {
     func updateLiveTables(people: Set<PersonID>?, categories: Set<CategoryID>?) throws {
         try synchronize("wallet_balances", keys: ["wallet_id"], rows: try source.walletBalances().map { balance in
             [
-                ("wallet_id", balance.walletID.description), ("name", balance.name), ("kind", Int(balance.kind.rawValue)),
-                ("owner_id", balance.owner?.description), ("is_active", balance.isActive), ("closed_on", balance.closedOn.map(Self.day)),
+                ("wallet_id", balance.walletID.storeValue), ("name", balance.name), ("kind", Int(balance.kind.rawValue)),
+                ("owner_id", balance.owner?.storeValue), ("is_active", balance.isActive), ("closed_on", balance.closedOn.map(Self.day)),
                 ("balance", balance.balance.minorUnits), ("currency", balance.balance.currency.code),
                 ("live_transactions", balance.liveTransactionCount),
             ]
@@ -192,15 +192,15 @@ final class StoreRowWriter {
         })
         try synchronize("household_debts", keys: ["person_a", "person_b", "currency"], rows: try source.householdDebts().map { pair in
             [
-                ("person_a", pair.personA.description), ("person_b", pair.personB.description),
+                ("person_a", pair.personA.storeValue), ("person_b", pair.personB.storeValue),
                 ("currency", pair.aOwesB.currency.code), ("a_owes_b", pair.aOwesB.minorUnits),
             ]
         })
         for id in people ?? Set(source.allPersonIDs()) {
-            try put("people", keys: ["person_id"], row: source.name(of: id).map { [("person_id", id.description), ("name", $0)] }, key: [id.description.databaseValue])
+            try put("people", keys: ["person_id"], row: source.name(of: id).map { [("person_id", id.storeValue), ("name", $0)] }, key: [id.storeValue.databaseValue])
         }
         for id in categories ?? Set(source.allCategoryIDs()) {
-            try put("categories", keys: ["category_id"], row: source.name(of: id).map { [("category_id", id.description), ("name", $0)] }, key: [id.description.databaseValue])
+            try put("categories", keys: ["category_id"], row: source.name(of: id).map { [("category_id", id.storeValue), ("name", $0)] }, key: [id.storeValue.databaseValue])
         }
     }
 

@@ -1,7 +1,7 @@
 import GRDB
 
 /// The store's tables (one place: created here, listed here, read and written by
-/// `StoreRowWriter` / `StoreRowReader`). Ids are their canonical text, dates `yyyymmdd`
+/// `StoreRowWriter` / `StoreRowReader`). Ids are their 16 bytes (`Identifier.storeValue`), dates `yyyymmdd`
 /// integers (sortable), amounts integer minor units with their currency code (G1).
 enum StoreSchema {
     /// Tables that grow with history: emptied by a rebuild.
@@ -63,23 +63,23 @@ enum StoreSchema {
                 chain BLOB NOT NULL,
                 live_digest BLOB NOT NULL);
             CREATE TABLE transactions (
-                transaction_id TEXT PRIMARY KEY,
-                wallet_id TEXT NOT NULL,
-                category_id TEXT NOT NULL,
-                payer_id TEXT NOT NULL,
+                transaction_id BLOB PRIMARY KEY,
+                wallet_id BLOB NOT NULL,
+                category_id BLOB NOT NULL,
+                payer_id BLOB NOT NULL,
                 kind INTEGER NOT NULL,
                 amount INTEGER NOT NULL,
                 currency TEXT NOT NULL,
                 date INTEGER NOT NULL,
                 is_live INTEGER NOT NULL,
                 sequence INTEGER NOT NULL,
-                note_owner TEXT) WITHOUT ROWID;
+                note_owner BLOB) WITHOUT ROWID;
             -- What a search box matches: the note (a personal text, P1: removed when its owner
             -- is forgotten, P3) and the tags. rowid = the transaction's sequence number.
             CREATE VIRTUAL TABLE transaction_search USING fts5(
                 note, tags, transaction_id UNINDEXED, tokenize = 'unicode61 remove_diacritics 2');
             CREATE TABLE transaction_tags (
-                transaction_id TEXT NOT NULL,
+                transaction_id BLOB NOT NULL,
                 tag TEXT NOT NULL,
                 position INTEGER NOT NULL,
                 PRIMARY KEY (transaction_id, tag)) WITHOUT ROWID;
@@ -87,8 +87,8 @@ enum StoreSchema {
             -- currency, kept by every write: a report by month costs its cells, not its rows.
             CREATE TABLE month_totals (
                 month INTEGER NOT NULL,
-                wallet_id TEXT NOT NULL,
-                category_id TEXT NOT NULL,
+                wallet_id BLOB NOT NULL,
+                category_id BLOB NOT NULL,
                 kind INTEGER NOT NULL,
                 currency TEXT NOT NULL,
                 amount INTEGER NOT NULL,
@@ -96,15 +96,15 @@ enum StoreSchema {
                 PRIMARY KEY (month, wallet_id, category_id, kind, currency)) WITHOUT ROWID;
             -- The split of a shared transaction (S3): each person's part, in its currency.
             CREATE TABLE transaction_shares (
-                transaction_id TEXT NOT NULL,
-                person_id TEXT NOT NULL,
+                transaction_id BLOB NOT NULL,
+                person_id BLOB NOT NULL,
                 position INTEGER NOT NULL,
                 amount INTEGER NOT NULL,
                 PRIMARY KEY (transaction_id, person_id)) WITHOUT ROWID;
             CREATE TABLE transfers (
-                transfer_id TEXT PRIMARY KEY,
-                from_wallet_id TEXT NOT NULL,
-                to_wallet_id TEXT NOT NULL,
+                transfer_id BLOB PRIMARY KEY,
+                from_wallet_id BLOB NOT NULL,
+                to_wallet_id BLOB NOT NULL,
                 amount_sent INTEGER NOT NULL,
                 currency_sent TEXT NOT NULL,
                 amount_received INTEGER NOT NULL,
@@ -113,10 +113,10 @@ enum StoreSchema {
                 is_live INTEGER NOT NULL,
                 sequence INTEGER NOT NULL) WITHOUT ROWID;
             CREATE TABLE wallet_balances (
-                wallet_id TEXT PRIMARY KEY,
+                wallet_id BLOB PRIMARY KEY,
                 name TEXT NOT NULL,
                 kind INTEGER NOT NULL,
-                owner_id TEXT,
+                owner_id BLOB,
                 is_active INTEGER NOT NULL,
                 closed_on INTEGER,
                 balance INTEGER NOT NULL,
@@ -128,16 +128,16 @@ enum StoreSchema {
                 currency TEXT NOT NULL,
                 amount INTEGER NOT NULL);
             CREATE TABLE household_debts (
-                person_a TEXT NOT NULL,
-                person_b TEXT NOT NULL,
+                person_a BLOB NOT NULL,
+                person_b BLOB NOT NULL,
                 currency TEXT NOT NULL,
                 a_owes_b INTEGER NOT NULL,
                 PRIMARY KEY (person_a, person_b, currency)) WITHOUT ROWID;
             CREATE TABLE people (
-                person_id TEXT PRIMARY KEY,
+                person_id BLOB PRIMARY KEY,
                 name TEXT NOT NULL) WITHOUT ROWID;
             CREATE TABLE categories (
-                category_id TEXT PRIMARY KEY,
+                category_id BLOB PRIMARY KEY,
                 name TEXT NOT NULL) WITHOUT ROWID;
             """)
         for index in historyIndexes { try database.execute(sql: "CREATE INDEX \(index.name) ON \(index.on)") }

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import TallyModel
 
@@ -88,7 +89,7 @@ extension LedgerStore {
         try query.order.requirePage(limit: query.limit, after: query.after)
         // One read transaction: the page, its rows' details and the day's sum see one commit.
         let (kind, movements, transactions, transfers, laterThatDay) = try read { database in
-            let kind = try Int64.fetchOne(database, sql: "SELECT kind FROM wallet_balances WHERE wallet_id = ?", arguments: [query.walletID.description])
+            let kind = try Int64.fetchOne(database, sql: "SELECT kind FROM wallet_balances WHERE wallet_id = ?", arguments: [query.walletID.storeValue])
                 .flatMap { UInt8(exactly: $0) }.flatMap(WalletKind.init(rawValue:))
             let movements = try Self.movements(database, query)
             let page = movements.prefix(query.limit)
@@ -104,8 +105,8 @@ extension LedgerStore {
         let sign = kind.movementSign
         let page = Array(movements.prefix(query.limit))
         guard let first = page.first else { return StatementPage(rows: [], next: nil) }
-        let byTransaction = Dictionary(transactions.map { ($0.transaction.transactionID.description, $0) }, uniquingKeysWith: { first, _ in first })
-        let byTransfer = Dictionary(transfers.map { ($0.transferID.description, $0) }, uniquingKeysWith: { first, _ in first })
+        let byTransaction = Dictionary(transactions.map { ($0.transaction.transactionID.storeValue, $0) }, uniquingKeysWith: { first, _ in first })
+        let byTransfer = Dictionary(transfers.map { ($0.transferID.storeValue, $0) }, uniquingKeysWith: { first, _ in first })
         let reader = StoreRowReader(path: path, table: "transactions")
         let date = try reader.date(first.date)
         // The balance after the first row; then each row adds its own movement (oldest first)
@@ -158,7 +159,7 @@ extension LedgerStore {
     private struct Movement {
         enum Source: Int64 { case transaction = 0, transferOut = 1, transferIn = 2 }
         let source: Source
-        let id: String
+        let id: Data
         let date: Int64
         let sequence: Int64
         let delta: Int64
@@ -189,14 +190,14 @@ extension LedgerStore {
         let branches = movementSources.map { "SELECT * FROM (\($0)\(condition) ORDER BY \(order) LIMIT ?)" }
         let sql = branches.joined(separator: " UNION ALL ") + " ORDER BY \(order) LIMIT ?"
         var arguments: StatementArguments = []
-        for _ in branches { arguments += [query.walletID.description] + values + [query.limit + 1] }
+        for _ in branches { arguments += [query.walletID.storeValue] + values + [query.limit + 1] }
         arguments += [query.limit + 1]
         return try Row.fetchAll(database, sql: sql, arguments: arguments).map { row in
             guard let source = Movement.Source(rawValue: try row.decode(Int64.self, forColumn: "source")) else {
                 throw DatabaseError(message: "unknown movement source")
             }
             return Movement(
-                source: source, id: try row.decode(String.self, forColumn: "id"), date: try row.decode(Int64.self, forColumn: "date"),
+                source: source, id: try row.decode(Data.self, forColumn: "id"), date: try row.decode(Int64.self, forColumn: "date"),
                 sequence: try row.decode(Int64.self, forColumn: "sequence"), delta: try row.decode(Int64.self, forColumn: "delta"))
         }
     }
@@ -206,11 +207,11 @@ extension LedgerStore {
     private static func sum(_ database: Database, wallet: WalletID, on date: Int64, after sequence: Int64) throws -> Int64 {
         let sources = movementSources.map { "\($0) AND date = ? AND sequence > ?" }.joined(separator: " UNION ALL ")
         var arguments: StatementArguments = []
-        for _ in movementSources { arguments += [wallet.description, date, sequence] }
+        for _ in movementSources { arguments += [wallet.storeValue, date, sequence] }
         return try Int64.fetchOne(database, sql: "SELECT COALESCE(SUM(delta), 0) FROM (\(sources))", arguments: arguments) ?? 0
     }
 
-    private static func transferRows(_ database: Database, path: String, _ ids: [String]) throws -> [TransferRow] {
+    private static func transferRows(_ database: Database, path: String, _ ids: [Data]) throws -> [TransferRow] {
         guard !ids.isEmpty else { return [] }
         let reader = StoreRowReader(path: path, table: "transfers")
         return try Row.fetchAll(database, sql: """

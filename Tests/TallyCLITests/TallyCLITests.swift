@@ -185,6 +185,29 @@ struct TallyCLITests {
         }
     }
 
+    @Test("issue 28: stats --store lists the read-side store's bytes by table and index (the transactions, an index of them, the checkpoint's history); --json gives the same objects, which sum to the store's bytes; without a store it says so")
+    func statsListsTheStoreByTable() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let listed = try TallyRunner.run(["stats", "--store", ledger])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        let lines = listed.stdout.split(separator: "\n")
+        for name in ["transactions", "transactions_by_wallet", "history", "checkpoint"] {
+            #expect(lines.contains { $0.hasPrefix(name + " ") }, "\(name) in \(listed.stdout)")
+        }
+        let json = try TallyRunner.jsonObject(Substring(try TallyRunner.run(["stats", "--json", ledger]).stdout))
+        let objects = try #require(json["storeBytesByObject"] as? [String: Int])
+        let total = try #require(json["storeBytes"] as? Int)
+        #expect(objects.values.reduce(0, +) == total)
+        #expect((objects["transactions"] ?? 0) > 0 && (objects["history"] ?? 0) > 0)
+
+        try FileManager.default.removeItem(atPath: ledger + "/read-side")
+        let without = try TallyRunner.run(["stats", "--store", ledger])
+        #expect(without.status == 0, "\(without.stderr)")
+        #expect(without.stdout.contains("Store: none readable"))
+        let noStore = try TallyRunner.jsonObject(Substring(try TallyRunner.run(["stats", "--json", ledger]).stdout))
+        #expect(noStore["storeBytes"] is NSNull)
+    }
+
     @Test("balances --json lists every wallet with its balance in minor units")
     func balancesJSON() throws {
         let ledger = try TallyRunner.householdLedger()

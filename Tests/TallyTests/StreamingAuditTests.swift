@@ -162,7 +162,7 @@ struct StreamingAuditTests {
         let reopened = try EncryptedSQLite.openPool(atPath: storeFile, key: LedgerStore.integrityKey)
         let (triggers, amount) = try await reopened.read { database in
             (try Int.fetchOne(database, sql: "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'trigger'") ?? -1,
-             try Int64.fetchOne(database, sql: "SELECT amount FROM transactions WHERE transaction_id = ?", arguments: [id.description]))
+             try Int64.fetchOne(database, sql: "SELECT amount FROM transactions WHERE transaction_id = ?", arguments: [Data(id.value.bytes)]))
         }
         try reopened.close()
         #expect(triggers == 0, "the rebuilt store holds no trigger")

@@ -187,6 +187,12 @@ enum CheckpointComparison {
                 store.close()
                 return .settled(.none)
             }
+            // Beyond the journal the audit opened: written by a writer since (one already there
+            // was the evidence the journal's open checked, which reports a journal shorter than it).
+            guard checkpoint.sequenceNumber <= reader.lastSequenceNumber else {
+                store.close()
+                return .settled(.notCompared(writtenMeanwhileMessage))
+            }
             try checkpoint.check(against: reader)
             return .compare(Candidate(checkpoint: checkpoint, store: store))
         } catch {
@@ -204,6 +210,8 @@ enum CheckpointComparison {
         case .budgetDatedTransactions: "the read models"
         }
     }
+
+    private static let writtenMeanwhileMessage = "a writer wrote the checkpoint after the audit had read the journal; audit again when the ledger is idle to compare one"
 
     private static let replacedMessage = "a writer replaced the checkpoint before the audit had compared it; audit again when the ledger is idle to compare one"
 

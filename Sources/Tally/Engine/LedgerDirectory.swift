@@ -223,6 +223,14 @@ public struct LedgerDirectory: Sendable, Hashable, CustomStringConvertible {
         return store.flatMap { try? Checkpoint.stored(in: $0) }?.sequenceNumber
     }
 
+    /// The bytes each table and index of the read-side store takes, largest first (SQLite's
+    /// page sizes); nil when there is no store or it cannot be read (another key, damage).
+    public func storeBytesByObject(encryption: JournalEncryption? = nil, fileSystem: any FileSystem = PosixFileSystem()) -> [(name: String, bytes: Int64)]? {
+        let store = ReadSide.existingStore(in: path, encryption: encryption, fileSystem: fileSystem)
+        defer { store?.close() }
+        return store.flatMap { try? $0.bytesByObject() }
+    }
+
     /// Whether a ledger lives here: its journal folder exists.
     public func holdsLedger(fileSystem: any FileSystem = PosixFileSystem()) -> Bool {
         fileSystem.fileExists(at: journal)

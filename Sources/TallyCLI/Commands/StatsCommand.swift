@@ -7,13 +7,15 @@ import TallyJournal
 import TallyModel
 import TallyProjections
 
-/// `tally stats`: events by type, segments, bytes on disk, compression ratio, checkpoint age.
+/// `tally stats`: events by type, segments, bytes on disk, compression ratio, checkpoint age, and
+/// the read-side store's bytes by table and index.
 struct StatsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "stats", abstract: "Journal and event statistics.")
 
     @OptionGroup var location: LedgerLocation
     @OptionGroup var key: KeyOptions
     @OptionGroup var damage: DamageOption
+    @Flag(help: "List the read-side store's bytes by table and index.") var store = false
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
@@ -47,7 +49,13 @@ struct StatsCommand: AsyncParsableCommand {
         let ratioPercent = raw == 0 ? 100 : Int((Double(stored) / Double(raw) * 100).rounded())
         let checkpoint = layout.checkpointSequenceNumber(encryption: encryption)
         let age = checkpoint.map { history.lastSequenceNumber - min($0, history.lastSequenceNumber) }
+        let storeObjects = layout.storeBytesByObject(encryption: encryption)
+        let storeBytes = storeObjects?.reduce(Int64(0)) { $0 + $1.bytes }
         if json {
+            var storeBytesByObject = CanonicalJSON.null
+            if let storeObjects {
+                storeBytesByObject = .object(Dictionary(uniqueKeysWithValues: storeObjects.map { ($0.name, CanonicalJSON.integer($0.bytes)) }))
+            }
             let object: CanonicalJSON = .object([
                 "events": .integer(Int64(history.eventCount)),
                 "eventsByType": .object(counts.mapValues { .integer(Int64($0)) }),
@@ -59,6 +67,8 @@ struct StatsCommand: AsyncParsableCommand {
                 "storedPercentOfRaw": .integer(Int64(ratioPercent)),
                 "lastSequenceNumber": .integer(Int64(history.lastSequenceNumber)),
                 "checkpointAgeEvents": age.map { .integer(Int64($0)) } ?? .null,
+                "storeBytes": storeBytes.map { .integer($0) } ?? .null,
+                "storeBytesByObject": storeBytesByObject,
             ])
             try Terminal.line(object.text)
             return
@@ -71,5 +81,20 @@ struct StatsCommand: AsyncParsableCommand {
         try Terminal.line("Segments: \(segmentFiles.count), frames: \(frames), bytes on disk: \(bytesOnDisk)")
         try Terminal.line("Payload: \(raw) bytes raw, \(stored) stored (\(ratioPercent)% of raw)")
         try Terminal.line("Checkpoint: " + (age.map { "\($0) events behind the journal" } ?? "none"))
+        guard let storeObjects, let storeBytes else {
+            try Terminal.line("Store: none readable (tally rebuild makes one)")
+            return
+        }
+        guard store else {
+            try Terminal.line("Store: \(storeBytes) bytes in its pages (by table and index: tally stats --store)")
+            return
+        }
+        try Terminal.line("Store: \(storeBytes) bytes in its pages")
+        var objects = TextTable([("Table or index", .left), ("Bytes", .right), ("Share", .right)])
+        for object in storeObjects {
+            let percent = storeBytes == 0 ? 0 : Int((Double(object.bytes) / Double(storeBytes) * 100).rounded())
+            objects.add([object.name, String(object.bytes), "\(percent)%"])
+        }
+        try Terminal.line(objects.render())
     }
 }
