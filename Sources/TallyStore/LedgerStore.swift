@@ -345,8 +345,9 @@ public final class LedgerStore: Sendable {
         }
     }
 
-    /// Closes the database; later calls throw.
-    public func close() { database.close() }
+    /// Closes the database; later calls throw. The writer's close (`checkpointing`) leaves the
+    /// WAL empty (one attempt: a reader keeping it busy leaves it for the next open).
+    public func close(checkpointing: Bool = false) { database.close(checkpointing: checkpointing) }
 
     private func truncateWriteAheadLog() throws(StoreError) { try database.truncateWriteAheadLog() }
 

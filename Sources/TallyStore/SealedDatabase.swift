@@ -187,8 +187,13 @@ struct SealedDatabase: Sendable {
         throw .database(path: path, message: "the WAL could not be truncated: a reader kept it busy")
     }
 
-    /// Closes the database; later calls throw.
-    func close() {
+    /// Closes the database; later calls throw. With `checkpointing`, first copies the WAL into
+    /// the database and truncates it, once, without waiting for a reader that keeps it busy:
+    /// GRDB closes a pool's writer before its read-only readers, and SQLite's own cleanup at the
+    /// last close runs only on a connection that can write, so the WAL (megabytes after a big
+    /// apply) would otherwise stay beside the file.
+    func close(checkpointing: Bool = false) {
+        if checkpointing { _ = try? run { database in try Row.fetchOne(database, sql: "PRAGMA wal_checkpoint(TRUNCATE)") } }
         try? pool.close()
     }
 }

@@ -77,6 +77,29 @@ struct ReadSideIncrementalTests {
         try await ledger.close()
     }
 
+    @Test("issue 28 (bytes beside the journal): a ledger's close leaves the store's WAL empty, with reader connections open at the close (GRDB closes its read-only readers last, and SQLite's own cleanup runs only on a connection that can write)")
+    func closeLeavesTheWriteAheadLogEmpty() async throws {
+        let directory = try TemporaryDirectory("tally-store-wal")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        let ledger = try await Ledger.open(at: path, options: Self.options())
+        let (setup, commands) = Self.history(seed: 3, count: 200)
+        try await ledger.execute(setup)
+        for command in commands { _ = try? await ledger.execute(command) }
+        let store = try #require(await ledger.flushedStore())
+        let balances = try store.walletBalances()
+        #expect(!balances.isEmpty, "the control: a reader connection read the store")
+        let wal = Self.storeFile(path) + "-wal"
+        let before = try FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int ?? 0
+        #expect(before > 0, "the control: the commits are in the WAL before the close")
+        try await ledger.close()
+        let after = (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0
+        #expect(after == 0, "the WAL holds \(after) bytes after the close")
+        let reopened = try await Ledger.open(at: path, options: Self.options())
+        #expect(try #require(await reopened.flushedStore()).walletBalances() == balances, "the store reads the same after the close")
+        try await reopened.close()
+    }
+
     @Test("read side: an observation is recomputed only after a commit that modified a table it read (region tracking)")
     func observationRecomputedOnlyForItsTables() async throws {
         let directory = try TemporaryDirectory("tally-store-regions")

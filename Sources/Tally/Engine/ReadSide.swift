@@ -446,12 +446,13 @@ final class ReadSide: Sendable {
         inUse.withLock { _ in current.withLock({ $0 }).flatMap { try? Checkpoint.stored(in: $0) } }
     }
 
-    /// Closes the store (the ledger closed); nothing is written to it afterwards.
+    /// Closes the store (the ledger closed), its WAL copied in and emptied; nothing is written
+    /// to it afterwards.
     func close() {
         stale.withLock { $0 = true }
         inUse.withLock { _ in
             history.use(nil)
-            current.withLock { $0 }?.close()
+            current.withLock { $0 }?.close(checkpointing: true)
         }
     }
 }
