@@ -28,8 +28,9 @@ public final class LedgerStore: Sendable {
     /// 11: the checkpoint's tables (`history`, `checkpoint`): the checkpoint archive and the
     /// checkpoint files became the store's (a store of 10 is rebuilt by the writer's open).
     /// 12: ids are their 16 bytes, not their text (a store of 11 is rebuilt the same way, its
-    /// checkpoint with it).
-    static let schemaVersion = 12
+    /// checkpoint with it). 13: the touches of one key that a checkpoint writes are one
+    /// `history` row (the engine's `TouchRow`), not one row per touch.
+    static let schemaVersion = 13
 
     /// The database file.
     public let path: String

@@ -126,6 +126,84 @@ struct CheckpointArchiveTests {
         try await reopened.close()
     }
 
+    @Test("T5, issue 28 (bytes): the touches of one key a checkpoint writes are one history row (a wallet 200 transactions touch: one row, not 200); the first of them still blocks undoing the wallet's opening from the store's history, also after reopening, and the touches read back equal those folded")
+    func touchesOfOneKeyAreOneRowPerCheckpoint() async throws {
+        let directory = try TemporaryDirectory("tally-history-touches")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        var s = Scenario()
+        let setup = s.setup()
+        let ledger = try await Ledger.open(at: path, options: Self.options())
+        try await ledger.execute(setup)
+        var recorded: [Command] = []
+        for _ in 0..<200 {
+            recorded.append(s.command(.recordTransaction(s.ids.next(), s.expense(1_00))))
+            try await ledger.execute(recorded[recorded.count - 1])
+        }
+        let wallet = EntityKey.wallet(s.joint)
+        let folded = await ledger.state.history.touches(of: wallet)
+        #expect(folded.count > 200, "the control: the opening and every transaction touch the wallet (\(folded.count))")
+        try await ledger.checkpoint()
+        #expect(await ledger.state.history.touches(of: wallet) == folded, "read back from the store's history")
+        try await ledger.close()
+
+        let rows = try Self.historyRows(path, .touches)
+        let prefix = TouchRow.prefix(of: wallet)
+        #expect(rows.filter { $0.key.starts(with: prefix) && $0.key.count == prefix.count + 8 }.count == 1, "one row for the wallet's touches")
+        #expect(rows.count < 250, "a row per key touched, not per touch: \(rows.count) rows for \(200 * 4) touches or more")
+
+        let reopened = try await Ledger.open(at: path, options: Self.options())
+        #expect(await reopened.state.history.touches(of: wallet) == folded)
+        do {
+            try await reopened.execute(s.command(.undo(setup[2].commandID)))
+            Issue.record("undoing the opening of a wallet 200 transactions use was accepted")
+        } catch {
+            #expect(error.code == "undoBlocked" && error.message.contains("command \(recorded[0].commandID)"), "\(error)")
+        }
+        try await Self.expectEqualToReplay(reopened, at: path)
+        try await reopened.close()
+    }
+
+    @Test("T5, STYLE 7: a touch row that does not decode (no touches, a count past its bytes, touches out of order, a sequence number past the largest, trailing bytes, a short key) gives no touches and is recorded as a defect, never a crash; a valid row gives its touches back")
+    func malformedTouchRowsAreDefects() throws {
+        final class Recorder: ArchiveSource, @unchecked Sendable {
+            var failures: [String] = []
+            func value(space: UInt8, key: [UInt8]) -> [UInt8]? { nil }
+            func entries(space: UInt8, from lower: [UInt8]?, through upper: [UInt8]?) -> [(key: [UInt8], value: [UInt8])] { [] }
+            func failDecoding(_ reason: String) { failures.append(reason) }
+        }
+        var s = Scenario()
+        let chain: CommandID = s.ids.next()
+        let touches = [UInt64(5), 9, 4_000].map { CommandHistory.Touch(sequenceNumber: $0, tag: .transactionRecorded, chain: chain) }
+        let row = try #require(TouchRow.row(key: .wallet(s.joint), touches: touches.reversed()))
+        let valid = Recorder()
+        #expect(TouchRow.touches(key: row.key, value: row.value, reportingTo: valid) == touches)
+        #expect(valid.failures.isEmpty && TouchRow.entityKey(row.key, reportingTo: valid) == .wallet(s.joint))
+        #expect(TouchRow.row(key: .wallet(s.joint), touches: []) == nil)
+
+        func encoded(_ count: UInt64, _ distances: [UInt64], trailing: [UInt8] = []) -> [UInt8] {
+            var writer = BinaryWriter()
+            writer.writeVarUInt(count)
+            for distance in distances {
+                writer.writeVarUInt(distance)
+                writer.writeVarUInt(UInt64(EventTag.transactionRecorded.rawValue))
+                writer.write(chain)
+            }
+            return writer.bytes + trailing
+        }
+        let farKey = Array(row.key.dropLast(8)) + [UInt8](repeating: 0xFF, count: 8)
+        for (name, key, value) in [
+            ("no touches", row.key, encoded(0, [])), ("a count past its bytes", row.key, encoded(3, [0, 1])),
+            ("out of order", row.key, encoded(2, [0, 0])), ("a first distance", row.key, encoded(1, [1])),
+            ("past the largest sequence number", farKey, encoded(2, [0, 1])), ("trailing bytes", row.key, encoded(1, [0], trailing: [7])),
+            ("a short key", [UInt8](repeating: 0, count: 11), encoded(1, [0])),
+        ] {
+            let recorder = Recorder()
+            #expect(TouchRow.touches(key: key, value: value, reportingTo: recorder).isEmpty, "\(name)")
+            #expect(recorder.failures.count == 1, "\(name): \(recorder.failures)")
+        }
+    }
+
     @Test("a store without the checkpoint (removed, or the store file deleted) is never read: the open replays; a damaged history page (which the open does not read) refuses the first command that reads it and fails the ledger, and the reopen replays; undo then works and the next checkpoint is used")
     func missingOrDamagedHistoryMeansReplay() async throws {
         for damage in ["removed", "store deleted", "damaged"] {

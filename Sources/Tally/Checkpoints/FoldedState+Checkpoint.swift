@@ -211,6 +211,36 @@ enum CheckpointComparison {
         }
     }
 
+    /// One archived space of one store, read page by page (memory does not grow with the
+    /// history), as the entries compared: a touch row as its touches (``TouchRow/expanded(_:)``),
+    /// since how rows group them depends on when checkpoints fell.
+    private struct HistoryStream {
+        let store: LedgerStore
+        let space: ArchiveSpace
+        private var after: [UInt8]?
+        private var buffered: [(key: [UInt8], value: [UInt8])] = []
+        private var position = 0
+        private var exhausted = false
+
+        init(store: LedgerStore, space: ArchiveSpace) {
+            self.store = store
+            self.space = space
+        }
+
+        mutating func next() throws(StoreError) -> (key: [UInt8], value: [UInt8])? {
+            while position == buffered.count {
+                guard !exhausted else { return nil }
+                let page = try store.historyEntries(space: space.rawValue, after: after, limit: pageEntries)
+                exhausted = page.count < pageEntries
+                after = page.last?.key
+                buffered = space == .touches ? page.flatMap(TouchRow.expanded) : page
+                position = 0
+            }
+            defer { position += 1 }
+            return buffered[position]
+        }
+    }
+
     private static let writtenMeanwhileMessage = "a writer wrote the checkpoint after the audit had read the journal; audit again when the ledger is idle to compare one"
 
     private static let replacedMessage = "a writer replaced the checkpoint before the audit had compared it; audit again when the ledger is idle to compare one"
@@ -235,16 +265,16 @@ enum CheckpointComparison {
         } else {
             do throws(StoreError) {
                 for space in ArchiveSpace.allCases where differing == nil {
-                    var after: [UInt8]?
+                    var kept = HistoryStream(store: candidate.store, space: space)
+                    var replayed = HistoryStream(store: scratch, space: space)
                     while true {
-                        let kept = try candidate.store.historyEntries(space: space.rawValue, after: after, limit: pageEntries)
-                        let replayed = try scratch.historyEntries(space: space.rawValue, after: after, limit: pageEntries)
-                        guard kept.elementsEqual(replayed, by: { $0.key == $1.key && $0.value == $1.value }) else {
+                        let left = try kept.next()
+                        let right = try replayed.next()
+                        guard left?.key == right?.key, left?.value == right?.value else {
                             differing = "the history entries of \(space) differ (\(Self.holder(of: space)))"
                             break
                         }
-                        guard kept.count == pageEntries, let next = kept.last?.key else { break }
-                        after = next
+                        if left == nil { break }
                     }
                 }
             } catch {

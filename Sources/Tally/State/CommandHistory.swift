@@ -69,10 +69,9 @@ package struct CommandHistory: Sendable {
     package func touches(of key: EntityKey) -> [Touch] {
         var all: [UInt64: Touch] = [:]
         if let reader = entries.reader {
-            let row = TouchRow(key: key, sequenceNumber: 0)
-            for (bytes, value) in reader.entries(space: ArchiveSpace.touches.rawValue, from: row.lowerBound, through: row.upperBound) {
-                guard let touch = TouchRow.touch(key: bytes, value: value, reportingTo: reader) else { continue }
-                all[touch.sequenceNumber] = touch
+            let prefix = TouchRow.prefix(of: key)
+            for (bytes, value) in reader.entries(space: ArchiveSpace.touches.rawValue, from: TouchRow.lowerBound(prefix), through: TouchRow.upperBound(prefix)) {
+                for touch in TouchRow.touches(key: bytes, value: value, reportingTo: reader) { all[touch.sequenceNumber] = touch }
             }
         }
         for (sequenceNumber, touch) in recentTouches[key] ?? [:] { all[sequenceNumber] = touch }
@@ -112,11 +111,9 @@ package struct CommandHistory: Sendable {
     }
 
     /// What a checkpoint writes to the archive: the entries and touches since the last one,
-    /// encoded as they are read.
+    /// encoded as they are read (one row per key for its touches, ``TouchRow``).
     var archiveRows: some Sequence<ArchiveRow> {
-        let touchRows = recentTouches.lazy.flatMap { key, list in
-            list.values.lazy.map { touch in TouchRow(key: key, sequenceNumber: touch.sequenceNumber).row(for: touch) }
-        }
+        let touchRows = recentTouches.lazy.compactMap { key, list in TouchRow.row(key: key, touches: list.values) }
         return [AnySequence(entries.archiveRows), AnySequence(touchRows)].joined()
     }
 
@@ -142,9 +139,8 @@ package struct CommandHistory: Sendable {
         var all: [EntityKey: [UInt64: Touch]] = [:]
         if let reader = entries.reader {
             for (bytes, value) in reader.entries(space: ArchiveSpace.touches.rawValue) {
-                guard let key = TouchRow.entityKey(bytes, reportingTo: reader),
-                      let touch = TouchRow.touch(key: bytes, value: value, reportingTo: reader) else { continue }
-                all[key, default: [:]][touch.sequenceNumber] = touch
+                guard let key = TouchRow.entityKey(bytes, reportingTo: reader) else { continue }
+                for touch in TouchRow.touches(key: bytes, value: value, reportingTo: reader) { all[key, default: [:]][touch.sequenceNumber] = touch }
             }
         }
         for (key, list) in recentTouches {
@@ -186,29 +182,38 @@ extension CommandHistory: Equatable {
     }
 }
 
-/// One touch as an archive row: the key is the entity key's bytes behind their length (4
-/// bytes, big-endian), then the sequence number (8 bytes, big-endian), so that the touches of
-/// one entity are one key range, in sequence order.
-struct TouchRow {
-    var key: EntityKey
-    var sequenceNumber: UInt64
-
-    private var prefix: [UInt8] {
+/// The touches of one key that one checkpoint wrote, as one archive row: the key is the entity
+/// key's bytes behind their length (4 bytes, big-endian), then the sequence number of the first
+/// touch (8 bytes, big-endian), so that the touches of one entity are one key range, in sequence
+/// order; the value is their count, then each touch as the distance of its sequence number from
+/// the one before (varints), its event type and its chain. A key that thousands of events touch
+/// (a wallet, a category, the base currency) costs a row per checkpoint, not a row per event.
+enum TouchRow {
+    static func prefix(of key: EntityKey) -> [UInt8] {
         var writer = BinaryWriter()
         key.write(to: &writer)
         let length = UInt32(clamping: writer.bytes.count)
         return withUnsafeBytes(of: length.bigEndian, Array.init) + writer.bytes
     }
 
-    var lowerBound: [UInt8] { prefix + [UInt8](repeating: 0, count: 8) }
-    var upperBound: [UInt8] { prefix + [UInt8](repeating: 0xFF, count: 8) }
+    static func lowerBound(_ prefix: [UInt8]) -> [UInt8] { prefix + [UInt8](repeating: 0, count: 8) }
+    static func upperBound(_ prefix: [UInt8]) -> [UInt8] { prefix + [UInt8](repeating: 0xFF, count: 8) }
 
-    func row(for touch: CommandHistory.Touch) -> ArchiveRow {
+    /// The row of `touches` (of `key`), nil when there are none.
+    static func row(key: EntityKey, touches: some Sequence<CommandHistory.Touch>) -> ArchiveRow? {
+        let sorted = touches.sorted { $0.sequenceNumber < $1.sequenceNumber }
+        guard let first = sorted.first else { return nil }
         var value = BinaryWriter()
-        value.writeVarUInt(UInt64(touch.tag.rawValue))
-        value.write(touch.chain)
+        value.writeVarUInt(UInt64(sorted.count))
+        var previous = first.sequenceNumber
+        for touch in sorted {
+            value.writeVarUInt(touch.sequenceNumber - previous)
+            previous = touch.sequenceNumber
+            value.writeVarUInt(UInt64(touch.tag.rawValue))
+            value.write(touch.chain)
+        }
         return ArchiveRow(
-            space: ArchiveSpace.touches.rawValue, key: prefix + withUnsafeBytes(of: sequenceNumber.bigEndian, Array.init),
+            space: ArchiveSpace.touches.rawValue, key: prefix(of: key) + withUnsafeBytes(of: first.sequenceNumber.bigEndian, Array.init),
             value: value.bytes)
     }
 
@@ -226,16 +231,60 @@ struct TouchRow {
         }
     }
 
-    static func touch(key bytes: [UInt8], value: [UInt8], reportingTo reader: any ArchiveSource) -> CommandHistory.Touch? {
-        guard bytes.count >= 12 else { return invalid("a key of \(bytes.count) bytes", reader) }
-        let sequenceNumber = bytes.suffix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+    /// The touches of one row, in sequence order; none when it does not decode (recorded in
+    /// `reader`: the engine then refuses to write).
+    static func touches(key bytes: [UInt8], value: [UInt8], reportingTo reader: any ArchiveSource) -> [CommandHistory.Touch] {
+        do {
+            return try decode(key: bytes, value: value)
+        } catch {
+            return invalid(error.reason, reader) ?? []
+        }
+    }
+
+    /// A row as one entry per touch, each keyed as a row of that touch alone would be (the
+    /// entity's prefix, its sequence number), its value the event type and the chain; a row
+    /// that does not decode stays as it is. How rows group touches depends on when checkpoints
+    /// fell; what the audit compares is the touches.
+    static func expanded(_ row: (key: [UInt8], value: [UInt8])) -> [(key: [UInt8], value: [UInt8])] {
+        guard let touches = try? decode(key: row.key, value: row.value) else { return [row] }
+        let prefix = Array(row.key.dropLast(8))
+        return touches.map { touch in
+            var value = BinaryWriter()
+            value.writeVarUInt(UInt64(touch.tag.rawValue))
+            value.write(touch.chain)
+            return (prefix + withUnsafeBytes(of: touch.sequenceNumber.bigEndian, Array.init), value.bytes)
+        }
+    }
+
+    /// Why a row does not decode.
+    struct Defect: Error {
+        let reason: String
+    }
+
+    private static func decode(key bytes: [UInt8], value: [UInt8]) throws(Defect) -> [CommandHistory.Touch] {
+        guard bytes.count >= 12 else { throw Defect(reason: "a key of \(bytes.count) bytes") }
+        var sequenceNumber = bytes.suffix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         var binary = BinaryReader(value)
         do {
-            let touch = CommandHistory.Touch(sequenceNumber: sequenceNumber, tag: try EventTag.read(from: &binary), chain: try binary.read())
-            guard binary.remainingCount == 0 else { return invalid("trailing value bytes", reader) }
-            return touch
+            let count = try binary.readVarUInt()
+            // Each touch takes at least 18 bytes (two varints and a 16-byte chain).
+            guard count > 0, count <= UInt64(binary.remainingCount / 18) else { throw Defect(reason: "a count of \(count)") }
+            var touches: [CommandHistory.Touch] = []
+            touches.reserveCapacity(Int(count))
+            for index in 0..<count {
+                let distance = try binary.readVarUInt()
+                guard index == 0 ? distance == 0 : distance > 0 else { throw Defect(reason: "touches out of order") }
+                let (next, overflow) = sequenceNumber.addingReportingOverflow(distance)
+                guard !overflow else { throw Defect(reason: "a sequence number past the largest") }
+                sequenceNumber = next
+                touches.append(CommandHistory.Touch(sequenceNumber: sequenceNumber, tag: try EventTag.read(from: &binary), chain: try binary.read()))
+            }
+            guard binary.remainingCount == 0 else { throw Defect(reason: "trailing value bytes") }
+            return touches
+        } catch let defect as Defect {
+            throw defect
         } catch {
-            return invalid("\(error)", reader)
+            throw Defect(reason: "\(error)")
         }
     }
 
