@@ -167,26 +167,17 @@ public final class LedgerStore: Sendable {
         return modified
     }
 
-    /// Replaces every row with the read models' (a rebuild), in one transaction.
-    /// - Parameter progress: called with (rows written, rows in all) now and then.
-    public func replaceAll(
-        from snapshot: StoreSnapshot, coverage: StoreCoverage, progress: (Int, Int) -> Void = { _, _ in }
-    ) throws(StoreError) {
+    /// Replaces every row with the read models' (a rebuild from the state in memory), in one
+    /// transaction. (A rebuild from the journal streams through `commit` window by window.)
+    public func replaceAll(from snapshot: StoreSnapshot, coverage: StoreCoverage) throws(StoreError) {
         try write { database in
             for table in StoreSchema.historyTables + StoreSchema.liveTables { try database.execute(sql: "DELETE FROM \(table)") }
             let writer = StoreRowWriter(database: database, source: snapshot, digest: LiveDigest())
             let wallets = snapshot.readModels.wallets
-            let total = wallets.transactionIDs.count + wallets.transferIDs.count
-            var written = 0
-            for id in wallets.transactionIDs {
-                try writer.upsertTransaction(id)
-                written += 1
-                if written % 50_000 == 0 { progress(written, total) }
-            }
+            for id in wallets.transactionIDs { try writer.upsertTransaction(id) }
             for id in wallets.transferIDs { try writer.upsertTransfer(id) }
             try writer.updateLiveTables(people: nil, categories: nil)
             try writer.setCoverage(coverage)
-            progress(total, total)
         }
         try mergeSearchIndex()
     }

@@ -101,6 +101,11 @@ extension Ledger {
             let personalKeys = try PersonalKeyRing.load(
                 ledgerDirectory: directory, fileSystem: fileSystem, encryption: options.encryption)
             let reader = try Ledger.reader(of: journal)
+            /// The journal alone, folded from its start: the checkpoint is not used.
+            func foldWhole() throws(LedgerError) -> ReplayResult {
+                personalKeys.resetUnopened()
+                return try LedgerReplay.fold(reader, from: FoldedState(), through: reader.lastSequenceNumber, personalTexts: personalKeys)
+            }
             var (start, rejected): (FoldedState?, String?) = (nil, nil)
             if let store = opening.store {
                 (start, rejected) = try Checkpoint.usable(in: store, for: reader, keys: personalKeys, history: history)
@@ -112,9 +117,8 @@ extension Ledger {
                 // files of different moments) or a damaged page: the journal alone then.
                 history = StoreHistory(store: opening.store)
                 start = nil
-                personalKeys.resetUnopened()
                 rejected = "the checkpoint in \(LedgerDirectory.readSideStoreName): \(failed)"
-                replayed = try LedgerReplay.fold(reader, from: FoldedState(), through: reader.lastSequenceNumber, personalTexts: personalKeys)
+                replayed = try foldWhole()
             }
             var report = LedgerOpenReport(
                 checkpointSequenceNumber: start.map { $0.state.nextSequenceNumber - 1 },
@@ -131,8 +135,7 @@ extension Ledger {
             let checkpointPredatesForgetting = start.map { $0.state.nextSequenceNumber <= lastForgetting } ?? false
             if !keyed.isEmpty || checkpointPredatesForgetting {
                 try personalKeys.forget(keyed)
-                personalKeys.resetUnopened()
-                replayed = try LedgerReplay.fold(reader, from: FoldedState(), through: reader.lastSequenceNumber, personalTexts: personalKeys)
+                replayed = try foldWhole()
                 report.checkpointSequenceNumber = nil
                 report.eventsReplayed = replayed.lastSequenceNumber
                 report.forgettingCompleted = forgotten.subtracting(start?.state.forgottenPeople ?? []).union(keyed)
@@ -155,8 +158,7 @@ extension Ledger {
             if !readSide.hasStore, !folded.isResident {
                 // The store the checkpoint's history is in could not be kept (a failure that may
                 // pass, or a rebuild that failed): the journal alone, in memory.
-                personalKeys.resetUnopened()
-                let whole = try LedgerReplay.fold(reader, from: FoldedState(), through: reader.lastSequenceNumber, personalTexts: personalKeys)
+                let whole = try foldWhole()
                 folded = FoldedState(state: whole.state, chainValue: whole.chainValue)
                 report.rejectedCheckpoints.append("the checkpoint in \(LedgerDirectory.readSideStoreName): the store cannot be kept open (\(readSide.status))")
                 report.checkpointSequenceNumber = nil

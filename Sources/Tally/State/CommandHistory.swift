@@ -209,8 +209,7 @@ enum TouchRow {
         for touch in sorted {
             value.writeVarUInt(touch.sequenceNumber - previous)
             previous = touch.sequenceNumber
-            value.writeVarUInt(UInt64(touch.tag.rawValue))
-            value.write(touch.chain)
+            writeTypeAndChain(of: touch, to: &value)
         }
         return ArchiveRow(
             space: ArchiveSpace.touches.rawValue, key: prefix(of: key) + withUnsafeBytes(of: first.sequenceNumber.bigEndian, Array.init),
@@ -250,10 +249,15 @@ enum TouchRow {
         let prefix = Array(row.key.dropLast(8))
         return touches.map { touch in
             var value = BinaryWriter()
-            value.writeVarUInt(UInt64(touch.tag.rawValue))
-            value.write(touch.chain)
+            writeTypeAndChain(of: touch, to: &value)
             return (prefix + withUnsafeBytes(of: touch.sequenceNumber.bigEndian, Array.init), value.bytes)
         }
+    }
+
+    /// A touch's event type and chain, as a row lists them after its distance.
+    private static func writeTypeAndChain(of touch: CommandHistory.Touch, to writer: inout BinaryWriter) {
+        writer.writeVarUInt(UInt64(touch.tag.rawValue))
+        writer.write(touch.chain)
     }
 
     /// Why a row does not decode.
