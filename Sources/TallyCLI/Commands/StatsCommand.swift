@@ -54,7 +54,7 @@ struct StatsCommand: AsyncParsableCommand {
         if json {
             var storeBytesByObject = CanonicalJSON.null
             if let storeObjects {
-                storeBytesByObject = .object(Dictionary(uniqueKeysWithValues: storeObjects.map { ($0.name, CanonicalJSON.integer($0.bytes)) }))
+                storeBytesByObject = .object(Dictionary(storeObjects.map { ($0.name, CanonicalJSON.integer($0.bytes)) }, uniquingKeysWith: { first, _ in first }))
             }
             let object: CanonicalJSON = .object([
                 "events": .integer(Int64(history.eventCount)),
