@@ -321,6 +321,13 @@ public final class LedgerStore: Sendable {
         }
     }
 
+    /// The bytes of the store's pages (page count times page size, WAL not included): O(1).
+    public func pageBytes() throws(StoreError) -> Int64 {
+        try read { database in
+            (try Int64.fetchOne(database, sql: "PRAGMA page_count") ?? 0) * (try Int64.fetchOne(database, sql: "PRAGMA page_size") ?? 0)
+        }
+    }
+
     /// The bytes each table and index of the store takes on disk (its pages, SQLite's `dbstat`),
     /// largest first, with the unused pages as `(free pages)`: where the store's size comes
     /// from (`tally stats`). One read snapshot; O(pages).
@@ -338,7 +345,8 @@ public final class LedgerStore: Sendable {
     }
 
     /// Closes the database; later calls throw. The writer's close (`checkpointing`) leaves the
-    /// WAL empty (one attempt: a reader keeping it busy leaves it for the next open).
+    /// WAL empty (one attempt: a reader keeping it busy past the busy timeout leaves it for the
+    /// next open).
     public func close(checkpointing: Bool = false) { database.close(checkpointing: checkpointing) }
 
     private func truncateWriteAheadLog() throws(StoreError) { try database.truncateWriteAheadLog() }

@@ -188,7 +188,8 @@ struct SealedDatabase: Sendable {
     }
 
     /// Closes the database; later calls throw. With `checkpointing`, first copies the WAL into
-    /// the database and truncates it, once, without waiting for a reader that keeps it busy:
+    /// the database and truncates it, one attempt (a reader that keeps it busy is waited for no
+    /// longer than the busy timeout, then the WAL stays for the next open):
     /// GRDB closes a pool's writer before its read-only readers, and SQLite's own cleanup at the
     /// last close runs only on a connection that can write, so the WAL (megabytes after a big
     /// apply) would otherwise stay beside the file.

@@ -127,7 +127,7 @@ extension LedgerStore {
             } else if movement.source != .transaction, let transfer = byTransfer[movement.id] {
                 row = .transfer(transfer)
             } else {
-                throw .invalidRow(path: path, table: "transactions", reason: "\(movement.id) vanished while the page was read")
+                throw .invalidRow(path: path, table: "transactions", reason: "\(UUIDValue(bytes: movement.id)?.description ?? "an id") vanished while the page was read")
             }
             let currency = switch row {
             case .transaction(let transaction): transaction.transaction.amount.currency

@@ -164,6 +164,33 @@ struct CheckpointArchiveTests {
         try await reopened.close()
     }
 
+    @Test("T5, issue 28: a rebuild of the store after commands past the last checkpoint (tally rebuild after an open that replayed a tail) settles the states against the rebuilt store's checkpoint: the next checkpoint writes no touch beside the rebuild's rows, each touch is in one row, and an audit is clean")
+    func rebuildPastTheCheckpointLeavesEachTouchInOneRow() async throws {
+        let directory = try TemporaryDirectory("tally-history-rebuild-touches")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        var s = Scenario()
+        let ledger = try await Ledger.open(at: path, options: Self.options())
+        try await ledger.execute(s.setup())
+        for round in 0..<3 {
+            for _ in 0..<20 { try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(1_00)))) }
+            if round == 0 { try await ledger.checkpoint() }
+            if round == 1 { _ = try await ledger.rebuildReadSide() }
+        }
+        try await ledger.checkpoint()
+        try await Self.expectEqualToReplay(ledger, at: path)
+        try await ledger.close()
+
+        let prefix = TouchRow.prefix(of: .wallet(s.joint))
+        var listed: [UInt64] = []
+        for row in try Self.historyRows(path, .touches) where row.key.starts(with: prefix) && row.key.count == prefix.count + 8 {
+            listed += TouchRow.expanded(row).map { $0.key.suffix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } }
+        }
+        #expect(listed.count > 60 && listed.count == Set(listed).count, "each of the wallet's \(Set(listed).count) touches in one row (\(listed.count) listed)")
+        let audit = try LedgerAudit.audit(at: path)
+        #expect(audit.problems.filter { $0.code != "permissionsTooOpen" }.isEmpty, "\(audit.problems)")
+    }
+
     @Test("T5, STYLE 7: a touch row that does not decode (no touches, a count past its bytes, touches out of order, a sequence number past the largest, trailing bytes, a short key) gives no touches and is recorded as a defect, never a crash; a valid row gives its touches back")
     func malformedTouchRowsAreDefects() throws {
         final class Recorder: ArchiveSource, @unchecked Sendable {

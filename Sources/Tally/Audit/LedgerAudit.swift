@@ -67,10 +67,11 @@ public enum LedgerAudit {
         // and a checkpoint is written, only what the journal holds already.
         let live = ReadSideComparison.live(directory: directory, encryption: encryption, fileSystem: fileSystem)
         let reader: JournalReader
+        let evidence: JournalEvidence?
         do {
             // The verifier listed the damage; the prefix before it is still folded and checked,
             // and a journal shorter than the checkpoint or key store prove is a problem too.
-            let evidence = LedgerEvidence.gather(directory: directory, encryption: encryption, fileSystem: fileSystem, keys: keys)
+            evidence = LedgerEvidence.gather(directory: directory, encryption: encryption, fileSystem: fileSystem, keys: keys)
             reader = try JournalReader.open(
                 at: journalPath, fileSystem: fileSystem, encryption: encryption, evidence: evidence, allowingDamage: true)
         } catch {
@@ -91,7 +92,8 @@ public enum LedgerAudit {
         }
         try foldComparing(
             reader, live: live,
-            checkpoint: CheckpointComparison.candidate(directory: directory, encryption: encryption, fileSystem: fileSystem, reader: reader),
+            checkpoint: CheckpointComparison.candidate(
+                directory: directory, encryption: encryption, fileSystem: fileSystem, reader: reader, evidence: evidence),
             keys: keys, forgottenMeanwhile: forgottenMeanwhile, encryption: encryption, fileSystem: fileSystem, window: window,
             into: &report)
         for (person, count) in (keys?.unopened ?? [:]).sorted(by: { $0.key < $1.key }) {

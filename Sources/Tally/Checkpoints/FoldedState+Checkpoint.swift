@@ -180,16 +180,19 @@ enum CheckpointComparison {
 
     /// The checkpoint of the store at `directory` (read before the journal, so that the journal
     /// holds what it covers), checked against `reader`'s journal.
-    static func candidate(directory: FilePath, encryption: JournalEncryption?, fileSystem: any FileSystem, reader: JournalReader) -> Found {
+    static func candidate(
+        directory: FilePath, encryption: JournalEncryption?, fileSystem: any FileSystem, reader: JournalReader, evidence: JournalEvidence?
+    ) -> Found {
         guard let store = ReadSide.existingStore(in: directory, encryption: encryption, fileSystem: fileSystem) else { return .settled(.none) }
         do throws(CheckpointDefect) {
             guard let checkpoint = try Checkpoint.stored(in: store) else {
                 store.close()
                 return .settled(.none)
             }
-            // Beyond the journal the audit opened: written by a writer since (one already there
-            // was the evidence the journal's open checked, which reports a journal shorter than it).
-            guard checkpoint.sequenceNumber <= reader.lastSequenceNumber else {
+            // Beyond the journal the audit opened and beyond the evidence read before it: written
+            // by a writer since. (One that was there is beyond a damaged or cut journal: the
+            // journal's open reported the missing records, and it is unreadable, as below.)
+            guard checkpoint.sequenceNumber <= max(reader.lastSequenceNumber, evidence?.lastSequenceNumber ?? 0) else {
                 store.close()
                 return .settled(.notCompared(writtenMeanwhileMessage))
             }

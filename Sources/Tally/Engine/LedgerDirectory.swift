@@ -223,12 +223,16 @@ public struct LedgerDirectory: Sendable, Hashable, CustomStringConvertible {
         return store.flatMap { try? Checkpoint.stored(in: $0) }?.sequenceNumber
     }
 
-    /// The bytes each table and index of the read-side store takes, largest first (SQLite's
-    /// page sizes); nil when there is no store or it cannot be read (another key, damage).
-    public func storeBytesByObject(encryption: JournalEncryption? = nil, fileSystem: any FileSystem = PosixFileSystem()) -> [(name: String, bytes: Int64)]? {
-        let store = ReadSide.existingStore(in: path, encryption: encryption, fileSystem: fileSystem)
-        defer { store?.close() }
-        return store.flatMap { try? $0.bytesByObject() }
+    /// The read-side store's bytes (its pages) and, with `byObject`, what each table and index
+    /// takes, largest first (SQLite's `dbstat`: reads every page); nil when there is no store or
+    /// it cannot be read (another key, damage).
+    public func storeBytes(
+        byObject: Bool, encryption: JournalEncryption? = nil, fileSystem: any FileSystem = PosixFileSystem()
+    ) -> (total: Int64, objects: [(name: String, bytes: Int64)]?)? {
+        guard let store = ReadSide.existingStore(in: path, encryption: encryption, fileSystem: fileSystem) else { return nil }
+        defer { store.close() }
+        guard let total = try? store.pageBytes() else { return nil }
+        return (total, byObject ? try? store.bytesByObject() : nil)
     }
 
     /// Whether a ledger lives here: its journal folder exists.

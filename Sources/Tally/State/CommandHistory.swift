@@ -43,7 +43,7 @@ package struct CommandHistory: Sendable {
     /// Entries by command id (resident since the last checkpoint, archived before).
     private(set) var entries = ArchivedMap<CommandID, Entry>(space: .commandEntries)
     /// Events touching each key since the last checkpoint; older ones are in the archive, one
-    /// row per (key, event) (``TouchRow``).
+    /// row per key and checkpoint (``TouchRow``).
     private(set) var recentTouches: TreeDictionary<EntityKey, TreeDictionary<UInt64, Touch>> = [:]
 
     /// Creates an empty history.

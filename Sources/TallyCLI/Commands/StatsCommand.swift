@@ -15,7 +15,7 @@ struct StatsCommand: AsyncParsableCommand {
     @OptionGroup var location: LedgerLocation
     @OptionGroup var key: KeyOptions
     @OptionGroup var damage: DamageOption
-    @Flag(help: "List the read-side store's bytes by table and index.") var store = false
+    @Flag(help: "List the read-side store's bytes by table and index (reads every page).") var store = false
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
@@ -49,8 +49,9 @@ struct StatsCommand: AsyncParsableCommand {
         let ratioPercent = raw == 0 ? 100 : Int((Double(stored) / Double(raw) * 100).rounded())
         let checkpoint = layout.checkpointSequenceNumber(encryption: encryption)
         let age = checkpoint.map { history.lastSequenceNumber - min($0, history.lastSequenceNumber) }
-        let storeObjects = layout.storeBytesByObject(encryption: encryption)
-        let storeBytes = storeObjects?.reduce(Int64(0)) { $0 + $1.bytes }
+        let storeSizes = layout.storeBytes(byObject: store, encryption: encryption)
+        let storeBytes = storeSizes?.total
+        let storeObjects = storeSizes?.objects
         if json {
             var storeBytesByObject = CanonicalJSON.null
             if let storeObjects {
@@ -81,11 +82,11 @@ struct StatsCommand: AsyncParsableCommand {
         try Terminal.line("Segments: \(segmentFiles.count), frames: \(frames), bytes on disk: \(bytesOnDisk)")
         try Terminal.line("Payload: \(raw) bytes raw, \(stored) stored (\(ratioPercent)% of raw)")
         try Terminal.line("Checkpoint: " + (age.map { "\($0) events behind the journal" } ?? "none"))
-        guard let storeObjects, let storeBytes else {
+        guard let storeBytes else {
             try Terminal.line("Store: none readable (tally rebuild makes one)")
             return
         }
-        guard store else {
+        guard let storeObjects else {
             try Terminal.line("Store: \(storeBytes) bytes in its pages (by table and index: tally stats --store)")
             return
         }
