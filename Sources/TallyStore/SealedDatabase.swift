@@ -176,15 +176,19 @@ struct SealedDatabase: Sendable {
     /// failing: that is retried, then reported as an error.
     func truncateWriteAheadLog() throws(StoreError) {
         for _ in 0..<50 {
-            let busy = try run { database in
-                try Row.fetchOne(database, sql: "PRAGMA wal_checkpoint(TRUNCATE)").map { (row: Row) -> Bool in
-                    (try row.decode(Int64.self, atIndex: 0)) != 0
-                } ?? true
-            }
-            if !busy { return }
+            if try !checkpointWriteAheadLog() { return }
             usleep(2_000)
         }
         throw .database(path: path, message: "the WAL could not be truncated: a reader kept it busy")
+    }
+
+    /// One `wal_checkpoint(TRUNCATE)`: whether a reader kept it busy.
+    private func checkpointWriteAheadLog() throws(StoreError) -> Bool {
+        try run { database in
+            try Row.fetchOne(database, sql: "PRAGMA wal_checkpoint(TRUNCATE)").map { (row: Row) -> Bool in
+                (try row.decode(Int64.self, atIndex: 0)) != 0
+            } ?? true
+        }
     }
 
     /// Closes the database; later calls throw. With `checkpointing`, first copies the WAL into
@@ -194,7 +198,7 @@ struct SealedDatabase: Sendable {
     /// last close runs only on a connection that can write, so the WAL (megabytes after a big
     /// apply) would otherwise stay beside the file.
     func close(checkpointing: Bool = false) {
-        if checkpointing { _ = try? run { database in try Row.fetchOne(database, sql: "PRAGMA wal_checkpoint(TRUNCATE)") } }
+        if checkpointing { _ = try? checkpointWriteAheadLog() }
         try? pool.close()
     }
 }

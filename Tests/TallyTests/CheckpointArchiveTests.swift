@@ -25,6 +25,12 @@ struct CheckpointArchiveTests {
         try StoredCheckpoints.withStore(at: ledger) { try $0.historyEntries(space: space.rawValue, from: nil, through: nil) }
     }
 
+    /// The touch rows of `key` in the store of the (closed) ledger at `ledger`.
+    static func touchRows(_ ledger: FilePath, of key: EntityKey) throws -> [(key: [UInt8], value: [UInt8])] {
+        let prefix = TouchRow.prefix(of: key)
+        return try historyRows(ledger, .touches).filter { $0.key.starts(with: prefix) && $0.key.count == prefix.count + 8 }
+    }
+
     /// Damages, behind SQLite's back, the page at the root of the store's `history` table (a
     /// single page for a short history: every history read needs it), after the WAL was
     /// checkpointed into the database file. The ledger at `ledger` is closed.
@@ -148,8 +154,7 @@ struct CheckpointArchiveTests {
         try await ledger.close()
 
         let rows = try Self.historyRows(path, .touches)
-        let prefix = TouchRow.prefix(of: wallet)
-        #expect(rows.filter { $0.key.starts(with: prefix) && $0.key.count == prefix.count + 8 }.count == 1, "one row for the wallet's touches")
+        #expect(try Self.touchRows(path, of: wallet).count == 1, "one row for the wallet's touches")
         #expect(rows.count < 250, "a row per key touched, not per touch: \(rows.count) rows for \(200 * 4) touches or more")
 
         let reopened = try await Ledger.open(at: path, options: Self.options())
@@ -181,9 +186,8 @@ struct CheckpointArchiveTests {
         try await Self.expectEqualToReplay(ledger, at: path)
         try await ledger.close()
 
-        let prefix = TouchRow.prefix(of: .wallet(s.joint))
         var listed: [UInt64] = []
-        for row in try Self.historyRows(path, .touches) where row.key.starts(with: prefix) && row.key.count == prefix.count + 8 {
+        for row in try Self.touchRows(path, of: .wallet(s.joint)) {
             listed += TouchRow.expanded(row).map { $0.key.suffix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } }
         }
         #expect(listed.count > 60 && listed.count == Set(listed).count, "each of the wallet's \(Set(listed).count) touches in one row (\(listed.count) listed)")

@@ -57,7 +57,9 @@ extension Ledger {
             // interval writes one again.
             if written.storeGeneration == readSide.storeGeneration {
                 checkpointedSequenceNumber = max(checkpointedSequenceNumber, written.sequenceNumber)
-                settleArchivedHistory(written: job)
+                if job.folded.state.lastForgettingSequenceNumber == current.lastForgettingSequenceNumber {
+                    settleArchivedHistory(written: job.folded.state, at: job.sequenceNumber)
+                }
             }
         case .success(nil): break
         case .failure: if countsFailure { checkpointFailures += 1 }
@@ -68,13 +70,14 @@ extension Ledger {
         }
     }
 
-    /// After `job`'s checkpoint wrote the command history to the archive: the states in memory
-    /// keep only what changed since, and read the rest from the archive as of that checkpoint.
-    /// Skipped when a forgetting rebuilt the state since the snapshot (its rows are gone).
-    func settleArchivedHistory(written job: CheckpointWriter.Job) {
-        guard job.folded.state.lastForgettingSequenceNumber == current.lastForgettingSequenceNumber else { return }
-        storeHistory.advance(to: job.sequenceNumber)
-        current.settle(written: job.folded.state, reader: storeHistory)
+    /// After a checkpoint at `sequenceNumber` wrote `written` (the state as of then) to the
+    /// store's history (a checkpoint, or a rebuilt store's): the states in memory keep only
+    /// what changed since, and read the rest from the store as of that checkpoint. A
+    /// checkpoint's snapshot taken before a forgetting rebuilt the state is not settled against
+    /// (its rows are gone): the caller checks.
+    func settleArchivedHistory(written: LedgerState, at sequenceNumber: UInt64) {
+        storeHistory.advance(to: sequenceNumber)
+        current.settle(written: written, reader: storeHistory)
         refoldHead()
     }
 

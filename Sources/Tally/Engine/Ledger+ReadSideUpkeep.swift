@@ -136,14 +136,11 @@ extension Ledger {
             }
             return coverage
         }
-        storeHistory.advance(to: last)  // the new store's rows are as of the journal's end or earlier
         // The new store holds every key's history as of `last` with a checkpoint there: the
         // states keep only what changes from now on, as after a checkpoint (else the next one
         // writes the touches since the old checkpoint a second time, grouped otherwise).
         checkpointedSequenceNumber = max(checkpointedSequenceNumber, last)
-        let written = current
-        current.settle(written: written, reader: storeHistory)
-        refoldHead()
+        settleArchivedHistory(written: current, at: last)
         unstoredChanges = StoreChanges()
         refreshObservations()
         return counts
