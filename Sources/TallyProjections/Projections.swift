@@ -65,16 +65,19 @@ public struct Projections: Hashable, Sendable {
         budgets.apply(event, sequenceNumber: sequenceNumber, before: before)
         goals.apply(event, sequenceNumber: sequenceNumber, wallets: wallets)
         if case .categoryDeleted(let deleted) = event.payload, let target = deleted.reassignedTo {
-            moveTransactions(from: deleted.categoryID, to: target)  // after the budgets noted what moves out of closed periods
+            moveTransactions(from: deleted.categoryID, to: target, at: sequenceNumber)  // after the budgets noted what moves out of closed periods
         }
         lastSequenceNumber = sequenceNumber
     }
 
     /// C3: a category deleted with a reassignment target moves its transactions there (the
     /// category's range of ``categoryMembers``: O(its transactions)).
-    private mutating func moveTransactions(from source: CategoryID, to target: CategoryID) {
+    private mutating func moveTransactions(from source: CategoryID, to target: CategoryID, at sequenceNumber: UInt64) {
         for id in categoryMembers.transactionIDs(in: source) {
-            transactions.update(id) { $0.details.categoryID = target }
+            transactions.update(id) {
+                $0.details.categoryID = target
+                $0.lastChanged = sequenceNumber
+            }
             categoryMembers.move(id, from: source, to: target)
         }
     }
@@ -101,11 +104,18 @@ public struct Projections: Hashable, Sendable {
             transactions.update(id) {
                 $0.details = edited.details
                 $0.splitWith = edited.splitWith
+                $0.lastChanged = sequenceNumber
             }
         case .transactionDeleted:
-            transactions.update(id) { $0.isLive = false }
+            transactions.update(id) {
+                $0.isLive = false
+                $0.lastChanged = sequenceNumber
+            }
         case .transactionRestored:
-            transactions.update(id) { $0.isLive = true }
+            transactions.update(id) {
+                $0.isLive = true
+                $0.lastChanged = sequenceNumber
+            }
         default:
             break
         }

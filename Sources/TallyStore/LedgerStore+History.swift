@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Synchronization
+import TallyModel
 import TallyProjections
 
 /// The checkpoint, in the store (Docs/Engine.md "Checkpoints in the store"): what the engine does not keep
@@ -18,7 +19,11 @@ extension LedgerStore {
     ///   history in memory): what the table held before goes first.
     public func writeCheckpoint(_ rows: some Sequence<ArchiveRow>, version: UInt64, replacingAll: Bool, state: [UInt8]?) throws(StoreError) {
         try database.write { database in
-            if replacingAll { try database.execute(sql: "DELETE FROM history") }
+            // The records a commit kept for the previous checkpoint's state go with it.
+            try database.execute(
+                sql: replacingAll ? "DELETE FROM history" : "DELETE FROM history WHERE space = ?",
+                arguments: replacingAll ? [] : [Int64(ArchiveSpace.transactions.rawValue)])
+            try database.execute(sql: "INSERT OR REPLACE INTO history_version (id, version) VALUES (1, ?)", arguments: [Int64(bitPattern: version)])
             let insert = try database.cachedStatement(sql: "INSERT OR REPLACE INTO history (space, key, value, version) VALUES (?, ?, ?, ?)")
             let version = Int64(bitPattern: version)
             for row in rows {
@@ -56,9 +61,10 @@ extension LedgerStore {
     public func removeCheckpoint() throws(StoreError) {
         try database.write { database in
             try database.execute(sql: "DELETE FROM history")
+            try database.execute(sql: "DELETE FROM history_version")
             try database.execute(sql: "DELETE FROM checkpoint")
         }
-        try database.truncateWriteAheadLog()
+        try truncateWriteAheadLog()
     }
 
     /// The history value of `key` in `space`, or nil.
@@ -66,6 +72,7 @@ extension LedgerStore {
     ///   wrote is refused (``StoreError/invalidRow(path:table:reason:)``), never read as the
     ///   key's value then (files of different moments put together, a rolled-back page).
     public func historyValue(space: UInt8, key: [UInt8], asOf sequenceNumber: UInt64 = .max) throws(StoreError) -> [UInt8]? {
+        if space == ArchiveSpace.transactions.rawValue { return try transactionRecord(key: key, asOf: sequenceNumber)?.archiveBytes }
         let row = try database.readOneStatement { database in
             let statement = try database.cachedStatement(sql: "SELECT value, version FROM history WHERE space = ? AND key = ?")
             return try Row.fetchOne(statement, arguments: [Int64(space), Data(key)])
@@ -79,6 +86,7 @@ extension LedgerStore {
     public func historyEntries(
         space: UInt8, from lower: [UInt8]?, through upper: [UInt8]?, asOf sequenceNumber: UInt64 = .max
     ) throws(StoreError) -> [(key: [UInt8], value: [UInt8])] {
+        if space == ArchiveSpace.transactions.rawValue { return try transactionRecords(from: lower, through: upper, asOf: sequenceNumber) }
         guard let lower, let upper else { return try historyEntries(space: space, where: "", [], limit: nil, asOf: sequenceNumber) }
         return try historyEntries(space: space, where: " AND key BETWEEN ? AND ?", [Data(lower), Data(upper)], limit: nil, asOf: sequenceNumber)
     }
@@ -106,6 +114,76 @@ extension LedgerStore {
         return entries
     }
 
+    /// The transaction book's record of `key` (a transaction id's archive bytes) as a state
+    /// settled at the checkpoint `sequenceNumber` reads it: its rows when their last change is
+    /// not after it; else the record the first later commit kept in `history` (space 8); absent
+    /// when it was recorded after it.
+    /// - Throws: ``StoreError/invalidRow(path:table:reason:)`` for a key that is no id, rows the
+    ///   model refuses, or a row changed after `sequenceNumber` without its record kept (files of
+    ///   different moments).
+    package func transactionRecord(key: [UInt8], asOf sequenceNumber: UInt64) throws(StoreError) -> TransactionRecord? {
+        var binary = BinaryReader(key)
+        guard let id = try? binary.read(TransactionID.self), binary.remainingCount == 0 else {
+            throw .invalidRow(path: path, table: "history", reason: "a transaction key of \(key.count) bytes")
+        }
+        return try database.read { database in
+            try Self.transactionRecord(id.storeValue, key: key, asOf: sequenceNumber, in: database, path: self.path, strict: true)
+        }
+    }
+
+    /// - Parameter strict: a row changed after `sequenceNumber` with no record kept as of it is
+    ///   an error; else it is passed over (a range read: such a key is one the reading state
+    ///   holds in memory, changed after a checkpoint it has not settled against yet).
+    private static func transactionRecord(
+        _ id: Data, key: [UInt8], asOf sequenceNumber: UInt64, in database: Database, path: String, strict: Bool
+    ) throws -> TransactionRecord? {
+        guard let record = try StoreTransactionRecord.read(key: id, in: database, path: path) else { return nil }
+        if record.lastChanged <= sequenceNumber { return record }
+        let kept = try Row.fetchOne(
+            database.cachedStatement(sql: "SELECT value, version FROM history WHERE space = ? AND key = ?"),
+            arguments: [Int64(ArchiveSpace.transactions.rawValue), Data(key)])
+        if let kept {
+            let reader = StoreRowReader(path: path, table: "history")
+            let version = try reader.sequenceNumber(kept, "version")
+            guard version == sequenceNumber else {
+                if !strict { return nil }
+                throw StoreError.invalidRow(path: path, table: "history", reason: "a transaction's record kept as of \(version), read as of \(sequenceNumber) (files of different moments)")
+            }
+            var binary = BinaryReader([UInt8](try reader.column(kept, "value", as: Data.self)))
+            do {
+                let value = try TransactionRecord(from: &binary)
+                guard binary.remainingCount == 0 else { throw EventCodecError.invalidValue(field: "history", reason: "trailing bytes", offset: binary.offset) }
+                return value
+            } catch {
+                throw StoreError.invalidRow(path: path, table: "history", reason: "a transaction's record kept as of \(version): \(error)")
+            }
+        }
+        guard record.sequenceNumber > sequenceNumber || !strict else {
+            throw StoreError.invalidRow(
+                path: path, table: "transactions",
+                reason: "a row changed at \(record.lastChanged), after the checkpoint at \(sequenceNumber), without its record as of it (files of different moments)")
+        }
+        return nil
+    }
+
+    /// Every record of the transaction book with a key in `lower...upper` (all when nil), in
+    /// key order, as of `sequenceNumber` (``transactionRecord(key:asOf:)``).
+    private func transactionRecords(from lower: [UInt8]?, through upper: [UInt8]?, asOf sequenceNumber: UInt64) throws(StoreError) -> [(key: [UInt8], value: [UInt8])] {
+        try database.read { database in
+            let ids = try Data.fetchAll(database, sql: "SELECT transaction_id FROM transactions ORDER BY transaction_id")
+            var entries: [(key: [UInt8], value: [UInt8])] = []
+            for id in ids {
+                let transactionID: TransactionID = try StoreRowReader(path: self.path, table: "transactions").id(id, column: "transaction_id")
+                let key = transactionID.archiveBytes
+                if let lower, key.lexicographicallyPrecedes(lower) { continue }
+                if let upper, upper.lexicographicallyPrecedes(key) { continue }
+                guard let record = try Self.transactionRecord(id, key: key, asOf: sequenceNumber, in: database, path: self.path, strict: false) else { continue }
+                entries.append((key, record.archiveBytes))
+            }
+            return entries
+        }
+    }
+
     /// A history row's value, when the checkpoint that wrote it is not after `sequenceNumber`.
     private func checked(_ row: Row, space: UInt8, asOf sequenceNumber: UInt64) throws(StoreError) -> (value: [UInt8], version: UInt64) {
         let reader = StoreRowReader(path: path, table: "history")
@@ -129,7 +207,9 @@ extension LedgerStore {
         // in the copy or not at all.
         try other.database.read { source in
             let state = try Data.fetchOne(source, sql: "SELECT state FROM checkpoint WHERE id = 1")
+            let version = try Int64.fetchOne(source, sql: "SELECT version FROM history_version WHERE id = 1")
             try target.write { database in
+                if let version { try database.execute(sql: "INSERT OR REPLACE INTO history_version (id, version) VALUES (1, ?)", arguments: [version]) }
                 let insert = try database.cachedStatement(sql: "INSERT OR REPLACE INTO history (space, key, value, version) VALUES (?, ?, ?, ?)")
                 var after: (space: Int64, key: Data) = (-1, Data())
                 while true {
@@ -193,7 +273,10 @@ public final class StoreHistory: ArchiveSource {
     /// A range may hold rows a checkpoint not settled yet wrote: they are of keys the states
     /// hold in memory, which replace them (`ArchivedMap.entries`), so they are not refused here.
     public func entries(space: UInt8, from lower: [UInt8]? = nil, through upper: [UInt8]? = nil) -> [(key: [UInt8], value: [UInt8])] {
-        reading([]) { store, _ throws(StoreError) in try store.historyEntries(space: space, from: lower, through: upper) }
+        reading([]) { store, asOf throws(StoreError) in
+            // The transaction book's rows change with every commit: read as of the states' checkpoint.
+            try store.historyEntries(space: space, from: lower, through: upper, asOf: space == ArchiveSpace.transactions.rawValue ? asOf : .max)
+        }
     }
 
     /// Copies the checkpoint and history of the store read now into `built` (its replacement).

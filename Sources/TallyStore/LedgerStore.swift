@@ -29,8 +29,11 @@ public final class LedgerStore: Sendable {
     /// checkpoint files became the store's (a store of 10 is rebuilt by the writer's open).
     /// 12: ids are their 16 bytes, not their text (a store of 11 is rebuilt the same way, its
     /// checkpoint with it). 13: the touches of one key that a checkpoint writes are one
-    /// `history` row (the engine's `TouchRow`), not one row per touch.
-    static let schemaVersion = 13
+    /// `history` row (the engine's `TouchRow`), not one row per touch. 14: the transaction
+    /// book is the `transactions` table (with each record's last change and split rule, tags
+    /// by position), not `history` rows; `history_version`; the epoch of the main file and its
+    /// WAL (`store_epoch`, `coverage.epoch`).
+    static let schemaVersion = 14
 
     /// The database file.
     public let path: String
@@ -54,11 +57,23 @@ public final class LedgerStore: Sendable {
     /// - Throws: ``StoreError/database(path:message:)`` when SQLite refuses the file (a wrong
     ///   key or a damaged page included), ``StoreError/unsupportedSchema(path:version:)`` for a
     ///   store of another schema.
+    ///   ``StoreError/damaged(path:message:)`` for a main file and a WAL of different moments
+    ///   (``renewEpoch()``).
     public init(path: String, key: SymmetricKey = LedgerStore.integrityKey) throws(StoreError) {
         self.path = path
+        // The WAL is copied into the main file only by this type (``copyWriteAheadLog()``),
+        // which renews the epoch first.
         database = try SealedDatabase(
-            path: path, key: key, pragmas: "PRAGMA synchronous = \(Self.synchronous); PRAGMA secure_delete = ON", schema: "read-side store", schemaVersion: Self.schemaVersion,
+            path: path, key: key, pragmas: "PRAGMA synchronous = \(Self.synchronous); PRAGMA secure_delete = ON; PRAGMA wal_autocheckpoint = 0",
+            schema: "read-side store", schemaVersion: Self.schemaVersion,
             create: { database in try StoreSchema.create(in: database) })
+        let sameMoment = try database.read { database in
+            try Bool.fetchOne(database, sql: "SELECT c.epoch = e.epoch FROM coverage c, store_epoch e WHERE c.id = 1 AND e.id = 1")
+        }
+        if sameMoment == false {
+            database.close()
+            throw .damaged(path: path, message: "its main file and its WAL are of different moments (the last commit saw another epoch than the file holds)")
+        }
     }
 
     /// How commits are synced (WAL with `NORMAL`: see the type's documentation).
@@ -163,7 +178,11 @@ public final class LedgerStore: Sendable {
             try writer.setCoverage(coverage)
             modified = writer.modifiedTables
         }
-        if changes.forgetsPeople { try truncateWriteAheadLog() }
+        if changes.forgetsPeople {
+            try truncateWriteAheadLog()
+        } else {
+            copyWriteAheadLogWhenLarge()
+        }
         return modified
     }
 
@@ -347,9 +366,43 @@ public final class LedgerStore: Sendable {
     /// Closes the database; later calls throw. The writer's close (`checkpointing`) leaves the
     /// WAL empty (one attempt: a reader keeping it busy past the busy timeout leaves it for the
     /// next open).
-    public func close(checkpointing: Bool = false) { database.close(checkpointing: checkpointing) }
+    public func close(checkpointing: Bool = false) {
+        if checkpointing { try? renewEpoch() }
+        database.close(checkpointing: checkpointing)
+    }
 
-    private func truncateWriteAheadLog() throws(StoreError) { try database.truncateWriteAheadLog() }
+    /// Copies the WAL into the main file and empties it, its epoch renewed first.
+    func truncateWriteAheadLog() throws(StoreError) {
+        try renewEpoch()
+        try database.truncateWriteAheadLog()
+    }
+
+    /// A new epoch (`store_epoch`), written with the coverage row that records it, before the
+    /// WAL is copied into the main file: every commit after it records the new one, so a WAL
+    /// written on this main file and a main file of another moment never pair unnoticed.
+    private func renewEpoch() throws(StoreError) {
+        try write { database in
+            try database.execute(sql: "UPDATE store_epoch SET epoch = randomblob(16) WHERE id = 1")
+            try database.execute(sql: "UPDATE coverage SET epoch = (SELECT epoch FROM store_epoch WHERE id = 1) WHERE id = 1")
+        }
+    }
+
+    /// The WAL size past which a commit copies it into the main file (SQLite's own automatic
+    /// copy is off: it would not renew the epoch).
+    private static let writeAheadLogBytesMax = 8 << 20
+
+    /// After a commit: copies a WAL grown past ``writeAheadLogBytesMax`` into the main file (one
+    /// attempt; a reader keeping it busy leaves it for the next commit).
+    private func copyWriteAheadLogWhenLarge() {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+        guard size > Self.writeAheadLogBytesMax else { return }
+        do throws(StoreError) {
+            try renewEpoch()
+            _ = try database.checkpointWriteAheadLog()
+        } catch {
+            return
+        }
+    }
 
     private func write(_ body: (Database) throws -> Void) throws(StoreError) { try database.write(body) }
 

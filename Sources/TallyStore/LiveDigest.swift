@@ -150,8 +150,13 @@ struct LiveDigest: Equatable, Sendable {
 
     /// The digest of every row of `table`, in any order: streamed, O(rows).
     static func of(_ table: String, in database: Database) throws -> LiveDigest {
-        // A virtual (FTS5) table's rowid is not among its columns.
-        let columns = table == "transaction_search" ? "rowid, *" : "*"
+        // A virtual (FTS5) table's rowid is not among its columns; the coverage row's epoch is
+        // of the file (a random value), not of the history.
+        let columns = switch table {
+        case "transaction_search": "rowid, *"
+        case "coverage": "id, sequence, chain, live_digest"
+        default: "*"
+        }
         var digest = LiveDigest()
         let rows = try Row.fetchCursor(database, sql: "SELECT \(columns) FROM \(table)")
         while let row = try rows.next() { digest.add(row, of: table) }

@@ -183,7 +183,7 @@ struct SealedDatabase: Sendable {
     }
 
     /// One `wal_checkpoint(TRUNCATE)`: whether a reader kept it busy.
-    private func checkpointWriteAheadLog() throws(StoreError) -> Bool {
+    func checkpointWriteAheadLog() throws(StoreError) -> Bool {
         try run { database in
             try Row.fetchOne(database, sql: "PRAGMA wal_checkpoint(TRUNCATE)").map { (row: Row) -> Bool in
                 (try row.decode(Int64.self, atIndex: 0)) != 0

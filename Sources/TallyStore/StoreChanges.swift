@@ -44,8 +44,8 @@ public struct StoreChanges: Sendable, Equatable {
         eventCount += later.eventCount
     }
 
-    /// Adds the changes of one event.
-    public mutating func add(_ event: Event) {
+    /// Adds the changes of one event, the one numbered `sequenceNumber`.
+    public mutating func add(_ event: Event, sequenceNumber: UInt64) {
         eventCount += 1
         if let id = event.payload.changedTransactionID { transactionIDs.insert(id) }
         switch event.payload {
@@ -61,7 +61,9 @@ public struct StoreChanges: Sendable, Equatable {
         case .categoryRenamed(let renamed): categoryIDs.insert(renamed.categoryID)
         case .categoryDeleted(let deleted):
             categoryIDs.insert(deleted.categoryID)
-            if let target = deleted.reassignedTo { categoryReassignments.append(CategoryReassignment(from: deleted.categoryID, to: target)) }
+            if let target = deleted.reassignedTo {
+                categoryReassignments.append(CategoryReassignment(from: deleted.categoryID, to: target, sequenceNumber: sequenceNumber))
+            }
         default: break
         }
     }
@@ -71,4 +73,6 @@ public struct StoreChanges: Sendable, Equatable {
 public struct CategoryReassignment: Sendable, Equatable {
     public let from: CategoryID
     public let to: CategoryID
+    /// The `CategoryDeleted` event's: the moved transactions' last change.
+    public let sequenceNumber: UInt64
 }

@@ -27,12 +27,17 @@ final class StoreRowWriter {
         Int64(date.year) * 10_000 + Int64(date.month) * 100 + Int64(date.day)
     }
 
-    /// Writes a transaction's row, its search text, tags and split as the read models hold
-    /// them (or removes them when they hold none).
+    /// The sequence number the store's history is as of (the last checkpoint's), read once:
+    /// a row changed for the first time after it leaves its value as of it in `history`.
+    private lazy var historyVersion: Int64 = (try? Int64.fetchOne(database, sql: "SELECT version FROM history_version WHERE id = 1")) ?? 0
+
+    /// Writes a transaction's row, its search text, tags and split as the read models' book
+    /// holds it (or removes them when it holds none). A row the checkpoint's state reads as it
+    /// is (changed at or before ``historyVersion``) first leaves that value in `history`.
     func upsertTransaction(_ id: TransactionID) throws {
         modifiedTables.formUnion(StoreSchema.transactionTables)
         guard let entry = source.transaction(id) else {
-            try removeTransaction(key: id.storeValue)
+            try removeTransaction(key: id.storeValue, keepingVersion: true)
             return
         }
         let details = entry.details
@@ -40,18 +45,19 @@ final class StoreRowWriter {
         let row: StatementArguments = [
             id.storeValue, details.walletID.storeValue, details.categoryID.storeValue, details.payer.storeValue,
             Int(details.kind.rawValue), details.amount.minorUnits, details.amount.currency.code, Self.day(details.date),
-            entry.isLive, sequence, details.note?.owner.storeValue,
+            entry.isLive, sequence, Int64(bitPattern: entry.lastChanged), details.note?.owner.storeValue,
+            StoreTransactionRecord.splitRule(of: entry),
         ]
         let insert = try database.cachedStatement(sql: """
             INSERT INTO transactions
-                (transaction_id, wallet_id, category_id, payer_id, kind, amount, currency, date, is_live, sequence, note_owner)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+                (transaction_id, wallet_id, category_id, payer_id, kind, amount, currency, date, is_live, sequence, last_changed, note_owner, split_rule)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
             """)
         try insert.execute(arguments: row)
         // Everything kept beside a transaction is written and removed with its row: no row, none
         // of it (a new transaction, the common case, costs no lookup); a row, its old values go.
         if database.changesCount == 0 {
-            try removeTransaction(key: id.storeValue)
+            try removeTransaction(key: id.storeValue, keepingVersion: true)
             try insert.execute(arguments: row)
         }
         if entry.isLive {
@@ -70,7 +76,7 @@ final class StoreRowWriter {
                 .execute(arguments: [sequence, note, details.tags.joined(separator: " "), id.storeValue])
         }
         for (position, tag) in details.tags.enumerated() {
-            try database.cachedStatement(sql: "INSERT OR IGNORE INTO transaction_tags (transaction_id, tag, position) VALUES (?, ?, ?)")
+            try database.cachedStatement(sql: "INSERT INTO transaction_tags (transaction_id, tag, position) VALUES (?, ?, ?)")
                 .execute(arguments: [id.storeValue, tag, position])
         }
         for (position, share) in (details.split?.shares ?? []).enumerated() {
@@ -80,11 +86,18 @@ final class StoreRowWriter {
     }
 
     /// Moves every transaction of a deleted category to its reassignment target (C3), as the
-    /// fold moved them in the book: their rows and their part of the month totals.
+    /// fold moved them in the book: their rows (changed by the reassignment's event, each
+    /// leaving its value as of the checkpoint first) and their part of the month totals.
     func reassign(_ reassignment: CategoryReassignment) throws {
         modifiedTables.formUnion(["transactions", "month_totals"])
         let categories: StatementArguments = [reassignment.to.storeValue, reassignment.from.storeValue]
-        try database.execute(sql: "UPDATE transactions SET category_id = ? WHERE category_id = ?", arguments: categories)
+        let kept = try Data.fetchAll(
+            database, sql: "SELECT transaction_id FROM transactions WHERE category_id = ? AND last_changed <= ?",
+            arguments: [reassignment.from.storeValue, historyVersion])
+        for key in kept { try keepVersion(key: key) }
+        try database.execute(
+            sql: "UPDATE transactions SET category_id = ?, last_changed = ? WHERE category_id = ?",
+            arguments: [reassignment.to.storeValue, Int64(bitPattern: reassignment.sequenceNumber), reassignment.from.storeValue])
         try database.execute(sql: """
             INSERT INTO month_totals (month, wallet_id, category_id, kind, currency, amount, count)
                 SELECT month, wallet_id, ?, kind, currency, amount, count FROM month_totals WHERE category_id = ?
@@ -93,13 +106,26 @@ final class StoreRowWriter {
         try database.execute(sql: "DELETE FROM month_totals WHERE category_id = ?", arguments: [reassignment.from.storeValue])
     }
 
+    /// Keeps the record of the transaction `key` as the history's version reads it, in
+    /// `history` (space 8), unless a change since that version kept it already.
+    private func keepVersion(key: Data) throws {
+        guard historyVersion > 0, let record = try StoreTransactionRecord.read(key: key, in: database, path: "the store") else { return }
+        let id: TransactionID = try StoreRowReader(path: "the store", table: "transactions").id(key, column: "transaction_id")
+        try database.cachedStatement(sql: "INSERT OR IGNORE INTO history (space, key, value, version) VALUES (?, ?, ?, ?)")
+            .execute(arguments: [Int64(ArchiveSpace.transactions.rawValue), Data(id.archiveBytes), Data(record.archiveBytes), historyVersion])
+    }
+
     /// Removes a transaction's row and everything kept beside it (its part of the month's
     /// totals included).
-    private func removeTransaction(key: Data) throws {
+    /// - Parameter keepingVersion: the row is being changed by an event: when the history's
+    ///   version reads it as it is, its record is kept in `history` first (``keepVersion(key:)``).
+    ///   A forgetting's rewrite is not a change of the record (P3: no copy of the old text).
+    private func removeTransaction(key: Data, keepingVersion: Bool) throws {
         let old = try Row.fetchOne(
-            database.cachedStatement(sql: "SELECT sequence, date, wallet_id, category_id, kind, currency, amount, is_live FROM transactions WHERE transaction_id = ?"),
+            database.cachedStatement(sql: "SELECT sequence, date, wallet_id, category_id, kind, currency, amount, is_live, last_changed FROM transactions WHERE transaction_id = ?"),
             arguments: [key])
         if let old {
+            if keepingVersion, let changed = old["last_changed"] as Int64?, changed <= historyVersion { try keepVersion(key: key) }
             try database.cachedStatement(sql: "DELETE FROM transaction_search WHERE rowid = ?").execute(arguments: [old["sequence"]])
             if old["is_live"] == true {
                 let cell: StatementArguments = [(old["date"] as Int64? ?? 0) / 100, old["wallet_id"], old["category_id"], old["kind"], old["currency"]]
@@ -126,8 +152,11 @@ final class StoreRowWriter {
         let ids = try Data.fetchAll(
             database, sql: "SELECT transaction_id FROM transactions WHERE note_owner IN (\(TransactionFilter.placeholders(owners.count)))",
             arguments: StatementArguments(owners))
+        // The records kept for the checkpoint's state may hold their texts: they go (the
+        // forgetting removes every older checkpoint too).
+        if !ids.isEmpty { try database.execute(sql: "DELETE FROM history WHERE space = ?", arguments: [Int64(ArchiveSpace.transactions.rawValue)]) }
         for key in ids {
-            try removeTransaction(key: key)
+            try removeTransaction(key: key, keepingVersion: false)
             // An id the model refuses cannot be in the read models: nothing to write back.
             if let value = UUIDValue(bytes: key) { try upsertTransaction(TransactionID(value)) }
         }
@@ -247,7 +276,7 @@ final class StoreRowWriter {
     func setCoverage(_ coverage: StoreCoverage) throws {
         modifiedTables.insert("coverage")
         try database.execute(
-            sql: "INSERT OR REPLACE INTO coverage (id, sequence, chain, live_digest) VALUES (1, ?, ?, ?)",
+            sql: "INSERT OR REPLACE INTO coverage (id, sequence, chain, live_digest, epoch) VALUES (1, ?, ?, ?, (SELECT epoch FROM store_epoch WHERE id = 1))",
             arguments: [Int64(bitPattern: coverage.sequenceNumber), Data(coverage.chainValue), digest.bytes])
     }
 }

@@ -5,8 +5,8 @@ import TallyProjections
 /// a rebuild, a forgetting) or the rows gathered from one (``StoreRows``: a commit written off
 /// the engine).
 protocol StoreRowSource {
-    /// The transaction `id` as the read models hold it; nil: it has no row.
-    func transaction(_ id: TransactionID) -> WalletTransaction?
+    /// The transaction `id` as the read models' book holds it; nil: it has no row.
+    func transaction(_ id: TransactionID) -> TransactionRecord?
     /// The transfer `id` as the read models hold it; nil: it has no row.
     func transfer(_ id: TransferID) -> TransferEntry?
     /// Every wallet's balance row.
@@ -27,7 +27,7 @@ protocol StoreRowSource {
 }
 
 extension StoreSnapshot: StoreRowSource {
-    func transaction(_ id: TransactionID) -> WalletTransaction? { readModels.wallets.transaction(id) }
+    func transaction(_ id: TransactionID) -> TransactionRecord? { readModels.transactions[id] }
     func transfer(_ id: TransferID) -> TransferEntry? { readModels.wallets.transfer(id) }
     func walletBalances() throws(ProjectionError) -> [WalletBalance] { try readModels.wallets.balances() }
     func walletTotals() throws(ProjectionError) -> WalletTotals { try readModels.wallets.totals() }
@@ -47,7 +47,7 @@ extension StoreSnapshot: StoreRowSource {
 /// (statements, page sealing) runs elsewhere and never holds the engine up.
 public struct StoreRows: Sendable {
     // Every key was changed; a nil value: the read models hold no row for it (any stored one goes).
-    private var transactions: [TransactionID: WalletTransaction?] = [:]
+    private var transactions: [TransactionID: TransactionRecord?] = [:]
     private var transfers: [TransferID: TransferEntry?] = [:]
     private var people: [PersonID: String?] = [:]
     private var categories: [CategoryID: String?] = [:]
@@ -81,7 +81,7 @@ public struct StoreRows: Sendable {
 }
 
 extension StoreRows: StoreRowSource {
-    func transaction(_ id: TransactionID) -> WalletTransaction? { transactions[id] ?? nil }
+    func transaction(_ id: TransactionID) -> TransactionRecord? { transactions[id] ?? nil }
     func transfer(_ id: TransferID) -> TransferEntry? { transfers[id] ?? nil }
     func walletBalances() throws(ProjectionError) -> [WalletBalance] { balances }
     func walletTotals() throws(ProjectionError) -> WalletTotals { totals }

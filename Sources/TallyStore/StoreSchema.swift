@@ -17,7 +17,7 @@ enum StoreSchema {
     /// history the engine does not keep in memory, one row per key, and the live state as of
     /// the checkpoint. Written by checkpoints, not by commits; not part of the read tables'
     /// digests (the audit compares them with a fold at the checkpoint's sequence number).
-    static let checkpointTables = ["history", "checkpoint"]
+    static let checkpointTables = ["history", "history_version", "checkpoint"]
 
     /// The secondary indexes of the history tables, by name: what queries need and a store that
     /// is only digested (an audit's scratch store, ``LedgerStore/dropHistoryIndexes()``) does
@@ -52,6 +52,14 @@ enum StoreSchema {
                 value BLOB NOT NULL,
                 version INTEGER NOT NULL,
                 PRIMARY KEY (space, key)) WITHOUT ROWID;
+            -- The sequence number the history is as of (the last checkpoint's, or a rebuild
+            -- window's). The transaction book is the `transactions` table, which every commit
+            -- writes: the first commit after it that changes a row keeps the row's value as of
+            -- it in `history` (space 8) until the next, so a state restored from the checkpoint
+            -- reads the book as of the checkpoint (LedgerStore.transactionRecord).
+            CREATE TABLE history_version (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                version INTEGER NOT NULL);
             -- The live state as of the last checkpoint (the engine's checkpoint encoding, with
             -- its sequence number and chain value).
             CREATE TABLE checkpoint (
@@ -61,7 +69,18 @@ enum StoreSchema {
                 id INTEGER PRIMARY KEY CHECK (id = 1),
                 sequence INTEGER NOT NULL,
                 chain BLOB NOT NULL,
-                live_digest BLOB NOT NULL);
+                live_digest BLOB NOT NULL,
+                -- The store's epoch when this row was written (store_epoch).
+                epoch BLOB NOT NULL);
+            -- A random value renewed each time the WAL is copied into the main file and emptied
+            -- (LedgerStore.renewEpoch): the coverage row, written by every commit, records the
+            -- one it saw, so a main file and a WAL of different moments (put together by a
+            -- tool, or one file restored alone) disagree, and the open refuses the store
+            -- before anything reads it.
+            CREATE TABLE store_epoch (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                epoch BLOB NOT NULL);
+            INSERT INTO store_epoch (id, epoch) VALUES (1, randomblob(16));
             CREATE TABLE transactions (
                 transaction_id BLOB PRIMARY KEY,
                 wallet_id BLOB NOT NULL,
@@ -73,7 +92,14 @@ enum StoreSchema {
                 date INTEGER NOT NULL,
                 is_live INTEGER NOT NULL,
                 sequence INTEGER NOT NULL,
-                note_owner BLOB) WITHOUT ROWID;
+                -- The sequence number of its last change (TransactionRecord.lastChanged).
+                last_changed INTEGER NOT NULL,
+                note_owner BLOB,
+                -- The split's ratios and override flag and the split with people as entered
+                -- (StoreTransactionRecord.splitRule); NULL when it has neither. The shares are
+                -- in transaction_shares, the tags in transaction_tags, the note's text in
+                -- transaction_search.
+                split_rule BLOB) WITHOUT ROWID;
             -- What a search box matches: the note (a personal text, P1: removed when its owner
             -- is forgotten, P3) and the tags. rowid = the transaction's sequence number.
             CREATE VIRTUAL TABLE transaction_search USING fts5(
@@ -82,7 +108,7 @@ enum StoreSchema {
                 transaction_id BLOB NOT NULL,
                 tag TEXT NOT NULL,
                 position INTEGER NOT NULL,
-                PRIMARY KEY (transaction_id, tag)) WITHOUT ROWID;
+                PRIMARY KEY (transaction_id, position)) WITHOUT ROWID;
             -- The live transactions summed per month (yyyymm), wallet, category, kind and
             -- currency, kept by every write: a report by month costs its cells, not its rows.
             CREATE TABLE month_totals (

@@ -457,6 +457,117 @@ struct CheckpointArchiveTests {
         try await reopened.close()
     }
 
+    /// The records the store's commits kept in `history` (space 8) as of its checkpoint, by
+    /// transaction (the ledger at `ledger` may be open: a read of its files).
+    static func keptRecords(_ ledger: FilePath) throws -> [TransactionID: TransactionRecord] {
+        try StoredCheckpoints.withStore(at: ledger) { store in
+            var kept: [TransactionID: TransactionRecord] = [:]
+            for entry in try store.historyEntries(space: ArchiveSpace.transactions.rawValue, after: nil, limit: 1_000) {
+                var keyReader = BinaryReader(entry.key)
+                var valueReader = BinaryReader(entry.value)
+                kept[try keyReader.read(TransactionID.self)] = try TransactionRecord(from: &valueReader)
+            }
+            return kept
+        }
+    }
+
+    @Test("T2, T3, C3, issue 28: the transaction book is the store's transactions table: the first commit after a checkpoint that changes a transaction keeps its record as of the checkpoint in history (once, however often it changes; none for one recorded since), so a crash image past the checkpoint opens from it and equals a replay, and audits clean; the next checkpoint drops the kept records")
+    func transactionRowsKeepTheirCheckpointValue() async throws {
+        let directory = try TemporaryDirectory("tally-history-kept")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        var s = Scenario()
+        let ledger = try await Ledger.open(at: path, options: Self.options())
+        try await ledger.execute(s.setup())
+        let pets: CategoryID = s.ids.next()
+        try await ledger.execute(s.command(.createCategory(
+            categoryID: pets, name: "Pets", group: .expense, budgetType: .wants, shareable: true, icon: nil, color: nil)))
+        var ids: [TransactionID] = []
+        for index in 0..<6 {
+            let id: TransactionID = s.ids.next()
+            ids.append(id)
+            try await ledger.execute(s.command(.recordTransaction(id, s.expense(Int64(100 + index), category: index >= 4 ? pets : s.groceries))))
+        }
+        try await ledger.checkpoint()
+        let checkpoint = await ledger.lastSequenceNumber
+        let atCheckpoint = await ledger.readModels.transactions
+        #expect(try Self.keptRecords(path).isEmpty, "the control: nothing changed since the checkpoint")
+
+        try await ledger.execute(s.command(.editTransaction(ids[0], s.expense(999))))
+        try await ledger.execute(s.command(.deleteTransaction(ids[1])))
+        try await ledger.execute(s.command(.restoreTransaction(ids[1])))
+        try await ledger.execute(s.command(.editTransaction(ids[2], s.expense(998))))
+        try await ledger.execute(s.command(.editTransaction(ids[2], s.expense(997))))
+        try await ledger.execute(s.command(.deleteTransaction(ids[3])))
+        try await ledger.execute(s.command(.deleteCategory(pets, reassignTo: s.groceries)))  // moves ids[4], ids[5] (C3)
+        let later: TransactionID = s.ids.next()
+        try await ledger.execute(s.command(.recordTransaction(later, s.expense(50))))
+        try await ledger.execute(s.command(.editTransaction(later, s.expense(51))))
+        #expect(await ledger.flushedStore() != nil, "the store shows every command")
+        let kept = try Self.keptRecords(path)
+        #expect(Set(kept.keys) == Set(ids), "one kept record per transaction changed since the checkpoint; none for one recorded since")
+        for id in ids { #expect(kept[id] == atCheckpoint[id], "the kept record is the transaction as of the checkpoint") }
+
+        // A crash image: the store's rows are past its checkpoint.
+        let image = directory.appending("image")
+        try FileManager.default.copyItem(atPath: path.string, toPath: image.string)
+        let reopened = try await Ledger.open(at: image, options: Self.options())
+        let last = await ledger.lastSequenceNumber
+        #expect(reopened.openReport.checkpointSequenceNumber == checkpoint && reopened.openReport.eventsReplayed == last - checkpoint,
+                "\(reopened.openReport)")
+        try await Self.expectEqualToReplay(reopened, at: image)
+        try await reopened.close()
+        let audit = try LedgerAudit.audit(at: image)
+        #expect(audit.problems.filter { $0.code != "permissionsTooOpen" }.isEmpty, "\(audit.problems)")
+
+        try await ledger.checkpoint()
+        #expect(try Self.keptRecords(path).isEmpty, "a checkpoint drops the records kept as of the one before")
+        try await Self.expectEqualToReplay(ledger, at: path)
+        try await ledger.close()
+    }
+
+    @Test("issue 28: a store whose main file and WAL are of different moments (the main file of an earlier close under the WAL written on a later one) is refused at open, before its checkpoint or rows are read: the writer's open replays and rebuilds it, and the ledger equals a replay")
+    func mainFileAndWriteAheadLogOfDifferentMoments() async throws {
+        let directory = try TemporaryDirectory("tally-store-moments")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        let store = Self.storeFile(path)
+        var s = Scenario()
+        var ledger = try await Ledger.open(at: path, options: Self.options())
+        try await ledger.execute(s.setup())
+        try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(100))))
+        try await ledger.checkpoint()
+        try await ledger.close()  // the WAL copied into the main file, emptied
+        let earlier = directory.appending("earlier.sqlite")
+        try FileManager.default.copyItem(atPath: store, toPath: earlier.string)
+        ledger = try await Ledger.open(at: path, options: Self.options())
+        try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(200))))
+        try await ledger.close()  // a later main file: the next session's WAL is written on it
+        ledger = try await Ledger.open(at: path, options: Self.options())
+        for amount in 1...30 { try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(Int64(amount))))) }
+        try await ledger.checkpoint()
+        #expect(await ledger.flushedStore() != nil)
+        let image = directory.appending("image")
+        try FileManager.default.copyItem(atPath: path.string, toPath: image.string)  // open: the session's pages are in the WAL
+        try await ledger.close()
+        let imageStore = Self.storeFile(image)
+        #expect(try FileManager.default.attributesOfItem(atPath: imageStore + "-wal")[.size] as? Int ?? 0 > 0, "the control: the image's WAL holds the session")
+        #expect(throws: Never.self, "the control: the image as copied opens") { try LedgerStore(path: imageStore).close() }
+        try FileManager.default.removeItem(atPath: imageStore)
+        try FileManager.default.copyItem(atPath: earlier.string, toPath: imageStore)
+        #expect {
+            try LedgerStore(path: imageStore)
+        } throws: { error in
+            guard case .damaged(_, let message) = error as? StoreError else { return false }
+            return message.contains("different moments")
+        }
+        let reopened = try await Ledger.open(at: image, options: Self.options())
+        #expect(reopened.openReport.checkpointSequenceNumber == nil, "the checkpoint of a store refused is not read: \(reopened.openReport)")
+        #expect(reopened.openReport.readSide.contains("different moments"), "\(reopened.openReport.readSide)")
+        try await Self.expectEqualToReplay(reopened, at: image)
+        try await reopened.close()
+    }
+
     @Test("a history read that fails while the ledger is open (every page of the store damaged) refuses the write that needed it and fails the ledger, never validating against a missing entry; reopening rebuilds the store and replays")
     func failedHistoryReadFailsTheLedger() async throws {
         let directory = try TemporaryDirectory("tally-history-read-failure")

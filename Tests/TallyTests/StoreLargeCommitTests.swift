@@ -41,7 +41,7 @@ struct StoreLargeCommitTests {
         var changes = StoreChanges()
         var last: UInt64 = 0
         while let event = try cursor.next() {
-            changes.add(event.event)
+            changes.add(event.event, sequenceNumber: event.sequenceNumber)
             last = event.sequenceNumber
             if last % 1_000 == replayed.lastSequenceNumber % 1_000 {  // the batches' ends
                 try store.commit(changes, from: snapshot, coverage: StoreCoverage(sequenceNumber: last, chainValue: replayed.chainValue.bytes))

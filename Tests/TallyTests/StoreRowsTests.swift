@@ -13,10 +13,10 @@ struct StoreRowsTests {
 
     static func changes(_ events: some Sequence<Event>, people: [PersonID] = []) -> StoreChanges {
         var changes = StoreChanges()
-        for event in events { changes.add(event) }
+        for (offset, event) in events.enumerated() { changes.add(event, sequenceNumber: UInt64(offset + 1)) }
         for person in people { changes.add(Event(
             commandID: CommandID(UUIDValue(high: 9, low: 9)), actor: S.alice, recordedAt: Timestamp(millisecondsSinceEpoch: 0),
-            payload: .personUpdated(PersonUpdated(personID: person, name: PersonalText("x", owner: person), email: nil, phone: nil)))) }
+            payload: .personUpdated(PersonUpdated(personID: person, name: PersonalText("x", owner: person), email: nil, phone: nil))), sequenceNumber: 0) }
         return changes
     }
 

@@ -7,22 +7,22 @@ import TallyStore
 /// Writes the ledger's checkpoints into its store off the actor (DESIGN "Checkpoints ...
 /// written off the actor") and keeps them consistent with forgetting (P3).
 ///
-/// The ledger takes a value snapshot of its state on the actor and hands it to ``write(_:)``,
-/// which runs in a detached task: evidence first (a journal sync under a relaxed durability
-/// policy), then the history rows changed since the last checkpoint and the encoded live state,
-/// in one store transaction (``ReadSide/writeCheckpoint(_:version:replacingAll:state:)``). A lock held
-/// across each write and across ``removeAll(coveringLessThan:)`` orders them: once a checkpoint
-/// older than a forgetting is removed, the floor rises to that forgetting and a write still in
-/// flight from an older snapshot is dropped instead of bringing readable texts of a forgotten
-/// person back.
+/// The ledger hands the store writer the commits up to the state it checkpoints, then takes a
+/// value snapshot of that state on the actor and hands it to ``write(_:)``, which runs on the
+/// store writer's queue right after those commits (``StoreWriteQueue/afterCommits(_:)``): the
+/// history rows changed since the last checkpoint and the encoded live state, in one store
+/// transaction, when the store shows exactly the snapshot's sequence number (the transaction
+/// book is the store's `transactions` table, which the commits write: a checkpoint is the state
+/// as of the store's own coverage; ``ReadSide/writeCheckpoint(_:version:replacingAll:state:)``).
+/// A lock held across each write and across ``removeAll(coveringLessThan:)`` orders them: once
+/// a checkpoint older than a forgetting is removed, the floor rises to that forgetting and a
+/// write still in flight from an older snapshot is dropped instead of bringing readable texts
+/// of a forgotten person back.
 final class CheckpointWriter: Sendable {
     /// What one background write needs: all values, no reference to the actor's state.
     struct Job: Sendable {
         var folded: FoldedState
         var fingerprints: [PersonID: [UInt8]]
-        /// Whether the journal must be synced first (the snapshot may cover records that are
-        /// written but not yet durable: `.interval` and `.none` durability).
-        var synchronizesJournal: Bool
 
         var sequenceNumber: UInt64 { folded.state.nextSequenceNumber - 1 }
     }
@@ -39,20 +39,32 @@ final class CheckpointWriter: Sendable {
     private let floor: Mutex<UInt64>
     let readSide: ReadSide
     private let journal: Journal
+    private let storeWriter: StoreWriteQueue
 
-    init(readSide: ReadSide, journal: Journal, floor: UInt64) {
+    init(readSide: ReadSide, journal: Journal, storeWriter: StoreWriteQueue, floor: UInt64) {
         self.readSide = readSide
         self.journal = journal
+        self.storeWriter = storeWriter
         self.floor = Mutex(floor)
     }
 
-    /// Syncs the journal when the job asks for it, then writes the checkpoint.
-    /// - Returns: what was written, or nil when nothing was (the snapshot predates a forgetting
-    ///   whose older checkpoints were removed meanwhile, or there is no store).
+    /// Writes the checkpoint on the store writer's queue, after every commit handed to it so far.
+    /// - Returns: what was written, or nil when nothing was (the store does not show exactly the
+    ///   job's sequence number: stale, none, or a commit of it not handed over; or the snapshot
+    ///   predates a forgetting whose older checkpoints were removed meanwhile).
     /// - Throws: ``LedgerError/storage(_:)``.
-    func write(_ job: Job) throws(LedgerError) -> Written? {
+    func write(_ job: Job) async throws(LedgerError) -> Written? {
+        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Written?, LedgerError>, Never>) in
+            storeWriter.afterCommits {
+                continuation.resume(returning: Result { () throws(LedgerError) -> Written? in try self.writeNow(job) })
+            }
+        }
+        return try outcome.get()
+    }
+
+    /// ``write(_:)`` on the store writer's queue.
+    private func writeNow(_ job: Job) throws(LedgerError) -> Written? {
         do {
-            if job.synchronizesJournal { try journal.synchronize() }
             try journal.verifyFolder()  // a checkpoint into a copy put in the ledger's place would refuse its journal
             return try floor.withLock { floor throws(JournalError) -> Written? in
                 guard job.sequenceNumber >= floor else { return nil }

@@ -12,21 +12,33 @@ extension Ledger {
     func checkpointJob() -> CheckpointWriter.Job? {
         // A failed archive read may have left the state or the read models short of an entry.
         guard unfinishedForgetting.isEmpty, storeHistory.failure == nil else { return nil }
-        return CheckpointWriter.Job(
-            folded: FoldedState(state: current, chainValue: chainValue),
-            fingerprints: personalKeys.fingerprints, synchronizesJournal: !journal.acknowledgesAfterSync)
+        return CheckpointWriter.Job(folded: FoldedState(state: current, chainValue: chainValue), fingerprints: personalKeys.fingerprints)
     }
 
-    /// Starts writing a checkpoint of the acknowledged state in the background, unless one is
-    /// being written already (the next commit past the interval tries again). A failure costs
-    /// only open time later, so it is not an error of the command that triggered it; it is
-    /// counted in ``checkpointFailures``.
+    /// ``checkpointJob()`` once the store writer has every commit up to the acknowledged state:
+    /// the journal synced first under a relaxed durability policy (the store shows only what
+    /// is durable), so the checkpoint is written right behind the commit that brings the store
+    /// to its sequence number.
+    func preparedCheckpointJob() -> CheckpointWriter.Job? {
+        guard (try? synchronizeEvidence()) != nil else { return nil }
+        storeDurableChanges()
+        return checkpointJob()
+    }
+
+    /// Asks for a checkpoint of the acknowledged state: it starts now, or when the one being
+    /// written ends. A failure costs only open time later, so it is not an error of the command
+    /// that triggered it; it is counted in ``checkpointFailures``.
     func scheduleCheckpoint() {
-        guard checkpointInFlight == nil else {
-            checkpointDue = true  // started with the then-current state when this one ends
-            return
-        }
-        guard let job = checkpointJob() else { return }
+        checkpointDue = true
+        startDueCheckpoint()
+    }
+
+    /// Starts the checkpoint asked for (``checkpointDue``) unless one is being written (it
+    /// starts when that one ends) or the last one covers the acknowledged state.
+    func startDueCheckpoint() {
+        guard checkpointDue, checkpointInFlight == nil else { return }
+        checkpointDue = false
+        guard lastSequenceNumber > checkpointedSequenceNumber, let job = preparedCheckpointJob() else { return }
         startCheckpoint(job, countsFailure: true)
     }
 
@@ -37,7 +49,7 @@ extension Ledger {
         let task = Task.detached { [self] () -> Result<CheckpointWriter.Written?, LedgerError> in
             let outcome: Result<CheckpointWriter.Written?, LedgerError>
             do throws(LedgerError) {
-                outcome = .success(try writer.write(job))
+                outcome = .success(try await writer.write(job))
             } catch {
                 outcome = .failure(error)
             }
@@ -64,10 +76,7 @@ extension Ledger {
         case .success(nil): break
         case .failure: if countsFailure { checkpointFailures += 1 }
         }
-        if checkpointDue {
-            checkpointDue = false
-            if options.checkpointIntervalEvents > 0, lastSequenceNumber > checkpointedSequenceNumber { scheduleCheckpoint() }
-        }
+        startDueCheckpoint()
     }
 
     /// After a checkpoint at `sequenceNumber` wrote `written` (the state as of then) to the
@@ -132,16 +141,19 @@ extension Ledger {
         await checkpointWritten()
         if !unfinishedForgetting.isEmpty { completeForgetting([]) }
         await checkpointWritten()  // completeForgetting may have started one
-        guard let job = checkpointJob() else {
+        guard let job = preparedCheckpointJob() else {
+            try synchronizeEvidence()
             if let failed = storeHistory.failure { throw .storage(.journalFailed(reason: "the store's history: \(failed); close and open the ledger again")) }
             throw .personalKeys("forgetting \(unfinishedForgetting.count) person(s) is unfinished (their texts would be written readable); see unfinishedForgetting")
         }
         if case .failure(let error) = await startCheckpoint(job, countsFailure: false).value { throw error }
     }
 
-    /// Waits until no checkpoint is being written (a commit may start one while waiting).
+    /// Starts the checkpoint a commit asked for, if it waits for its store write's turn, then
+    /// waits until no checkpoint is being written (a commit may start one while waiting).
     /// Tests use it to observe a background write's outcome.
     func checkpointWritten() async {
+        startDueCheckpoint()
         while let inFlight = checkpointInFlight { _ = await inFlight.value }
     }
 }

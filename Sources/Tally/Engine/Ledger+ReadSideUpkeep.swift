@@ -30,7 +30,9 @@ extension Ledger {
 
     func writeScheduledStore() {
         storeWriteScheduled = false
-        if !isClosed { storeDurableChanges() }
+        guard !isClosed else { return }
+        storeDurableChanges()
+        startDueCheckpoint()
     }
 
     /// Hands what committed batches changed to the store writer (``StoreWriteQueue``): the rows
@@ -63,8 +65,12 @@ extension Ledger {
         }
         guard storeHistory.failure == nil else { return }
         storeWriter.flush()
+        let generation = readSide.storeGeneration
         let modified = readSide.commit(changes, snapshot: snapshot, coverage: coverage, copiesCheckpoint: !current.isResident)
         refreshObservations(modifiedTables: modified)
+        // A store rebuilt from the snapshot holds the old checkpoint without the records of the
+        // transactions the failed commits changed kept as of it: a checkpoint now replaces it.
+        if readSide.storeGeneration != generation, options.checkpointIntervalEvents > 0 { checkpointDue = true }
     }
 
     /// When the store shows the last committed batch: hands the tables the commit modified (all

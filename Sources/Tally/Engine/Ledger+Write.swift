@@ -133,6 +133,7 @@ extension Ledger {
             }
             if !journal.acknowledgesAfterSync {
                 storeDurableChanges()  // writes once a background sync covered everything
+                startDueCheckpoint()
             }
         }
         // Outside the gate: the next batches validate and write while these sync, and the
@@ -286,7 +287,7 @@ extension Ledger {
             "batches must be committed in sequence order")
         let committed = batch.committedEvents
         if !takesLaterState { chainValue = batch.receipt.chainValue }
-        for event in batch.events { unstoredChanges.add(event) }
+        for event in batch.committedEvents { unstoredChanges.add(event.event, sequenceNumber: event.sequenceNumber) }
         let forgotten = batch.forgottenPeople
         if takesLaterState {
             // A stateless batch never forgets (it keeps its state); the run's last batch checks the interval.
@@ -294,7 +295,7 @@ extension Ledger {
             completeForgetting(forgotten)
         } else if options.checkpointIntervalEvents > 0,
            lastSequenceNumber - checkpointedSequenceNumber >= UInt64(options.checkpointIntervalEvents) {
-            scheduleCheckpoint()
+            checkpointDue = true  // started after this run, behind its store commit (writeScheduledStore)
         }
         broadcaster.publish(committed)
     }

@@ -110,7 +110,8 @@ public actor Ledger {
         self.current = folded.state
         self.head = folded.state
         self.chainValue = folded.chainValue
-        self.checkpointWriter = CheckpointWriter(readSide: readSide, journal: journal, floor: folded.state.lastForgettingSequenceNumber)
+        self.checkpointWriter = CheckpointWriter(
+            readSide: readSide, journal: journal, storeWriter: storeWriter, floor: folded.state.lastForgettingSequenceNumber)
         self.checkpointedSequenceNumber = openReport.checkpointSequenceNumber ?? 0
         self.openReport = openReport
         self.broadcaster = ChangeBroadcaster(bufferLimit: options.changesBufferLimit)

@@ -262,7 +262,7 @@ final class ReadSide: Sendable {
             try Ledger.forEachEvent(
                 in: reader, from: coverage.sequenceNumber + 1, through: reader.lastSequenceNumber, personalTexts: keys
             ) { committed in
-                changes.add(committed.event)
+                changes.add(committed.event, sequenceNumber: committed.sequenceNumber)
                 if case .personForgotten(let forgotten) = committed.event.payload { changes.forget([forgotten.personID]) }  // P3: truncate the WAL too
             }
         } catch {
@@ -410,11 +410,13 @@ final class ReadSide: Sendable {
     }
 
     /// Writes a checkpoint (``LedgerStore/writeCheckpoint(_:version:replacingAll:state:)``) into the
-    /// store as it is now, stale or not (its tables are not the read tables).
-    /// - Returns: the ``storeGeneration`` it was written to; nil when there was no store.
+    /// store when it shows exactly `version`: the transaction book is its `transactions` table,
+    /// which the checkpoint's state reads as of it.
+    /// - Returns: the ``storeGeneration`` it was written to; nil when it was not (no store, a
+    ///   stale one, or one at another sequence number).
     func writeCheckpoint(_ rows: some Sequence<ArchiveRow>, version: UInt64, replacingAll: Bool, state: [UInt8]) throws(StoreError) -> UInt64? {
         try inUse.withLock { _ throws(StoreError) -> UInt64? in
-            guard let store = current.withLock({ $0 }) else { return nil }
+            guard let store = store(showing: version) else { return nil }
             try store.writeCheckpoint(rows, version: version, replacingAll: replacingAll, state: state)
             return storeGeneration
         }

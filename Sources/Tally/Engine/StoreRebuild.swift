@@ -86,7 +86,7 @@ enum StoreRebuild {
         let folded = try LedgerReplay.fold(
             reader, from: FoldedState(), through: last, personalTexts: keys,
             visit: { event in
-                if store != nil { changes.add(event.event) }
+                if store != nil { changes.add(event.event, sequenceNumber: event.sequenceNumber) }
                 windowCount += 1
                 visit(event)
             },

@@ -6,21 +6,30 @@ import TallyStore
 /// writes (``StoreRows``, cheap: what changed, and the small live tables) and hands them over;
 /// a serial Dispatch queue runs the SQLite work (statements, page sealing, the WAL write), then
 /// tells the ``ObservationRefresher`` which tables changed. Commands never wait for it. Commits
-/// handed over while one is being written are merged into one. A reader that needs the store to
+/// handed over while one is being written are merged into one; a checkpoint runs between them,
+/// when the store shows exactly its sequence number (``afterCommits(_:)``). A reader that needs the store to
 /// show the last commit (``Ledger/flushedStore()``, a planning observation, a forgetting, a rebuild,
 /// close) waits for the queue with ``flush()``; an observer blocked in its computation never
 /// holds it up (observations run on the refresher's queue).
 final class StoreWriteQueue: Sendable {
-    private struct Pending {
+    private struct Pending: Sendable {
         var changes: StoreChanges
         var rows: StoreRows
         var coverage: StoreCoverage
     }
 
+    /// What the queue runs, in the order handed over.
+    private enum Item: Sendable {
+        /// A commit (commits handed over one after another are merged).
+        case commit(Pending)
+        /// Work that needs the store to show exactly the commits before it (a checkpoint).
+        case work(@Sendable () -> Void)
+    }
+
     private let readSide: ReadSide
     private let refresher: ObservationRefresher
-    /// The commits handed over and not yet taken by the queue, merged.
-    private let pending = Mutex<Pending?>(nil)
+    /// What was handed over and not yet taken by the queue.
+    private let pending = Mutex<[Item]>([])
     private let queue = DispatchQueue(label: "tally.store-writer", qos: .userInitiated)
 
     init(readSide: ReadSide, refresher: ObservationRefresher) {
@@ -31,30 +40,51 @@ final class StoreWriteQueue: Sendable {
     /// Hands over the commit of `changes` (their rows gathered in `rows`) up to `coverage`;
     /// returns at once.
     func enqueue(_ changes: StoreChanges, rows: StoreRows, coverage: StoreCoverage) {
-        let schedules = pending.withLock { pending -> Bool in
-            guard var merged = pending else {
-                pending = Pending(changes: changes, rows: rows, coverage: coverage)
-                return true
+        hand { items in
+            guard case .commit(var merged)? = items.last else {
+                items.append(.commit(Pending(changes: changes, rows: rows, coverage: coverage)))
+                return
             }
             merged.changes.formUnion(changes)
             merged.rows = merged.rows.merging(rows)
             merged.coverage = coverage
-            pending = merged
-            return false  // the job scheduled for the first one takes it
+            items[items.count - 1] = .commit(merged)
+        }
+    }
+
+    /// Runs `work` on the queue after every commit handed over so far and before any handed over
+    /// later (nothing is merged across it); returns at once.
+    func afterCommits(_ work: @escaping @Sendable () -> Void) {
+        hand { items in items.append(.work(work)) }
+    }
+
+    /// Returns once everything handed over so far is done (a commit that failed marks the store
+    /// stale).
+    func flush() { queue.sync {} }
+
+    /// Changes what is pending with `change`; schedules the queue when nothing was.
+    private func hand(_ change: (inout [Item]) -> Void) {
+        let schedules = pending.withLock { items -> Bool in
+            let wasEmpty = items.isEmpty
+            change(&items)
+            return wasEmpty  // else the job scheduled for the first one takes it
         }
         if schedules { queue.async { self.writePending() } }
     }
 
-    /// Returns once every commit handed over so far is written (or failed, which marks the
-    /// store stale).
-    func flush() { queue.sync {} }
-
     private func writePending() {
-        guard let next = pending.withLock({ pending in
-            defer { pending = nil }
-            return pending
-        }) else { return }
-        let modified = readSide.commit(next.changes, rows: next.rows, coverage: next.coverage)
-        refresher.committed(modifiedTables: modified)
+        let items = pending.withLock { items in
+            defer { items = [] }
+            return items
+        }
+        for item in items {
+            switch item {
+            case .commit(let next):
+                let modified = readSide.commit(next.changes, rows: next.rows, coverage: next.coverage)
+                refresher.committed(modifiedTables: modified)
+            case .work(let work):
+                work()
+            }
+        }
     }
 }

@@ -16,7 +16,9 @@ package enum ArchiveSpace: UInt8, Sendable, CaseIterable {
     /// engine's validation state reads too.
     case categoryMembers = 7
     /// The one transaction book (``Projections``: T1-T3, W1, S1-S5, B2-B7), which the engine's
-    /// validation state reads too.
+    /// validation state reads too. The store keeps it in its `transactions` table, which every
+    /// commit writes (``isStoreTable``); its `history` rows are only the records a commit kept
+    /// as of the last checkpoint, for a state restored from it.
     case transactions = 8
     /// ``WalletProjection``'s transfers (W6): the one book of them, which the engine's
     /// validation state reads too.
@@ -34,6 +36,11 @@ package enum ArchiveSpace: UInt8, Sendable, CaseIterable {
     // 14 held the budget state's own copy of the transactions, before the one book.
     /// ``BudgetProjection``'s (date, transaction) index: a period's transactions are one key range.
     case budgetDatedTransactions = 15
+
+    /// Whether the store keeps this map in tables of its own that every commit writes, not in
+    /// `history`: a checkpoint writes none of its entries, and a settled state reads them from
+    /// those tables as of the checkpoint (`LedgerStore.transactionRecord(key:asOf:)`).
+    package var isStoreTable: Bool { self == .transactions }
 }
 
 /// Where an ``ArchivedMap`` reads the entries it does not hold: the `history` table of the
@@ -175,9 +182,10 @@ public struct ArchivedMap<Key: Hashable & ArchiveCodable, Value: Equatable & Arc
         return found
     }
 
-    /// The rows a checkpoint of this map writes: its resident entries.
+    /// The rows a checkpoint of this map writes: its resident entries (none for a map the
+    /// store's commits write, ``ArchiveSpace/isStoreTable``).
     package var archiveRows: some Sequence<ArchiveRow> {
-        resident.lazy.map { [space] entry in ArchiveRow(space: space.rawValue, key: entry.key.archiveBytes, value: entry.value.archiveBytes) }
+        (space.isStoreTable ? [:] : resident).lazy.map { [space] entry in ArchiveRow(space: space.rawValue, key: entry.key.archiveBytes, value: entry.value.archiveBytes) }
     }
 
     /// After a checkpoint wrote `written` (a copy of this map as of then) to the archive that

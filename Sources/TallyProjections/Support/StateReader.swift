@@ -101,8 +101,10 @@ enum StateFormat {
     /// record ends with whether shared transactions may use it and whether it is a preset.
     /// 17: the wallets are the engine's one book too; the movement index counts each wallet's
     /// live transfers after its live transactions; the budgets keep the income settings as set
-    /// (the event, grace days unclamped: what the engine's undo puts back).
-    static let version: UInt64 = 17
+    /// (the event, grace days unclamped: what the engine's undo puts back). 18: a transaction
+    /// record ends with the sequence number of its last change (the store's `transactions`
+    /// rows are the book's history).
+    static let version: UInt64 = 18
 }
 
 extension BinaryWriter {

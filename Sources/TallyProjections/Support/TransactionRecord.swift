@@ -15,14 +15,25 @@ package struct TransactionRecord: Hashable, Sendable {
     package let sequenceNumber: UInt64
     /// Its split with chosen people as entered, if any (18.4): what an undone edit puts back.
     package internal(set) var splitWith: GroupSplit?
+    /// The sequence number of the event that last changed it (recorded, edited, deleted,
+    /// restored, moved to another category): the store's `transactions` row carries it, so a
+    /// state restored from an older checkpoint knows which rows changed after it (Docs/Engine.md
+    /// "Checkpoints in the store").
+    package internal(set) var lastChanged: UInt64
 
     /// Whether it is soft-deleted (T3).
     package var isDeleted: Bool { !isLive }
 
     init(details: TransactionDetails, sequenceNumber: UInt64, splitWith: GroupSplit?) {
+        self.init(details: details, isLive: true, sequenceNumber: sequenceNumber, splitWith: splitWith, lastChanged: sequenceNumber)
+    }
+
+    /// A record with every field given (the store reads one back from its rows).
+    package init(details: TransactionDetails, isLive: Bool, sequenceNumber: UInt64, splitWith: GroupSplit?, lastChanged: UInt64) {
         self.details = details
-        self.isLive = true
+        self.isLive = isLive
         self.sequenceNumber = sequenceNumber
         self.splitWith = splitWith
+        self.lastChanged = lastChanged
     }
 }

@@ -39,7 +39,10 @@ enum StoredCheckpoints {
     /// The number of history rows the store holds.
     static func historyRowCount(at ledger: FilePath, encryption: JournalEncryption? = nil) throws -> Int {
         try withStore(at: ledger, encryption: encryption) { store in
-            try ArchiveSpace.allCases.reduce(0) { $0 + (try store.historyEntries(space: $1.rawValue, from: nil, through: nil).count) }
+            // The transaction book is the store's `transactions` table, not history rows.
+            try ArchiveSpace.allCases.filter { !$0.isStoreTable }.reduce(0) {
+                $0 + (try store.historyEntries(space: $1.rawValue, from: nil, through: nil).count)
+            }
         }
     }
 }
