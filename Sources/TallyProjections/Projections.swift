@@ -32,20 +32,12 @@ public struct Projections: Hashable, Sendable {
         didSet { lendBooks() }
     }
 
-    /// Which transactions are in which category (`true`; `false` once moved out), deleted ones
-    /// included: what a category deletion moves (C3), one key range, without reading every
-    /// transaction. Kept with the book by the same fold; the budgets read it too.
-    private(set) var categoryMembers = ArchivedMap<CategoryMember, Bool>(space: .categoryMembers) {
-        didSet { lendBooks() }
-    }
-
-    /// Gives the wallet, debt and budget read models the current book (and the budgets its
-    /// category index) to read: the one place the lent copies are set.
+    /// Gives the wallet, debt and budget read models the current book to read: the one place
+    /// the lent copies are set.
     private mutating func lendBooks() {
         wallets.transactions = transactions
         debts.transactions = transactions
         budgets.transactions = transactions
-        budgets.categoryMembers = categoryMembers
     }
 
     /// Empty read models, before any event.
@@ -57,9 +49,6 @@ public struct Projections: Hashable, Sendable {
     /// Folds one event into every read model. Never throws or traps.
     public mutating func apply(_ event: Event, sequenceNumber: UInt64) {
         let before = recordTransaction(event.payload, sequenceNumber: sequenceNumber)
-        if let id = event.payload.changedTransactionID, let category = transactions[id]?.details.categoryID {
-            categoryMembers.move(id, from: before?.details.categoryID, to: category)
-        }
         wallets.apply(event, sequenceNumber: sequenceNumber, before: before)
         debts.apply(event, sequenceNumber: sequenceNumber, before: before)
         budgets.apply(event, sequenceNumber: sequenceNumber, before: before)
@@ -71,20 +60,19 @@ public struct Projections: Hashable, Sendable {
     }
 
     /// C3: a category deleted with a reassignment target moves its transactions there (the
-    /// category's range of ``categoryMembers``: O(its transactions)).
+    /// category's range of the book: O(its transactions)).
     private mutating func moveTransactions(from source: CategoryID, to target: CategoryID, at sequenceNumber: UInt64) {
-        for id in categoryMembers.transactionIDs(in: source) {
+        for id in transactions.ids(inCategory: source) {
             transactions.update(id) {
                 $0.details.categoryID = target
                 $0.lastChanged = sequenceNumber
             }
-            categoryMembers.move(id, from: source, to: target)
         }
     }
 
     /// The transactions in `category`, deleted ones included, by id (C3).
     package func transactionIDs(in category: CategoryID) -> [TransactionID] {
-        categoryMembers.transactionIDs(in: category)
+        transactions.ids(inCategory: category)
     }
 
     /// The one fold of the transaction book: applies a transaction event to ``transactions``
@@ -157,7 +145,6 @@ public struct Projections: Hashable, Sendable {
         writer.writeStateHeader(Self.stateMagic)
         lastSequenceNumber.encode(to: &writer)
         writer.write(transactions, archived: archived)
-        writer.write(categoryMembers, archived: archived)
         wallets.encodeState(to: &writer, archived: archived)
         debts.encodeState(to: &writer, archived: archived)
         budgets.encodeState(to: &writer, archived: archived)
@@ -172,14 +159,12 @@ public struct Projections: Hashable, Sendable {
         try reader.readHeader(Self.stateMagic)
         lastSequenceNumber = try reader.read()
         let transactions = try reader.read(.transactions, ArchivedMap<TransactionID, TransactionRecord>.self)
-        let categoryMembers = try reader.read(.categoryMembers, ArchivedMap<CategoryMember, Bool>.self)
         wallets = try WalletProjection(from: &reader)
         debts = try DebtProjection(from: &reader)
         budgets = try BudgetProjection(from: &reader)
         goals = try GoalProjection(from: &reader)
         try reader.finish()
         self.transactions = transactions
-        self.categoryMembers = categoryMembers
         lendBooks()  // an initializer runs no observer
     }
 
@@ -197,9 +182,8 @@ public struct Projections: Hashable, Sendable {
 extension Projections {
     /// The maps that grow with history: in the store's history once a checkpoint wrote them.
     static var archived: ArchivedFields<Projections> {
-        ArchivedFields().with(\.transactions).with(\.categoryMembers).with(\.wallets.transfers)
+        ArchivedFields().with(\.transactions).with(\.wallets.transfers)
             .with(\.debts.settlements).with(\.debts.settledItems).with(\.debts.groupExpenses)
-            .with(\.budgets.datedTransactions)
     }
 
     /// What a checkpoint writes to the archive: every entry changed since the last one.

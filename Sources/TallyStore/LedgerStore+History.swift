@@ -184,6 +184,38 @@ extension LedgerStore {
         }
     }
 
+    /// The transaction book's records that `filter` selects as of `sequenceNumber`, found with
+    /// the table's index on the column, and every record commits kept as of it (their rows may
+    /// have left the range since): a superset, which the caller filters
+    /// (`ArchivedMap.records(matching:where:)`). O(the range and the kept records).
+    package func transactionRecords(matching filter: BookFilter, asOf sequenceNumber: UInt64) throws(StoreError) -> [(key: [UInt8], value: [UInt8])] {
+        let (condition, arguments): (String, StatementArguments) = switch filter {
+        case .category(let category): ("category_id = ?", [category.storeValue])
+        case .dated(let range): ("date BETWEEN ? AND ?", [StoreRowWriter.day(range.lowerBound), StoreRowWriter.day(range.upperBound)])
+        }
+        return try database.read { database in
+            var entries: [(key: [UInt8], value: [UInt8])] = []
+            var found: Set<[UInt8]> = []
+            for id in try Data.fetchAll(database, sql: "SELECT transaction_id FROM transactions WHERE \(condition)", arguments: arguments) {
+                let transactionID: TransactionID = try StoreRowReader(path: self.path, table: "transactions").id(id, column: "transaction_id")
+                let key = transactionID.archiveBytes
+                guard let record = try Self.transactionRecord(id, key: key, asOf: sequenceNumber, in: database, path: self.path, strict: false) else { continue }
+                entries.append((key, record.archiveBytes))
+                found.insert(key)
+            }
+            let kept = try Row.fetchAll(
+                database, sql: "SELECT key, value FROM history WHERE space = ? AND version = ?",
+                arguments: [Int64(ArchiveSpace.transactions.rawValue), Int64(bitPattern: sequenceNumber)])
+            for row in kept {
+                let key = [UInt8](try StoreRowReader(path: self.path, table: "history").column(row, "key", as: Data.self))
+                if found.insert(key).inserted {
+                    entries.append((key, [UInt8](try StoreRowReader(path: self.path, table: "history").column(row, "value", as: Data.self))))
+                }
+            }
+            return entries
+        }
+    }
+
     /// A history row's value, when the checkpoint that wrote it is not after `sequenceNumber`.
     private func checked(_ row: Row, space: UInt8, asOf sequenceNumber: UInt64) throws(StoreError) -> (value: [UInt8], version: UInt64) {
         let reader = StoreRowReader(path: path, table: "history")
@@ -257,6 +289,12 @@ public final class StoreHistory: ArchiveSource {
     /// Records a failure (also one found while decoding what was read).
     public func fail(_ error: StoreError) {
         state.withLock { if $0.failure == nil { $0.failure = error } }
+    }
+
+    /// The transaction book's records `filter` selects, as of the states' checkpoint
+    /// (``LedgerStore/transactionRecords(matching:asOf:)``).
+    package func bookEntries(matching filter: BookFilter) -> [(key: [UInt8], value: [UInt8])] {
+        reading([]) { store, asOf throws(StoreError) in try store.transactionRecords(matching: filter, asOf: asOf) }
     }
 
     /// Records bytes read that could not be decoded.

@@ -92,8 +92,8 @@ public final class LedgerStore: Sendable {
     }
 
     /// Drops the history tables' secondary indexes (`StoreSchema.historyIndexes`) of this new,
-    /// empty store: for one that is digested and removed, never queried (the audit's scratch
-    /// store). The open refuses such a file, so it can never be served.
+    /// empty store, but those the engine's fold reads through (`StoreSchema.bookIndexes`): for
+    /// one that is digested and removed, never queried (the audit's scratch store). The open refuses such a file, so it can never be served.
     /// - Throws: ``StoreError/database(path:message:)`` when the store already covers events.
     package func dropHistoryIndexes() throws(StoreError) {
         try requireEmpty()

@@ -36,9 +36,14 @@ enum StoreSchema {
         ("transfers_to_wallet", "transfers (to_wallet_id, date DESC, sequence DESC)"),
     ]
 
-    /// Drops the ``historyIndexes`` (from an empty store that is never queried).
+    /// The ``historyIndexes`` the engine's fold reads the transaction book's ranges through
+    /// (a category's transactions, C3; a period's, B1: `LedgerStore.transactionRecords(matching:asOf:)`).
+    static let bookIndexes: Set<String> = ["transactions_by_category", "transactions_by_date"]
+
+    /// Drops the ``historyIndexes`` but the ``bookIndexes`` (from an empty store that is never
+    /// queried).
     static func dropHistoryIndexes(in database: Database) throws {
-        for index in historyIndexes { try database.execute(sql: "DROP INDEX \(index.name)") }
+        for index in historyIndexes where !bookIndexes.contains(index.name) { try database.execute(sql: "DROP INDEX \(index.name)") }
     }
 
     static func create(in database: Database) throws {

@@ -201,6 +201,7 @@ struct CheckpointArchiveTests {
             var failures: [String] = []
             func value(space: UInt8, key: [UInt8]) -> [UInt8]? { nil }
             func entries(space: UInt8, from lower: [UInt8]?, through upper: [UInt8]?) -> [(key: [UInt8], value: [UInt8])] { [] }
+            func bookEntries(matching filter: BookFilter) -> [(key: [UInt8], value: [UInt8])] { [] }
             func failDecoding(_ reason: String) { failures.append(reason) }
         }
         var s = Scenario()
@@ -522,6 +523,61 @@ struct CheckpointArchiveTests {
 
         try await ledger.checkpoint()
         #expect(try Self.keptRecords(path).isEmpty, "a checkpoint drops the records kept as of the one before")
+        try await Self.expectEqualToReplay(ledger, at: path)
+        try await ledger.close()
+    }
+
+    /// The store's rows of the (open or closed) ledger at `ledger`: per table, and per space of
+    /// `history`, with the rows of history that hold `id`'s bytes.
+    static func storeRows(_ ledger: FilePath, holding id: TransactionID) throws -> (tables: [String: Int], history: [ArchiveSpace: Int], holding: [ArchiveSpace: Int]) {
+        try StoredCheckpoints.withStore(at: ledger) { store in
+            var history: [ArchiveSpace: Int] = [:]
+            var holding: [ArchiveSpace: Int] = [:]
+            let bytes = id.archiveBytes
+            for space in ArchiveSpace.allCases {
+                let rows = try store.historyEntries(space: space.rawValue, after: nil, limit: 100_000)
+                history[space] = rows.count
+                holding[space] = rows.filter { row in
+                    (row.key + row.value).indices.contains { index in (row.key + row.value)[index...].starts(with: bytes) }
+                }.count
+            }
+            return (try store.rowCounts(), history, holding)
+        }
+    }
+
+    @Test("issue 28 (one fact in one place), T1, S3: one transaction leaves its journal record and its own rows in the store, nothing else: its transactions row, a row per tag and per share, its search row; in the history only its command's undo entry and the touch of its key; no copy or index of its record")
+    func oneTransactionsRows() async throws {
+        let directory = try TemporaryDirectory("tally-one-transaction")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        var s = Scenario()
+        let ledger = try await Ledger.open(at: path, options: Self.options())
+        try await ledger.execute(s.setup())
+        try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(100, shared: true))))  // its month total's cell and debt pair exist
+        try await ledger.checkpoint()
+        let id: TransactionID = s.ids.next()
+        let before = try Self.storeRows(path, holding: id)
+        let journalBefore = await ledger.lastSequenceNumber
+        var entry = s.expense(4_000, shared: true)
+        entry.note = "dinner"
+        entry.tags = ["food", "friends"]
+        try await ledger.execute(s.command(.recordTransaction(id, entry)))
+        try await ledger.checkpoint()
+        #expect(await ledger.lastSequenceNumber == journalBefore + 1, "one journal record")
+        let after = try Self.storeRows(path, holding: id)
+        func growth<Key: Hashable>(_ after: [Key: Int], _ before: [Key: Int]) -> [Key: Int] {
+            var grown: [Key: Int] = [:]
+            for (key, count) in after where before[key] != count { grown[key] = count - (before[key] ?? 0) }
+            return grown
+        }
+        let tables = growth(after.tables, before.tables)
+        #expect(tables == ["transactions": 1, "transaction_tags": 2, "transaction_shares": 2, "transaction_search": 1], "\(tables)")
+        let history = growth(after.history, before.history)
+        #expect(history[ArchiveSpace.transactions] == nil && after.history[ArchiveSpace.transactions] == 0, "no record of it in history: the book is the table")
+        #expect(history[ArchiveSpace.commandEntries] == 1, "its command's undo entry (T5): \(history)")
+        #expect(after.holding.filter { $0.value > 0 } == [ArchiveSpace.commandEntries: 1, ArchiveSpace.touches: 1],
+                "only its command's entry and the touch of its key hold its id: \(after.holding)")
+        #expect(Set(history.keys).isSubset(of: [ArchiveSpace.commandEntries, ArchiveSpace.touches]), "\(history)")
         try await Self.expectEqualToReplay(ledger, at: path)
         try await ledger.close()
     }

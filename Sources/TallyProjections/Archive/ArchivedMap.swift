@@ -12,9 +12,7 @@ package enum ArchiveSpace: UInt8, Sendable, CaseIterable {
     // 4 held the engine's own copy of the transfers, before the wallet book was its (state format v14).
     // 5 held the engine's own copy of the group expenses, before the debt book was its (state format v16).
     // 6 held the engine's own list of settlement ids, before the debt book was its (state format v15).
-    /// The transaction book's (category, transaction) index (``Projections``, C3), which the
-    /// engine's validation state reads too.
-    case categoryMembers = 7
+    // 7 held the transaction book's (category, transaction) index, before the book was the store's table (format 19).
     /// The one transaction book (``Projections``: T1-T3, W1, S1-S5, B2-B7), which the engine's
     /// validation state reads too. The store keeps it in its `transactions` table, which every
     /// commit writes (``isStoreTable``); its `history` rows are only the records a commit kept
@@ -34,8 +32,7 @@ package enum ArchiveSpace: UInt8, Sendable, CaseIterable {
     /// validation state reads too.
     case debtGroupExpenses = 13
     // 14 held the budget state's own copy of the transactions, before the one book.
-    /// ``BudgetProjection``'s (date, transaction) index: a period's transactions are one key range.
-    case budgetDatedTransactions = 15
+    // 15 held the budgets' (date, transaction) index, before the book was the store's table (format 19).
 
     /// Whether the store keeps this map in tables of its own that every commit writes, not in
     /// `history`: a checkpoint writes none of its entries, and a settled state reads them from
@@ -53,6 +50,19 @@ package protocol ArchiveSource: AnyObject, Sendable {
     func entries(space: UInt8, from lower: [UInt8]?, through upper: [UInt8]?) -> [(key: [UInt8], value: [UInt8])]
     /// Records bytes that could not be decoded: the engine then refuses to write.
     func failDecoding(_ reason: String)
+    /// The entries of the transaction book (``ArchiveSpace/transactions``) that may match
+    /// `filter` as the reading states' checkpoint saw them: at least every one that does (the
+    /// caller filters: ``ArchivedMap/records(matching:where:)``).
+    func bookEntries(matching filter: BookFilter) -> [(key: [UInt8], value: [UInt8])]
+}
+
+/// A range of the transaction book that the store answers with one of its `transactions`
+/// indexes, not by reading every record.
+package enum BookFilter: Sendable, Equatable {
+    /// The transactions filed under a category, deleted ones included (C3).
+    case category(CategoryID)
+    /// The transactions with a business date in the range (a pay period: B1, B6).
+    case dated(ClosedRange<LocalDate>)
 }
 
 /// One entry of an archived map: its map (`space`), its key and value in their binary forms.

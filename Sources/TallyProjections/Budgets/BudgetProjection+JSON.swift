@@ -12,7 +12,7 @@ extension BudgetProjection {
             "problems": .array(problems.map(CanonicalJSON.init)),
             "baseCurrency": baseCurrency.map { .string($0.code) } ?? .null,
         ]
-        let transactionDates = datedTransactions.allEntries.filter(\.value).map(\.key.date)
+        let transactionDates = transactions.allEntries.values.map(\.details.date)
         let latest = (transactionDates + allocations.values.flatMap { $0.map(\.fromPeriod) }).max()
         if let latest {
             object["current"] = CanonicalJSON(try budget(for: period(containing: latest)))

@@ -19,13 +19,6 @@ public struct BudgetProjection: Hashable, Sendable {
     var allocations: [CategoryID: [AllocationRecord]] = [:]
     /// The read models' one transaction book, lent by ``Projections`` (which alone writes it).
     var transactions = ArchivedMap<TransactionID, TransactionRecord>(space: .transactions)
-    /// The book's category index, lent by ``Projections`` (which alone writes it).
-    var categoryMembers = ArchivedMap<CategoryMember, Bool>(space: .categoryMembers)
-    /// Every (business date, transaction) pair, deleted transactions included, `false` once an
-    /// edit moved the transaction to another date (entries are never removed): an index of
-    /// `transactions`, in the store's history once a checkpoint wrote it (``ArchivedMap``), so
-    /// that a period report reads one key range, not every transaction.
-    var datedTransactions = ArchivedMap<DatedTransaction, Bool>(space: .budgetDatedTransactions)
     /// The income settings as last set (B7), which the engine's validation reads too (what an
     /// undo puts back); the grace days are clamped to 0...31 where they are read.
     package internal(set) var incomeSettings: IncomeSettingsSet?
@@ -135,7 +128,6 @@ public struct BudgetProjection: Hashable, Sendable {
         }
         guard details.amount.isPositive else { return problem(sequenceNumber, "T1", "transaction \(transactionID) amount is not positive") }
         guard let record = transactions[transactionID] else { return }  // the book refused it (another read model says why)
-        datedTransactions[DatedTransaction(date: details.date, transactionID: transactionID)] = true
         noteAdjustment(record, transactionID, "transactionRecorded", sequenceNumber)
     }
 
@@ -147,23 +139,18 @@ public struct BudgetProjection: Hashable, Sendable {
             return problem(sequenceNumber, "T2", "unknown transaction \(transactionID)")
         }
         guard let record = transactions[transactionID] else { return }
-        if before.details.date != record.details.date {
-            datedTransactions.update(DatedTransaction(date: before.details.date, transactionID: transactionID)) { $0 = false }
-            datedTransactions[DatedTransaction(date: record.details.date, transactionID: transactionID)] = true
-        }
         noteAdjustment(before, transactionID, kind, sequenceNumber)
         if closedPeriodStart(containing: before.details.date) != closedPeriodStart(containing: record.details.date) {
             noteAdjustment(record, transactionID, kind, sequenceNumber)
         }
     }
 
-    /// The transactions dated in `range`, by date then id: one key range of the date index.
+    /// The transactions dated in `range`, deleted ones included, by date then id: one range of
+    /// the book's date index.
     func transactions(datedIn range: ClosedRange<LocalDate>) -> [(id: TransactionID, record: TransactionRecord)] {
-        let (lower, upper) = DatedTransaction.bounds(range)
-        let dated = datedTransactions.entries(from: lower, through: upper, where: { range.contains($0.date) })
-        return dated.filter(\.value).keys.sorted().compactMap { key in
-            transactions[key.transactionID].map { (id: key.transactionID, record: $0) }
-        }
+        transactions.records(matching: .dated(range)) { range.contains($0.details.date) }
+            .map { (id: $0.key, record: $0.value) }
+            .sorted { ($0.record.details.date, $0.id) < ($1.record.details.date, $1.id) }
     }
 
     private mutating func deleteCategory(_ deleted: CategoryDeleted, _ sequenceNumber: UInt64) {
@@ -174,8 +161,8 @@ public struct BudgetProjection: Hashable, Sendable {
         categories[deleted.categoryID]?.isDeleted = true
         categories[deleted.categoryID]?.isActive = false
         guard let target = deleted.reassignedTo else { return }
-        // O(the category's transactions): the book's category index, one key range.
-        for id in categoryMembers.transactionIDs(in: deleted.categoryID) {
+        // O(the category's transactions): the book's category index, one range.
+        for id in transactions.ids(inCategory: deleted.categoryID) {
             noteAdjustment(transactions[id], id, "categoryReassigned", sequenceNumber)
         }
         for (from, to) in reassignedCategories where to == deleted.categoryID { reassignedCategories[from] = target }

@@ -103,8 +103,9 @@ enum StateFormat {
     /// live transfers after its live transactions; the budgets keep the income settings as set
     /// (the event, grace days unclamped: what the engine's undo puts back). 18: a transaction
     /// record ends with the sequence number of its last change (the store's `transactions`
-    /// rows are the book's history).
-    static let version: UInt64 = 18
+    /// rows are the book's history). 19: no (category, transaction) or (date, transaction)
+    /// index beside the book (the store's `transactions` indexes answer those ranges).
+    static let version: UInt64 = 19
 }
 
 extension BinaryWriter {

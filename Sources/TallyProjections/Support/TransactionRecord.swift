@@ -1,3 +1,4 @@
+import HashTreeCollections
 import TallyModel
 
 /// A transaction (T1-T3), the one record of it in memory: its current fields (after edits, T2),
@@ -35,5 +36,28 @@ package struct TransactionRecord: Hashable, Sendable {
         self.sequenceNumber = sequenceNumber
         self.splitWith = splitWith
         self.lastChanged = lastChanged
+    }
+}
+
+extension ArchivedMap where Key == TransactionID, Value == TransactionRecord {
+    /// The records that match `belongs` among those `filter` selects: one index range of the
+    /// store's `transactions` table as of the checkpoint the book was settled against, with the
+    /// records changed since (in memory) over it: O(the range), not O(the book). Without a
+    /// store every record is in memory and each is tested.
+    package func records(matching filter: BookFilter, where belongs: (TransactionRecord) -> Bool) -> TreeDictionary<TransactionID, TransactionRecord> {
+        guard let reader else { return resident.filter { belongs($0.value) } }
+        var found: TreeDictionary<TransactionID, TransactionRecord> = [:]
+        for (keyBytes, valueBytes) in reader.bookEntries(matching: filter) {
+            guard let key = TransactionID.decoded(keyBytes, reportingTo: reader),
+                  let value = TransactionRecord.decoded(valueBytes, reportingTo: reader), belongs(value) else { continue }
+            found[key] = value
+        }
+        for (key, value) in resident { found[key] = belongs(value) ? value : nil }
+        return found
+    }
+
+    /// The transactions filed under `category`, deleted ones included, by id (C3).
+    package func ids(inCategory category: CategoryID) -> [TransactionID] {
+        records(matching: .category(category)) { $0.details.categoryID == category }.keys.sorted()
     }
 }
