@@ -395,10 +395,10 @@ struct CheckpointArchiveTests {
         try await third.close()
     }
 
-    @Test("G5, T2, T3, W6, S6, C3 with transactions, transfers and settlements in the store's history: ids stay taken, edits, deletes, restores, a settlement of a shared item there and a category reassignment read them from the store; the state equals a replay, also after reopening")
-    func validationReadsRecordsInTheStore() async throws {
-        let directory = try TemporaryDirectory("tally-history-records")
-        defer { directory.remove() }
+    /// A new ledger in a temporary directory named `name`, set up, with a category "Pets" of
+    /// its own (C3: one a test can delete with its transactions).
+    static func ledgerWithPets(_ name: String) async throws -> (TemporaryDirectory, FilePath, Scenario, Ledger, CategoryID) {
+        let directory = try TemporaryDirectory(name)
         let path = directory.appending("ledger")
         var s = Scenario()
         let ledger = try await Ledger.open(at: path, options: Self.options())
@@ -406,6 +406,13 @@ struct CheckpointArchiveTests {
         let pets: CategoryID = s.ids.next()
         try await ledger.execute(s.command(.createCategory(
             categoryID: pets, name: "Pets", group: .expense, budgetType: .wants, shareable: true, icon: nil, color: nil)))
+        return (directory, path, s, ledger, pets)
+    }
+
+    @Test("G5, T2, T3, W6, S6, C3 with transactions, transfers and settlements in the store's history: ids stay taken, edits, deletes, restores, a settlement of a shared item there and a category reassignment read them from the store; the state equals a replay, also after reopening")
+    func validationReadsRecordsInTheStore() async throws {
+        var (directory, path, s, ledger, pets) = try await Self.ledgerWithPets("tally-history-records")
+        defer { directory.remove() }
         let mine: TransactionID = s.ids.next()
         let shared: TransactionID = s.ids.next()
         let transfer: TransferID = s.ids.next()
@@ -474,15 +481,8 @@ struct CheckpointArchiveTests {
 
     @Test("T2, T3, C3, issue 28: the transaction book is the store's transactions table: the first commit after a checkpoint that changes a transaction keeps its record as of the checkpoint in history (once, however often it changes; none for one recorded since), so a crash image past the checkpoint opens from it and equals a replay, and audits clean; the next checkpoint drops the kept records")
     func transactionRowsKeepTheirCheckpointValue() async throws {
-        let directory = try TemporaryDirectory("tally-history-kept")
+        var (directory, path, s, ledger, pets) = try await Self.ledgerWithPets("tally-history-kept")
         defer { directory.remove() }
-        let path = directory.appending("ledger")
-        var s = Scenario()
-        let ledger = try await Ledger.open(at: path, options: Self.options())
-        try await ledger.execute(s.setup())
-        let pets: CategoryID = s.ids.next()
-        try await ledger.execute(s.command(.createCategory(
-            categoryID: pets, name: "Pets", group: .expense, budgetType: .wants, shareable: true, icon: nil, color: nil)))
         var ids: [TransactionID] = []
         for index in 0..<6 {
             let id: TransactionID = s.ids.next()
