@@ -180,7 +180,8 @@ public struct Projections: Hashable, Sendable {
 }
 
 extension Projections {
-    /// The maps that grow with history: in the store's history once a checkpoint wrote them.
+    /// The maps that grow with history: in the store once a checkpoint settled them (the book
+    /// in its `transactions` table, the others in `history`).
     static var archived: ArchivedFields<Projections> {
         ArchivedFields().with(\.transactions).with(\.wallets.transfers)
             .with(\.debts.settlements).with(\.debts.settledItems).with(\.debts.groupExpenses)

@@ -5,13 +5,15 @@ import TallyModel
 import TallyProjections
 
 /// The checkpoint, in the store (Docs/Engine.md "Checkpoints in the store"): what the engine does not keep
-/// in memory of history (the entries of its archived maps, one row per key in `history`) and
-/// its live state as of the checkpoint (one row in `checkpoint`), written in one transaction.
+/// in memory of history (the entries of its archived maps, one row per key in `history`; the
+/// transaction book in `transactions`) and its live state as of the checkpoint (one row in
+/// `checkpoint`), written in one transaction.
 ///
-/// A row needs no version: the engine's states in memory, settled at the checkpoint c a row
-/// was written with, hold every key changed after c, so a row they read is the key's value at
-/// their own sequence number whenever c <= it; the engine never reads the history through a
-/// state older than the newest checkpoint (it hands out detached copies).
+/// A `history` row needs no version: the engine's states in memory, settled at the checkpoint c
+/// a row was written with, hold every key changed after c, so a row they read is the key's value
+/// at their own sequence number whenever c <= it; the engine never reads the history through a
+/// state older than the newest checkpoint (it hands out detached copies). The book's rows are
+/// written by every commit, so they are read as of the checkpoint (``transactionRecord(key:asOf:)``).
 extension LedgerStore {
     /// Writes `rows` (entries of archived maps) as of `version` (the checkpoint's sequence
     /// number) and the live state `state` (the engine's encoded checkpoint) in one transaction.
@@ -132,8 +134,9 @@ extension LedgerStore {
     }
 
     /// - Parameter strict: a row changed after `sequenceNumber` with no record kept as of it is
-    ///   an error; else it is passed over (a range read: such a key is one the reading state
-    ///   holds in memory, changed after a checkpoint it has not settled against yet).
+    ///   an error; else it is passed over: a range read for a state settled against an older
+    ///   checkpoint than the store's newest (``rangeIsStrict(asOf:in:)``), which holds such a key
+    ///   in memory.
     private static func transactionRecord(
         _ id: Data, key: [UInt8], asOf sequenceNumber: UInt64, in database: Database, path: String, strict: Bool
     ) throws -> TransactionRecord? {
@@ -170,6 +173,7 @@ extension LedgerStore {
     /// key order, as of `sequenceNumber` (``transactionRecord(key:asOf:)``).
     private func transactionRecords(from lower: [UInt8]?, through upper: [UInt8]?, asOf sequenceNumber: UInt64) throws(StoreError) -> [(key: [UInt8], value: [UInt8])] {
         try database.read { database in
+            let strict = try Self.rangeIsStrict(asOf: sequenceNumber, in: database)
             let ids = try Data.fetchAll(database, sql: "SELECT transaction_id FROM transactions ORDER BY transaction_id")
             var entries: [(key: [UInt8], value: [UInt8])] = []
             for id in ids {
@@ -177,11 +181,19 @@ extension LedgerStore {
                 let key = transactionID.archiveBytes
                 if let lower, key.lexicographicallyPrecedes(lower) { continue }
                 if let upper, upper.lexicographicallyPrecedes(key) { continue }
-                guard let record = try Self.transactionRecord(id, key: key, asOf: sequenceNumber, in: database, path: self.path, strict: false) else { continue }
+                guard let record = try Self.transactionRecord(id, key: key, asOf: sequenceNumber, in: database, path: self.path, strict: strict) else { continue }
                 entries.append((key, record.archiveBytes))
             }
             return entries
         }
+    }
+
+    /// Whether a range read as of `sequenceNumber` finds every row changed since with its
+    /// record kept: it is the store's newest checkpoint (a state not yet settled against a
+    /// newer one reads such rows from memory instead, so they are passed over).
+    private static func rangeIsStrict(asOf sequenceNumber: UInt64, in database: Database) throws -> Bool {
+        let version = try Int64.fetchOne(database, sql: "SELECT version FROM history_version WHERE id = 1") ?? 0
+        return UInt64(bitPattern: version) <= sequenceNumber
     }
 
     /// The transaction book's records that `filter` selects as of `sequenceNumber`, found with
@@ -196,10 +208,11 @@ extension LedgerStore {
         return try database.read { database in
             var entries: [(key: [UInt8], value: [UInt8])] = []
             var found: Set<[UInt8]> = []
+            let strict = try Self.rangeIsStrict(asOf: sequenceNumber, in: database)
             for id in try Data.fetchAll(database, sql: "SELECT transaction_id FROM transactions WHERE \(condition)", arguments: arguments) {
                 let transactionID: TransactionID = try StoreRowReader(path: self.path, table: "transactions").id(id, column: "transaction_id")
                 let key = transactionID.archiveBytes
-                guard let record = try Self.transactionRecord(id, key: key, asOf: sequenceNumber, in: database, path: self.path, strict: false) else { continue }
+                guard let record = try Self.transactionRecord(id, key: key, asOf: sequenceNumber, in: database, path: self.path, strict: strict) else { continue }
                 entries.append((key, record.archiveBytes))
                 found.insert(key)
             }

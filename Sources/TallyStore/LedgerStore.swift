@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Synchronization
 import GRDB
 import TallyModel
 import TallyProjections
@@ -38,6 +39,10 @@ public final class LedgerStore: Sendable {
     /// The database file.
     public let path: String
     let database: SealedDatabase
+    /// Whether the WAL holds frames of a renewed epoch that were not copied into the main file
+    /// (a copy a reader kept busy, or a WAL left by another session): until a copy succeeds, an
+    /// older main file under this WAL would read the new epoch, so the next commit tries again.
+    private let epochCopyPending: Mutex<Bool>
 
     /// The page key of a store whose ledger is not encrypted: authentication against damage
     /// only (a public constant).
@@ -67,6 +72,7 @@ public final class LedgerStore: Sendable {
             path: path, key: key, pragmas: "PRAGMA synchronous = \(Self.synchronous); PRAGMA secure_delete = ON; PRAGMA wal_autocheckpoint = 0",
             schema: "read-side store", schemaVersion: Self.schemaVersion,
             create: { database in try StoreSchema.create(in: database) })
+        epochCopyPending = Mutex(Self.writeAheadLogBytes(at: path) > 0)
         let sameMoment = try database.read { database in
             try Bool.fetchOne(database, sql: "SELECT c.epoch = e.epoch FROM coverage c, store_epoch e WHERE c.id = 1 AND e.id = 1")
         }
@@ -367,14 +373,16 @@ public final class LedgerStore: Sendable {
     /// WAL empty (one attempt: a reader keeping it busy past the busy timeout leaves it for the
     /// next open).
     public func close(checkpointing: Bool = false) {
-        if checkpointing { try? renewEpoch() }
-        database.close(checkpointing: checkpointing)
+        // No copy without a renewed epoch (the next session's first commit copies it then).
+        database.close(checkpointing: checkpointing && (try? renewEpoch()) != nil)
     }
 
     /// Copies the WAL into the main file and empties it, its epoch renewed first.
     func truncateWriteAheadLog() throws(StoreError) {
         try renewEpoch()
+        epochCopyPending.withLock { $0 = true }
         try database.truncateWriteAheadLog()
+        epochCopyPending.withLock { $0 = false }
     }
 
     /// A new epoch (`store_epoch`), written with the coverage row that records it, before the
@@ -391,17 +399,24 @@ public final class LedgerStore: Sendable {
     /// copy is off: it would not renew the epoch).
     private static let writeAheadLogBytesMax = 8 << 20
 
-    /// After a commit: copies a WAL grown past ``writeAheadLogBytesMax`` into the main file (one
-    /// attempt; a reader keeping it busy leaves it for the next commit).
+    /// After a commit: copies a WAL grown past ``writeAheadLogBytesMax``, or one holding a renewed
+    /// epoch not copied yet (``epochCopyPending``), into the main file (one attempt; a reader
+    /// keeping it busy leaves it for the next commit).
     private func copyWriteAheadLogWhenLarge() {
-        let size = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
-        guard size > Self.writeAheadLogBytesMax else { return }
+        guard epochCopyPending.withLock({ $0 }) || Self.writeAheadLogBytes(at: path) > Self.writeAheadLogBytesMax else { return }
         do throws(StoreError) {
             try renewEpoch()
-            _ = try database.checkpointWriteAheadLog()
+            epochCopyPending.withLock { $0 = true }
+            let busy = try database.checkpointWriteAheadLog()
+            epochCopyPending.withLock { $0 = busy }
         } catch {
             return
         }
+    }
+
+    /// The size of the WAL beside the store at `path` (0 when there is none).
+    private static func writeAheadLogBytes(at path: String) -> Int {
+        (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
     }
 
     private func write(_ body: (Database) throws -> Void) throws(StoreError) { try database.write(body) }

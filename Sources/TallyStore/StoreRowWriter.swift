@@ -27,13 +27,21 @@ final class StoreRowWriter {
         Int64(date.year) * 10_000 + Int64(date.month) * 100 + Int64(date.day)
     }
 
-    /// The sequence number the store's history is as of (the last checkpoint's), read once:
-    /// a row changed for the first time after it leaves its value as of it in `history`.
-    private lazy var historyVersion: Int64 = (try? Int64.fetchOne(database, sql: "SELECT version FROM history_version WHERE id = 1")) ?? 0
+    /// The sequence number the store's history is as of (the last checkpoint's), once read.
+    private var readHistoryVersion: Int64?
+
+    /// The sequence number the store's history is as of (the last checkpoint's; 0: none), read
+    /// once: a row changed for the first time after it leaves its value as of it in `history`.
+    private func historyVersion() throws -> Int64 {
+        if let readHistoryVersion { return readHistoryVersion }
+        let version = try Int64.fetchOne(database, sql: "SELECT version FROM history_version WHERE id = 1") ?? 0
+        readHistoryVersion = version
+        return version
+    }
 
     /// Writes a transaction's row, its search text, tags and split as the read models' book
     /// holds it (or removes them when it holds none). A row the checkpoint's state reads as it
-    /// is (changed at or before ``historyVersion``) first leaves that value in `history`.
+    /// is (changed at or before ``historyVersion()``) first leaves that value in `history`.
     func upsertTransaction(_ id: TransactionID) throws {
         modifiedTables.formUnion(StoreSchema.transactionTables)
         guard let entry = source.transaction(id) else {
@@ -93,7 +101,7 @@ final class StoreRowWriter {
         let categories: StatementArguments = [reassignment.to.storeValue, reassignment.from.storeValue]
         let kept = try Data.fetchAll(
             database, sql: "SELECT transaction_id FROM transactions WHERE category_id = ? AND last_changed <= ?",
-            arguments: [reassignment.from.storeValue, historyVersion])
+            arguments: [reassignment.from.storeValue, try historyVersion()])
         for key in kept { try keepVersion(key: key) }
         try database.execute(
             sql: "UPDATE transactions SET category_id = ?, last_changed = ? WHERE category_id = ?",
@@ -109,10 +117,11 @@ final class StoreRowWriter {
     /// Keeps the record of the transaction `key` as the history's version reads it, in
     /// `history` (space 8), unless a change since that version kept it already.
     private func keepVersion(key: Data) throws {
-        guard historyVersion > 0, let record = try StoreTransactionRecord.read(key: key, in: database, path: "the store") else { return }
+        let version = try historyVersion()
+        guard version > 0, let record = try StoreTransactionRecord.read(key: key, in: database, path: "the store") else { return }
         let id: TransactionID = try StoreRowReader(path: "the store", table: "transactions").id(key, column: "transaction_id")
         try database.cachedStatement(sql: "INSERT OR IGNORE INTO history (space, key, value, version) VALUES (?, ?, ?, ?)")
-            .execute(arguments: [Int64(ArchiveSpace.transactions.rawValue), Data(id.archiveBytes), Data(record.archiveBytes), historyVersion])
+            .execute(arguments: [Int64(ArchiveSpace.transactions.rawValue), Data(id.archiveBytes), Data(record.archiveBytes), version])
     }
 
     /// Removes a transaction's row and everything kept beside it (its part of the month's
@@ -125,7 +134,7 @@ final class StoreRowWriter {
             database.cachedStatement(sql: "SELECT sequence, date, wallet_id, category_id, kind, currency, amount, is_live, last_changed FROM transactions WHERE transaction_id = ?"),
             arguments: [key])
         if let old {
-            if keepingVersion, let changed = old["last_changed"] as Int64?, changed <= historyVersion { try keepVersion(key: key) }
+            if keepingVersion, let changed = old["last_changed"] as Int64?, changed <= (try historyVersion()) { try keepVersion(key: key) }
             try database.cachedStatement(sql: "DELETE FROM transaction_search WHERE rowid = ?").execute(arguments: [old["sequence"]])
             if old["is_live"] == true {
                 let cell: StatementArguments = [(old["date"] as Int64? ?? 0) / 100, old["wallet_id"], old["category_id"], old["kind"], old["currency"]]
@@ -152,9 +161,9 @@ final class StoreRowWriter {
         let ids = try Data.fetchAll(
             database, sql: "SELECT transaction_id FROM transactions WHERE note_owner IN (\(TransactionFilter.placeholders(owners.count)))",
             arguments: StatementArguments(owners))
-        // The records kept for the checkpoint's state may hold their texts: they go (the
-        // forgetting removes every older checkpoint too).
-        if !ids.isEmpty { try database.execute(sql: "DELETE FROM history WHERE space = ?", arguments: [Int64(ArchiveSpace.transactions.rawValue)]) }
+        // The records kept for the checkpoint's state may hold their texts (a note since edited
+        // away too): they go (the forgetting removes every older checkpoint as well).
+        try database.execute(sql: "DELETE FROM history WHERE space = ?", arguments: [Int64(ArchiveSpace.transactions.rawValue)])
         for key in ids {
             try removeTransaction(key: key, keepingVersion: false)
             // An id the model refuses cannot be in the read models: nothing to write back.

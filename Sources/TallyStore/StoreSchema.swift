@@ -14,9 +14,10 @@ enum StoreSchema {
     static let liveTables = ["wallet_balances", "totals", "household_debts", "people", "categories"]
     static let allTables = ["coverage"] + historyTables + liveTables
     /// The checkpoint's tables (``LedgerStore/writeCheckpoint(_:version:replacingAll:state:)``): the
-    /// history the engine does not keep in memory, one row per key, and the live state as of
-    /// the checkpoint. Written by checkpoints, not by commits; not part of the read tables'
-    /// digests (the audit compares them with a fold at the checkpoint's sequence number).
+    /// history the engine does not keep in memory, one row per key (the transaction book is
+    /// `transactions`: commits add here only its records as of the checkpoint), the version it is
+    /// as of, and the live state as of the checkpoint. Not part of the read tables' digests (the
+    /// audit compares them with a fold at the checkpoint's sequence number).
     static let checkpointTables = ["history", "history_version", "checkpoint"]
 
     /// The secondary indexes of the history tables, by name: what queries need and a store that

@@ -48,26 +48,27 @@ final class CheckpointWriter: Sendable {
         self.floor = Mutex(floor)
     }
 
-    /// Writes the checkpoint on the store writer's queue, after every commit handed to it so far.
-    /// - Returns: what was written, or nil when nothing was (the store does not show exactly the
-    ///   job's sequence number: stale, none, or a commit of it not handed over; or the snapshot
-    ///   predates a forgetting whose older checkpoints were removed meanwhile).
-    /// - Throws: ``LedgerError/storage(_:)``.
-    func write(_ job: Job) async throws(LedgerError) -> Written? {
-        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Written?, LedgerError>, Never>) in
-            storeWriter.afterCommits {
-                continuation.resume(returning: Result { () throws(LedgerError) -> Written? in try self.writeNow(job) })
-            }
+    /// Hands the checkpoint to the store writer's queue now, behind every commit handed to it so
+    /// far and before any handed over later (called on the actor, right after the commits up to
+    /// the job's state); its outcome arrives on the stream: what was written, or nil when nothing
+    /// was (the store does not show exactly the job's sequence number: stale, none; or the
+    /// snapshot predates a forgetting whose older checkpoints were removed meanwhile), or
+    /// ``LedgerError/storage(_:)``.
+    func enqueue(_ job: Job) -> AsyncStream<Result<Written?, LedgerError>> {
+        let (outcome, continuation) = AsyncStream.makeStream(of: Result<Written?, LedgerError>.self)
+        storeWriter.afterCommits {
+            continuation.yield(Result { () throws(LedgerError) -> Written? in try self.writeNow(job) })
+            continuation.finish()
         }
-        return try outcome.get()
+        return outcome
     }
 
-    /// ``write(_:)`` on the store writer's queue.
+    /// ``enqueue(_:)``'s work, on the store writer's queue.
     private func writeNow(_ job: Job) throws(LedgerError) -> Written? {
         do {
             try journal.verifyFolder()  // a checkpoint into a copy put in the ledger's place would refuse its journal
             return try floor.withLock { floor throws(JournalError) -> Written? in
-                guard job.sequenceNumber >= floor else { return nil }
+                guard job.sequenceNumber >= floor, readSide.store(showing: job.sequenceNumber) != nil else { return nil }
                 let state = job.folded.checkpoint(fingerprints: job.fingerprints).encoded()
                 let generation = try Self.storing { () throws(StoreError) in
                     // A state holding its whole history (never settled against the store) writes

@@ -19,8 +19,9 @@ extension Ledger {
     /// the journal synced first under a relaxed durability policy (the store shows only what
     /// is durable), so the checkpoint is written right behind the commit that brings the store
     /// to its sequence number.
-    func preparedCheckpointJob() -> CheckpointWriter.Job? {
-        guard (try? synchronizeEvidence()) != nil else { return nil }
+    /// - Throws: ``LedgerError/storage(_:)`` when the journal cannot be synced.
+    func preparedCheckpointJob() throws(LedgerError) -> CheckpointWriter.Job? {
+        try synchronizeEvidence()
         storeDurableChanges()
         return checkpointJob()
     }
@@ -38,21 +39,18 @@ extension Ledger {
     func startDueCheckpoint() {
         guard checkpointDue, checkpointInFlight == nil else { return }
         checkpointDue = false
-        guard lastSequenceNumber > checkpointedSequenceNumber, let job = preparedCheckpointJob() else { return }
+        guard lastSequenceNumber > checkpointedSequenceNumber, let job = try? preparedCheckpointJob() else { return }
         startCheckpoint(job, countsFailure: true)
     }
 
-    /// Writes `job` in a detached task and records the outcome on the actor when it ends.
+    /// Hands `job` to the store writer's queue now (behind the commits handed over so far) and
+    /// records the outcome on the actor when it is written.
     @discardableResult
     func startCheckpoint(_ job: CheckpointWriter.Job, countsFailure: Bool) -> Task<Result<CheckpointWriter.Written?, LedgerError>, Never> {
-        let writer = checkpointWriter
+        let written = checkpointWriter.enqueue(job)
         let task = Task.detached { [self] () -> Result<CheckpointWriter.Written?, LedgerError> in
-            let outcome: Result<CheckpointWriter.Written?, LedgerError>
-            do throws(LedgerError) {
-                outcome = .success(try await writer.write(job))
-            } catch {
-                outcome = .failure(error)
-            }
+            var outcome: Result<CheckpointWriter.Written?, LedgerError> = .success(nil)
+            for await result in written { outcome = result }
             await self.checkpointFinished(outcome, job: job, countsFailure: countsFailure)
             return outcome
         }
@@ -141,8 +139,7 @@ extension Ledger {
         await checkpointWritten()
         if !unfinishedForgetting.isEmpty { completeForgetting([]) }
         await checkpointWritten()  // completeForgetting may have started one
-        guard let job = preparedCheckpointJob() else {
-            try synchronizeEvidence()
+        guard let job = try preparedCheckpointJob() else {
             if let failed = storeHistory.failure { throw .storage(.journalFailed(reason: "the store's history: \(failed); close and open the ledger again")) }
             throw .personalKeys("forgetting \(unfinishedForgetting.count) person(s) is unfinished (their texts would be written readable); see unfinishedForgetting")
         }

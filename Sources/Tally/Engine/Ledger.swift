@@ -115,6 +115,10 @@ public actor Ledger {
         self.checkpointedSequenceNumber = openReport.checkpointSequenceNumber ?? 0
         self.openReport = openReport
         self.broadcaster = ChangeBroadcaster(bufferLimit: options.changesBufferLimit)
+        // A store rebuilt at open under a state restored from its old checkpoint holds that
+        // checkpoint without the records the tail changed kept as of it: the first store write
+        // replaces it (until then a crash costs the next open a full replay, never a wrong read).
+        if case .rebuilt = readSide.status, !folded.isResident, options.checkpointIntervalEvents > 0 { checkpointDue = true }
     }
 
     deinit { folderLock?.unlock() }  // a ledger dropped without close (the journal unlocks its own)

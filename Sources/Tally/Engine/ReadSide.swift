@@ -414,12 +414,12 @@ final class ReadSide: Sendable {
     /// which the checkpoint's state reads as of it.
     /// - Returns: the ``storeGeneration`` it was written to; nil when it was not (no store, a
     ///   stale one, or one at another sequence number).
+    /// Runs on the store writer's queue, as its commits do (no reader's lock: an observer slow
+    /// to compute never holds the writer up; a close or rebuild waits for the queue first).
     func writeCheckpoint(_ rows: some Sequence<ArchiveRow>, version: UInt64, replacingAll: Bool, state: [UInt8]) throws(StoreError) -> UInt64? {
-        try inUse.withLock { _ throws(StoreError) -> UInt64? in
-            guard let store = store(showing: version) else { return nil }
-            try store.writeCheckpoint(rows, version: version, replacingAll: replacingAll, state: state)
-            return storeGeneration
-        }
+        guard let store = store(showing: version) else { return nil }
+        try store.writeCheckpoint(rows, version: version, replacingAll: replacingAll, state: state)
+        return storeGeneration
     }
 
     /// Removes the store's checkpoint and history (``LedgerStore/removeCheckpoint()``), P3.

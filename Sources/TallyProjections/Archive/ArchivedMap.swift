@@ -122,9 +122,10 @@ extension Bool: ArchiveCodable {
 private func writeWire<Value: WireValue>(_ value: Value, to writer: inout BinaryWriter) { value.write(to: &writer) }
 
 /// A map whose entries live in the read-side store's `history` table (the "archive") once a
-/// checkpoint wrote them, and in memory (``resident``) until then: memory holds what changed
-/// since the last checkpoint, not the history. Without a store (a ledger on another file
-/// system, a replay) every entry is resident.
+/// checkpoint wrote them (the transaction book's in the store's `transactions` table, which the
+/// commits write: ``ArchiveSpace/isStoreTable``), and in memory (``resident``) until a
+/// checkpoint settled them: memory holds what changed since the last checkpoint, not the
+/// history. Without a store (a ledger on another file system, a replay) every entry is resident.
 ///
 /// A value type like the state that holds it: copies share the resident entries' structure
 /// (`TreeDictionary`). A stored row is a key's value as of the checkpoint that wrote it, and a

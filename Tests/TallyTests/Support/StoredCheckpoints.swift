@@ -39,10 +39,19 @@ enum StoredCheckpoints {
     /// The number of history rows the store holds.
     static func historyRowCount(at ledger: FilePath, encryption: JournalEncryption? = nil) throws -> Int {
         try withStore(at: ledger, encryption: encryption) { store in
-            // The transaction book is the store's `transactions` table, not history rows.
-            try ArchiveSpace.allCases.filter { !$0.isStoreTable }.reduce(0) {
-                $0 + (try store.historyEntries(space: $1.rawValue, from: nil, through: nil).count)
+            // The rows themselves, page by page (for the transaction book, the records kept as of
+            // the checkpoint, which may hold texts too).
+            var count = 0
+            for space in ArchiveSpace.allCases {
+                var after: [UInt8]?
+                while true {
+                    let page = try store.historyEntries(space: space.rawValue, after: after, limit: 1_024)
+                    count += page.count
+                    guard page.count == 1_024, let last = page.last else { break }
+                    after = last.key
+                }
             }
+            return count
         }
     }
 }
