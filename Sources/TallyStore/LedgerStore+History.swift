@@ -128,6 +128,12 @@ extension LedgerStore {
         guard let id = try? binary.read(TransactionID.self), binary.remainingCount == 0 else {
             throw .invalidRow(path: path, table: "history", reason: "a transaction key of \(key.count) bytes")
         }
+        // Most reads are of a new id (G5: is it taken?): one statement without a transaction
+        // answers those; a row is never removed, so one found is read whole in one.
+        let found = try database.readOneStatement { database in
+            try Bool.fetchOne(database.cachedStatement(sql: "SELECT 1 FROM transactions WHERE transaction_id = ?"), arguments: [id.storeValue])
+        }
+        guard found != nil else { return nil }
         return try database.read { database in
             try Self.transactionRecord(id.storeValue, key: key, asOf: sequenceNumber, in: database, path: self.path, strict: true)
         }
