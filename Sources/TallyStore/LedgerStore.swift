@@ -66,8 +66,8 @@ public final class LedgerStore: Sendable {
     ///   (``renewEpoch()``).
     public init(path: String, key: SymmetricKey = LedgerStore.integrityKey) throws(StoreError) {
         self.path = path
-        // The WAL is copied into the main file only by this type (``copyWriteAheadLog()``),
-        // which renews the epoch first.
+        // The WAL is copied into the main file only by this type (truncateWriteAheadLog,
+        // copyWriteAheadLogWhenLarge, close), which renews the epoch first.
         database = try SealedDatabase(
             path: path, key: key, pragmas: "PRAGMA synchronous = \(Self.synchronous); PRAGMA secure_delete = ON; PRAGMA wal_autocheckpoint = 0",
             schema: "read-side store", schemaVersion: Self.schemaVersion,
@@ -99,7 +99,8 @@ public final class LedgerStore: Sendable {
 
     /// Drops the history tables' secondary indexes (`StoreSchema.historyIndexes`) of this new,
     /// empty store, but those the engine's fold reads through (`StoreSchema.bookIndexes`): for
-    /// one that is digested and removed, never queried (the audit's scratch store). The open refuses such a file, so it can never be served.
+    /// one that is digested and removed, never queried (the audit's scratch store). The open
+    /// refuses such a file, so it can never be served.
     /// - Throws: ``StoreError/database(path:message:)`` when the store already covers events.
     package func dropHistoryIndexes() throws(StoreError) {
         try requireEmpty()
