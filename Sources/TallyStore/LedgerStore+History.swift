@@ -83,8 +83,10 @@ extension LedgerStore {
         return try checked(row, space: space, asOf: sequenceNumber).value
     }
 
-    /// The history entries of `space` whose keys lie in `lower...upper` (all of them when
-    /// nil), in key order; `asOf` as ``historyValue(space:key:asOf:)``.
+    /// The entries of the archived map `space` whose keys lie in `lower...upper` (all of them
+    /// when nil), in key order, as a state settled at `asOf` reads them: `history` rows (`asOf`
+    /// as ``historyValue(space:key:asOf:)``), or, for the transaction book, its records from the
+    /// `transactions` table as of the checkpoint. The rows as stored: ``historyRows(space:after:limit:)``.
     public func historyEntries(
         space: UInt8, from lower: [UInt8]?, through upper: [UInt8]?, asOf sequenceNumber: UInt64 = .max
     ) throws(StoreError) -> [(key: [UInt8], value: [UInt8])] {
@@ -93,9 +95,10 @@ extension LedgerStore {
         return try historyEntries(space: space, where: " AND key BETWEEN ? AND ?", [Data(lower), Data(upper)], limit: nil, asOf: sequenceNumber)
     }
 
-    /// Up to `limit` history entries of `space` whose keys come after `key` (from the first
-    /// when nil), in key order: a space read page by page, in bounded memory.
-    public func historyEntries(space: UInt8, after key: [UInt8]?, limit: Int) throws(StoreError) -> [(key: [UInt8], value: [UInt8])] {
+    /// Up to `limit` rows of the `history` table in `space` whose keys come after `key` (from the
+    /// first when nil), in key order, as stored (for the transaction book: the records commits
+    /// kept as of the checkpoint): a space read page by page, in bounded memory.
+    public func historyRows(space: UInt8, after key: [UInt8]?, limit: Int) throws(StoreError) -> [(key: [UInt8], value: [UInt8])] {
         try historyEntries(space: space, where: key == nil ? "" : " AND key > ?", key.map { [Data($0)] } ?? [], limit: limit, asOf: .max)
     }
 
@@ -178,20 +181,10 @@ extension LedgerStore {
     /// Every record of the transaction book with a key in `lower...upper` (all when nil), in
     /// key order, as of `sequenceNumber` (``transactionRecord(key:asOf:)``).
     private func transactionRecords(from lower: [UInt8]?, through upper: [UInt8]?, asOf sequenceNumber: UInt64) throws(StoreError) -> [(key: [UInt8], value: [UInt8])] {
-        try database.read { database in
-            let strict = try Self.rangeIsStrict(asOf: sequenceNumber, in: database)
-            let ids = try Data.fetchAll(database, sql: "SELECT transaction_id FROM transactions ORDER BY transaction_id")
-            var entries: [(key: [UInt8], value: [UInt8])] = []
-            for id in ids {
-                let transactionID: TransactionID = try StoreRowReader(path: self.path, table: "transactions").id(id, column: "transaction_id")
-                let key = transactionID.archiveBytes
-                if let lower, key.lexicographicallyPrecedes(lower) { continue }
-                if let upper, upper.lexicographicallyPrecedes(key) { continue }
-                guard let record = try Self.transactionRecord(id, key: key, asOf: sequenceNumber, in: database, path: self.path, strict: strict) else { continue }
-                entries.append((key, record.archiveBytes))
-            }
-            return entries
-        }
+        // A transaction's key is its id's 16 bytes, as the table keeps it.
+        guard let lower, let upper else { return try transactionRecords(where: "1", [], asOf: sequenceNumber) }
+        return try transactionRecords(where: "transaction_id BETWEEN ? AND ?", [Data(lower), Data(upper)], asOf: sequenceNumber)
+            .filter { !$0.key.lexicographicallyPrecedes(lower) && !upper.lexicographicallyPrecedes($0.key) }
     }
 
     /// Whether a range read as of `sequenceNumber` finds every row changed since with its
@@ -207,11 +200,20 @@ extension LedgerStore {
     /// have left the range since): a superset, which the caller filters
     /// (`ArchivedMap.records(matching:where:)`). O(the range and the kept records).
     package func transactionRecords(matching filter: BookFilter, asOf sequenceNumber: UInt64) throws(StoreError) -> [(key: [UInt8], value: [UInt8])] {
-        let (condition, arguments): (String, StatementArguments) = switch filter {
-        case .category(let category): ("category_id = ?", [category.storeValue])
-        case .dated(let range): ("date BETWEEN ? AND ?", [StoreRowWriter.day(range.lowerBound), StoreRowWriter.day(range.upperBound)])
+        switch filter {
+        case .category(let category):
+            try transactionRecords(where: "category_id = ?", [category.storeValue], asOf: sequenceNumber)
+        case .dated(let range):
+            try transactionRecords(
+                where: "date BETWEEN ? AND ?", [StoreRowWriter.day(range.lowerBound), StoreRowWriter.day(range.upperBound)], asOf: sequenceNumber)
         }
-        return try database.read { database in
+    }
+
+    /// The records of the `transactions` rows `condition` selects, as of `sequenceNumber`, and
+    /// every record commits kept as of it (their rows may have left the selection since), in key
+    /// order: one read transaction.
+    private func transactionRecords(where condition: String, _ arguments: StatementArguments, asOf sequenceNumber: UInt64) throws(StoreError) -> [(key: [UInt8], value: [UInt8])] {
+        try database.read { database in
             var entries: [(key: [UInt8], value: [UInt8])] = []
             var found: Set<[UInt8]> = []
             let strict = try Self.rangeIsStrict(asOf: sequenceNumber, in: database)
@@ -225,13 +227,12 @@ extension LedgerStore {
             let kept = try Row.fetchAll(
                 database, sql: "SELECT key, value FROM history WHERE space = ? AND version = ?",
                 arguments: [Int64(ArchiveSpace.transactions.rawValue), Int64(bitPattern: sequenceNumber)])
+            let reader = StoreRowReader(path: self.path, table: "history")
             for row in kept {
-                let key = [UInt8](try StoreRowReader(path: self.path, table: "history").column(row, "key", as: Data.self))
-                if found.insert(key).inserted {
-                    entries.append((key, [UInt8](try StoreRowReader(path: self.path, table: "history").column(row, "value", as: Data.self))))
-                }
+                let key = [UInt8](try reader.column(row, "key", as: Data.self))
+                if found.insert(key).inserted { entries.append((key, [UInt8](try reader.column(row, "value", as: Data.self)))) }
             }
-            return entries
+            return entries.sorted { $0.key.lexicographicallyPrecedes($1.key) }
         }
     }
 

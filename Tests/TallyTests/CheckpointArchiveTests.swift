@@ -470,7 +470,7 @@ struct CheckpointArchiveTests {
     static func keptRecords(_ ledger: FilePath) throws -> [TransactionID: TransactionRecord] {
         try StoredCheckpoints.withStore(at: ledger) { store in
             var kept: [TransactionID: TransactionRecord] = [:]
-            for entry in try store.historyEntries(space: ArchiveSpace.transactions.rawValue, after: nil, limit: 1_000) {
+            for entry in try store.historyRows(space: ArchiveSpace.transactions.rawValue, after: nil, limit: 1_000) {
                 var keyReader = BinaryReader(entry.key)
                 var valueReader = BinaryReader(entry.value)
                 kept[try keyReader.read(TransactionID.self)] = try TransactionRecord(from: &valueReader)
@@ -535,7 +535,7 @@ struct CheckpointArchiveTests {
             var holding: [ArchiveSpace: Int] = [:]
             let bytes = id.archiveBytes
             for space in ArchiveSpace.allCases {
-                let rows = try store.historyEntries(space: space.rawValue, after: nil, limit: 100_000)
+                let rows = try store.historyRows(space: space.rawValue, after: nil, limit: 100_000)
                 history[space] = rows.count
                 holding[space] = rows.filter { row in
                     (row.key + row.value).indices.contains { index in (row.key + row.value)[index...].starts(with: bytes) }

@@ -232,7 +232,7 @@ enum CheckpointComparison {
         mutating func next() throws(StoreError) -> (key: [UInt8], value: [UInt8])? {
             while position == buffered.count {
                 guard !exhausted else { return nil }
-                let page = try store.historyEntries(space: space.rawValue, after: after, limit: pageEntries)
+                let page = try store.historyRows(space: space.rawValue, after: after, limit: pageEntries)
                 exhausted = page.count < pageEntries
                 after = page.last?.key
                 buffered = space == .touches ? page.flatMap(TouchRow.expanded) : page

@@ -45,7 +45,7 @@ enum StoredCheckpoints {
             for space in ArchiveSpace.allCases {
                 var after: [UInt8]?
                 while true {
-                    let page = try store.historyEntries(space: space.rawValue, after: after, limit: 1_024)
+                    let page = try store.historyRows(space: space.rawValue, after: after, limit: 1_024)
                     count += page.count
                     guard page.count == 1_024, let last = page.last else { break }
                     after = last.key
