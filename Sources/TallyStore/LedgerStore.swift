@@ -43,6 +43,10 @@ public final class LedgerStore: Sendable {
     /// (a copy a reader kept busy, or a WAL left by another session): until a copy succeeds, an
     /// older main file under this WAL would read the new epoch, so the next commit tries again.
     private let epochCopyPending: Mutex<Bool>
+    /// Between ``beginBulkLoad()`` and ``endBulkLoad()``: a fold writes the store and its
+    /// checkpoints window by window and reads nothing between a commit and the checkpoint that
+    /// follows it, so commits keep no records as of the last checkpoint.
+    private let bulkLoading: Mutex<Bool>
 
     /// The page key of a store whose ledger is not encrypted: authentication against damage
     /// only (a public constant).
@@ -73,6 +77,7 @@ public final class LedgerStore: Sendable {
             schema: "read-side store", schemaVersion: Self.schemaVersion,
             create: { database in try StoreSchema.create(in: database) })
         epochCopyPending = Mutex(Self.writeAheadLogBytes(at: path) > 0)
+        bulkLoading = Mutex(false)
         let sameMoment = try database.read { database in
             try Bool.fetchOne(database, sql: "SELECT c.epoch = e.epoch FROM coverage c, store_epoch e WHERE c.id = 1 AND e.id = 1")
         }
@@ -95,6 +100,7 @@ public final class LedgerStore: Sendable {
     package func beginBulkLoad() throws(StoreError) {
         try requireEmpty()
         try database.run { database in try database.execute(sql: "PRAGMA synchronous = OFF") }
+        bulkLoading.withLock { $0 = true }
     }
 
     /// Drops the history tables' secondary indexes (`StoreSchema.historyIndexes`) of this new,
@@ -117,6 +123,7 @@ public final class LedgerStore: Sendable {
     /// ends a rebuild syncs the file before it is renamed into place.
     package func endBulkLoad() throws(StoreError) {
         try database.run { database in try database.execute(sql: "PRAGMA synchronous = \(Self.synchronous)") }
+        bulkLoading.withLock { $0 = false }
     }
 
     /// The database file at `path` and the files SQLite keeps beside it (WAL, shared memory).
@@ -173,7 +180,9 @@ public final class LedgerStore: Sendable {
         var modified: Set<String> = []
         try write { database in
             let stored = try Data.fetchOne(database, sql: "SELECT live_digest FROM coverage WHERE id = 1").flatMap(LiveDigest.init(bytes:))
-            let writer = StoreRowWriter(database: database, source: source, digest: try stored ?? LiveDigest.ofLiveTables(database))
+            let writer = StoreRowWriter(
+                database: database, source: source, digest: try stored ?? LiveDigest.ofLiveTables(database),
+                keepsRecords: !bulkLoading.withLock { $0 })
             for id in changes.transactionIDs { try writer.upsertTransaction(id) }
             // After the rows: commits queued behind a write are merged, and a transaction changed
             // only by an earlier one comes with that commit's row (its old category); a
@@ -198,7 +207,7 @@ public final class LedgerStore: Sendable {
     public func replaceAll(from snapshot: StoreSnapshot, coverage: StoreCoverage) throws(StoreError) {
         try write { database in
             for table in StoreSchema.historyTables + StoreSchema.liveTables { try database.execute(sql: "DELETE FROM \(table)") }
-            let writer = StoreRowWriter(database: database, source: snapshot, digest: LiveDigest())
+            let writer = StoreRowWriter(database: database, source: snapshot, digest: LiveDigest(), keepsRecords: false)  // every row new
             let wallets = snapshot.readModels.wallets
             for id in wallets.transactionIDs { try writer.upsertTransaction(id) }
             for id in wallets.transferIDs { try writer.upsertTransfer(id) }

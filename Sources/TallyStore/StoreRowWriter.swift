@@ -14,12 +14,19 @@ final class StoreRowWriter {
     /// The tables this writer inserted into, updated or deleted from.
     private(set) var modifiedTables: Set<String> = []
 
+    /// Whether a row changed for the first time since the last checkpoint leaves its record as
+    /// of it in `history` (not in a bulk load: `LedgerStore.beginBulkLoad()`).
+    private let keepsRecords: Bool
+
     /// A writer inside `database`'s open transaction.
-    /// - Parameter digest: the live tables' digest before this writer's changes.
-    init(database: Database, source: any StoreRowSource, digest: LiveDigest) {
+    /// - Parameters:
+    ///   - digest: the live tables' digest before this writer's changes.
+    ///   - keepsRecords: see ``keepsRecords``.
+    init(database: Database, source: any StoreRowSource, digest: LiveDigest, keepsRecords: Bool) {
         self.database = database
         self.source = source
         self.digest = digest
+        self.keepsRecords = keepsRecords
     }
 
     /// A date as the store keeps it: `yyyymmdd`, so that integer order is date order.
@@ -33,6 +40,7 @@ final class StoreRowWriter {
     /// The sequence number the store's history is as of (the last checkpoint's; 0: none), read
     /// once: a row changed for the first time after it leaves its value as of it in `history`.
     private func historyVersion() throws -> Int64 {
+        guard keepsRecords else { return 0 }  // keeps nothing
         if let readHistoryVersion { return readHistoryVersion }
         let version = try Int64.fetchOne(database, sql: "SELECT version FROM history_version WHERE id = 1") ?? 0
         readHistoryVersion = version
