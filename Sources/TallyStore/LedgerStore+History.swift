@@ -25,7 +25,7 @@ extension LedgerStore {
             try database.execute(
                 sql: replacingAll ? "DELETE FROM history" : "DELETE FROM history WHERE space = ?",
                 arguments: replacingAll ? [] : [Int64(ArchiveSpace.transactions.rawValue)])
-            try database.execute(sql: "INSERT OR REPLACE INTO history_version (id, version) VALUES (1, ?)", arguments: [Int64(bitPattern: version)])
+            try database.execute(sql: "INSERT OR REPLACE INTO history_version (id, version, complete) VALUES (1, ?, 1)", arguments: [Int64(bitPattern: version)])
             let insert = try database.cachedStatement(sql: "INSERT OR REPLACE INTO history (space, key, value, version) VALUES (?, ?, ?, ?)")
             let version = Int64(bitPattern: version)
             for row in rows {
@@ -189,10 +189,23 @@ extension LedgerStore {
 
     /// Whether a range read as of `sequenceNumber` finds every row changed since with its
     /// record kept: it is the store's newest checkpoint (a state not yet settled against a
-    /// newer one reads such rows from memory instead, so they are passed over).
+    /// newer one reads such rows from memory instead, so they are passed over), and its kept
+    /// records are complete (``keptRecordsComplete()``: after a rebuild that copied the
+    /// checkpoint, the running states hold every row changed since in memory).
     private static func rangeIsStrict(asOf sequenceNumber: UInt64, in database: Database) throws -> Bool {
-        let version = try Int64.fetchOne(database, sql: "SELECT version FROM history_version WHERE id = 1") ?? 0
-        return UInt64(bitPattern: version) <= sequenceNumber
+        guard let row = try Row.fetchOne(database, sql: "SELECT version, complete FROM history_version WHERE id = 1") else { return true }
+        let reader = StoreRowReader(path: "the store", table: "history_version")
+        return try reader.sequenceNumber(row, "version") <= sequenceNumber && reader.column(row, "complete", as: Bool.self)
+    }
+
+    /// Whether every row changed since the checkpoint has its record kept as of it: false when
+    /// the checkpoint was copied into a store rebuilt from the read models (newer rows, no kept
+    /// records for the changes between the old store's last commit and the rebuild), until the
+    /// next checkpoint. An open does not restore such a checkpoint (it replays), since its tail
+    /// would read those rows as of it.
+    public func keptRecordsComplete() throws(StoreError) -> Bool {
+        let complete = try database.read { database in try Bool.fetchOne(database, sql: "SELECT complete FROM history_version WHERE id = 1") }
+        return complete ?? true
     }
 
     /// The transaction book's records that `filter` selects as of `sequenceNumber`, found with
@@ -261,7 +274,11 @@ extension LedgerStore {
             let state = try Data.fetchOne(source, sql: "SELECT state FROM checkpoint WHERE id = 1")
             let version = try Int64.fetchOne(source, sql: "SELECT version FROM history_version WHERE id = 1")
             try target.write { database in
-                if let version { try database.execute(sql: "INSERT OR REPLACE INTO history_version (id, version) VALUES (1, ?)", arguments: [version]) }
+                // The rows of this store are newer than the copied history: the records of those
+                // changed since it are not all kept (complete = 0) until a checkpoint is written.
+                if let version {
+                    try database.execute(sql: "INSERT OR REPLACE INTO history_version (id, version, complete) VALUES (1, ?, 0)", arguments: [version])
+                }
                 let insert = try database.cachedStatement(sql: "INSERT OR REPLACE INTO history (space, key, value, version) VALUES (?, ?, ?, ?)")
                 var after: (space: Int64, key: Data) = (-1, Data())
                 while true {

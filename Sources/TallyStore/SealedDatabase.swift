@@ -25,6 +25,11 @@ struct SealedDatabase: Sendable {
         // Another process may hold the file for a moment (a reader's open or close beside the
         // writer, issue 29): wait for it instead of failing with SQLITE_BUSY.
         configuration.busyMode = .timeout(Self.busyTimeoutSeconds)
+        // Reader connections stay open until the pool closes (GRDB closes them on memory
+        // pressure otherwise, on iOS): the writer, closed first, is then never the last
+        // connection, the one SQLite copies the WAL into the main file with at its close
+        // (`LedgerStore` copies it itself, renewing the store's epoch first).
+        configuration.persistentReadOnlyConnections = true
         configuration.prepareDatabase { database in
             if !database.configuration.readonly { try database.execute(sql: "PRAGMA cache_size = -\(Self.pageCacheKibibytes)") }
             try database.execute(sql: pragmas)

@@ -142,10 +142,14 @@ final class StoreRowWriter {
             database.cachedStatement(sql: "SELECT sequence, date, wallet_id, category_id, kind, currency, amount, is_live, last_changed FROM transactions WHERE transaction_id = ?"),
             arguments: [key])
         if let old {
-            if keepingVersion, let changed = old["last_changed"] as Int64?, changed <= (try historyVersion()) { try keepVersion(key: key) }
+            // Columns read with throwing decodes: a value of another type (a crafted row) fails
+            // the commit (the store goes stale and is rebuilt), never traps.
+            let reader = StoreRowReader(path: "the store", table: "transactions")
+            if keepingVersion, try reader.column(old, "last_changed", as: Int64.self) <= (try historyVersion()) { try keepVersion(key: key) }
             try database.cachedStatement(sql: "DELETE FROM transaction_search WHERE rowid = ?").execute(arguments: [old["sequence"]])
-            if old["is_live"] == true {
-                let cell: StatementArguments = [(old["date"] as Int64? ?? 0) / 100, old["wallet_id"], old["category_id"], old["kind"], old["currency"]]
+            if try reader.column(old, "is_live", as: Bool.self) {
+                let date: Int64 = try reader.column(old, "date")
+                let cell: StatementArguments = [date / 100, old["wallet_id"], old["category_id"], old["kind"], old["currency"]]
                 try database.cachedStatement(sql: """
                     UPDATE month_totals SET amount = amount - ?, count = count - 1
                     WHERE month = ? AND wallet_id = ? AND category_id = ? AND kind = ? AND currency = ?

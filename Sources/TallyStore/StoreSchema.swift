@@ -63,9 +63,13 @@ enum StoreSchema {
             -- writes: the first commit after it that changes a row keeps the row's value as of
             -- it in `history` (space 8) until the next, so a state restored from the checkpoint
             -- reads the book as of the checkpoint (LedgerStore.transactionRecord).
+            -- `complete` = 0: the history was copied into a rebuilt store whose rows are newer
+            -- (a rebuild from the read models), without the records of the rows changed since:
+            -- an open does not restore its checkpoint (LedgerStore.keptRecordsComplete).
             CREATE TABLE history_version (
                 id INTEGER PRIMARY KEY CHECK (id = 1),
-                version INTEGER NOT NULL);
+                version INTEGER NOT NULL,
+                complete INTEGER NOT NULL);
             -- The live state as of the last checkpoint (the engine's checkpoint encoding, with
             -- its sequence number and chain value).
             CREATE TABLE checkpoint (

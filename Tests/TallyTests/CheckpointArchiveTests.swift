@@ -626,6 +626,36 @@ struct CheckpointArchiveTests {
         }
     }
 
+    @Test("issue 28: a checkpoint copied into a store rebuilt from the read models (its rows newer, the records of the changes in between not kept) is marked incomplete and not restored by the next open, which replays; the next checkpoint written is complete again")
+    func copiedCheckpointIsNotRestored() async throws {
+        var (directory, path, s, ledger, _) = try await Self.ledgerWithPets("tally-history-incomplete")
+        defer { directory.remove() }
+        let id: TransactionID = s.ids.next()
+        try await ledger.execute(s.command(.recordTransaction(id, s.expense(100))))
+        try await ledger.checkpoint()
+        try await ledger.execute(s.command(.editTransaction(id, s.expense(200))))
+        try await ledger.close()
+        let copied = directory.appending("copy.sqlite").string
+        try StoredCheckpoints.withStore(at: path) { store in
+            #expect(try store.keptRecordsComplete(), "the control: the ledger's own checkpoint keeps every record")
+            let copy = try LedgerStore(path: copied)
+            defer { copy.close() }
+            try copy.copyCheckpoint(from: store)
+            #expect(try !copy.keptRecordsComplete(), "a copied checkpoint is incomplete")
+            try copy.writeCheckpoint([], version: 1, replacingAll: false, state: nil)
+            #expect(try copy.keptRecordsComplete(), "a checkpoint written is complete")
+        }
+        // The ledger's store marked as a rebuild's copy: its checkpoint is passed over.
+        let pool = try EncryptedSQLite.openPool(atPath: Self.storeFile(path), key: LedgerStore.integrityKey)
+        try await pool.write { database in try database.execute(sql: "UPDATE history_version SET complete = 0") }
+        try pool.close()
+        let reopened = try await Ledger.open(at: path, options: Self.options())
+        #expect(reopened.openReport.checkpointSequenceNumber == nil, "\(reopened.openReport)")
+        #expect(reopened.openReport.rejectedCheckpoints.contains { $0.contains("does not keep every transaction") }, "\(reopened.openReport.rejectedCheckpoints)")
+        try await Self.expectEqualToReplay(reopened, at: path)
+        try await reopened.close()
+    }
+
     @Test("issue 28: a store whose main file and WAL are of different moments (the main file of an earlier close under the WAL written on a later one) is refused at open, before its checkpoint or rows are read: the writer's open replays and rebuilds it, and the ledger equals a replay")
     func mainFileAndWriteAheadLogOfDifferentMoments() async throws {
         let directory = try TemporaryDirectory("tally-store-moments")

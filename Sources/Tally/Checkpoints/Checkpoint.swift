@@ -93,6 +93,9 @@ enum CheckpointDefect: Error, Equatable, CustomStringConvertible {
     case chainMismatch(sequenceNumber: UInt64)
     case personalKeysMissing([String])
     case personalKeysDiffer([String])
+    /// The store was rebuilt from the read models after it (its rows are newer) without the
+    /// transaction records of the changes in between kept as of it (`LedgerStore.keptRecordsComplete`).
+    case keptRecordsIncomplete
 
     var description: String {
         switch self {
@@ -106,6 +109,7 @@ enum CheckpointDefect: Error, Equatable, CustomStringConvertible {
         case .chainMismatch(let sequence): "chain value at sequence \(sequence) differs from the journal's (the journal was rewritten)"
         case .personalKeysMissing(let people): "the personal keys of \(people.joined(separator: ", ")) are missing from \(LedgerDirectory.personalKeysName)"
         case .personalKeysDiffer(let people): "the personal keys of \(people.joined(separator: ", ")) in \(LedgerDirectory.personalKeysName) are not the ones the checkpoint was written with (a key file of another ledger?)"
+        case .keptRecordsIncomplete: "the store was rebuilt after it and does not keep every transaction as of it (the next checkpoint replaces it)"
         }
     }
 }

@@ -130,7 +130,15 @@ extension Checkpoint {
     ) throws(LedgerError) -> (FoldedState?, rejected: String?) {
         do throws(CheckpointDefect) {
             guard let checkpoint = try stored(in: store) else { return (nil, nil) }
-            return (try checkpoint.restored(for: reader, keys: keys, history: history), nil)
+            let restored = try checkpoint.restored(for: reader, keys: keys, history: history)  // its chain value first: evidence
+            let complete: Bool
+            do throws(StoreError) {
+                complete = try store.keptRecordsComplete()
+            } catch {
+                throw .stateUnreadable("\(error)")
+            }
+            guard complete else { throw .keptRecordsIncomplete }
+            return (restored, nil)
         } catch .chainMismatch(let sequenceNumber) {
             throw .storage(.corruption(JournalProblem(
                 kind: .chainMismatch, location: reader.location(of: sequenceNumber),
