@@ -15,14 +15,11 @@ enum StoreTransactionRecord {
         let split = record.details.split
         guard split != nil || record.splitWith != nil else { return nil }
         var writer = BinaryWriter()
-        wire(split.map(\.ratios), to: &writer)
-        wire(split?.isOverride ?? false, to: &writer)
-        wire(record.splitWith, to: &writer)
+        writeWire(split.map(\.ratios), to: &writer)
+        writeWire(split?.isOverride ?? false, to: &writer)
+        writeWire(record.splitWith, to: &writer)
         return Data(writer.bytes)
     }
-
-    /// Writes `value` with the model's wire codec (a generic context picks the `WireValue` method).
-    private static func wire<Value: WireValue>(_ value: Value, to writer: inout BinaryWriter) { value.write(to: &writer) }
 
     /// The record of the transaction whose id is `key` (``Identifier/storeValue``), from its
     /// rows; nil when it has no row.

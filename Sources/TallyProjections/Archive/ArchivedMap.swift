@@ -119,7 +119,7 @@ extension Bool: ArchiveCodable {
 }
 
 /// Writes `value` with the model's wire codec (a generic context picks the `WireValue` method).
-private func writeWire<Value: WireValue>(_ value: Value, to writer: inout BinaryWriter) { value.write(to: &writer) }
+package func writeWire<Value: WireValue>(_ value: Value, to writer: inout BinaryWriter) { value.write(to: &writer) }
 
 /// A map whose entries live in the read-side store's `history` table (the "archive") once a
 /// checkpoint wrote them (the transaction book's in the store's `transactions` table, which the
