@@ -13,7 +13,7 @@ import TallyProjections
 /// a row was written with, hold every key changed after c, so a row they read is the key's value
 /// at their own sequence number whenever c <= it; the engine never reads the history through a
 /// state older than the newest checkpoint (it hands out detached copies). The book's rows are
-/// written by every commit, so they are read as of the checkpoint (``transactionRecord(key:asOf:)``).
+/// written by every commit, so they are read as of the checkpoint (``bookRecord(_:key:asOf:)``).
 extension LedgerStore {
     /// Writes `rows` (entries of archived maps) as of `version` (the checkpoint's sequence
     /// number) and the live state `state` (the engine's encoded checkpoint) in one transaction.
@@ -21,10 +21,8 @@ extension LedgerStore {
     ///   history in memory): what the table held before goes first.
     public func writeCheckpoint(_ rows: some Sequence<ArchiveRow>, version: UInt64, replacingAll: Bool, state: [UInt8]?) throws(StoreError) {
         try database.write { database in
-            // The records a commit kept for the previous checkpoint's state go with it.
-            try database.execute(
-                sql: replacingAll ? "DELETE FROM history" : "DELETE FROM history WHERE space = ?",
-                arguments: replacingAll ? [] : [Int64(ArchiveSpace.transactions.rawValue)])
+            // The records commits kept for the previous checkpoint's state go with it.
+            try database.execute(sql: replacingAll ? "DELETE FROM history" : "DELETE FROM history WHERE space IN \(StoreBook.spaceList)")
             try database.execute(sql: "INSERT OR REPLACE INTO history_version (id, version, complete) VALUES (1, ?, 1)", arguments: [Int64(bitPattern: version)])
             let insert = try database.cachedStatement(sql: "INSERT OR REPLACE INTO history (space, key, value, version) VALUES (?, ?, ?, ?)")
             let version = Int64(bitPattern: version)
@@ -74,7 +72,7 @@ extension LedgerStore {
     ///   wrote is refused (``StoreError/invalidRow(path:table:reason:)``), never read as the
     ///   key's value then (files of different moments put together, a rolled-back page).
     public func historyValue(space: UInt8, key: [UInt8], asOf sequenceNumber: UInt64 = .max) throws(StoreError) -> [UInt8]? {
-        if space == ArchiveSpace.transactions.rawValue { return try transactionRecord(key: key, asOf: sequenceNumber)?.archiveBytes }
+        if let book = StoreBook(space: space) { return try bookRecord(book, key: key, asOf: sequenceNumber) }
         let row = try database.readOneStatement { database in
             let statement = try database.cachedStatement(sql: "SELECT value, version FROM history WHERE space = ? AND key = ?")
             return try Row.fetchOne(statement, arguments: [Int64(space), Data(key)])
@@ -85,18 +83,18 @@ extension LedgerStore {
 
     /// The entries of the archived map `space` whose keys lie in `lower...upper` (all of them
     /// when nil), in key order, as a state settled at `asOf` reads them: `history` rows (`asOf`
-    /// as ``historyValue(space:key:asOf:)``), or, for the transaction book, its records from the
-    /// `transactions` table as of the checkpoint. The rows as stored: ``historyRows(space:after:limit:)``.
+    /// as ``historyValue(space:key:asOf:)``), or, for a book of the store (``StoreBook``), its
+    /// records from its table as of the checkpoint. The rows as stored: ``historyRows(space:after:limit:)``.
     public func historyEntries(
         space: UInt8, from lower: [UInt8]?, through upper: [UInt8]?, asOf sequenceNumber: UInt64 = .max
     ) throws(StoreError) -> [(key: [UInt8], value: [UInt8])] {
-        if space == ArchiveSpace.transactions.rawValue { return try transactionRecords(from: lower, through: upper, asOf: sequenceNumber) }
+        if let book = StoreBook(space: space) { return try bookRecords(book, from: lower, through: upper, asOf: sequenceNumber) }
         guard let lower, let upper else { return try historyEntries(space: space, where: "", [], limit: nil, asOf: sequenceNumber) }
         return try historyEntries(space: space, where: " AND key BETWEEN ? AND ?", [Data(lower), Data(upper)], limit: nil, asOf: sequenceNumber)
     }
 
     /// Up to `limit` rows of the `history` table in `space` whose keys come after `key` (from the
-    /// first when nil), in key order, as stored (for the transaction book: the records commits
+    /// first when nil), in key order, as stored (for a book of the store: the records commits
     /// kept as of the checkpoint): a space read page by page, in bounded memory.
     public func historyRows(space: UInt8, after key: [UInt8]?, limit: Int) throws(StoreError) -> [(key: [UInt8], value: [UInt8])] {
         try historyEntries(space: space, where: key == nil ? "" : " AND key > ?", key.map { [Data($0)] } ?? [], limit: limit, asOf: .max)
@@ -119,26 +117,34 @@ extension LedgerStore {
         return entries
     }
 
-    /// The transaction book's record of `key` (a transaction id's archive bytes) as a state
-    /// settled at the checkpoint `sequenceNumber` reads it: its rows when their last change is
-    /// not after it; else the record the first later commit kept in `history` (space 8); absent
-    /// when it was recorded after it.
+    /// The record of `key` (an id's archive bytes) in `book` as a state settled at the
+    /// checkpoint `sequenceNumber` reads it: its rows when their last change is not after it;
+    /// else the record the first later commit kept in `history` (the book's space); absent when
+    /// it was recorded after it.
     /// - Throws: ``StoreError/invalidRow(path:table:reason:)`` for a key that is no id, rows the
     ///   model refuses, or a row changed after `sequenceNumber` without its record kept (files of
     ///   different moments).
-    package func transactionRecord(key: [UInt8], asOf sequenceNumber: UInt64) throws(StoreError) -> TransactionRecord? {
-        var binary = BinaryReader(key)
-        guard let id = try? binary.read(TransactionID.self), binary.remainingCount == 0 else {
-            throw .invalidRow(path: path, table: "history", reason: "a transaction key of \(key.count) bytes")
-        }
+    func bookRecord(_ book: StoreBook, key: [UInt8], asOf sequenceNumber: UInt64) throws(StoreError) -> [UInt8]? {
+        let id = try book.tableKey(key, path: path)
         // Most reads are of a new id (G5: is it taken?): one statement without a transaction
         // answers those; a row is never removed, so one found is read whole in one.
         let found = try database.readOneStatement { database in
-            try Bool.fetchOne(database.cachedStatement(sql: "SELECT 1 FROM transactions WHERE transaction_id = ?"), arguments: [id.storeValue])
+            try Bool.fetchOne(database.cachedStatement(sql: "SELECT 1 FROM \(book.table) WHERE \(book.keyColumn) = ?"), arguments: [id])
         }
         guard found != nil else { return nil }
         return try database.read { database in
-            try Self.transactionRecord(id.storeValue, key: key, asOf: sequenceNumber, in: database, path: self.path, strict: true)
+            try Self.bookRecord(book, id, key: key, asOf: sequenceNumber, in: database, path: self.path, strict: true)
+        }
+    }
+
+    /// The transaction book's record of `key` as of `sequenceNumber` (``bookRecord(_:key:asOf:)``).
+    package func transactionRecord(key: [UInt8], asOf sequenceNumber: UInt64) throws(StoreError) -> TransactionRecord? {
+        guard let bytes = try bookRecord(.transactions, key: key, asOf: sequenceNumber) else { return nil }
+        var binary = BinaryReader(bytes)
+        do {
+            return try TransactionRecord(from: &binary)
+        } catch {
+            throw .invalidRow(path: path, table: "transactions", reason: "\(error)")
         }
     }
 
@@ -146,44 +152,37 @@ extension LedgerStore {
     ///   an error; else it is passed over: a range read for a state settled against an older
     ///   checkpoint than the store's newest (``rangeIsStrict(asOf:in:)``), which holds such a key
     ///   in memory.
-    private static func transactionRecord(
-        _ id: Data, key: [UInt8], asOf sequenceNumber: UInt64, in database: Database, path: String, strict: Bool
-    ) throws -> TransactionRecord? {
-        guard let record = try StoreTransactionRecord.read(key: id, in: database, path: path) else { return nil }
-        if record.lastChanged <= sequenceNumber { return record }
+    private static func bookRecord(
+        _ book: StoreBook, _ id: Data, key: [UInt8], asOf sequenceNumber: UInt64, in database: Database, path: String, strict: Bool
+    ) throws -> [UInt8]? {
+        guard let record = try book.record(key: id, in: database, path: path) else { return nil }
+        if record.lastChanged <= sequenceNumber { return record.value }
         let kept = try Row.fetchOne(
             database.cachedStatement(sql: "SELECT value, version FROM history WHERE space = ? AND key = ?"),
-            arguments: [Int64(ArchiveSpace.transactions.rawValue), Data(key)])
+            arguments: [Int64(book.space.rawValue), Data(key)])
         if let kept {
             let reader = StoreRowReader(path: path, table: "history")
             let version = try reader.sequenceNumber(kept, "version")
             guard version == sequenceNumber else {
                 if !strict { return nil }
-                throw StoreError.invalidRow(path: path, table: "history", reason: "a transaction's record kept as of \(version), read as of \(sequenceNumber) (files of different moments)")
+                throw StoreError.invalidRow(path: path, table: "history", reason: "a record of \(book.table) kept as of \(version), read as of \(sequenceNumber) (files of different moments)")
             }
-            var binary = BinaryReader([UInt8](try reader.column(kept, "value", as: Data.self)))
-            do {
-                let value = try TransactionRecord(from: &binary)
-                guard binary.remainingCount == 0 else { throw EventCodecError.invalidValue(field: "history", reason: "trailing bytes", offset: binary.offset) }
-                return value
-            } catch {
-                throw StoreError.invalidRow(path: path, table: "history", reason: "a transaction's record kept as of \(version): \(error)")
-            }
+            return [UInt8](try reader.column(kept, "value", as: Data.self))
         }
-        guard record.sequenceNumber > sequenceNumber || !strict else {
+        guard record.recorded > sequenceNumber || !strict else {
             throw StoreError.invalidRow(
-                path: path, table: "transactions",
+                path: path, table: book.table,
                 reason: "a row changed at \(record.lastChanged), after the checkpoint at \(sequenceNumber), without its record as of it (files of different moments)")
         }
         return nil
     }
 
-    /// Every record of the transaction book with a key in `lower...upper` (all when nil), in
-    /// key order, as of `sequenceNumber` (``transactionRecord(key:asOf:)``).
-    private func transactionRecords(from lower: [UInt8]?, through upper: [UInt8]?, asOf sequenceNumber: UInt64) throws(StoreError) -> [(key: [UInt8], value: [UInt8])] {
-        // A transaction's key is its id's 16 bytes, as the table keeps it.
-        guard let lower, let upper else { return try transactionRecords(where: "1", [], asOf: sequenceNumber) }
-        return try transactionRecords(where: "transaction_id BETWEEN ? AND ?", [Data(lower), Data(upper)], asOf: sequenceNumber)
+    /// Every record of `book` with a key in `lower...upper` (all when nil), in key order, as of
+    /// `sequenceNumber` (``bookRecord(_:key:asOf:)``).
+    private func bookRecords(_ book: StoreBook, from lower: [UInt8]?, through upper: [UInt8]?, asOf sequenceNumber: UInt64) throws(StoreError) -> [(key: [UInt8], value: [UInt8])] {
+        // A record's key is its id's 16 bytes, as the table keeps it.
+        guard let lower, let upper else { return try bookRecords(book, where: "1", [], asOf: sequenceNumber) }
+        return try bookRecords(book, where: "\(book.keyColumn) BETWEEN ? AND ?", [Data(lower), Data(upper)], asOf: sequenceNumber)
             .filter { !$0.key.lexicographicallyPrecedes(lower) && !upper.lexicographicallyPrecedes($0.key) }
     }
 
@@ -215,31 +214,30 @@ extension LedgerStore {
     package func transactionRecords(matching filter: BookFilter, asOf sequenceNumber: UInt64) throws(StoreError) -> [(key: [UInt8], value: [UInt8])] {
         switch filter {
         case .category(let category):
-            try transactionRecords(where: "category_id = ?", [category.storeValue], asOf: sequenceNumber)
+            try bookRecords(.transactions, where: "category_id = ?", [category.storeValue], asOf: sequenceNumber)
         case .dated(let range):
-            try transactionRecords(
-                where: "date BETWEEN ? AND ?", [StoreRowWriter.day(range.lowerBound), StoreRowWriter.day(range.upperBound)], asOf: sequenceNumber)
+            try bookRecords(
+                .transactions, where: "date BETWEEN ? AND ?", [StoreRowWriter.day(range.lowerBound), StoreRowWriter.day(range.upperBound)], asOf: sequenceNumber)
         }
     }
 
-    /// The records of the `transactions` rows `condition` selects, as of `sequenceNumber`, and
-    /// every record commits kept as of it (their rows may have left the selection since), in key
-    /// order: one read transaction.
-    private func transactionRecords(where condition: String, _ arguments: StatementArguments, asOf sequenceNumber: UInt64) throws(StoreError) -> [(key: [UInt8], value: [UInt8])] {
+    /// The records of the rows of `book`'s table `condition` selects, as of `sequenceNumber`,
+    /// and every record commits kept as of it (their rows may have left the selection since),
+    /// in key order: one read transaction.
+    private func bookRecords(_ book: StoreBook, where condition: String, _ arguments: StatementArguments, asOf sequenceNumber: UInt64) throws(StoreError) -> [(key: [UInt8], value: [UInt8])] {
         try database.read { database in
             var entries: [(key: [UInt8], value: [UInt8])] = []
             var found: Set<[UInt8]> = []
             let strict = try Self.rangeIsStrict(asOf: sequenceNumber, in: database)
-            for id in try Data.fetchAll(database, sql: "SELECT transaction_id FROM transactions WHERE \(condition)", arguments: arguments) {
-                let transactionID: TransactionID = try StoreRowReader(path: self.path, table: "transactions").id(id, column: "transaction_id")
-                let key = transactionID.archiveBytes
-                guard let record = try Self.transactionRecord(id, key: key, asOf: sequenceNumber, in: database, path: self.path, strict: strict) else { continue }
-                entries.append((key, record.archiveBytes))
+            for id in try Data.fetchAll(database, sql: "SELECT \(book.keyColumn) FROM \(book.table) WHERE \(condition)", arguments: arguments) {
+                let key = try book.archiveKey(id, path: self.path)
+                guard let record = try Self.bookRecord(book, id, key: key, asOf: sequenceNumber, in: database, path: self.path, strict: strict) else { continue }
+                entries.append((key, record))
                 found.insert(key)
             }
             let kept = try Row.fetchAll(
                 database, sql: "SELECT key, value FROM history WHERE space = ? AND version = ?",
-                arguments: [Int64(ArchiveSpace.transactions.rawValue), Int64(bitPattern: sequenceNumber)])
+                arguments: [Int64(book.space.rawValue), Int64(bitPattern: sequenceNumber)])
             let reader = StoreRowReader(path: self.path, table: "history")
             for row in kept {
                 let key = [UInt8](try reader.column(row, "key", as: Data.self))
@@ -349,8 +347,8 @@ public final class StoreHistory: ArchiveSource {
     /// hold in memory, which replace them (`ArchivedMap.entries`), so they are not refused here.
     public func entries(space: UInt8, from lower: [UInt8]? = nil, through upper: [UInt8]? = nil) -> [(key: [UInt8], value: [UInt8])] {
         reading([]) { store, asOf throws(StoreError) in
-            // The transaction book's rows change with every commit: read as of the states' checkpoint.
-            try store.historyEntries(space: space, from: lower, through: upper, asOf: space == ArchiveSpace.transactions.rawValue ? asOf : .max)
+            // A book's rows change with every commit: read as of the states' checkpoint.
+            try store.historyEntries(space: space, from: lower, through: upper, asOf: StoreBook(space: space) != nil ? asOf : .max)
         }
     }
 

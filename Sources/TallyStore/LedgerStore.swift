@@ -33,8 +33,9 @@ public final class LedgerStore: Sendable {
     /// `history` row (the engine's `TouchRow`), not one row per touch. 14: the transaction
     /// book is the `transactions` table (with each record's last change and split rule, tags
     /// by position), not `history` rows; `history_version`; the epoch of the main file and its
-    /// WAL (`store_epoch`, `coverage.epoch`).
-    static let schemaVersion = 14
+    /// WAL (`store_epoch`, `coverage.epoch`). 15: the transfer book is the `transfers` table
+    /// (each record's last change and note), not `history` rows.
+    static let schemaVersion = 15
 
     /// The database file.
     public let path: String

@@ -110,7 +110,7 @@ final class StoreRowWriter {
         let kept = try Data.fetchAll(
             database, sql: "SELECT transaction_id FROM transactions WHERE category_id = ? AND last_changed <= ?",
             arguments: [reassignment.from.storeValue, try historyVersion()])
-        for key in kept { try keepVersion(key: key) }
+        for key in kept { try keepVersion(.transactions, key: key) }
         try database.execute(
             sql: "UPDATE transactions SET category_id = ?, last_changed = ? WHERE category_id = ?",
             arguments: [reassignment.to.storeValue, Int64(bitPattern: reassignment.sequenceNumber), reassignment.from.storeValue])
@@ -122,20 +122,28 @@ final class StoreRowWriter {
         try database.execute(sql: "DELETE FROM month_totals WHERE category_id = ?", arguments: [reassignment.from.storeValue])
     }
 
-    /// Keeps the record of the transaction `key` as the history's version reads it, in
-    /// `history` (space 8), unless a change since that version kept it already.
-    private func keepVersion(key: Data) throws {
+    /// Keeps the record of `key` (an id as the table keeps it) in `book` as the history's version
+    /// reads it, in `history` (the book's space), unless a change since that version kept it
+    /// already.
+    private func keepVersion(_ book: StoreBook, key: Data) throws {
         let version = try historyVersion()
-        guard version > 0, let record = try StoreTransactionRecord.read(key: key, in: database, path: "the store") else { return }
-        let id: TransactionID = try StoreRowReader(path: "the store", table: "transactions").id(key, column: "transaction_id")
+        guard version > 0, let record = try book.record(key: key, in: database, path: "the store") else { return }
         try database.cachedStatement(sql: "INSERT OR IGNORE INTO history (space, key, value, version) VALUES (?, ?, ?, ?)")
-            .execute(arguments: [Int64(ArchiveSpace.transactions.rawValue), Data(id.archiveBytes), Data(record.archiveBytes), version])
+            .execute(arguments: [Int64(book.space.rawValue), Data(try book.archiveKey(key, path: "the store")), Data(record.value), version])
+    }
+
+    /// Keeps the record of `key` in `book` (``keepVersion(_:key:)``) when the history's version
+    /// reads its row as it is: its last change (`last_changed`, read with a throwing decode: a
+    /// crafted row fails the commit, never traps) is at or before it.
+    private func keepVersion(_ book: StoreBook, key: Data, lastChanged: Row) throws {
+        let reader = StoreRowReader(path: "the store", table: book.table)
+        if try reader.column(lastChanged, "last_changed", as: Int64.self) <= (try historyVersion()) { try keepVersion(book, key: key) }
     }
 
     /// Removes a transaction's row and everything kept beside it (its part of the month's
     /// totals included).
     /// - Parameter keepingVersion: the row is being changed by an event: when the history's
-    ///   version reads it as it is, its record is kept in `history` first (``keepVersion(key:)``).
+    ///   version reads it as it is, its record is kept in `history` first (``keepVersion(_:key:)``).
     ///   A forgetting's rewrite is not a change of the record (P3: no copy of the old text).
     private func removeTransaction(key: Data, keepingVersion: Bool) throws {
         let old = try Row.fetchOne(
@@ -145,7 +153,7 @@ final class StoreRowWriter {
             // Columns read with throwing decodes: a value of another type (a crafted row) fails
             // the commit (the store goes stale and is rebuilt), never traps.
             let reader = StoreRowReader(path: "the store", table: "transactions")
-            if keepingVersion, try reader.column(old, "last_changed", as: Int64.self) <= (try historyVersion()) { try keepVersion(key: key) }
+            if keepingVersion { try keepVersion(.transactions, key: key, lastChanged: old) }
             try database.cachedStatement(sql: "DELETE FROM transaction_search WHERE rowid = ?").execute(arguments: [old["sequence"]])
             if try reader.column(old, "is_live", as: Bool.self) {
                 let date: Int64 = try reader.column(old, "date")
@@ -164,22 +172,23 @@ final class StoreRowWriter {
         }
     }
 
-    /// Rewrites the transactions with a note of one of `people` from the read models (which
-    /// hold them redacted after a forgetting, P3), then merges the search index, so that no
-    /// index page keeps a word of the old texts.
+    /// Rewrites the transactions and transfers with a note of one of `people` from the read
+    /// models (which hold them redacted after a forgetting, P3), then merges the search index,
+    /// so that no index page keeps a word of the old texts.
     func rewriteNotes(of people: Set<PersonID>) throws {
         guard !people.isEmpty else { return }
-        let owners = people.map(\.storeValue)
-        let ids = try Data.fetchAll(
-            database, sql: "SELECT transaction_id FROM transactions WHERE note_owner IN (\(TransactionFilter.placeholders(owners.count)))",
-            arguments: StatementArguments(owners))
+        let owners = StatementArguments(people.map(\.storeValue))
+        let placeholders = TransactionFilter.placeholders(people.count)
         // The records kept for the checkpoint's state may hold their texts (a note since edited
         // away too): they go (the forgetting removes every older checkpoint as well).
-        try database.execute(sql: "DELETE FROM history WHERE space = ?", arguments: [Int64(ArchiveSpace.transactions.rawValue)])
-        for key in ids {
+        try database.execute(sql: "DELETE FROM history WHERE space IN \(StoreBook.spaceList)")
+        for key in try Data.fetchAll(database, sql: "SELECT transaction_id FROM transactions WHERE note_owner IN (\(placeholders))", arguments: owners) {
             try removeTransaction(key: key, keepingVersion: false)
             // An id the model refuses cannot be in the read models: nothing to write back.
             if let value = UUIDValue(bytes: key) { try upsertTransaction(TransactionID(value)) }
+        }
+        for key in try Data.fetchAll(database, sql: "SELECT transfer_id FROM transfers WHERE note_owner IN (\(placeholders))", arguments: owners) {
+            if let value = UUIDValue(bytes: key) { try writeTransfer(TransferID(value), keepingVersion: false) }
         }
         try mergeSearchIndex()
     }
@@ -196,22 +205,39 @@ final class StoreRowWriter {
         try database.execute(sql: "INSERT INTO transaction_search (transaction_search) VALUES ('optimize')")
     }
 
-    func upsertTransfer(_ id: TransferID) throws {
+    /// Writes a transfer's row as the read models' book holds it (or removes it when it holds
+    /// none). A row the checkpoint's state reads as it is first leaves that value in `history`.
+    func upsertTransfer(_ id: TransferID) throws { try writeTransfer(id, keepingVersion: true) }
+
+    /// - Parameter keepingVersion: see ``removeTransaction(key:keepingVersion:)``.
+    private func writeTransfer(_ id: TransferID, keepingVersion: Bool) throws {
         modifiedTables.insert("transfers")
-        guard let entry = source.transfer(id) else {
+        // A new transfer, the common case, costs no lookup; a row changed leaves its record first.
+        func keepOld() throws {
+            guard keepingVersion, let old = try Row.fetchOne(
+                database.cachedStatement(sql: "SELECT last_changed FROM transfers WHERE transfer_id = ?"), arguments: [id.storeValue]) else { return }
+            try keepVersion(.transfers, key: id.storeValue, lastChanged: old)
+        }
+        guard let record = source.transfer(id) else {
+            try keepOld()
             try database.execute(sql: "DELETE FROM transfers WHERE transfer_id = ?", arguments: [id.storeValue])
             return
         }
-        try database.cachedStatement(sql: """
-            INSERT OR REPLACE INTO transfers
-                (transfer_id, from_wallet_id, to_wallet_id, amount_sent, currency_sent, amount_received, currency_received, date, is_live, sequence)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [
-                id.storeValue, entry.fromWalletID.storeValue, entry.toWalletID.storeValue,
-                entry.amountSent.minorUnits, entry.amountSent.currency.code,
-                entry.amountReceived.minorUnits, entry.amountReceived.currency.code, Self.day(entry.date), entry.isLive,
-                Int64(bitPattern: entry.sequenceNumber),
-            ])
+        let transfer = record.transfer
+        let row: StatementArguments = [
+            id.storeValue, transfer.fromWalletID.storeValue, transfer.toWalletID.storeValue,
+            transfer.amountSent.minorUnits, transfer.amountSent.currency.code,
+            transfer.amountReceived.minorUnits, transfer.amountReceived.currency.code, Self.day(transfer.date), record.isLive,
+            Int64(bitPattern: record.sequenceNumber), Int64(bitPattern: record.lastChanged), transfer.note?.owner.storeValue, transfer.note?.text,
+        ]
+        let columns = """
+            (transfer_id, from_wallet_id, to_wallet_id, amount_sent, currency_sent, amount_received, currency_received, date, is_live, sequence,
+             last_changed, note_owner, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """
+        try database.cachedStatement(sql: "INSERT INTO transfers \(columns) ON CONFLICT DO NOTHING").execute(arguments: row)
+        guard database.changesCount == 0 else { return }
+        try keepOld()
+        try database.cachedStatement(sql: "INSERT OR REPLACE INTO transfers \(columns)").execute(arguments: row)
     }
 
     /// One row of a live table: its columns and values, in the table's column order.

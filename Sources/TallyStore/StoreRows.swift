@@ -7,8 +7,8 @@ import TallyProjections
 protocol StoreRowSource {
     /// The transaction `id` as the read models' book holds it; nil: it has no row.
     func transaction(_ id: TransactionID) -> TransactionRecord?
-    /// The transfer `id` as the read models hold it; nil: it has no row.
-    func transfer(_ id: TransferID) -> TransferEntry?
+    /// The transfer `id` as the read models' book holds it; nil: it has no row.
+    func transfer(_ id: TransferID) -> TransferRecord?
     /// Every wallet's balance row.
     func walletBalances() throws(ProjectionError) -> [WalletBalance]
     /// The totals rows.
@@ -28,7 +28,7 @@ protocol StoreRowSource {
 
 extension StoreSnapshot: StoreRowSource {
     func transaction(_ id: TransactionID) -> TransactionRecord? { readModels.transactions[id] }
-    func transfer(_ id: TransferID) -> TransferEntry? { readModels.wallets.transfer(id) }
+    func transfer(_ id: TransferID) -> TransferRecord? { readModels.wallets.transfers[id] }
     func walletBalances() throws(ProjectionError) -> [WalletBalance] { try readModels.wallets.balances() }
     func walletTotals() throws(ProjectionError) -> WalletTotals { try readModels.wallets.totals() }
     func householdDebts() throws(ProjectionError) -> [(personA: PersonID, personB: PersonID, aOwesB: Money)] {
@@ -48,7 +48,7 @@ extension StoreSnapshot: StoreRowSource {
 public struct StoreRows: Sendable {
     // Every key was changed; a nil value: the read models hold no row for it (any stored one goes).
     private var transactions: [TransactionID: TransactionRecord?] = [:]
-    private var transfers: [TransferID: TransferEntry?] = [:]
+    private var transfers: [TransferID: TransferRecord?] = [:]
     private var people: [PersonID: String?] = [:]
     private var categories: [CategoryID: String?] = [:]
     private var balances: [WalletBalance]
@@ -82,7 +82,7 @@ public struct StoreRows: Sendable {
 
 extension StoreRows: StoreRowSource {
     func transaction(_ id: TransactionID) -> TransactionRecord? { transactions[id] ?? nil }
-    func transfer(_ id: TransferID) -> TransferEntry? { transfers[id] ?? nil }
+    func transfer(_ id: TransferID) -> TransferRecord? { transfers[id] ?? nil }
     func walletBalances() throws(ProjectionError) -> [WalletBalance] { balances }
     func walletTotals() throws(ProjectionError) -> WalletTotals { totals }
     func householdDebts() throws(ProjectionError) -> [(personA: PersonID, personB: PersonID, aOwesB: Money)] { debts }

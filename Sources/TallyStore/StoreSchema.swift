@@ -59,10 +59,11 @@ enum StoreSchema {
                 version INTEGER NOT NULL,
                 PRIMARY KEY (space, key)) WITHOUT ROWID;
             -- The sequence number the history is as of (the last checkpoint's, or a rebuild
-            -- window's). The transaction book is the `transactions` table, which every commit
-            -- writes: the first commit after it that changes a row keeps the row's value as of
-            -- it in `history` (space 8) until the next, so a state restored from the checkpoint
-            -- reads the book as of the checkpoint (LedgerStore.transactionRecord).
+            -- window's). The transaction and transfer books are the `transactions` and
+            -- `transfers` tables, which every commit writes: the first commit after it that
+            -- changes a row keeps the row's value as of it in `history` (spaces 8 and 9) until
+            -- the next, so a state restored from the checkpoint reads the books as of the
+            -- checkpoint (StoreBook, LedgerStore.bookRecord).
             -- `complete` = 0: the history was copied into a rebuilt store whose rows are newer
             -- (a rebuild from the read models), without the records of the rows changed since:
             -- an open does not restore its checkpoint (LedgerStore.keptRecordsComplete).
@@ -147,7 +148,13 @@ enum StoreSchema {
                 currency_received TEXT NOT NULL,
                 date INTEGER NOT NULL,
                 is_live INTEGER NOT NULL,
-                sequence INTEGER NOT NULL) WITHOUT ROWID;
+                sequence INTEGER NOT NULL,
+                -- The sequence number of its last change (TransferRecord.lastChanged).
+                last_changed INTEGER NOT NULL,
+                -- The note, a personal text of its owner (P1): NULL text with an owner once
+                -- redacted (P3).
+                note_owner BLOB,
+                note TEXT) WITHOUT ROWID;
             CREATE TABLE wallet_balances (
                 wallet_id BLOB PRIMARY KEY,
                 name TEXT NOT NULL,

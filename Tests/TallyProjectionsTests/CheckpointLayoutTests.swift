@@ -34,16 +34,16 @@ struct CheckpointLayoutTests {
         #expect(Self.encoded(record) == pinned.bytes)
     }
 
-    @Test("checkpoint guarantee: a transfer record is the transfer as last recorded or edited (id, from wallet, to wallet, sent, received, date, note: the event's wire layout), live, sequence number (W6)")
+    @Test("checkpoint guarantee: a transfer record is the transfer as last recorded or edited (id, from wallet, to wallet, sent, received, date, note: the event's wire layout), live, sequence number, last change (W6)")
     func transferRecord() {
         let transfer = TransferRecorded(
             transferID: TransferID(UUIDValue(high: 0xF, low: 6)), fromWalletID: Self.bank, toWalletID: Self.card,
             amountSent: chf(700), amountReceived: chf(650), date: d("2026-03-02"), note: nil)
-        let record = TransferRecord(transfer: transfer, isLive: true, sequenceNumber: 12)
+        let record = TransferRecord(transfer: transfer, isLive: true, sequenceNumber: 12, lastChanged: 15)
         var pinned = BinaryWriter()
         wire(TransferID(UUIDValue(high: 0xF, low: 6)), &pinned); wire(Self.bank, &pinned); wire(Self.card, &pinned)
         wire(chf(700), &pinned); wire(chf(650), &pinned); wire(d("2026-03-02"), &pinned); wire(PersonalText?.none, &pinned)
-        wire(true, &pinned); pinned.writeVarUInt(12)
+        wire(true, &pinned); pinned.writeVarUInt(12); pinned.writeVarUInt(15)
         #expect(Self.encoded(record) == pinned.bytes)
     }
 

@@ -350,7 +350,7 @@ struct CheckpointArchiveTests {
         try await third.close()
     }
 
-    @Test("history P3: after a person is forgotten their note is in no history row, and in no page of the store or its WAL, not even for a holder of the page key")
+    @Test("history P3: after a person is forgotten their notes (a transaction's, a transfer's) are in no history row, and in no page of the store or its WAL, not even for a holder of the page key; the transfer's row keeps the note redacted with its owner")
     func forgettingLeavesNoNoteInHistory() async throws {
         let directory = try TemporaryDirectory("tally-history-forget")
         defer { directory.remove() }
@@ -367,6 +367,11 @@ struct CheckpointArchiveTests {
         var edited = noted
         edited.note = nil
         try await ledger.execute(s.command(.editTransaction(expense, edited), by: s.bob))
+        // Bob's transfer note: its row in the store's transfers table holds the text.
+        let transfer: TransferID = s.ids.next()
+        try await ledger.execute(s.command(.recordTransfer(
+            transferID: transfer, from: s.joint, to: s.euroCard, amountSent: Scenario.chf(1_000), amountReceived: Scenario.eur(1_050),
+            date: Scenario.date("2026-01-08"), note: "transfer " + marker), by: s.bob))
         try await ledger.checkpoint()
         try await ledger.close()
         func historyHoldsMarker() throws -> Bool {
@@ -389,6 +394,10 @@ struct CheckpointArchiveTests {
         let after = EncryptedSQLite.readableImage(ofDatabaseAt: Self.storeFile(path), key: LedgerStore.integrityKey)
         #expect(!after.isEmpty)
         #expect(Data(after).range(of: Data(marker.utf8)) == nil, "a forgotten note survives in a page of the store or its WAL")
+        let redacted = try StoredCheckpoints.withStore(at: path) { try $0.historyValue(space: ArchiveSpace.walletTransfers.rawValue, key: transfer.archiveBytes) }
+        var binary = BinaryReader(try #require(redacted))
+        let note = try TransferRecord(from: &binary).transfer.note
+        #expect(note?.owner == s.bob && note?.text == nil, "the transfer's note is redacted in its row, its owner kept: \(String(describing: note))")
         let third = try await Ledger.open(at: path, options: Self.options())
         #expect(third.openReport.checkpointSequenceNumber == forgotten)
         try await Self.expectEqualToReplay(third, at: path)
@@ -523,6 +532,76 @@ struct CheckpointArchiveTests {
 
         try await ledger.checkpoint()
         #expect(try Self.keptRecords(path).isEmpty, "a checkpoint drops the records kept as of the one before")
+        try await Self.expectEqualToReplay(ledger, at: path)
+        try await ledger.close()
+    }
+
+    /// The transfer records the store's commits kept in `history` (space 9) as of its
+    /// checkpoint (the ledger at `ledger` may be open: a read of its files).
+    static func keptTransfers(_ ledger: FilePath) throws -> [TransferID: TransferRecord] {
+        try StoredCheckpoints.withStore(at: ledger) { store in
+            var kept: [TransferID: TransferRecord] = [:]
+            for entry in try store.historyRows(space: ArchiveSpace.walletTransfers.rawValue, after: nil, limit: 1_000) {
+                var keyReader = BinaryReader(entry.key)
+                var valueReader = BinaryReader(entry.value)
+                kept[try keyReader.read(TransferID.self)] = try TransferRecord(from: &valueReader)
+            }
+            return kept
+        }
+    }
+
+    @Test("W3, W6, issue 28 (one fact in one place): the transfer book is the store's transfers table, not history rows: a transfer leaves its journal record and its transfers row (note and last change with it); the first commit after a checkpoint that edits or deletes one keeps its record as of the checkpoint in history (none for one recorded since), so a crash image past the checkpoint opens from it, equals a replay and audits clean; the next checkpoint drops the kept records")
+    func transferRowsKeepTheirCheckpointValue() async throws {
+        var (directory, path, s, ledger, _) = try await Self.ledgerWithPets("tally-transfers-kept")
+        defer { directory.remove() }
+        func record(_ id: TransferID, _ amount: Int64, note: String?) -> Command {
+            s.command(.recordTransfer(
+                transferID: id, from: s.joint, to: s.euroCard, amountSent: Scenario.chf(amount), amountReceived: Scenario.eur(amount + 50),
+                date: Scenario.date("2026-01-08"), note: note))
+        }
+        let ids: [TransferID] = [s.ids.next(), s.ids.next(), s.ids.next()]
+        for (index, id) in ids.enumerated() { try await ledger.execute(record(id, Int64(1_000 + index), note: index == 0 ? "rent share" : nil)) }
+        try await ledger.checkpoint()
+        let checkpoint = await ledger.lastSequenceNumber
+        let atCheckpoint = await ledger.readModels.wallets.transfers
+        #expect(try Self.keptTransfers(path).isEmpty, "the control: nothing changed since the checkpoint")
+        let before = try StoredCheckpoints.withStore(at: path) { try $0.historyRows(space: ArchiveSpace.walletTransfers.rawValue, after: nil, limit: 10) }
+        #expect(before.isEmpty, "a checkpoint writes no history row of a transfer: the book is the table")
+
+        let later: TransferID = s.ids.next()
+        try await ledger.execute(s.command(.editTransfer(
+            ids[0], from: s.joint, to: s.euroCard, amountSent: Scenario.chf(2_000), amountReceived: Scenario.eur(2_100),
+            date: Scenario.date("2026-01-09"), note: "rent share, corrected")))
+        try await ledger.execute(s.command(.deleteTransfer(ids[1])))
+        try await ledger.execute(record(later, 300, note: "new"))
+        try await ledger.execute(s.command(.deleteTransfer(later)))
+        #expect(await ledger.flushedStore() != nil, "the store shows every command")
+        let kept = try Self.keptTransfers(path)
+        #expect(Set(kept.keys) == [ids[0], ids[1]], "one kept record per transfer changed since the checkpoint; none for one recorded since")
+        for id in [ids[0], ids[1]] { #expect(kept[id] == atCheckpoint[id], "the kept record is the transfer as of the checkpoint") }
+        #expect(kept[ids[0]]?.transfer.note?.text == "rent share", "its note as of the checkpoint")
+
+        let image = directory.appending("image")
+        try FileManager.default.copyItem(atPath: path.string, toPath: image.string)
+        let reopened = try await Ledger.open(at: image, options: Self.options())
+        let last = await ledger.lastSequenceNumber
+        #expect(reopened.openReport.checkpointSequenceNumber == checkpoint && reopened.openReport.eventsReplayed == last - checkpoint,
+                "\(reopened.openReport)")
+        #expect(await reopened.state.transfers[ids[0]]?.transfer.note?.text == "rent share, corrected")
+        try await Self.expectEqualToReplay(reopened, at: image)
+        try await reopened.close()
+        let audit = try LedgerAudit.audit(at: image)
+        #expect(audit.problems.filter { $0.code != "permissionsTooOpen" }.isEmpty, "\(audit.problems)")
+
+        try await ledger.checkpoint()
+        #expect(try Self.keptTransfers(path).isEmpty, "a checkpoint drops the records kept as of the one before")
+        let stored = try StoredCheckpoints.withStore(at: path) { store in
+            try (ids + [later]).map { id in try store.historyValue(space: ArchiveSpace.walletTransfers.rawValue, key: id.archiveBytes) }
+        }
+        let folded = await ledger.readModels.wallets.transfers
+        for (id, bytes) in zip(ids + [later], stored) {
+            #expect(bytes != nil && bytes == folded[id]?.archiveBytes, "\(id) reads back from its row as folded (note, last change, deleted)")
+        }
         try await Self.expectEqualToReplay(ledger, at: path)
         try await ledger.close()
     }

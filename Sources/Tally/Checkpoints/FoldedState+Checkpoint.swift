@@ -274,8 +274,9 @@ enum CheckpointComparison {
             differing = "the read models differ (budget snapshots, balances or debts)"
         } else {
             do throws(StoreError) {
-                // The transaction book's table is compared with the store's other tables
-                // (ReadSideComparison); its history rows are only records kept for a checkpoint.
+                // A book's table (the transactions, the transfers) is compared with the store's
+                // other tables (ReadSideComparison); its history rows are only records kept for
+                // a checkpoint.
                 for space in ArchiveSpace.allCases where differing == nil && !space.isStoreTable {
                     var kept = HistoryStream(store: candidate.store, space: space)
                     var replayed = HistoryStream(store: scratch, space: space)
@@ -289,12 +290,14 @@ enum CheckpointComparison {
                         if left == nil { break }
                     }
                 }
-                // The records commits kept as of the checkpoint (transactions changed since),
-                // each against the fold's book at the checkpoint.
-                var kept = HistoryStream(store: candidate.store, space: .transactions)
-                while differing == nil, let entry = try kept.next() {
-                    if try scratch.transactionRecord(key: entry.key, asOf: sequenceNumber)?.archiveBytes != entry.value {
-                        differing = "the records of transactions kept as of the checkpoint differ (\(Self.holder(of: .transactions)))"
+                // The records commits kept as of the checkpoint (of rows of the store's books
+                // changed since), each against the fold's book at the checkpoint.
+                for space in ArchiveSpace.allCases where differing == nil && space.isStoreTable {
+                    var kept = HistoryStream(store: candidate.store, space: space)
+                    while differing == nil, let entry = try kept.next() {
+                        if try scratch.historyValue(space: space.rawValue, key: entry.key, asOf: sequenceNumber) != entry.value {
+                            differing = "the records kept as of the checkpoint in \(space) differ (\(Self.holder(of: space)))"
+                        }
                     }
                 }
             } catch {

@@ -19,7 +19,8 @@ package enum ArchiveSpace: UInt8, Sendable, CaseIterable {
     /// as of the last checkpoint, for a state restored from it.
     case transactions = 8
     /// ``WalletProjection``'s transfers (W6): the one book of them, which the engine's
-    /// validation state reads too.
+    /// validation state reads too. The store keeps it in its `transfers` table, as the
+    /// transaction book (``isStoreTable``).
     case walletTransfers = 9
     // 10 held the debt state's own copy of the transactions, before the one book (state format 10).
     /// ``DebtProjection``'s settlements (S6): the one book of them, which the engine's
@@ -36,8 +37,8 @@ package enum ArchiveSpace: UInt8, Sendable, CaseIterable {
 
     /// Whether the store keeps this map in tables of its own that every commit writes, not in
     /// `history`: a checkpoint writes none of its entries, and a settled state reads them from
-    /// those tables as of the checkpoint (`LedgerStore.transactionRecord(key:asOf:)`).
-    package var isStoreTable: Bool { self == .transactions }
+    /// those tables as of the checkpoint (`LedgerStore.bookRecord(_:key:asOf:)`, `StoreBook`).
+    package var isStoreTable: Bool { self == .transactions || self == .walletTransfers }
 }
 
 /// Where an ``ArchivedMap`` reads the entries it does not hold: the `history` table of the

@@ -104,8 +104,10 @@ enum StateFormat {
     /// (the event, grace days unclamped: what the engine's undo puts back). 18: a transaction
     /// record ends with the sequence number of its last change (the store's `transactions`
     /// rows are the book's history). 19: no (category, transaction) or (date, transaction)
-    /// index beside the book (the store's `transactions` indexes answer those ranges).
-    static let version: UInt64 = 19
+    /// index beside the book (the store's `transactions` indexes answer those ranges). 20: a
+    /// transfer record ends with the sequence number of its last change (the store's
+    /// `transfers` rows are that book's history).
+    static let version: UInt64 = 20
 }
 
 extension BinaryWriter {

@@ -61,7 +61,10 @@ public struct WalletProjection: Hashable, Sendable {
                 return problem(sequenceNumber, "W3", "unknown transfer \(deleted.transferID)")
             }
             if transfer.isLive { movementIndex.add(transfer, direction: -1) }
-            transfers.update(deleted.transferID) { $0.isLive = false }
+            transfers.update(deleted.transferID) {
+                $0.isLive = false
+                $0.lastChanged = sequenceNumber
+            }
         case .transactionRecorded(let recorded): record(recorded.transactionID, recorded.details, before, sequenceNumber)
         case .templateActivated(let activated): record(activated.transactionID, activated.details, before, sequenceNumber)
         case .transactionEdited(let edited): edit(edited, before, sequenceNumber)
@@ -125,7 +128,7 @@ public struct WalletProjection: Hashable, Sendable {
         else {
             return problem(sequenceNumber, "W6", "transfer \(transfer.transferID) names an unknown wallet, a wrong currency or a non-positive amount")
         }
-        let record = TransferRecord(transfer: transfer, isLive: true, sequenceNumber: sequenceNumber)
+        let record = TransferRecord(transfer: transfer, isLive: true, sequenceNumber: sequenceNumber, lastChanged: sequenceNumber)
         transfers[transfer.transferID] = record
         movementIndex.add(record, direction: 1)
     }
@@ -142,7 +145,7 @@ public struct WalletProjection: Hashable, Sendable {
         else {
             return problem(sequenceNumber, "W6", "edit of transfer \(edited.transfer.transferID) names an unknown wallet, a wrong currency or a non-positive amount")
         }
-        let record = TransferRecord(transfer: edited.transfer, isLive: old.isLive, sequenceNumber: old.sequenceNumber)
+        let record = TransferRecord(transfer: edited.transfer, isLive: old.isLive, sequenceNumber: old.sequenceNumber, lastChanged: sequenceNumber)
         if old.isLive { movementIndex.add(old, direction: -1) }
         transfers.update(edited.transfer.transferID) { $0 = record }
         if record.isLive { movementIndex.add(record, direction: 1) }
