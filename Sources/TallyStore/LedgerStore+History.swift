@@ -150,7 +150,7 @@ extension LedgerStore {
 
     /// - Parameter strict: a row changed after `sequenceNumber` with no record kept as of it is
     ///   an error; else it is passed over: a range read for a state settled against an older
-    ///   checkpoint than the store's newest (``rangeIsStrict(asOf:in:)``), which holds such a key
+    ///   checkpoint than the store's newest (``rangeIsStrict(asOf:in:path:)``), which holds such a key
     ///   in memory.
     private static func bookRecord(
         _ book: StoreBook, _ id: Data, key: [UInt8], asOf sequenceNumber: UInt64, in database: Database, path: String, strict: Bool
@@ -191,9 +191,9 @@ extension LedgerStore {
     /// newer one reads such rows from memory instead, so they are passed over), and its kept
     /// records are complete (``keptRecordsComplete()``: after a rebuild that copied the
     /// checkpoint, the running states hold every row changed since in memory).
-    private static func rangeIsStrict(asOf sequenceNumber: UInt64, in database: Database) throws -> Bool {
+    private static func rangeIsStrict(asOf sequenceNumber: UInt64, in database: Database, path: String) throws -> Bool {
         guard let row = try Row.fetchOne(database, sql: "SELECT version, complete FROM history_version WHERE id = 1") else { return true }
-        let reader = StoreRowReader(path: "the store", table: "history_version")
+        let reader = StoreRowReader(path: path, table: "history_version")
         return try reader.sequenceNumber(row, "version") <= sequenceNumber && reader.column(row, "complete", as: Bool.self)
     }
 
@@ -228,7 +228,7 @@ extension LedgerStore {
         try database.read { database in
             var entries: [(key: [UInt8], value: [UInt8])] = []
             var found: Set<[UInt8]> = []
-            let strict = try Self.rangeIsStrict(asOf: sequenceNumber, in: database)
+            let strict = try Self.rangeIsStrict(asOf: sequenceNumber, in: database, path: self.path)
             for id in try Data.fetchAll(database, sql: "SELECT \(book.keyColumn) FROM \(book.table) WHERE \(condition)", arguments: arguments) {
                 let key = try book.archiveKey(id, path: self.path)
                 guard let record = try Self.bookRecord(book, id, key: key, asOf: sequenceNumber, in: database, path: self.path, strict: strict) else { continue }

@@ -182,7 +182,7 @@ public final class LedgerStore: Sendable {
         try write { database in
             let stored = try Data.fetchOne(database, sql: "SELECT live_digest FROM coverage WHERE id = 1").flatMap(LiveDigest.init(bytes:))
             let writer = StoreRowWriter(
-                database: database, source: source, digest: try stored ?? LiveDigest.ofLiveTables(database),
+                database: database, path: path, source: source, digest: try stored ?? LiveDigest.ofLiveTables(database),
                 keepsRecords: !bulkLoading.withLock { $0 })
             for id in changes.transactionIDs { try writer.upsertTransaction(id) }
             // After the rows: commits queued behind a write are merged, and a transaction changed
@@ -208,7 +208,7 @@ public final class LedgerStore: Sendable {
     public func replaceAll(from snapshot: StoreSnapshot, coverage: StoreCoverage) throws(StoreError) {
         try write { database in
             for table in StoreSchema.historyTables + StoreSchema.liveTables { try database.execute(sql: "DELETE FROM \(table)") }
-            let writer = StoreRowWriter(database: database, source: snapshot, digest: LiveDigest(), keepsRecords: false)  // every row new
+            let writer = StoreRowWriter(database: database, path: path, source: snapshot, digest: LiveDigest(), keepsRecords: false)  // every row new
             let wallets = snapshot.readModels.wallets
             for id in wallets.transactionIDs { try writer.upsertTransaction(id) }
             for id in wallets.transferIDs { try writer.upsertTransfer(id) }

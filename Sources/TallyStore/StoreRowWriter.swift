@@ -8,6 +8,8 @@ import TallyProjections
 /// only the observations that read them are refreshed).
 final class StoreRowWriter {
     let database: Database
+    /// The store's file, named by the errors of what it reads back.
+    let path: String
     let source: any StoreRowSource
     /// The live tables' digest, as the rows written so far leave it.
     private(set) var digest: LiveDigest
@@ -20,10 +22,12 @@ final class StoreRowWriter {
 
     /// A writer inside `database`'s open transaction.
     /// - Parameters:
+    ///   - path: the store's file (``path``).
     ///   - digest: the live tables' digest before this writer's changes.
     ///   - keepsRecords: see ``keepsRecords``.
-    init(database: Database, source: any StoreRowSource, digest: LiveDigest, keepsRecords: Bool) {
+    init(database: Database, path: String, source: any StoreRowSource, digest: LiveDigest, keepsRecords: Bool) {
         self.database = database
+        self.path = path
         self.source = source
         self.digest = digest
         self.keepsRecords = keepsRecords
@@ -127,16 +131,16 @@ final class StoreRowWriter {
     /// already.
     private func keepVersion(_ book: StoreBook, key: Data) throws {
         let version = try historyVersion()
-        guard version > 0, let record = try book.record(key: key, in: database, path: "the store") else { return }
+        guard version > 0, let record = try book.record(key: key, in: database, path: path) else { return }
         try database.cachedStatement(sql: "INSERT OR IGNORE INTO history (space, key, value, version) VALUES (?, ?, ?, ?)")
-            .execute(arguments: [Int64(book.space.rawValue), Data(try book.archiveKey(key, path: "the store")), Data(record.value), version])
+            .execute(arguments: [Int64(book.space.rawValue), Data(try book.archiveKey(key, path: path)), Data(record.value), version])
     }
 
     /// Keeps the record of `key` in `book` (``keepVersion(_:key:)``) when the history's version
     /// reads its row as it is: its last change (`last_changed`, read with a throwing decode: a
     /// crafted row fails the commit, never traps) is at or before it.
     private func keepVersion(_ book: StoreBook, key: Data, lastChanged: Row) throws {
-        let reader = StoreRowReader(path: "the store", table: book.table)
+        let reader = StoreRowReader(path: path, table: book.table)
         if try reader.column(lastChanged, "last_changed", as: Int64.self) <= (try historyVersion()) { try keepVersion(book, key: key) }
     }
 
@@ -152,7 +156,7 @@ final class StoreRowWriter {
         if let old {
             // Columns read with throwing decodes: a value of another type (a crafted row) fails
             // the commit (the store goes stale and is rebuilt), never traps.
-            let reader = StoreRowReader(path: "the store", table: "transactions")
+            let reader = StoreRowReader(path: path, table: "transactions")
             if keepingVersion { try keepVersion(.transactions, key: key, lastChanged: old) }
             try database.cachedStatement(sql: "DELETE FROM transaction_search WHERE rowid = ?").execute(arguments: [old["sequence"]])
             if try reader.column(old, "is_live", as: Bool.self) {
@@ -314,7 +318,7 @@ final class StoreRowWriter {
         // Read back rather than hashed from the values given: the digest is of what SQLite stores
         // (column affinity may convert a value), as the check at open reads it.
         guard let new = try Row.fetchOne(select, arguments: StatementArguments(key)) else {
-            throw StoreError.invalidRow(path: "read side", table: table, reason: "a row just written cannot be read back")
+            throw StoreError.invalidRow(path: path, table: table, reason: "a row just written cannot be read back")
         }
         digest.add(new, of: table)
     }
