@@ -61,6 +61,37 @@ extension PersonalDataTests {
         try await ledger.close()
     }
 
+    @Test("P2, issue 28 (addPerson with 10k people): each key's fingerprint, which checkpoints list, is made with the key and goes with it (a new key, one dropped before its append, a forgotten person, a reload), so a checkpoint does not hash every key again; each equals the HMAC of the person's id under the key")
+    func fingerprintsFollowTheKeys() async throws {
+        let fileSystem = FaultInjectingFileSystem(seed: 5)
+        var household = Household()
+        let ledger = try await Self.open(fileSystem)
+        for command in household.commands { try await ledger.execute(command) }
+        try await ledger.close()
+        let ring = try PersonalKeyRing.load(ledgerDirectory: "/ledger", fileSystem: fileSystem, encryption: nil, readOnly: false)
+        func expectFingerprintsOfEveryKey(_ ring: PersonalKeyRing, _ comment: Comment) {
+            let keys = ring.snapshot.keys
+            #expect(!keys.isEmpty, "the control: there are keys")
+            #expect(ring.fingerprints == keys.reduce(into: [:]) { $0[$1.key] = PersonalKeyRing.fingerprint(of: $1.value, for: $1.key) }, comment)
+        }
+        expectFingerprintsOfEveryKey(ring, "loaded")
+        let dora: PersonID = household.scenario.ids.next()
+        #expect(ring.seal("Dora", owner: dora) != nil)
+        #expect(ring.fingerprints[dora] != nil)
+        expectFingerprintsOfEveryKey(ring, "a new key")
+        ring.discardUnpersisted()
+        #expect(ring.fingerprints[dora] == nil, "a key dropped before its append takes its fingerprint with it")
+        expectFingerprintsOfEveryKey(ring, "a key dropped")
+        try ring.forget([household.scenario.bob])
+        #expect(ring.fingerprints[household.scenario.bob] == nil, "a forgotten person's fingerprint goes with their key (P3)")
+        expectFingerprintsOfEveryKey(ring, "a person forgotten")
+        let reloaded = try PersonalKeyRing.load(ledgerDirectory: "/ledger", fileSystem: fileSystem, encryption: nil, readOnly: true)
+        #expect(reloaded.fingerprints == ring.fingerprints)
+        let first = try #require(ring.snapshot.keys.first)
+        #expect(PersonalKeyRing.fingerprint(of: first.value, for: household.scenario.bob) != PersonalKeyRing.fingerprint(of: first.value, for: first.key),
+                "the control: a fingerprint depends on the person")
+    }
+
     @Test("P2: appended keys survive a reopen and a power loss after acknowledgement; the evidence is the highest of the records")
     func appendedKeysSurviveReopen() async throws {
         let fileSystem = FaultInjectingFileSystem(seed: 11)

@@ -35,11 +35,13 @@ extension Ledger {
     }
 
     /// Starts the checkpoint asked for (``checkpointDue``) unless one is being written (it
-    /// starts when that one ends) or the last one covers the acknowledged state.
+    /// starts when that one ends), the last one covers the acknowledged state, or there is no
+    /// store to write it into (a ledger without its read side: nothing is prepared, so a
+    /// checkpoint that can never be written costs a commit no sync and no snapshot).
     func startDueCheckpoint() {
         guard checkpointDue, checkpointInFlight == nil else { return }
         checkpointDue = false
-        guard lastSequenceNumber > checkpointedSequenceNumber, let job = try? preparedCheckpointJob() else { return }
+        guard lastSequenceNumber > checkpointedSequenceNumber, readSide.hasStore, let job = try? preparedCheckpointJob() else { return }
         startCheckpoint(job, countsFailure: true)
     }
 

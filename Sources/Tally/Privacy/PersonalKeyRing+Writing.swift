@@ -82,7 +82,7 @@ extension PersonalKeyRing {
         let people = Array(people)
         func forgetting(_ contents: inout Contents) {
             for person in people {
-                contents.keys[person] = nil
+                contents.setKey(nil, for: person)
                 contents.unpersisted.remove(person)
                 contents.forgotten.insert(person)
             }

@@ -50,8 +50,19 @@ import TallyModel
 /// still load; the first write replaces them by a `TALLYPK3` file.
 package final class PersonalKeyRing: PersonalTextCipher {
     struct Contents: Sendable {
-        /// 32-byte AES-256 keys by person.
-        var keys: [PersonID: [UInt8]] = [:]
+        /// 32-byte AES-256 keys by person (changed through ``setKey(_:for:)``, which keeps
+        /// ``fingerprints`` with them).
+        private(set) var keys: [PersonID: [UInt8]] = [:]
+        /// The fingerprint of each key (``PersonalKeyRing/fingerprint(of:for:)``), made when the
+        /// key is: a checkpoint lists them without hashing every key again (O(people) per
+        /// checkpoint, or per commit while a checkpoint is due and cannot be written).
+        private(set) var fingerprints: [PersonID: [UInt8]] = [:]
+
+        /// Sets (nil: removes) the key of `person`, and its fingerprint with it.
+        mutating func setKey(_ key: [UInt8]?, for person: PersonID) {
+            keys[person] = key
+            fingerprints[person] = key.map { PersonalKeyRing.fingerprint(of: $0, for: person) }
+        }
         var forgotten: Set<PersonID> = []
         /// Keys created since the last ``persist(acknowledgedThrough:)``.
         var unpersisted: Set<PersonID> = []
@@ -112,7 +123,7 @@ package final class PersonalKeyRing: PersonalTextCipher {
                 throw .storage(JournalError(error, operation: "read personal keys", path: path))
             }
             let loaded = try PersonalKeyFile.read(bytes, path: path, encryption: encryption)
-            contents.keys = loaded.contents.keys
+            for (person, key) in loaded.contents.keys { contents.setKey(key, for: person) }
             contents.forgotten = loaded.contents.forgotten
             contents.acknowledgedThrough = loaded.contents.acknowledgedThrough
             if let torn = loaded.tornTail, !readOnly {
@@ -139,7 +150,7 @@ package final class PersonalKeyRing: PersonalTextCipher {
             if let key = contents.keys[owner] { return key }
             guard !isReadOnly else { return nil }
             let key = AESGCMBox.randomKey()
-            contents.keys[owner] = key
+            contents.setKey(key, for: owner)
             contents.unpersisted.insert(owner)
             return key
         }
@@ -186,21 +197,19 @@ package final class PersonalKeyRing: PersonalTextCipher {
     /// The length of a key fingerprint.
     static let fingerprintBytes = 32
 
-    /// Per key holder, HMAC-SHA256 of their person id under their key: tells one key from
-    /// another without revealing anything of it (checkpoints record them, see
-    /// `FoldedState.keyFingerprintsSection`).
-    var fingerprints: [PersonID: [UInt8]] {
-        let keys = contents.withLock { $0.keys }
-        var fingerprints: [PersonID: [UInt8]] = [:]
-        for (person, key) in keys {
-            var writer = BinaryWriter(reservingCapacity: 16)
-            writer.write(person)
-            let label = Array("tally personal key fingerprint".utf8)
-            fingerprints[person] = writer.bytes.withUnsafeBytes { id in
-                label.withUnsafeBytes { HashChain(key: key).next(after: .genesis, header: id, payload: $0).bytes }
-            }
+    /// Per key holder, the fingerprint of their key (``fingerprint(of:for:)``), kept with the
+    /// keys (checkpoints record them, see `FoldedState.keyFingerprintsSection`).
+    var fingerprints: [PersonID: [UInt8]] { contents.withLock { $0.fingerprints } }
+
+    /// HMAC-SHA256 of `person`'s id under their `key`: tells one key from another without
+    /// revealing anything of it.
+    static func fingerprint(of key: [UInt8], for person: PersonID) -> [UInt8] {
+        var writer = BinaryWriter(reservingCapacity: 16)
+        writer.write(person)
+        let label = Array("tally personal key fingerprint".utf8)
+        return writer.bytes.withUnsafeBytes { id in
+            label.withUnsafeBytes { HashChain(key: key).next(after: .genesis, header: id, payload: $0).bytes }
         }
-        return fingerprints
     }
 
     /// The people forgotten so far.
@@ -226,7 +235,7 @@ package final class PersonalKeyRing: PersonalTextCipher {
     /// before its append, so no record is sealed with them and none may linger on disk.
     func discardUnpersisted() {
         contents.withLock { contents in
-            for person in contents.unpersisted { contents.keys[person] = nil }
+            for person in contents.unpersisted { contents.setKey(nil, for: person) }
             contents.unpersisted = []
         }
     }
