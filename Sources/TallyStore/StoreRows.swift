@@ -68,14 +68,22 @@ public struct StoreRows: Sendable {
         for id in changes.categoryIDs { categories.updateValue(snapshot.name(of: id), forKey: id) }
     }
 
-    /// These rows with `later`'s over them: two commits written as one (the live tables are
-    /// whole in each, so the later ones stand).
+    /// Puts `later`'s rows over these: two commits written as one (the live tables are whole in
+    /// each, so the later ones stand). In place: O(`later`'s rows).
+    public mutating func merge(_ later: StoreRows) {
+        transactions.merge(later.transactions) { _, new in new }
+        transfers.merge(later.transfers) { _, new in new }
+        people.merge(later.people) { _, new in new }
+        categories.merge(later.categories) { _, new in new }
+        balances = later.balances
+        totals = later.totals
+        debts = later.debts
+    }
+
+    /// These rows with `later`'s over them (``merge(_:)``).
     public func merging(_ later: StoreRows) -> StoreRows {
-        var merged = later
-        merged.transactions = transactions.merging(later.transactions) { _, new in new }
-        merged.transfers = transfers.merging(later.transfers) { _, new in new }
-        merged.people = people.merging(later.people) { _, new in new }
-        merged.categories = categories.merging(later.categories) { _, new in new }
+        var merged = self
+        merged.merge(later)
         return merged
     }
 }

@@ -60,7 +60,8 @@ extension Ledger {
             // Rows gathered over a history read that failed may lack what they show: the store
             // stays behind instead (the next open catches it up from the journal).
             guard storeHistory.failure == nil else { return }
-            storeWriter.enqueue(changes, rows: rows, coverage: coverage)
+            // A writer faster than the store waits for it once too much is waiting (memory).
+            if storeWriter.enqueue(changes, rows: rows, coverage: coverage) { storeWriter.flush() }
             return
         }
         guard storeHistory.failure == nil else { return }

@@ -28,8 +28,8 @@ final class StoreWriteQueue: Sendable {
 
     private let readSide: ReadSide
     private let refresher: ObservationRefresher
-    /// What was handed over and not yet taken by the queue.
-    private let pending = Mutex<[Item]>([])
+    /// What was handed over and not yet taken by the queue, and how many events its commits hold.
+    private let pending = Mutex<(items: [Item], events: Int)>(([], 0))
     private let queue = DispatchQueue(label: "tally.store-writer", qos: .userInitiated)
 
     init(readSide: ReadSide, refresher: ObservationRefresher) {
@@ -37,25 +37,39 @@ final class StoreWriteQueue: Sendable {
         self.refresher = refresher
     }
 
+    /// How many events' commits may wait for the queue before ``enqueue(_:rows:coverage:)``
+    /// asks its caller to wait: the rows waiting are held in memory, so a writer faster than the
+    /// store (batches of a thousand commands) would otherwise grow them without bound.
+    static let pendingEventsMax = 10_000
+
     /// Hands over the commit of `changes` (their rows gathered in `rows`) up to `coverage`;
-    /// returns at once.
-    func enqueue(_ changes: StoreChanges, rows: StoreRows, coverage: StoreCoverage) {
-        hand { items in
-            guard case .commit(var merged)? = items.last else {
-                items.append(.commit(Pending(changes: changes, rows: rows, coverage: coverage)))
+    /// returns at once, merged into the commit waiting before it if there is one (in place:
+    /// O(its rows), not O(what waits)).
+    /// - Returns: whether more than ``pendingEventsMax`` events now wait: the caller then waits
+    ///   for the queue (``flush()``), so memory stays bounded.
+    func enqueue(_ changes: StoreChanges, rows: StoreRows, coverage: StoreCoverage) -> Bool {
+        hand { state in
+            state.events += changes.eventCount
+            guard case .commit(var merged)? = state.items.last else {
+                state.items.append(.commit(Pending(changes: changes, rows: rows, coverage: coverage)))
                 return
             }
+            state.items.removeLast()  // the only reference left: merged in place
             merged.changes.formUnion(changes)
-            merged.rows = merged.rows.merging(rows)
+            merged.rows.merge(rows)
             merged.coverage = coverage
-            items[items.count - 1] = .commit(merged)
+            state.items.append(.commit(merged))
         }
+        return pendingEvents > Self.pendingEventsMax
     }
+
+    /// How many events the commits waiting (not yet taken by the queue) hold.
+    var pendingEvents: Int { pending.withLock { $0.events } }
 
     /// Runs `work` on the queue after every commit handed over so far and before any handed over
     /// later (nothing is merged across it); returns at once.
     func afterCommits(_ work: @escaping @Sendable () -> Void) {
-        hand { items in items.append(.work(work)) }
+        hand { state in state.items.append(.work(work)) }
     }
 
     /// Returns once everything handed over so far is done (a commit that failed marks the store
@@ -63,19 +77,19 @@ final class StoreWriteQueue: Sendable {
     func flush() { queue.sync {} }
 
     /// Changes what is pending with `change`; schedules the queue when nothing was.
-    private func hand(_ change: (inout [Item]) -> Void) {
-        let schedules = pending.withLock { items -> Bool in
-            let wasEmpty = items.isEmpty
-            change(&items)
+    private func hand(_ change: (inout (items: [Item], events: Int)) -> Void) {
+        let schedules = pending.withLock { state -> Bool in
+            let wasEmpty = state.items.isEmpty
+            change(&state)
             return wasEmpty  // else the job scheduled for the first one takes it
         }
         if schedules { queue.async { self.writePending() } }
     }
 
     private func writePending() {
-        let items = pending.withLock { items in
-            defer { items = [] }
-            return items
+        let items = pending.withLock { state in
+            defer { state = ([], 0) }
+            return state.items
         }
         for item in items {
             switch item {
