@@ -41,7 +41,7 @@ struct ScaleReport {
         if !people.isEmpty {
             lines += [""] + people
         }
-        lines += ["", "### Targets (issue 14)", ""] + targetTable()
+        lines += ["", "### Targets (issue 28)", ""] + targetTable()
         if hasQueries {
             lines += [""] + queryTargetTable()
         }
