@@ -474,18 +474,37 @@ struct CheckpointArchiveTests {
         try await reopened.close()
     }
 
-    /// The records the store's commits kept in `history` (space 8) as of its checkpoint, by
-    /// transaction (the ledger at `ledger` may be open: a read of its files).
-    static func keptRecords(_ ledger: FilePath) throws -> [TransactionID: TransactionRecord] {
+    /// The records the store's commits kept in `history` as of its checkpoint in the book
+    /// `space` (8: transactions, 9: transfers), by key (the ledger at `ledger` may be open: a
+    /// read of its files).
+    static func keptRecords<Key: ArchiveCodable & Hashable, Value: ArchiveCodable>(
+        _ ledger: FilePath, _ space: ArchiveSpace
+    ) throws -> [Key: Value] {
         try StoredCheckpoints.withStore(at: ledger) { store in
-            var kept: [TransactionID: TransactionRecord] = [:]
-            for entry in try store.historyRows(space: ArchiveSpace.transactions.rawValue, after: nil, limit: 1_000) {
+            var kept: [Key: Value] = [:]
+            for entry in try store.historyRows(space: space.rawValue, after: nil, limit: 1_000) {
                 var keyReader = BinaryReader(entry.key)
                 var valueReader = BinaryReader(entry.value)
-                kept[try keyReader.read(TransactionID.self)] = try TransactionRecord(from: &valueReader)
+                kept[try Key(from: &keyReader)] = try Value(from: &valueReader)
             }
             return kept
         }
+    }
+
+    /// A copy of the open ledger at `path` (a crash image: its store's rows are past its
+    /// checkpoint at `checkpoint`) opens from the checkpoint, replays the tail, equals a replay
+    /// and audits clean.
+    static func expectCrashImageOpensFromCheckpoint(_ ledger: Ledger, at path: FilePath, checkpoint: UInt64, in directory: TemporaryDirectory) async throws {
+        let image = directory.appending("image")
+        try FileManager.default.copyItem(atPath: path.string, toPath: image.string)
+        let reopened = try await Ledger.open(at: image, options: Self.options())
+        let last = await ledger.lastSequenceNumber
+        #expect(reopened.openReport.checkpointSequenceNumber == checkpoint && reopened.openReport.eventsReplayed == last - checkpoint,
+                "\(reopened.openReport)")
+        try await Self.expectEqualToReplay(reopened, at: image)
+        try await reopened.close()
+        let audit = try LedgerAudit.audit(at: image)
+        #expect(audit.problems.filter { $0.code != "permissionsTooOpen" }.isEmpty, "\(audit.problems)")
     }
 
     @Test("T2, T3, C3, issue 28: the transaction book is the store's transactions table: the first commit after a checkpoint that changes a transaction keeps its record as of the checkpoint in history (once, however often it changes; none for one recorded since), so a crash image past the checkpoint opens from it and equals a replay, and audits clean; the next checkpoint drops the kept records")
@@ -501,7 +520,7 @@ struct CheckpointArchiveTests {
         try await ledger.checkpoint()
         let checkpoint = await ledger.lastSequenceNumber
         let atCheckpoint = await ledger.readModels.transactions
-        #expect(try Self.keptRecords(path).isEmpty, "the control: nothing changed since the checkpoint")
+        #expect(try Self.keptTransactions(path).isEmpty, "the control: nothing changed since the checkpoint")
 
         try await ledger.execute(s.command(.editTransaction(ids[0], s.expense(999))))
         try await ledger.execute(s.command(.deleteTransaction(ids[1])))
@@ -514,41 +533,22 @@ struct CheckpointArchiveTests {
         try await ledger.execute(s.command(.recordTransaction(later, s.expense(50))))
         try await ledger.execute(s.command(.editTransaction(later, s.expense(51))))
         #expect(await ledger.flushedStore() != nil, "the store shows every command")
-        let kept = try Self.keptRecords(path)
+        let kept = try Self.keptTransactions(path)
         #expect(Set(kept.keys) == Set(ids), "one kept record per transaction changed since the checkpoint; none for one recorded since")
         for id in ids { #expect(kept[id] == atCheckpoint[id], "the kept record is the transaction as of the checkpoint") }
-
-        // A crash image: the store's rows are past its checkpoint.
-        let image = directory.appending("image")
-        try FileManager.default.copyItem(atPath: path.string, toPath: image.string)
-        let reopened = try await Ledger.open(at: image, options: Self.options())
-        let last = await ledger.lastSequenceNumber
-        #expect(reopened.openReport.checkpointSequenceNumber == checkpoint && reopened.openReport.eventsReplayed == last - checkpoint,
-                "\(reopened.openReport)")
-        try await Self.expectEqualToReplay(reopened, at: image)
-        try await reopened.close()
-        let audit = try LedgerAudit.audit(at: image)
-        #expect(audit.problems.filter { $0.code != "permissionsTooOpen" }.isEmpty, "\(audit.problems)")
+        try await Self.expectCrashImageOpensFromCheckpoint(ledger, at: path, checkpoint: checkpoint, in: directory)
 
         try await ledger.checkpoint()
-        #expect(try Self.keptRecords(path).isEmpty, "a checkpoint drops the records kept as of the one before")
+        #expect(try Self.keptTransactions(path).isEmpty, "a checkpoint drops the records kept as of the one before")
         try await Self.expectEqualToReplay(ledger, at: path)
         try await ledger.close()
     }
 
-    /// The transfer records the store's commits kept in `history` (space 9) as of its
-    /// checkpoint (the ledger at `ledger` may be open: a read of its files).
-    static func keptTransfers(_ ledger: FilePath) throws -> [TransferID: TransferRecord] {
-        try StoredCheckpoints.withStore(at: ledger) { store in
-            var kept: [TransferID: TransferRecord] = [:]
-            for entry in try store.historyRows(space: ArchiveSpace.walletTransfers.rawValue, after: nil, limit: 1_000) {
-                var keyReader = BinaryReader(entry.key)
-                var valueReader = BinaryReader(entry.value)
-                kept[try keyReader.read(TransferID.self)] = try TransferRecord(from: &valueReader)
-            }
-            return kept
-        }
-    }
+    /// The transaction records the store's commits kept in `history` (space 8) as of its checkpoint.
+    static func keptTransactions(_ ledger: FilePath) throws -> [TransactionID: TransactionRecord] { try keptRecords(ledger, .transactions) }
+
+    /// The transfer records the store's commits kept in `history` (space 9) as of its checkpoint.
+    static func keptTransfers(_ ledger: FilePath) throws -> [TransferID: TransferRecord] { try keptRecords(ledger, .walletTransfers) }
 
     @Test("W3, W6, issue 28 (one fact in one place): the transfer book is the store's transfers table, not history rows: a transfer leaves its journal record and its transfers row (note and last change with it); the first commit after a checkpoint that edits or deletes one keeps its record as of the checkpoint in history (none for one recorded since), so a crash image past the checkpoint opens from it, equals a replay and audits clean; the next checkpoint drops the kept records")
     func transferRowsKeepTheirCheckpointValue() async throws {
@@ -581,17 +581,10 @@ struct CheckpointArchiveTests {
         for id in [ids[0], ids[1]] { #expect(kept[id] == atCheckpoint[id], "the kept record is the transfer as of the checkpoint") }
         #expect(kept[ids[0]]?.transfer.note?.text == "rent share", "its note as of the checkpoint")
 
-        let image = directory.appending("image")
-        try FileManager.default.copyItem(atPath: path.string, toPath: image.string)
-        let reopened = try await Ledger.open(at: image, options: Self.options())
-        let last = await ledger.lastSequenceNumber
-        #expect(reopened.openReport.checkpointSequenceNumber == checkpoint && reopened.openReport.eventsReplayed == last - checkpoint,
-                "\(reopened.openReport)")
-        #expect(await reopened.state.transfers[ids[0]]?.transfer.note?.text == "rent share, corrected")
-        try await Self.expectEqualToReplay(reopened, at: image)
-        try await reopened.close()
-        let audit = try LedgerAudit.audit(at: image)
-        #expect(audit.problems.filter { $0.code != "permissionsTooOpen" }.isEmpty, "\(audit.problems)")
+        try await Self.expectCrashImageOpensFromCheckpoint(ledger, at: path, checkpoint: checkpoint, in: directory)
+        let image = try await Ledger.open(at: directory.appending("image"), options: Self.options())
+        #expect(await image.state.transfers[ids[0]]?.transfer.note?.text == "rent share, corrected")
+        try await image.close()
 
         try await ledger.checkpoint()
         #expect(try Self.keptTransfers(path).isEmpty, "a checkpoint drops the records kept as of the one before")
