@@ -118,10 +118,7 @@ let package = Package(
         // by the CLI tests).
         .executableTarget(
             name: "TallyHostExample",
-            dependencies: [
-                "Tally", "TallyModel", "TallyStore",
-                .product(name: "SystemPackage", package: "swift-system"),
-            ],
+            dependencies: ["Tally"],  // one import (issue 30)
             path: "Examples/HostApp"
         ),
 

@@ -1,5 +1,4 @@
-import TallyModel
-import TallyStore
+import Tally
 
 /// What a balances screen shows, computed from the read-side store in one observed value
 /// (``Tally/Ledger/observe(_:)``): each wallet with its owner's name as the store holds it

@@ -1,6 +1,4 @@
 import Tally
-import TallyModel
-import TallyStore
 
 /// A spending-by-category report: the expenses of the `months` months ending with the month
 /// of the newest transaction, one row per category and currency, one column per month with

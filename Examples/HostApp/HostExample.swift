@@ -1,6 +1,5 @@
 import Foundation
 import Tally
-import TallyStore
 
 /// A host program that embeds the engine the way an app's screens do (Sources/Tally/Tally.docc/Embedding.md).
 ///

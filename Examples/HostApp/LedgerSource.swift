@@ -1,5 +1,4 @@
 import Foundation
-import SystemPackage
 import Tally
 
 /// Where the example's ledger comes from: a commands file executed into a new temporary

@@ -1,6 +1,4 @@
 import Tally
-import TallyModel
-import TallyStore
 
 /// The one command the example executes to show the observed balances move: the newest
 /// expense recorded again, as an app's "repeat" button does (same wallet, category, payer,

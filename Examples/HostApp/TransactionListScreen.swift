@@ -1,6 +1,4 @@
 import Tally
-import TallyModel
-import TallyStore
 
 /// What an activity list shows, from the store's queries: the first page of transactions,
 /// newest first, the next page by its keyset cursor, and the totals per day of the newest

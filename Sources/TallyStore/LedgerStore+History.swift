@@ -142,7 +142,7 @@ extension LedgerStore {
         guard let bytes = try bookRecord(.transactions, key: key, asOf: sequenceNumber) else { return nil }
         var binary = BinaryReader(bytes)
         do {
-            return try TransactionRecord(from: &binary)
+            return try TransactionRecord(archive: &binary)
         } catch {
             throw .invalidRow(path: path, table: "transactions", reason: "\(error)")
         }

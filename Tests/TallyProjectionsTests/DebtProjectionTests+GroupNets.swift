@@ -143,7 +143,7 @@ final class CountingArchive: ArchiveSource, @unchecked Sendable {
         reads += 1
         let found = (spaces[ArchiveSpace.transactions.rawValue] ?? []).filter { entry in
             var reader = BinaryReader(entry.value)
-            guard let record = try? TransactionRecord(from: &reader) else { return false }
+            guard let record = try? TransactionRecord(archive: &reader) else { return false }
             switch filter {
             case .category(let category): return record.details.categoryID == category
             case .dated(let range): return range.contains(record.details.date)

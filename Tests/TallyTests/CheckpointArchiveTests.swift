@@ -396,7 +396,7 @@ struct CheckpointArchiveTests {
         #expect(Data(after).range(of: Data(marker.utf8)) == nil, "a forgotten note survives in a page of the store or its WAL")
         let redacted = try StoredCheckpoints.withStore(at: path) { try $0.historyValue(space: ArchiveSpace.walletTransfers.rawValue, key: transfer.archiveBytes) }
         var binary = BinaryReader(try #require(redacted))
-        let note = try TransferRecord(from: &binary).transfer.note
+        let note = try TransferRecord(archive: &binary).transfer.note
         #expect(note?.owner == s.bob && note?.text == nil, "the transfer's note is redacted in its row, its owner kept: \(String(describing: note))")
         let third = try await Ledger.open(at: path, options: Self.options())
         #expect(third.openReport.checkpointSequenceNumber == forgotten)
@@ -485,7 +485,7 @@ struct CheckpointArchiveTests {
             for entry in try store.historyRows(space: space.rawValue, after: nil, limit: 1_000) {
                 var keyReader = BinaryReader(entry.key)
                 var valueReader = BinaryReader(entry.value)
-                kept[try Key(from: &keyReader)] = try Value(from: &valueReader)
+                kept[try Key(archive: &keyReader)] = try Value(archive: &valueReader)
             }
             return kept
         }

@@ -3,7 +3,7 @@ import TallyModel
 import TallyProjections
 
 extension CommandHistory.Entry: ArchiveCodable {
-    package func write(to writer: inout BinaryWriter) {
+    package func writeArchive(to writer: inout BinaryWriter) {
         writer.writeVarUInt(firstSequenceNumber)
         writer.write(target)
         writer.write(owned.sorted(by: EntityKey.checkpointOrder))
@@ -18,7 +18,7 @@ extension CommandHistory.Entry: ArchiveCodable {
         writer.write(effectCount)
     }
 
-    package init(from reader: inout BinaryReader) throws(EventCodecError) {
+    package init(archive reader: inout BinaryReader) throws(EventCodecError) {
         self.init(firstSequenceNumber: try reader.readVarUInt())
         target = try reader.read()
         owned = Set(try reader.read([EntityKey].self))
@@ -38,7 +38,7 @@ extension CommandHistory {
     /// The history inside a checkpoint's state: every entry and touch when `inline`, none when
     /// the checkpoint keeps them in the archive.
     func write(to writer: inout BinaryWriter, inline: Bool) {
-        writer.writeSorted(inline ? allEntries : [:]) { writer, entry in entry.write(to: &writer) }
+        writer.writeSorted(inline ? allEntries : [:]) { writer, entry in entry.writeArchive(to: &writer) }
         let touches = inline ? allTouches : [:]
         let keys = touches.keys.sorted(by: EntityKey.checkpointOrder)
         writer.writeVarUInt(UInt64(keys.count))
@@ -57,7 +57,7 @@ extension CommandHistory {
     init(from reader: inout BinaryReader) throws(EventCodecError) {
         self.init()
         let inlineEntries: TreeDictionary<CommandID, Entry> = try reader.readDictionary { reader throws(EventCodecError) in
-            try Entry(from: &reader)
+            try Entry(archive: &reader)
         }
         for (command, entry) in inlineEntries { setEntry(entry, for: command) }
         for _ in 0..<(try reader.readCount(elementBytesMin: 2)) {

@@ -80,15 +80,18 @@ public struct ArchiveRow: Sendable, Equatable {
 }
 
 /// A key or value stored in the store's `history` table, in its binary form.
+/// Its requirements have names of their own: a type may also have the model's wire codec
+/// (`write(to:)`, `init(from:)`, package access), and a module that sees both must not find
+/// two candidates.
 public protocol ArchiveCodable: Sendable {
-    func write(to writer: inout BinaryWriter)
-    init(from reader: inout BinaryReader) throws(EventCodecError)
+    func writeArchive(to writer: inout BinaryWriter)
+    init(archive reader: inout BinaryReader) throws(EventCodecError)
 }
 
 extension ArchiveCodable {
     package var archiveBytes: [UInt8] {
         var writer = BinaryWriter()
-        write(to: &writer)
+        writeArchive(to: &writer)
         return writer.bytes
     }
 
@@ -97,7 +100,7 @@ extension ArchiveCodable {
     package static func decoded(_ bytes: [UInt8], reportingTo source: any ArchiveSource) -> Self? {
         var binary = BinaryReader(bytes)
         do {
-            let value = try Self(from: &binary)
+            let value = try Self(archive: &binary)
             guard binary.remainingCount == 0 else { throw EventCodecError.invalidValue(field: "archive", reason: "trailing bytes", offset: binary.offset) }
             return value
         } catch {
@@ -107,17 +110,13 @@ extension ArchiveCodable {
     }
 }
 
-// Both in their wire encoding (the model's codec, which is package access: an archive key or
+// In its wire encoding (the model's codec, which is package access: an archive key or
 // value is public API, so the conformance forwards to it).
 extension Identifier: ArchiveCodable {
-    public func write(to writer: inout BinaryWriter) { writeWire(self, to: &writer) }
-    public init(from reader: inout BinaryReader) throws(EventCodecError) { self = try reader.read(Identifier.self) }
+    public func writeArchive(to writer: inout BinaryWriter) { writeWire(self, to: &writer) }
+    public init(archive reader: inout BinaryReader) throws(EventCodecError) { self = try reader.read(Identifier.self) }
 }
 
-extension Bool: ArchiveCodable {
-    public func write(to writer: inout BinaryWriter) { writeWire(self, to: &writer) }
-    public init(from reader: inout BinaryReader) throws(EventCodecError) { self = try reader.read(Bool.self) }
-}
 
 /// Writes `value` with the model's wire codec (a generic context picks the `WireValue` method).
 package func writeWire<Value: WireValue>(_ value: Value, to writer: inout BinaryWriter) { value.write(to: &writer) }

@@ -128,8 +128,8 @@ extension DebtItemKey: ArchivedState {
 // Package access (the engine's validation state reads the book for the ids taken), so the
 // archive's witnesses are spelled out at that access.
 extension SettlementRecord: ArchiveCodable, StateCodable {
-    package func write(to writer: inout BinaryWriter) { encode(to: &writer) }
-    package init(from reader: inout BinaryReader) throws(EventCodecError) { self = try Self.decodeArchived(from: &reader) }
+    package func writeArchive(to writer: inout BinaryWriter) { encode(to: &writer) }
+    package init(archive reader: inout BinaryReader) throws(EventCodecError) { self = try Self.decodeArchived(from: &reader) }
 }
 
 /// The group's wire layout (`@WireFields`), in the debt projection's checkpoint.
@@ -138,8 +138,8 @@ extension GroupRecord: WireBackedState {}
 // Package access (the engine's validation state reads the book), so the archive's witnesses are
 // spelled out at that access.
 extension GroupExpenseRecord: ArchiveCodable, StateCodable {
-    package func write(to writer: inout BinaryWriter) { encode(to: &writer) }
-    package init(from reader: inout BinaryReader) throws(EventCodecError) { self = try Self.decodeArchived(from: &reader) }
+    package func writeArchive(to writer: inout BinaryWriter) { encode(to: &writer) }
+    package init(archive reader: inout BinaryReader) throws(EventCodecError) { self = try Self.decodeArchived(from: &reader) }
 }
 
 /// The nets' one binary layout (TallyModel, WireValue+Rules.swift), in the debt projection's

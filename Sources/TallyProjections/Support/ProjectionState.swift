@@ -16,8 +16,8 @@ protocol ProjectionState {
 protocol ArchivedState: ArchiveCodable, StateCodable {}
 
 extension ArchivedState {
-    func write(to writer: inout BinaryWriter) { encode(to: &writer) }
-    init(from reader: inout BinaryReader) throws(EventCodecError) { self = try Self.decodeArchived(from: &reader) }
+    func writeArchive(to writer: inout BinaryWriter) { encode(to: &writer) }
+    init(archive reader: inout BinaryReader) throws(EventCodecError) { self = try Self.decodeArchived(from: &reader) }
 }
 
 extension StateCodable {

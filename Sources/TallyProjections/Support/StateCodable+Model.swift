@@ -39,8 +39,8 @@ extension ProjectionProblem: StateCodable {}
 // Package access (the engine's validation state reads the one book), so the archive's
 // witnesses are spelled out at that access.
 extension TransactionRecord: ArchiveCodable, StateCodable {
-    package func write(to writer: inout BinaryWriter) { encode(to: &writer) }
-    package init(from reader: inout BinaryReader) throws(EventCodecError) { self = try Self.decodeArchived(from: &reader) }
+    package func writeArchive(to writer: inout BinaryWriter) { encode(to: &writer) }
+    package init(archive reader: inout BinaryReader) throws(EventCodecError) { self = try Self.decodeArchived(from: &reader) }
 }
 
 extension ExchangeRateBook.DatedRate: StateCodable {}

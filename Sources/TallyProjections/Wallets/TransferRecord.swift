@@ -38,6 +38,6 @@ package struct TransferRecord: Hashable, Sendable {
 // Package access (the engine's validation state reads the book), so the archive's witnesses are
 // spelled out at that access.
 extension TransferRecord: ArchiveCodable, StateCodable {
-    package func write(to writer: inout BinaryWriter) { encode(to: &writer) }
-    package init(from reader: inout BinaryReader) throws(EventCodecError) { self = try Self.decodeArchived(from: &reader) }
+    package func writeArchive(to writer: inout BinaryWriter) { encode(to: &writer) }
+    package init(archive reader: inout BinaryReader) throws(EventCodecError) { self = try Self.decodeArchived(from: &reader) }
 }
