@@ -1,0 +1,16 @@
+// swift-tools-version: 6.1
+// The host example built as an app builds it (issue 30 item 5): a package of its own that depends
+// on Tally by path, so it sees only Tally's public API, exactly what an app outside sees. Its
+// sources are Examples/HostApp (a link), the same files the main package's TallyHostExample target
+// builds for the CLI tests; CI builds this package (`.ci/run`), so a file of the example that
+// needs anything not public, or an import other than Tally's, fails CI.
+import PackageDescription
+
+let package = Package(
+    name: "TallyExternalExample",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    dependencies: [.package(name: "Tally", path: "../..")],
+    targets: [
+        .executableTarget(name: "TallyHostExample", dependencies: [.product(name: "Tally", package: "Tally")]),
+    ]
+)
