@@ -3,7 +3,7 @@ import Synchronization
 import TallyModel
 
 /// Where the engine takes a command's envelope from when the app gives only the action and the
-/// person (``Ledger/execute(_:as:)``): a new command id (G5: each command's own) and the time it
+/// person (`Ledger.execute(_:as:)`): a new command id (G5: each command's own) and the time it
 /// is recorded at (G3). The default is the host's clock and random ids; a test or a replayed
 /// script sets ``deterministic(seed:startingAt:step:)`` so that its journal is the same each run.
 /// The engine's folds never read it: the envelope is made before validation, as an app would.

@@ -36,7 +36,7 @@ public struct LedgerOptions: Sendable {
     /// Keep the read-side store (`<directory>/read-side`, Docs/Engine.md "Read side"); default
     /// `true`. Off, nothing is written there and ``Ledger/flushedStore()`` is `nil`.
     public var keepsReadSide = true
-    /// Where ``Ledger/execute(_:as:)`` takes a command's id and recording time from; default
+    /// Where `Ledger.execute(_:as:)` takes a command's id and recording time from; default
     /// the host's clock and random ids (``CommandEnvelopeSource/system``).
     public var envelope: CommandEnvelopeSource = .system
 
