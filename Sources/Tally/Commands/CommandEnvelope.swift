@@ -21,7 +21,7 @@ public struct CommandEnvelopeSource: Sendable {
     /// The host's clock (`Timestamp.now()`) and random ids (`CommandID.random()`).
     public static let system = CommandEnvelopeSource(now: { Timestamp.now() }, newCommandID: { CommandID.random() })
 
-    /// Ids from a ``DeterministicIDGenerator`` seeded with `seed`, and a clock that starts at
+    /// Ids from a `DeterministicIDGenerator` seeded with `seed`, and a clock that starts at
     /// `start` and advances `step` milliseconds per command: the same commands give the same
     /// journal every run.
     public static func deterministic(seed: UInt64, startingAt start: Timestamp, step: Int64 = 1) -> CommandEnvelopeSource {
