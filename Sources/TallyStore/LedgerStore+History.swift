@@ -127,24 +127,14 @@ extension LedgerStore {
     func bookRecord(_ book: StoreBook, key: [UInt8], asOf sequenceNumber: UInt64) throws(StoreError) -> [UInt8]? {
         let id = try book.tableKey(key, path: path)
         // Most reads are of a new id (G5: is it taken?): one statement without a transaction
-        // answers those; a row is never removed, so one found is read whole in one.
+        // answers those. A book's row is never removed (a record is never removed from its
+        // book: deleted means `is_live` = 0), so one found is read whole in one.
         let found = try database.readOneStatement { database in
             try Bool.fetchOne(database.cachedStatement(sql: "SELECT 1 FROM \(book.table) WHERE \(book.keyColumn) = ?"), arguments: [id])
         }
         guard found != nil else { return nil }
         return try database.read { database in
             try Self.bookRecord(book, id, key: key, asOf: sequenceNumber, in: database, path: self.path, strict: true)
-        }
-    }
-
-    /// The transaction book's record of `key` as of `sequenceNumber` (``bookRecord(_:key:asOf:)``).
-    package func transactionRecord(key: [UInt8], asOf sequenceNumber: UInt64) throws(StoreError) -> TransactionRecord? {
-        guard let bytes = try bookRecord(.transactions, key: key, asOf: sequenceNumber) else { return nil }
-        var binary = BinaryReader(bytes)
-        do {
-            return try TransactionRecord(archive: &binary)
-        } catch {
-            throw .invalidRow(path: path, table: "transactions", reason: "\(error)")
         }
     }
 

@@ -98,9 +98,12 @@ enum StoreTransferRecord {
         guard let row else { return nil }
         let reader = StoreRowReader(path: path, table: "transfers")
         var note: PersonalText?
+        let text = try reader.column(row, "note", as: String?.self)
         if let owner: PersonID = try reader.optionalID(row, "note_owner") {
             // A redacted note (its owner forgotten, P3) has no text.
-            note = try reader.column(row, "note", as: String?.self).map { PersonalText($0, owner: owner) } ?? .redacted(owner: owner)
+            note = text.map { PersonalText($0, owner: owner) } ?? .redacted(owner: owner)
+        } else if text != nil {
+            throw StoreError.invalidRow(path: path, table: "transfers", reason: "a note without its owner")
         }
         let transfer = TransferRecorded(
             transferID: try reader.id(row, "transfer_id"), fromWalletID: try reader.id(row, "from_wallet_id"), toWalletID: try reader.id(row, "to_wallet_id"),

@@ -7,7 +7,7 @@ import TallyProjections
 /// `transactions` row (with the sequence number of its last change and the split rule), its
 /// tags, its shares and its note's text in the search index. One record of each transaction
 /// on disk, which the queries read and the engine's validation reads back by key
-/// (``LedgerStore/transactionRecord(key:asOf:)``).
+/// (``LedgerStore/bookRecord(_:key:asOf:)``).
 enum StoreTransactionRecord {
     /// The split rule column: the split's ratios and override flag (the shares are rows of
     /// their own) and the split with people as entered; nil when the record has neither.

@@ -50,7 +50,7 @@ struct TransactionBookTests {
     }
 
     /// The book's records as the store's `transactions` table holds them beside a checkpoint
-    /// (its commits write them; `LedgerStore.transactionRecord(key:asOf:)` reads them back).
+    /// (its commits write them; `LedgerStore.historyValue(space:key:asOf:)` reads them back).
     static func bookRows(_ models: Projections) -> [ArchiveRow] {
         models.transactions.resident.map { ArchiveRow(space: ArchiveSpace.transactions.rawValue, key: $0.key.archiveBytes, value: $0.value.archiveBytes) }
     }

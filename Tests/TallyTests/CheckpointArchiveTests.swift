@@ -367,13 +367,19 @@ struct CheckpointArchiveTests {
         var edited = noted
         edited.note = nil
         try await ledger.execute(s.command(.editTransaction(expense, edited), by: s.bob))
-        // Bob's transfer note: its row in the store's transfers table holds the text.
+        // Bob's transfer note, a marker of its own: its row in the store's transfers table holds
+        // it, and after the checkpoint an edit keeps the record as of it (history, space 9).
+        let transferMarker = "Mnbvcxy Poiuztr transfer"
         let transfer: TransferID = s.ids.next()
         try await ledger.execute(s.command(.recordTransfer(
             transferID: transfer, from: s.joint, to: s.euroCard, amountSent: Scenario.chf(1_000), amountReceived: Scenario.eur(1_050),
-            date: Scenario.date("2026-01-08"), note: "transfer " + marker), by: s.bob))
+            date: Scenario.date("2026-01-08"), note: transferMarker), by: s.bob))
         try await ledger.checkpoint()
+        try await ledger.execute(s.command(.editTransfer(
+            transfer, from: s.joint, to: s.euroCard, amountSent: Scenario.chf(1_100), amountReceived: Scenario.eur(1_150),
+            date: Scenario.date("2026-01-08"), note: transferMarker + " edited"), by: s.bob))
         try await ledger.close()
+        #expect(try !Self.keptTransfers(path).isEmpty, "the control: the edit kept the transfer's record as of the checkpoint")
         func historyHoldsMarker() throws -> Bool {
             try ArchiveSpace.allCases.contains { space in
                 try Self.historyRows(path, space).contains { Data($0.value).range(of: Data(marker.utf8)) != nil }
@@ -382,6 +388,7 @@ struct CheckpointArchiveTests {
         #expect(try historyHoldsMarker(), "the control: the store's history holds the note before forgetting")
         let before = EncryptedSQLite.readableImage(ofDatabaseAt: Self.storeFile(path), key: LedgerStore.integrityKey)
         #expect(Data(before).range(of: Data(marker.utf8)) != nil, "the control: a page of the store holds the note before forgetting")
+        #expect(Data(before).range(of: Data(transferMarker.utf8)) != nil, "the control: a page of the store holds the transfer's note before forgetting")
         let reopened = try await Ledger.open(at: path, options: Self.options())
         try await reopened.execute(s.command(.removeMember(personID: s.bob, acknowledgeUnsettled: true)))
         try await reopened.execute(s.command(.forgetPerson(s.bob)))
@@ -394,6 +401,7 @@ struct CheckpointArchiveTests {
         let after = EncryptedSQLite.readableImage(ofDatabaseAt: Self.storeFile(path), key: LedgerStore.integrityKey)
         #expect(!after.isEmpty)
         #expect(Data(after).range(of: Data(marker.utf8)) == nil, "a forgotten note survives in a page of the store or its WAL")
+        #expect(Data(after).range(of: Data(transferMarker.utf8)) == nil, "a forgotten transfer note survives in a page of the store or its WAL")
         let redacted = try StoredCheckpoints.withStore(at: path) { try $0.historyValue(space: ArchiveSpace.walletTransfers.rawValue, key: transfer.archiveBytes) }
         var binary = BinaryReader(try #require(redacted))
         let note = try TransferRecord(archive: &binary).transfer.note
@@ -690,7 +698,12 @@ struct CheckpointArchiveTests {
         try await ledger.checkpoint()
         try await ledger.close()
         let stored = try StoredCheckpoints.withStore(at: path) { store in
-            try ids.map { id in try store.transactionRecord(key: id.archiveBytes, asOf: .max) }
+            try ids.map { id in
+                try store.historyValue(space: ArchiveSpace.transactions.rawValue, key: id.archiveBytes).map { bytes in
+                    var binary = BinaryReader(bytes)
+                    return try TransactionRecord(archive: &binary)
+                }
+            }
         }
         for (id, record) in zip(ids, stored) {
             #expect(folded.residentValue(forKey: id) != nil, "the control: \(id) was in memory")

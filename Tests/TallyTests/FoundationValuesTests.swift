@@ -16,14 +16,25 @@ struct FoundationValuesTests {
         #expect(TransactionID.random() != TransactionID.random())
     }
 
-    @Test("issue 30: a timestamp from a Date keeps the millisecond (toward the past, also before 1970) and gives the moment back; a date beyond an Int64 of milliseconds is refused, never trapped")
+    @Test("issue 30: a timestamp from a Date is its nearest millisecond, and every timestamp comes back from its Date (now, before 2001, before 1970); a moment outside the years 1...9999 or not finite is refused, never trapped")
     func timestampsFromDates() throws {
-        #expect(try Timestamp(Date(timeIntervalSince1970: 1_767_225_600.1239)).millisecondsSinceEpoch == 1_767_225_600_123)
+        #expect(try Timestamp(Date(timeIntervalSince1970: 1_767_225_600.1236)).millisecondsSinceEpoch == 1_767_225_600_124)
         #expect(try Timestamp(Date(timeIntervalSince1970: -0.0015)).millisecondsSinceEpoch == -2)
         let moment = Timestamp(millisecondsSinceEpoch: 1_767_225_600_123)
         #expect(try Timestamp(moment.date) == moment)
         #expect(throws: ModelError.self) { try Timestamp(Date(timeIntervalSince1970: 1e300)) }
         #expect(throws: ModelError.self) { try Timestamp(Date(timeIntervalSince1970: .infinity)) }
+        // Every millisecond comes back from its Date (a Double of seconds since 2001 can hold
+        // x.94499999 for x.945): random ones now, before 2001 and before 1970.
+        var generator = SystemRandomNumberGenerator()
+        for range in [Int64(1_600_000_000_000)...1_900_000_000_000, -2_000_000_000_000...978_307_200_000, -62_135_596_800_000...0] {
+            for _ in 0..<2_000 {
+                let moment = Timestamp(millisecondsSinceEpoch: Int64.random(in: range, using: &generator))
+                #expect(try Timestamp(moment.date) == moment, "\(moment.millisecondsSinceEpoch)")
+            }
+        }
+        #expect(try Timestamp(Date(timeIntervalSince1970: 1_078_968_018.945)).millisecondsSinceEpoch == 1_078_968_018_945)
+        #expect(throws: ModelError.self) { try Timestamp(Date(timeIntervalSince1970: 300_000_000_000)) }  // the year 11476: no ISO text
         let now = Timestamp.now()
         #expect(abs(now.date.timeIntervalSinceNow) < 60, "the host's clock")
     }
@@ -39,6 +50,12 @@ struct FoundationValuesTests {
         #expect(day.startDate(in: zurich) == Date(timeIntervalSince1970: 1_772_406_000), "2026-03-01T23:00:00Z")
         #expect(try LocalDate(day.startDate(in: zurich), in: zurich) == day)
         #expect(try LocalDate(day.dateComponents) == day)
+        // Tally's calendar is ISO 8601's (the Gregorian one before 1582 too; Foundation's
+        // Gregorian calendar is Julian then): a day starts at its count of days from 1970.
+        let early = try LocalDate(year: 1500, month: 1, day: 1)
+        #expect(try LocalDate(early.startDate(in: utc), in: utc) == early)
+        #expect(early.startDate(in: utc).timeIntervalSince1970 == Double(early.daysSinceEpoch) * 86_400)
+        #expect(throws: ModelError.self) { try LocalDate(DateComponents(era: 0, year: 5, month: 1, day: 1)) }
         #expect(throws: ModelError.self) { try LocalDate(DateComponents(year: 2026, month: 2, day: 30)) }
         #expect(throws: ModelError.self) { try LocalDate(DateComponents(year: 2026, month: 2)) }
         #expect(throws: ModelError.self) { try LocalDate(DateComponents(calendar: Calendar(identifier: .hebrew), year: 5786, month: 6, day: 1)) }

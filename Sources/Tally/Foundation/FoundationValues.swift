@@ -27,20 +27,25 @@ extension Identifier {
 }
 
 extension Timestamp {
-    /// `date` to the millisecond (earlier sub-millisecond parts dropped: toward the past).
-    /// - Throws: `ModelError.invalidDate` for a date outside the milliseconds an
-    ///   `Int64` holds (about 292 million years either side of 1970) or not finite.
+    /// `date` to the nearest millisecond. `Date` keeps its time as a `Double` of seconds since
+    /// 2001, so a whole millisecond comes back a hair off (x.94499999 s, and further off the
+    /// further from 2001): rounding to the nearest, not down, gives `Timestamp(t.date) == t` for
+    /// every timestamp.
+    /// - Throws: `ModelError.invalidDate` for a moment outside the years 1...9999 (what a
+    ///   timestamp's ISO 8601 text and the JSON schema hold) or not finite.
     public init(_ date: Date) throws(ModelError) {
-        let milliseconds = (date.timeIntervalSince1970 * 1_000).rounded(.down)
+        let milliseconds = (date.timeIntervalSince1970 * 1_000).rounded(.toNearestOrAwayFromZero)
         guard let exact = Int64(exactly: milliseconds) else {
-            throw .invalidDate(text: "\(date.timeIntervalSince1970)", reason: "not a time Tally can record (seconds since 1970 beyond the range of milliseconds in an Int64)")
+            throw .invalidDate(text: "\(date.timeIntervalSince1970)", reason: "not a moment Tally can record (seconds since 1970 out of range)")
         }
         self.init(millisecondsSinceEpoch: exact)
+        _ = try utcDate()  // the years 1...9999 (throws invalidDate otherwise)
     }
 
     /// The host's clock now, to the millisecond: the `recordedAt` of a command made now.
     public static func now() -> Timestamp {
-        Timestamp(millisecondsSinceEpoch: Int64((Date().timeIntervalSince1970 * 1_000).rounded(.down)))
+        // The clock is within the years 1...9999; the fallback (1970) is never taken.
+        (try? Timestamp(Date())) ?? Timestamp(millisecondsSinceEpoch: 0)
     }
 
     /// The same moment as a `Date`.
@@ -48,28 +53,30 @@ extension Timestamp {
 }
 
 extension LocalDate {
-    /// A Gregorian calendar in `timeZone`: the calendar business dates are read in (Tally's
-    /// dates are ISO 8601 civil dates).
-    private static func gregorian(in timeZone: TimeZone) -> Calendar {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        return calendar
-    }
-
     /// The civil date `date` falls on in `timeZone` (the household's, not the device's: the
-    /// same moment is another day elsewhere).
+    /// same moment is another day elsewhere), in Tally's calendar (ISO 8601, the Gregorian one
+    /// extended before 1582: counted in days from 1970, not through Foundation's Gregorian
+    /// calendar, which is Julian before 1582-10-15).
     /// - Throws: `ModelError.invalidDate` for a year outside 1...9999.
     public init(_ date: Date, in timeZone: TimeZone) throws(ModelError) {
-        let components = Self.gregorian(in: timeZone).dateComponents([.year, .month, .day], from: date)
-        try self.init(components)
+        let seconds = date.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: date))
+        let days = (seconds / 86_400).rounded(.down)
+        guard let whole = Int64(exactly: days) else {
+            throw .invalidDate(text: "\(date.timeIntervalSince1970)", reason: "not a moment Tally can record (seconds since 1970 out of range)")
+        }
+        try self.init(daysSinceEpoch: whole)
     }
 
     /// The date `components` name (year, month and day; any time in them is ignored).
-    /// - Throws: `ModelError.invalidDate` when one is missing, the date does not
-    ///   exist (February 30) or the components are of a calendar other than the Gregorian one.
+    /// - Throws: `ModelError.invalidDate` when one is missing, the date does not exist
+    ///   (February 30), it is of the era before Christ, or the components are of a calendar
+    ///   other than the Gregorian or ISO 8601 one.
     public init(_ components: DateComponents) throws(ModelError) {
-        if let calendar = components.calendar, calendar.identifier != .gregorian {
+        if let calendar = components.calendar, calendar.identifier != .gregorian, calendar.identifier != .iso8601 {
             throw .invalidDate(text: "\(components)", reason: "components of the \(calendar.identifier) calendar; Tally's dates are Gregorian (ISO 8601)")
+        }
+        if let era = components.era, era != 1 {
+            throw .invalidDate(text: "\(components)", reason: "a date before Christ; Tally's years are 1...9999")
         }
         guard let year = components.year, let month = components.month, let day = components.day else {
             throw .invalidDate(text: "\(components)", reason: "a date needs a year, a month and a day")
@@ -77,18 +84,21 @@ extension LocalDate {
         try self.init(year: year, month: month, day: day)
     }
 
-    /// Its year, month and day, with the Gregorian calendar.
+    /// Its year, month and day, with the ISO 8601 calendar (the Gregorian one, extended before
+    /// 1582).
     public var dateComponents: DateComponents {
-        DateComponents(calendar: Calendar(identifier: .gregorian), year: year, month: month, day: day)
+        DateComponents(calendar: Calendar(identifier: .iso8601), year: year, month: month, day: day)
     }
 
-    /// The moment this day starts in `timeZone` (for a date picker or a notification).
+    /// The moment this day starts in `timeZone` (for a date picker or a notification): its
+    /// midnight there, counted from 1970 in days (Tally's calendar, as ``init(_:in:)``).
     public func startDate(in timeZone: TimeZone) -> Date {
-        let calendar = Self.gregorian(in: timeZone)
-        // Every LocalDate is a valid Gregorian date, so the calendar always answers; the
-        // fallback (noon UTC of the day) is never taken.
-        return calendar.date(from: DateComponents(year: year, month: month, day: day))
-            ?? Date(timeIntervalSince1970: Double(daysSinceEpoch) * 86_400 + 43_200)
+        let midnightUTC = Double(daysSinceEpoch) * 86_400
+        // The zone's offset at that midnight, found from the offset at UTC midnight (twice:
+        // a daylight-saving change between the two moments moves it).
+        let first = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: midnightUTC))
+        let second = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: midnightUTC - Double(first)))
+        return Date(timeIntervalSince1970: midnightUTC - Double(second))
     }
 }
 

@@ -58,6 +58,14 @@ package final class PersonalKeyRing: PersonalTextCipher {
         /// checkpoint, or per commit while a checkpoint is due and cannot be written).
         private(set) var fingerprints: [PersonID: [UInt8]] = [:]
 
+        init() {}
+
+        /// Contents holding `keys` (each with its fingerprint) and `forgotten`.
+        init(keys: [PersonID: [UInt8]], forgotten: Set<PersonID>) {
+            for (person, key) in keys { setKey(key, for: person) }
+            self.forgotten = forgotten
+        }
+
         /// Sets (nil: removes) the key of `person`, and its fingerprint with it.
         mutating func setKey(_ key: [UInt8]?, for person: PersonID) {
             keys[person] = key
