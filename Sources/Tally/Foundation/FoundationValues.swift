@@ -91,7 +91,7 @@ extension LocalDate {
     }
 
     /// The moment this day starts in `timeZone` (for a date picker or a notification): its
-    /// midnight there, counted from 1970 in days (Tally's calendar, as ``init(_:in:)``).
+    /// midnight there, counted from 1970 in days (Tally's calendar, as `init(_:in:)`).
     public func startDate(in timeZone: TimeZone) -> Date {
         let midnightUTC = Double(daysSinceEpoch) * 86_400
         // The zone's offset at that midnight, found from the offset at UTC midnight (twice:
