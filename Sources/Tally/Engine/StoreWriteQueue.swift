@@ -5,7 +5,8 @@ import TallyStore
 /// Writes the read side's commits off the engine's actor: the actor gathers the rows a commit
 /// writes (``StoreRows``, cheap: what changed, and the small live tables) and hands them over;
 /// a serial Dispatch queue runs the SQLite work (statements, page sealing, the WAL write), then
-/// tells the ``ObservationRefresher`` which tables changed. Commands never wait for it. Commits
+/// tells the ``ObservationRefresher`` which tables changed. Commands do not wait for it, unless
+/// more than ``pendingEventsMax`` events wait (batches faster than the store: memory). Commits
 /// handed over while one is being written are merged into one; a checkpoint runs between them,
 /// when the store shows exactly its sequence number (``afterCommits(_:)``). A reader that needs the store to
 /// show the last commit (``Ledger/flushedStore()``, a planning observation, a forgetting, a rebuild,
