@@ -125,7 +125,7 @@ extension LedgerStore {
     ///   model refuses, or a row changed after `sequenceNumber` without its record kept (files of
     ///   different moments).
     func bookRecord(_ book: StoreBook, key: [UInt8], asOf sequenceNumber: UInt64) throws(StoreError) -> [UInt8]? {
-        let id = try book.tableKey(key, path: path)
+        let id = try book.checkedKey(key, path: path)
         // Most reads are of a new id (G5: is it taken?): one statement without a transaction
         // answers those. A book's row is never removed (a record is never removed from its
         // book: deleted means `is_live` = 0), so one found is read whole in one.
@@ -220,7 +220,7 @@ extension LedgerStore {
             var found: Set<[UInt8]> = []
             let strict = try Self.rangeIsStrict(asOf: sequenceNumber, in: database, path: self.path)
             for id in try Data.fetchAll(database, sql: "SELECT \(book.keyColumn) FROM \(book.table) WHERE \(condition)", arguments: arguments) {
-                let key = try book.archiveKey(id, path: self.path)
+                let key = [UInt8](try book.checkedKey(id, path: self.path))
                 guard let record = try Self.bookRecord(book, id, key: key, asOf: sequenceNumber, in: database, path: self.path, strict: strict) else { continue }
                 entries.append((key, record))
                 found.insert(key)

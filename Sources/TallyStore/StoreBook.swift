@@ -59,26 +59,15 @@ enum StoreBook: CaseIterable {
         }
     }
 
-    /// The archive key of the id `key` as the table keeps it, checked to be an id.
-    func archiveKey(_ key: Data, path: String) throws(StoreError) -> [UInt8] {
-        switch self {
-        case .transactions: (try StoreRowReader(path: path, table: table).id(key, column: keyColumn) as TransactionID).archiveBytes
-        case .transfers: (try StoreRowReader(path: path, table: table).id(key, column: keyColumn) as TransferID).archiveBytes
+    /// A record's key, checked: the archive's key and the table's are the same bytes, the id's
+    /// 16 (`Identifier`'s wire form is its UUID's bytes, as `storeValue` is), so nothing is
+    /// converted between them.
+    /// - Throws: ``StoreError/invalidRow(path:table:reason:)`` for bytes that are no id.
+    func checkedKey(_ key: some Collection<UInt8>, path: String) throws(StoreError) -> Data {
+        guard UUIDValue(bytes: key) != nil else {
+            throw .invalidRow(path: path, table: table, reason: "a key of \(key.count) bytes in the \(table) book, not an id")
         }
-    }
-
-    /// The id `key` (an archive key) as the table keeps it.
-    /// - Throws: ``StoreError/invalidRow(path:table:reason:)`` for a key that is no id.
-    func tableKey(_ key: [UInt8], path: String) throws(StoreError) -> Data {
-        var binary = BinaryReader(key)
-        let id: Data? = switch self {
-        case .transactions: (try? binary.read(TransactionID.self))?.storeValue
-        case .transfers: (try? binary.read(TransferID.self))?.storeValue
-        }
-        guard let id, binary.remainingCount == 0 else {
-            throw .invalidRow(path: path, table: "history", reason: "a key of \(key.count) bytes in the \(table) book")
-        }
-        return id
+        return Data(key)
     }
 }
 

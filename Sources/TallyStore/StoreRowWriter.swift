@@ -133,7 +133,7 @@ final class StoreRowWriter {
         let version = try historyVersion()
         guard version > 0, let record = try book.record(key: key, in: database, path: path) else { return }
         try database.cachedStatement(sql: "INSERT OR IGNORE INTO history (space, key, value, version) VALUES (?, ?, ?, ?)")
-            .execute(arguments: [Int64(book.space.rawValue), Data(try book.archiveKey(key, path: path)), Data(record.value), version])
+            .execute(arguments: [Int64(book.space.rawValue), try book.checkedKey(key, path: path), Data(record.value), version])
     }
 
     /// Keeps the record of `key` in `book` (``keepVersion(_:key:)``) when the history's version

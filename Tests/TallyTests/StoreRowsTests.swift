@@ -20,6 +20,13 @@ struct StoreRowsTests {
         return changes
     }
 
+    @Test("issue 28 (one fact in one place): the store's books (StoreBook) are exactly the archived spaces the engine treats as store tables (ArchiveSpace.isStoreTable), each with its own table")
+    func storeBooksAreTheStoreTableSpaces() {
+        #expect(Set(StoreBook.allCases.map(\.space)) == Set(ArchiveSpace.allCases.filter(\.isStoreTable)))
+        #expect(Set(StoreBook.allCases.map(\.table)).count == StoreBook.allCases.count)
+        for book in StoreBook.allCases { #expect(StoreBook(space: book.space.rawValue) == book) }
+    }
+
     @Test("issue 28 item 3: two gathers merged give the later rows, a row the later gather found absent included, and the later live tables")
     func mergingKeepsTheLaterRows() throws {
         var s = Scenario()
