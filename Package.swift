@@ -85,7 +85,7 @@ let package = Package(
         .target(
             name: "Tally",
             dependencies: [
-                "TallyJournal", "TallyModel", "TallyProjections", "TallyStore",
+                "TallyJournal", "TallyModel", "TallyProjections", "TallyStore", "TallyMacros",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "HashTreeCollections", package: "swift-collections"),
                 .product(name: "DequeModule", package: "swift-collections"),

@@ -23,7 +23,7 @@ struct RepeatedExpense {
         return Command(
             commandID: .derived(namespace: namespace, name: "host example: command"), actor: transaction.payer,
             recordedAt: Timestamp(millisecondsSinceEpoch: transaction.date.daysSinceEpoch * 86_400_000 + 12 * 3_600_000),
-            action: .recordTransaction(.derived(namespace: namespace, name: "host example: transaction"), entry))
+            action: .recordTransaction(transactionID: .derived(namespace: namespace, name: "host example: transaction"), entry: entry))
     }
 
     /// What the command does, in the store's words.

@@ -169,7 +169,7 @@ extension CSVImporter {
         private mutating func insert(_ entry: TransactionEntry, id: TransactionID, line: Int) {
             commands.append(Command(
                 commandID: CommandID(.derived(namespace: namespace, name: "command.\(line)")), actor: payer, recordedAt: importer.recordedAt,
-                action: .recordTransaction(id, entry)))
+                action: .recordTransaction(transactionID: id, entry: entry)))
             rows.append(RowResult(line: line, status: .inserted, reason: nil))
         }
 
@@ -199,7 +199,7 @@ extension CSVImporter {
             }
             commands.append(Command(
                 commandID: CommandID(.derived(namespace: namespace, name: "edit.\(line).\(importer.recordedAt.millisecondsSinceEpoch)")),
-                actor: payer, recordedAt: importer.recordedAt, action: .editTransaction(id, edited)))
+                actor: payer, recordedAt: importer.recordedAt, action: .editTransaction(transactionID: id, entry: edited)))
             rows.append(RowResult(line: line, status: .replaced, reason: "duplicate: \(reason) as transaction \(id), edited to the row's values"))
         }
     }

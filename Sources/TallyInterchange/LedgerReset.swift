@@ -75,11 +75,11 @@ public enum LedgerReset {
             guard !person.isRemoved, !person.isForgotten, let name = person.name.text else { continue }
             add(person.isMember ? .addMember(personID: id, name: name) : .addPerson(personID: id, name: name))
             keptPeople.insert(id)
-            if person.isArchived { add(.archivePerson(id)) }
+            if person.isArchived { add(.archivePerson(personID: id)) }
         }
         for (id, person) in state.people.sorted(by: { $0.key < $1.key }) where keptPeople.contains(id) {
             guard let name = person.name.text, person.email?.text != nil || person.phone?.text != nil else { continue }
-            add(.updatePerson(id, name: name, email: person.email?.text, phone: person.phone?.text))
+            add(.updatePerson(personID: id, name: name, email: person.email?.text, phone: person.phone?.text))
         }
         if keep.contains(.wallets) {
             let balances: [WalletBalance]
@@ -90,7 +90,7 @@ public enum LedgerReset {
                 let owner = wallet.owner.flatMap { keptPeople.contains($0) ? $0 : nil }
                 add(.openWallet(walletID: wallet.walletID, name: wallet.name, kind: wallet.kind, openingBalance: wallet.balance,
                                 openedOn: date, owner: owner))
-                if !wallet.isActive { add(.deactivateWallet(wallet.walletID)) }
+                if !wallet.isActive { add(.deactivateWallet(walletID: wallet.walletID)) }
             }
         }
         let presets = Dictionary(uniqueKeysWithValues: CategoryPresets.all.map { ($0.categoryID(in: household.id), $0) })
@@ -99,13 +99,13 @@ public enum LedgerReset {
             for id in state.categoryOrder {
                 guard let category = state.categories[id], !category.isDeleted else { continue }
                 if let preset = presets[id] {
-                    if category.name != preset.name { add(.renameCategory(id, name: category.name)) }
+                    if category.name != preset.name { add(.renameCategory(categoryID: id, name: category.name)) }
                 } else {
                     add(.createCategory(categoryID: id, name: category.name, group: category.group, budgetType: category.budgetType,
                                         shareable: category.shareable, icon: category.icon, color: category.color))
                     keptCategories.insert(id)
                 }
-                if !category.isActive { add(.deactivateCategory(id)) }
+                if !category.isActive { add(.deactivateCategory(categoryID: id)) }
             }
         }
         if keep.contains(.budgets) {
@@ -123,7 +123,7 @@ public enum LedgerReset {
                 let members = group.members.filter { keptPeople.contains($0) }
                 guard !members.isEmpty else { continue }
                 add(.createGroup(groupID: id, name: group.name, members: members))
-                if group.isArchived { add(.archiveGroup(id)) }
+                if group.isArchived { add(.archiveGroup(groupID: id)) }
             }
         }
         return commands

@@ -89,7 +89,7 @@ public enum PersonalDataImport {
             if let newID = presetIDs[id] {
                 categoryIDs[category.id] = newID
                 if let preset = CategoryPresets.all.first(where: { $0.categoryID(in: householdID) == newID }), preset.name != category.name {
-                    add(.renameCategory(newID, name: category.name))
+                    add(.renameCategory(categoryID: newID, name: category.name))
                 }
             }
         }
@@ -126,7 +126,7 @@ public enum PersonalDataImport {
             }
             let amount = try money(transaction.amount, "transactions.amount")
             moved(transaction.wallet, kind == .income ? Int128(amount.minorUnits) : -Int128(amount.minorUnits), on: date)
-            transactionActions.append(.recordTransaction(try parse(transaction.id, "transactions.id"), TransactionEntry(
+            transactionActions.append(.recordTransaction(transactionID: try parse(transaction.id, "transactions.id"), entry: TransactionEntry(
                 kind: kind, amount: amount, walletID: try parse(transaction.wallet, "transactions.wallet"), categoryID: category,
                 date: date, note: transaction.note, tags: transaction.tags, payer: person)))
         }
@@ -138,8 +138,8 @@ public enum PersonalDataImport {
             moved(transfer.from, -Int128(sent.minorUnits), on: date)
             moved(transfer.to, Int128(received.minorUnits), on: date)
             transferActions.append(.recordTransfer(
-                transferID: try parse(transfer.id, "transfers.id"), from: try parse(transfer.from, "transfers.from"),
-                to: try parse(transfer.to, "transfers.to"), amountSent: sent, amountReceived: received, date: date, note: transfer.note))
+                transferID: try parse(transfer.id, "transfers.id"), fromWalletID: try parse(transfer.from, "transfers.from"),
+                toWalletID: try parse(transfer.to, "transfers.to"), amountSent: sent, amountReceived: received, date: date, note: transfer.note))
         }
         for wallet in owned {
             guard let kind = WalletKind.allCases.first(where: { String(describing: $0) == wallet.kind }) else {
@@ -160,7 +160,7 @@ public enum PersonalDataImport {
         for action in transactionActions { add(action) }
         for action in transferActions { add(action) }
         for wallet in owned where !wallet.active {
-            add(.deactivateWallet(try parse(wallet.id, "wallets.id")))
+            add(.deactivateWallet(walletID: try parse(wallet.id, "wallets.id")))
         }
         report.transactions = transactionActions.count
         report.transfers = transferActions.count

@@ -146,7 +146,7 @@ struct BackupKeyTests {
         let admin = try #require(history.state.household?.admin)
         try await ledger.execute(Command(
             commandID: CommandID(UUIDValue(high: 0xF1, low: 1)), actor: admin, recordedAt: Timestamp(millisecondsSinceEpoch: 1_772_500_000_000),
-            action: .renameWallet(walletID, name: "Renamed after the backup")))
+            action: .renameWallet(walletID: walletID, name: "Renamed after the backup")))
         await #expect { try await backup.restore(into: directory, options: Self.options(.key(BackupRestoreTests.backupKey), replacing: true)) } throws: { error in
             (error as? InterchangeError)?.code == "replaceRefused" && "\(error)".contains("open for writing")
         }
@@ -207,7 +207,7 @@ struct BackupKeyTests {
             Command(commandID: CommandID(UUIDValue(high: 0xF0, low: 1)), actor: PersonalDataExportTests.alice, recordedAt: now,
                     action: .removeMember(personID: PersonalDataExportTests.bob, acknowledgeUnsettled: true)),
             Command(commandID: CommandID(UUIDValue(high: 0xF0, low: 2)), actor: PersonalDataExportTests.alice, recordedAt: now,
-                    action: .forgetPerson(PersonalDataExportTests.bob)),
+                    action: .forgetPerson(personID: PersonalDataExportTests.bob)),
         ])
         try await ledger.close()
         let report = try await backup.restore(into: directory, options: Self.options(.key(BackupRestoreTests.backupKey), replacing: true))

@@ -159,7 +159,7 @@ struct CSVImportAccountTests {
         let ledger = try await Ledger.open(at: directory, options: LedgerOptions(durability: .none))
         try await ledger.execute(Command(
             commandID: CommandID(UUIDValue(high: 0xDEAD, low: 1)), actor: plan.commands[0].actor, recordedAt: Self.recordedAt,
-            action: .undo(plan.commands[0].commandID)))
+            action: .undo(targetCommandID: plan.commands[0].commandID)))
         try await ledger.close()
         let after = try LedgerHistory.load(at: directory)
         #expect(Self.transaction(noted: "first", in: after) == nil)

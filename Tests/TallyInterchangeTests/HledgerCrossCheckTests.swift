@@ -39,7 +39,7 @@ struct HledgerCrossCheckTests {
             clock += 60_000
             try await ledger.execute(Command(
                 commandID: ids.next(), actor: admin, recordedAt: Timestamp(millisecondsSinceEpoch: clock),
-                action: .recordTransaction(ids.next(), entry)))
+                action: .recordTransaction(transactionID: ids.next(), entry: entry)))
         }
         try await ledger.close()
         return (directory, try LedgerHistory.load(at: directory))
@@ -71,12 +71,12 @@ struct HledgerCrossCheckTests {
         let later = try LocalDate(year: 2026, month: 3, day: 20)
         let ledger = try await Ledger.open(at: directory, options: LedgerOptions(durability: .none))
         try await ledger.execute([
-            command(.recordBalance(investment, date: day, balance: Money(minorUnits: 2_600_000, currency: currency))),
-            command(.recordBalance(investment, date: day, balance: Money(minorUnits: 2_650_000, currency: currency))),
+            command(.recordBalance(walletID: investment, date: day, balance: Money(minorUnits: 2_600_000, currency: currency))),
+            command(.recordBalance(walletID: investment, date: day, balance: Money(minorUnits: 2_650_000, currency: currency))),
             command(.recordTransfer(
-                transferID: ids.next(), from: source, to: investment, amountSent: Money(minorUnits: 50_000, currency: currency),
+                transferID: ids.next(), fromWalletID: source, toWalletID: investment, amountSent: Money(minorUnits: 50_000, currency: currency),
                 amountReceived: Money(minorUnits: 50_000, currency: currency), date: later, note: nil)),
-            command(.recordBalance(investment, date: later, balance: Money(minorUnits: 2_720_000, currency: currency))),
+            command(.recordBalance(walletID: investment, date: later, balance: Money(minorUnits: 2_720_000, currency: currency))),
         ])
         try await ledger.close()
         let history = try LedgerHistory.load(at: directory)

@@ -52,7 +52,7 @@ struct PersonalDataExportTests {
         try await ledger.execute([
             Command(commandID: CommandID(UUIDValue(high: 0xF0, low: 1)), actor: Self.alice, recordedAt: now,
                     action: .removeMember(personID: Self.bob, acknowledgeUnsettled: true)),
-            Command(commandID: CommandID(UUIDValue(high: 0xF0, low: 2)), actor: Self.alice, recordedAt: now, action: .forgetPerson(Self.bob)),
+            Command(commandID: CommandID(UUIDValue(high: 0xF0, low: 2)), actor: Self.alice, recordedAt: now, action: .forgetPerson(personID: Self.bob)),
         ])
         try await ledger.close()
         let after = try LedgerHistory.load(at: directory)

@@ -43,7 +43,7 @@ struct SwapCrashTests {
         let admin = try #require(history.state.household?.admin)
         try await ledger.execute(Command(
             commandID: CommandID(UUIDValue(high: 0xF1, low: 1)), actor: admin, recordedAt: Timestamp(millisecondsSinceEpoch: 1_772_500_000_000),
-            action: .renameWallet(walletID, name: "Renamed after the backup")))
+            action: .renameWallet(walletID: walletID, name: "Renamed after the backup")))
         try await ledger.close()
         let old = try LedgerHistory.load(at: template)
         let scratch = try BackupKeyTests.scratch()

@@ -82,13 +82,13 @@ public struct HouseholdGenerator: Sendable {
         case 0..<34:
             let id: TransactionID = scenario.ids.next()
             transactions.append(id)
-            return scenario.command(.recordTransaction(id, entry(in: wallet)))
+            return scenario.command(.recordTransaction(transactionID: id, entry: entry(in: wallet)))
         case 34..<42:
             guard let id = transactions.isEmpty ? nil : random.pick(transactions) else { fallthrough }
-            return scenario.command(.editTransaction(id, entry(in: random.pick(wallets))))
+            return scenario.command(.editTransaction(transactionID: id, entry: entry(in: random.pick(wallets))))
         case 42..<47:
             guard let id = transactions.isEmpty ? nil : random.pick(transactions) else { fallthrough }
-            return scenario.command(Bool.random(using: &random) ? .deleteTransaction(id) : .restoreTransaction(id))
+            return scenario.command(Bool.random(using: &random) ? .deleteTransaction(transactionID: id) : .restoreTransaction(transactionID: id))
         case 47..<59:
             let target = random.pick(wallets)
             let sent = amount(wallet.currency, upTo: 200_000)
@@ -96,34 +96,34 @@ public struct HouseholdGenerator: Sendable {
             let id: TransferID = scenario.ids.next()
             transfers.append(id)
             return scenario.command(.recordTransfer(
-                transferID: id, from: wallet.id, to: target.id, amountSent: sent, amountReceived: received,
+                transferID: id, fromWalletID: wallet.id, toWalletID: target.id, amountSent: sent, amountReceived: received,
                 date: date(in: 1...6), note: Bool.random(using: &random) ? nil : "move"))
         case 59..<62:
             guard let id = transfers.isEmpty ? nil : random.pick(transfers) else { fallthrough }
-            return scenario.command(.deleteTransfer(id))
+            return scenario.command(.deleteTransfer(transferID: id))
         case 62..<76:
             // Often a day that has a point or a movement already.
             let day = !balanceDates.isEmpty && Bool.random(using: &random) ? random.pick(balanceDates) : date(in: 1...6)
             balanceDates.append(day)
-            return scenario.command(.recordBalance(wallet.id, date: day, balance: amount(wallet.currency, upTo: 900_000, allowZero: true)))
+            return scenario.command(.recordBalance(walletID: wallet.id, date: day, balance: amount(wallet.currency, upTo: 900_000, allowZero: true)))
         case 76..<79:
-            return scenario.command(.renameWallet(wallet.id, name: random.pick(Self.names)))
+            return scenario.command(.renameWallet(walletID: wallet.id, name: random.pick(Self.names)))
         case 79..<81:
-            return scenario.command(.changeWalletKind(wallet.id, kind: random.pick(WalletKind.allCases)))
+            return scenario.command(.changeWalletKind(walletID: wallet.id, kind: random.pick(WalletKind.allCases)))
         case 81..<84:
-            return scenario.command(Bool.random(using: &random) ? .deactivateWallet(wallet.id) : .reactivateWallet(wallet.id))
+            return scenario.command(Bool.random(using: &random) ? .deactivateWallet(walletID: wallet.id) : .reactivateWallet(walletID: wallet.id))
         case 84..<85:
-            return scenario.command(.closeWallet(wallet.id, closedOn: date(in: 5...6)))
+            return scenario.command(.closeWallet(walletID: wallet.id, closedOn: date(in: 5...6)))
         case 85..<88:
             return rate(random.pick([Currency.eur, .usd, .jpy]), on: date(in: 1...7))
         case 88..<89:
             let month = Bool.random(using: &random) ? nil : try? YearMonth(year: 2026, month: Int.random(in: 1...6, using: &random))
-            return scenario.command(.setWalletDesignation(wallet.id, designation: random.pick(WalletDesignation.allCases), fromMonth: month))
+            return scenario.command(.setWalletDesignation(walletID: wallet.id, designation: random.pick(WalletDesignation.allCases), fromMonth: month))
         default:
             guard let target = recentCommandIDs.isEmpty ? nil : random.pick(recentCommandIDs) else {
-                return scenario.command(.recordTransaction(scenario.ids.next(), entry(in: wallet)))
+                return scenario.command(.recordTransaction(transactionID: scenario.ids.next(), entry: entry(in: wallet)))
             }
-            return scenario.command(Int.random(in: 0..<4, using: &random) == 0 ? .redo(target) : .undo(target))
+            return scenario.command(Int.random(in: 0..<4, using: &random) == 0 ? .redo(targetCommandID: target) : .undo(targetCommandID: target))
         }
     }
 
@@ -135,7 +135,7 @@ public struct HouseholdGenerator: Sendable {
             kind: isIncome ? .income : .expense, amount: amount(wallet.currency, upTo: isIncome ? 600_000 : 150_000),
             walletID: wallet.id, categoryID: category.categoryID(in: scenario.household), date: date(in: 1...6),
             note: Bool.random(using: &random) ? nil : "generated", payer: random.pick([scenario.alice, scenario.bob]),
-            isShared: Int.random(in: 0..<4, using: &random) == 0)
+            shared: Int.random(in: 0..<4, using: &random) == 0)
     }
 
     /// A rate for one unit of `currency` in CHF (JPY as CHF/JPY, the reverse pair), near a
@@ -149,7 +149,7 @@ public struct HouseholdGenerator: Sendable {
         default: rate = try? ExchangeRate(base: currency, quote: .chf, scaledRate: Int64.random(in: scale * 9 / 10...scale, using: &random))
         }
         guard let rate else { return scenario.command(.closePeriod) }
-        return scenario.command(.setExchangeRate(rate, asOf: day))
+        return scenario.command(.setExchangeRate(exchangeRate: rate, asOf: day))
     }
 
     /// A positive amount (or zero when allowed) of at most `limit` minor units of a two-digit

@@ -31,7 +31,7 @@ extension Scenario {
                         override: [MemberRatio]? = nil) -> TransactionEntry {
         TransactionEntry(
             kind: .expense, amount: Scenario.chf(minorUnits), walletID: joint, categoryID: category ?? groceries,
-            date: Scenario.date("2026-01-05"), payer: payer ?? alice, isShared: shared, ratioOverride: override)
+            date: Scenario.date("2026-01-05"), payer: payer ?? alice, shared: shared, ratioOverride: override)
     }
 
     /// `person`'s share of `basisPoints` (zero for a value out of range, which no test writes).

@@ -54,24 +54,24 @@ struct AttackCheckpointArchiveTests {
                 transactions.append(id)
                 var entry = s.expense(Int64.random(in: 1...50_000, using: &random), shared: Bool.random(using: &random))
                 entry.note = "note \(Int.random(in: 0..<1_000_000, using: &random))"
-                command = s.command(.recordTransaction(id, entry))
+                command = s.command(.recordTransaction(transactionID: id, entry: entry))
             } else if roll < 45 {
                 let id = transactions.randomElement(using: &random)!
                 var entry = s.expense(Int64.random(in: 1...50_000, using: &random), shared: Bool.random(using: &random))
                 entry.note = Bool.random(using: &random) ? nil : "edited \(Int.random(in: 0..<1_000, using: &random))"
-                command = s.command(.editTransaction(id, entry))
+                command = s.command(.editTransaction(transactionID: id, entry: entry))
             } else if roll < 53 {
-                command = s.command(.deleteTransaction(transactions.randomElement(using: &random)!))
+                command = s.command(.deleteTransaction(transactionID: transactions.randomElement(using: &random)!))
             } else if roll < 57 {
-                command = s.command(.restoreTransaction(transactions.randomElement(using: &random)!))
+                command = s.command(.restoreTransaction(transactionID: transactions.randomElement(using: &random)!))
             } else if roll < 77 {
-                command = s.command(.undo(issued.randomElement(using: &random)!))
+                command = s.command(.undo(targetCommandID: issued.randomElement(using: &random)!))
             } else if roll < 94 {
-                command = s.command(.redo(issued.randomElement(using: &random)!))
+                command = s.command(.redo(targetCommandID: issued.randomElement(using: &random)!))
             } else {
                 // A reused id: always a duplicate.
                 let id: TransactionID = s.ids.next()
-                command = s.command(.recordTransaction(id, s.expense(100)))
+                command = s.command(.recordTransaction(transactionID: id, entry: s.expense(100)))
                 command.commandID = issued.randomElement(using: &random)!
                 return command
             }
@@ -201,11 +201,11 @@ struct AttackCheckpointArchiveTests {
             var chains: [[Command]] = []
             for _ in 0..<40 {
                 let id: TransactionID = s.ids.next()
-                let record = s.command(.recordTransaction(id, s.expense(1_000)))
-                let edit = s.command(.editTransaction(id, s.expense(2_000)))
+                let record = s.command(.recordTransaction(transactionID: id, entry: s.expense(1_000)))
+                let edit = s.command(.editTransaction(transactionID: id, entry: s.expense(2_000)))
                 chains.append([
-                    record, edit, s.command(.undo(edit.commandID)), s.command(.redo(edit.commandID)),
-                    s.command(.undo(record.commandID)), s.command(.undo(edit.commandID)), s.command(.undo(record.commandID)),
+                    record, edit, s.command(.undo(targetCommandID: edit.commandID)), s.command(.redo(targetCommandID: edit.commandID)),
+                    s.command(.undo(targetCommandID: record.commandID)), s.command(.undo(targetCommandID: edit.commandID)), s.command(.undo(targetCommandID: record.commandID)),
                 ])
             }
             let finalChains = chains
@@ -226,7 +226,7 @@ struct AttackCheckpointArchiveTests {
             // Each chain ends with its record undone (edit undone first): redo works from the
             // history read from the store.
             for chain in finalChains {
-                try await reopened.execute(s.command(.redo(chain[0].commandID)))
+                try await reopened.execute(s.command(.redo(targetCommandID: chain[0].commandID)))
             }
             let replayedLast = try LedgerReplay.replay(at: path)
             #expect(await reopened.state == replayedLast.state, "\(durability)")
@@ -478,11 +478,11 @@ struct AttackCheckpointArchiveTests {
             ids.append(id)
             var entry = s.expense(Int64(100 + index), shared: true, payer: s.bob)
             entry.note = "\(marker) note \(index) " + String(repeating: "x", count: index % 200)
-            try await ledger.execute(s.command(.recordTransaction(id, entry), by: s.bob))
+            try await ledger.execute(s.command(.recordTransaction(transactionID: id, entry: entry), by: s.bob))
             if index % 3 == 0 {
                 var edited = entry
                 edited.note = "\(marker) edited \(index)"
-                try await ledger.execute(s.command(.editTransaction(id, edited), by: s.bob))
+                try await ledger.execute(s.command(.editTransaction(transactionID: id, entry: edited), by: s.bob))
             }
             if index % 50 == 49 { try await ledger.checkpoint() }
         }
@@ -490,8 +490,8 @@ struct AttackCheckpointArchiveTests {
         // Alice's notes stay; the control: Bob's notes are in the store's history before forgetting.
         #expect(try Self.historyHolds(path, marker), "control: the store's history holds Bob's notes")
         try await ledger.execute(s.command(.removeMember(personID: s.bob, acknowledgeUnsettled: true)))
-        try await ledger.execute(s.command(.forgetPerson(s.bob)))
-        for _ in 0..<10 { try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(5)))) }
+        try await ledger.execute(s.command(.forgetPerson(personID: s.bob)))
+        for _ in 0..<10 { try await ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(5)))) }
         await ledger.checkpointWritten()
         #expect(await ledger.unfinishedForgetting.isEmpty)
         Self.expectNoMarker(path, marker, "interval \(interval), open")
@@ -636,9 +636,9 @@ struct AttackCheckpointArchiveTests {
         let openJoint = setup[2]
         var commands: [Command] = []
         for index in 0..<20_000 {
-            commands.append(s.command(.recordTransaction(s.ids.next(), s.expense(Int64(1 + index % 500)))))
+            commands.append(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(Int64(1 + index % 500)))))
         }
-        let undo = s.command(.undo(openJoint.commandID))
+        let undo = s.command(.undo(targetCommandID: openJoint.commandID))
         func blocked(_ ledger: Ledger) async -> String? {
             do {
                 try await ledger.execute(undo)
@@ -691,10 +691,10 @@ struct AttackCheckpointArchiveTests {
         let probe = workload.issued
         var s = workload.s
         var probes: [Command] = []
-        for id in probe { probes.append(s.command(.undo(id))) }
-        for id in probe { probes.append(s.command(.redo(id))) }
+        for id in probe { probes.append(s.command(.undo(targetCommandID: id))) }
+        for id in probe { probes.append(s.command(.redo(targetCommandID: id))) }
         for id in probe.prefix(40) {
-            var duplicate = s.command(.recordTransaction(s.ids.next(), s.expense(10)))
+            var duplicate = s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(10)))
             duplicate.commandID = id
             probes.append(duplicate)
         }
@@ -745,7 +745,7 @@ struct AttackCheckpointArchiveTests {
             try? await damaged.close()
             // Open again: the damage must not keep the ledger failing.
             let again = try await Ledger.open(at: path, options: Self.options(.none))
-            let command = s.command(.recordTransaction(s.ids.next(), s.expense(11)))
+            let command = s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(11)))
             let outcome = await Self.outcomeAndMessage(again, command)
             if outcome.code != "ok" { silent.append("page \(page): after reopening, a new command fails with \(outcome.code): \(outcome.message)") }
             try? await again.close()
@@ -865,13 +865,13 @@ struct AttackCheckpointArchiveTests {
             for index in 0..<120 {
                 var entry = s.expense(Int64(100 + index), shared: true, payer: s.bob)
                 entry.note = "\(marker) \(index)"
-                try await ledger.execute(s.command(.recordTransaction(s.ids.next(), entry), by: s.bob))
+                try await ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: entry), by: s.bob))
             }
             await ledger.checkpointWritten()
             #expect(try Self.historyHolds(path, marker), "control: the store's history holds Bob's notes")
             try await ledger.execute(s.command(.removeMember(personID: s.bob, acknowledgeUnsettled: true)))
-            let forget = s.command(.forgetPerson(s.bob))
-            let others = (0..<200).map { _ in s.command(.recordTransaction(s.ids.next(), s.expense(7))) }
+            let forget = s.command(.forgetPerson(personID: s.bob))
+            let others = (0..<200).map { _ in s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(7))) }
             await withTaskGroup(of: Void.self) { group in
                 for chunk in stride(from: 0, to: others.count, by: 20) {
                     let commands = Array(others[chunk..<(chunk + 20)])

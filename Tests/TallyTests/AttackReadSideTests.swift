@@ -48,13 +48,13 @@ struct AttackReadSideTests {
             try await ledger.execute(s.setup())
             contact = s.ids.next()
             try await ledger.execute(s.command(.addPerson(personID: contact, name: marker)))
-            try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(500))))
+            try await ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(500))))
             // The key file cannot be replaced while the forgetting commits (stands in for an I/O
             // error): a directory squats on its temporary name.
             let squat = path.appending(LedgerDirectory.personalKeysName + LedgerDirectory.temporarySuffix).string
             try FileManager.default.createDirectory(atPath: squat, withIntermediateDirectories: true)
             FileManager.default.createFile(atPath: squat + "/x", contents: Data())
-            try await ledger.execute(s.command(.forgetPerson(contact)))  // acknowledged
+            try await ledger.execute(s.command(.forgetPerson(personID: contact)))  // acknowledged
             #expect(await !ledger.unfinishedForgetting.isEmpty, "the control: the forgetting could not finish")
             try await ledger.close()
             try FileManager.default.removeItem(atPath: squat)
@@ -85,10 +85,10 @@ struct AttackReadSideTests {
         var options = Self.options()
         options.encryption = try JournalEncryption(keyID: 1, key: [UInt8](repeating: 7, count: 32))
         var s = Scenario()
-        _ = try await Self.run(path, options, [s.setup()] + (0..<4).map { i in [s.command(.recordTransaction(s.ids.next(), s.expense(100 + Int64(i))))] })
+        _ = try await Self.run(path, options, [s.setup()] + (0..<4).map { i in [s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(100 + Int64(i))))] })
         let file = Self.storeFile(path)
         let old = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
-        let expected = try await Self.run(path, options, (0..<4).map { i in [s.command(.recordTransaction(s.ids.next(), s.expense(9_000 + Int64(i))))] })
+        let expected = try await Self.run(path, options, (0..<4).map { i in [s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(9_000 + Int64(i))))] })
         let new = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
         let walBytes = (try? FileManager.default.attributesOfItem(atPath: file + "-wal")[.size] as? Int) ?? 0
         let pageBytes = Int(UInt16(new[16]) << 8 | UInt16(new[17]))
@@ -119,9 +119,9 @@ struct AttackReadSideTests {
         let first = try JournalEncryption(keyID: 1, key: [UInt8](repeating: 1, count: 32))
         options.encryption = first
         var s = Scenario()
-        _ = try await Self.run(path, options, [s.setup(), [s.command(.recordTransaction(s.ids.next(), s.expense(300)))]])
+        _ = try await Self.run(path, options, [s.setup(), [s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(300)))]])
         options.encryption = try first.rotated(toKeyID: 2, key: [UInt8](repeating: 2, count: 32))
-        let expected = try await Self.run(path, options, [[s.command(.recordTransaction(s.ids.next(), s.expense(400)))]])
+        let expected = try await Self.run(path, options, [[s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(400)))]])
         let ledger = try await Ledger.open(at: path, options: options)
         #expect(ledger.openReport.readSide == "current", "\(ledger.openReport.readSide)")
         let store = try #require(await ledger.flushedStore(), "\(ledger.openReport.readSide)")
@@ -143,22 +143,22 @@ struct AttackReadSideTests {
         for index in 0..<64 {
             let id: TransactionID = s.ids.next()
             ids.append(id)
-            commands.append(s.command(.recordTransaction(id, s.expense(Int64(10 + index)))))
+            commands.append(s.command(.recordTransaction(transactionID: id, entry: s.expense(Int64(10 + index)))))
         }
         await withTaskGroup(of: Void.self) { group in
             for command in commands { group.addTask { _ = try? await ledger.execute(command) } }
         }
         var later: [Command] = []
-        for index in stride(from: 0, to: 64, by: 3) { later.append(s.command(.deleteTransaction(ids[index]))) }
+        for index in stride(from: 0, to: 64, by: 3) { later.append(s.command(.deleteTransaction(transactionID: ids[index]))) }
         for index in stride(from: 1, to: 64, by: 5) {
             var edited = s.expense(77_000 + Int64(index))
             edited.date = Scenario.date("2026-01-09")
-            later.append(s.command(.editTransaction(ids[index], edited)))
+            later.append(s.command(.editTransaction(transactionID: ids[index], entry: edited)))
         }
         await withTaskGroup(of: Void.self) { group in
             for command in later { group.addTask { _ = try? await ledger.execute(command) } }
         }
-        if let last = later.last { _ = try? await ledger.execute(s.command(.undo(last.commandID))) }
+        if let last = later.last { _ = try? await ledger.execute(s.command(.undo(targetCommandID: last.commandID))) }
         let store = try #require(await ledger.flushedStore())
         let wallets = await ledger.readModels.wallets
         #expect(try store.walletBalances() == wallets.balances())
@@ -194,7 +194,7 @@ struct AttackReadSideTests {
         try await ledger.execute(s.setup())
         let contact: PersonID = s.ids.next()
         try await ledger.execute(s.command(.addPerson(personID: contact, name: marker)))
-        for _ in 0..<3 { try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(500)))) }
+        for _ in 0..<3 { try await ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(500)))) }
         _ = await ledger.flushedStore()  // the store writer commits off the actor: wait for it
         let file = Self.storeFile(path)
         #expect(try Self.walFramesContaining(marker, walPath: file + "-wal") > 0, "the control: the name is in the WAL before")
@@ -212,12 +212,12 @@ struct AttackReadSideTests {
         }
         thread.start()
         started.wait()
-        try await ledger.execute(s.command(.forgetPerson(contact)))
+        try await ledger.execute(s.command(.forgetPerson(personID: contact)))
         release.signal()
         #expect(try await ledger.flushedStore()?.personNames()[contact] != marker, "the control: the store redacts the name")
         // The reader kept the old frames alive: the store is stale, not offered.
         #expect(await ledger.flushedStore() == nil, "a store whose WAL could not be truncated after a forgetting is not offered")
-        try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(600))))
+        try await ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(600))))
         #expect(await ledger.flushedStore() != nil, "the next commit rewrote the store (asking for it runs a write still scheduled)")
         let later = try Self.walFramesContaining(marker, walPath: file + "-wal")
         #expect(later == 0, "\(later) WAL frame(s) still hold the name after one more batch")

@@ -65,9 +65,9 @@ struct CheckpointArchiveTests {
             first = s.ids.next()
             second = s.ids.next()
             commands = s.setup()
-            commands.append(s.command(.recordTransaction(first, s.expense(1_000))))
-            commands.append(s.command(.recordTransaction(second, s.expense(2_000))))
-            commands.append(s.command(.editTransaction(second, s.expense(2_500))))
+            commands.append(s.command(.recordTransaction(transactionID: first, entry: s.expense(1_000))))
+            commands.append(s.command(.recordTransaction(transactionID: second, entry: s.expense(2_000))))
+            commands.append(s.command(.editTransaction(transactionID: second, entry: s.expense(2_500))))
         }
 
         var recordFirst: Command { commands[commands.count - 3] }
@@ -96,22 +96,22 @@ struct CheckpointArchiveTests {
         #expect(await ledger.commandHistoryInMemory == (0, 0), "a checkpoint moves every entry and touch to the store's history")
 
         // An id in the store's history is still taken.
-        var duplicate = history.s.command(.recordTransaction(history.s.ids.next(), history.s.expense(10)))
+        var duplicate = history.s.command(.recordTransaction(transactionID: history.s.ids.next(), entry: history.s.expense(10)))
         duplicate.commandID = history.recordFirst.commandID
         await #expect(throws: LedgerError.self) { try await ledger.execute(duplicate) }
         // The edit of `second` (in the store's history) blocks undoing its recording.
         do {
-            try await ledger.execute(history.s.command(.undo(history.recordSecond.commandID)))
+            try await ledger.execute(history.s.command(.undo(targetCommandID: history.recordSecond.commandID)))
             Issue.record("undoing a command a later edit depends on was accepted")
         } catch {
             #expect(error.code == "undoBlocked" && error.message.contains("command \(history.editSecond.commandID)"), "\(error)")
         }
         // Undo and redo of a command in the store's history.
-        let undo = history.s.command(.undo(history.recordFirst.commandID))
+        let undo = history.s.command(.undo(targetCommandID: history.recordFirst.commandID))
         try await ledger.execute(undo)
         #expect(await ledger.state.transactions[history.first]?.isDeleted == true)
         #expect(await ledger.commandHistoryInMemory.entries == 2, "the undo and the entry it marked undone")
-        try await ledger.execute(history.s.command(.redo(history.recordFirst.commandID)))
+        try await ledger.execute(history.s.command(.redo(targetCommandID: history.recordFirst.commandID)))
         #expect(await ledger.state.transactions[history.first]?.isDeleted == false)
         try await Self.expectEqualToReplay(ledger, at: path)
         try await ledger.checkpoint()
@@ -125,7 +125,7 @@ struct CheckpointArchiveTests {
         #expect(reopened.openReport.checkpointSequenceNumber == checkpointed && reopened.openReport.rejectedCheckpoints.isEmpty,
                 "\(reopened.openReport.rejectedCheckpoints)")
         #expect(await reopened.commandHistoryInMemory.entries == 0, "the last checkpoint moved the rest to the store")
-        try await reopened.execute(history.s.command(.undo(history.editSecond.commandID)))
+        try await reopened.execute(history.s.command(.undo(targetCommandID: history.editSecond.commandID)))
         #expect(await reopened.state.transactions[history.second]?.details.amount == Scenario.chf(2_000), "the edit undone from the store's history")
         await #expect(throws: LedgerError.self) { try await reopened.execute(duplicate) }
         try await Self.expectEqualToReplay(reopened, at: path)
@@ -143,7 +143,7 @@ struct CheckpointArchiveTests {
         try await ledger.execute(setup)
         var recorded: [Command] = []
         for _ in 0..<200 {
-            recorded.append(s.command(.recordTransaction(s.ids.next(), s.expense(1_00))))
+            recorded.append(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(1_00))))
             try await ledger.execute(recorded[recorded.count - 1])
         }
         let wallet = EntityKey.wallet(s.joint)
@@ -160,7 +160,7 @@ struct CheckpointArchiveTests {
         let reopened = try await Ledger.open(at: path, options: Self.options())
         #expect(await reopened.state.history.touches(of: wallet) == folded)
         do {
-            try await reopened.execute(s.command(.undo(setup[2].commandID)))
+            try await reopened.execute(s.command(.undo(targetCommandID: setup[2].commandID)))
             Issue.record("undoing the opening of a wallet 200 transactions use was accepted")
         } catch {
             #expect(error.code == "undoBlocked" && error.message.contains("command \(recorded[0].commandID)"), "\(error)")
@@ -178,7 +178,7 @@ struct CheckpointArchiveTests {
         let ledger = try await Ledger.open(at: path, options: Self.options())
         try await ledger.execute(s.setup())
         for round in 0..<3 {
-            for _ in 0..<20 { try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(1_00)))) }
+            for _ in 0..<20 { try await ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(1_00)))) }
             if round == 0 { try await ledger.checkpoint() }
             if round == 1 { _ = try await ledger.rebuildReadSide() }
         }
@@ -261,7 +261,7 @@ struct CheckpointArchiveTests {
                 try Self.damageHistoryPage(path)
             }
             var reopened = try await Ledger.open(at: path, options: Self.options())
-            let undo = history.s.command(.undo(history.recordFirst.commandID))
+            let undo = history.s.command(.undo(targetCommandID: history.recordFirst.commandID))
             if damage == "damaged" {
                 // Found when read: refused, never answered from a missing entry.
                 #expect(reopened.openReport.checkpointSequenceNumber == last, "the open reads no page of the history")
@@ -273,7 +273,7 @@ struct CheckpointArchiveTests {
                 }
                 #expect(await reopened.storeHistory.failure != nil)
                 await #expect(throws: LedgerError.self, "the ledger stays failed") {
-                    try await reopened.execute(history.s.command(.recordTransaction(history.s.ids.next(), history.s.expense(5))))
+                    try await reopened.execute(history.s.command(.recordTransaction(transactionID: history.s.ids.next(), entry: history.s.expense(5))))
                 }
                 try? await reopened.close()
                 reopened = try await Ledger.open(at: path, options: Self.options())
@@ -294,7 +294,7 @@ struct CheckpointArchiveTests {
             let third = try await Ledger.open(at: path, options: Self.options())
             #expect(third.openReport.checkpointSequenceNumber == undone && third.openReport.eventsReplayed == 0,
                     "\(damage): \(third.openReport.rejectedCheckpoints)")
-            try await third.execute(history.s.command(.redo(history.recordFirst.commandID)))
+            try await third.execute(history.s.command(.redo(targetCommandID: history.recordFirst.commandID)))
             #expect(await third.state.transactions[history.first]?.isDeleted == false, "\(damage): redone from the store's history")
             try await Self.expectEqualToReplay(third, at: path)
             try await third.close()
@@ -335,7 +335,7 @@ struct CheckpointArchiveTests {
         #expect(reopened.openReport.rejectedCheckpoints == ["the checkpoint in \(LedgerDirectory.readSideStoreName): checksum mismatch (damaged)"],
                 "\(reopened.openReport.rejectedCheckpoints)")
         try await Self.expectEqualToReplay(reopened, at: path)
-        try await reopened.execute(history.s.command(.undo(history.recordFirst.commandID)))
+        try await reopened.execute(history.s.command(.undo(targetCommandID: history.recordFirst.commandID)))
         try await reopened.checkpoint()
         try await reopened.close()
         #expect(try StoredCheckpoints.withStore(at: path) { try $0.historyValue(space: ArchiveSpace.commandEntries.rawValue, key: foreignKey) } == nil,
@@ -344,7 +344,7 @@ struct CheckpointArchiveTests {
         let third = try await Ledger.open(at: path, options: Self.options())
         #expect(third.openReport.eventsReplayed == 0 && third.openReport.rejectedCheckpoints.isEmpty)
         #expect(await third.state.history.entry(for: history.recordFirst.commandID)?.isUndone == true)
-        try await third.execute(history.s.command(.redo(history.recordFirst.commandID)))
+        try await third.execute(history.s.command(.redo(targetCommandID: history.recordFirst.commandID)))
         #expect(await third.state.history.entry(for: history.recordFirst.commandID)?.isUndone == false)
         try await Self.expectEqualToReplay(third, at: path)
         try await third.close()
@@ -362,21 +362,21 @@ struct CheckpointArchiveTests {
         let expense: TransactionID = s.ids.next()
         var noted = s.expense(6_000, shared: true, payer: s.bob)
         noted.note = marker
-        try await ledger.execute(s.command(.recordTransaction(expense, noted), by: s.bob))
+        try await ledger.execute(s.command(.recordTransaction(transactionID: expense, entry: noted), by: s.bob))
         // Bob's edit: its compensation (the history) holds the previous details, note included.
         var edited = noted
         edited.note = nil
-        try await ledger.execute(s.command(.editTransaction(expense, edited), by: s.bob))
+        try await ledger.execute(s.command(.editTransaction(transactionID: expense, entry: edited), by: s.bob))
         // Bob's transfer note, a marker of its own: its row in the store's transfers table holds
         // it, and after the checkpoint an edit keeps the record as of it (history, space 9).
         let transferMarker = "Mnbvcxy Poiuztr transfer"
         let transfer: TransferID = s.ids.next()
         try await ledger.execute(s.command(.recordTransfer(
-            transferID: transfer, from: s.joint, to: s.euroCard, amountSent: Scenario.chf(1_000), amountReceived: Scenario.eur(1_050),
+            transferID: transfer, fromWalletID: s.joint, toWalletID: s.euroCard, amountSent: Scenario.chf(1_000), amountReceived: Scenario.eur(1_050),
             date: Scenario.date("2026-01-08"), note: transferMarker), by: s.bob))
         try await ledger.checkpoint()
         try await ledger.execute(s.command(.editTransfer(
-            transfer, from: s.joint, to: s.euroCard, amountSent: Scenario.chf(1_100), amountReceived: Scenario.eur(1_150),
+            transferID: transfer, fromWalletID: s.joint, toWalletID: s.euroCard, amountSent: Scenario.chf(1_100), amountReceived: Scenario.eur(1_150),
             date: Scenario.date("2026-01-08"), note: transferMarker + " edited"), by: s.bob))
         try await ledger.close()
         #expect(try !Self.keptTransfers(path).isEmpty, "the control: the edit kept the transfer's record as of the checkpoint")
@@ -391,7 +391,7 @@ struct CheckpointArchiveTests {
         #expect(Data(before).range(of: Data(transferMarker.utf8)) != nil, "the control: a page of the store holds the transfer's note before forgetting")
         let reopened = try await Ledger.open(at: path, options: Self.options())
         try await reopened.execute(s.command(.removeMember(personID: s.bob, acknowledgeUnsettled: true)))
-        try await reopened.execute(s.command(.forgetPerson(s.bob)))
+        try await reopened.execute(s.command(.forgetPerson(personID: s.bob)))
         try await reopened.checkpoint()
         let forgotten = await reopened.lastSequenceNumber
         try await reopened.close()
@@ -434,25 +434,25 @@ struct CheckpointArchiveTests {
         let shared: TransactionID = s.ids.next()
         let transfer: TransferID = s.ids.next()
         let settlement: SettlementID = s.ids.next()
-        let recordMine = s.command(.recordTransaction(mine, s.expense(900, category: pets)))
+        let recordMine = s.command(.recordTransaction(transactionID: mine, entry: s.expense(900, category: pets)))
         try await ledger.execute(recordMine)
-        try await ledger.execute(s.command(.recordTransaction(shared, s.expense(4_000, shared: true, payer: s.alice))))
+        try await ledger.execute(s.command(.recordTransaction(transactionID: shared, entry: s.expense(4_000, shared: true, payer: s.alice))))
         try await ledger.execute(s.command(.recordTransfer(
-            transferID: transfer, from: s.joint, to: s.euroCard, amountSent: Scenario.chf(1_000),
+            transferID: transfer, fromWalletID: s.joint, toWalletID: s.euroCard, amountSent: Scenario.chf(1_000),
             amountReceived: Scenario.eur(1_050), date: Scenario.date("2026-01-08"), note: nil)))
         try await ledger.checkpoint()
         #expect(await ledger.archivedEntriesInMemory == 0, "a checkpoint moves every archived map's entries out of memory")
 
         // Ids stay taken.
-        await expectRejection(ledger, s.command(.recordTransaction(mine, s.expense(10))), code: "duplicateID", rule: "G5")
+        await expectRejection(ledger, s.command(.recordTransaction(transactionID: mine, entry: s.expense(10))), code: "duplicateID", rule: "G5")
         await expectRejection(ledger, s.command(.recordTransfer(
-            transferID: transfer, from: s.joint, to: s.euroCard, amountSent: Scenario.chf(1), amountReceived: Scenario.eur(1),
+            transferID: transfer, fromWalletID: s.joint, toWalletID: s.euroCard, amountSent: Scenario.chf(1), amountReceived: Scenario.eur(1),
             date: Scenario.date("2026-01-08"), note: nil)), code: "duplicateID", rule: "G5")
         // Edit, delete and restore a transaction in the store's history; delete a transfer there.
-        try await ledger.execute(s.command(.editTransaction(mine, s.expense(950, category: pets))))
-        try await ledger.execute(s.command(.deleteTransaction(mine)))
-        try await ledger.execute(s.command(.restoreTransaction(mine)))
-        try await ledger.execute(s.command(.deleteTransfer(transfer)))
+        try await ledger.execute(s.command(.editTransaction(transactionID: mine, entry: s.expense(950, category: pets))))
+        try await ledger.execute(s.command(.deleteTransaction(transactionID: mine)))
+        try await ledger.execute(s.command(.restoreTransaction(transactionID: mine)))
+        try await ledger.execute(s.command(.deleteTransfer(transferID: transfer)))
         #expect(await ledger.state.transfers[transfer]?.isDeleted == true)
         // Bob settles what he owes for the shared expense in the store's history (S6: it is covered).
         try await ledger.execute(s.command(.recordSettlement(
@@ -464,9 +464,9 @@ struct CheckpointArchiveTests {
             settlementID: settlement, from: s.bob, to: s.alice, amount: Scenario.chf(1), date: Scenario.date("2026-01-09"),
             covers: nil, isAdvance: true, groupID: nil)), code: "duplicateID", rule: "G5")
         // C3: deleting the category moves its transaction in the store's history, and owns it (T5).
-        try await ledger.execute(s.command(.deleteCategory(pets, reassignTo: s.groceries)))
+        try await ledger.execute(s.command(.deleteCategory(categoryID: pets, reassignTo: s.groceries)))
         #expect(await ledger.state.transactions[mine]?.details.categoryID == s.groceries)
-        await expectRejection(ledger, s.command(.undo(recordMine.commandID)), code: "undoBlocked", rule: "T5")
+        await expectRejection(ledger, s.command(.undo(targetCommandID: recordMine.commandID)), code: "undoBlocked", rule: "T5")
         try await Self.expectEqualToReplay(ledger, at: path)
         try await ledger.checkpoint()
         try await ledger.close()
@@ -523,23 +523,23 @@ struct CheckpointArchiveTests {
         for index in 0..<6 {
             let id: TransactionID = s.ids.next()
             ids.append(id)
-            try await ledger.execute(s.command(.recordTransaction(id, s.expense(Int64(100 + index), category: index >= 4 ? pets : s.groceries))))
+            try await ledger.execute(s.command(.recordTransaction(transactionID: id, entry: s.expense(Int64(100 + index), category: index >= 4 ? pets : s.groceries))))
         }
         try await ledger.checkpoint()
         let checkpoint = await ledger.lastSequenceNumber
         let atCheckpoint = await ledger.readModels.transactions
         #expect(try Self.keptTransactions(path).isEmpty, "the control: nothing changed since the checkpoint")
 
-        try await ledger.execute(s.command(.editTransaction(ids[0], s.expense(999))))
-        try await ledger.execute(s.command(.deleteTransaction(ids[1])))
-        try await ledger.execute(s.command(.restoreTransaction(ids[1])))
-        try await ledger.execute(s.command(.editTransaction(ids[2], s.expense(998))))
-        try await ledger.execute(s.command(.editTransaction(ids[2], s.expense(997))))
-        try await ledger.execute(s.command(.deleteTransaction(ids[3])))
-        try await ledger.execute(s.command(.deleteCategory(pets, reassignTo: s.groceries)))  // moves ids[4], ids[5] (C3)
+        try await ledger.execute(s.command(.editTransaction(transactionID: ids[0], entry: s.expense(999))))
+        try await ledger.execute(s.command(.deleteTransaction(transactionID: ids[1])))
+        try await ledger.execute(s.command(.restoreTransaction(transactionID: ids[1])))
+        try await ledger.execute(s.command(.editTransaction(transactionID: ids[2], entry: s.expense(998))))
+        try await ledger.execute(s.command(.editTransaction(transactionID: ids[2], entry: s.expense(997))))
+        try await ledger.execute(s.command(.deleteTransaction(transactionID: ids[3])))
+        try await ledger.execute(s.command(.deleteCategory(categoryID: pets, reassignTo: s.groceries)))  // moves ids[4], ids[5] (C3)
         let later: TransactionID = s.ids.next()
-        try await ledger.execute(s.command(.recordTransaction(later, s.expense(50))))
-        try await ledger.execute(s.command(.editTransaction(later, s.expense(51))))
+        try await ledger.execute(s.command(.recordTransaction(transactionID: later, entry: s.expense(50))))
+        try await ledger.execute(s.command(.editTransaction(transactionID: later, entry: s.expense(51))))
         #expect(await ledger.flushedStore() != nil, "the store shows every command")
         let kept = try Self.keptTransactions(path)
         #expect(Set(kept.keys) == Set(ids), "one kept record per transaction changed since the checkpoint; none for one recorded since")
@@ -564,7 +564,7 @@ struct CheckpointArchiveTests {
         defer { directory.remove() }
         func record(_ id: TransferID, _ amount: Int64, note: String?) -> Command {
             s.command(.recordTransfer(
-                transferID: id, from: s.joint, to: s.euroCard, amountSent: Scenario.chf(amount), amountReceived: Scenario.eur(amount + 50),
+                transferID: id, fromWalletID: s.joint, toWalletID: s.euroCard, amountSent: Scenario.chf(amount), amountReceived: Scenario.eur(amount + 50),
                 date: Scenario.date("2026-01-08"), note: note))
         }
         let ids: [TransferID] = [s.ids.next(), s.ids.next(), s.ids.next()]
@@ -578,11 +578,11 @@ struct CheckpointArchiveTests {
 
         let later: TransferID = s.ids.next()
         try await ledger.execute(s.command(.editTransfer(
-            ids[0], from: s.joint, to: s.euroCard, amountSent: Scenario.chf(2_000), amountReceived: Scenario.eur(2_100),
+            transferID: ids[0], fromWalletID: s.joint, toWalletID: s.euroCard, amountSent: Scenario.chf(2_000), amountReceived: Scenario.eur(2_100),
             date: Scenario.date("2026-01-09"), note: "rent share, corrected")))
-        try await ledger.execute(s.command(.deleteTransfer(ids[1])))
+        try await ledger.execute(s.command(.deleteTransfer(transferID: ids[1])))
         try await ledger.execute(record(later, 300, note: "new"))
-        try await ledger.execute(s.command(.deleteTransfer(later)))
+        try await ledger.execute(s.command(.deleteTransfer(transferID: later)))
         #expect(await ledger.flushedStore() != nil, "the store shows every command")
         let kept = try Self.keptTransfers(path)
         #expect(Set(kept.keys) == [ids[0], ids[1]], "one kept record per transfer changed since the checkpoint; none for one recorded since")
@@ -633,7 +633,7 @@ struct CheckpointArchiveTests {
         var s = Scenario()
         let ledger = try await Ledger.open(at: path, options: Self.options())
         try await ledger.execute(s.setup())
-        try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(100, shared: true))))  // its month total's cell and debt pair exist
+        try await ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(100, shared: true))))  // its month total's cell and debt pair exist
         try await ledger.checkpoint()
         let id: TransactionID = s.ids.next()
         let before = try Self.storeRows(path, holding: id)
@@ -641,7 +641,7 @@ struct CheckpointArchiveTests {
         var entry = s.expense(4_000, shared: true)
         entry.note = "dinner"
         entry.tags = ["food", "friends"]
-        try await ledger.execute(s.command(.recordTransaction(id, entry)))
+        try await ledger.execute(s.command(.recordTransaction(transactionID: id, entry: entry)))
         try await ledger.checkpoint()
         #expect(await ledger.lastSequenceNumber == journalBefore + 1, "one journal record")
         let after = try Self.storeRows(path, holding: id)
@@ -691,9 +691,9 @@ struct CheckpointArchiveTests {
         for entry in entries {
             let id: TransactionID = s.ids.next()
             ids.append(id)
-            try await ledger.execute(s.command(.recordTransaction(id, entry)))
+            try await ledger.execute(s.command(.recordTransaction(transactionID: id, entry: entry)))
         }
-        try await ledger.execute(s.command(.deleteTransaction(ids[1])))
+        try await ledger.execute(s.command(.deleteTransaction(transactionID: ids[1])))
         let folded = await ledger.readModels.transactions  // before the checkpoint: the fold's, in memory
         try await ledger.checkpoint()
         try await ledger.close()
@@ -716,9 +716,9 @@ struct CheckpointArchiveTests {
         var (directory, path, s, ledger, _) = try await Self.ledgerWithPets("tally-history-incomplete")
         defer { directory.remove() }
         let id: TransactionID = s.ids.next()
-        try await ledger.execute(s.command(.recordTransaction(id, s.expense(100))))
+        try await ledger.execute(s.command(.recordTransaction(transactionID: id, entry: s.expense(100))))
         try await ledger.checkpoint()
-        try await ledger.execute(s.command(.editTransaction(id, s.expense(200))))
+        try await ledger.execute(s.command(.editTransaction(transactionID: id, entry: s.expense(200))))
         try await ledger.close()
         let copied = directory.appending("copy.sqlite").string
         try StoredCheckpoints.withStore(at: path) { store in
@@ -750,16 +750,16 @@ struct CheckpointArchiveTests {
         var s = Scenario()
         var ledger = try await Ledger.open(at: path, options: Self.options())
         try await ledger.execute(s.setup())
-        try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(100))))
+        try await ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(100))))
         try await ledger.checkpoint()
         try await ledger.close()  // the WAL copied into the main file, emptied
         let earlier = directory.appending("earlier.sqlite")
         try FileManager.default.copyItem(atPath: store, toPath: earlier.string)
         ledger = try await Ledger.open(at: path, options: Self.options())
-        try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(200))))
+        try await ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(200))))
         try await ledger.close()  // a later main file: the next session's WAL is written on it
         ledger = try await Ledger.open(at: path, options: Self.options())
-        for amount in 1...30 { try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(Int64(amount))))) }
+        for amount in 1...30 { try await ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(Int64(amount))))) }
         try await ledger.checkpoint()
         #expect(await ledger.flushedStore() != nil)
         let image = directory.appending("image")
@@ -810,20 +810,20 @@ struct CheckpointArchiveTests {
         }
         #expect(damaged > 4, "the control: the store has pages to damage")
         do {
-            try await ledger.execute(history.s.command(.editTransaction(history.first, history.s.expense(1_234))))
+            try await ledger.execute(history.s.command(.editTransaction(transactionID: history.first, entry: history.s.expense(1_234))))
             Issue.record("an edit validated although its transaction could not be read")
         } catch {
             #expect(error.code == "journalFailed" && error.message.contains(LedgerDirectory.readSideStoreName), "\(error)")
         }
         #expect(await ledger.storeHistory.failure != nil)
         await #expect(throws: LedgerError.self, "the ledger stays failed") {
-            try await ledger.execute(history.s.command(.recordTransaction(history.s.ids.next(), history.s.expense(5))))
+            try await ledger.execute(history.s.command(.recordTransaction(transactionID: history.s.ids.next(), entry: history.s.expense(5))))
         }
         try? await ledger.close()
         let reopened = try await Ledger.open(at: path, options: Self.options())
         #expect(reopened.openReport.checkpointSequenceNumber == nil, "\(reopened.openReport.rejectedCheckpoints)")
         #expect(reopened.openReport.readSide.hasPrefix("rebuilt"), "\(reopened.openReport.readSide)")
-        try await reopened.execute(history.s.command(.editTransaction(history.first, history.s.expense(1_234))))
+        try await reopened.execute(history.s.command(.editTransaction(transactionID: history.first, entry: history.s.expense(1_234))))
         try await Self.expectEqualToReplay(reopened, at: path)
         try await reopened.close()
     }
@@ -852,11 +852,11 @@ struct CheckpointArchiveTests {
             for index in 0..<count {
                 let id: TransactionID = s.ids.next()
                 transactions.append(id)
-                commands.append(s.command(.recordTransaction(id, s.expense(
+                commands.append(s.command(.recordTransaction(transactionID: id, entry: s.expense(
                     Int64(100 + index), shared: shared && index % 3 == 0, category: index % 5 == 0 ? pets : nil))))
             }
             commands.append(s.command(.recordTransfer(
-                transferID: s.ids.next(), from: s.joint, to: s.euroCard, amountSent: Scenario.chf(1_000),
+                transferID: s.ids.next(), fromWalletID: s.joint, toWalletID: s.euroCard, amountSent: Scenario.chf(1_000),
                 amountReceived: Scenario.eur(1_050), date: Scenario.date("2026-01-08"), note: nil)))
             commands.append(s.command(.recordGroupExpense(
                 expenseID: s.ids.next(), groupID: group, paidBy: s.bob, amount: Scenario.chf(3_000), date: Scenario.date("2026-01-07"),
@@ -874,10 +874,10 @@ struct CheckpointArchiveTests {
         #expect(large < small + 1_024, "a checkpoint holds no transactions: \(small) bytes after 100, \(large) after 1,000")
 
         // Edits, deletes and restores of transactions in the store's history; settlements over items there.
-        try await ledger.execute(s.command(.editTransaction(transactions[0], s.expense(7_777, shared: true))))
-        try await ledger.execute(s.command(.deleteTransaction(transactions[3])))
-        try await ledger.execute(s.command(.restoreTransaction(transactions[3])))
-        try await ledger.execute(s.command(.deleteTransaction(transactions[6])))
+        try await ledger.execute(s.command(.editTransaction(transactionID: transactions[0], entry: s.expense(7_777, shared: true))))
+        try await ledger.execute(s.command(.deleteTransaction(transactionID: transactions[3])))
+        try await ledger.execute(s.command(.restoreTransaction(transactionID: transactions[3])))
+        try await ledger.execute(s.command(.deleteTransaction(transactionID: transactions[6])))
         try await ledger.execute(s.command(.recordSettlement(
             settlementID: s.ids.next(), from: s.bob, to: s.alice, amount: Scenario.chf(5_000), date: Scenario.date("2026-01-09"),
             covers: nil, isAdvance: false, groupID: nil)))
@@ -892,7 +892,7 @@ struct CheckpointArchiveTests {
         // B6: January closes over transactions all in the store's history; C3 moves some there.
         s.advance(to: "2026-02-03")
         try await ledger.execute(s.command(.closePeriod))
-        try await ledger.execute(s.command(.deleteCategory(pets, reassignTo: s.groceries)))
+        try await ledger.execute(s.command(.deleteCategory(categoryID: pets, reassignTo: s.groceries)))
         let models = await ledger.readModels
         #expect(models.budgets.closedPeriods.count == 1)
         try await Self.expectEqualToReplay(ledger, at: path)
@@ -931,7 +931,7 @@ struct CheckpointArchiveTests {
         for round in 0..<12 {
             var commands: [Command] = []
             for index in 0..<100 {
-                commands.append(s.command(.recordTransaction(s.ids.next(), s.expense(Int64(100 + index), shared: index % 4 == 0))))
+                commands.append(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(Int64(100 + index), shared: index % 4 == 0))))
             }
             // One by one and concurrently: batches are in flight while checkpoints finish.
             if round % 2 == 0 {

@@ -77,7 +77,7 @@ struct CheckpointEdgeCaseTests {
         let journal = path.appending(LedgerDirectory.journalName).string
         try FileManager.default.copyItem(atPath: journal, toPath: directory.appending("journal-early").string)
         let longer = try await Ledger.open(at: path, options: Self.options())
-        try await longer.execute(s.command(.recordTransaction(s.ids.next(), s.expense(1200))))
+        try await longer.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(1200))))
         try await longer.checkpoint()
         let checkpointed = await longer.lastSequenceNumber
         try await longer.close()
@@ -284,8 +284,8 @@ struct CheckpointEdgeCaseTests {
             try database.execute(sql: "CREATE TRIGGER refuse_checkpoint BEFORE INSERT ON checkpoint BEGIN SELECT RAISE(ABORT, '\(refusal)'); END")
         }
         try pool.close()
-        try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(1200))))
-        try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(1300))))
+        try await ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(1200))))
+        try await ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(1300))))
         await ledger.checkpointWritten()
         #expect(await ledger.checkpointFailures == 1)
         #expect(await ledger.readSide.storedCheckpoint()?.sequenceNumber == good, "the failed write left the last good checkpoint")
@@ -293,9 +293,9 @@ struct CheckpointEdgeCaseTests {
             (error as? LedgerError)?.code == "journalFailed" && (error as? LedgerError)?.message.contains(refusal) == true
         }
         #expect(await ledger.checkpointFailures == 1, "checkpoint() reports its failure instead of counting it")
-        try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(1400))))
+        try await ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(1400))))
         await ledger.checkpointWritten()  // a checkpoint starts behind its commit's store write
-        try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(1500))))
+        try await ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(1500))))
         await ledger.checkpointWritten()
         #expect(await ledger.checkpointFailures == 3, "background writes go on failing, one per commit past the interval, and are counted")
         let live = try await ledger.readModels.canonicalJSON().text
@@ -332,7 +332,7 @@ struct CheckpointEdgeCaseTests {
             var s = Scenario()
             let ledger = try await Ledger.open(at: path, options: options)
             try await ledger.execute(s.setup())
-            try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(1200))))
+            try await ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(1200))))
             try await ledger.checkpoint()
             await ledger.checkpointWritten()
             #expect(await ledger.checkpointFailures == 0, "\(name)")

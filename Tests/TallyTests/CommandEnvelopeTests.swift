@@ -29,7 +29,7 @@ struct CommandEnvelopeTests {
             let dora: PersonID = s.ids.next()
             let eve: PersonID = s.ids.next()
             let positions = try await ledger.execute(.addPerson(personID: dora, name: "Dora"), as: s.alice)
-            try await ledger.execute([.addPerson(personID: eve, name: "Eve"), .updatePerson(eve, name: "Eve B.", email: nil, phone: nil)], as: s.alice)
+            try await ledger.execute([.addPerson(personID: eve, name: "Eve"), .updatePerson(personID: eve, name: "Eve B.", email: nil, phone: nil)], as: s.alice)
             var expected = DeterministicIDGenerator(seed: 42)
             let first: CommandID = expected.next()
             #expect(positions.map(\.commandID) == [first], "the source's first id")

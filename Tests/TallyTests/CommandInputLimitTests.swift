@@ -50,12 +50,12 @@ struct CommandInputLimitTests {
         let over = atLimit + "a"
         var entry = s.expense(1200)
         entry.note = over
-        await Self.expectTooLarge(test.ledger, s.command(.recordTransaction(s.ids.next(), entry)), field: "note", limit: LedgerLimits.noteBytesMax)
+        await Self.expectTooLarge(test.ledger, s.command(.recordTransaction(transactionID: s.ids.next(), entry: entry)), field: "note", limit: LedgerLimits.noteBytesMax)
         entry.note = atLimit
-        try await test.ledger.execute(s.command(.recordTransaction(s.ids.next(), entry)))
+        try await test.ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: entry)))
 
         let transfer = { (note: String, s: inout Scenario) in
-            s.command(.recordTransfer(transferID: s.ids.next(), from: s.joint, to: s.euroCard, amountSent: Scenario.chf(1000),
+            s.command(.recordTransfer(transferID: s.ids.next(), fromWalletID: s.joint, toWalletID: s.euroCard, amountSent: Scenario.chf(1000),
                                       amountReceived: Scenario.eur(1050), date: Scenario.date("2026-01-05"), note: note))
         }
         await Self.expectTooLarge(test.ledger, transfer(over, &s), field: "note", limit: LedgerLimits.noteBytesMax)
@@ -79,11 +79,11 @@ struct CommandInputLimitTests {
         let longest = String(repeating: "t", count: LedgerLimits.tagBytesMax)
         var entry = s.expense(800)
         entry.tags = (0..<(LedgerLimits.tagsPerTransactionMax + 1)).map { "tag\($0)" }
-        await Self.expectTooLarge(test.ledger, s.command(.recordTransaction(s.ids.next(), entry)), field: "tags", limit: LedgerLimits.tagsPerTransactionMax)
+        await Self.expectTooLarge(test.ledger, s.command(.recordTransaction(transactionID: s.ids.next(), entry: entry)), field: "tags", limit: LedgerLimits.tagsPerTransactionMax)
         entry.tags = [longest + "x"]
-        await Self.expectTooLarge(test.ledger, s.command(.createTemplate(s.ids.next(), frequency: .monthly, entry)), field: "tags[0]", limit: LedgerLimits.tagBytesMax)
+        await Self.expectTooLarge(test.ledger, s.command(.createTemplate(templateID: s.ids.next(), frequency: .monthly, entry: entry)), field: "tags[0]", limit: LedgerLimits.tagBytesMax)
         entry.tags = (0..<LedgerLimits.tagsPerTransactionMax).map { _ in longest }
-        try await test.ledger.execute(s.command(.recordTransaction(s.ids.next(), entry)))
+        try await test.ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: entry)))
         #expect(await test.ledger.state.transactions.allEntries.count == 1)
     }
 
@@ -97,9 +97,9 @@ struct CommandInputLimitTests {
         try await test.ledger.execute(s.command(.setSplitRatio(mode: .manual, ratios: ratios)))
 
         var entry = s.expense(10_000, shared: true, override: ratios + [ratios[1]])
-        await Self.expectTooLarge(test.ledger, s.command(.recordTransaction(s.ids.next(), entry)), field: "ratioOverride", limit: limit)
+        await Self.expectTooLarge(test.ledger, s.command(.recordTransaction(transactionID: s.ids.next(), entry: entry)), field: "ratioOverride", limit: limit)
         entry.ratioOverride = ratios
-        try await test.ledger.execute(s.command(.recordTransaction(s.ids.next(), entry)))
+        try await test.ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: entry)))
 
         let group: TallyModel.GroupID = s.ids.next()
         await Self.expectTooLarge(test.ledger, s.command(.createGroup(groupID: group, name: "Everyone", members: members + [contact])), field: "members", limit: limit)

@@ -18,7 +18,7 @@ struct CommittedEventSequenceTests {
         let ledger = try await Ledger.open(at: directory.appending("ledger"), options: options)
         try await ledger.execute(s.setup())
         try await ledger.execute(s.command(.setPayday(day: 25)))
-        try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(100))))
+        try await ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(100))))
         let start = await ledger.lastSequenceNumber  // the integration handled these before
         #expect(start > 1)
         let follower = Task {
@@ -35,7 +35,7 @@ struct CommittedEventSequenceTests {
         let late = ledger.committedEvents(after: start)
         try await Task.sleep(for: .milliseconds(20))  // both subscribed
         for index in 0..<40 {
-            try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(200 + Int64(index)))))
+            try await ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(200 + Int64(index)))))
         }
         let last = await ledger.lastSequenceNumber
         try await ledger.close()
@@ -57,7 +57,7 @@ struct CommittedEventSequenceTests {
             return seen
         }
         try await Task.sleep(for: .milliseconds(20))
-        try await reopened.execute(s.command(.recordTransaction(s.ids.next(), s.expense(999))))
+        try await reopened.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(999))))
         try await reopened.close()
         resumed = try await follow.value
         #expect(resumed == Array((last - 2)...(last + 1)))

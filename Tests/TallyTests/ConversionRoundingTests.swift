@@ -23,8 +23,8 @@ struct ConversionRoundingTests {
             s.command(.openWallet(walletID: euros, name: "Euro cash", kind: .cash, openingBalance: Scenario.eur(1), openedOn: opened, owner: nil)),
             s.command(.openWallet(walletID: dollars, name: "Dollar cash", kind: .cash, openingBalance: Money(minorUnits: 1, currency: usd), openedOn: opened, owner: nil)),
             // 1 EUR = 0.5 CHF and 1 USD = 0.5 CHF: one cent of each is half a Rappen.
-            s.command(.setExchangeRate(try ExchangeRate(base: .eur, quote: .chf, scaledRate: ExchangeRate.scale / 2), asOf: opened)),
-            s.command(.setExchangeRate(try ExchangeRate(base: usd, quote: .chf, scaledRate: ExchangeRate.scale / 2), asOf: opened)),
+            s.command(.setExchangeRate(exchangeRate: try ExchangeRate(base: .eur, quote: .chf, scaledRate: ExchangeRate.scale / 2), asOf: opened)),
+            s.command(.setExchangeRate(exchangeRate: try ExchangeRate(base: usd, quote: .chf, scaledRate: ExchangeRate.scale / 2), asOf: opened)),
         ])
         let models = await test.ledger.readModels
         // The EUR card (EUR 0.00) adds nothing; the Joint account CHF 1000.00.
@@ -50,10 +50,10 @@ struct ConversionRoundingTests {
         }
         try await test.ledger.execute([
             // 1 EUR = 0.5 CHF: one euro cent is half a Rappen.
-            s.command(.setExchangeRate(try ExchangeRate(base: .eur, quote: .chf, scaledRate: ExchangeRate.scale / 2), asOf: opened)),
+            s.command(.setExchangeRate(exchangeRate: try ExchangeRate(base: .eur, quote: .chf, scaledRate: ExchangeRate.scale / 2), asOf: opened)),
             s.command(.allocateBudget(categoryID: s.groceries, amount: Scenario.chf(10_000), fromPeriod: opened)),
-            s.command(.recordTransaction(s.ids.next(), euroExpense("2026-01-06"))),
-            s.command(.recordTransaction(s.ids.next(), euroExpense("2026-01-07"))),
+            s.command(.recordTransaction(transactionID: s.ids.next(), entry: euroExpense("2026-01-06"))),
+            s.command(.recordTransaction(transactionID: s.ids.next(), entry: euroExpense("2026-01-07"))),
         ])
         let budgets = await test.ledger.readModels.budgets
         let report = try budgets.budget(for: budgets.period(containing: Scenario.date("2026-01-06")))

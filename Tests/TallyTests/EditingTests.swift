@@ -34,26 +34,26 @@ struct EditingTests {
         var (test, s) = try await Self.household()
         let carol = Scenario.carol
         try await test.ledger.execute(s.command(.addPerson(personID: carol, name: "Carol")))
-        let update = s.command(.updatePerson(carol, name: "Carol M", email: "carol@example.ch", phone: "+41 79 123 45 67"))
+        let update = s.command(.updatePerson(personID: carol, name: "Carol M", email: "carol@example.ch", phone: "+41 79 123 45 67"))
         try await test.ledger.execute(update)
-        let rename = s.command(.renamePerson(carol, name: "Carol Meier"))
+        let rename = s.command(.renamePerson(personID: carol, name: "Carol Meier"))
         try await test.ledger.execute(rename)
         var record = try #require(await test.ledger.state.people[carol])
         #expect(record.name.text == "Carol Meier")
         #expect(record.email?.text == "carol@example.ch")
         #expect(record.phone?.text == "+41 79 123 45 67")
-        try await test.ledger.execute(s.command(.undo(rename.commandID)))
+        try await test.ledger.execute(s.command(.undo(targetCommandID: rename.commandID)))
         record = try #require(await test.ledger.state.people[carol])
         #expect(record.name.text == "Carol M")
         #expect(record.email?.text == "carol@example.ch")
-        let clear = s.command(.updatePerson(carol, name: "Carol", email: nil, phone: nil))
+        let clear = s.command(.updatePerson(personID: carol, name: "Carol", email: nil, phone: nil))
         try await test.ledger.execute(clear)
         record = try #require(await test.ledger.state.people[carol])
         #expect(record.email == nil)
         #expect(record.phone == nil)
-        try await test.ledger.execute(s.command(.undo(clear.commandID)))
+        try await test.ledger.execute(s.command(.undo(targetCommandID: clear.commandID)))
         #expect(await test.ledger.state.people[carol]?.phone?.text == "+41 79 123 45 67")
-        try await test.ledger.execute(s.command(.renamePerson(s.bob, name: "Robert")))
+        try await test.ledger.execute(s.command(.renamePerson(personID: s.bob, name: "Robert")))
         #expect(await test.ledger.state.people[s.bob]?.name.text == "Robert")
     }
 
@@ -61,15 +61,15 @@ struct EditingTests {
     func updatePersonRejections() async throws {
         var (test, s) = try await Self.household()
         for email in ["carol", "carol@", "@example.ch", "a@b@c", "carol @example.ch"] {
-            await expectRejection(test.ledger, s.command(.updatePerson(s.bob, name: "Bob", email: email, phone: nil)),
+            await expectRejection(test.ledger, s.command(.updatePerson(personID: s.bob, name: "Bob", email: email, phone: nil)),
                                   code: "invalidContact", rule: "H3")
         }
         for phone in ["12", "call me", "+41 79 ABC"] {
-            await expectRejection(test.ledger, s.command(.updatePerson(s.bob, name: "Bob", email: nil, phone: phone)),
+            await expectRejection(test.ledger, s.command(.updatePerson(personID: s.bob, name: "Bob", email: nil, phone: phone)),
                                   code: "invalidContact", rule: "H3")
         }
-        await expectRejection(test.ledger, s.command(.renamePerson(s.ids.next(), name: "Nobody")), code: "unknownPerson", rule: "H3")
-        await expectRejection(test.ledger, s.command(.renamePerson(s.bob, name: "  ")), code: "nameRequired", rule: "G6")
+        await expectRejection(test.ledger, s.command(.renamePerson(personID: s.ids.next(), name: "Nobody")), code: "unknownPerson", rule: "H3")
+        await expectRejection(test.ledger, s.command(.renamePerson(personID: s.bob, name: "  ")), code: "nameRequired", rule: "G6")
     }
 
     @Test("P3: forgetting a person redacts their name, e-mail and phone, also after a reopen; a forgotten person cannot be updated")
@@ -78,14 +78,14 @@ struct EditingTests {
         let carol = Scenario.carol
         try await test.ledger.execute([
             s.command(.addPerson(personID: carol, name: "Carol")),
-            s.command(.updatePerson(carol, name: "Carol", email: "carol@example.ch", phone: "044 123 45 67")),
+            s.command(.updatePerson(personID: carol, name: "Carol", email: "carol@example.ch", phone: "044 123 45 67")),
         ])
-        try await test.ledger.execute(s.command(.forgetPerson(carol)))
+        try await test.ledger.execute(s.command(.forgetPerson(personID: carol)))
         let record = try #require(await test.ledger.state.people[carol])
         #expect(record.name.isRedacted)
         #expect(record.email?.isRedacted == true)
         #expect(record.phone?.isRedacted == true)
-        await expectRejection(test.ledger, s.command(.renamePerson(carol, name: "Carol")), code: "personForgotten", rule: "P3")
+        await expectRejection(test.ledger, s.command(.renamePerson(personID: carol, name: "Carol")), code: "personForgotten", rule: "P3")
         try await test.ledger.close()
         let reopened = try await test.reopen()
         let events = try await reopened.events().map(\.event.payload)
@@ -126,18 +126,18 @@ struct EditingTests {
         let (savings, cash) = try await Self.wallets(&s, test.ledger)
         let transfer: TransferID = s.ids.next()
         try await test.ledger.execute(s.command(.recordTransfer(
-            transferID: transfer, from: s.joint, to: savings, amountSent: Scenario.chf(20_000), amountReceived: Scenario.chf(20_000),
+            transferID: transfer, fromWalletID: s.joint, toWalletID: savings, amountSent: Scenario.chf(20_000), amountReceived: Scenario.chf(20_000),
             date: Scenario.date("2026-01-05"), note: "saving")))
         #expect(try await Self.balances(test.ledger, [s.joint, savings, cash]) == [80_000, 20_000, 0])
         let edit = s.command(.editTransfer(
-            transfer, from: s.joint, to: cash, amountSent: Scenario.chf(30_000), amountReceived: Scenario.chf(30_000),
+            transferID: transfer, fromWalletID: s.joint, toWalletID: cash, amountSent: Scenario.chf(30_000), amountReceived: Scenario.chf(30_000),
             date: Scenario.date("2026-01-06"), note: "cash"))
         try await test.ledger.execute(edit)
         #expect(try await Self.balances(test.ledger, [s.joint, savings, cash]) == [70_000, 0, 30_000])
         let entry = try #require(await test.ledger.readModels.wallets.transfer(transfer))
         #expect(entry.date == Scenario.date("2026-01-06"))
         #expect(entry.toWalletID == cash)
-        try await test.ledger.execute(s.command(.undo(edit.commandID)))
+        try await test.ledger.execute(s.command(.undo(targetCommandID: edit.commandID)))
         #expect(try await Self.balances(test.ledger, [s.joint, savings, cash]) == [80_000, 20_000, 0])
         #expect(await test.ledger.state.transfers[transfer]?.transfer.note?.text == "saving")
     }
@@ -147,16 +147,16 @@ struct EditingTests {
         var (test, s) = try await Self.household()
         let transfer: TransferID = s.ids.next()
         try await test.ledger.execute(s.command(.recordTransfer(
-            transferID: transfer, from: s.joint, to: s.euroCard, amountSent: Scenario.chf(10_000), amountReceived: Scenario.eur(10_600),
+            transferID: transfer, fromWalletID: s.joint, toWalletID: s.euroCard, amountSent: Scenario.chf(10_000), amountReceived: Scenario.eur(10_600),
             date: Scenario.date("2026-01-05"), note: "card payment")))
         try await test.ledger.execute(s.command(.editTransfer(
-            transfer, from: s.joint, to: s.euroCard, amountSent: Scenario.chf(10_000), amountReceived: Scenario.eur(10_650),
+            transferID: transfer, fromWalletID: s.joint, toWalletID: s.euroCard, amountSent: Scenario.chf(10_000), amountReceived: Scenario.eur(10_650),
             date: Scenario.date("2026-01-05"), note: "card payment"), by: s.bob))
         let record = try #require(await test.ledger.state.transfers[transfer])
         #expect(record.transfer.amountReceived == Scenario.eur(10_650))
         #expect(record.transfer.note?.owner == s.alice)
         try await test.ledger.execute(s.command(.editTransfer(
-            transfer, from: s.joint, to: s.euroCard, amountSent: Scenario.chf(10_000), amountReceived: Scenario.eur(10_650),
+            transferID: transfer, fromWalletID: s.joint, toWalletID: s.euroCard, amountSent: Scenario.chf(10_000), amountReceived: Scenario.eur(10_650),
             date: Scenario.date("2026-01-05"), note: "Bob's words"), by: s.bob))
         #expect(await test.ledger.state.transfers[transfer]?.transfer.note?.owner == s.bob)
     }
@@ -168,10 +168,10 @@ struct EditingTests {
         let transfer: TransferID = s.ids.next()
         let day = Scenario.date("2026-01-05")
         try await test.ledger.execute(s.command(.recordTransfer(
-            transferID: transfer, from: s.joint, to: savings, amountSent: Scenario.chf(20_000), amountReceived: Scenario.chf(20_000),
+            transferID: transfer, fromWalletID: s.joint, toWalletID: savings, amountSent: Scenario.chf(20_000), amountReceived: Scenario.chf(20_000),
             date: day, note: nil)))
         func edit(_ from: WalletID, _ to: WalletID, _ sent: Money, _ received: Money, id: TransferID? = nil) -> Command {
-            s.command(.editTransfer(id ?? transfer, from: from, to: to, amountSent: sent, amountReceived: received, date: day, note: nil))
+            s.command(.editTransfer(transferID: id ?? transfer, fromWalletID: from, toWalletID: to, amountSent: sent, amountReceived: received, date: day, note: nil))
         }
         await expectRejection(test.ledger, edit(s.joint, savings, Scenario.chf(1), Scenario.chf(1), id: s.ids.next()),
                               code: "unknownTransfer", rule: "W6")
@@ -179,9 +179,9 @@ struct EditingTests {
         await expectRejection(test.ledger, edit(s.joint, savings, Scenario.chf(1), Scenario.chf(2)), code: "transferAmountsDiffer", rule: "W6")
         await expectRejection(test.ledger, edit(s.joint, s.euroCard, Scenario.chf(1), Scenario.chf(1)), code: "currencyMismatch", rule: "W6")
         await expectRejection(test.ledger, edit(s.joint, savings, Scenario.chf(0), Scenario.chf(0)), code: "amountMustBePositive", rule: "T1")
-        try await test.ledger.execute(s.command(.deactivateWallet(cash)))
+        try await test.ledger.execute(s.command(.deactivateWallet(walletID: cash)))
         await expectRejection(test.ledger, edit(s.joint, cash, Scenario.chf(1), Scenario.chf(1)), code: "walletInactive", rule: "W4")
-        try await test.ledger.execute(s.command(.deleteTransfer(transfer)))
+        try await test.ledger.execute(s.command(.deleteTransfer(transferID: transfer)))
         await expectRejection(test.ledger, edit(s.joint, savings, Scenario.chf(1), Scenario.chf(1)), code: "unknownTransfer", rule: "W6")
     }
 
@@ -196,7 +196,7 @@ struct EditingTests {
             return try budgets.budget(for: budgets.period(containing: Scenario.date("2026-01-05"))).groups.first { $0.budgetType == type }?.allocated
         }
         #expect(try await allocated(.needs) == Scenario.chf(50_000))
-        let update = s.command(.updateCategory(s.groceries, budgetType: .wants, icon: "🥦", color: nil))
+        let update = s.command(.updateCategory(categoryID: s.groceries, budgetType: .wants, icon: "🥦", color: nil))
         try await test.ledger.execute(update)
         #expect(try await allocated(.needs) == Scenario.chf(0))
         #expect(try await allocated(.wants) == Scenario.chf(50_000))
@@ -204,15 +204,15 @@ struct EditingTests {
         #expect(entry.budgetType == .wants)
         #expect(entry.icon == "🥦")
         #expect(entry.color == nil)
-        try await test.ledger.execute(s.command(.undo(update.commandID)))
+        try await test.ledger.execute(s.command(.undo(targetCommandID: update.commandID)))
         let restored = try #require(await test.ledger.readModels.budgets.categoryList().first { $0.categoryID == s.groceries })
         #expect(restored.budgetType == .needs)
         #expect(restored.icon == "🛒")
         #expect(restored.color == "#4CAF50")
         #expect(try await allocated(.needs) == Scenario.chf(50_000))
-        await expectRejection(test.ledger, s.command(.updateCategory(s.ids.next(), budgetType: .needs, icon: nil, color: nil)),
+        await expectRejection(test.ledger, s.command(.updateCategory(categoryID: s.ids.next(), budgetType: .needs, icon: nil, color: nil)),
                               code: "unknownCategory", rule: "C1")
-        await expectRejection(test.ledger, s.command(.updateCategory(s.groceries, budgetType: .needs, icon: String(repeating: "x", count: 65), color: nil)),
+        await expectRejection(test.ledger, s.command(.updateCategory(categoryID: s.groceries, budgetType: .needs, icon: String(repeating: "x", count: 65), color: nil)),
                               code: "inputTooLarge", rule: "G6")
     }
 
@@ -223,7 +223,7 @@ struct EditingTests {
         #expect(await test.ledger.state.categoryOrder == before)
         let expenses = await test.ledger.readModels.budgets.categoryList().filter { $0.group == .expense }.map(\.categoryID)
         let reversed = Array(expenses.reversed())
-        let reorder = s.command(.reorderCategories(reversed))
+        let reorder = s.command(.reorderCategories(categoryIDs: reversed))
         try await test.ledger.execute(reorder)
         let after = await test.ledger.readModels.budgets.categoryList()
         #expect(after.filter { $0.group == .expense }.map(\.categoryID) == reversed)
@@ -233,13 +233,13 @@ struct EditingTests {
         try await test.ledger.execute(s.command(.createCategory(
             categoryID: pets, name: "Pets", group: .expense, budgetType: .needs, shareable: false, icon: nil, color: nil)))
         #expect(await test.ledger.readModels.budgets.categoryList().last?.categoryID == pets)
-        try await test.ledger.execute(s.command(.undo(reorder.commandID)))
+        try await test.ledger.execute(s.command(.undo(targetCommandID: reorder.commandID)))
         #expect(await test.ledger.readModels.budgets.categoryList().map(\.categoryID) == before + [pets])
         #expect(await test.ledger.state.categoryOrder == before + [pets])
-        await expectRejection(test.ledger, s.command(.reorderCategories([s.groceries, s.restaurants, s.groceries])),
+        await expectRejection(test.ledger, s.command(.reorderCategories(categoryIDs: [s.groceries, s.restaurants, s.groceries])),
                               code: "categoryListedTwice", rule: "C1")
-        await expectRejection(test.ledger, s.command(.reorderCategories([])), code: "categoryListedTwice", rule: "C1")
-        await expectRejection(test.ledger, s.command(.reorderCategories([s.groceries, s.ids.next()])), code: "unknownCategory", rule: "C1")
+        await expectRejection(test.ledger, s.command(.reorderCategories(categoryIDs: [])), code: "categoryListedTwice", rule: "C1")
+        await expectRejection(test.ledger, s.command(.reorderCategories(categoryIDs: [s.groceries, s.ids.next()])), code: "unknownCategory", rule: "C1")
     }
 
     // MARK: Groups (S7, S8)
@@ -265,25 +265,25 @@ struct EditingTests {
     func updateAndArchiveGroup() async throws {
         var (test, s) = try await Self.household()
         let group = try await Self.tripGroup(&s, test.ledger)
-        let update = s.command(.updateGroup(group, name: "Ski trip", description: "Verbier"))
+        let update = s.command(.updateGroup(groupID: group, name: "Ski trip", description: "Verbier"))
         try await test.ledger.execute(update)
         #expect(await test.ledger.readModels.debts.group(group)?.name == "Ski trip")
         #expect(await test.ledger.readModels.debts.groupState(group)?.description == "Verbier")
-        try await test.ledger.execute(s.command(.undo(update.commandID)))
+        try await test.ledger.execute(s.command(.undo(targetCommandID: update.commandID)))
         #expect(await test.ledger.readModels.debts.group(group)?.name == "Trip")
         #expect(await test.ledger.readModels.debts.groupState(group)?.description == nil)
 
-        try await test.ledger.execute(s.command(.archiveGroup(group)))
+        try await test.ledger.execute(s.command(.archiveGroup(groupID: group)))
         #expect(await test.ledger.readModels.debts.groupState(group)?.isArchived == true)
         await expectRejection(test.ledger, Self.expense(&s, group, paidBy: s.bob), code: "groupArchived", rule: "S7")
-        await expectRejection(test.ledger, s.command(.archiveGroup(group)), code: "groupStateUnchanged", rule: "S7")
+        await expectRejection(test.ledger, s.command(.archiveGroup(groupID: group)), code: "groupStateUnchanged", rule: "S7")
         try await test.ledger.execute(s.command(.recordSettlement(
             settlementID: s.ids.next(), from: s.bob, to: s.alice, amount: Scenario.chf(3_000), date: Scenario.date("2026-01-06"),
             covers: nil, isAdvance: false, groupID: group)))
-        let unarchive = s.command(.unarchiveGroup(group))
+        let unarchive = s.command(.unarchiveGroup(groupID: group))
         try await test.ledger.execute(unarchive)
         try await test.ledger.execute(Self.expense(&s, group, paidBy: s.bob))
-        await expectRejection(test.ledger, s.command(.unarchiveGroup(group)), code: "groupStateUnchanged", rule: "S7")
+        await expectRejection(test.ledger, s.command(.unarchiveGroup(groupID: group)), code: "groupStateUnchanged", rule: "S7")
     }
 
     @Test("S8: a member with a balance cannot leave the group (the message names the amount); once settled they can; a group keeps two people")
@@ -291,7 +291,7 @@ struct EditingTests {
         var (test, s) = try await Self.household()
         let group = try await Self.tripGroup(&s, test.ledger)  // Alice is owed 60, Bob and Carol owe 30 each
         do {
-            try await test.ledger.execute(s.command(.removeGroupMember(group, personID: Scenario.carol)))
+            try await test.ledger.execute(s.command(.removeGroupMember(groupID: group, personID: Scenario.carol)))
             Issue.record("a member with a balance left the group")
         } catch {
             #expect(error.code == "groupBalanceNotSettled")
@@ -301,17 +301,17 @@ struct EditingTests {
         try await test.ledger.execute(s.command(.recordSettlement(
             settlementID: s.ids.next(), from: Scenario.carol, to: s.alice, amount: Scenario.chf(3_000), date: Scenario.date("2026-01-06"),
             covers: nil, isAdvance: false, groupID: group)))
-        let remove = s.command(.removeGroupMember(group, personID: Scenario.carol))
+        let remove = s.command(.removeGroupMember(groupID: group, personID: Scenario.carol))
         try await test.ledger.execute(remove)
         #expect(await test.ledger.readModels.debts.group(group)?.members == [s.alice, s.bob])
-        await expectRejection(test.ledger, s.command(.removeGroupMember(group, personID: Scenario.carol)), code: "notInGroup", rule: "S7")
-        await expectRejection(test.ledger, s.command(.removeGroupMember(group, personID: s.bob)), code: "groupNeedsTwoMembers", rule: "S7")
-        try await test.ledger.execute(s.command(.undo(remove.commandID)))
+        await expectRejection(test.ledger, s.command(.removeGroupMember(groupID: group, personID: Scenario.carol)), code: "notInGroup", rule: "S7")
+        await expectRejection(test.ledger, s.command(.removeGroupMember(groupID: group, personID: s.bob)), code: "groupNeedsTwoMembers", rule: "S7")
+        try await test.ledger.execute(s.command(.undo(targetCommandID: remove.commandID)))
         #expect(await test.ledger.readModels.debts.group(group)?.members == [s.alice, s.bob, Scenario.carol])
-        await expectRejection(test.ledger, s.command(.addGroupMember(group, personID: s.bob)), code: "alreadyInGroup", rule: "S7")
+        await expectRejection(test.ledger, s.command(.addGroupMember(groupID: group, personID: s.bob)), code: "alreadyInGroup", rule: "S7")
         let dave = Scenario.dave
         try await test.ledger.execute(s.command(.addPerson(personID: dave, name: "Dave")))
-        try await test.ledger.execute(s.command(.addGroupMember(group, personID: dave)))
+        try await test.ledger.execute(s.command(.addGroupMember(groupID: group, personID: dave)))
         #expect(await test.ledger.state.groups[group]?.members.last == dave)
     }
 
@@ -319,19 +319,19 @@ struct EditingTests {
     func deleteGroupNeedsSettlement() async throws {
         var (test, s) = try await Self.household()
         let group = try await Self.tripGroup(&s, test.ledger)
-        await expectRejection(test.ledger, s.command(.deleteGroup(group)), code: "groupBalanceNotSettled", rule: "S8")
+        await expectRejection(test.ledger, s.command(.deleteGroup(groupID: group)), code: "groupBalanceNotSettled", rule: "S8")
         for person in [s.bob, Scenario.carol] {
             try await test.ledger.execute(s.command(.recordSettlement(
                 settlementID: s.ids.next(), from: person, to: s.alice, amount: Scenario.chf(3_000), date: Scenario.date("2026-01-06"),
                 covers: nil, isAdvance: false, groupID: group)))
         }
-        let delete = s.command(.deleteGroup(group))
+        let delete = s.command(.deleteGroup(groupID: group))
         try await test.ledger.execute(delete)
         #expect(await !test.ledger.readModels.debts.groupIDs.contains(group))
         #expect(await test.ledger.readModels.debts.groupState(group) == nil)
         await expectRejection(test.ledger, Self.expense(&s, group, paidBy: s.alice), code: "unknownGroup", rule: "S7")
-        await expectRejection(test.ledger, s.command(.updateGroup(group, name: "Again", description: nil)), code: "unknownGroup", rule: "S7")
-        await expectRejection(test.ledger, s.command(.undo(delete.commandID)), code: "notUndoable", rule: "T5")
+        await expectRejection(test.ledger, s.command(.updateGroup(groupID: group, name: "Again", description: nil)), code: "unknownGroup", rule: "S7")
+        await expectRejection(test.ledger, s.command(.undo(targetCommandID: delete.commandID)), code: "notUndoable", rule: "T5")
     }
 
     // MARK: Pay schedule (B1, B6)
@@ -380,8 +380,8 @@ struct EditingTests {
         try await test.ledger.execute(s.command(.removeBudget(categoryID: s.groceries, fromPeriod: nil)))
         #expect(try await Self.line(s.groceries, in: test.ledger, on: "2026-01-05") == nil, "a removed budget without spending is not listed")
         try await test.ledger.execute([
-            s.command(.recordTransaction(s.ids.next(), s.expense(2_000))),
-            s.command(.recordTransaction(s.ids.next(), s.expense(2_000, category: s.restaurants))),
+            s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(2_000))),
+            s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(2_000, category: s.restaurants))),
         ])
         let groceries = try #require(try await Self.line(s.groceries, in: test.ledger, on: "2026-01-05"))
         #expect(groceries.status == .unbudgeted)
@@ -428,14 +428,14 @@ struct EditingTests {
         let allocate = s.command(.allocateBudget(categoryID: s.groceries, amount: Scenario.chf(50_000), fromPeriod: nil))
         let remove = s.command(.removeBudget(categoryID: s.groceries, fromPeriod: nil))
         try await test.ledger.execute([allocate, remove])
-        try await test.ledger.execute(s.command(.undo(remove.commandID)))
+        try await test.ledger.execute(s.command(.undo(targetCommandID: remove.commandID)))
         #expect(try await Self.line(s.groceries, in: test.ledger, on: "2026-01-05")?.allocated == Scenario.chf(50_000))
-        try await test.ledger.execute(s.command(.redo(remove.commandID)))
+        try await test.ledger.execute(s.command(.redo(targetCommandID: remove.commandID)))
         #expect(try await Self.line(s.groceries, in: test.ledger, on: "2026-01-05") == nil)
-        try await test.ledger.execute(s.command(.undo(remove.commandID)))
+        try await test.ledger.execute(s.command(.undo(targetCommandID: remove.commandID)))
 
         let before = await test.ledger.lastSequenceNumber
-        try await test.ledger.execute(s.command(.undo(allocate.commandID)))
+        try await test.ledger.execute(s.command(.undo(targetCommandID: allocate.commandID)))
         let start = Scenario.date("2026-01-01")
         #expect(try await Self.payloads(test.ledger, after: before) == [
             .commandUndone(CommandUndone(undoneCommandID: allocate.commandID)),
@@ -466,10 +466,10 @@ struct EditingTests {
         var (test, s) = try await Self.household()
         let etf = try await Self.portfolio(&s, test.ledger)
         let netWorthBefore = try await Self.netWorth(test.ledger, month: "2026-01")
-        try await test.ledger.execute(s.command(.recordBalance(etf, date: Scenario.date("2026-01-20"), balance: Scenario.chf(50_000))))
+        try await test.ledger.execute(s.command(.recordBalance(walletID: etf, date: Scenario.date("2026-01-20"), balance: Scenario.chf(50_000))))
         #expect(try await test.ledger.readModels.wallets.balance(of: etf) == Scenario.chf(50_000))
         #expect(try await Self.netWorth(test.ledger, month: "2026-01") != netWorthBefore)
-        try await test.ledger.execute(s.command(.removeBalance(etf, date: Scenario.date("2026-01-20"))))
+        try await test.ledger.execute(s.command(.removeBalance(walletID: etf, date: Scenario.date("2026-01-20"))))
         #expect(try await test.ledger.readModels.wallets.balance(of: etf) == Scenario.chf(10_000))
         #expect(await test.ledger.readModels.wallets.balancePoints(of: etf).isEmpty)
         #expect(try await Self.netWorth(test.ledger, month: "2026-01") == netWorthBefore)
@@ -479,14 +479,14 @@ struct EditingTests {
     func editBalancePoint() async throws {
         var (test, s) = try await Self.household()
         let etf = try await Self.portfolio(&s, test.ledger)
-        try await test.ledger.execute(s.command(.recordBalance(etf, date: Scenario.date("2026-01-20"), balance: Scenario.chf(50_000))))
-        let edit = s.command(.editBalance(etf, date: Scenario.date("2026-01-20"), newDate: Scenario.date("2026-01-25"), balance: Scenario.chf(60_000)))
+        try await test.ledger.execute(s.command(.recordBalance(walletID: etf, date: Scenario.date("2026-01-20"), balance: Scenario.chf(50_000))))
+        let edit = s.command(.editBalance(walletID: etf, date: Scenario.date("2026-01-20"), newDate: Scenario.date("2026-01-25"), balance: Scenario.chf(60_000)))
         try await test.ledger.execute(edit)
         let points = await test.ledger.readModels.wallets.balancePoints(of: etf)
         #expect(points.map(\.date) == [Scenario.date("2026-01-25")])
         #expect(points.map(\.balance) == [Scenario.chf(60_000)])
         #expect(try await test.ledger.readModels.wallets.balance(of: etf, asOf: Scenario.date("2026-01-22")) == Scenario.chf(10_000))
-        try await test.ledger.execute(s.command(.undo(edit.commandID)))
+        try await test.ledger.execute(s.command(.undo(targetCommandID: edit.commandID)))
         let restored = await test.ledger.readModels.wallets.balancePoints(of: etf)
         #expect(restored.map(\.date) == [Scenario.date("2026-01-20")])
         #expect(restored.map(\.balance) == [Scenario.chf(50_000)])
@@ -496,22 +496,22 @@ struct EditingTests {
     func recordBalanceUndo() async throws {
         var (test, s) = try await Self.household()
         let etf = try await Self.portfolio(&s, test.ledger)
-        let first = s.command(.recordBalance(etf, date: Scenario.date("2026-01-20"), balance: Scenario.chf(50_000)))
-        let second = s.command(.recordBalance(etf, date: Scenario.date("2026-01-20"), balance: Scenario.chf(70_000)))
+        let first = s.command(.recordBalance(walletID: etf, date: Scenario.date("2026-01-20"), balance: Scenario.chf(50_000)))
+        let second = s.command(.recordBalance(walletID: etf, date: Scenario.date("2026-01-20"), balance: Scenario.chf(70_000)))
         try await test.ledger.execute(first)
         try await test.ledger.execute(second)
         #expect(try await test.ledger.readModels.wallets.balance(of: etf) == Scenario.chf(70_000))
-        await expectRejection(test.ledger, s.command(.undo(first.commandID)), code: "undoBlocked", rule: "T5")
-        try await test.ledger.execute(s.command(.undo(second.commandID)))
+        await expectRejection(test.ledger, s.command(.undo(targetCommandID: first.commandID)), code: "undoBlocked", rule: "T5")
+        try await test.ledger.execute(s.command(.undo(targetCommandID: second.commandID)))
         #expect(try await test.ledger.readModels.wallets.balance(of: etf) == Scenario.chf(50_000))
-        try await test.ledger.execute(s.command(.undo(first.commandID)))
+        try await test.ledger.execute(s.command(.undo(targetCommandID: first.commandID)))
         #expect(try await test.ledger.readModels.wallets.balance(of: etf) == Scenario.chf(10_000))
         #expect(await test.ledger.readModels.wallets.balancePoints(of: etf).isEmpty)
-        let remove = s.command(.removeBalance(etf, date: Scenario.date("2026-01-20")))
+        let remove = s.command(.removeBalance(walletID: etf, date: Scenario.date("2026-01-20")))
         await expectRejection(test.ledger, remove, code: "unknownBalancePoint", rule: "W5")
-        try await test.ledger.execute(s.command(.redo(first.commandID)))
+        try await test.ledger.execute(s.command(.redo(targetCommandID: first.commandID)))
         try await test.ledger.execute(remove)
-        try await test.ledger.execute(s.command(.undo(remove.commandID)))
+        try await test.ledger.execute(s.command(.undo(targetCommandID: remove.commandID)))
         #expect(try await test.ledger.readModels.wallets.balance(of: etf) == Scenario.chf(50_000))
     }
 
@@ -520,14 +520,14 @@ struct EditingTests {
         var (test, s) = try await Self.household()
         let etf = try await Self.portfolio(&s, test.ledger)
         let day = Scenario.date("2026-01-20")
-        await expectRejection(test.ledger, s.command(.removeBalance(etf, date: day)), code: "unknownBalancePoint", rule: "W5")
-        await expectRejection(test.ledger, s.command(.editBalance(etf, date: day, newDate: nil, balance: Scenario.chf(1))),
+        await expectRejection(test.ledger, s.command(.removeBalance(walletID: etf, date: day)), code: "unknownBalancePoint", rule: "W5")
+        await expectRejection(test.ledger, s.command(.editBalance(walletID: etf, date: day, newDate: nil, balance: Scenario.chf(1))),
                               code: "unknownBalancePoint", rule: "W5")
-        try await test.ledger.execute(s.command(.recordBalance(etf, date: day, balance: Scenario.chf(0))))
-        await expectRejection(test.ledger, s.command(.editBalance(etf, date: day, newDate: nil, balance: Scenario.eur(1))),
+        try await test.ledger.execute(s.command(.recordBalance(walletID: etf, date: day, balance: Scenario.chf(0))))
+        await expectRejection(test.ledger, s.command(.editBalance(walletID: etf, date: day, newDate: nil, balance: Scenario.eur(1))),
                               code: "currencyMismatch", rule: "W6")
-        try await test.ledger.execute(s.command(.closeWallet(etf, closedOn: day)))
-        await expectRejection(test.ledger, s.command(.removeBalance(etf, date: day)), code: "walletInactive", rule: "W4")
+        try await test.ledger.execute(s.command(.closeWallet(walletID: etf, closedOn: day)))
+        await expectRejection(test.ledger, s.command(.removeBalance(walletID: etf, date: day)), code: "walletInactive", rule: "W4")
     }
 
     @Test("W5, B2: removed budgets and balance points survive a checkpoint and a reopen: the reopened state equals the live one")
@@ -537,9 +537,9 @@ struct EditingTests {
         try await test.ledger.execute([
             s.command(.allocateBudget(categoryID: s.groceries, amount: Scenario.chf(50_000), fromPeriod: nil)),
             s.command(.removeBudget(categoryID: s.groceries, fromPeriod: Scenario.date("2026-02-01"))),
-            s.command(.recordBalance(etf, date: Scenario.date("2026-01-20"), balance: Scenario.chf(50_000))),
-            s.command(.recordBalance(etf, date: Scenario.date("2026-01-25"), balance: Scenario.chf(55_000))),
-            s.command(.removeBalance(etf, date: Scenario.date("2026-01-25"))),
+            s.command(.recordBalance(walletID: etf, date: Scenario.date("2026-01-20"), balance: Scenario.chf(50_000))),
+            s.command(.recordBalance(walletID: etf, date: Scenario.date("2026-01-25"), balance: Scenario.chf(55_000))),
+            s.command(.removeBalance(walletID: etf, date: Scenario.date("2026-01-25"))),
         ])
         try await test.ledger.checkpoint()
         let state = await test.ledger.state
@@ -558,19 +558,19 @@ struct EditingTests {
         let header = #""commandID":"0000000c-0000-4000-8000-0000000000f1","actor":"00000002-0000-4000-8000-000000000001","recordedAt":"2026-02-01T08:00:00.000Z""#
         let person = try PersonID(parsing: "00000002-0000-4000-8000-000000000003")
         let rename = try CommandParser.parse(line: #"{"command":"renamePerson",\#(header),"personID":"00000002-0000-4000-8000-000000000003","name":"Carol Meier"}"#)
-        #expect(rename.action == .renamePerson(person, name: "Carol Meier"))
+        #expect(rename.action == .renamePerson(personID: person, name: "Carol Meier"))
         let update = try CommandParser.parse(line: #"{"command":"updatePerson",\#(header),"personID":"00000002-0000-4000-8000-000000000003","name":"Carol","email":"carol@example.ch"}"#)
-        #expect(update.action == .updatePerson(person, name: "Carol", email: "carol@example.ch", phone: nil))
+        #expect(update.action == .updatePerson(personID: person, name: "Carol", email: "carol@example.ch", phone: nil))
     }
 
-    @Test("Commands: editTransfer parses from its JSON line; amountReceived defaults to amountSent")
+    @Test("Commands: editTransfer parses from its JSON line; an absent amountReceived stays absent (W6: the engine takes amountSent)")
     func parseEditTransfer() throws {
         let header = #""commandID":"0000000c-0000-4000-8000-0000000000f1","actor":"00000002-0000-4000-8000-000000000001","recordedAt":"2026-02-01T08:00:00.000Z""#
         let edit = try CommandParser.parse(line: #"{"command":"editTransfer",\#(header),"transferID":"00000006-0000-4000-8000-000000000001","fromWalletID":"00000003-0000-4000-8000-000000000001","toWalletID":"00000003-0000-4000-8000-000000000002","amountSent":"CHF 600.00","date":"2026-01-12"}"#)
         #expect(edit.action == .editTransfer(
-            try TransferID(parsing: "00000006-0000-4000-8000-000000000001"), from: try WalletID(parsing: "00000003-0000-4000-8000-000000000001"),
-            to: try WalletID(parsing: "00000003-0000-4000-8000-000000000002"), amountSent: Scenario.chf(60_000),
-            amountReceived: Scenario.chf(60_000), date: Scenario.date("2026-01-12"), note: nil))
+            transferID: try TransferID(parsing: "00000006-0000-4000-8000-000000000001"), fromWalletID: try WalletID(parsing: "00000003-0000-4000-8000-000000000001"),
+            toWalletID: try WalletID(parsing: "00000003-0000-4000-8000-000000000002"), amountSent: Scenario.chf(60_000),
+            amountReceived: nil, date: Scenario.date("2026-01-12"), note: nil))
     }
 
     @Test("Commands: editBalance, removeBalance and removeBudget parse from their JSON lines")
@@ -578,9 +578,9 @@ struct EditingTests {
         let header = #""commandID":"0000000c-0000-4000-8000-0000000000f1","actor":"00000002-0000-4000-8000-000000000001","recordedAt":"2026-02-01T08:00:00.000Z""#
         let wallet = try WalletID(parsing: "00000003-0000-4000-8000-000000000005")
         let edit = try CommandParser.parse(line: #"{"command":"editBalance",\#(header),"walletID":"00000003-0000-4000-8000-000000000005","date":"2026-01-31","newDate":"2026-01-30","balance":"CHF 25300.00"}"#)
-        #expect(edit.action == .editBalance(wallet, date: Scenario.date("2026-01-31"), newDate: Scenario.date("2026-01-30"), balance: Scenario.chf(2_530_000)))
+        #expect(edit.action == .editBalance(walletID: wallet, date: Scenario.date("2026-01-31"), newDate: Scenario.date("2026-01-30"), balance: Scenario.chf(2_530_000)))
         let remove = try CommandParser.parse(line: #"{"command":"removeBalance",\#(header),"walletID":"00000003-0000-4000-8000-000000000005","date":"2026-01-31"}"#)
-        #expect(remove.action == .removeBalance(wallet, date: Scenario.date("2026-01-31")))
+        #expect(remove.action == .removeBalance(walletID: wallet, date: Scenario.date("2026-01-31")))
         let category = try CategoryID(parsing: "00000004-0000-4000-8000-000000000001")
         let budget = try CommandParser.parse(line: #"{"command":"removeBudget",\#(header),"categoryID":"00000004-0000-4000-8000-000000000001"}"#)
         #expect(budget.action == .removeBudget(categoryID: category, fromPeriod: nil))

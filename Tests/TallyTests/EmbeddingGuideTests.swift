@@ -36,6 +36,37 @@ struct EmbeddingGuideTests {
         #expect(shown.values.allSatisfy { $0.count == 5 })
     }
 
+    @Test("typed commands (issue 30): an expense built from the typed API, deleted by a whole command whose JSON line reads back as it, and undone; payer defaults to the actor (T1, T3, T5)")
+    func typedCommands() async throws {
+        let temporary = try TemporaryDirectory("tally-guide-typed")
+        defer { temporary.remove() }
+        let ledger = try await Self.household(at: temporary.appending("ledger"))
+        let alice = try PersonID(parsing: "00000002-0000-4000-8000-000000000001")
+        let joint = try WalletID(parsing: "00000003-0000-4000-8000-000000000001")
+        let food = try CategoryID(parsing: "1888ea90-fe65-8eb9-b79a-cbe2cfa8e97e")
+        let today = try LocalDate(iso: "2026-02-28")
+        var log: [String] = []
+
+        let groceries = TransactionID.random()
+        let expense = TransactionEntry(
+            kind: .expense, amount: Money(minorUnits: 8_450, currency: .chf), walletID: joint,
+            categoryID: food, date: today, note: "Migros", shared: true)  // payer: the actor
+        try await ledger.execute(.recordTransaction(transactionID: groceries, entry: expense), as: alice)
+
+        // A command built whole carries its own envelope; its JSON line is what `tally apply` replays.
+        let delete = Command(commandID: .random(), actor: alice, recordedAt: .now(),
+                             action: .deleteTransaction(transactionID: groceries))
+        try await ledger.execute(delete)
+        log.append(delete.jsonLine)
+        try await ledger.execute(.undo(targetCommandID: delete.commandID), as: alice)
+
+        #expect(try log.map { line throws(CommandParseError) in try CommandParser.parse(line: line) } == [delete])
+        let restored = await ledger.read { models in models.wallets.transaction(groceries) }
+        #expect(restored?.isLive == true, "the undo restored the deleted expense")
+        #expect(restored?.details.payer == alice && restored?.details.split != nil, "payer: the actor; shared")
+        try await ledger.close()
+    }
+
     @Test("screens from queries: a wallet's first page and the next one by cursor share no row; day totals, the category x month report and the debts answer")
     func screensFromQueries() async throws {
         let temporary = try TemporaryDirectory("tally-guide-queries")
@@ -142,7 +173,7 @@ struct EmbeddingGuideTests {
         try await ledger.execute([
             Command(commandID: removeID, actor: admin, recordedAt: now,
                     action: .removeMember(personID: bob, acknowledgeUnsettled: true)),
-            Command(commandID: forgetID, actor: admin, recordedAt: now, action: .forgetPerson(bob)),
+            Command(commandID: forgetID, actor: admin, recordedAt: now, action: .forgetPerson(personID: bob)),
         ])
         var paidByBob = TransactionQuery()
         paidByBob.payers = [bob]
@@ -160,7 +191,7 @@ struct EmbeddingGuideTests {
         let guide = try String(contentsOf: RepositoryFiles.url("Sources/Tally/Tally.docc/Embedding.md"), encoding: .utf8)
         let tests = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
         let snippets = GuideSnippet.swiftBlocks(in: guide)
-        #expect(snippets.count == 6, "the guide's swift blocks (update this count and add a test for a new one)")
+        #expect(snippets.count == 7, "the guide's swift blocks (update this count and add a test for a new one)")
         let testImports = Set(tests.split(separator: "\n").filter { $0.hasPrefix("import ") }.map(String.init))
         // Issue 30: one import. This file imports no module of the engine but Tally and
         // TallyInterchange, so a block compiles here with what it shows.

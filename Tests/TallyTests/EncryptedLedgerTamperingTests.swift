@@ -17,7 +17,7 @@ struct EncryptedLedgerTamperingTests {
         var s = Scenario()
         let ledger = try await Ledger.open(at: path, options: options)
         try await ledger.execute(s.setup())
-        try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(4_250, shared: true))))
+        try await ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(4_250, shared: true))))
         let live = try await ledger.readModels.canonicalJSON().text
         try await ledger.close()
         return (directory, path, options, live)

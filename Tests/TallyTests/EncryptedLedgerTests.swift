@@ -18,7 +18,7 @@ struct EncryptedLedgerTests {
         var scenario = Scenario()
         let ledger = try await Ledger.open(at: path, options: options)
         for command in scenario.setup() { try await ledger.execute(command) }
-        try await ledger.execute(scenario.command(.recordTransaction(scenario.ids.next(), scenario.expense(4_250, shared: true))))
+        try await ledger.execute(scenario.command(.recordTransaction(transactionID: scenario.ids.next(), entry: scenario.expense(4_250, shared: true))))
         let live = try await ledger.readModels.canonicalJSON().text
         try await ledger.close()
 

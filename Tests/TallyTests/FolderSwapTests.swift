@@ -34,17 +34,17 @@ struct FolderSwapTests {
         try await test.ledger.execute(s.setup())
         let acknowledged = await test.ledger.lastSequenceNumber
         try Self.swap(path.appending(LedgerDirectory.journalName))
-        let late = s.command(.recordTransaction(s.ids.next(), s.expense(1_234)))
+        let late = s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(1_234)))
         await #expect(performing: { try await test.ledger.execute(late) }, throws: Self.isFolderReplaced)
         // Every later command is refused the same way: the writer is done.
-        let later = s.command(.recordTransaction(s.ids.next(), s.expense(4_321)))
+        let later = s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(4_321)))
         await #expect(performing: { try await test.ledger.execute(later) }, throws: Self.isFolderReplaced)
         // The ledger folder is locked as a whole: a second writer is refused while the first lives.
         await #expect(performing: { try await test.reopen() }, throws: { ($0 as? LedgerError)?.code == "journalLocked" })
         try? await test.ledger.close()
         let reopened = try await test.reopen()
         #expect(await reopened.lastSequenceNumber == acknowledged, "nothing after the swap was acknowledged, and nothing acknowledged is missing")
-        let followUp = s.command(.recordTransaction(s.ids.next(), s.expense(99)))
+        let followUp = s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(99)))
         try await reopened.execute(followUp)
         try await reopened.close()
     }
@@ -59,9 +59,9 @@ struct FolderSwapTests {
         let acknowledged = await test.ledger.lastSequenceNumber
         try Self.swap(path)
         let second = try await test.reopen()  // the copy is a folder no writer holds
-        let old = s.command(.recordTransaction(s.ids.next(), s.expense(1_234)))
+        let old = s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(1_234)))
         await #expect(performing: { try await test.ledger.execute(old) }, throws: Self.isFolderReplaced)
-        let new = s.command(.recordTransaction(s.ids.next(), s.expense(5_678)))
+        let new = s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(5_678)))
         let positions = try await second.execute(new)
         #expect(positions.first?.sequenceNumber == acknowledged + 1, "the copy goes on from what was acknowledged")
         try? await test.ledger.close()
@@ -100,7 +100,7 @@ struct FolderSwapTests {
         let path = directory.appending("ledger")
         let ledger = try await Ledger.open(at: path, options: LedgerOptions(durability: .synchronous))
         try await ledger.execute(s.setup())
-        let commands = (0..<150).map { index in s.command(.recordTransaction(s.ids.next(), s.expense(Int64(100 + index)))) }
+        let commands = (0..<150).map { index in s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(Int64(100 + index)))) }
         let finished = WriterFinished()
         let writer = Task {
             defer { finished.value.withLock { $0 = true } }

@@ -61,11 +61,11 @@ struct GroupExpenseEditingTests {
         #expect(listed.title?.text == "Groceries")
         #expect(listed.categoryID == s.groceries)
         #expect(listed.date == Scenario.date("2026-01-06"))
-        let undo = s.command(.undo(edit.commandID))
+        let undo = s.command(.undo(targetCommandID: edit.commandID))
         try await test.ledger.execute(undo)
         #expect(try await Self.balances(test.ledger, group, people) == [6_000, -3_000, -3_000])
         #expect(await test.ledger.readModels.debts.groupExpenses(in: group).first?.title?.text == "Dinner")
-        try await test.ledger.execute(s.command(.redo(edit.commandID)))
+        try await test.ledger.execute(s.command(.redo(targetCommandID: edit.commandID)))
         #expect(try await Self.balances(test.ledger, group, people) == [-8_000, 8_000, 0])
     }
 
@@ -102,9 +102,9 @@ struct GroupExpenseEditingTests {
         await expectRejection(test.ledger, Self.edit(&s, expense, paidBy: s.alice, amount: 0, split: everyone), code: "amountMustBePositive", rule: "T1")
         await expectRejection(test.ledger, Self.edit(&s, expense, paidBy: s.alice, amount: 100, split: everyone, categoryID: s.salary),
                               code: "categoryGroupMismatch", rule: "T1")
-        try await test.ledger.execute(s.command(.archiveGroup(group)))
+        try await test.ledger.execute(s.command(.archiveGroup(groupID: group)))
         await expectRejection(test.ledger, Self.edit(&s, expense, paidBy: s.alice, amount: 100, split: everyone), code: "groupArchived", rule: "S7")
-        await expectRejection(test.ledger, s.command(.deleteGroupExpense(expense)), code: "groupArchived", rule: "S7")
+        await expectRejection(test.ledger, s.command(.deleteGroupExpense(expenseID: expense)), code: "groupArchived", rule: "S7")
         #expect(try await Self.balances(test.ledger, group, [s.alice, s.bob, Scenario.carol]) == [6_000, -3_000, -3_000])
     }
 
@@ -112,19 +112,19 @@ struct GroupExpenseEditingTests {
     func deleteAndUndo() async throws {
         var (test, s, group, expense) = try await Self.trip()
         let people = [s.alice, s.bob, Scenario.carol]
-        let delete = s.command(.deleteGroupExpense(expense))
+        let delete = s.command(.deleteGroupExpense(expenseID: expense))
         try await test.ledger.execute(delete)
         #expect(try await Self.balances(test.ledger, group, people) == [0, 0, 0])
         #expect(await test.ledger.readModels.debts.groupExpenses(in: group).isEmpty)
         #expect(try await test.ledger.readModels.debts.settlementPlan(group)[.chf]?.isEmpty ?? true)
-        await expectRejection(test.ledger, s.command(.deleteGroupExpense(expense)), code: "groupExpenseDeleted", rule: "S7")
+        await expectRejection(test.ledger, s.command(.deleteGroupExpense(expenseID: expense)), code: "groupExpenseDeleted", rule: "S7")
         await expectRejection(test.ledger, Self.edit(&s, expense, paidBy: s.alice, amount: 100, split: .equal(people)),
                               code: "groupExpenseDeleted", rule: "S7")
-        await expectRejection(test.ledger, s.command(.markGroupExpenseSettled(expense, isSettled: true)), code: "groupExpenseDeleted", rule: "S7")
-        try await test.ledger.execute(s.command(.undo(delete.commandID)))
+        await expectRejection(test.ledger, s.command(.markGroupExpenseSettled(expenseID: expense, isSettled: true)), code: "groupExpenseDeleted", rule: "S7")
+        try await test.ledger.execute(s.command(.undo(targetCommandID: delete.commandID)))
         #expect(try await Self.balances(test.ledger, group, people) == [6_000, -3_000, -3_000])
         #expect(await test.ledger.readModels.debts.groupExpenses(in: group).map(\.expenseID) == [expense])
-        try await test.ledger.execute(s.command(.redo(delete.commandID)))
+        try await test.ledger.execute(s.command(.redo(targetCommandID: delete.commandID)))
         #expect(try await Self.balances(test.ledger, group, people) == [0, 0, 0])
     }
 
@@ -138,29 +138,29 @@ struct GroupExpenseEditingTests {
             note: nil, split: .equal(people)))
         try await test.ledger.execute(record)
         #expect(try await Self.balances(test.ledger, group, people) == [5_000, -1_000, -4_000])
-        try await test.ledger.execute(s.command(.undo(record.commandID)))
+        try await test.ledger.execute(s.command(.undo(targetCommandID: record.commandID)))
         #expect(try await Self.balances(test.ledger, group, people) == [6_000, -3_000, -3_000])
         #expect(await test.ledger.state.groupExpenses[second]?.isDeleted == true)
-        try await test.ledger.execute(s.command(.redo(record.commandID)))
-        try await test.ledger.execute(s.command(.undo(record.commandID)))
+        try await test.ledger.execute(s.command(.redo(targetCommandID: record.commandID)))
+        try await test.ledger.execute(s.command(.undo(targetCommandID: record.commandID)))
         for person in [s.bob, Scenario.carol] {
             try await test.ledger.execute(s.command(.recordSettlement(
                 settlementID: s.ids.next(), from: person, to: s.alice, amount: Scenario.chf(3_000), date: Scenario.date("2026-01-08"),
                 covers: nil, isAdvance: false, groupID: group)))
         }
-        try await test.ledger.execute(s.command(.deleteGroup(group)))
-        await expectRejection(test.ledger, s.command(.redo(record.commandID)), code: "unknownGroup", rule: "S7")
+        try await test.ledger.execute(s.command(.deleteGroup(groupID: group)))
+        await expectRejection(test.ledger, s.command(.redo(targetCommandID: record.commandID)), code: "unknownGroup", rule: "S7")
     }
 
     @Test("S6, S8: a group settlement lists only open parts the payer owes the receiver in its group; an expense it covers, or marked settled, cannot be edited or deleted; taking the mark back allows it")
     func settledExpensesAreFixed() async throws {
         var (test, s, group, expense) = try await Self.trip()
         let everyone: GroupSplit = .equal([s.alice, s.bob, Scenario.carol])
-        let mark = s.command(.markGroupExpenseSettled(expense, isSettled: true))
+        let mark = s.command(.markGroupExpenseSettled(expenseID: expense, isSettled: true))
         try await test.ledger.execute(mark)
         await expectRejection(test.ledger, Self.edit(&s, expense, paidBy: s.alice, amount: 100, split: everyone), code: "groupExpenseSettled", rule: "S8")
-        await expectRejection(test.ledger, s.command(.deleteGroupExpense(expense)), code: "groupExpenseSettled", rule: "S8")
-        try await test.ledger.execute(s.command(.markGroupExpenseSettled(expense, isSettled: false)))
+        await expectRejection(test.ledger, s.command(.deleteGroupExpense(expenseID: expense)), code: "groupExpenseSettled", rule: "S8")
+        try await test.ledger.execute(s.command(.markGroupExpenseSettled(expenseID: expense, isSettled: false)))
         try await test.ledger.execute(Self.edit(&s, expense, paidBy: s.alice, amount: 9_000, split: everyone))
 
         let second: GroupExpenseID = s.ids.next()
@@ -183,7 +183,7 @@ struct GroupExpenseEditingTests {
         await expectRejection(test.ledger, s.command(.recordSettlement(
             settlementID: s.ids.next(), from: Scenario.carol, to: s.bob, amount: Scenario.chf(1), date: Scenario.date("2026-01-08"),
             covers: [.groupExpense(second)], isAdvance: true, groupID: group)), code: "settlementItemInvalid", rule: "S6")
-        await expectRejection(test.ledger, s.command(.deleteGroupExpense(second)), code: "groupExpenseSettled", rule: "S8")
+        await expectRejection(test.ledger, s.command(.deleteGroupExpense(expenseID: second)), code: "groupExpenseSettled", rule: "S8")
         await expectRejection(test.ledger, Self.edit(&s, second, paidBy: s.bob, amount: 900, split: everyone), code: "groupExpenseSettled", rule: "S8")
         let listed = await test.ledger.readModels.debts.groupExpenses(in: group)
         #expect(listed.map(\.expenseID) == [expense, second])
@@ -202,13 +202,13 @@ struct GroupExpenseEditingTests {
         try await test.ledger.execute(s.command(.recordSettlement(
             settlementID: s.ids.next(), from: Scenario.carol, to: s.alice, amount: Scenario.chf(3_000), date: Scenario.date("2026-01-07"),
             covers: nil, isAdvance: false, groupID: group)))
-        try await test.ledger.execute(s.command(.removeGroupMember(group, personID: Scenario.carol)))
+        try await test.ledger.execute(s.command(.removeGroupMember(groupID: group, personID: Scenario.carol)))
         #expect(try await Self.balances(test.ledger, group, people) == [4_000, -4_000, 0])
-        let undo = s.command(.undo(edit.commandID))
+        let undo = s.command(.undo(targetCommandID: edit.commandID))
         try await test.ledger.execute(undo)
         #expect(try await Self.balances(test.ledger, group, people) == [3_000, -3_000, 0], "the equal split is back; Carol's part never moved")
         #expect(await test.ledger.readModels.debts.groupExpenses(in: group).first?.owed.map(\.amount.minorUnits) == [3_000, 3_000, 3_000])
-        try await test.ledger.execute(s.command(.redo(edit.commandID)))
+        try await test.ledger.execute(s.command(.redo(targetCommandID: edit.commandID)))
         #expect(try await Self.balances(test.ledger, group, people) == [4_000, -4_000, 0])
         #expect(await test.ledger.readModels.debts.problems.isEmpty, "the book applied every event validation accepted")
     }
@@ -219,8 +219,8 @@ struct GroupExpenseEditingTests {
         try await test.ledger.execute(s.command(.recordSettlement(
             settlementID: s.ids.next(), from: Scenario.carol, to: s.alice, amount: Scenario.chf(3_000), date: Scenario.date("2026-01-06"),
             covers: nil, isAdvance: false, groupID: group)))
-        try await test.ledger.execute(s.command(.removeGroupMember(group, personID: Scenario.carol)))
-        await expectRejection(test.ledger, s.command(.deleteGroupExpense(expense)), code: "groupExpenseNamesFormerMember", rule: "S8")
+        try await test.ledger.execute(s.command(.removeGroupMember(groupID: group, personID: Scenario.carol)))
+        await expectRejection(test.ledger, s.command(.deleteGroupExpense(expenseID: expense)), code: "groupExpenseNamesFormerMember", rule: "S8")
         await expectRejection(test.ledger, Self.edit(&s, expense, paidBy: s.alice, amount: 9_000, split: .equal([s.alice, s.bob])),
                               code: "groupExpenseNamesFormerMember", rule: "S8")
         await expectRejection(test.ledger, Self.edit(&s, expense, paidBy: s.alice, amount: 9_000, split: .equal([s.alice, s.bob, Scenario.carol])),
@@ -230,7 +230,7 @@ struct GroupExpenseEditingTests {
         try await test.ledger.execute(s.command(.recordGroupExpense(
             expenseID: other, groupID: group, paidBy: s.bob, amount: Scenario.chf(1_000), date: Scenario.date("2026-01-07"),
             note: nil, split: .equal([s.alice, s.bob]))))
-        try await test.ledger.execute(s.command(.deleteGroupExpense(other)))
+        try await test.ledger.execute(s.command(.deleteGroupExpense(expenseID: other)))
         #expect(try await Self.balances(test.ledger, group, [s.alice, s.bob, Scenario.carol]) == [3_000, -3_000, 0])
     }
 
@@ -238,19 +238,19 @@ struct GroupExpenseEditingTests {
     func markSettled() async throws {
         var (test, s, group, expense) = try await Self.trip()
         let people = [s.alice, s.bob, Scenario.carol]
-        let mark = s.command(.markGroupExpenseSettled(expense, isSettled: true))
+        let mark = s.command(.markGroupExpenseSettled(expenseID: expense, isSettled: true))
         try await test.ledger.execute(mark)
         #expect(try await Self.balances(test.ledger, group, people) == [6_000, -3_000, -3_000])
         var listed = try #require(await test.ledger.readModels.debts.groupExpenses(in: group).first)
         #expect(listed.isMarkedSettled && listed.isSettled)
-        await expectRejection(test.ledger, s.command(.markGroupExpenseSettled(expense, isSettled: true)), code: "groupExpenseStateUnchanged", rule: "S7")
-        await expectRejection(test.ledger, s.command(.markGroupExpenseSettled(s.ids.next(), isSettled: true)), code: "unknownGroupExpense", rule: "S7")
-        try await test.ledger.execute(s.command(.undo(mark.commandID)))
+        await expectRejection(test.ledger, s.command(.markGroupExpenseSettled(expenseID: expense, isSettled: true)), code: "groupExpenseStateUnchanged", rule: "S7")
+        await expectRejection(test.ledger, s.command(.markGroupExpenseSettled(expenseID: s.ids.next(), isSettled: true)), code: "unknownGroupExpense", rule: "S7")
+        try await test.ledger.execute(s.command(.undo(targetCommandID: mark.commandID)))
         listed = try #require(await test.ledger.readModels.debts.groupExpenses(in: group).first)
         #expect(!listed.isMarkedSettled && !listed.isSettled)
-        await expectRejection(test.ledger, s.command(.markGroupExpenseSettled(expense, isSettled: false)), code: "groupExpenseStateUnchanged", rule: "S7")
-        try await test.ledger.execute(s.command(.archiveGroup(group)))
-        try await test.ledger.execute(s.command(.markGroupExpenseSettled(expense, isSettled: true)))
+        await expectRejection(test.ledger, s.command(.markGroupExpenseSettled(expenseID: expense, isSettled: false)), code: "groupExpenseStateUnchanged", rule: "S7")
+        try await test.ledger.execute(s.command(.archiveGroup(groupID: group)))
+        try await test.ledger.execute(s.command(.markGroupExpenseSettled(expenseID: expense, isSettled: true)))
     }
 
     @Test("C3: a category that a group expense is filed under cannot be deleted, even with a reassignment target; once re-filed it can")
@@ -261,18 +261,18 @@ struct GroupExpenseEditingTests {
             categoryID: trips, name: "Trips", group: .expense, budgetType: .wants, shareable: true, icon: nil, color: nil)))
         let everyone: GroupSplit = .equal([s.alice, s.bob, Scenario.carol])
         try await test.ledger.execute(Self.edit(&s, expense, paidBy: s.alice, amount: 9_000, split: everyone, categoryID: trips))
-        await expectRejection(test.ledger, s.command(.deleteCategory(trips, reassignTo: nil)), code: "categoryHasGroupExpenses", rule: "C3")
-        await expectRejection(test.ledger, s.command(.deleteCategory(trips, reassignTo: s.groceries)), code: "categoryHasGroupExpenses", rule: "C3")
+        await expectRejection(test.ledger, s.command(.deleteCategory(categoryID: trips, reassignTo: nil)), code: "categoryHasGroupExpenses", rule: "C3")
+        await expectRejection(test.ledger, s.command(.deleteCategory(categoryID: trips, reassignTo: s.groceries)), code: "categoryHasGroupExpenses", rule: "C3")
         // A deleted expense still counts (undo can bring it back), like a deleted transaction.
-        let delete = s.command(.deleteGroupExpense(expense))
+        let delete = s.command(.deleteGroupExpense(expenseID: expense))
         try await test.ledger.execute(delete)
-        await expectRejection(test.ledger, s.command(.deleteCategory(trips, reassignTo: nil)), code: "categoryHasGroupExpenses", rule: "C3")
-        try await test.ledger.execute(s.command(.undo(delete.commandID)))
+        await expectRejection(test.ledger, s.command(.deleteCategory(categoryID: trips, reassignTo: nil)), code: "categoryHasGroupExpenses", rule: "C3")
+        try await test.ledger.execute(s.command(.undo(targetCommandID: delete.commandID)))
         // An inactive category the expense has may stay in an edit; re-filing frees the category.
-        try await test.ledger.execute(s.command(.deactivateCategory(trips)))
+        try await test.ledger.execute(s.command(.deactivateCategory(categoryID: trips)))
         try await test.ledger.execute(Self.edit(&s, expense, paidBy: s.alice, amount: 9_000, split: everyone, categoryID: trips, title: "Kept"))
         try await test.ledger.execute(Self.edit(&s, expense, paidBy: s.alice, amount: 9_000, split: everyone, categoryID: nil))
-        try await test.ledger.execute(s.command(.deleteCategory(trips, reassignTo: nil)))
+        try await test.ledger.execute(s.command(.deleteCategory(categoryID: trips, reassignTo: nil)))
         #expect(await test.ledger.state.categories[trips]?.isDeleted == true)
         #expect(await test.ledger.readModels.debts.groupExpenses(in: group).first?.categoryID == nil)
     }
@@ -305,10 +305,10 @@ struct GroupExpenseEditingTests {
             expenseID: expense, paidBy: alice, amount: Scenario.chf(4_800), date: Scenario.date("2026-01-17"),
             note: nil, split: .equal([alice]), categoryID: nil, title: "Chalet"))
         let delete = try CommandParser.parse(line: #"{"command":"deleteGroupExpense",\#(header),"expenseID":"0000000a-0000-4000-8000-000000000001"}"#)
-        #expect(delete.action == .deleteGroupExpense(expense))
+        #expect(delete.action == .deleteGroupExpense(expenseID: expense))
         let mark = try CommandParser.parse(line: #"{"command":"markGroupExpenseSettled",\#(header),"expenseID":"0000000a-0000-4000-8000-000000000001"}"#)
-        #expect(mark.action == .markGroupExpenseSettled(expense, isSettled: true))
+        #expect(mark.action == .markGroupExpenseSettled(expenseID: expense, isSettled: true))
         let unmark = try CommandParser.parse(line: #"{"command":"markGroupExpenseSettled",\#(header),"expenseID":"0000000a-0000-4000-8000-000000000001","isSettled":false}"#)
-        #expect(unmark.action == .markGroupExpenseSettled(expense, isSettled: false))
+        #expect(unmark.action == .markGroupExpenseSettled(expenseID: expense, isSettled: false))
     }
 }

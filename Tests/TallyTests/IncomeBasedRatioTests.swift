@@ -24,14 +24,14 @@ struct IncomeBasedRatioTests {
         var (test, s) = try await EditingTests.household()  // monthly from the 1st: January is open
         let deleted: TransactionID = s.ids.next()
         try await test.ledger.execute([
-            s.command(.recordTransaction(s.ids.next(), Self.income(s, 600_000, Scenario.alice, on: "2026-01-10"))),
-            s.command(.recordTransaction(s.ids.next(), Self.income(s, 400_000, Scenario.bob, on: "2026-01-12"))),
-            s.command(.recordTransaction(deleted, Self.income(s, 900_000, Scenario.bob, on: "2026-01-15"))),
-            s.command(.recordTransaction(s.ids.next(), Self.income(s, 500_000, Scenario.alice, on: "2026-01-20", wallet: s.euroCard))),
+            s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.income(s, 600_000, Scenario.alice, on: "2026-01-10"))),
+            s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.income(s, 400_000, Scenario.bob, on: "2026-01-12"))),
+            s.command(.recordTransaction(transactionID: deleted, entry: Self.income(s, 900_000, Scenario.bob, on: "2026-01-15"))),
+            s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.income(s, 500_000, Scenario.alice, on: "2026-01-20", wallet: s.euroCard))),
         ])
-        try await test.ledger.execute(s.command(.deleteTransaction(deleted)))
+        try await test.ledger.execute(s.command(.deleteTransaction(transactionID: deleted)))
         s.advance(to: "2026-02-06")  // the next command closes January first (B6)
-        try await test.ledger.execute(s.command(.recordTransaction(s.ids.next(), Self.income(s, 5_000_000, Scenario.bob, on: "2026-02-05"))))
+        try await test.ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.income(s, 5_000_000, Scenario.bob, on: "2026-02-05"))))
         #expect(await test.ledger.state.periods.lastClosed?.periodEnd == Scenario.date("2026-01-31"))
         let manual = [s.ratio(Scenario.alice, 5_000), s.ratio(Scenario.bob, 5_000)]
         try await test.ledger.execute(s.command(.setSplitRatio(mode: .incomeBased, ratios: manual)))

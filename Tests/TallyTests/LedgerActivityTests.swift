@@ -16,11 +16,11 @@ struct LedgerActivityTests {
         try await ledger.execute(s.setup())
         let first: TransactionID = s.ids.next()
         let second: TransactionID = s.ids.next()
-        let record = s.command(.recordTransaction(first, s.expense(1_000)), by: s.bob)
-        let edit = s.command(.editTransaction(first, s.expense(1_200)))
-        let recordSecond = s.command(.recordTransaction(second, s.expense(500)))
+        let record = s.command(.recordTransaction(transactionID: first, entry: s.expense(1_000)), by: s.bob)
+        let edit = s.command(.editTransaction(transactionID: first, entry: s.expense(1_200)))
+        let recordSecond = s.command(.recordTransaction(transactionID: second, entry: s.expense(500)))
         try await ledger.execute([record, edit, recordSecond])
-        let undo = s.command(.undo(recordSecond.commandID))
+        let undo = s.command(.undo(targetCommandID: recordSecond.commandID))
         try await ledger.execute(undo)
 
         let page = try await ledger.activity()
@@ -47,9 +47,9 @@ struct LedgerActivityTests {
         if case .undoable = undoEntry.undo { Issue.record("an undo is not itself undoable (T5)") }
 
         // The marks are what execute then does.
-        try await ledger.execute(s.command(.redo(recordSecond.commandID)))
-        await #expect(throws: LedgerError.self) { try await ledger.execute(s.command(.undo(record.commandID))) }
-        try await ledger.execute(s.command(.undo(edit.commandID)))
+        try await ledger.execute(s.command(.redo(targetCommandID: recordSecond.commandID)))
+        await #expect(throws: LedgerError.self) { try await ledger.execute(s.command(.undo(targetCommandID: record.commandID))) }
+        try await ledger.execute(s.command(.undo(targetCommandID: edit.commandID)))
         let after = try await ledger.activity()
         #expect(after.entries.first { $0.commandID == record.commandID }?.undo == .undoable, "with the edit undone the recording can be undone")
         try await ledger.close()
@@ -63,7 +63,7 @@ struct LedgerActivityTests {
         let ledger = test.ledger
         try await ledger.execute(s.setup())
         for index in 0..<20 {
-            let command = s.command(.recordTransaction(s.ids.next(), s.expense(100 + Int64(index))))
+            let command = s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(100 + Int64(index))))
             // Batches of two commands now and then.
             try await ledger.execute(index % 4 == 0 ? [command, s.command(.setPayday(day: 1 + index))] : [command])
         }
@@ -72,7 +72,7 @@ struct LedgerActivityTests {
         var fetched = 0
         let pages = try await allPages(of: query, cursor: \.before, next: \.next) { query in
             // A command recorded between the second page and the third is not listed.
-            if fetched == 2 { try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(1)))) }
+            if fetched == 2 { try await ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(1)))) }
             fetched += 1
             return try await ledger.activity(query)
         }

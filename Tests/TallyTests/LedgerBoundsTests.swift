@@ -35,12 +35,12 @@ struct LedgerBoundsTests {
         // CHF 1000 opening + 99 x 10^15 fits under 10^17; the 100th income would pass it.
         let accepted = Int((LedgerLimits.currencyExposureMinorUnitsMax - 100_000) / largest)
         for _ in 0..<accepted {
-            try await test.ledger.execute(s.command(.recordTransaction(s.ids.next(), Self.income(s, Scenario.chf(largest)))))
+            try await test.ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.income(s, Scenario.chf(largest)))))
         }
-        await expectRejection(test.ledger, s.command(.recordTransaction(s.ids.next(), Self.income(s, Scenario.chf(largest)))),
+        await expectRejection(test.ledger, s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.income(s, Scenario.chf(largest)))),
                               code: "totalOutOfRange", rule: "G1")
         // A backdated expense cannot pass it either (every recorded amount counts).
-        await expectRejection(test.ledger, s.command(.recordTransaction(s.ids.next(), s.expense(largest))),
+        await expectRejection(test.ledger, s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(largest))),
                               code: "totalOutOfRange", rule: "G1")
         let readModels = await test.ledger.readModels
         let joint = try readModels.wallets.balance(of: s.joint)
@@ -66,16 +66,16 @@ struct LedgerBoundsTests {
         let date = Scenario.date("2026-01-05")
         // 10^15 EUR cents x 100 = 10^17 CHF cents, plus the CHF 1000 opening: one cent over.
         let over = try ExchangeRate(base: .eur, quote: .chf, scaledRate: 10_000_000_000)
-        await expectRejection(test.ledger, s.command(.setExchangeRate(over, asOf: date)), code: "totalOutOfRange", rule: "G1")
+        await expectRejection(test.ledger, s.command(.setExchangeRate(exchangeRate: over, asOf: date)), code: "totalOutOfRange", rule: "G1")
         // The inverse quote is bounded the same way.
         let inverseOver = try ExchangeRate(base: .chf, quote: .eur, scaledRate: 1_000_000)
-        await expectRejection(test.ledger, s.command(.setExchangeRate(inverseOver, asOf: date)), code: "totalOutOfRange", rule: "G1")
+        await expectRejection(test.ledger, s.command(.setExchangeRate(exchangeRate: inverseOver, asOf: date)), code: "totalOutOfRange", rule: "G1")
         let tooLarge = try ExchangeRate(base: .eur, quote: .chf, scaledRate: LedgerLimits.exchangeRateScaledMax + 1)
-        await expectRejection(test.ledger, s.command(.setExchangeRate(tooLarge, asOf: date)), code: "invalidValue", rule: "G6")
+        await expectRejection(test.ledger, s.command(.setExchangeRate(exchangeRate: tooLarge, asOf: date)), code: "invalidValue", rule: "G6")
         let atBound = try ExchangeRate(base: .eur, quote: .chf, scaledRate: 9_999_999_999)
-        try await test.ledger.execute(s.command(.setExchangeRate(atBound, asOf: date)))
+        try await test.ledger.execute(s.command(.setExchangeRate(exchangeRate: atBound, asOf: date)))
         // The bound is now CHF 99'900 (9'900'000 cents) away: EUR 1000 more would pass it.
-        await expectRejection(test.ledger, s.command(.recordTransaction(s.ids.next(), Self.income(s, Scenario.eur(100_000), wallet: vault))),
+        await expectRejection(test.ledger, s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.income(s, Scenario.eur(100_000), wallet: vault))),
                               code: "totalOutOfRange", rule: "G1")
         let readModels = await test.ledger.readModels
         let points = try readModels.netWorth.series()
@@ -94,7 +94,7 @@ struct LedgerBoundsTests {
                                   openedOn: Scenario.date("2026-01-01"), owner: nil)),
             code: "unknownCurrency", rule: "G1")
         let rate = try ExchangeRate(base: try Currency("ZZZ"), quote: .chf, scaledRate: 100_000_000)
-        await expectRejection(test.ledger, s.command(.setExchangeRate(rate, asOf: Scenario.date("2026-01-05"))),
+        await expectRejection(test.ledger, s.command(.setExchangeRate(exchangeRate: rate, asOf: Scenario.date("2026-01-05"))),
                               code: "unknownCurrency", rule: "G1")
         let line = #"{"command":"changeBaseCurrency","commandID":"0000000c-0000-4000-8000-000000000001","actor":"00000002-0000-4000-8000-000000000001","recordedAt":"2026-01-05T10:00:00.000Z","baseCurrency":"BTC"}"#
         do {

@@ -19,7 +19,7 @@ struct LedgerEvidenceTests {
         let test = try await TestLedger.make(label)
         try await test.ledger.execute(s.setup())
         for index in 0..<transactions {
-            try await test.ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(Int64(100 + index)))))
+            try await test.ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(Int64(100 + index)))))
         }
         let last = await test.ledger.lastSequenceNumber
         try await test.ledger.close()

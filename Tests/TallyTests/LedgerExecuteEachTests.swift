@@ -39,7 +39,7 @@ struct LedgerExecuteEachTests {
         let ledger = try await Self.open(fileSystem)
         // The household, its member and wallets, then a transaction in a wallet opened in this
         // very call: each depends on the one before it.
-        let commands = s.setup() + [s.command(.recordTransaction(s.ids.next(), s.expense(4_200)))]
+        let commands = s.setup() + [s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(4_200)))]
         let outcomes = try await ledger.execute(each: commands)
         #expect(outcomes.count == commands.count)
         let positions = try outcomes.map { try $0.get() }
@@ -58,11 +58,11 @@ struct LedgerExecuteEachTests {
         let ledger = try await Self.open(fileSystem)
         try await ledger.execute(s.setup())
         let before = await ledger.lastSequenceNumber
-        let first = s.command(.recordTransaction(s.ids.next(), s.expense(100)))
+        let first = s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(100)))
         // W2: a second wallet named "joint" (names are unique, case-insensitively).
         let rejected = s.command(.openWallet(walletID: s.ids.next(), name: "JOINT", kind: .bank, openingBalance: Scenario.chf(0),
                                              openedOn: Scenario.date("2026-01-01"), owner: nil))
-        let last = s.command(.recordTransaction(s.ids.next(), s.expense(300)))
+        let last = s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(300)))
         let outcomes = try await ledger.execute(each: [first, rejected, last])
         #expect(outcomes.count == 3)
         guard case .failure(.rejected(let violation)) = outcomes[1] else {
@@ -110,7 +110,7 @@ struct LedgerExecuteEachTests {
     }
 
     static func transactions(_ count: Int, _ s: inout Scenario) -> [Command] {
-        (0..<count).map { index in s.command(.recordTransaction(s.ids.next(), s.expense(Int64(100 + index)))) }
+        (0..<count).map { index in s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(Int64(100 + index)))) }
     }
 
     @Test("G6: a call keeps only its last batch's state; with another caller's commit beside it (which may find part of the call durable through a rotation) no batch is folded a second time, each caller gets its own positions, and the state equals a replay")
@@ -234,8 +234,8 @@ struct LedgerExecuteEachTests {
         var s = Scenario()
         let ledger = try await Self.open(fileSystem)
         try await ledger.execute(s.setup())
-        var commands = (0..<40).map { index in s.command(.recordTransaction(s.ids.next(), s.expense(Int64(500 + index)))) }
-        commands.insert(s.command(.recordTransaction(s.ids.next(), s.expense(1)), by: s.ids.next()), at: 20)  // unknown actor
+        var commands = (0..<40).map { index in s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(Int64(500 + index)))) }
+        commands.insert(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(1)), by: s.ids.next()), at: 20)  // unknown actor
         let syncsBefore = fileSystem.fileSyncCount
         let outcomes = try await ledger.execute(each: commands)
         let syncs = fileSystem.fileSyncCount - syncsBefore
@@ -257,8 +257,8 @@ struct LedgerExecuteEachTests {
         let ledger = try await Self.open(fileSystem)
         try await ledger.execute(s.setup())
         let before = await ledger.state
-        var commands = (0..<10).map { index in s.command(.recordTransaction(s.ids.next(), s.expense(Int64(700 + index)))) }
-        commands.insert(s.command(.recordTransaction(s.ids.next(), s.expense(1)), by: s.ids.next()), at: 4)  // unknown actor
+        var commands = (0..<10).map { index in s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(Int64(700 + index)))) }
+        commands.insert(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(1)), by: s.ids.next()), at: 4)  // unknown actor
         fileSystem.failNextSync(.ioError)
         let outcomes = try await ledger.execute(each: commands)
         #expect(outcomes.count == commands.count)
@@ -271,7 +271,7 @@ struct LedgerExecuteEachTests {
             }
         }
         #expect(await ledger.state == before)
-        let later = try await ledger.execute(each: [s.command(.recordTransaction(s.ids.next(), s.expense(999)))])
+        let later = try await ledger.execute(each: [s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(999)))])
         guard case .failure(.storage) = later.first, later.count == 1 else {
             Issue.record("a call after a failed sync was not refused with a storage error: \(later)")
             return
@@ -290,7 +290,7 @@ struct LedgerExecuteEachTests {
         let ledger = try await Self.open(fileSystem)
         try await ledger.execute(s.setup())
         let before = await ledger.lastSequenceNumber
-        let commands = (0..<6).map { index in s.command(.recordTransaction(s.ids.next(), s.expense(Int64(800 + index)))) }
+        let commands = (0..<6).map { index in s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(Int64(800 + index)))) }
         fileSystem.failWrite(after: 3, with: .noSpace)
         let outcomes = try await ledger.execute(each: commands)
         fileSystem.clearFaults()
@@ -320,7 +320,7 @@ struct LedgerExecuteEachTests {
         try await ledger.execute(s.setup())
         let before = await ledger.lastSequenceNumber
         await #expect(throws: LedgerError.invalidBatch(commandCount: 0, limit: 4)) { try await ledger.execute(each: []) }
-        let five = (0..<5).map { index in s.command(.recordTransaction(s.ids.next(), s.expense(Int64(900 + index)))) }
+        let five = (0..<5).map { index in s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(Int64(900 + index)))) }
         await #expect(throws: LedgerError.invalidBatch(commandCount: 5, limit: 4)) { try await ledger.execute(each: five) }
         #expect(await ledger.lastSequenceNumber == before)
         #expect(try await ledger.execute(each: Array(five.prefix(4))).count == 4)

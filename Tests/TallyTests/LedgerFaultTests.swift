@@ -24,7 +24,7 @@ struct LedgerFaultTests {
         try await ledger.execute(s.setup())
         let before = await ledger.state
         fileSystem.failNextWrite(.noSpace)
-        let command = s.command(.recordTransaction(s.ids.next(), s.expense(2500)))
+        let command = s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(2500)))
         do {
             try await ledger.execute(command)
             Issue.record("the append should have failed")
@@ -68,7 +68,7 @@ struct LedgerFaultTests {
         let ledger = try await Self.open(fileSystem)
         try await ledger.execute(s.setup())
         for index in 0..<5 {
-            try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(Int64(100 * (index + 1)), shared: true))))
+            try await ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(Int64(100 * (index + 1)), shared: true))))
         }
         let acknowledged = await ledger.state
         fileSystem.crash(.random)

@@ -54,7 +54,7 @@ struct LedgerGroupCommitTests {
         var s = Scenario()
         let ledger = try await Self.open(fileSystem)
         try await ledger.execute(s.setup())
-        let commands = (0..<24).map { index in s.command(.recordTransaction(s.ids.next(), s.expense(Int64(100 + index)))) }
+        let commands = (0..<24).map { index in s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(Int64(100 + index)))) }
         // The first sync is slow (held) until every batch is written: with the gate held across
         // the sync, the second batch could not even be written before it ended.
         fileSystem.holdFileSyncs()
@@ -91,7 +91,7 @@ struct LedgerGroupCommitTests {
         let before = await ledger.state
         let readModelsBefore = await ledger.readModels
         let acknowledgedThrough = await ledger.lastSequenceNumber
-        let commands = (0..<12).map { index in s.command(.recordTransaction(s.ids.next(), s.expense(Int64(200 + index)))) }
+        let commands = (0..<12).map { index in s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(Int64(200 + index)))) }
         fileSystem.setFileSyncLatency(.milliseconds(20))
         fileSystem.failNextSync(.ioError)
         let outcomes = await Self.executeConcurrently(commands, on: ledger)
@@ -112,7 +112,7 @@ struct LedgerGroupCommitTests {
         #expect(try await ledger.events().count == Int(acknowledgedThrough))
         // The ledger is failed: later commands throw a storage error without being written.
         do {
-            try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(999))))
+            try await ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(999))))
             Issue.record("an execute after a failed sync succeeded")
         } catch {
             guard case .storage = error else { throw error }
@@ -137,7 +137,7 @@ struct LedgerGroupCommitTests {
         let ledger = try await Self.open(fileSystem)
         let stream = ledger.changes
         try await ledger.execute(s.setup())
-        let commands = (0..<32).map { index in s.command(.recordTransaction(s.ids.next(), s.expense(Int64(300 + index)))) }
+        let commands = (0..<32).map { index in s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(Int64(300 + index)))) }
         fileSystem.setFileSyncLatency(.milliseconds(5))
         let outcomes = await Self.executeConcurrently(commands, on: ledger)
         fileSystem.setFileSyncLatency(nil)
@@ -160,7 +160,7 @@ struct LedgerGroupCommitTests {
         let ledger = try await Self.open(fileSystem)
         try await ledger.execute(s.setup())
         for index in 0..<20 {
-            try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(Int64(400 + index)))))
+            try await ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(Int64(400 + index)))))
         }
         let all = try await ledger.events()
         var cursor = try await ledger.eventCursor()
@@ -195,8 +195,8 @@ struct LedgerBatchSizeTests {
         let before = await ledger.lastSequenceNumber
         // The first command is invalid (an unknown actor): validation would reject it first,
         // so batchTooLarge proves the size was checked before anything was validated.
-        var commands = [s.command(.recordTransaction(s.ids.next(), s.expense(100)), by: s.ids.next())]
-        commands += (0..<50).map { index in s.command(.recordTransaction(s.ids.next(), s.expense(Int64(100 + index)))) }
+        var commands = [s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(100)), by: s.ids.next())]
+        commands += (0..<50).map { index in s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(Int64(100 + index)))) }
         do {
             try await ledger.execute(commands)
             Issue.record("a batch of \(commands.count) commands was accepted over recordsPerFrameMax 50")
@@ -207,7 +207,7 @@ struct LedgerBatchSizeTests {
         }
         #expect(await ledger.lastSequenceNumber == before)
         // At the limit it is one frame.
-        let fits = (0..<50).map { index in s.command(.recordTransaction(s.ids.next(), s.expense(Int64(200 + index)))) }
+        let fits = (0..<50).map { index in s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(Int64(200 + index)))) }
         #expect(try await ledger.execute(fits).count == 50)
         try await ledger.close()
     }

@@ -28,11 +28,11 @@ struct LedgerObservationTests {
         let ledger = try await Self.openLedger(directory, &s)
         var values = await ledger.observe(Self.jointBalance).makeAsyncIterator()
         #expect(try await values.next() == 100_000, "the current value first")
-        try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(1_000))))
+        try await ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(1_000))))
         #expect(try await values.next() == 99_000)
         // Renaming a category changes no balance: nothing is yielded for it.
-        try await ledger.execute(s.command(.renameCategory(s.groceries, name: "Food")))
-        try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(500))))
+        try await ledger.execute(s.command(.renameCategory(categoryID: s.groceries, name: "Food")))
+        try await ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(500))))
         #expect(try await values.next() == 98_500, "the next value is the one after the next change")
         try await ledger.close()
         #expect(try await values.next() == nil, "the sequence ends when the ledger closes")
@@ -46,7 +46,7 @@ struct LedgerObservationTests {
             var s = Scenario()
             let ledger = try await Self.openLedger(directory, &s)
             let stream = await ledger.observe(Self.jointBalance)
-            try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(1_000))))
+            try await ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(1_000))))
             try await ledger.close()
             var last: Int64?
             for try await value in stream { last = value }
@@ -62,7 +62,7 @@ struct LedgerObservationTests {
         let ledger = try await Self.openLedger(directory, &s)
         let stream = await ledger.observe(Self.jointBalance)
         for _ in 0..<40 {
-            try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(100))))
+            try await ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(100))))
         }
         var values = stream.makeAsyncIterator()
         // Values are recomputed off the ledger after the store writes, which come after the
@@ -76,7 +76,7 @@ struct LedgerObservationTests {
             seen.append(value)
         }
         #expect(seen.count <= 41)
-        try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(100))))
+        try await ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(100))))
         #expect(try await values.next() == 100_000 - 41 * 100)
         try await ledger.close()
     }
@@ -100,11 +100,11 @@ struct LedgerObservationTests {
         }
         var values = stream.makeAsyncIterator()
         #expect(try await values.next() == 100_000)
-        try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(1_000))))
+        try await ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(1_000))))
         // The recomputation for that commit now waits in the background. Were it on the
         // ledger's actor, none of these would return and the test would hit its time limit.
         for _ in 0..<5 {
-            try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(100))))
+            try await ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(100))))
         }
         #expect(await ledger.lastSequenceNumber > 0)
         let page = try await ledger.transactions(TransactionQuery())
@@ -129,7 +129,7 @@ struct LedgerObservationTests {
         var pages = await ledger.observe { store throws(StoreError) in try store.transactions(query).rows.map(\.transaction.amount.minorUnits) }
             .makeAsyncIterator()
         #expect(try await pages.next() == [])
-        try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(700))))
+        try await ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(700))))
         #expect(try await pages.next() == [700])
         var zeroRows = query
         zeroRows.limit = 0
@@ -158,7 +158,7 @@ struct LedgerObservationTests {
         }.makeAsyncIterator()
         await #expect(throws: LedgerError.invalidQuery("a page holds 1...1000 rows, not 0")) { _ = try await failing.next() }
         for _ in 0..<3 {
-            try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(100))))
+            try await ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(100))))
         }
         await ledger.observationsRefreshed()
         #expect(runs.load(ordering: .relaxed) == 1, "computed once, for its first value")
@@ -174,7 +174,7 @@ struct LedgerObservationTests {
         let ledger = try await Self.openLedger(directory, &s)
         let model = ObservedValue(ledger, Self.jointBalance)
         #expect(await Self.eventually { model.value == 100_000 }, "the current value arrives")
-        try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(2_500))))
+        try await ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(2_500))))
         #expect(await Self.eventually { model.value == 97_500 }, "then the value after the commit")
         #expect(model.failure == nil)
         try await ledger.close()

@@ -31,7 +31,7 @@ struct LedgerRepairCutTests {
         for index in 0..<40 {
             var entry = s.expense(Int64(100 + index), shared: index % 2 == 0)
             entry.note = "weekly shop number \(index), with enough words to fill a few segments"
-            try await open.execute(s.command(.recordTransaction(s.ids.next(), entry)))
+            try await open.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: entry)))
         }
         try await open.close()
         let journal = ledger.appending(LedgerDirectory.journalName)

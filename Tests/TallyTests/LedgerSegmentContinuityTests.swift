@@ -30,7 +30,7 @@ struct LedgerSegmentContinuityTests {
         for index in 0..<60 {
             var entry = s.expense(Int64(100 + index), shared: index % 2 == 0)
             entry.note = "weekly shop number \(index), with enough words to fill a few segments"
-            try await ledger.execute(s.command(.recordTransaction(s.ids.next(), entry)))
+            try await ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: entry)))
         }
         try await ledger.close()
         let journal = path.appending(LedgerDirectory.journalName)

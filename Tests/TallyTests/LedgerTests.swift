@@ -14,8 +14,8 @@ struct LedgerTests {
         try await test.ledger.execute([
             s.command(.setPayday(day: 25)),
             s.command(.setSplitRatio(mode: .manual, ratios: [s.ratio(s.alice, 6000), s.ratio(s.bob, 4000)])),
-            s.command(.recordTransaction(shared, s.expense(12_345, shared: true))),
-            s.command(.editTransaction(shared, s.expense(12_000, shared: true))),
+            s.command(.recordTransaction(transactionID: shared, entry: s.expense(12_345, shared: true))),
+            s.command(.editTransaction(transactionID: shared, entry: s.expense(12_000, shared: true))),
         ])
         let before = await test.ledger.state
         try await test.ledger.close()
@@ -31,9 +31,9 @@ struct LedgerTests {
         let test = try await TestLedger.make()
         try await test.ledger.execute(s.setup())
         let batch = [
-            s.command(.recordTransaction(s.ids.next(), s.expense(100))),
-            s.command(.recordTransaction(s.ids.next(), s.expense(200))),
-            s.command(.recordTransaction(s.ids.next(), s.expense(0))),
+            s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(100))),
+            s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(200))),
+            s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(0))),
         ]
         await expectRejection(test.ledger, batch, code: "amountMustBePositive", rule: "T1")
         #expect(await test.ledger.state.transactions.allEntries.isEmpty)
@@ -45,7 +45,7 @@ struct LedgerTests {
         let test = try await TestLedger.make()
         try await test.ledger.execute(s.setup())
         let start = await test.ledger.lastSequenceNumber
-        let commands = (0..<50).map { index in s.command(.recordTransaction(s.ids.next(), s.expense(Int64(100 + index)))) }
+        let commands = (0..<50).map { index in s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(Int64(100 + index)))) }
         let ledger = test.ledger
         let positions = try await withThrowingTaskGroup(of: [EventPosition].self) { group in
             for command in commands { group.addTask { try await ledger.execute(command) } }
@@ -68,8 +68,8 @@ struct LedgerTests {
         let stream = test.ledger.changes
         let setup = s.setup()
         try await test.ledger.execute(setup)
-        await expectRejection(test.ledger, s.command(.changeBaseCurrency(.eur), by: s.ids.next()), code: "unknownActor", rule: "G7")
-        try await test.ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(100))))
+        await expectRejection(test.ledger, s.command(.changeBaseCurrency(baseCurrency: .eur), by: s.ids.next()), code: "unknownActor", rule: "G7")
+        try await test.ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(100))))
         let last = await test.ledger.lastSequenceNumber
         var received: [CommittedEvent] = []
         for await event in stream {
@@ -91,7 +91,7 @@ struct LedgerTests {
         s.advance(to: "2026-01-24")
         try await test.ledger.execute(s.command(.setPayday(day: 31)))  // inside the period: pending (B1)
         s.advance(to: "2026-03-01")
-        let positions = try await test.ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(100))))
+        let positions = try await test.ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(100))))
         #expect(positions.map(\.tag) == [.periodClosed, .periodClosed, .periodClosed, .transactionRecorded])
         let closed = try await test.ledger.events(from: positions[0].sequenceNumber, through: positions[2].sequenceNumber)
         let periods = closed.compactMap { committed -> PeriodClosed? in
@@ -118,20 +118,20 @@ struct LedgerTests {
         let test = try await TestLedger.make()
         try await test.ledger.execute(s.setup())
         let id = s.ids.next() as TransactionID
-        let record = s.command(.recordTransaction(id, s.expense(4200)))
-        let edit = s.command(.editTransaction(id, s.expense(4500)))
+        let record = s.command(.recordTransaction(transactionID: id, entry: s.expense(4200)))
+        let edit = s.command(.editTransaction(transactionID: id, entry: s.expense(4500)))
         try await test.ledger.execute([record, edit])
-        let undoEdit = s.command(.undo(edit.commandID))
+        let undoEdit = s.command(.undo(targetCommandID: edit.commandID))
         #expect(try await test.ledger.execute(undoEdit).map(\.tag) == [.commandUndone, .transactionEdited])
         #expect(await test.ledger.state.transactions[id]?.details.amount == Scenario.chf(4200))
         try await test.ledger.close()
 
         let reopened = try await test.reopen()
-        await expectRejection(reopened, s.command(.undo(edit.commandID)), code: "alreadyUndone", rule: "T5")
-        #expect(try await reopened.execute(s.command(.redo(edit.commandID))).map(\.tag) == [.commandRedone, .transactionEdited])
+        await expectRejection(reopened, s.command(.undo(targetCommandID: edit.commandID)), code: "alreadyUndone", rule: "T5")
+        #expect(try await reopened.execute(s.command(.redo(targetCommandID: edit.commandID))).map(\.tag) == [.commandRedone, .transactionEdited])
         #expect(await reopened.state.transactions[id]?.details.amount == Scenario.chf(4500))
-        await expectRejection(reopened, s.command(.redo(edit.commandID)), code: "notUndone", rule: "T5")
-        try await reopened.execute([s.command(.undo(edit.commandID)), s.command(.undo(record.commandID))])
+        await expectRejection(reopened, s.command(.redo(targetCommandID: edit.commandID)), code: "notUndone", rule: "T5")
+        try await reopened.execute([s.command(.undo(targetCommandID: edit.commandID)), s.command(.undo(targetCommandID: record.commandID))])
         #expect(await reopened.state.transactions[id]?.isDeleted == true)
         try await reopened.close()
     }
@@ -142,18 +142,18 @@ struct LedgerTests {
         let test = try await TestLedger.make()
         try await test.ledger.execute(s.setup())
         let id = s.ids.next() as TransactionID
-        let record = s.command(.recordTransaction(id, s.expense(4200)))
+        let record = s.command(.recordTransaction(transactionID: id, entry: s.expense(4200)))
         try await test.ledger.execute(record)
-        let positions = try await test.ledger.execute(s.command(.editTransaction(id, s.expense(4300))))
-        let undo = s.command(.undo(record.commandID))
+        let positions = try await test.ledger.execute(s.command(.editTransaction(transactionID: id, entry: s.expense(4300))))
+        let undo = s.command(.undo(targetCommandID: record.commandID))
         await expectRejection(test.ledger, undo, code: "undoBlocked", rule: "T5")
         do {
             try await test.ledger.execute(undo)
         } catch {
             #expect(error.message.contains("event \(positions[0].sequenceNumber) (TransactionEdited"), "\(error.message)")
         }
-        await expectRejection(test.ledger, s.command(.undo(s.ids.next())), code: "unknownCommand", rule: "T5")
-        let setupCommand = s.command(.undo(try #require(await test.ledger.events(from: 1, through: 1).first).event.commandID))
+        await expectRejection(test.ledger, s.command(.undo(targetCommandID: s.ids.next())), code: "unknownCommand", rule: "T5")
+        let setupCommand = s.command(.undo(targetCommandID: try #require(await test.ledger.events(from: 1, through: 1).first).event.commandID))
         await expectRejection(test.ledger, setupCommand, code: "notUndoable", rule: "T5")
     }
 }

@@ -35,16 +35,16 @@ struct MonthlyFlowsTests {
         try await test.ledger.execute([
             s.command(.openWallet(walletID: savings, name: "Savings", kind: .savings, openingBalance: Scenario.chf(500_000),
                                   openedOn: Scenario.date("2026-01-01"), owner: nil)),
-            s.command(.setWalletDesignation(s.joint, designation: .both, fromMonth: nil)),
-            s.command(.setWalletDesignation(savings, designation: .inflow, fromMonth: nil)),
-            s.command(.recordTransaction(s.ids.next(), Self.expense(s, 20_000, s.joint, "2026-01-10"))),
+            s.command(.setWalletDesignation(walletID: s.joint, designation: .both, fromMonth: nil)),
+            s.command(.setWalletDesignation(walletID: savings, designation: .inflow, fromMonth: nil)),
+            s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.expense(s, 20_000, s.joint, "2026-01-10"))),
             // Dated the 1st: counts in February (the base is the balance February starts with).
-            s.command(.recordTransaction(s.ids.next(), Self.income(s, 50_000, s.joint, "2026-02-01"))),
-            s.command(.recordTransaction(s.ids.next(), Self.expense(s, 10_000, s.joint, "2026-02-15"))),
+            s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.income(s, 50_000, s.joint, "2026-02-01"))),
+            s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.expense(s, 10_000, s.joint, "2026-02-15"))),
             // From its first point on, points take priority over the ledger balance.
-            s.command(.recordBalance(savings, date: Scenario.date("2026-01-15"), balance: Scenario.chf(520_000))),
-            s.command(.recordTransaction(s.ids.next(), Self.income(s, 99_900, savings, "2026-02-20"))),
-            s.command(.recordBalance(savings, date: Scenario.date("2026-03-10"), balance: Scenario.chf(550_000))),
+            s.command(.recordBalance(walletID: savings, date: Scenario.date("2026-01-15"), balance: Scenario.chf(520_000))),
+            s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.income(s, 99_900, savings, "2026-02-20"))),
+            s.command(.recordBalance(walletID: savings, date: Scenario.date("2026-03-10"), balance: Scenario.chf(550_000))),
         ])
         let flows = try await test.ledger.flows(from: Self.month("2026-01"), through: Self.month("2026-03"))
         #expect(flows.map(\.month.isoString) == ["2026-01", "2026-02", "2026-03"])
@@ -77,13 +77,13 @@ struct MonthlyFlowsTests {
                                   openedOn: Scenario.date("2026-02-10"), owner: nil)),
             s.command(.openWallet(walletID: broker, name: "Broker", kind: .investment, openingBalance: Scenario.chf(0),
                                   openedOn: Scenario.date("2026-03-15"), owner: nil)),
-            s.command(.setWalletDesignation(cash, designation: .both, fromMonth: nil)),
-            s.command(.setWalletDesignation(broker, designation: .both, fromMonth: nil)),
-            s.command(.recordTransaction(s.ids.next(), Self.income(s, 2_000, cash, "2026-02-10"))),
-            s.command(.recordTransaction(s.ids.next(), Self.expense(s, 5_000, cash, "2026-02-12"))),
+            s.command(.setWalletDesignation(walletID: cash, designation: .both, fromMonth: nil)),
+            s.command(.setWalletDesignation(walletID: broker, designation: .both, fromMonth: nil)),
+            s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.income(s, 2_000, cash, "2026-02-10"))),
+            s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.expense(s, 5_000, cash, "2026-02-12"))),
             // Values known from before the wallet was opened in tally.
-            s.command(.recordBalance(broker, date: Scenario.date("2026-02-20"), balance: Scenario.chf(900_000))),
-            s.command(.recordBalance(broker, date: Scenario.date("2026-02-27"), balance: Scenario.chf(950_000))),
+            s.command(.recordBalance(walletID: broker, date: Scenario.date("2026-02-20"), balance: Scenario.chf(900_000))),
+            s.command(.recordBalance(walletID: broker, date: Scenario.date("2026-02-27"), balance: Scenario.chf(950_000))),
         ])
         let january = try await test.ledger.flows(in: Self.month("2026-01"))
         #expect(Self.row(january, cash) == nil, "Cash opens in February")
@@ -110,12 +110,12 @@ struct MonthlyFlowsTests {
         try await test.ledger.execute([
             s.command(.openWallet(walletID: visa, name: "Visa", kind: .card, openingBalance: Scenario.chf(0),
                                   openedOn: Scenario.date("2026-01-01"), owner: nil)),
-            s.command(.setWalletDesignation(visa, designation: .both, fromMonth: nil)),
-            s.command(.recordTransaction(s.ids.next(), Self.expense(s, 8_000, visa, "2026-02-05"))),
-            s.command(.recordTransfer(transferID: s.ids.next(), from: s.joint, to: visa, amountSent: Scenario.chf(8_000),
+            s.command(.setWalletDesignation(walletID: visa, designation: .both, fromMonth: nil)),
+            s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.expense(s, 8_000, visa, "2026-02-05"))),
+            s.command(.recordTransfer(transferID: s.ids.next(), fromWalletID: s.joint, toWalletID: visa, amountSent: Scenario.chf(8_000),
                                       amountReceived: Scenario.chf(8_000), date: Scenario.date("2026-03-02"), note: nil)),
             // A point on a card is what is owed, like its balance (W1).
-            s.command(.recordBalance(visa, date: Scenario.date("2026-04-30"), balance: Scenario.chf(2_500))),
+            s.command(.recordBalance(walletID: visa, date: Scenario.date("2026-04-30"), balance: Scenario.chf(2_500))),
         ])
         let flows = try await test.ledger.flows(from: Self.month("2026-02"), through: Self.month("2026-04"))
         #expect(Self.row(flows[0], visa)?.change == Scenario.chf(-8_000) && flows[0].outflow == Scenario.chf(8_000))
@@ -142,16 +142,16 @@ struct MonthlyFlowsTests {
             s.command(.openWallet(walletID: second, name: "Euro 2", kind: .cash, openingBalance: Scenario.eur(100), openedOn: opened, owner: nil)),
             s.command(.openWallet(walletID: dollars, name: "Dollars", kind: .cash, openingBalance: Money(minorUnits: 0, currency: .usd), openedOn: opened, owner: nil)),
             // 1 EUR = 0.5 CHF: one euro cent is half a Rappen.
-            s.command(.setExchangeRate(try ExchangeRate(base: .eur, quote: .chf, scaledRate: ExchangeRate.scale / 2), asOf: opened)),
-            s.command(.setWalletDesignation(first, designation: .inflow, fromMonth: nil)),
-            s.command(.setWalletDesignation(second, designation: .inflow, fromMonth: nil)),
-            s.command(.setWalletDesignation(dollars, designation: .both, fromMonth: nil)),
-            s.command(.recordBalance(first, date: Scenario.date("2026-03-01"), balance: Scenario.eur(100))),
-            s.command(.recordBalance(first, date: Scenario.date("2026-03-31"), balance: Scenario.eur(101))),
-            s.command(.recordBalance(second, date: Scenario.date("2026-03-01"), balance: Scenario.eur(100))),
-            s.command(.recordBalance(second, date: Scenario.date("2026-03-31"), balance: Scenario.eur(101))),
-            s.command(.recordBalance(dollars, date: Scenario.date("2026-03-02"), balance: Money(minorUnits: 0, currency: .usd))),
-            s.command(.recordBalance(dollars, date: Scenario.date("2026-03-30"), balance: Money(minorUnits: 5_000, currency: .usd))),
+            s.command(.setExchangeRate(exchangeRate: try ExchangeRate(base: .eur, quote: .chf, scaledRate: ExchangeRate.scale / 2), asOf: opened)),
+            s.command(.setWalletDesignation(walletID: first, designation: .inflow, fromMonth: nil)),
+            s.command(.setWalletDesignation(walletID: second, designation: .inflow, fromMonth: nil)),
+            s.command(.setWalletDesignation(walletID: dollars, designation: .both, fromMonth: nil)),
+            s.command(.recordBalance(walletID: first, date: Scenario.date("2026-03-01"), balance: Scenario.eur(100))),
+            s.command(.recordBalance(walletID: first, date: Scenario.date("2026-03-31"), balance: Scenario.eur(101))),
+            s.command(.recordBalance(walletID: second, date: Scenario.date("2026-03-01"), balance: Scenario.eur(100))),
+            s.command(.recordBalance(walletID: second, date: Scenario.date("2026-03-31"), balance: Scenario.eur(101))),
+            s.command(.recordBalance(walletID: dollars, date: Scenario.date("2026-03-02"), balance: Money(minorUnits: 0, currency: .usd))),
+            s.command(.recordBalance(walletID: dollars, date: Scenario.date("2026-03-30"), balance: Money(minorUnits: 5_000, currency: .usd))),
         ])
         let march = try await test.ledger.flows(in: Self.month("2026-03"))
         #expect(Self.row(march, first)?.change == Scenario.eur(1) && Self.row(march, first)?.convertedChange == Scenario.chf(0),
@@ -172,30 +172,30 @@ struct MonthlyFlowsTests {
         try await test.ledger.execute([
             s.command(.openWallet(walletID: cash, name: "Cash", kind: .cash, openingBalance: Scenario.chf(10_000),
                                   openedOn: Scenario.date("2026-01-01"), owner: nil)),
-            s.command(.recordTransaction(s.ids.next(), Self.expense(s, 1_000, s.joint, "2026-01-10"))),
-            s.command(.recordTransaction(s.ids.next(), Self.expense(s, 2_000, s.joint, "2026-02-10"))),
-            s.command(.recordTransaction(s.ids.next(), Self.expense(s, 3_000, s.joint, "2026-03-10"))),
-            s.command(.recordTransaction(s.ids.next(), Self.expense(s, 500, cash, "2026-03-11"))),
+            s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.expense(s, 1_000, s.joint, "2026-01-10"))),
+            s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.expense(s, 2_000, s.joint, "2026-02-10"))),
+            s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.expense(s, 3_000, s.joint, "2026-03-10"))),
+            s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.expense(s, 500, cash, "2026-03-11"))),
         ])
         func outflows() async throws -> [Int64] {
             try await test.ledger.flows(from: Self.month("2026-01"), through: Self.month("2026-03")).map(\.outflow.minorUnits)
         }
         #expect(try await outflows() == [0, 0, 0], "no wallet is designated: neither counts for nothing")
-        let outflow = s.command(.setWalletDesignation(s.joint, designation: .outflow, fromMonth: nil))
+        let outflow = s.command(.setWalletDesignation(walletID: s.joint, designation: .outflow, fromMonth: nil))
         try await test.ledger.execute(outflow)
         #expect(try await outflows() == [1_000, 2_000, 3_000])
-        let change = s.command(.setWalletDesignation(s.joint, designation: .neither, fromMonth: Self.month("2026-02")))
+        let change = s.command(.setWalletDesignation(walletID: s.joint, designation: .neither, fromMonth: Self.month("2026-02")))
         try await test.ledger.execute(change)
         #expect(try await outflows() == [1_000, 0, 0], "from February the Joint account counts for nothing")
-        await expectRejection(test.ledger, s.command(.undo(outflow.commandID)), code: "undoBlocked", rule: "T5")
-        try await test.ledger.execute(s.command(.undo(change.commandID)))
+        await expectRejection(test.ledger, s.command(.undo(targetCommandID: outflow.commandID)), code: "undoBlocked", rule: "T5")
+        try await test.ledger.execute(s.command(.undo(targetCommandID: change.commandID)))
         #expect(try await outflows() == [1_000, 2_000, 3_000], "undo removed the February entry")
         #expect(await test.ledger.readModels.wallets.designations(of: s.joint).map(\.fromMonth) == [nil])
-        try await test.ledger.execute(s.command(.setWalletDesignation(s.joint, designation: .neither, fromMonth: Self.month("2026-03"))))
-        try await test.ledger.execute(s.command(.setWalletDesignation(s.joint, designation: .inflow, fromMonth: nil)))
+        try await test.ledger.execute(s.command(.setWalletDesignation(walletID: s.joint, designation: .neither, fromMonth: Self.month("2026-03"))))
+        try await test.ledger.execute(s.command(.setWalletDesignation(walletID: s.joint, designation: .inflow, fromMonth: nil)))
         #expect(try await outflows() == [0, 0, 0], "an entry for every month changes the months before March only; March has its own")
-        try await test.ledger.execute(s.command(.setWalletDesignation(s.joint, designation: .both, fromMonth: nil)))
-        try await test.ledger.execute(s.command(.setWalletDesignation(cash, designation: .outflow, fromMonth: Self.month("2026-03"))))
+        try await test.ledger.execute(s.command(.setWalletDesignation(walletID: s.joint, designation: .both, fromMonth: nil)))
+        try await test.ledger.execute(s.command(.setWalletDesignation(walletID: cash, designation: .outflow, fromMonth: Self.month("2026-03"))))
         #expect(try await outflows() == [1_000, 2_000, 500], "March keeps its own entry (neither) for Joint; Cash counts from March")
         // The read models after a replay (and from a checkpoint) hold the same designations.
         let live = try await test.ledger.readModels.canonicalJSON().text
@@ -215,11 +215,11 @@ struct MonthlyFlowsTests {
         try await test.ledger.execute([
             s.command(.openWallet(walletID: empty, name: "Empty", kind: .cash, openingBalance: Scenario.chf(0),
                                   openedOn: Scenario.date("2026-01-01"), owner: nil)),
-            s.command(.closeWallet(empty, closedOn: Scenario.date("2026-01-31"))),
+            s.command(.closeWallet(walletID: empty, closedOn: Scenario.date("2026-01-31"))),
         ])
-        await expectRejection(test.ledger, s.command(.setWalletDesignation(s.ids.next(), designation: .both, fromMonth: nil)),
+        await expectRejection(test.ledger, s.command(.setWalletDesignation(walletID: s.ids.next(), designation: .both, fromMonth: nil)),
                               code: "unknownWallet", rule: "W1")
-        await expectRejection(test.ledger, s.command(.setWalletDesignation(empty, designation: .inflow, fromMonth: nil)),
+        await expectRejection(test.ledger, s.command(.setWalletDesignation(walletID: empty, designation: .inflow, fromMonth: nil)),
                               code: "walletInactive", rule: "W4")
         try await test.ledger.close()
     }

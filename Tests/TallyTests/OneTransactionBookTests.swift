@@ -36,18 +36,18 @@ struct OneTransactionBookTests {
         let split: TransactionID = s.ids.next()
         let settlement: SettlementID = s.ids.next()
         let transfer: TransferID = s.ids.next()
-        try await ledger.execute(s.command(.recordTransaction(personal, s.expense(900))))
+        try await ledger.execute(s.command(.recordTransaction(transactionID: personal, entry: s.expense(900))))
         try await ledger.execute(s.command(.recordTransfer(
-            transferID: transfer, from: s.joint, to: s.euroCard, amountSent: Scenario.chf(1_000),
+            transferID: transfer, fromWalletID: s.joint, toWalletID: s.euroCard, amountSent: Scenario.chf(1_000),
             amountReceived: Scenario.eur(1_050), date: Scenario.date("2026-01-08"), note: "to the card")))
         try await ledger.execute(s.command(.editTransfer(
-            transfer, from: s.joint, to: s.euroCard, amountSent: Scenario.chf(2_000),
+            transferID: transfer, fromWalletID: s.joint, toWalletID: s.euroCard, amountSent: Scenario.chf(2_000),
             amountReceived: Scenario.eur(2_100), date: Scenario.date("2026-01-08"), note: "more to the card")))
-        try await ledger.execute(s.command(.recordTransaction(shared, s.expense(4_000, shared: true, payer: s.alice))))
+        try await ledger.execute(s.command(.recordTransaction(transactionID: shared, entry: s.expense(4_000, shared: true, payer: s.alice))))
         var withPeople = s.expense(3_000, payer: s.alice)
         withPeople.splitWith = .equal([s.alice, s.bob])
-        try await ledger.execute(s.command(.recordTransaction(split, withPeople)))
-        try await ledger.execute(s.command(.editTransaction(personal, s.expense(950))))
+        try await ledger.execute(s.command(.recordTransaction(transactionID: split, entry: withPeople)))
+        try await ledger.execute(s.command(.editTransaction(transactionID: personal, entry: s.expense(950))))
         try await ledger.execute(s.command(.recordSettlement(
             settlementID: settlement, from: s.bob, to: s.alice, amount: Scenario.chf(2_000), date: Scenario.date("2026-01-09"),
             covers: [.transaction(shared)], isAdvance: false, groupID: nil)))
@@ -81,10 +81,10 @@ struct OneTransactionBookTests {
         let balances = try await reopened.readModels.wallets.balances()
         #expect(balances.first { $0.walletID == s.joint }?.balance == Scenario.chf(100_000 - 950 - 4_000 - 3_000 - 2_000), "W3: the edited transfer counts once")
         await expectRejection(reopened, s.command(.recordTransfer(
-            transferID: transfer, from: s.joint, to: s.euroCard, amountSent: Scenario.chf(1), amountReceived: Scenario.eur(1),
+            transferID: transfer, fromWalletID: s.joint, toWalletID: s.euroCard, amountSent: Scenario.chf(1), amountReceived: Scenario.eur(1),
             date: Scenario.date("2026-01-08"), note: nil)), code: "duplicateID", rule: "G5")
-        await expectRejection(reopened, s.command(.editTransaction(shared, s.expense(10, shared: true))), code: "editOfSettledTransaction", rule: "T2")
-        await expectRejection(reopened, s.command(.recordTransaction(personal, s.expense(10))), code: "duplicateID", rule: "G5")
+        await expectRejection(reopened, s.command(.editTransaction(transactionID: shared, entry: s.expense(10, shared: true))), code: "editOfSettledTransaction", rule: "T2")
+        await expectRejection(reopened, s.command(.recordTransaction(transactionID: personal, entry: s.expense(10))), code: "duplicateID", rule: "G5")
         let replayed = try LedgerReplay.replay(at: path)
         #expect(state == replayed.state, "the state (with its read models) equals a replay")
         try await reopened.close()
@@ -100,14 +100,14 @@ struct OneTransactionBookTests {
         for units: Int64 in [900, 1_100, 2_500] {
             let id: TransactionID = s.ids.next()
             moved.append(id)
-            try await ledger.execute(s.command(.recordTransaction(id, s.expense(units, category: pets))))
+            try await ledger.execute(s.command(.recordTransaction(transactionID: id, entry: s.expense(units, category: pets))))
         }
         let stays: TransactionID = s.ids.next()
-        try await ledger.execute(s.command(.recordTransaction(stays, s.expense(700))))
+        try await ledger.execute(s.command(.recordTransaction(transactionID: stays, entry: s.expense(700))))
         var underPets = TransactionQuery()
         underPets.categoryIDs = [pets]
         #expect(try await ledger.transactions(underPets).rows.count == 3, "the control: listed under Pets before the deletion")
-        try await ledger.execute(s.command(.deleteCategory(pets, reassignTo: s.groceries)))
+        try await ledger.execute(s.command(.deleteCategory(categoryID: pets, reassignTo: s.groceries)))
 
         #expect(try await ledger.transactions(underPets).rows.isEmpty)
         var underGroceries = TransactionQuery()
@@ -136,12 +136,12 @@ struct OneTransactionBookTests {
         let (ledger, pets) = try await Self.householdWithPets(in: directory, &s)
         let moved: TransactionID = s.ids.next()
         let stays: TransactionID = s.ids.next()
-        try await ledger.execute(s.command(.recordTransaction(moved, s.expense(900, category: pets))))
-        try await ledger.execute(s.command(.recordTransaction(stays, s.expense(500, category: pets))))
-        let edit = s.command(.editTransaction(moved, s.expense(900)))
+        try await ledger.execute(s.command(.recordTransaction(transactionID: moved, entry: s.expense(900, category: pets))))
+        try await ledger.execute(s.command(.recordTransaction(transactionID: stays, entry: s.expense(500, category: pets))))
+        let edit = s.command(.editTransaction(transactionID: moved, entry: s.expense(900)))
         try await ledger.execute(edit)
-        try await ledger.execute(s.command(.deleteCategory(pets, reassignTo: s.groceries)))
-        await expectRejection(ledger, s.command(.undo(edit.commandID)), code: "categoryInactive", rule: "C3")
+        try await ledger.execute(s.command(.deleteCategory(categoryID: pets, reassignTo: s.groceries)))
+        await expectRejection(ledger, s.command(.undo(targetCommandID: edit.commandID)), code: "categoryInactive", rule: "C3")
         #expect(await ledger.state.transactions[moved]?.details.categoryID == s.groceries)
         #expect(await ledger.state.transactions[stays]?.details.categoryID == s.groceries)
         try await ledger.close()

@@ -56,7 +56,7 @@ extension PersonalDataTests {
             before = after
         }
         // A command that needs no new key leaves the file alone.
-        try await ledger.execute(household.scenario.command(.recordTransaction(household.scenario.ids.next(), household.scenario.expense(300))))
+        try await ledger.execute(household.scenario.command(.recordTransaction(transactionID: household.scenario.ids.next(), entry: household.scenario.expense(300))))
         #expect(fileSystem.contents(of: Self.keyFile) == before)
         try await ledger.close()
     }

@@ -33,15 +33,15 @@ struct PersonalDataTests {
             ]
             var shared = scenario.expense(6_000, shared: true, payer: s.bob)
             shared.note = PersonalDataTests.bobNote
-            commands.append(scenario.command(.recordTransaction(bobExpense, shared), by: s.bob))
+            commands.append(scenario.command(.recordTransaction(transactionID: bobExpense, entry: shared), by: s.bob))
             var personal = scenario.expense(2_500)
             personal.note = PersonalDataTests.aliceNote
-            commands.append(scenario.command(.recordTransaction(aliceExpense, personal)))
+            commands.append(scenario.command(.recordTransaction(transactionID: aliceExpense, entry: personal)))
         }
 
         mutating func removeAndForgetBob() -> [Command] {
             [scenario.command(.removeMember(personID: scenario.bob, acknowledgeUnsettled: true)),
-             scenario.command(.forgetPerson(scenario.bob))]
+             scenario.command(.forgetPerson(personID: scenario.bob))]
         }
     }
 
@@ -157,17 +157,17 @@ struct PersonalDataTests {
         var household = Household()
         let s = household.scenario
         for command in household.commands { try await test.ledger.execute(command) }
-        await expectRejection(test.ledger, household.scenario.command(.forgetPerson(s.bob)), code: "forgetActiveMember", rule: "P3")
-        await expectRejection(test.ledger, household.scenario.command(.forgetPerson(s.alice)), code: "adminCannotLeave", rule: "H5")
-        await expectRejection(test.ledger, household.scenario.command(.forgetPerson(household.scenario.ids.next())), code: "unknownPerson", rule: "H3")
+        await expectRejection(test.ledger, household.scenario.command(.forgetPerson(personID: s.bob)), code: "forgetActiveMember", rule: "P3")
+        await expectRejection(test.ledger, household.scenario.command(.forgetPerson(personID: s.alice)), code: "adminCannotLeave", rule: "H5")
+        await expectRejection(test.ledger, household.scenario.command(.forgetPerson(personID: household.scenario.ids.next())), code: "unknownPerson", rule: "H3")
         let carla: PersonID = household.scenario.ids.next()
         try await test.ledger.execute(household.scenario.command(.addMember(personID: carla, name: "Carla")))
-        await expectRejection(test.ledger, household.scenario.command(.forgetPerson(carla), by: carla), code: "adminOnly", rule: "H5")
+        await expectRejection(test.ledger, household.scenario.command(.forgetPerson(personID: carla), by: carla), code: "adminOnly", rule: "H5")
         let forget = household.removeAndForgetBob()
         try await test.ledger.execute(forget)
-        await expectRejection(test.ledger, household.scenario.command(.forgetPerson(s.bob)), code: "personForgotten", rule: "P3")
+        await expectRejection(test.ledger, household.scenario.command(.forgetPerson(personID: s.bob)), code: "personForgotten", rule: "P3")
         await expectRejection(test.ledger, household.scenario.command(.addPerson(personID: s.bob, name: "Bob again")), code: "personForgotten", rule: "P3")
-        await expectRejection(test.ledger, household.scenario.command(.undo(forget[1].commandID)), code: "notUndoable", rule: "T5")
+        await expectRejection(test.ledger, household.scenario.command(.undo(targetCommandID: forget[1].commandID)), code: "notUndoable", rule: "T5")
         try await test.ledger.close()
     }
 
@@ -207,7 +207,7 @@ struct PersonalDataTests {
         for command in household.commands { try await ledger.execute(command) }
         let forget = household.removeAndForgetBob()
         try await ledger.execute(forget[0])
-        try await ledger.execute(household.scenario.command(.recordTransaction(household.scenario.ids.next(), household.scenario.expense(100))))
+        try await ledger.execute(household.scenario.command(.recordTransaction(transactionID: household.scenario.ids.next(), entry: household.scenario.expense(100))))
         await ledger.checkpointWritten()  // in the background, off the actor
         // The append succeeds, the key file write fails (aimed at the key file, so a background
         // write in between cannot take the fault).
@@ -218,7 +218,7 @@ struct PersonalDataTests {
         // The retry before the next command fails too; the command still commits, but its
         // interval checkpoint is not written while the state holds Bob's texts.
         fileSystem.failNextWrite(toPathContaining: LedgerDirectory.personalKeysName, with: .ioError)
-        try await ledger.execute(household.scenario.command(.recordTransaction(household.scenario.ids.next(), household.scenario.expense(200))))
+        try await ledger.execute(household.scenario.command(.recordTransaction(transactionID: household.scenario.ids.next(), entry: household.scenario.expense(200))))
         #expect(await ledger.unfinishedForgetting == [bob])
         await ledger.checkpointWritten()
         #expect(await ledger.checkpointJob() == nil, "no checkpoint is written while the live state still holds Bob's texts")
@@ -275,7 +275,7 @@ struct PersonalDataTests {
         #expect(await reopened.state.people[household.scenario.bob]?.name.isRedacted == true)
         // Read-only: a new text of Bob's would get a new key and the restored file would lose it.
         var s = household.scenario
-        await #expect { try await reopened.execute(s.command(.recordTransaction(s.ids.next(), s.expense(100)))) } throws: { error in
+        await #expect { try await reopened.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(100)))) } throws: { error in
             (error as? LedgerError)?.code == "personalKeys"
         }
         try await reopened.close()
@@ -291,10 +291,10 @@ struct PersonalDataTests {
         for command in household.commands { try await test.ledger.execute(command) }
         var entry = household.scenario.expense(7_000)
         entry.note = Self.aliceNote
-        try await test.ledger.execute(household.scenario.command(.editTransaction(household.aliceExpense, entry), by: household.scenario.bob))
+        try await test.ledger.execute(household.scenario.command(.editTransaction(transactionID: household.aliceExpense, entry: entry), by: household.scenario.bob))
         #expect(await Self.note(test.ledger, household.aliceExpense)?.owner == household.scenario.alice)
         entry.note = "Bob's correction"
-        try await test.ledger.execute(household.scenario.command(.editTransaction(household.aliceExpense, entry), by: household.scenario.bob))
+        try await test.ledger.execute(household.scenario.command(.editTransaction(transactionID: household.aliceExpense, entry: entry), by: household.scenario.bob))
         #expect(await Self.note(test.ledger, household.aliceExpense) == PersonalText("Bob's correction", owner: household.scenario.bob))
         try await test.ledger.close()
     }
@@ -342,7 +342,7 @@ struct PersonalDataTests {
         try await ledger.execute([
             Command(commandID: CommandID(UUIDValue(high: 0xF1, low: 1)), actor: alice, recordedAt: now,
                     action: .removeMember(personID: bob, acknowledgeUnsettled: true)),
-            Command(commandID: CommandID(UUIDValue(high: 0xF1, low: 2)), actor: alice, recordedAt: now, action: .forgetPerson(bob)),
+            Command(commandID: CommandID(UUIDValue(high: 0xF1, low: 2)), actor: alice, recordedAt: now, action: .forgetPerson(personID: bob)),
         ])
         #expect(await ledger.state.people[bob]?.name == .redacted(owner: bob))
         let after = await ledger.state.transactions.allEntries.values.compactMap(\.details.note).filter { $0.owner == bob }

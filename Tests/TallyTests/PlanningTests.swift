@@ -42,16 +42,16 @@ struct PlanningTests {
         try await test.ledger.execute([
             s.command(.openWallet(walletID: euros, name: "EUR savings", kind: .savings, openingBalance: Scenario.eur(1),
                                   openedOn: Scenario.date("2026-01-01"), owner: nil)),
-            s.command(.setExchangeRate(Self.rate("0.5"), asOf: Scenario.date("2026-01-01"))),
+            s.command(.setExchangeRate(exchangeRate: Self.rate("0.5"), asOf: Scenario.date("2026-01-01"))),
             // CHF 1000.00 + EUR 0.01 at 0.5 = CHF 1000.005: rounded once, half to even, CHF 1000.00.
-            s.command(.createGoal(goal, GoalDefinition(name: "House", target: Scenario.chf(1_000_000), walletIDs: [s.joint, euros]))),
+            s.command(.createGoal(goalID: goal, goal: GoalDefinition(name: "House", target: Scenario.chf(1_000_000), walletIDs: [s.joint, euros]))),
         ])
         var progress = try await test.ledger.goal(goal, on: Scenario.date("2026-01-31"))
         #expect(progress.saved == Scenario.chf(100_000))
         #expect(progress.basisPoints == 1_000)
         #expect(progress.milestones.isEmpty)
         // One income takes it from 10% to 80%: 25, 50 and 75 are reached by that one event, in order.
-        let jump = s.command(.recordTransaction(s.ids.next(), Self.income(s, 700_000, s.joint, "2026-02-01")))
+        let jump = s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.income(s, 700_000, s.joint, "2026-02-01")))
         let positions = try await test.ledger.execute(jump)
         progress = try await test.ledger.goal(goal, on: Scenario.date("2026-02-28"))
         #expect(progress.milestones.map(\.percent) == [25, 50, 75])
@@ -67,15 +67,15 @@ struct PlanningTests {
         defer { test.directory.remove() }
         let goal: GoalID = s.ids.next()
         try await test.ledger.execute([
-            s.command(.createGoal(goal, GoalDefinition(name: "Buffer", target: Scenario.chf(150_000), walletIDs: [s.joint]))),
-            s.command(.recordTransaction(s.ids.next(), Self.income(s, 60_000, s.joint, "2026-01-10"))),  // 1600 of 1500
+            s.command(.createGoal(goalID: goal, goal: GoalDefinition(name: "Buffer", target: Scenario.chf(150_000), walletIDs: [s.joint]))),
+            s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.income(s, 60_000, s.joint, "2026-01-10"))),  // 1600 of 1500
         ])
         let reached = try await test.ledger.goal(goal, on: Scenario.date("2026-01-31"))
         #expect(reached.isReached && reached.milestones.map(\.percent) == [25, 50, 75, 100])
         #expect(reached.estimatedFinish == nil && reached.remaining == Scenario.chf(0))
         try await test.ledger.execute([
-            s.command(.recordTransaction(s.ids.next(), Self.expense(s, 100_000, "2026-01-20"))),  // 600 of 1500: 40%
-            s.command(.recordTransaction(s.ids.next(), Self.income(s, 100_000, s.joint, "2026-01-25"))),  // back to 1600
+            s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.expense(s, 100_000, "2026-01-20"))),  // 600 of 1500: 40%
+            s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.income(s, 100_000, s.joint, "2026-01-25"))),  // back to 1600
         ])
         let again = try await test.ledger.goal(goal, on: Scenario.date("2026-01-31"))
         #expect(again.milestones.map(\.percent) == [25, 50, 75, 100], "no milestone is reached twice")
@@ -99,9 +99,9 @@ struct PlanningTests {
         defer { test.directory.remove() }
         let goal: GoalID = s.ids.next()
         try await test.ledger.execute([
-            s.command(.createGoal(goal, GoalDefinition(name: "Bike", target: Scenario.chf(100_000), targetDate: Scenario.date("2026-12-31")))),
-            s.command(.setGoalAmount(goal, date: Scenario.date("2026-01-01"), amount: Scenario.chf(0))),
-            s.command(.setGoalAmount(goal, date: Scenario.date("2026-03-01"), amount: Scenario.chf(45_000))),
+            s.command(.createGoal(goalID: goal, goal: GoalDefinition(name: "Bike", target: Scenario.chf(100_000), targetDate: Scenario.date("2026-12-31")))),
+            s.command(.setGoalAmount(goalID: goal, date: Scenario.date("2026-01-01"), amount: Scenario.chf(0))),
+            s.command(.setGoalAmount(goalID: goal, date: Scenario.date("2026-03-01"), amount: Scenario.chf(45_000))),
         ])
         // 2026-03-01 is 59 days after 2026-01-01; on 2026-04-01 the window starts 2026-01-01 (amount 0).
         let progress = try await test.ledger.goal(goal, on: Scenario.date("2026-04-01"))
@@ -114,7 +114,7 @@ struct PlanningTests {
         #expect(try await test.ledger.goal(goal, on: Scenario.date("2026-02-01")).saved == Scenario.chf(0))
         let flat = try await test.ledger.goal(goal, on: Scenario.date("2026-08-01"))
         #expect(flat.changeOver90Days == Scenario.chf(0) && flat.estimatedFinish == nil)
-        await expectRejection(test.ledger, s.command(.setGoalAmount(goal, date: Scenario.date("2026-03-02"), amount: Scenario.eur(1))),
+        await expectRejection(test.ledger, s.command(.setGoalAmount(goalID: goal, date: Scenario.date("2026-03-02"), amount: Scenario.eur(1))),
                               code: "goalInvalid", rule: "R2")
         try await test.ledger.close()
     }
@@ -124,18 +124,18 @@ struct PlanningTests {
         var (test, s) = try await Self.household("r2-rejections")
         defer { test.directory.remove() }
         let goal: GoalID = s.ids.next()
-        await expectRejection(test.ledger, s.command(.createGoal(goal, GoalDefinition(name: "Zero", target: Scenario.chf(0)))),
+        await expectRejection(test.ledger, s.command(.createGoal(goalID: goal, goal: GoalDefinition(name: "Zero", target: Scenario.chf(0)))),
                               code: "goalInvalid", rule: "R2")
-        await expectRejection(test.ledger, s.command(.createGoal(goal, GoalDefinition(name: "Twice", target: Scenario.chf(1), walletIDs: [s.joint, s.joint]))),
+        await expectRejection(test.ledger, s.command(.createGoal(goalID: goal, goal: GoalDefinition(name: "Twice", target: Scenario.chf(1), walletIDs: [s.joint, s.joint]))),
                               code: "goalInvalid", rule: "R2")
-        await expectRejection(test.ledger, s.command(.createGoal(goal, GoalDefinition(name: "Nowhere", target: Scenario.chf(1), walletIDs: [s.ids.next()]))),
+        await expectRejection(test.ledger, s.command(.createGoal(goalID: goal, goal: GoalDefinition(name: "Nowhere", target: Scenario.chf(1), walletIDs: [s.ids.next()]))),
                               code: "unknownWallet", rule: "W1")
-        try await test.ledger.execute(s.command(.createGoal(goal, GoalDefinition(name: "Linked", target: Scenario.chf(1), walletIDs: [s.joint]))))
-        await expectRejection(test.ledger, s.command(.setGoalAmount(goal, date: Scenario.date("2026-01-02"), amount: Scenario.chf(1))),
+        try await test.ledger.execute(s.command(.createGoal(goalID: goal, goal: GoalDefinition(name: "Linked", target: Scenario.chf(1), walletIDs: [s.joint]))))
+        await expectRejection(test.ledger, s.command(.setGoalAmount(goalID: goal, date: Scenario.date("2026-01-02"), amount: Scenario.chf(1))),
                               code: "goalInvalid", rule: "R2")
-        await expectRejection(test.ledger, s.command(.deleteGoal(s.ids.next())), code: "unknownGoal", rule: "R2")
-        try await test.ledger.execute(s.command(.deleteGoal(goal)))
-        await expectRejection(test.ledger, s.command(.updateGoal(goal, GoalDefinition(name: "Back", target: Scenario.chf(2)))),
+        await expectRejection(test.ledger, s.command(.deleteGoal(goalID: s.ids.next())), code: "unknownGoal", rule: "R2")
+        try await test.ledger.execute(s.command(.deleteGoal(goalID: goal)))
+        await expectRejection(test.ledger, s.command(.updateGoal(goalID: goal, goal: GoalDefinition(name: "Back", target: Scenario.chf(2)))),
                               code: "unknownGoal", rule: "R2")
         try await test.ledger.close()
     }
@@ -145,25 +145,25 @@ struct PlanningTests {
         var (test, s) = try await Self.household("r2-undo")
         defer { test.directory.remove() }
         let goal: GoalID = s.ids.next()
-        let first = s.command(.setGoalAmount(goal, date: Scenario.date("2026-01-10"), amount: Scenario.chf(30_000)))
-        let second = s.command(.setGoalAmount(goal, date: Scenario.date("2026-01-10"), amount: Scenario.chf(60_000)))
+        let first = s.command(.setGoalAmount(goalID: goal, date: Scenario.date("2026-01-10"), amount: Scenario.chf(30_000)))
+        let second = s.command(.setGoalAmount(goalID: goal, date: Scenario.date("2026-01-10"), amount: Scenario.chf(60_000)))
         try await test.ledger.execute([
-            s.command(.createGoal(goal, GoalDefinition(name: "Trip", target: Scenario.chf(100_000)))), first, second,
+            s.command(.createGoal(goalID: goal, goal: GoalDefinition(name: "Trip", target: Scenario.chf(100_000)))), first, second,
         ])
-        try await test.ledger.execute(s.command(.undo(second.commandID)))
+        try await test.ledger.execute(s.command(.undo(targetCommandID: second.commandID)))
         var progress = try await test.ledger.goal(goal, on: Scenario.date("2026-01-31"))
         #expect(progress.saved == Scenario.chf(30_000))
         #expect(progress.milestones.map(\.percent) == [25, 50], "milestones reached stay reached")
-        let edit = s.command(.updateGoal(goal, GoalDefinition(name: "Long trip", target: Scenario.chf(200_000))))
+        let edit = s.command(.updateGoal(goalID: goal, goal: GoalDefinition(name: "Long trip", target: Scenario.chf(200_000))))
         try await test.ledger.execute(edit)
         #expect(try await test.ledger.goal(goal, on: Scenario.date("2026-01-31")).basisPoints == 1_500)
-        try await test.ledger.execute(s.command(.undo(edit.commandID)))
+        try await test.ledger.execute(s.command(.undo(targetCommandID: edit.commandID)))
         progress = try await test.ledger.goal(goal, on: Scenario.date("2026-01-31"))
         #expect(progress.goal.name == "Trip" && progress.basisPoints == 3_000)
-        let delete = s.command(.deleteGoal(goal))
+        let delete = s.command(.deleteGoal(goalID: goal))
         try await test.ledger.execute(delete)
         #expect(try await test.ledger.goals(on: Scenario.date("2026-01-31")).isEmpty)
-        try await test.ledger.execute(s.command(.undo(delete.commandID)))
+        try await test.ledger.execute(s.command(.undo(targetCommandID: delete.commandID)))
         let restored = try await test.ledger.goals(on: Scenario.date("2026-01-31"))
         #expect(restored.map(\.goalID) == [goal] && restored.first?.milestones.map(\.percent) == [25, 50])
         try await test.ledger.close()
@@ -176,16 +176,16 @@ struct PlanningTests {
         let goal: GoalID = s.ids.next()
         let day = Scenario.date("2026-01-10")
         try await test.ledger.execute([
-            s.command(.createGoal(goal, GoalDefinition(name: "Car", target: Scenario.chf(100_000)))),
-            s.command(.setGoalAmount(goal, date: day, amount: Scenario.chf(10_000))),
+            s.command(.createGoal(goalID: goal, goal: GoalDefinition(name: "Car", target: Scenario.chf(100_000)))),
+            s.command(.setGoalAmount(goalID: goal, date: day, amount: Scenario.chf(10_000))),
         ])
-        await expectRejection(test.ledger, s.command(.updateGoal(goal, GoalDefinition(name: "Car", target: Scenario.eur(100_000)))),
+        await expectRejection(test.ledger, s.command(.updateGoal(goalID: goal, goal: GoalDefinition(name: "Car", target: Scenario.eur(100_000)))),
                               code: "goalInvalid", rule: "R2")
-        let removal = s.command(.setGoalAmount(goal, date: day, amount: nil))
+        let removal = s.command(.setGoalAmount(goalID: goal, date: day, amount: nil))
         try await test.ledger.execute([
-            removal, s.command(.updateGoal(goal, GoalDefinition(name: "Car", target: Scenario.chf(100_000), walletIDs: [s.joint]))),
+            removal, s.command(.updateGoal(goalID: goal, goal: GoalDefinition(name: "Car", target: Scenario.chf(100_000), walletIDs: [s.joint]))),
         ])
-        await expectRejection(test.ledger, s.command(.undo(removal.commandID)), code: "undoBlocked", rule: "T5")
+        await expectRejection(test.ledger, s.command(.undo(targetCommandID: removal.commandID)), code: "undoBlocked", rule: "T5")
         try await test.ledger.close()
     }
 
@@ -199,10 +199,10 @@ struct PlanningTests {
         try await test.ledger.execute(s.command(.createHousehold(householdID: s.household, name: "New", baseCurrency: .chf, adminName: "Alice")))
         let scenario: ScenarioID = s.ids.next()
         try await test.ledger.execute([
-            s.command(.saveScenario(ScenarioSaved(
+            s.command(.saveScenario(scenario: ScenarioSaved(
                 scenarioID: scenario, name: "Raise", monthlyIncomeDelta: Scenario.chf(50_000), monthlyExpenseDelta: Scenario.chf(20_000),
                 lumpSums: [ScenarioLumpSum(date: Scenario.date("2026-04-15"), amount: Scenario.chf(-100_000))]))),
-            s.command(.activateScenario(scenario)),
+            s.command(.activateScenario(scenarioID: scenario)),
         ])
         let series = try await test.ledger.scenarioSeries(on: Scenario.date("2026-01-20"))
         #expect(series.scenario?.scenarioID == scenario)
@@ -222,33 +222,33 @@ struct PlanningTests {
         let first: ScenarioID = s.ids.next()
         let second: ScenarioID = s.ids.next()
         func save(_ id: ScenarioID, _ name: String, _ delta: Int64) -> Command {
-            s.command(.saveScenario(ScenarioSaved(scenarioID: id, name: name, monthlyIncomeDelta: Scenario.chf(delta),
+            s.command(.saveScenario(scenario: ScenarioSaved(scenarioID: id, name: name, monthlyIncomeDelta: Scenario.chf(delta),
                                                   monthlyExpenseDelta: Scenario.chf(0), lumpSums: [])))
         }
-        try await test.ledger.execute([save(first, "A", 10_000), save(second, "B", 20_000), s.command(.activateScenario(first))])
+        try await test.ledger.execute([save(first, "A", 10_000), save(second, "B", 20_000), s.command(.activateScenario(scenarioID: first))])
         #expect(await test.ledger.scenarios.active == first)
-        try await test.ledger.execute(s.command(.activateScenario(second)))
+        try await test.ledger.execute(s.command(.activateScenario(scenarioID: second)))
         #expect(await test.ledger.scenarios.active == second)
         let baseline = try await test.ledger.scenarioSeries(on: Scenario.date("2026-01-31")).points.map(\.baseline)
-        let delete = s.command(.deleteScenario(second))
+        let delete = s.command(.deleteScenario(scenarioID: second))
         try await test.ledger.execute(delete)
         #expect(await test.ledger.scenarios.active == nil)
         let alone = try await test.ledger.scenarioSeries(on: Scenario.date("2026-01-31"))
         #expect(alone.scenario == nil && alone.points.allSatisfy { $0.delta.minorUnits == 0 })
         #expect(alone.points.map(\.baseline) == baseline, "the baseline does not depend on scenarios")
-        try await test.ledger.execute(s.command(.undo(delete.commandID)))
+        try await test.ledger.execute(s.command(.undo(targetCommandID: delete.commandID)))
         #expect(await test.ledger.scenarios.active == second)
         // Undoing an activation activates the one before: refused once that one is deleted.
         let third: ScenarioID = s.ids.next()
-        let activation = s.command(.activateScenario(third))
-        try await test.ledger.execute([save(third, "C", 30_000), activation, s.command(.deleteScenario(second))])
-        await expectRejection(test.ledger, s.command(.undo(activation.commandID)), code: "undoBlocked", rule: "T5")
+        let activation = s.command(.activateScenario(scenarioID: third))
+        try await test.ledger.execute([save(third, "C", 30_000), activation, s.command(.deleteScenario(scenarioID: second))])
+        await expectRejection(test.ledger, s.command(.undo(targetCommandID: activation.commandID)), code: "undoBlocked", rule: "T5")
         #expect(await test.ledger.scenarios.active == third)
         #expect(await test.ledger.scenarios.saved.map(\.name) == ["A", "C"])
-        await expectRejection(test.ledger, s.command(.saveScenario(ScenarioSaved(
+        await expectRejection(test.ledger, s.command(.saveScenario(scenario: ScenarioSaved(
             scenarioID: s.ids.next(), name: "Euro", monthlyIncomeDelta: Scenario.eur(100), monthlyExpenseDelta: Scenario.chf(0), lumpSums: []))),
             code: "scenarioInvalid", rule: "R3")
-        await expectRejection(test.ledger, s.command(.activateScenario(s.ids.next())), code: "unknownScenario", rule: "R3")
+        await expectRejection(test.ledger, s.command(.activateScenario(scenarioID: s.ids.next())), code: "unknownScenario", rule: "R3")
         try await test.ledger.close()
     }
 
@@ -262,21 +262,21 @@ struct PlanningTests {
         try await test.ledger.execute([
             s.command(.setPayday(day: 1)),
             s.command(.allocateBudget(categoryID: s.groceries, amount: Scenario.chf(10_000), fromPeriod: nil)),
-            s.command(.recordTransaction(s.ids.next(), Self.expense(s, 7_000, "2026-01-05"))),
+            s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.expense(s, 7_000, "2026-01-05"))),
         ])
         let day = Scenario.date("2026-01-10")
         #expect(try await test.ledger.alerts(on: day).filter(Self.isBudget).isEmpty, "70% crosses nothing")
-        try await test.ledger.execute(s.command(.recordTransaction(s.ids.next(), Self.expense(s, 1_500, "2026-01-06"))))
+        try await test.ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.expense(s, 1_500, "2026-01-06"))))
         let at85 = try await test.ledger.alerts(on: day).filter(Self.isBudget)
         #expect(at85.map(\.id) == ["budget/\(s.groceries)/2026-01-01/80"])
-        try await test.ledger.execute(s.command(.recordTransaction(s.ids.next(), Self.expense(s, 2_000, "2026-01-07"))))
+        try await test.ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.expense(s, 2_000, "2026-01-07"))))
         let at105 = try await test.ledger.alerts(on: day).filter(Self.isBudget)
         #expect(at105.map(\.id) == at85.map(\.id) + ["budget/\(s.groceries)/2026-01-01/100"], "the 80% alert keeps its id")
-        try await test.ledger.execute(s.command(.setAlertSettings(AlertSettingsSet(budgetThresholds: [50], upcomingDays: 0, staleBalanceDays: 0, largeTransaction: nil))))
+        try await test.ledger.execute(s.command(.setAlertSettings(settings: AlertSettingsSet(budgetThresholds: [50], upcomingDays: 0, staleBalanceDays: 0, largeTransaction: nil))))
         #expect(try await test.ledger.alerts(on: day).map(\.id) == ["budget/\(s.groceries)/2026-01-01/50"])
-        await expectRejection(test.ledger, s.command(.setAlertSettings(AlertSettingsSet(budgetThresholds: [100, 80], upcomingDays: 7, staleBalanceDays: 30, largeTransaction: nil))),
+        await expectRejection(test.ledger, s.command(.setAlertSettings(settings: AlertSettingsSet(budgetThresholds: [100, 80], upcomingDays: 7, staleBalanceDays: 30, largeTransaction: nil))),
                               code: "alertSettingsInvalid", rule: "R6")
-        await expectRejection(test.ledger, s.command(.setAlertSettings(AlertSettingsSet(budgetThresholds: [80], upcomingDays: 400, staleBalanceDays: 30, largeTransaction: nil))),
+        await expectRejection(test.ledger, s.command(.setAlertSettings(settings: AlertSettingsSet(budgetThresholds: [80], upcomingDays: 400, staleBalanceDays: 30, largeTransaction: nil))),
                               code: "alertSettingsInvalid", rule: "R6")
         try await test.ledger.close()
     }
@@ -295,13 +295,13 @@ struct PlanningTests {
         var rent = Self.expense(s, 150_000, "2026-01-28")
         rent.note = "Rent"
         try await test.ledger.execute([
-            s.command(.setAlertSettings(AlertSettingsSet(budgetThresholds: [80, 100], upcomingDays: 5, staleBalanceDays: 30, largeTransaction: Scenario.chf(50_000)))),
-            s.command(.createTemplate(template, frequency: .monthly, rent)),
+            s.command(.setAlertSettings(settings: AlertSettingsSet(budgetThresholds: [80, 100], upcomingDays: 5, staleBalanceDays: 30, largeTransaction: Scenario.chf(50_000)))),
+            s.command(.createTemplate(templateID: template, frequency: .monthly, entry: rent)),
             s.command(.openWallet(walletID: broker, name: "Broker", kind: .investment, openingBalance: Scenario.chf(0),
                                   openedOn: Scenario.date("2026-01-01"), owner: nil)),
-            s.command(.recordBalance(broker, date: Scenario.date("2026-01-02"), balance: Scenario.chf(500_000))),
-            s.command(.recordTransaction(large, Self.expense(s, 60_000, "2026-01-20"))),
-            s.command(.recordTransaction(s.ids.next(), Self.expense(s, 49_999, "2026-01-21"))),
+            s.command(.recordBalance(walletID: broker, date: Scenario.date("2026-01-02"), balance: Scenario.chf(500_000))),
+            s.command(.recordTransaction(transactionID: large, entry: Self.expense(s, 60_000, "2026-01-20"))),
+            s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.expense(s, 49_999, "2026-01-21"))),
         ])
         let alerts = try await test.ledger.alerts(on: Scenario.date("2026-02-24"))
         let ids = Set(alerts.map(\.id))
@@ -332,7 +332,7 @@ struct PlanningTests {
         let stream = await test.ledger.observePlanning { view throws(LedgerError) in try view.alerts(on: day).map(\.id) }
         var iterator = stream.makeAsyncIterator()
         #expect(try await iterator.next() == [])
-        try await test.ledger.execute(s.command(.recordTransaction(s.ids.next(), Self.expense(s, 9_000, "2026-01-05"))))
+        try await test.ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.expense(s, 9_000, "2026-01-05"))))
         #expect(try await iterator.next() == ["budget/\(s.groceries)/2026-01-01/80"])
         try await test.ledger.close()
     }
@@ -348,17 +348,17 @@ struct AnalyticsTests {
         defer { test.directory.remove() }
         let deleted: TransactionID = s.ids.next()
         try await test.ledger.execute([
-            s.command(.setExchangeRate(PlanningTests.rate("1.5"), asOf: Scenario.date("2026-01-01"))),
-            s.command(.recordTransaction(s.ids.next(), PlanningTests.income(s, 300_000, s.joint, "2026-01-25"))),
-            s.command(.recordTransaction(s.ids.next(), PlanningTests.expense(s, 100_000, "2026-01-10"))),
-            s.command(.recordTransaction(s.ids.next(), PlanningTests.income(s, 400_000, s.joint, "2026-02-25"))),
-            s.command(.recordTransaction(s.ids.next(), PlanningTests.expense(s, 50_000, "2026-02-03"))),
+            s.command(.setExchangeRate(exchangeRate: PlanningTests.rate("1.5"), asOf: Scenario.date("2026-01-01"))),
+            s.command(.recordTransaction(transactionID: s.ids.next(), entry: PlanningTests.income(s, 300_000, s.joint, "2026-01-25"))),
+            s.command(.recordTransaction(transactionID: s.ids.next(), entry: PlanningTests.expense(s, 100_000, "2026-01-10"))),
+            s.command(.recordTransaction(transactionID: s.ids.next(), entry: PlanningTests.income(s, 400_000, s.joint, "2026-02-25"))),
+            s.command(.recordTransaction(transactionID: s.ids.next(), entry: PlanningTests.expense(s, 50_000, "2026-02-03"))),
             // EUR 10.01 at 1.5 = CHF 15.015: rounded once, half to even, CHF 15.02.
-            s.command(.recordTransaction(s.ids.next(), TransactionEntry(
+            s.command(.recordTransaction(transactionID: s.ids.next(), entry: TransactionEntry(
                 kind: .expense, amount: Scenario.eur(1_001), walletID: s.euroCard, categoryID: s.groceries,
                 date: Scenario.date("2026-02-04"), payer: s.alice))),
-            s.command(.recordTransaction(deleted, PlanningTests.expense(s, 99_900, "2026-02-05"))),
-            s.command(.deleteTransaction(deleted)),
+            s.command(.recordTransaction(transactionID: deleted, entry: PlanningTests.expense(s, 99_900, "2026-02-05"))),
+            s.command(.deleteTransaction(transactionID: deleted)),
         ])
         let report = try await test.ledger.analytics(AnalyticsQuery(span: .month, from: Scenario.date("2026-01-01"), through: Scenario.date("2026-02-28")))
         #expect(report.currency == .chf && report.missingRates.isEmpty)
@@ -381,9 +381,9 @@ struct AnalyticsTests {
         var (test, s) = try await PlanningTests.household("r4-weeks", durability: .synchronous)
         defer { test.directory.remove() }
         try await test.ledger.execute([
-            s.command(.recordTransaction(s.ids.next(), PlanningTests.expense(s, 1_000, "2026-01-04"))),  // Sunday
-            s.command(.recordTransaction(s.ids.next(), PlanningTests.expense(s, 2_000, "2026-01-05"))),  // Monday
-            s.command(.recordTransaction(s.ids.next(), PlanningTests.expense(s, 4_000, "2026-01-12"))),
+            s.command(.recordTransaction(transactionID: s.ids.next(), entry: PlanningTests.expense(s, 1_000, "2026-01-04"))),  // Sunday
+            s.command(.recordTransaction(transactionID: s.ids.next(), entry: PlanningTests.expense(s, 2_000, "2026-01-05"))),  // Monday
+            s.command(.recordTransaction(transactionID: s.ids.next(), entry: PlanningTests.expense(s, 4_000, "2026-01-12"))),
         ])
         let weeks = try await test.ledger.analytics(AnalyticsQuery(span: .week, from: Scenario.date("2026-01-01"), through: Scenario.date("2026-01-14")))
         #expect(weeks.periods.map { "\($0.period.start.isoString)/\($0.period.end.isoString)" }

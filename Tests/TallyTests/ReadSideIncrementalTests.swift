@@ -35,7 +35,7 @@ struct ReadSideIncrementalTests {
                 people.append(person)
                 commands.append(generator.scenario.command(.addPerson(personID: person, name: "Contact \(index)")))
             case 7 where !people.isEmpty:
-                commands.append(generator.scenario.command(.updatePerson(people[index % people.count], name: "Renamed \(index)", email: nil, phone: nil)))
+                commands.append(generator.scenario.command(.updatePerson(personID: people[index % people.count], name: "Renamed \(index)", email: nil, phone: nil)))
             case 11:
                 let category: CategoryID = generator.scenario.ids.next()
                 categories.append(category)
@@ -43,11 +43,11 @@ struct ReadSideIncrementalTests {
                     categoryID: category, name: "Category \(index)", group: .expense, budgetType: .wants, shareable: false,
                     icon: nil, color: nil)))
             case 13 where !categories.isEmpty:
-                commands.append(generator.scenario.command(.renameCategory(categories[index % categories.count], name: "Now \(index)")))
+                commands.append(generator.scenario.command(.renameCategory(categoryID: categories[index % categories.count], name: "Now \(index)")))
             case 17 where categories.count > 1:
-                commands.append(generator.scenario.command(.deleteCategory(categories.removeFirst(), reassignTo: nil)))
+                commands.append(generator.scenario.command(.deleteCategory(categoryID: categories.removeFirst(), reassignTo: nil)))
             case 19 where people.count > 2:
-                commands.append(generator.scenario.command(.forgetPerson(people.removeFirst())))
+                commands.append(generator.scenario.command(.forgetPerson(personID: people.removeFirst())))
             default:
                 commands.append(generator.next())
             }
@@ -122,7 +122,7 @@ struct ReadSideIncrementalTests {
         }
         try await Task.sleep(for: .milliseconds(20))
         let before = computed.value
-        for index in 0..<5 { try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(Int64(100 + index))))) }
+        for index in 0..<5 { try await ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(Int64(100 + index))))) }
         await ledger.observationsRefreshed()  // the store write of the last commit and the recomputations it asked for have run
         #expect(computed.value == before, "transactions modify no table the observation read")
         let category: CategoryID = s.ids.next()

@@ -25,16 +25,16 @@ struct ReadSideTests {
             recorded.append(id)
             var entry = s.expense(Int64(100 + index * 7))
             entry.date = Scenario.date(index % 2 == 0 ? "2026-01-05" : "2026-01-06")
-            batches.append([s.command(.recordTransaction(id, entry))])
+            batches.append([s.command(.recordTransaction(transactionID: id, entry: entry))])
         }
         var edited = s.expense(4_321)
         edited.date = Scenario.date("2026-01-07")
-        batches.append([s.command(.editTransaction(recorded[1], edited))])
-        batches.append([s.command(.deleteTransaction(recorded[2]))])
-        batches.append([s.command(.recordTransaction(s.ids.next(), s.expense(3_333, shared: true, payer: s.bob)))])
+        batches.append([s.command(.editTransaction(transactionID: recorded[1], entry: edited))])
+        batches.append([s.command(.deleteTransaction(transactionID: recorded[2]))])
+        batches.append([s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(3_333, shared: true, payer: s.bob)))])
         let transfer: TransferID = s.ids.next()
         batches.append([s.command(.recordTransfer(
-            transferID: transfer, from: s.joint, to: s.euroCard, amountSent: Scenario.chf(1_000),
+            transferID: transfer, fromWalletID: s.joint, toWalletID: s.euroCard, amountSent: Scenario.chf(1_000),
             amountReceived: Scenario.eur(1_050), date: Scenario.date("2026-01-08"), note: nil))])
         return batches
     }
@@ -290,13 +290,13 @@ struct ReadSideTests {
         try await ledger.execute(s.setup())
         let contact: PersonID = s.ids.next()
         try await ledger.execute(s.command(.addPerson(personID: contact, name: marker)))
-        for _ in 0..<5 { try await ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(500)))) }
+        for _ in 0..<5 { try await ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(500)))) }
         #expect(try await ledger.flushedStore()?.personNames()[contact] == marker)
         try await ledger.close()
         let before = EncryptedSQLite.readableImage(ofDatabaseAt: database, key: LedgerStore.integrityKey)
         #expect(Data(before).range(of: Data(marker.utf8)) != nil, "the control: the page key reads the name before forgetting")
         let reopened = try await Ledger.open(at: path, options: Self.options())
-        try await reopened.execute(s.command(.forgetPerson(contact)))
+        try await reopened.execute(s.command(.forgetPerson(personID: contact)))
         let names = try #require(try await reopened.flushedStore()?.personNames())
         #expect(names[contact] != nil && names[contact] != marker)
         try await reopened.close()
@@ -326,7 +326,7 @@ struct ReadSideTests {
         entry.walletID = savings
         entry.kind = .income
         entry.categoryID = s.salary
-        try await ledger.execute(s.command(.recordTransaction(s.ids.next(), entry)))
+        try await ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: entry)))
         try await Self.expectStoreMatches(ledger)
         // The store's WAL holds the latest commits now (no checkpoint yet): search while open.
         for marker in [walletName, personName, "123456789", "1234567.89"] {

@@ -45,8 +45,8 @@ struct RuleCoverageTests {
                                                openedOn: Scenario.date("2026-01-01"), owner: nil)),
             code: "duplicateID", rule: "G5")
         let transaction: TransactionID = s.ids.next()
-        try await test.ledger.execute(s.command(.recordTransaction(transaction, s.expense(500))))
-        await expectRejection(test.ledger, s.command(.recordTransaction(transaction, s.expense(700))), code: "duplicateID", rule: "G5")
+        try await test.ledger.execute(s.command(.recordTransaction(transactionID: transaction, entry: s.expense(500))))
+        await expectRejection(test.ledger, s.command(.recordTransaction(transactionID: transaction, entry: s.expense(700))), code: "duplicateID", rule: "G5")
         let group: GroupID = s.ids.next()
         try await test.ledger.execute(s.command(.createGroup(groupID: group, name: "Trip", members: [s.alice, s.bob])))
         await expectRejection(test.ledger, s.command(.createGroup(groupID: group, name: "Trip 2", members: [s.alice, s.bob])),
@@ -56,12 +56,12 @@ struct RuleCoverageTests {
     @Test("G5: a command id executed before is duplicateCommandID, alone or later in the same batch")
     func reusedCommandIDIsDuplicateCommandID() async throws {
         var (test, s) = try await Self.household()
-        let rename = s.command(.renameWallet(s.joint, name: "Joint account"))
+        let rename = s.command(.renameWallet(walletID: s.joint, name: "Joint account"))
         try await test.ledger.execute(rename)
         await expectRejection(test.ledger, rename, code: "duplicateCommandID", rule: "G5")
-        let first = s.command(.renameWallet(s.joint, name: "Shared"))
+        let first = s.command(.renameWallet(walletID: s.joint, name: "Shared"))
         let repeated = Command(commandID: first.commandID, actor: s.alice, recordedAt: first.recordedAt,
-                               action: .renameWallet(s.joint, name: "Shared again"))
+                               action: .renameWallet(walletID: s.joint, name: "Shared again"))
         await expectRejection(test.ledger, [first, repeated], code: "duplicateCommandID", rule: "G5")
         #expect(await test.ledger.state.wallets[s.joint]?.name == "Joint account")
     }
@@ -69,7 +69,7 @@ struct RuleCoverageTests {
     @Test("G6: an empty or blank name is nameRequired")
     func blankNameIsNameRequired() async throws {
         var (test, s) = try await Self.household()
-        await expectRejection(test.ledger, s.command(.renameWallet(s.joint, name: "")), code: "nameRequired", rule: "G6")
+        await expectRejection(test.ledger, s.command(.renameWallet(walletID: s.joint, name: "")), code: "nameRequired", rule: "G6")
         await expectRejection(test.ledger, s.command(.addPerson(personID: s.ids.next(), name: "  ")), code: "nameRequired", rule: "G6")
         await expectRejection(test.ledger, s.command(.createGroup(groupID: s.ids.next(), name: "\t", members: [s.alice, s.bob])),
                               code: "nameRequired", rule: "G6")
@@ -79,11 +79,11 @@ struct RuleCoverageTests {
     func nameLongerThanLimitIsInvalidValue() async throws {
         var (test, s) = try await Self.household()
         let limit = LedgerLimits.nameBytesMax
-        await expectRejection(test.ledger, s.command(.renameWallet(s.joint, name: Self.name(bytes: limit + 1))),
+        await expectRejection(test.ledger, s.command(.renameWallet(walletID: s.joint, name: Self.name(bytes: limit + 1))),
                               code: "invalidValue", rule: "G6")
         await expectRejection(test.ledger, s.command(.addPerson(personID: s.ids.next(), name: Self.name(bytes: limit - 1) + "é")),
                               code: "invalidValue", rule: "G6")
-        try await test.ledger.execute(s.command(.renameWallet(s.joint, name: Self.name(bytes: limit))))
+        try await test.ledger.execute(s.command(.renameWallet(walletID: s.joint, name: Self.name(bytes: limit))))
         try await test.ledger.execute(s.command(.addPerson(personID: s.ids.next(), name: Self.name(bytes: limit - 2) + "é")))
     }
 
@@ -97,12 +97,12 @@ struct RuleCoverageTests {
         }
         await expectRejection(test.ledger, open(&s, limit + 1), code: "invalidValue", rule: "G6")
         await expectRejection(test.ledger, open(&s, -limit - 1), code: "invalidValue", rule: "G6")
-        await expectRejection(test.ledger, s.command(.recordTransaction(s.ids.next(), s.expense(limit + 1))),
+        await expectRejection(test.ledger, s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(limit + 1))),
                               code: "invalidValue", rule: "G6")
-        await expectRejection(test.ledger, s.command(.recordBalance(s.joint, date: Scenario.date("2026-01-06"), balance: Scenario.chf(limit + 1))),
+        await expectRejection(test.ledger, s.command(.recordBalance(walletID: s.joint, date: Scenario.date("2026-01-06"), balance: Scenario.chf(limit + 1))),
                               code: "invalidValue", rule: "G6")
         try await test.ledger.execute(open(&s, limit))
-        try await test.ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(limit))))
+        try await test.ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(limit))))
     }
 
     @Test("G6: a recordedAt outside years 1...9999 is invalidValue")
@@ -118,13 +118,13 @@ struct RuleCoverageTests {
     @Test("H3: archiving an active member is notAMember; archiving twice is personArchived; a removed payer is notAMember")
     func archiveAndMembershipRules() async throws {
         var (test, s) = try await Self.household()
-        await expectRejection(test.ledger, s.command(.archivePerson(s.bob)), code: "notAMember", rule: "H3")
+        await expectRejection(test.ledger, s.command(.archivePerson(personID: s.bob)), code: "notAMember", rule: "H3")
         let carol: PersonID = s.ids.next()
         try await test.ledger.execute(s.command(.addPerson(personID: carol, name: "Carol")))
-        try await test.ledger.execute(s.command(.archivePerson(carol)))
-        await expectRejection(test.ledger, s.command(.archivePerson(carol)), code: "personArchived", rule: "H3")
+        try await test.ledger.execute(s.command(.archivePerson(personID: carol)))
+        await expectRejection(test.ledger, s.command(.archivePerson(personID: carol)), code: "personArchived", rule: "H3")
         try await test.ledger.execute(s.command(.removeMember(personID: s.bob, acknowledgeUnsettled: false)))
-        await expectRejection(test.ledger, s.command(.recordTransaction(s.ids.next(), s.expense(500, payer: s.bob))),
+        await expectRejection(test.ledger, s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(500, payer: s.bob))),
                               code: "notAMember", rule: "H3")
         await expectRejection(test.ledger, s.command(.transferAdmin(to: s.bob)), code: "notAMember", rule: "H3")
     }
@@ -134,21 +134,21 @@ struct RuleCoverageTests {
     @Test("W1: a wallet id that does not exist is unknownWallet")
     func missingWalletIsUnknownWallet() async throws {
         var (test, s) = try await Self.household()
-        await expectRejection(test.ledger, s.command(.renameWallet(s.ids.next(), name: "Ghost")), code: "unknownWallet", rule: "W1")
+        await expectRejection(test.ledger, s.command(.renameWallet(walletID: s.ids.next(), name: "Ghost")), code: "unknownWallet", rule: "W1")
         var entry = s.expense(500)
         entry.walletID = s.ids.next()
-        await expectRejection(test.ledger, s.command(.recordTransaction(s.ids.next(), entry)), code: "unknownWallet", rule: "W1")
+        await expectRejection(test.ledger, s.command(.recordTransaction(transactionID: s.ids.next(), entry: entry)), code: "unknownWallet", rule: "W1")
     }
 
     @Test("W4: a deactivated or closed wallet takes no entries (walletInactive); deactivating twice or reactivating an active one is walletStateUnchanged")
     func inactiveWalletRules() async throws {
         var (test, s) = try await Self.household()
-        await expectRejection(test.ledger, s.command(.reactivateWallet(s.joint)), code: "walletStateUnchanged", rule: "W4")
-        try await test.ledger.execute(s.command(.deactivateWallet(s.joint)))
-        await expectRejection(test.ledger, s.command(.deactivateWallet(s.joint)), code: "walletStateUnchanged", rule: "W4")
-        await expectRejection(test.ledger, s.command(.recordTransaction(s.ids.next(), s.expense(500))), code: "walletInactive", rule: "W4")
-        try await test.ledger.execute(s.command(.closeWallet(s.euroCard, closedOn: Scenario.date("2026-01-06"))))
-        await expectRejection(test.ledger, s.command(.closeWallet(s.euroCard, closedOn: Scenario.date("2026-01-07"))),
+        await expectRejection(test.ledger, s.command(.reactivateWallet(walletID: s.joint)), code: "walletStateUnchanged", rule: "W4")
+        try await test.ledger.execute(s.command(.deactivateWallet(walletID: s.joint)))
+        await expectRejection(test.ledger, s.command(.deactivateWallet(walletID: s.joint)), code: "walletStateUnchanged", rule: "W4")
+        await expectRejection(test.ledger, s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(500))), code: "walletInactive", rule: "W4")
+        try await test.ledger.execute(s.command(.closeWallet(walletID: s.euroCard, closedOn: Scenario.date("2026-01-06"))))
+        await expectRejection(test.ledger, s.command(.closeWallet(walletID: s.euroCard, closedOn: Scenario.date("2026-01-07"))),
                               code: "walletInactive", rule: "W4")
     }
 
@@ -157,8 +157,8 @@ struct RuleCoverageTests {
         var (test, s) = try await Self.household()
         var entry = s.expense(500)
         entry.amount = Scenario.eur(500)
-        await expectRejection(test.ledger, s.command(.recordTransaction(s.ids.next(), entry)), code: "currencyMismatch", rule: "W6")
-        await expectRejection(test.ledger, s.command(.recordBalance(s.euroCard, date: Scenario.date("2026-01-06"), balance: Scenario.chf(0))),
+        await expectRejection(test.ledger, s.command(.recordTransaction(transactionID: s.ids.next(), entry: entry)), code: "currencyMismatch", rule: "W6")
+        await expectRejection(test.ledger, s.command(.recordBalance(walletID: s.euroCard, date: Scenario.date("2026-01-06"), balance: Scenario.chf(0))),
                               code: "currencyMismatch", rule: "W6")
         await expectRejection(test.ledger, s.command(.allocateBudget(categoryID: s.groceries, amount: Scenario.eur(100), fromPeriod: nil)),
                               code: "currencyMismatch", rule: "W6")
@@ -171,17 +171,17 @@ struct RuleCoverageTests {
         try await test.ledger.execute(s.command(.openWallet(walletID: cash, name: "Cash", kind: .cash, openingBalance: Scenario.chf(0),
                                                             openedOn: Scenario.date("2026-01-01"), owner: nil)))
         let transfer = { (s: inout Scenario, to: WalletID, sent: Int64, received: Int64) in
-            s.command(.recordTransfer(transferID: s.ids.next(), from: s.joint, to: to, amountSent: Scenario.chf(sent),
+            s.command(.recordTransfer(transferID: s.ids.next(), fromWalletID: s.joint, toWalletID: to, amountSent: Scenario.chf(sent),
                                       amountReceived: Scenario.chf(received), date: Scenario.date("2026-01-05"), note: nil))
         }
         await expectRejection(test.ledger, transfer(&s, s.joint, 1000, 1000), code: "transferToSameWallet", rule: "W6")
         await expectRejection(test.ledger, transfer(&s, cash, 1000, 900), code: "transferAmountsDiffer", rule: "W6")
-        await expectRejection(test.ledger, s.command(.deleteTransfer(s.ids.next())), code: "unknownTransfer", rule: "W6")
+        await expectRejection(test.ledger, s.command(.deleteTransfer(transferID: s.ids.next())), code: "unknownTransfer", rule: "W6")
         let id: TransferID = s.ids.next()
-        try await test.ledger.execute(s.command(.recordTransfer(transferID: id, from: s.joint, to: cash, amountSent: Scenario.chf(1000),
+        try await test.ledger.execute(s.command(.recordTransfer(transferID: id, fromWalletID: s.joint, toWalletID: cash, amountSent: Scenario.chf(1000),
                                                                 amountReceived: Scenario.chf(1000), date: Scenario.date("2026-01-05"), note: nil)))
-        try await test.ledger.execute(s.command(.deleteTransfer(id)))
-        await expectRejection(test.ledger, s.command(.deleteTransfer(id)), code: "unknownTransfer", rule: "W6")
+        try await test.ledger.execute(s.command(.deleteTransfer(transferID: id)))
+        await expectRejection(test.ledger, s.command(.deleteTransfer(transferID: id)), code: "unknownTransfer", rule: "W6")
     }
 
     // MARK: Categories (C1, C3)
@@ -189,26 +189,26 @@ struct RuleCoverageTests {
     @Test("C1: an unknown category is unknownCategory; a shared transaction in a non-shareable category is categoryNotShareable")
     func categoryExistenceAndSharing() async throws {
         var (test, s) = try await Self.household()
-        await expectRejection(test.ledger, s.command(.recordTransaction(s.ids.next(), s.expense(500, category: s.ids.next()))),
+        await expectRejection(test.ledger, s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(500, category: s.ids.next()))),
                               code: "unknownCategory", rule: "C1")
-        await expectRejection(test.ledger, s.command(.renameCategory(s.ids.next(), name: "Ghost")), code: "unknownCategory", rule: "C1")
+        await expectRejection(test.ledger, s.command(.renameCategory(categoryID: s.ids.next(), name: "Ghost")), code: "unknownCategory", rule: "C1")
         let personal: CategoryID = s.ids.next()
         try await test.ledger.execute(s.command(.createCategory(categoryID: personal, name: "Hobby", group: .expense, budgetType: .wants,
                                                                 shareable: false, icon: nil, color: nil)))
-        await expectRejection(test.ledger, s.command(.recordTransaction(s.ids.next(), s.expense(500, shared: true, category: personal))),
+        await expectRejection(test.ledger, s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(500, shared: true, category: personal))),
                               code: "categoryNotShareable", rule: "C1")
-        try await test.ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(500, category: personal))))
+        try await test.ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(500, category: personal))))
     }
 
     @Test("C3: a deactivated category takes no new entries (categoryInactive); deactivating twice or reactivating an active one is categoryStateUnchanged")
     func inactiveCategoryRules() async throws {
         var (test, s) = try await Self.household()
-        await expectRejection(test.ledger, s.command(.reactivateCategory(s.groceries)), code: "categoryStateUnchanged", rule: "C3")
-        try await test.ledger.execute(s.command(.deactivateCategory(s.groceries)))
-        await expectRejection(test.ledger, s.command(.deactivateCategory(s.groceries)), code: "categoryStateUnchanged", rule: "C3")
-        await expectRejection(test.ledger, s.command(.recordTransaction(s.ids.next(), s.expense(500))), code: "categoryInactive", rule: "C3")
-        try await test.ledger.execute(s.command(.reactivateCategory(s.groceries)))
-        try await test.ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(500))))
+        await expectRejection(test.ledger, s.command(.reactivateCategory(categoryID: s.groceries)), code: "categoryStateUnchanged", rule: "C3")
+        try await test.ledger.execute(s.command(.deactivateCategory(categoryID: s.groceries)))
+        await expectRejection(test.ledger, s.command(.deactivateCategory(categoryID: s.groceries)), code: "categoryStateUnchanged", rule: "C3")
+        await expectRejection(test.ledger, s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(500))), code: "categoryInactive", rule: "C3")
+        try await test.ledger.execute(s.command(.reactivateCategory(categoryID: s.groceries)))
+        try await test.ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(500))))
     }
 
     // MARK: Transactions and templates (T1, T4)
@@ -216,21 +216,21 @@ struct RuleCoverageTests {
     @Test("T1: editing, deleting or restoring a transaction id that does not exist is unknownTransaction")
     func missingTransactionIsUnknownTransaction() async throws {
         var (test, s) = try await Self.household()
-        await expectRejection(test.ledger, s.command(.deleteTransaction(s.ids.next())), code: "unknownTransaction", rule: "T1")
-        await expectRejection(test.ledger, s.command(.editTransaction(s.ids.next(), s.expense(500))), code: "unknownTransaction", rule: "T1")
-        await expectRejection(test.ledger, s.command(.restoreTransaction(s.ids.next())), code: "unknownTransaction", rule: "T1")
+        await expectRejection(test.ledger, s.command(.deleteTransaction(transactionID: s.ids.next())), code: "unknownTransaction", rule: "T1")
+        await expectRejection(test.ledger, s.command(.editTransaction(transactionID: s.ids.next(), entry: s.expense(500))), code: "unknownTransaction", rule: "T1")
+        await expectRejection(test.ledger, s.command(.restoreTransaction(transactionID: s.ids.next())), code: "unknownTransaction", rule: "T1")
     }
 
     @Test("T4: an unknown template is unknownTemplate; pausing a paused or resuming a running one, or activating a paused one, is templateStateUnchanged")
     func templateStateRules() async throws {
         var (test, s) = try await Self.household()
-        await expectRejection(test.ledger, s.command(.pauseTemplate(s.ids.next())), code: "unknownTemplate", rule: "T4")
+        await expectRejection(test.ledger, s.command(.pauseTemplate(templateID: s.ids.next())), code: "unknownTemplate", rule: "T4")
         let template: TemplateID = s.ids.next()
-        try await test.ledger.execute(s.command(.createTemplate(template, frequency: .monthly, s.expense(5000))))
-        await expectRejection(test.ledger, s.command(.resumeTemplate(template)), code: "templateStateUnchanged", rule: "T4")
-        try await test.ledger.execute(s.command(.pauseTemplate(template)))
-        await expectRejection(test.ledger, s.command(.pauseTemplate(template)), code: "templateStateUnchanged", rule: "T4")
-        await expectRejection(test.ledger, s.command(.activateTemplate(template, transactionID: s.ids.next(), date: Scenario.date("2026-02-05"))),
+        try await test.ledger.execute(s.command(.createTemplate(templateID: template, frequency: .monthly, entry: s.expense(5000))))
+        await expectRejection(test.ledger, s.command(.resumeTemplate(templateID: template)), code: "templateStateUnchanged", rule: "T4")
+        try await test.ledger.execute(s.command(.pauseTemplate(templateID: template)))
+        await expectRejection(test.ledger, s.command(.pauseTemplate(templateID: template)), code: "templateStateUnchanged", rule: "T4")
+        await expectRejection(test.ledger, s.command(.activateTemplate(templateID: template, transactionID: s.ids.next(), date: Scenario.date("2026-02-05"))),
                               code: "templateStateUnchanged", rule: "T4")
     }
 
@@ -238,9 +238,9 @@ struct RuleCoverageTests {
     func templateOccurrenceRules() async throws {
         var (test, s) = try await Self.household()
         let template: TemplateID = s.ids.next()
-        try await test.ledger.execute(s.command(.createTemplate(template, frequency: .weekly, s.expense(5000))))  // anchored 2026-01-05
+        try await test.ledger.execute(s.command(.createTemplate(templateID: template, frequency: .weekly, entry: s.expense(5000))))  // anchored 2026-01-05
         let activate = { (s: inout Scenario, date: LocalDate) in
-            s.command(.activateTemplate(template, transactionID: s.ids.next(), date: date))
+            s.command(.activateTemplate(templateID: template, transactionID: s.ids.next(), date: date))
         }
         await expectRejection(test.ledger, activate(&s, Scenario.date("2026-01-06")), code: "notAnOccurrence", rule: "T4")
         await expectRejection(test.ledger, activate(&s, Scenario.date("2026-01-04")), code: "notAnOccurrence", rule: "T4")
@@ -273,7 +273,7 @@ struct RuleCoverageTests {
     func sharingNeedsTwoMembers() async throws {
         var (test, s) = try await Self.household()
         try await test.ledger.execute(s.command(.removeMember(personID: s.bob, acknowledgeUnsettled: false)))
-        await expectRejection(test.ledger, s.command(.recordTransaction(s.ids.next(), s.expense(500, shared: true))),
+        await expectRejection(test.ledger, s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(500, shared: true))),
                               code: "sharingNeedsTwoMembers", rule: "S2")
     }
 
@@ -354,8 +354,8 @@ struct RuleCoverageTests {
         await expectRejection(test.ledger, settings(&s, -1, 3), code: "invalidIncomeSettings", rule: "B7")
         try await test.ledger.execute(settings(&s, 500_000, 31))
         let expense: TransactionID = s.ids.next()
-        try await test.ledger.execute(s.command(.recordTransaction(expense, s.expense(500))))
-        await expectRejection(test.ledger, s.command(.confirmBonus(expense)), code: "notAnIncome", rule: "B7")
+        try await test.ledger.execute(s.command(.recordTransaction(transactionID: expense, entry: s.expense(500))))
+        await expectRejection(test.ledger, s.command(.confirmBonus(transactionID: expense)), code: "notAnIncome", rule: "B7")
     }
 
     // MARK: Batches

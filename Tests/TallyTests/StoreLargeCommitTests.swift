@@ -23,7 +23,7 @@ struct StoreLargeCommitTests {
         try await ledger.execute(s.setup())
         for _ in 0..<9 {
             var batch: [Command] = []
-            for _ in 0..<1_000 { batch.append(s.command(.recordTransaction(s.ids.next(), s.expense(100)))) }
+            for _ in 0..<1_000 { batch.append(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(100)))) }
             try await ledger.execute(batch)
         }
         try await ledger.close()

@@ -23,7 +23,7 @@ struct StoreWriterBackpressureTests {
         let batch = 1_000  // the most one batch holds
         let batches = 6 + StoreWriteQueue.pendingEventsMax / batch
         var commands: [[Command]] = []
-        for _ in 0..<batches { commands.append((0..<batch).map { _ in s.command(.recordTransaction(s.ids.next(), s.expense(100))) }) }
+        for _ in 0..<batches { commands.append((0..<batch).map { _ in s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(100))) }) }
         let held = DispatchSemaphore(value: 0)
         let storeWriter = await ledger.storeWriter
         storeWriter.afterCommits { held.wait() }

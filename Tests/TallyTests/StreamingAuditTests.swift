@@ -157,7 +157,7 @@ struct StreamingAuditTests {
 
         let ledger = try await Ledger.open(at: path, options: ReadSideIncrementalTests.options())
         let id: TransactionID = s.ids.next()
-        try await ledger.execute(s.command(.recordTransaction(id, s.expense(1_01))))
+        try await ledger.execute(s.command(.recordTransaction(transactionID: id, entry: s.expense(1_01))))
         try await ledger.close()
         let reopened = try EncryptedSQLite.openPool(atPath: storeFile, key: LedgerStore.integrityKey)
         let (triggers, amount) = try await reopened.read { database in

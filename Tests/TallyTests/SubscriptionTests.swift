@@ -35,7 +35,7 @@ struct SubscriptionTests {
     func postingIsIdempotent() async throws {
         var (test, s) = try await Self.household()
         let template: TemplateID = s.ids.next()
-        try await test.ledger.execute(s.command(.createTemplate(template, frequency: .monthly, Self.entry(s, 1990, anchor: "2026-01-31"))))
+        try await test.ledger.execute(s.command(.createTemplate(templateID: template, frequency: .monthly, entry: Self.entry(s, 1990, anchor: "2026-01-31"))))
         let first = try await Self.post(test, &s, through: "2026-04-30")
         #expect(first.count == 4)
         #expect(try await Self.history(test, template).map(\.0) == ["2026-01-31", "2026-02-28", "2026-03-31", "2026-04-30"])
@@ -45,7 +45,7 @@ struct SubscriptionTests {
         let balance = try await test.ledger.readModels.wallets.balance(of: s.joint)
         #expect(balance == Scenario.chf(100_000 - 4 * 1990))
         // The same occurrence by hand is refused; after a reopen the key still holds.
-        await expectRejection(test.ledger, s.command(.activateTemplate(template, transactionID: s.ids.next(), date: Scenario.date("2026-02-28"))),
+        await expectRejection(test.ledger, s.command(.activateTemplate(templateID: template, transactionID: s.ids.next(), date: Scenario.date("2026-02-28"))),
                               code: "occurrenceAlreadyPosted", rule: "R1")
         try await test.ledger.close()
         let reopened = try await test.reopen()
@@ -58,14 +58,14 @@ struct SubscriptionTests {
     func priceChangeBetweenOccurrences() async throws {
         var (test, s) = try await Self.household()
         let template: TemplateID = s.ids.next()
-        try await test.ledger.execute(s.command(.createTemplate(template, frequency: .monthly, Self.entry(s, 1000, anchor: "2026-01-05"))))
-        try await test.ledger.execute(s.command(.changeTemplatePrice(template, amount: Scenario.chf(1500), effectiveFrom: Scenario.date("2026-02-10"))))
+        try await test.ledger.execute(s.command(.createTemplate(templateID: template, frequency: .monthly, entry: Self.entry(s, 1000, anchor: "2026-01-05"))))
+        try await test.ledger.execute(s.command(.changeTemplatePrice(templateID: template, amount: Scenario.chf(1500), effectiveFrom: Scenario.date("2026-02-10"))))
         _ = try await Self.post(test, &s, through: "2026-03-31")
         #expect(try await Self.history(test, template).map(\.1) == [1000, 1000, 1500])
         await expectRejection(
-            test.ledger, s.command(.changeTemplatePrice(template, amount: Scenario.chf(900), effectiveFrom: Scenario.date("2026-03-05"))),
+            test.ledger, s.command(.changeTemplatePrice(templateID: template, amount: Scenario.chf(900), effectiveFrom: Scenario.date("2026-03-05"))),
             code: "occurrenceAlreadyPosted", rule: "R1")
-        try await test.ledger.execute(s.command(.changeTemplatePrice(template, amount: Scenario.chf(900), effectiveFrom: Scenario.date("2026-03-06"))))
+        try await test.ledger.execute(s.command(.changeTemplatePrice(templateID: template, amount: Scenario.chf(900), effectiveFrom: Scenario.date("2026-03-06"))))
         let item = try #require(await test.ledger.subscriptions(on: Scenario.date("2026-03-20")).first)
         #expect(item.price.minorUnits == 900)
         #expect(item.next?.date == Scenario.date("2026-04-05"))
@@ -76,15 +76,15 @@ struct SubscriptionTests {
     func pauseAndResumeAcrossOccurrences() async throws {
         var (test, s) = try await Self.household()
         let template: TemplateID = s.ids.next()
-        try await test.ledger.execute(s.command(.createTemplate(template, frequency: .monthly, Self.entry(s, 1000, anchor: "2026-01-05"))))
-        try await test.ledger.execute(s.command(.pauseTemplate(template, from: Scenario.date("2026-02-01"), resumesOn: Scenario.date("2026-03-10"))))
-        try await test.ledger.execute(s.command(.pauseTemplate(template, from: Scenario.date("2026-05-01"))))
-        await expectRejection(test.ledger, s.command(.pauseTemplate(template)), code: "templateStateUnchanged", rule: "T4")
+        try await test.ledger.execute(s.command(.createTemplate(templateID: template, frequency: .monthly, entry: Self.entry(s, 1000, anchor: "2026-01-05"))))
+        try await test.ledger.execute(s.command(.pauseTemplate(templateID: template, from: Scenario.date("2026-02-01"), resumesOn: Scenario.date("2026-03-10"))))
+        try await test.ledger.execute(s.command(.pauseTemplate(templateID: template, from: Scenario.date("2026-05-01"))))
+        await expectRejection(test.ledger, s.command(.pauseTemplate(templateID: template)), code: "templateStateUnchanged", rule: "T4")
         #expect(await test.ledger.subscriptions(on: Scenario.date("2026-05-02")).first?.standing == .paused)
-        try await test.ledger.execute(s.command(.resumeTemplate(template, on: Scenario.date("2026-06-01"))))
+        try await test.ledger.execute(s.command(.resumeTemplate(templateID: template, on: Scenario.date("2026-06-01"))))
         _ = try await Self.post(test, &s, through: "2026-06-30")
         #expect(try await Self.history(test, template).map(\.0) == ["2026-01-05", "2026-04-05", "2026-06-05"])
-        await expectRejection(test.ledger, s.command(.pauseTemplate(template, from: Scenario.date("2026-08-01"), resumesOn: Scenario.date("2026-07-01"))),
+        await expectRejection(test.ledger, s.command(.pauseTemplate(templateID: template, from: Scenario.date("2026-08-01"), resumesOn: Scenario.date("2026-07-01"))),
                               code: "recurringTermsInvalid", rule: "R1")
     }
 
@@ -92,18 +92,18 @@ struct SubscriptionTests {
     func undatedPauseAndResumeUseTheCommandDate() async throws {
         var (test, s) = try await Self.household()
         let template: TemplateID = s.ids.next()
-        try await test.ledger.execute(s.command(.createTemplate(template, frequency: .monthly, Self.entry(s, 1500, anchor: "2026-01-05"))))
+        try await test.ledger.execute(s.command(.createTemplate(templateID: template, frequency: .monthly, entry: Self.entry(s, 1500, anchor: "2026-01-05"))))
         #expect(try await Self.post(test, &s, through: "2026-02-10").count == 2)
         s.advance(to: "2026-02-20")
-        try await test.ledger.execute(s.command(.pauseTemplate(template)))
+        try await test.ledger.execute(s.command(.pauseTemplate(templateID: template)))
         let calendar = try await test.ledger.renewalCalendar(for: YearMonth(year: 2026, month: 2))
         #expect(calendar.map(\.date.isoString) == ["2026-02-05"], "the posted February charge is still listed after the pause")
         s.advance(to: "2026-06-15")
-        try await test.ledger.execute(s.command(.resumeTemplate(template)))
+        try await test.ledger.execute(s.command(.resumeTemplate(templateID: template)))
         #expect(try await Self.post(test, &s, through: "2026-06-30").isEmpty, "June 5 fell in the pause")
         #expect(try await Self.post(test, &s, through: "2026-07-31").count == 1)
         #expect(try await Self.history(test, template).map(\.0) == ["2026-01-05", "2026-02-05", "2026-07-05"])
-        await expectRejection(test.ledger, s.command(.pauseTemplate(template, from: Scenario.date("2026-07-05"))),
+        await expectRejection(test.ledger, s.command(.pauseTemplate(templateID: template, from: Scenario.date("2026-07-05"))),
                               code: "occurrenceAlreadyPosted", rule: "R1")
     }
 
@@ -111,7 +111,7 @@ struct SubscriptionTests {
     func postingPastTheOccurrenceCapIsRefused() async throws {
         var (test, s) = try await Self.household()
         let template: TemplateID = s.ids.next()
-        try await test.ledger.execute(s.command(.createTemplate(template, frequency: .daily, Self.entry(s, 100, anchor: "1990-01-01"))))
+        try await test.ledger.execute(s.command(.createTemplate(templateID: template, frequency: .daily, entry: Self.entry(s, 100, anchor: "1990-01-01"))))
         do {
             _ = try await test.ledger.execute(s.command(.postDueOccurrences(through: Scenario.date("2026-01-01"))))
             Issue.record("posting 13,150 daily occurrences was accepted")
@@ -124,7 +124,7 @@ struct SubscriptionTests {
     func endCount() async throws {
         var (test, s) = try await Self.household()
         let template: TemplateID = s.ids.next()
-        try await test.ledger.execute(s.command(.createTemplate(template, frequency: .weekly, Self.entry(s, 500, anchor: "2026-01-05"),
+        try await test.ledger.execute(s.command(.createTemplate(templateID: template, frequency: .weekly, entry: Self.entry(s, 500, anchor: "2026-01-05"),
                                                                 terms: TemplateTerms(occurrenceCount: 3))))
         #expect(try await Self.post(test, &s, through: "2026-12-31").count == 3)
         let item = try #require(await test.ledger.subscriptions(on: Scenario.date("2026-02-01")).first)
@@ -132,7 +132,7 @@ struct SubscriptionTests {
         #expect(item.next == nil)
         await expectRejection(
             test.ledger,
-            s.command(.createTemplate(s.ids.next(), frequency: .weekly, Self.entry(s, 500, anchor: "2026-01-05"),
+            s.command(.createTemplate(templateID: s.ids.next(), frequency: .weekly, entry: Self.entry(s, 500, anchor: "2026-01-05"),
                                       terms: TemplateTerms(endDate: Scenario.date("2026-06-01"), occurrenceCount: 3))),
             code: "recurringTermsInvalid", rule: "R1")
     }
@@ -141,13 +141,13 @@ struct SubscriptionTests {
     func freeTrial() async throws {
         var (test, s) = try await Self.household()
         let template: TemplateID = s.ids.next()
-        try await test.ledger.execute(s.command(.createTemplate(template, frequency: .monthly, Self.entry(s, 1000, anchor: "2026-01-05"),
+        try await test.ledger.execute(s.command(.createTemplate(templateID: template, frequency: .monthly, entry: Self.entry(s, 1000, anchor: "2026-01-05"),
                                                                 terms: TemplateTerms(trialEndsOn: Scenario.date("2026-02-20")))))
         let inTrial = try #require(await test.ledger.subscriptions(on: Scenario.date("2026-01-10")).first)
         #expect(inTrial.standing == .trial)
         #expect(inTrial.next?.date == Scenario.date("2026-03-05"))
         #expect(try await test.ledger.subscriptionTotals(on: Scenario.date("2026-01-10")).count == 0)
-        await expectRejection(test.ledger, s.command(.activateTemplate(template, transactionID: s.ids.next(), date: Scenario.date("2026-02-05"))),
+        await expectRejection(test.ledger, s.command(.activateTemplate(templateID: template, transactionID: s.ids.next(), date: Scenario.date("2026-02-05"))),
                               code: "notAnOccurrence", rule: "T4")
         _ = try await Self.post(test, &s, through: "2026-03-31")
         #expect(try await Self.history(test, template).map(\.0) == ["2026-03-05"])
@@ -158,17 +158,17 @@ struct SubscriptionTests {
     func cancelKeepsHistory() async throws {
         var (test, s) = try await Self.household()
         let template: TemplateID = s.ids.next()
-        try await test.ledger.execute(s.command(.createTemplate(template, frequency: .monthly, Self.entry(s, 1000, anchor: "2026-01-05"))))
+        try await test.ledger.execute(s.command(.createTemplate(templateID: template, frequency: .monthly, entry: Self.entry(s, 1000, anchor: "2026-01-05"))))
         _ = try await Self.post(test, &s, through: "2026-01-31")
-        await expectRejection(test.ledger, s.command(.cancelTemplate(template, effectiveOn: Scenario.date("2026-01-05"))),
+        await expectRejection(test.ledger, s.command(.cancelTemplate(templateID: template, effectiveOn: Scenario.date("2026-01-05"))),
                               code: "occurrenceAlreadyPosted", rule: "R1")
-        try await test.ledger.execute(s.command(.cancelTemplate(template, effectiveOn: Scenario.date("2026-03-01"))))
+        try await test.ledger.execute(s.command(.cancelTemplate(templateID: template, effectiveOn: Scenario.date("2026-03-01"))))
         _ = try await Self.post(test, &s, through: "2026-06-30")
         #expect(try await Self.history(test, template).map(\.0) == ["2026-01-05", "2026-02-05"])
         #expect(await test.ledger.subscriptions(on: Scenario.date("2026-03-01")).first?.standing == .cancelled)
-        await expectRejection(test.ledger, s.command(.pauseTemplate(template)), code: "templateCancelled", rule: "R1")
+        await expectRejection(test.ledger, s.command(.pauseTemplate(templateID: template)), code: "templateCancelled", rule: "R1")
         await expectRejection(
-            test.ledger, s.command(.changeTemplatePrice(template, amount: Scenario.chf(1), effectiveFrom: Scenario.date("2026-04-01"))),
+            test.ledger, s.command(.changeTemplatePrice(templateID: template, amount: Scenario.chf(1), effectiveFrom: Scenario.date("2026-04-01"))),
             code: "templateCancelled", rule: "R1")
     }
 
@@ -180,14 +180,14 @@ struct SubscriptionTests {
         let percent: TemplateID = s.ids.next()
         let weights = { (first: Int64, second: Int64) in [MemberWeight(person: s.alice, weight: first), MemberWeight(person: s.bob, weight: second)] }
         try await test.ledger.execute([
-            s.command(.createTemplate(equal, frequency: .monthly, Self.entry(s, 1001, anchor: "2026-01-05"),
+            s.command(.createTemplate(templateID: equal, frequency: .monthly, entry: Self.entry(s, 1001, anchor: "2026-01-05"),
                                       terms: TemplateTerms(sharing: TemplateSharing(kind: .equal, weights: weights(1, 1))))),
-            s.command(.createTemplate(exact, frequency: .monthly, Self.entry(s, 1001, anchor: "2026-01-05"),
+            s.command(.createTemplate(templateID: exact, frequency: .monthly, entry: Self.entry(s, 1001, anchor: "2026-01-05"),
                                       terms: TemplateTerms(sharing: TemplateSharing(kind: .exact, weights: weights(700, 301))))),
-            s.command(.createTemplate(percent, frequency: .monthly, Self.entry(s, 999, anchor: "2026-01-05"),
+            s.command(.createTemplate(templateID: percent, frequency: .monthly, entry: Self.entry(s, 999, anchor: "2026-01-05"),
                                       terms: TemplateTerms(sharing: TemplateSharing(kind: .percent, weights: weights(6000, 4000))))),
         ])
-        try await test.ledger.execute(s.command(.changeTemplatePrice(exact, amount: Scenario.chf(2002), effectiveFrom: Scenario.date("2026-02-01"))))
+        try await test.ledger.execute(s.command(.changeTemplatePrice(templateID: exact, amount: Scenario.chf(2002), effectiveFrom: Scenario.date("2026-02-01"))))
         _ = try await Self.post(test, &s, through: "2026-02-28")
         let state = await test.ledger.state
         func shares(_ id: TemplateID, _ date: String) -> [Int64] {
@@ -200,7 +200,7 @@ struct SubscriptionTests {
         #expect(shares(percent, "2026-02-05") == [599, 400])
         await expectRejection(
             test.ledger,
-            s.command(.createTemplate(s.ids.next(), frequency: .monthly, Self.entry(s, 1001, anchor: "2026-01-05"),
+            s.command(.createTemplate(templateID: s.ids.next(), frequency: .monthly, entry: Self.entry(s, 1001, anchor: "2026-01-05"),
                                       terms: TemplateTerms(sharing: TemplateSharing(kind: .exact, weights: weights(700, 300))))),
             code: "exactSplitMustSumToTotal", rule: "S7")
     }
@@ -210,7 +210,7 @@ struct SubscriptionTests {
         var (test, s) = try await Self.household()
         var commands: [Command] = []
         for frequency in [RecurrenceFrequency.daily, .weekly, .biweekly, .monthly, .quarterly, .semiannual, .yearly] {
-            commands.append(s.command(.createTemplate(s.ids.next(), frequency: frequency, Self.entry(s, 1, anchor: "2026-01-05"))))
+            commands.append(s.command(.createTemplate(templateID: s.ids.next(), frequency: frequency, entry: Self.entry(s, 1, anchor: "2026-01-05"))))
         }
         try await test.ledger.execute(commands)
         let on = Scenario.date("2026-01-10")
@@ -227,9 +227,9 @@ struct SubscriptionTests {
     func mixedCurrencyTotals() async throws {
         var (test, s) = try await Self.household()
         try await test.ledger.execute([
-            s.command(.setExchangeRate(try ExchangeRate(base: .eur, quote: .chf, scaledRate: 94_120_000), asOf: Scenario.date("2026-01-01"))),
-            s.command(.createTemplate(s.ids.next(), frequency: .monthly, Self.entry(s, 1000, anchor: "2026-01-05"))),
-            s.command(.createTemplate(s.ids.next(), frequency: .weekly, Self.entry(s, 100, anchor: "2026-01-05", wallet: s.euroCard, currency: .eur))),
+            s.command(.setExchangeRate(exchangeRate: try ExchangeRate(base: .eur, quote: .chf, scaledRate: 94_120_000), asOf: Scenario.date("2026-01-01"))),
+            s.command(.createTemplate(templateID: s.ids.next(), frequency: .monthly, entry: Self.entry(s, 1000, anchor: "2026-01-05"))),
+            s.command(.createTemplate(templateID: s.ids.next(), frequency: .weekly, entry: Self.entry(s, 100, anchor: "2026-01-05", wallet: s.euroCard, currency: .eur))),
         ])
         let totals = try await test.ledger.subscriptionTotals(on: Scenario.date("2026-01-10"))
         #expect(totals.monthly == Scenario.chf(1408), "1000 + 5200 x 0.9412 / 12 = 1407.85")
@@ -243,8 +243,8 @@ struct SubscriptionTests {
         let monthly: TemplateID = s.ids.next()
         let weekly: TemplateID = s.ids.next()
         try await test.ledger.execute([
-            s.command(.createTemplate(monthly, frequency: .monthly, Self.entry(s, 1000, anchor: "2026-01-31"))),
-            s.command(.createTemplate(weekly, frequency: .weekly, Self.entry(s, 200, anchor: "2026-02-02"))),
+            s.command(.createTemplate(templateID: monthly, frequency: .monthly, entry: Self.entry(s, 1000, anchor: "2026-01-31"))),
+            s.command(.createTemplate(templateID: weekly, frequency: .weekly, entry: Self.entry(s, 200, anchor: "2026-02-02"))),
         ])
         let upcoming = await test.ledger.upcomingOccurrences(from: Scenario.date("2026-02-01"), days: 10)
         #expect(upcoming.map(\.date.isoString) == ["2026-02-02", "2026-02-09"])
@@ -259,10 +259,10 @@ struct SubscriptionTests {
     func undoOfAPost() async throws {
         var (test, s) = try await Self.household()
         let template: TemplateID = s.ids.next()
-        try await test.ledger.execute(s.command(.createTemplate(template, frequency: .monthly, Self.entry(s, 1000, anchor: "2026-01-05"))))
+        try await test.ledger.execute(s.command(.createTemplate(templateID: template, frequency: .monthly, entry: Self.entry(s, 1000, anchor: "2026-01-05"))))
         let post = s.command(.postDueOccurrences(through: Scenario.date("2026-02-28")))
         try await test.ledger.execute(post)
-        try await test.ledger.execute(s.command(.undo(post.commandID)))
+        try await test.ledger.execute(s.command(.undo(targetCommandID: post.commandID)))
         #expect(try await test.ledger.billingHistory(of: template).map(\.isDeleted) == [true, true])
         #expect(try await Self.post(test, &s, through: "2026-02-28").isEmpty)
         #expect(try await test.ledger.readModels.wallets.balance(of: s.joint)?.minorUnits == 100_000)
@@ -274,14 +274,14 @@ struct SubscriptionTests {
         let template: TemplateID = s.ids.next()
         let shared: TemplateID = s.ids.next()
         try await test.ledger.execute([
-            s.command(.createTemplate(template, frequency: .biweekly, Self.entry(s, 1000, anchor: "2026-01-05"),
+            s.command(.createTemplate(templateID: template, frequency: .biweekly, entry: Self.entry(s, 1000, anchor: "2026-01-05"),
                                       terms: TemplateTerms(endDate: Scenario.date("2026-12-31"), trialEndsOn: Scenario.date("2026-01-20")))),
-            s.command(.createTemplate(shared, frequency: .semiannual, Self.entry(s, 3001, anchor: "2026-01-31"),
+            s.command(.createTemplate(templateID: shared, frequency: .semiannual, entry: Self.entry(s, 3001, anchor: "2026-01-31"),
                                       terms: TemplateTerms(occurrenceCount: 4, sharing: TemplateSharing(kind: .equal, weights: [
                                           MemberWeight(person: s.alice, weight: 1), MemberWeight(person: s.bob, weight: 1)])))),
-            s.command(.changeTemplatePrice(template, amount: Scenario.chf(1100), effectiveFrom: Scenario.date("2026-03-01"))),
-            s.command(.pauseTemplate(template, from: Scenario.date("2026-04-01"), resumesOn: Scenario.date("2026-05-01"))),
-            s.command(.cancelTemplate(shared, effectiveOn: Scenario.date("2027-01-01"))),
+            s.command(.changeTemplatePrice(templateID: template, amount: Scenario.chf(1100), effectiveFrom: Scenario.date("2026-03-01"))),
+            s.command(.pauseTemplate(templateID: template, from: Scenario.date("2026-04-01"), resumesOn: Scenario.date("2026-05-01"))),
+            s.command(.cancelTemplate(templateID: shared, effectiveOn: Scenario.date("2027-01-01"))),
             s.command(.postDueOccurrences(through: Scenario.date("2026-06-30"))),
         ])
         try await test.ledger.checkpoint()
@@ -301,12 +301,12 @@ struct SubscriptionTests {
     func undoOfPriceChangeAndPause() async throws {
         var (test, s) = try await Self.household()
         let template: TemplateID = s.ids.next()
-        try await test.ledger.execute(s.command(.createTemplate(template, frequency: .monthly, Self.entry(s, 1000, anchor: "2026-01-05"))))
-        let change = s.command(.changeTemplatePrice(template, amount: Scenario.chf(1500), effectiveFrom: Scenario.date("2026-02-01")))
-        let pause = s.command(.pauseTemplate(template, from: Scenario.date("2026-03-01"), resumesOn: Scenario.date("2026-05-01")))
+        try await test.ledger.execute(s.command(.createTemplate(templateID: template, frequency: .monthly, entry: Self.entry(s, 1000, anchor: "2026-01-05"))))
+        let change = s.command(.changeTemplatePrice(templateID: template, amount: Scenario.chf(1500), effectiveFrom: Scenario.date("2026-02-01")))
+        let pause = s.command(.pauseTemplate(templateID: template, from: Scenario.date("2026-03-01"), resumesOn: Scenario.date("2026-05-01")))
         try await test.ledger.execute([change, pause])
-        try await test.ledger.execute(s.command(.undo(pause.commandID)))
-        try await test.ledger.execute(s.command(.undo(change.commandID)))
+        try await test.ledger.execute(s.command(.undo(targetCommandID: pause.commandID)))
+        try await test.ledger.execute(s.command(.undo(targetCommandID: change.commandID)))
         _ = try await Self.post(test, &s, through: "2026-04-30")
         #expect(try await Self.history(test, template).map(\.0) == ["2026-01-05", "2026-02-05", "2026-03-05", "2026-04-05"])
         #expect(try await Self.history(test, template).map(\.1) == [1000, 1000, 1000, 1000])

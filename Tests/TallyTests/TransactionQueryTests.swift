@@ -48,18 +48,18 @@ struct TransactionQueryTests {
                 let entry = TransactionEntry(
                     kind: isIncome ? .income : .expense, amount: inEuro ? Scenario.eur(amount) : Scenario.chf(amount),
                     walletID: inEuro ? s.euroCard : s.joint, categoryID: category, date: date, payer: payer,
-                    isShared: false, ratioOverride: nil)
-                let positions = try await ledger.execute(s.command(.recordTransaction(id, entry), by: payer))
+                    shared: false, ratioOverride: nil)
+                let positions = try await ledger.execute(s.command(.recordTransaction(transactionID: id, entry: entry), by: payer))
                 expected.append(Expected(
                     id: id, wallet: entry.walletID, category: category, payer: payer, kind: entry.kind, minorUnits: amount,
                     currency: entry.amount.currency, date: date, isLive: true, sequenceNumber: try #require(positions.first).sequenceNumber))
             }
             for index in stride(from: 5, to: 120, by: 11) {
-                try await ledger.execute(s.command(.deleteTransaction(expected[index].id)))
+                try await ledger.execute(s.command(.deleteTransaction(transactionID: expected[index].id)))
                 expected[index].isLive = false
             }
             try await ledger.execute(s.command(.recordTransfer(
-                transferID: s.ids.next(), from: s.joint, to: s.euroCard, amountSent: Scenario.chf(1_000),
+                transferID: s.ids.next(), fromWalletID: s.joint, toWalletID: s.euroCard, amountSent: Scenario.chf(1_000),
                 amountReceived: Scenario.eur(1_050), date: Scenario.date("2026-01-08"), note: nil)))
         }
 
@@ -165,7 +165,7 @@ struct TransactionQueryTests {
         let id: TransactionID = household.s.ids.next()
         var entry = household.s.expense(999)
         entry.date = Scenario.date("2026-12-31")
-        try await household.ledger.execute(household.s.command(.recordTransaction(id, entry)))
+        try await household.ledger.execute(household.s.command(.recordTransaction(transactionID: id, entry: entry)))
         query.after = first.next
         let second = try await household.ledger.transactions(query)
         let want = household.reference(TransactionQuery())
@@ -265,10 +265,10 @@ struct TransactionQueryTests {
         let moved = household.expected[1]
         var entry = s.expense(7_777, category: s.restaurants)
         entry.date = Scenario.date("2026-02-14")
-        try await household.ledger.execute(household.s.command(.editTransaction(moved.id, entry)))
+        try await household.ledger.execute(household.s.command(.editTransaction(transactionID: moved.id, entry: entry)))
         try await compare("after an edit")
-        try await household.ledger.execute(household.s.command(.restoreTransaction(household.expected[5].id)))
-        try await household.ledger.execute(household.s.command(.deleteTransaction(household.expected[2].id)))
+        try await household.ledger.execute(household.s.command(.restoreTransaction(transactionID: household.expected[5].id)))
+        try await household.ledger.execute(household.s.command(.deleteTransaction(transactionID: household.expected[2].id)))
         try await compare("after a restore and a delete")
     }
 

@@ -37,7 +37,7 @@ struct TransactionSearchTests {
             entry.tags = tags
             let id: TransactionID = s.ids.next()
             ids[label] = id
-            try await ledger.execute(s.command(.recordTransaction(id, entry), by: actor))
+            try await ledger.execute(s.command(.recordTransaction(transactionID: id, entry: entry), by: actor))
         }
 
         func labels(_ query: TransactionQuery) async throws -> Set<String> {
@@ -68,11 +68,11 @@ struct TransactionSearchTests {
         combined.text = "holiday"
         combined.minorUnits = 10_000...20_000
         #expect(try await household.labels(combined) == ["ski"])
-        try await household.ledger.execute(household.s.command(.deleteTransaction(try #require(household.ids["ski"]))))
+        try await household.ledger.execute(household.s.command(.deleteTransaction(transactionID: try #require(household.ids["ski"]))))
         #expect(try await household.search("holiday") == ["cafe"], "deleted transactions are not found unless asked (T3)")
         var edited = household.s.expense(450, payer: household.s.alice)
         edited.note = "Sachertorte"
-        try await household.ledger.execute(household.s.command(.editTransaction(try #require(household.ids["cafe"]), edited)))
+        try await household.ledger.execute(household.s.command(.editTransaction(transactionID: try #require(household.ids["cafe"]), entry: edited)))
         #expect(try await household.search("central") == [], "an edit replaces the searchable text (T2)")
         #expect(try await household.search("sacher") == ["cafe"])
         await #expect(throws: LedgerError.self) {
@@ -133,7 +133,7 @@ struct TransactionSearchTests {
         let s = household.s
         var scenario = s
         try await household.ledger.execute(scenario.command(.removeMember(personID: s.bob, acknowledgeUnsettled: true)))
-        try await household.ledger.execute(scenario.command(.forgetPerson(s.bob)))
+        try await household.ledger.execute(scenario.command(.forgetPerson(personID: s.bob)))
         #expect(try await household.search("march") == [])
         #expect(try await household.search("coffee") == [])
         #expect(try await household.search("home") == ["rent"], "tags are not personal texts")

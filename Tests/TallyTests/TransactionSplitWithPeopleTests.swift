@@ -29,7 +29,7 @@ struct TransactionSplitWithPeopleTests {
         var (test, s) = try await Self.household()
         let id: TransactionID = s.ids.next()
         let people: GroupSplit = .equal([s.alice, s.bob, Scenario.carol])
-        try await test.ledger.execute(s.command(.recordTransaction(id, Self.entry(s, 10_001, split: people))))
+        try await test.ledger.execute(s.command(.recordTransaction(transactionID: id, entry: Self.entry(s, 10_001, split: people))))
         let record = try #require(await test.ledger.state.transactions[id])
         let shares = try #require(record.details.split?.shares)
         #expect(shares.reduce(0) { $0 + $1.amount.minorUnits } == 10_001)
@@ -44,7 +44,7 @@ struct TransactionSplitWithPeopleTests {
         let id: TransactionID = s.ids.next()
         let exact: GroupSplit = .exact([PersonShare(person: s.alice, amount: Scenario.chf(2_000)),
                                         PersonShare(person: Scenario.carol, amount: Scenario.chf(4_000))])
-        try await test.ledger.execute(s.command(.recordTransaction(id, Self.entry(s, 6_000, split: exact))))
+        try await test.ledger.execute(s.command(.recordTransaction(transactionID: id, entry: Self.entry(s, 6_000, split: exact))))
         #expect(await test.ledger.state.debts.owedMinorUnits(by: Scenario.carol, to: s.alice, in: .chf) == 4_000)
         #expect(await test.ledger.state.debts.owedMinorUnits(by: s.bob, to: s.alice, in: .chf) == 0)
         let owed = try await test.ledger.readModels.debts.owed(by: Scenario.carol, to: s.alice, in: .chf)
@@ -55,7 +55,7 @@ struct TransactionSplitWithPeopleTests {
             settlementID: s.ids.next(), from: Scenario.carol, to: s.alice, amount: Scenario.chf(4_000), date: Scenario.date("2026-01-06"),
             covers: [.transaction(id)], isAdvance: false, groupID: nil)))
         #expect(await test.ledger.state.debts.owedMinorUnits(by: Scenario.carol, to: s.alice, in: .chf) == 0)
-        await expectRejection(test.ledger, s.command(.deleteTransaction(id)), code: "editOfSettledTransaction", rule: "T2")
+        await expectRejection(test.ledger, s.command(.deleteTransaction(transactionID: id)), code: "editOfSettledTransaction", rule: "T2")
     }
 
     @Test("S5, S6: a settlement covers one person's share, not the whole transaction: after Bob settles his part of an expense split with Bob and Carol, Carol can still settle hers by listing the same transaction (and not twice); the transaction is permanent from Bob's settlement on (T2)")
@@ -63,7 +63,7 @@ struct TransactionSplitWithPeopleTests {
         var (test, s) = try await Self.household()
         let id: TransactionID = s.ids.next()
         let people: GroupSplit = .equal([s.alice, s.bob, Scenario.carol])
-        try await test.ledger.execute(s.command(.recordTransaction(id, Self.entry(s, 9_000, split: people))))
+        try await test.ledger.execute(s.command(.recordTransaction(transactionID: id, entry: Self.entry(s, 9_000, split: people))))
         func settle(_ from: PersonID) -> Command {
             s.command(.recordSettlement(
                 settlementID: s.ids.next(), from: from, to: s.alice, amount: Scenario.chf(3_000), date: Scenario.date("2026-01-06"),
@@ -71,7 +71,7 @@ struct TransactionSplitWithPeopleTests {
         }
         let bobs = settle(s.bob)
         try await test.ledger.execute(bobs)
-        await expectRejection(test.ledger, s.command(.deleteTransaction(id)), code: "editOfSettledTransaction", rule: "T2")
+        await expectRejection(test.ledger, s.command(.deleteTransaction(transactionID: id)), code: "editOfSettledTransaction", rule: "T2")
         try await test.ledger.execute(settle(Scenario.carol))
         await expectRejection(test.ledger, settle(Scenario.carol), code: "settlementItemInvalid", rule: "S6")
         let items = await test.ledger.readModels.debts.householdItems()
@@ -85,7 +85,7 @@ struct TransactionSplitWithPeopleTests {
     func listedItemsMatchTheSettlement() async throws {
         var (test, s) = try await Self.household()
         let id: TransactionID = s.ids.next()
-        try await test.ledger.execute(s.command(.recordTransaction(id, Self.entry(s, 9_000, split: .equal([s.alice, s.bob, Scenario.carol])))))
+        try await test.ledger.execute(s.command(.recordTransaction(transactionID: id, entry: Self.entry(s, 9_000, split: .equal([s.alice, s.bob, Scenario.carol])))))
         let group: GroupID = s.ids.next()
         try await test.ledger.execute(s.command(.createGroup(groupID: group, name: "Trip", members: [s.alice, s.bob])))
         let euros = s.command(.recordSettlement(
@@ -96,32 +96,32 @@ struct TransactionSplitWithPeopleTests {
             settlementID: s.ids.next(), from: s.bob, to: s.alice, amount: Scenario.chf(3_000), date: Scenario.date("2026-01-06"),
             covers: [.transaction(id)], isAdvance: true, groupID: group))
         await expectRejection(test.ledger, inGroup, code: "settlementItemInvalid", rule: "S6")
-        try await test.ledger.execute(s.command(.editTransaction(id, Self.entry(s, 6_000, split: .equal([s.alice, s.bob])))))
+        try await test.ledger.execute(s.command(.editTransaction(transactionID: id, entry: Self.entry(s, 6_000, split: .equal([s.alice, s.bob])))))
     }
 
     @Test("S3: a split with people is validated by the group expense rule: typed rejections naming the rule")
     func rejections() async throws {
         var (test, s) = try await Self.household()
         let exactShort: GroupSplit = .exact([PersonShare(person: Scenario.carol, amount: Scenario.chf(1_000))])
-        await expectRejection(test.ledger, s.command(.recordTransaction(s.ids.next(), Self.entry(s, 2_000, split: exactShort))),
+        await expectRejection(test.ledger, s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.entry(s, 2_000, split: exactShort))),
                               code: "exactSplitMustSumToTotal", rule: "S7")
         let percent: GroupSplit = .percentage([s.ratio(s.alice, 5_000), s.ratio(Scenario.carol, 4_000)])
-        await expectRejection(test.ledger, s.command(.recordTransaction(s.ids.next(), Self.entry(s, 2_000, split: percent))),
+        await expectRejection(test.ledger, s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.entry(s, 2_000, split: percent))),
                               code: "splitRatiosMustSumTo100", rule: "S1")
-        await expectRejection(test.ledger, s.command(.recordTransaction(s.ids.next(), Self.entry(s, 2_000, split: .equal([s.alice, Scenario.dave])))),
+        await expectRejection(test.ledger, s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.entry(s, 2_000, split: .equal([s.alice, Scenario.dave])))),
                               code: "unknownPerson", rule: "H3")
-        await expectRejection(test.ledger, s.command(.recordTransaction(s.ids.next(), Self.entry(s, 2_000, split: .equal([s.alice, s.alice])))),
+        await expectRejection(test.ledger, s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.entry(s, 2_000, split: .equal([s.alice, s.alice])))),
                               code: "invalidShares", rule: "S7")
-        await expectRejection(test.ledger, s.command(.recordTransaction(s.ids.next(), Self.entry(s, 2_000, split: .equal([s.alice])))),
+        await expectRejection(test.ledger, s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.entry(s, 2_000, split: .equal([s.alice])))),
                               code: "invalidShares", rule: "S7")
         var both = Self.entry(s, 2_000, split: .equal([s.alice, Scenario.carol]))
         both.ratioOverride = [s.ratio(s.alice, 5_000), s.ratio(s.bob, 5_000)]
-        await expectRejection(test.ledger, s.command(.recordTransaction(s.ids.next(), both)), code: "invalidShares", rule: "S7")
+        await expectRejection(test.ledger, s.command(.recordTransaction(transactionID: s.ids.next(), entry: both)), code: "invalidShares", rule: "S7")
         var salary = Self.entry(s, 2_000, split: .equal([s.alice, Scenario.carol]))
         (salary.kind, salary.categoryID) = (.income, s.salary)
-        await expectRejection(test.ledger, s.command(.recordTransaction(s.ids.next(), salary)), code: "categoryNotShareable", rule: "C1")
+        await expectRejection(test.ledger, s.command(.recordTransaction(transactionID: s.ids.next(), entry: salary)), code: "categoryNotShareable", rule: "C1")
         await expectRejection(test.ledger, s.command(.createTemplate(
-            s.ids.next(), frequency: .monthly, Self.entry(s, 2_000, split: .equal([s.alice, Scenario.carol])), terms: nil)),
+            templateID: s.ids.next(), frequency: .monthly, entry: Self.entry(s, 2_000, split: .equal([s.alice, Scenario.carol])), terms: nil)),
                               code: "recurringTermsInvalid", rule: "R1")
     }
 
@@ -129,21 +129,21 @@ struct TransactionSplitWithPeopleTests {
     func editAndUndo() async throws {
         var (test, s) = try await Self.household()
         let id: TransactionID = s.ids.next()
-        try await test.ledger.execute(s.command(.recordTransaction(id, s.expense(6_000, shared: true))))
+        try await test.ledger.execute(s.command(.recordTransaction(transactionID: id, entry: s.expense(6_000, shared: true))))
         #expect(await test.ledger.state.debts.owedMinorUnits(by: s.bob, to: s.alice, in: .chf) == 3_000)
         let people: GroupSplit = .shares([MemberWeight(person: s.alice, weight: 1), MemberWeight(person: Scenario.carol, weight: 2)])
-        let edit = s.command(.editTransaction(id, Self.entry(s, 6_000, split: people)))
+        let edit = s.command(.editTransaction(transactionID: id, entry: Self.entry(s, 6_000, split: people)))
         try await test.ledger.execute(edit)
         #expect(await test.ledger.state.debts.owedMinorUnits(by: s.bob, to: s.alice, in: .chf) == 0)
         #expect(await test.ledger.state.debts.owedMinorUnits(by: Scenario.carol, to: s.alice, in: .chf) == 4_000)
         #expect(await test.ledger.state.transactions[id]?.splitWith == people)
-        let second = s.command(.editTransaction(id, Self.entry(s, 6_000, split: .equal([s.bob, Scenario.carol]))))
+        let second = s.command(.editTransaction(transactionID: id, entry: Self.entry(s, 6_000, split: .equal([s.bob, Scenario.carol]))))
         try await test.ledger.execute(second)
         #expect(await test.ledger.state.debts.owedMinorUnits(by: Scenario.carol, to: s.alice, in: .chf) == 3_000)
-        try await test.ledger.execute(s.command(.undo(second.commandID)))
+        try await test.ledger.execute(s.command(.undo(targetCommandID: second.commandID)))
         #expect(await test.ledger.state.transactions[id]?.splitWith == people)
         #expect(await test.ledger.state.debts.owedMinorUnits(by: Scenario.carol, to: s.alice, in: .chf) == 4_000)
-        try await test.ledger.execute(s.command(.undo(edit.commandID)))
+        try await test.ledger.execute(s.command(.undo(targetCommandID: edit.commandID)))
         #expect(await test.ledger.state.transactions[id]?.splitWith == nil)
         #expect(await test.ledger.state.debts.owedMinorUnits(by: Scenario.carol, to: s.alice, in: .chf) == 0)
         #expect(await test.ledger.state.debts.owedMinorUnits(by: s.bob, to: s.alice, in: .chf) == 3_000)

@@ -11,9 +11,9 @@ struct ValidationRuleTests {
         var s = Scenario()
         let test = try await TestLedger.make()
         try await test.ledger.execute(s.setup())
-        try await test.ledger.execute(s.command(.changeBaseCurrency(.eur)))
-        try await test.ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(1000))))
-        await expectRejection(test.ledger, s.command(.changeBaseCurrency(.chf)), code: "currencyLocked", rule: "H2")
+        try await test.ledger.execute(s.command(.changeBaseCurrency(baseCurrency: .eur)))
+        try await test.ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(1000))))
+        await expectRejection(test.ledger, s.command(.changeBaseCurrency(baseCurrency: .chf)), code: "currencyLocked", rule: "H2")
     }
 
     @Test("H4: removing a member with unsettled debt needs an acknowledgement naming the amount")
@@ -21,7 +21,7 @@ struct ValidationRuleTests {
         var s = Scenario()
         let test = try await TestLedger.make()
         try await test.ledger.execute(s.setup())
-        try await test.ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(10_001, shared: true))))
+        try await test.ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(10_001, shared: true))))
         let remove = s.command(.removeMember(personID: s.bob, acknowledgeUnsettled: false))
         await expectRejection(test.ledger, remove, code: "unsettledDebt", rule: "H4")
         do {
@@ -51,7 +51,7 @@ struct ValidationRuleTests {
         let expected = [s.alice, carol, dave].sorted()
         #expect(await test.ledger.state.activeMembers == expected)
         // An equal split (S1) reads the members: the contacts get no share.
-        try await test.ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(300, shared: true))))
+        try await test.ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(300, shared: true))))
         try await test.ledger.checkpoint()
         try await test.ledger.close()
         let reopened = try await test.reopen()
@@ -80,7 +80,7 @@ struct ValidationRuleTests {
         let open = s.command(.openWallet(walletID: s.ids.next(), name: "JOINT", kind: .cash, openingBalance: Scenario.chf(0),
                                          openedOn: Scenario.date("2026-01-02"), owner: nil))
         await expectRejection(test.ledger, open, code: "walletNameTaken", rule: "W2")
-        await expectRejection(test.ledger, s.command(.renameWallet(s.euroCard, name: "joint")), code: "walletNameTaken", rule: "W2")
+        await expectRejection(test.ledger, s.command(.renameWallet(walletID: s.euroCard, name: "joint")), code: "walletNameTaken", rule: "W2")
     }
 
     @Test("W4: a wallet's kind changes only while it has no transactions")
@@ -88,9 +88,9 @@ struct ValidationRuleTests {
         var s = Scenario()
         let test = try await TestLedger.make()
         try await test.ledger.execute(s.setup())
-        try await test.ledger.execute(s.command(.changeWalletKind(s.joint, kind: .savings)))
-        try await test.ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(500))))
-        await expectRejection(test.ledger, s.command(.changeWalletKind(s.joint, kind: .bank)), code: "walletHasTransactions", rule: "W4")
+        try await test.ledger.execute(s.command(.changeWalletKind(walletID: s.joint, kind: .savings)))
+        try await test.ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(500))))
+        await expectRejection(test.ledger, s.command(.changeWalletKind(walletID: s.joint, kind: .bank)), code: "walletHasTransactions", rule: "W4")
     }
 
     @Test("W4: a wallet closes only with zero balance and no live transactions")
@@ -98,7 +98,7 @@ struct ValidationRuleTests {
         var s = Scenario()
         let test = try await TestLedger.make()
         try await test.ledger.execute(s.setup())
-        await expectRejection(test.ledger, s.command(.closeWallet(s.joint, closedOn: Scenario.date("2026-01-06"))),
+        await expectRejection(test.ledger, s.command(.closeWallet(walletID: s.joint, closedOn: Scenario.date("2026-01-06"))),
                               code: "walletBalanceNotZero", rule: "W4")
         let cash = s.ids.next() as WalletID
         try await test.ledger.execute(s.command(.openWallet(walletID: cash, name: "Cash", kind: .cash, openingBalance: Scenario.chf(0),
@@ -111,11 +111,11 @@ struct ValidationRuleTests {
         income.walletID = cash
         var spend = s.expense(2000)
         spend.walletID = cash
-        try await test.ledger.execute([s.command(.recordTransaction(inflow, income)), s.command(.recordTransaction(outflow, spend))])
-        await expectRejection(test.ledger, s.command(.closeWallet(cash, closedOn: Scenario.date("2026-01-06"))),
+        try await test.ledger.execute([s.command(.recordTransaction(transactionID: inflow, entry: income)), s.command(.recordTransaction(transactionID: outflow, entry: spend))])
+        await expectRejection(test.ledger, s.command(.closeWallet(walletID: cash, closedOn: Scenario.date("2026-01-06"))),
                               code: "walletHasTransactions", rule: "W4")
-        try await test.ledger.execute([s.command(.deleteTransaction(inflow)), s.command(.deleteTransaction(outflow))])
-        try await test.ledger.execute(s.command(.closeWallet(cash, closedOn: Scenario.date("2026-01-06"))))
+        try await test.ledger.execute([s.command(.deleteTransaction(transactionID: inflow)), s.command(.deleteTransaction(transactionID: outflow))])
+        try await test.ledger.execute(s.command(.closeWallet(walletID: cash, closedOn: Scenario.date("2026-01-06"))))
     }
 
     @Test("T1: the category's group must match the kind")
@@ -123,7 +123,7 @@ struct ValidationRuleTests {
         var s = Scenario()
         let test = try await TestLedger.make()
         try await test.ledger.execute(s.setup())
-        await expectRejection(test.ledger, s.command(.recordTransaction(s.ids.next(), s.expense(500, category: s.salary))),
+        await expectRejection(test.ledger, s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(500, category: s.salary))),
                               code: "categoryGroupMismatch", rule: "T1")
     }
 
@@ -132,9 +132,9 @@ struct ValidationRuleTests {
         var s = Scenario()
         let test = try await TestLedger.make()
         try await test.ledger.execute(s.setup())
-        await expectRejection(test.ledger, s.command(.recordTransaction(s.ids.next(), s.expense(0))),
+        await expectRejection(test.ledger, s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(0))),
                               code: "amountMustBePositive", rule: "T1")
-        await expectRejection(test.ledger, s.command(.recordTransaction(s.ids.next(), s.expense(-100))),
+        await expectRejection(test.ledger, s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(-100))),
                               code: "amountMustBePositive", rule: "T1")
     }
 
@@ -144,11 +144,11 @@ struct ValidationRuleTests {
         let test = try await TestLedger.make()
         try await test.ledger.execute(s.setup())
         let shared = s.ids.next() as TransactionID
-        try await test.ledger.execute(s.command(.recordTransaction(shared, s.expense(10_000, shared: true))))
+        try await test.ledger.execute(s.command(.recordTransaction(transactionID: shared, entry: s.expense(10_000, shared: true))))
         try await test.ledger.execute(s.command(.recordSettlement(
             settlementID: s.ids.next(), from: s.bob, to: s.alice, amount: Scenario.chf(5000), date: Scenario.date("2026-01-06"),
             covers: [.transaction(shared)], isAdvance: false, groupID: nil), by: s.bob))
-        await expectRejection(test.ledger, s.command(.editTransaction(shared, s.expense(12_000, shared: true))),
+        await expectRejection(test.ledger, s.command(.editTransaction(transactionID: shared, entry: s.expense(12_000, shared: true))),
                               code: "editOfSettledTransaction", rule: "T2")
     }
 
@@ -158,11 +158,11 @@ struct ValidationRuleTests {
         let test = try await TestLedger.make()
         try await test.ledger.execute(s.setup())
         let id = s.ids.next() as TransactionID
-        try await test.ledger.execute(s.command(.recordTransaction(id, s.expense(700))))
-        await expectRejection(test.ledger, s.command(.restoreTransaction(id)), code: "transactionNotDeleted", rule: "T3")
-        try await test.ledger.execute(s.command(.deleteTransaction(id)))
-        await expectRejection(test.ledger, s.command(.editTransaction(id, s.expense(800))), code: "transactionDeleted", rule: "T3")
-        try await test.ledger.execute(s.command(.restoreTransaction(id)))
+        try await test.ledger.execute(s.command(.recordTransaction(transactionID: id, entry: s.expense(700))))
+        await expectRejection(test.ledger, s.command(.restoreTransaction(transactionID: id)), code: "transactionNotDeleted", rule: "T3")
+        try await test.ledger.execute(s.command(.deleteTransaction(transactionID: id)))
+        await expectRejection(test.ledger, s.command(.editTransaction(transactionID: id, entry: s.expense(800))), code: "transactionDeleted", rule: "T3")
+        try await test.ledger.execute(s.command(.restoreTransaction(transactionID: id)))
         #expect(await test.ledger.state.transactions[id]?.isDeleted == false)
     }
 
@@ -174,7 +174,7 @@ struct ValidationRuleTests {
         await expectRejection(test.ledger, s.command(.createCategory(
             categoryID: s.ids.next(), name: "groceries", group: .expense, budgetType: .needs, shareable: true, icon: nil, color: nil)),
             code: "categoryNameTaken", rule: "C2")
-        await expectRejection(test.ledger, s.command(.deleteCategory(s.groceries, reassignTo: nil)),
+        await expectRejection(test.ledger, s.command(.deleteCategory(categoryID: s.groceries, reassignTo: nil)),
                               code: "presetCategoryCannotBeDeleted", rule: "C2")
     }
 
@@ -187,10 +187,10 @@ struct ValidationRuleTests {
         try await test.ledger.execute(s.command(.createCategory(
             categoryID: pets, name: "Pets", group: .expense, budgetType: .wants, shareable: true, icon: nil, color: nil)))
         let id = s.ids.next() as TransactionID
-        try await test.ledger.execute(s.command(.recordTransaction(id, s.expense(900, category: pets))))
-        await expectRejection(test.ledger, s.command(.deleteCategory(pets, reassignTo: nil)), code: "categoryHasTransactions", rule: "C3")
-        await expectRejection(test.ledger, s.command(.deleteCategory(pets, reassignTo: s.salary)), code: "categoryGroupMismatch", rule: "T1")
-        try await test.ledger.execute(s.command(.deleteCategory(pets, reassignTo: s.groceries)))
+        try await test.ledger.execute(s.command(.recordTransaction(transactionID: id, entry: s.expense(900, category: pets))))
+        await expectRejection(test.ledger, s.command(.deleteCategory(categoryID: pets, reassignTo: nil)), code: "categoryHasTransactions", rule: "C3")
+        await expectRejection(test.ledger, s.command(.deleteCategory(categoryID: pets, reassignTo: s.salary)), code: "categoryGroupMismatch", rule: "T1")
+        try await test.ledger.execute(s.command(.deleteCategory(categoryID: pets, reassignTo: s.groceries)))
         #expect(await test.ledger.state.transactions[id]?.details.categoryID == s.groceries)
     }
 
@@ -214,8 +214,8 @@ struct ValidationRuleTests {
         let first = s.ids.next() as TransactionID
         let second = s.ids.next() as TransactionID
         try await test.ledger.execute([
-            s.command(.recordTransaction(first, s.expense(10_001, shared: true))),
-            s.command(.recordTransaction(second, s.expense(10_000, shared: true, override: [s.ratio(s.alice, 7000), s.ratio(s.bob, 3000)]))),
+            s.command(.recordTransaction(transactionID: first, entry: s.expense(10_001, shared: true))),
+            s.command(.recordTransaction(transactionID: second, entry: s.expense(10_000, shared: true, override: [s.ratio(s.alice, 7000), s.ratio(s.bob, 3000)]))),
         ])
         let state = await test.ledger.state
         #expect(state.transactions[first]?.details.split?.shares.map(\.amount.minorUnits) == [5001, 5000])
@@ -228,7 +228,7 @@ struct ValidationRuleTests {
         var s = Scenario()
         let test = try await TestLedger.make()
         try await test.ledger.execute(s.setup())
-        try await test.ledger.execute(s.command(.recordTransaction(s.ids.next(), s.expense(6000, shared: true))))
+        try await test.ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(6000, shared: true))))
         func settle(_ amount: Int64, advance: Bool) -> CommandAction {
             .recordSettlement(settlementID: s.ids.next(), from: s.bob, to: s.alice, amount: Scenario.chf(amount),
                               date: Scenario.date("2026-01-07"), covers: nil, isAdvance: advance, groupID: nil)
@@ -283,7 +283,7 @@ struct ValidationRuleTests {
             return
         }
         #expect(stored.categoryID == s.groceries)
-        try await test.ledger.execute(s.command(.deactivateCategory(s.restaurants)))
+        try await test.ledger.execute(s.command(.deactivateCategory(categoryID: s.restaurants)))
         await expectRejection(test.ledger, s.command(expense(s.restaurants)), code: "categoryInactive", rule: "C3")
     }
 
@@ -302,7 +302,7 @@ struct ValidationRuleTests {
         let test = try await TestLedger.make()
         try await test.ledger.execute(s.setup())
         let stranger = s.ids.next() as PersonID
-        await expectRejection(test.ledger, s.command(.recordTransaction(s.ids.next(), s.expense(100)), by: stranger),
+        await expectRejection(test.ledger, s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(100)), by: stranger),
                               code: "unknownActor", rule: "G7")
     }
 
@@ -314,10 +314,10 @@ struct ValidationRuleTests {
         try await test.ledger.execute(s.setup())
         let older: TransactionID = s.ids.next()
         let newer: TransactionID = s.ids.next()
-        try await test.ledger.execute(s.command(.recordTransaction(older, s.expense(12_000, shared: true))))  // Bob owes 60
+        try await test.ledger.execute(s.command(.recordTransaction(transactionID: older, entry: s.expense(12_000, shared: true))))  // Bob owes 60
         var second = s.expense(6_000, shared: true)  // Bob owes 30
         second.date = Scenario.date("2026-01-06")
-        try await test.ledger.execute(s.command(.recordTransaction(newer, second)))
+        try await test.ledger.execute(s.command(.recordTransaction(transactionID: newer, entry: second)))
 
         func settled() async -> (engine: Set<TransactionID>, readModel: Set<TransactionID>) {
             let state = await test.ledger.state
@@ -333,13 +333,13 @@ struct ValidationRuleTests {
         try await test.ledger.execute(pay(4_000))
         var marks = await settled()
         #expect(marks.engine.isEmpty && marks.readModel.isEmpty)
-        try await test.ledger.execute(s.command(.editTransaction(newer, second)))
+        try await test.ledger.execute(s.command(.editTransaction(transactionID: newer, entry: second)))
         // 50 pays the rest of the balance: both items are settled, and edits are refused (T2).
         try await test.ledger.execute(pay(5_000))
         marks = await settled()
         #expect(marks.engine == [older, newer])
         #expect(marks.readModel == marks.engine)
-        await expectRejection(test.ledger, s.command(.editTransaction(newer, second)), code: "editOfSettledTransaction", rule: "T2")
+        await expectRejection(test.ledger, s.command(.editTransaction(transactionID: newer, entry: second)), code: "editOfSettledTransaction", rule: "T2")
     }
 
     @Test("W1/W4: a card opened owing CHF 100 and paid off by a transfer owes 0 and can be closed; the transfer stays")
@@ -351,15 +351,15 @@ struct ValidationRuleTests {
         let card: WalletID = s.ids.next()
         try await test.ledger.execute(s.command(.openWallet(walletID: card, name: "Visa", kind: .card, openingBalance: Scenario.chf(10_000),
                                                             openedOn: Scenario.date("2026-01-01"), owner: nil)))
-        let close = s.command(.closeWallet(card, closedOn: Scenario.date("2026-01-31")))
+        let close = s.command(.closeWallet(walletID: card, closedOn: Scenario.date("2026-01-31")))
         await expectRejection(test.ledger, close, code: "walletBalanceNotZero", rule: "W4")
         let payment: TransferID = s.ids.next()
         try await test.ledger.execute(s.command(.recordTransfer(
-            transferID: payment, from: s.joint, to: card, amountSent: Scenario.chf(10_000), amountReceived: Scenario.chf(10_000),
+            transferID: payment, fromWalletID: s.joint, toWalletID: card, amountSent: Scenario.chf(10_000), amountReceived: Scenario.chf(10_000),
             date: Scenario.date("2026-01-20"), note: nil)))
         #expect(try await test.ledger.readModels.wallets.balance(of: card)?.minorUnits == 0, "what the card owes, which the close checks")
         try await test.ledger.execute(close)
         #expect(await test.ledger.state.wallets[card]?.isClosed == true)
-        await expectRejection(test.ledger, s.command(.deleteTransfer(payment)), code: "walletInactive", rule: "W4")
+        await expectRejection(test.ledger, s.command(.deleteTransfer(transferID: payment)), code: "walletInactive", rule: "W4")
     }
 }

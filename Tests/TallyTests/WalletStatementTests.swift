@@ -34,7 +34,7 @@ struct WalletStatementTests {
             if index % 5 == 0 {
                 let outgoing = index % 10 == 0
                 positions = try await ledger.execute(s.command(.recordTransfer(
-                    transferID: s.ids.next(), from: outgoing ? s.joint : s.euroCard, to: outgoing ? s.euroCard : s.joint,
+                    transferID: s.ids.next(), fromWalletID: outgoing ? s.joint : s.euroCard, toWalletID: outgoing ? s.euroCard : s.joint,
                     amountSent: outgoing ? Scenario.chf(amount) : Scenario.eur(amount),
                     amountReceived: outgoing ? Scenario.eur(amount + 5) : Scenario.chf(amount - 5), date: date, note: nil)))
                 expected.append(Expected(date: date, sequenceNumber: try #require(positions.first).sequenceNumber, delta: outgoing ? -amount : amount - 5))
@@ -43,13 +43,13 @@ struct WalletStatementTests {
                 var entry = s.expense(amount)
                 entry.date = date
                 if index % 7 == 0 { entry.kind = .income; entry.categoryID = s.salary }
-                positions = try await ledger.execute(s.command(.recordTransaction(id, entry)))
+                positions = try await ledger.execute(s.command(.recordTransaction(transactionID: id, entry: entry)))
                 recorded.append((id, expected.count))
                 expected.append(Expected(date: date, sequenceNumber: try #require(positions.first).sequenceNumber, delta: entry.kind == .income ? amount : -amount))
             }
         }
         // A deleted transaction counts nowhere (T3).
-        try await ledger.execute(s.command(.deleteTransaction(recorded[3].id)))
+        try await ledger.execute(s.command(.deleteTransaction(transactionID: recorded[3].id)))
         expected[recorded[3].index].isLive = false
         let live = expected.filter(\.isLive).sorted { ($0.date, $0.sequenceNumber) < ($1.date, $1.sequenceNumber) }
         var running: Int64 = 100_000
@@ -82,7 +82,7 @@ struct WalletStatementTests {
         defer { test.directory.remove() }
         try await test.ledger.execute(s.setup())
         try await test.ledger.execute(s.command(.recordTransfer(
-            transferID: s.ids.next(), from: s.joint, to: s.euroCard, amountSent: Scenario.chf(1_000),
+            transferID: s.ids.next(), fromWalletID: s.joint, toWalletID: s.euroCard, amountSent: Scenario.chf(1_000),
             amountReceived: Scenario.eur(1_050), date: Scenario.date("2026-01-03"), note: nil)))
         let joint = try await test.ledger.statement(StatementQuery(walletID: s.joint)).rows
         let card = try await test.ledger.statement(StatementQuery(walletID: s.euroCard)).rows
@@ -112,12 +112,12 @@ struct WalletStatementTests {
             entry.walletID = s.euroCard
             entry.amount = Scenario.eur(Int64(amount))
             entry.date = Scenario.date(index == 0 ? "2025-12-30" : "2026-01-10")  // the first before the opening (2026-01-01)
-            try await test.ledger.execute(s.command(.recordTransaction(s.ids.next(), entry)))
+            try await test.ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: entry)))
             owed += Int64(amount)
             want.append(owed)
             if index == 2 {
                 try await test.ledger.execute(s.command(.recordTransfer(
-                    transferID: s.ids.next(), from: s.joint, to: s.euroCard, amountSent: Scenario.chf(2_000),
+                    transferID: s.ids.next(), fromWalletID: s.joint, toWalletID: s.euroCard, amountSent: Scenario.chf(2_000),
                     amountReceived: Scenario.eur(1_900), date: Scenario.date("2026-01-10"), note: nil)))
                 owed -= 1_900
                 want.append(owed)
@@ -146,7 +146,7 @@ struct WalletStatementTests {
             walletID: depot, name: "Depot", kind: .investment, openingBalance: Scenario.chf(500_000),
             openedOn: Scenario.date("2026-01-01"), owner: nil)))
         try await test.ledger.execute(s.command(.recordTransfer(
-            transferID: s.ids.next(), from: s.joint, to: depot, amountSent: Scenario.chf(10_000),
+            transferID: s.ids.next(), fromWalletID: s.joint, toWalletID: depot, amountSent: Scenario.chf(10_000),
             amountReceived: Scenario.chf(10_000), date: Scenario.date("2026-01-04"), note: nil)))
         let rows = try await test.ledger.statement(StatementQuery(walletID: depot)).rows
         #expect(rows.count == 1 && rows.first?.amount == Scenario.chf(10_000) && rows.first?.balance == nil)

@@ -61,7 +61,7 @@ struct SealingWorkload {
                 categoryID: CategoryPresets.expense[0].categoryID(in: household), date: Self.day, note: note, payer: author)
             issued += 1
             let transactionID: TransactionID = ids.next()
-            return command(.recordTransaction(transactionID, entry), by: author)
+            return command(.recordTransaction(transactionID: transactionID, entry: entry), by: author)
         }
     }
 

@@ -123,7 +123,7 @@ struct ScaleWorkload {
             date: nextDate(), note: note, tags: tags, payer: author)
         let transactionID: TransactionID = ids.next()
         transactionsIssued += 1
-        return command(.recordTransaction(transactionID, entry), by: author)
+        return command(.recordTransaction(transactionID: transactionID, entry: entry), by: author)
     }
 
     private mutating func nextWalletIndex() -> Int {

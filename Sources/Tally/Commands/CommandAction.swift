@@ -2,160 +2,168 @@ import TallyModel
 
 /// Every user action of Docs/Domain.md sections 1-7. Each case lists the caller-supplied ids of what it
 /// creates (G5). `Docs/Commands.md` lists the rules each one checks.
+///
+/// The one definition of the command schema: a case is a command of the JSON schema under its
+/// name, each labelled value a field under its label, with the same default (`@CommandSchema`
+/// writes the JSON parser and ``Command/jsonLine`` from these cases). A ``TransactionEntry``,
+/// ``GoalDefinition``, ``ScenarioSaved``, ``AlertSettingsSet``, `ExchangeRate` or
+/// ``TemplateTerms`` value spreads its own fields into the command's object.
+@CommandSchema
 public enum CommandAction: Sendable, Hashable {
     // MARK: Household and people (H1-H5)
 
     /// Creates the household with the actor as admin, plus the preset categories (H1, C2).
     case createHousehold(householdID: HouseholdID, name: String, baseCurrency: Currency, adminName: String)
     /// Changes the base currency; only before the first transaction (H2).
-    case changeBaseCurrency(Currency)
+    case changeBaseCurrency(baseCurrency: Currency)
     /// Adds a member (H3).
     case addMember(personID: PersonID, name: String)
     /// Removes a member; unsettled debt needs `acknowledgeUnsettled` (H4); never the admin (H5).
-    case removeMember(personID: PersonID, acknowledgeUnsettled: Bool)
+    case removeMember(personID: PersonID, acknowledgeUnsettled: Bool = false)
     /// Makes another member the admin; admin only (H5).
     case transferAdmin(to: PersonID)
     /// Adds a contact, someone to split with in groups (H3).
     case addPerson(personID: PersonID, name: String)
     /// Archives a member or contact (H3).
-    case archivePerson(PersonID)
+    case archivePerson(personID: PersonID)
     /// Forgets a removed member or a contact: destroys their personal key so their names and
     /// notes read as redacted everywhere, for good (P3). Admin only; not undoable.
-    case forgetPerson(PersonID)
+    case forgetPerson(personID: PersonID)
     /// Renames a member or contact, keeping their contact fields (H3; Docs/Editing.md).
-    case renamePerson(PersonID, name: String)
+    case renamePerson(personID: PersonID, name: String)
     /// Sets a member's or contact's name, e-mail and phone, all at once: an absent e-mail or
     /// phone is removed (H3, P1; Docs/Editing.md).
-    case updatePerson(PersonID, name: String, email: String?, phone: String?)
+    case updatePerson(personID: PersonID, name: String, email: String? = nil, phone: String? = nil)
 
     // MARK: Wallets (W1-W6)
 
     /// Opens a wallet (W1, W2).
     case openWallet(
         walletID: WalletID, name: String, kind: WalletKind, openingBalance: Money, openedOn: LocalDate,
-        owner: PersonID?)
+        owner: PersonID? = nil)
     /// Renames a wallet (W2, W4).
-    case renameWallet(WalletID, name: String)
+    case renameWallet(walletID: WalletID, name: String)
     /// Changes a wallet's kind while it has no transactions (W4).
-    case changeWalletKind(WalletID, kind: WalletKind)
+    case changeWalletKind(walletID: WalletID, kind: WalletKind)
     /// Excludes a wallet from totals (W4).
-    case deactivateWallet(WalletID)
+    case deactivateWallet(walletID: WalletID)
     /// Counts a deactivated wallet again (W4).
-    case reactivateWallet(WalletID)
+    case reactivateWallet(walletID: WalletID)
     /// Closes a wallet with zero balance and no live transactions (W4).
-    case closeWallet(WalletID, closedOn: LocalDate)
+    case closeWallet(walletID: WalletID, closedOn: LocalDate)
     /// Records a balance point (W5).
-    case recordBalance(WalletID, date: LocalDate, balance: Money)
+    case recordBalance(walletID: WalletID, date: LocalDate, balance: Money)
     /// Changes the wallet's balance point on `date`: its amount, and its date when `newDate` is
     /// given (W5; Docs/Editing.md).
-    case editBalance(WalletID, date: LocalDate, newDate: LocalDate?, balance: Money)
+    case editBalance(walletID: WalletID, date: LocalDate, newDate: LocalDate? = nil, balance: Money)
     /// Removes the wallet's balance point on `date` (W5).
-    case removeBalance(WalletID, date: LocalDate)
+    case removeBalance(walletID: WalletID, date: LocalDate)
     /// Moves money between two wallets (W6).
     case recordTransfer(
-        transferID: TransferID, from: WalletID, to: WalletID, amountSent: Money, amountReceived: Money,
-        date: LocalDate, note: String?)
+        transferID: TransferID, fromWalletID: WalletID, toWalletID: WalletID, amountSent: Money,
+        amountReceived: Money? = nil, date: LocalDate, note: String? = nil)
     /// Replaces all fields of a live transfer, validated like recording it (W6; Docs/Editing.md).
     case editTransfer(
-        TransferID, from: WalletID, to: WalletID, amountSent: Money, amountReceived: Money, date: LocalDate, note: String?)
+        transferID: TransferID, fromWalletID: WalletID, toWalletID: WalletID, amountSent: Money,
+        amountReceived: Money? = nil, date: LocalDate, note: String? = nil)
     /// Deletes a transfer (W3).
-    case deleteTransfer(TransferID)
+    case deleteTransfer(transferID: TransferID)
     /// Sets whether a wallet's monthly net change counts as inflow, outflow, both or neither
     /// (N5), for every month (`fromMonth` nil) or from a month on.
-    case setWalletDesignation(WalletID, designation: WalletDesignation, fromMonth: YearMonth?)
+    case setWalletDesignation(walletID: WalletID, designation: WalletDesignation, fromMonth: YearMonth? = nil)
 
     // MARK: Categories (C1-C3)
 
     /// Creates a category (C1, C2).
     case createCategory(
-        categoryID: CategoryID, name: String, group: CategoryGroup, budgetType: BudgetType, shareable: Bool,
-        icon: String?, color: String?)
+        categoryID: CategoryID, name: String, group: CategoryGroup, budgetType: BudgetType = .none,
+        shareable: Bool = false, icon: String? = nil, color: String? = nil)
     /// Renames a category (C2).
-    case renameCategory(CategoryID, name: String)
+    case renameCategory(categoryID: CategoryID, name: String)
     /// Hides a category for new entries (C3).
-    case deactivateCategory(CategoryID)
+    case deactivateCategory(categoryID: CategoryID)
     /// Makes a deactivated category usable again (C3).
-    case reactivateCategory(CategoryID)
+    case reactivateCategory(categoryID: CategoryID)
     /// Sets a category's budget bucket, icon and color, all at once: an absent icon or color is
     /// removed (C1; Docs/Editing.md).
-    case updateCategory(CategoryID, budgetType: BudgetType, icon: String?, color: String?)
+    case updateCategory(categoryID: CategoryID, budgetType: BudgetType, icon: String? = nil, color: String? = nil)
     /// Puts the listed categories in this order, in the places they held; the others keep
     /// theirs (C1; Docs/Editing.md).
-    case reorderCategories([CategoryID])
+    case reorderCategories(categoryIDs: [CategoryID])
     /// Deletes a category; with transactions only with a reassignment target (C2, C3).
-    case deleteCategory(CategoryID, reassignTo: CategoryID?)
+    case deleteCategory(categoryID: CategoryID, reassignTo: CategoryID? = nil)
 
     // MARK: Transactions and templates (T1-T5)
 
     /// Records an income or expense, shared or personal (T1, S2, S3).
-    case recordTransaction(TransactionID, TransactionEntry)
+    case recordTransaction(transactionID: TransactionID, entry: TransactionEntry)
     /// Replaces all fields of a transaction (T2).
-    case editTransaction(TransactionID, TransactionEntry)
+    case editTransaction(transactionID: TransactionID, entry: TransactionEntry)
     /// Soft-deletes a transaction (T3).
-    case deleteTransaction(TransactionID)
+    case deleteTransaction(transactionID: TransactionID)
     /// Restores a soft-deleted transaction (T3).
-    case restoreTransaction(TransactionID)
+    case restoreTransaction(transactionID: TransactionID)
     /// Creates a recurring template or subscription; `entry.date` is the anchor, `entry.amount`
     /// the price (T4, R1); `terms` add an end date or count, a free trial and a split among
     /// members (equal, exact, percent) instead of `entry`'s household split.
-    case createTemplate(TemplateID, frequency: RecurrenceFrequency, TransactionEntry, terms: TemplateTerms? = nil)
+    case createTemplate(templateID: TemplateID, frequency: RecurrenceFrequency, entry: TransactionEntry, terms: TemplateTerms? = nil)
     /// Pauses a template from `from` (every occurrence not posted when `nil`) until
     /// `resumesOn` (until resumed when `nil`) (T4, R1).
-    case pauseTemplate(TemplateID, from: LocalDate? = nil, resumesOn: LocalDate? = nil)
+    case pauseTemplate(templateID: TemplateID, from: LocalDate? = nil, resumesOn: LocalDate? = nil)
     /// Resumes a paused template on `on`; `nil` lifts the last pause entirely (T4, R1).
-    case resumeTemplate(TemplateID, on: LocalDate? = nil)
+    case resumeTemplate(templateID: TemplateID, on: LocalDate? = nil)
     /// Changes a recurring item's price for occurrences on or after `effectiveFrom` (R1).
-    case changeTemplatePrice(TemplateID, amount: Money, effectiveFrom: LocalDate)
+    case changeTemplatePrice(templateID: TemplateID, amount: Money, effectiveFrom: LocalDate)
     /// Cancels a recurring item: no occurrence on or after `effectiveOn`; history stays (R1).
-    case cancelTemplate(TemplateID, effectiveOn: LocalDate)
+    case cancelTemplate(templateID: TemplateID, effectiveOn: LocalDate)
     /// Records every billed occurrence of every template dated on or before `through` that
     /// is not posted yet, as transactions linked to their templates (R1). Idempotent per
     /// (template, occurrence date): a second run records nothing.
     case postDueOccurrences(through: LocalDate)
     /// Records the template's occurrence on `date` as a real transaction (T4).
-    case activateTemplate(TemplateID, transactionID: TransactionID, date: LocalDate)
+    case activateTemplate(templateID: TemplateID, transactionID: TransactionID, date: LocalDate)
     /// Undoes an earlier command by appending its compensating events (T5).
-    case undo(CommandID)
+    case undo(targetCommandID: CommandID)
     /// Redoes an undone command (T5).
-    case redo(CommandID)
+    case redo(targetCommandID: CommandID)
 
     // MARK: Sharing (S1-S8)
 
     /// Sets the household split ratio (S1); `incomeBased` computes it from the previous period's income (S4).
-    case setSplitRatio(mode: SplitRatioMode, ratios: [MemberRatio])
+    case setSplitRatio(mode: SplitRatioMode = .manual, ratios: [MemberRatio])
     /// Records a settlement of debts (S6).
     case recordSettlement(
         settlementID: SettlementID, from: PersonID, to: PersonID, amount: Money, date: LocalDate,
-        covers: [SettledItem]?, isAdvance: Bool, groupID: GroupID?)
+        covers: [SettledItem]? = nil, isAdvance: Bool = false, groupID: GroupID? = nil)
     /// Creates a group of members and contacts (S7).
     case createGroup(groupID: GroupID, name: String, members: [PersonID])
     /// Records an expense paid by one group member (S7).
     case recordGroupExpense(
         expenseID: GroupExpenseID, groupID: GroupID, paidBy: PersonID, amount: Money, date: LocalDate,
-        note: String?, split: GroupSplit, categoryID: CategoryID? = nil, title: String? = nil)
+        note: String? = nil, split: GroupSplit, categoryID: CategoryID? = nil, title: String? = nil)
     /// Replaces every field of a group expense but its group, re-resolving the split (S7, S3;
     /// Docs/Editing.md "Group expenses").
     case editGroupExpense(
         expenseID: GroupExpenseID, paidBy: PersonID, amount: Money, date: LocalDate,
-        note: String?, split: GroupSplit, categoryID: CategoryID?, title: String?)
+        note: String? = nil, split: GroupSplit, categoryID: CategoryID? = nil, title: String? = nil)
     /// Deletes a group expense: it counts in no balance; undo restores it (S7, T5).
-    case deleteGroupExpense(GroupExpenseID)
+    case deleteGroupExpense(expenseID: GroupExpenseID)
     /// Marks a group expense settled, or takes the mark back; balances do not change (S7).
-    case markGroupExpenseSettled(GroupExpenseID, isSettled: Bool)
+    case markGroupExpenseSettled(expenseID: GroupExpenseID, isSettled: Bool = true)
 
     /// Sets a group's name and description, both at once: an absent description is removed
     /// (S7; Docs/Editing.md).
-    case updateGroup(GroupID, name: String, description: String?)
+    case updateGroup(groupID: GroupID, name: String, description: String? = nil)
     /// Adds a member or contact to a group (S7).
-    case addGroupMember(GroupID, personID: PersonID)
+    case addGroupMember(groupID: GroupID, personID: PersonID)
     /// Removes a person from a group; only with a zero balance in every currency (S7, S8).
-    case removeGroupMember(GroupID, personID: PersonID)
+    case removeGroupMember(groupID: GroupID, personID: PersonID)
     /// Archives a group: it takes no new expenses; settlements stay possible (S7).
-    case archiveGroup(GroupID)
+    case archiveGroup(groupID: GroupID)
     /// Lets an archived group take expenses again (S7).
-    case unarchiveGroup(GroupID)
+    case unarchiveGroup(groupID: GroupID)
     /// Deletes a group whose balances are all zero; not undoable (S7, S8).
-    case deleteGroup(GroupID)
+    case deleteGroup(groupID: GroupID)
 
     // MARK: Periods and budgets (B1-B7)
 
@@ -166,47 +174,47 @@ public enum CommandAction: Sendable, Hashable {
     /// Docs/Editing.md). `setPayday` goes back to monthly.
     case setPaySchedule(frequency: RecurrenceFrequency)
     /// Allocates a budget to an expense category from a period on (B2); `nil` = the open period.
-    case allocateBudget(categoryID: CategoryID, amount: Money, fromPeriod: LocalDate?)
+    case allocateBudget(categoryID: CategoryID, amount: Money, fromPeriod: LocalDate? = nil)
     /// Removes a category's allocation from a period on (B2), so that it counts as not budgeted
     /// (not as budgeted 0); `nil` = the open period.
-    case removeBudget(categoryID: CategoryID, fromPeriod: LocalDate?)
+    case removeBudget(categoryID: CategoryID, fromPeriod: LocalDate? = nil)
     /// Sets how income is determined (B7).
-    case setIncomeSettings(mode: IncomeMode, monthlyIncome: Money, incomeCategoryIDs: [CategoryID], graceDays: Int)
+    case setIncomeSettings(mode: IncomeMode, monthlyIncome: Money, incomeCategoryIDs: [CategoryID] = [], graceDays: Int = 3)
     /// Confirms a flagged income as a bonus that counts (B7).
-    case confirmBonus(TransactionID)
+    case confirmBonus(transactionID: TransactionID)
     /// Closes every period that ended before the command's recorded date (B6).
     case closePeriod
 
     // MARK: Net worth (N3)
 
     /// Sets an exchange rate valid from `asOf` (N3).
-    case setExchangeRate(ExchangeRate, asOf: LocalDate)
+    case setExchangeRate(exchangeRate: ExchangeRate, asOf: LocalDate)
 
     // MARK: Planning (R2, R3, R6; Docs/Planning.md)
 
     /// Creates a savings goal (R2): linked wallets, or none for a goal tracked by hand.
-    case createGoal(GoalID, GoalDefinition)
+    case createGoal(goalID: GoalID, goal: GoalDefinition)
     /// Replaces a goal's definition (R2).
-    case updateGoal(GoalID, GoalDefinition)
+    case updateGoal(goalID: GoalID, goal: GoalDefinition)
     /// Sets the amount saved toward a goal tracked by hand as of a date; `nil` removes that
     /// date's entry (R2).
-    case setGoalAmount(GoalID, date: LocalDate, amount: Money?)
+    case setGoalAmount(goalID: GoalID, date: LocalDate, amount: Money? = nil)
     /// Deletes a goal (R2); undo restores it.
-    case deleteGoal(GoalID)
+    case deleteGoal(goalID: GoalID)
     /// Saves a scenario, new or replacing the one with that id (R3).
-    case saveScenario(ScenarioSaved)
+    case saveScenario(scenario: ScenarioSaved)
     /// Deletes a scenario (R3).
-    case deleteScenario(ScenarioID)
+    case deleteScenario(scenarioID: ScenarioID)
     /// Makes a scenario the active one, or none (`nil`: the baseline alone) (R3).
-    case activateScenario(ScenarioID?)
+    case activateScenario(scenarioID: ScenarioID?)
     /// Sets the household's alert settings (R6).
-    case setAlertSettings(AlertSettingsSet)
+    case setAlertSettings(settings: AlertSettingsSet)
     // MARK: Import (section 9)
 
     /// Saves a CSV import mapping under `name` (case-insensitive), replacing one of that name:
     /// which header holds which field, and which file category names import into which
     /// categories (Drishti E6-S9, Flow US-049).
-    case saveImportMapping(name: String, columns: [ImportColumnMapping], categories: [ImportCategoryMapping])
+    case saveImportMapping(name: String, columns: [ImportColumnMapping], categories: [ImportCategoryMapping] = [])
     /// Removes the saved CSV import mapping `name`.
     case removeImportMapping(name: String)
 }

@@ -3,7 +3,8 @@ import TallyModel
 /// The fields a user enters for an income or expense (T1), used by `recordTransaction`,
 /// `editTransaction` (all fields after the edit, T2) and `createTemplate` (T4).
 ///
-/// The engine resolves `isShared` and `ratioOverride` into a `TransactionSplit` with exact
+/// Its fields are the JSON schema's, with the same defaults (Docs/Commands.md,
+/// `recordTransaction`). The engine resolves `isShared` and `ratioOverride` into a `TransactionSplit` with exact
 /// shares (S2, S3) and stores that in the event (G4).
 public struct TransactionEntry: Sendable, Hashable {
     /// Income or expense; must match the category's group (T1).
@@ -20,9 +21,11 @@ public struct TransactionEntry: Sendable, Hashable {
     public var note: String?
     /// Free-form tags.
     public var tags: [String]
-    /// Who paid (expense) or received (income); a member. Defaults to the actor in the JSON schema.
-    public var payer: PersonID
-    /// Whether the transaction is shared among the household's members (S2).
+    /// Who paid (expense) or received (income); a member. `nil` (the JSON's absent `payer`):
+    /// the command's actor.
+    public var payer: PersonID?
+    /// Whether the transaction is shared among the household's members (S2); the JSON field
+    /// `shared`.
     public var isShared: Bool
     /// A ratio for this transaction only (S2); `nil` uses the household ratio. Ignored unless shared.
     public var ratioOverride: [MemberRatio]?
@@ -34,7 +37,7 @@ public struct TransactionEntry: Sendable, Hashable {
     /// Creates the entry.
     public init(
         kind: TransactionKind, amount: Money, walletID: WalletID, categoryID: CategoryID, date: LocalDate,
-        note: String? = nil, tags: [String] = [], payer: PersonID, isShared: Bool = false,
+        note: String? = nil, tags: [String] = [], payer: PersonID? = nil, shared: Bool = false,
         ratioOverride: [MemberRatio]? = nil, splitWith: GroupSplit? = nil
     ) {
         self.kind = kind
@@ -45,7 +48,7 @@ public struct TransactionEntry: Sendable, Hashable {
         self.note = note
         self.tags = tags
         self.payer = payer
-        self.isShared = isShared
+        self.isShared = shared
         self.ratioOverride = ratioOverride
         self.splitWith = splitWith
     }

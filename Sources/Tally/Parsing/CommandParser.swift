@@ -39,15 +39,11 @@ public enum CommandParser {
             throw CommandParseError(code: .invalidJSON, field: nil, message: "each line must be a JSON object, got \(value.typeName)")
         }
         let fields = JSONFields(values)
-        let name = try fields.string("command")
-        guard let parseAction = actions[name] else {
-            throw CommandParseError(code: .unknownCommand, field: "command",
-                                    message: "'\(name)' is not a command; see Docs/Commands.md for the list")
-        }
-        let actor: PersonID = try fields.id("actor")
+        let name: String = try fields.field("command")
+        let action = try action(named: name, fields)
         let command = Command(
-            commandID: try fields.id("commandID"), actor: actor, recordedAt: try fields.timestamp("recordedAt"),
-            action: try parseAction(fields, actor))
+            commandID: try fields.field("commandID"), actor: try fields.field("actor"), recordedAt: try fields.field("recordedAt"),
+            action: action)
         if let unknown = fields.log.unconsultedFields.first {
             throw CommandParseError(
                 code: .unknownField, field: unknown,
@@ -95,14 +91,13 @@ public enum CommandParser {
     }
 
     /// The names of every command of the schema, sorted.
-    public static var commandNames: [String] { actions.keys.sorted() }
+    public static var commandNames: [String] { CommandAction.schema.map(\.name).sorted() }
 
-    typealias ActionParser = @Sendable (JSONFields, PersonID) throws(CommandParseError) -> CommandAction
-
-    static let actions: [String: ActionParser] = householdActions
-        .merging(walletActions) { first, _ in first }
-        .merging(transactionActions) { first, _ in first }
-        .merging(sharingActions) { first, _ in first }
-        .merging(budgetActions) { first, _ in first }
-        .merging(planningActions) { first, _ in first }
+    private static func action(named name: String, _ fields: JSONFields) throws(CommandParseError) -> CommandAction {
+        guard let action = try CommandAction.parseFields(of: name, from: fields) else {
+            throw CommandParseError(code: .unknownCommand, field: "command",
+                                    message: "'\(name)' is not a command; see Docs/Commands.md for the list")
+        }
+        return action
+    }
 }

@@ -31,7 +31,7 @@ extension CommandExecutor {
         case .createGroup(_, _, let members):
             try requireCount(members.count, LedgerLimits.listEntriesMax, "members", "LedgerLimits.listEntriesMax")
         case .recordGroupExpense(_, _, _, _, _, let note, let split, _, let title),
-             .editGroupExpense(_, _, _, _, let note, let split, _, let title):
+             .editGroupExpense(expenseID: _, paidBy: _, amount: _, date: _, note: let note, split: let split, categoryID: _, title: let title):
             try requireNote(note)
             if let title { try requireBytes(title, LedgerLimits.noteBytesMax, "title", "LedgerLimits.noteBytesMax") }
             let (field, count): (String, Int) = switch split {

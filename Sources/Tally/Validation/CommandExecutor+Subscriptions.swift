@@ -45,7 +45,7 @@ extension CommandExecutor {
             try requireTerms(terms, anchor: entry.date)
             if let sharing = terms.sharing {
                 try requireSharing(sharing, price: entry.amount, categoryID: entry.categoryID)
-                details.split = try split(entry.amount, sharing: sharing, payer: entry.payer)
+                details.split = try split(entry.amount, sharing: sharing, payer: details.payer)
             }
         }
         let stored = terms == TemplateTerms() ? nil : terms

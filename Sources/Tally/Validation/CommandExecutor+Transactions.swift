@@ -79,7 +79,7 @@ extension CommandExecutor {
 
     /// Checks an entry (T1) and resolves its split (S2, S3). For an edit, an unchanged wallet
     /// or category may be inactive, and an unchanged note keeps its author (P1); a new note is
-    /// personal text of `author`.
+    /// personal text of `author`, who is also the payer when the entry names none.
     func resolve(_ entry: TransactionEntry, previous: TransactionDetails?, author: PersonID) throws(LedgerError) -> TransactionDetails {
         try requirePositive(entry.amount, "amount")
         let wallet = previous?.walletID == entry.walletID ? try existingWallet(entry.walletID) : try usableWallet(entry.walletID)
@@ -90,48 +90,49 @@ extension CommandExecutor {
         guard category.group == expectedGroup else {
             throw .violation(.categoryGroupMismatch, "an \(entry.kind) needs an \(expectedGroup) category; \(category.name) is an \(category.group) category")
         }
-        try requireActiveMember(entry.payer, role: "the payer")
+        let payer = entry.payer ?? author
+        try requireActiveMember(payer, role: "the payer")
         var split: TransactionSplit?
         if let people = entry.splitWith {
             guard category.shareable else {
                 throw .violation(.categoryNotShareable, "\(category.name) is not shareable; pick a shareable category to split with people")
             }
-            split = try splitWithPeople(people, entry)
+            split = try splitWithPeople(people, entry, payer: payer)
         } else if entry.isShared {
             guard category.shareable else {
                 throw .violation(.categoryNotShareable, "\(category.name) is not shareable; pick a shareable category or record a personal transaction")
             }
-            split = try resolveSplit(entry)
+            split = try resolveSplit(entry, payer: payer)
         }
         let note = entry.note.map { text in
             previous?.note.flatMap { $0.description == text ? $0 : nil } ?? PersonalText(text, owner: author)
         }
         return TransactionDetails(
             kind: entry.kind, amount: entry.amount, walletID: entry.walletID, categoryID: entry.categoryID,
-            date: entry.date, note: note, tags: entry.tags, payer: entry.payer, split: split)
+            date: entry.date, note: note, tags: entry.tags, payer: payer, split: split)
     }
 
     /// 18.4: a split with chosen people (members or contacts, not forgotten), resolved by the
     /// group expense rule (S3, zero residue); someone other than the payer must get a part. The
     /// ratios of the stored split are empty: the parts are the decision (G4).
-    private func splitWithPeople(_ people: GroupSplit, _ entry: TransactionEntry) throws(LedgerError) -> TransactionSplit {
+    private func splitWithPeople(_ people: GroupSplit, _ entry: TransactionEntry, payer: PersonID) throws(LedgerError) -> TransactionSplit {
         guard entry.ratioOverride == nil else {
             throw .violation(.invalidShares, "give either ratioOverride (the household members) or splitWith (chosen people), not both")
         }
-        let shares = try resolvePeopleSplit(people, amount: entry.amount, payer: entry.payer) { (person) throws(LedgerError) in
+        let shares = try resolvePeopleSplit(people, amount: entry.amount, payer: payer) { (person) throws(LedgerError) in
             try requireKnownPerson(person)
             if state.people[person]?.isForgotten == true {
                 throw .violation(.personForgotten, "person \(person) is forgotten and cannot share a transaction")
             }
         }
-        guard shares.contains(where: { $0.person != entry.payer && !$0.amount.isZero }) else {
-            throw .violation(.invalidShares, "a split with people needs a part for someone other than the payer \(name(of: entry.payer))")
+        guard shares.contains(where: { $0.person != payer && !$0.amount.isZero }) else {
+            throw .violation(.invalidShares, "a split with people needs a part for someone other than the payer \(name(of: payer))")
         }
         return TransactionSplit(ratios: [], isOverride: true, shares: shares)
     }
 
     /// S2: the override or the household ratio; S3: shares by largest remainder, payer first in ties.
-    private func resolveSplit(_ entry: TransactionEntry) throws(LedgerError) -> TransactionSplit {
+    private func resolveSplit(_ entry: TransactionEntry, payer: PersonID) throws(LedgerError) -> TransactionSplit {
         let members = state.activeMembers
         guard members.count >= 2 else {
             throw .violation(.sharingNeedsTwoMembers, "a shared transaction needs at least two members; the household has \(members.count)")
@@ -152,7 +153,7 @@ extension CommandExecutor {
         }
         let shares: [PersonShare]
         do {
-            shares = try Allocation.split(entry.amount, ratios: ratios, payer: entry.payer)
+            shares = try Allocation.split(entry.amount, ratios: ratios, payer: payer)
         } catch {
             throw .violation(.invalidValue, "the split cannot be resolved: \(error.message)")
         }

@@ -52,13 +52,15 @@ extension CommandExecutor {
         case .setWalletDesignation(let id, let designation, let fromMonth):
             _ = try openWallet(id, for: "have its flows designated (N5)")
             return [.walletDesignationSet(WalletDesignationSet(walletID: id, designation: designation, fromMonth: fromMonth))]
-        case .recordTransfer(let id, let from, let to, let sent, let received, let date, let note):
+        case .recordTransfer(let id, let from, let to, let sent, let receivedIfOther, let date, let note):
+            let received = receivedIfOther ?? sent
             guard state.transfers[id] == nil else { throw .violation(.duplicateID, "transfer id \(id) is already used") }
             try requireValidTransfer(from: from, to: to, sent: sent, received: received)
             return [.transferRecorded(TransferRecorded(
                 transferID: id, fromWalletID: from, toWalletID: to, amountSent: sent, amountReceived: received,
                 date: date, note: note.map { PersonalText($0, owner: command.actor) }))]
-        case .editTransfer(let id, let from, let to, let sent, let received, let date, let note):
+        case .editTransfer(let id, let from, let to, let sent, let receivedIfOther, let date, let note):
+            let received = receivedIfOther ?? sent
             let old = try liveTransfer(id, verb: "edited")
             try requireValidTransfer(from: from, to: to, sent: sent, received: received)
             // P1: a note left as it was keeps its author; a new note is the actor's.

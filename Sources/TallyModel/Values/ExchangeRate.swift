@@ -97,9 +97,13 @@ public struct ExchangeRate: Hashable, Sendable {
 
 extension ExchangeRate: CustomStringConvertible {
     /// E.g. `EUR/CHF 0.94120000`.
-    public var description: String {
+    public var description: String { "\(base)/\(quote) \(rateText)" }
+
+    /// The rate as a decimal with every one of its 8 decimals (`0.94120000`), as
+    /// ``parse(base:quote:_:)`` reads it.
+    public var rateText: String {
         let fraction = String(scaledRate % ExchangeRate.scale)
         let padding = String(repeating: "0", count: ExchangeRate.scaleDecimals - fraction.count)
-        return "\(base)/\(quote) \(scaledRate / ExchangeRate.scale).\(padding)\(fraction)"
+        return "\(scaledRate / ExchangeRate.scale).\(padding)\(fraction)"
     }
 }

@@ -64,21 +64,21 @@ struct RandomCommandGenerator {
             if Int.random(in: 0..<5, using: &random) == 0 {
                 entry.ratioOverride = [scenario.ratio(scenario.alice, Int64.random(in: 50...9_950, using: &random)), scenario.ratio(scenario.bob, 5_000)]
             }
-            return scenario.command(.recordTransaction(id, entry), by: payer)
+            return scenario.command(.recordTransaction(transactionID: id, entry: entry), by: payer)
         case 4:
             let id: TransactionID = scenario.ids.next()
             transactions.append(id)
             let entry = TransactionEntry(kind: .income, amount: Scenario.chf(abs(amount) + 1), walletID: scenario.joint,
                                          categoryID: scenario.salary, date: date, payer: payer)
-            return scenario.command(.recordTransaction(id, entry), by: payer)
+            return scenario.command(.recordTransaction(transactionID: id, entry: entry), by: payer)
         case 5:
             guard let id = pick(transactions) else { fallthrough }
             var entry = scenario.expense(abs(amount) + 1, shared: Bool.random(using: &random), payer: payer)
             entry.date = date
-            return scenario.command(.editTransaction(id, entry), by: payer)
+            return scenario.command(.editTransaction(transactionID: id, entry: entry), by: payer)
         case 6:
             guard let id = pick(transactions) else { fallthrough }
-            return scenario.command(Bool.random(using: &random) ? .deleteTransaction(id) : .restoreTransaction(id))
+            return scenario.command(Bool.random(using: &random) ? .deleteTransaction(transactionID: id) : .restoreTransaction(transactionID: id))
         case 7:
             let (from, to) = Int.random(in: 0..<4, using: &random) == 0 ? (scenario.alice, scenario.bob) : (scenario.bob, scenario.alice)
             return scenario.command(.recordSettlement(
@@ -87,7 +87,7 @@ struct RandomCommandGenerator {
         case 8:
             if let contact = pick(contacts), Int.random(in: 0..<6, using: &random) == 0 {
                 // P3: forgetting a contact (again, sometimes: rejected as personForgotten).
-                return scenario.command(.forgetPerson(contact))
+                return scenario.command(.forgetPerson(personID: contact))
             }
             if contacts.isEmpty || Bool.random(using: &random) {
                 let contact: PersonID = scenario.ids.next()
@@ -107,23 +107,23 @@ struct RandomCommandGenerator {
             return scenario.command(.setSplitRatio(mode: .manual, ratios: [
                 scenario.ratio(scenario.alice, Int64.random(in: 0...10_000, using: &random)), scenario.ratio(scenario.bob, 4_000)]))
         case 11:
-            return scenario.command(.recordBalance(scenario.joint, date: date, balance: Scenario.chf(amount * 3)))
+            return scenario.command(.recordBalance(walletID: scenario.joint, date: date, balance: Scenario.chf(amount * 3)))
         case 12:
             // Unknown wallet: always rejected.
             let entry = TransactionEntry(kind: .expense, amount: Scenario.chf(abs(amount) + 1), walletID: scenario.ids.next(),
                                          categoryID: scenario.groceries, date: date, payer: payer)
-            return scenario.command(.recordTransaction(scenario.ids.next(), entry), by: payer)
+            return scenario.command(.recordTransaction(transactionID: scenario.ids.next(), entry: entry), by: payer)
         case 13:
             let id: TransferID = scenario.ids.next()
             transfers.append(id)
             let sent = abs(amount) % 20_000 + 1
             let sameWallet = Int.random(in: 0..<6, using: &random) == 0
             return scenario.command(.recordTransfer(
-                transferID: id, from: scenario.joint, to: sameWallet ? scenario.joint : scenario.euroCard,
+                transferID: id, fromWalletID: scenario.joint, toWalletID: sameWallet ? scenario.joint : scenario.euroCard,
                 amountSent: Scenario.chf(sent), amountReceived: Scenario.eur(sent * 9 / 10 + 1), date: date, note: nil))
         case 14:
             guard let id = pick(transfers) else { fallthrough }
-            return scenario.command(.deleteTransfer(id))
+            return scenario.command(.deleteTransfer(transferID: id))
         case 15:
             return scenario.command(.setPayday(day: Int.random(in: 1...31, using: &random)))
         case 16:
@@ -134,10 +134,10 @@ struct RandomCommandGenerator {
             return scenario.command(.closePeriod)
         case 18:
             guard let target = pick(recentCommandIDs) else { fallthrough }
-            return scenario.command(Int.random(in: 0..<3, using: &random) == 0 ? .redo(target) : .undo(target))
+            return scenario.command(Int.random(in: 0..<3, using: &random) == 0 ? .redo(targetCommandID: target) : .undo(targetCommandID: target))
         default:
             // Undo of a command that never ran, or of a fresh id: unknownCommand (T5).
-            return scenario.command(.undo(scenario.ids.next()))
+            return scenario.command(.undo(targetCommandID: scenario.ids.next()))
         }
     }
 }
