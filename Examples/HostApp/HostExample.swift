@@ -59,7 +59,7 @@ struct HostExample {
     /// (even for a wallet whose balance is observed rather than summed, W5) and the second
     /// `next()` returns; the stream ends with the ledger.
     static func showBalancesAcrossOneCommand(_ ledger: Ledger) async throws(HostExampleError) {
-        var balances = await ledger.observe { store throws(StoreError) in try BalanceScreen(store: store) }.makeAsyncIterator()
+        var balances = await ledger.observe { db in try BalanceScreen(store: db) }.makeAsyncIterator()
         let current = try await next(&balances, waitingFor: "the current balances")
         print("Balances (observed)")
         for line in current.lines() { print(line) }

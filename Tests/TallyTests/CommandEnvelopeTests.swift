@@ -28,11 +28,12 @@ struct CommandEnvelopeTests {
             try await ledger.execute(s.setup())
             let dora: PersonID = s.ids.next()
             let eve: PersonID = s.ids.next()
-            let positions = try await ledger.execute(.addPerson(personID: dora, name: "Dora"), as: s.alice)
+            let executed = try await ledger.execute(.addPerson(personID: dora, name: "Dora"), as: s.alice)
             try await ledger.execute([.addPerson(personID: eve, name: "Eve"), .updatePerson(personID: eve, name: "Eve B.", email: nil, phone: nil)], as: s.alice)
             var expected = DeterministicIDGenerator(seed: 42)
             let first: CommandID = expected.next()
-            #expect(positions.map(\.commandID) == [first], "the source's first id")
+            #expect(executed.commandID == first && executed.events.map(\.commandID) == [first], "the source's first id")
+            #expect(executed.sequenceNumber == executed.events.last?.sequenceNumber)
             try await ledger.close()
             let events = try Self.journal(path).suffix(3)
             #expect(events.map(\.event.commandID) == [first, expected.next(), expected.next()])
@@ -60,5 +61,44 @@ struct CommandEnvelopeTests {
         let events = try Self.journal(path).suffix(2)
         #expect(Set(events.map(\.event.commandID)).count == 2, "a new id per command")
         #expect(events.allSatisfy { (before...after).contains($0.event.recordedAt) }, "the host's clock")
+    }
+
+    @Test("issue 30: read { db in } after execute shows the command (read your writes); observe takes the same closure with no thrown type written, and an app's own error ends the sequence with that error; undo names the executed command's id (T5)")
+    func readAndObserveLikeGRDB() async throws {
+        struct Refused: Error, Equatable {}
+        let directory = try TemporaryDirectory("tally-read-like-grdb")
+        defer { directory.remove() }
+        var s = Scenario()
+        let ledger = try await Ledger.open(at: directory.appending("ledger"))
+        try await ledger.execute(s.setup())
+        let dora: PersonID = s.ids.next()
+        let names = await ledger.observe { db in try db.personNames() }
+        let added = try await ledger.execute(.addPerson(personID: dora, name: "Dora"), as: s.alice)
+        #expect(try await ledger.read { db in try db.personNames()[dora] } == "Dora")
+        var seen: [String?] = []
+        for try await value in names {
+            seen.append(value[dora])
+            if value[dora] != nil { break }
+        }
+        #expect(seen.last == "Dora", "the values coalesce to the newest, the one after the command: \(seen)")
+        let renamed = try await ledger.execute(.renamePerson(personID: dora, name: "Dorothea"), as: s.alice)
+        #expect(renamed.sequenceNumber > added.sequenceNumber)
+        #expect(try await ledger.read { db in try db.personNames()[dora] } == "Dorothea")
+        try await ledger.execute(.undo(targetCommandID: renamed.commandID), as: s.alice)
+        #expect(try await ledger.read { db in try db.personNames()[dora] } == "Dora", "undo put the old name back")
+        await #expect(throws: Refused.self) {
+            try await ledger.read { db -> Int in
+                _ = try db.personNames()
+                throw Refused()
+            }
+        }
+        let failing = await ledger.observe { db -> Int in
+            if try db.personNames().isEmpty { return 0 }
+            throw Refused()
+        }
+        await #expect(throws: Refused.self) {
+            for try await _ in failing {}
+        }
+        try await ledger.close()
     }
 }

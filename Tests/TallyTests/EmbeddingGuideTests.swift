@@ -22,7 +22,7 @@ struct EmbeddingGuideTests {
 
         let ledger = try await Ledger.open(at: FilePath(directory))
         // The balances screen: the current value first, then one value per commit that changed it.
-        let balances = await ledger.observe { store throws(StoreError) in try store.walletBalances() }
+        let balances = await ledger.observe { db in try db.walletBalances() }
         let screen = Task {
             for try await wallets in balances { show(wallets) }  // ends when the ledger closes
         }
@@ -73,6 +73,7 @@ struct EmbeddingGuideTests {
         defer { temporary.remove() }
         let ledger = try await Self.household(at: temporary.appending("ledger"))
         let joint = try WalletID(parsing: "00000003-0000-4000-8000-000000000001")
+        let today = try LocalDate(iso: "2026-02-28")
 
         var query = TransactionQuery()
         query.walletIDs = [joint]
@@ -86,9 +87,11 @@ struct EmbeddingGuideTests {
         var february = TransactionQuery()
         february.restrict(to: try YearMonth(year: 2026, month: 2))
         let days = try await ledger.dayTotals(february)                      // a list grouped by day
-        let spending = try await ledger.categoryTotals(byMonth: february)    // category x month
-        // What the store does not hold (debts, budgets, net worth): the live read models, on the ledger.
-        let debts = try await ledger.read { models in try models.debts.householdBalances() }
+        let spending = try await ledger.categoryTotals(byMonth: february)    // category x month cells
+        let table = try spending.pivoted()               // rows by category, a column per month
+        let debts = try await ledger.debts()             // who owes whom, with their names
+        // Budgets, net worth, plans: the live read models, on the ledger.
+        let budget = try await ledger.read { models in try models.budgets.budget(for: models.budgets.period(containing: today)) }
 
         let second = try #require(secondPage)
         #expect(firstPage.rows.count == 5 && second.rows.count == 5)
@@ -96,7 +99,10 @@ struct EmbeddingGuideTests {
         #expect(firstPage.rows.allSatisfy { $0.walletName == "Joint account" })
         #expect(days.first { $0.date == (try? LocalDate(iso: "2026-02-25")) }?.total == Money(minorUnits: 900_000, currency: .chf))
         #expect(spending.first { $0.categoryName == "Rent" }?.total == Money(minorUnits: 240_000, currency: .chf))
-        #expect(!debts.isEmpty)
+        #expect(!debts.isEmpty && debts.allSatisfy { $0.debtorName != nil && $0.creditorName != nil }, "S5 debts carry both names")
+        let rent = try #require(table.rows.first { $0.categoryName == "Rent" })
+        #expect(table.spans == [try YearMonth(year: 2026, month: 2)] && rent.amounts == [Money(minorUnits: 240_000, currency: .chf)] && rent.total == rent.amounts[0])
+        #expect(budget.period.contains(today))
         try await ledger.close()
     }
 
@@ -229,7 +235,7 @@ struct EmbeddingGuideTests {
 @MainActor
 final class BalancesModel {
     let balances: ObservedValue<[WalletBalance]>
-    init(ledger: Ledger) { balances = ObservedValue(ledger) { store throws(StoreError) in try store.walletBalances() } }
+    init(ledger: Ledger) { balances = ObservedValue(ledger) { db in try db.walletBalances() } }
 }
 
 /// Values a snippet's closures hand over from other tasks.

@@ -126,7 +126,7 @@ struct LedgerObservationTests {
         var twoRows = TransactionQuery()
         twoRows.limit = 2
         let query = twoRows
-        var pages = await ledger.observe { store throws(StoreError) in try store.transactions(query).rows.map(\.transaction.amount.minorUnits) }
+        var pages = await ledger.observe { db in try db.transactions(query).rows.map(\.transaction.amount.minorUnits) }
             .makeAsyncIterator()
         #expect(try await pages.next() == [])
         try await ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(700))))
@@ -134,7 +134,7 @@ struct LedgerObservationTests {
         var zeroRows = query
         zeroRows.limit = 0
         let invalid = zeroRows
-        var failing = await ledger.observe { store throws(StoreError) in try store.transactions(invalid).rows.count }.makeAsyncIterator()
+        var failing = await ledger.observe { db in try db.transactions(invalid).rows.count }.makeAsyncIterator()
         await #expect(throws: LedgerError.invalidQuery("a page holds 1...1000 rows, not 0")) { _ = try await failing.next() }
         try await ledger.close()
         var afterClose = await ledger.observe(Self.jointBalance).makeAsyncIterator()

@@ -128,7 +128,7 @@ struct GRDBAppPeer: LedgerSubject {
                 recordedAt: command.recordedAt.millisecondsSinceEpoch, kind: entry.kind == .income ? "income" : "expense",
                 minorUnits: entry.amount.minorUnits, currency: entry.amount.currency.description,
                 walletID: entry.walletID.description, categoryID: entry.categoryID.description,
-                date: entry.date.isoString, note: entry.note, tags: entry.tags, payer: entry.payer.description
+                date: entry.date.isoString, note: entry.note, tags: entry.tags, payer: (entry.payer ?? command.actor).description
             ).insert(database)
             let signed = entry.kind == .income ? entry.amount.minorUnits : -entry.amount.minorUnits
             try database.execute(

@@ -180,8 +180,7 @@ struct ScaleRun {
         var text = ""
         text.reserveCapacity(lines * 420)
         for command in setup.prefix(lines) + workload.next(max(0, lines - setup.count)) {
-            guard let line = CommandJSONLine.line(for: command) else { throw ScaleError.damaged("no JSON form for \(command.action)") }
-            text += line
+            text += command.jsonLine
             text += "\n"
         }
         try text.write(toFile: path, atomically: false, encoding: .utf8)

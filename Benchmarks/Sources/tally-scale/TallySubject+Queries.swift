@@ -32,7 +32,7 @@ extension TallySubject: QuerySubject {
     }
 
     func observeBalances() async throws -> ObservationProbe {
-        let balances = await ledger.observe { store throws(StoreError) in try store.walletBalances() }
+        let balances = await ledger.observe { db in try db.walletBalances() }
         return ObservationProbe(balances) { balances in balances.reduce(Int64(0)) { $0 + $1.balance.minorUnits } }
     }
 }

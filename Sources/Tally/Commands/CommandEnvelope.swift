@@ -40,16 +40,42 @@ public struct CommandEnvelopeSource: Sendable {
 extension Ledger {
     /// Executes `action` as `actor`, with the envelope filled in from
     /// ``LedgerOptions/envelope``: a new command id and the time now. See ``execute(_:)-([Command])``.
+    /// - Returns: the command as executed (its id, for ``CommandAction/undo(targetCommandID:)``)
+    ///   and the sequence number a read or an observed value shows it from.
     @discardableResult
-    public func execute(_ action: CommandAction, as actor: PersonID) async throws(LedgerError) -> [EventPosition] {
-        try await execute([action], as: actor)
+    public func execute(_ action: CommandAction, as actor: PersonID) async throws(LedgerError) -> ExecutedCommand {
+        let executed = try await execute([action], as: actor)
+        return executed[0]
     }
 
     /// Executes `actions` as `actor` in one batch (all or nothing, G6), each with a new command
     /// id and the time now (``LedgerOptions/envelope``).
     @discardableResult
-    public func execute(_ actions: [CommandAction], as actor: PersonID) async throws(LedgerError) -> [EventPosition] {
+    public func execute(_ actions: [CommandAction], as actor: PersonID) async throws(LedgerError) -> [ExecutedCommand] {
         let envelope = options.envelope
-        return try await execute(actions.map { Command(commandID: envelope.newCommandID(), actor: actor, recordedAt: envelope.now(), action: $0) })
+        let commands = actions.map { Command(commandID: envelope.newCommandID(), actor: actor, recordedAt: envelope.now(), action: $0) }
+        let before = lastSequenceNumber
+        let positions = try await execute(commands)
+        var shownFrom = positions.first.map { $0.sequenceNumber - 1 } ?? before
+        return commands.map { command in
+            let events = positions.filter { $0.commandID == command.commandID }
+            shownFrom = events.last?.sequenceNumber ?? shownFrom
+            return ExecutedCommand(command: command, events: events, sequenceNumber: shownFrom)
+        }
     }
+}
+
+/// A command the ledger executed with the envelope it filled in (``Ledger/execute(_:as:)``).
+public struct ExecutedCommand: Sendable, Hashable {
+    /// The command, with its generated id and time.
+    public let command: Command
+    /// Its events, in order (none for a command that changed nothing).
+    public let events: [EventPosition]
+    /// The sequence number from which the ledger shows it: its last event's, or for a command
+    /// without events the one before it. A read of the store after the call
+    /// (`ledger.read { db in ... }`) shows it, and so does an observation started after it.
+    public let sequenceNumber: UInt64
+
+    /// The command's id: what undo and redo name (T5).
+    public var commandID: CommandID { command.commandID }
 }

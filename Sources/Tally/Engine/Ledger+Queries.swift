@@ -64,17 +64,39 @@ extension Ledger {
         try withStore { store throws(StoreError) in try store.averageMonthlySpending(months: months, endingWith: last, query) }
     }
 
-    private func withStore<Value>(_ body: (LedgerStore) throws(StoreError) -> Value) throws(LedgerError) -> Value {
-        guard let store = flushedStore() else {
-            throw .readSide("the read-side store does not show the ledger's last batch (\(openReport.readSide)); run `tally rebuild`")
-        }
+    /// A one-off read of the read-side store, GRDB style: `body` runs any of the store's queries
+    /// (``LedgerStore``: balances, pages, search, reports, names) and returns what a screen needs.
+    /// It sees every batch whose `execute` returned, so it reads an app's own writes; the same
+    /// closure observed with ``observe(_:)`` gives the value after every later commit.
+    ///
+    /// ```swift
+    /// let wallets = try await ledger.read { db in try db.walletBalances() }
+    /// ```
+    ///
+    /// - Throws: the store's errors as ``LedgerError/invalidQuery(_:)`` or
+    ///   ``LedgerError/readSide(_:)`` (no store that shows the last batch included); an error
+    ///   `body` throws of its own, as it is.
+    public func read<Value>(_ body: (LedgerStore) throws -> Value) throws -> Value {
+        guard let store = flushedStore() else { throw Self.noCurrentStore(openReport) }
         do {
             return try body(store)
-        } catch .invalidQuery(let reason) {
-            throw .invalidQuery(reason)
-        } catch {
-            throw .readSide(error.description)
+        } catch let error as StoreError {
+            throw LedgerError(error)
         }
+    }
+
+    private func withStore<Value>(_ body: (LedgerStore) throws(StoreError) -> Value) throws(LedgerError) -> Value {
+        guard let store = flushedStore() else { throw Self.noCurrentStore(openReport) }
+        do {
+            return try body(store)
+        } catch {
+            throw LedgerError(error)
+        }
+    }
+
+    /// Why a read finds no store to answer from.
+    static func noCurrentStore(_ report: LedgerOpenReport) -> LedgerError {
+        .readSide("the read-side store does not show the ledger's last batch (\(report.readSide)); run `tally rebuild`")
     }
 }
 
@@ -116,5 +138,13 @@ extension BudgetProjection {
             newestFirst.append(period(containing: before))
         }
         return newestFirst.reversed()
+    }
+}
+
+extension LedgerError {
+    /// A read-side store's error as a ledger's: a query the store refuses stays
+    /// ``invalidQuery(_:)``, anything else is ``readSide(_:)``.
+    init(_ error: StoreError) {
+        if case .invalidQuery(let reason) = error { self = .invalidQuery(reason) } else { self = .readSide(error.description) }
     }
 }

@@ -20,7 +20,7 @@ protocol ValueObserving<Input>: Sendable {
 
 /// A value, its last yielded version and the continuation of the sequence that delivers it.
 final class ValueObservation<Input, Value: Equatable & Sendable>: ValueObserving {
-    private let compute: @Sendable (Input) throws(LedgerError) -> Value
+    private let compute: @Sendable (Input) throws -> Value
     private let continuation: AsyncThrowingStream<Value, any Error>.Continuation
     private let last = Mutex<Value?>(nil)
     /// What the last computation read: only a commit that modified one of its tables
@@ -31,7 +31,7 @@ final class ValueObservation<Input, Value: Equatable & Sendable>: ValueObserving
 
     /// - Parameter recordsRegion: whether `compute` reads only the store, so that the tables
     ///   it reads can be recorded (``StoreReadRegion``).
-    init(_ compute: @escaping @Sendable (Input) throws(LedgerError) -> Value,
+    init(_ compute: @escaping @Sendable (Input) throws -> Value,
          recordsRegion: Bool, _ continuation: AsyncThrowingStream<Value, any Error>.Continuation) {
         self.compute = compute
         self.continuation = continuation
@@ -44,7 +44,7 @@ final class ValueObservation<Input, Value: Equatable & Sendable>: ValueObserving
         do {
             let value: Value
             if recordsRegion {
-                let recorded = try StoreReadRegion.recording { () throws(LedgerError) -> Value in try compute(input) }
+                let recorded = try StoreReadRegion.recording { () throws -> Value in try compute(input) }
                 region.withLock { $0 = recorded.region }
                 value = recorded.value
             } else {
@@ -181,23 +181,22 @@ extension Ledger {
     /// stay available in order from ``changes`` and ``eventCursor(from:through:)``.
     ///
     /// ```swift
-    /// let balances = await ledger.observe { store throws(StoreError) in try store.walletBalances() }
+    /// let balances = await ledger.observe { db in try db.walletBalances() }
     /// for try await wallets in balances { show(wallets) }  // in a task of its own: ends at close
     /// ```
     ///
-    /// Swift does not infer a closure's thrown type: a throwing closure says `throws(StoreError)`.
-    public func observe<Value: Equatable & Sendable>(
-        _ value: @escaping @Sendable (LedgerStore) throws(StoreError) -> Value
+    /// The closure is the one `read { db in ... }` takes; an error it throws of its own ends the
+    /// sequence with that error.
+    public func observe<Value: Equatable & Sendable, Failure: Error>(
+        _ value: @escaping @Sendable (LedgerStore) throws(Failure) -> Value
     ) -> AsyncThrowingStream<Value, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Value.self, bufferingPolicy: .bufferingNewest(1))
         guard let store = storeForNewObservation(continuation) else { return stream }
-        let observation = ValueObservation<LedgerStore, Value>({ store throws(LedgerError) in
-            do throws(StoreError) {
+        let observation = ValueObservation<LedgerStore, Value>({ store in
+            do {
                 return try value(store)
-            } catch .invalidQuery(let reason) {
-                throw .invalidQuery(reason)
-            } catch {
-                throw .readSide(error.description)
+            } catch let error as StoreError {
+                throw LedgerError(error)
             }
         }, recordsRegion: true, continuation)
         let id = newObservationID()

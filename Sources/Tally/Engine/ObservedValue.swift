@@ -6,7 +6,7 @@ import TallyStore
 /// per commit that changed it.
 ///
 /// ```swift
-/// @State var balances = ObservedValue(ledger) { store throws(StoreError) in try store.walletBalances() }
+/// @State var balances = ObservedValue(ledger) { db in try db.walletBalances() }
 /// ...
 /// List(balances.value ?? [], id: \.walletID) { ... }
 /// ```
@@ -14,19 +14,18 @@ import TallyStore
 public final class ObservedValue<Value: Equatable & Sendable> {
     /// The latest value; `nil` until the first one arrived.
     public private(set) var value: Value?
-    /// Why the observation ended, if it failed (the value then stays the last one).
-    public private(set) var failure: LedgerError?
+    /// Why the observation ended, if it failed (the value then stays the last one): a
+    /// ``LedgerError``, or an error `compute` threw of its own.
+    public private(set) var failure: (any Error)?
     @ObservationIgnored private var task: Task<Void, Never>?
 
     /// Starts observing `compute` on `ledger`.
-    public init(_ ledger: Ledger, _ compute: @escaping @Sendable (LedgerStore) throws(StoreError) -> Value) {
+    public init<Failure: Error>(_ ledger: Ledger, _ compute: @escaping @Sendable (LedgerStore) throws(Failure) -> Value) {
         task = Task { [weak self] in
             do {
                 for try await value in await ledger.observe(compute) { self?.value = value }
-            } catch let error as LedgerError {
-                self?.failure = error
             } catch {
-                self?.failure = .readSide("\(error)")
+                self?.failure = error
             }
         }
     }

@@ -1,0 +1,46 @@
+import TallyModel
+import TallyProjections
+import TallyStore
+
+/// One household debt (S5) as a "who owes whom" screen shows it: both people with their names.
+public struct DebtRow: Sendable, Hashable {
+    /// Who owes.
+    public let debtor: PersonID
+    /// Their display name (redacted for a forgotten person, P3); `nil` when unknown.
+    public let debtorName: String?
+    /// Who is owed.
+    public let creditor: PersonID
+    /// Their display name, as ``debtorName``.
+    public let creditorName: String?
+    /// What the debtor owes, net of every shared item and settlement between the two, in one
+    /// currency (a pair owing in two currencies is two rows).
+    public let amount: Money
+    /// The shared items not settled yet, oldest first.
+    public let openItems: [DebtItem]
+}
+
+extension Ledger {
+    /// The household's debts between people (S5) with their names, as of the last acknowledged
+    /// batch: one row per pair and currency whose balance is not zero, sorted by the pair's ids
+    /// then currency (`models.debts.householdBalances()` gives the same balances by id alone).
+    /// - Throws: ``LedgerError/invalidQuery(_:)`` when a balance overflows (G1);
+    ///   ``LedgerError/readSide(_:)`` when the store that holds the names cannot answer.
+    public func debts() throws(LedgerError) -> [DebtRow] {
+        let result = read { models in Result { () throws(ProjectionError) in try models.debts.householdBalances() } }
+        let balances: [PairBalance]
+        do { balances = try result.get() } catch { throw .invalidQuery(error.description) }
+        let names: [PersonID: String]
+        do {
+            names = try read { db in try db.personNames() }
+        } catch let error as LedgerError {
+            throw error
+        } catch {
+            throw .readSide("\(error)")
+        }
+        return balances.compactMap { balance in
+            guard let debtor = balance.debtor, let creditor = balance.creditor else { return nil }
+            return DebtRow(debtor: debtor, debtorName: names[debtor], creditor: creditor, creditorName: names[creditor],
+                           amount: balance.amount, openItems: balance.openItems)
+        }
+    }
+}
