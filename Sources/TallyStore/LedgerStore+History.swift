@@ -19,7 +19,7 @@ extension LedgerStore {
     /// number) and the live state `state` (the engine's encoded checkpoint) in one transaction.
     /// - Parameter replacingAll: the rows are every entry (a state that holds its whole
     ///   history in memory): what the table held before goes first.
-    public func writeCheckpoint(_ rows: some Sequence<ArchiveRow>, version: UInt64, replacingAll: Bool, state: [UInt8]?) throws(StoreError) {
+    package func writeCheckpoint(_ rows: some Sequence<ArchiveRow>, version: UInt64, replacingAll: Bool, state: [UInt8]?) throws(StoreError) {
         try database.write { database in
             // The records commits kept for the previous checkpoint's state go with it.
             try database.execute(sql: replacingAll ? "DELETE FROM history" : "DELETE FROM history WHERE space IN \(StoreBook.spaceList)")
@@ -42,7 +42,7 @@ extension LedgerStore {
     /// The live state the last checkpoint wrote (the engine's encoding), or nil when none was.
     /// - Throws: ``StoreError/invalidRow(path:table:reason:)`` for one larger than
     ///   ``checkpointBytesMax``.
-    public func checkpointState() throws(StoreError) -> [UInt8]? {
+    package func checkpointState() throws(StoreError) -> [UInt8]? {
         let row = try database.read { database in
             try Row.fetchOne(database, sql: "SELECT length(state) AS size, CASE WHEN length(state) <= ? THEN state END AS state FROM checkpoint WHERE id = 1",
                              arguments: [Self.checkpointBytesMax])
@@ -58,7 +58,7 @@ extension LedgerStore {
 
     /// Removes the checkpoint and every history row, then truncates the WAL: after a forgetting
     /// no page with the person's texts survives (P3); the next checkpoint writes them redacted.
-    public func removeCheckpoint() throws(StoreError) {
+    package func removeCheckpoint() throws(StoreError) {
         try database.write { database in
             try database.execute(sql: "DELETE FROM history")
             try database.execute(sql: "DELETE FROM history_version")
@@ -71,7 +71,7 @@ extension LedgerStore {
     /// - Parameter sequenceNumber: the checkpoint the reader is as of: a row a later checkpoint
     ///   wrote is refused (``StoreError/invalidRow(path:table:reason:)``), never read as the
     ///   key's value then (files of different moments put together, a rolled-back page).
-    public func historyValue(space: UInt8, key: [UInt8], asOf sequenceNumber: UInt64 = .max) throws(StoreError) -> [UInt8]? {
+    package func historyValue(space: UInt8, key: [UInt8], asOf sequenceNumber: UInt64 = .max) throws(StoreError) -> [UInt8]? {
         if let book = StoreBook(space: space) { return try bookRecord(book, key: key, asOf: sequenceNumber) }
         let row = try database.readOneStatement { database in
             let statement = try database.cachedStatement(sql: "SELECT value, version FROM history WHERE space = ? AND key = ?")
@@ -85,7 +85,7 @@ extension LedgerStore {
     /// when nil), in key order, as a state settled at `asOf` reads them: `history` rows (`asOf`
     /// as ``historyValue(space:key:asOf:)``), or, for a book of the store (``StoreBook``), its
     /// records from its table as of the checkpoint. The rows as stored: ``historyRows(space:after:limit:)``.
-    public func historyEntries(
+    package func historyEntries(
         space: UInt8, from lower: [UInt8]?, through upper: [UInt8]?, asOf sequenceNumber: UInt64 = .max
     ) throws(StoreError) -> [(key: [UInt8], value: [UInt8])] {
         if let book = StoreBook(space: space) { return try bookRecords(book, from: lower, through: upper, asOf: sequenceNumber) }
@@ -96,7 +96,7 @@ extension LedgerStore {
     /// Up to `limit` rows of the `history` table in `space` whose keys come after `key` (from the
     /// first when nil), in key order, as stored (for a book of the store: the records commits
     /// kept as of the checkpoint): a space read page by page, in bounded memory.
-    public func historyRows(space: UInt8, after key: [UInt8]?, limit: Int) throws(StoreError) -> [(key: [UInt8], value: [UInt8])] {
+    package func historyRows(space: UInt8, after key: [UInt8]?, limit: Int) throws(StoreError) -> [(key: [UInt8], value: [UInt8])] {
         try historyEntries(space: space, where: key == nil ? "" : " AND key > ?", key.map { [Data($0)] } ?? [], limit: limit, asOf: .max)
     }
 
@@ -192,7 +192,7 @@ extension LedgerStore {
     /// records for the changes between the old store's last commit and the rebuild), until the
     /// next checkpoint. An open does not restore such a checkpoint (it replays), since its tail
     /// would read those rows as of it.
-    public func keptRecordsComplete() throws(StoreError) -> Bool {
+    package func keptRecordsComplete() throws(StoreError) -> Bool {
         let complete = try database.read { database in try Bool.fetchOne(database, sql: "SELECT complete FROM history_version WHERE id = 1") }
         return complete ?? true
     }
@@ -253,7 +253,7 @@ extension LedgerStore {
     /// while the engine's states read their history from the one it replaces). The checkpoint's
     /// state is read first: a checkpoint written into `other` meanwhile changes only rows of
     /// keys changed after it, which a state restored from the one copied replays.
-    public func copyCheckpoint(from other: LedgerStore) throws(StoreError) {
+    package func copyCheckpoint(from other: LedgerStore) throws(StoreError) {
         let pageRows = 4_096
         let target = database
         // One read snapshot of `other`: a checkpoint written into it meanwhile is either all
@@ -291,28 +291,28 @@ extension LedgerStore {
 ///
 /// A read that fails (I/O, a damaged page, no store) is remembered in ``failure`` and reads as
 /// absent; the engine checks ``failure`` before it writes anything validated with such a read.
-public final class StoreHistory: ArchiveSource {
+package final class StoreHistory: ArchiveSource {
     private let state: Mutex<(store: LedgerStore?, failure: StoreError?, asOf: UInt64)>
 
     /// - Parameter sequenceNumber: the checkpoint the states reading through it settled
     ///   against (0: none yet); rows later checkpoints wrote are refused until ``advance(to:)``.
-    public init(store: LedgerStore?, asOf sequenceNumber: UInt64 = 0) {
+    package init(store: LedgerStore?, asOf sequenceNumber: UInt64 = 0) {
         state = Mutex((store, nil, sequenceNumber))
     }
 
     /// The states reading through it settled against the checkpoint at `sequenceNumber` (or a
     /// store whose rows are all as of it or earlier replaced the one they read).
-    public func advance(to sequenceNumber: UInt64) { state.withLock { $0.asOf = max($0.asOf, sequenceNumber) } }
+    package func advance(to sequenceNumber: UInt64) { state.withLock { $0.asOf = max($0.asOf, sequenceNumber) } }
 
     /// Reads from `store` from now on (nil: none, every read fails). Waits for a read in
     /// progress, so the store replaced can be closed afterwards.
-    public func use(_ store: LedgerStore?) { state.withLock { $0.store = store } }
+    package func use(_ store: LedgerStore?) { state.withLock { $0.store = store } }
 
     /// The first read that failed, if any.
-    public var failure: StoreError? { state.withLock { $0.failure } }
+    package var failure: StoreError? { state.withLock { $0.failure } }
 
     /// Records a failure (also one found while decoding what was read).
-    public func fail(_ error: StoreError) {
+    package func fail(_ error: StoreError) {
         state.withLock { if $0.failure == nil { $0.failure = error } }
     }
 
@@ -323,19 +323,19 @@ public final class StoreHistory: ArchiveSource {
     }
 
     /// Records bytes read that could not be decoded.
-    public func failDecoding(_ reason: String) {
+    package func failDecoding(_ reason: String) {
         fail(.invalidRow(path: state.withLock { $0.store?.path } ?? "the store", table: "history", reason: reason))
     }
 
     /// The value of `key` in `space`, or nil (absent, or the read failed: see ``failure``).
-    public func value(space: UInt8, key: [UInt8]) -> [UInt8]? {
+    package func value(space: UInt8, key: [UInt8]) -> [UInt8]? {
         reading(nil) { store, asOf throws(StoreError) in try store.historyValue(space: space, key: key, asOf: asOf) }
     }
 
     /// The entries of `space` with keys in `lower...upper` (every entry when nil), in key order.
     /// A range may hold rows a checkpoint not settled yet wrote: they are of keys the states
     /// hold in memory, which replace them (`ArchivedMap.entries`), so they are not refused here.
-    public func entries(space: UInt8, from lower: [UInt8]? = nil, through upper: [UInt8]? = nil) -> [(key: [UInt8], value: [UInt8])] {
+    package func entries(space: UInt8, from lower: [UInt8]? = nil, through upper: [UInt8]? = nil) -> [(key: [UInt8], value: [UInt8])] {
         reading([]) { store, asOf throws(StoreError) in
             // A book's rows change with every commit: read as of the states' checkpoint.
             try store.historyEntries(space: space, from: lower, through: upper, asOf: StoreBook(space: space) != nil ? asOf : .max)
@@ -343,7 +343,7 @@ public final class StoreHistory: ArchiveSource {
     }
 
     /// Copies the checkpoint and history of the store read now into `built` (its replacement).
-    public func copyCheckpoint(into built: LedgerStore) throws(StoreError) {
+    package func copyCheckpoint(into built: LedgerStore) throws(StoreError) {
         try state.withLock { state throws(StoreError) in
             guard let store = state.store else {
                 throw StoreError.database(path: built.path, message: "the store it replaces is closed: its checkpoint cannot be copied")

@@ -51,13 +51,13 @@ public final class LedgerStore: Sendable {
 
     /// The page key of a store whose ledger is not encrypted: authentication against damage
     /// only (a public constant).
-    public static var integrityKey: SymmetricKey {
+    package static var integrityKey: SymmetricKey {
         SymmetricKey(data: SHA256.hash(data: Array("tally read-side store: page integrity, not secrecy".utf8)))
     }
 
     /// The page key of an encrypted ledger's store, derived from the ledger's key (HKDF-SHA256),
     /// so the store never holds the journal key itself.
-    public static func pageKey(derivedFrom ledgerKey: [UInt8]) -> SymmetricKey {
+    package static func pageKey(derivedFrom ledgerKey: [UInt8]) -> SymmetricKey {
         HKDF<SHA256>.deriveKey(
             inputKeyMaterial: SymmetricKey(data: ledgerKey), info: Array("tally read-side store v1".utf8), outputByteCount: 32)
     }
@@ -69,7 +69,7 @@ public final class LedgerStore: Sendable {
     ///   store of another schema.
     ///   ``StoreError/damaged(path:message:)`` for a main file and a WAL of different moments
     ///   (``renewEpoch()``).
-    public init(path: String, key: SymmetricKey = LedgerStore.integrityKey) throws(StoreError) {
+    package init(path: String, key: SymmetricKey = LedgerStore.integrityKey) throws(StoreError) {
         self.path = path
         // The WAL is copied into the main file only by this type (truncateWriteAheadLog,
         // copyWriteAheadLogWhenLarge, close), which renews the epoch first.
@@ -128,10 +128,10 @@ public final class LedgerStore: Sendable {
     }
 
     /// The database file at `path` and the files SQLite keeps beside it (WAL, shared memory).
-    public static func files(at path: String) -> [String] { SealedDatabase.files(at: path) }
+    package static func files(at path: String) -> [String] { SealedDatabase.files(at: path) }
 
     /// Removes the store's files; missing files are fine.
-    public static func remove(at path: String) { SealedDatabase.remove(at: path) }
+    package static func remove(at path: String) { SealedDatabase.remove(at: path) }
 
     /// The journal position the rows reflect; `nil` for a store never filled.
     ///
@@ -140,7 +140,7 @@ public final class LedgerStore: Sendable {
     /// per commit), so rows older or newer than the coverage (an old page image put back, a
     /// power loss mixing commits) are refused, never served.
     /// - Throws: ``StoreError/invalidRow(path:table:reason:)`` when the digest does not match.
-    public func coverage() throws(StoreError) -> StoreCoverage? {
+    package func coverage() throws(StoreError) -> StoreCoverage? {
         try read { database in try coverage(in: database) }
     }
 
@@ -162,7 +162,7 @@ public final class LedgerStore: Sendable {
     /// the WAL is checkpointed and truncated, so no page with the old texts survives in it.
     /// - Returns: the tables the commit modified (``StoreReadRegion/isChanged(by:)``).
     @discardableResult
-    public func commit(_ changes: StoreChanges, from snapshot: StoreSnapshot, coverage: StoreCoverage) throws(StoreError) -> Set<String> {
+    package func commit(_ changes: StoreChanges, from snapshot: StoreSnapshot, coverage: StoreCoverage) throws(StoreError) -> Set<String> {
         try commit(changes, source: snapshot, coverage: coverage)
     }
 
@@ -170,7 +170,7 @@ public final class LedgerStore: Sendable {
     /// any thread: what `changes` names is in `rows`. A forgetting's commit needs the snapshot.
     /// - Throws: ``StoreError/invalidRow(path:table:reason:)`` for the commit of a forgetting.
     @discardableResult
-    public func commit(_ changes: StoreChanges, rows: StoreRows, coverage: StoreCoverage) throws(StoreError) -> Set<String> {
+    package func commit(_ changes: StoreChanges, rows: StoreRows, coverage: StoreCoverage) throws(StoreError) -> Set<String> {
         guard !changes.forgetsPeople else {
             throw .invalidRow(path: path, table: "transactions", reason: "a forgetting is committed from the read models, not from gathered rows")
         }
@@ -205,7 +205,7 @@ public final class LedgerStore: Sendable {
 
     /// Replaces every row with the read models' (a rebuild from the state in memory), in one
     /// transaction. (A rebuild from the journal streams through `commit` window by window.)
-    public func replaceAll(from snapshot: StoreSnapshot, coverage: StoreCoverage) throws(StoreError) {
+    package func replaceAll(from snapshot: StoreSnapshot, coverage: StoreCoverage) throws(StoreError) {
         try write { database in
             for table in StoreSchema.historyTables + StoreSchema.liveTables { try database.execute(sql: "DELETE FROM \(table)") }
             let writer = StoreRowWriter(database: database, path: path, source: snapshot, digest: LiveDigest(), keepsRecords: false)  // every row new
@@ -234,7 +234,7 @@ public final class LedgerStore: Sendable {
     /// - Returns: the new store, open.
     /// - Throws: what `fill` throws (the new file is removed, the old one left as it was), and
     ///   ``StoreError/database(path:message:)`` when the files cannot be created or swapped.
-    public static func rebuild(
+    package static func rebuild(
         at path: String, key: SymmetricKey, filling fill: (LedgerStore) throws(StoreError) -> Void,
         beforeSwap: () -> Void = {}
     ) throws(StoreError) -> LedgerStore {
@@ -267,7 +267,7 @@ public final class LedgerStore: Sendable {
     }
 
     /// Where ``rebuild(at:key:filling:)`` builds the new file.
-    public static func scratchPath(for path: String) -> String { path + ".rebuild" }
+    package static func scratchPath(for path: String) -> String { path + ".rebuild" }
 
     /// Makes a rename in the directory of `path` durable (best effort: the store is derived).
     private static func syncDirectory(of path: String) {
@@ -331,7 +331,7 @@ public final class LedgerStore: Sendable {
     /// read in one snapshot: two stores with the same digests hold the same rows and find
     /// the same transactions. Streamed: O(rows) time, O(1) memory. What `tally audit`
     /// compares with a store rebuilt from the journal.
-    public func contentDigests() throws(StoreError) -> (coverage: StoreCoverage?, tables: [String: String]) {
+    package func contentDigests() throws(StoreError) -> (coverage: StoreCoverage?, tables: [String: String]) {
         try read { database in
             // One read transaction: a writer committing meanwhile is not seen half-way.
             var digests: [String: String] = [:]
@@ -347,7 +347,7 @@ public final class LedgerStore: Sendable {
     }
 
     /// Row counts per table (for `tally stats` and tests).
-    public func rowCounts() throws(StoreError) -> [String: Int] {
+    package func rowCounts() throws(StoreError) -> [String: Int] {
         try read { database in
             var counts: [String: Int] = [:]
             for table in StoreSchema.allTables {
@@ -383,7 +383,7 @@ public final class LedgerStore: Sendable {
     /// Closes the database; later calls throw. The writer's close (`checkpointing`) leaves the
     /// WAL empty (one attempt: a reader keeping it busy past the busy timeout leaves it for the
     /// next open).
-    public func close(checkpointing: Bool = false) {
+    package func close(checkpointing: Bool = false) {
         // No copy without a renewed epoch (the next session's first commit copies it then).
         database.close(checkpointing: checkpointing && (try? renewEpoch()) != nil)
     }
@@ -443,21 +443,21 @@ public final class LedgerStore: Sendable {
 /// What a commit or a rebuild writes from: the read models after the events, and the names of
 /// people and categories as the engine holds them (redacted for forgotten people), looked up
 /// by id so that a commit reads only the names it writes.
-public struct StoreSnapshot: Sendable {
+package struct StoreSnapshot: Sendable {
     /// The read models.
-    public var readModels: Projections
+    package var readModels: Projections
     /// A person's display name; nil for an id the ledger does not know.
-    public var personName: @Sendable (PersonID) -> String?
+    package var personName: @Sendable (PersonID) -> String?
     /// A category's name, deleted categories included (their transactions keep them); nil for
     /// an id the ledger does not know.
-    public var categoryName: @Sendable (CategoryID) -> String?
+    package var categoryName: @Sendable (CategoryID) -> String?
     /// Every person's id (a rebuild writes them all).
-    public var personIDs: @Sendable () -> [PersonID]
+    package var personIDs: @Sendable () -> [PersonID]
     /// Every category's id.
-    public var categoryIDs: @Sendable () -> [CategoryID]
+    package var categoryIDs: @Sendable () -> [CategoryID]
 
     /// A snapshot that looks names up through the given functions.
-    public init(
+    package init(
         readModels: Projections, personName: @escaping @Sendable (PersonID) -> String?,
         categoryName: @escaping @Sendable (CategoryID) -> String?, personIDs: @escaping @Sendable () -> [PersonID],
         categoryIDs: @escaping @Sendable () -> [CategoryID]
@@ -470,7 +470,7 @@ public struct StoreSnapshot: Sendable {
     }
 
     /// A snapshot of names held in dictionaries.
-    public init(readModels: Projections, personNames: [PersonID: String], categoryNames: [CategoryID: String] = [:]) {
+    package init(readModels: Projections, personNames: [PersonID: String], categoryNames: [CategoryID: String] = [:]) {
         self.init(
             readModels: readModels, personName: { personNames[$0] }, categoryName: { categoryNames[$0] },
             personIDs: { Array(personNames.keys) }, categoryIDs: { Array(categoryNames.keys) })

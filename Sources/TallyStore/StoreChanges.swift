@@ -3,38 +3,38 @@ import TallyModel
 /// The rows a run of events changes: the keys to rewrite from the read models after they were
 /// applied. Wallet balances, totals and household debts are small (O(wallets), O(members)):
 /// every commit compares them with the stored rows and writes those that differ.
-public struct StoreChanges: Sendable, Equatable {
+package struct StoreChanges: Sendable, Equatable {
     /// Transactions recorded, edited, deleted or restored.
-    public private(set) var transactionIDs: Set<TransactionID> = []
+    package private(set) var transactionIDs: Set<TransactionID> = []
     /// Transfers recorded or deleted.
-    public private(set) var transferIDs: Set<TransferID> = []
+    package private(set) var transferIDs: Set<TransferID> = []
     /// People whose name row may have changed (added, renamed, forgotten).
-    public private(set) var personIDs: Set<PersonID> = []
+    package private(set) var personIDs: Set<PersonID> = []
     /// Categories whose name row may have changed (created, renamed, deleted).
-    public private(set) var categoryIDs: Set<CategoryID> = []
+    package private(set) var categoryIDs: Set<CategoryID> = []
     /// Categories deleted with a reassignment target, in order (C3): their transactions' rows
     /// move to the target (one statement each, not a row per transaction).
-    public private(set) var categoryReassignments: [CategoryReassignment] = []
+    package private(set) var categoryReassignments: [CategoryReassignment] = []
     /// The people forgotten (P3): the store then drops every copy of their texts.
-    public private(set) var forgottenPeople: Set<PersonID> = []
+    package private(set) var forgottenPeople: Set<PersonID> = []
     /// How many events these changes cover.
-    public private(set) var eventCount = 0
+    package private(set) var eventCount = 0
 
     /// No changes.
-    public init() {}
+    package init() {}
 
     /// Whether a person was forgotten (P3).
-    public var forgetsPeople: Bool { !forgottenPeople.isEmpty }
+    package var forgetsPeople: Bool { !forgottenPeople.isEmpty }
 
     /// Marks a forgetting (P3): the texts of `people` the store holds are rewritten from the
     /// read models (redacted) and old pages dropped.
-    public mutating func forget(_ people: some Sequence<PersonID>) {
+    package mutating func forget(_ people: some Sequence<PersonID>) {
         forgottenPeople.formUnion(people)
         personIDs.formUnion(people)
     }
 
     /// These changes and `later`'s, as one commit.
-    public mutating func formUnion(_ later: StoreChanges) {
+    package mutating func formUnion(_ later: StoreChanges) {
         transactionIDs.formUnion(later.transactionIDs)
         transferIDs.formUnion(later.transferIDs)
         personIDs.formUnion(later.personIDs)
@@ -45,7 +45,7 @@ public struct StoreChanges: Sendable, Equatable {
     }
 
     /// Adds the changes of one event, the one numbered `sequenceNumber`.
-    public mutating func add(_ event: Event, sequenceNumber: UInt64) {
+    package mutating func add(_ event: Event, sequenceNumber: UInt64) {
         eventCount += 1
         if let id = event.payload.changedTransactionID { transactionIDs.insert(id) }
         switch event.payload {
@@ -70,9 +70,9 @@ public struct StoreChanges: Sendable, Equatable {
 }
 
 /// A deleted category's transactions moved to another (C3, `CategoryDeleted.reassignedTo`).
-public struct CategoryReassignment: Sendable, Equatable {
-    public let from: CategoryID
-    public let to: CategoryID
+package struct CategoryReassignment: Sendable, Equatable {
+    package let from: CategoryID
+    package let to: CategoryID
     /// The `CategoryDeleted` event's: the moved transactions' last change.
-    public let sequenceNumber: UInt64
+    package let sequenceNumber: UInt64
 }

@@ -4,14 +4,14 @@
 /// is the journal's hash-chain value after `sequenceNumber` (`Docs/JournalFormat.md`): a store
 /// whose chain value differs from the journal's at the same position belongs to another ledger
 /// or to a journal that was cut and rewritten, and is rebuilt.
-public struct StoreCoverage: Sendable, Equatable {
+package struct StoreCoverage: Sendable, Equatable {
     /// The last journal sequence number applied (0: an empty ledger).
-    public var sequenceNumber: UInt64
+    package var sequenceNumber: UInt64
     /// The journal's chain value after it (32 bytes).
-    public var chainValue: [UInt8]
+    package var chainValue: [UInt8]
 
     /// A coverage.
-    public init(sequenceNumber: UInt64, chainValue: [UInt8]) {
+    package init(sequenceNumber: UInt64, chainValue: [UInt8]) {
         self.sequenceNumber = sequenceNumber
         self.chainValue = chainValue
     }

@@ -5,13 +5,13 @@ import Synchronization
 /// statements it ran), so that a commit re-runs only the observations whose tables it
 /// modified: invalidation per table, as GRDB's `ValueObservation` and Room's
 /// `InvalidationTracker` do.
-public struct StoreReadRegion: Sendable {
+package struct StoreReadRegion: Sendable {
     private var region: DatabaseRegion
     /// Whether the value may depend on anything (it read something other than the store).
     private var isEverything: Bool
 
     /// A region that every commit changes: for values computed from more than the store.
-    public static let everything = StoreReadRegion(region: .fullDatabase, isEverything: true)
+    package static let everything = StoreReadRegion(region: .fullDatabase, isEverything: true)
 
     private init(region: DatabaseRegion, isEverything: Bool) {
         self.region = region
@@ -20,14 +20,14 @@ public struct StoreReadRegion: Sendable {
 
     /// Whether a commit that modified `tables` (``LedgerStore/commit(_:from:coverage:)``) can
     /// have changed what was read.
-    public func isChanged(by tables: Set<String>) -> Bool {
+    package func isChanged(by tables: Set<String>) -> Bool {
         isEverything || tables.contains { region.isModified(byEventsOfKind: .insert(tableName: $0)) }
     }
 
     /// Runs `body` and records the tables every ``LedgerStore`` read in it touched (reads on
     /// this task only; a read from another task at the same time is not recorded).
     /// - Returns: what `body` returned and the region it read.
-    public static func recording<Value, Failure: Error>(
+    package static func recording<Value, Failure: Error>(
         _ body: () throws(Failure) -> Value
     ) throws(Failure) -> (value: Value, region: StoreReadRegion) {
         let recorder = StoreReadRecorder()

@@ -45,7 +45,7 @@ extension StoreSnapshot: StoreRowSource {
 /// household debts: O(wallets), O(members)) and the names of the changed people and categories.
 /// A plain value, gathered where the read models are (the engine) so that the SQLite work
 /// (statements, page sealing) runs elsewhere and never holds the engine up.
-public struct StoreRows: Sendable {
+package struct StoreRows: Sendable {
     // Every key was changed; a nil value: the read models hold no row for it (any stored one goes).
     private var transactions: [TransactionID: TransactionRecord?] = [:]
     private var transfers: [TransferID: TransferRecord?] = [:]
@@ -58,7 +58,7 @@ public struct StoreRows: Sendable {
     /// The rows `changes` needs, from `snapshot`. A forgetting's rows (every note of the forgotten
     /// people) are not gathered: commit those from the snapshot itself.
     /// - Throws: ``ProjectionError/overflow(rule:subject:)`` when a live row cannot be computed.
-    public init(_ changes: StoreChanges, from snapshot: StoreSnapshot) throws(ProjectionError) {
+    package init(_ changes: StoreChanges, from snapshot: StoreSnapshot) throws(ProjectionError) {
         balances = try snapshot.walletBalances()
         totals = try snapshot.walletTotals()
         debts = try snapshot.householdDebts()
@@ -70,7 +70,7 @@ public struct StoreRows: Sendable {
 
     /// Puts `later`'s rows over these: two commits written as one (the live tables are whole in
     /// each, so the later ones stand). In place: O(`later`'s rows).
-    public mutating func merge(_ later: StoreRows) {
+    package mutating func merge(_ later: StoreRows) {
         transactions.merge(later.transactions) { _, new in new }
         transfers.merge(later.transfers) { _, new in new }
         people.merge(later.people) { _, new in new }
@@ -81,7 +81,7 @@ public struct StoreRows: Sendable {
     }
 
     /// These rows with `later`'s over them (``merge(_:)``).
-    public func merging(_ later: StoreRows) -> StoreRows {
+    package func merging(_ later: StoreRows) -> StoreRows {
         var merged = self
         merged.merge(later)
         return merged
