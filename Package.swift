@@ -121,6 +121,13 @@ let package = Package(
             dependencies: ["Tally"],  // one import (issue 30)
             path: "Examples/HostApp"
         ),
+        // The embedding guide's swift blocks (Sources/Tally/Tally.docc/Embedding.md), one file
+        // each with the block's own imports; Examples/External builds them outside the package.
+        .target(
+            name: "TallyGuideBlocks",
+            dependencies: ["Tally", "TallyInterchange"],
+            path: "Examples/GuideBlocks"
+        ),
 
         // Test support: the fault-injecting file system, the scenario household and shared helpers.
         .target(
@@ -163,7 +170,7 @@ let package = Package(
         .testTarget(
             name: "TallyTests",
             dependencies: [
-                "Tally", "TallyInterchange", "TallyTestSupport", "TallyModel", "TallyJournal", "TallyProjections", "TallyStore", "TallySQLiteEncryption",
+                "Tally", "TallyInterchange", "TallyGuideBlocks", "TallyTestSupport", "TallyModel", "TallyJournal", "TallyProjections", "TallyStore", "TallySQLiteEncryption",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
             ]

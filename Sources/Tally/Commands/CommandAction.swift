@@ -6,8 +6,8 @@ import TallyModel
 /// The one definition of the command schema: a case is a command of the JSON schema under its
 /// name, each labelled value a field under its label, with the same default (`@CommandSchema`
 /// writes the JSON parser and ``Command/jsonLine`` from these cases). A ``TransactionEntry``,
-/// ``GoalDefinition``, ``ScenarioSaved``, ``AlertSettingsSet``, `ExchangeRate` or
-/// ``TemplateTerms`` value spreads its own fields into the command's object.
+/// `GoalDefinition`, `ScenarioSaved`, `AlertSettingsSet`, `ExchangeRate` or
+/// `TemplateTerms` value spreads its own fields into the command's object.
 @CommandSchema
 public enum CommandAction: Sendable, Hashable {
     // MARK: Household and people (H1-H5)

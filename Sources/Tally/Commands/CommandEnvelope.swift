@@ -65,7 +65,7 @@ extension Ledger {
     }
 }
 
-/// A command the ledger executed with the envelope it filled in (``Ledger/execute(_:as:)``).
+/// A command the ledger executed with the envelope it filled in (`execute(_:as:)`).
 public struct ExecutedCommand: Sendable, Hashable {
     /// The command, with its generated id and time.
     public let command: Command

@@ -65,7 +65,7 @@ extension Ledger {
     }
 
     /// A one-off read of the read-side store, GRDB style: `body` runs any of the store's queries
-    /// (``LedgerStore``: balances, pages, search, reports, names) and returns what a screen needs.
+    /// (`LedgerStore`: balances, pages, search, reports, names) and returns what a screen needs.
     /// It sees every batch whose `execute` returned, so it reads an app's own writes; the same
     /// closure observed with ``observe(_:)`` gives the value after every later commit.
     ///

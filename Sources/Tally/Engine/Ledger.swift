@@ -13,7 +13,7 @@ import TallyStore
 /// actor. Batches are validated and written in arrival order under a FIFO gate (validation
 /// sees every batch written before, durable or not); the gate is left before the wait for
 /// durability, so concurrent batches share one `fdatasync` (group commit). A batch is
-/// acknowledged, applied to the state that reads see (``readModels``, ``read(_:)``, the read
+/// acknowledged, applied to the state that reads see (``readModels``, `read(_:)`, the read
 /// side) and published to ``changes`` only once its frame is durable, strictly in sequence order (`commit(_:)`).
 /// After a failed sync the ledger is failed: see ``execute(_:)-([Command])``.
 ///
@@ -128,7 +128,7 @@ public actor Ledger {
     /// a failed sync it stays as of the last durable batch (G6).
     ///
     /// Package-internal (Docs/Architecture.md, "Public surface"): for the CLI, the interchange
-    /// formats and tests; hosts read ``readModels``, ``read(_:)``, the queries and ``observe(_:)``.
+    /// formats and tests; hosts read ``readModels``, `read(_:)`, the queries and ``observe(_:)``.
     /// What the store's history holds of it (the undo history, transactions, transfers,
     /// settlements, group expenses) is read whole (O(history)), so the value stays complete
     /// after the ledger moves on or closes. When the archive cannot be read (the ledger was
@@ -140,7 +140,7 @@ public actor Ledger {
 
     /// The acknowledged validation state, its archived maps read on demand: what the
     /// subscription queries (R1) read (the templates are in memory; a history reads one
-    /// transaction per recorded occurrence). Falls back to ``state`` as ``read(_:)`` does.
+    /// transaction per recorded occurrence). Falls back to ``state`` as `read(_:)` does.
     var queryState: LedgerState {
         isClosed || storeHistory.failure != nil ? state : current
     }
@@ -170,7 +170,7 @@ public actor Ledger {
     ///
     /// What grows with history (transactions, transfers, settlements, group expenses) is in the
     /// store's history once a checkpoint wrote it, and is read whole here (O(history)) so
-    /// the value stays complete: for tools and exports. Screens use ``read(_:)``,
+    /// the value stays complete: for tools and exports. Screens use `read(_:)`,
     /// the read side's queries (``transactions(_:)``, reports) and ``observe(_:)``.
     public var readModels: Projections {
         let models = current.readModels
@@ -188,7 +188,7 @@ public actor Ledger {
         try body(servedModels)
     }
 
-    /// The read models ``read(_:)`` passes: the ledger's own, or when the archive cannot be read
+    /// The read models `read(_:)` passes: the ledger's own, or when the archive cannot be read
     /// (closed, a damaged page) the complete ones.
     var servedModels: Projections {
         isClosed || storeHistory.failure != nil ? readModels : current.readModels
