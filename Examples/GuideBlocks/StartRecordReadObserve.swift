@@ -5,7 +5,9 @@ import Tally
 extension GuideBlocks {
     public static func recordReadObserve(ledger: Ledger, alice: PersonID, joint: WalletID, today: LocalDate, show: @escaping @Sendable ([WalletBalance]) -> Void) async throws -> (balances: [WalletBalance], lunch: ExecutedCommand) {
         let categories = try await ledger.read { db in try db.categoryNames() }
-        let groceries = categories.first { $0.value == "Groceries" }?.key ?? CategoryID.random()
+        guard let groceries = categories.first(where: { $0.value == "Groceries" })?.key else {
+            throw LedgerError.invalidQuery("no category is named Groceries")  // a preset (C2)
+        }
         let lunch = try await ledger.execute(
             .recordTransaction(
                 transactionID: .random(),

@@ -36,12 +36,20 @@ public struct CommandSchemaMacro: ExtensionMacro {
                         continue
                     }
                     let name = label.text.trimmingCharacters(in: "`")
+                    let defaultValue = parameter.defaultValue?.value.trimmedDescription
                     if let optional = parameter.type.as(OptionalTypeSyntax.self) {
-                        fields.append(Field(name: name, valueType: optional.wrappedType.trimmedDescription, isOptional: true,
-                                            defaultValue: parameter.defaultValue?.value.trimmedDescription))
+                        // An absent optional field is nil; another default would hold in Swift only.
+                        guard defaultValue == nil || defaultValue == "nil" else {
+                            context.diagnose(Diagnostic(node: parameter, message: SchemaMessage.optionalDefault(name)))
+                            refused = true
+                            continue
+                        }
+                        fields.append(Field(name: name, valueType: optional.wrappedType.trimmedDescription, isOptional: true, defaultValue: nil))
+                    } else if let named = parameter.type.as(IdentifierTypeSyntax.self), named.name.text == "Optional" {
+                        context.diagnose(Diagnostic(node: parameter, message: SchemaMessage.spelledOptional(name)))
+                        refused = true
                     } else {
-                        fields.append(Field(name: name, valueType: parameter.type.trimmedDescription, isOptional: false,
-                                            defaultValue: parameter.defaultValue?.value.trimmedDescription))
+                        fields.append(Field(name: name, valueType: parameter.type.trimmedDescription, isOptional: false, defaultValue: defaultValue))
                     }
                 }
                 commands.append(Command(name: element.name.text.trimmingCharacters(in: "`"), fields: fields))
@@ -70,13 +78,13 @@ public struct CommandSchemaMacro: ExtensionMacro {
         let writes = commands.map { command in
             guard !command.fields.isEmpty else { return "case .\(command.name): break" }
             let bindings = command.fields.map { "let `\($0.name)`" }.joined(separator: ", ")
-            let body = command.fields.map { "object.write(\"\($0.name)\", `\($0.name)`)" }.joined(separator: "\n")
+            let body = command.fields.map { "__fields.write(\"\($0.name)\", `\($0.name)`)" }.joined(separator: "\n")
             return "case .\(command.name)(\(bindings)):\n\(body)"
         }.joined(separator: "\n")
 
         let schema = commands.map { command in
             let fields = command.fields.map { field in
-                let defaultText = field.defaultValue.map { "\"" + $0.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\\\"") + "\"" } ?? "nil"
+                let defaultText = field.defaultValue.map { StringLiteralExprSyntax(content: $0).description } ?? "nil"
                 return "CommandSchemaField(name: \"\(field.name)\", valueType: (\(field.valueType)).self, isOptional: \(field.isOptional), defaultValue: \(defaultText))"
             }
             return "CommandSchemaEntry(name: \"\(command.name)\", fields: [\(fields.joined(separator: ", "))])"
@@ -100,7 +108,7 @@ public struct CommandSchemaMacro: ExtensionMacro {
                 }
 
                 /// Writes the action's fields under their JSON names.
-                func writeFields(to object: inout CommandJSONObject) {
+                func writeFields(to __fields: inout CommandJSONObject) {
                     switch self {
                     \(raw: writes)
                     }
@@ -141,17 +149,23 @@ extension String {
 enum SchemaMessage: DiagnosticMessage {
     case notAnEnum
     case unlabelled(String)
+    case optionalDefault(String)
+    case spelledOptional(String)
 
     var message: String {
         switch self {
         case .notAnEnum: "@CommandSchema describes the cases of an enum of commands"
         case .unlabelled(let command): "every value of \(command) is a field of the JSON schema: label it with the field's JSON name"
+        case .optionalDefault(let field): "\(field) is optional, so an absent \(field) is nil in the JSON schema; give it no default other than nil, or make it non-optional with this default"
+        case .spelledOptional(let field): "write \(field)'s type as T? (the schema reads Optional from that spelling)"
         }
     }
     var diagnosticID: MessageID {
         switch self {
         case .notAnEnum: MessageID(domain: "TallyMacros", id: "notAnEnum")
         case .unlabelled: MessageID(domain: "TallyMacros", id: "unlabelled")
+        case .optionalDefault: MessageID(domain: "TallyMacros", id: "optionalDefault")
+        case .spelledOptional: MessageID(domain: "TallyMacros", id: "spelledOptional")
         }
     }
     var severity: DiagnosticSeverity { .error }

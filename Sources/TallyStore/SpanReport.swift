@@ -29,6 +29,10 @@ public struct SpanReport<Span: Comparable & Sendable & Hashable>: Sendable, Hash
         public let total: Money
     }
 
+    private static func overflow(_ currency: Currency) -> StoreError {
+        .invalidRow(path: "report", table: "transactions", reason: "a total of a report row in \(currency) leaves the 64-bit range (G1)")
+    }
+
     private struct Key: Hashable {
         let categoryID: CategoryID?
         let kind: TransactionKind
@@ -48,7 +52,11 @@ public struct SpanReport<Span: Comparable & Sendable & Hashable>: Sendable, Hash
         for cell in cells {
             let key = Key(categoryID: cell.categoryID, kind: cell.kind, currency: cell.total.currency)
             guard let index = column[cell.span] else { continue }
-            amounts[key, default: Array(repeating: 0, count: spans.count)][index] += cell.total.minorUnits
+            var row = amounts[key] ?? Array(repeating: 0, count: spans.count)
+            let (sum, overflow) = row[index].addingReportingOverflow(cell.total.minorUnits)
+            guard !overflow else { throw Self.overflow(key.currency) }
+            row[index] = sum
+            amounts[key] = row
             counts[key, default: Array(repeating: 0, count: spans.count)][index] += cell.count
             if let name = cell.categoryName { names[key] = name }
         }
@@ -57,7 +65,7 @@ public struct SpanReport<Span: Comparable & Sendable & Hashable>: Sendable, Hash
             var total: Int64 = 0
             for value in units {
                 let (sum, overflow) = total.addingReportingOverflow(value)
-                guard !overflow else { throw .invalidRow(path: "report", table: "transactions", reason: "the total of a report row in \(key.currency) leaves the 64-bit range (G1)") }
+                guard !overflow else { throw Self.overflow(key.currency) }
                 total = sum
             }
             rows.append(Row(

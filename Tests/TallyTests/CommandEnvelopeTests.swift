@@ -75,12 +75,13 @@ struct CommandEnvelopeTests {
         let names = await ledger.observe { db in try db.personNames() }
         let added = try await ledger.execute(.addPerson(personID: dora, name: "Dora"), as: s.alice)
         #expect(try await ledger.read { db in try db.personNames()[dora] } == "Dora")
+        await ledger.waitForObservations(through: added.sequenceNumber)
         var seen: [String?] = []
         for try await value in names {
             seen.append(value[dora])
-            if value[dora] != nil { break }
+            break
         }
-        #expect(seen.last == "Dora", "the values coalesce to the newest, the one after the command: \(seen)")
+        #expect(seen == ["Dora"], "after the wait, the newest value shows the command: \(seen)")
         let renamed = try await ledger.execute(.renamePerson(personID: dora, name: "Dorothea"), as: s.alice)
         #expect(renamed.sequenceNumber > added.sequenceNumber)
         #expect(try await ledger.read { db in try db.personNames()[dora] } == "Dorothea")

@@ -155,4 +155,88 @@ struct CommandSchemaTests {
                                     date: try LocalDate(iso: "2026-01-12")))
         #expect(transfer.jsonLine == #"{"command":"recordTransfer","commandID":"0000000c-0000-4000-8000-000000000001","actor":"00000002-0000-4000-8000-000000000001","recordedAt":"2026-01-12T08:00:00.000Z","transferID":"00000006-0000-4000-8000-000000000001","fromWalletID":"00000003-0000-4000-8000-000000000001","toWalletID":"00000003-0000-4000-8000-000000000002","amountSent":{"currency":"CHF","minorUnits":5000},"date":"2026-01-12"}"#)
     }
+
+    static let header = #""commandID":"0000000c-0000-4000-8000-0000000000f1","actor":"00000002-0000-4000-8000-000000000001","recordedAt":"2026-02-01T08:00:00.000Z""#
+
+    @Test("defaults of the field groups: a line without the optional fields of an entry, a goal or the alert settings reads as the Swift initializer with its defaults (payer the actor, shared false, no tags; no linked wallet; AlertSettingsSet.defaults)")
+    func groupDefaultsAreTheInitializers() throws {
+        func action(_ fields: String) throws -> CommandAction { try CommandParser.parse(line: "{\(Self.header),\(fields)}").action }
+        let transaction = try TransactionID(parsing: "00000005-0000-4000-8000-000000000001")
+        let wallet = try WalletID(parsing: "00000003-0000-4000-8000-000000000001")
+        let category = try CategoryID(parsing: "00000004-0000-4000-8000-000000000001")
+        let chf = try Currency("CHF")
+        #expect(try action(#""command":"recordTransaction","transactionID":"00000005-0000-4000-8000-000000000001","kind":"expense","amount":"CHF 1.00","walletID":"00000003-0000-4000-8000-000000000001","categoryID":"00000004-0000-4000-8000-000000000001","date":"2026-02-01""#)
+            == .recordTransaction(transactionID: transaction, entry: TransactionEntry(
+                kind: .expense, amount: Money(minorUnits: 100, currency: chf), walletID: wallet, categoryID: category,
+                date: try LocalDate(iso: "2026-02-01"))))
+        let goal = try GoalID(parsing: "00000020-0000-4000-8000-000000000001")
+        #expect(try action(#""command":"createGoal","goalID":"00000020-0000-4000-8000-000000000001","name":"Trip","target":"CHF 100.00""#)
+            == .createGoal(goalID: goal, goal: GoalDefinition(name: "Trip", target: Money(minorUnits: 10_000, currency: chf))))
+        #expect(try action(#""command":"setAlertSettings""#) == .setAlertSettings(settings: AlertSettingsSet.defaults))
+    }
+
+    @Test("every name of every enum the schema writes reads back as its case (WalletKind, WalletDesignation, CategoryGroup, BudgetType, TransactionKind, RecurrenceFrequency, SplitRatioMode, IncomeMode)")
+    func everyEnumCaseHasAName() throws {
+        func roundTrip<Value: CommandFieldName & CaseIterable>(_: Value.Type) throws {
+            for value in Value.allCases {
+                let json = value.commandJSON
+                #expect(json != .string(""), "\(value) has no name in the schema")
+                #expect(try Value(commandJSON: json, at: "field", log: FieldLog()) == value)
+            }
+        }
+        try roundTrip(WalletKind.self)
+        try roundTrip(WalletDesignation.self)
+        try roundTrip(CategoryGroup.self)
+        try roundTrip(BudgetType.self)
+        try roundTrip(TransactionKind.self)
+        try roundTrip(RecurrenceFrequency.self)
+        try roundTrip(SplitRatioMode.self)
+        try roundTrip(IncomeMode.self)
+    }
+
+    @Test("R1: a template's terms written by jsonLine read back: equal, exact (in the price's currency) and percentage sharing, an end date and a trial; a percentage outside 0...10000 or an equal weight other than 1 is written so that the line is refused, never changed; empty terms read back as none")
+    func templateTermsRoundTrip() throws {
+        let alice = try PersonID(parsing: "00000002-0000-4000-8000-000000000001")
+        let bob = try PersonID(parsing: "00000002-0000-4000-8000-000000000002")
+        let entry = TransactionEntry(
+            kind: .expense, amount: Money(minorUnits: 1_500, currency: try Currency("EUR")), walletID: try WalletID(parsing: "00000003-0000-4000-8000-000000000001"),
+            categoryID: try CategoryID(parsing: "00000004-0000-4000-8000-000000000001"), date: try LocalDate(iso: "2026-02-01"))
+        func command(_ terms: TemplateTerms?) throws -> Command {
+            Command(commandID: try CommandID(parsing: "0000000c-0000-4000-8000-000000000001"), actor: alice,
+                    recordedAt: try Timestamp(iso8601: "2026-02-01T08:00:00.000Z"),
+                    action: .createTemplate(templateID: try TemplateID(parsing: "00000007-0000-4000-8000-000000000001"),
+                                            frequency: .monthly, entry: entry, terms: terms))
+        }
+        let shares: [TemplateSharing] = [
+            TemplateSharing(kind: .equal, weights: [MemberWeight(person: alice, weight: 1), MemberWeight(person: bob, weight: 1)]),
+            TemplateSharing(kind: .exact, weights: [MemberWeight(person: alice, weight: 1_000), MemberWeight(person: bob, weight: 500)]),
+            TemplateSharing(kind: .percent, weights: [MemberWeight(person: alice, weight: 6_000), MemberWeight(person: bob, weight: 4_000)]),
+        ]
+        for sharing in shares {
+            let written = try command(TemplateTerms(endDate: try LocalDate(iso: "2027-01-31"), trialEndsOn: try LocalDate(iso: "2026-02-14"), sharing: sharing))
+            #expect(try CommandParser.parse(line: written.jsonLine) == written, "\(written.jsonLine)")
+        }
+        #expect(try command(TemplateTerms(sharing: shares[1])).jsonLine.contains(#""currency":"EUR""#), "exact shares in the price's currency")
+        for refused in [
+            TemplateSharing(kind: .percent, weights: [MemberWeight(person: alice, weight: 12_000)]),
+            TemplateSharing(kind: .equal, weights: [MemberWeight(person: alice, weight: 2)]),
+        ] {
+            #expect(throws: CommandParseError.self) { try CommandParser.parse(line: try command(TemplateTerms(sharing: refused)).jsonLine) }
+        }
+        #expect(try CommandParser.parse(line: try command(TemplateTerms()).jsonLine) == (try command(nil)))
+    }
+
+    @Test("G6: a line's errors come in the order the schema reads it: an unknown command first, then the envelope (actor, commandID, recordedAt), then the command's fields")
+    func errorsInSchemaOrder() throws {
+        #expect(throws: CommandParseError(code: .unknownCommand, field: "command", message: "'payRent' is not a command; see Docs/Commands.md for the list")) {
+            try CommandParser.parse(line: #"{"command":"payRent"}"#)
+        }
+        #expect(throws: CommandParseError.missing("actor")) {
+            try CommandParser.parse(line: #"{"command":"addMember","personID":"nope"}"#)
+        }
+        let badField = #expect(throws: CommandParseError.self) {
+            try CommandParser.parse(line: "{\(Self.header),\"command\":\"addMember\",\"personID\":\"nope\",\"name\":\"Bob\"}")
+        }
+        #expect(badField?.field == "personID" && badField?.code == .badValue)
+    }
 }

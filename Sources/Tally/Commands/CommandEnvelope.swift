@@ -56,9 +56,10 @@ extension Ledger {
         let commands = actions.map { Command(commandID: envelope.newCommandID(), actor: actor, recordedAt: envelope.now(), action: $0) }
         let before = lastSequenceNumber
         let positions = try await execute(commands)
+        let eventsByCommand = Dictionary(grouping: positions, by: \.commandID)
         var shownFrom = positions.first.map { $0.sequenceNumber - 1 } ?? before
         return commands.map { command in
-            let events = positions.filter { $0.commandID == command.commandID }
+            let events = eventsByCommand[command.commandID] ?? []
             shownFrom = events.last?.sequenceNumber ?? shownFrom
             return ExecutedCommand(command: command, events: events, sequenceNumber: shownFrom)
         }
@@ -71,9 +72,11 @@ public struct ExecutedCommand: Sendable, Hashable {
     public let command: Command
     /// Its events, in order (none for a command that changed nothing).
     public let events: [EventPosition]
-    /// The sequence number from which the ledger shows it: its last event's, or for a command
-    /// without events the one before it. A read of the store after the call
-    /// (`ledger.read { db in ... }`) shows it, and so does an observation started after it.
+    /// The sequence number from which the ledger shows it: its last event's; for a command
+    /// without events, that of the last event before it in its batch, or when the batch has none
+    /// a number no later than the batch (the last acknowledged one when it was sent). A read of the store after the call
+    /// (`ledger.read { db in ... }`) shows it, and so does an observation started after it; an
+    /// older observation shows it once ``Ledger/waitForObservations(through:)`` returns.
     public let sequenceNumber: UInt64
 
     /// The command's id: what undo and redo name (T5).

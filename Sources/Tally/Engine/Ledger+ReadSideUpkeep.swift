@@ -103,7 +103,17 @@ extension Ledger {
         planningObservations[id] = observation
     }
 
-    /// Returns once the store observations are recomputed for every store commit so far (tests).
+    /// Returns once every observation of the store (``observe(_:)``) is recomputed for the
+    /// commits through `sequenceNumber` (an ``ExecutedCommand/sequenceNumber``, or
+    /// ``lastSequenceNumber``): each has yielded the value that shows them, or had nothing new
+    /// to yield. For an app that waits until its screens show its own command; a one-off
+    /// `read { db in ... }` needs no wait. A number past the last acknowledged one returns at once.
+    public func waitForObservations(through sequenceNumber: UInt64) async {
+        guard sequenceNumber <= lastSequenceNumber else { return }
+        await observationsRefreshed()
+    }
+
+    /// Returns once the store observations are recomputed for every store commit so far.
     package func observationsRefreshed() async {
         storeDurableChanges()
         storeWriter.flush()

@@ -40,10 +40,11 @@ public enum CommandParser {
         }
         let fields = JSONFields(values)
         let name: String = try fields.field("command")
-        let action = try action(named: name, fields)
-        let command = Command(
-            commandID: try fields.field("commandID"), actor: try fields.field("actor"), recordedAt: try fields.field("recordedAt"),
-            action: action)
+        guard names.contains(name) else { throw unknownCommand(name) }
+        let actor: PersonID = try fields.field("actor")
+        let commandID: CommandID = try fields.field("commandID")
+        let recordedAt: Timestamp = try fields.field("recordedAt")
+        let command = Command(commandID: commandID, actor: actor, recordedAt: recordedAt, action: try action(named: name, fields))
         if let unknown = fields.log.unconsultedFields.first {
             throw CommandParseError(
                 code: .unknownField, field: unknown,
@@ -91,13 +92,16 @@ public enum CommandParser {
     }
 
     /// The names of every command of the schema, sorted.
-    public static var commandNames: [String] { CommandAction.schema.map(\.name).sorted() }
+    public static var commandNames: [String] { names.sorted() }
+
+    private static let names = Set(CommandAction.schema.map(\.name))
 
     private static func action(named name: String, _ fields: JSONFields) throws(CommandParseError) -> CommandAction {
-        guard let action = try CommandAction.parseFields(of: name, from: fields) else {
-            throw CommandParseError(code: .unknownCommand, field: "command",
-                                    message: "'\(name)' is not a command; see Docs/Commands.md for the list")
-        }
+        guard let action = try CommandAction.parseFields(of: name, from: fields) else { throw unknownCommand(name) }
         return action
+    }
+
+    private static func unknownCommand(_ name: String) -> CommandParseError {
+        CommandParseError(code: .unknownCommand, field: "command", message: "'\(name)' is not a command; see Docs/Commands.md for the list")
     }
 }
