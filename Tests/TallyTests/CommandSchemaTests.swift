@@ -90,6 +90,16 @@ struct CommandSchemaTests {
         }
     }
 
+    @Test("the catalog names each command's Swift case beside its JSON, with the labels the typed API has (a DocC link the documentation build checks)")
+    func catalogNamesEverySwiftCase() throws {
+        let text = try String(contentsOf: RepositoryFiles.url("Sources/Tally/Tally.docc/Commands.md"), encoding: .utf8)
+        for command in CommandAction.schema {
+            let labels = command.fields.map { $0.name + ":" }.joined()
+            let link = labels.isEmpty ? "``CommandAction/\(command.name)``" : "``CommandAction/\(command.name)(\(labels))``"
+            #expect(text.contains("Swift: \(link)"), "\(command.name): the catalog has no line \"Swift: \(link)\"")
+        }
+    }
+
     @Test("G5, T1-T5: a typed command written as its JSON line reads back as the same command, for 3000 random commands of the model household")
     func typedCommandsRoundTripThroughJSON() throws {
         var generator = RandomCommandGenerator(seed: 30)
