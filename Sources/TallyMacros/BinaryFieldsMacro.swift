@@ -120,7 +120,7 @@ struct BinaryLayout {
     }
 }
 
-enum LayoutMessage: DiagnosticMessage {
+enum LayoutMessage: TallyMacroMessage {
     case notAStruct(String)
     case unreadableField(String)
     case sinceNotLast
@@ -134,15 +134,6 @@ enum LayoutMessage: DiagnosticMessage {
         case .sinceUnversioned(let name): "@\(name) records have no schema version of their own; change the record's format version instead of marking a field @WireSince"
         }
     }
-    var diagnosticID: MessageID {
-        switch self {
-        case .notAStruct: MessageID(domain: "TallyMacros", id: "notAStruct")
-        case .unreadableField: MessageID(domain: "TallyMacros", id: "unreadableField")
-        case .sinceNotLast: MessageID(domain: "TallyMacros", id: "sinceNotLast")
-        case .sinceUnversioned: MessageID(domain: "TallyMacros", id: "sinceUnversioned")
-        }
-    }
-    var severity: DiagnosticSeverity { .error }
 }
 
 /// `@WireFields`: the event codec's `init(from: inout BinaryReader)` and `write(to:)` (package

@@ -146,7 +146,7 @@ extension String {
     }
 }
 
-enum SchemaMessage: DiagnosticMessage {
+enum SchemaMessage: TallyMacroMessage {
     case notAnEnum
     case unlabelled(String)
     case optionalDefault(String)
@@ -160,13 +160,4 @@ enum SchemaMessage: DiagnosticMessage {
         case .spelledOptional(let field): "write \(field)'s type as T? (the schema reads Optional from that spelling)"
         }
     }
-    var diagnosticID: MessageID {
-        switch self {
-        case .notAnEnum: MessageID(domain: "TallyMacros", id: "notAnEnum")
-        case .unlabelled: MessageID(domain: "TallyMacros", id: "unlabelled")
-        case .optionalDefault: MessageID(domain: "TallyMacros", id: "optionalDefault")
-        case .spelledOptional: MessageID(domain: "TallyMacros", id: "spelledOptional")
-        }
-    }
-    var severity: DiagnosticSeverity { .error }
 }

@@ -29,14 +29,7 @@ extension Ledger {
         let result = read { models in Result { () throws(ProjectionError) in try models.debts.householdBalances() } }
         let balances: [PairBalance]
         do { balances = try result.get() } catch { throw .invalidQuery(error.description) }
-        let names: [PersonID: String]
-        do {
-            names = try read { db in try db.personNames() }
-        } catch let error as LedgerError {
-            throw error
-        } catch {
-            throw .readSide("\(error)")
-        }
+        let names = try withStore { store throws(StoreError) in try store.personNames() }
         return balances.compactMap { balance in
             guard let debtor = balance.debtor, let creditor = balance.creditor else { return nil }
             return DebtRow(debtor: debtor, debtorName: names[debtor], creditor: creditor, creditorName: names[creditor],

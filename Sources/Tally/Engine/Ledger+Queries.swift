@@ -77,7 +77,7 @@ extension Ledger {
     ///   ``LedgerError/readSide(_:)`` (no store that shows the last batch included); an error
     ///   `body` throws of its own, as it is.
     public func read<Value>(_ body: (LedgerStore) throws -> Value) throws -> Value {
-        guard let store = flushedStore() else { throw Self.noCurrentStore(openReport) }
+        let store = try currentStore()
         do {
             return try body(store)
         } catch let error as StoreError {
@@ -85,8 +85,10 @@ extension Ledger {
         }
     }
 
-    private func withStore<Value>(_ body: (LedgerStore) throws(StoreError) -> Value) throws(LedgerError) -> Value {
-        guard let store = flushedStore() else { throw Self.noCurrentStore(openReport) }
+    /// `body` on the store that shows the last acknowledged batch, its errors as the ledger's:
+    /// the engine's own queries.
+    func withStore<Value>(_ body: (LedgerStore) throws(StoreError) -> Value) throws(LedgerError) -> Value {
+        let store = try currentStore()
         do {
             return try body(store)
         } catch {
@@ -94,9 +96,12 @@ extension Ledger {
         }
     }
 
-    /// Why a read finds no store to answer from.
-    static func noCurrentStore(_ report: LedgerOpenReport) -> LedgerError {
-        .readSide("the read-side store does not show the ledger's last batch (\(report.readSide)); run `tally rebuild`")
+    /// The store that shows the last acknowledged batch, or why there is none to answer from.
+    private func currentStore() throws(LedgerError) -> LedgerStore {
+        guard let store = flushedStore() else {
+            throw .readSide("the read-side store does not show the ledger's last batch (\(openReport.readSide)); run `tally rebuild`")
+        }
+        return store
     }
 }
 

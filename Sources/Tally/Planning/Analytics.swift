@@ -157,10 +157,8 @@ extension AnalyticsReport {
         let rows: [PeriodTotal]
         do {
             rows = try store.categoryTotals(byPeriod: [previous] + periods, filter)
-        } catch .invalidQuery(let reason) {
-            throw .invalidQuery(reason)
         } catch {
-            throw .readSide(error.description)
+            throw LedgerError(error)
         }
         do {
             try self.init(rows: rows, previous: previous, periods: periods, wallets: wallets)

@@ -125,10 +125,8 @@ public struct PlanningView: Sendable {
                 query.after = page.next
             } while query.after != nil && alerts.count < Self.largeTransactionAlertsMax
             return alerts
-        } catch .invalidQuery(let reason) {
-            throw .invalidQuery(reason)
         } catch {
-            throw .readSide(error.description)
+            throw LedgerError(error)
         }
     }
 
