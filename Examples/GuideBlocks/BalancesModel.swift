@@ -6,11 +6,11 @@ import Tally
 @MainActor
 final class BalancesModel {
     let balances: ObservedValue<[WalletBalance]>
-    init(ledger: Ledger) { balances = ObservedValue(ledger) { db in try db.walletBalances() } }
+    init(ledger: Ledger, me: PersonID) { balances = ObservedValue(ledger) { db in try db.walletBalances(visibleTo: .member(me)) } }
 }
 
 extension GuideBlocks {
     /// The guide's model, made on the main actor.
     @MainActor
-    public static func balancesModel(ledger: Ledger) -> ObservedValue<[WalletBalance]> { BalancesModel(ledger: ledger).balances }
+    public static func balancesModel(ledger: Ledger, me: PersonID) -> ObservedValue<[WalletBalance]> { BalancesModel(ledger: ledger, me: me).balances }
 }

@@ -16,7 +16,7 @@ extension GuideBlocks {
                     action: .removeMember(personID: bob, acknowledgeUnsettled: true)),
             Command(commandID: forgetID, actor: admin, recordedAt: now, action: .forgetPerson(personID: bob)),
         ])
-        var paidByBob = TransactionQuery()
+        var paidByBob = TransactionQuery(visibleTo: .audit)  // the admin's audit read: every member's entries
         paidByBob.payers = [bob]
         let payer = try await ledger.transactions(paidByBob).rows.first?.payerName  // "[redacted]"
         let unfinished = await ledger.unfinishedForgetting  // not empty only after an I/O failure

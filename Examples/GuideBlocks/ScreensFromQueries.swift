@@ -3,8 +3,8 @@ import Tally
 // Sources/Tally/Tally.docc/Embedding.md, "Screens from queries": the guide's block verbatim (EmbeddingGuideTests
 // checks it), compiled here and in Examples/External, against the public API with its own imports.
 extension GuideBlocks {
-    public static func screensFromQueries(ledger: Ledger, joint: WalletID, today: LocalDate) async throws -> Screens {
-        var query = TransactionQuery()
+    public static func screensFromQueries(ledger: Ledger, me: PersonID, joint: WalletID, today: LocalDate) async throws -> Screens {
+        var query = TransactionQuery(visibleTo: .member(me))  // who is signed in (G7)
         query.walletIDs = [joint]
         query.limit = 5
         let firstPage = try await ledger.transactions(query)   // rows with wallet, category and payer names
@@ -13,14 +13,14 @@ extension GuideBlocks {
             query.after = next
             secondPage = try await ledger.transactions(query)
         }
-        var february = TransactionQuery()
+        var february = TransactionQuery(visibleTo: .member(me))
         february.restrict(to: try YearMonth(year: 2026, month: 2))
         let days = try await ledger.dayTotals(february)                      // a list grouped by day
         let spending = try await ledger.categoryTotals(byMonth: february)    // category x month cells
         let table = try spending.pivoted()               // rows by category, a column per month
-        let debts = try await ledger.debts()             // who owes whom, with their names
-        // Budgets, net worth, plans: the live read models, on the ledger.
-        let budget = try await ledger.read { models in try models.budgets.budget(for: models.budgets.period(containing: today)) }
+        let debts = try await ledger.debts(visibleTo: .member(me))  // what I owe and am owed, with names
+        // The household's budget: its figures, not anyone's entries.
+        let budget = try await ledger.budget(containing: today)
         return Screens(firstPage: firstPage, secondPage: secondPage, days: days, spending: spending, table: table, debts: debts, budget: budget)
     }
 }

@@ -15,8 +15,8 @@ extension GuideBlocks {
                                         walletID: joint, categoryID: groceries, date: today, note: "Lunch")),
             as: alice)
         // Reads see every command whose execute returned; an observation follows the later ones.
-        let balances = try await ledger.read { db in try db.walletBalances() }
-        let live = await ledger.observe { db in try db.walletBalances() }
+        let balances = try await ledger.read { db in try db.walletBalances(visibleTo: .member(alice)) }
+        let live = await ledger.observe { db in try db.walletBalances(visibleTo: .member(alice)) }
         let screen = Task { for try await wallets in live { show(wallets) } }
         try await ledger.execute(.undo(targetCommandID: lunch.commandID), as: alice)
         try await ledger.close()                                      // ends the observation

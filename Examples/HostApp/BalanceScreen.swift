@@ -16,10 +16,10 @@ struct BalanceScreen: Equatable, Sendable {
 
     let rows: [Row]
 
-    /// The screen as the store shows it now.
-    init(store: LedgerStore) throws(StoreError) {
+    /// The screen as the store shows it now to `viewer` (G7: the household's wallets and their own).
+    init(store: LedgerStore, viewer: Viewer) throws(StoreError) {
         let people = try store.personNames()
-        rows = try store.walletBalances().map { wallet in
+        rows = try store.walletBalances(visibleTo: viewer).map { wallet in
             Row(
                 wallet: wallet.name, kind: wallet.kind, owner: wallet.owner.map { people[$0] ?? "\($0)" } ?? "shared",
                 balance: wallet.balance, liveTransactionCount: wallet.liveTransactionCount)

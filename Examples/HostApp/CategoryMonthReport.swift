@@ -5,17 +5,19 @@ import Tally
 /// expenses, from one grouped query (``Tally/Ledger/categoryTotals(byMonth:)``).
 struct CategoryMonthReport {
     let ledger: Ledger
+    /// Who is signed in (G7): the report sums what they see.
+    let viewer: Viewer
     /// How many months, ending with the newest transaction's month, the report covers.
     var months = 3
 
     /// The report as text; one line saying so when there is no expense.
     func lines() async throws(LedgerError) -> [String] {
-        var newest = TransactionQuery()
+        var newest = TransactionQuery(visibleTo: viewer)
         newest.limit = 1
         guard let last = try await ledger.transactions(newest).rows.first?.transaction.date.yearMonth,
               let first = try? last.adding(months: 1 - months)
         else { return ["Expenses by category and month: no transactions"] }
-        var query = TransactionQuery()
+        var query = TransactionQuery(visibleTo: viewer)
         query.kinds = [.expense]
         query.dates = first.firstDay...last.lastDay
         let totals = try await ledger.categoryTotals(byMonth: query)

@@ -3,10 +3,11 @@ import Foundation
 /// The example's command line: one ledger, given as a commands file or a ledger directory.
 struct HostArguments {
     static let usage = """
-        usage: TallyHostExample [LEDGER] [--page-size N]
+        usage: TallyHostExample [LEDGER] [--as NAME] [--page-size N]
           LEDGER  a JSON Lines commands file (Sources/Tally/Tally.docc/Commands.md), executed into a new temporary
                   ledger, or an existing ledger directory, opened in place (the example records
                   one expense in it); default: Sources/TallyCLI/Demo/household.jsonl
+          --as NAME      the person signed in (G7: the screens show what they see); default: the admin
           --page-size N  rows per transaction page, 1...\(pageSizeMax) (default 5)
         """
 
@@ -17,6 +18,8 @@ struct HostArguments {
     var ledgerPath = "Sources/TallyCLI/Demo/household.jsonl"
     /// Rows per transaction page.
     var pageSize = 5
+    /// `--as`: the name of the person signed in; `nil` for the household's admin.
+    var person: String?
     /// `--help`: print ``usage`` and do nothing else.
     var showsHelp = false
 
@@ -33,6 +36,9 @@ struct HostArguments {
                     throw .usage("--page-size needs a number of rows, 1...\(Self.pageSizeMax)")
                 }
                 pageSize = size
+            case "--as":
+                guard let name = remaining.popFirst() else { throw .usage("--as needs a person's name") }
+                person = name
             case "--help", "-h":
                 showsHelp = true
             default:

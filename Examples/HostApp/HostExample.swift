@@ -40,10 +40,12 @@ struct HostExample {
         let opened = try await LedgerSource(path: arguments.ledgerPath).open()
         print("Ledger: \(opened.summary), \(await opened.ledger.lastSequenceNumber) events")
         do {
-            try await showBalancesAcrossOneCommand(opened.ledger)
+            let person = try await signedIn(arguments.person, in: opened.ledger)
+            print("Signed in as \(person.name ?? "\(person.personID)") (\(person.role.rawValue)): every screen shows what they see (G7)")
+            try await showBalancesAcrossOneCommand(opened.ledger, viewer: person.viewer)
             try await HostExampleError.wrapping { () async throws(LedgerError) in
-                for line in try await TransactionListScreen(ledger: opened.ledger, pageSize: arguments.pageSize).lines() { print(line) }
-                for line in try await CategoryMonthReport(ledger: opened.ledger).lines() { print(line) }
+                for line in try await TransactionListScreen(ledger: opened.ledger, viewer: person.viewer, pageSize: arguments.pageSize).lines() { print(line) }
+                for line in try await CategoryMonthReport(ledger: opened.ledger, viewer: person.viewer).lines() { print(line) }
             }
         } catch {
             await opened.discard()
@@ -52,18 +54,27 @@ struct HostExample {
         try await opened.close()
     }
 
+    /// The person the screens are for: the one named `name`, or the household's admin.
+    static func signedIn(_ name: String?, in ledger: Ledger) async throws(HostExampleError) -> PersonRow {
+        let people = await ledger.people()
+        guard let person = name.map({ name in people.first { $0.name == name } }) ?? people.first(where: { $0.role == .admin }) else {
+            throw .usage(name.map { "--as \($0): no person has that name; known: \(people.compactMap(\.name).joined(separator: ", "))" } ?? "the ledger has no household yet")
+        }
+        return person
+    }
+
     /// Observes the balances screen: prints the current value, records the newest expense
     /// again, and prints the next value the observation delivers.
     ///
     /// The repeated expense adds a live transaction to a wallet, so the observed value changes
     /// (even for a wallet whose balance is observed rather than summed, W5) and the second
     /// `next()` returns; the stream ends with the ledger.
-    static func showBalancesAcrossOneCommand(_ ledger: Ledger) async throws(HostExampleError) {
-        var balances = await ledger.observe { db in try BalanceScreen(store: db) }.makeAsyncIterator()
+    static func showBalancesAcrossOneCommand(_ ledger: Ledger, viewer: Viewer) async throws(HostExampleError) {
+        var balances = await ledger.observe { db in try BalanceScreen(store: db, viewer: viewer) }.makeAsyncIterator()
         let current = try await next(&balances, waitingFor: "the current balances")
         print("Balances (observed)")
         for line in current.lines() { print(line) }
-        guard let expense = try await HostExampleError.wrapping({ () async throws(LedgerError) in try await RepeatedExpense.newest(on: ledger) }) else {
+        guard let expense = try await HostExampleError.wrapping({ () async throws(LedgerError) in try await RepeatedExpense.newest(on: ledger, visibleTo: viewer) }) else {
             print("No expense to repeat: nothing executed")
             return
         }

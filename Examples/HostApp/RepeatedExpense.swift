@@ -33,9 +33,9 @@ struct RepeatedExpense {
             + "\(transaction.date), paid by \(original.payerName ?? "\(transaction.payer)")"
     }
 
-    /// The newest live expense (newest business date, then newest recorded), if any.
-    static func newest(on ledger: Ledger) async throws(LedgerError) -> RepeatedExpense? {
-        var query = TransactionQuery()
+    /// The newest live expense `viewer` sees (newest business date, then newest recorded), if any.
+    static func newest(on ledger: Ledger, visibleTo viewer: Viewer) async throws(LedgerError) -> RepeatedExpense? {
+        var query = TransactionQuery(visibleTo: viewer)
         query.kinds = [.expense]
         query.limit = 1
         let page = try await ledger.transactions(query)

@@ -5,11 +5,13 @@ import Tally
 /// month (the headers of a list grouped by day).
 struct TransactionListScreen {
     let ledger: Ledger
+    /// Who is signed in (G7): the list holds what they see.
+    let viewer: Viewer
     let pageSize: Int
 
     /// The two pages and the day totals, as text.
     func lines() async throws(LedgerError) -> [String] {
-        var query = TransactionQuery()
+        var query = TransactionQuery(visibleTo: viewer)
         query.limit = pageSize
         let first = try await ledger.transactions(query)
         var lines = ["Transactions, newest first (page 1, \(first.rows.count) rows)"] + Self.lines(first)
@@ -34,7 +36,7 @@ struct TransactionListScreen {
     }
 
     private func dayTotals(in month: YearMonth) async throws(LedgerError) -> [String] {
-        var query = TransactionQuery()
+        var query = TransactionQuery(visibleTo: viewer)
         query.restrict(to: month)
         let totals = try await ledger.dayTotals(query)
         let rows = totals.map { ["\($0.date)", "\($0.kind)", $0.total.formatted(), "\($0.count)"] }

@@ -76,7 +76,7 @@ public enum CSVExporter {
                 && filter.through.map { details.date <= $0 } ?? true
                 && (walletIDs.isEmpty || walletIDs.contains(details.walletID))
                 && (categoryIDs.isEmpty || categoryIDs.contains(details.categoryID))
-                && person.map { PersonalDataExport.isVisible(details, to: $0) } ?? true
+                && person.map { Viewer.member($0).sees(details) } ?? true
         }
         return text(rows: Array(rows), history: history)
     }

@@ -163,7 +163,7 @@ public struct PersonalDataExport: Codable, Sendable, Equatable {
         }
         let visibleWallets: [WalletBalance]
         do {
-            visibleWallets = try history.readModels.wallets.balances(visibleTo: personID)
+            visibleWallets = try history.readModels.wallets.balances(visibleTo: .member(personID))
         } catch {
             throw InterchangeError(code: error.code, message: error.message)
         }
@@ -201,7 +201,7 @@ public struct PersonalDataExport: Codable, Sendable, Equatable {
                 owed: expense.owed.map { Share(person: $0.person.description, amount: Amount($0.amount)) },
                 title: expense.title?.text, titleRedacted: redactedFlag(expense.title)))
         }
-        let transactions = state.transactions.allEntries.filter { isVisible($0.value.details, to: personID) }
+        let transactions = state.transactions.allEntries.filter { Viewer.member(personID).sees($0.value.details) }
             .sorted { ($0.value.details.date, $0.key) < ($1.value.details.date, $1.key) }
             .map { id, transaction in Self.transaction(id, transaction, state: state) }
         let otherWallets = Set(transactions.map(\.wallet)).subtracting(walletIDs.map(\.description)).sorted()
@@ -242,13 +242,6 @@ public struct PersonalDataExport: Codable, Sendable, Equatable {
             budgets: history.readModels.budgets.allocationEntries.sorted { ($0.fromPeriod, $0.categoryID) < ($1.fromPeriod, $1.categoryID) }.map { entry in
                 Budget(category: entry.categoryID.description, fromPeriod: entry.fromPeriod.isoString, amount: entry.amount.map { Amount($0) })
             })
-    }
-
-    /// G7: a personal transaction is its payer's; a shared one is visible to its payer and to
-    /// everyone with a share.
-    static func isVisible(_ details: TransactionDetails, to person: PersonID) -> Bool {
-        guard let split = details.split else { return details.payer == person }
-        return details.payer == person || split.shares.contains { $0.person == person }
     }
 
     static func transaction(_ id: TransactionID, _ record: TallyProjections.TransactionRecord, state: LedgerState) -> Transaction {

@@ -89,6 +89,13 @@ struct TransactionFilter {
             source = "transaction_search s CROSS JOIN transactions t ON t.transaction_id = s.transaction_id"
             add("transaction_search MATCH ?", [match])
         }
+        if let person = query.viewer.person {
+            // G7 (`Viewer.sees`): paid by the viewer, or shared with them. The share is looked up
+            // by its primary key per row, never gathered first (a list's cost stays its page).
+            add("""
+                (t.payer_id = ? OR EXISTS (SELECT 1 FROM transaction_shares v WHERE v.transaction_id = t.transaction_id AND v.person_id = ?))
+                """, [person.storeValue, person.storeValue])
+        }
         add(column: "t.wallet_id", in: query.walletIDs.map(\.storeValue))
         add(column: "t.category_id", in: query.categoryIDs.map(\.storeValue))
         add(column: "t.payer_id", in: query.payers.map(\.storeValue))
@@ -115,7 +122,7 @@ struct TransactionFilter {
     }
 
     /// The filter of `query` over the monthly aggregate (`month_totals t`: live transactions
-    /// summed per month, wallet, category, kind and currency), or `nil` when the query asks for
+    /// summed per viewer, month, wallet, category, kind and currency; the viewer's cells), or `nil` when the query asks for
     /// more than it keeps: payers, people, tags, a text, amounts, deleted rows, or dates that
     /// are not whole months.
     init?(monthsOf query: TransactionQuery) {
@@ -123,6 +130,7 @@ struct TransactionFilter {
               query.deleted == .excluded
         else { return nil }
         source = "month_totals t"
+        add("t.viewer = ?", [query.viewer.person?.storeValue ?? StoreSchema.householdViewer])
         if let dates = query.dates {
             guard dates.lowerBound == dates.lowerBound.startOfMonth, dates.upperBound == dates.upperBound.endOfMonth else { return nil }
             add("t.month BETWEEN ? AND ?", [StoreRowWriter.day(dates.lowerBound) / 100, StoreRowWriter.day(dates.upperBound) / 100])
@@ -226,7 +234,7 @@ extension LedgerStore {
     /// `last`, per currency, rounded half to even to the minor unit (the N4 baseline); months
     /// without spending count as zero. `query` narrows further (wallets, categories, payers).
     /// - Throws: ``StoreError/invalidQuery(reason:)`` when `months` is not positive.
-    public func averageMonthlySpending(months: Int, endingWith last: YearMonth, _ query: TransactionQuery = TransactionQuery()) throws(StoreError) -> [Money] {
+    public func averageMonthlySpending(months: Int, endingWith last: YearMonth, _ query: TransactionQuery) throws(StoreError) -> [Money] {
         guard months > 0, let first = try? last.adding(months: 1 - months) else {
             throw .invalidQuery(reason: "an average needs 1 or more months ending with \(last), not \(months)")
         }

@@ -34,8 +34,9 @@ public final class LedgerStore: Sendable {
     /// book is the `transactions` table (with each record's last change and split rule, tags
     /// by position), not `history` rows; `history_version`; the epoch of the main file and its
     /// WAL (`store_epoch`, `coverage.epoch`). 15: the transfer book is the `transfers` table
-    /// (each record's last change and note), not `history` rows.
-    static let schemaVersion = 15
+    /// (each record's last change and note), not `history` rows. 16: `month_totals` keeps one
+    /// cell per viewer (G7: the household's, and each person's who sees the transactions).
+    static let schemaVersion = 16
 
     /// The database file.
     public let path: String
@@ -277,17 +278,22 @@ public final class LedgerStore: Sendable {
         try? handle.close()
     }
 
-    /// Every wallet with its balance, sorted by name then id (as ``WalletProjection/balances(asOf:visibleTo:)``).
-    public func walletBalances() throws(StoreError) -> [WalletBalance] {
-        try read { database in
-            try Row.fetchAll(database, sql: "SELECT * FROM wallet_balances ORDER BY name, wallet_id").map { row in
+    /// Every wallet `viewer` sees with its balance (the household's and their own, G7: another
+    /// member's own wallet is left out), sorted by name then id (as
+    /// ``WalletProjection/balances(asOf:visibleTo:)``).
+    public func walletBalances(visibleTo viewer: Viewer) throws(StoreError) -> [WalletBalance] {
+        let (condition, arguments): (String, StatementArguments) = viewer.person.map { ("WHERE owner_id IS NULL OR owner_id = ?", [$0.storeValue]) } ?? ("", [])
+        return try read { database in
+            try Row.fetchAll(database, sql: "SELECT * FROM wallet_balances \(condition) ORDER BY name, wallet_id", arguments: arguments).map { row in
                 try StoreRowReader(path: path, table: "wallet_balances").walletBalance(row)
             }
         }
     }
 
-    /// The totals of the wallets that count, with the latest rates (as ``WalletProjection/totals(asOf:)``).
-    public func totals() throws(StoreError) -> WalletTotals {
+    /// The household's totals of the wallets that count, with the latest rates (as
+    /// ``WalletProjection/totals(asOf:visibleTo:)`` for ``Viewer/audit``): what the audit
+    /// compares; a member's totals are `Ledger.totals(visibleTo:)`.
+    package func totals() throws(StoreError) -> WalletTotals {
         try read { database in
             try StoreRowReader(path: path, table: "totals").totals(try Row.fetchAll(database, sql: "SELECT * FROM totals ORDER BY position"))
         }
@@ -309,21 +315,6 @@ public final class LedgerStore: Sendable {
             }
             return names
         }
-    }
-
-    /// One page of a wallet's transactions, newest business date first (then newest recorded),
-    /// deleted ones included only when asked: keyset pagination, so a page costs the same at
-    /// any depth. Pass the last entry of a page as `after` to get the next one.
-    public func transactions(
-        in walletID: WalletID, after cursor: StoredTransaction? = nil, limit: Int, includingDeleted: Bool = false
-    ) throws(StoreError) -> [StoredTransaction] {
-        guard limit > 0 else { return [] }
-        var query = TransactionQuery()
-        query.walletIDs = [walletID]
-        query.deleted = includingDeleted ? .included : .excluded
-        query.limit = min(limit, TransactionQuery.limitMax)
-        query.after = cursor.map(query.order.cursor(after:))
-        return try transactions(query).rows.map(\.transaction)
     }
 
     /// The coverage and, per table, a digest of every row it holds in any order (the sum of

@@ -81,13 +81,17 @@ final class StoreRowWriter {
             try insert.execute(arguments: row)
         }
         if entry.isLive {
-            try database.cachedStatement(sql: """
-                INSERT INTO month_totals (month, wallet_id, category_id, kind, currency, amount, count) VALUES (?, ?, ?, ?, ?, ?, 1)
-                ON CONFLICT DO UPDATE SET amount = amount + excluded.amount, count = count + 1
-                """).execute(arguments: [
-                    Self.day(details.date) / 100, details.walletID.storeValue, details.categoryID.storeValue,
-                    Int(details.kind.rawValue), details.amount.currency.code, details.amount.minorUnits,
-                ])
+            let cell: StatementArguments = [
+                Self.day(details.date) / 100, details.walletID.storeValue, details.categoryID.storeValue,
+                Int(details.kind.rawValue), details.amount.currency.code,
+            ]
+            let viewers = Self.monthViewers(payer: details.payer.storeValue, sharers: details.split?.shares.map(\.person.storeValue) ?? [])
+            for viewer in viewers {
+                try database.cachedStatement(sql: """
+                    INSERT INTO month_totals (viewer, month, wallet_id, category_id, kind, currency, amount, count) VALUES (?, ?, ?, ?, ?, ?, ?, 1)
+                    ON CONFLICT DO UPDATE SET amount = amount + excluded.amount, count = count + 1
+                    """).execute(arguments: [viewer] + cell + [details.amount.minorUnits])
+            }
         }
         // A redacted note (its owner forgotten, P3) leaves nothing to search.
         let note = details.note?.text
@@ -119,8 +123,8 @@ final class StoreRowWriter {
             sql: "UPDATE transactions SET category_id = ?, last_changed = ? WHERE category_id = ?",
             arguments: [reassignment.to.storeValue, Int64(bitPattern: reassignment.sequenceNumber), reassignment.from.storeValue])
         try database.execute(sql: """
-            INSERT INTO month_totals (month, wallet_id, category_id, kind, currency, amount, count)
-                SELECT month, wallet_id, ?, kind, currency, amount, count FROM month_totals WHERE category_id = ?
+            INSERT INTO month_totals (viewer, month, wallet_id, category_id, kind, currency, amount, count)
+                SELECT viewer, month, wallet_id, ?, kind, currency, amount, count FROM month_totals WHERE category_id = ?
                 ON CONFLICT DO UPDATE SET amount = amount + excluded.amount, count = count + excluded.count
             """, arguments: categories)
         try database.execute(sql: "DELETE FROM month_totals WHERE category_id = ?", arguments: [reassignment.from.storeValue])
@@ -151,7 +155,7 @@ final class StoreRowWriter {
     ///   A forgetting's rewrite is not a change of the record (P3: no copy of the old text).
     private func removeTransaction(key: Data, keepingVersion: Bool) throws {
         let old = try Row.fetchOne(
-            database.cachedStatement(sql: "SELECT sequence, date, wallet_id, category_id, kind, currency, amount, is_live, last_changed FROM transactions WHERE transaction_id = ?"),
+            database.cachedStatement(sql: "SELECT sequence, date, wallet_id, category_id, kind, currency, amount, is_live, last_changed, payer_id FROM transactions WHERE transaction_id = ?"),
             arguments: [key])
         if let old {
             // Columns read with throwing decodes: a value of another type (a crafted row) fails
@@ -161,19 +165,33 @@ final class StoreRowWriter {
             try database.cachedStatement(sql: "DELETE FROM transaction_search WHERE rowid = ?").execute(arguments: [old["sequence"]])
             if try reader.column(old, "is_live", as: Bool.self) {
                 let date: Int64 = try reader.column(old, "date")
-                let cell: StatementArguments = [date / 100, old["wallet_id"], old["category_id"], old["kind"], old["currency"]]
-                try database.cachedStatement(sql: """
-                    UPDATE month_totals SET amount = amount - ?, count = count - 1
-                    WHERE month = ? AND wallet_id = ? AND category_id = ? AND kind = ? AND currency = ?
-                    """).execute(arguments: [old["amount"]] + cell)
-                try database.cachedStatement(sql: """
-                    DELETE FROM month_totals WHERE count <= 0 AND month = ? AND wallet_id = ? AND category_id = ? AND kind = ? AND currency = ?
-                    """).execute(arguments: cell)
+                let sharers = try Data.fetchAll(
+                    database.cachedStatement(sql: "SELECT person_id FROM transaction_shares WHERE transaction_id = ? ORDER BY position"), arguments: [key])
+                for viewer in Self.monthViewers(payer: try reader.column(old, "payer_id", as: Data.self), sharers: sharers) {
+                    let cell: StatementArguments = [viewer, date / 100, old["wallet_id"], old["category_id"], old["kind"], old["currency"]]
+                    try database.cachedStatement(sql: """
+                        UPDATE month_totals SET amount = amount - ?, count = count - 1
+                        WHERE viewer = ? AND month = ? AND wallet_id = ? AND category_id = ? AND kind = ? AND currency = ?
+                        """).execute(arguments: [old["amount"]] + cell)
+                    try database.cachedStatement(sql: """
+                        DELETE FROM month_totals
+                        WHERE count <= 0 AND viewer = ? AND month = ? AND wallet_id = ? AND category_id = ? AND kind = ? AND currency = ?
+                        """).execute(arguments: cell)
+                }
             }
         }
         for table in ["transactions", "transaction_tags", "transaction_shares"] {
             try database.cachedStatement(sql: "DELETE FROM \(table) WHERE transaction_id = ?").execute(arguments: [key])
         }
+    }
+
+    /// The month cells a live transaction adds to (G7, `month_totals.viewer`): the household's
+    /// (`StoreSchema.householdViewer`) and one per person who sees it (`Viewer.sees`: the
+    /// payer, and every sharer of a shared one), each once.
+    static func monthViewers(payer: Data, sharers: [Data]) -> [Data] {
+        var viewers = [StoreSchema.householdViewer, payer]
+        for sharer in sharers where !viewers.contains(sharer) { viewers.append(sharer) }
+        return viewers
     }
 
     /// Rewrites the transactions and transfers with a note of one of `people` from the read

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// The store's tables (one place: created here, listed here, read and written by
@@ -19,6 +20,8 @@ enum StoreSchema {
     /// as of, and the live state as of the checkpoint. Not part of the read tables' digests (the
     /// audit compares them with a fold at the checkpoint's sequence number).
     static let checkpointTables = ["history", "history_version", "checkpoint"]
+    /// The `month_totals.viewer` of the household's cells (`Viewer.audit`): no person's id.
+    static let householdViewer = Data()
 
     /// The secondary indexes of the history tables, by name: what queries need and a store that
     /// is only digested (an audit's scratch store, ``LedgerStore/dropHistoryIndexes()``) does
@@ -120,9 +123,13 @@ enum StoreSchema {
                 tag TEXT NOT NULL,
                 position INTEGER NOT NULL,
                 PRIMARY KEY (transaction_id, position)) WITHOUT ROWID;
-            -- The live transactions summed per month (yyyymm), wallet, category, kind and
-            -- currency, kept by every write: a report by month costs its cells, not its rows.
+            -- The live transactions summed per viewer, month (yyyymm), wallet, category, kind
+            -- and currency, kept by every write: a report by month costs its cells, not its
+            -- rows. `viewer` (G7) is X'' for the household's cells (an audit read) and a
+            -- person's id for the cells of what that person sees (the payer and every sharer:
+            -- Viewer.sees), so a member's report never sums another member's personal entries.
             CREATE TABLE month_totals (
+                viewer BLOB NOT NULL,
                 month INTEGER NOT NULL,
                 wallet_id BLOB NOT NULL,
                 category_id BLOB NOT NULL,
@@ -130,7 +137,7 @@ enum StoreSchema {
                 currency TEXT NOT NULL,
                 amount INTEGER NOT NULL,
                 count INTEGER NOT NULL,
-                PRIMARY KEY (month, wallet_id, category_id, kind, currency)) WITHOUT ROWID;
+                PRIMARY KEY (viewer, month, wallet_id, category_id, kind, currency)) WITHOUT ROWID;
             -- The split of a shared transaction (S3): each person's part, in its currency.
             CREATE TABLE transaction_shares (
                 transaction_id BLOB NOT NULL,

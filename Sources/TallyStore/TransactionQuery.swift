@@ -2,7 +2,8 @@ import TallyModel
 import TallyProjections
 
 /// What a transaction list shows (issue 15): which transactions, in which order, how many, and
-/// where the page starts. Every filter narrows; an empty list means "any".
+/// where the page starts. Every filter narrows; an empty list means "any". It is made for a
+/// viewer (G7): a member's query never selects another member's personal transactions.
 ///
 /// Pages are keyset pages: pass the page's ``TransactionPage/next`` as ``after`` for the next
 /// one, so a page costs the same at any depth and a transaction recorded meanwhile neither
@@ -34,6 +35,10 @@ public struct TransactionQuery: Sendable, Hashable {
     /// The most rows one page holds.
     public static let limitMax = 1_000
 
+    /// Who the list is for (G7): ``Viewer/member(_:)`` selects only what that person sees
+    /// (their personal transactions and the shared ones they pay or share), ``Viewer/audit``
+    /// everyone's.
+    public var viewer: Viewer
     /// Only these wallets.
     public var walletIDs: [WalletID] = []
     /// Only these categories.
@@ -63,8 +68,8 @@ public struct TransactionQuery: Sendable, Hashable {
     /// Where the page starts: the ``TransactionPage/next`` of the page before.
     public var after: TransactionCursor?
 
-    /// Every live transaction, newest first, 50 per page.
-    public init() {}
+    /// Every live transaction `viewer` sees, newest first, 50 per page.
+    public init(visibleTo viewer: Viewer) { self.viewer = viewer }
 
     /// Only business dates in `month`.
     public mutating func restrict(to month: YearMonth) {

@@ -16,9 +16,16 @@ public struct StatementQuery: Sendable, Hashable {
     public var limit = 50
     /// Where the page starts: the ``StatementPage/next`` of the page before.
     public var after: TransactionCursor?
+    /// Who the statement is for (G7): a member reads the household's wallets and their own,
+    /// and their rows leave out another member's personal transactions (the balance after
+    /// each row is still the wallet's, Docs/Privacy.md).
+    public var viewer: Viewer
 
-    /// The newest 50 movements of `walletID`.
-    public init(walletID: WalletID) { self.walletID = walletID }
+    /// The newest 50 movements of `walletID` that `viewer` sees.
+    public init(walletID: WalletID, visibleTo viewer: Viewer) {
+        self.walletID = walletID
+        self.viewer = viewer
+    }
 }
 
 /// One page of a wallet's statement.
@@ -77,10 +84,12 @@ extension LedgerStore {
     /// - Parameter balanceAtEndOf: the wallet's balance after every movement up to the end of a
     ///   date, from its opening balance; not asked for an observed wallet (W5), whose rows have
     ///   no balance.
+    /// For a member, another member's personal transactions are not rows; the balance after
+    /// each row counts them (the sum of what lies between two rows is one more range sum).
     /// - Throws: ``StoreError/invalidQuery(reason:)`` for an order by amount, a page size outside
     ///   1...``TransactionQuery/limitMax``, a cursor of another order or a wallet the store
-    ///   does not know.
-    public func statement(
+    ///   does not know or the viewer does not see.
+    package func statement(
         _ query: StatementQuery, balanceAtEndOf: (LocalDate) throws(StoreError) -> Money?
     ) throws(StoreError) -> StatementPage {
         guard query.order == .newestFirst || query.order == .oldestFirst else {
@@ -88,9 +97,14 @@ extension LedgerStore {
         }
         try query.order.requirePage(limit: query.limit, after: query.after)
         // One read transaction: the page, its rows' details and the day's sum see one commit.
-        let (kind, movements, transactions, transfers, laterThatDay) = try read { database in
-            let kind = try Int64.fetchOne(database, sql: "SELECT kind FROM wallet_balances WHERE wallet_id = ?", arguments: [query.walletID.storeValue])
+        let (kind, movements, transactions, transfers, laterThatDay, gaps) = try read { database -> (WalletKind?, [Movement], [TransactionRow], [TransferRow], Int64, [Int64]) in
+            let wallet = try Row.fetchOne(
+                database, sql: "SELECT kind, owner_id FROM wallet_balances WHERE wallet_id = ?", arguments: [query.walletID.storeValue])
+            let reader = StoreRowReader(path: path, table: "wallet_balances")
+            let owner: PersonID? = try wallet.flatMap { row throws(StoreError) in try reader.optionalID(row, "owner_id") }
+            let kind = try wallet.map { row throws(StoreError) in try reader.column(row, "kind", as: Int64.self) }
                 .flatMap { UInt8(exactly: $0) }.flatMap(WalletKind.init(rawValue:))
+            guard query.viewer.sees(walletOwnedBy: owner) else { return (nil, [], [], [], 0, []) }
             let movements = try Self.movements(database, query)
             let page = movements.prefix(query.limit)
             let ids = page.compactMap { $0.source == .transaction ? $0.id : nil }
@@ -98,10 +112,19 @@ extension LedgerStore {
                 database, path: path, where: "WHERE t.transaction_id IN (\(TransactionFilter.placeholders(ids.count)))",
                 orderBy: "t.sequence", limit: ids.count, arguments: StatementArguments(ids))
             let transfers = try Self.transferRows(database, path: path, page.filter { $0.source != .transaction }.map(\.id))
-            let later = try page.first.map { try Self.sum(database, wallet: query.walletID, on: $0.date, after: $0.sequence) } ?? 0
-            return (kind, movements, transactions, transfers, later)
+            let later = try page.first.map { try Self.sum(database, wallet: query.walletID, after: ($0.date, $0.sequence), before: ($0.date + 1, .min)) } ?? 0
+            // What a member does not see between two rows (another member's personal
+            // transactions): still part of the balance after the later row.
+            var gaps: [Int64] = []
+            if query.viewer.person != nil {
+                for (earlier, later) in zip(page, page.dropFirst()) {
+                    let (low, high) = query.order == .newestFirst ? (later, earlier) : (earlier, later)
+                    gaps.append(try Self.sum(database, wallet: query.walletID, after: (low.date, low.sequence), before: (high.date, high.sequence)))
+                }
+            }
+            return (kind, movements, transactions, transfers, later, gaps)
         }
-        guard let kind else { throw .invalidQuery(reason: "no wallet \(query.walletID) is open in this ledger") }
+        guard let kind else { throw .invalidQuery(reason: "no wallet \(query.walletID) is open in this ledger and seen by \(query.viewer)") }
         let sign = kind.movementSign
         let page = Array(movements.prefix(query.limit))
         guard let first = page.first else { return StatementPage(rows: [], next: nil) }
@@ -118,8 +141,10 @@ extension LedgerStore {
         var rows: [StatementRow] = []
         for (index, movement) in page.enumerated() {
             if index > 0, let running = balance {
+                let unseen = gaps.isEmpty ? 0 : gaps[index - 1]
                 balance = query.order == .newestFirst
-                    ? try moved(running, by: page[index - 1].delta, sign: -sign) : try moved(running, by: movement.delta, sign: sign)
+                    ? try moved(try moved(running, by: page[index - 1].delta, sign: -sign), by: unseen, sign: -sign)
+                    : try moved(try moved(running, by: unseen, sign: sign), by: movement.delta, sign: sign)
             }
             let row: StatementRow.Movement
             if movement.source == .transaction, let transaction = byTransaction[movement.id] {
@@ -166,6 +191,7 @@ extension LedgerStore {
     }
 
     /// The three sources of a wallet's movements, each a range of an index; `?` is the wallet.
+    /// Every movement, whoever sees it: what a balance sums.
     private static let movementSources = [
         "SELECT 0 AS source, transaction_id AS id, date, sequence, CASE kind WHEN 0 THEN amount ELSE -amount END AS delta FROM transactions WHERE wallet_id = ? AND is_live = 1",
         "SELECT 1 AS source, transfer_id AS id, date, sequence, -amount_sent AS delta FROM transfers WHERE from_wallet_id = ? AND is_live = 1",
@@ -187,10 +213,17 @@ extension LedgerStore {
             values += arguments
         }
         let order = descending ? "date DESC, sequence DESC" : "date ASC, sequence ASC"
-        let branches = movementSources.map { "SELECT * FROM (\($0)\(condition) ORDER BY \(order) LIMIT ?)" }
+        // The rows a member sees (G7, `Viewer.sees`): the transactions they pay or share.
+        var sources = movementSources
+        var seen: StatementArguments = []
+        if let person = query.viewer.person {
+            sources[0] += " AND (payer_id = ? OR EXISTS (SELECT 1 FROM transaction_shares v WHERE v.transaction_id = transactions.transaction_id AND v.person_id = ?))"
+            seen = [person.storeValue, person.storeValue]
+        }
+        let branches = sources.map { "SELECT * FROM (\($0)\(condition) ORDER BY \(order) LIMIT ?)" }
         let sql = branches.joined(separator: " UNION ALL ") + " ORDER BY \(order) LIMIT ?"
         var arguments: StatementArguments = []
-        for _ in branches { arguments += [query.walletID.storeValue] + values + [query.limit + 1] }
+        for index in branches.indices { arguments += [query.walletID.storeValue] + (index == 0 ? seen : []) + values + [query.limit + 1] }
         arguments += [query.limit + 1]
         return try Row.fetchAll(database, sql: sql, arguments: arguments).map { row in
             guard let source = Movement.Source(rawValue: try row.decode(Int64.self, forColumn: "source")) else {
@@ -202,12 +235,12 @@ extension LedgerStore {
         }
     }
 
-    /// What a wallet's movements on `date` after `sequence` add up to (exact: SQLite's SUM
-    /// of integers, which raises on an overflow rather than wrap).
-    private static func sum(_ database: Database, wallet: WalletID, on date: Int64, after sequence: Int64) throws -> Int64 {
-        let sources = movementSources.map { "\($0) AND date = ? AND sequence > ?" }.joined(separator: " UNION ALL ")
+    /// What a wallet's movements strictly between two (date, sequence) keys add up to, whoever
+    /// sees them (exact: SQLite's SUM of integers, which raises on an overflow rather than wrap).
+    private static func sum(_ database: Database, wallet: WalletID, after lower: (Int64, Int64), before upper: (Int64, Int64)) throws -> Int64 {
+        let sources = movementSources.map { "\($0) AND (date, sequence) > (?, ?) AND (date, sequence) < (?, ?)" }.joined(separator: " UNION ALL ")
         var arguments: StatementArguments = []
-        for _ in movementSources { arguments += [wallet.storeValue, date, sequence] }
+        for _ in movementSources { arguments += [wallet.storeValue, lower.0, lower.1, upper.0, upper.1] }
         return try Int64.fetchOne(database, sql: "SELECT COALESCE(SUM(delta), 0) FROM (\(sources))", arguments: arguments) ?? 0
     }
 

@@ -44,7 +44,7 @@ struct HouseholdAgreementTests {
         try await ledger.close()
         // Reopened, the read side has caught up with everything (the reports' store).
         ledger = try await Ledger.open(at: directory, options: LedgerOptions(durability: .none))
-        var query = TransactionQuery()
+        var query = TransactionQuery(visibleTo: .audit)
         query.kinds = [.income, .expense]
         let reportTotals = try await ledger.categoryTotals(byMonth: query)
         try await ledger.close()
@@ -110,7 +110,7 @@ struct HouseholdAgreementTests {
         // balance at that month's end less the previous month's end; the totals are within one
         // minor unit per counted wallet of their shown parts (G2).
         for (previous, point) in zip(series, series.dropFirst()) {
-            let flows = try models.netWorth.flows(in: point.month)
+            let flows = try models.netWorth.flows(in: point.month, visibleTo: .audit)
             let before = try models.wallets.balances(asOf: previous.month.lastDay)
             let after = try models.wallets.balances(asOf: point.month.lastDay)
             func signed(_ balance: WalletBalance?) -> Int64? {

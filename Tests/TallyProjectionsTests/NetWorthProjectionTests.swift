@@ -60,7 +60,7 @@ struct NetWorthProjectionTests {
         s.expense(10_000, wallet: bank, on: "2026-02-03")
         s.add(.balanceRecorded(BalanceRecorded(walletID: house, date: d("2026-02-10"), balance: chf(1_200_000))))
         let projection = s.fold(NetWorthProjection.self)
-        let flows = try projection.flows(from: YearMonth(year: 2026, month: 1), through: YearMonth(year: 2026, month: 2))
+        let flows = try projection.flows(from: YearMonth(year: 2026, month: 1), through: YearMonth(year: 2026, month: 2), visibleTo: .audit)
         #expect(flows.count == 2)
         let january = flows[0].wallets.first { $0.walletID == bank }
         #expect(january?.change == chf(30_000) && january?.inflow == chf(30_000) && january?.outflow == chf(0))

@@ -133,7 +133,7 @@ struct WalletProjectionTests {
         s.wallet("Joint", opening: 1)
         s.wallet("Alice's", opening: 2, owner: Scenario.alice)
         s.wallet("Bob's", opening: 3, owner: Scenario.bob)
-        let names = try s.fold(WalletProjection.self).balances(visibleTo: Scenario.bob).map(\.name)
+        let names = try s.fold(WalletProjection.self).balances(visibleTo: .member(Scenario.bob)).map(\.name)
         #expect(names == ["Bob's", "Joint"])
     }
 

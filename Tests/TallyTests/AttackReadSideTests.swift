@@ -74,7 +74,7 @@ struct AttackReadSideTests {
 
     /// Observed before the fix (the live-table digest in the coverage row): for some page of the database file, putting back its older sealed image (taken
     /// from a copy of the same store before more batches) gives a store that `Ledger.open` reports
-    /// "current" and whose `walletBalances()` differ from the read models: AES-GCM binds a page to
+    /// "current" and whose `walletBalances(visibleTo: .audit)` differ from the read models: AES-GCM binds a page to
     /// its number only, not to a version or to the coverage row. The same mixed file is what a
     /// power loss during a checkpoint can leave (`synchronous = OFF`).
     @Test("attack: an older sealed image of one store page is never served as current balances (encrypted ledger)")
@@ -98,7 +98,7 @@ struct AttackReadSideTests {
             mixed.replaceSubrange((page * pageBytes)..<((page + 1) * pageBytes), with: old[(page * pageBytes)..<((page + 1) * pageBytes)])
             try Data(mixed).write(to: URL(fileURLWithPath: file))
             guard let store = try? Ledger.currentStore(at: path, encryption: options.encryption),
-                  let balances = try? store.walletBalances() else { continue }
+                  let balances = try? store.walletBalances(visibleTo: .audit) else { continue }
             if balances != expected { served.append(page + 1) }
         }
         try Data(new).write(to: URL(fileURLWithPath: file))
@@ -125,7 +125,7 @@ struct AttackReadSideTests {
         let ledger = try await Ledger.open(at: path, options: options)
         #expect(ledger.openReport.readSide == "current", "\(ledger.openReport.readSide)")
         let store = try #require(await ledger.flushedStore(), "\(ledger.openReport.readSide)")
-        #expect(try store.walletBalances() == expected)
+        #expect(try store.walletBalances(visibleTo: .audit) == expected)
         try await ledger.close()
     }
 
@@ -161,13 +161,13 @@ struct AttackReadSideTests {
         if let last = later.last { _ = try? await ledger.execute(s.command(.undo(targetCommandID: last.commandID))) }
         let store = try #require(await ledger.flushedStore())
         let wallets = await ledger.readModels.wallets
-        #expect(try store.walletBalances() == wallets.balances())
+        #expect(try store.walletBalances(visibleTo: .audit) == wallets.balances())
         #expect(try store.totals() == wallets.totals())
         #expect(try store.rowCounts()["transactions"] == wallets.transactionIDs.count)
         try await ledger.close()
         let reopened = try await Ledger.open(at: directory.appending("ledger"), options: Self.options())
         #expect(reopened.openReport.readSide == "current")
-        #expect(try await reopened.flushedStore()?.walletBalances() == wallets.balances())
+        #expect(try await reopened.flushedStore()?.walletBalances(visibleTo: .audit) == wallets.balances())
         try await reopened.close()
     }
 

@@ -899,11 +899,11 @@ struct CheckpointArchiveTests {
         try await ledger.checkpoint()
         // `read` answers from the live read models (the history stays in the store), before
         // and after the close, as the detached value does.
-        let live = try await ledger.read { try $0.wallets.balances() }
+        let live = try await ledger.auditRead { try $0.wallets.balances() }
         #expect(await ledger.archivedEntriesInMemory == 0, "reading balances brings no history into memory")
         #expect(live == (try models.wallets.balances()))
         try await ledger.close()
-        #expect(try await ledger.read { try $0.wallets.balances() } == live, "after the close: rebuilt from the journal")
+        #expect(try await ledger.auditRead { try $0.wallets.balances() } == live, "after the close: rebuilt from the journal")
 
         let reopened = try await Ledger.open(at: path, options: Self.options())
         #expect(reopened.openReport.eventsReplayed == 0 && reopened.openReport.rejectedCheckpoints.isEmpty, "\(reopened.openReport)")

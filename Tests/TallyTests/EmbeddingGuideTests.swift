@@ -20,12 +20,13 @@ struct EmbeddingGuideTests {
         let directory = temporary.appending("ledger").string
         try await Self.household(at: FilePath(directory)).close()
         let shown = Recorded<[WalletBalance]>()
-        try await GuideBlocks.openObserveExecuteClose(directory: directory, jsonLine: Self.bobCashExpenseLine) { shown.append($0) }
+        try await GuideBlocks.openObserveExecuteClose(directory: directory, me: Self.bob, jsonLine: Self.bobCashExpenseLine) { shown.append($0) }
 
         let last = try #require(shown.values.last, "the screen showed a value")
         // Bob cash: CHF 8.40 after the household (200.00 - 84.30 - 45.00 - 62.30), then - 5.00.
         #expect(last.first { $0.name == "Bob cash" }?.balance.minorUnits == 340, "the last value shown is the one after the command")
-        #expect(shown.values.allSatisfy { $0.count == 5 })
+        // G7: Bob sees the household's wallets (Joint account, ETF portfolio) and his own, not Alice's two.
+        #expect(shown.values.allSatisfy { Set($0.map(\.name)) == ["Joint account", "Bob cash", "ETF portfolio"] })
     }
 
     @Test("typed commands (issue 30): an expense built from the typed API, deleted by a whole command whose JSON line reads back as it, and undone; payer defaults to the actor (T1, T3, T5)")
@@ -41,7 +42,7 @@ struct EmbeddingGuideTests {
 
         let logged = try log.map { line throws(CommandParseError) in try CommandParser.parse(line: line) }
         #expect(logged.count == 1 && logged.first?.action == .deleteTransaction(transactionID: groceries) && logged.first?.actor == alice)
-        let restored = await ledger.read { models in models.wallets.transaction(groceries) }
+        let restored = await ledger.auditRead { models in models.wallets.transaction(groceries) }
         #expect(restored?.isLive == true, "the undo restored the deleted expense")
         #expect(restored?.details.payer == alice && restored?.details.split != nil, "payer: the actor; shared")
         try await ledger.close()
@@ -54,14 +55,15 @@ struct EmbeddingGuideTests {
         let ledger = try await Self.household(at: temporary.appending("ledger"))
         let today = try LocalDate(iso: "2026-02-28")
         let screens = try await GuideBlocks.screensFromQueries(
-            ledger: ledger, joint: try WalletID(parsing: "00000003-0000-4000-8000-000000000001"), today: today)
+            ledger: ledger, me: Self.alice, joint: try WalletID(parsing: "00000003-0000-4000-8000-000000000001"), today: today)
 
         let (firstPage, days, spending, table, debts) = (screens.firstPage, screens.days, screens.spending, screens.table, screens.debts)
         let second = try #require(screens.secondPage)
         #expect(firstPage.rows.count == 5 && second.rows.count == 5)
         #expect(Set(firstPage.rows.map(\.transaction.transactionID)).isDisjoint(with: second.rows.map(\.transaction.transactionID)))
         #expect(firstPage.rows.allSatisfy { $0.walletName == "Joint account" })
-        #expect(days.first { $0.date == (try? LocalDate(iso: "2026-02-25")) }?.total == Money(minorUnits: 900_000, currency: .chf))
+        // G7: Alice's day holds her salary, not Bob's (his personal income).
+        #expect(days.first { $0.date == (try? LocalDate(iso: "2026-02-25")) }?.total == Money(minorUnits: 540_000, currency: .chf))
         #expect(spending.first { $0.categoryName == "Rent" }?.total == Money(minorUnits: 240_000, currency: .chf))
         #expect(!debts.isEmpty && debts.allSatisfy { $0.debtorName != nil && $0.creditorName != nil }, "S5 debts carry both names")
         let rent = try #require(table.rows.first { $0.categoryName == "Rent" })
@@ -76,7 +78,7 @@ struct EmbeddingGuideTests {
         defer { temporary.remove() }
         let ledger = try await Self.household(at: temporary.appending("ledger"))
         let (found, statement, recent, undoable) = try await GuideBlocks.searchStatementActivity(
-            ledger: ledger, joint: try WalletID(parsing: "00000003-0000-4000-8000-000000000001"))
+            ledger: ledger, me: Self.alice, joint: try WalletID(parsing: "00000003-0000-4000-8000-000000000001"))
 
         #expect(found.rows.count == 3 && found.rows.allSatisfy { $0.note?.text?.hasPrefix("Migros weekly shop") == true })
         // Joint account: CHF 14'968.55 after the household (Examples/HostApp's test sums it by hand).
@@ -92,8 +94,10 @@ struct EmbeddingGuideTests {
         let temporary = try TemporaryDirectory("tally-guide-model")
         defer { temporary.remove() }
         let ledger = try await Self.household(at: temporary.appending("ledger"))
-        let balances = GuideBlocks.balancesModel(ledger: ledger)
-        #expect(await LedgerObservationTests.eventually { balances.value?.count == 5 })
+        let balances = GuideBlocks.balancesModel(ledger: ledger, me: Self.alice)
+        // G7: Alice sees the household's two wallets and her own two, not Bob cash.
+        #expect(await LedgerObservationTests.eventually { balances.value?.count == 4 })
+        #expect(balances.value?.contains { $0.name == "Bob cash" } == false)
         #expect(balances.value?.first { $0.name == "Alice savings" }?.balance.minorUnits == 1_300_000)
         try await ledger.close()
     }
@@ -179,6 +183,10 @@ struct EmbeddingGuideTests {
     }
 
     /// An expense of CHF 5.00 from Bob cash, recorded by Bob.
+    /// The demo household's admin and her partner (Sources/TallyCLI/Demo/household.jsonl).
+    static let alice = PersonID(UUIDValue(high: 0x0000_0002_0000_4000, low: 0x8000_0000_0000_0001))
+    static let bob = PersonID(UUIDValue(high: 0x0000_0002_0000_4000, low: 0x8000_0000_0000_0002))
+
     static let bobCashExpenseLine = """
         {"command": "recordTransaction", "commandID": "0000000c-0000-4000-8000-0000000001f0", "actor": "00000002-0000-4000-8000-000000000002", \
         "recordedAt": "2026-02-28T09:00:00.000Z", "transactionID": "00000005-0000-4000-8000-0000000001f0", "kind": "expense", \

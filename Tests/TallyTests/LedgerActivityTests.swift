@@ -23,7 +23,7 @@ struct LedgerActivityTests {
         let undo = s.command(.undo(targetCommandID: recordSecond.commandID))
         try await ledger.execute(undo)
 
-        let page = try await ledger.activity()
+        let page = try await ledger.activity(ActivityQuery(visibleTo: .audit))
         #expect(page.next == nil)
         #expect(page.entries.map(\.commandID).prefix(4) == [undo, recordSecond, edit, record].map(\.commandID)[...])
         #expect(page.entries.count == 8, "four set-up commands and four more")
@@ -50,7 +50,7 @@ struct LedgerActivityTests {
         try await ledger.execute(s.command(.redo(targetCommandID: recordSecond.commandID)))
         await #expect(throws: LedgerError.self) { try await ledger.execute(s.command(.undo(targetCommandID: record.commandID))) }
         try await ledger.execute(s.command(.undo(targetCommandID: edit.commandID)))
-        let after = try await ledger.activity()
+        let after = try await ledger.activity(ActivityQuery(visibleTo: .audit))
         #expect(after.entries.first { $0.commandID == record.commandID }?.undo == .undoable, "with the edit undone the recording can be undone")
         try await ledger.close()
     }
@@ -67,7 +67,7 @@ struct LedgerActivityTests {
             // Batches of two commands now and then.
             try await ledger.execute(index % 4 == 0 ? [command, s.command(.setPayday(day: 1 + index))] : [command])
         }
-        var query = ActivityQuery()
+        var query = ActivityQuery(visibleTo: .audit)
         query.limit = 3
         var fetched = 0
         let pages = try await allPages(of: query, cursor: \.before, next: \.next) { query in
@@ -83,7 +83,7 @@ struct LedgerActivityTests {
         }
         #expect(listed.count == Set(listed).count, "no command twice")
         #expect(listed.count == 4 + 20 + 5, "set-up, 20 recordings, 5 paydays")
-        let sequences = try await ledger.activity(ActivityQuery()).entries.map(\.sequenceNumbers.lowerBound)
+        let sequences = try await ledger.activity(ActivityQuery(visibleTo: .audit)).entries.map(\.sequenceNumbers.lowerBound)
         #expect(sequences == sequences.sorted(by: >), "newest first")
         query.limit = 0
         await #expect(throws: LedgerError.self) { try await ledger.activity(query) }

@@ -17,7 +17,7 @@ struct LedgerObservationTests {
     }
 
     static func jointBalance(_ store: LedgerStore) throws(StoreError) -> Int64 {
-        try store.walletBalances().first { $0.name == "Joint" }?.balance.minorUnits ?? -1
+        try store.walletBalances(visibleTo: .audit).first { $0.name == "Joint" }?.balance.minorUnits ?? -1
     }
 
     @Test("the sequence yields the current value first, then one value per commit that changed it (a commit that does not change it yields nothing)")
@@ -107,7 +107,7 @@ struct LedgerObservationTests {
             try await ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(100))))
         }
         #expect(await ledger.lastSequenceNumber > 0)
-        let page = try await ledger.transactions(TransactionQuery())
+        let page = try await ledger.transactions(TransactionQuery(visibleTo: .audit))
         #expect(page.rows.count == 6)
         gate.open()
         var last: Int64?
@@ -123,7 +123,7 @@ struct LedgerObservationTests {
         defer { directory.remove() }
         var s = Scenario()
         let ledger = try await Self.openLedger(directory, &s)
-        var twoRows = TransactionQuery()
+        var twoRows = TransactionQuery(visibleTo: .audit)
         twoRows.limit = 2
         let query = twoRows
         var pages = await ledger.observe { db in try db.transactions(query).rows.map(\.transaction.amount.minorUnits) }
@@ -148,12 +148,12 @@ struct LedgerObservationTests {
         var s = Scenario()
         let ledger = try await Self.openLedger(directory, &s)
         let runs = Atomic<Int>(0)
-        var zeroRows = TransactionQuery()
+        var zeroRows = TransactionQuery(visibleTo: .audit)
         zeroRows.limit = 0
         let invalid = zeroRows
         var failing = await ledger.observe { store throws(StoreError) in
             runs.add(1, ordering: .relaxed)
-            _ = try store.walletBalances()  // a table every later commit modifies is in its region
+            _ = try store.walletBalances(visibleTo: .audit)  // a table every later commit modifies is in its region
             return try store.transactions(invalid).rows.count
         }.makeAsyncIterator()
         await #expect(throws: LedgerError.invalidQuery("a page holds 1...1000 rows, not 0")) { _ = try await failing.next() }

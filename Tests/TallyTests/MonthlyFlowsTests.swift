@@ -46,7 +46,7 @@ struct MonthlyFlowsTests {
             s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.income(s, 99_900, savings, "2026-02-20"))),
             s.command(.recordBalance(walletID: savings, date: Scenario.date("2026-03-10"), balance: Scenario.chf(550_000))),
         ])
-        let flows = try await test.ledger.flows(from: Self.month("2026-01"), through: Self.month("2026-03"))
+        let flows = try await test.ledger.flows(from: Self.month("2026-01"), through: Self.month("2026-03"), visibleTo: .audit)
         #expect(flows.map(\.month.isoString) == ["2026-01", "2026-02", "2026-03"])
         let joint = flows.map { Self.row($0, s.joint) }
         #expect(joint[0]?.base == Scenario.chf(100_000) && joint[0]?.latest == Scenario.chf(80_000) && joint[0]?.source == .ledger)
@@ -85,16 +85,16 @@ struct MonthlyFlowsTests {
             s.command(.recordBalance(walletID: broker, date: Scenario.date("2026-02-20"), balance: Scenario.chf(900_000))),
             s.command(.recordBalance(walletID: broker, date: Scenario.date("2026-02-27"), balance: Scenario.chf(950_000))),
         ])
-        let january = try await test.ledger.flows(in: Self.month("2026-01"))
+        let january = try await test.ledger.flows(in: Self.month("2026-01"), visibleTo: .audit)
         #expect(Self.row(january, cash) == nil, "Cash opens in February")
-        let february = try await test.ledger.flows(in: Self.month("2026-02"))
+        let february = try await test.ledger.flows(in: Self.month("2026-02"), visibleTo: .audit)
         #expect(Self.row(february, cash)?.base == Scenario.chf(30_000), "the opening balance, before the opening day's movements")
         #expect(Self.row(february, cash)?.change == Scenario.chf(-3_000))
         #expect(Self.row(january, broker) == nil, "the broker's first point is in February")
         #expect(Self.row(february, broker)?.base == Scenario.chf(900_000) && Self.row(february, broker)?.change == Scenario.chf(50_000),
                 "its first point, before its opening, is its first balance")
         #expect(february.inflow == Scenario.chf(50_000) && february.outflow == Scenario.chf(3_000))
-        let march = try await test.ledger.flows(in: Self.month("2026-03"))
+        let march = try await test.ledger.flows(in: Self.month("2026-03"), visibleTo: .audit)
         #expect(Self.row(march, broker)?.latest == nil && Self.row(march, broker)?.change == Scenario.chf(0),
                 "no point in March: the February point holds, whatever the opening says")
         try await test.ledger.close()
@@ -117,7 +117,7 @@ struct MonthlyFlowsTests {
             // A point on a card is what is owed, like its balance (W1).
             s.command(.recordBalance(walletID: visa, date: Scenario.date("2026-04-30"), balance: Scenario.chf(2_500))),
         ])
-        let flows = try await test.ledger.flows(from: Self.month("2026-02"), through: Self.month("2026-04"))
+        let flows = try await test.ledger.flows(from: Self.month("2026-02"), through: Self.month("2026-04"), visibleTo: .audit)
         #expect(Self.row(flows[0], visa)?.change == Scenario.chf(-8_000) && flows[0].outflow == Scenario.chf(8_000))
         #expect(Self.row(flows[1], visa)?.change == Scenario.chf(8_000) && flows[1].inflow == Scenario.chf(8_000),
                 "the Joint account is not designated: only the card counts")
@@ -153,7 +153,7 @@ struct MonthlyFlowsTests {
             s.command(.recordBalance(walletID: dollars, date: Scenario.date("2026-03-02"), balance: Money(minorUnits: 0, currency: .usd))),
             s.command(.recordBalance(walletID: dollars, date: Scenario.date("2026-03-30"), balance: Money(minorUnits: 5_000, currency: .usd))),
         ])
-        let march = try await test.ledger.flows(in: Self.month("2026-03"))
+        let march = try await test.ledger.flows(in: Self.month("2026-03"), visibleTo: .audit)
         #expect(Self.row(march, first)?.change == Scenario.eur(1) && Self.row(march, first)?.convertedChange == Scenario.chf(0),
                 "EUR 0.01 is CHF 0.005, shown rounded on its own")
         #expect(march.inflow == Scenario.chf(1), "0.005 + 0.005 = 0.01 exactly, rounded once (a sum of rounded parts says 0.00)")
@@ -178,7 +178,7 @@ struct MonthlyFlowsTests {
             s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.expense(s, 500, cash, "2026-03-11"))),
         ])
         func outflows() async throws -> [Int64] {
-            try await test.ledger.flows(from: Self.month("2026-01"), through: Self.month("2026-03")).map(\.outflow.minorUnits)
+            try await test.ledger.flows(from: Self.month("2026-01"), through: Self.month("2026-03"), visibleTo: .audit).map(\.outflow.minorUnits)
         }
         #expect(try await outflows() == [0, 0, 0], "no wallet is designated: neither counts for nothing")
         let outflow = s.command(.setWalletDesignation(walletID: s.joint, designation: .outflow, fromMonth: nil))
@@ -231,13 +231,13 @@ struct MonthlyFlowsTests {
         defer { test.directory.remove() }
         try await test.ledger.execute(s.setup())
         do {
-            _ = try await test.ledger.flows(from: Self.month("2026-03"), through: Self.month("2026-01"))
+            _ = try await test.ledger.flows(from: Self.month("2026-03"), through: Self.month("2026-01"), visibleTo: .audit)
             Issue.record("a reversed range was accepted")
         } catch {
             #expect(error.code == "invalidQuery")
         }
         do {
-            _ = try await test.ledger.flows(from: Self.month("1900-01"), through: Self.month("2026-01"))
+            _ = try await test.ledger.flows(from: Self.month("1900-01"), through: Self.month("2026-01"), visibleTo: .audit)
             Issue.record("1513 months were accepted")
         } catch {
             #expect(error.code == "invalidQuery")

@@ -104,16 +104,16 @@ struct OneTransactionBookTests {
         }
         let stays: TransactionID = s.ids.next()
         try await ledger.execute(s.command(.recordTransaction(transactionID: stays, entry: s.expense(700))))
-        var underPets = TransactionQuery()
+        var underPets = TransactionQuery(visibleTo: .audit)
         underPets.categoryIDs = [pets]
         #expect(try await ledger.transactions(underPets).rows.count == 3, "the control: listed under Pets before the deletion")
         try await ledger.execute(s.command(.deleteCategory(categoryID: pets, reassignTo: s.groceries)))
 
         #expect(try await ledger.transactions(underPets).rows.isEmpty)
-        var underGroceries = TransactionQuery()
+        var underGroceries = TransactionQuery(visibleTo: .audit)
         underGroceries.categoryIDs = [s.groceries]
         #expect(Set(try await ledger.transactions(underGroceries).rows.map(\.transaction.transactionID)) == Set(moved + [stays]))
-        let totals = try await ledger.categoryTotals(byMonth: TransactionQuery())
+        let totals = try await ledger.categoryTotals(byMonth: TransactionQuery(visibleTo: .audit))
         #expect(!totals.contains { $0.categoryID == pets })
         #expect(totals.first { $0.categoryID == s.groceries }?.total == Scenario.chf(5_200))
         for id in moved {

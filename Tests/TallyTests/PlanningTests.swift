@@ -265,15 +265,15 @@ struct PlanningTests {
             s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.expense(s, 7_000, "2026-01-05"))),
         ])
         let day = Scenario.date("2026-01-10")
-        #expect(try await test.ledger.alerts(on: day).filter(Self.isBudget).isEmpty, "70% crosses nothing")
+        #expect(try await test.ledger.alerts(on: day, visibleTo: .audit).filter(Self.isBudget).isEmpty, "70% crosses nothing")
         try await test.ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.expense(s, 1_500, "2026-01-06"))))
-        let at85 = try await test.ledger.alerts(on: day).filter(Self.isBudget)
+        let at85 = try await test.ledger.alerts(on: day, visibleTo: .audit).filter(Self.isBudget)
         #expect(at85.map(\.id) == ["budget/\(s.groceries)/2026-01-01/80"])
         try await test.ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.expense(s, 2_000, "2026-01-07"))))
-        let at105 = try await test.ledger.alerts(on: day).filter(Self.isBudget)
+        let at105 = try await test.ledger.alerts(on: day, visibleTo: .audit).filter(Self.isBudget)
         #expect(at105.map(\.id) == at85.map(\.id) + ["budget/\(s.groceries)/2026-01-01/100"], "the 80% alert keeps its id")
         try await test.ledger.execute(s.command(.setAlertSettings(settings: AlertSettingsSet(budgetThresholds: [50], upcomingDays: 0, staleBalanceDays: 0, largeTransaction: nil))))
-        #expect(try await test.ledger.alerts(on: day).map(\.id) == ["budget/\(s.groceries)/2026-01-01/50"])
+        #expect(try await test.ledger.alerts(on: day, visibleTo: .audit).map(\.id) == ["budget/\(s.groceries)/2026-01-01/50"])
         await expectRejection(test.ledger, s.command(.setAlertSettings(settings: AlertSettingsSet(budgetThresholds: [100, 80], upcomingDays: 7, staleBalanceDays: 30, largeTransaction: nil))),
                               code: "alertSettingsInvalid", rule: "R6")
         await expectRejection(test.ledger, s.command(.setAlertSettings(settings: AlertSettingsSet(budgetThresholds: [80], upcomingDays: 400, staleBalanceDays: 30, largeTransaction: nil))),
@@ -303,18 +303,18 @@ struct PlanningTests {
             s.command(.recordTransaction(transactionID: large, entry: Self.expense(s, 60_000, "2026-01-20"))),
             s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.expense(s, 49_999, "2026-01-21"))),
         ])
-        let alerts = try await test.ledger.alerts(on: Scenario.date("2026-02-24"))
+        let alerts = try await test.ledger.alerts(on: Scenario.date("2026-02-24"), visibleTo: .audit)
         let ids = Set(alerts.map(\.id))
         #expect(ids.contains("upcoming/\(template)/2026-02-28"), "\(ids)")
         #expect(!ids.contains("upcoming/\(template)/2026-03-28"), "beyond 5 days")
         #expect(ids.contains("stale/\(broker)/2026-01-02"))
         // The pay period containing 2026-02-24 (no payday: the calendar month) holds no large transaction.
         #expect(!ids.contains { $0.hasPrefix("large/") })
-        let january = Set(try await test.ledger.alerts(on: Scenario.date("2026-01-25")).map(\.id))
+        let january = Set(try await test.ledger.alerts(on: Scenario.date("2026-01-25"), visibleTo: .audit).map(\.id))
         #expect(january.contains("large/\(large)") && january.filter { $0.hasPrefix("large/") }.count == 1, "49.999 is below the amount")
         #expect(!january.contains { $0.hasPrefix("stale/") }, "23 days is not stale yet")
         try await test.ledger.execute(s.command(.postDueOccurrences(through: Scenario.date("2026-02-28"))))
-        let posted = Set(try await test.ledger.alerts(on: Scenario.date("2026-02-24")).map(\.id))
+        let posted = Set(try await test.ledger.alerts(on: Scenario.date("2026-02-24"), visibleTo: .audit).map(\.id))
         #expect(!posted.contains("upcoming/\(template)/2026-02-28"), "a posted occurrence is not upcoming")
         try await test.ledger.close()
     }
@@ -329,7 +329,7 @@ struct PlanningTests {
             s.command(.allocateBudget(categoryID: s.groceries, amount: Scenario.chf(10_000), fromPeriod: nil)),
         ])
         let day = Scenario.date("2026-01-10")
-        let stream = await test.ledger.observePlanning { view throws(LedgerError) in try view.alerts(on: day).map(\.id) }
+        let stream = await test.ledger.observePlanning { view throws(LedgerError) in try view.alerts(on: day, visibleTo: .audit).map(\.id) }
         var iterator = stream.makeAsyncIterator()
         #expect(try await iterator.next() == [])
         try await test.ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.expense(s, 9_000, "2026-01-05"))))
@@ -360,7 +360,7 @@ struct AnalyticsTests {
             s.command(.recordTransaction(transactionID: deleted, entry: PlanningTests.expense(s, 99_900, "2026-02-05"))),
             s.command(.deleteTransaction(transactionID: deleted)),
         ])
-        let report = try await test.ledger.analytics(AnalyticsQuery(span: .month, from: Scenario.date("2026-01-01"), through: Scenario.date("2026-02-28")))
+        let report = try await test.ledger.analytics(AnalyticsQuery(span: .month, from: Scenario.date("2026-01-01"), through: Scenario.date("2026-02-28"), filter: TransactionQuery(visibleTo: .audit)))
         #expect(report.currency == .chf && report.missingRates.isEmpty)
         #expect(report.periods.map(\.period.start.isoString) == ["2026-01-01", "2026-02-01"])
         let january = try #require(report.periods.first)
@@ -385,16 +385,16 @@ struct AnalyticsTests {
             s.command(.recordTransaction(transactionID: s.ids.next(), entry: PlanningTests.expense(s, 2_000, "2026-01-05"))),  // Monday
             s.command(.recordTransaction(transactionID: s.ids.next(), entry: PlanningTests.expense(s, 4_000, "2026-01-12"))),
         ])
-        let weeks = try await test.ledger.analytics(AnalyticsQuery(span: .week, from: Scenario.date("2026-01-01"), through: Scenario.date("2026-01-14")))
+        let weeks = try await test.ledger.analytics(AnalyticsQuery(span: .week, from: Scenario.date("2026-01-01"), through: Scenario.date("2026-01-14"), filter: TransactionQuery(visibleTo: .audit)))
         #expect(weeks.periods.map { "\($0.period.start.isoString)/\($0.period.end.isoString)" }
                 == ["2026-01-01/2026-01-04", "2026-01-05/2026-01-11", "2026-01-12/2026-01-14"])
         #expect(weeks.periods.map(\.totals.expense.minorUnits) == [1_000, 2_000, 4_000])
         #expect(weeks.periods.map(\.previous.expense.minorUnits) == [0, 1_000, 2_000])
-        let range = try await test.ledger.analytics(AnalyticsQuery(span: .range, from: Scenario.date("2026-01-05"), through: Scenario.date("2026-01-12")))
+        let range = try await test.ledger.analytics(AnalyticsQuery(span: .range, from: Scenario.date("2026-01-05"), through: Scenario.date("2026-01-12"), filter: TransactionQuery(visibleTo: .audit)))
         #expect(range.periods.count == 1 && range.periods.first?.totals.expense == Scenario.chf(6_000))
         #expect(range.periods.first?.previous.expense == Scenario.chf(1_000), "the 8 days before: 2025-12-28...2026-01-04")
         await #expect(throws: LedgerError.self) {
-            try await test.ledger.analytics(AnalyticsQuery(span: .month, from: Scenario.date("2026-02-01"), through: Scenario.date("2026-01-01")))
+            try await test.ledger.analytics(AnalyticsQuery(span: .month, from: Scenario.date("2026-02-01"), through: Scenario.date("2026-01-01"), filter: TransactionQuery(visibleTo: .audit)))
         }
         try await test.ledger.close()
     }

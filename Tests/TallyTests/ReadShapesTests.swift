@@ -13,7 +13,7 @@ struct ReadShapesTests {
         var s = Scenario()
         let ledger = try await Ledger.open(at: directory.appending("ledger"))
         try await ledger.execute(s.setup())
-        #expect(try await ledger.debts().isEmpty, "no shared item, no debt")
+        #expect(try await ledger.debts(visibleTo: .audit).isEmpty, "no shared item, no debt")
         try await ledger.execute(.recordTransaction(transactionID: s.ids.next(), entry: s.expense(10_000, shared: true)), as: s.alice)
         let dora: PersonID = s.ids.next()
         try await ledger.execute(.addPerson(personID: dora, name: "Dora"), as: s.alice)
@@ -22,8 +22,8 @@ struct ReadShapesTests {
         lunch.categoryID = s.restaurants
         try await ledger.execute(.recordTransaction(transactionID: s.ids.next(), entry: lunch), as: s.alice)
 
-        let rows = try await ledger.debts()
-        let models = await ledger.read { models in models.debts }
+        let rows = try await ledger.debts(visibleTo: .audit)
+        let models = await ledger.auditRead { models in models.debts }
         #expect(rows.count == (try models.householdBalances().filter { !$0.aOwesB.isZero }.count))
         let bob = try #require(rows.first { $0.debtor == s.bob })
         #expect(bob.debtorName == "Bob" && bob.creditor == s.alice && bob.creditorName == "Alice" && bob.amount.isPositive)
@@ -31,7 +31,7 @@ struct ReadShapesTests {
         #expect(doraRow.debtorName == "Dora" && doraRow.amount == Scenario.chf(1_500) && doraRow.openItems.count == 1)
 
         try await ledger.execute(.forgetPerson(personID: dora), as: s.alice)
-        let forgotten = try #require(try await ledger.debts().first { $0.debtor == dora })
+        let forgotten = try #require(try await ledger.debts(visibleTo: .audit).first { $0.debtor == dora })
         #expect(forgotten.debtorName != "Dora" && forgotten.debtorName != nil, "P3: the name reads redacted, \(String(describing: forgotten.debtorName))")
         try await ledger.close()
     }
@@ -52,7 +52,7 @@ struct ReadShapesTests {
             spend(1_000, s.groceries, on: "2026-01-05"), spend(2_000, s.groceries, on: "2026-01-20"),
             spend(4_000, s.groceries, on: "2026-02-03"), spend(8_000, s.restaurants, on: "2026-02-14"),
         ], as: s.alice)
-        var query = TransactionQuery()
+        var query = TransactionQuery(visibleTo: .audit)
         query.dates = Scenario.date("2026-01-01")...Scenario.date("2026-02-28")
         let cells = try await ledger.categoryTotals(byMonth: query)
         let table = try cells.pivoted()

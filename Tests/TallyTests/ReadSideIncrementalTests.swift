@@ -87,7 +87,7 @@ struct ReadSideIncrementalTests {
         try await ledger.execute(setup)
         for command in commands { _ = try? await ledger.execute(command) }
         let store = try #require(await ledger.flushedStore())
-        let balances = try store.walletBalances()
+        let balances = try store.walletBalances(visibleTo: .audit)
         #expect(!balances.isEmpty, "the control: a reader connection read the store")
         let wal = Self.storeFile(path) + "-wal"
         let before = try FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int ?? 0
@@ -96,7 +96,7 @@ struct ReadSideIncrementalTests {
         let after = (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0
         #expect(after == 0, "the WAL holds \(after) bytes after the close")
         let reopened = try await Ledger.open(at: path, options: Self.options())
-        #expect(try #require(await reopened.flushedStore()).walletBalances() == balances, "the store reads the same after the close")
+        #expect(try #require(await reopened.flushedStore()).walletBalances(visibleTo: .audit) == balances, "the store reads the same after the close")
         try await reopened.close()
     }
 
@@ -176,7 +176,7 @@ struct ReadSideIncrementalTests {
             _ = try await ledger.rebuildReadSide()
             try await ReadSideTests.expectStoreMatches(ledger)
             let store = try #require(await ledger.flushedStore())
-            var everything = TransactionQuery()
+            var everything = TransactionQuery(visibleTo: .audit)
             everything.limit = TransactionQuery.limitMax
             everything.deleted = .included
             let recorded = await ledger.readModels.wallets.transactionIDs.count

@@ -61,7 +61,7 @@ struct ReadSideTests {
     static func expectStoreMatches(_ ledger: Ledger, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let store = try #require(await ledger.flushedStore(), "no current store: \(ledger.openReport.readSide)", sourceLocation: sourceLocation)
         let wallets = await ledger.readModels.wallets
-        #expect(try store.walletBalances() == wallets.balances(), sourceLocation: sourceLocation)
+        #expect(try store.walletBalances(visibleTo: .audit) == wallets.balances(), sourceLocation: sourceLocation)
         #expect(try wallets.balances() == wallets.balances(asOf: .max), "the current-balance path equals the dated one (W3)", sourceLocation: sourceLocation)
         #expect(try store.totals() == wallets.totals(), sourceLocation: sourceLocation)
         #expect(try store.coverage()?.sequenceNumber == (await ledger.lastSequenceNumber), sourceLocation: sourceLocation)
@@ -103,7 +103,7 @@ struct ReadSideTests {
         #expect(await ledger.flushedStore() == nil, "a wallet opened (no transaction id) still leaves the store behind")
         try await ledger.close()
         let store = try #require(try Ledger.currentStore(at: path), "close synced the journal and wrote the store")
-        #expect(try store.walletBalances().contains { $0.name == "Later" })
+        #expect(try store.walletBalances(visibleTo: .audit).contains { $0.name == "Later" })
     }
 
     @Test("read side: keyset pages of a wallet list every live transaction once, newest date first, whatever the page size")
@@ -122,16 +122,21 @@ struct ReadSideTests {
         #expect(expected.count == 25, "24 recorded, one deleted, one shared")
         for pageSize in [1, 5, 7, 100] {
             var listed: [TransactionID] = []
-            var cursor: StoredTransaction?
+            var query = TransactionQuery(visibleTo: .audit)
+            query.walletIDs = [s.joint]
+            query.limit = pageSize
             while true {
-                let page = try store.transactions(in: s.joint, after: cursor, limit: pageSize)
-                listed += page.map(\.transactionID)
-                guard page.count == pageSize, let last = page.last else { break }
-                cursor = last
+                let page = try store.transactions(query)
+                listed += page.rows.map(\.transaction.transactionID)
+                guard let next = page.next else { break }
+                query.after = next
             }
             #expect(listed == expected, "page size \(pageSize)")
         }
-        #expect(try store.transactions(in: s.joint, limit: 100, includingDeleted: true).count == 26)
+        var withDeleted = TransactionQuery(visibleTo: .audit)
+        withDeleted.walletIDs = [s.joint]
+        withDeleted.deleted = .included
+        #expect(try store.transactions(withDeleted).rows.count == 26)
         try await ledger.close()
     }
 
@@ -346,7 +351,7 @@ struct ReadSideTests {
         #expect(Data(EncryptedSQLite.readableImage(ofDatabaseAt: database, key: LedgerStore.pageKey(derivedFrom: key))).range(of: Data(walletName.utf8)) != nil,
                 "the derived key reads the pages")
         let store = try #require(try Ledger.currentStore(at: path, encryption: options.encryption))
-        #expect(try store.walletBalances().contains { $0.name == walletName && $0.balance.minorUnits == 123_456_789 })
+        #expect(try store.walletBalances(visibleTo: .audit).contains { $0.name == walletName && $0.balance.minorUnits == 123_456_789 })
         // The control: without encryption the same name is readable in the ledger folder (its journal).
         let plain = directory.appending("plain")
         var t = Scenario()

@@ -131,8 +131,10 @@ struct StoreRebuildTests {
         let storePath = LedgerDirectory(path).readSideStore.string
         let reopened = try LedgerStore(path: storePath, key: LedgerStore.integrityKey)
         #expect(try reopened.contentDigests().tables == before.tables)
-        let wallet = try #require(try reopened.walletBalances().first?.walletID)
-        let page = try reopened.transactions(in: wallet, limit: 20)
+        let wallet = try #require(try reopened.walletBalances(visibleTo: .audit).first?.walletID)
+        var query = TransactionQuery(visibleTo: .audit)
+        query.walletIDs = [wallet]
+        let page = try reopened.transactions(query).rows.map(\.transaction)
         #expect(!page.isEmpty && page.allSatisfy { $0.walletID == wallet }, "the control: the wallet has transactions")
         reopened.close()
 

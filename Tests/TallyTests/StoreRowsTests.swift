@@ -62,13 +62,13 @@ struct StoreRowsTests {
         defer { store.close() }
         try store.replaceAll(from: StoreSnapshot(readModels: Projections(), personNames: [:]), coverage: StoreCoverage(sequenceNumber: 0, chainValue: [UInt8](repeating: 0, count: 32)))
         try store.commit(Self.changes(s.events), rows: earlier.merging(later), coverage: StoreCoverage(sequenceNumber: UInt64(s.events.count), chainValue: [UInt8](repeating: 1, count: 32)))
-        var underGroceries = TransactionQuery()
+        var underGroceries = TransactionQuery(visibleTo: .audit)
         underGroceries.categoryIDs = [S.groceries]
         #expect(try store.transactions(underGroceries).rows.map(\.transaction.transactionID) == [id])
-        var underRestaurants = TransactionQuery()
+        var underRestaurants = TransactionQuery(visibleTo: .audit)
         underRestaurants.categoryIDs = [S.restaurants]
         #expect(try store.transactions(underRestaurants).rows.isEmpty)
-        let totals = try store.categoryTotals(byMonth: TransactionQuery())
+        let totals = try store.categoryTotals(byMonth: TransactionQuery(visibleTo: .audit))
         #expect(totals.map(\.categoryID) == [S.groceries] && totals.first?.total == S.chf(1_000), "\(totals)")
     }
 }

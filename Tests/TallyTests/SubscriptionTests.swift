@@ -28,7 +28,7 @@ struct SubscriptionTests {
     }
 
     static func history(_ test: TestLedger, _ id: TemplateID) async throws -> [(String, Int64)] {
-        try await test.ledger.billingHistory(of: id).map { ($0.date.isoString, $0.amount.minorUnits) }
+        try await test.ledger.billingHistory(of: id, visibleTo: .audit).map { ($0.date.isoString, $0.amount.minorUnits) }
     }
 
     @Test("R1: posting through a date records each billed occurrence once; posting again records nothing; balances see them")
@@ -66,7 +66,7 @@ struct SubscriptionTests {
             test.ledger, s.command(.changeTemplatePrice(templateID: template, amount: Scenario.chf(900), effectiveFrom: Scenario.date("2026-03-05"))),
             code: "occurrenceAlreadyPosted", rule: "R1")
         try await test.ledger.execute(s.command(.changeTemplatePrice(templateID: template, amount: Scenario.chf(900), effectiveFrom: Scenario.date("2026-03-06"))))
-        let item = try #require(await test.ledger.subscriptions(on: Scenario.date("2026-03-20")).first)
+        let item = try #require(await test.ledger.subscriptions(on: Scenario.date("2026-03-20"), visibleTo: .audit).first)
         #expect(item.price.minorUnits == 900)
         #expect(item.next?.date == Scenario.date("2026-04-05"))
         #expect(item.schedule.priceChanges.map(\.amount.minorUnits) == [1500, 900])
@@ -80,7 +80,7 @@ struct SubscriptionTests {
         try await test.ledger.execute(s.command(.pauseTemplate(templateID: template, from: Scenario.date("2026-02-01"), resumesOn: Scenario.date("2026-03-10"))))
         try await test.ledger.execute(s.command(.pauseTemplate(templateID: template, from: Scenario.date("2026-05-01"))))
         await expectRejection(test.ledger, s.command(.pauseTemplate(templateID: template)), code: "templateStateUnchanged", rule: "T4")
-        #expect(await test.ledger.subscriptions(on: Scenario.date("2026-05-02")).first?.standing == .paused)
+        #expect(await test.ledger.subscriptions(on: Scenario.date("2026-05-02"), visibleTo: .audit).first?.standing == .paused)
         try await test.ledger.execute(s.command(.resumeTemplate(templateID: template, on: Scenario.date("2026-06-01"))))
         _ = try await Self.post(test, &s, through: "2026-06-30")
         #expect(try await Self.history(test, template).map(\.0) == ["2026-01-05", "2026-04-05", "2026-06-05"])
@@ -96,7 +96,7 @@ struct SubscriptionTests {
         #expect(try await Self.post(test, &s, through: "2026-02-10").count == 2)
         s.advance(to: "2026-02-20")
         try await test.ledger.execute(s.command(.pauseTemplate(templateID: template)))
-        let calendar = try await test.ledger.renewalCalendar(for: YearMonth(year: 2026, month: 2))
+        let calendar = try await test.ledger.renewalCalendar(for: YearMonth(year: 2026, month: 2), visibleTo: .audit)
         #expect(calendar.map(\.date.isoString) == ["2026-02-05"], "the posted February charge is still listed after the pause")
         s.advance(to: "2026-06-15")
         try await test.ledger.execute(s.command(.resumeTemplate(templateID: template)))
@@ -127,7 +127,7 @@ struct SubscriptionTests {
         try await test.ledger.execute(s.command(.createTemplate(templateID: template, frequency: .weekly, entry: Self.entry(s, 500, anchor: "2026-01-05"),
                                                                 terms: TemplateTerms(occurrenceCount: 3))))
         #expect(try await Self.post(test, &s, through: "2026-12-31").count == 3)
-        let item = try #require(await test.ledger.subscriptions(on: Scenario.date("2026-02-01")).first)
+        let item = try #require(await test.ledger.subscriptions(on: Scenario.date("2026-02-01"), visibleTo: .audit).first)
         #expect(item.standing == .ended)
         #expect(item.next == nil)
         await expectRejection(
@@ -143,15 +143,15 @@ struct SubscriptionTests {
         let template: TemplateID = s.ids.next()
         try await test.ledger.execute(s.command(.createTemplate(templateID: template, frequency: .monthly, entry: Self.entry(s, 1000, anchor: "2026-01-05"),
                                                                 terms: TemplateTerms(trialEndsOn: Scenario.date("2026-02-20")))))
-        let inTrial = try #require(await test.ledger.subscriptions(on: Scenario.date("2026-01-10")).first)
+        let inTrial = try #require(await test.ledger.subscriptions(on: Scenario.date("2026-01-10"), visibleTo: .audit).first)
         #expect(inTrial.standing == .trial)
         #expect(inTrial.next?.date == Scenario.date("2026-03-05"))
-        #expect(try await test.ledger.subscriptionTotals(on: Scenario.date("2026-01-10")).count == 0)
+        #expect(try await test.ledger.subscriptionTotals(on: Scenario.date("2026-01-10"), visibleTo: .audit).count == 0)
         await expectRejection(test.ledger, s.command(.activateTemplate(templateID: template, transactionID: s.ids.next(), date: Scenario.date("2026-02-05"))),
                               code: "notAnOccurrence", rule: "T4")
         _ = try await Self.post(test, &s, through: "2026-03-31")
         #expect(try await Self.history(test, template).map(\.0) == ["2026-03-05"])
-        #expect(try await test.ledger.subscriptionTotals(on: Scenario.date("2026-03-10")).monthly.minorUnits == 1000)
+        #expect(try await test.ledger.subscriptionTotals(on: Scenario.date("2026-03-10"), visibleTo: .audit).monthly.minorUnits == 1000)
     }
 
     @Test("R1: cancel ends the item from its date and keeps its history; a cancelled item takes no pause or price change")
@@ -165,7 +165,7 @@ struct SubscriptionTests {
         try await test.ledger.execute(s.command(.cancelTemplate(templateID: template, effectiveOn: Scenario.date("2026-03-01"))))
         _ = try await Self.post(test, &s, through: "2026-06-30")
         #expect(try await Self.history(test, template).map(\.0) == ["2026-01-05", "2026-02-05"])
-        #expect(await test.ledger.subscriptions(on: Scenario.date("2026-03-01")).first?.standing == .cancelled)
+        #expect(await test.ledger.subscriptions(on: Scenario.date("2026-03-01"), visibleTo: .audit).first?.standing == .cancelled)
         await expectRejection(test.ledger, s.command(.pauseTemplate(templateID: template)), code: "templateCancelled", rule: "R1")
         await expectRejection(
             test.ledger, s.command(.changeTemplatePrice(templateID: template, amount: Scenario.chf(1), effectiveFrom: Scenario.date("2026-04-01"))),
@@ -214,10 +214,10 @@ struct SubscriptionTests {
         }
         try await test.ledger.execute(commands)
         let on = Scenario.date("2026-01-10")
-        let items = await test.ledger.subscriptions(on: on)
+        let items = await test.ledger.subscriptions(on: on, visibleTo: .audit)
         let perCycle = Dictionary(uniqueKeysWithValues: items.map { ($0.schedule.frequency, $0.monthlyEquivalent.minorUnits) })
         #expect(perCycle == [.daily: 30, .weekly: 4, .biweekly: 2, .monthly: 1, .quarterly: 0, .semiannual: 0, .yearly: 0])
-        let totals = try await test.ledger.subscriptionTotals(on: on)
+        let totals = try await test.ledger.subscriptionTotals(on: on, visibleTo: .audit)
         #expect(totals.count == 7)
         #expect(totals.monthly == Scenario.chf(38), "462 / 12 = 38.5, half to even")
         #expect(totals.annual == Scenario.chf(462))
@@ -231,7 +231,7 @@ struct SubscriptionTests {
             s.command(.createTemplate(templateID: s.ids.next(), frequency: .monthly, entry: Self.entry(s, 1000, anchor: "2026-01-05"))),
             s.command(.createTemplate(templateID: s.ids.next(), frequency: .weekly, entry: Self.entry(s, 100, anchor: "2026-01-05", wallet: s.euroCard, currency: .eur))),
         ])
-        let totals = try await test.ledger.subscriptionTotals(on: Scenario.date("2026-01-10"))
+        let totals = try await test.ledger.subscriptionTotals(on: Scenario.date("2026-01-10"), visibleTo: .audit)
         #expect(totals.monthly == Scenario.chf(1408), "1000 + 5200 x 0.9412 / 12 = 1407.85")
         #expect(totals.annual == Scenario.chf(16_894), "12000 + 4894.24")
         #expect(totals.missingRates.isEmpty)
@@ -246,13 +246,13 @@ struct SubscriptionTests {
             s.command(.createTemplate(templateID: monthly, frequency: .monthly, entry: Self.entry(s, 1000, anchor: "2026-01-31"))),
             s.command(.createTemplate(templateID: weekly, frequency: .weekly, entry: Self.entry(s, 200, anchor: "2026-02-02"))),
         ])
-        let upcoming = await test.ledger.upcomingOccurrences(from: Scenario.date("2026-02-01"), days: 10)
+        let upcoming = await test.ledger.upcomingOccurrences(from: Scenario.date("2026-02-01"), days: 10, visibleTo: .audit)
         #expect(upcoming.map(\.date.isoString) == ["2026-02-02", "2026-02-09"])
-        let calendar = await test.ledger.renewalCalendar(for: try YearMonth(iso: "2026-02"))
+        let calendar = await test.ledger.renewalCalendar(for: try YearMonth(iso: "2026-02"), visibleTo: .audit)
         #expect(calendar.map(\.date.isoString) == ["2026-02-02", "2026-02-09", "2026-02-16", "2026-02-23", "2026-02-28"])
         #expect(calendar.last?.templateID == monthly)
         _ = try await Self.post(test, &s, through: "2026-02-05")
-        #expect(await test.ledger.upcomingOccurrences(from: Scenario.date("2026-02-01"), days: 10).first?.transactionID != nil)
+        #expect(await test.ledger.upcomingOccurrences(from: Scenario.date("2026-02-01"), days: 10, visibleTo: .audit).first?.transactionID != nil)
     }
 
     @Test("R1, T5: undoing a post deletes its transactions; the occurrences stay recorded, so posting again adds nothing")
@@ -263,7 +263,7 @@ struct SubscriptionTests {
         let post = s.command(.postDueOccurrences(through: Scenario.date("2026-02-28")))
         try await test.ledger.execute(post)
         try await test.ledger.execute(s.command(.undo(targetCommandID: post.commandID)))
-        #expect(try await test.ledger.billingHistory(of: template).map(\.isDeleted) == [true, true])
+        #expect(try await test.ledger.billingHistory(of: template, visibleTo: .audit).map(\.isDeleted) == [true, true])
         #expect(try await Self.post(test, &s, through: "2026-02-28").isEmpty)
         #expect(try await test.ledger.readModels.wallets.balance(of: s.joint)?.minorUnits == 100_000)
     }
@@ -286,12 +286,12 @@ struct SubscriptionTests {
         ])
         try await test.ledger.checkpoint()
         let on = Scenario.date("2026-06-30")
-        let before = await test.ledger.subscriptions(on: on)
+        let before = await test.ledger.subscriptions(on: on, visibleTo: .audit)
         try await test.ledger.close()
         let reopened = try await test.reopen()
         #expect(reopened.openReport.rejectedCheckpoints.isEmpty && reopened.openReport.eventsReplayed == 0,
                 "the reopen starts from the checkpoint (a template record that did not read back would be passed over and replayed): \(reopened.openReport)")
-        #expect(await reopened.subscriptions(on: on) == before)
+        #expect(await reopened.subscriptions(on: on, visibleTo: .audit) == before)
         #expect(await reopened.state == (try LedgerReplay.replay(at: test.directory.appending("ledger"))).state)
         #expect(try await reopened.execute(s.command(.postDueOccurrences(through: on))).isEmpty)
         try await reopened.close()

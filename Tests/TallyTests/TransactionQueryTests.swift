@@ -104,14 +104,14 @@ struct TransactionQueryTests {
         var queries: [TransactionQuery] = []
         for order in TransactionQuery.Order.allCases {
             for deleted in TransactionQuery.Deleted.allCases {
-                var query = TransactionQuery()
+                var query = TransactionQuery(visibleTo: .audit)
                 query.order = order
                 query.deleted = deleted
                 query.limit = 7
                 queries.append(query)
             }
         }
-        var narrow = TransactionQuery()
+        var narrow = TransactionQuery(visibleTo: .audit)
         narrow.walletIDs = [s.joint]
         narrow.categoryIDs = [s.groceries]
         narrow.payers = [s.alice]
@@ -120,7 +120,7 @@ struct TransactionQueryTests {
         narrow.minorUnits = 200...700
         narrow.limit = 3
         queries.append(narrow)
-        var month = TransactionQuery()
+        var month = TransactionQuery(visibleTo: .audit)
         month.restrict(to: try YearMonth(year: 2026, month: 2))
         month.order = .largestFirst
         month.limit = 5
@@ -138,7 +138,7 @@ struct TransactionQueryTests {
     func rowsCarryNames() async throws {
         let household = try await Household()
         defer { household.directory.remove() }
-        var query = TransactionQuery()
+        var query = TransactionQuery(visibleTo: .audit)
         query.limit = TransactionQuery.limitMax
         query.deleted = .included
         let rows = try await household.allPages(query)
@@ -158,7 +158,7 @@ struct TransactionQueryTests {
     func pagesAreStableUnderWrites() async throws {
         var household = try await Household()
         defer { household.directory.remove() }
-        var query = TransactionQuery()
+        var query = TransactionQuery(visibleTo: .audit)
         query.limit = 10
         let first = try await household.ledger.transactions(query)
         // A new transaction dated after everything: it sorts before the first page.
@@ -168,7 +168,7 @@ struct TransactionQueryTests {
         try await household.ledger.execute(household.s.command(.recordTransaction(transactionID: id, entry: entry)))
         query.after = first.next
         let second = try await household.ledger.transactions(query)
-        let want = household.reference(TransactionQuery())
+        let want = household.reference(TransactionQuery(visibleTo: .audit))
         #expect(Self.ids(first.rows) + Self.ids(second.rows) == Array(want.prefix(20)).map(\.id))
     }
 
@@ -176,7 +176,7 @@ struct TransactionQueryTests {
     func invalidQueries() async throws {
         let household = try await Household()
         defer { household.directory.remove() }
-        var query = TransactionQuery()
+        var query = TransactionQuery(visibleTo: .audit)
         query.limit = 0
         await #expect(throws: LedgerError.invalidQuery("a page holds 1...1000 rows, not 0")) { try await household.ledger.transactions(query) }
         query.limit = 1_001
@@ -215,7 +215,7 @@ struct TransactionQueryTests {
             byDay["\(row.date) \(row.kind) \(row.currency.code)", default: 0] += row.minorUnits
         }
         let ledger = household.ledger
-        let categoryTotals = try await ledger.categoryTotals(byMonth: TransactionQuery())
+        let categoryTotals = try await ledger.categoryTotals(byMonth: TransactionQuery(visibleTo: .audit))
         #expect(categoryTotals.count == byCategory.count)
         for total in categoryTotals {
             let key = Key(month: total.month, category: total.categoryID, kind: total.kind, currency: total.total.currency)
@@ -223,26 +223,26 @@ struct TransactionQueryTests {
             #expect(total.categoryName != nil)
         }
         #expect(categoryTotals.map(\.month) == categoryTotals.map(\.month).sorted(), "ordered by month")
-        let monthTotals = try await ledger.monthTotals(TransactionQuery())
+        let monthTotals = try await ledger.monthTotals(TransactionQuery(visibleTo: .audit))
         #expect(monthTotals.count == byMonth.count)
         for total in monthTotals {
             let key = Key(month: total.month, category: nil, kind: total.kind, currency: total.total.currency)
             #expect(byMonth[key].map { $0.0 == total.total.minorUnits && $0.1 == total.count } == true, "\(total)")
         }
-        let days = try await ledger.dayTotals(TransactionQuery())
+        let days = try await ledger.dayTotals(TransactionQuery(visibleTo: .audit))
         #expect(days.count == byDay.count)
         for day in days { #expect(byDay["\(day.date) \(day.kind) \(day.total.currency.code)"] == day.total.minorUnits) }
         #expect(days.map(\.date) == days.map(\.date).sorted(by: >), "newest day first")
 
         // N4: three months ending with March, expenses only, half to even per currency.
         let march = try YearMonth(year: 2026, month: 3)
-        let average = try await ledger.averageMonthlySpending(months: 3, endingWith: march)
+        let average = try await ledger.averageMonthlySpending(months: 3, endingWith: march, TransactionQuery(visibleTo: .audit))
         for money in average {
             let sum = live.filter { $0.kind == .expense && $0.currency == money.currency && $0.date <= march.lastDay }
                 .reduce(Int128(0)) { $0 + Int128($1.minorUnits) }
             #expect(Int128(money.minorUnits) == sum.dividedRoundingHalfEven(by: 3), "\(money)")
         }
-        await #expect(throws: LedgerError.self) { try await ledger.averageMonthlySpending(months: 0, endingWith: march) }
+        await #expect(throws: LedgerError.self) { try await ledger.averageMonthlySpending(months: 0, endingWith: march, TransactionQuery(visibleTo: .audit)) }
     }
 
     @Test("reports by month from the monthly aggregate equal the same reports summed from the rows, after edits that move a transaction to another month, category and amount, deletes and restores (T2, T3)")
@@ -250,11 +250,11 @@ struct TransactionQueryTests {
         var household = try await Household()
         defer { household.directory.remove() }
         let s = household.s
-        var february = TransactionQuery()
+        var february = TransactionQuery(visibleTo: .audit)
         february.walletIDs = [s.joint]
         february.restrict(to: try YearMonth(year: 2026, month: 2))
         func compare(_ label: String) async throws {
-            for filter in [TransactionQuery(), february] {
+            for filter in [TransactionQuery(visibleTo: .audit), february] {
                 var rows = filter
                 rows.payers = [s.alice, s.bob]  // every payer: the same rows, summed from the transactions table
                 #expect(try await household.ledger.categoryTotals(byMonth: filter) == household.ledger.categoryTotals(byMonth: rows), "\(label)")
@@ -287,19 +287,19 @@ struct TransactionQueryTests {
             let key = Key(start: period.start, category: row.category, kind: row.kind, currency: row.currency)
             want[key] = ((want[key]?.0 ?? 0) + row.minorUnits, (want[key]?.1 ?? 0) + 1)
         }
-        let got = try await household.ledger.categoryTotals(byPayPeriod: TransactionQuery(), last: 4, endingWith: Scenario.date("2026-03-31"))
+        let got = try await household.ledger.categoryTotals(byPayPeriod: TransactionQuery(visibleTo: .audit), last: 4, endingWith: Scenario.date("2026-03-31"))
         #expect(got.count == want.count)
         for total in got {
             let key = Key(start: total.period.start, category: total.categoryID, kind: total.kind, currency: total.total.currency)
             #expect(want[key].map { $0.0 == total.total.minorUnits && $0.1 == total.count } == true, "\(total)")
         }
         #expect(got.map(\.period) == got.map(\.period).sorted(), "oldest period first")
-        let two = try await household.ledger.categoryTotals(byPayPeriod: TransactionQuery(), last: 2, endingWith: Scenario.date("2026-03-31"))
+        let two = try await household.ledger.categoryTotals(byPayPeriod: TransactionQuery(visibleTo: .audit), last: 2, endingWith: Scenario.date("2026-03-31"))
         #expect(Set(two.map(\.period)).isSubset(of: Set(periods.suffix(2))), "only the periods asked for")
         await #expect(throws: LedgerError.self) {
-            try await household.ledger.categoryTotals(byPayPeriod: TransactionQuery(), last: 0, endingWith: Scenario.date("2026-03-31"))
+            try await household.ledger.categoryTotals(byPayPeriod: TransactionQuery(visibleTo: .audit), last: 0, endingWith: Scenario.date("2026-03-31"))
         }
-        var outside = TransactionQuery()
+        var outside = TransactionQuery(visibleTo: .audit)
         outside.restrict(to: try YearMonth(year: 2024, month: 1))
         let none = try await household.ledger.categoryTotals(byPayPeriod: outside, last: 4, endingWith: Scenario.date("2026-03-31"))
         #expect(none.isEmpty, "dates outside every period: an empty report, not a trap")

@@ -46,7 +46,7 @@ struct TransactionSearchTests {
         }
 
         func search(_ text: String) async throws -> Set<String> {
-            var query = TransactionQuery()
+            var query = TransactionQuery(visibleTo: .audit)
             query.text = text
             return try await labels(query)
         }
@@ -64,7 +64,7 @@ struct TransactionSearchTests {
         #expect(try await household.search("holiday") == ["cafe", "ski"], "tags are searched")
         #expect(try await household.search("march") == ["rent"])
         #expect(try await household.search("\"rent\" (MARCH* -") == ["rent"], "what is typed is never FTS5 syntax")
-        var combined = TransactionQuery()
+        var combined = TransactionQuery(visibleTo: .audit)
         combined.text = "holiday"
         combined.minorUnits = 10_000...20_000
         #expect(try await household.labels(combined) == ["ski"])
@@ -85,14 +85,14 @@ struct TransactionSearchTests {
     func tagAndPersonFilters() async throws {
         let household = try await Household()
         defer { household.directory.remove() }
-        var tagged = TransactionQuery()
+        var tagged = TransactionQuery(visibleTo: .audit)
         tagged.tags = ["holiday"]
         #expect(try await household.labels(tagged) == ["cafe", "ski"])
         tagged.tags = ["home", "Vienna"]
         #expect(try await household.labels(tagged) == ["cafe", "rent"])
         tagged.tags = ["vienna"]
         #expect(try await household.labels(tagged) == [], "a tag matches exactly as entered")
-        var bob = TransactionQuery()
+        var bob = TransactionQuery(visibleTo: .audit)
         bob.people = [household.s.bob]
         #expect(try await household.labels(bob) == ["coffee", "ski", "rent"], "Bob paid coffee and rent and has a share of ski")
         bob.payers = [household.s.bob]
@@ -104,7 +104,7 @@ struct TransactionSearchTests {
     func rowsCarryNoteTagsAndSplit() async throws {
         let household = try await Household()
         defer { household.directory.remove() }
-        let rows = try await household.ledger.transactions(TransactionQuery()).rows
+        let rows = try await household.ledger.transactions(TransactionQuery(visibleTo: .audit)).rows
         let byID = Dictionary(uniqueKeysWithValues: rows.map { ($0.transaction.transactionID, $0) })
         let row = { (label: String) in household.ids[label].flatMap { byID[$0] } }
         let cafe = try #require(row("cafe"))
@@ -138,7 +138,7 @@ struct TransactionSearchTests {
         #expect(try await household.search("coffee") == [])
         #expect(try await household.search("home") == ["rent"], "tags are not personal texts")
         #expect(try await household.search("caf") == ["cafe"], "Alice's note stays")
-        let rows = try await household.ledger.transactions(TransactionQuery()).rows
+        let rows = try await household.ledger.transactions(TransactionQuery(visibleTo: .audit)).rows
         let rent = try #require(rows.first { $0.transaction.transactionID == household.ids["rent"] })
         #expect(rent.note == .redacted(owner: s.bob))
         #expect(rent.payerName != "Bob")
@@ -155,7 +155,7 @@ struct TransactionSearchTests {
     func searchPagesAreKeysetPages() async throws {
         var household = try await Household()
         defer { household.directory.remove() }
-        var query = TransactionQuery()
+        var query = TransactionQuery(visibleTo: .audit)
         query.text = "holiday"
         query.limit = 1
         let first = try await household.ledger.transactions(query)

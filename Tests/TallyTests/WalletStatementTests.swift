@@ -58,7 +58,7 @@ struct WalletStatementTests {
             return running
         }
         for order in [TransactionQuery.Order.oldestFirst, .newestFirst] {
-            var query = StatementQuery(walletID: s.joint)
+            var query = StatementQuery(walletID: s.joint, visibleTo: .audit)
             query.order = order
             query.limit = 3
             let rows = try await allPages(of: query, cursor: \.after, next: \.next) { query in
@@ -70,7 +70,7 @@ struct WalletStatementTests {
             #expect(rows.map { $0.balance?.minorUnits } == want.map(\.1), "\(order): running balances")
         }
         let joint = s.joint
-        let current = try await ledger.read { models in try models.wallets.balance(of: joint) }
+        let current = try await ledger.auditRead { models in try models.wallets.balance(of: joint) }
         #expect(current?.minorUnits == balances.last, "the newest row's balance is the wallet's balance")
         try await ledger.close()
     }
@@ -84,12 +84,12 @@ struct WalletStatementTests {
         try await test.ledger.execute(s.command(.recordTransfer(
             transferID: s.ids.next(), fromWalletID: s.joint, toWalletID: s.euroCard, amountSent: Scenario.chf(1_000),
             amountReceived: Scenario.eur(1_050), date: Scenario.date("2026-01-03"), note: nil)))
-        let joint = try await test.ledger.statement(StatementQuery(walletID: s.joint)).rows
-        let card = try await test.ledger.statement(StatementQuery(walletID: s.euroCard)).rows
+        let joint = try await test.ledger.statement(StatementQuery(walletID: s.joint, visibleTo: .audit)).rows
+        let card = try await test.ledger.statement(StatementQuery(walletID: s.euroCard, visibleTo: .audit)).rows
         #expect(joint.map(\.amount) == [Scenario.chf(-1_000)] && joint.map(\.balance) == [Scenario.chf(99_000)])
         #expect(card.map(\.amount) == [Scenario.eur(-1_050)] && card.map(\.balance) == [Scenario.eur(-1_050)])
         let euroCard = s.euroCard
-        #expect(try await test.ledger.read { try $0.wallets.balance(of: euroCard) } == Scenario.eur(-1_050), "the card's balance agrees")
+        #expect(try await test.ledger.auditRead { try $0.wallets.balance(of: euroCard) } == Scenario.eur(-1_050), "the card's balance agrees")
         guard case .transfer(let transfer) = try #require(joint.first).movement else {
             Issue.record("a transfer row")
             return
@@ -123,7 +123,7 @@ struct WalletStatementTests {
                 want.append(owed)
             }
         }
-        var query = StatementQuery(walletID: s.euroCard)
+        var query = StatementQuery(walletID: s.euroCard, visibleTo: .audit)
         query.limit = 2
         let rows = try await allPages(of: query, cursor: \.after, next: \.next) { query in
             try await test.ledger.statement(query)
@@ -131,7 +131,7 @@ struct WalletStatementTests {
         #expect(rows.map { $0.balance?.minorUnits } == want.reversed(), "owed after each movement, newest first")
         #expect(rows.map(\.amount.minorUnits) == [330, -1_900, 4_000, 800, 1_250])
         let card = s.euroCard
-        #expect(try await test.ledger.read { try $0.wallets.balance(of: card) }?.minorUnits == owed)
+        #expect(try await test.ledger.auditRead { try $0.wallets.balance(of: card) }?.minorUnits == owed)
         try await test.ledger.close()
     }
 
@@ -148,9 +148,9 @@ struct WalletStatementTests {
         try await test.ledger.execute(s.command(.recordTransfer(
             transferID: s.ids.next(), fromWalletID: s.joint, toWalletID: depot, amountSent: Scenario.chf(10_000),
             amountReceived: Scenario.chf(10_000), date: Scenario.date("2026-01-04"), note: nil)))
-        let rows = try await test.ledger.statement(StatementQuery(walletID: depot)).rows
+        let rows = try await test.ledger.statement(StatementQuery(walletID: depot, visibleTo: .audit)).rows
         #expect(rows.count == 1 && rows.first?.amount == Scenario.chf(10_000) && rows.first?.balance == nil)
-        var query = StatementQuery(walletID: s.joint)
+        var query = StatementQuery(walletID: s.joint, visibleTo: .audit)
         query.order = .largestFirst
         await #expect(throws: LedgerError.self) { try await test.ledger.statement(query) }
         query.order = .oldestFirst

@@ -78,7 +78,7 @@ enum ScaleChild {
         guard let store = try Ledger.currentStore(at: TallySubject.ledgerPath(in: request.directory)) else {
             throw ScaleError.storeNotCurrent(request.directory)
         }
-        let balances = try store.walletBalances()
+        let balances = try store.walletBalances(visibleTo: .audit)
         return [
             "storeOpenMilliseconds": Double(Stopwatch.now() - start) / 1e6,
             "storeOpenPeakRSSMB": megabytes("VmHWM"),

@@ -23,15 +23,15 @@ extension Ledger {
     /// The household's debts between people (S5) with their names, as of the last acknowledged
     /// batch: one row per pair and currency whose balance is not zero, sorted by the pair's ids
     /// then currency (`models.debts.householdBalances()` gives the same balances by id alone).
+    /// A member `viewer` gets the debts they owe or are owed (G7); ``Viewer/audit`` every pair's.
     /// - Throws: ``LedgerError/invalidQuery(_:)`` when a balance overflows (G1);
     ///   ``LedgerError/readSide(_:)`` when the store that holds the names cannot answer.
-    public func debts() throws(LedgerError) -> [DebtRow] {
-        let result = read { models in Result { () throws(ProjectionError) in try models.debts.householdBalances() } }
+    public func debts(visibleTo viewer: Viewer) throws(LedgerError) -> [DebtRow] {
         let balances: [PairBalance]
-        do { balances = try result.get() } catch { throw .invalidQuery(error.description) }
+        do { balances = try servedModels.debts.householdBalances() } catch { throw .invalidQuery(error.description) }
         let names = try withStore { store throws(StoreError) in try store.personNames() }
         return balances.compactMap { balance in
-            guard let debtor = balance.debtor, let creditor = balance.creditor else { return nil }
+            guard let debtor = balance.debtor, let creditor = balance.creditor, viewer.sees(anyOf: debtor, creditor) else { return nil }
             return DebtRow(debtor: debtor, debtorName: names[debtor], creditor: creditor, creditorName: names[creditor],
                            amount: balance.amount, openItems: balance.openItems)
         }

@@ -57,9 +57,27 @@ extension Ledger {
         servedModels.budgets.payPeriods(last: count, endingWith: date)
     }
 
+    /// The totals of the wallets that count and `viewer` sees (G7: for a member, the
+    /// household's wallets and their own), liabilities negative, with the latest rates; as of
+    /// the end of `date` when given (W3, W5).
+    /// - Throws: ``LedgerError/invalidQuery(_:)`` when a total overflows (G1).
+    public func totals(visibleTo viewer: Viewer, asOf date: LocalDate? = nil) throws(LedgerError) -> WalletTotals {
+        do { return try servedModels.wallets.totals(asOf: date, visibleTo: viewer) } catch { throw .invalidQuery(error.description) }
+    }
+
+    /// The household's budget for the pay period containing `date` (B1-B6): every category's
+    /// allocation, spending and what is left. A budget is the household's (its figures sum
+    /// every member's spending in a category, and list no entry): every member sees it (G7,
+    /// Docs/Privacy.md).
+    /// - Throws: ``LedgerError/invalidQuery(_:)`` when a figure overflows (G1).
+    public func budget(containing date: LocalDate) throws(LedgerError) -> BudgetReport {
+        let budgets = servedModels.budgets
+        do { return try budgets.budget(for: budgets.period(containing: date)) } catch { throw .invalidQuery(error.description) }
+    }
+
     /// The average monthly spending over the `months` months ending with `last` (N4).
     public func averageMonthlySpending(
-        months: Int, endingWith last: YearMonth, _ query: TransactionQuery = TransactionQuery()
+        months: Int, endingWith last: YearMonth, _ query: TransactionQuery
     ) throws(LedgerError) -> [Money] {
         try withStore { store throws(StoreError) in try store.averageMonthlySpending(months: months, endingWith: last, query) }
     }

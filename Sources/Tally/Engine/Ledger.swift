@@ -170,7 +170,8 @@ public actor Ledger {
     ///
     /// What grows with history (transactions, transfers, settlements, group expenses) is in the
     /// store's history once a checkpoint wrote it, and is read whole here (O(history)) so
-    /// the value stays complete: for tools and exports. Screens use `read(_:)`,
+    /// the value stays complete: for tools and exports (like ``auditRead(_:)``, every member's
+    /// entries: an audit read, G7). Screens use `read(_:)`,
     /// the read side's queries (``transactions(_:)``, reports) and ``observe(_:)``.
     public var readModels: Projections {
         let models = current.readModels
@@ -182,7 +183,11 @@ public actor Ledger {
     /// asks for it, so all balances, the debts between two people or the open period cost what
     /// they need, not the history (``readModels`` reads it all). `body` must not keep the value:
     /// its archived entries are read as of the ledger's latest checkpoint.
-    public func read<Value: Sendable, Failure: Error>(
+    ///
+    /// The read models hold every member's entries: this is the household-admin or audit read
+    /// (G7), for tools and tests. A member's screens read ``read(_:)`` with a query made for
+    /// them, or the ledger's queries that take a ``Viewer``.
+    public func auditRead<Value: Sendable, Failure: Error>(
         _ body: @Sendable (Projections) throws(Failure) -> Value
     ) throws(Failure) -> Value {
         try body(servedModels)

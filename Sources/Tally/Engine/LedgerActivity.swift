@@ -9,9 +9,13 @@ public struct ActivityQuery: Sendable, Hashable {
     public var limit = 50
     /// Where the page starts: the ``ActivityPage/next`` of the page before.
     public var before: ActivityCursor?
+    /// Who the feed is for (G7): a member sees their own commands and another person's that
+    /// touched nothing that is not theirs to see (a personal transaction, recurring item or
+    /// own wallet of someone else); ``Viewer/audit`` every command.
+    public var viewer: Viewer
 
-    /// The newest 50 commands.
-    public init() {}
+    /// The newest 50 commands `viewer` sees.
+    public init(visibleTo viewer: Viewer) { self.viewer = viewer }
 }
 
 /// Where the next page of an activity feed starts: before the first event of the last entry
@@ -85,7 +89,7 @@ extension Ledger {
     /// - Throws: ``LedgerError/invalidQuery(_:)`` for a page size outside
     ///   1...``ActivityQuery/limitMax``; ``LedgerError/storage(_:)`` and
     ///   ``LedgerError/codec(_:sequenceNumber:)`` when the journal cannot be read.
-    public func activity(_ query: ActivityQuery = ActivityQuery()) throws(LedgerError) -> ActivityPage {
+    public func activity(_ query: ActivityQuery) throws(LedgerError) -> ActivityPage {
         let reader = try Ledger.reader(of: journal)
         return try ActivityPage.read(query, state: validationHead, through: lastSequenceNumber) { start, end throws(LedgerError) in
             var cursor = LedgerEventCursor(reader: reader, from: start, through: end, personalTexts: nil)
@@ -123,12 +127,14 @@ extension ActivityPage {
                 }
             }
             commands.reverse()
+            // The oldest command may be cut by the window's start; the rest are whole.
+            if start > 1 { commands.removeLast() }
+            commands.removeAll { events in events.first.map { !sees($0.event, query.viewer, in: head) } ?? true }
             // Complete when the window starts at the first event, or holds one command more
-            // than the page beyond the one it may cut.
-            if start == 1 || commands.count > query.limit + 1 { break }
+            // than the page.
+            if start == 1 || commands.count > query.limit { break }
             window = window > UInt64.max / 2 ? .max : window * 2
         }
-        if start > 1 { commands.removeLast() }
         let page = commands.prefix(query.limit)
         let entries = page.compactMap { events -> ActivityEntry? in
             guard let first = events.first, let last = events.last else { return nil }
@@ -142,6 +148,23 @@ extension ActivityPage {
         }
         let next = commands.count > query.limit ? entries.last.map { ActivityCursor(sequenceNumber: $0.sequenceNumbers.lowerBound) } : nil
         return ActivityPage(entries: entries, next: next)
+    }
+
+    /// Whether `viewer` sees the entry of the command `event` starts (G7): their own; another
+    /// person's when nothing it created or changed (for an undo or redo, its target's) is
+    /// another person's alone. What a command touched is judged as it is now.
+    private static func sees(_ event: Event, _ viewer: Viewer, in state: LedgerState) -> Bool {
+        guard let person = viewer.person, person != event.actor else { return true }
+        let entry = state.history.entry(for: event.commandID)
+        let owned = entry?.target.flatMap { state.history.entry(for: $0)?.owned } ?? entry?.owned ?? []
+        return owned.allSatisfy { key in
+            switch key {
+            case .transaction(let id): state.transactions[id].map { viewer.sees($0.details) } ?? true
+            case .template(let id): state.templates[id].map { viewer.sees($0) } ?? true
+            case .wallet(let id), .balancePoints(let id), .walletDesignation(let id): viewer.sees(walletOwnedBy: state.wallets[id]?.owner)
+            default: true
+            }
+        }
     }
 
     /// Whether an undo (or for an undone command, a redo) of `command` would be accepted by

@@ -21,12 +21,13 @@ public struct AnalyticsQuery: Sendable, Hashable {
     public var from: LocalDate
     /// The last day.
     public var through: LocalDate
-    /// Which transactions count (wallets, categories, people, tags, text, kinds; its dates,
+    /// Which transactions count and who the report is for (its viewer, G7: a member's report
+    /// sums only what they see; wallets, categories, people, tags, text, kinds; its dates,
     /// order, page and cursor are ignored). Deleted transactions never count (T3).
     public var filter: TransactionQuery
 
     /// Creates a query.
-    public init(span: Span, from: LocalDate, through: LocalDate, filter: TransactionQuery = TransactionQuery()) {
+    public init(span: Span, from: LocalDate, through: LocalDate, filter: TransactionQuery) {
         self.span = span
         self.from = from
         self.through = through
@@ -143,7 +144,7 @@ extension Ledger {
     ///   ``LedgerError/readSide(_:)`` when the ledger keeps no store.
     public func analytics(_ query: AnalyticsQuery) throws(LedgerError) -> AnalyticsReport {
         guard let store = flushedStore() else { throw .readSide("analytics read the read-side store, which does not show the ledger's last batch; run `tally rebuild`") }
-        return try read { models throws(LedgerError) in try AnalyticsReport(query, store: store, wallets: models.wallets) }
+        return try AnalyticsReport(query, store: store, wallets: servedModels.wallets)
     }
 }
 

@@ -36,9 +36,9 @@ extension Ledger {
     /// The alert settings in force (R6).
     public var alertSettings: AlertSettingsSet { planning.alertSettings }
 
-    /// The alerts in force at the end of `date` (R6; ``PlanningView/alerts(on:)``).
-    public func alerts(on date: LocalDate) throws(LedgerError) -> [LedgerAlert] {
+    /// The alerts in force at the end of `date` for `viewer` (R6, G7; ``PlanningView/alerts(on:visibleTo:)``).
+    public func alerts(on date: LocalDate, visibleTo viewer: Viewer) throws(LedgerError) -> [LedgerAlert] {
         // Only large-transaction alerts read the store: flush it only when they are set.
-        try planningView(store: planning.alertSettings.largeTransaction == nil ? nil : flushedStore()).alerts(on: date)
+        try planningView(store: planning.alertSettings.largeTransaction == nil ? nil : flushedStore()).alerts(on: date, visibleTo: viewer)
     }
 }

@@ -65,10 +65,12 @@ public struct PlanningView: Sendable {
     /// in the pay period containing `date`, recurring items billed within the next
     /// `upcomingDays`, transactions in that pay period of at least `largeTransaction` (in its
     /// currency; at most ``largeTransactionAlertsMax``, largest first), and value-observed
-    /// wallets whose latest balance point is `staleBalanceDays` old or older.
+    /// wallets whose latest balance point is `staleBalanceDays` old or older. For a member
+    /// `viewer` (G7): the recurring items, transactions and wallets they see; the budget is the
+    /// household's.
     /// - Throws: ``LedgerError/readSide(_:)`` when a large-transaction threshold is set and the
     ///   ledger keeps no read-side store; ``LedgerError/invalidQuery(_:)`` when a total overflows.
-    public func alerts(on date: LocalDate) throws(LedgerError) -> [LedgerAlert] {
+    public func alerts(on date: LocalDate, visibleTo viewer: Viewer) throws(LedgerError) -> [LedgerAlert] {
         let settings = alertSettings
         var alerts: [LedgerAlert] = []
         let period = models.budgets.period(containing: date)
@@ -83,16 +85,16 @@ public struct PlanningView: Sendable {
             }
         }
         if settings.upcomingDays > 0 {
-            let upcoming = SubscriptionBook(state: state).upcoming(from: date, days: Int(settings.upcomingDays))
+            let upcoming = SubscriptionBook(state: state, visibleTo: viewer).upcoming(from: date, days: Int(settings.upcomingDays))
             for occurrence in upcoming where occurrence.transactionID == nil {
                 alerts.append(LedgerAlert(kind: .upcoming(templateID: occurrence.templateID, date: occurrence.date, amount: occurrence.price)))
             }
         }
         if let large = settings.largeTransaction {
-            alerts += try largeTransactions(of: large, in: period)
+            alerts += try largeTransactions(of: large, in: period, visibleTo: viewer)
         }
         if settings.staleBalanceDays > 0 {
-            for wallet in (try? models.wallets.balances()) ?? [] where wallet.countsInTotals && wallet.kind.isValueObserved {
+            for wallet in (try? models.wallets.balances(visibleTo: viewer)) ?? [] where wallet.countsInTotals && wallet.kind.isValueObserved {
                 guard let last = models.wallets.balancePoints(of: wallet.walletID).last?.date else { continue }
                 let age = last.days(until: date)
                 if age >= settings.staleBalanceDays {
@@ -106,9 +108,9 @@ public struct PlanningView: Sendable {
     /// The most large-transaction alerts one query returns.
     public static let largeTransactionAlertsMax = 100
 
-    private func largeTransactions(of threshold: Money, in period: PayPeriod) throws(LedgerError) -> [LedgerAlert] {
+    private func largeTransactions(of threshold: Money, in period: PayPeriod, visibleTo viewer: Viewer) throws(LedgerError) -> [LedgerAlert] {
         guard let store else { throw .readSide("large-transaction alerts read the read-side store, which this ledger does not keep; run `tally rebuild`") }
-        var query = TransactionQuery()
+        var query = TransactionQuery(visibleTo: viewer)
         query.dates = period.start...period.end
         query.minorUnits = threshold.minorUnits...Int64.max
         query.order = .largestFirst

@@ -1,3 +1,4 @@
+import HashTreeCollections
 import TallyModel
 import TallyProjections
 
@@ -8,13 +9,25 @@ package struct SubscriptionBook: Sendable {
     package static let upcomingDaysMax = 3660
 
     let state: LedgerState
+    /// Whose subscriptions (G7): a member's own and the ones shared with them.
+    let viewer: Viewer
 
-    /// A book over `state`'s templates.
-    package init(state: LedgerState) { self.state = state }
+    /// A book over `state`'s templates that `viewer` sees.
+    package init(state: LedgerState, visibleTo viewer: Viewer) {
+        self.state = state
+        self.viewer = viewer
+    }
+
+    /// The templates `viewer` sees: as the transactions they post (`Viewer.sees`), a template
+    /// shared by weights is its payer's and every weighted person's.
+    private var templates: TreeDictionary<TemplateID, TemplateRecord> { state.templates.filter { viewer.sees($1) } }
+
+    /// Template `id` when `viewer` sees it.
+    private func template(_ id: TemplateID) -> TemplateRecord? { state.templates[id].flatMap { viewer.sees($0) ? $0 : nil } }
 
     /// Every template as of `date`, ordered by next occurrence (none last), then id.
     package func subscriptions(on date: LocalDate) -> [Subscription] {
-        state.templates.map { id, template in summary(id, template, on: date) }.sorted { left, right in
+        templates.map { id, template in summary(id, template, on: date) }.sorted { left, right in
             let (leftNext, rightNext) = (left.next?.date ?? .max, right.next?.date ?? .max)
             return leftNext != rightNext ? leftNext < rightNext : left.templateID < right.templateID
         }
@@ -22,7 +35,7 @@ package struct SubscriptionBook: Sendable {
 
     /// One template as of `date`, `nil` when no template has `id`.
     package func subscription(_ id: TemplateID, on date: LocalDate) -> Subscription? {
-        state.templates[id].map { summary(id, $0, on: date) }
+        template(id).map { summary(id, $0, on: date) }
     }
 
     /// The billed occurrences dated `date` through `date + days`, by date then template id.
@@ -38,7 +51,7 @@ package struct SubscriptionBook: Sendable {
 
     /// The recorded occurrences of `id` by date, `nil` when no template has that id.
     package func history(of id: TemplateID) -> [BilledOccurrence]? {
-        guard let template = state.templates[id] else { return nil }
+        guard let template = template(id) else { return nil }
         return template.posted.compactMap { posted in
             state.transactions[posted.transactionID].map {
                 BilledOccurrence(date: posted.date, transactionID: posted.transactionID, amount: $0.details.amount, isDeleted: $0.isDeleted)
@@ -51,7 +64,7 @@ package struct SubscriptionBook: Sendable {
     package func totals(on date: LocalDate, wallets: WalletProjection) throws(ProjectionError) -> SubscriptionTotals {
         let base = state.household?.baseCurrency ?? .chf
         var parts: [(units: Int128, currency: Currency)] = []
-        for template in state.templates.values where template.details.kind == .expense && template.schedule.standing(on: date) == .active {
+        for (_, template) in templates where template.details.kind == .expense && template.schedule.standing(on: date) == .active {
             let price = template.schedule.price(on: date)
             parts.append((Int128(price.minorUnits) * Int128(template.frequency.occurrencesPerYear), price.currency))
         }
@@ -62,8 +75,7 @@ package struct SubscriptionBook: Sendable {
 
     private func occurrences(from start: LocalDate, through end: LocalDate) -> [SubscriptionOccurrence] {
         var result: [SubscriptionOccurrence] = []
-        for id in state.templates.keys.sorted() {
-            guard let template = state.templates[id] else { continue }
+        for (id, template) in templates.sorted(by: { $0.key < $1.key }) {
             for occurrence in template.schedule.occurrences(from: start, through: end) where occurrence.status == .billed {
                 result.append(SubscriptionOccurrence(
                     templateID: id, note: template.details.note?.description, date: occurrence.date, price: occurrence.price,

@@ -14,13 +14,19 @@ struct BalancesCommand: AsyncParsableCommand {
     @OptionGroup var key: KeyOptions
     @OptionGroup var damage: DamageOption
     @Option(name: .customLong("as-of"), help: ArgumentHelp("Balances at the end of this business date.", valueName: "DATE")) var asOf: String?
-    @Flag(help: "Print JSON (the wallets read model; with --as-of, as of that date).") var json = false
+    @OptionGroup var viewer: ViewerOption
+    @Flag(help: "Print JSON (the wallets read model, an audit read; with --as-of, as of that date).") var json = false
+
+    func validate() throws {
+        if json, viewer.person != nil { throw ValidationError("--json prints the wallets read model, the household's audit read: give --as or --json, not both") }
+    }
 
     func run() async throws {
         let path = try location.path()
-        // The read-side store answers current balances without folding the journal when it
-        // shows exactly the journal's end; otherwise (and for --as-of, JSON, damage) replay.
-        if asOf == nil, !json, !damage.allowDamaged, let text = try Reports.storedBalances(at: path, encryption: try key.encryption()) {
+        // The read-side store answers the household's current balances without folding the
+        // journal when it shows exactly the journal's end; otherwise (and for --as-of, --as,
+        // JSON, damage) replay.
+        if asOf == nil, !json, !damage.allowDamaged, viewer.person == nil, let text = try Reports.storedBalances(at: path, encryption: try key.encryption()) {
             try Terminal.line(text)
             return
         }
@@ -30,7 +36,7 @@ struct BalancesCommand: AsyncParsableCommand {
             try Terminal.line(try Reports.json(path: path) { () throws(ProjectionError) in try history.readModels.wallets.canonicalJSON(asOf: date) }.text)
             return
         }
-        try Terminal.line(try Reports.balances(history, asOf: date, path: path))
+        try Terminal.line(try Reports.balances(history, asOf: date, visibleTo: try viewer.viewer(in: history), path: path))
     }
 }
 
@@ -40,10 +46,11 @@ enum Reports {
         do { return try body() } catch { throw CLIError("\(path): \(error.description)") }
     }
 
-    static func balances(_ history: LedgerHistory, asOf: LocalDate?, path: String) throws -> String {
+    static func balances(_ history: LedgerHistory, asOf: LocalDate?, visibleTo viewer: Viewer = .audit, path: String) throws -> String {
         let wallets = history.readModels.wallets
         do {
-            return balances(try wallets.balances(asOf: asOf), totals: try wallets.totals(asOf: asOf), personName: history.personName)
+            return balances(
+                try wallets.balances(asOf: asOf, visibleTo: viewer), totals: try wallets.totals(asOf: asOf, visibleTo: viewer), personName: history.personName)
         } catch {
             throw CLIError("\(path): \(error.description)")
         }
@@ -55,7 +62,7 @@ enum Reports {
         do {
             guard let store = try Ledger.currentStore(at: FilePath(path), encryption: encryption) else { return nil }
             let names = try store.personNames()
-            return balances(try store.walletBalances(), totals: try store.totals()) { names[$0] ?? $0.description }
+            return balances(try store.walletBalances(visibleTo: .audit), totals: try store.totals()) { names[$0] ?? $0.description }
         } catch let error as LedgerError {
             throw CLIError.ledger(error, at: path)
         } catch {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import TallyInterchange
+import TallyModel
 import TallyProjections
 
 /// `tally debts`: household debts between members (S5) and group balances (S7, S8).
@@ -9,8 +10,13 @@ struct DebtsCommand: AsyncParsableCommand {
     @OptionGroup var location: LedgerLocation
     @OptionGroup var key: KeyOptions
     @OptionGroup var damage: DamageOption
-    @Flag(help: "Print JSON (the debts read model).") var json = false
+    @OptionGroup var viewer: ViewerOption
+    @Flag(help: "Print JSON (the debts read model, an audit read).") var json = false
     @Flag(help: "List each group's expenses with their settled state (S7).") var expenses = false
+
+    func validate() throws {
+        if json, viewer.person != nil { throw ValidationError("--json prints the debts read model, the household's audit read: give --as or --json, not both") }
+    }
 
     func run() async throws {
         let path = try location.path()
@@ -22,23 +28,24 @@ struct DebtsCommand: AsyncParsableCommand {
             }.text)
             return
         }
-        try Terminal.line(try Reports.debts(history, path: path, expenses: expenses))
+        try Terminal.line(try Reports.debts(history, path: path, expenses: expenses, visibleTo: try viewer.viewer(in: history)))
     }
 }
 
 extension Reports {
-    static func debts(_ history: LedgerHistory, path: String, expenses: Bool = false) throws -> String {
+    /// For a member `viewer` (G7): the pairs they are part of and the groups they belong to.
+    static func debts(_ history: LedgerHistory, path: String, expenses: Bool = false, visibleTo viewer: Viewer = .audit) throws -> String {
         let debts = history.readModels.debts
         var lines: [String] = ["Household"]
         do {
             var table = TextTable([("Debtor", .left), ("Creditor", .left), ("Amount", .right), ("Open items", .right)])
             for pair in try debts.householdBalances() {
-                guard let debtor = pair.debtor, let creditor = pair.creditor else { continue }
+                guard let debtor = pair.debtor, let creditor = pair.creditor, viewer.sees(anyOf: debtor, creditor) else { continue }
                 table.add([history.personName(debtor), history.personName(creditor), pair.amount.formatted(), String(pair.openItems.count)])
             }
             lines.append(table.rows.isEmpty ? "  all settled" : table.render())
             for groupID in debts.groupIDs {
-                guard let group = debts.group(groupID) else { continue }
+                guard let group = debts.group(groupID), viewer.person.map(group.members.contains) ?? true else { continue }
                 lines.append("")
                 lines.append("Group \(group.name)")
                 var members = TextTable([("Member", .left), ("Paid", .right), ("Owed", .right), ("Balance", .right)])

@@ -13,6 +13,7 @@ struct FlowsCommand: AsyncParsableCommand {
     @OptionGroup var key: KeyOptions
     @OptionGroup var damage: DamageOption
     @Option(help: ArgumentHelp("The month; default: the last month with a business date.", valueName: "YYYY-MM")) var month: String?
+    @OptionGroup var viewer: ViewerOption
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
@@ -29,7 +30,7 @@ struct FlowsCommand: AsyncParsableCommand {
                 try Terminal.line(json ? "null" : "No flows yet: the ledger has no wallet.")
                 return
             }
-            flows = try netWorth.flows(in: target)
+            flows = try netWorth.flows(in: target, visibleTo: try viewer.viewer(in: history))
         } catch let error as ProjectionError {
             throw CLIError("\(path): \(error.description)")
         }

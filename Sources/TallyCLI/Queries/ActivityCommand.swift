@@ -17,19 +17,22 @@ struct ActivityCommand: AsyncParsableCommand {
     var limit = 50
     @Option(name: .customLong("before"), help: ArgumentHelp("The cursor a previous page printed.", valueName: "CURSOR"))
     var before: String?
+    @OptionGroup var viewer: ViewerOption
     @Flag(help: "Print JSON: {\"entries\":[...],\"next\":CURSOR|null}.") var json = false
 
     func run() async throws {
-        var query = ActivityQuery()
-        query.limit = limit
-        if let before {
-            guard let cursor = ActivityCursor(before) else { throw CLIError("--before \(before): not a cursor printed by `tally activity`") }
-            query.before = cursor
+        let cursor = try before.map { text throws -> ActivityCursor in
+            guard let cursor = ActivityCursor(text) else { throw CLIError("--before \(text): not a cursor printed by `tally activity`") }
+            return cursor
         }
         let path = try location.path()
         let page: ActivityPage
         do {
-            page = try LedgerAccess.history(at: path, encryption: try key.encryption()).activity(query)
+            let history = try LedgerAccess.history(at: path, encryption: try key.encryption())
+            var query = ActivityQuery(visibleTo: try viewer.viewer(in: history))
+            query.limit = limit
+            query.before = cursor
+            page = try history.activity(query)
         } catch let error as InterchangeError {
             throw CLIError.interchange(error, at: path)
         }

@@ -150,11 +150,12 @@ struct AlertsCommand: AsyncParsableCommand {
         discussion: "Each alert has a stable id: the same crossing keeps it, so a notifier reports each id once.")
 
     @OptionGroup var options: PlanningOptions
+    @OptionGroup var viewer: ViewerOption
 
     func run() async throws {
         let date = try options.on.date
         let text = try await options.withView(storeNeeded: true) { view, history in
-            let alerts = try view.alerts(on: date)
+            let alerts = try view.alerts(on: date, visibleTo: try viewer.viewer(in: history))
             if options.json { return CanonicalJSON.array(alerts.map(Self.json)).text }
             guard !alerts.isEmpty else { return "No alerts on \(date.isoString)." }
             return (["Alerts on \(date.isoString)"] + alerts.map { Self.text($0, history) }).joined(separator: "\n")

@@ -5,6 +5,7 @@ import TallyStore
 /// The filters `tally transactions` and `tally report` share (a ``TransactionQuery``). Wallets
 /// and categories are named by id or by their exact name; people by id or display name.
 struct QueryOptions: ParsableArguments {
+    @OptionGroup var viewer: ViewerOption
     @Option(name: .customLong("wallet"), help: ArgumentHelp("Only this wallet (id or name); repeat for several.", valueName: "WALLET"))
     var wallets: [String] = []
     @Option(name: .customLong("category"), help: ArgumentHelp("Only this category (id or name); repeat for several.", valueName: "CATEGORY"))
@@ -30,11 +31,12 @@ struct QueryOptions: ParsableArguments {
     @Option(name: .customLong("deleted"), help: ArgumentHelp("excluded (default), included, or only (recently deleted).", valueName: "WHICH"))
     var deleted: TransactionQuery.Deleted = .excluded
 
-    /// The query these options describe, names resolved against `store`.
+    /// The query these options describe, names resolved against `store` (wallets among those
+    /// the viewer sees).
     func query(in store: LedgerStore) throws -> TransactionQuery {
-        var query = TransactionQuery()
+        var query = TransactionQuery(visibleTo: try viewer.viewer(among: try store.personNames()))
         if !wallets.isEmpty {
-            let known = try store.walletBalances().map { (id: $0.walletID, name: $0.name) }
+            let known = try store.walletBalances(visibleTo: query.viewer).map { (id: $0.walletID, name: $0.name) }
             query.walletIDs = try wallets.map { try Self.resolve($0, "--wallet", known) }
         }
         if !categories.isEmpty {

@@ -52,13 +52,13 @@ struct ReportCommand: AsyncParsableCommand {
 
     private func periodTotals(_ store: LedgerStore, _ history: LedgerHistory) throws -> [PeriodTotal] {
         let query = expensesByDefault(try filters.query(in: store))
-        let last = try filters.to.map { try LedgerAccess.date($0, option: "--to") } ?? lastRecordedDate(store)
+        let last = try filters.to.map { try LedgerAccess.date($0, option: "--to") } ?? lastRecordedDate(store, visibleTo: query.viewer)
         return try store.categoryTotals(byPayPeriod: query, last: periods, endingWith: last, budgets: history.readModels.budgets)
     }
 
-    /// The newest business date of a live transaction (or the earliest date when there is none).
-    private func lastRecordedDate(_ store: LedgerStore) throws -> LocalDate {
-        var newest = TransactionQuery()
+    /// The newest business date of a live transaction `viewer` sees (or the earliest date when there is none).
+    private func lastRecordedDate(_ store: LedgerStore, visibleTo viewer: Viewer) throws -> LocalDate {
+        var newest = TransactionQuery(visibleTo: viewer)
         newest.limit = 1
         return try store.transactions(newest).rows.first?.transaction.date ?? .min
     }

@@ -19,6 +19,7 @@ struct StatementCommand: AsyncParsableCommand {
     @Option(name: .customLong("from"), help: ArgumentHelp("First business date.", valueName: "DATE")) var from: String?
     @Option(name: .customLong("to"), help: ArgumentHelp("Last business date.", valueName: "DATE")) var to: String?
     @OptionGroup var paging: PageOptions
+    @OptionGroup var viewer: ViewerOption
     @Flag(help: "Print JSON: {\"rows\":[...],\"next\":CURSOR|null}.") var json = false
 
     func run() async throws {
@@ -26,9 +27,10 @@ struct StatementCommand: AsyncParsableCommand {
         let dates = try QueryOptions.range(from: from, to: to)
         let path = try location.path()
         let (page, isLiability) = try StoreAccess.read(at: path, encryption: try key.encryption()) { store, history in
-            let balances = try store.walletBalances()
+            let viewer = try viewer.viewer(among: try store.personNames())
+            let balances = try store.walletBalances(visibleTo: viewer)
             let walletID = try QueryOptions.resolve(wallet, "--wallet", balances.map { (id: $0.walletID, name: $0.name) })
-            var query = StatementQuery(walletID: walletID)
+            var query = StatementQuery(walletID: walletID, visibleTo: viewer)
             query.dates = dates
             query.order = paging.order
             query.limit = paging.limit

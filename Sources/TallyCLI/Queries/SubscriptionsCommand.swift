@@ -29,6 +29,7 @@ struct SubscriptionsListCommand: AsyncParsableCommand {
     var calendar: String?
     @Option(name: .customLong("history"), help: ArgumentHelp("The recorded occurrences of one subscription.", valueName: "ID"))
     var history: String?
+    @OptionGroup var viewer: ViewerOption
     @Flag(help: "Print JSON.") var json = false
 
     func validate() throws {
@@ -43,7 +44,7 @@ struct SubscriptionsListCommand: AsyncParsableCommand {
         let path = try location.path()
         let ledgerHistory = try LedgerAccess.history(at: path, encryption: try key.encryption(), allowDamaged: damage.allowDamaged)
         let date = try on.date
-        let book = SubscriptionBook(state: ledgerHistory.state)
+        let book = SubscriptionBook(state: ledgerHistory.state, visibleTo: try viewer.viewer(in: ledgerHistory))
         let text = SubscriptionsText(history: ledgerHistory, json: json)
         if let upcoming {
             try Terminal.line(text.occurrences(book.upcoming(from: date, days: upcoming), title: "Upcoming \(date) + \(upcoming) days"))
@@ -58,7 +59,7 @@ struct SubscriptionsListCommand: AsyncParsableCommand {
             try Terminal.line(text.history(billed, of: id))
         } else {
             let totals: SubscriptionTotals
-            do { totals = try book.totals(on: date, wallets: ledgerHistory.readModels.wallets) } catch { throw CLIError("\(path): \(error.description)") }
+            do { totals = try book.totals(on: date, wallets: ledgerHistory.readModels.wallets) } catch { throw CLIError("\(path): \(error)") }
             try Terminal.line(text.list(book.subscriptions(on: date), totals: totals))
         }
     }

@@ -6,8 +6,8 @@ extension NetWorthProjection {
 
     /// The monthly flows of `month` (N5); see ``flows(from:through:)``.
     /// - Throws: ``ProjectionError/overflow(rule:subject:)``.
-    public func flows(in month: YearMonth) throws(ProjectionError) -> MonthlyFlows {
-        try flows(month, movements: wallets.movementsByWallet())
+    public func flows(in month: YearMonth, visibleTo viewer: Viewer = .audit) throws(ProjectionError) -> MonthlyFlows {
+        try flows(month, movements: wallets.movementsByWallet(), visibleTo: viewer)
     }
 
     /// The monthly flows (N5, Tim) of each month from `first` through `last` (none when `last`
@@ -30,21 +30,22 @@ extension NetWorthProjection {
     ///   designation in force for M, ``WalletDesignation/inForce(_:in:)``); neither counts for
     ///   nothing. Converted at M's last day, exactly, rounded once per total (G2).
     /// - Throws: ``ProjectionError/overflow(rule:subject:)``.
-    public func flows(from first: YearMonth, through last: YearMonth) throws(ProjectionError) -> [MonthlyFlows] {
+    /// For a member `viewer`, only the household's wallets and their own count (G7).
+    public func flows(from first: YearMonth, through last: YearMonth, visibleTo viewer: Viewer = .audit) throws(ProjectionError) -> [MonthlyFlows] {
         let movements = wallets.movementsByWallet()
         var result: [MonthlyFlows] = []
         for month in Self.months(first, last).prefix(Self.flowMonthsMax) {
-            result.append(try flows(month, movements: movements))
+            result.append(try flows(month, movements: movements, visibleTo: viewer))
         }
         return result
     }
 
-    private func flows(_ month: YearMonth, movements: [WalletID: [WalletProjection.Movement]]) throws(ProjectionError) -> MonthlyFlows {
+    private func flows(_ month: YearMonth, movements: [WalletID: [WalletProjection.Movement]], visibleTo viewer: Viewer) throws(ProjectionError) -> MonthlyFlows {
         var inflow = ConvertedTotal(baseCurrency)
         var outflow = ConvertedTotal(baseCurrency)
         var missing = Set<Currency>()
         var rows: [WalletMonthFlow] = []
-        for wallet in countedWallets {
+        for wallet in countedWallets where viewer.sees(walletOwnedBy: wallet.owner) {
             guard let balances = flowBalances(of: wallet, in: month, movements: movements[wallet.walletID] ?? []) else { continue }
             let designation = wallets.designation(of: wallet.walletID, in: month)
             let change = balances.latest.map { $0 - balances.base } ?? 0

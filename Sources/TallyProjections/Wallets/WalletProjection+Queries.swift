@@ -99,14 +99,14 @@ extension WalletProjection {
     /// - Parameters:
     ///   - date: the end of the day to take balances at; `nil` for all recorded movements.
     ///     Wallets opened after `date` are left out.
-    ///   - viewer: when given, wallets owned by another member are left out (G7).
+    ///   - viewer: who sees them (G7): for a member, wallets owned by another member are left
+    ///     out; the read models are the audit read, so ``Viewer/audit`` by default.
     /// - Throws: ``ProjectionError/overflow(rule:subject:)``.
-    public func balances(asOf date: LocalDate? = nil, visibleTo viewer: PersonID? = nil) throws(ProjectionError) -> [WalletBalance] {
+    public func balances(asOf date: LocalDate? = nil, visibleTo viewer: Viewer = .audit) throws(ProjectionError) -> [WalletBalance] {
         let movements = date == nil ? [:] : movementsByWallet()
         let counts = movementIndex.liveTransactionCounts
         var result: [WalletBalance] = []
-        for wallet in wallets.values {
-            if let viewer, let owner = wallet.owner, owner != viewer { continue }
+        for wallet in wallets.values where viewer.sees(walletOwnedBy: wallet.owner) {
             guard let units = value(of: wallet, movements: movements[wallet.walletID] ?? [], asOf: date) else { continue }
             result.append(WalletBalance(
                 walletID: wallet.walletID, name: wallet.name, kind: wallet.kind, owner: wallet.owner,
@@ -117,13 +117,16 @@ extension WalletProjection {
         return result.sorted { ($0.name, $0.walletID) < ($1.name, $1.walletID) }
     }
 
-    /// Totals of the wallets that count (active and not closed, W4), liabilities negative.
-    /// - Parameter date: the end of the day; `nil` for all movements, converted with the latest rates.
+    /// Totals of the wallets that count (active and not closed, W4) and `viewer` sees (G7),
+    /// liabilities negative.
+    /// - Parameters:
+    ///   - date: the end of the day; `nil` for all movements, converted with the latest rates.
+    ///   - viewer: for a member, the household's wallets and their own (as ``balances(asOf:visibleTo:)``).
     /// - Throws: ``ProjectionError/overflow(rule:subject:)``.
-    public func totals(asOf date: LocalDate? = nil) throws(ProjectionError) -> WalletTotals {
+    public func totals(asOf date: LocalDate? = nil, visibleTo viewer: Viewer = .audit) throws(ProjectionError) -> WalletTotals {
         let movements = date == nil ? [:] : movementsByWallet()
         var sums: [Currency: MoneySum] = [:]
-        for wallet in wallets.values where wallet.countsInTotals {
+        for wallet in wallets.values where wallet.countsInTotals && viewer.sees(walletOwnedBy: wallet.owner) {
             guard let units = value(of: wallet, movements: movements[wallet.walletID] ?? [], asOf: date) else { continue }
             var sum = sums[wallet.currency] ?? MoneySum(wallet.currency)
             sum.add(MoneySum.signed(units, Int128(wallet.movementSign)))
