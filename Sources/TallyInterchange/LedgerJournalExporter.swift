@@ -47,7 +47,7 @@ public enum LedgerJournalExporter {
         struct WalletDay: Hashable { let walletID: WalletID; let date: LocalDate }
         var observedMovements: [WalletDay: Int128] = [:]
         func moved(_ walletID: WalletID, _ date: LocalDate, _ minorUnits: Int64) {
-            guard state.wallets[walletID]?.kind.isValueObserved == true else { return }
+            guard state.wallets[walletID]?.isValueObserved == true else { return }
             observedMovements[WalletDay(walletID: walletID, date: date), default: 0] += Int128(minorUnits)
         }
         for (walletID, opened) in openings {
@@ -90,7 +90,7 @@ public enum LedgerJournalExporter {
         for (day, units) in observedMovements { movementsByWallet[day.walletID, default: []].append((day.date, units)) }
         for (walletID, opened) in openings.sorted(by: { $0.0 < $1.0 }) {
             let points = history.readModels.wallets.balancePoints(of: walletID)
-            guard let wallet = state.wallets[walletID], wallet.kind.isValueObserved, let firstPoint = points.first else { continue }
+            guard let wallet = state.wallets[walletID], wallet.isValueObserved, let firstPoint = points.first else { continue }
             var days = Set(points.map(\.date))
             if firstPoint.date < opened.openedOn { days.insert(opened.openedOn) }
             let movements = movementsByWallet[walletID] ?? []

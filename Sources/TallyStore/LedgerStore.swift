@@ -35,8 +35,9 @@ public final class LedgerStore: Sendable {
     /// by position), not `history` rows; `history_version`; the epoch of the main file and its
     /// WAL (`store_epoch`, `coverage.epoch`). 15: the transfer book is the `transfers` table
     /// (each record's last change and note), not `history` rows. 16: `month_totals` keeps one
-    /// cell per viewer (G7: the household's, and each person's who sees the transactions).
-    static let schemaVersion = 16
+    /// cell per viewer (G7: the household's, and each person's who sees the transactions). 17:
+    /// `wallet_balances.valuation` (W5: any wallet may be observed).
+    static let schemaVersion = 17
 
     /// The database file.
     public let path: String
@@ -291,7 +292,7 @@ public final class LedgerStore: Sendable {
     }
 
     /// The household's totals of the wallets that count, with the latest rates (as
-    /// ``WalletProjection/totals(asOf:visibleTo:)`` for ``Viewer/audit``): what the audit
+    /// ``WalletProjection/totals(asOf:visibleTo:)`` for `Viewer/audit`): what the audit
     /// compares; a member's totals are `Ledger.totals(visibleTo:)`.
     package func totals() throws(StoreError) -> WalletTotals {
         try read { database in

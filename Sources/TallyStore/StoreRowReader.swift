@@ -59,13 +59,17 @@ struct StoreRowReader {
         guard let kind = UInt8(exactly: kindValue).flatMap(WalletKind.init(rawValue:)) else {
             throw .invalidRow(path: path, table: table, reason: "wallet kind \(kindValue)")
         }
+        let valuationValue: Int64 = try column(row, "valuation")
+        guard let valuation = UInt8(exactly: valuationValue).flatMap(WalletValuation.init(rawValue:)) else {
+            throw .invalidRow(path: path, table: table, reason: "wallet valuation \(valuationValue)")
+        }
         let closed: Int64? = try column(row, "closed_on")
         let count: Int64 = try column(row, "live_transactions")
         guard let liveTransactions = Int(exactly: count), liveTransactions >= 0 else {
             throw .invalidRow(path: path, table: table, reason: "live_transactions \(count)")
         }
         return WalletBalance(
-            walletID: try id(row, "wallet_id"), name: try column(row, "name"), kind: kind,
+            walletID: try id(row, "wallet_id"), name: try column(row, "name"), kind: kind, valuation: valuation,
             owner: try optionalID(row, "owner_id"), isActive: try column(row, "is_active"),
             closedOn: try closed.map { (value: Int64) throws(StoreError) -> LocalDate in try date(value) },
             balance: try money(row, amount: "balance", currency: "currency"), liveTransactionCount: liveTransactions)

@@ -276,6 +276,7 @@ final class StoreRowWriter {
         try synchronize("wallet_balances", keys: ["wallet_id"], rows: try source.walletBalances().map { balance in
             [
                 ("wallet_id", balance.walletID.storeValue), ("name", balance.name), ("kind", Int(balance.kind.rawValue)),
+                ("valuation", Int(balance.valuation.rawValue)),
                 ("owner_id", balance.owner?.storeValue), ("is_active", balance.isActive), ("closed_on", balance.closedOn.map(Self.day)),
                 ("balance", balance.balance.minorUnits), ("currency", balance.balance.currency.code),
                 ("live_transactions", balance.liveTransactionCount),

@@ -166,6 +166,8 @@ enum StoreSchema {
                 wallet_id BLOB PRIMARY KEY,
                 name TEXT NOT NULL,
                 kind INTEGER NOT NULL,
+                -- WalletValuation (W5): 0 tracked, 1 observed.
+                valuation INTEGER NOT NULL,
                 owner_id BLOB,
                 is_active INTEGER NOT NULL,
                 closed_on INTEGER,

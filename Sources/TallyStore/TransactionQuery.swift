@@ -35,8 +35,8 @@ public struct TransactionQuery: Sendable, Hashable {
     /// The most rows one page holds.
     public static let limitMax = 1_000
 
-    /// Who the list is for (G7): ``Viewer/member(_:)`` selects only what that person sees
-    /// (their personal transactions and the shared ones they pay or share), ``Viewer/audit``
+    /// Who the list is for (G7): `Viewer/member(_:)` selects only what that person sees
+    /// (their personal transactions and the shared ones they pay or share), `Viewer/audit`
     /// everyone's.
     public var viewer: Viewer
     /// Only these wallets.

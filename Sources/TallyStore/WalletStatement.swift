@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import TallyModel
+import TallyProjections
 
 /// Which page of a wallet's statement to list: every live movement of one wallet (its
 /// transactions and the transfers in and out, W6) by business date, each with the wallet's
@@ -97,14 +98,10 @@ extension LedgerStore {
         }
         try query.order.requirePage(limit: query.limit, after: query.after)
         // One read transaction: the page, its rows' details and the day's sum see one commit.
-        let (kind, movements, transactions, transfers, laterThatDay, gaps) = try read { database -> (WalletKind?, [Movement], [TransactionRow], [TransferRow], Int64, [Int64]) in
-            let wallet = try Row.fetchOne(
-                database, sql: "SELECT kind, owner_id FROM wallet_balances WHERE wallet_id = ?", arguments: [query.walletID.storeValue])
-            let reader = StoreRowReader(path: path, table: "wallet_balances")
-            let owner: PersonID? = try wallet.flatMap { row throws(StoreError) in try reader.optionalID(row, "owner_id") }
-            let kind = try wallet.map { row throws(StoreError) in try reader.column(row, "kind", as: Int64.self) }
-                .flatMap { UInt8(exactly: $0) }.flatMap(WalletKind.init(rawValue:))
-            guard query.viewer.sees(walletOwnedBy: owner) else { return (nil, [], [], [], 0, []) }
+        let (wallet, movements, transactions, transfers, laterThatDay, gaps) = try read { database -> (WalletBalance?, [Movement], [TransactionRow], [TransferRow], Int64, [Int64]) in
+            let wallet = try Row.fetchOne(database, sql: "SELECT * FROM wallet_balances WHERE wallet_id = ?", arguments: [query.walletID.storeValue])
+                .map { row throws(StoreError) in try StoreRowReader(path: path, table: "wallet_balances").walletBalance(row) }
+            guard let wallet, query.viewer.sees(walletOwnedBy: wallet.owner) else { return (nil, [], [], [], 0, []) }
             let movements = try Self.movements(database, query)
             let page = movements.prefix(query.limit)
             let ids = page.compactMap { $0.source == .transaction ? $0.id : nil }
@@ -122,10 +119,10 @@ extension LedgerStore {
                     gaps.append(try Self.sum(database, wallet: query.walletID, after: (low.date, low.sequence), before: (high.date, high.sequence)))
                 }
             }
-            return (kind, movements, transactions, transfers, later, gaps)
+            return (wallet, movements, transactions, transfers, later, gaps)
         }
-        guard let kind else { throw .invalidQuery(reason: "no wallet \(query.walletID) is open in this ledger and seen by \(query.viewer)") }
-        let sign = kind.movementSign
+        guard let wallet else { throw .invalidQuery(reason: "no wallet \(query.walletID) is open in this ledger and seen by \(query.viewer)") }
+        let sign = wallet.kind.movementSign
         let page = Array(movements.prefix(query.limit))
         guard let first = page.first else { return StatementPage(rows: [], next: nil) }
         let byTransaction = Dictionary(transactions.map { ($0.transaction.transactionID.storeValue, $0) }, uniquingKeysWith: { first, _ in first })
@@ -135,7 +132,7 @@ extension LedgerStore {
         // The balance after the first row; then each row adds its own movement (oldest first)
         // or the row before takes its movement back (newest first).
         var balance: Int64?
-        if !kind.isValueObserved, let endOfDay = try balanceAtEndOf(date) {
+        if wallet.valuation == .tracked, let endOfDay = try balanceAtEndOf(date) {
             balance = try moved(endOfDay.minorUnits, by: laterThatDay, sign: -sign)
         }
         var rows: [StatementRow] = []

@@ -85,6 +85,53 @@ struct QueryCLITests {
         }
     }
 
+    @Test("G7 (TECH-008): --as PERSON lists only their personal rows and the shared ones they pay or share; the report sums those rows; balances leave out the other member's wallets; a statement of one is refused; the activity feed is shorter; an unknown person is named")
+    func readsAsAPerson() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let audit = try Self.allRows(ledger, ["--limit", "1000"])
+        for person in ["Alice", "Bob"] {
+            let rows = try Self.allRows(ledger, ["--limit", "1000", "--as", person])
+            let personID = try #require(audit.first { $0["payerName"] as? String == person }?["payerID"] as? String)
+            let seen = audit.filter { row in
+                let sharers = (row["split"] as? [[String: Any]] ?? []).compactMap { $0["personID"] as? String }
+                return row["payerID"] as? String == personID || sharers.contains(personID)
+            }
+            #expect(rows.map { $0["transactionID"] as? String } == seen.map { $0["transactionID"] as? String }, "\(person): the audit rows they pay or share, in order")
+            #expect(rows.count < audit.count, "\(person): the other member has personal rows (the check can fail)")
+
+            var expected: [String: Int] = [:]
+            for row in rows where row["kind"] as? String == "expense" {
+                let currency = (row["amount"] as? [String: Any])?["currency"] as? String ?? ""
+                expected["\(row["categoryID"] as? String ?? "") \(String((row["date"] as? String ?? "").prefix(7))) \(currency)", default: 0] += Self.minorUnits(row)
+            }
+            let json = try TallyRunner.run(["report", "--json", "--as", person, "--ledger", ledger])
+            let cells = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]], "\(json.stderr)")
+            var reported: [String: Int] = [:]
+            for cell in cells {
+                let money = cell["total"] as? [String: Any]
+                reported["\(cell["categoryID"] as? String ?? "") \(cell["month"] as? String ?? "") \(money?["currency"] as? String ?? "")"] = money?["minorUnits"] as? Int
+            }
+            #expect(reported == expected, "\(person): the report sums their rows")
+        }
+        let balances = try TallyRunner.run(["balances", "--as", "Alice", "--ledger", ledger])
+        #expect(balances.status == 0 && balances.stdout.contains("Alice savings") && !balances.stdout.contains("Bob cash"), "\(balances.stdout)")
+        let household = try TallyRunner.run(["balances", "--ledger", ledger])
+        #expect(household.stdout.contains("Bob cash"), "the audit read lists every wallet")
+        let statement = try TallyRunner.run(["statement", "--wallet", "Bob cash", "--as", "Alice", "--ledger", ledger])
+        #expect(statement.status == 2 && statement.stderr.contains("Bob cash"), "\(statement.status) \(statement.stderr)")
+        let feed = { (arguments: [String]) throws -> Int in
+            let result = try TallyRunner.run(["activity", "--json", "--limit", "1000", "--ledger", ledger] + arguments)
+            let page = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stderr)")
+            return (page["entries"] as? [Any])?.count ?? -1
+        }
+        let (all, alices) = (try feed([]), try feed(["--as", "Alice"]))
+        #expect(alices > 0 && alices < all, "Alice's feed leaves out Bob's personal commands: \(alices) of \(all)")
+        let unknown = try TallyRunner.run(["transactions", "--as", "Nobody", "--ledger", ledger])
+        #expect(unknown.status == 2 && unknown.stderr.contains("--as Nobody") && unknown.stderr.contains("Alice"), "\(unknown.stderr)")
+        let both = try TallyRunner.run(["balances", "--json", "--as", "Alice", "--ledger", ledger])
+        #expect(both.status == 2 && both.stderr.contains("audit"), "\(both.stderr)")
+    }
+
     @Test("report --csv sums equal the expense rows of `transactions` per category and month; --json holds the same cells; the table has a total column")
     func reportMatchesTheList() throws {
         let ledger = try TallyRunner.householdLedger()

@@ -18,7 +18,7 @@ struct HledgerCrossCheckTests {
         let (directory, example) = try await InterchangeLedgerTests.makeLedger()
         let state = example.state
         let admin = try #require(state.household?.admin)
-        let wallets = state.wallets.filter { $0.value.isActive && !$0.value.isClosed && !$0.value.kind.isValueObserved }.keys.sorted()
+        let wallets = state.wallets.filter { $0.value.isActive && !$0.value.isClosed && !$0.value.isValueObserved }.keys.sorted()
         let expenses = state.categories.filter { $0.value.group == .expense && $0.value.isActive && !$0.value.isDeleted }.keys.sorted()
         let incomes = state.categories.filter { $0.value.group == .income && $0.value.isActive && !$0.value.isDeleted }.keys.sorted()
         var ids = DeterministicIDGenerator(seed: 77)

@@ -37,14 +37,17 @@ public enum CommandAction: Sendable, Hashable {
 
     // MARK: Wallets (W1-W6)
 
-    /// Opens a wallet (W1, W2).
+    /// Opens a wallet (W1, W2); `valuation` (W5) when given, else its kind's default.
     case openWallet(
         walletID: WalletID, name: String, kind: WalletKind, openingBalance: Money, openedOn: LocalDate,
-        owner: PersonID? = nil)
+        owner: PersonID? = nil, valuation: WalletValuation? = nil)
     /// Renames a wallet (W2, W4).
     case renameWallet(walletID: WalletID, name: String)
     /// Changes a wallet's kind while it has no transactions (W4).
     case changeWalletKind(walletID: WalletID, kind: WalletKind)
+    /// Sets whether a wallet's value is tracked through its transactions or observed through
+    /// its balance points (W5).
+    case setWalletValuation(walletID: WalletID, valuation: WalletValuation)
     /// Excludes a wallet from totals (W4).
     case deactivateWallet(walletID: WalletID)
     /// Counts a deactivated wallet again (W4).

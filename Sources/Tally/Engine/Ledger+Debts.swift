@@ -23,7 +23,7 @@ extension Ledger {
     /// The household's debts between people (S5) with their names, as of the last acknowledged
     /// batch: one row per pair and currency whose balance is not zero, sorted by the pair's ids
     /// then currency (`models.debts.householdBalances()` gives the same balances by id alone).
-    /// A member `viewer` gets the debts they owe or are owed (G7); ``Viewer/audit`` every pair's.
+    /// A member `viewer` gets the debts they owe or are owed (G7); `Viewer/audit` every pair's.
     /// - Throws: ``LedgerError/invalidQuery(_:)`` when a balance overflows (G1);
     ///   ``LedgerError/readSide(_:)`` when the store that holds the names cannot answer.
     public func debts(visibleTo viewer: Viewer) throws(LedgerError) -> [DebtRow] {

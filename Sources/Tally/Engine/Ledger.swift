@@ -186,7 +186,7 @@ public actor Ledger {
     ///
     /// The read models hold every member's entries: this is the household-admin or audit read
     /// (G7), for tools and tests. A member's screens read ``read(_:)`` with a query made for
-    /// them, or the ledger's queries that take a ``Viewer``.
+    /// them, or the ledger's queries that take a `Viewer`.
     public func auditRead<Value: Sendable, Failure: Error>(
         _ body: @Sendable (Projections) throws(Failure) -> Value
     ) throws(Failure) -> Value {

@@ -11,7 +11,7 @@ public struct ActivityQuery: Sendable, Hashable {
     public var before: ActivityCursor?
     /// Who the feed is for (G7): a member sees their own commands and another person's that
     /// touched nothing that is not theirs to see (a personal transaction, recurring item or
-    /// own wallet of someone else); ``Viewer/audit`` every command.
+    /// own wallet of someone else); `Viewer/audit` every command.
     public var viewer: Viewer
 
     /// The newest 50 commands `viewer` sees.

@@ -165,6 +165,10 @@ extension WalletKind: CommandFieldName {
     }
 }
 
+extension WalletValuation: CommandFieldName {
+    static var schemaNames: KeyValuePairs<String, WalletValuation> { ["tracked": .tracked, "observed": .observed] }
+}
+
 extension WalletDesignation: CommandFieldName {
     static var schemaNames: KeyValuePairs<String, WalletDesignation> {
         ["inflow": .inflow, "outflow": .outflow, "both": .both, "neither": .neither]

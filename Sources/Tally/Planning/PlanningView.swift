@@ -94,7 +94,7 @@ public struct PlanningView: Sendable {
             alerts += try largeTransactions(of: large, in: period, visibleTo: viewer)
         }
         if settings.staleBalanceDays > 0 {
-            for wallet in (try? models.wallets.balances(visibleTo: viewer)) ?? [] where wallet.countsInTotals && wallet.kind.isValueObserved {
+            for wallet in (try? models.wallets.balances(visibleTo: viewer)) ?? [] where wallet.countsInTotals && wallet.valuation == .observed {
                 guard let last = models.wallets.balancePoints(of: wallet.walletID).last?.date else { continue }
                 let age = last.days(until: date)
                 if age >= settings.staleBalanceDays {

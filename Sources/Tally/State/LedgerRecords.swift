@@ -73,7 +73,7 @@ package struct PostedOccurrence: Sendable, Equatable {
 
 extension Viewer {
     /// Whether the viewer sees a recurring template (G7): as the transactions it posts
-    /// (``Viewer/sees(_:)``), and a template shared by weights is every weighted person's too.
+    /// (`Viewer/sees(_:)`), and a template shared by weights is every weighted person's too.
     package func sees(_ template: TemplateRecord) -> Bool {
         sees(template.details) || (template.sharing?.weights.contains { sees(anyOf: $0.person) } ?? false)
     }

@@ -34,7 +34,8 @@ extension LedgerState {
             }
             return EventEffect(owned: [.person(updated.personID)], inverse: inverse)
         case .walletOpened, .walletRenamed, .walletKindChanged, .walletDeactivated, .walletReactivated,
-             .walletClosed, .balanceRecorded, .balanceRemoved, .transferRecorded, .transferEdited, .transferDeleted, .walletDesignationSet:
+             .walletClosed, .balanceRecorded, .balanceRemoved, .transferRecorded, .transferEdited, .transferDeleted, .walletDesignationSet,
+             .walletValuationSet:
             return walletEffect(of: payload)
         case .categoryCreated, .categoryRenamed, .categoryDeactivated, .categoryReactivated, .categoryDeleted,
              .categoryUpdated, .categoriesReordered:
@@ -174,6 +175,11 @@ extension LedgerState {
             let old = wallets[changed.walletID]?.kind ?? changed.kind
             return EventEffect(owned: [.wallet(changed.walletID)],
                                inverse: [.walletKindChanged(WalletKindChanged(walletID: changed.walletID, kind: old))])
+        case .walletValuationSet(let set):
+            // W5: undo sets the valuation the wallet had (its kind's default when never set).
+            let old = wallets[set.walletID]?.valuation ?? set.valuation
+            return EventEffect(owned: [.wallet(set.walletID)],
+                               inverse: [.walletValuationSet(WalletValuationSet(walletID: set.walletID, valuation: old))])
         case .walletDeactivated(let deactivated):
             return EventEffect(owned: [.wallet(deactivated.walletID)],
                                inverse: [.walletReactivated(WalletReactivated(walletID: deactivated.walletID))])

@@ -4,15 +4,18 @@ import TallyProjections
 extension CommandExecutor {
     func validateWallet(_ command: Command) throws(LedgerError) -> [EventPayload] {
         switch command.action {
-        case .openWallet(let id, let name, let kind, let opening, let openedOn, let owner):
+        case .openWallet(let id, let name, let kind, let opening, let openedOn, let owner, let valuation):
             guard state.wallets[id] == nil else { throw .violation(.duplicateID, "wallet id \(id) is already used") }
             try requireName(name, of: "wallet")
             try requireUniqueWalletName(name, except: nil)
             try requireWithinLimit(opening, "opening balance")
             if let owner { try requireActiveMember(owner, role: "the wallet owner") }
+            // A valuation given is the wallet's own choice (W5): recorded even when it is the
+            // kind's default, so a later kind change keeps it.
             return [.walletOpened(WalletOpened(
                 walletID: id, name: name, kind: kind, currency: opening.currency, openingBalance: opening,
                 openedOn: openedOn, owner: owner))]
+                + (valuation.map { [.walletValuationSet(WalletValuationSet(walletID: id, valuation: $0))] } ?? [])
         case .renameWallet(let id, let name):
             _ = try existingWallet(id)
             try requireName(name, of: "wallet")
@@ -25,6 +28,12 @@ extension CommandExecutor {
                 throw .violation(.walletHasTransactions, "the kind of \(wallet.name) cannot change: it has \(entries) live transactions or transfers")
             }
             return [.walletKindChanged(WalletKindChanged(walletID: id, kind: kind))]
+        case .setWalletValuation(let id, let valuation):
+            let wallet = try openWallet(id, for: "have its valuation set (W5)")
+            guard wallet.valuation != valuation || wallet.valuationSet == nil else {
+                throw .violation(.walletStateUnchanged, "\(wallet.name) is \(valuation) already")
+            }
+            return [.walletValuationSet(WalletValuationSet(walletID: id, valuation: valuation))]
         case .deactivateWallet(let id):
             let wallet = try openWallet(id, for: "be deactivated")
             guard wallet.isActive else { throw .violation(.walletStateUnchanged, "\(wallet.name) is inactive already") }

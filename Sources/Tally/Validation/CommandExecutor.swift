@@ -96,7 +96,8 @@ struct CommandExecutor {
              .renamePerson, .updatePerson:
             return try validateHousehold(command)
         case .openWallet, .renameWallet, .changeWalletKind, .deactivateWallet, .reactivateWallet, .closeWallet,
-             .recordBalance, .editBalance, .removeBalance, .recordTransfer, .editTransfer, .deleteTransfer, .setWalletDesignation:
+             .recordBalance, .editBalance, .removeBalance, .recordTransfer, .editTransfer, .deleteTransfer, .setWalletDesignation,
+             .setWalletValuation:
             return try validateWallet(command)
         case .createCategory, .renameCategory, .deactivateCategory, .reactivateCategory, .deleteCategory,
              .updateCategory, .reorderCategories:

@@ -43,6 +43,7 @@ public enum EventPayload: Hashable, Sendable {
     case transferEdited(TransferEdited)
     /// A wallet's flow designation was set: inflow, outflow, both or neither, from a month on (N5).
     case walletDesignationSet(WalletDesignationSet)
+    case walletValuationSet(WalletValuationSet)
     /// A category was created (presets too, with the household) (C1).
     case categoryCreated(CategoryCreated)
     /// A category was renamed (C2).
@@ -197,6 +198,7 @@ public enum EventPayload: Hashable, Sendable {
         case .balanceRemoved: .balanceRemoved
         case .transferEdited: .transferEdited
         case .walletDesignationSet: .walletDesignationSet
+        case .walletValuationSet: .walletValuationSet
         case .categoryCreated: .categoryCreated
         case .categoryRenamed: .categoryRenamed
         case .categoryDeactivated: .categoryDeactivated

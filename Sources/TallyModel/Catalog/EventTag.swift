@@ -46,6 +46,8 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
     case transferEdited = 231
     /// ``WalletDesignationSet``.
     case walletDesignationSet = 220
+    /// ``WalletValuationSet``.
+    case walletValuationSet = 221
     /// ``CategoryCreated``.
     case categoryCreated = 300
     /// ``CategoryRenamed``.
@@ -185,6 +187,7 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
         case .balanceRemoved: "BalanceRemoved"
         case .transferEdited: "TransferEdited"
         case .walletDesignationSet: "WalletDesignationSet"
+        case .walletValuationSet: "WalletValuationSet"
         case .categoryCreated: "CategoryCreated"
         case .categoryRenamed: "CategoryRenamed"
         case .categoryDeactivated: "CategoryDeactivated"

@@ -26,8 +26,4 @@ public enum WalletKind: UInt8, CaseIterable, Hashable, Sendable {
     /// balance is what is owed: an expense on a card raises it, a payment into it lowers it.
     /// The one sign the engine's close check (W4), the wallet read model and the store use.
     public var movementSign: Int64 { isLiability ? -1 : 1 }
-
-    /// Whether the value is observed through balance points rather than tracked through
-    /// transactions (W5): property and investment.
-    public var isValueObserved: Bool { self == .property || self == .investment }
 }

@@ -55,6 +55,7 @@ extension WireEnum {
 }
 
 extension WalletKind: WireEnum {}
+extension WalletValuation: WireEnum {}
 extension WalletDesignation: WireEnum {}
 extension CategoryGroup: WireEnum {}
 extension BudgetType: WireEnum {}

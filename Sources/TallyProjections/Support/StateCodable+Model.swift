@@ -15,6 +15,7 @@ extension Money: WireBackedState {}
 extension LocalDate: WireBackedState {}
 extension Ratio: WireBackedState {}
 extension WalletKind: WireBackedState {}
+extension WalletValuation: WireBackedState {}
 extension TransactionKind: WireBackedState {}
 extension CategoryGroup: WireBackedState {}
 extension BudgetType: WireBackedState {}

@@ -106,8 +106,9 @@ enum StateFormat {
     /// rows are the book's history). 19: no (category, transaction) or (date, transaction)
     /// index beside the book (the store's `transactions` indexes answer those ranges). 20: a
     /// transfer record ends with the sequence number of its last change (the store's
-    /// `transfers` rows are that book's history).
-    static let version: UInt64 = 20
+    /// `transfers` rows are that book's history). 21: a wallet record ends with its valuation
+    /// as set (W5, `WalletValuationSet`; absent: its kind's default).
+    static let version: UInt64 = 21
 }
 
 extension BinaryWriter {

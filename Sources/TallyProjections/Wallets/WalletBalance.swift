@@ -10,6 +10,8 @@ public struct WalletBalance: Hashable, Sendable {
     public let name: String
     /// Its current kind.
     public let kind: WalletKind
+    /// Tracked through transactions or observed through balance points (W5).
+    public let valuation: WalletValuation
     /// The owning member, `nil` for a shared wallet.
     public let owner: PersonID?
     /// `false` after `WalletDeactivated` (excluded from totals, W4).
@@ -26,12 +28,13 @@ public struct WalletBalance: Hashable, Sendable {
 
     /// A balance with every field given (read back from a store of the read model).
     public init(
-        walletID: WalletID, name: String, kind: WalletKind, owner: PersonID?, isActive: Bool, closedOn: LocalDate?,
-        balance: Money, liveTransactionCount: Int
+        walletID: WalletID, name: String, kind: WalletKind, valuation: WalletValuation, owner: PersonID?, isActive: Bool,
+        closedOn: LocalDate?, balance: Money, liveTransactionCount: Int
     ) {
         self.walletID = walletID
         self.name = name
         self.kind = kind
+        self.valuation = valuation
         self.owner = owner
         self.isActive = isActive
         self.closedOn = closedOn

@@ -29,7 +29,7 @@ extension WalletProjection {
         guard date >= wallet.openedOn else { return nil }
         var total = Int128(wallet.openingBalance.minorUnits)
         var countedAfter: LocalDate? = nil
-        if wallet.kind.isValueObserved, let point = balancePoints[wallet.walletID]?.last(where: { $0.date <= date }) {
+        if wallet.isValueObserved, let point = balancePoints[wallet.walletID]?.last(where: { $0.date <= date }) {
             total = Int128(point.balance.minorUnits)
             countedAfter = point.date
         }
@@ -44,7 +44,7 @@ extension WalletProjection {
     /// end of time over the index's days as they are, unsorted (what every commit's store write
     /// and `balances()` without a date need).
     func currentValue(of wallet: WalletRecord) -> Int128 {
-        if !wallet.kind.isValueObserved || balancePoints[wallet.walletID]?.isEmpty != false {
+        if !wallet.isValueObserved || balancePoints[wallet.walletID]?.isEmpty != false {
             return Int128(wallet.openingBalance.minorUnits) + (movementIndex.totals[wallet.walletID] ?? 0) * Int128(wallet.movementSign)
         }
         let days = (movementIndex.dailySums[wallet.walletID] ?? [:]).lazy.map { date, raw in
@@ -89,7 +89,7 @@ extension WalletProjection {
     /// - Returns: `nil` for an unknown wallet or one whose value is observed (W5).
     /// - Throws: ``ProjectionError/overflow(rule:subject:)`` when it does not fit in `Int64`.
     public func trackedBalance(of walletID: WalletID, throughEndOf date: LocalDate) throws(ProjectionError) -> Money? {
-        guard let wallet = wallets[walletID], !wallet.kind.isValueObserved else { return nil }
+        guard let wallet = wallets[walletID], !wallet.isValueObserved else { return nil }
         var total = Int128(wallet.openingBalance.minorUnits)
         for (day, raw) in movementIndex.dailySums[walletID] ?? [:] where day <= date { total += raw * Int128(wallet.movementSign) }
         return try Self.money(total, wallet.currency, subject: "balance of \(walletID)")
@@ -109,7 +109,7 @@ extension WalletProjection {
         for wallet in wallets.values where viewer.sees(walletOwnedBy: wallet.owner) {
             guard let units = value(of: wallet, movements: movements[wallet.walletID] ?? [], asOf: date) else { continue }
             result.append(WalletBalance(
-                walletID: wallet.walletID, name: wallet.name, kind: wallet.kind, owner: wallet.owner,
+                walletID: wallet.walletID, name: wallet.name, kind: wallet.kind, valuation: wallet.valuation, owner: wallet.owner,
                 isActive: wallet.isActive, closedOn: wallet.closedOn,
                 balance: try Self.money(units, wallet.currency, subject: "balance of \(wallet.walletID)"),
                 liveTransactionCount: counts[wallet.walletID] ?? 0))
@@ -158,7 +158,7 @@ extension WalletProjection {
         let movements = movementsByWallet()
         var result: [Reconciliation] = []
         for walletID in balancePoints.keys.sorted() {
-            guard let wallet = wallets[walletID], !wallet.kind.isValueObserved else { continue }
+            guard let wallet = wallets[walletID], !wallet.isValueObserved else { continue }
             for point in balancePoints[walletID] ?? [] {
                 let units = value(of: wallet, movements: movements[walletID] ?? [], asOf: point.date) ?? 0
                 let derived = try Self.money(units, wallet.currency, subject: "balance of \(walletID)")

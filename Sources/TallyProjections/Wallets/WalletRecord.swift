@@ -18,6 +18,15 @@ package struct WalletRecord: Hashable, Sendable {
     package var isActive: Bool
     /// The day it was closed for good (W4).
     package var closedOn: LocalDate?
+    /// Its valuation as set (`WalletValuationSet`, W5); `nil` while it was never set: its
+    /// kind's default.
+    package var valuationSet: WalletValuation? = nil
+
+    /// Tracked or observed (W5): as set, else its kind's default.
+    package var valuation: WalletValuation { valuationSet ?? kind.defaultValuation }
+
+    /// Whether its value is set by balance points rather than derived from its movements (W5).
+    package var isValueObserved: Bool { valuation == .observed }
 
     /// Whether it was closed for good (W4).
     package var isClosed: Bool { closedOn != nil }

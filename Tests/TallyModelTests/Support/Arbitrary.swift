@@ -171,6 +171,7 @@ extension ArbitraryCase {
 
 extension WalletKind: ArbitraryCase {}
 extension WalletDesignation: ArbitraryCase {}
+extension WalletValuation: ArbitraryCase {}
 
 extension YearMonth: Arbitrary {
     static func arbitrary(using random: inout SeededRandom) -> YearMonth {

@@ -128,6 +128,7 @@ enum FixtureEvents {
         .scenarioActivated, .alertSettingsSet,  // events-planning.bin
         .groupExpenseEdited, .groupExpenseDeleted, .groupExpenseRestored, .groupExpenseSettledMarked,  // events-group-expense-editing.bin
         .importMappingSaved, .importMappingRemoved,  // events-import-mappings.bin
+        .walletValuationSet,  // events-wallet-valuation.bin
     ]
 
     /// The events `events-v2.bin` holds after ``events``: the types added since v1, and a
@@ -159,6 +160,7 @@ enum FixtureEvents {
         ("events-group-expense-editing.bin", groupExpenseEditing),
         ("events-transaction-split-with.bin", transactionSplitWith),
         ("events-import-mappings.bin", importMappings),
+        ("events-wallet-valuation.bin", walletValuation),
     ]
 
     /// One event of every type at its current version: the payloads the catalog test checks.

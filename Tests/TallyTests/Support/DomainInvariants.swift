@@ -55,7 +55,7 @@ enum DomainInvariants {
     /// transfers in), the flow negated for a liability (the balance is the amount owed, W1).
     static func walletBalances(_ fold: IndependentFold, _ readModels: Projections) -> [String] {
         var messages: [String] = []
-        for (walletID, opened) in fold.wallets.sorted(by: { $0.key < $1.key }) where !opened.kind.isValueObserved {
+        for (walletID, opened) in fold.wallets.sorted(by: { $0.key < $1.key }) where (fold.valuations[walletID] ?? opened.kind.defaultValuation) == .tracked {
             // The read model holds what a liability (card, loan) owes: movements count negated.
             let flow = fold.flow(of: walletID)
             let sign: Int64 = opened.kind.isLiability ? -1 : 1

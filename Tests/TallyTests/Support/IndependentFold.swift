@@ -11,6 +11,8 @@ struct IndependentFold {
     }
 
     var wallets: [WalletID: WalletOpened] = [:]
+    /// The valuations set (W5); a wallet without one has its kind's default.
+    var valuations: [WalletID: WalletValuation] = [:]
     var transactions: [TransactionID: (details: TransactionDetails, isLive: Bool)] = [:]
     var transfers: [TransferID: (transfer: TransferRecorded, isLive: Bool)] = [:]
     var settlements: [SettlementRecorded] = []
@@ -26,6 +28,7 @@ struct IndependentFold {
         case .householdCreated(let created): members.insert(created.admin)
         case .memberAdded(let added): members.insert(added.personID)
         case .walletOpened(let opened): wallets[opened.walletID] = opened
+        case .walletValuationSet(let set): valuations[set.walletID] = set.valuation
         case .transactionRecorded(let recorded): record(recorded.transactionID, recorded.details)
         case .templateActivated(let activated): record(activated.transactionID, activated.details)
         case .transactionEdited(let edited):

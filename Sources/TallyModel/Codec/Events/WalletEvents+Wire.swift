@@ -29,6 +29,10 @@ extension BalanceRecorded: EventPayloadWire {
     package static var eventTag: EventTag { .balanceRecorded }
 }
 
+extension WalletValuationSet: EventPayloadWire {
+    package static var eventTag: EventTag { .walletValuationSet }
+}
+
 extension WalletDesignationSet: EventPayloadWire {
     package static var eventTag: EventTag { .walletDesignationSet }
 }
