@@ -21,6 +21,13 @@ extension CSVImporter {
         private let existing: [DuplicateKey: TransactionID]
         private var plannedKeys: [DuplicateKey: Int] = [:]
         private var plannedExternalIDs: [TransactionID: Int] = [:]
+        /// The balance points planned so far, by wallet and date, with their line.
+        private var plannedPoints: [PointKey: Int] = [:]
+
+        struct PointKey: Hashable {
+            let wallet: WalletID
+            let date: LocalDate
+        }
 
         init(
             importer: CSVImporter, state: LedgerState, table: CSVTable, columns: Columns, format: CSVDateFormat, payer: PersonID,
@@ -82,6 +89,11 @@ extension CSVImporter {
                 return
             }
             let signed = reading.minorUnits
+            guard importer.target == .transactions else {
+                guard let units = Int64(exactly: signed) else { fail(line, "amount does not fit in 64-bit minor units (G1)", column: columns.amount); return }
+                planBalance(wallet.key, date: date, balance: Money(minorUnits: units, currency: wallet.value.currency), line: line)
+                return
+            }
             guard let kind = kind(of: row, amount: reading, line: line) else { return }
             guard signed != 0 else { fail(line, "amount is zero (T1)", column: columns.amount); return }
             let amount = Money(minorUnits: signed.magnitude > UInt64(Int64.max) ? .max : Int64(signed.magnitude), currency: wallet.value.currency)
@@ -164,6 +176,30 @@ extension CSVImporter {
                 return
             }
             insert(entry, id: TransactionID(.derived(namespace: namespace, name: "transaction.\(line)")), line: line)
+        }
+
+        /// A balance point (W5): a duplicate is a point of the same wallet and date, in the file
+        /// (the later row is skipped) or in the ledger (skipped, or with
+        /// ``DuplicatePolicy/replace`` recorded over it when its balance differs).
+        private mutating func planBalance(_ wallet: WalletID, date: LocalDate, balance: Money, line: Int) {
+            let key = PointKey(wallet: wallet, date: date)
+            if let earlier = plannedPoints[key] {
+                skip(line, "duplicate: a balance of the same wallet and date is on line \(earlier)")
+                return
+            }
+            plannedPoints[key] = line
+            let existing = state.readModels.wallets.balancePoint(of: wallet, on: date)
+            if let existing {
+                guard importer.duplicates == .replace, existing != balance else {
+                    skip(line, "duplicate: the wallet has a balance of \(existing.formatted()) on \(date)\(existing == balance ? ", unchanged" : "")")
+                    return
+                }
+            }
+            commands.append(Command(
+                commandID: CommandID(.derived(namespace: namespace, name: "balance.\(line)")), actor: payer, recordedAt: importer.recordedAt,
+                action: .recordBalance(walletID: wallet, date: date, balance: balance)))
+            rows.append(existing.map { RowResult(line: line, status: .replaced, reason: "the balance of \($0.formatted()) on \(date) is replaced") }
+                ?? RowResult(line: line, status: .inserted, reason: nil))
         }
 
         private mutating func insert(_ entry: TransactionEntry, id: TransactionID, line: Int) {

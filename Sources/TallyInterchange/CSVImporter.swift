@@ -103,6 +103,9 @@ public struct CSVImporter: Sendable {
 
     /// The plan: commands to execute and every row's outcome.
     public struct Plan: Sendable {
+        /// The commands of the rows that did not fail (a failed row plans none): executed as
+        /// one batch, they are the import that applies the valid rows and reports each failed
+        /// one by ``rows`` (line and column); ``batch()`` is the default, all rows or none.
         public var commands: [Command]
         public var rows: [RowResult]
         public var delimiter: Character
@@ -138,6 +141,19 @@ public struct CSVImporter: Sendable {
     public var categoryMapping: [String: String] = [:]
     /// What a duplicate row does.
     public var duplicates = DuplicatePolicy.skip
+    /// What each row becomes: a transaction (the default), or a balance point (W5; Drishti
+    /// E6-S4, Tim's snapshots: a wallet's balance history), whose amount is the wallet's
+    /// balance on the row's date and whose duplicate is a point of the same wallet and date.
+    public var target = Target.transactions
+
+    /// What a CSV row becomes.
+    public enum Target: String, Sendable, CaseIterable {
+        /// A `recordTransaction` (signed amount or a type column; category, note, payee).
+        case transactions
+        /// A `recordBalance`: the amount cell is the balance (negative allowed: an overdraft);
+        /// category, type and note columns are not read.
+        case balancePoints = "balances"
+    }
     public var actor: PersonID?
     public var recordedAt: Timestamp
 

@@ -10,12 +10,12 @@ import TallyProjections
 /// over one, `--replace`).
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "import", abstract: "Import a CSV file into a wallet, or restore a JSON backup.",
-        discussion: "Prints one JSON line per row ({line,status,reason,column}) and a summary. A CSV file is one batch: when any row fails, nothing is imported and the exit status is 1.")
+        commandName: "import", abstract: "Import a CSV file of transactions or of balances into a wallet, or restore a JSON backup.",
+        discussion: "Prints one JSON line per row ({line,status,reason,column}) and a summary. A CSV file is one batch: when any row fails, nothing is imported and the exit status is 1; with --skip-invalid the valid rows are imported, each failed row is printed with its line and column, and the exit status is 1 when one failed.")
 
-    enum Kind: String, ExpressibleByArgument, CaseIterable { case csv, backup, person }
+    enum Kind: String, ExpressibleByArgument, CaseIterable { case csv, balances, backup, person }
 
-    @Argument(help: "csv, backup, or person (a `tally export --format person` file, into a new ledger: leaving a household, US-008).") var kind: Kind
+    @Argument(help: "csv (transactions), balances (a wallet's balance history: each row a balance point, W5; a point of the same wallet and date is a duplicate), backup, or person (a `tally export --format person` file, into a new ledger: leaving a household, US-008).") var kind: Kind
     @Argument(help: ArgumentHelp("The file to import.", valueName: "FILE")) var file: String
     @OptionGroup var location: LedgerOption
     @OptionGroup var key: KeyOptions
@@ -27,6 +27,8 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(name: .customLong("default-category"), help: "Category for rows without one.") var defaultCategory: String?
     @Option(name: .customLong("recorded-at"), help: "When the commands are recorded (UTC ISO 8601); default now.") var recordedAt: String?
     @Flag(name: .customLong("dry-run"), help: "Show what would be imported; change nothing.") var dryRun = false
+    @Flag(name: .customLong("skip-invalid"), help: "Import the valid rows and report each invalid one by line and column (default: a file with an invalid row imports nothing).")
+    var skipInvalid = false
     @Option(name: .customLong("household-name"), help: "import person: the new household's name (default: NAME's household).") var householdName: String?
     @Option(name: .customLong("household-id"), help: "import person: the new household's id (UUID); generated when absent.") var householdID: String?
     @Option(name: .customLong("admin-name"), help: "import person: the person's name, when the export has none (forgotten).") var adminName: String?
@@ -87,6 +89,7 @@ struct ImportCommand: AsyncParsableCommand {
         let encryption = try key.encryption()
         let history = try LedgerAccess.history(at: path, encryption: encryption)
         var importer = CSVImporter(walletName: wallet, recordedAt: try Identifiers.timestamp(recordedAt))
+        importer.target = kind == .balances ? .balancePoints : .transactions
         do {
             if let mapping, mapping.contains("=") {
                 importer.mapping = try CSVImporter.Mapping(parsing: mapping)
@@ -116,7 +119,7 @@ struct ImportCommand: AsyncParsableCommand {
         // One batch for the whole file: all rows or none (G6), however many; a failed row
         // refuses the whole file (Plan.batch()), and only the failed rows are printed.
         let commands: [Command]
-        do { commands = try plan.batch() } catch {
+        do { commands = skipInvalid ? plan.commands : try plan.batch() } catch {
             var failedRows = ResultLines()
             for row in plan.rows where row.status == .failed { failedRows.line(Self.json(row)) }
             try failedRows.requireDelivered(outcome: "nothing was imported")
@@ -135,8 +138,9 @@ struct ImportCommand: AsyncParsableCommand {
         }
         var results = ResultLines()
         for row in plan.rows { results.line(Self.json(row)) }
-        Terminal.error("\(file): \(plan.inserted) inserted, \(plan.replaced) replaced, \(plan.skipped) skipped, 0 failed \(Self.summary(plan, dryRun: dryRun))")
+        Terminal.error("\(file): \(plan.inserted) inserted, \(plan.replaced) replaced, \(plan.skipped) skipped, \(plan.failed) failed \(Self.summary(plan, dryRun: dryRun))")
         try results.requireDelivered(outcome: dryRun ? "nothing was imported (--dry-run)" : "\(plan.inserted) rows were imported and \(plan.replaced) replaced into \(path); see `tally log --ledger \(path)`")
+        if plan.failed > 0 { throw ExitCode(1) }  // --skip-invalid: the valid rows are in, the failed ones printed
     }
 
     /// `FROM=TO,FROM=TO` (file category name to ledger category name).
