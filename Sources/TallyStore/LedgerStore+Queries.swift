@@ -100,6 +100,9 @@ struct TransactionFilter {
         add(column: "t.category_id", in: query.categoryIDs.map(\.storeValue))
         add(column: "t.payer_id", in: query.payers.map(\.storeValue))
         add(column: "t.kind", in: query.kinds.map { Int64($0.rawValue) })
+        if let shared = query.shared {
+            add("\(shared ? "" : "NOT ")EXISTS (SELECT 1 FROM transaction_shares x WHERE x.transaction_id = t.transaction_id)", [])
+        }
         if !query.tags.isEmpty {
             add("t.transaction_id IN (SELECT transaction_id FROM transaction_tags WHERE tag IN (\(Self.placeholders(query.tags.count))))",
                 StatementArguments(query.tags))
@@ -123,10 +126,10 @@ struct TransactionFilter {
 
     /// The filter of `query` over the monthly aggregate (`month_totals t`: live transactions
     /// summed per viewer, month, wallet, category, kind and currency; the viewer's cells), or `nil` when the query asks for
-    /// more than it keeps: payers, people, tags, a text, amounts, deleted rows, or dates that
+    /// more than it keeps: payers, people, shared or personal, tags, a text, amounts, deleted rows, or dates that
     /// are not whole months.
     init?(monthsOf query: TransactionQuery) {
-        guard query.payers.isEmpty, query.people.isEmpty, query.tags.isEmpty, query.text == nil, query.minorUnits == nil,
+        guard query.payers.isEmpty, query.people.isEmpty, query.tags.isEmpty, query.text == nil, query.minorUnits == nil, query.shared == nil,
               query.deleted == .excluded
         else { return nil }
         source = "month_totals t"

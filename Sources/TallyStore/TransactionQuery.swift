@@ -47,6 +47,9 @@ public struct TransactionQuery: Sendable, Hashable {
     public var payers: [PersonID] = []
     /// Only transactions with one of these people as payer or in the split (S3).
     public var people: [PersonID] = []
+    /// Only shared transactions (`true`: with a split, S2) or only personal ones (`false`);
+    /// `nil` for both (Flow's shared/personal filter).
+    public var shared: Bool?
     /// Only transactions with one of these tags (exactly as entered).
     public var tags: [String] = []
     /// Only these kinds (income, expense).

@@ -126,6 +126,12 @@ struct QueryCLITests {
         }
         let (all, alices) = (try feed([]), try feed(["--as", "Alice"]))
         #expect(alices > 0 && alices < all, "Alice's feed leaves out Bob's personal commands: \(alices) of \(all)")
+        // S2 (issue 31 item 3): --sharing splits the household's list in two.
+        let shared = try Self.allRows(ledger, ["--limit", "1000", "--sharing", "shared"])
+        let personal = try Self.allRows(ledger, ["--limit", "1000", "--sharing", "personal"])
+        #expect(!shared.isEmpty && shared.allSatisfy { !($0["split"] as? [Any] ?? []).isEmpty })
+        #expect(!personal.isEmpty && personal.allSatisfy { ($0["split"] as? [Any] ?? []).isEmpty })
+        #expect(shared.count + personal.count == audit.count)
         let unknown = try TallyRunner.run(["transactions", "--as", "Nobody", "--ledger", ledger])
         #expect(unknown.status == 2 && unknown.stderr.contains("--as Nobody") && unknown.stderr.contains("Alice"), "\(unknown.stderr)")
         let both = try TallyRunner.run(["balances", "--json", "--as", "Alice", "--ledger", ledger])

@@ -14,6 +14,8 @@ struct QueryOptions: ParsableArguments {
     var payers: [String] = []
     @Option(name: .customLong("person"), help: ArgumentHelp("Only paid by this person or with a share of theirs (id or name); repeat for several.", valueName: "PERSON"))
     var people: [String] = []
+    @Option(name: .customLong("sharing"), help: ArgumentHelp("Only shared transactions (with a split) or only personal ones.", valueName: "shared|personal"))
+    var sharing: Sharing?
     @Option(name: .customLong("tag"), help: ArgumentHelp("Only with this tag (exactly as entered); repeat for any of several.", valueName: "TAG"))
     var tags: [String] = []
     @Option(name: .customLong("text"), help: ArgumentHelp("Only with every word of this text starting a word of the note or tags (case and accents ignored).", valueName: "TEXT"))
@@ -48,6 +50,7 @@ struct QueryOptions: ParsableArguments {
             query.payers = try payers.map { try Self.resolve($0, "--payer", known) }
             query.people = try people.map { try Self.resolve($0, "--person", known) }
         }
+        query.shared = sharing.map { $0 == .shared }
         query.tags = tags
         query.text = text
         query.kinds = kind.map { [$0] } ?? []
@@ -120,6 +123,11 @@ struct PageOptions: ParsableArguments {
 }
 
 extension TransactionQuery.Deleted: ExpressibleByArgument {}
+
+/// `--sharing shared|personal`.
+enum Sharing: String, ExpressibleByArgument, CaseIterable {
+    case shared, personal
+}
 
 extension TransactionKind: ExpressibleByArgument {
     /// A kind by its case name (`expense`, `income`), as commands and reports write it.
