@@ -117,7 +117,7 @@ struct GRDBAppPeer: LedgerSubject {
             }
         case .addMember(let personID, let name):
             try NameRow(id: personID.description, name: name).insert(database, as: NameRow.people)
-        case .openWallet(let walletID, let name, _, let openingBalance, _, _):
+        case .openWallet(let walletID, let name, _, let openingBalance, _, _, _):
             try BalanceRow(
                 walletID: walletID.description, name: name, currency: openingBalance.currency.description,
                 minorUnits: openingBalance.minorUnits

@@ -37,7 +37,7 @@ struct TallySubject: LedgerSubject {
     /// SQLite read side lands, read them from the store here (a balances query on it), so
     /// that "open + read balances" measures what an app does then.
     static func readBalances(from ledger: Ledger) async throws -> [WalletFigure] {
-        try await ledger.read { try $0.wallets.balances() }.map {
+        try await ledger.auditRead { try $0.wallets.balances() }.map {
             WalletFigure(walletID: $0.walletID.description, minorUnits: $0.balance.minorUnits)
         }
     }

@@ -11,7 +11,8 @@ public struct ActivityQuery: Sendable, Hashable {
     public var before: ActivityCursor?
     /// Who the feed is for (G7): a member sees their own commands and another person's that
     /// touched nothing that is not theirs to see (a personal transaction, recurring item or
-    /// own wallet of someone else); `Viewer/audit` every command.
+    /// own wallet of someone else, a transfer between two such wallets); `Viewer.audit` every
+    /// command.
     public var viewer: Viewer
 
     /// The newest 50 commands `viewer` sees.
@@ -152,7 +153,8 @@ extension ActivityPage {
 
     /// Whether `viewer` sees the entry of the command `event` starts (G7): their own; another
     /// person's when nothing it created or changed (for an undo or redo, its target's) is
-    /// another person's alone. What a command touched is judged as it is now.
+    /// another person's alone: a personal transaction or recurring item, an own wallet, a
+    /// transfer between two wallets of someone else. What a command touched is judged as it is now.
     private static func sees(_ event: Event, _ viewer: Viewer, in state: LedgerState) -> Bool {
         guard let person = viewer.person, person != event.actor else { return true }
         let entry = state.history.entry(for: event.commandID)
@@ -162,6 +164,11 @@ extension ActivityPage {
             case .transaction(let id): state.transactions[id].map { viewer.sees($0.details) } ?? true
             case .template(let id): state.templates[id].map { viewer.sees($0) } ?? true
             case .wallet(let id), .balancePoints(let id), .walletDesignation(let id): viewer.sees(walletOwnedBy: state.wallets[id]?.owner)
+            case .transfer(let id):
+                // A transfer is in the statement of each of its wallets: seen with either.
+                state.transfers[id].map { record in
+                    [record.transfer.fromWalletID, record.transfer.toWalletID].contains { viewer.sees(walletOwnedBy: state.wallets[$0]?.owner) }
+                } ?? true
             default: true
             }
         }
