@@ -195,17 +195,32 @@ extension CSVImporter {
                     return
                 }
             }
-            commands.append(Command(
+            guard append(Command(
                 commandID: CommandID(.derived(namespace: namespace, name: "balance.\(line)")), actor: payer, recordedAt: importer.recordedAt,
-                action: .recordBalance(walletID: wallet, date: date, balance: balance)))
+                action: .recordBalance(walletID: wallet, date: date, balance: balance)), line: line) else { return }
             rows.append(existing.map { RowResult(line: line, status: .replaced, reason: "the balance of \($0.formatted()) on \(date) is replaced") }
                 ?? RowResult(line: line, status: .inserted, reason: nil))
         }
 
+        /// Plans `command` for `line` when the engine would accept it now (`LedgerState.check`,
+        /// the engine's own rules: an amount beyond the ledger's limit...); else fails the row
+        /// with the rule's message, so a partial import (`--skip-invalid`) leaves out that row
+        /// alone.
+        private mutating func append(_ command: Command, line: Int) -> Bool {
+            do {
+                try state.check(command)
+            } catch {
+                fail(line, "\(error.message) (\(error.rule ?? error.code))", column: nil)
+                return false
+            }
+            commands.append(command)
+            return true
+        }
+
         private mutating func insert(_ entry: TransactionEntry, id: TransactionID, line: Int) {
-            commands.append(Command(
+            guard append(Command(
                 commandID: CommandID(.derived(namespace: namespace, name: "command.\(line)")), actor: payer, recordedAt: importer.recordedAt,
-                action: .recordTransaction(transactionID: id, entry: entry)))
+                action: .recordTransaction(transactionID: id, entry: entry)), line: line) else { return }
             rows.append(RowResult(line: line, status: .inserted, reason: nil))
         }
 
@@ -233,9 +248,9 @@ extension CSVImporter {
                 skip(line, "duplicate: \(reason) as transaction \(id), unchanged")
                 return
             }
-            commands.append(Command(
+            guard append(Command(
                 commandID: CommandID(.derived(namespace: namespace, name: "edit.\(line).\(importer.recordedAt.millisecondsSinceEpoch)")),
-                actor: payer, recordedAt: importer.recordedAt, action: .editTransaction(transactionID: id, entry: edited)))
+                actor: payer, recordedAt: importer.recordedAt, action: .editTransaction(transactionID: id, entry: edited)), line: line) else { return }
             rows.append(RowResult(line: line, status: .replaced, reason: "duplicate: \(reason) as transaction \(id), edited to the row's values"))
         }
     }

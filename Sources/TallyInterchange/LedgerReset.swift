@@ -89,7 +89,7 @@ public enum LedgerReset {
             for wallet in balances.sorted(by: { $0.walletID < $1.walletID }) where wallet.closedOn == nil {
                 let owner = wallet.owner.flatMap { keptPeople.contains($0) ? $0 : nil }
                 add(.openWallet(walletID: wallet.walletID, name: wallet.name, kind: wallet.kind, openingBalance: wallet.balance,
-                                openedOn: date, owner: owner))
+                                openedOn: date, owner: owner, valuation: wallet.valuation == wallet.kind.defaultValuation ? nil : wallet.valuation))
                 if !wallet.isActive { add(.deactivateWallet(walletID: wallet.walletID)) }
             }
         }

@@ -55,6 +55,9 @@ public struct PersonalDataExport: Codable, Sendable, Equatable {
         public var owner: String?
         public var balance: Amount
         public var active: Bool
+        /// `tracked` or `observed` (W5); absent in exports made before it was written: the
+        /// kind's default.
+        public var valuation: String?
     }
 
     public struct Category: Codable, Sendable, Equatable {
@@ -219,7 +222,8 @@ public struct PersonalDataExport: Codable, Sendable, Equatable {
             },
             wallets: visibleWallets.map { wallet in
                 Wallet(id: wallet.walletID.description, name: wallet.name, kind: String(describing: wallet.kind),
-                       owner: wallet.owner?.description, balance: Amount(wallet.balance), active: wallet.countsInTotals)
+                       owner: wallet.owner?.description, balance: Amount(wallet.balance), active: wallet.countsInTotals,
+                       valuation: String(describing: wallet.valuation))
             },
             categories: state.categories.filter { !$0.value.isDeleted }.sorted { $0.key < $1.key }.map { id, category in
                 Category(id: id.description, name: category.name, group: String(describing: category.group))

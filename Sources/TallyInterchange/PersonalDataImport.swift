@@ -151,10 +151,16 @@ public enum PersonalDataImport {
             guard let opening = Int64(exactly: Int128(balance.minorUnits) - (movement[wallet.id] ?? 0) * Int128(kind.movementSign)) else {
                 throw invalid("wallet \(wallet.id): the opening balance is out of range")
             }
+            let valuation = try wallet.valuation.map { text throws(InterchangeError) -> WalletValuation in
+                guard let value = WalletValuation.allCases.first(where: { String(describing: $0) == text }) else {
+                    throw invalid("wallet \(wallet.id): valuation \(text) is neither tracked nor observed")
+                }
+                return value
+            }
             add(.openWallet(
                 walletID: try parse(wallet.id, "wallets.id"), name: wallet.name, kind: kind,
                 openingBalance: Money(minorUnits: opening, currency: balance.currency), openedOn: earliest[wallet.id] ?? today,
-                owner: person))
+                owner: person, valuation: valuation == kind.defaultValuation ? nil : valuation))
             report.wallets.append(wallet.id)
         }
         for action in transactionActions { add(action) }

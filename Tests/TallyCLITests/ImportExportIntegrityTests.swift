@@ -76,5 +76,10 @@ struct ImportExportIntegrityTests {
         let replaced = try TallyRunner.run(["import", "balances", directory + "/c.csv", "--ledger", ledger, "--wallet", "ETF portfolio", "--duplicates", "replace"])
         #expect(replaced.status == 0 && replaced.stdout.contains(#""status":"replaced""#), "\(replaced.stdout)")
         #expect(try TallyRunner.run(["balances", "--ledger", ledger]).stdout.contains("CHF 26'000.00"))
+        // A row the engine refuses (beyond the ledger's amount limit) fails alone, planned against the engine's rules.
+        try "date,amount\n2026-04-15,20000000000000.00\n2026-04-30,26100.00\n".write(toFile: directory + "/d.csv", atomically: true, encoding: .utf8)
+        let limit = try TallyRunner.run(["import", "balances", directory + "/d.csv", "--ledger", ledger, "--wallet", "ETF portfolio", "--skip-invalid"])
+        #expect(limit.status == 1 && limit.stdout.contains(#""line":2,"status":"failed""#) && limit.stdout.contains("exceeds"), "\(limit.stdout)")
+        #expect(try TallyRunner.run(["balances", "--ledger", ledger]).stdout.contains("CHF 26'100.00"), "the valid row went in")
     }
 }

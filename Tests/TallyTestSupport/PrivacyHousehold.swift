@@ -94,6 +94,8 @@ public struct PrivacyHousehold: Sendable {
         case wallet(WalletID)
         /// A transfer between two wallets: seen with either of them.
         case transfer(from: WalletID, to: WalletID)
+        /// A settlement between two people, a group or its expense: seen by these people.
+        case people([PersonID])
     }
 
     /// An accepted command that appended events: an activity entry.
@@ -310,10 +312,11 @@ public struct PrivacyHousehold: Sendable {
         }
         try await createTemplates(ledger)
         let group: GroupID = scenario.ids.next()
-        try await submit(.createGroup(groupID: group, name: "Hut trip", members: [bob, carol, Self.dave]), by: bob, on: ledger)
+        try await submit(.createGroup(groupID: group, name: "Hut trip", members: [bob, carol, Self.dave]), by: bob, on: ledger,
+                         touches: [.people([bob, carol, Self.dave])])
         try await submit(.recordGroupExpense(
             expenseID: scenario.ids.next(), groupID: group, paidBy: carol, amount: Scenario.chf(9_000), date: Scenario.date("2026-02-07"),
-            note: "hut holiday", split: .equal([bob, carol, Self.dave])), by: carol, on: ledger)
+            note: "hut holiday", split: .equal([bob, carol, Self.dave])), by: carol, on: ledger, touches: [.people([bob, carol, Self.dave])])
     }
 
     /// Rent (Alice pays, shared by the household ratio), the gym (Bob pays, shared by weights
@@ -365,7 +368,8 @@ public struct PrivacyHousehold: Sendable {
             let amount = min(owed, 6_000)
             if try await submit(.recordSettlement(
                 settlementID: scenario.ids.next(), from: Self.bob, to: Self.alice, amount: Scenario.chf(amount),
-                date: Self.lastDate, covers: nil, isAdvance: false, groupID: nil), by: Self.bob, on: ledger) != nil {
+                date: Self.lastDate, covers: nil, isAdvance: false, groupID: nil), by: Self.bob, on: ledger,
+                touches: [.people([Self.bob, Self.alice])]) != nil {
                 settlements.append(Settlement(from: Self.bob, to: Self.alice, minorUnits: amount))
             }
         }
@@ -442,7 +446,7 @@ public struct PrivacyHousehold: Sendable {
 
     private mutating func transferRandom(_ ledger: Ledger) async throws {
         if let live = transfers.filter(\.isLive).randomElement(using: &random), Int.random(in: 0..<6, using: &random) == 0 {
-            guard try await submit(.deleteTransfer(transferID: live.id), by: Self.alice, on: ledger) != nil,
+            guard try await submit(.deleteTransfer(transferID: live.id), by: Self.alice, on: ledger, touches: [.transfer(from: live.from, to: live.to)]) != nil,
                   let index = transfers.firstIndex(where: { $0.id == live.id }) else { return }
             transfers[index].isLive = false
             return

@@ -46,18 +46,18 @@ struct PlanningTests {
             // CHF 1000.00 + EUR 0.01 at 0.5 = CHF 1000.005: rounded once, half to even, CHF 1000.00.
             s.command(.createGoal(goalID: goal, goal: GoalDefinition(name: "House", target: Scenario.chf(1_000_000), walletIDs: [s.joint, euros]))),
         ])
-        var progress = try await test.ledger.goal(goal, on: Scenario.date("2026-01-31"))
+        var progress = try await test.ledger.goal(goal, on: Scenario.date("2026-01-31"), visibleTo: .audit)
         #expect(progress.saved == Scenario.chf(100_000))
         #expect(progress.basisPoints == 1_000)
         #expect(progress.milestones.isEmpty)
         // One income takes it from 10% to 80%: 25, 50 and 75 are reached by that one event, in order.
         let jump = s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.income(s, 700_000, s.joint, "2026-02-01")))
         let positions = try await test.ledger.execute(jump)
-        progress = try await test.ledger.goal(goal, on: Scenario.date("2026-02-28"))
+        progress = try await test.ledger.goal(goal, on: Scenario.date("2026-02-28"), visibleTo: .audit)
         #expect(progress.milestones.map(\.percent) == [25, 50, 75])
         #expect(Set(progress.milestones.map(\.sequenceNumber)) == [positions[0].sequenceNumber])
         #expect(progress.milestones.first?.recordedAt == jump.recordedAt)
-        #expect(await test.ledger.goalMilestones.map(\.percent) == [25, 50, 75])
+        #expect(await test.ledger.goalMilestones(visibleTo: .audit).map(\.percent) == [25, 50, 75])
         try await test.ledger.close()
     }
 
@@ -70,20 +70,20 @@ struct PlanningTests {
             s.command(.createGoal(goalID: goal, goal: GoalDefinition(name: "Buffer", target: Scenario.chf(150_000), walletIDs: [s.joint]))),
             s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.income(s, 60_000, s.joint, "2026-01-10"))),  // 1600 of 1500
         ])
-        let reached = try await test.ledger.goal(goal, on: Scenario.date("2026-01-31"))
+        let reached = try await test.ledger.goal(goal, on: Scenario.date("2026-01-31"), visibleTo: .audit)
         #expect(reached.isReached && reached.milestones.map(\.percent) == [25, 50, 75, 100])
         #expect(reached.estimatedFinish == nil && reached.remaining == Scenario.chf(0))
         try await test.ledger.execute([
             s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.expense(s, 100_000, "2026-01-20"))),  // 600 of 1500: 40%
             s.command(.recordTransaction(transactionID: s.ids.next(), entry: Self.income(s, 100_000, s.joint, "2026-01-25"))),  // back to 1600
         ])
-        let again = try await test.ledger.goal(goal, on: Scenario.date("2026-01-31"))
+        let again = try await test.ledger.goal(goal, on: Scenario.date("2026-01-31"), visibleTo: .audit)
         #expect(again.milestones.map(\.percent) == [25, 50, 75, 100], "no milestone is reached twice")
         #expect(again.milestones == reached.milestones)
         let directory = test.directory.appending("ledger")
         try await test.ledger.close()
         let reopened = try await Ledger.open(at: directory, options: LedgerOptions(durability: .none))
-        #expect(try await reopened.goal(goal, on: Scenario.date("2026-01-31")).milestones == reached.milestones)
+        #expect(try await reopened.goal(goal, on: Scenario.date("2026-01-31"), visibleTo: .audit).milestones == reached.milestones)
         // A fold of the journal from the first event gives the same milestones (G3).
         var folded = Projections()
         for committed in try await reopened.events(from: 1, through: await reopened.lastSequenceNumber) {
@@ -104,15 +104,15 @@ struct PlanningTests {
             s.command(.setGoalAmount(goalID: goal, date: Scenario.date("2026-03-01"), amount: Scenario.chf(45_000))),
         ])
         // 2026-03-01 is 59 days after 2026-01-01; on 2026-04-01 the window starts 2026-01-01 (amount 0).
-        let progress = try await test.ledger.goal(goal, on: Scenario.date("2026-04-01"))
+        let progress = try await test.ledger.goal(goal, on: Scenario.date("2026-04-01"), visibleTo: .audit)
         #expect(progress.saved == Scenario.chf(45_000) && progress.basisPoints == 4_500)
         #expect(progress.changeOver90Days == Scenario.chf(45_000))
         // 550.00 left at 450.00 per 90 days: ceil(55000 * 90 / 45000) = 110 days.
         #expect(progress.estimatedFinish == Scenario.date("2026-07-20"))
         #expect(progress.milestones.map(\.percent) == [25])
         // Earlier dates see earlier amounts; no growth in the window: no estimate.
-        #expect(try await test.ledger.goal(goal, on: Scenario.date("2026-02-01")).saved == Scenario.chf(0))
-        let flat = try await test.ledger.goal(goal, on: Scenario.date("2026-08-01"))
+        #expect(try await test.ledger.goal(goal, on: Scenario.date("2026-02-01"), visibleTo: .audit).saved == Scenario.chf(0))
+        let flat = try await test.ledger.goal(goal, on: Scenario.date("2026-08-01"), visibleTo: .audit)
         #expect(flat.changeOver90Days == Scenario.chf(0) && flat.estimatedFinish == nil)
         await expectRejection(test.ledger, s.command(.setGoalAmount(goalID: goal, date: Scenario.date("2026-03-02"), amount: Scenario.eur(1))),
                               code: "goalInvalid", rule: "R2")
@@ -151,20 +151,20 @@ struct PlanningTests {
             s.command(.createGoal(goalID: goal, goal: GoalDefinition(name: "Trip", target: Scenario.chf(100_000)))), first, second,
         ])
         try await test.ledger.execute(s.command(.undo(targetCommandID: second.commandID)))
-        var progress = try await test.ledger.goal(goal, on: Scenario.date("2026-01-31"))
+        var progress = try await test.ledger.goal(goal, on: Scenario.date("2026-01-31"), visibleTo: .audit)
         #expect(progress.saved == Scenario.chf(30_000))
         #expect(progress.milestones.map(\.percent) == [25, 50], "milestones reached stay reached")
         let edit = s.command(.updateGoal(goalID: goal, goal: GoalDefinition(name: "Long trip", target: Scenario.chf(200_000))))
         try await test.ledger.execute(edit)
-        #expect(try await test.ledger.goal(goal, on: Scenario.date("2026-01-31")).basisPoints == 1_500)
+        #expect(try await test.ledger.goal(goal, on: Scenario.date("2026-01-31"), visibleTo: .audit).basisPoints == 1_500)
         try await test.ledger.execute(s.command(.undo(targetCommandID: edit.commandID)))
-        progress = try await test.ledger.goal(goal, on: Scenario.date("2026-01-31"))
+        progress = try await test.ledger.goal(goal, on: Scenario.date("2026-01-31"), visibleTo: .audit)
         #expect(progress.goal.name == "Trip" && progress.basisPoints == 3_000)
         let delete = s.command(.deleteGoal(goalID: goal))
         try await test.ledger.execute(delete)
-        #expect(try await test.ledger.goals(on: Scenario.date("2026-01-31")).isEmpty)
+        #expect(try await test.ledger.goals(on: Scenario.date("2026-01-31"), visibleTo: .audit).isEmpty)
         try await test.ledger.execute(s.command(.undo(targetCommandID: delete.commandID)))
-        let restored = try await test.ledger.goals(on: Scenario.date("2026-01-31"))
+        let restored = try await test.ledger.goals(on: Scenario.date("2026-01-31"), visibleTo: .audit)
         #expect(restored.map(\.goalID) == [goal] && restored.first?.milestones.map(\.percent) == [25, 50])
         try await test.ledger.close()
     }

@@ -59,6 +59,7 @@ struct PrivacyTests {
                 case .template(let id): household.templates.first { $0.id == id }.map { sees(viewer, $0) } ?? true
                 case .wallet(let id): household.wallet(id).map { sees(viewer, $0) } ?? true
                 case .transfer(let from, let to): [from, to].contains { household.wallet($0).map { sees(viewer, $0) } ?? true }
+                case .people(let people): people.contains(person)
                 }
             }
         }

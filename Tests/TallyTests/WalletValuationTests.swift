@@ -84,6 +84,15 @@ struct WalletValuationTests {
         #expect(try await balance() == Scenario.chf(100_000), "undo: tracked again")
         #expect(try await test.ledger.read { db in try db.walletBalances(visibleTo: .audit) }.first { $0.walletID == joint }?.valuation == .tracked)
 
+        // Undo of a first setting leaves none set: the kind's default follows a later kind change.
+        let other: WalletID = s.ids.next()
+        try await test.ledger.execute(s.command(.openWallet(walletID: other, name: "Box", kind: .other, openingBalance: Scenario.chf(0), openedOn: Scenario.date("2026-01-01"))))
+        let set = s.command(.setWalletValuation(walletID: other, valuation: .observed))
+        try await test.ledger.execute(set)
+        try await test.ledger.execute(s.command(.undo(targetCommandID: set.commandID)))
+        try await test.ledger.execute(s.command(.changeWalletKind(walletID: other, kind: .property)))
+        #expect(try await test.ledger.read { db in try db.walletBalances(visibleTo: .audit) }.first { $0.walletID == other }?.valuation == .observed,
+                "no valuation set after the undo: a property is observed by default")
         await expectRejection(test.ledger, s.command(.setWalletValuation(walletID: s.ids.next(), valuation: .observed)), code: "unknownWallet", rule: "W1")
         let empty: WalletID = s.ids.next()
         try await test.ledger.execute([

@@ -129,7 +129,7 @@ extension ActivityPage {
             }
             commands.reverse()
             // The oldest command may be cut by the window's start; the rest are whole.
-            if start > 1 { commands.removeLast() }
+            if start > 1, !commands.isEmpty { commands.removeLast() }
             commands.removeAll { events in events.first.map { !sees($0.event, query.viewer, in: head) } ?? true }
             // Complete when the window starts at the first event, or holds one command more
             // than the page.
@@ -154,7 +154,8 @@ extension ActivityPage {
     /// Whether `viewer` sees the entry of the command `event` starts (G7): their own; another
     /// person's when nothing it created or changed (for an undo or redo, its target's) is
     /// another person's alone: a personal transaction or recurring item, an own wallet, a
-    /// transfer between two wallets of someone else. What a command touched is judged as it is now.
+    /// transfer between two wallets of someone else, a settlement between two others, a group
+    /// (or its expense) the viewer is not in. What a command touched is judged as it is now.
     private static func sees(_ event: Event, _ viewer: Viewer, in state: LedgerState) -> Bool {
         guard let person = viewer.person, person != event.actor else { return true }
         let entry = state.history.entry(for: event.commandID)
@@ -169,6 +170,10 @@ extension ActivityPage {
                 state.transfers[id].map { record in
                     [record.transfer.fromWalletID, record.transfer.toWalletID].contains { viewer.sees(walletOwnedBy: state.wallets[$0]?.owner) }
                 } ?? true
+            case .settlement(let id): state.debts.settlements[id].map { viewer.sees(anyOf: $0.from, $0.to) } ?? true
+            case .group(let id): state.debts.group(id).map { group in group.members.contains { viewer.sees(anyOf: $0) } } ?? true
+            case .groupExpense(let id):
+                state.groupExpenses[id].flatMap { state.debts.group($0.expense.groupID) }.map { group in group.members.contains { viewer.sees(anyOf: $0) } } ?? true
             default: true
             }
         }

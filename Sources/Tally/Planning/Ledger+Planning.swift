@@ -13,16 +13,21 @@ extension Ledger {
     /// The planning view without the store: goals, scenarios and settings read the state.
     private var planning: PlanningView { planningView(store: nil) }
 
-    /// Every live goal's progress at the end of `date`, by name then id (R2).
+    /// Every live goal `viewer` sees (G7: not one saved in another member's own wallet), with
+    /// its progress at the end of `date`, by name then id (R2).
     /// - Throws: ``LedgerError/invalidQuery(_:)`` when a converted total does not fit (G1).
-    public func goals(on date: LocalDate) throws(LedgerError) -> [GoalProgress] { try planning.goals(on: date) }
+    public func goals(on date: LocalDate, visibleTo viewer: Viewer) throws(LedgerError) -> [GoalProgress] {
+        try planning.goals(on: date, visibleTo: viewer)
+    }
 
     /// One goal's progress at the end of `date` (R2).
-    /// - Throws: ``LedgerError/rejected(_:)`` `unknownGoal` when no live goal has `id`.
-    public func goal(_ id: GoalID, on date: LocalDate) throws(LedgerError) -> GoalProgress { try planning.goal(id, on: date) }
+    /// - Throws: ``LedgerError/rejected(_:)`` `unknownGoal` when no live goal `viewer` sees has `id`.
+    public func goal(_ id: GoalID, on date: LocalDate, visibleTo viewer: Viewer) throws(LedgerError) -> GoalProgress {
+        try planning.goal(id, on: date, visibleTo: viewer)
+    }
 
-    /// Every milestone live goals reached, in the order they were reached (R2).
-    public var goalMilestones: [GoalMilestone] { planning.goalMilestones }
+    /// Every milestone the live goals `viewer` sees reached, in the order they were reached (R2).
+    public func goalMilestones(visibleTo viewer: Viewer) -> [GoalMilestone] { planning.goalMilestones(visibleTo: viewer) }
 
     /// The saved scenarios, by name then id, and the active one (R3).
     public var scenarios: (saved: [ScenarioSaved], active: ScenarioID?) { (planning.scenarios, planning.activeScenarioID) }

@@ -18,22 +18,31 @@ public struct PlanningView: Sendable {
         self.store = store
     }
 
-    /// Every live goal's progress at the end of `date`, by name then id (R2).
+    /// Every live goal `viewer` sees, with its progress at the end of `date`, by name then id
+    /// (R2). A goal saved in another member's own wallet is theirs (G7): a member sees the goals
+    /// whose wallets they all see.
     /// - Throws: ``LedgerError/invalidQuery(_:)`` when a converted total does not fit (G1).
-    public func goals(on date: LocalDate) throws(LedgerError) -> [GoalProgress] {
-        try query { () throws(ProjectionError) in try models.goals.progress(on: date, wallets: models.wallets) }
+    public func goals(on date: LocalDate, visibleTo viewer: Viewer) throws(LedgerError) -> [GoalProgress] {
+        try query { () throws(ProjectionError) in try models.goals.progress(on: date, wallets: models.wallets) }.filter { sees($0.goal, viewer) }
     }
 
     /// One goal's progress at the end of `date` (R2).
-    /// - Throws: ``LedgerError/rejected(_:)`` `unknownGoal` when no live goal has `id`.
-    public func goal(_ id: GoalID, on date: LocalDate) throws(LedgerError) -> GoalProgress {
+    /// - Throws: ``LedgerError/rejected(_:)`` `unknownGoal` when no live goal `viewer` sees has `id`.
+    public func goal(_ id: GoalID, on date: LocalDate, visibleTo viewer: Viewer) throws(LedgerError) -> GoalProgress {
         let progress = try query { () throws(ProjectionError) in try models.goals.progress(of: id, on: date, wallets: models.wallets) }
-        guard let progress else { throw .violation(.unknownGoal, "no live goal has id \(id)") }
+        guard let progress, sees(progress.goal, viewer) else { throw .violation(.unknownGoal, "no live goal \(viewer) sees has id \(id)") }
         return progress
     }
 
-    /// Every milestone live goals reached, in the order they were reached (R2).
-    public var goalMilestones: [GoalMilestone] { models.goals.milestones }
+    /// Every milestone the live goals `viewer` sees reached, in the order they were reached (R2).
+    public func goalMilestones(visibleTo viewer: Viewer) -> [GoalMilestone] {
+        models.goals.milestones.filter { milestone in models.goals.goals[milestone.goalID].map { sees($0.goal, viewer) } ?? false }
+    }
+
+    /// Whether `viewer` sees every wallet a goal saves in (G7).
+    private func sees(_ goal: GoalDefinition, _ viewer: Viewer) -> Bool {
+        goal.walletIDs.allSatisfy { viewer.sees(walletOwnedBy: models.wallets.wallets[$0]?.owner) }
+    }
 
     /// The saved scenarios, by name then id (R3).
     public var scenarios: [ScenarioSaved] {

@@ -176,8 +176,8 @@ extension LedgerState {
             return EventEffect(owned: [.wallet(changed.walletID)],
                                inverse: [.walletKindChanged(WalletKindChanged(walletID: changed.walletID, kind: old))])
         case .walletValuationSet(let set):
-            // W5: undo sets the valuation the wallet had (its kind's default when never set).
-            let old = wallets[set.walletID]?.valuation ?? set.valuation
+            // W5: undo sets the valuation the wallet had (none set: the kind's default again).
+            let old = wallets[set.walletID]?.valuationSet
             return EventEffect(owned: [.wallet(set.walletID)],
                                inverse: [.walletValuationSet(WalletValuationSet(walletID: set.walletID, valuation: old))])
         case .walletDeactivated(let deactivated):

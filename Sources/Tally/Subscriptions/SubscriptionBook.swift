@@ -53,7 +53,8 @@ package struct SubscriptionBook: Sendable {
     package func history(of id: TemplateID) -> [BilledOccurrence]? {
         guard let template = template(id) else { return nil }
         return template.posted.compactMap { posted in
-            state.transactions[posted.transactionID].map {
+            // A posted occurrence edited to another member's personal transaction is theirs (G7).
+            state.transactions[posted.transactionID].flatMap { viewer.sees($0.details) ? $0 : nil }.map {
                 BilledOccurrence(date: posted.date, transactionID: posted.transactionID, amount: $0.details.amount, isDeleted: $0.isDeleted)
             }
         }

@@ -166,3 +166,14 @@ struct CommandExecutor {
         }
     }
 }
+
+extension LedgerState {
+    /// Refuses `command` as executing it now would (G6), without executing it: what an import
+    /// planner checks each row's command against, so a row the engine would refuse fails
+    /// alone, naming its line, instead of failing the batch. A command behind a pay period that
+    /// must close first is checked as far as the closes allow (the batch decides the rest).
+    /// - Throws: the rejection naming the rule.
+    package func check(_ command: Command) throws(LedgerError) {
+        _ = try CommandExecutor.plan(command, against: self)
+    }
+}

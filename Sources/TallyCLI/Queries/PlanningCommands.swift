@@ -43,11 +43,12 @@ struct GoalsCommand: AsyncParsableCommand {
         commandName: "goals", abstract: "Savings goals: progress, milestones and the 90-day finish estimate (R2).")
 
     @OptionGroup var options: PlanningOptions
+    @OptionGroup var viewer: ViewerOption
 
     func run() async throws {
         let date = try options.on.date
         let text = try await options.withView { view, history in
-            let goals = try view.goals(on: date)
+            let goals = try view.goals(on: date, visibleTo: try viewer.viewer(in: history))
             if options.json { return CanonicalJSON.array(goals.map { Self.json($0) }).text }
             guard !goals.isEmpty else { return "No goals yet." }
             var table = TextTable([("Goal", .left), ("Saved", .right), ("Target", .right), ("Progress", .right), ("Milestones", .left), ("Estimate", .left)])

@@ -29,8 +29,8 @@ struct DebtItemKey: Hashable, Comparable, Sendable {
 /// state (the ids taken) read the same book.
 @StateFields
 package struct SettlementRecord: Hashable, Sendable {
-    let from: PersonID
-    let to: PersonID
+    package let from: PersonID
+    package let to: PersonID
     let amount: Money
     let date: LocalDate
     let covers: [SettledItem]?
