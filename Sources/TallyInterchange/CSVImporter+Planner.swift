@@ -21,8 +21,9 @@ extension CSVImporter {
         private let existing: [DuplicateKey: TransactionID]
         private var plannedKeys: [DuplicateKey: Int] = [:]
         private var plannedExternalIDs: [TransactionID: Int] = [:]
-        /// The balance points planned so far, by wallet and date, with their line.
-        private var plannedPoints: [PointKey: Int] = [:]
+        /// The balance points planned so far, by wallet and date: the row's line and where its
+        /// outcome and command (if it planned one) are.
+        private var plannedPoints: [PointKey: (line: Int, row: Int, command: Int?)] = [:]
 
         struct PointKey: Hashable {
             let wallet: WalletID
@@ -178,26 +179,40 @@ extension CSVImporter {
             insert(entry, id: TransactionID(.derived(namespace: namespace, name: "transaction.\(line)")), line: line)
         }
 
-        /// A balance point (W5): a duplicate is a point of the same wallet and date, in the file
-        /// (the later row is skipped) or in the ledger (skipped, or with
-        /// ``DuplicatePolicy/replace`` recorded over it when its balance differs).
+        /// A balance point (W5): a duplicate is a point of the same wallet and date. In the file,
+        /// the later row wins (an export with a running balance per movement, oldest first, ends
+        /// each day with the day's balance): the earlier row is reported skipped, superseded. In
+        /// the ledger: skipped, or with ``DuplicatePolicy/replace`` recorded over it when its
+        /// balance differs.
         private mutating func planBalance(_ wallet: WalletID, date: LocalDate, balance: Money, line: Int) {
             let key = PointKey(wallet: wallet, date: date)
-            if let earlier = plannedPoints[key] {
-                skip(line, "duplicate: a balance of the same wallet and date is on line \(earlier)")
+            let earlier = plannedPoints[key]
+            let existing = state.readModels.wallets.balancePoint(of: wallet, on: date)
+            let command = Command(
+                commandID: CommandID(.derived(namespace: namespace, name: "balance.\(line)")), actor: payer, recordedAt: importer.recordedAt,
+                action: .recordBalance(walletID: wallet, date: date, balance: balance))
+            if let earlier, let index = earlier.command {
+                // The later row takes the earlier one's place in the batch, once the engine accepts it.
+                do { try state.check(command) } catch {
+                    fail(line, "\(error.message) (\(error.rule ?? error.code))", column: nil)
+                    return
+                }
+                commands[index] = command
+                rows[earlier.row] = RowResult(line: earlier.line, status: .skipped, reason: "superseded by line \(line): the later balance of the same wallet and date wins")
+                plannedPoints[key] = (line, rows.count, index)
+                rows.append(existing.map { RowResult(line: line, status: .replaced, reason: "the balance of \($0.formatted()) on \(date) is replaced") }
+                    ?? RowResult(line: line, status: .inserted, reason: nil))
                 return
             }
-            plannedPoints[key] = line
-            let existing = state.readModels.wallets.balancePoint(of: wallet, on: date)
+            plannedPoints[key] = (line, rows.count, nil)
             if let existing {
                 guard importer.duplicates == .replace, existing != balance else {
                     skip(line, "duplicate: the wallet has a balance of \(existing.formatted()) on \(date)\(existing == balance ? ", unchanged" : "")")
                     return
                 }
             }
-            guard append(Command(
-                commandID: CommandID(.derived(namespace: namespace, name: "balance.\(line)")), actor: payer, recordedAt: importer.recordedAt,
-                action: .recordBalance(walletID: wallet, date: date, balance: balance)), line: line) else { return }
+            guard append(command, line: line) else { return }
+            plannedPoints[key] = (line, rows.count, commands.count - 1)
             rows.append(existing.map { RowResult(line: line, status: .replaced, reason: "the balance of \($0.formatted()) on \(date) is replaced") }
                 ?? RowResult(line: line, status: .inserted, reason: nil))
         }

@@ -89,13 +89,7 @@ struct TransactionFilter {
             source = "transaction_search s CROSS JOIN transactions t ON t.transaction_id = s.transaction_id"
             add("transaction_search MATCH ?", [match])
         }
-        if let person = query.viewer.person {
-            // G7 (`Viewer.sees`): paid by the viewer, or shared with them. The share is looked up
-            // by its primary key per row, never gathered first (a list's cost stays its page).
-            add("""
-                (t.payer_id = ? OR EXISTS (SELECT 1 FROM transaction_shares v WHERE v.transaction_id = t.transaction_id AND v.person_id = ?))
-                """, [person.storeValue, person.storeValue])
-        }
+        if let (condition, values) = Self.visibility(to: query.viewer, of: "t") { add(condition, values) }
         add(column: "t.wallet_id", in: query.walletIDs.map(\.storeValue))
         add(column: "t.category_id", in: query.categoryIDs.map(\.storeValue))
         add(column: "t.payer_id", in: query.payers.map(\.storeValue))
@@ -141,6 +135,16 @@ struct TransactionFilter {
         add(column: "t.wallet_id", in: query.walletIDs.map(\.storeValue))
         add(column: "t.category_id", in: query.categoryIDs.map(\.storeValue))
         add(column: "t.kind", in: query.kinds.map { Int64($0.rawValue) })
+    }
+
+    /// The rows of `transactions` (as `table`) that `viewer` sees (G7, `Viewer.sees`): paid by
+    /// them, or shared with them; `nil` for `Viewer.audit`, who sees every row. The share is
+    /// looked up by its primary key per row, never gathered first. The one SQL form of the rule
+    /// (lists, reports, statements).
+    static func visibility(to viewer: Viewer, of table: String) -> (String, StatementArguments)? {
+        guard let person = viewer.person else { return nil }
+        let shared = "EXISTS (SELECT 1 FROM transaction_shares v WHERE v.transaction_id = \(table).transaction_id AND v.person_id = ?)"
+        return ("(\(table).payer_id = ? OR \(shared))", [person.storeValue, person.storeValue])
     }
 
     /// An FTS5 query for a search box's text: every word must start a word of the note or

@@ -213,9 +213,9 @@ extension LedgerStore {
         // The rows a member sees (G7, `Viewer.sees`): the transactions they pay or share.
         var sources = movementSources
         var seen: StatementArguments = []
-        if let person = query.viewer.person {
-            sources[0] += " AND (payer_id = ? OR EXISTS (SELECT 1 FROM transaction_shares v WHERE v.transaction_id = transactions.transaction_id AND v.person_id = ?))"
-            seen = [person.storeValue, person.storeValue]
+        if let (condition, values) = TransactionFilter.visibility(to: query.viewer, of: "transactions") {
+            sources[0] += " AND \(condition)"
+            seen = values
         }
         let branches = sources.map { "SELECT * FROM (\($0)\(condition) ORDER BY \(order) LIMIT ?)" }
         let sql = branches.joined(separator: " UNION ALL ") + " ORDER BY \(order) LIMIT ?"

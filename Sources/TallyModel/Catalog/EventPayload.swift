@@ -43,6 +43,7 @@ public enum EventPayload: Hashable, Sendable {
     case transferEdited(TransferEdited)
     /// A wallet's flow designation was set: inflow, outflow, both or neither, from a month on (N5).
     case walletDesignationSet(WalletDesignationSet)
+    /// A wallet's valuation was set: tracked through transactions or observed through balance points (W5).
     case walletValuationSet(WalletValuationSet)
     /// A category was created (presets too, with the household) (C1).
     case categoryCreated(CategoryCreated)
