@@ -142,4 +142,49 @@ struct WalletValuationTests {
         #expect(valuations.first { $0.walletID == s.joint }?.valuation == .tracked && valuations.first { $0.walletID == s.euroCard }?.valuation == .tracked)
         try await test.ledger.close()
     }
+
+    @Test("W4, US-011 (issue 31, reopening a closed wallet): a closed wallet refuses entries; reopenWallet lets it count and take them again, its history kept; an open wallet cannot be reopened; undo closes it again on the day it was closed; undoing a close reopens")
+    func reopenAClosedWallet() async throws {
+        var s = Scenario()
+        let test = try await TestLedger.make("wallet-reopen", durability: .synchronous)
+        defer { test.directory.remove() }
+        try await test.ledger.execute(s.setup())
+        let old: WalletID = s.ids.next()
+        try await test.ledger.execute([
+            s.command(.openWallet(walletID: old, name: "Old cash", kind: .cash, openingBalance: Scenario.chf(0), openedOn: Scenario.date("2026-01-01"))),
+            s.command(.closeWallet(walletID: old, closedOn: Scenario.date("2026-01-31"))),
+        ])
+        var expense = s.expense(1_500)
+        expense.walletID = old
+        await expectRejection(test.ledger, s.command(.recordTransaction(transactionID: s.ids.next(), entry: expense)), code: "walletInactive", rule: "W4")
+        let reopen = s.command(.reopenWallet(walletID: old))
+        try await test.ledger.execute(reopen)
+        let balances = { () async throws -> WalletBalance? in try await test.ledger.read { db in try db.walletBalances(visibleTo: .audit) }.first { $0.walletID == old } }
+        let reopened = try await balances()
+        #expect(reopened?.closedOn == nil && reopened?.countsInTotals == true)
+        try await test.ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: expense)))
+        #expect(try await balances()?.balance == Scenario.chf(-1_500), "it takes entries again")
+        await expectRejection(test.ledger, s.command(.reopenWallet(walletID: old)), code: "walletStateUnchanged", rule: "W4")
+
+        let other: WalletID = s.ids.next()
+        try await test.ledger.execute([
+            s.command(.openWallet(walletID: other, name: "Spare", kind: .cash, openingBalance: Scenario.chf(0), openedOn: Scenario.date("2026-01-01"))),
+            s.command(.closeWallet(walletID: other, closedOn: Scenario.date("2026-02-10"))),
+        ])
+        let again = s.command(.reopenWallet(walletID: other))
+        try await test.ledger.execute(again)
+        try await test.ledger.execute(s.command(.undo(targetCommandID: again.commandID)))
+        let spare = try await test.ledger.read { db in try db.walletBalances(visibleTo: .audit) }.first { $0.walletID == other }
+        #expect(spare?.closedOn == Scenario.date("2026-02-10"), "undo closed it again on its day")
+        let empty: WalletID = s.ids.next()
+        let close = s.command(.closeWallet(walletID: empty, closedOn: Scenario.date("2026-03-31")))
+        try await test.ledger.execute([
+            s.command(.openWallet(walletID: empty, name: "Empty", kind: .cash, openingBalance: Scenario.chf(0), openedOn: Scenario.date("2026-01-01"))),
+        ])
+        try await test.ledger.execute(close)
+        try await test.ledger.execute(s.command(.undo(targetCommandID: close.commandID)))
+        let recovered = try await test.ledger.read { db in try db.walletBalances(visibleTo: .audit) }.first { $0.walletID == empty }
+        #expect(recovered?.closedOn == nil, "US-011: undoing the close reopens the wallet")
+        try await test.ledger.close()
+    }
 }

@@ -54,6 +54,8 @@ public enum CommandAction: Sendable, Hashable {
     case reactivateWallet(walletID: WalletID)
     /// Closes a wallet with zero balance and no live transactions (W4).
     case closeWallet(walletID: WalletID, closedOn: LocalDate)
+    /// Opens a closed wallet again (W4): it counts and takes entries again, its history kept.
+    case reopenWallet(walletID: WalletID)
     /// Records a balance point (W5).
     case recordBalance(walletID: WalletID, date: LocalDate, balance: Money)
     /// Changes the wallet's balance point on `date`: its amount, and its date when `newDate` is

@@ -35,7 +35,7 @@ extension LedgerState {
             return EventEffect(owned: [.person(updated.personID)], inverse: inverse)
         case .walletOpened, .walletRenamed, .walletKindChanged, .walletDeactivated, .walletReactivated,
              .walletClosed, .balanceRecorded, .balanceRemoved, .transferRecorded, .transferEdited, .transferDeleted, .walletDesignationSet,
-             .walletValuationSet:
+             .walletValuationSet, .walletReopened:
             return walletEffect(of: payload)
         case .categoryCreated, .categoryRenamed, .categoryDeactivated, .categoryReactivated, .categoryDeleted,
              .categoryUpdated, .categoriesReordered:
@@ -187,7 +187,13 @@ extension LedgerState {
             return EventEffect(owned: [.wallet(reactivated.walletID)],
                                inverse: [.walletDeactivated(WalletDeactivated(walletID: reactivated.walletID))])
         case .walletClosed(let closed):
-            return EventEffect(owned: [.wallet(closed.walletID)])
+            // Undo opens it again (W4, US-011: a closed wallet is recoverable).
+            return EventEffect(owned: [.wallet(closed.walletID)], inverse: [.walletReopened(WalletReopened(walletID: closed.walletID))])
+        case .walletReopened(let reopened):
+            // Undo closes it again on the day it was closed (W4).
+            let closedOn = wallets[reopened.walletID]?.closedOn
+            return EventEffect(owned: [.wallet(reopened.walletID)],
+                               inverse: closedOn.map { [.walletClosed(WalletClosed(walletID: reopened.walletID, closedOn: $0))] })
         case .balanceRecorded(let point):
             // W5: undo removes the point and puts back the one it replaced on that date, if any.
             let replaced = readModels.wallets.balancePoint(of: point.walletID, on: point.date).map { [EventPayload.balanceRecorded(BalanceRecorded(walletID: point.walletID, date: point.date, balance: $0))] } ?? []

@@ -44,6 +44,11 @@ extension CommandExecutor {
             return [.walletReactivated(WalletReactivated(walletID: id))]
         case .closeWallet(let id, let closedOn):
             return try closeWallet(id, closedOn: closedOn)
+        case .reopenWallet(let id):
+            let wallet = try existingWallet(id)
+            // Its name stayed reserved while it was closed (W2 counts every wallet).
+            guard wallet.isClosed else { throw .violation(.walletStateUnchanged, "\(wallet.name) is open; only a closed wallet can be reopened") }
+            return [.walletReopened(WalletReopened(walletID: id))]
         case .recordBalance(let id, let date, let balance):
             let wallet = try openWallet(id, for: "take a balance point")
             try requireCurrency(balance, of: wallet)

@@ -97,7 +97,7 @@ struct CommandExecutor {
             return try validateHousehold(command)
         case .openWallet, .renameWallet, .changeWalletKind, .deactivateWallet, .reactivateWallet, .closeWallet,
              .recordBalance, .editBalance, .removeBalance, .recordTransfer, .editTransfer, .deleteTransfer, .setWalletDesignation,
-             .setWalletValuation:
+             .setWalletValuation, .reopenWallet:
             return try validateWallet(command)
         case .createCategory, .renameCategory, .deactivateCategory, .reactivateCategory, .deleteCategory,
              .updateCategory, .reorderCategories:

@@ -45,6 +45,8 @@ public enum EventPayload: Hashable, Sendable {
     case walletDesignationSet(WalletDesignationSet)
     /// A wallet's valuation was set: tracked through transactions or observed through balance points (W5).
     case walletValuationSet(WalletValuationSet)
+    /// A closed wallet was opened again (W4).
+    case walletReopened(WalletReopened)
     /// A category was created (presets too, with the household) (C1).
     case categoryCreated(CategoryCreated)
     /// A category was renamed (C2).
@@ -200,6 +202,7 @@ public enum EventPayload: Hashable, Sendable {
         case .transferEdited: .transferEdited
         case .walletDesignationSet: .walletDesignationSet
         case .walletValuationSet: .walletValuationSet
+        case .walletReopened: .walletReopened
         case .categoryCreated: .categoryCreated
         case .categoryRenamed: .categoryRenamed
         case .categoryDeactivated: .categoryDeactivated

@@ -40,6 +40,8 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
     case transferRecorded = 207
     /// ``TransferDeleted``.
     case transferDeleted = 208
+    /// ``WalletReopened``.
+    case walletReopened = 209
     /// ``BalanceRemoved``.
     case balanceRemoved = 230
     /// ``TransferEdited``.
@@ -184,6 +186,7 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
         case .balanceRecorded: "BalanceRecorded"
         case .transferRecorded: "TransferRecorded"
         case .transferDeleted: "TransferDeleted"
+        case .walletReopened: "WalletReopened"
         case .balanceRemoved: "BalanceRemoved"
         case .transferEdited: "TransferEdited"
         case .walletDesignationSet: "WalletDesignationSet"

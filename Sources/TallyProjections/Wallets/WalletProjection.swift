@@ -50,6 +50,7 @@ public struct WalletProjection: Hashable, Sendable {
         case .walletDeactivated(let event): update(event.walletID, sequenceNumber) { $0.isActive = false }
         case .walletReactivated(let event): update(event.walletID, sequenceNumber) { $0.isActive = true }
         case .walletClosed(let closed): update(closed.walletID, sequenceNumber) { $0.closedOn = closed.closedOn }
+        case .walletReopened(let reopened): update(reopened.walletID, sequenceNumber) { $0.closedOn = nil }
         case .balanceRecorded(let point): recordBalance(point, sequenceNumber)
         case .balanceRemoved(let removed): removeBalance(removed, sequenceNumber)
         case .walletDesignationSet(let set):

@@ -67,6 +67,8 @@ extension EventPayload {
             .balanceRemoved(BalanceRemoved(walletID: random.make(), date: random.make()))
         case .walletDesignationSet:
             .walletDesignationSet(WalletDesignationSet(walletID: random.make(), designation: random.make(), fromMonth: random.make()))
+        case .walletReopened:
+            .walletReopened(WalletReopened(walletID: random.make()))
         case .walletValuationSet:
             .walletValuationSet(WalletValuationSet(walletID: random.make(), valuation: random.make()))
         case .categoryCreated:

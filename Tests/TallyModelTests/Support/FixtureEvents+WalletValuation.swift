@@ -11,4 +11,10 @@ extension FixtureEvents {
         Event(commandID: id(2213), actor: anna, recordedAt: Timestamp(millisecondsSinceEpoch: 1_795_500_002_000),
               payload: .walletValuationSet(WalletValuationSet(walletID: bank, valuation: nil))),
     ]
+
+    /// `WalletReopened` (tag 209, version 1, W4): a closed wallet opened again.
+    static let walletReopened: [Event] = [
+        Event(commandID: id(2091), actor: anna, recordedAt: Timestamp(millisecondsSinceEpoch: 1_795_600_000_000),
+              payload: .walletReopened(WalletReopened(walletID: bank))),
+    ]
 }

@@ -129,6 +129,7 @@ enum FixtureEvents {
         .groupExpenseEdited, .groupExpenseDeleted, .groupExpenseRestored, .groupExpenseSettledMarked,  // events-group-expense-editing.bin
         .importMappingSaved, .importMappingRemoved,  // events-import-mappings.bin
         .walletValuationSet,  // events-wallet-valuation.bin
+        .walletReopened,  // events-wallet-reopened.bin
     ]
 
     /// The events `events-v2.bin` holds after ``events``: the types added since v1, and a
@@ -161,6 +162,7 @@ enum FixtureEvents {
         ("events-transaction-split-with.bin", transactionSplitWith),
         ("events-import-mappings.bin", importMappings),
         ("events-wallet-valuation.bin", walletValuation),
+        ("events-wallet-reopened.bin", walletReopened),
     ]
 
     /// One event of every type at its current version: the payloads the catalog test checks.

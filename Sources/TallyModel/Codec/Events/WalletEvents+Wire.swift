@@ -29,6 +29,10 @@ extension BalanceRecorded: EventPayloadWire {
     package static var eventTag: EventTag { .balanceRecorded }
 }
 
+extension WalletReopened: EventPayloadWire {
+    package static var eventTag: EventTag { .walletReopened }
+}
+
 extension WalletValuationSet: EventPayloadWire {
     package static var eventTag: EventTag { .walletValuationSet }
 }
