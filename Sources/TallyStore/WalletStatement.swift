@@ -58,7 +58,7 @@ public struct StatementRow: Sendable, Hashable {
     /// transfer out adds to what is owed. So each row's balance is the previous one plus this.
     public let amount: Money
     /// The wallet's balance after this movement (and every earlier one by date, then
-    /// sequence); `nil` for a wallet whose value is observed (W5: property, investment),
+    /// sequence); `nil` for a wallet whose value is observed (W5: its valuation, by default property and investment),
     /// where balance points set the value rather than movements.
     public let balance: Money?
 }

@@ -23,7 +23,7 @@ extension WalletProjection {
     /// The value of `wallet` at the end of `date` in minor units; `nil` before it was opened.
     ///
     /// Transaction-tracked wallets: opening balance plus every live movement up to `date` (W3).
-    /// Observed wallets (property, investment): the latest balance point at or before `date`
+    /// Observed wallets (W5: a wallet's valuation; property and investment by default): the latest balance point at or before `date`
     /// sets the value (W5), plus movements dated after that point; before any point, as tracked.
     func value(of wallet: WalletRecord, movements: some Sequence<Movement>, asOf date: LocalDate) -> Int128? {
         guard date >= wallet.openedOn else { return nil }
@@ -151,7 +151,7 @@ extension WalletProjection {
     }
 
     /// The reconciliation of every balance point on transaction-tracked wallets (W5), sorted by
-    /// wallet id, then date, then sequence number. Observed wallets (property, investment) are
+    /// wallet id, then date, then sequence number. Observed wallets (W5) are
     /// not listed: their points set the value.
     /// - Throws: ``ProjectionError/overflow(rule:subject:)``.
     public func reconciliations() throws(ProjectionError) -> [Reconciliation] {
