@@ -11,8 +11,8 @@ public struct ActivityQuery: Sendable, Hashable {
     public var before: ActivityCursor?
     /// Who the feed is for (G7): a member sees their own commands and another person's that
     /// touched nothing that is not theirs to see (a personal transaction, recurring item or
-    /// own wallet of someone else, a transfer between two such wallets); `Viewer.audit` every
-    /// command.
+    /// own wallet of someone else, a transfer between two such wallets, a settlement or a group
+    /// they are not part of); `Viewer.audit` every command.
     public var viewer: Viewer
 
     /// The newest 50 commands `viewer` sees.
