@@ -45,6 +45,7 @@ struct OutputFailureTests {
             "transactions": [["transactions", ledger], ["transactions", "--json", ledger]],
             "report": [["report", ledger], ["report", "--json", ledger], ["report", "--csv", ledger], ["report", "--by", "period", ledger]],
             "activity": [["activity", ledger], ["activity", "--json", ledger]],
+            "search": [["search", "bob", ledger], ["search", "bob", "--json", ledger]],
             "statement": [["statement", "--wallet", "Joint account", ledger], ["statement", "--json", "--wallet", "Joint account", ledger]],
             "subscriptions": [["subscriptions", ledger, "--on", "2026-03-01"], ["subscriptions", "--json", ledger, "--on", "2026-03-01"],
                               ["subscriptions", ledger, "--calendar", "2026-03"], ["subscriptions", ledger, "--upcoming", "30", "--on", "2026-03-01"],

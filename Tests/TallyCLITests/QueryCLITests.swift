@@ -132,6 +132,11 @@ struct QueryCLITests {
         #expect(!shared.isEmpty && shared.allSatisfy { !($0["split"] as? [Any] ?? []).isEmpty })
         #expect(!personal.isEmpty && personal.allSatisfy { ($0["split"] as? [Any] ?? []).isEmpty })
         #expect(shared.count + personal.count == audit.count)
+        // Global search (issue 31 item 3): Bob's own wallet is found by the audit read, not by Alice.
+        let found = try TallyRunner.run(["search", "bob", "--json", "--ledger", ledger])
+        #expect(found.status == 0 && found.stdout.contains("Bob cash"), "\(found.stdout) \(found.stderr)")
+        let alicesSearch = try TallyRunner.run(["search", "bob", "--json", "--as", "Alice", "--ledger", ledger])
+        #expect(alicesSearch.status == 0 && alicesSearch.stdout.contains(#""kind":"person""#) && !alicesSearch.stdout.contains("Bob cash"), "\(alicesSearch.stdout)")
         let unknown = try TallyRunner.run(["transactions", "--as", "Nobody", "--ledger", ledger])
         #expect(unknown.status == 2 && unknown.stderr.contains("--as Nobody") && unknown.stderr.contains("Alice"), "\(unknown.stderr)")
         let both = try TallyRunner.run(["balances", "--json", "--as", "Alice", "--ledger", ledger])

@@ -36,6 +36,7 @@ struct ReadersBesideWriterCLITests {
             "report": ["report", "--ledger", ledger, "--by", "period"],
             "statement": ["statement", "--ledger", ledger, "--wallet", wallet],
             "activity": ["activity", "--ledger", ledger],
+            "search": ["search", "bob", "--ledger", ledger],
             "subscriptions": ["subscriptions", "list", "--ledger", ledger],
         ]
     }
