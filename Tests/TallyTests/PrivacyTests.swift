@@ -629,6 +629,8 @@ struct PrivacyTests {
                 case .upcoming(let id, _, _): h.templates.first { $0.id == id }.map { Rule.sees(viewer, $0) } ?? false
                 case .largeTransaction(let id, _, _): h.transaction(id).map { Rule.sees(viewer, $0) } ?? false
                 case .staleBalance(let id, _, _): h.wallet(id).map { Rule.sees(viewer, $0) } ?? false
+                case .priceIncrease(let id, _, _, _): h.templates.first { $0.id == id }.map { Rule.sees(viewer, $0) } ?? false
+                case .settleUp(let person, _, _): viewer == .audit || viewer == .member(person)
                 }
             }
             #expect(alerts == want, "\(label): the audit's alerts the viewer sees")

@@ -41,7 +41,9 @@ extension LedgerState {
     /// allocations or income settings (B2, B7: the budget read model's).
     /// v22: no payday rules: the period schedule is the last closed period, the paydays are the
     /// budget read model's.
-    static let checkpointMagic = "tally.ledgerState.v22"
+    /// v23: a template's record ends with its field edits, profile and billing marks, and its
+    /// schedule with its cycle changes (R1, Swiff 1.2.3, 1.3.3).
+    static let checkpointMagic = "tally.ledgerState.v23"
 
     /// The read models, with the one transaction book, are the checkpoint's other section.
     /// - Parameter archived: the command history's archived maps (``ArchivedMap``) are in the store's history

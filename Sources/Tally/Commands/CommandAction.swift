@@ -121,6 +121,21 @@ public enum CommandAction: Sendable, Hashable {
     case changeTemplatePrice(templateID: TemplateID, amount: Money, effectiveFrom: LocalDate)
     /// Cancels a recurring item: no occurrence on or after `effectiveOn`; history stays (R1).
     case cancelTemplate(templateID: TemplateID, effectiveOn: LocalDate)
+    /// Edits a recurring item for every occurrence on or after `effectiveFrom` ("this and all
+    /// future", R1): a field given replaces the one in effect on that date, an absent one stays
+    /// (an empty `name` removes it). A `cycle` ends the old cycle before `effectiveFrom` and
+    /// starts a new one on `nextBilling` (default `effectiveFrom`). One occurrence alone is its
+    /// transaction's edit (T2).
+    case editTemplate(
+        templateID: TemplateID, effectiveFrom: LocalDate, name: String? = nil, categoryID: CategoryID? = nil,
+        walletID: WalletID? = nil, tags: [String]? = nil, cycle: RecurrenceFrequency? = nil, nextBilling: LocalDate? = nil)
+    /// Sets a recurring item's description, website, payment method, icon and colour, all at
+    /// once: an absent field is removed (R1, P1).
+    case setTemplateProfile(
+        templateID: TemplateID, description: String? = nil, website: String? = nil, paymentMethod: String? = nil,
+        icon: String? = nil, color: String? = nil)
+    /// Marks a posted occurrence paid, pending or failed in the item's billing history (R1).
+    case markOccurrenceBilling(templateID: TemplateID, date: LocalDate, status: BillingStatus)
     /// Records every billed occurrence of every template dated on or before `through` that
     /// is not posted yet, as transactions linked to their templates (R1). Idempotent per
     /// (template, occurrence date): a second run records nothing.

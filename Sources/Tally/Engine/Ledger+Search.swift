@@ -55,7 +55,7 @@ extension SearchHit {
             guard let group = models.debts.group(id), group.members.contains(where: { viewer.sees(anyOf: $0) }) else { continue }
             add(.group, id.value, group.name)
         }
-        for (id, template) in state.templates where viewer.sees(template) { add(.subscription, id.value, template.details.note?.text) }
+        for (id, template) in state.templates where viewer.sees(template) { add(.subscription, id.value, template.latestDetails.note?.text) }
         for (id, category) in state.categories where !category.isDeleted { add(.category, id.value, category.name) }
         for (id, wallet) in state.wallets where viewer.sees(walletOwnedBy: wallet.owner) { add(.wallet, id.value, wallet.name) }
         let order = Dictionary(uniqueKeysWithValues: SearchHit.Kind.allCases.enumerated().map { ($1, $0) })

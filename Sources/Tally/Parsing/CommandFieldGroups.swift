@@ -166,7 +166,9 @@ extension AlertSettingsSet: CommandFieldGroup {
         [CommandSchemaField(name: "budgetThresholds", valueType: [Int64].self, isOptional: false, defaultValue: "AlertSettingsSet.defaults.budgetThresholds"),
          CommandSchemaField(name: "upcomingDays", valueType: Int64.self, isOptional: false, defaultValue: "AlertSettingsSet.defaults.upcomingDays"),
          CommandSchemaField(name: "staleBalanceDays", valueType: Int64.self, isOptional: false, defaultValue: "AlertSettingsSet.defaults.staleBalanceDays"),
-         CommandSchemaField(name: "largeTransaction", valueType: Money.self, isOptional: true, defaultValue: nil)]
+         CommandSchemaField(name: "largeTransaction", valueType: Money.self, isOptional: true, defaultValue: nil),
+         CommandSchemaField(name: "priceIncreaseDays", valueType: Int64.self, isOptional: false, defaultValue: "AlertSettingsSet.defaults.priceIncreaseWindow"),
+         CommandSchemaField(name: "settleUpThreshold", valueType: Money.self, isOptional: true, defaultValue: nil)]
     }
 
     /// Absent settings take ``AlertSettingsSet/defaults``.
@@ -175,7 +177,9 @@ extension AlertSettingsSet: CommandFieldGroup {
         self.init(budgetThresholds: try fields.field("budgetThresholds", default: defaults.budgetThresholds),
                   upcomingDays: try fields.field("upcomingDays", default: defaults.upcomingDays),
                   staleBalanceDays: try fields.field("staleBalanceDays", default: defaults.staleBalanceDays),
-                  largeTransaction: try fields.optionalField("largeTransaction"))
+                  largeTransaction: try fields.optionalField("largeTransaction"),
+                  priceIncreaseDays: try fields.field("priceIncreaseDays", default: defaults.priceIncreaseWindow),
+                  settleUpThreshold: try fields.optionalField("settleUpThreshold"))
     }
 
     func write(to object: inout CommandJSONObject) {
@@ -183,6 +187,8 @@ extension AlertSettingsSet: CommandFieldGroup {
         object.write("upcomingDays", upcomingDays)
         object.write("staleBalanceDays", staleBalanceDays)
         object.write("largeTransaction", largeTransaction)
+        object.write("priceIncreaseDays", priceIncreaseWindow)
+        object.write("settleUpThreshold", settleUpThreshold)
     }
 }
 

@@ -165,6 +165,10 @@ extension WalletKind: CommandFieldName {
     }
 }
 
+extension BillingStatus: CommandFieldName {
+    static var schemaNames: KeyValuePairs<String, BillingStatus> { ["paid": .paid, "pending": .pending, "failed": .failed] }
+}
+
 extension WalletValuation: CommandFieldName {
     static var schemaNames: KeyValuePairs<String, WalletValuation> { ["tracked": .tracked, "observed": .observed] }
 }

@@ -38,6 +38,13 @@ extension Ledger {
         try planning.scenarioSeries(id, on: date)
     }
 
+    /// Each person's balance with the others across the household and groups (Swiff 1.3.1):
+    /// a member `viewer`'s own, the audit's every person's (``PlanningView/personBalances(visibleTo:)``).
+    /// - Throws: ``LedgerError/invalidQuery(_:)`` when a balance overflows.
+    public func personBalances(visibleTo viewer: Viewer) throws(LedgerError) -> [PersonBalance] {
+        try planning.personBalances(visibleTo: viewer)
+    }
+
     /// The alert settings in force (R6).
     public var alertSettings: AlertSettingsSet { planning.alertSettings }
 

@@ -16,6 +16,12 @@ public struct LedgerAlert: Hashable, Sendable {
         /// A value-observed wallet's latest balance point is `days` old, at least the settings'
         /// `staleBalanceDays`.
         case staleBalance(walletID: WalletID, lastPointOn: LocalDate, days: Int64)
+        /// A recurring item's price goes up from `previous` to `price` on `effectiveFrom`, within
+        /// the settings' `priceIncreaseDays` of the date asked (Swiff 1.2.3, 4.2.1).
+        case priceIncrease(templateID: TemplateID, effectiveFrom: LocalDate, previous: Money, price: Money)
+        /// `other` owes `person` `amount` (negative: `person` owes `other`) across the household
+        /// and groups, at least the settings' `settleUpThreshold` (Swiff 4.1.3).
+        case settleUp(person: PersonID, other: PersonID, amount: Money)
     }
 
     /// What the alert is about.
@@ -28,6 +34,8 @@ public struct LedgerAlert: Hashable, Sendable {
         case .upcoming(let template, let date, _): "upcoming/\(template)/\(date)"
         case .largeTransaction(let transaction, _, _): "large/\(transaction)"
         case .staleBalance(let wallet, let lastPointOn, _): "stale/\(wallet)/\(lastPointOn)"
+        case .priceIncrease(let template, let effectiveFrom, _, _): "price/\(template)/\(effectiveFrom)"
+        case .settleUp(let person, let other, let amount): "settle/\(person)/\(other)/\(amount.currency)"
         }
     }
 }

@@ -69,13 +69,16 @@ public struct PlanningView: Sendable {
     /// The alert settings in force (R6): the household's, or `AlertSettingsSet.defaults`.
     public var alertSettings: AlertSettingsSet { state.planning.alertSettings ?? .defaults }
 
-    /// The alerts in force at the end of `date` (R6), budget, upcoming, large, stale in that
-    /// order (within a kind: by category, by date, largest first, by wallet): budget thresholds crossed
-    /// in the pay period containing `date`, recurring items billed within the next
-    /// `upcomingDays`, transactions in that pay period of at least `largeTransaction` (in its
-    /// currency; at most ``largeTransactionAlertsMax``, largest first), and value-observed
-    /// wallets whose latest balance point is `staleBalanceDays` old or older. For a member
-    /// `viewer` (G7): the recurring items, transactions and wallets they see; the budget is the
+    /// The alerts in force at the end of `date` (R6), budget, upcoming, price increase, large,
+    /// stale, settle-up in that order (within a kind: by category, by date, by template and date,
+    /// largest first, by wallet, by person): budget thresholds crossed in the pay period
+    /// containing `date`, recurring items billed within the next `upcomingDays`, price increases
+    /// taking effect within `priceIncreaseDays` before or after `date`, transactions in that pay
+    /// period of at least `largeTransaction` (in its currency; at most
+    /// ``largeTransactionAlertsMax``, largest first), value-observed wallets whose latest balance
+    /// point is `staleBalanceDays` old or older, and balances with a person of at least
+    /// `settleUpThreshold` either way (``personBalances(visibleTo:)``). For a member `viewer`
+    /// (G7): the recurring items, transactions, wallets and balances they see; the budget is the
     /// household's.
     /// - Throws: ``LedgerError/readSide(_:)`` when a large-transaction threshold is set and the
     ///   ledger keeps no read-side store; ``LedgerError/invalidQuery(_:)`` when a total overflows.
@@ -93,10 +96,16 @@ public struct PlanningView: Sendable {
                     categoryID: line.categoryID, period: period, thresholdPercent: threshold, spent: line.spent, allocated: line.allocated)))
             }
         }
+        let book = SubscriptionBook(state: state, visibleTo: viewer)
         if settings.upcomingDays > 0 {
-            let upcoming = SubscriptionBook(state: state, visibleTo: viewer).upcoming(from: date, days: Int(settings.upcomingDays))
-            for occurrence in upcoming where occurrence.transactionID == nil {
+            for occurrence in book.upcoming(from: date, days: Int(settings.upcomingDays)) where occurrence.transactionID == nil {
                 alerts.append(LedgerAlert(kind: .upcoming(templateID: occurrence.templateID, date: occurrence.date, amount: occurrence.price)))
+            }
+        }
+        if settings.priceIncreaseWindow > 0 {
+            for increase in book.priceIncreases(around: date, days: settings.priceIncreaseWindow) {
+                alerts.append(LedgerAlert(kind: .priceIncrease(
+                    templateID: increase.templateID, effectiveFrom: increase.effectiveFrom, previous: increase.previous, price: increase.price)))
             }
         }
         if let large = settings.largeTransaction {
@@ -111,7 +120,26 @@ public struct PlanningView: Sendable {
                 }
             }
         }
+        if let threshold = settings.settleUpThreshold {
+            for balance in try personBalances(visibleTo: viewer)
+            where balance.owedToPerson.currency == threshold.currency && balance.owedToPerson.minorUnits.magnitude >= threshold.minorUnits.magnitude {
+                alerts.append(LedgerAlert(kind: .settleUp(person: balance.person, other: balance.other, amount: balance.owedToPerson)))
+            }
+        }
         return alerts
+    }
+
+    /// Each person's balance with the others across the household and groups (Swiff 1.3.1,
+    /// ``PersonBalance``): a member `viewer`'s own; for the audit, every person's, by person
+    /// (each pair from both sides). A member never gets a pair they are not in (G7).
+    /// - Throws: ``LedgerError/invalidQuery(_:)`` when a balance overflows.
+    public func personBalances(visibleTo viewer: Viewer) throws(LedgerError) -> [PersonBalance] {
+        let people = viewer.person.map { [$0] } ?? state.people.keys.sorted()
+        var result: [PersonBalance] = []
+        for person in people {
+            result += try query { () throws(ProjectionError) in try models.debts.personBalances(of: person) }
+        }
+        return result
     }
 
     /// The most large-transaction alerts one query returns.

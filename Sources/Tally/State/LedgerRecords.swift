@@ -57,9 +57,51 @@ package struct TemplateRecord: Sendable, Equatable {
     /// The occurrences recorded as transactions, by date ascending: the idempotency key of
     /// posting is (template, date) (R1).
     package var posted: [PostedOccurrence] = []
+    /// Field changes from a date on ("this and all future"), by date ascending; an edit
+    /// replaces every later one.
+    package var edits: [TemplateEdited] = []
+    /// The descriptive fields (`TemplateProfileSet`).
+    package var profile = TemplateProfile()
+    /// The billing marks of posted occurrences, by date ascending; unmarked ones are paid.
+    package var billingMarks: [OccurrenceBillingMarked] = []
 
-    /// How often it occurs.
+    /// How often it occurs at first (a cycle change starts another, ``RecurringSchedule``).
     package var frequency: RecurrenceFrequency { schedule.frequency }
+
+    /// The fields an occurrence on `date` is posted with: the creation's, with the latest edit
+    /// effective on or before `date` applied (`details.date` stays the anchor).
+    package func details(on date: LocalDate) -> TransactionDetails {
+        var result = details
+        if let edit = edits.last(where: { $0.effectiveFrom <= date }) {
+            (result.note, result.categoryID, result.walletID, result.tags) = (edit.note, edit.categoryID, edit.walletID, edit.tags)
+        }
+        return result
+    }
+
+    /// The latest fields: what a subscription screen shows.
+    package var latestDetails: TransactionDetails { details(on: .max) }
+
+    /// Every category the item's fields use, from its creation on (C3 counts each once).
+    package var categories: Set<CategoryID> { Set([details.categoryID] + edits.map(\.categoryID)) }
+
+    /// The billing status of the posted occurrence on `date` (paid unless marked).
+    package func billingStatus(on date: LocalDate) -> BillingStatus {
+        billingMarks.last { $0.date == date }?.status ?? .paid
+    }
+
+    /// Applies an edit: it replaces every edit from its date on; a cycle starts a new cycle.
+    mutating func apply(_ edit: TemplateEdited) {
+        edits.removeAll { $0.effectiveFrom >= edit.effectiveFrom }
+        edits.append(edit)
+        if let cycle = edit.cycle { schedule.changeCycle(cycle, from: edit.effectiveFrom, anchor: edit.nextBilling ?? edit.effectiveFrom) }
+    }
+
+    /// Applies a billing mark, one per date.
+    mutating func mark(_ marked: OccurrenceBillingMarked) {
+        billingMarks.removeAll { $0.date == marked.date }
+        let position = billingMarks.firstIndex { $0.date > marked.date } ?? billingMarks.endIndex
+        billingMarks.insert(marked, at: position)
+    }
 }
 
 /// An occurrence of a template recorded as a transaction (R1).

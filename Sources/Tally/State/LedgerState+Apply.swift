@@ -104,7 +104,7 @@ extension LedgerState {
             mutateCategories(payload, before: before)
         case .transactionRecorded, .transactionEdited, .transactionDeleted, .transactionRestored,
              .templateCreated, .templatePaused, .templateResumed, .templateActivated, .templatePriceChanged,
-             .templateCancelled, .bonusConfirmed:
+             .templateCancelled, .templateEdited, .templateProfileSet, .occurrenceBillingMarked, .bonusConfirmed:
             mutateTransactions(payload, before: before.transaction)
         case .splitRatioSet(let set):
             splitRatio = set
@@ -148,8 +148,13 @@ extension LedgerState {
     /// `transactions` there (the read models' fold moved their records).
     private mutating func reassign(from source: CategoryID, to target: CategoryID, transactions: Int) {
         var moved = transactions
-        for (id, template) in templates where template.details.categoryID == source {
-            templates[id]?.details.categoryID = target
+        for (id, template) in templates where template.categories.contains(source) {
+            if template.details.categoryID == source { templates[id]?.details.categoryID = target }
+            for (position, edit) in template.edits.enumerated() where edit.categoryID == source {
+                templates[id]?.edits[position] = TemplateEdited(
+                    templateID: id, effectiveFrom: edit.effectiveFrom, note: edit.note, categoryID: target, walletID: edit.walletID,
+                    tags: edit.tags, cycle: edit.cycle, nextBilling: edit.nextBilling)
+            }
             moved += 1
         }
         categoryCounts[source]?.entries -= moved

@@ -31,6 +31,16 @@ extension LedgerState {
             templates[changed.templateID]?.schedule.changePrice(changed.amount, from: changed.effectiveFrom)
         case .templateCancelled(let cancelled):
             templates[cancelled.templateID]?.schedule.cancelledOn = cancelled.effectiveOn
+        case .templateEdited(let edited):
+            guard let before = templates[edited.templateID]?.categories else { return }
+            templates[edited.templateID]?.apply(edited)
+            let after = templates[edited.templateID]?.categories ?? before
+            for category in before.subtracting(after) { categoryCounts[category]?.entries -= 1 }
+            for category in after.subtracting(before) { categoryCounts[category]?.entries += 1 }
+        case .templateProfileSet(let set):
+            templates[set.templateID]?.profile = set.profile
+        case .occurrenceBillingMarked(let marked):
+            templates[marked.templateID]?.mark(marked)
         default:
             break
         }

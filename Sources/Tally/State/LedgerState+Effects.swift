@@ -42,7 +42,7 @@ extension LedgerState {
             return categoryEffect(of: payload)
         case .transactionRecorded, .transactionEdited, .transactionDeleted, .transactionRestored,
              .templateCreated, .templatePaused, .templateResumed, .templateActivated, .templatePriceChanged,
-             .templateCancelled, .bonusConfirmed:
+             .templateCancelled, .templateEdited, .templateProfileSet, .occurrenceBillingMarked, .bonusConfirmed:
             return transactionEffect(of: payload)
         case .splitRatioSet:
             let previous = splitRatio ?? LedgerState.equalRatios(activeMembers).map { SplitRatioSet(mode: .manual, ratios: $0) }
@@ -305,6 +305,24 @@ extension LedgerState {
             })
         case .templateCancelled(let cancelled):
             return EventEffect(owned: [.template(cancelled.templateID)])
+        case .templateEdited(let edited):
+            // Undone by setting, from the same date, the fields in effect before; a new cycle has
+            // no compensating event (the dates it replaced are not an edit's to restore).
+            let old = edited.cycle == nil ? templates[edited.templateID]?.details(on: edited.effectiveFrom) : nil
+            let references: [EntityKey] = [.wallet(edited.walletID), .category(edited.categoryID)]
+            return EventEffect(owned: [.template(edited.templateID)], referenced: references, inverse: old.map {
+                [.templateEdited(TemplateEdited(
+                    templateID: edited.templateID, effectiveFrom: edited.effectiveFrom, note: $0.note, categoryID: $0.categoryID,
+                    walletID: $0.walletID, tags: $0.tags, cycle: nil))]
+            })
+        case .templateProfileSet(let set):
+            let old = templates[set.templateID]?.profile
+            return EventEffect(owned: [.template(set.templateID)], inverse: old.map { [.templateProfileSet(TemplateProfileSet(templateID: set.templateID, profile: $0))] })
+        case .occurrenceBillingMarked(let marked):
+            let old = templates[marked.templateID]?.billingStatus(on: marked.date) ?? .paid
+            return EventEffect(owned: [.template(marked.templateID)], inverse: [
+                .occurrenceBillingMarked(OccurrenceBillingMarked(templateID: marked.templateID, date: marked.date, status: old)),
+            ])
         case .bonusConfirmed(let confirmed):
             return EventEffect(owned: [], referenced: [.transaction(confirmed.transactionID)])
         default:

@@ -1,7 +1,9 @@
 import TallyModel
 
 /// A recurring item or subscription as of a date (R1): what `tally subscriptions` lists and a
-/// subscriptions screen shows.
+/// subscriptions screen shows. Its name, wallet, category and tags are the latest fields (an
+/// edit for all future occurrences shows at once); each occurrence is posted with the fields
+/// in effect on its date.
 public struct Subscription: Sendable, Hashable {
     /// The template.
     public let templateID: TemplateID
@@ -13,8 +15,22 @@ public struct Subscription: Sendable, Hashable {
     public let walletID: WalletID
     /// The category.
     public let categoryID: CategoryID
+    /// The tags.
+    public let tags: [String]
     /// Who pays (or receives).
     public let payer: PersonID
+    /// The cycle in effect on the date asked (a cycle change starts another).
+    public let frequency: RecurrenceFrequency
+    /// A longer description (`setTemplateProfile`), `[redacted]` when its key is gone.
+    public let description: String?
+    /// The provider's website.
+    public let website: String?
+    /// How it is paid, `[redacted]` when its key is gone.
+    public let paymentMethod: String?
+    /// An icon name or emoji.
+    public let icon: String?
+    /// A colour the app draws.
+    public let color: String?
     /// The schedule: cycle, anchor, end, trial, price history, pauses, cancel.
     public let schedule: RecurringSchedule
     /// The split among members, if entered as equal, exact or percent.
@@ -58,6 +74,8 @@ public struct BilledOccurrence: Sendable, Hashable {
     public let amount: Money
     /// Whether the transaction is deleted (T3): the occurrence stays posted.
     public let isDeleted: Bool
+    /// Paid, pending or failed (`markOccurrenceBilling`); paid unless marked.
+    public let status: BillingStatus
 }
 
 /// The monthly-equivalent and annual totals of the active expense subscriptions on a date,

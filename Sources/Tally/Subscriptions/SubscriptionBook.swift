@@ -55,7 +55,9 @@ package struct SubscriptionBook: Sendable {
         return template.posted.compactMap { posted in
             // A posted occurrence edited to another member's personal transaction is theirs (G7).
             state.transactions[posted.transactionID].flatMap { viewer.sees($0.details) ? $0 : nil }.map {
-                BilledOccurrence(date: posted.date, transactionID: posted.transactionID, amount: $0.details.amount, isDeleted: $0.isDeleted)
+                BilledOccurrence(
+                    date: posted.date, transactionID: posted.transactionID, amount: $0.details.amount, isDeleted: $0.isDeleted,
+                    status: template.billingStatus(on: posted.date))
             }
         }
     }
@@ -67,11 +69,30 @@ package struct SubscriptionBook: Sendable {
         var parts: [(units: Int128, currency: Currency)] = []
         for (_, template) in templates where template.details.kind == .expense && template.schedule.standing(on: date) == .active {
             let price = template.schedule.price(on: date)
-            parts.append((Int128(price.minorUnits) * Int128(template.frequency.occurrencesPerYear), price.currency))
+            parts.append((Int128(price.minorUnits) * Int128(template.schedule.frequency(on: date).occurrencesPerYear), price.currency))
         }
         let monthly = try wallets.convertedTotal(parts, dividedBy: 12, into: base, on: date, rule: "R1")
         let annual = try wallets.convertedTotal(parts, dividedBy: 1, into: base, on: date, rule: "R1")
         return SubscriptionTotals(date: date, count: parts.count, monthly: monthly.total, annual: annual.total, missingRates: monthly.missingRates)
+    }
+
+    /// The price increases (a change to a higher price than the one before it, in the same
+    /// currency) taking effect from `days` before `date` through `days` after it, by template id
+    /// then date (R6, Swiff 4.2.1).
+    package func priceIncreases(around date: LocalDate, days: Int64) -> [(templateID: TemplateID, effectiveFrom: LocalDate, previous: Money, price: Money)] {
+        let start = (try? date.adding(days: -days)) ?? .min
+        let end = (try? date.adding(days: days)) ?? .max
+        var result: [(templateID: TemplateID, effectiveFrom: LocalDate, previous: Money, price: Money)] = []
+        for (id, template) in templates.sorted(by: { $0.key < $1.key }) {
+            var previous = template.schedule.basePrice
+            for change in template.schedule.priceChanges {
+                defer { previous = change.amount }
+                guard (start...end).contains(change.effectiveFrom), change.amount.currency == previous.currency,
+                      change.amount.minorUnits > previous.minorUnits else { continue }
+                result.append((id, change.effectiveFrom, previous, change.amount))
+            }
+        }
+        return result
     }
 
     private func occurrences(from start: LocalDate, through end: LocalDate) -> [SubscriptionOccurrence] {
@@ -79,7 +100,7 @@ package struct SubscriptionBook: Sendable {
         for (id, template) in templates.sorted(by: { $0.key < $1.key }) {
             for occurrence in template.schedule.occurrences(from: start, through: end) where occurrence.status == .billed {
                 result.append(SubscriptionOccurrence(
-                    templateID: id, note: template.details.note?.description, date: occurrence.date, price: occurrence.price,
+                    templateID: id, note: template.details(on: occurrence.date).note?.description, date: occurrence.date, price: occurrence.price,
                     transactionID: template.posted.first { $0.date == occurrence.date }?.transactionID))
             }
         }
@@ -88,10 +109,14 @@ package struct SubscriptionBook: Sendable {
 
     private func summary(_ id: TemplateID, _ template: TemplateRecord, on date: LocalDate) -> Subscription {
         let price = template.schedule.price(on: date)
-        let annual = Int128(price.minorUnits) * Int128(template.frequency.occurrencesPerYear)
+        let frequency = template.schedule.frequency(on: date)
+        let annual = Int128(price.minorUnits) * Int128(frequency.occurrencesPerYear)
+        let details = template.latestDetails
         return Subscription(
-            templateID: id, kind: template.details.kind, note: template.details.note?.description,
-            walletID: template.details.walletID, categoryID: template.details.categoryID, payer: template.details.payer,
+            templateID: id, kind: details.kind, note: details.note?.description, walletID: details.walletID,
+            categoryID: details.categoryID, tags: details.tags, payer: details.payer, frequency: frequency,
+            description: template.profile.description?.description, website: template.profile.website,
+            paymentMethod: template.profile.paymentMethod?.description, icon: template.profile.icon, color: template.profile.color,
             schedule: template.schedule, sharing: template.sharing, standing: template.schedule.standing(on: date), price: price,
             next: template.schedule.nextBilled(onOrAfter: date),
             monthlyEquivalent: Money(minorUnits: Int64(clamping: annual.dividedRoundingHalfEven(by: 12)), currency: price.currency),

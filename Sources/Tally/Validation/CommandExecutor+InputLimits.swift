@@ -22,6 +22,18 @@ extension CommandExecutor {
             if case .createTemplate(_, _, _, let terms?) = action, let sharing = terms.sharing {
                 try requireCount(sharing.weights.count, LedgerLimits.listEntriesMax, "sharing", "LedgerLimits.listEntriesMax")
             }
+        case .editTemplate(_, _, let name, _, _, let tags, _, _):
+            if let name { try requireBytes(name, LedgerLimits.noteBytesMax, "name", "LedgerLimits.noteBytesMax") }
+            try requireCount(tags?.count ?? 0, LedgerLimits.tagsPerTransactionMax, "tags", "LedgerLimits.tagsPerTransactionMax")
+            for (index, tag) in (tags ?? []).enumerated() {
+                try requireBytes(tag, LedgerLimits.tagBytesMax, "tags[\(index)]", "LedgerLimits.tagBytesMax")
+            }
+        case .setTemplateProfile(_, let description, let website, let paymentMethod, let icon, let color):
+            if let description { try requireBytes(description, LedgerLimits.noteBytesMax, "description", "LedgerLimits.noteBytesMax") }
+            if let website { try requireBytes(website, LedgerLimits.nameBytesMax, "website", "LedgerLimits.nameBytesMax") }
+            if let paymentMethod { try requireBytes(paymentMethod, LedgerLimits.nameBytesMax, "paymentMethod", "LedgerLimits.nameBytesMax") }
+            if let icon { try requireBytes(icon, LedgerLimits.tagBytesMax, "icon", "LedgerLimits.tagBytesMax") }
+            if let color { try requireBytes(color, LedgerLimits.tagBytesMax, "color", "LedgerLimits.tagBytesMax") }
         case .recordTransfer(_, _, _, _, _, _, let note), .editTransfer(_, _, _, _, _, _, let note):
             try requireNote(note)
         case .setSplitRatio(_, let ratios):

@@ -102,5 +102,11 @@ extension CommandExecutor {
         if let large = settings.largeTransaction, large.minorUnits <= 0 {
             throw .violation(.alertSettingsInvalid, "largeTransaction must be more than zero, got \(large.formatted())")
         }
+        guard (0...366).contains(settings.priceIncreaseWindow) else {
+            throw .violation(.alertSettingsInvalid, "priceIncreaseDays is 0 (off) to 366, got \(settings.priceIncreaseWindow)")
+        }
+        if let threshold = settings.settleUpThreshold, threshold.minorUnits <= 0 {
+            throw .violation(.alertSettingsInvalid, "settleUpThreshold must be more than zero, got \(threshold.formatted())")
+        }
     }
 }

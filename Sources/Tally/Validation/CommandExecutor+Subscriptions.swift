@@ -24,6 +24,24 @@ extension CommandExecutor {
             return [.templateCancelled(TemplateCancelled(templateID: id, effectiveOn: effectiveOn))]
         case .postDueOccurrences(let through):
             return try postDueOccurrences(through: through)
+        case .editTemplate(let id, let effectiveFrom, let name, let categoryID, let walletID, let tags, let cycle, let nextBilling):
+            let edit = TemplateFieldsEdit(name: name, categoryID: categoryID, walletID: walletID, tags: tags, cycle: cycle, nextBilling: nextBilling)
+            return [.templateEdited(try editTemplate(id, from: effectiveFrom, edit, author: command.actor))]
+        case .setTemplateProfile(let id, let description, let website, let paymentMethod, let icon, let color):
+            _ = try existingTemplate(id)
+            let profile = TemplateProfile(
+                description: description.map { PersonalText($0, owner: command.actor) }, website: website,
+                paymentMethod: paymentMethod.map { PersonalText($0, owner: command.actor) }, icon: icon, color: color)
+            return [.templateProfileSet(TemplateProfileSet(templateID: id, profile: profile))]
+        case .markOccurrenceBilling(let id, let date, let status):
+            let template = try existingTemplate(id)
+            guard template.isPosted(date) else {
+                throw .violation(.notAnOccurrence, "template \(id) has no posted occurrence on \(date); post it first (postDueOccurrences)")
+            }
+            guard template.billingStatus(on: date) != status else {
+                throw .violation(.templateStateUnchanged, "the occurrence of template \(id) on \(date) is \(status) already")
+            }
+            return [.occurrenceBillingMarked(OccurrenceBillingMarked(templateID: id, date: date, status: status))]
         default:
             return []
         }
@@ -50,6 +68,52 @@ extension CommandExecutor {
         }
         let stored = terms == TemplateTerms() ? nil : terms
         return [.templateCreated(TemplateCreated(templateID: id, frequency: frequency, details: details, terms: stored))]
+    }
+
+    /// R1 "this and all future": the fields in effect on `date` with the given ones replaced,
+    /// checked as a transaction's would be (T1: usable wallet in the item's currency, a category
+    /// of the item's kind, shareable when the item is shared). The edit takes effect after the
+    /// last posted occurrence and on or after the anchor, on a running item.
+    private func editTemplate(_ id: TemplateID, from date: LocalDate, _ edit: TemplateFieldsEdit, author: PersonID) throws(LedgerError) -> TemplateEdited {
+        let template = try existingTemplate(id)
+        try requireNotCancelled(id, template, on: date)
+        guard date >= template.details.date else {
+            throw .violation(.recurringTermsInvalid, "an edit takes effect on or after the anchor \(template.details.date), not \(date)")
+        }
+        try requireAfterPosted(template, id, date, "is already recorded; an edit takes effect after it (edit that transaction for it alone, T2)")
+        if let nextBilling = edit.nextBilling {
+            guard edit.cycle != nil else { throw .violation(.recurringTermsInvalid, "nextBilling starts a new cycle: give the cycle too") }
+            guard nextBilling >= date else {
+                throw .violation(.recurringTermsInvalid, "the next billing \(nextBilling) comes before the edit's first day \(date)")
+            }
+        }
+        let current = template.details(on: date)
+        let walletID = edit.walletID ?? current.walletID
+        if walletID != current.walletID { try requireCurrency(template.details.amount, of: try usableWallet(walletID)) }
+        let categoryID = edit.categoryID ?? current.categoryID
+        if categoryID != current.categoryID {
+            let category = try usableCategory(categoryID)
+            let expectedGroup: CategoryGroup = current.kind == .income ? .income : .expense
+            guard category.group == expectedGroup else {
+                throw .violation(.categoryGroupMismatch, "an \(current.kind) item needs an \(expectedGroup) category; \(category.name) is an \(category.group) category")
+            }
+            if current.split != nil || template.sharing != nil, !category.shareable {
+                throw .violation(.categoryNotShareable, "\(category.name) is not shareable and the item is shared; pick a shareable category")
+            }
+        }
+        let note: PersonalText? = switch edit.name {
+        case nil: current.note
+        case ""?: nil
+        case let name?: current.note.flatMap { $0.description == name ? $0 : nil } ?? PersonalText(name, owner: author)
+        }
+        let edited = TemplateEdited(
+            templateID: id, effectiveFrom: date, note: note, categoryID: categoryID, walletID: walletID,
+            tags: edit.tags ?? current.tags, cycle: edit.cycle, nextBilling: edit.nextBilling)
+        guard edit.cycle != nil || edited.note != current.note || categoryID != current.categoryID || walletID != current.walletID
+            || edited.tags != current.tags else {
+            throw .violation(.templateStateUnchanged, "the edit of template \(id) changes nothing from \(date)")
+        }
+        return edited
     }
 
     /// The business date a command was recorded on (UTC), the default date of a pause or a
@@ -131,12 +195,13 @@ extension CommandExecutor {
         return events
     }
 
-    /// The transaction of an occurrence: the template's fields on the occurrence's date at its
-    /// price, the split re-resolved for that price (S3); the wallet and category must be usable.
+    /// The transaction of an occurrence: the template's fields in effect on the occurrence's
+    /// date (its edits, "this and all future") at its price, the split re-resolved for that
+    /// price (S3); the wallet and category must be usable.
     func occurrenceDetails(_ template: TemplateRecord, _ occurrence: ScheduledOccurrence) throws(LedgerError) -> TransactionDetails {
-        _ = try usableWallet(template.details.walletID)
-        _ = try usableCategory(template.details.categoryID)
-        var details = template.details
+        var details = template.details(on: occurrence.date)
+        _ = try usableWallet(details.walletID)
+        _ = try usableCategory(details.categoryID)
         details.date = occurrence.date
         details.amount = occurrence.price
         if let sharing = template.sharing {
@@ -233,4 +298,14 @@ extension TransactionID {
     package static func occurrence(of template: TemplateID, on date: LocalDate) -> TransactionID {
         .derived(namespace: template.value, name: "occurrence." + date.isoString)
     }
+}
+
+/// The fields an `editTemplate` command gives; absent ones stay.
+private struct TemplateFieldsEdit {
+    let name: String?
+    let categoryID: CategoryID?
+    let walletID: WalletID?
+    let tags: [String]?
+    let cycle: RecurrenceFrequency?
+    let nextBilling: LocalDate?
 }

@@ -45,7 +45,7 @@ extension CommandExecutor {
             throw .violation(.duplicateID, "transaction id \(transactionID) is already used")
         }
         guard let occurrence = template.schedule.occurrence(on: date), occurrence.index < LedgerLimits.templateOccurrencesMax else {
-            throw .violation(.notAnOccurrence, "\(date) is not a \(template.frequency) occurrence of the template anchored on \(template.details.date)")
+            throw .violation(.notAnOccurrence, "\(date) is not an occurrence of the template anchored on \(template.details.date)")
         }
         switch occurrence.status {
         case .paused: throw .violation(.templateStateUnchanged, "template \(id) is paused on \(date); resume it first")

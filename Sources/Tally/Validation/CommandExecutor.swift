@@ -105,7 +105,7 @@ struct CommandExecutor {
         case .recordTransaction, .editTransaction, .deleteTransaction, .restoreTransaction, .createTemplate,
              .pauseTemplate, .resumeTemplate, .activateTemplate:
             return try validateTransaction(command)
-        case .changeTemplatePrice, .cancelTemplate, .postDueOccurrences:
+        case .changeTemplatePrice, .cancelTemplate, .postDueOccurrences, .editTemplate, .setTemplateProfile, .markOccurrenceBilling:
             return try validateSubscription(command)
         case .setSplitRatio, .recordSettlement, .createGroup, .recordGroupExpense, .editGroupExpense, .deleteGroupExpense,
              .markGroupExpenseSettled:

@@ -147,7 +147,7 @@ struct ScenariosCommand: AsyncParsableCommand {
 /// `tally alerts`: the alerts in force on a date (R6).
 struct AlertsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "alerts", abstract: "Budget thresholds crossed, upcoming recurring items, large transactions, stale balances (R6).",
+        commandName: "alerts", abstract: "Budget thresholds crossed, upcoming recurring items, price increases, large transactions, stale balances, settle-up reminders (R6).",
         discussion: "Each alert has a stable id: the same crossing keeps it, so a notifier reports each id once.")
 
     @OptionGroup var options: PlanningOptions
@@ -169,11 +169,17 @@ struct AlertsCommand: AsyncParsableCommand {
         case .budget(let category, let period, let threshold, let spent, let allocated):
             "budget   \(history.categoryName(category)): \(spent.formatted()) of \(allocated.formatted()) spent, \(threshold)% reached (period \(period.start.isoString)...\(period.end.isoString))"
         case .upcoming(let template, let date, let amount):
-            "upcoming \(history.state.templates[template]?.details.note?.text ?? template.description): \(amount.formatted()) on \(date.isoString)"
+            "upcoming \(history.state.templates[template]?.latestDetails.note?.text ?? template.description): \(amount.formatted()) on \(date.isoString)"
         case .largeTransaction(let transaction, let date, let amount):
             "large    \(amount.formatted()) on \(date.isoString) (\(transaction))"
         case .staleBalance(let wallet, let lastPointOn, let days):
             "stale    \(history.walletName(wallet)): last balance \(lastPointOn.isoString), \(days) days ago"
+        case .priceIncrease(let template, let effectiveFrom, let previous, let price):
+            "price    \(history.state.templates[template]?.latestDetails.note?.text ?? template.description): \(previous.formatted()) to \(price.formatted()) from \(effectiveFrom.isoString)"
+        case .settleUp(let person, let other, let amount):
+            amount.isPositive
+                ? "settle   \(history.personName(other)) owes \(history.personName(person)) \(amount.formatted())"
+                : "settle   \(history.personName(person)) owes \(history.personName(other)) \((try? amount.negated())?.formatted() ?? amount.formatted())"
         }
     }
 
@@ -190,6 +196,11 @@ struct AlertsCommand: AsyncParsableCommand {
             fields.merge(["kind": .string("largeTransaction"), "transactionID": CanonicalJSON(transaction), "date": CanonicalJSON(date), "amount": CanonicalJSON(amount)]) { $1 }
         case .staleBalance(let wallet, let lastPointOn, let days):
             fields.merge(["kind": .string("staleBalance"), "walletID": CanonicalJSON(wallet), "lastPointOn": CanonicalJSON(lastPointOn), "days": .integer(days)]) { $1 }
+        case .priceIncrease(let template, let effectiveFrom, let previous, let price):
+            fields.merge(["kind": .string("priceIncrease"), "templateID": CanonicalJSON(template), "effectiveFrom": CanonicalJSON(effectiveFrom),
+                          "previous": CanonicalJSON(previous), "price": CanonicalJSON(price)]) { $1 }
+        case .settleUp(let person, let other, let amount):
+            fields.merge(["kind": .string("settleUp"), "person": CanonicalJSON(person), "other": CanonicalJSON(other), "amount": CanonicalJSON(amount)]) { $1 }
         }
         return .object(fields)
     }

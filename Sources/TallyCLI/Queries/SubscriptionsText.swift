@@ -38,7 +38,7 @@ struct SubscriptionsText {
                                ("Monthly", .right), ("Status", .left), ("Category", .left)])
         for item in subscriptions {
             table.add([
-                item.templateID.description, name(item.note, item.templateID), Self.cycle(item.schedule.frequency), item.price.formatted(),
+                item.templateID.description, name(item.note, item.templateID), Self.cycle(item.frequency), item.price.formatted(),
                 item.next?.date.isoString ?? "-", item.monthlyEquivalent.formatted(), item.standing.rawValue, history.categoryName(item.categoryID),
             ])
         }
@@ -84,13 +84,13 @@ struct SubscriptionsText {
             return CanonicalJSON.object(["templateID": CanonicalJSON(id), "occurrences": .array(billed.map { item in
                 .object([
                     "date": CanonicalJSON(item.date), "transactionID": CanonicalJSON(item.transactionID),
-                    "amount": CanonicalJSON(item.amount), "isDeleted": .bool(item.isDeleted),
+                    "amount": CanonicalJSON(item.amount), "isDeleted": .bool(item.isDeleted), "status": .string("\(item.status)"),
                 ])
             })]).text
         }
-        var table = TextTable([("Date", .left), ("Transaction", .left), ("Amount", .right), ("Deleted", .left)])
+        var table = TextTable([("Date", .left), ("Transaction", .left), ("Amount", .right), ("Status", .left), ("Deleted", .left)])
         for item in billed {
-            table.add([item.date.isoString, item.transactionID.description, item.amount.formatted(), item.isDeleted ? "yes" : "-"])
+            table.add([item.date.isoString, item.transactionID.description, item.amount.formatted(), "\(item.status)", item.isDeleted ? "yes" : "-"])
         }
         return ["Billing history of \(id)", billed.isEmpty ? "  none" : table.render()].joined(separator: "\n")
     }
@@ -101,13 +101,17 @@ struct SubscriptionsText {
         prices += schedule.priceChanges.map { .object(["effectiveFrom": CanonicalJSON($0.effectiveFrom), "amount": CanonicalJSON($0.amount)]) }
         return .object([
             "templateID": CanonicalJSON(item.templateID), "name": CanonicalJSON(item.note), "kind": .string(item.kind == .income ? "income" : "expense"),
-            "cycle": .string(cycle(schedule.frequency)), "anchor": CanonicalJSON(schedule.anchor), "price": CanonicalJSON(item.price),
+            "cycle": .string(cycle(item.frequency)), "anchor": CanonicalJSON(schedule.anchor), "price": CanonicalJSON(item.price),
             "priceHistory": .array(prices), "standing": .string(item.standing.rawValue),
             "next": item.next.map { .object(["date": CanonicalJSON($0.date), "price": CanonicalJSON($0.price)]) } ?? .null,
             "monthlyEquivalent": CanonicalJSON(item.monthlyEquivalent), "annualAmount": CanonicalJSON(item.annualAmount),
             "endDate": CanonicalJSON(schedule.endDate), "occurrenceCount": schedule.occurrenceCount.map(CanonicalJSON.integer) ?? .null,
             "trialEndsOn": CanonicalJSON(schedule.trialEndsOn), "cancelledOn": CanonicalJSON(schedule.cancelledOn),
             "pauses": .array(schedule.pauses.map { .object(["from": CanonicalJSON($0.from), "until": CanonicalJSON($0.until)]) }),
+            "cycleChanges": .array(schedule.cycleChanges.map { .object(["from": CanonicalJSON($0.from), "cycle": .string(cycle($0.frequency))]) }),
+            "tags": .array(item.tags.map(CanonicalJSON.string)), "description": CanonicalJSON(item.description),
+            "website": CanonicalJSON(item.website), "paymentMethod": CanonicalJSON(item.paymentMethod), "icon": CanonicalJSON(item.icon),
+            "color": CanonicalJSON(item.color),
             "walletID": CanonicalJSON(item.walletID), "categoryID": CanonicalJSON(item.categoryID), "payer": CanonicalJSON(item.payer),
             "posted": .integer(Int64(item.postedCount)),
         ])

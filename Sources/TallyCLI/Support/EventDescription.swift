@@ -62,6 +62,11 @@ struct EventDescription {
             summary = "template \(event.templateID) price \(event.amount.formatted()) from \(event.effectiveFrom)"
         case .templateCancelled(let event):
             summary = "template \(event.templateID) cancelled from \(event.effectiveOn)"
+        case .templateEdited(let event):
+            summary = "template \(event.templateID) edited from \(event.effectiveFrom)" + (event.cycle.map { ", a \($0) cycle starting then" } ?? "")
+            wallets = [event.walletID]
+        case .occurrenceBillingMarked(let event):
+            summary = "template \(event.templateID) occurrence of \(event.date) \(event.status)"
         case .goalCreated(let event):
             summary = "goal \(event.goal.name): \(event.goal.target.formatted())" + (event.goal.targetDate.map { " by \($0)" } ?? "")
             wallets = event.goal.walletIDs

@@ -81,6 +81,12 @@ public enum EventPayload: Hashable, Sendable {
     case templatePriceChanged(TemplatePriceChanged)
     /// A recurring item was cancelled (R1).
     case templateCancelled(TemplateCancelled)
+    /// ``TemplateEdited``.
+    case templateEdited(TemplateEdited)
+    /// ``TemplateProfileSet``.
+    case templateProfileSet(TemplateProfileSet)
+    /// ``OccurrenceBillingMarked``.
+    case occurrenceBillingMarked(OccurrenceBillingMarked)
     /// The household split ratio was set (S1).
     case splitRatioSet(SplitRatioSet)
     /// A payment settling debts between two people; permanent (S6).
@@ -220,6 +226,9 @@ public enum EventPayload: Hashable, Sendable {
         case .templateActivated: .templateActivated
         case .templatePriceChanged: .templatePriceChanged
         case .templateCancelled: .templateCancelled
+        case .templateEdited: .templateEdited
+        case .templateProfileSet: .templateProfileSet
+        case .occurrenceBillingMarked: .occurrenceBillingMarked
         case .splitRatioSet: .splitRatioSet
         case .settlementRecorded: .settlementRecorded
         case .groupCreated: .groupCreated

@@ -84,6 +84,12 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
     case templatePriceChanged = 420
     /// ``TemplateCancelled``.
     case templateCancelled = 421
+    /// ``TemplateEdited``.
+    case templateEdited = 422
+    /// ``TemplateProfileSet``.
+    case templateProfileSet = 423
+    /// ``OccurrenceBillingMarked``.
+    case occurrenceBillingMarked = 424
     /// ``SplitRatioSet``.
     case splitRatioSet = 500
     /// ``SettlementRecorded``.
@@ -159,6 +165,7 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
         switch self {
         case .groupExpenseRecorded, .transactionRecorded: 4
         case .templateCreated, .transactionEdited: 3
+        case .alertSettingsSet: 2
         case .householdCreated, .memberAdded, .personAdded, .transferRecorded,
              .templateActivated, .templatePaused, .templateResumed, .paydaySet: 2
         default: 1
@@ -208,6 +215,9 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
         case .templateActivated: "TemplateActivated"
         case .templatePriceChanged: "TemplatePriceChanged"
         case .templateCancelled: "TemplateCancelled"
+        case .templateEdited: "TemplateEdited"
+        case .templateProfileSet: "TemplateProfileSet"
+        case .occurrenceBillingMarked: "OccurrenceBillingMarked"
         case .splitRatioSet: "SplitRatioSet"
         case .settlementRecorded: "SettlementRecorded"
         case .groupCreated: "GroupCreated"

@@ -27,6 +27,9 @@ public struct RecurringSchedule: Hashable, Sendable {
     public var pauses: [PauseSpan]
     /// The first date without occurrences after a cancel.
     public var cancelledOn: LocalDate?
+    /// Cycles started after the anchor, by date ascending (one per date; a change replaces
+    /// every later one).
+    public var cycleChanges: [CycleChange]
 
     /// A schedule from a template's creation.
     public init(frequency: RecurrenceFrequency, anchor: LocalDate, basePrice: Money, terms: TemplateTerms?) {
@@ -39,6 +42,27 @@ public struct RecurringSchedule: Hashable, Sendable {
         self.priceChanges = []
         self.pauses = []
         self.cancelledOn = nil
+        self.cycleChanges = []
+    }
+}
+
+/// A new cycle from a date on (R1, Swiff 1.2.3 "a cycle change moves the next billing"): the
+/// earlier cycle has no occurrence on or after `from`; the new one occurs on `anchor` (on or
+/// after `from`) and every `frequency` after it.
+@WireFields
+public struct CycleChange: Hashable, Sendable {
+    /// The first date of the new cycle.
+    public var from: LocalDate
+    /// The new cycle's first occurrence, the date its occurrences are computed from.
+    public var anchor: LocalDate
+    /// How often it occurs from there.
+    public var frequency: RecurrenceFrequency
+
+    /// Creates the change.
+    public init(from: LocalDate, anchor: LocalDate, frequency: RecurrenceFrequency) {
+        self.from = from
+        self.anchor = anchor
+        self.frequency = frequency
     }
 }
 
@@ -119,7 +143,7 @@ extension RecurringSchedule {
     /// The occurrences dated `start...end` in date order (at most `limit`).
     public func occurrences(from start: LocalDate, through end: LocalDate, limit: Int = walkOccurrencesMax) -> [ScheduledOccurrence] {
         var result: [ScheduledOccurrence] = []
-        var index = frequency.firstIndex(onOrAfter: start, anchor: anchor)
+        var index = firstIndex(onOrAfter: start)
         var visited = 0
         while result.count < limit, visited < Self.walkOccurrencesMax, let occurrence = occurrence(index) {
             visited += 1
@@ -133,7 +157,7 @@ extension RecurringSchedule {
 
     /// The first billed occurrence on or after `date`, if the schedule has one.
     public func nextBilled(onOrAfter date: LocalDate) -> ScheduledOccurrence? {
-        var index = frequency.firstIndex(onOrAfter: date, anchor: anchor)
+        var index = firstIndex(onOrAfter: date)
         var visited = 0
         while visited < Self.walkOccurrencesMax, let occurrence = occurrence(index) {
             visited += 1
@@ -152,7 +176,7 @@ extension RecurringSchedule {
     /// cancel) or its date leaves the calendar.
     public func occurrence(_ index: Int) -> ScheduledOccurrence? {
         if let occurrenceCount, Int64(index) >= occurrenceCount { return nil }
-        guard let date = try? frequency.occurrence(index, from: anchor) else { return nil }
+        guard let date = date(ofOccurrence: index) else { return nil }
         if let endDate, date > endDate { return nil }
         if let cancelledOn, date >= cancelledOn { return nil }
         let status: ScheduledOccurrence.Status =
@@ -191,6 +215,18 @@ extension RecurringSchedule {
         priceChanges.insert(PriceChange(effectiveFrom: date, amount: amount), at: position)
     }
 
+    /// Applies a cycle change (R1): from `date` on, occurrences are `anchor` and every
+    /// `frequency` after it; a change dated on or after `date` is replaced ("this and all future").
+    public mutating func changeCycle(_ frequency: RecurrenceFrequency, from date: LocalDate, anchor: LocalDate) {
+        cycleChanges.removeAll { $0.from >= date }
+        cycleChanges.append(CycleChange(from: date, anchor: anchor, frequency: frequency))
+    }
+
+    /// The frequency in effect on `date`: the latest cycle started on or before it.
+    public func frequency(on date: LocalDate) -> RecurrenceFrequency {
+        cycleChanges.last { $0.from <= date }?.frequency ?? frequency
+    }
+
     /// Applies a pause (R1).
     public mutating func pause(from: LocalDate?, resumesOn: LocalDate?) {
         pauses.append(PauseSpan(from: from, until: resumesOn))
@@ -204,5 +240,54 @@ extension RecurringSchedule {
         } else {
             pauses.removeLast()
         }
+    }
+}
+
+extension RecurringSchedule {
+    /// One cycle: its first date, anchor and frequency, the index of its first occurrence, and
+    /// how many occurrences it has before the next cycle starts (`nil` for the last, open one).
+    private struct Cycle {
+        let start: LocalDate
+        let anchor: LocalDate
+        let frequency: RecurrenceFrequency
+        let firstIndex: Int
+        let count: Int?
+    }
+
+    /// The cycles in date order: the anchor's, then each change's. A cycle's count is exact,
+    /// so the indexes go on across a change.
+    private var cycles: [Cycle] {
+        var result: [Cycle] = []
+        var starts = [CycleChange(from: anchor, anchor: anchor, frequency: frequency)]
+        starts.append(contentsOf: cycleChanges.filter { $0.from > anchor })
+        var firstIndex = 0
+        for (position, cycle) in starts.enumerated() {
+            let next = position + 1 < starts.count ? starts[position + 1].from : nil
+            let count = next.map { Self.count(cycle.frequency, from: cycle.anchor, before: $0) }
+            result.append(Cycle(start: cycle.from, anchor: cycle.anchor, frequency: cycle.frequency, firstIndex: firstIndex, count: count))
+            firstIndex += count ?? 0
+        }
+        return result
+    }
+
+    /// How many occurrences of `frequency` counted from `start` fall before `end`.
+    private static func count(_ frequency: RecurrenceFrequency, from start: LocalDate, before end: LocalDate) -> Int {
+        var index = frequency.firstIndex(onOrAfter: end, anchor: start)
+        while let date = try? frequency.occurrence(index, from: start), date < end { index += 1 }
+        return index
+    }
+
+    /// The date of occurrence `index` across the cycles, `nil` when it leaves the calendar.
+    private func date(ofOccurrence index: Int) -> LocalDate? {
+        if cycleChanges.isEmpty { return try? frequency.occurrence(index, from: anchor) }
+        guard let cycle = cycles.first(where: { cycle in cycle.count.map { count in index < cycle.firstIndex + count } ?? true }) else { return nil }
+        return try? cycle.frequency.occurrence(index - cycle.firstIndex, from: cycle.anchor)
+    }
+
+    /// The first occurrence index whose date can be on or after `date` (a lower bound).
+    private func firstIndex(onOrAfter date: LocalDate) -> Int {
+        if cycleChanges.isEmpty { return frequency.firstIndex(onOrAfter: date, anchor: anchor) }
+        guard let cycle = cycles.last(where: { $0.start <= date }) else { return 0 }
+        return cycle.firstIndex + cycle.frequency.firstIndex(onOrAfter: date, anchor: cycle.anchor)
     }
 }

@@ -82,6 +82,8 @@ extension TemplateSharing: WireValue {}
 extension TemplateTerms: WireValue {}
 extension PriceChange: WireValue {}
 extension PauseSpan: WireValue {}
+extension CycleChange: WireValue {}
+extension TemplateProfile: WireValue {}
 extension RecurringSchedule: WireValue {}
 extension ScenarioLumpSum: WireValue {}
 extension GoalDefinition: WireValue {}

@@ -62,6 +62,7 @@ extension BudgetType: WireEnum {}
 extension MemberRole: WireEnum {}
 extension TransactionKind: WireEnum {}
 extension RecurrenceFrequency: WireEnum {}
+extension BillingStatus: WireEnum {}
 extension TemplateSharingKind: WireEnum {}
 extension SplitRatioMode: WireEnum {}
 extension IncomeMode: WireEnum {}

@@ -191,3 +191,46 @@ extension DebtProjection {
             }
     }
 }
+
+extension DebtProjection {
+    /// `person`'s balance with everyone they owe or are owed by, per currency, across the
+    /// household and every group (``PersonBalance``), sorted by the other person's id then
+    /// currency; zero balances are left out. O(household pairs + the person's groups' members).
+    /// - Throws: ``ProjectionError/overflow(rule:subject:)``.
+    public func personBalances(of person: PersonID) throws(ProjectionError) -> [PersonBalance] {
+        struct Key: Hashable, Comparable {
+            let other: PersonID
+            let currency: Currency
+            static func < (left: Key, right: Key) -> Bool { (left.other, left.currency) < (right.other, right.currency) }
+        }
+        var household: [Key: Int128] = [:]
+        var groupParts: [Key: [GroupID: Int128]] = [:]
+        for pair in householdNets.nets.keys where pair.low == person || pair.high == person {
+            let other = pair.low == person ? pair.high : pair.low
+            household[Key(other: other, currency: pair.currency)] = -householdNets.owed(by: person, to: other, in: pair.currency)
+        }
+        for groupID in groupIDs where groups[groupID]?.members.contains(person) == true {
+            for (currency, transfers) in try settlementPlan(groupID) {
+                for transfer in transfers where transfer.from == person || transfer.to == person {
+                    let other = transfer.from == person ? transfer.to : transfer.from
+                    let signed = Int128(transfer.amount.minorUnits) * (transfer.to == person ? 1 : -1)
+                    groupParts[Key(other: other, currency: currency), default: [:]][groupID, default: 0] += signed
+                }
+            }
+        }
+        var result: [PersonBalance] = []
+        for key in Set(household.keys).union(groupParts.keys).sorted() {
+            func money(_ units: Int128) throws(ProjectionError) -> Money {
+                try MoneySum(units: units, currency: key.currency).money(rule: "S5", subject: "balance of \(person) with \(key.other)")
+            }
+            let parts = groupParts[key] ?? [:]
+            let total = parts.values.reduce(household[key] ?? 0, +)
+            guard total != 0 || !parts.isEmpty else { continue }
+            var groups: [GroupID: Money] = [:]
+            for (group, units) in parts { groups[group] = try money(units) }
+            result.append(PersonBalance(
+                person: person, other: key.other, owedToPerson: try money(total), household: try money(household[key] ?? 0), groups: groups))
+        }
+        return result
+    }
+}

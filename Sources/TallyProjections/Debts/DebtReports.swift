@@ -92,3 +92,20 @@ public struct GroupExpenseSummary: Hashable, Sendable {
     /// covered by a settlement that lists it (S6). Balances never depend on it.
     public let isSettled: Bool
 }
+
+/// One person's balance with another in one currency across the household and every group
+/// they share (Swiff 1.3.1 "owes you / you owe"): the household debt (S5) plus, per group, the
+/// transfer between the two in the group's simplified settlement plan (S8).
+public struct PersonBalance: Hashable, Sendable {
+    /// Whose balance it is.
+    public let person: PersonID
+    /// The other person.
+    public let other: PersonID
+    /// What `other` owes `person` in all (negative: `person` owes `other`).
+    public let owedToPerson: Money
+    /// The household part (S5), signed as `owedToPerson`.
+    public let household: Money
+    /// The part from each group's plan (S8), signed as `owedToPerson`, by group id; groups
+    /// without a transfer between the two are left out.
+    public let groups: [GroupID: Money]
+}

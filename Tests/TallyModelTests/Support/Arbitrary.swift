@@ -184,6 +184,7 @@ extension BudgetType: ArbitraryCase {}
 extension MemberRole: ArbitraryCase {}
 extension TransactionKind: ArbitraryCase {}
 extension RecurrenceFrequency: ArbitraryCase {}
+extension BillingStatus: ArbitraryCase {}
 extension TemplateSharingKind: ArbitraryCase {}
 
 extension TemplateSharing: Arbitrary {

@@ -109,6 +109,15 @@ extension EventPayload {
             .templatePriceChanged(TemplatePriceChanged(templateID: random.make(), amount: random.make(), effectiveFrom: random.make()))
         case .templateCancelled:
             .templateCancelled(TemplateCancelled(templateID: random.make(), effectiveOn: random.make()))
+        case .templateEdited:
+            .templateEdited(TemplateEdited(
+                templateID: random.make(), effectiveFrom: random.make(), note: random.make(), categoryID: random.make(),
+                walletID: random.make(), tags: random.make(), cycle: random.make(), nextBilling: random.make()))
+        case .templateProfileSet:
+            .templateProfileSet(TemplateProfileSet(templateID: random.make(), profile: TemplateProfile(
+                description: random.make(), website: random.make(), paymentMethod: random.make(), icon: random.make(), color: random.make())))
+        case .occurrenceBillingMarked:
+            .occurrenceBillingMarked(OccurrenceBillingMarked(templateID: random.make(), date: random.make(), status: random.make()))
         case .templateActivated:
             .templateActivated(TemplateActivated(
                 templateID: random.make(), transactionID: random.make(), details: random.make()
@@ -189,7 +198,8 @@ extension EventPayload {
             .scenarioActivated(ScenarioActivated(scenarioID: random.make()))
         case .alertSettingsSet:
             .alertSettingsSet(AlertSettingsSet(
-                budgetThresholds: random.make(), upcomingDays: random.make(), staleBalanceDays: random.make(), largeTransaction: random.make()))
+                budgetThresholds: random.make(), upcomingDays: random.make(), staleBalanceDays: random.make(), largeTransaction: random.make(),
+                priceIncreaseDays: random.make(), settleUpThreshold: random.make()))
         case .exchangeRateSet:
             .exchangeRateSet(ExchangeRateSet(rate: random.make(), asOf: random.make()))
         case .importMappingSaved:

@@ -21,11 +21,26 @@ extension FixtureEvents {
             .scenarioActivated(ScenarioActivated(scenarioID: nil)),
             .scenarioDeleted(ScenarioDeleted(scenarioID: id(630))),
             .alertSettingsSet(AlertSettingsSet(budgetThresholds: [50, 80, 100], upcomingDays: 3, staleBalanceDays: 45, largeTransaction: chf(50_000))),
-            .alertSettingsSet(AlertSettingsSet.defaults),
+            // Recorded at version 1: the defaults of then, without the version 2 fields.
+            .alertSettingsSet(AlertSettingsSet(budgetThresholds: [80, 100], upcomingDays: 7, staleBalanceDays: 30, largeTransaction: nil)),
         ]
         return payloads.enumerated().map { index, payload in
             Event(commandID: id(6200 + UInt64(index)), actor: anna,
                   recordedAt: Timestamp(millisecondsSinceEpoch: 1_795_500_000_000 + Int64(index) * 1000), payload: payload)
         }
     }()
+}
+
+extension FixtureEvents {
+    /// `AlertSettingsSet` version 2 (R6, Swiff 4.2.1, 4.1.3): the price-increase window and the
+    /// settle-up threshold, set and turned off.
+    static let alertSettingsV2: [Event] = [
+        .alertSettingsSet(AlertSettingsSet(
+            budgetThresholds: [80], upcomingDays: 5, staleBalanceDays: 0, largeTransaction: nil, priceIncreaseDays: 14,
+            settleUpThreshold: chf(5_000))),
+        .alertSettingsSet(AlertSettingsSet.defaults),
+    ].enumerated().map { index, payload in
+        Event(commandID: id(6400 + UInt64(index)), actor: anna,
+              recordedAt: Timestamp(millisecondsSinceEpoch: 1_795_800_000_000 + Int64(index) * 1000), payload: payload)
+    }
 }

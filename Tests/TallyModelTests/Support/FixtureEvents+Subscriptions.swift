@@ -28,3 +28,21 @@ extension FixtureEvents {
               recordedAt: Timestamp(millisecondsSinceEpoch: 1_795_400_000_000 + Int64(index) * 1000), payload: payload)
     }
 }
+
+extension FixtureEvents {
+    /// `TemplateEdited` (422), `TemplateProfileSet` (423) and `OccurrenceBillingMarked` (424),
+    /// version 1 (R1, Swiff 1.2.3, 1.3.3): an edit for all future occurrences with a new
+    /// cycle, a profile, and a failed occurrence.
+    static let subscriptionEditing: [Event] = [
+        .templateEdited(TemplateEdited(
+            templateID: subscriptionTemplate, effectiveFrom: date(2026, 9, 15), note: PersonalText("Streaming HD", owner: anna),
+            categoryID: groceries, walletID: bank, tags: ["subscription", "hd"], cycle: .monthly, nextBilling: date(2026, 9, 20))),
+        .templateProfileSet(TemplateProfileSet(templateID: subscriptionTemplate, profile: TemplateProfile(
+            description: PersonalText("Family plan", owner: anna), website: "https://example.com",
+            paymentMethod: PersonalText("Visa 4242", owner: anna), icon: "tv", color: "#E50914"))),
+        .occurrenceBillingMarked(OccurrenceBillingMarked(templateID: subscriptionTemplate, date: date(2026, 7, 31), status: .failed)),
+    ].enumerated().map { index, payload in
+        Event(commandID: id(4220 + UInt64(index)), actor: anna,
+              recordedAt: Timestamp(millisecondsSinceEpoch: 1_795_700_000_000 + Int64(index) * 1000), payload: payload)
+    }
+}

@@ -130,6 +130,7 @@ enum FixtureEvents {
         .importMappingSaved, .importMappingRemoved,  // events-import-mappings.bin
         .walletValuationSet,  // events-wallet-valuation.bin
         .walletReopened,  // events-wallet-reopened.bin
+        .templateEdited, .templateProfileSet, .occurrenceBillingMarked,  // events-subscription-editing.bin
     ]
 
     /// The events `events-v2.bin` holds after ``events``: the types added since v1, and a
@@ -163,6 +164,8 @@ enum FixtureEvents {
         ("events-import-mappings.bin", importMappings),
         ("events-wallet-valuation.bin", walletValuation),
         ("events-wallet-reopened.bin", walletReopened),
+        ("events-subscription-editing.bin", subscriptionEditing),
+        ("events-alert-settings-v2.bin", alertSettingsV2),
     ]
 
     /// One event of every type at its current version: the payloads the catalog test checks.

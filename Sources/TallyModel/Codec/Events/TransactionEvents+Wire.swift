@@ -77,3 +77,15 @@ extension TemplatePriceChanged: EventPayloadWire {
 extension TemplateCancelled: EventPayloadWire {
     package static var eventTag: EventTag { .templateCancelled }
 }
+
+extension TemplateEdited: EventPayloadWire {
+    package static var eventTag: EventTag { .templateEdited }
+}
+
+extension TemplateProfileSet: EventPayloadWire {
+    package static var eventTag: EventTag { .templateProfileSet }
+}
+
+extension OccurrenceBillingMarked: EventPayloadWire {
+    package static var eventTag: EventTag { .occurrenceBillingMarked }
+}

@@ -1,9 +1,9 @@
 /// The household's alert settings (R6): which budget usage crossings, how far ahead recurring
 /// items, which transaction amount and how old a balance point are reported.
 ///
-/// Tag 640, schema version 1 (see ``EventTag/alertSettingsSet`` and `Docs/Events.md`). Every
+/// Tag 640, schema version 2 (see ``EventTag/alertSettingsSet`` and `Docs/Events.md`). Every
 /// field is the setting after the change; a household that never set them uses
-/// ``AlertSettingsSet/defaults``.
+/// ``AlertSettingsSet/defaults``. Version 2 added `priceIncreaseDays` and `settleUpThreshold`.
 @WireFields
 public struct AlertSettingsSet: Hashable, Sendable {
     /// Budget usage thresholds in percent of the allocation, ascending (80 and 100 by default).
@@ -16,16 +16,32 @@ public struct AlertSettingsSet: Hashable, Sendable {
     /// A transaction of at least this amount (in its currency, or converted to it, G2) is
     /// reported; `nil` turns it off.
     public let largeTransaction: Money?
+    /// How many days before and after it takes effect a recurring item's price increase is
+    /// reported (0 turns it off); `nil` (settings of version 1) is 7.
+    @WireSince(2) public let priceIncreaseDays: Int64?
+    /// A balance with a person (across the household and groups) of at least this amount, in
+    /// its currency, is a reminder to settle up; `nil` turns it off.
+    @WireSince(2) public let settleUpThreshold: Money?
 
     /// Creates the payload; the engine validates it against the ledger before recording.
-    public init(budgetThresholds: [Int64], upcomingDays: Int64, staleBalanceDays: Int64, largeTransaction: Money?) {
+    public init(
+        budgetThresholds: [Int64], upcomingDays: Int64, staleBalanceDays: Int64, largeTransaction: Money?,
+        priceIncreaseDays: Int64? = nil, settleUpThreshold: Money? = nil
+    ) {
         self.budgetThresholds = budgetThresholds
         self.upcomingDays = upcomingDays
         self.staleBalanceDays = staleBalanceDays
         self.largeTransaction = largeTransaction
+        self.priceIncreaseDays = priceIncreaseDays
+        self.settleUpThreshold = settleUpThreshold
     }
 
     /// The settings of a household that never set them: 80% and 100%, 7 days ahead, balance
-    /// points older than 30 days, no large-transaction alert.
-    public static let defaults = AlertSettingsSet(budgetThresholds: [80, 100], upcomingDays: 7, staleBalanceDays: 30, largeTransaction: nil)
+    /// points older than 30 days, no large-transaction alert, price increases 7 days around
+    /// their date, no settle-up reminder.
+    public static let defaults = AlertSettingsSet(
+        budgetThresholds: [80, 100], upcomingDays: 7, staleBalanceDays: 30, largeTransaction: nil, priceIncreaseDays: 7, settleUpThreshold: nil)
+
+    /// The price-increase window in force: `priceIncreaseDays`, or 7 for settings of version 1.
+    public var priceIncreaseWindow: Int64 { priceIncreaseDays ?? 7 }
 }
