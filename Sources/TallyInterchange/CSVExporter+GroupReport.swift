@@ -32,7 +32,10 @@ extension CSVExporter {
         let visible = debts.groupIDs.compactMap { id in
             debts.group(id).flatMap { viewer.sees(groupWithMembers: $0.members) ? (key: id, value: $0.name) : nil }
         }
-        let groupID = try resolve(group, in: visible, code: "unknownGroup", noun: "group")
+        let groupID: GroupID
+        do { groupID = try resolve(group, in: visible, code: "unknownGroup", noun: "group") } catch {
+            throw InterchangeError(code: error.code, message: error.message + " among the groups \(viewer) sees; list them with `tally export --format csv --entity groups`")
+        }
         let expenses = debts.groupExpenses(in: groupID)
         let balances: [Currency: [GroupMemberBalance]]
         do { balances = try debts.groupBalances(groupID) } catch { throw overflow(error) }

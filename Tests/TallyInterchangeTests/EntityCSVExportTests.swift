@@ -199,10 +199,20 @@ struct EntityCSVExportTests {
         let byID = try CSVExporter.groupReport(history, group: Self.pottery, visibleTo: try Self.viewer(Self.bob), numberFormat: .swiss)
         #expect(byID.hasPrefix("date,description,paid_by,amount,currency,settled,share:Bob,share:Carol\n2026-01-19,Clay,Bob,50.00,CHF,no,25.00,25.00\n"), "\(byID)")
         #expect(byID.hasSuffix(",balance,,,CHF,,0.00,0.00\n"), "Carol settled her part of the clay")
-        #expect { try CSVExporter.groupReport(history, group: "Pottery", visibleTo: try Self.viewer(Self.alice)) } throws: { error in
-            guard let error = error as? InterchangeError else { return false }
-            return error.code == "unknownGroup" && error.message.contains("Pottery")
+        let alice = try Self.viewer(Self.alice)
+        func refusal(_ group: String) -> InterchangeError? {
+            do {
+                _ = try CSVExporter.groupReport(history, group: group, visibleTo: alice)
+                return nil
+            } catch {
+                return error
+            }
         }
+        let hidden = try #require(refusal("Pottery"))
+        #expect(hidden.code == "unknownGroup" && hidden.message.contains("\"Pottery\"") && hidden.message.contains("--entity groups"), "\(hidden)")
+        let missing = try #require(refusal("Knitting"))
+        #expect(hidden.message.replacingOccurrences(of: "Pottery", with: "Knitting") == missing.message,
+                "G7: a group Alice is not in is refused as one that does not exist")
     }
 
     @Test("Swiff 2.4.2, H3, S7, R1, G7: people (every viewer: names are the household's; no contact details), groups (a member's own) and subscriptions (the ones a member pays or shares) export one CSV each")
