@@ -26,21 +26,27 @@ public enum CSVExporter {
         /// G7: only what this person may see (their personal transactions and the shared ones
         /// they paid or have a share in), by name or id.
         public var person: String?
+        /// How amounts are written (not a filter: every row is written in it).
+        public var numberFormat: NumberFormat
 
-        /// Creates a filter; the defaults export every live transaction.
-        public init(from: LocalDate? = nil, through: LocalDate? = nil, wallets: [String] = [], categories: [String] = [], person: String? = nil) {
+        /// Creates a filter; the defaults export every live transaction, amounts `.plain`.
+        public init(
+            from: LocalDate? = nil, through: LocalDate? = nil, wallets: [String] = [], categories: [String] = [], person: String? = nil,
+            numberFormat: NumberFormat = .plain
+        ) {
             self.from = from
             self.through = through
             self.wallets = wallets
             self.categories = categories
             self.person = person
+            self.numberFormat = numberFormat
         }
     }
 
     /// The CSV text of every live transaction of `history`.
     public static func export(_ history: LedgerHistory) -> String {
         let live = history.state.transactions.allEntries.filter { !$0.value.isDeleted }
-        return text(rows: Array(live), history: history)
+        return text(rows: Array(live), history: history, numberFormat: .plain)
     }
 
     /// The CSV text of `history`'s live transactions that `filter` selects.
@@ -50,9 +56,7 @@ public enum CSVExporter {
     ///   `from` is after `through`.
     public static func export(_ history: LedgerHistory, filter: Filter) throws(InterchangeError) -> String {
         let state = history.state
-        if let from = filter.from, let through = filter.through, from > through {
-            throw InterchangeError(code: "exportRangeInvalid", message: "--from \(from.isoString) is after --to \(through.isoString); swap them")
-        }
+        try checkRange(from: filter.from, through: filter.through)
         var walletIDs = Set<WalletID>()
         for name in filter.wallets {
             walletIDs.insert(try resolve(name, in: state.wallets.map { (key: $0.key, value: $0.value.name) }, code: "unknownWallet", noun: "wallet"))
@@ -78,11 +82,11 @@ public enum CSVExporter {
                 && (categoryIDs.isEmpty || categoryIDs.contains(details.categoryID))
                 && person.map { Viewer.member($0).sees(details) } ?? true
         }
-        return text(rows: Array(rows), history: history)
+        return text(rows: Array(rows), history: history, numberFormat: filter.numberFormat)
     }
 
     /// The id whose name (case-insensitive) or id is `value`.
-    private static func resolve<ID: Hashable & CustomStringConvertible>(
+    static func resolve<ID: Hashable & CustomStringConvertible>(
         _ value: String, in names: [(key: ID, value: String)], code: String, noun: String
     ) throws(InterchangeError) -> ID {
         let wanted = value.trimmingCharacters(in: .whitespaces).lowercased()
@@ -98,7 +102,9 @@ public enum CSVExporter {
     }
 
     /// The header, then one line per transaction, by date then id.
-    private static func text(rows: [(key: TransactionID, value: TallyProjections.TransactionRecord)], history: LedgerHistory) -> String {
+    private static func text(
+        rows: [(key: TransactionID, value: TallyProjections.TransactionRecord)], history: LedgerHistory, numberFormat: NumberFormat
+    ) -> String {
         let sorted = rows.sorted { ($0.value.details.date, $0.key) < ($1.value.details.date, $1.key) }
         let sharers = shareColumns(history: history)
         var lines = [(header + sharers.map(\.title)).joined(separator: ",")]
@@ -107,9 +113,9 @@ public enum CSVExporter {
             let shares = Dictionary(details.split?.shares.map { ($0.person, $0.amount) } ?? [], uniquingKeysWith: { first, _ in first })
             let fields = [
                 details.date.isoString, String(describing: details.kind), history.categoryName(details.categoryID),
-                details.amount.plainNumber(), details.note?.description ?? "", history.walletName(details.walletID), details.amount.currency.code,
+                numberFormat.text(details.amount), details.note?.description ?? "", history.walletName(details.walletID), details.amount.currency.code,
                 details.split == nil ? "no" : "yes", history.personName(details.payer),
-            ] + sharers.map { shares[$0.person]?.plainNumber() ?? "" }
+            ] + sharers.map { shares[$0.person].map(numberFormat.text) ?? "" }
             lines.append(fields.map { CSVTable.quoted($0, delimiter: ",") }.joined(separator: ","))
         }
         return lines.joined(separator: "\n") + "\n"
@@ -123,6 +129,12 @@ public enum CSVExporter {
         for (_, record) in history.state.transactions.allEntries where !record.isDeleted {
             for share in record.details.split?.shares ?? [] { people.insert(share.person) }
         }
+        return personColumns(people, history: history)
+    }
+
+    /// `share:<name>` columns for `people`, ordered by name then id; a name two of them have
+    /// gets ` #` and the first 8 digits of the id appended.
+    static func personColumns(_ people: Set<PersonID>, history: LedgerHistory) -> [(person: PersonID, title: String)] {
         let named = people.map { (person: $0, name: history.personName($0)) }.sorted { ($0.name, $0.person) < ($1.name, $1.person) }
         let counts = Dictionary(named.map { ($0.name.lowercased(), 1) }, uniquingKeysWith: +)
         return named.map { entry in

@@ -26,6 +26,37 @@ struct CSVInterchangeCLITests {
         #expect(misplaced.status == 2, "\(misplaced.stderr)")
     }
 
+    @Test("issue 31 item 7 (Drishti E14-S1, Flow US-040, US-050, Swiff 1.3.2), G7: export csv --entity wallets|settlements|group|budgets --as PERSON --number-format swiss writes that entity for the viewer; a misplaced option exits 2 saying what it goes with, a group the viewer is not in exits 2 with unknownGroup")
+    func exportEntities() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let wallets = try TallyRunner.run(["export", ledger, "--format", "csv", "--entity", "wallets", "--as", "Bob", "--number-format", "swiss"])
+        #expect(wallets.status == 0, "\(wallets.stderr)")
+        let lines = wallets.stdout.split(separator: "\n")
+        #expect(lines.first == "id,name,kind,valuation,owner,currency,balance,as_of,state")
+        #expect(lines.contains { $0.contains(",Bob cash,cash,tracked,Bob,CHF,") }, "\(wallets.stdout)")
+        #expect(lines.contains { $0.contains(",ETF portfolio,investment,observed,,CHF,24'987.00,2026-02-28,active") }, "\(wallets.stdout)")
+        #expect(!wallets.stdout.contains("Alice savings") && !wallets.stdout.contains("Alice EUR card"), "G7: Alice's own wallets are hers")
+        let settlements = try TallyRunner.run(["export", ledger, "--format", "csv", "--entity", "settlements", "--as", "Alice"])
+        #expect(settlements.status == 0 && settlements.stdout == "date,from,to,amount,currency,group,advance,id\n2026-01-24,Bob,Alice,500.00,CHF,,no,00000008-0000-4000-8000-000000000001\n",
+                "G7: Bob paying Carol is theirs: \(settlements.stdout)\(settlements.stderr)")
+        let group = try TallyRunner.run(["export", ledger, "--format", "csv", "--entity", "group", "--group", "ski weekend", "--as", "Bob"])
+        #expect(group.status == 0 && group.stdout.hasPrefix("date,description,paid_by,amount,currency,settled,share:Alice,share:Bob,share:Carol\n"), "\(group.stdout)\(group.stderr)")
+        #expect(group.stdout.contains("\n,balance,,,CHF,,"), "\(group.stdout)")
+        let budgets = try TallyRunner.run(["export", ledger, "--format", "csv", "--entity", "budgets", "--from", "2026-01-10", "--to", "2026-01-10"])
+        #expect(budgets.status == 0 && budgets.stdout.contains("\n2025-12-25,2026-01-24,closed,Rent,needs,2400.00,2400.00,0.00,100.00,on-track,CHF\n"), "\(budgets.stdout)\(budgets.stderr)")
+        let transactions = try TallyRunner.run(["export", ledger, "--format", "csv", "--as", "Bob", "--number-format", "swiss"])
+        #expect(transactions.status == 0 && transactions.stdout.contains("\n2026-01-05,expense,Rent,2'400.00,January rent,Joint account,CHF,yes,Alice,1'440.00,960.00\n"), "\(transactions.stdout)")
+        #expect(!transactions.stdout.contains("Lunch in Freiburg"), "G7: --as is the transactions export's --person")
+        for (arguments, named) in [
+            (["--format", "csv", "--entity", "group"], "--group"), (["--format", "csv", "--entity", "wallets", "--wallet", "Bob cash"], "--wallet"),
+            (["--format", "csv", "--entity", "goals", "--from", "2026-01-01"], "--from"), (["--format", "csv", "--entity", "wallets", "--person", "Bob"], "--as"),
+            (["--format", "ledger", "--entity", "wallets"], "--format csv"), (["--format", "csv", "--entity", "group", "--group", "Yachting"], "unknownGroup"),
+        ] {
+            let refused = try TallyRunner.run(["export", ledger] + arguments)
+            #expect(refused.status == 2 && refused.stderr.contains(named), "\(arguments): \(refused.stderr)")
+        }
+    }
+
     @Test("section 9: import csv with an account column and external ids, then again with --duplicates replace: the changed row is replaced, the rest skipped")
     func importAccountsAndReplace() throws {
         let ledger = try TallyRunner.householdLedger()

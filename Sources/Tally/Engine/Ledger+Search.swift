@@ -52,7 +52,7 @@ extension SearchHit {
         }
         for (id, person) in state.people where !person.isForgotten { add(.person, id.value, person.name.text) }
         for id in models.debts.groupIDs {
-            guard let group = models.debts.group(id), group.members.contains(where: { viewer.sees(anyOf: $0) }) else { continue }
+            guard let group = models.debts.group(id), viewer.sees(groupWithMembers: group.members) else { continue }
             add(.group, id.value, group.name)
         }
         for (id, template) in state.templates where viewer.sees(template) { add(.subscription, id.value, template.latestDetails.note?.text) }

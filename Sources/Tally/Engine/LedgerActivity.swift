@@ -171,9 +171,9 @@ extension ActivityPage {
                     [record.transfer.fromWalletID, record.transfer.toWalletID].contains { viewer.sees(walletOwnedBy: state.wallets[$0]?.owner) }
                 } ?? true
             case .settlement(let id): state.debts.settlements[id].map { viewer.sees(anyOf: $0.from, $0.to) } ?? true
-            case .group(let id): state.debts.group(id).map { group in group.members.contains { viewer.sees(anyOf: $0) } } ?? true
+            case .group(let id): state.debts.group(id).map { viewer.sees(groupWithMembers: $0.members) } ?? true
             case .groupExpense(let id):
-                state.groupExpenses[id].flatMap { state.debts.group($0.expense.groupID) }.map { group in group.members.contains { viewer.sees(anyOf: $0) } } ?? true
+                state.groupExpenses[id].flatMap { state.debts.group($0.expense.groupID) }.map { viewer.sees(groupWithMembers: $0.members) } ?? true
             default: true
             }
         }

@@ -45,9 +45,7 @@ struct BudgetCommand: AsyncParsableCommand {
     /// The start of the read model's `current` period (the one containing the latest
     /// transaction or allocation date), so `budget` and `replay --model budgets` agree.
     static func latestDate(_ history: LedgerHistory) -> LocalDate? {
-        guard case .object(let budgets)? = try? history.readModels.budgets.canonicalJSON(),
-              case .object(let current)? = budgets["current"], case .string(let start)? = current["periodStart"]
-        else { return nil }
-        return try? LocalDate(iso: start)
+        let budgets = history.readModels.budgets
+        return budgets.latestDate.map { budgets.period(containing: $0).start }
     }
 }

@@ -45,7 +45,7 @@ extension Reports {
             }
             lines.append(table.rows.isEmpty ? "  all settled" : table.render())
             for groupID in debts.groupIDs {
-                guard let group = debts.group(groupID), viewer.person.map(group.members.contains) ?? true else { continue }
+                guard let group = debts.group(groupID), viewer.sees(groupWithMembers: group.members) else { continue }
                 lines.append("")
                 lines.append("Group \(group.name)")
                 var members = TextTable([("Member", .left), ("Paid", .right), ("Owed", .right), ("Balance", .right)])

@@ -4,7 +4,8 @@ import SystemPackage
 import TallyInterchange
 import TallyModel
 
-/// `tally export`: CSV, JSON backup, a ledger/hledger journal, or one person's data.
+/// `tally export`: CSV (transactions or another entity, for a viewer), JSON backup, a
+/// ledger/hledger journal, or one person's data.
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export", abstract: "Export as CSV, a JSON backup, a ledger (hledger) journal, or one person's data (JSON).")
@@ -20,10 +21,24 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(name: .customLong("to"), help: ArgumentHelp("--format csv: the last business date (YYYY-MM-DD).", valueName: "DATE")) var to: String?
     @Option(name: .customLong("wallet"), help: ArgumentHelp("--format csv: only this wallet (name or id; repeatable).", valueName: "WALLET")) var wallets: [String] = []
     @Option(name: .customLong("category"), help: ArgumentHelp("--format csv: only this category (name or id; repeatable).", valueName: "CATEGORY")) var categories: [String] = []
+    @Option(help: ArgumentHelp(
+        "--format csv: what to export: transactions (default), wallets, goals, settlements, budgets, group (--group), people, groups, subscriptions.",
+        valueName: "ENTITY")) var entity: CSVEntity = .transactions
+    @Option(help: ArgumentHelp("--entity group: the group (name or id).", valueName: "GROUP")) var group: String?
+    @Option(name: .customLong("number-format"), help: ArgumentHelp("--format csv: plain (1234.50, default) or swiss (1'234.50).", valueName: "FORMAT"))
+    var numberFormat: CSVExporter.NumberFormat = .plain
+    @Option(name: .customLong("on"), help: ArgumentHelp(
+        "--entity wallets: balances at the end of DATE (default: after every entry); goals, subscriptions: figures on DATE (default today, UTC).",
+        valueName: "DATE")) var on: String?
+    @OptionGroup var viewer: ViewerOption
     @Option(help: ArgumentHelp("Write to FILE instead of stdout.", valueName: "FILE")) var output: String?
     @OptionGroup var backupKey: BackupKeyOptions
     @Flag(name: .customLong("without-keys"), help: "--format json: hold no personal keys (names and notes restore only over the ledger that has them).")
     var withoutKeys = false
+
+    func validate() throws {
+        try validateCSVOptions()
+    }
 
     func run() async throws {
         let path = try location.path()
@@ -34,13 +49,8 @@ struct ExportCommand: AsyncParsableCommand {
         }
         switch format {
         case .csv:
-            let filter = CSVExporter.Filter(
-                from: try from.map { try LedgerAccess.date($0, option: "--from") }, through: try to.map { try LedgerAccess.date($0, option: "--to") },
-                wallets: wallets, categories: categories, person: person)
             let history = try LedgerAccess.history(at: path, encryption: encryption, allowDamaged: damage.allowDamaged)
-            do { data = Data(try CSVExporter.export(history, filter: filter).utf8) } catch {
-                throw CLIError.interchange(error, at: path)
-            }
+            data = Data(try csv(history, path: path).utf8)
         case .ledger:
             data = Data(try LedgerJournalExporter.export(LedgerAccess.history(at: path, encryption: encryption, allowDamaged: damage.allowDamaged)).utf8)
         case .person:

@@ -36,6 +36,13 @@ public enum Viewer: Hashable, Sendable, CustomStringConvertible {
         return people.contains(person)
     }
 
+    /// Whether the viewer sees a group with these `members` (S7) and what belongs to it alone (its
+    /// expenses, member balances and report): a member sees the groups they are in.
+    public func sees(groupWithMembers members: [PersonID]) -> Bool {
+        guard case .member(let person) = self else { return true }
+        return members.contains(person)
+    }
+
     /// The member, or `nil` for ``audit``.
     public var person: PersonID? {
         if case .member(let person) = self { person } else { nil }

@@ -12,12 +12,20 @@ extension BudgetProjection {
             "problems": .array(problems.map(CanonicalJSON.init)),
             "baseCurrency": baseCurrency.map { .string($0.code) } ?? .null,
         ]
-        let transactionDates = transactions.allEntries.values.map(\.details.date)
-        let latest = (transactionDates + allocations.values.flatMap { $0.map(\.fromPeriod) }).max()
-        if let latest {
+        if let latest = latestDate {
             object["current"] = CanonicalJSON(try budget(for: period(containing: latest)))
         }
         return .object(object)
+    }
+}
+
+extension BudgetProjection {
+    /// The latest date a transaction or an allocation dates, `nil` before any: the period
+    /// containing it is the read model's current one (its JSON's `"current"`, `tally budget`,
+    /// the budget CSV export). O(transactions ever recorded).
+    package var latestDate: LocalDate? {
+        let transactionDates = transactions.allEntries.values.map(\.details.date)
+        return (transactionDates + allocations.values.flatMap { $0.map(\.fromPeriod) }).max()
     }
 }
 

@@ -233,4 +233,15 @@ extension DebtProjection {
         }
         return result
     }
+
+    /// Every recorded settlement (S6: they are permanent), oldest first: by date, then the order
+    /// they were recorded. O(settlements ever recorded).
+    public func settlementHistory() -> [SettlementEntry] {
+        settlements.allEntries.sorted { ($0.value.date, $0.value.sequenceNumber) < ($1.value.date, $1.value.sequenceNumber) }
+            .map { id, settlement in
+                SettlementEntry(
+                    settlementID: id, from: settlement.from, to: settlement.to, amount: settlement.amount, date: settlement.date,
+                    groupID: settlement.groupID, isAdvance: settlement.isAdvance, sequenceNumber: settlement.sequenceNumber)
+            }
+    }
 }

@@ -109,3 +109,23 @@ public struct PersonBalance: Hashable, Sendable {
     /// without a transfer between the two are left out.
     public let groups: [GroupID: Money]
 }
+
+/// One recorded settlement (S6) as a settlement history lists it (Flow US-040).
+public struct SettlementEntry: Hashable, Sendable {
+    /// The settlement.
+    public let settlementID: SettlementID
+    /// Who paid.
+    public let from: PersonID
+    /// Who received.
+    public let to: PersonID
+    /// How much.
+    public let amount: Money
+    /// Its business date.
+    public let date: LocalDate
+    /// The group it settles in, `nil` for a household settlement.
+    public let groupID: GroupID?
+    /// Whether it was recorded as an advance (more than was owed, S6).
+    public let isAdvance: Bool
+    /// The sequence number of the event that recorded it.
+    public let sequenceNumber: UInt64
+}

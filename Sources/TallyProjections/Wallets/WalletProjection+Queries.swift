@@ -182,6 +182,19 @@ extension WalletProjection {
     /// then by month.
     public func designations(of walletID: WalletID) -> [WalletDesignationSet] { designations[walletID] ?? [] }
 
+    /// The last day on or before `date` (or ever, when `date` is nil) that changed a wallet's
+    /// value: its latest live movement, for an observed wallet (W5) also its latest balance
+    /// point, else the day it was opened; `nil` for an unknown wallet or one opened after `date`.
+    /// What a wallet export writes as its balance's as-of date. O(days it moved).
+    package func valueChangedLast(of walletID: WalletID, onOrBefore date: LocalDate?) -> LocalDate? {
+        guard let wallet = wallets[walletID], date.map({ wallet.openedOn <= $0 }) ?? true else { return nil }
+        let limit = date ?? .max
+        var last = wallet.openedOn
+        for (day, raw) in movementIndex.dailySums[walletID] ?? [:] where raw != 0 && day <= limit && day > last { last = day }
+        if wallet.isValueObserved, let point = balancePoints[walletID]?.last(where: { $0.date <= limit }), point.date > last { last = point.date }
+        return last
+    }
+
     /// The balance points recorded for a wallet, by date then sequence number (W5).
     public func balancePoints(of walletID: WalletID) -> [BalancePoint] { balancePoints[walletID] ?? [] }
 
