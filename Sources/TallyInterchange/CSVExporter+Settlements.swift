@@ -3,7 +3,7 @@ import TallyProjections
 
 extension CSVExporter {
     /// The columns of ``settlements(_:from:through:visibleTo:numberFormat:)``, in order.
-    public static let settlementHeader = ["date", "from", "to", "amount", "currency", "group", "advance", "id"]
+    public static let settlementHeader = ["date", "from", "to", "amount", "currency", "group", "advance", "id", "paymentMethod", "note"]
 
     /// The CSV text of the recorded settlements (S6, Flow US-040 "settlement history and
     /// export") dated from `from` through `through` (inclusive; nil: unbounded), oldest first
@@ -27,7 +27,7 @@ extension CSVExporter {
                 settlement.date.isoString, history.personName(settlement.from), history.personName(settlement.to),
                 numberFormat.text(settlement.amount), settlement.amount.currency.code,
                 settlement.groupID.map { debts.group($0)?.name ?? $0.description } ?? "", settlement.isAdvance ? "yes" : "no",
-                settlement.settlementID.description,
+                settlement.settlementID.description, settlement.paymentMethod ?? "", settlement.note ?? "",
             ]
         }
         return text(header: settlementHeader, rows: rows)

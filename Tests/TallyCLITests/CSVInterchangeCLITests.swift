@@ -37,7 +37,7 @@ struct CSVInterchangeCLITests {
         #expect(lines.contains { $0.contains(",ETF portfolio,investment,observed,,CHF,24'987.00,2026-02-28,active") }, "\(wallets.stdout)")
         #expect(!wallets.stdout.contains("Alice savings") && !wallets.stdout.contains("Alice EUR card"), "G7: Alice's own wallets are hers")
         let settlements = try TallyRunner.run(["export", ledger, "--format", "csv", "--entity", "settlements", "--as", "Alice"])
-        #expect(settlements.status == 0 && settlements.stdout == "date,from,to,amount,currency,group,advance,id\n2026-01-24,Bob,Alice,500.00,CHF,,no,00000008-0000-4000-8000-000000000001\n",
+        #expect(settlements.status == 0 && settlements.stdout == "date,from,to,amount,currency,group,advance,id,paymentMethod,note\n2026-01-24,Bob,Alice,500.00,CHF,,no,00000008-0000-4000-8000-000000000001,,\n",
                 "G7: Bob paying Carol is theirs: \(settlements.stdout)\(settlements.stderr)")
         let group = try TallyRunner.run(["export", ledger, "--format", "csv", "--entity", "group", "--group", "ski weekend", "--as", "Bob"])
         #expect(group.status == 0 && group.stdout.hasPrefix("date,description,paid_by,amount,currency,settled,share:Alice,share:Bob,share:Carol\n"), "\(group.stdout)\(group.stderr)")

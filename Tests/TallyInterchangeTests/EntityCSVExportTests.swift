@@ -53,7 +53,7 @@ struct EntityCSVExportTests {
         ("2026-01-18", bob, "createGroup", #""groupID": "\#(pottery)", "name": "Pottery", "members": ["\#(bob)", "\#(carol)"]"#),
         ("2026-01-19", bob, "recordGroupExpense", #""expenseID": "0000000a-0000-4000-8000-000000000002", "groupID": "\#(pottery)", "paidBy": "\#(bob)", "amount": "CHF 50.00", "date": "2026-01-19", "note": "Clay", "split": {"kind": "equal", "people": ["\#(bob)", "\#(carol)"]}"#),
         ("2026-01-20", alice, "closeWallet", #""walletID": "\#(oldCard)", "closedOn": "2026-01-20""#),
-        ("2026-01-24", bob, "recordSettlement", #""settlementID": "00000008-0000-4000-8000-000000000001", "from": "\#(bob)", "to": "\#(alice)", "amount": "CHF 600.00", "date": "2026-01-24""#),
+        ("2026-01-24", bob, "recordSettlement", #""settlementID": "00000008-0000-4000-8000-000000000001", "from": "\#(bob)", "to": "\#(alice)", "amount": "CHF 600.00", "date": "2026-01-24", "paymentMethod": "TWINT", "note": "January, rent and food""#),
         ("2026-01-25", bob, "recordSettlement", #""settlementID": "00000008-0000-4000-8000-000000000002", "from": "\#(bob)", "to": "\#(carol)", "amount": "CHF 100.00", "date": "2026-01-25", "groupID": "\#(ski)""#),
         ("2026-01-26", bob, "recordSettlement", #""settlementID": "00000008-0000-4000-8000-000000000003", "from": "\#(carol)", "to": "\#(bob)", "amount": "CHF 25.00", "date": "2026-01-26", "groupID": "\#(pottery)""#),
         ("2026-02-05", alice, "recordTransaction", #""transactionID": "00000005-0000-4000-8000-000000000004", "kind": "expense", "amount": "CHF 1200.00", "walletID": "\#(joint)", "categoryID": "\#(rent)", "date": "2026-02-05", "note": "February rent", "payer": "\#(alice)", "shared": true"#),
@@ -144,13 +144,13 @@ struct EntityCSVExportTests {
         #expect(try CSVExporter.goals(history, on: date, visibleTo: try Self.viewer(Self.alice)) == audit)
     }
 
-    @Test("Flow US-040, S6, G7: the settlement export lists date, from, to, amount, currency, group, advance and id, oldest first; a member gets the settlements they paid or received, never one between two others (Viewer.sees(anyOf:), the debts' rule)")
+    @Test("Flow US-040, S6, G7, Swiff 2.1.3: the settlement export lists date, from, to, amount, currency, group, advance, id, payment method and note, oldest first; a member gets the settlements they paid or received, never one between two others (Viewer.sees(anyOf:), the debts' rule)")
     func settlements() async throws {
         let history = try await Self.history()
-        let header = "date,from,to,amount,currency,group,advance,id"
-        let household = "2026-01-24,Bob,Alice,600.00,CHF,,no,00000008-0000-4000-8000-000000000001"
-        let ski = "2026-01-25,Bob,Carol,100.00,CHF,Ski,no,00000008-0000-4000-8000-000000000002"
-        let pottery = "2026-01-26,Carol,Bob,25.00,CHF,Pottery,no,00000008-0000-4000-8000-000000000003"
+        let header = "date,from,to,amount,currency,group,advance,id,paymentMethod,note"
+        let household = "2026-01-24,Bob,Alice,600.00,CHF,,no,00000008-0000-4000-8000-000000000001,TWINT,\"January, rent and food\""
+        let ski = "2026-01-25,Bob,Carol,100.00,CHF,Ski,no,00000008-0000-4000-8000-000000000002,,"
+        let pottery = "2026-01-26,Carol,Bob,25.00,CHF,Pottery,no,00000008-0000-4000-8000-000000000003,,"
         #expect(try CSVExporter.settlements(history, visibleTo: .audit) == [header, household, ski, pottery, ""].joined(separator: "\n"))
         #expect(try CSVExporter.settlements(history, visibleTo: try Self.viewer(Self.alice)) == [header, household, ""].joined(separator: "\n"),
                 "Alice is in Ski, but Bob paying Carol is theirs")

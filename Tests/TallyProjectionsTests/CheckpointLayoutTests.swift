@@ -24,13 +24,14 @@ struct CheckpointLayoutTests {
         return writer.bytes
     }
 
-    @Test("checkpoint guarantee: a settlement record is from, to, amount, date, covers, advance, group, sequence number (S5)")
+    @Test("checkpoint guarantee: a settlement record is from, to, amount, date, covers, advance, group, sequence number, note, payment method (S5, S6)")
     func settlementRecord() {
         let record = SettlementRecord(from: Self.anna, to: Self.ben, amount: chf(500), date: d("2026-03-01"),
-                                      covers: nil, isAdvance: true, groupID: nil, sequenceNumber: 9)
+                                      covers: nil, isAdvance: true, groupID: nil, sequenceNumber: 9, note: nil, paymentMethod: "TWINT")
         var pinned = BinaryWriter()
         wire(Self.anna, &pinned); wire(Self.ben, &pinned); wire(chf(500), &pinned); wire(d("2026-03-01"), &pinned)
         wire([SettledItem]?.none, &pinned); wire(true, &pinned); wire(GroupID?.none, &pinned); pinned.writeVarUInt(9)
+        wire(PersonalText?.none, &pinned); wire(Optional("TWINT"), &pinned)
         #expect(Self.encoded(record) == pinned.bytes)
     }
 

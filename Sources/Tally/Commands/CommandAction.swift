@@ -151,10 +151,11 @@ public enum CommandAction: Sendable, Hashable {
 
     /// Sets the household split ratio (S1); `incomeBased` computes it from the previous period's income (S4).
     case setSplitRatio(mode: SplitRatioMode = .manual, ratios: [MemberRatio])
-    /// Records a settlement of debts (S6).
+    /// Records a settlement of debts (S6), with an optional note (personal text of the actor,
+    /// P1) and payment method.
     case recordSettlement(
         settlementID: SettlementID, from: PersonID, to: PersonID, amount: Money, date: LocalDate,
-        covers: [SettledItem]? = nil, isAdvance: Bool = false, groupID: GroupID? = nil)
+        covers: [SettledItem]? = nil, isAdvance: Bool = false, groupID: GroupID? = nil, note: String? = nil, paymentMethod: String? = nil)
     /// Creates a group of members and contacts (S7).
     case createGroup(groupID: GroupID, name: String, members: [PersonID])
     /// Records an expense paid by one group member (S7).

@@ -38,8 +38,10 @@ extension CommandExecutor {
             try requireNote(note)
         case .setSplitRatio(_, let ratios):
             try requireCount(ratios.count, LedgerLimits.listEntriesMax, "ratios", "LedgerLimits.listEntriesMax")
-        case .recordSettlement(_, _, _, _, _, let covers, _, _):
+        case .recordSettlement(_, _, _, _, _, let covers, _, _, let note, let paymentMethod):
             try requireCount(covers?.count ?? 0, LedgerLimits.settlementCoversMax, "covers", "LedgerLimits.settlementCoversMax")
+            try requireNote(note)
+            if let paymentMethod { try requireBytes(paymentMethod, LedgerLimits.nameBytesMax, "paymentMethod", "LedgerLimits.nameBytesMax") }
         case .createGroup(_, _, let members):
             try requireCount(members.count, LedgerLimits.listEntriesMax, "members", "LedgerLimits.listEntriesMax")
         case .recordGroupExpense(_, _, _, _, _, let note, let split, _, let title),

@@ -8,7 +8,7 @@ extension CommandExecutor {
             let resolved = mode == .incomeBased ? (incomeBasedRatios() ?? ratios) : ratios
             try requireHouseholdRatios(resolved)
             return [.splitRatioSet(SplitRatioSet(mode: mode, ratios: resolved))]
-        case .recordSettlement(let id, let from, let to, let amount, let date, let covers, let isAdvance, let group):
+        case .recordSettlement(let id, let from, let to, let amount, let date, let covers, let isAdvance, let group, let note, let paymentMethod):
             guard state.settlements[id] == nil else { throw .violation(.duplicateID, "settlement id \(id) is already used") }
             guard from != to else { throw .violation(.settlementToSelf, "a settlement needs two different people") }
             try requireKnownPerson(from)
@@ -16,7 +16,7 @@ extension CommandExecutor {
             try requirePositive(amount, "settlement amount")
             let settlement = SettlementRecorded(
                 settlementID: id, from: from, to: to, amount: amount, date: date, covers: covers,
-                isAdvance: isAdvance, groupID: group)
+                isAdvance: isAdvance, groupID: group, note: note.map { PersonalText($0, owner: command.actor) }, paymentMethod: paymentMethod)
             try requireWithinDebt(settlement)
             return [.settlementRecorded(settlement)]
         case .createGroup(let id, let name, let members):

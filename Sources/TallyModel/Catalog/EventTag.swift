@@ -165,7 +165,7 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
         switch self {
         case .groupExpenseRecorded, .transactionRecorded: 4
         case .templateCreated, .transactionEdited: 3
-        case .alertSettingsSet: 2
+        case .alertSettingsSet, .settlementRecorded: 2
         case .householdCreated, .memberAdded, .personAdded, .transferRecorded,
              .templateActivated, .templatePaused, .templateResumed, .paydaySet: 2
         default: 1

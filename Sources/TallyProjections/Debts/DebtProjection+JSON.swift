@@ -38,13 +38,17 @@ extension DebtProjection {
         }
         let settlementsJSON = settlements.allEntries.sorted { ($0.value.sequenceNumber, $0.key) < ($1.value.sequenceNumber, $1.key) }
             .map { id, settlement -> CanonicalJSON in
-                .object([
+                var fields: [String: CanonicalJSON] = [
                     "settlementID": CanonicalJSON(id), "from": CanonicalJSON(settlement.from),
                     "to": CanonicalJSON(settlement.to), "amount": CanonicalJSON(settlement.amount),
                     "date": CanonicalJSON(settlement.date), "isAdvance": .bool(settlement.isAdvance),
                     "groupID": CanonicalJSON(settlement.groupID),
                     "covers": settlement.covers.map { .array($0.map(CanonicalJSON.init)) } ?? .null,
-                ])
+                ]
+                // Version 2 fields only when set, so a ledger without them replays to the same bytes.
+                if let note = settlement.note { fields["note"] = .string(note.description) }
+                if let method = settlement.paymentMethod { fields["paymentMethod"] = .string(method) }
+                return .object(fields)
             }
         return .object([
             "household": .array(household), "groups": .array(groupsJSON),

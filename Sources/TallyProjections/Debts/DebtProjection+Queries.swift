@@ -241,7 +241,8 @@ extension DebtProjection {
             .map { id, settlement in
                 SettlementEntry(
                     settlementID: id, from: settlement.from, to: settlement.to, amount: settlement.amount, date: settlement.date,
-                    groupID: settlement.groupID, isAdvance: settlement.isAdvance, sequenceNumber: settlement.sequenceNumber)
+                    groupID: settlement.groupID, isAdvance: settlement.isAdvance, sequenceNumber: settlement.sequenceNumber,
+                    note: settlement.note?.description, paymentMethod: settlement.paymentMethod)
             }
     }
 }

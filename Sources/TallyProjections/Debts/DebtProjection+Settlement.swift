@@ -18,7 +18,7 @@ extension DebtProjection {
         settlements[settlement.settlementID] = SettlementRecord(
             from: settlement.from, to: settlement.to, amount: settlement.amount, date: settlement.date,
             covers: settlement.covers, isAdvance: settlement.isAdvance, groupID: settlement.groupID,
-            sequenceNumber: sequenceNumber)
+            sequenceNumber: sequenceNumber, note: settlement.note, paymentMethod: settlement.paymentMethod)
         for entry in covered { settledItems[entry.key] = settlement.settlementID }
     }
 

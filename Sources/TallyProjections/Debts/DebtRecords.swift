@@ -38,6 +38,10 @@ package struct SettlementRecord: Hashable, Sendable {
     let groupID: GroupID?
     /// The sequence number of the event that recorded it.
     package let sequenceNumber: UInt64
+    /// Its note (personal text of who recorded it, P1).
+    let note: PersonalText?
+    /// How it was paid.
+    let paymentMethod: String?
 }
 
 /// A group (S7): its name and members, as `GroupCreated` recorded them and later events

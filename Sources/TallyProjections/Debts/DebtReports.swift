@@ -128,4 +128,8 @@ public struct SettlementEntry: Hashable, Sendable {
     public let isAdvance: Bool
     /// The sequence number of the event that recorded it.
     public let sequenceNumber: UInt64
+    /// Its note, `[redacted]` when its author is forgotten (P3).
+    public let note: String?
+    /// How it was paid.
+    public let paymentMethod: String?
 }

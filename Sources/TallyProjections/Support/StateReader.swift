@@ -107,8 +107,9 @@ enum StateFormat {
     /// index beside the book (the store's `transactions` indexes answer those ranges). 20: a
     /// transfer record ends with the sequence number of its last change (the store's
     /// `transfers` rows are that book's history). 21: a wallet record ends with its valuation
-    /// as set (W5, `WalletValuationSet`; absent: its kind's default).
-    static let version: UInt64 = 21
+    /// as set (W5, `WalletValuationSet`; absent: its kind's default). 22: a settlement record ends
+    /// with its note and payment method (`SettlementRecorded` version 2).
+    static let version: UInt64 = 22
 }
 
 extension BinaryWriter {

@@ -127,7 +127,8 @@ extension EventPayload {
         case .settlementRecorded:
             .settlementRecorded(SettlementRecorded(
                 settlementID: random.make(), from: random.make(), to: random.make(), amount: random.make(),
-                date: random.make(), covers: random.make(), isAdvance: random.make(), groupID: random.make()
+                date: random.make(), covers: random.make(), isAdvance: random.make(), groupID: random.make(),
+                note: random.make(), paymentMethod: random.make()
             ))
         case .groupCreated:
             .groupCreated(GroupCreated(groupID: random.make(), name: random.make(), members: random.make()))

@@ -46,3 +46,18 @@ extension FixtureEvents {
               recordedAt: Timestamp(millisecondsSinceEpoch: 1_795_700_000_000 + Int64(index) * 1000), payload: payload)
     }
 }
+
+extension FixtureEvents {
+    /// `SettlementRecorded` version 2 (S6, Swiff 2.1.3): a settlement with a note and a payment
+    /// method, and one with neither.
+    static let settlementV2: [Event] = [
+        .settlementRecorded(SettlementRecorded(
+            settlementID: id(5011), from: ben, to: anna, amount: chf(2_500), date: date(2026, 3, 1), covers: nil, isAdvance: false,
+            groupID: nil, note: PersonalText("March rent share", owner: anna), paymentMethod: "TWINT")),
+        .settlementRecorded(SettlementRecorded(
+            settlementID: id(5012), from: anna, to: ben, amount: chf(100), date: date(2026, 3, 2), covers: nil, isAdvance: true, groupID: nil)),
+    ].enumerated().map { index, payload in
+        Event(commandID: id(5010 + UInt64(index)), actor: anna,
+              recordedAt: Timestamp(millisecondsSinceEpoch: 1_795_900_000_000 + Int64(index) * 1000), payload: payload)
+    }
+}

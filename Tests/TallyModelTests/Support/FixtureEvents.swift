@@ -166,6 +166,7 @@ enum FixtureEvents {
         ("events-wallet-reopened.bin", walletReopened),
         ("events-subscription-editing.bin", subscriptionEditing),
         ("events-alert-settings-v2.bin", alertSettingsV2),
+        ("events-settlement-v2.bin", settlementV2),
     ]
 
     /// One event of every type at its current version: the payloads the catalog test checks.
