@@ -4,7 +4,8 @@ import TallyModel
 import TallyProjections
 
 /// `tally budget`: the budget report of a period (B4): live for the open period, the frozen
-/// snapshot for closed ones (B6).
+/// snapshot for closed ones (B6), with the whole budget's status (US-054) and the weekly
+/// savings progress (US-038).
 struct BudgetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "budget", abstract: "The budget report of a pay period.")
 
@@ -40,6 +41,11 @@ struct BudgetCommand: AsyncParsableCommand {
         try Terminal.line("")
         try Terminal.line("Income (\(String(describing: report.income.source))): \(report.income.amount.formatted())")
         try Terminal.line("Allocated: \(report.totalAllocated.formatted())   Unallocated: \(report.unallocated.formatted())")
+        try Terminal.line("Spent: \(report.totalSpent.formatted())   Overall: \(String(describing: report.status))")
+        try Terminal.line("Savings (\(String(describing: report.savings.targetSource)) target): \(report.savings.saved.formatted()) / \(report.savings.target.formatted())")
+        for week in report.savings.weeks {
+            try Terminal.line("  week of \(week.weekStart): \(week.saved.formatted()) / \(week.target.formatted())\(week.isMet ? " (goal met)" : "")")
+        }
     }
 
     /// The start of the read model's `current` period (the one containing the latest
