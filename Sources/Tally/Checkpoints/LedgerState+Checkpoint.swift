@@ -43,7 +43,11 @@ extension LedgerState {
     /// budget read model's.
     /// v23: a template's record ends with its field edits, profile and billing marks, and its
     /// schedule with its cycle changes (R1, Swiff 1.2.3, 1.3.3).
-    static let checkpointMagic = "tally.ledgerState.v23"
+    /// v24: a budget report (a closed period's snapshot) ends its totals with everything spent
+    /// and the whole budget's status (US-054), and its allowances with the savings progress
+    /// (US-038); the split ratio in force is followed by the ratio as the household set it and
+    /// the latest income-based recalculation (S4, US-067).
+    static let checkpointMagic = "tally.ledgerState.v24"
 
     /// The read models, with the one transaction book, are the checkpoint's other section.
     /// - Parameter archived: the command history's archived maps (``ArchivedMap``) are in the store's history
@@ -58,6 +62,8 @@ extension LedgerState {
         writer.writeSorted(categoryCounts)
         writer.writeSorted(templates)
         writer.write(splitRatio)
+        writer.write(splitRatioSetting)
+        writer.write(lastRatioRecalculation)
         periods.write(to: &writer)
         history.write(to: &writer, inline: !archived)
         exposure.write(to: &writer)
@@ -80,6 +86,8 @@ extension LedgerState {
         categoryCounts = try reader.readDictionary()
         templates = try reader.readDictionary()
         splitRatio = try reader.read()
+        splitRatioSetting = try reader.read()
+        lastRatioRecalculation = try reader.read()
         periods = try PeriodSchedule(from: &reader)
         history = try CommandHistory(from: &reader)
         exposure = try MoneyExposure(from: &reader)

@@ -149,7 +149,8 @@ public enum CommandAction: Sendable, Hashable {
 
     // MARK: Sharing (S1-S8)
 
-    /// Sets the household split ratio (S1); `incomeBased` computes it from the previous period's income (S4).
+    /// Sets the household split ratio (S1); `incomeBased` computes it from the previous period's income now and at every
+    /// period start, falling back to `ratios` when no income is known (S4).
     case setSplitRatio(mode: SplitRatioMode = .manual, ratios: [MemberRatio])
     /// Records a settlement of debts (S6), with an optional note (personal text of the actor,
     /// P1) and payment method.
@@ -189,7 +190,8 @@ public enum CommandAction: Sendable, Hashable {
     // MARK: Periods and budgets (B1-B7)
 
     /// Sets the payday; a change inside a running period takes effect at its end (B1).
-    case setPayday(day: Int)
+    /// `secondDay` makes paydays twice a month (e.g. the 1st and the 15th).
+    case setPayday(day: Int, secondDay: Int? = nil)
     /// Makes paydays weekly or biweekly: periods of 7 or 14 days from the end of the open period
     /// (or from the recorded date when no payday is set); closed periods stay (B1, B6;
     /// Docs/Editing.md). `setPayday` goes back to monthly.
@@ -203,6 +205,12 @@ public enum CommandAction: Sendable, Hashable {
     case setIncomeSettings(mode: IncomeMode, monthlyIncome: Money, incomeCategoryIDs: [CategoryID] = [], graceDays: Int = 3)
     /// Confirms a flagged income as a bonus that counts (B7).
     case confirmBonus(transactionID: TransactionID)
+    /// Marks an income as a bonus, into the bonus pool ("Treat as bonus", "Mark as bonus"), or
+    /// with `isBonus: false` takes the mark off (US-066).
+    case markBonus(transactionID: TransactionID, isBonus: Bool = true)
+    /// Allocates part of a bonus in the pool to an expense category's budget or to a goal,
+    /// within 7 days (US-066).
+    case allocateBonus(transactionID: TransactionID, categoryID: CategoryID? = nil, goalID: GoalID? = nil, amount: Money)
     /// Closes every period that ended before the command's recorded date (B6).
     case closePeriod
 

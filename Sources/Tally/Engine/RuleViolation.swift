@@ -204,6 +204,13 @@ public struct RuleViolation: Sendable, Equatable, Error {
         case invalidIncomeSettings
         /// Only income transactions can be confirmed as a bonus (B7).
         case notAnIncome
+        /// The income is not in the bonus pool: mark it as a bonus first (B7, US-066).
+        case notABonus
+        /// The bonus's 7 days are over and its rest became regular income (B7, US-066).
+        case bonusRolledIn
+        /// The allocation is more than the bonus has left, or the mark cannot come off while
+        /// allocations stand (B7, US-066).
+        case bonusOverAllocated
         // Planning (R2, R3, R6)
         /// No live goal has that id (R2).
         case unknownGoal
@@ -258,7 +265,7 @@ public struct RuleViolation: Sendable, Equatable, Error {
             case .paydayOutOfRange: "B1"
             case .budgetMustNotBeNegative, .budgetNotAllocated: "B2"
             case .noPeriodToClose, .periodGapTooLarge: "B6"
-            case .invalidIncomeSettings, .notAnIncome: "B7"
+            case .invalidIncomeSettings, .notAnIncome, .notABonus, .bonusRolledIn, .bonusOverAllocated: "B7"
             case .unknownGoal, .goalInvalid: "R2"
             case .unknownScenario, .scenarioInvalid: "R3"
             case .alertSettingsInvalid: "R6"

@@ -46,6 +46,14 @@ extension LedgerState {
             history.setEntry(entry, for: command)
             history.add(CommandHistory.Touch(sequenceNumber: sequenceNumber, tag: tag, chain: command), to: .periods)
             return
+        case .bonusRolledIn:
+            // US-066: appended before the command when the 7 days are over; it stays like a close.
+            history.setEntry(entry, for: command)
+            return
+        case .splitRatioRecalculated(let recalculated) where recalculated.periodStart != nil:
+            // S4: appended at a period start with the close before it; it stays like the close.
+            history.setEntry(entry, for: command)
+            return
         default:
             break
         }
@@ -108,6 +116,11 @@ extension LedgerState {
             mutateTransactions(payload, before: before.transaction)
         case .splitRatioSet(let set):
             splitRatio = set
+            splitRatioSetting = set
+            lastRatioRecalculation = nil
+        case .splitRatioRecalculated(let recalculated):
+            splitRatio = SplitRatioSet(mode: .incomeBased, ratios: recalculated.ratios)
+            lastRatioRecalculation = recalculated
         case .groupExpenseRecorded, .groupExpenseEdited:
             countGroupExpenseCategories(payload, before: before.groupExpense)
         case .settlementRecorded, .groupCreated, .groupUpdated, .groupMemberAdded, .groupMemberRemoved, .groupArchived,
@@ -117,7 +130,7 @@ extension LedgerState {
             periods.update(paydays: readModels.budgets.paySchedule)  // the budget read model's rules, after this one
         case .periodClosed(let closed):
             periods.close(closed, paydays: readModels.budgets.paySchedule)
-        case .budgetAllocated, .budgetRemoved, .incomeSettingsSet:
+        case .budgetAllocated, .budgetRemoved, .incomeSettingsSet, .bonusMarked, .bonusAllocated, .bonusRolledIn:
             break  // the budget read model's allocations and settings are all they change
         case .goalCreated, .goalUpdated, .goalAmountSet, .goalDeleted, .goalRestored, .scenarioSaved, .scenarioDeleted,
              .scenarioActivated, .alertSettingsSet:

@@ -42,11 +42,28 @@ extension LedgerState {
             return categoryEffect(of: payload)
         case .transactionRecorded, .transactionEdited, .transactionDeleted, .transactionRestored,
              .templateCreated, .templatePaused, .templateResumed, .templateActivated, .templatePriceChanged,
-             .templateCancelled, .templateEdited, .templateProfileSet, .occurrenceBillingMarked, .bonusConfirmed:
+             .templateCancelled, .templateEdited, .templateProfileSet, .occurrenceBillingMarked, .bonusConfirmed,
+             .bonusMarked, .bonusAllocated, .bonusRolledIn:
             return transactionEffect(of: payload)
         case .splitRatioSet:
-            let previous = splitRatio ?? LedgerState.equalRatios(activeMembers).map { SplitRatioSet(mode: .manual, ratios: $0) }
-            return EventEffect(owned: [.splitRatio], inverse: previous.map { [.splitRatioSet($0)] })
+            // T5: the setting as it was, then the ratio that was in force when a recalculation
+            // had replaced the setting's (S4).
+            let previous = splitRatioSetting ?? splitRatio
+                ?? LedgerState.equalRatios(activeMembers).map { SplitRatioSet(mode: .manual, ratios: $0) }
+            guard let previous else { return EventEffect(owned: [.splitRatio]) }
+            var inverse: [EventPayload] = [.splitRatioSet(previous)]
+            if let inForce = splitRatio, inForce.ratios != previous.ratios {
+                inverse.append(.splitRatioRecalculated(SplitRatioRecalculated(
+                    periodStart: nil, ratios: inForce.ratios, isFallback: lastRatioRecalculation?.isFallback ?? false)))
+            }
+            return EventEffect(owned: [.splitRatio], inverse: inverse)
+        case .splitRatioRecalculated(let recalculated):
+            guard recalculated.periodStart == nil else { return EventEffect(owned: [], referenced: [.periods]) }
+            let previous = splitRatio?.ratios ?? LedgerState.equalRatios(activeMembers)
+            return EventEffect(owned: [.splitRatio], inverse: previous.map { ratios in
+                [.splitRatioRecalculated(SplitRatioRecalculated(
+                    periodStart: nil, ratios: ratios, isFallback: lastRatioRecalculation?.isFallback ?? false))]
+            })
         case .settlementRecorded(let settlement):
             let covered = debts.coveredSources(by: settlement).map { item -> EntityKey in
                 switch item {
@@ -325,6 +342,18 @@ extension LedgerState {
             ])
         case .bonusConfirmed(let confirmed):
             return EventEffect(owned: [], referenced: [.transaction(confirmed.transactionID)])
+        case .bonusMarked(let marked):
+            // T5: the mark as it was (no mark reads as regular income).
+            let wasBonus = readModels.budgets.bonusPoolEntry(marked.transactionID) != nil
+            return EventEffect(
+                owned: [.transaction(marked.transactionID)],
+                inverse: [.bonusMarked(BonusMarked(transactionID: marked.transactionID, isBonus: wasBonus))])
+        case .bonusAllocated(let allocated):
+            // Not undoable (no event takes an allocation back); it depends on the bonus mark.
+            let target: [EntityKey] = allocated.categoryID.map { [.category($0)] } ?? allocated.goalID.map { [.goal($0)] } ?? []
+            return EventEffect(owned: [], referenced: [.transaction(allocated.transactionID)] + target, inverse: nil)
+        case .bonusRolledIn(let rolled):
+            return EventEffect(owned: [], referenced: [.transaction(rolled.transactionID)])
         default:
             return EventEffect(owned: [])
         }

@@ -43,8 +43,14 @@ package struct LedgerState: Sendable, Equatable {
     package var transfers: ArchivedMap<TransferID, TransferRecord> { readModels.wallets.transfers }
     /// Recurring templates by id (T4).
     package internal(set) var templates: TreeDictionary<TemplateID, TemplateRecord> = [:]
-    /// The household split ratio; `nil` means equal parts among the members (S1).
+    /// The household split ratio in force; `nil` means equal parts among the members (S1). In
+    /// income-based mode its ratios are the latest ``SplitRatioRecalculated``'s (S4).
     package internal(set) var splitRatio: SplitRatioSet?
+    /// The split ratio as the household last set it (S1, S4): its mode and, in income-based
+    /// mode, the manual ratios an income-based recalculation falls back to.
+    package internal(set) var splitRatioSetting: SplitRatioSet?
+    /// The latest income-based recalculation since ``splitRatioSetting`` (S4, US-067).
+    package internal(set) var lastRatioRecalculation: SplitRatioRecalculated?
     /// Groups by id (S7): the debt read model's one book, which the same fold writes
     /// (``readModels``).
     package var groups: TreeDictionary<GroupID, GroupRecord> { readModels.debts.groups }

@@ -17,11 +17,27 @@ extension CommandExecutor {
             let closed = PeriodClosed(periodStart: start, periodEnd: end)
             closes.append(.periodClosed(closed))
             schedule.close(closed, paydays: state.readModels.budgets.paySchedule)
+            if let recalculated = ratioRecalculation(after: closed, nextStart: schedule.openStart) {
+                closes.append(.splitRatioRecalculated(recalculated))
+            }
             guard let nextStart = schedule.openStart, let nextEnd = schedule.openEnd, nextStart > start else { break }
             start = nextStart
             end = nextEnd
         }
         return closes
+    }
+
+    /// S4, US-067: in income-based mode, the ratio for the period starting after `closed`,
+    /// from the members' incomes in `closed`, or the household's manual ratios when none is
+    /// known. `nil` in manual mode, or when the manual ratios no longer list exactly the active
+    /// members (a member joined or left since): the ratio in force then stays.
+    func ratioRecalculation(after closed: PeriodClosed, nextStart: LocalDate?) -> SplitRatioRecalculated? {
+        guard let setting = state.splitRatioSetting, setting.mode == .incomeBased else { return nil }
+        let computed = incomeBasedRatios(in: closed)
+        let ratios = computed ?? setting.ratios
+        guard (try? requireHouseholdRatios(ratios)) != nil else { return nil }
+        return SplitRatioRecalculated(
+            periodStart: nextStart ?? PaySchedule.dayAfter(closed.periodEnd), ratios: ratios, isFallback: computed == nil)
     }
 
     /// The UTC date of the command's `recordedAt`.
@@ -42,18 +58,23 @@ extension CommandExecutor {
 
     func validateBudget(_ command: Command) throws(LedgerError) -> [EventPayload] {
         switch command.action {
-        case .setPayday(let day):
+        case .setPayday(let day, let secondDay):
             guard (1...31).contains(day) else {
                 throw .violation(.paydayOutOfRange, "payday must be a day of the month 1...31, got \(day)")
+            }
+            if let secondDay, !(1...31).contains(secondDay) || secondDay == day {
+                throw .violation(.paydayOutOfRange, "the second payday must be another day of the month 1...31 than \(day), got \(secondDay)")
             }
             let effectiveFrom: LocalDate?
             if let end = state.periods.openEnd {
                 effectiveFrom = try? end.adding(days: 1)  // B1: takes effect when the open period ends
             } else {
-                effectiveFrom = try recordedDate(command).latestPayday(onDay: day)
+                // The latest of the paydays on or before the recorded date starts the open period.
+                let today = try recordedDate(command)
+                effectiveFrom = [day, secondDay].compactMap { $0 }.compactMap { today.latestPayday(onDay: $0) }.max()
             }
             guard let effectiveFrom else { throw .violation(.invalidValue, "no period start can be computed for payday \(day)") }
-            return [.paydaySet(PaydaySet(day: day, effectiveFrom: effectiveFrom))]
+            return [.paydaySet(PaydaySet(day: day, effectiveFrom: effectiveFrom, secondDay: secondDay))]
         case .setPaySchedule(let frequency):
             let interval: Int
             switch frequency {
@@ -110,6 +131,10 @@ extension CommandExecutor {
                 throw .violation(.notAnIncome, "only an income can be confirmed as a bonus; transaction \(id) is an expense")
             }
             return [.bonusConfirmed(BonusConfirmed(transactionID: id))]
+        case .markBonus(let id, let isBonus):
+            return [.bonusMarked(try bonusMark(id, isBonus: isBonus))]
+        case .allocateBonus(let id, let categoryID, let goalID, let amount):
+            return [.bonusAllocated(try bonusAllocation(id, categoryID: categoryID, goalID: goalID, amount: amount, command: command))]
         case .closePeriod:
             return []  // the PeriodClosed events were added before validation
         case .setExchangeRate(let rate, let asOf):

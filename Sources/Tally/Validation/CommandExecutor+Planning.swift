@@ -71,7 +71,7 @@ extension CommandExecutor {
     }
 
     /// The goal with `id` unless it is unknown or deleted.
-    private func liveGoal(_ id: GoalID) throws(LedgerError) -> GoalRecord {
+    func liveGoal(_ id: GoalID) throws(LedgerError) -> GoalRecord {
         guard let record = state.goals[id] else { throw .violation(.unknownGoal, "no goal has id \(id)") }
         guard !record.isDeleted else { throw .violation(.unknownGoal, "goal \(record.goal.name) is deleted; undo its deletion to bring it back") }
         return record

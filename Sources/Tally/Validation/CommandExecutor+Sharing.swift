@@ -5,9 +5,15 @@ extension CommandExecutor {
     func validateSharing(_ command: Command) throws(LedgerError) -> [EventPayload] {
         switch command.action {
         case .setSplitRatio(let mode, let ratios):
-            let resolved = mode == .incomeBased ? (incomeBasedRatios() ?? ratios) : ratios
-            try requireHouseholdRatios(resolved)
-            return [.splitRatioSet(SplitRatioSet(mode: mode, ratios: resolved))]
+            // S4, US-067: the ratios given are the manual ones, which an income-based
+            // recalculation falls back to; in income-based mode one is computed now
+            // ("Recalculate now", or the switch to income-based).
+            try requireHouseholdRatios(ratios)
+            let set = EventPayload.splitRatioSet(SplitRatioSet(mode: mode, ratios: ratios))
+            guard mode == .incomeBased else { return [set] }
+            let computed = state.periods.lastClosed.flatMap(incomeBasedRatios(in:))
+            return [set, .splitRatioRecalculated(SplitRatioRecalculated(
+                periodStart: nil, ratios: computed ?? ratios, isFallback: computed == nil))]
         case .recordSettlement(let id, let from, let to, let amount, let date, let covers, let isAdvance, let group, let note, let paymentMethod):
             guard state.settlements[id] == nil else { throw .violation(.duplicateID, "settlement id \(id) is already used") }
             guard from != to else { throw .violation(.settlementToSelf, "a settlement needs two different people") }
@@ -160,7 +166,7 @@ extension CommandExecutor {
     }
 
     /// S1: every current member exactly once, summing to 10000 bp, each at least 100 bp.
-    private func requireHouseholdRatios(_ ratios: [MemberRatio]) throws(LedgerError) {
+    func requireHouseholdRatios(_ ratios: [MemberRatio]) throws(LedgerError) {
         try requireRatiosSum(ratios)
         let members = Set(state.activeMembers)
         guard Set(ratios.map(\.person)) == members else {
@@ -171,10 +177,11 @@ extension CommandExecutor {
         }
     }
 
-    /// S4: ratios from each member's income in the last closed period; `nil` (fall back to
-    /// the given manual ratios) when no income is known or a member would get under 1%.
-    private func incomeBasedRatios() -> [MemberRatio]? {
-        guard let period = state.periods.lastClosed, let base = state.household?.baseCurrency else { return nil }
+    /// S4: ratios from each member's live income in the base currency dated in `period` (the
+    /// period before the one that starts); `nil` (fall back to the manual ratios) when no
+    /// income is known or a member would get under 1%.
+    func incomeBasedRatios(in period: PeriodClosed) -> [MemberRatio]? {
+        guard let base = state.household?.baseCurrency else { return nil }
         let members = state.activeMembers
         let sums = state.readModels.budgets.liveIncomeByPayer(datedIn: period.periodStart...period.periodEnd, currency: base)
         // Saturating: the sum only weighs ratios, and a journal from before the G1 limits may exceed Int64.

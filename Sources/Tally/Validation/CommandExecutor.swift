@@ -55,10 +55,11 @@ struct CommandExecutor {
         }
         let executor = CommandExecutor(state: state)
         let closes = try executor.periodCloses(before: command)
-        guard closes.isEmpty else { return .closesFirst(closes) }
-        if case .closePeriod = command.action {
+        if closes.isEmpty, case .closePeriod = command.action {
             throw .violation(.noPeriodToClose, executor.noPeriodToCloseMessage(command))
         }
+        let due = closes + (try executor.bonusRollIns(before: command))  // US-066: bonuses past their 7 days
+        guard due.isEmpty else { return .closesFirst(due) }
         return .ready(try executor.validate(command).map { payload in
             Event(commandID: command.commandID, actor: command.actor, recordedAt: command.recordedAt, payload: payload)
         })
@@ -112,7 +113,8 @@ struct CommandExecutor {
             return try validateSharing(command)
         case .updateGroup, .addGroupMember, .removeGroupMember, .archiveGroup, .unarchiveGroup, .deleteGroup:
             return try validateGroupChange(command)
-        case .setPayday, .setPaySchedule, .allocateBudget, .removeBudget, .setIncomeSettings, .confirmBonus, .closePeriod, .setExchangeRate:
+        case .setPayday, .setPaySchedule, .allocateBudget, .removeBudget, .setIncomeSettings, .confirmBonus, .closePeriod, .setExchangeRate,
+             .markBonus, .allocateBonus:
             return try validateBudget(command)
         case .createGoal, .updateGoal, .setGoalAmount, .deleteGoal, .saveScenario, .deleteScenario, .activateScenario,
              .setAlertSettings:

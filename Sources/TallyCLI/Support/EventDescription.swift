@@ -52,6 +52,18 @@ struct EventDescription {
             summary = "category \(event.name) (\(event.group))"
         case .periodClosed(let event):
             summary = "period \(event.periodStart) .. \(event.periodEnd) closed"
+        case .bonusMarked(let event):
+            summary = "income \(event.transactionID) \(event.isBonus ? "marked as a bonus (bonus pool)" : "no longer a bonus")"
+        case .bonusAllocated(let event):
+            let target = event.categoryID.map { "category \($0)" } ?? event.goalID.map { "goal \($0)" } ?? "?"
+            summary = "bonus \(event.transactionID): \(event.amount.formatted()) to \(target)"
+        case .bonusRolledIn(let event):
+            summary = "bonus \(event.transactionID): \(event.amount.formatted()) rolled into income after 7 days"
+        case .splitRatioRecalculated(let event):
+            let ratios = event.ratios.map { "\(history.personName($0.person)) \($0.ratio.basisPoints / 100)%" }.joined(separator: ", ")
+            summary = "split ratio \(event.isFallback ? "falls back to the manual ratio" : "from income"): \(ratios)"
+                + (event.periodStart.map { " from \($0)" } ?? "")
+            people = event.ratios.map(\.person)
         case .personUpdated(let event):
             summary = "person \(event.personID) updated: \(event.name)"
             people = [event.personID]

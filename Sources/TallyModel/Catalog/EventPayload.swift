@@ -127,6 +127,14 @@ public enum EventPayload: Hashable, Sendable {
     case bonusConfirmed(BonusConfirmed)
     /// A budget period closed; its report is frozen as a snapshot (B6).
     case periodClosed(PeriodClosed)
+    /// An income-based split ratio was computed again, at a period start or on request (S4).
+    case splitRatioRecalculated(SplitRatioRecalculated)
+    /// An income was marked as a bonus (the bonus pool), or the mark taken off (US-066).
+    case bonusMarked(BonusMarked)
+    /// Part of a bonus was allocated to a category or a goal (US-066).
+    case bonusAllocated(BonusAllocated)
+    /// What was left of a bonus after 7 days became regular income (US-066).
+    case bonusRolledIn(BonusRolledIn)
     /// A savings goal was created (R2).
     case goalCreated(GoalCreated)
     /// A savings goal was edited (R2).
@@ -249,6 +257,10 @@ public enum EventPayload: Hashable, Sendable {
         case .incomeSettingsSet: .incomeSettingsSet
         case .bonusConfirmed: .bonusConfirmed
         case .periodClosed: .periodClosed
+        case .splitRatioRecalculated: .splitRatioRecalculated
+        case .bonusMarked: .bonusMarked
+        case .bonusAllocated: .bonusAllocated
+        case .bonusRolledIn: .bonusRolledIn
         case .goalCreated: .goalCreated
         case .goalUpdated: .goalUpdated
         case .goalAmountSet: .goalAmountSet

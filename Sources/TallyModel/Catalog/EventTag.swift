@@ -128,6 +128,14 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
     case bonusConfirmed = 603
     /// ``PeriodClosed``.
     case periodClosed = 604
+    /// ``SplitRatioRecalculated``.
+    case splitRatioRecalculated = 605
+    /// ``BonusMarked``.
+    case bonusMarked = 606
+    /// ``BonusAllocated``.
+    case bonusAllocated = 607
+    /// ``BonusRolledIn``.
+    case bonusRolledIn = 608
     /// ``BudgetRemoved``.
     case budgetRemoved = 610
     /// ``GoalCreated``.
@@ -164,10 +172,10 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
     public var schemaVersion: UInt16 {
         switch self {
         case .groupExpenseRecorded, .transactionRecorded: 4
-        case .templateCreated, .transactionEdited: 3
+        case .templateCreated, .transactionEdited, .paydaySet: 3
         case .alertSettingsSet, .settlementRecorded: 2
         case .householdCreated, .memberAdded, .personAdded, .transferRecorded,
-             .templateActivated, .templatePaused, .templateResumed, .paydaySet: 2
+             .templateActivated, .templatePaused, .templateResumed: 2
         default: 1
         }
     }
@@ -238,6 +246,10 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
         case .incomeSettingsSet: "IncomeSettingsSet"
         case .bonusConfirmed: "BonusConfirmed"
         case .periodClosed: "PeriodClosed"
+        case .splitRatioRecalculated: "SplitRatioRecalculated"
+        case .bonusMarked: "BonusMarked"
+        case .bonusAllocated: "BonusAllocated"
+        case .bonusRolledIn: "BonusRolledIn"
         case .goalCreated: "GoalCreated"
         case .goalUpdated: "GoalUpdated"
         case .goalAmountSet: "GoalAmountSet"

@@ -17,7 +17,8 @@ extension Int128: WireValue {
 extension PayPeriod: WireValue {}
 
 /// The day (1...31, checked on read), the date it takes effect, the `PaydaySet` sequence number,
-/// the interval in days (presence byte; weekly and biweekly rules).
+/// the interval in days (presence byte; weekly and biweekly rules), the second day of the month
+/// (presence byte; twice-a-month rules, 1...31 checked on read).
 extension PaySchedule.Rule: WireValue {
     package init(from reader: inout BinaryReader) throws(EventCodecError) {
         let start = reader.offset
@@ -31,7 +32,11 @@ extension PaySchedule.Rule: WireValue {
         if let interval, !(1...366).contains(interval) {
             throw .invalidValue(field: "payday", reason: "interval \(interval) days outside 1...366", offset: start)
         }
-        self.init(day: day, effectiveFrom: effectiveFrom, sequenceNumber: sequenceNumber, intervalDays: interval)
+        let secondDay: Int? = try reader.read()
+        if let secondDay, !(1...31).contains(secondDay) {
+            throw .invalidValue(field: "payday", reason: "second day \(secondDay) outside 1...31", offset: start)
+        }
+        self.init(day: day, effectiveFrom: effectiveFrom, sequenceNumber: sequenceNumber, intervalDays: interval, secondDay: secondDay)
     }
 
     package func write(to writer: inout BinaryWriter) {
@@ -39,6 +44,7 @@ extension PaySchedule.Rule: WireValue {
         writer.write(effectiveFrom)
         writer.write(sequenceNumber)
         writer.write(intervalDays)
+        writer.write(secondDay)
     }
 }
 

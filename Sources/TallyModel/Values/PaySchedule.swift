@@ -7,7 +7,8 @@
 /// `effectiveFrom`: a change inside a running period waits for that period to end (US-024/065).
 /// From a boundary the period runs to the day before the next payday strictly after it; the
 /// payday of a shorter month is its last day (31 -> Feb 28/29). A weekly or biweekly rule
-/// (`intervalDays` 7 or 14) makes every period that many days from the boundary it starts at.
+/// (`intervalDays` 7 or 14) makes every period that many days from the boundary it starts at;
+/// a twice-a-month rule (`secondDay`, e.g. the 1st and the 15th) has two paydays each month.
 package struct PaySchedule: Hashable, Sendable {
     /// One `PaydaySet`: its day, the date it takes effect from, and the event's sequence number
     /// (which orders rules with the same `effectiveFrom`: the later one wins).
@@ -21,13 +22,16 @@ package struct PaySchedule: Hashable, Sendable {
         /// Weekly (7) or biweekly (14) periods counted from the boundary the rule starts at;
         /// `nil`: monthly on `day`.
         package let intervalDays: Int?
+        /// Twice a month: the second payday of each month, 1...31; `nil`: one payday.
+        package let secondDay: Int?
 
         /// Creates a rule.
-        package init(day: Int, effectiveFrom: LocalDate, sequenceNumber: UInt64, intervalDays: Int? = nil) {
+        package init(day: Int, effectiveFrom: LocalDate, sequenceNumber: UInt64, intervalDays: Int? = nil, secondDay: Int? = nil) {
             self.day = day
             self.effectiveFrom = effectiveFrom
             self.sequenceNumber = sequenceNumber
             self.intervalDays = intervalDays
+            self.secondDay = secondDay
         }
     }
 
@@ -67,15 +71,20 @@ package struct PaySchedule: Hashable, Sendable {
         var start = first.effectiveFrom
         var day = first.day
         var interval = first.intervalDays
+        var secondDay = first.secondDay
         var next = 1
         while true {
             while next < rules.count, rules[next].effectiveFrom <= start {
                 day = rules[next].day
                 interval = rules[next].intervalDays
+                secondDay = rules[next].secondDay
                 next += 1
             }
-            // A weekly or biweekly rule counts its periods from the boundary it started at.
-            let payday = interval.map { (try? start.adding(days: Int64($0))) ?? .max } ?? Self.nextPayday(day, after: start)
+            // A weekly or biweekly rule counts its periods from the boundary it started at; a
+            // twice-a-month rule ends a period before the nearer of its two paydays.
+            let monthly = secondDay.map { min(Self.nextPayday(day, after: start), Self.nextPayday($0, after: start)) }
+                ?? Self.nextPayday(day, after: start)
+            let payday = interval.map { (try? start.adding(days: Int64($0))) ?? .max } ?? monthly
             let end = payday > start ? Self.dayBefore(payday) : LocalDate.max
             if date <= end || end == .max { return PayPeriod(start: start, end: end) }
             start = Self.dayAfter(end)

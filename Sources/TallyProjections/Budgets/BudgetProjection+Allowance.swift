@@ -8,13 +8,7 @@ extension BudgetProjection {
         _ period: PayPeriod, _ allocations: [BudgetType: Int128],
         _ expenses: [(date: LocalDate, type: BudgetType, amount: ExactAmount)], _ currency: Currency
     ) throws(ProjectionError) -> [WeeklyAllowance] {
-        var weekStarts: [LocalDate] = []
-        var monday = period.start.startOfISOWeek
-        while monday <= period.end, weekStarts.count < 1_000 {
-            weekStarts.append(monday)
-            guard let next = try? monday.adding(days: 7) else { break }
-            monday = next
-        }
+        let weekStarts = weekStarts(period)
         var result: [WeeklyAllowance] = []
         for type in [BudgetType.needs, .wants] {
             let total = allocations[type] ?? 0

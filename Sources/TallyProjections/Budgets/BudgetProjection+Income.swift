@@ -22,7 +22,8 @@ extension BudgetProjection {
 
     /// B7: manual mode uses the monthly income; auto mode sums detected incomes, excluding
     /// unconfirmed bonuses (an income over 150% of the average detected income of the last
-    /// three periods that had any), and falls back to the manual amount when nothing is left.
+    /// three periods that had any) and bonuses in the bonus pool (US-066: only what rolled in of
+    /// them counts), and falls back to the manual amount when nothing is left.
     ///
     /// Converted amounts are added exactly and rounded once (G2); the exact income comes back
     /// beside the summary, for the unallocated amount.
@@ -44,8 +45,9 @@ extension BudgetProjection {
         for _ in 0..<3 {
             previous = schedule.period(before: previous)
             var total = ConvertedTotal(currency)
-            for (_, record) in detectedIncomes(previous, settings) {
-                total.add(toBudget(record.details.amount, on: record.details.date, missing: &missing))
+            for (id, record) in detectedIncomes(previous, settings) {
+                guard let amount = incomeAmount(id, record) else { continue }  // a bonus in the pool (US-066)
+                total.add(toBudget(amount, on: record.details.date, missing: &missing))
             }
             let units = try total.units(rule: "B7", subject: "detected income")
             if units > 0 { previousTotals.append(units) }
@@ -54,6 +56,14 @@ extension BudgetProjection {
         var flagged: [TransactionID] = []
         var sum = ConvertedTotal(currency)
         for (id, record) in detectedIncomes(period, settings) {
+            // US-066: a bonus in the pool is no income; what rolled in of it is, and is no bonus to flag.
+            if isPooledBonus(id) {
+                if let rolled = incomeAmount(id, record), rolled.isPositive {
+                    counted.append(id)
+                    sum.add(toBudget(rolled, on: record.details.date, missing: &missing))
+                }
+                continue
+            }
             let amount = toBudget(record.details.amount, on: record.details.date, missing: &missing)
             // The bonus test compares one income (rounded on its own) with the rounded totals.
             let units = amount.rounded

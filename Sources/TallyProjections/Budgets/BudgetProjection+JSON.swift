@@ -56,6 +56,17 @@ extension CanonicalJSON {
                 "flaggedBonuses": .array(report.income.flaggedBonuses.map(CanonicalJSON.init)),
             ]),
             "totalAllocated": CanonicalJSON(report.totalAllocated), "unallocated": CanonicalJSON(report.unallocated),
+            "totalSpent": CanonicalJSON(report.totalSpent), "status": .string("\(report.status)"),
+            "savings": .object([
+                "target": CanonicalJSON(report.savings.target), "targetSource": .string("\(report.savings.targetSource)"),
+                "saved": CanonicalJSON(report.savings.saved),
+                "weeks": .array(report.savings.weeks.map { week in
+                    .object([
+                        "weekStart": CanonicalJSON(week.weekStart), "from": CanonicalJSON(week.from), "to": CanonicalJSON(week.to),
+                        "target": CanonicalJSON(week.target), "saved": CanonicalJSON(week.saved), "isMet": .bool(week.isMet),
+                    ])
+                }),
+            ]),
             "weeklyAllowances": .array(report.weeklyAllowances.map { week in
                 .object([
                     "budgetType": .string("\(week.budgetType)"), "weekStart": CanonicalJSON(week.weekStart),

@@ -65,10 +65,19 @@ extension BudgetProjection {
                 allocated[categoryID, default: ConvertedTotal(currency)].add(toBudget(amount, on: period.start, missing: &missing))
             }
         }
+        // US-066: bonus allocations add to the category's budget of the period they were made in.
+        for (categoryID, amount) in bonusAllocations(in: period) where categories[categoryID]?.isDeleted == false {
+            allocated[categoryID, default: ConvertedTotal(currency)].add(toBudget(amount, on: period.start, missing: &missing))
+        }
         var expensesByDay: [(date: LocalDate, type: BudgetType, amount: ExactAmount)] = []
-        for (_, record) in transactions(datedIn: period.start...period.end) where record.isLive && record.details.kind == .expense {
+        var savingsByDay: [(date: LocalDate, amount: ExactAmount)] = []
+        var totalSpent = ConvertedTotal(currency)
+        for (_, record) in transactions(datedIn: period.start...period.end) where record.isLive {
             let amount = toBudget(record.details.amount, on: record.details.date, missing: &missing)
             let categoryID = category(of: record)
+            if categories[categoryID]?.budgetType == .savings { savingsByDay.append((record.details.date, amount)) }
+            guard record.details.kind == .expense else { continue }
+            totalSpent.add(amount)
             spent[categoryID, default: ConvertedTotal(currency)].add(amount)
             let type = categories[categoryID]?.budgetType ?? .none
             expensesByDay.append((record.details.date, type, amount))
@@ -120,12 +129,17 @@ extension BudgetProjection {
         }
         var unallocated = exactIncome
         unallocated.add(totalAllocated.negated)
+        let status = Self.overallStatus(
+            spent: try units(totalSpent, "total spending"), allocated: try units(totalAllocated, "total allocation"), isFinal: isFinal)
+        let savings = try Self.savingsProgress(
+            period, allocated: bucketAllocations[.savings] ?? 0, suggested: suggestion.savings, savingsByDay, currency)
         return BudgetReport(
             period: period, isFinal: isFinal, currency: currency, categories: lines, groups: groups, income: income,
             totalAllocated: try money(totalAllocated, "total allocation"),
             unallocated: try money(unallocated, "unallocated income"),
+            totalSpent: try money(totalSpent, "total spending"), status: status,
             weeklyAllowances: try Self.weeklyAllowances(period, bucketAllocations, expensesByDay, currency),
-            missingRates: missing.sorted())
+            savings: savings, missingRates: missing.sorted())
     }
 
     /// `spent / allocated` in basis points, rounded down; `nil` without a positive allocation.

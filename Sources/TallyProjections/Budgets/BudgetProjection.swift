@@ -23,6 +23,8 @@ public struct BudgetProjection: Hashable, Sendable {
     /// undo puts back); the grace days are clamped to 0...31 where they are read.
     package internal(set) var incomeSettings: IncomeSettingsSet?
     var confirmedBonuses: Set<TransactionID> = []
+    /// Incomes marked as bonuses, with their allocations and roll-ins (US-066).
+    var bonuses: [TransactionID: BonusRecord] = [:]
     var rates = ExchangeRateBook()
     var snapshots: [LocalDate: BudgetReport] = [:]
     /// Each deleted category whose entries were reassigned (C3), to the category that now holds
@@ -81,8 +83,12 @@ public struct BudgetProjection: Hashable, Sendable {
             if let interval = payday.intervalDays, !(1...366).contains(interval) {
                 return problem(sequenceNumber, "B1", "payday interval \(interval) days outside 1...366")
             }
+            if let second = payday.secondDay, !(1...31).contains(second) || payday.intervalDays != nil {
+                return problem(sequenceNumber, "B1", "second payday \(second) outside 1...31 or beside an interval")
+            }
             schedule.add(PaySchedule.Rule(
-                day: payday.day, effectiveFrom: payday.effectiveFrom, sequenceNumber: sequenceNumber, intervalDays: payday.intervalDays))
+                day: payday.day, effectiveFrom: payday.effectiveFrom, sequenceNumber: sequenceNumber,
+                intervalDays: payday.intervalDays, secondDay: payday.secondDay))
         case .budgetAllocated(let allocated):
             allocate(allocated.categoryID, allocated.amount, from: allocated.fromPeriod, "budgetAllocated", sequenceNumber)
         case .budgetRemoved(let removed):
@@ -90,11 +96,17 @@ public struct BudgetProjection: Hashable, Sendable {
         case .incomeSettingsSet(let settings):
             incomeSettings = settings
         case .bonusConfirmed(let confirmed): confirmedBonuses.insert(confirmed.transactionID)
+        case .bonusMarked(let marked): markBonus(marked, on: Self.utcDay(event), sequenceNumber)
+        case .bonusAllocated(let allocated): allocateBonus(allocated, on: Self.utcDay(event), sequenceNumber)
+        case .bonusRolledIn(let rolled): rollIn(rolled, sequenceNumber)
         case .periodClosed(let closed): close(PayPeriod(start: closed.periodStart, end: closed.periodEnd), sequenceNumber)
         case .exchangeRateSet(let rate): rates.add(rate, sequenceNumber: sequenceNumber)
         default: break
         }
     }
+
+    /// The UTC date an event was recorded on (G3: the event's own timestamp, never the clock).
+    static func utcDay(_ event: Event) -> LocalDate { (try? event.recordedAt.utcDate()) ?? .min }
 
     mutating func problem(_ sequenceNumber: UInt64, _ rule: String, _ message: String) {
         problems.append(ProjectionProblem(sequenceNumber: sequenceNumber, rule: rule, message: message))

@@ -122,8 +122,16 @@ public struct BudgetReport: Hashable, Sendable {
     public let totalAllocated: Money
     /// `income - totalAllocated`; may be negative (B3).
     public let unallocated: Money
+    /// Every live expense dated in the period, budgeted categories or not (US-054).
+    public let totalSpent: Money
+    /// The whole budget's status (US-054): the B4 thresholds applied to ``totalSpent`` against
+    /// ``totalAllocated`` (over above +10%, under below 80% at period end, else on track);
+    /// `unbudgeted` when nothing is allocated.
+    public let status: BudgetStatus
     /// Weekly allowances for needs and wants (B5).
     public let weeklyAllowances: [WeeklyAllowance]
+    /// Savings progress against the period's savings target, week by week (US-038).
+    public let savings: SavingsProgress
     /// Currencies of amounts that could not be converted to the budget currency (N3); those
     /// amounts are left out.
     public let missingRates: [Currency]

@@ -108,7 +108,9 @@ enum StateFormat {
     /// transfer record ends with the sequence number of its last change (the store's
     /// `transfers` rows are that book's history). 21: a wallet record ends with its valuation
     /// as set (W5, `WalletValuationSet`; absent: its kind's default). 22: a settlement record ends
-    /// with its note and payment method (`SettlementRecorded` version 2).
+    /// with its note and payment method (`SettlementRecorded` version 2); the budgets keep the
+    /// bonus pool's records after the confirmed bonuses, and a period snapshot its whole-budget
+    /// status and savings progress (US-066, US-054, US-038).
     static let version: UInt64 = 22
 }
 

@@ -163,7 +163,7 @@ extension EventPayload {
         case .groupExpenseSettledMarked:
             .groupExpenseSettledMarked(GroupExpenseSettledMarked(expenseID: random.make(), isSettled: random.make()))
         case .paydaySet:
-            .paydaySet(PaydaySet(day: random.make(), effectiveFrom: random.make(), intervalDays: random.make()))
+            .paydaySet(PaydaySet(day: random.make(), effectiveFrom: random.make(), intervalDays: random.make(), secondDay: random.make()))
         case .budgetAllocated:
             .budgetAllocated(BudgetAllocated(
                 categoryID: random.make(), amount: random.make(), fromPeriod: random.make()
@@ -179,6 +179,14 @@ extension EventPayload {
             .bonusConfirmed(BonusConfirmed(transactionID: random.make()))
         case .periodClosed:
             .periodClosed(PeriodClosed(periodStart: random.make(), periodEnd: random.make()))
+        case .bonusMarked:
+            .bonusMarked(BonusMarked(transactionID: random.make(), isBonus: random.make()))
+        case .bonusAllocated:
+            .bonusAllocated(BonusAllocated(transactionID: random.make(), categoryID: random.make(), goalID: random.make(), amount: random.make()))
+        case .bonusRolledIn:
+            .bonusRolledIn(BonusRolledIn(transactionID: random.make(), amount: random.make()))
+        case .splitRatioRecalculated:
+            .splitRatioRecalculated(SplitRatioRecalculated(periodStart: random.make(), ratios: random.make(), isFallback: random.make()))
         case .goalCreated:
             .goalCreated(GoalCreated(goalID: random.make(), goal: GoalDefinition.arbitrary(using: &random)))
         case .goalUpdated:

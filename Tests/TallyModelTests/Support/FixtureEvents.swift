@@ -131,6 +131,8 @@ enum FixtureEvents {
         .walletValuationSet,  // events-wallet-valuation.bin
         .walletReopened,  // events-wallet-reopened.bin
         .templateEdited, .templateProfileSet, .occurrenceBillingMarked,  // events-subscription-editing.bin
+        .splitRatioRecalculated,  // events-split-ratio-recalculated.bin
+        .bonusMarked, .bonusAllocated, .bonusRolledIn,  // events-bonus-pool.bin
     ]
 
     /// The events `events-v2.bin` holds after ``events``: the types added since v1, and a
@@ -167,6 +169,9 @@ enum FixtureEvents {
         ("events-subscription-editing.bin", subscriptionEditing),
         ("events-alert-settings-v2.bin", alertSettingsV2),
         ("events-settlement-v2.bin", settlementV2),
+        ("events-split-ratio-recalculated.bin", splitRatioRecalculated),
+        ("events-payday-v3.bin", paydayV3),
+        ("events-bonus-pool.bin", bonusPool),
     ]
 
     /// One event of every type at its current version: the payloads the catalog test checks.

@@ -24,3 +24,19 @@ extension BonusConfirmed: EventPayloadWire {
 extension PeriodClosed: EventPayloadWire {
     package static var eventTag: EventTag { .periodClosed }
 }
+
+extension SplitRatioRecalculated: EventPayloadWire {
+    package static var eventTag: EventTag { .splitRatioRecalculated }
+}
+
+extension BonusMarked: EventPayloadWire {
+    package static var eventTag: EventTag { .bonusMarked }
+}
+
+extension BonusAllocated: EventPayloadWire {
+    package static var eventTag: EventTag { .bonusAllocated }
+}
+
+extension BonusRolledIn: EventPayloadWire {
+    package static var eventTag: EventTag { .bonusRolledIn }
+}
