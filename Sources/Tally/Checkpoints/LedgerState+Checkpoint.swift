@@ -43,7 +43,8 @@ extension LedgerState {
     /// budget read model's.
     /// v23: a template's record ends with its field edits, profile and billing marks, and its
     /// schedule with its cycle changes (R1, Swiff 1.2.3, 1.3.3).
-    static let checkpointMagic = "tally.ledgerState.v23"
+    /// v24: a template's record ends with its cancel reason (R1, Swiff 1.3.3).
+    static let checkpointMagic = "tally.ledgerState.v24"
 
     /// The read models, with the one transaction book, are the checkpoint's other section.
     /// - Parameter archived: the command history's archived maps (``ArchivedMap``) are in the store's history

@@ -131,6 +131,7 @@ enum FixtureEvents {
         .walletValuationSet,  // events-wallet-valuation.bin
         .walletReopened,  // events-wallet-reopened.bin
         .templateEdited, .templateProfileSet, .occurrenceBillingMarked,  // events-subscription-editing.bin
+        .personUnarchived, .templateReinstated, .groupRestored,  // events-undo-compensations.bin
     ]
 
     /// The events `events-v2.bin` holds after ``events``: the types added since v1, and a
@@ -166,6 +167,7 @@ enum FixtureEvents {
         ("events-wallet-reopened.bin", walletReopened),
         ("events-subscription-editing.bin", subscriptionEditing),
         ("events-alert-settings-v2.bin", alertSettingsV2),
+        ("events-undo-compensations.bin", undoCompensations),
     ]
 
     /// One event of every type at its current version: the payloads the catalog test checks.
