@@ -264,3 +264,21 @@ struct TallyCLITests {
         #expect(try TallyRunner.run(["diff", ledger, directory + "/restored"]).status == 1)
     }
 }
+
+extension TallyCLITests {
+    @Test("E11-S4, G6: apply --limit wallets=N caps live wallets for these commands (entityLimitReached); a bad --limit is a usage error; replay ignores caps")
+    func applyWithEntityLimit() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let open = #"{"command": "openWallet", "commandID": "0000000c-0000-4000-8000-0000000000f4", "actor": "00000002-0000-4000-8000-000000000001", "recordedAt": "2026-02-20T08:01:00.000Z", "walletID": "00000003-0000-4000-8000-0000000000f2", "name": "Piggy bank", "kind": "cash", "openingBalance": "CHF 1.00", "openedOn": "2026-02-20"}"#
+        let capped = try TallyRunner.run(["apply", "--limit", "wallets=1", "--ledger", ledger, "-"], stdin: open + "\n")
+        #expect(capped.status == 1)
+        #expect(capped.stdout.contains(#""code":"entityLimitReached""#))
+        #expect(capped.stdout.contains(#""rule":"G6""#))
+        let bad = try TallyRunner.run(["apply", "--limit", "accounts=1", "--ledger", ledger, "-"], stdin: open + "\n")
+        #expect(bad.status != 0 && bad.status != 1)
+        #expect(bad.stderr.contains("wallets, goals"))
+        #expect(try TallyRunner.run(["replay", ledger]).status == 0)
+        let free = try TallyRunner.run(["apply", "--ledger", ledger, "-"], stdin: open + "\n")
+        #expect(free.status == 0)
+    }
+}

@@ -222,7 +222,7 @@ struct EventCodecTests {
 
     static let frozenTagTable = [
         "100:HouseholdCreated", "101:BaseCurrencyChanged", "102:MemberAdded", "103:MemberRemoved",
-        "104:AdminTransferred", "105:PersonAdded", "106:PersonArchived", "107:PersonForgotten",
+        "104:AdminTransferred", "105:PersonAdded", "106:PersonArchived", "107:PersonForgotten", "108:PersonUnarchived",
         "110:PersonUpdated",
         "200:WalletOpened", "201:WalletRenamed", "202:WalletKindChanged", "203:WalletDeactivated",
         "204:WalletReactivated", "205:WalletClosed", "206:BalanceRecorded", "207:TransferRecorded",
@@ -231,10 +231,10 @@ struct EventCodecTests {
         "304:CategoryDeleted", "310:CategoryUpdated", "311:CategoriesReordered",
         "400:TransactionRecorded", "401:TransactionEdited", "402:TransactionDeleted", "403:TransactionRestored",
         "410:TemplateCreated", "411:TemplatePaused", "412:TemplateResumed", "413:TemplateActivated",
-        "420:TemplatePriceChanged", "421:TemplateCancelled", "422:TemplateEdited", "423:TemplateProfileSet", "424:OccurrenceBillingMarked",
+        "420:TemplatePriceChanged", "421:TemplateCancelled", "422:TemplateEdited", "423:TemplateProfileSet", "424:OccurrenceBillingMarked", "425:TemplateReinstated",
         "500:SplitRatioSet", "501:SettlementRecorded", "502:GroupCreated", "503:GroupExpenseRecorded",
         "510:GroupUpdated", "511:GroupMemberAdded", "512:GroupMemberRemoved", "513:GroupArchived",
-        "514:GroupUnarchived", "515:GroupDeleted", "520:GroupExpenseEdited", "521:GroupExpenseDeleted",
+        "514:GroupUnarchived", "515:GroupDeleted", "516:GroupRestored", "520:GroupExpenseEdited", "521:GroupExpenseDeleted",
         "522:GroupExpenseRestored", "523:GroupExpenseSettledMarked",
         "600:PaydaySet", "601:BudgetAllocated", "602:IncomeSettingsSet", "603:BonusConfirmed",
         "604:PeriodClosed", "605:SplitRatioRecalculated", "606:BonusMarked", "607:BonusAllocated", "608:BonusRolledIn", "610:BudgetRemoved",

@@ -331,7 +331,7 @@ struct EditingTests {
         #expect(await test.ledger.readModels.debts.groupState(group) == nil)
         await expectRejection(test.ledger, Self.expense(&s, group, paidBy: s.alice), code: "unknownGroup", rule: "S7")
         await expectRejection(test.ledger, s.command(.updateGroup(groupID: group, name: "Again", description: nil)), code: "unknownGroup", rule: "S7")
-        await expectRejection(test.ledger, s.command(.undo(targetCommandID: delete.commandID)), code: "notUndoable", rule: "T5")
+        // Undoable since issue 31 item 8 (GroupRestored): UndoDeletionTests.
     }
 
     // MARK: Pay schedule (B1, B6)

@@ -47,7 +47,8 @@ extension LedgerState {
     /// and the whole budget's status (US-054), and its allowances with the savings progress
     /// (US-038); the split ratio in force is followed by the ratio as the household set it and
     /// the latest income-based recalculation (S4, US-067).
-    static let checkpointMagic = "tally.ledgerState.v24"
+    /// v25: a template's record ends with its cancel reason (R1, Swiff 1.3.3).
+    static let checkpointMagic = "tally.ledgerState.v25"
 
     /// The read models, with the one transaction book, are the checkpoint's other section.
     /// - Parameter archived: the command history's archived maps (``ArchivedMap``) are in the store's history

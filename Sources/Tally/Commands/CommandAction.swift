@@ -26,6 +26,9 @@ public enum CommandAction: Sendable, Hashable {
     case addPerson(personID: PersonID, name: String)
     /// Archives a member or contact (H3).
     case archivePerson(personID: PersonID)
+    /// Takes an archived member or contact back: shown in pickers again, able to join groups
+    /// (H3). The undo of `archivePerson` records the same event (`PersonUnarchived`).
+    case unarchivePerson(personID: PersonID)
     /// Forgets a removed member or a contact: destroys their personal key so their names and
     /// notes read as redacted everywhere, for good (P3). Admin only; not undoable.
     case forgetPerson(personID: PersonID)
@@ -120,7 +123,9 @@ public enum CommandAction: Sendable, Hashable {
     /// Changes a recurring item's price for occurrences on or after `effectiveFrom` (R1).
     case changeTemplatePrice(templateID: TemplateID, amount: Money, effectiveFrom: LocalDate)
     /// Cancels a recurring item: no occurrence on or after `effectiveOn`; history stays (R1).
-    case cancelTemplate(templateID: TemplateID, effectiveOn: LocalDate)
+    /// `reason`, if given, is kept as the actor's personal text (Swiff 1.3.3, P1). Undo takes
+    /// the cancel back (`TemplateReinstated`, T5).
+    case cancelTemplate(templateID: TemplateID, effectiveOn: LocalDate, reason: String? = nil)
     /// Edits a recurring item for every occurrence on or after `effectiveFrom` ("this and all
     /// future", R1): a field given replaces the one in effect on that date, an absent one stays
     /// (an empty `name` removes it). A `cycle` ends the old cycle before `effectiveFrom` and
@@ -184,7 +189,7 @@ public enum CommandAction: Sendable, Hashable {
     case archiveGroup(groupID: GroupID)
     /// Lets an archived group take expenses again (S7).
     case unarchiveGroup(groupID: GroupID)
-    /// Deletes a group whose balances are all zero; not undoable (S7, S8).
+    /// Deletes a group whose balances are all zero (S7, S8); undo restores it (`GroupRestored`, T5).
     case deleteGroup(groupID: GroupID)
 
     // MARK: Periods and budgets (B1-B7)

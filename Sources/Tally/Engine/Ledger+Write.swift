@@ -204,10 +204,10 @@ extension Ledger {
         // One command without period closes is validated against the head itself and its
         // events applied in place after the write; a batch (or closes) is validated on a copy
         // of it, which costs a copy of what the batch changes (G6: all or nothing).
-        if commands.count == 1, case .ready(let planned) = try CommandExecutor.plan(commands[0], against: head) {
+        if commands.count == 1, case .ready(let planned) = try CommandExecutor.plan(commands[0], against: head, limits: options.entityLimits) {
             return (planned, nil)
         }
-        var executor = CommandExecutor(state: head)
+        var executor = CommandExecutor(state: head, limits: options.entityLimits)
         for (index, command) in commands.enumerated() {
             do {
                 try executor.execute(command)

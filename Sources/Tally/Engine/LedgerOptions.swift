@@ -40,6 +40,12 @@ public struct LedgerOptions: Sendable {
     /// the host's clock and random ids (``CommandEnvelopeSource/system``).
     public var envelope: CommandEnvelopeSource = .system
 
+    /// Caps on live wallets, goals, scenarios, subscriptions, people and groups a host sets
+    /// (a free tier, Drishti E11-S4, Swiff Phase 5); default none. Checked by the executor on
+    /// new commands only (``RuleViolation/Code/entityLimitReached``): opening or replaying a
+    /// journal never fails because of a cap, and a ledger above a lowered cap keeps what it has.
+    public var entityLimits: EntityLimits = .none
+
     /// Options with the defaults.
     public init() {}
 

@@ -37,6 +37,9 @@ public struct RuleViolation: Sendable, Equatable, Error {
         /// A note, tag or list longer than its ``LedgerLimits`` bound; the message names the
         /// field, its size and the limit (G6).
         case inputTooLarge
+        /// The household holds as many live entities of a kind as the host allows
+        /// (``LedgerOptions/entityLimits``): remove one, or have the host raise the limit (G6).
+        case entityLimitReached
         /// A balance, debt, budget, group or converted total could pass the ``LedgerLimits``
         /// bound on sums (`currencyExposureMinorUnitsMax`, `convertedExposureMinorUnitsMax`) (G1).
         case totalOutOfRange
@@ -57,6 +60,8 @@ public struct RuleViolation: Sendable, Equatable, Error {
         case adminOnly
         /// The person is archived already (H3).
         case personArchived
+        /// The person is not archived, so there is nothing to take back (H3).
+        case personNotArchived
         /// An e-mail address or phone number that is not one (H3).
         case invalidContact
         // Personal data (P1-P4, Docs/Security.md)
@@ -234,10 +239,10 @@ public struct RuleViolation: Sendable, Equatable, Error {
             case .noHousehold, .householdExists: "H1"
             case .unknownActor: "G7"
             case .duplicateID, .duplicateCommandID: "G5"
-            case .nameRequired, .invalidValue, .inputTooLarge: "G6"
+            case .nameRequired, .invalidValue, .inputTooLarge, .entityLimitReached: "G6"
             case .totalOutOfRange, .unknownCurrency: "G1"
             case .currencyLocked: "H2"
-            case .unknownPerson, .notAMember, .personArchived, .invalidContact: "H3"
+            case .unknownPerson, .notAMember, .personArchived, .personNotArchived, .invalidContact: "H3"
             case .unsettledDebt: "H4"
             case .personForgotten, .forgetActiveMember: "P3"
             case .adminCannotLeave, .adminOnly: "H5"

@@ -64,6 +64,9 @@ package struct TemplateRecord: Sendable, Equatable {
     package var profile = TemplateProfile()
     /// The billing marks of posted occurrences, by date ascending; unmarked ones are paid.
     package var billingMarks: [OccurrenceBillingMarked] = []
+    /// Why it was cancelled, while it is (`TemplateCancelled` v2, Swiff 1.3.3; personal text
+    /// of who cancelled, P1); `nil` when no reason was given or it is not cancelled.
+    package var cancelReason: PersonalText?
 
     /// How often it occurs at first (a cycle change starts another, ``RecurringSchedule``).
     package var frequency: RecurrenceFrequency { schedule.frequency }

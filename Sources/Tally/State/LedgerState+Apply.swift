@@ -94,6 +94,8 @@ extension LedgerState {
             people[added.personID] = PersonRecord(name: added.name, isMember: false)
         case .personArchived(let archived):
             people[archived.personID]?.isArchived = true
+        case .personUnarchived(let unarchived):
+            people[unarchived.personID]?.isArchived = false
         case .personForgotten(let forgotten):
             people[forgotten.personID]?.forgottenAt = nextSequenceNumber - 1
             people[forgotten.personID]?.name = .redacted(owner: forgotten.personID)
@@ -112,7 +114,8 @@ extension LedgerState {
             mutateCategories(payload, before: before)
         case .transactionRecorded, .transactionEdited, .transactionDeleted, .transactionRestored,
              .templateCreated, .templatePaused, .templateResumed, .templateActivated, .templatePriceChanged,
-             .templateCancelled, .templateEdited, .templateProfileSet, .occurrenceBillingMarked, .bonusConfirmed:
+             .templateCancelled, .templateReinstated, .templateEdited, .templateProfileSet, .occurrenceBillingMarked,
+             .bonusConfirmed:
             mutateTransactions(payload, before: before.transaction)
         case .splitRatioSet(let set):
             splitRatio = set
@@ -124,7 +127,7 @@ extension LedgerState {
         case .groupExpenseRecorded, .groupExpenseEdited:
             countGroupExpenseCategories(payload, before: before.groupExpense)
         case .settlementRecorded, .groupCreated, .groupUpdated, .groupMemberAdded, .groupMemberRemoved, .groupArchived,
-             .groupUnarchived, .groupDeleted, .groupExpenseDeleted, .groupExpenseRestored, .groupExpenseSettledMarked:
+             .groupUnarchived, .groupDeleted, .groupRestored, .groupExpenseDeleted, .groupExpenseRestored, .groupExpenseSettledMarked:
             break  // the debt read model's books are all they change
         case .paydaySet:
             periods.update(paydays: readModels.budgets.paySchedule)  // the budget read model's rules, after this one

@@ -31,6 +31,10 @@ extension LedgerState {
             templates[changed.templateID]?.schedule.changePrice(changed.amount, from: changed.effectiveFrom)
         case .templateCancelled(let cancelled):
             templates[cancelled.templateID]?.schedule.cancelledOn = cancelled.effectiveOn
+            templates[cancelled.templateID]?.cancelReason = cancelled.reason
+        case .templateReinstated(let reinstated):
+            templates[reinstated.templateID]?.schedule.cancelledOn = nil
+            templates[reinstated.templateID]?.cancelReason = nil
         case .templateEdited(let edited):
             guard let before = templates[edited.templateID]?.categories else { return }
             templates[edited.templateID]?.apply(edited)

@@ -3,10 +3,11 @@ import TallyModel
 extension LedgerState {
     /// The keys an event owns and references and its compensating events, against the state
     /// before the event (T5). Creations compensate softly (a wallet or category is deactivated,
-    /// a transaction deleted, a template paused), since ids are never recorded twice; events
-    /// without a compensating event in the catalog (household and membership changes, closes,
-    /// deletions of categories and transfers, settlements, groups, payday, exchange rates,
-    /// bonus confirmations) are irreversible.
+    /// a transaction deleted, a template paused), since ids are never recorded twice; a group
+    /// deletion is undone by `GroupRestored`, a person's archive by `PersonUnarchived`, a
+    /// template's cancel by `TemplateReinstated`; events without a compensating event in the
+    /// catalog (household and membership changes, deletions of categories and transfers,
+    /// settlements, group creation, payday, exchange rates, bonus confirmations) are irreversible.
     func effect(of payload: EventPayload) -> EventEffect {
         switch payload {
         case .householdCreated:
@@ -25,7 +26,10 @@ extension LedgerState {
         case .personAdded(let added):
             return EventEffect(owned: [.person(added.personID)])
         case .personArchived(let archived):
-            return EventEffect(owned: [.person(archived.personID)])
+            // H3, T5: undo takes the person back; redo archives them again.
+            return EventEffect(owned: [.person(archived.personID)], inverse: [.personUnarchived(PersonUnarchived(personID: archived.personID))])
+        case .personUnarchived(let unarchived):
+            return EventEffect(owned: [.person(unarchived.personID)], inverse: [.personArchived(PersonArchived(personID: unarchived.personID))])
         case .personForgotten(let forgotten):
             return EventEffect(owned: [.person(forgotten.personID)])
         case .personUpdated(let updated):
@@ -42,7 +46,7 @@ extension LedgerState {
             return categoryEffect(of: payload)
         case .transactionRecorded, .transactionEdited, .transactionDeleted, .transactionRestored,
              .templateCreated, .templatePaused, .templateResumed, .templateActivated, .templatePriceChanged,
-             .templateCancelled, .templateEdited, .templateProfileSet, .occurrenceBillingMarked, .bonusConfirmed,
+             .templateCancelled, .templateReinstated, .templateEdited, .templateProfileSet, .occurrenceBillingMarked, .bonusConfirmed,
              .bonusMarked, .bonusAllocated, .bonusRolledIn:
             return transactionEffect(of: payload)
         case .splitRatioSet:
@@ -90,7 +94,10 @@ extension LedgerState {
         case .groupUnarchived(let unarchived):
             return EventEffect(owned: [.group(unarchived.groupID)], inverse: [.groupArchived(GroupArchived(groupID: unarchived.groupID))])
         case .groupDeleted(let deleted):
-            return EventEffect(owned: [.group(deleted.groupID)])
+            // S7, T5: undo restores the group as it was (every balance was zero, S8).
+            return EventEffect(owned: [.group(deleted.groupID)], inverse: [.groupRestored(GroupRestored(groupID: deleted.groupID))])
+        case .groupRestored(let restored):
+            return EventEffect(owned: [.group(restored.groupID)], inverse: [.groupDeleted(GroupDeleted(groupID: restored.groupID))])
         case .groupExpenseRecorded, .groupExpenseEdited, .groupExpenseDeleted, .groupExpenseRestored, .groupExpenseSettledMarked:
             return groupExpenseEffect(of: payload)
         case .paydaySet:
@@ -321,7 +328,16 @@ extension LedgerState {
                 [.templatePriceChanged(TemplatePriceChanged(templateID: changed.templateID, amount: $0, effectiveFrom: changed.effectiveFrom))]
             })
         case .templateCancelled(let cancelled):
-            return EventEffect(owned: [.template(cancelled.templateID)])
+            // R1, T5: undo takes the cancel back; the dates from `effectiveOn` on are due again.
+            return EventEffect(owned: [.template(cancelled.templateID)],
+                               inverse: [.templateReinstated(TemplateReinstated(templateID: cancelled.templateID))])
+        case .templateReinstated(let reinstated):
+            // Cancels again on the date and with the reason the cancel had.
+            let template = templates[reinstated.templateID]
+            let inverse = template?.schedule.cancelledOn.map {
+                [EventPayload.templateCancelled(TemplateCancelled(templateID: reinstated.templateID, effectiveOn: $0, reason: template?.cancelReason))]
+            }
+            return EventEffect(owned: [.template(reinstated.templateID)], inverse: inverse)
         case .templateEdited(let edited):
             // Undone by setting, from the same date, the fields in effect before; a new cycle has
             // no compensating event (the dates it replaced are not an edit's to restore).

@@ -48,6 +48,9 @@ public struct Subscription: Sendable, Hashable {
     public let annualAmount: Money
     /// How many occurrences were recorded as transactions.
     public let postedCount: Int
+    /// Why it was cancelled, while it is (`cancelTemplate` `reason`, Swiff 1.3.3); `[redacted]`
+    /// when its key is gone; `nil` when none was given or it is not cancelled.
+    public let cancelReason: String?
 }
 
 /// One billed occurrence in the upcoming list or the renewal calendar (R1).

@@ -121,6 +121,6 @@ package struct SubscriptionBook: Sendable {
             next: template.schedule.nextBilled(onOrAfter: date),
             monthlyEquivalent: Money(minorUnits: Int64(clamping: annual.dividedRoundingHalfEven(by: 12)), currency: price.currency),
             annualAmount: Money(minorUnits: Int64(clamping: annual), currency: price.currency),
-            postedCount: template.posted.count)
+            postedCount: template.posted.count, cancelReason: template.cancelReason?.description)
     }
 }

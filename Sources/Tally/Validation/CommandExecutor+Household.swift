@@ -51,6 +51,15 @@ extension CommandExecutor {
                 throw .violation(.notAMember, "\(name(of: person)) is still a member; remove the member before archiving")
             }
             return [.personArchived(PersonArchived(personID: person))]
+        case .unarchivePerson(let person):
+            guard let record = state.people[person] else {
+                throw .violation(.unknownPerson, "person \(person) is not known to this household")
+            }
+            guard !record.isForgotten else {
+                throw .violation(.personForgotten, "person \(person) is forgotten; a forgotten person stays archived (P3)")
+            }
+            guard record.isArchived else { throw .violation(.personNotArchived, "\(name(of: person)) is not archived") }
+            return [.personUnarchived(PersonUnarchived(personID: person))]
         case .forgetPerson(let person):
             return try forgetPerson(person, actor: command.actor)
         case .renamePerson(let person, let name):

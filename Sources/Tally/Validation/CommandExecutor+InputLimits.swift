@@ -34,6 +34,8 @@ extension CommandExecutor {
             if let paymentMethod { try requireBytes(paymentMethod, LedgerLimits.nameBytesMax, "paymentMethod", "LedgerLimits.nameBytesMax") }
             if let icon { try requireBytes(icon, LedgerLimits.tagBytesMax, "icon", "LedgerLimits.tagBytesMax") }
             if let color { try requireBytes(color, LedgerLimits.tagBytesMax, "color", "LedgerLimits.tagBytesMax") }
+        case .cancelTemplate(_, _, let reason):
+            if let reason { try requireBytes(reason, LedgerLimits.noteBytesMax, "reason", "LedgerLimits.noteBytesMax") }
         case .recordTransfer(_, _, _, _, _, _, let note), .editTransfer(_, _, _, _, _, _, let note):
             try requireNote(note)
         case .setSplitRatio(_, let ratios):

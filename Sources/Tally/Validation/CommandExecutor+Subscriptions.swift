@@ -17,11 +17,12 @@ extension CommandExecutor {
             }
             try requireAfterPosted(template, id, effectiveFrom, "is already recorded at the old price; a price change takes effect after it")
             return [.templatePriceChanged(TemplatePriceChanged(templateID: id, amount: amount, effectiveFrom: effectiveFrom))]
-        case .cancelTemplate(let id, let effectiveOn):
+        case .cancelTemplate(let id, let effectiveOn, let reason):
             let template = try existingTemplate(id)
             try requireNotCancelled(id, template, on: nil)
             try requireAfterPosted(template, id, effectiveOn, "is already recorded; cancel after it (or delete its transaction, T3)")
-            return [.templateCancelled(TemplateCancelled(templateID: id, effectiveOn: effectiveOn))]
+            let text = reason.map { PersonalText($0, owner: command.actor) }
+            return [.templateCancelled(TemplateCancelled(templateID: id, effectiveOn: effectiveOn, reason: text))]
         case .postDueOccurrences(let through):
             return try postDueOccurrences(through: through)
         case .editTemplate(let id, let effectiveFrom, let name, let categoryID, let walletID, let tags, let cycle, let nextBilling):

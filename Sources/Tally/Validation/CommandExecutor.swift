@@ -10,15 +10,21 @@ struct CommandExecutor {
     /// The events produced so far, in order.
     private(set) var events: [Event] = []
 
-    /// Starts from `state`.
-    init(state: LedgerState) { self.state = state }
+    /// The host's caps on live entities (``EntityLimits``), checked on new commands only.
+    var limits: EntityLimits = .none
+
+    /// Starts from `state`, with the host's entity caps (none by default).
+    init(state: LedgerState, limits: EntityLimits = .none) {
+        self.state = state
+        self.limits = limits
+    }
 
     /// Validates `command` and applies its events, preceded by a `PeriodClosed` for every
     /// period that ended before its recorded date (B6).
     /// - Throws: ``LedgerError/rejected(_:)`` naming the rule; the state is then unchanged.
     mutating func execute(_ command: Command) throws(LedgerError) {
         let closes: [EventPayload]
-        switch try Self.plan(command, against: state) {
+        switch try Self.plan(command, against: state, limits: limits) {
         case .ready(let events):
             for event in events {
                 state.apply(event)
@@ -49,11 +55,11 @@ struct CommandExecutor {
     /// case): validation only reads the state, so nothing is copied. Otherwise the closes, for
     /// ``execute(_:)`` to validate on a copy that holds them.
     /// - Throws: ``LedgerError/rejected(_:)`` naming the rule.
-    static func plan(_ command: Command, against state: LedgerState) throws(LedgerError) -> Plan {
+    static func plan(_ command: Command, against state: LedgerState, limits: EntityLimits = .none) throws(LedgerError) -> Plan {
         if state.history.entry(for: command.commandID) != nil {
             throw .violation(.duplicateCommandID, "command \(command.commandID) was executed before; every command needs a new id")
         }
-        let executor = CommandExecutor(state: state)
+        let executor = CommandExecutor(state: state, limits: limits)
         let closes = try executor.periodCloses(before: command)
         if closes.isEmpty, case .closePeriod = command.action {
             throw .violation(.noPeriodToClose, executor.noPeriodToCloseMessage(command))
@@ -77,6 +83,7 @@ struct CommandExecutor {
     private func validate(_ command: Command) throws(LedgerError) -> [EventPayload] {
         let payloads = try validateRules(command)
         try requireBounded(payloads)
+        try requireWithinEntityLimits(payloads)
         return payloads
     }
 
@@ -94,7 +101,7 @@ struct CommandExecutor {
         case .createHousehold:
             return []
         case .changeBaseCurrency, .addMember, .removeMember, .transferAdmin, .addPerson, .archivePerson, .forgetPerson,
-             .renamePerson, .updatePerson:
+             .renamePerson, .updatePerson, .unarchivePerson:
             return try validateHousehold(command)
         case .openWallet, .renameWallet, .changeWalletKind, .deactivateWallet, .reactivateWallet, .closeWallet,
              .recordBalance, .editBalance, .removeBalance, .recordTransfer, .editTransfer, .deleteTransfer, .setWalletDesignation,

@@ -20,6 +20,28 @@ struct ApplyCommand: AsyncParsableCommand {
     @Flag(help: "Apply every command in one batch: all or nothing (G6).")
     var atomic = false
 
+    @Option(name: .customLong("limit"), help: ArgumentHelp(
+        "Cap live entities of a kind for these commands (the host's LedgerOptions.entityLimits), e.g. wallets=3; repeatable. Kinds: wallets, goals, scenarios, subscriptions, people, groups.",
+        valueName: "KIND=COUNT"))
+    var limits: [String] = []
+
+    /// The `--limit` values as ``EntityLimits``.
+    func entityLimits() throws -> EntityLimits {
+        var result = EntityLimits.none
+        for text in limits {
+            do {
+                try result.parse(text)
+            } catch {
+                throw ValidationError("--limit \(error.text): \(error.message)")
+            }
+        }
+        return result
+    }
+
+    func validate() throws {
+        _ = try entityLimits()
+    }
+
     func run() async throws {
         let path = try location.path()
         let lines = CommandParser.commandLines(in: try Self.read(file))
@@ -49,7 +71,8 @@ struct ApplyCommand: AsyncParsableCommand {
             }
         }
         let ledger = try await LedgerAccess.open(
-            at: path, create: true, encryption: try key.encryption(), chainKey: try key.chainKey(), batchLimit: atomic ? parsed.count : nil)
+            at: path, create: true, encryption: try key.encryption(), chainKey: try key.chainKey(), batchLimit: atomic ? parsed.count : nil,
+            entityLimits: try entityLimits())
         if atomic {
             try await applyAtomically(parsed, to: ledger, path: path, results: &results, tally: &tally)
         } else {

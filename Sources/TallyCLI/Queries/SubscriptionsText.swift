@@ -107,6 +107,7 @@ struct SubscriptionsText {
             "monthlyEquivalent": CanonicalJSON(item.monthlyEquivalent), "annualAmount": CanonicalJSON(item.annualAmount),
             "endDate": CanonicalJSON(schedule.endDate), "occurrenceCount": schedule.occurrenceCount.map(CanonicalJSON.integer) ?? .null,
             "trialEndsOn": CanonicalJSON(schedule.trialEndsOn), "cancelledOn": CanonicalJSON(schedule.cancelledOn),
+            "cancelReason": CanonicalJSON(item.cancelReason),
             "pauses": .array(schedule.pauses.map { .object(["from": CanonicalJSON($0.from), "until": CanonicalJSON($0.until)]) }),
             "cycleChanges": .array(schedule.cycleChanges.map { .object(["from": CanonicalJSON($0.from), "cycle": .string(cycle($0.frequency))]) }),
             "tags": .array(item.tags.map(CanonicalJSON.string)), "description": CanonicalJSON(item.description),

@@ -68,13 +68,15 @@ enum LedgerAccess {
     /// an empty directory; `batchLimit` raises
     /// the commands one `execute` may carry (an import applies all its rows at once).
     static func open(
-        at path: String, create: Bool, encryption: JournalEncryption?, chainKey: [UInt8]? = nil, batchLimit: Int? = nil
+        at path: String, create: Bool, encryption: JournalEncryption?, chainKey: [UInt8]? = nil, batchLimit: Int? = nil,
+        entityLimits: EntityLimits = .none
     ) async throws -> Ledger {
         if create { try settleSwap(at: path) } else { try requireLedger(at: path) }
         var options = LedgerOptions()
         options.createIfMissing = create
         options.encryption = encryption
         options.chainKey = chainKey
+        options.entityLimits = entityLimits
         if let batchLimit { options.commandsPerBatchMax = max(options.commandsPerBatchMax, batchLimit) }
         do {
             return try await Ledger.open(at: FilePath(path), options: options)

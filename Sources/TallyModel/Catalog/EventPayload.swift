@@ -17,6 +17,8 @@ public enum EventPayload: Hashable, Sendable {
     case personArchived(PersonArchived)
     /// A person's personal key was destroyed; their names and notes read as redacted (P3).
     case personForgotten(PersonForgotten)
+    /// An archived member or contact was taken back (H3, T5).
+    case personUnarchived(PersonUnarchived)
     /// A member's or contact's name and contact fields were changed (H3).
     case personUpdated(PersonUpdated)
     /// A wallet (account) was opened (W1).
@@ -87,6 +89,8 @@ public enum EventPayload: Hashable, Sendable {
     case templateProfileSet(TemplateProfileSet)
     /// ``OccurrenceBillingMarked``.
     case occurrenceBillingMarked(OccurrenceBillingMarked)
+    /// A cancelled recurring item was taken back (R1, T5).
+    case templateReinstated(TemplateReinstated)
     /// The household split ratio was set (S1).
     case splitRatioSet(SplitRatioSet)
     /// A payment settling debts between two people; permanent (S6).
@@ -107,6 +111,8 @@ public enum EventPayload: Hashable, Sendable {
     case groupUnarchived(GroupUnarchived)
     /// A settled group was deleted (S7).
     case groupDeleted(GroupDeleted)
+    /// A deleted group was restored (S7, T5).
+    case groupRestored(GroupRestored)
     /// A group expense was edited; carries the whole expense after the edit (S7).
     case groupExpenseEdited(GroupExpenseEdited)
     /// A group expense was deleted: it counts in no balance (S7).
@@ -174,6 +180,7 @@ public enum EventPayload: Hashable, Sendable {
         case .groupArchived(let event): event.groupID
         case .groupUnarchived(let event): event.groupID
         case .groupDeleted(let event): event.groupID
+        case .groupRestored(let event): event.groupID
         default: nil
         }
     }
@@ -202,6 +209,7 @@ public enum EventPayload: Hashable, Sendable {
         case .personAdded: .personAdded
         case .personArchived: .personArchived
         case .personForgotten: .personForgotten
+        case .personUnarchived: .personUnarchived
         case .personUpdated: .personUpdated
         case .walletOpened: .walletOpened
         case .walletRenamed: .walletRenamed
@@ -237,6 +245,7 @@ public enum EventPayload: Hashable, Sendable {
         case .templateEdited: .templateEdited
         case .templateProfileSet: .templateProfileSet
         case .occurrenceBillingMarked: .occurrenceBillingMarked
+        case .templateReinstated: .templateReinstated
         case .splitRatioSet: .splitRatioSet
         case .settlementRecorded: .settlementRecorded
         case .groupCreated: .groupCreated
@@ -247,6 +256,7 @@ public enum EventPayload: Hashable, Sendable {
         case .groupArchived: .groupArchived
         case .groupUnarchived: .groupUnarchived
         case .groupDeleted: .groupDeleted
+        case .groupRestored: .groupRestored
         case .groupExpenseEdited: .groupExpenseEdited
         case .groupExpenseDeleted: .groupExpenseDeleted
         case .groupExpenseRestored: .groupExpenseRestored

@@ -20,6 +20,8 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
     case personArchived = 106
     /// ``PersonForgotten``.
     case personForgotten = 107
+    /// ``PersonUnarchived``.
+    case personUnarchived = 108
     /// ``PersonUpdated``.
     case personUpdated = 110
     /// ``WalletOpened``.
@@ -90,6 +92,8 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
     case templateProfileSet = 423
     /// ``OccurrenceBillingMarked``.
     case occurrenceBillingMarked = 424
+    /// ``TemplateReinstated``.
+    case templateReinstated = 425
     /// ``SplitRatioSet``.
     case splitRatioSet = 500
     /// ``SettlementRecorded``.
@@ -110,6 +114,8 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
     case groupUnarchived = 514
     /// ``GroupDeleted``.
     case groupDeleted = 515
+    /// ``GroupRestored``.
+    case groupRestored = 516
     /// ``GroupExpenseEdited``.
     case groupExpenseEdited = 520
     /// ``GroupExpenseDeleted``.
@@ -173,7 +179,7 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
         switch self {
         case .groupExpenseRecorded, .transactionRecorded: 4
         case .templateCreated, .transactionEdited, .paydaySet: 3
-        case .alertSettingsSet, .settlementRecorded: 2
+        case .alertSettingsSet, .settlementRecorded, .templateCancelled: 2
         case .householdCreated, .memberAdded, .personAdded, .transferRecorded,
              .templateActivated, .templatePaused, .templateResumed: 2
         default: 1
@@ -191,6 +197,7 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
         case .personAdded: "PersonAdded"
         case .personArchived: "PersonArchived"
         case .personForgotten: "PersonForgotten"
+        case .personUnarchived: "PersonUnarchived"
         case .personUpdated: "PersonUpdated"
         case .walletOpened: "WalletOpened"
         case .walletRenamed: "WalletRenamed"
@@ -226,6 +233,7 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
         case .templateEdited: "TemplateEdited"
         case .templateProfileSet: "TemplateProfileSet"
         case .occurrenceBillingMarked: "OccurrenceBillingMarked"
+        case .templateReinstated: "TemplateReinstated"
         case .splitRatioSet: "SplitRatioSet"
         case .settlementRecorded: "SettlementRecorded"
         case .groupCreated: "GroupCreated"
@@ -236,6 +244,7 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
         case .groupArchived: "GroupArchived"
         case .groupUnarchived: "GroupUnarchived"
         case .groupDeleted: "GroupDeleted"
+        case .groupRestored: "GroupRestored"
         case .groupExpenseEdited: "GroupExpenseEdited"
         case .groupExpenseDeleted: "GroupExpenseDeleted"
         case .groupExpenseRestored: "GroupExpenseRestored"

@@ -122,7 +122,7 @@ public struct DebtProjection: Hashable, Sendable {
         case .groupExpenseRestored(let restored): changeGroupExpense(restored.expenseID, sequenceNumber) { $0.isLive = true }
         case .groupExpenseSettledMarked(let marked):
             changeGroupExpense(marked.expenseID, sequenceNumber) { $0.isMarkedSettled = marked.isSettled }
-        case .groupUpdated, .groupMemberAdded, .groupMemberRemoved, .groupArchived, .groupUnarchived, .groupDeleted:
+        case .groupUpdated, .groupMemberAdded, .groupMemberRemoved, .groupArchived, .groupUnarchived, .groupDeleted, .groupRestored:
             guard let groupID = event.payload.changedGroupID, groups[groupID] != nil else {
                 return problem(sequenceNumber, "S7", "a change of an unknown group")
             }

@@ -57,7 +57,8 @@ package struct GroupRecord: Hashable, Sendable {
     package var description: String?
     /// Whether it takes no new expenses (`GroupArchived`).
     package var isArchived = false
-    /// Whether it was deleted (`GroupDeleted`): listed nowhere, takes nothing more.
+    /// Whether it is deleted (`GroupDeleted`): listed nowhere, takes nothing more, until an
+    /// undo restores it (`GroupRestored`, T5).
     package var isDeleted = false
 
     /// Applies a group change (S7, Docs/Editing.md); other events leave it as it is.
@@ -73,6 +74,7 @@ package struct GroupRecord: Hashable, Sendable {
         case .groupArchived: isArchived = true
         case .groupUnarchived: isArchived = false
         case .groupDeleted: isDeleted = true
+        case .groupRestored: isDeleted = false
         default: break
         }
     }

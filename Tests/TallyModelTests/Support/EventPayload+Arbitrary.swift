@@ -28,6 +28,8 @@ extension EventPayload {
             .personArchived(PersonArchived(personID: random.make()))
         case .personForgotten:
             .personForgotten(PersonForgotten(personID: random.make()))
+        case .personUnarchived:
+            .personUnarchived(PersonUnarchived(personID: random.make()))
         case .personUpdated:
             .personUpdated(PersonUpdated(personID: random.make(), name: random.make(), email: random.make(), phone: random.make()))
         case .walletOpened:
@@ -108,7 +110,9 @@ extension EventPayload {
         case .templatePriceChanged:
             .templatePriceChanged(TemplatePriceChanged(templateID: random.make(), amount: random.make(), effectiveFrom: random.make()))
         case .templateCancelled:
-            .templateCancelled(TemplateCancelled(templateID: random.make(), effectiveOn: random.make()))
+            .templateCancelled(TemplateCancelled(templateID: random.make(), effectiveOn: random.make(), reason: random.make()))
+        case .templateReinstated:
+            .templateReinstated(TemplateReinstated(templateID: random.make()))
         case .templateEdited:
             .templateEdited(TemplateEdited(
                 templateID: random.make(), effectiveFrom: random.make(), note: random.make(), categoryID: random.make(),
@@ -150,6 +154,8 @@ extension EventPayload {
             .groupUnarchived(GroupUnarchived(groupID: random.make()))
         case .groupDeleted:
             .groupDeleted(GroupDeleted(groupID: random.make()))
+        case .groupRestored:
+            .groupRestored(GroupRestored(groupID: random.make()))
         case .groupExpenseEdited:
             .groupExpenseEdited(GroupExpenseEdited(expense: GroupExpenseRecorded(
                 expenseID: random.make(), groupID: random.make(), paidBy: random.make(),

@@ -133,6 +133,7 @@ enum FixtureEvents {
         .templateEdited, .templateProfileSet, .occurrenceBillingMarked,  // events-subscription-editing.bin
         .splitRatioRecalculated,  // events-split-ratio-recalculated.bin
         .bonusMarked, .bonusAllocated, .bonusRolledIn,  // events-bonus-pool.bin
+        .personUnarchived, .templateReinstated, .groupRestored,  // events-undo-compensations.bin
     ]
 
     /// The events `events-v2.bin` holds after ``events``: the types added since v1, and a
@@ -172,6 +173,7 @@ enum FixtureEvents {
         ("events-split-ratio-recalculated.bin", splitRatioRecalculated),
         ("events-payday-v3.bin", paydayV3),
         ("events-bonus-pool.bin", bonusPool),
+        ("events-undo-compensations.bin", undoCompensations),
     ]
 
     /// One event of every type at its current version: the payloads the catalog test checks.

@@ -71,3 +71,7 @@ extension PersonForgotten: EventPayloadWire {
 extension PersonUpdated: EventPayloadWire {
     package static var eventTag: EventTag { .personUpdated }
 }
+
+extension PersonUnarchived: EventPayloadWire {
+    package static var eventTag: EventTag { .personUnarchived }
+}

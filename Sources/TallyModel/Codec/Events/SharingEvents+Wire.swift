@@ -64,3 +64,7 @@ extension GroupExpenseRestored: EventPayloadWire {
 extension GroupExpenseSettledMarked: EventPayloadWire {
     package static var eventTag: EventTag { .groupExpenseSettledMarked }
 }
+
+extension GroupRestored: EventPayloadWire {
+    package static var eventTag: EventTag { .groupRestored }
+}

@@ -89,3 +89,7 @@ extension TemplateProfileSet: EventPayloadWire {
 extension OccurrenceBillingMarked: EventPayloadWire {
     package static var eventTag: EventTag { .occurrenceBillingMarked }
 }
+
+extension TemplateReinstated: EventPayloadWire {
+    package static var eventTag: EventTag { .templateReinstated }
+}
