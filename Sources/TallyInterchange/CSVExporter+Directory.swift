@@ -55,7 +55,7 @@ extension CSVExporter {
     ) -> String {
         let rows = SubscriptionBook(state: history.state, visibleTo: viewer).subscriptions(on: date).map { item in
             [
-                item.templateID.description, item.note ?? "", String(describing: item.kind), String(describing: item.schedule.frequency),
+                item.templateID.description, item.note ?? "", String(describing: item.kind), String(describing: item.frequency),
                 numberFormat.text(item.price), item.price.currency.code, numberFormat.text(item.monthlyEquivalent), item.standing.rawValue,
                 item.next?.date.isoString ?? "", history.walletName(item.walletID), history.categoryName(item.categoryID),
                 history.personName(item.payer),

@@ -124,4 +124,33 @@ struct SubscriptionEditingTests {
         #expect(try await reopened.billingHistory(of: template, visibleTo: .audit).map(\.status) == [.paid, .failed])
         try await reopened.close()
     }
+
+    @Test("R1: a cycle change on the anchor (nothing posted) replaces the first cycle: dates and the reported cycle agree")
+    func cycleChangeOnTheAnchor() async throws {
+        var (test, s) = try await SubscriptionTests.household()
+        let template = try await Self.monthly(test, &s, anchor: "2026-03-01")
+        try await test.ledger.execute(s.command(.editTemplate(
+            templateID: template, effectiveFrom: Scenario.date("2026-03-01"), cycle: .yearly, nextBilling: Scenario.date("2026-03-15"))))
+        let item = try #require(await test.ledger.subscriptions(on: Scenario.date("2026-03-01"), visibleTo: .audit).first)
+        #expect(item.frequency == .yearly && item.next?.date == Scenario.date("2026-03-15"))
+        _ = try await SubscriptionTests.post(test, &s, through: "2027-06-30")
+        #expect(try await SubscriptionTests.history(test, template).map(\.0) == ["2026-03-15", "2027-03-15"])
+    }
+
+    @Test("T5: undoing an edit that replaced a later one puts the later one back; an undo that would file the item under a deleted category is refused (C3)")
+    func undoRestoresReplacedEdits() async throws {
+        var (test, s) = try await SubscriptionTests.household()
+        let template = try await Self.monthly(test, &s)
+        try await test.ledger.execute(s.command(.editTemplate(templateID: template, effectiveFrom: Scenario.date("2026-03-01"), categoryID: s.restaurants)))
+        let earlier = s.command(.editTemplate(templateID: template, effectiveFrom: Scenario.date("2026-02-01"), name: "Renamed"))
+        try await test.ledger.execute(earlier)
+        try await test.ledger.execute(s.command(.undo(targetCommandID: earlier.commandID)))
+        _ = try await SubscriptionTests.post(test, &s, through: "2026-03-31")
+        let state = await test.ledger.state
+        let posted = try #require(state.templates[template]?.posted)
+        let categories = posted.compactMap { state.transactions[$0.transactionID]?.details.categoryID }
+        #expect(categories == [s.groceries, s.groceries, s.restaurants], "March keeps the later edit's category")
+        let notes = posted.compactMap { state.transactions[$0.transactionID]?.details.note?.description }
+        #expect(notes == ["Streaming", "Streaming", "Streaming"])
+    }
 }

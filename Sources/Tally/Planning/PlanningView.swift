@@ -130,7 +130,7 @@ public struct PlanningView: Sendable {
     }
 
     /// Each person's balance with the others across the household and groups (Swiff 1.3.1,
-    /// ``PersonBalance``): a member `viewer`'s own; for the audit, every person's, by person
+    /// `PersonBalance`): a member `viewer`'s own; for the audit, every person's, by person
     /// (each pair from both sides). A member never gets a pair they are not in (G7).
     /// - Throws: ``LedgerError/invalidQuery(_:)`` when a balance overflows.
     public func personBalances(visibleTo viewer: Viewer) throws(LedgerError) -> [PersonBalance] {

@@ -164,6 +164,7 @@ extension LedgerState {
     /// `transactions` there (the read models' fold moved their records).
     private mutating func reassign(from source: CategoryID, to target: CategoryID, transactions: Int) {
         var moved = transactions
+        var counted = 0
         for (id, template) in templates where template.categories.contains(source) {
             if template.details.categoryID == source { templates[id]?.details.categoryID = target }
             for (position, edit) in template.edits.enumerated() where edit.categoryID == source {
@@ -172,7 +173,10 @@ extension LedgerState {
                     tags: edit.tags, cycle: edit.cycle, nextBilling: edit.nextBilling)
             }
             moved += 1
+            // A template already counted in the target (an edit used it) counts there once.
+            if template.categories.contains(target) { counted += 1 }
         }
+        categoryCounts[target]?.entries -= counted
         categoryCounts[source]?.entries -= moved
         categoryCounts[target]?.entries += moved
     }

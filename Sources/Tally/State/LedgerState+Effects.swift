@@ -339,14 +339,21 @@ extension LedgerState {
             }
             return EventEffect(owned: [.template(reinstated.templateID)], inverse: inverse)
         case .templateEdited(let edited):
-            // Undone by setting, from the same date, the fields in effect before; a new cycle has
-            // no compensating event (the dates it replaced are not an edit's to restore).
-            let old = edited.cycle == nil ? templates[edited.templateID]?.details(on: edited.effectiveFrom) : nil
+            // Undone by setting, from the same date, the fields in effect before, then the later
+            // edits it replaced again, oldest first (their cycles stay in the schedule); a new
+            // cycle has no compensating event (the dates it replaced are not an edit's to restore).
+            let template = edited.cycle == nil ? templates[edited.templateID] : nil
             let references: [EntityKey] = [.wallet(edited.walletID), .category(edited.categoryID)]
-            return EventEffect(owned: [.template(edited.templateID)], referenced: references, inverse: old.map {
-                [.templateEdited(TemplateEdited(
-                    templateID: edited.templateID, effectiveFrom: edited.effectiveFrom, note: $0.note, categoryID: $0.categoryID,
-                    walletID: $0.walletID, tags: $0.tags, cycle: nil))]
+            return EventEffect(owned: [.template(edited.templateID)], referenced: references, inverse: template.map { template in
+                let old = template.details(on: edited.effectiveFrom)
+                let replaced = template.edits.filter { $0.effectiveFrom > edited.effectiveFrom }.map {
+                    EventPayload.templateEdited(TemplateEdited(
+                        templateID: $0.templateID, effectiveFrom: $0.effectiveFrom, note: $0.note, categoryID: $0.categoryID,
+                        walletID: $0.walletID, tags: $0.tags, cycle: nil))
+                }
+                return [.templateEdited(TemplateEdited(
+                    templateID: edited.templateID, effectiveFrom: edited.effectiveFrom, note: old.note, categoryID: old.categoryID,
+                    walletID: old.walletID, tags: old.tags, cycle: nil))] + replaced
             })
         case .templateProfileSet(let set):
             let old = templates[set.templateID]?.profile

@@ -82,6 +82,9 @@ extension CommandExecutor {
             throw .violation(.recurringTermsInvalid, "an edit takes effect on or after the anchor \(template.details.date), not \(date)")
         }
         try requireAfterPosted(template, id, date, "is already recorded; an edit takes effect after it (edit that transaction for it alone, T2)")
+        if edit.cycle != nil, template.schedule.cycleChanges.count >= LedgerLimits.cycleChangesMax {
+            throw .violation(.inputTooLarge, "template \(id) has \(template.schedule.cycleChanges.count) cycle changes, the most one item has (LedgerLimits.cycleChangesMax); cancel it and create a new one with the cycle wanted")
+        }
         if let nextBilling = edit.nextBilling {
             guard edit.cycle != nil else { throw .violation(.recurringTermsInvalid, "nextBilling starts a new cycle: give the cycle too") }
             guard nextBilling >= date else {

@@ -83,6 +83,11 @@ extension CommandExecutor {
                 if let category = state.categories[edited.details.categoryID], category.isDeleted {
                     throw .violation(.categoryInactive, "this would file transaction \(edited.transactionID) under \(category.name) again, which was deleted since (C3); edit the transaction instead")
                 }
+            case .templateEdited(let edited):
+                try requireNotClosed([edited.walletID], "have template \(edited.templateID) paid from it again")
+                if let category = state.categories[edited.categoryID], category.isDeleted {
+                    throw .violation(.categoryInactive, "this would file template \(edited.templateID) under \(category.name) again, which was deleted since (C3); edit the template instead")
+                }
             case .transferDeleted(let deleted):
                 if let record = state.transfers[deleted.transferID] {
                     try requireNotClosed([record.transfer.fromWalletID, record.transfer.toWalletID], "lose transfer \(deleted.transferID)")

@@ -25,6 +25,9 @@ public enum LedgerLimits {
     public static let nameBytesMax = 200
     /// The most occurrences searched when checking a template date (T4).
     public static let templateOccurrencesMax = 10_000
+    /// The most cycle changes one recurring item keeps (R1, `editTemplate` with a cycle): every
+    /// occurrence walk reads them.
+    public static let cycleChangesMax = 100
     /// The most occurrences one `postDueOccurrences` may record (R1); rule `inputTooLarge`:
     /// post through an earlier date first.
     public static let occurrencesPerPostMax = 1000

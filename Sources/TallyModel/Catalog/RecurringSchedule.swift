@@ -143,9 +143,10 @@ extension RecurringSchedule {
     /// The occurrences dated `start...end` in date order (at most `limit`).
     public func occurrences(from start: LocalDate, through end: LocalDate, limit: Int = walkOccurrencesMax) -> [ScheduledOccurrence] {
         var result: [ScheduledOccurrence] = []
-        var index = firstIndex(onOrAfter: start)
+        let cycles = self.cycles
+        var index = firstIndex(onOrAfter: start, in: cycles)
         var visited = 0
-        while result.count < limit, visited < Self.walkOccurrencesMax, let occurrence = occurrence(index) {
+        while result.count < limit, visited < Self.walkOccurrencesMax, let occurrence = occurrence(index, in: cycles) {
             visited += 1
             index += 1
             if occurrence.date < start { continue }
@@ -157,9 +158,10 @@ extension RecurringSchedule {
 
     /// The first billed occurrence on or after `date`, if the schedule has one.
     public func nextBilled(onOrAfter date: LocalDate) -> ScheduledOccurrence? {
-        var index = firstIndex(onOrAfter: date)
+        let cycles = self.cycles
+        var index = firstIndex(onOrAfter: date, in: cycles)
         var visited = 0
-        while visited < Self.walkOccurrencesMax, let occurrence = occurrence(index) {
+        while visited < Self.walkOccurrencesMax, let occurrence = occurrence(index, in: cycles) {
             visited += 1
             index += 1
             if occurrence.date >= date, occurrence.status == .billed { return occurrence }
@@ -174,9 +176,12 @@ extension RecurringSchedule {
 
     /// Occurrence `index`, or `nil` when the schedule has ended before it (count, end date,
     /// cancel) or its date leaves the calendar.
-    public func occurrence(_ index: Int) -> ScheduledOccurrence? {
+    public func occurrence(_ index: Int) -> ScheduledOccurrence? { occurrence(index, in: cycles) }
+
+    /// Occurrence `index` over `cycles` (``cycles``, computed once per walk).
+    private func occurrence(_ index: Int, in cycles: [Cycle]) -> ScheduledOccurrence? {
         if let occurrenceCount, Int64(index) >= occurrenceCount { return nil }
-        guard let date = date(ofOccurrence: index) else { return nil }
+        guard let date = date(ofOccurrence: index, in: cycles) else { return nil }
         if let endDate, date > endDate { return nil }
         if let cancelledOn, date >= cancelledOn { return nil }
         let status: ScheduledOccurrence.Status =
@@ -257,8 +262,11 @@ extension RecurringSchedule {
     /// The cycles in date order: the anchor's, then each change's. A cycle's count is exact,
     /// so the indexes go on across a change.
     private var cycles: [Cycle] {
+        if cycleChanges.isEmpty { return [Cycle(start: anchor, anchor: anchor, frequency: frequency, firstIndex: 0, count: nil)] }
         var result: [Cycle] = []
-        var starts = [CycleChange(from: anchor, anchor: anchor, frequency: frequency)]
+        // A change dated on the anchor (nothing posted yet) replaces the first cycle.
+        let first = cycleChanges.last { $0.from <= anchor }
+        var starts = [CycleChange(from: anchor, anchor: first?.anchor ?? anchor, frequency: first?.frequency ?? frequency)]
         starts.append(contentsOf: cycleChanges.filter { $0.from > anchor })
         var firstIndex = 0
         for (position, cycle) in starts.enumerated() {
@@ -278,15 +286,13 @@ extension RecurringSchedule {
     }
 
     /// The date of occurrence `index` across the cycles, `nil` when it leaves the calendar.
-    private func date(ofOccurrence index: Int) -> LocalDate? {
-        if cycleChanges.isEmpty { return try? frequency.occurrence(index, from: anchor) }
+    private func date(ofOccurrence index: Int, in cycles: [Cycle]) -> LocalDate? {
         guard let cycle = cycles.first(where: { cycle in cycle.count.map { count in index < cycle.firstIndex + count } ?? true }) else { return nil }
         return try? cycle.frequency.occurrence(index - cycle.firstIndex, from: cycle.anchor)
     }
 
     /// The first occurrence index whose date can be on or after `date` (a lower bound).
-    private func firstIndex(onOrAfter date: LocalDate) -> Int {
-        if cycleChanges.isEmpty { return frequency.firstIndex(onOrAfter: date, anchor: anchor) }
+    private func firstIndex(onOrAfter date: LocalDate, in cycles: [Cycle]) -> Int {
         guard let cycle = cycles.last(where: { $0.start <= date }) else { return 0 }
         return cycle.firstIndex + cycle.frequency.firstIndex(onOrAfter: date, anchor: cycle.anchor)
     }
