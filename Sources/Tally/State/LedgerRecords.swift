@@ -74,11 +74,7 @@ package struct TemplateRecord: Sendable, Equatable {
     /// The fields an occurrence on `date` is posted with: the creation's, with the latest edit
     /// effective on or before `date` applied (`details.date` stays the anchor).
     package func details(on date: LocalDate) -> TransactionDetails {
-        var result = details
-        if let edit = edits.last(where: { $0.effectiveFrom <= date }) {
-            (result.note, result.categoryID, result.walletID, result.tags) = (edit.note, edit.categoryID, edit.walletID, edit.tags)
-        }
-        return result
+        edits.last { $0.effectiveFrom <= date }.map { $0.applied(to: details) } ?? details
     }
 
     /// The latest fields: what a subscription screen shows.
@@ -104,6 +100,24 @@ package struct TemplateRecord: Sendable, Equatable {
         billingMarks.removeAll { $0.date == marked.date }
         let position = billingMarks.firstIndex { $0.date > marked.date } ?? billingMarks.endIndex
         billingMarks.insert(marked, at: position)
+    }
+}
+
+extension TemplateEdited {
+    /// An edit from `date` setting the fields an edit carries (name, category, wallet, tags)
+    /// to those of `fields`: the one place an edit is built from fields (the undo of an edit, a
+    /// category reassignment).
+    init(_ templateID: TemplateID, from date: LocalDate, fields: TransactionDetails, cycle: RecurrenceFrequency? = nil, nextBilling: LocalDate? = nil) {
+        self.init(
+            templateID: templateID, effectiveFrom: date, note: fields.note, categoryID: fields.categoryID, walletID: fields.walletID,
+            tags: fields.tags, cycle: cycle, nextBilling: nextBilling)
+    }
+
+    /// `base` with this edit's fields in place of its own.
+    func applied(to base: TransactionDetails) -> TransactionDetails {
+        var result = base
+        (result.note, result.categoryID, result.walletID, result.tags) = (note, categoryID, walletID, tags)
+        return result
     }
 }
 

@@ -168,9 +168,9 @@ extension LedgerState {
         for (id, template) in templates where template.categories.contains(source) {
             if template.details.categoryID == source { templates[id]?.details.categoryID = target }
             for (position, edit) in template.edits.enumerated() where edit.categoryID == source {
-                templates[id]?.edits[position] = TemplateEdited(
-                    templateID: id, effectiveFrom: edit.effectiveFrom, note: edit.note, categoryID: target, walletID: edit.walletID,
-                    tags: edit.tags, cycle: edit.cycle, nextBilling: edit.nextBilling)
+                var fields = edit.applied(to: template.details)
+                fields.categoryID = target
+                templates[id]?.edits[position] = TemplateEdited(id, from: edit.effectiveFrom, fields: fields, cycle: edit.cycle, nextBilling: edit.nextBilling)
             }
             moved += 1
             // A template already counted in the target (an edit used it) counts there once.

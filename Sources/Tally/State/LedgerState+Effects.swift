@@ -347,13 +347,9 @@ extension LedgerState {
             return EventEffect(owned: [.template(edited.templateID)], referenced: references, inverse: template.map { template in
                 let old = template.details(on: edited.effectiveFrom)
                 let replaced = template.edits.filter { $0.effectiveFrom > edited.effectiveFrom }.map {
-                    EventPayload.templateEdited(TemplateEdited(
-                        templateID: $0.templateID, effectiveFrom: $0.effectiveFrom, note: $0.note, categoryID: $0.categoryID,
-                        walletID: $0.walletID, tags: $0.tags, cycle: nil))
+                    EventPayload.templateEdited(TemplateEdited(edited.templateID, from: $0.effectiveFrom, fields: $0.applied(to: old)))
                 }
-                return [.templateEdited(TemplateEdited(
-                    templateID: edited.templateID, effectiveFrom: edited.effectiveFrom, note: old.note, categoryID: old.categoryID,
-                    walletID: old.walletID, tags: old.tags, cycle: nil))] + replaced
+                return [.templateEdited(TemplateEdited(edited.templateID, from: edited.effectiveFrom, fields: old))] + replaced
             })
         case .templateProfileSet(let set):
             let old = templates[set.templateID]?.profile
