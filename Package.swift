@@ -111,6 +111,8 @@ let package = Package(
                 "Tally", "TallyInterchange", "TallyProjections", "TallyModel", "TallyJournal", "TallyStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Crypto", package: "swift-crypto"),  // SHA-256 of an attached file
+
             ],
             resources: [.embedInCode("Demo/household.jsonl")]
         ),

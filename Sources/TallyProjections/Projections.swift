@@ -32,6 +32,11 @@ public struct Projections: Hashable, Sendable {
         didSet { lendBooks() }
     }
 
+    /// Every file ever attached to a transaction or group expense (T6), removed ones included:
+    /// the one book of attachments, keyed by item then digest, which the engine's validation
+    /// state reads too. In the store's history once a checkpoint wrote it.
+    package private(set) var attachments = ArchivedMap<AttachmentKey, AttachmentRecord>(space: .attachments)
+
     /// Gives the wallet, debt and budget read models the current book to read: the one place
     /// the lent copies are set.
     private mutating func lendBooks() {
@@ -53,6 +58,7 @@ public struct Projections: Hashable, Sendable {
         debts.apply(event, sequenceNumber: sequenceNumber, before: before)
         budgets.apply(event, sequenceNumber: sequenceNumber, before: before)
         goals.apply(event, sequenceNumber: sequenceNumber, wallets: wallets)
+        attachments.apply(event, sequenceNumber: sequenceNumber)
         if case .categoryDeleted(let deleted) = event.payload, let target = deleted.reassignedTo {
             moveTransactions(from: deleted.categoryID, to: target, at: sequenceNumber)  // after the budgets noted what moves out of closed periods
         }
@@ -149,6 +155,7 @@ public struct Projections: Hashable, Sendable {
         debts.encodeState(to: &writer, archived: archived)
         budgets.encodeState(to: &writer, archived: archived)
         goals.encode(to: &writer)
+        writer.write(attachments, archived: archived)
         return writer.bytes
     }
 
@@ -163,6 +170,7 @@ public struct Projections: Hashable, Sendable {
         debts = try DebtProjection(from: &reader)
         budgets = try BudgetProjection(from: &reader)
         goals = try GoalProjection(from: &reader)
+        attachments = try reader.read(.attachments)
         try reader.finish()
         self.transactions = transactions
         lendBooks()  // an initializer runs no observer
@@ -185,6 +193,7 @@ extension Projections {
     static var archived: ArchivedFields<Projections> {
         ArchivedFields().with(\.transactions).with(\.wallets.transfers)
             .with(\.debts.settlements).with(\.debts.settledItems).with(\.debts.groupExpenses)
+            .with(\.attachments)
     }
 
     /// What a checkpoint writes to the archive: every entry changed since the last one.

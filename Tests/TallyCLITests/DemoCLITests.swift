@@ -11,7 +11,7 @@ struct DemoCLITests {
         let ledger = elsewhere + "/ledger"
         let result = try TallyRunner.run(["demo", "--ledger", ledger], workingDirectory: elsewhere)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.hasPrefix("Recorded 69 commands (86 events) of household "))
+        #expect(result.stdout.hasPrefix("Recorded 76 commands (94 events) of household "))
         #expect(result.stdout.contains("Joint account"))
         #expect(result.stdout.contains("== Audit"))
         #expect(!result.stderr.contains("cannot read"))

@@ -8,7 +8,7 @@ struct HostExampleTests {
     @Test("on Sources/TallyCLI/Demo/household.jsonl: the observed balances before and after its one command, with values recomputed from the file; signed in as Alice (the admin) or Bob, each sees the household's wallets and their own (G7)")
     func householdBalancesAndTheirUpdate() throws {
         let output = try HostOutput.run([TallyRunner.household])
-        #expect(output.lines.first == "Ledger: 69 commands of household.jsonl, executed into a new ledger, 86 events")
+        #expect(output.lines.first == "Ledger: 76 commands of household.jsonl, executed into a new ledger, 94 events")
         #expect(output.lines.dropFirst().first == "Signed in as Alice (admin): every screen shows what they see (G7)")
         let before = output.section("Balances (observed)")
         #expect(!before.contains { $0.hasPrefix("Bob cash") }, "G7: Bob's own wallet is not Alice's to see")
@@ -68,13 +68,13 @@ struct HostExampleTests {
             """
         #expect(try TallyRunner.run(["apply", "--ledger", ledger, "-"], stdin: forget).status == 0)
         let output = try HostOutput.run([ledger])
-        #expect(output.lines.first == "Ledger: the ledger in ledger, 88 events")
+        #expect(output.lines.first == "Ledger: the ledger in ledger, 96 events")
         // Alice's list: the expense Bob shared with her (line 47), paid by a forgotten person.
         #expect(output.section("Transactions, page 2 (after date-desc.20260214.65)").contains("2026-02-12 expense -CHF 62.30 Bob cash Groceries [redacted]"))
         #expect(!output.text.replacingOccurrences(of: "Bob cash", with: "").contains("Bob"), "no name of Bob outside the wallet's own name")
 
         let again = try HostOutput.run([ledger])
-        #expect(again.lines.first == "Ledger: the ledger in ledger, 89 events")
+        #expect(again.lines.first == "Ledger: the ledger in ledger, 97 events")
         #expect(again.section("Balances (observed after the command)").contains("Joint account bank shared CHF 14'928.75 15 transactions"))
     }
 

@@ -55,6 +55,10 @@ struct OutputFailureTests {
             "subscriptions": [["subscriptions", ledger, "--on", "2026-03-01"], ["subscriptions", "--json", ledger, "--on", "2026-03-01"],
                               ["subscriptions", ledger, "--calendar", "2026-03"], ["subscriptions", ledger, "--upcoming", "30", "--on", "2026-03-01"],
                               ["subscriptions", "post", ledger, "--through", "2026-03-31", "--recorded-at", "2026-04-01T08:00:00Z"]],
+            "attachments": [["attachments", "list", "--transaction", "00000005-0000-4000-8000-000000000002", ledger],
+                            ["attachments", "referenced", ledger],
+                            ["attachments", "add", scratch + "/rows.csv", "--transaction", "00000005-0000-4000-8000-000000000002", "--ledger", ledger,
+                             "--recorded-at", "2026-03-02T00:00:00Z"]],
             "reset": [["reset", scratch + "/reset", "--confirm", "DELETE"]],
             "help": [["help"], ["--help"]],
         ]
@@ -101,13 +105,13 @@ struct OutputFailureTests {
         #expect(try TallyRunner.run(["audit", scratch + "/demo"]).status == 0)
     }
 
-    @Test("apply with stdout on /dev/full applies all 69 commands, reports the lost output and exits 3 (class: output errors abort the work)")
+    @Test("apply with stdout on /dev/full applies all 76 commands, reports the lost output and exits 3 (class: output errors abort the work)")
     func applyIntoFullDeviceAppliesEveryCommand() throws {
         let ledger = TallyRunner.temporaryDirectory() + "/ledger"
         let result = try TallyRunner.runIntoFullDevice(["apply", "--ledger", ledger, TallyRunner.household])
         #expect(!result.signaled)
         #expect(result.status == Self.outputLostExitCode, "\(result.stderr)")
-        #expect(result.stderr.contains("tally: stdout: write failed: No space left on device (ENOSPC) after 0 result lines; all 69 commands were applied; see `tally log --ledger \(ledger)`"), "\(result.stderr)")
+        #expect(result.stderr.contains("tally: stdout: write failed: No space left on device (ENOSPC) after 0 result lines; all 76 commands were applied; see `tally log --ledger \(ledger)`"), "\(result.stderr)")
         try Self.expectHousehold(in: ledger, extraTransactions: 0)
     }
 
@@ -123,7 +127,7 @@ struct OutputFailureTests {
         #expect(result.status == Self.outputLostExitCode, "\(result.stderr)")
         #expect(result.stdoutLines.first?.hasPrefix(#"{"line":1,"status":"ok""#) == true, "\(result.stdoutLines)")
         #expect(result.stderr.contains("tally: stdout: write failed: Broken pipe (EPIPE) after "), "\(result.stderr)")
-        #expect(result.stderr.contains("; all \(69 + extra) commands were applied; see `tally log --ledger \(ledger)`"), "\(result.stderr)")
+        #expect(result.stderr.contains("; all \(76 + extra) commands were applied; see `tally log --ledger \(ledger)`"), "\(result.stderr)")
         try Self.expectHousehold(in: ledger, extraTransactions: extra)
     }
 
@@ -141,7 +145,7 @@ struct OutputFailureTests {
     static func expectHousehold(in ledger: String, extraTransactions: Int) throws {
         let log = try TallyRunner.run(["log", "--json", ledger])
         #expect(log.status == 0, "\(log.stderr)")
-        #expect(log.stdout.split(separator: "\n").count == 86 + extraTransactions)
+        #expect(log.stdout.split(separator: "\n").count == 94 + extraTransactions)
         let balances = try TallyRunner.jsonObject(Substring(try TallyRunner.run(["balances", "--json", ledger]).stdout))
         let wallets = try #require(balances["wallets"] as? [[String: Any]])
         let joint = try #require(wallets.first { $0["name"] as? String == "Joint account" })

@@ -267,7 +267,7 @@ struct QueryCLITests {
             let name = try #require(wallet["name"] as? String)
             let rows = try Self.statementRows(ledger, wallet: name, ["--limit", "4"])
             let balance = Self.balance
-            if wallet["kind"] as? String == "investment" {
+            if wallet["valuation"] as? String == "observed" {
                 #expect(rows.allSatisfy { balance($0) == nil }, "\(name): W5, no running balance")
                 continue
             }
@@ -301,7 +301,7 @@ struct QueryCLITests {
         let now = try TallyRunner.run(["balances", "--json", "--ledger", ledger])
         #expect(now.stdout != asOf.stdout, "February's movements are not in it")
         var compared = 0
-        for wallet in try #require(report["wallets"] as? [[String: Any]]) where wallet["kind"] as? String != "investment" {
+        for wallet in try #require(report["wallets"] as? [[String: Any]]) where wallet["valuation"] as? String != "observed" {
             let name = try #require(wallet["name"] as? String)
             guard let last = try Self.statementRows(ledger, wallet: name, ["--to", "2026-01-31", "--limit", "1000"]).last else { continue }
             #expect(Self.balance(last) == (wallet["balance"] as? [String: Any])?["minorUnits"] as? Int, "\(name)")

@@ -38,6 +38,7 @@ struct ReadersBesideWriterCLITests {
             "activity": ["activity", "--ledger", ledger],
             "search": ["search", "bob", "--ledger", ledger],
             "subscriptions": ["subscriptions", "list", "--ledger", ledger],
+            "attachments": ["attachments", "list", "--transaction", "00000005-0000-4000-8000-000000000002", "--ledger", ledger],
         ]
     }
 

@@ -229,7 +229,7 @@ struct EventCodecTests {
         "208:TransferDeleted", "209:WalletReopened", "220:WalletDesignationSet", "221:WalletValuationSet", "230:BalanceRemoved", "231:TransferEdited",
         "300:CategoryCreated", "301:CategoryRenamed", "302:CategoryDeactivated", "303:CategoryReactivated",
         "304:CategoryDeleted", "310:CategoryUpdated", "311:CategoriesReordered",
-        "400:TransactionRecorded", "401:TransactionEdited", "402:TransactionDeleted", "403:TransactionRestored",
+        "400:TransactionRecorded", "401:TransactionEdited", "402:TransactionDeleted", "403:TransactionRestored", "404:AttachmentAdded", "405:AttachmentRemoved",
         "410:TemplateCreated", "411:TemplatePaused", "412:TemplateResumed", "413:TemplateActivated",
         "420:TemplatePriceChanged", "421:TemplateCancelled", "422:TemplateEdited", "423:TemplateProfileSet", "424:OccurrenceBillingMarked", "425:TemplateReinstated",
         "500:SplitRatioSet", "501:SettlementRecorded", "502:GroupCreated", "503:GroupExpenseRecorded",

@@ -64,7 +64,7 @@ struct CommandParserFieldTests {
     func exampleFileParses() throws {
         let url = RepositoryFiles.householdExample
         let commands = try CommandParser.parse(lines: try String(contentsOf: url, encoding: .utf8))
-        #expect(commands.count == 69)
+        #expect(commands.count == 76)
     }
 
     @Test("G6: a line of lineBytesMax bytes parses; one byte more is lineTooLong naming the limit")

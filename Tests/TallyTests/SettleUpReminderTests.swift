@@ -46,6 +46,8 @@ struct SettleUpReminderTests {
         #expect(alice.map(\.kind) == [.settleUp(person: s.alice, other: Scenario.carol, amount: Scenario.chf(3_000))], "Bob's net 10 is under 20")
         #expect(alice.map(\.id) == ["settle/\(s.alice)/\(Scenario.carol)/CHF"])
         #expect(try await test.ledger.alerts(on: day, visibleTo: .member(s.bob)).filter(Self.isSettleUp).isEmpty)
+        let audit = try await test.ledger.alerts(on: day, visibleTo: .audit).filter(Self.isSettleUp)
+        #expect(audit.count == 1, "the audit read lists each pair once, not from both sides: \(audit.map(\.id))")
         try await test.ledger.execute(s.command(.recordSettlement(
             settlementID: s.ids.next(), from: Scenario.carol, to: s.alice, amount: Scenario.chf(3_000), date: day, groupID: group)))
         #expect(try await test.ledger.alerts(on: day, visibleTo: .member(s.alice)).filter(Self.isSettleUp).isEmpty, "settled")

@@ -131,6 +131,7 @@ extension EntityKey: WireValue {
         case .scenario(let id): writer.writeByte(32); writer.write(id)
         case .activeScenario: writer.writeByte(33)
         case .alertSettings: writer.writeByte(34)
+        case .attachment(let item, let hash): writer.writeByte(40); writer.write(item); writer.write(hash)
         case .importMapping(let name): writer.writeByte(80); writer.write(name)
         }
     }
@@ -165,6 +166,7 @@ extension EntityKey: WireValue {
         case 32: self = .scenario(try reader.read())
         case 33: self = .activeScenario
         case 34: self = .alertSettings
+        case 40: self = .attachment(try reader.read(), try reader.read())
         case 80: self = .importMapping(try reader.read())
         case let other: throw .invalidValue(field: "EntityKey", reason: "unknown case \(other)", offset: start)
         }

@@ -215,7 +215,7 @@ enum CheckpointComparison {
     /// Which part of the fold an archived space belongs to, for a report.
     private static func holder(of space: ArchiveSpace) -> String {
         switch space {
-        case .transactions, .walletTransfers, .debtSettlements, .debtSettledItems, .debtGroupExpenses:
+        case .transactions, .walletTransfers, .debtSettlements, .debtSettledItems, .debtGroupExpenses, .attachments:
             "a book the validation state and the read models share"
         case .commandEntries, .touches: "the validation state"
         }

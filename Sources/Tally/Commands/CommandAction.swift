@@ -145,6 +145,13 @@ public enum CommandAction: Sendable, Hashable {
     /// is not posted yet, as transactions linked to their templates (R1). Idempotent per
     /// (template, occurrence date): a second run records nothing.
     case postDueOccurrences(through: LocalDate)
+    /// Attaches a file the host keeps under `contentHash` (its SHA-256 digest) to a transaction or
+    /// group expense the actor sees (T6; Swiff 2.2.1 receipts): `item` is
+    /// `{"transaction": id}` or `{"groupExpense": id}`; `name` is the actor's personal text (P1).
+    case addAttachment(item: AttachedItem, contentHash: ContentHash, name: String, byteCount: Int64, mediaType: String)
+    /// Takes a file off a transaction or group expense (T6); the bytes are the host's to delete
+    /// once ``Ledger/attachedContentHashes()`` no longer lists their digest.
+    case removeAttachment(item: AttachedItem, contentHash: ContentHash)
     /// Records the template's occurrence on `date` as a real transaction (T4).
     case activateTemplate(templateID: TemplateID, transactionID: TransactionID, date: LocalDate)
     /// Undoes an earlier command by appending its compensating events (T5).

@@ -125,6 +125,15 @@ public struct RuleViolation: Sendable, Equatable, Error {
         case transactionDeleted
         /// The transaction is not deleted, so it cannot be restored (T3).
         case transactionNotDeleted
+        /// The item has a file with this digest attached already (T6).
+        case attachmentExists
+        /// No file with this digest is attached to the item (T6).
+        case unknownAttachment
+        /// The item has ``LedgerLimits/attachmentsPerItemMax`` files attached already (T6).
+        case attachmentsFull
+        /// An attachment's name is empty, its size outside 1...``LedgerLimits/attachmentBytesMax``
+        /// or its media type not of the form `type/subtype` (T6).
+        case attachmentInvalid
         /// No template has this id (T4).
         case unknownTemplate
         /// The template is paused, or already running (T4).
@@ -257,6 +266,7 @@ public struct RuleViolation: Sendable, Equatable, Error {
             case .categoryGroupMismatch, .amountMustBePositive, .unknownTransaction: "T1"
             case .editOfSettledTransaction: "T2"
             case .transactionDeleted, .transactionNotDeleted: "T3"
+            case .attachmentExists, .unknownAttachment, .attachmentsFull, .attachmentInvalid: "T6"
             case .unknownTemplate, .templateStateUnchanged, .notAnOccurrence: "T4"
             case .recurringTermsInvalid, .templateCancelled, .occurrenceAlreadyPosted: "R1"
             case .unknownCommand, .notUndoable, .undoBlocked, .alreadyUndone, .notUndone: "T5"

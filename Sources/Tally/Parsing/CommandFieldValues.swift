@@ -116,6 +116,15 @@ extension Timestamp: CommandFieldValue {
     var commandJSON: CanonicalJSON { .string(iso8601) }
 }
 
+extension ContentHash: CommandFieldValue {
+    /// 64 hexadecimal digits (T6).
+    init(commandJSON json: CanonicalJSON, at path: String, log: FieldLog) throws(CommandParseError) {
+        let text = try String(commandJSON: json, at: path, log: log)
+        do throws(ModelError) { self = try ContentHash(hex: text) } catch { throw .bad(path, error.message) }
+    }
+    var commandJSON: CanonicalJSON { .string(hex) }
+}
+
 extension Money: CommandFieldValue {
     /// `{"minorUnits": 1234, "currency": "CHF"}` or the string `"CHF 12.34"`.
     init(commandJSON json: CanonicalJSON, at path: String, log: FieldLog) throws(CommandParseError) {

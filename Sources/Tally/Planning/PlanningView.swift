@@ -77,7 +77,7 @@ public struct PlanningView: Sendable {
     /// period of at least `largeTransaction` (in its currency; at most
     /// ``largeTransactionAlertsMax``, largest first), value-observed wallets whose latest balance
     /// point is `staleBalanceDays` old or older, and balances with a person of at least
-    /// `settleUpThreshold` either way (``personBalances(visibleTo:)``). For a member `viewer`
+    /// `settleUpThreshold` either way (``personBalances(visibleTo:)``; one alert per pair). For a member `viewer`
     /// (G7): the recurring items, transactions, wallets and balances they see; the budget is the
     /// household's.
     /// - Throws: ``LedgerError/readSide(_:)`` when a large-transaction threshold is set and the
@@ -121,8 +121,9 @@ public struct PlanningView: Sendable {
             }
         }
         if let threshold = settings.settleUpThreshold {
+            // One alert per pair: the audit's list has each pair from both sides.
             for balance in try personBalances(visibleTo: viewer)
-            where balance.owedToPerson.currency == threshold.currency && balance.owedToPerson.minorUnits.magnitude >= threshold.minorUnits.magnitude {
+            where (viewer.person != nil || balance.person < balance.other) && balance.owedToPerson.currency == threshold.currency && balance.owedToPerson.minorUnits.magnitude >= threshold.minorUnits.magnitude {
                 alerts.append(LedgerAlert(kind: .settleUp(person: balance.person, other: balance.other, amount: balance.owedToPerson)))
             }
         }

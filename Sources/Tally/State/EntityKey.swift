@@ -62,6 +62,8 @@ package enum EntityKey: Sendable, Hashable {
     case alertSettings
     /// A saved CSV import mapping, by lowercased name (section 9).
     case importMapping(String)
+    /// A file attached to a transaction or group expense, by digest (T6).
+    case attachment(AttachedItem, ContentHash)
 }
 
 extension EntityKey {
@@ -97,6 +99,8 @@ extension EntityKey {
         case .activeScenario: "activeScenario"
         case .alertSettings: "alertSettings"
         case .importMapping(let name): "importMapping/\(name)"
+        case .attachment(.transaction(let id), let hash): "attachment/transaction/\(id)/\(hash)"
+        case .attachment(.groupExpense(let id), let hash): "attachment/groupExpense/\(id)/\(hash)"
         }
     }
 }

@@ -142,6 +142,8 @@ extension LedgerState {
             importMappings[saved.name.lowercased()] = saved
         case .importMappingRemoved(let removed):
             importMappings[removed.name.lowercased()] = nil
+        case .attachmentAdded, .attachmentRemoved:
+            break  // the read models' attachment book is all they change
         case .exchangeRateSet, .commandUndone, .commandRedone:
             break
         }

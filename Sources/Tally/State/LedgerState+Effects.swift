@@ -129,6 +129,16 @@ extension LedgerState {
             return EventEffect(
                 owned: [.importMapping(removed.name.lowercased())],
                 inverse: importMappings[removed.name.lowercased()].map { [.importMappingSaved($0)] })
+        case .attachmentAdded(let added):
+            // T5, T6: undo takes the file off; redo attaches it again. The item is not
+            // referenced: an attachment never blocks undoing the item's own commands.
+            return EventEffect(owned: [.attachment(added.item, added.contentHash)],
+                               inverse: [.attachmentRemoved(AttachmentRemoved(item: added.item, contentHash: added.contentHash))])
+        case .attachmentRemoved(let removed):
+            // Undone by attaching the file again with the fields it had, in its author's name.
+            let record = readModels.attachments[AttachmentKey(item: removed.item, contentHash: removed.contentHash)]
+            return EventEffect(owned: [.attachment(removed.item, removed.contentHash)],
+                               inverse: record.map { [.attachmentAdded($0.added(to: removed.item, contentHash: removed.contentHash))] })
         case .commandUndone, .commandRedone:
             return EventEffect(owned: [], inverse: [])
         }

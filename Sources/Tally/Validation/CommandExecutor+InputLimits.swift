@@ -34,6 +34,9 @@ extension CommandExecutor {
             if let paymentMethod { try requireBytes(paymentMethod, LedgerLimits.nameBytesMax, "paymentMethod", "LedgerLimits.nameBytesMax") }
             if let icon { try requireBytes(icon, LedgerLimits.tagBytesMax, "icon", "LedgerLimits.tagBytesMax") }
             if let color { try requireBytes(color, LedgerLimits.tagBytesMax, "color", "LedgerLimits.tagBytesMax") }
+        case .addAttachment(_, _, let name, _, let mediaType):
+            try requireBytes(name, LedgerLimits.nameBytesMax, "name", "LedgerLimits.nameBytesMax")
+            try requireBytes(mediaType, LedgerLimits.mediaTypeBytesMax, "mediaType", "LedgerLimits.mediaTypeBytesMax")
         case .cancelTemplate(_, _, let reason):
             if let reason { try requireBytes(reason, LedgerLimits.noteBytesMax, "reason", "LedgerLimits.noteBytesMax") }
         case .recordTransfer(_, _, _, _, _, _, let note), .editTransfer(_, _, _, _, _, _, let note):

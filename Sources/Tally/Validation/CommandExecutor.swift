@@ -113,6 +113,8 @@ struct CommandExecutor {
         case .recordTransaction, .editTransaction, .deleteTransaction, .restoreTransaction, .createTemplate,
              .pauseTemplate, .resumeTemplate, .activateTemplate:
             return try validateTransaction(command)
+        case .addAttachment, .removeAttachment:
+            return try validateAttachment(command)
         case .changeTemplatePrice, .cancelTemplate, .postDueOccurrences, .editTemplate, .setTemplateProfile, .markOccurrenceBilling:
             return try validateSubscription(command)
         case .setSplitRatio, .recordSettlement, .createGroup, .recordGroupExpense, .editGroupExpense, .deleteGroupExpense,

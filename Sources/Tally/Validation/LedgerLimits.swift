@@ -52,4 +52,11 @@ public enum LedgerLimits {
     public static let scenariosMax = 100
     /// Budget alert thresholds (R6).
     public static let alertThresholdsMax = 10
+    /// Files attached to one transaction or group expense at once (T6).
+    public static let attachmentsPerItemMax = 20
+    /// The largest file an attachment may name, in bytes (T6): 1 GiB. The bytes are the host's;
+    /// the bound keeps a size a reading app can trust.
+    public static let attachmentBytesMax: Int64 = 1 << 30
+    /// The longest media type, in bytes (RFC 6838 allows 127 characters per part) (T6).
+    public static let mediaTypeBytesMax = 255
 }

@@ -71,6 +71,10 @@ public enum EventPayload: Hashable, Sendable {
     case transactionDeleted(TransactionDeleted)
     /// A soft-deleted transaction was brought back (T3).
     case transactionRestored(TransactionRestored)
+    /// ``AttachmentAdded``.
+    case attachmentAdded(AttachmentAdded)
+    /// ``AttachmentRemoved``.
+    case attachmentRemoved(AttachmentRemoved)
     /// A recurring template was created; it is not a transaction (T4).
     case templateCreated(TemplateCreated)
     /// A template stopped producing occurrences (T4).
@@ -236,6 +240,8 @@ public enum EventPayload: Hashable, Sendable {
         case .transactionEdited: .transactionEdited
         case .transactionDeleted: .transactionDeleted
         case .transactionRestored: .transactionRestored
+        case .attachmentAdded: .attachmentAdded
+        case .attachmentRemoved: .attachmentRemoved
         case .templateCreated: .templateCreated
         case .templatePaused: .templatePaused
         case .templateResumed: .templateResumed

@@ -74,6 +74,10 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
     case transactionDeleted = 402
     /// ``TransactionRestored``.
     case transactionRestored = 403
+    /// ``AttachmentAdded``.
+    case attachmentAdded = 404
+    /// ``AttachmentRemoved``.
+    case attachmentRemoved = 405
     /// ``TemplateCreated``.
     case templateCreated = 410
     /// ``TemplatePaused``.
@@ -224,6 +228,8 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
         case .transactionEdited: "TransactionEdited"
         case .transactionDeleted: "TransactionDeleted"
         case .transactionRestored: "TransactionRestored"
+        case .attachmentAdded: "AttachmentAdded"
+        case .attachmentRemoved: "AttachmentRemoved"
         case .templateCreated: "TemplateCreated"
         case .templatePaused: "TemplatePaused"
         case .templateResumed: "TemplateResumed"

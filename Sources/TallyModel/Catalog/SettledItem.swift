@@ -1,6 +1,7 @@
-/// An item a settlement covers (S6): a shared household transaction or a group expense.
+/// A transaction or a group expense: the item a settlement covers (S6), and the item an
+/// attachment is on (T6, ``AttachedItem``).
 public enum SettledItem: Hashable, Sendable {
-    /// A shared household transaction.
+    /// A household transaction (a settlement covers a shared one).
     case transaction(TransactionID)
     /// An expense recorded in a group.
     case groupExpense(GroupExpenseID)

@@ -106,3 +106,20 @@ extension ExchangeRate: WireValue {
         writer.writeVarInt(scaledRate)
     }
 }
+
+/// The digest's 32 bytes as they are.
+extension ContentHash: WireValue {
+    package static var wireBytesMin: Int { ContentHash.byteCount }
+
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
+        let start = reader.offset
+        let bytes = Array(try reader.readRawBytes(count: ContentHash.byteCount))
+        do throws(ModelError) {
+            self = try ContentHash(bytes: bytes)
+        } catch {
+            throw .invalidValue(field: "ContentHash", reason: error.message, offset: start)
+        }
+    }
+
+    package func write(to writer: inout BinaryWriter) { writer.writeRawBytes(bytes) }
+}

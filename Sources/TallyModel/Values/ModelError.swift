@@ -27,6 +27,8 @@ public enum ModelError: Error, Hashable, Sendable {
     case invalidExchangeRate(reason: String)
     /// Allocation inputs that cannot be split (no weights, negative weight, duplicates) (S3).
     case invalidAllocation(reason: String)
+    /// The text is not a SHA-256 digest of 64 hexadecimal digits (T6, ``ContentHash``).
+    case invalidContentHash(String)
 
     /// A stable, machine-readable code for this error.
     public var code: String {
@@ -42,6 +44,7 @@ public enum ModelError: Error, Hashable, Sendable {
         case .invalidRatio: "invalidRatio"
         case .invalidExchangeRate: "invalidExchangeRate"
         case .invalidAllocation: "invalidAllocation"
+        case .invalidContentHash: "invalidContentHash"
         }
     }
 
@@ -70,6 +73,8 @@ public enum ModelError: Error, Hashable, Sendable {
             "G2: invalid exchange rate: \(reason)"
         case .invalidAllocation(let reason):
             "S3: cannot allocate: \(reason)"
+        case .invalidContentHash(let text):
+            "'\(text)' is not a SHA-256 content hash: expected 64 hexadecimal digits"
         }
     }
 }

@@ -34,6 +34,9 @@ package enum ArchiveSpace: UInt8, Sendable, CaseIterable {
     case debtGroupExpenses = 13
     // 14 held the budget state's own copy of the transactions, before the one book.
     // 15 held the budgets' (date, transaction) index, before the book was the store's table (format 19).
+    /// ``Projections``' attachments (T6): the one book of them, keyed by item then digest, which
+    /// the engine's validation state reads too.
+    case attachments = 16
 
     /// Whether the store keeps this map in tables of its own that every commit writes, not in
     /// `history`: a checkpoint writes none of its entries, and a settled state reads them from

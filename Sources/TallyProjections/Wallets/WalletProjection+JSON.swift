@@ -13,7 +13,7 @@ extension WalletProjection {
         let wallets = try balances(asOf: date).map { balance -> CanonicalJSON in
             .object([
                 "walletID": CanonicalJSON(balance.walletID), "name": .string(balance.name),
-                "kind": .string("\(balance.kind)"), "owner": CanonicalJSON(balance.owner),
+                "kind": .string("\(balance.kind)"), "valuation": .string("\(balance.valuation)"), "owner": CanonicalJSON(balance.owner),
                 "isActive": .bool(balance.isActive), "closedOn": CanonicalJSON(balance.closedOn),
                 "balance": CanonicalJSON(balance.balance),
                 "isLiability": .bool(balance.kind.isLiability),

@@ -156,6 +156,14 @@ extension GroupSplit: Arbitrary {
     }
 }
 
+extension ContentHash: Arbitrary {
+    static func arbitrary(using random: inout SeededRandom) -> ContentHash {
+        let bytes = (0..<ContentHash.byteCount).map { _ in UInt8.random(in: 0...255, using: &random) }
+        guard let hash = try? ContentHash(bytes: bytes) else { fatalError("32 bytes are a digest") }
+        return hash
+    }
+}
+
 extension SettledItem: Arbitrary {
     static func arbitrary(using random: inout SeededRandom) -> SettledItem {
         Bool.random(using: &random) ? .transaction(random.make()) : .groupExpense(random.make())

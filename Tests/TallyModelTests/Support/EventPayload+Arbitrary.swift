@@ -99,6 +99,11 @@ extension EventPayload {
             .transactionDeleted(TransactionDeleted(transactionID: random.make()))
         case .transactionRestored:
             .transactionRestored(TransactionRestored(transactionID: random.make()))
+        case .attachmentAdded:
+            .attachmentAdded(AttachmentAdded(
+                item: random.make(), contentHash: random.make(), name: random.make(), byteCount: random.make(), mediaType: random.make()))
+        case .attachmentRemoved:
+            .attachmentRemoved(AttachmentRemoved(item: random.make(), contentHash: random.make()))
         case .templateCreated:
             .templateCreated(TemplateCreated(
                 templateID: random.make(), frequency: random.make(), details: random.make(), terms: random.make()

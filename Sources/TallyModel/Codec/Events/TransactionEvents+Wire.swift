@@ -38,6 +38,14 @@ extension TransactionRestored: EventPayloadWire {
     package static var eventTag: EventTag { .transactionRestored }
 }
 
+extension AttachmentAdded: EventPayloadWire {
+    package static var eventTag: EventTag { .attachmentAdded }
+}
+
+extension AttachmentRemoved: EventPayloadWire {
+    package static var eventTag: EventTag { .attachmentRemoved }
+}
+
 extension TemplateCreated: EventPayloadWire {
     package static var eventTag: EventTag { .templateCreated }
 
