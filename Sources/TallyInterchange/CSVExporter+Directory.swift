@@ -4,9 +4,9 @@ import TallyProjections
 
 extension CSVExporter {
     /// The columns of ``people(_:visibleTo:)``, in order.
-    public static let peopleHeader = ["id", "name", "role", "state"]
+    public static let peopleHeader = ["id", "name", "role", "state", "emoji", "color", "photo"]
     /// The columns of ``groups(_:visibleTo:)``, in order.
-    public static let groupHeader = ["id", "name", "members", "state", "description"]
+    public static let groupHeader = ["id", "name", "members", "state", "description", "emoji"]
     /// The columns of ``subscriptions(_:on:visibleTo:numberFormat:)``, in order.
     public static let subscriptionHeader = [
         "id", "name", "kind", "cycle", "price", "currency", "monthly_equivalent", "standing", "next_date", "wallet", "category", "payer",
@@ -14,7 +14,8 @@ extension CSVExporter {
 
     /// The CSV text of the household's people (Swiff 2.4.2, H3), by name then id. `role` is
     /// `admin`, `member` or `contact`; `state` `active`, `removed` (a member who left),
-    /// `archived` (a contact) or `forgotten` (P3: the name reads `[redacted]`).
+    /// `archived` (a contact) or `forgotten` (P3: the name reads `[redacted]`); `emoji`, `color`
+    /// and `photo` (a digest) are the avatar's (Swiff 1.1.2), empty when not set.
     ///
     /// G7: names are the household's (Docs/Privacy.md, "What stays household-wide"), so every
     /// `viewer` gets every person; contact details (email, phone) are personal and never written.
@@ -23,7 +24,8 @@ extension CSVExporter {
         let rows = state.people.map { id, person in
             let role = state.household?.admin == id ? "admin" : (person.isMember ? "member" : "contact")
             let standing = person.isForgotten ? "forgotten" : (person.isRemoved ? "removed" : (person.isArchived ? "archived" : "active"))
-            return [id.description, person.name.description, role, standing]
+            let avatar = person.avatar
+            return [id.description, person.name.description, role, standing, avatar?.emoji ?? "", avatar?.color ?? "", avatar?.photo?.hex ?? ""]
         }
         return text(header: peopleHeader, rows: rows.sorted { ($0[1], $0[0]) < ($1[1], $1[0]) })
     }
@@ -38,7 +40,7 @@ extension CSVExporter {
             let standing = debts.groupState(id)
             return [
                 id.description, group.name, group.members.map(history.personName).joined(separator: "; "),
-                standing?.isArchived == true ? "archived" : "active", standing?.description ?? "",
+                standing?.isArchived == true ? "archived" : "active", standing?.description ?? "", standing?.emoji ?? "",
             ]
         }
         return text(header: groupHeader, rows: rows.sorted { ($0[1], $0[0]) < ($1[1], $1[0]) })

@@ -219,19 +219,19 @@ struct EntityCSVExportTests {
     func peopleGroupsAndSubscriptions() async throws {
         let history = try await Self.history()
         #expect(CSVExporter.people(history, visibleTo: try Self.viewer(Self.bob)) == """
-            id,name,role,state
-            \(Self.alice),Alice,admin,active
-            \(Self.bob),Bob,member,active
-            \(Self.carol),Carol,contact,active
+            id,name,role,state,emoji,color,photo
+            \(Self.alice),Alice,admin,active,,,
+            \(Self.bob),Bob,member,active,,,
+            \(Self.carol),Carol,contact,active,,,
 
             """)
         #expect(CSVExporter.groups(history, visibleTo: .audit) == """
-            id,name,members,state,description
-            \(Self.pottery),Pottery,Bob; Carol,active,
-            \(Self.ski),Ski,Alice; Bob; Carol,active,
+            id,name,members,state,description,emoji
+            \(Self.pottery),Pottery,Bob; Carol,active,,
+            \(Self.ski),Ski,Alice; Bob; Carol,active,,
 
             """)
-        #expect(CSVExporter.groups(history, visibleTo: try Self.viewer(Self.alice)) == "id,name,members,state,description\n\(Self.ski),Ski,Alice; Bob; Carol,active,\n")
+        #expect(CSVExporter.groups(history, visibleTo: try Self.viewer(Self.alice)) == "id,name,members,state,description,emoji\n\(Self.ski),Ski,Alice; Bob; Carol,active,,\n")
         let subscriptionHeader = "id,name,kind,cycle,price,currency,monthly_equivalent,standing,next_date,wallet,category,payer\n"
         let gym = "00000007-0000-4000-8000-000000000001,Gym,expense,monthly,60.00,CHF,60.00,active,2026-03-15,Bob cash,Hobbies,Bob\n"
         #expect(CSVExporter.subscriptions(history, on: try LocalDate(iso: "2026-03-01"), visibleTo: try Self.viewer(Self.bob)) == subscriptionHeader + gym)

@@ -222,7 +222,7 @@ struct EventCodecTests {
 
     static let frozenTagTable = [
         "100:HouseholdCreated", "101:BaseCurrencyChanged", "102:MemberAdded", "103:MemberRemoved",
-        "104:AdminTransferred", "105:PersonAdded", "106:PersonArchived", "107:PersonForgotten", "108:PersonUnarchived",
+        "104:AdminTransferred", "105:PersonAdded", "106:PersonArchived", "107:PersonForgotten", "108:PersonUnarchived", "109:PersonAvatarSet",
         "110:PersonUpdated",
         "200:WalletOpened", "201:WalletRenamed", "202:WalletKindChanged", "203:WalletDeactivated",
         "204:WalletReactivated", "205:WalletClosed", "206:BalanceRecorded", "207:TransferRecorded",

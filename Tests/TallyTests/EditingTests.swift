@@ -261,17 +261,24 @@ struct EditingTests {
             note: nil, split: .equal([s.alice, s.bob, Scenario.carol])))
     }
 
-    @Test("S7: updateGroup sets name and description; archiveGroup stops new expenses but not settlements; unarchive and undo reverse them")
+    @Test("S7, Swiff 1.1.2 Group: updateGroup sets name, description and emoji; archiveGroup stops new expenses but not settlements; unarchive and undo reverse them")
     func updateAndArchiveGroup() async throws {
         var (test, s) = try await Self.household()
         let group = try await Self.tripGroup(&s, test.ledger)
-        let update = s.command(.updateGroup(groupID: group, name: "Ski trip", description: "Verbier"))
+        let update = s.command(.updateGroup(groupID: group, name: "Ski trip", description: "Verbier", emoji: "⛷"))
         try await test.ledger.execute(update)
         #expect(await test.ledger.readModels.debts.group(group)?.name == "Ski trip")
         #expect(await test.ledger.readModels.debts.groupState(group)?.description == "Verbier")
+        #expect(await test.ledger.readModels.debts.groupState(group)?.emoji == "⛷")
+        let rename = s.command(.updateGroup(groupID: group, name: "Ski trip", description: "Verbier"))
+        try await test.ledger.execute(rename)
+        #expect(await test.ledger.readModels.debts.groupState(group)?.emoji == nil, "an absent emoji is removed")
+        try await test.ledger.execute(s.command(.undo(targetCommandID: rename.commandID)))
+        #expect(await test.ledger.readModels.debts.groupState(group)?.emoji == "⛷", "undo puts the emoji back")
         try await test.ledger.execute(s.command(.undo(targetCommandID: update.commandID)))
         #expect(await test.ledger.readModels.debts.group(group)?.name == "Trip")
         #expect(await test.ledger.readModels.debts.groupState(group)?.description == nil)
+        #expect(await test.ledger.readModels.debts.groupState(group)?.emoji == nil)
 
         try await test.ledger.execute(s.command(.archiveGroup(groupID: group)))
         #expect(await test.ledger.readModels.debts.groupState(group)?.isArchived == true)

@@ -48,7 +48,8 @@ extension LedgerState {
     /// (US-038); the split ratio in force is followed by the ratio as the household set it and
     /// the latest income-based recalculation (S4, US-067).
     /// v25: a template's record ends with its cancel reason (R1, Swiff 1.3.3).
-    static let checkpointMagic = "tally.ledgerState.v25"
+    /// v26: a person's record ends with their avatar (Swiff 1.1.2, `PersonAvatarSet`).
+    static let checkpointMagic = "tally.ledgerState.v26"
 
     /// The read models, with the one transaction book, are the checkpoint's other section.
     /// - Parameter archived: the command history's archived maps (``ArchivedMap``) are in the store's history

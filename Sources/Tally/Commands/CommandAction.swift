@@ -38,6 +38,10 @@ public enum CommandAction: Sendable, Hashable {
     /// phone is removed (H3, P1; Docs/Editing.md).
     case updatePerson(personID: PersonID, name: String, email: String? = nil, phone: String? = nil)
 
+    /// Sets a member's or contact's avatar, all at once: an emoji, a colour and a photo (the
+    /// SHA-256 digest of an image the host keeps); an absent field is removed (H3; Swiff 1.1.2).
+    case setPersonAvatar(personID: PersonID, emoji: String? = nil, color: String? = nil, photo: ContentHash? = nil)
+
     // MARK: Wallets (W1-W6)
 
     /// Opens a wallet (W1, W2); `valuation` (W5) when given, else its kind's default.
@@ -187,7 +191,7 @@ public enum CommandAction: Sendable, Hashable {
 
     /// Sets a group's name and description, both at once: an absent description is removed
     /// (S7; Docs/Editing.md).
-    case updateGroup(groupID: GroupID, name: String, description: String? = nil)
+    case updateGroup(groupID: GroupID, name: String, description: String? = nil, emoji: String? = nil)
     /// Adds a member or contact to a group (S7).
     case addGroupMember(groupID: GroupID, personID: PersonID)
     /// Removes a person from a group; only with a zero balance in every currency (S7, S8).

@@ -30,10 +30,10 @@ extension Ledger {
         queryState.attachments(of: item, visibleTo: viewer)
     }
 
-    /// Every digest an attachment still references, sorted (T6): what a host keeps the bytes of,
-    /// and deletes the rest. An attachment on a deleted transaction or group expense still
-    /// references its file (restoring the item brings it back); a removed one, or one attached
-    /// by a forgotten person (P3), does not. The household-admin read: it reads the whole book
+    /// Every digest an attachment or a person's avatar photo still references, sorted (T6): what
+    /// a host keeps the bytes of, and deletes the rest. An attachment on a deleted transaction or
+    /// group expense still references its file (restoring the item brings it back); a removed
+    /// one, or one attached by a forgotten person (P3), does not, nor a forgotten person's photo. The household-admin read: it reads the whole book
     /// (O(attachments)), for a host's clean-up, not a screen.
     public func attachedContentHashes() -> [ContentHash] { queryState.attachedContentHashes() }
 }
@@ -54,7 +54,7 @@ extension LedgerState {
         let hashes = readModels.attachments.allEntries.compactMap { key, record in
             record.isLive && people[record.addedBy]?.isForgotten != true ? key.contentHash : nil
         }
-        return Set(hashes).sorted()
+        return Set(hashes + people.values.compactMap { $0.avatar?.photo }).sorted()
     }
 
     /// The files attached to `item` now (T6): live, and their author not forgotten (P3: forgetting

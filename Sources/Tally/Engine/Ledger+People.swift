@@ -25,6 +25,8 @@ public struct PersonRow: Sendable, Hashable {
     public let isArchived: Bool
     /// A forgotten person (P3).
     public let isForgotten: Bool
+    /// Their avatar, if set (Swiff 1.1.2; none once forgotten).
+    public let avatar: PersonAvatar?
 
     /// The viewer of this person's reads (G7).
     public var viewer: Viewer { .member(personID) }
@@ -40,7 +42,7 @@ extension Ledger {
         let rows = state.people.map { id, person in
             PersonRow(
                 personID: id, name: person.name.text, role: id == admin ? .admin : person.isMember ? .member : .contact,
-                isRemoved: person.isRemoved, isArchived: person.isArchived, isForgotten: person.isForgotten)
+                isRemoved: person.isRemoved, isArchived: person.isArchived, isForgotten: person.isForgotten, avatar: person.avatar)
         }
         let rank: [PersonRow.Role: Int] = [.admin: 0, .member: 1, .contact: 2]
         return rows.sorted { ((rank[$0.role] ?? 3), $0.name ?? "", $0.personID) < ((rank[$1.role] ?? 3), $1.name ?? "", $1.personID) }

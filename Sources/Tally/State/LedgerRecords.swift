@@ -31,6 +31,8 @@ package struct PersonRecord: Sendable, Equatable {
     package var email: PersonalText?
     /// The phone number (personal text of the person, P1), if given (`PersonUpdated`).
     package var phone: PersonalText?
+    /// The avatar, if set (`PersonAvatarSet`; dropped when the person is forgotten, P3).
+    package var avatar: PersonAvatar?
     /// Whether the person was forgotten (P3).
     package var isForgotten: Bool { forgottenAt != nil }
 }

@@ -101,6 +101,9 @@ extension LedgerState {
             people[forgotten.personID]?.name = .redacted(owner: forgotten.personID)
             if people[forgotten.personID]?.email != nil { people[forgotten.personID]?.email = .redacted(owner: forgotten.personID) }
             if people[forgotten.personID]?.phone != nil { people[forgotten.personID]?.phone = .redacted(owner: forgotten.personID) }
+            people[forgotten.personID]?.avatar = nil
+        case .personAvatarSet(let set):
+            people[set.personID]?.avatar = set.avatar.isEmpty ? nil : set.avatar
         case .personUpdated(let updated):
             people[updated.personID]?.name = updated.name
             people[updated.personID]?.email = updated.email

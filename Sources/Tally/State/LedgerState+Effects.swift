@@ -37,6 +37,10 @@ extension LedgerState {
                 [EventPayload.personUpdated(PersonUpdated(personID: updated.personID, name: old.name, email: old.email, phone: old.phone))]
             }
             return EventEffect(owned: [.person(updated.personID)], inverse: inverse)
+        case .personAvatarSet(let set):
+            // T5: the avatar as it was (none: an empty one).
+            let old = people[set.personID].map { $0.avatar ?? PersonAvatar() }
+            return EventEffect(owned: [.person(set.personID)], inverse: old.map { [.personAvatarSet(PersonAvatarSet(personID: set.personID, avatar: $0))] })
         case .walletOpened, .walletRenamed, .walletKindChanged, .walletDeactivated, .walletReactivated,
              .walletClosed, .balanceRecorded, .balanceRemoved, .transferRecorded, .transferEdited, .transferDeleted, .walletDesignationSet,
              .walletValuationSet, .walletReopened:
@@ -82,7 +86,7 @@ extension LedgerState {
         case .groupUpdated(let updated):
             let old = groups[updated.groupID]
             return EventEffect(owned: [.group(updated.groupID)],
-                               inverse: old.map { [.groupUpdated(GroupUpdated(groupID: updated.groupID, name: $0.name, description: $0.description))] })
+                               inverse: old.map { [.groupUpdated(GroupUpdated(groupID: updated.groupID, name: $0.name, description: $0.description, emoji: $0.emoji))] })
         case .groupMemberAdded(let added):
             return EventEffect(owned: [.group(added.groupID)], referenced: [.person(added.personID)],
                                inverse: [.groupMemberRemoved(GroupMemberRemoved(groupID: added.groupID, personID: added.personID))])

@@ -5,10 +5,10 @@ import TallyProjections
 extension CommandExecutor {
     func validateGroupChange(_ command: Command) throws(LedgerError) -> [EventPayload] {
         switch command.action {
-        case .updateGroup(let id, let name, let description):
+        case .updateGroup(let id, let name, let description, let emoji):
             _ = try liveGroup(id)
             try requireName(name, of: "group")
-            return [.groupUpdated(GroupUpdated(groupID: id, name: name, description: description))]
+            return [.groupUpdated(GroupUpdated(groupID: id, name: name, description: description, emoji: emoji))]
         case .addGroupMember(let id, let person):
             let group = try liveGroup(id)
             guard !group.isArchived else { throw .violation(.groupArchived, "\(group.name) is archived; unarchive it before adding people") }

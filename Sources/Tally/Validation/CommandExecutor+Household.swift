@@ -67,6 +67,9 @@ extension CommandExecutor {
             try requireName(name, of: "person")
             return [.personUpdated(PersonUpdated(
                 personID: person, name: PersonalText(name, owner: person), email: record.email, phone: record.phone))]
+        case .setPersonAvatar(let person, let emoji, let color, let photo):
+            _ = try updatablePerson(person)
+            return [.personAvatarSet(PersonAvatarSet(personID: person, avatar: PersonAvatar(emoji: emoji, color: color, photo: photo)))]
         case .updatePerson(let person, let name, let email, let phone):
             _ = try updatablePerson(person)
             try requireName(name, of: "person")

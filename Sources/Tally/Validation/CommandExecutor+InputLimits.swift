@@ -60,13 +60,17 @@ extension CommandExecutor {
             case .shares(let weights): ("split.weights", weights.count)
             }
             try requireCount(count, LedgerLimits.listEntriesMax, field, "LedgerLimits.listEntriesMax")
+        case .setPersonAvatar(_, let emoji, let color, _):
+            if let emoji { try requireBytes(emoji, LedgerLimits.tagBytesMax, "emoji", "LedgerLimits.tagBytesMax") }
+            if let color { try requireBytes(color, LedgerLimits.tagBytesMax, "color", "LedgerLimits.tagBytesMax") }
         case .updateCategory(_, _, let icon, let color):
             if let icon { try requireBytes(icon, LedgerLimits.tagBytesMax, "icon", "LedgerLimits.tagBytesMax") }
             if let color { try requireBytes(color, LedgerLimits.tagBytesMax, "color", "LedgerLimits.tagBytesMax") }
         case .reorderCategories(let categories):
             try requireCount(categories.count, LedgerLimits.listEntriesMax, "categoryIDs", "LedgerLimits.listEntriesMax")
-        case .updateGroup(_, _, let description):
+        case .updateGroup(_, _, let description, let emoji):
             try requireNote(description)
+            if let emoji { try requireBytes(emoji, LedgerLimits.tagBytesMax, "emoji", "LedgerLimits.tagBytesMax") }
         case .createGoal(_, let goal), .updateGoal(_, let goal):
             try requireCount(goal.walletIDs.count, LedgerLimits.listEntriesMax, "walletIDs", "LedgerLimits.listEntriesMax")
         case .saveScenario(let scenario):

@@ -101,7 +101,7 @@ struct CommandExecutor {
         case .createHousehold:
             return []
         case .changeBaseCurrency, .addMember, .removeMember, .transferAdmin, .addPerson, .archivePerson, .forgetPerson,
-             .renamePerson, .updatePerson, .unarchivePerson:
+             .renamePerson, .updatePerson, .unarchivePerson, .setPersonAvatar:
             return try validateHousehold(command)
         case .openWallet, .renameWallet, .changeWalletKind, .deactivateWallet, .reactivateWallet, .closeWallet,
              .recordBalance, .editBalance, .removeBalance, .recordTransfer, .editTransfer, .deleteTransfer, .setWalletDesignation,

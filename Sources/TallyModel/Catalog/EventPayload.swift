@@ -21,6 +21,8 @@ public enum EventPayload: Hashable, Sendable {
     case personUnarchived(PersonUnarchived)
     /// A member's or contact's name and contact fields were changed (H3).
     case personUpdated(PersonUpdated)
+    /// ``PersonAvatarSet``.
+    case personAvatarSet(PersonAvatarSet)
     /// A wallet (account) was opened (W1).
     case walletOpened(WalletOpened)
     /// A wallet was renamed (W4).
@@ -215,6 +217,7 @@ public enum EventPayload: Hashable, Sendable {
         case .personForgotten: .personForgotten
         case .personUnarchived: .personUnarchived
         case .personUpdated: .personUpdated
+        case .personAvatarSet: .personAvatarSet
         case .walletOpened: .walletOpened
         case .walletRenamed: .walletRenamed
         case .walletKindChanged: .walletKindChanged

@@ -22,6 +22,8 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
     case personForgotten = 107
     /// ``PersonUnarchived``.
     case personUnarchived = 108
+    /// ``PersonAvatarSet``.
+    case personAvatarSet = 109
     /// ``PersonUpdated``.
     case personUpdated = 110
     /// ``WalletOpened``.
@@ -183,7 +185,7 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
         switch self {
         case .groupExpenseRecorded, .transactionRecorded: 4
         case .templateCreated, .transactionEdited, .paydaySet: 3
-        case .alertSettingsSet, .settlementRecorded, .templateCancelled: 2
+        case .alertSettingsSet, .settlementRecorded, .templateCancelled, .groupUpdated: 2
         case .householdCreated, .memberAdded, .personAdded, .transferRecorded,
              .templateActivated, .templatePaused, .templateResumed: 2
         default: 1
@@ -202,6 +204,7 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
         case .personArchived: "PersonArchived"
         case .personForgotten: "PersonForgotten"
         case .personUnarchived: "PersonUnarchived"
+        case .personAvatarSet: "PersonAvatarSet"
         case .personUpdated: "PersonUpdated"
         case .walletOpened: "WalletOpened"
         case .walletRenamed: "WalletRenamed"

@@ -84,6 +84,7 @@ extension PriceChange: WireValue {}
 extension PauseSpan: WireValue {}
 extension CycleChange: WireValue {}
 extension TemplateProfile: WireValue {}
+extension PersonAvatar: WireValue {}
 extension RecurringSchedule: WireValue {}
 extension ScenarioLumpSum: WireValue {}
 extension GoalDefinition: WireValue {}

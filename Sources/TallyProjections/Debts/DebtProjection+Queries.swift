@@ -104,10 +104,10 @@ extension DebtProjection {
     /// The ids of every group that is not deleted, sorted.
     public var groupIDs: [GroupID] { groups.filter { !$0.value.isDeleted }.keys.sorted() }
 
-    /// A group's description and whether it is archived (takes no new expenses), `nil` for an
-    /// unknown or deleted group (Docs/Editing.md).
-    public func groupState(_ groupID: GroupID) -> (description: String?, isArchived: Bool)? {
-        groups[groupID].flatMap { $0.isDeleted ? nil : ($0.description, $0.isArchived) }
+    /// A group's description, emoji and whether it is archived (takes no new expenses), `nil`
+    /// for an unknown or deleted group (Docs/Editing.md).
+    public func groupState(_ groupID: GroupID) -> (description: String?, emoji: String?, isArchived: Bool)? {
+        groups[groupID].flatMap { $0.isDeleted ? nil : ($0.description, $0.emoji, $0.isArchived) }
     }
 
     /// A group's name and members, `nil` for an unknown group.

@@ -60,6 +60,8 @@ package struct GroupRecord: Hashable, Sendable {
     /// Whether it is deleted (`GroupDeleted`): listed nowhere, takes nothing more, until an
     /// undo restores it (`GroupRestored`, T5).
     package var isDeleted = false
+    /// An emoji the app draws for it, if any (`GroupUpdated` version 2).
+    package var emoji: String?
 
     /// Applies a group change (S7, Docs/Editing.md); other events leave it as it is.
     package mutating func apply(_ payload: EventPayload) {
@@ -67,6 +69,7 @@ package struct GroupRecord: Hashable, Sendable {
         case .groupUpdated(let updated):
             name = updated.name
             description = updated.description
+            emoji = updated.emoji
         case .groupMemberAdded(let added):
             if !members.contains(added.personID) { members.append(added.personID) }
         case .groupMemberRemoved(let removed):

@@ -111,8 +111,8 @@ enum StateFormat {
     /// with its note and payment method (`SettlementRecorded` version 2); the budgets keep the
     /// bonus pool's records after the confirmed bonuses, and a period snapshot its whole-budget
     /// status and savings progress (US-066, US-054, US-038). 23: the attachment book (T6) follows
-    /// the goals.
-    static let version: UInt64 = 23
+    /// the goals. 24: a group record ends with its emoji (`GroupUpdated` version 2).
+    static let version: UInt64 = 24
 }
 
 extension BinaryWriter {

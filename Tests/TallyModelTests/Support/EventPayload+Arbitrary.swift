@@ -32,6 +32,8 @@ extension EventPayload {
             .personUnarchived(PersonUnarchived(personID: random.make()))
         case .personUpdated:
             .personUpdated(PersonUpdated(personID: random.make(), name: random.make(), email: random.make(), phone: random.make()))
+        case .personAvatarSet:
+            .personAvatarSet(PersonAvatarSet(personID: random.make(), avatar: PersonAvatar(emoji: random.make(), color: random.make(), photo: random.make())))
         case .walletOpened:
             .walletOpened(WalletOpened(
                 walletID: random.make(), name: random.make(), kind: random.make(), currency: random.make(),

@@ -134,7 +134,7 @@ enum FixtureEvents {
         .splitRatioRecalculated,  // events-split-ratio-recalculated.bin
         .bonusMarked, .bonusAllocated, .bonusRolledIn,  // events-bonus-pool.bin
         .personUnarchived, .templateReinstated, .groupRestored,  // events-undo-compensations.bin
-        .attachmentAdded, .attachmentRemoved,  // events-attachments.bin
+        .attachmentAdded, .attachmentRemoved, .personAvatarSet,  // events-attachments.bin
     ]
 
     /// The events `events-v2.bin` holds after ``events``: the types added since v1, and a

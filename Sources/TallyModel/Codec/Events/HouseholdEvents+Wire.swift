@@ -72,6 +72,10 @@ extension PersonUpdated: EventPayloadWire {
     package static var eventTag: EventTag { .personUpdated }
 }
 
+extension PersonAvatarSet: EventPayloadWire {
+    package static var eventTag: EventTag { .personAvatarSet }
+}
+
 extension PersonUnarchived: EventPayloadWire {
     package static var eventTag: EventTag { .personUnarchived }
 }

@@ -1,0 +1,48 @@
+import Tally
+import TallyModel
+import TallyTestSupport
+import Testing
+
+/// Swiff 1.1.2 Person (issue 31 item 8): a member's or contact's avatar (emoji, colour, a photo
+/// by digest), set all at once, undoable (T5), dropped when the person is forgotten (P3).
+@Suite("Person avatars (H3, Swiff 1.1.2)")
+struct PersonAvatarTests {
+    @Test("Swiff 1.1.2: setPersonAvatar sets emoji, colour and photo at once; people() shows them; an absent field is removed; undo puts the old avatar back")
+    func setAndUndo() async throws {
+        var s = Scenario()
+        let test = try await TestLedger.make("person-avatar", durability: .synchronous)
+        try await test.ledger.execute(s.setup())
+        let photo = AttachmentTests.hash(0x5C)
+        try await test.ledger.execute(s.command(.setPersonAvatar(personID: s.bob, emoji: "🚴", color: "#4CAF50", photo: photo)))
+        #expect(await test.ledger.people().first { $0.personID == s.bob }?.avatar == PersonAvatar(emoji: "🚴", color: "#4CAF50", photo: photo))
+        #expect(await test.ledger.attachedContentHashes() == [photo], "the host keeps the photo's bytes")
+        let change = s.command(.setPersonAvatar(personID: s.bob, emoji: "🏔"))
+        try await test.ledger.execute(change)
+        #expect(await test.ledger.people().first { $0.personID == s.bob }?.avatar == PersonAvatar(emoji: "🏔"), "colour and photo removed")
+        #expect(await test.ledger.attachedContentHashes().isEmpty)
+        try await test.ledger.execute(s.command(.undo(targetCommandID: change.commandID)))
+        #expect(await test.ledger.people().first { $0.personID == s.bob }?.avatar?.photo == photo)
+        try await test.ledger.execute(s.command(.setPersonAvatar(personID: s.alice)))
+        #expect(await test.ledger.people().first { $0.personID == s.alice }?.avatar == nil, "no field: no avatar")
+        try await test.ledger.close()
+        let reopened = try await test.reopen()
+        #expect(await reopened.people().first { $0.personID == s.bob }?.avatar?.emoji == "🚴", "kept across reopen")
+        try await reopened.close()
+    }
+
+    @Test("P3, G6: a forgotten person's avatar is dropped and cannot be set again; an unknown person or an emoji over LedgerLimits.tagBytesMax is refused")
+    func rules() async throws {
+        var s = Scenario()
+        let test = try await TestLedger.make("person-avatar-rules", durability: .synchronous)
+        try await test.ledger.execute(s.setup())
+        try await test.ledger.execute(s.command(.setPersonAvatar(personID: s.bob, emoji: "🚴", photo: AttachmentTests.hash(1))))
+        await expectRejection(test.ledger, s.command(.setPersonAvatar(personID: s.ids.next(), emoji: "x")), code: "unknownPerson", rule: "H3")
+        await expectRejection(test.ledger, s.command(.setPersonAvatar(personID: s.bob, emoji: String(repeating: "x", count: LedgerLimits.tagBytesMax + 1))),
+                              code: "inputTooLarge", rule: "G6")
+        try await test.ledger.execute(s.command(.removeMember(personID: s.bob, acknowledgeUnsettled: true)))
+        try await test.ledger.execute(s.command(.forgetPerson(personID: s.bob)))
+        #expect(await test.ledger.people().first { $0.personID == s.bob }?.avatar == nil)
+        #expect(await test.ledger.attachedContentHashes().isEmpty, "the host deletes a forgotten person's photo")
+        await expectRejection(test.ledger, s.command(.setPersonAvatar(personID: s.bob, emoji: "🚴")), code: "personForgotten", rule: "P3")
+    }
+}
