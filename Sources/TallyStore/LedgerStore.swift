@@ -36,8 +36,10 @@ public final class LedgerStore: Sendable {
     /// WAL (`store_epoch`, `coverage.epoch`). 15: the transfer book is the `transfers` table
     /// (each record's last change and note), not `history` rows. 16: `month_totals` keeps one
     /// cell per viewer (G7: the household's, and each person's who sees the transactions). 17:
-    /// `wallet_balances.valuation` (W5: any wallet may be observed).
-    static let schemaVersion = 17
+    /// `wallet_balances.valuation` (W5: any wallet may be observed). 18: a transaction's row
+    /// keeps when it was recorded, last edited and deleted (`recorded_at`, `edited_at`,
+    /// `deleted_at`, US-018, US-020) and `transactions_by_deletion` orders the deleted ones.
+    static let schemaVersion = 18
 
     /// The database file.
     public let path: String

@@ -66,12 +66,14 @@ final class StoreRowWriter {
             id.storeValue, details.walletID.storeValue, details.categoryID.storeValue, details.payer.storeValue,
             Int(details.kind.rawValue), details.amount.minorUnits, details.amount.currency.code, Self.day(details.date),
             entry.isLive, sequence, Int64(bitPattern: entry.lastChanged), details.note?.owner.storeValue,
-            StoreTransactionRecord.splitRule(of: entry),
+            StoreTransactionRecord.splitRule(of: entry), entry.recordedAt.millisecondsSinceEpoch,
+            entry.lastEditedAt?.millisecondsSinceEpoch, entry.deletedAt?.millisecondsSinceEpoch,
         ]
         let insert = try database.cachedStatement(sql: """
             INSERT INTO transactions
-                (transaction_id, wallet_id, category_id, payer_id, kind, amount, currency, date, is_live, sequence, last_changed, note_owner, split_rule)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+                (transaction_id, wallet_id, category_id, payer_id, kind, amount, currency, date, is_live, sequence, last_changed, note_owner, split_rule,
+                 recorded_at, edited_at, deleted_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
             """)
         try insert.execute(arguments: row)
         // Everything kept beside a transaction is written and removed with its row: no row, none

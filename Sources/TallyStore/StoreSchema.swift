@@ -34,6 +34,8 @@ enum StoreSchema {
         // A category with a wallet, dates and amounts (a combined filter) without reading the
         // table for each candidate.
         ("transactions_by_category_wallet", "transactions (category_id, wallet_id, date, sequence, amount, is_live)"),
+        // "Recently deleted" (US-020): the deleted rows by deletion time, newest first.
+        ("transactions_by_deletion", "transactions (deleted_at, sequence) WHERE deleted_at IS NOT NULL"),
         ("tags_by_tag", "transaction_tags (tag, transaction_id)"),
         ("shares_by_person", "transaction_shares (person_id, transaction_id)"),
         ("transfers_from_wallet", "transfers (from_wallet_id, date DESC, sequence DESC)"),
@@ -113,7 +115,13 @@ enum StoreSchema {
                 -- (StoreTransactionRecord.splitRule); NULL when it has neither. The shares are
                 -- in transaction_shares, the tags in transaction_tags, the note's text in
                 -- transaction_search.
-                split_rule BLOB) WITHOUT ROWID;
+                split_rule BLOB,
+                -- When it was recorded, last edited and deleted (milliseconds since 1970, the
+                -- events' recordedAt; TransactionRecord): edited_at NULL while never edited,
+                -- deleted_at NULL while live (US-018, US-020).
+                recorded_at INTEGER NOT NULL,
+                edited_at INTEGER,
+                deleted_at INTEGER) WITHOUT ROWID;
             -- What a search box matches: the note (a personal text, P1: removed when its owner
             -- is forgotten, P3) and the tags. rowid = the transaction's sequence number.
             CREATE VIRTUAL TABLE transaction_search USING fts5(

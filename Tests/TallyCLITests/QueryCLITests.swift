@@ -56,6 +56,26 @@ struct QueryCLITests {
         #expect(inMonth.count == all.filter { ($0["date"] as? String)?.hasPrefix(month) == true }.count)
     }
 
+    @Test("US-018, US-020: rows carry recordedAt, lastEditedAt and deletedAt from the journal; --recently-deleted lists the deletions of the 30 days before an instant, latest first, in pages")
+    func recentlyDeletedAndEditTimes() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let all = try Self.allRows(ledger, ["--deleted", "included", "--limit", "1000"])
+        let edited = try #require(all.first { $0["transactionID"] as? String == "00000005-0000-4000-8000-000000000002" })
+        #expect(edited["lastEditedAt"] as? String == "2026-01-12T08:17:00.000Z")
+        let deleted = try #require(all.first { $0["transactionID"] as? String == "00000005-0000-4000-8000-000000000008" })
+        #expect(deleted["recordedAt"] as? String == "2026-01-22T08:17:00.000Z")
+        #expect(deleted["deletedAt"] as? String == "2026-01-22T09:08:00.000Z", "the second deletion, after a restore")
+        #expect(all.filter { $0["isLive"] as? Bool == true }.allSatisfy { $0["deletedAt"] is NSNull })
+
+        // The undo of a recording (2026-02-09T08:34) deleted 00000005-...-00000000000d.
+        let recent = try Self.allRows(ledger, ["--recently-deleted", "2026-02-10T00:00:00Z", "--limit", "1"])
+        #expect(recent.map { $0["transactionID"] as? String } == ["00000005-0000-4000-8000-00000000000d", "00000005-0000-4000-8000-000000000008"])
+        let later = try Self.allRows(ledger, ["--recently-deleted", "2026-02-22T00:00:00Z"])
+        #expect(later.map { $0["transactionID"] as? String } == ["00000005-0000-4000-8000-00000000000d"], "2026-01-22 is more than 30 days before")
+        let bad = try TallyRunner.run(["transactions", "--recently-deleted", "yesterday", "--ledger", ledger])
+        #expect(bad.status != 0 && bad.stderr.contains("--recently-deleted"), "\(bad.stderr)")
+    }
+
     @Test("the table shows names and signed amounts and ends with the --after cursor of the next page")
     func tableNamesTheNextPage() throws {
         let ledger = try TallyRunner.householdLedger()

@@ -110,8 +110,9 @@ enum StateFormat {
     /// as set (W5, `WalletValuationSet`; absent: its kind's default). 22: a settlement record ends
     /// with its note and payment method (`SettlementRecorded` version 2); the budgets keep the
     /// bonus pool's records after the confirmed bonuses, and a period snapshot its whole-budget
-    /// status and savings progress (US-066, US-054, US-038).
-    static let version: UInt64 = 22
+    /// status and savings progress (US-066, US-054, US-038). 23: a transaction record ends with
+    /// when it was recorded, last edited and deleted (the events' `recordedAt`; US-018, US-020).
+    static let version: UInt64 = 23
 }
 
 extension BinaryWriter {
