@@ -229,6 +229,26 @@ final class StoreRowWriter {
         try database.execute(sql: "INSERT INTO transaction_search (transaction_search) VALUES ('optimize')")
     }
 
+    /// Writes a settlement's row as the debt read model holds it (or removes it when it holds
+    /// none, as a rebuild of a fold that refused it). Settlements are permanent (S6): a commit
+    /// writes a row once; the same row again changes nothing.
+    func upsertSettlement(_ id: SettlementID) throws {
+        modifiedTables.insert("settlements")
+        guard let record = source.settlement(id) else {
+            try database.execute(sql: "DELETE FROM settlements WHERE settlement_id = ?", arguments: [id.storeValue])
+            return
+        }
+        try database.cachedStatement(sql: """
+            INSERT OR REPLACE INTO settlements
+                (settlement_id, from_id, to_id, amount, currency, date, group_id, is_advance, payment_method, sequence)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [
+                id.storeValue, record.from.storeValue, record.to.storeValue, record.amount.minorUnits, record.amount.currency.code,
+                Self.day(record.date), record.groupID?.storeValue, record.isAdvance, record.paymentMethod,
+                Int64(bitPattern: record.sequenceNumber),
+            ])
+    }
+
     /// Writes a transfer's row as the read models' book holds it (or removes it when it holds
     /// none). A row the checkpoint's state reads as it is first leaves that value in `history`.
     func upsertTransfer(_ id: TransferID) throws { try writeTransfer(id, keepingVersion: true) }

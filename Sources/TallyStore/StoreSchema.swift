@@ -6,7 +6,7 @@ import GRDB
 /// integers (sortable), amounts integer minor units with their currency code (G1).
 enum StoreSchema {
     /// Tables that grow with history: emptied by a rebuild.
-    static let historyTables = transactionTables + ["transfers"]
+    static let historyTables = transactionTables + ["transfers", "settlements"]
     /// The tables a transaction's rows live in: its row, its search text, tags, split, and its
     /// part of the month's totals.
     static let transactionTables = ["transactions", "transaction_search", "transaction_tags", "transaction_shares", "month_totals"]
@@ -38,6 +38,11 @@ enum StoreSchema {
         ("transactions_by_deletion", "transactions (deleted_at, sequence) WHERE deleted_at IS NOT NULL"),
         ("tags_by_tag", "transaction_tags (tag, transaction_id)"),
         ("shares_by_person", "transaction_shares (person_id, transaction_id)"),
+        // A person's settlements (S6; Swiff 1.3.1 history, Flow US-040): the payer's and the
+        // receiver's, by date.
+        ("settlements_by_from", "settlements (from_id, date, sequence)"),
+        ("settlements_by_to", "settlements (to_id, date, sequence)"),
+        ("settlements_by_date", "settlements (date, sequence)"),
         ("transfers_from_wallet", "transfers (from_wallet_id, date DESC, sequence DESC)"),
         ("transfers_to_wallet", "transfers (to_wallet_id, date DESC, sequence DESC)"),
     ]
@@ -153,6 +158,21 @@ enum StoreSchema {
                 position INTEGER NOT NULL,
                 amount INTEGER NOT NULL,
                 PRIMARY KEY (transaction_id, person_id)) WITHOUT ROWID;
+            -- The settlements (S6), one row each as recorded (they are permanent): who paid
+            -- whom, the amount, the business date, the group (NULL: household debts), whether
+            -- it was an advance, how it was paid, and the sequence number that recorded it. The
+            -- note is a personal text and is not kept here (the debt read model has it).
+            CREATE TABLE settlements (
+                settlement_id BLOB PRIMARY KEY,
+                from_id BLOB NOT NULL,
+                to_id BLOB NOT NULL,
+                amount INTEGER NOT NULL,
+                currency TEXT NOT NULL,
+                date INTEGER NOT NULL,
+                group_id BLOB,
+                is_advance INTEGER NOT NULL,
+                payment_method TEXT,
+                sequence INTEGER NOT NULL) WITHOUT ROWID;
             CREATE TABLE transfers (
                 transfer_id BLOB PRIMARY KEY,
                 from_wallet_id BLOB NOT NULL,

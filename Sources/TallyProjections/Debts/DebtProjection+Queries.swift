@@ -252,3 +252,8 @@ extension DebtProjection {
             }
     }
 }
+
+extension DebtProjection {
+    /// The ids of every settlement recorded (unordered; S6): what a rebuild of the store writes.
+    package var settlementIDs: some Collection<SettlementID> { settlements.allEntries.keys }
+}
