@@ -100,8 +100,10 @@ public struct TransactionQuery: Sendable, Hashable {
     public static func recentlyDeleted(asOf now: Timestamp, visibleTo viewer: Viewer) -> TransactionQuery {
         var query = TransactionQuery(visibleTo: viewer)
         let window = recentlyDeletedDays * 86_400_000
+        // Saturating: an instant near the start of time still gives a range (never a trap).
+        let (start, overflow) = now.millisecondsSinceEpoch.subtractingReportingOverflow(window)
         query.deleted = .only
-        query.deletedWithin = Timestamp(millisecondsSinceEpoch: now.millisecondsSinceEpoch &- window)...now
+        query.deletedWithin = Timestamp(millisecondsSinceEpoch: overflow ? .min : start)...now
         query.order = .recentlyDeletedFirst
         return query
     }

@@ -108,6 +108,10 @@ struct RecentlyDeletedTests {
         #expect(live.first { $0.transactionID == old }?.deletedAt == nil)
         #expect(live.first { $0.transactionID == restored }.map { ($0.isLive, $0.deletedAt) } ?? (false, nil) == (true, nil), "a restore clears the deletion time")
 
+        let earliest = TransactionQuery.recentlyDeleted(asOf: Timestamp(millisecondsSinceEpoch: .min + 1), visibleTo: .audit)
+        #expect(earliest.deletedWithin?.lowerBound == Timestamp(millisecondsSinceEpoch: .min), "no wrap at the start of time")
+        #expect(try await ids(earliest) == [])
+
         var wrongOrder = audit
         wrongOrder.after = first.next
         wrongOrder.order = .newestFirst
