@@ -23,7 +23,7 @@ struct TallyTool: AsyncParsableCommand {
             InitCommand.self, ApplyCommand.self, ReplayCommand.self, AuditCommand.self, LogCommand.self,
             StatsCommand.self, BalancesCommand.self, DebtsCommand.self, BudgetCommand.self, NetWorthCommand.self, FlowsCommand.self, GoalsCommand.self, ScenariosCommand.self, AlertsCommand.self, AnalyticsCommand.self,
             ExportCommand.self, ImportCommand.self, ImportMappingCommand.self, DiffCommand.self, VerifyCommand.self, DemoCommand.self,
-            RepairCommand.self, RebuildCommand.self, TransactionsCommand.self, ReportCommand.self, StatementCommand.self, ActivityCommand.self, SearchCommand.self,
+            RepairCommand.self, RebuildCommand.self, TransactionsCommand.self, SettlementsCommand.self, ReportCommand.self, StatementCommand.self, ActivityCommand.self, SearchCommand.self,
             SubscriptionsCommand.self, AttachmentsCommand.self, ResetCommand.self,
 
         ]

@@ -53,7 +53,7 @@ public struct Projections: Hashable, Sendable {
 
     /// Folds one event into every read model. Never throws or traps.
     public mutating func apply(_ event: Event, sequenceNumber: UInt64) {
-        let before = recordTransaction(event.payload, sequenceNumber: sequenceNumber)
+        let before = recordTransaction(event, sequenceNumber: sequenceNumber)
         wallets.apply(event, sequenceNumber: sequenceNumber, before: before)
         debts.apply(event, sequenceNumber: sequenceNumber, before: before)
         budgets.apply(event, sequenceNumber: sequenceNumber, before: before)
@@ -82,33 +82,40 @@ public struct Projections: Hashable, Sendable {
     }
 
     /// The one fold of the transaction book: applies a transaction event to ``transactions``
-    /// and returns the record as it was before (`nil` for other events, or when unknown).
-    private mutating func recordTransaction(_ payload: EventPayload, sequenceNumber: UInt64) -> TransactionRecord? {
+    /// and returns the record as it was before (`nil` for other events, or when unknown). The
+    /// times a record keeps (recorded, last edited, deleted) are the events' `recordedAt`, from
+    /// the journal: the fold reads no clock (G3).
+    private mutating func recordTransaction(_ event: Event, sequenceNumber: UInt64) -> TransactionRecord? {
+        let payload = event.payload
         guard let id = payload.changedTransactionID else { return nil }
         let before = transactions[id]
         switch payload {
         case .transactionRecorded(let recorded):
             guard before == nil, isUsable(recorded.details) else { break }
-            transactions[id] = TransactionRecord(details: recorded.details, sequenceNumber: sequenceNumber, splitWith: recorded.splitWith)
+            transactions[id] = TransactionRecord(
+                details: recorded.details, sequenceNumber: sequenceNumber, splitWith: recorded.splitWith, recordedAt: event.recordedAt)
         case .templateActivated(let activated):
             guard before == nil, isUsable(activated.details) else { break }
-            transactions[id] = TransactionRecord(details: activated.details, sequenceNumber: sequenceNumber, splitWith: nil)
+            transactions[id] = TransactionRecord(details: activated.details, sequenceNumber: sequenceNumber, splitWith: nil, recordedAt: event.recordedAt)
         case .transactionEdited(let edited):
             guard before != nil, isUsable(edited.details) else { break }
             transactions.update(id) {
                 $0.details = edited.details
                 $0.splitWith = edited.splitWith
                 $0.lastChanged = sequenceNumber
+                $0.lastEditedAt = event.recordedAt
             }
         case .transactionDeleted:
             transactions.update(id) {
                 $0.isLive = false
                 $0.lastChanged = sequenceNumber
+                $0.deletedAt = event.recordedAt
             }
         case .transactionRestored:
             transactions.update(id) {
                 $0.isLive = true
                 $0.lastChanged = sequenceNumber
+                $0.deletedAt = nil
             }
         default:
             break

@@ -111,9 +111,16 @@ struct TransactionFilter {
             add("t.date BETWEEN ? AND ?", [StoreRowWriter.day(dates.lowerBound), StoreRowWriter.day(dates.upperBound)])
         }
         if let units = query.minorUnits { add("t.amount BETWEEN ? AND ?", [units.lowerBound, units.upperBound]) }
+        if let deletions = query.deletedWithin {
+            // Deleted rows only (a live row has no deletion time), through the deletion index.
+            add("t.deleted_at IS NOT NULL AND t.deleted_at BETWEEN ? AND ?",
+                [deletions.lowerBound.millisecondsSinceEpoch, deletions.upperBound.millisecondsSinceEpoch])
+        } else if query.order == .recentlyDeletedFirst {
+            add("t.deleted_at IS NOT NULL", [])
+        }
         switch query.deleted {
-        case .excluded: add("t.is_live = 1", [])
-        case .included: break
+        case .excluded where query.deletedWithin == nil && query.order != .recentlyDeletedFirst: add("t.is_live = 1", [])
+        case .excluded, .included: break
         case .only: add("t.is_live = 0", [])
         }
     }
@@ -124,7 +131,7 @@ struct TransactionFilter {
     /// are not whole months.
     init?(monthsOf query: TransactionQuery) {
         guard query.payers.isEmpty, query.people.isEmpty, query.tags.isEmpty, query.text == nil, query.minorUnits == nil, query.shared == nil,
-              query.deleted == .excluded
+              query.deleted == .excluded, query.deletedWithin == nil, query.order != .recentlyDeletedFirst
         else { return nil }
         source = "month_totals t"
         add("t.viewer = ?", [query.viewer.person?.storeValue ?? StoreSchema.householdViewer])
@@ -178,10 +185,11 @@ extension TransactionQuery.Order {
         switch self {
         case .newestFirst, .oldestFirst: "t.date"
         case .largestFirst, .smallestFirst: "t.amount"
+        case .recentlyDeletedFirst: "t.deleted_at"
         }
     }
 
-    private var isDescending: Bool { self == .newestFirst || self == .largestFirst }
+    private var isDescending: Bool { self == .newestFirst || self == .largestFirst || self == .recentlyDeletedFirst }
 
     var orderBy: String {
         let direction = isDescending ? "DESC" : "ASC"
@@ -218,6 +226,7 @@ extension TransactionQuery.Order {
         let key = switch self {
         case .newestFirst, .oldestFirst: StoreRowWriter.day(transaction.date)
         case .largestFirst, .smallestFirst: transaction.amount.minorUnits
+        case .recentlyDeletedFirst: transaction.deletedAt?.millisecondsSinceEpoch ?? 0  // only deleted rows are in this order
         }
         return TransactionCursor(order: self, key: key, sequenceNumber: transaction.sequenceNumber)
     }

@@ -36,8 +36,11 @@ public final class LedgerStore: Sendable {
     /// WAL (`store_epoch`, `coverage.epoch`). 15: the transfer book is the `transfers` table
     /// (each record's last change and note), not `history` rows. 16: `month_totals` keeps one
     /// cell per viewer (G7: the household's, and each person's who sees the transactions). 17:
-    /// `wallet_balances.valuation` (W5: any wallet may be observed).
-    static let schemaVersion = 17
+    /// `wallet_balances.valuation` (W5: any wallet may be observed). 18: a transaction's row
+    /// keeps when it was recorded, last edited and deleted (`recorded_at`, `edited_at`,
+    /// `deleted_at`, US-018, US-020) and `transactions_by_deletion` orders the deleted ones.
+    /// 19: `settlements` (S6: a paged list of them, Flow US-040, Swiff 1.3.1).
+    static let schemaVersion = 19
 
     /// The database file.
     public let path: String
@@ -192,6 +195,7 @@ public final class LedgerStore: Sendable {
             // reassignment then moves it, as it moves the rows written before.
             for reassignment in changes.categoryReassignments { try writer.reassign(reassignment) }
             for id in changes.transferIDs { try writer.upsertTransfer(id) }
+            for id in changes.settlementIDs { try writer.upsertSettlement(id) }
             try writer.rewriteNotes(of: changes.forgottenPeople)
             try writer.updateLiveTables(people: changes.personIDs, categories: changes.categoryIDs)
             try writer.setCoverage(coverage)
@@ -214,6 +218,7 @@ public final class LedgerStore: Sendable {
             let wallets = snapshot.readModels.wallets
             for id in wallets.transactionIDs { try writer.upsertTransaction(id) }
             for id in wallets.transferIDs { try writer.upsertTransfer(id) }
+            for id in snapshot.readModels.debts.settlementIDs { try writer.upsertSettlement(id) }
             try writer.updateLiveTables(people: nil, categories: nil)
             try writer.setCoverage(coverage)
         }

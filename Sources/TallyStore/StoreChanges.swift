@@ -8,6 +8,8 @@ package struct StoreChanges: Sendable, Equatable {
     package private(set) var transactionIDs: Set<TransactionID> = []
     /// Transfers recorded or deleted.
     package private(set) var transferIDs: Set<TransferID> = []
+    /// Settlements recorded (S6; permanent: never changed after).
+    package private(set) var settlementIDs: Set<SettlementID> = []
     /// People whose name row may have changed (added, renamed, forgotten).
     package private(set) var personIDs: Set<PersonID> = []
     /// Categories whose name row may have changed (created, renamed, deleted).
@@ -37,6 +39,7 @@ package struct StoreChanges: Sendable, Equatable {
     package mutating func formUnion(_ later: StoreChanges) {
         transactionIDs.formUnion(later.transactionIDs)
         transferIDs.formUnion(later.transferIDs)
+        settlementIDs.formUnion(later.settlementIDs)
         personIDs.formUnion(later.personIDs)
         categoryIDs.formUnion(later.categoryIDs)
         categoryReassignments += later.categoryReassignments
@@ -52,6 +55,7 @@ package struct StoreChanges: Sendable, Equatable {
         case .transferRecorded(let transfer): transferIDs.insert(transfer.transferID)
         case .transferEdited(let edited): transferIDs.insert(edited.transfer.transferID)
         case .transferDeleted(let deleted): transferIDs.insert(deleted.transferID)
+        case .settlementRecorded(let settlement): settlementIDs.insert(settlement.settlementID)
         case .householdCreated(let created): personIDs.insert(created.admin)
         case .memberAdded(let added): personIDs.insert(added.personID)
         case .personAdded(let added): personIDs.insert(added.personID)

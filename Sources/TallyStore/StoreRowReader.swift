@@ -54,6 +54,16 @@ struct StoreRowReader {
         UInt64(bitPattern: try column(row, name, as: Int64.self))
     }
 
+    /// An instant stored as milliseconds since 1970.
+    func timestamp(_ row: Row, _ name: String) throws(StoreError) -> Timestamp {
+        Timestamp(millisecondsSinceEpoch: try column(row, name))
+    }
+
+    /// An instant stored as milliseconds since 1970, or NULL.
+    func optionalTimestamp(_ row: Row, _ name: String) throws(StoreError) -> Timestamp? {
+        try column(row, name, as: Int64?.self).map(Timestamp.init(millisecondsSinceEpoch:))
+    }
+
     func walletBalance(_ row: Row) throws(StoreError) -> WalletBalance {
         let kindValue: Int64 = try column(row, "kind")
         guard let kind = UInt8(exactly: kindValue).flatMap(WalletKind.init(rawValue:)) else {
@@ -104,7 +114,9 @@ struct StoreRowReader {
             transactionID: try id(row, "transaction_id"), walletID: try id(row, "wallet_id"),
             categoryID: try id(row, "category_id"), payer: try id(row, "payer_id"), kind: try kind(row),
             amount: try money(row, amount: "amount", currency: "currency"), date: try date(try column(row, "date")),
-            isLive: try column(row, "is_live"), sequenceNumber: try sequenceNumber(row, "sequence"))
+            isLive: try column(row, "is_live"), sequenceNumber: try sequenceNumber(row, "sequence"),
+            recordedAt: try timestamp(row, "recorded_at"), lastEditedAt: try optionalTimestamp(row, "edited_at"),
+            deletedAt: try optionalTimestamp(row, "deleted_at"))
     }
 }
 

@@ -66,12 +66,14 @@ final class StoreRowWriter {
             id.storeValue, details.walletID.storeValue, details.categoryID.storeValue, details.payer.storeValue,
             Int(details.kind.rawValue), details.amount.minorUnits, details.amount.currency.code, Self.day(details.date),
             entry.isLive, sequence, Int64(bitPattern: entry.lastChanged), details.note?.owner.storeValue,
-            StoreTransactionRecord.splitRule(of: entry),
+            StoreTransactionRecord.splitRule(of: entry), entry.recordedAt.millisecondsSinceEpoch,
+            entry.lastEditedAt?.millisecondsSinceEpoch, entry.deletedAt?.millisecondsSinceEpoch,
         ]
         let insert = try database.cachedStatement(sql: """
             INSERT INTO transactions
-                (transaction_id, wallet_id, category_id, payer_id, kind, amount, currency, date, is_live, sequence, last_changed, note_owner, split_rule)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+                (transaction_id, wallet_id, category_id, payer_id, kind, amount, currency, date, is_live, sequence, last_changed, note_owner, split_rule,
+                 recorded_at, edited_at, deleted_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
             """)
         try insert.execute(arguments: row)
         // Everything kept beside a transaction is written and removed with its row: no row, none
@@ -225,6 +227,26 @@ final class StoreRowWriter {
     /// Merges the search index into one segment: what deleted or rewritten rows held leaves it (P3).
     static func mergeSearchIndex(in database: Database) throws {
         try database.execute(sql: "INSERT INTO transaction_search (transaction_search) VALUES ('optimize')")
+    }
+
+    /// Writes a settlement's row as the debt read model holds it (or removes it when it holds
+    /// none, as a rebuild of a fold that refused it). Settlements are permanent (S6): a commit
+    /// writes a row once; the same row again changes nothing.
+    func upsertSettlement(_ id: SettlementID) throws {
+        modifiedTables.insert("settlements")
+        guard let record = source.settlement(id) else {
+            try database.execute(sql: "DELETE FROM settlements WHERE settlement_id = ?", arguments: [id.storeValue])
+            return
+        }
+        try database.cachedStatement(sql: """
+            INSERT OR REPLACE INTO settlements
+                (settlement_id, from_id, to_id, amount, currency, date, group_id, is_advance, payment_method, sequence)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [
+                id.storeValue, record.from.storeValue, record.to.storeValue, record.amount.minorUnits, record.amount.currency.code,
+                Self.day(record.date), record.groupID?.storeValue, record.isAdvance, record.paymentMethod,
+                Int64(bitPattern: record.sequenceNumber),
+            ])
     }
 
     /// Writes a transfer's row as the read models' book holds it (or removes it when it holds

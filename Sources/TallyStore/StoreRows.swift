@@ -9,6 +9,8 @@ protocol StoreRowSource {
     func transaction(_ id: TransactionID) -> TransactionRecord?
     /// The transfer `id` as the read models' book holds it; nil: it has no row.
     func transfer(_ id: TransferID) -> TransferRecord?
+    /// The settlement `id` as the debt read model holds it; nil: it has no row.
+    func settlement(_ id: SettlementID) -> SettlementRecord?
     /// Every wallet's balance row.
     func walletBalances() throws(ProjectionError) -> [WalletBalance]
     /// The totals rows.
@@ -29,6 +31,7 @@ protocol StoreRowSource {
 extension StoreSnapshot: StoreRowSource {
     func transaction(_ id: TransactionID) -> TransactionRecord? { readModels.transactions[id] }
     func transfer(_ id: TransferID) -> TransferRecord? { readModels.wallets.transfers[id] }
+    func settlement(_ id: SettlementID) -> SettlementRecord? { readModels.debts.settlements[id] }
     func walletBalances() throws(ProjectionError) -> [WalletBalance] { try readModels.wallets.balances() }
     func walletTotals() throws(ProjectionError) -> WalletTotals { try readModels.wallets.totals() }
     func householdDebts() throws(ProjectionError) -> [(personA: PersonID, personB: PersonID, aOwesB: Money)] {
@@ -49,6 +52,7 @@ package struct StoreRows: Sendable {
     // Every key was changed; a nil value: the read models hold no row for it (any stored one goes).
     private var transactions: [TransactionID: TransactionRecord?] = [:]
     private var transfers: [TransferID: TransferRecord?] = [:]
+    private var settlements: [SettlementID: SettlementRecord?] = [:]
     private var people: [PersonID: String?] = [:]
     private var categories: [CategoryID: String?] = [:]
     private var balances: [WalletBalance]
@@ -64,6 +68,7 @@ package struct StoreRows: Sendable {
         debts = try snapshot.householdDebts()
         for id in changes.transactionIDs { transactions.updateValue(snapshot.transaction(id), forKey: id) }
         for id in changes.transferIDs { transfers.updateValue(snapshot.transfer(id), forKey: id) }
+        for id in changes.settlementIDs { settlements.updateValue(snapshot.settlement(id), forKey: id) }
         for id in changes.personIDs { people.updateValue(snapshot.name(of: id), forKey: id) }
         for id in changes.categoryIDs { categories.updateValue(snapshot.name(of: id), forKey: id) }
     }
@@ -73,6 +78,7 @@ package struct StoreRows: Sendable {
     package mutating func merge(_ later: StoreRows) {
         transactions.merge(later.transactions) { _, new in new }
         transfers.merge(later.transfers) { _, new in new }
+        settlements.merge(later.settlements) { _, new in new }
         people.merge(later.people) { _, new in new }
         categories.merge(later.categories) { _, new in new }
         balances = later.balances
@@ -91,6 +97,7 @@ package struct StoreRows: Sendable {
 extension StoreRows: StoreRowSource {
     func transaction(_ id: TransactionID) -> TransactionRecord? { transactions[id] ?? nil }
     func transfer(_ id: TransferID) -> TransferRecord? { transfers[id] ?? nil }
+    func settlement(_ id: SettlementID) -> SettlementRecord? { settlements[id] ?? nil }
     func walletBalances() throws(ProjectionError) -> [WalletBalance] { balances }
     func walletTotals() throws(ProjectionError) -> WalletTotals { totals }
     func householdDebts() throws(ProjectionError) -> [(personA: PersonID, personB: PersonID, aOwesB: Money)] { debts }

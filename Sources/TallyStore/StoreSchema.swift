@@ -6,7 +6,7 @@ import GRDB
 /// integers (sortable), amounts integer minor units with their currency code (G1).
 enum StoreSchema {
     /// Tables that grow with history: emptied by a rebuild.
-    static let historyTables = transactionTables + ["transfers"]
+    static let historyTables = transactionTables + ["transfers", "settlements"]
     /// The tables a transaction's rows live in: its row, its search text, tags, split, and its
     /// part of the month's totals.
     static let transactionTables = ["transactions", "transaction_search", "transaction_tags", "transaction_shares", "month_totals"]
@@ -34,8 +34,15 @@ enum StoreSchema {
         // A category with a wallet, dates and amounts (a combined filter) without reading the
         // table for each candidate.
         ("transactions_by_category_wallet", "transactions (category_id, wallet_id, date, sequence, amount, is_live)"),
+        // "Recently deleted" (US-020): the deleted rows by deletion time, newest first.
+        ("transactions_by_deletion", "transactions (deleted_at, sequence) WHERE deleted_at IS NOT NULL"),
         ("tags_by_tag", "transaction_tags (tag, transaction_id)"),
         ("shares_by_person", "transaction_shares (person_id, transaction_id)"),
+        // A person's settlements (S6; Swiff 1.3.1 history, Flow US-040): the payer's and the
+        // receiver's, by date.
+        ("settlements_by_from", "settlements (from_id, date, sequence)"),
+        ("settlements_by_to", "settlements (to_id, date, sequence)"),
+        ("settlements_by_date", "settlements (date, sequence)"),
         ("transfers_from_wallet", "transfers (from_wallet_id, date DESC, sequence DESC)"),
         ("transfers_to_wallet", "transfers (to_wallet_id, date DESC, sequence DESC)"),
     ]
@@ -113,7 +120,13 @@ enum StoreSchema {
                 -- (StoreTransactionRecord.splitRule); NULL when it has neither. The shares are
                 -- in transaction_shares, the tags in transaction_tags, the note's text in
                 -- transaction_search.
-                split_rule BLOB) WITHOUT ROWID;
+                split_rule BLOB,
+                -- When it was recorded, last edited and deleted (milliseconds since 1970, the
+                -- events' recordedAt; TransactionRecord): edited_at NULL while never edited,
+                -- deleted_at NULL while live (US-018, US-020).
+                recorded_at INTEGER NOT NULL,
+                edited_at INTEGER,
+                deleted_at INTEGER) WITHOUT ROWID;
             -- What a search box matches: the note (a personal text, P1: removed when its owner
             -- is forgotten, P3) and the tags. rowid = the transaction's sequence number.
             CREATE VIRTUAL TABLE transaction_search USING fts5(
@@ -145,6 +158,21 @@ enum StoreSchema {
                 position INTEGER NOT NULL,
                 amount INTEGER NOT NULL,
                 PRIMARY KEY (transaction_id, person_id)) WITHOUT ROWID;
+            -- The settlements (S6), one row each as recorded (they are permanent): who paid
+            -- whom, the amount, the business date, the group (NULL: household debts), whether
+            -- it was an advance, how it was paid, and the sequence number that recorded it. The
+            -- note is a personal text and is not kept here (the debt read model has it).
+            CREATE TABLE settlements (
+                settlement_id BLOB PRIMARY KEY,
+                from_id BLOB NOT NULL,
+                to_id BLOB NOT NULL,
+                amount INTEGER NOT NULL,
+                currency TEXT NOT NULL,
+                date INTEGER NOT NULL,
+                group_id BLOB,
+                is_advance INTEGER NOT NULL,
+                payment_method TEXT,
+                sequence INTEGER NOT NULL) WITHOUT ROWID;
             CREATE TABLE transfers (
                 transfer_id BLOB PRIMARY KEY,
                 from_wallet_id BLOB NOT NULL,

@@ -28,7 +28,7 @@ enum StoreTransactionRecord {
         let row = try Row.fetchOne(
             database.cachedStatement(sql: """
                 SELECT transaction_id, wallet_id, category_id, payer_id, kind, amount, currency, date, is_live, sequence,
-                    last_changed, note_owner, split_rule FROM transactions WHERE transaction_id = ?
+                    last_changed, note_owner, split_rule, recorded_at, edited_at, deleted_at FROM transactions WHERE transaction_id = ?
                 """),
             arguments: [key])
         guard let row else { return nil }
@@ -79,6 +79,7 @@ enum StoreTransactionRecord {
             date: try reader.date(try reader.column(row, "date")), note: note, tags: tags, payer: try reader.id(row, "payer_id"), split: split)
         return TransactionRecord(
             details: details, isLive: try reader.column(row, "is_live"), sequenceNumber: sequence, splitWith: splitWith,
-            lastChanged: try reader.sequenceNumber(row, "last_changed"))
+            lastChanged: try reader.sequenceNumber(row, "last_changed"), recordedAt: try reader.timestamp(row, "recorded_at"),
+            lastEditedAt: try reader.optionalTimestamp(row, "edited_at"), deletedAt: try reader.optionalTimestamp(row, "deleted_at"))
     }
 }

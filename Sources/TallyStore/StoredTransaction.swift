@@ -21,4 +21,14 @@ public struct StoredTransaction: Hashable, Sendable {
     public let isLive: Bool
     /// The sequence number of the event that first recorded it.
     public let sequenceNumber: UInt64
+    /// When it was recorded: the `recordedAt` of the event that recorded it (the host's clock
+    /// at the command, G3).
+    public let recordedAt: Timestamp
+    /// When it was last edited (`TransactionEdited`, T2, an undone edit included); `nil` while
+    /// never edited: Flow's "last edited" (US-018).
+    public let lastEditedAt: Timestamp?
+    /// When it was deleted, while it is deleted (T3); `nil` while live (a restore clears it):
+    /// where its 30 days in "recently deleted" start (US-020,
+    /// ``TransactionQuery/recentlyDeleted(asOf:visibleTo:)``).
+    public let deletedAt: Timestamp?
 }

@@ -20,6 +20,8 @@ public struct TransactionQuery: Sendable, Hashable {
         case largestFirst = "amount-desc"
         /// Smallest amount first.
         case smallestFirst = "amount-asc"
+        /// The latest deletion first (deleted transactions only, T3): "recently deleted" (US-020).
+        case recentlyDeletedFirst = "deleted-desc"
     }
 
     /// Which transactions count by their deleted state (T3).
@@ -34,6 +36,10 @@ public struct TransactionQuery: Sendable, Hashable {
 
     /// The most rows one page holds.
     public static let limitMax = 1_000
+
+    /// How long a deleted transaction stays in "recently deleted" (Flow US-020), in days of
+    /// 24 hours after its deletion's `recordedAt`.
+    public static let recentlyDeletedDays: Int64 = 30
 
     /// Who the list is for (G7): `Viewer/member(_:)` selects only what that person sees
     /// (their personal transactions and the shared ones they pay or share), `Viewer/audit`
@@ -64,6 +70,10 @@ public struct TransactionQuery: Sendable, Hashable {
     public var minorUnits: ClosedRange<Int64>?
     /// Live, deleted or both.
     public var deleted = Deleted.excluded
+    /// Only transactions deleted (T3) within this range of instants (their deletion's
+    /// `recordedAt`, ``StoredTransaction/deletedAt``): deleted ones only, whatever ``deleted``
+    /// says.
+    public var deletedWithin: ClosedRange<Timestamp>?
     /// The order of the rows.
     public var order = Order.newestFirst
     /// Rows per page, 1...``limitMax``.
@@ -78,13 +88,33 @@ public struct TransactionQuery: Sendable, Hashable {
     public mutating func restrict(to month: YearMonth) {
         dates = month.firstDay...month.lastDay
     }
+
+    /// Flow's "Recently deleted" (US-020): the transactions `viewer` sees that were deleted
+    /// within ``recentlyDeletedDays`` days before `now` (the host's clock, passed in: the store
+    /// reads none), the latest deletion first. A transaction deleted longer ago leaves the list
+    /// but is kept (the journal forgets nothing) and can still be restored
+    /// (`restoreTransaction`); ``deleted`` `.only` lists it.
+    /// - Parameters:
+    ///   - now: the instant the list is for.
+    ///   - viewer: who the list is for (G7).
+    public static func recentlyDeleted(asOf now: Timestamp, visibleTo viewer: Viewer) -> TransactionQuery {
+        var query = TransactionQuery(visibleTo: viewer)
+        let window = recentlyDeletedDays * 86_400_000
+        // Saturating: an instant near the start of time still gives a range (never a trap).
+        let (start, overflow) = now.millisecondsSinceEpoch.subtractingReportingOverflow(window)
+        query.deleted = .only
+        query.deletedWithin = Timestamp(millisecondsSinceEpoch: overflow ? .min : start)...now
+        query.order = .recentlyDeletedFirst
+        return query
+    }
 }
 
 /// Where the next page of a ``TransactionQuery`` starts: opaque to a host, printable for a CLI
 /// (`--after`), and tied to the order it was made for.
 public struct TransactionCursor: Sendable, Hashable, LosslessStringConvertible {
     let order: TransactionQuery.Order
-    /// The sort key of the last row: its `yyyymmdd` date or its amount.
+    /// The sort key of the last row: its `yyyymmdd` date, its amount or its deletion time
+    /// (milliseconds since 1970).
     let key: Int64
     let sequenceNumber: UInt64
 

@@ -48,6 +48,7 @@ struct OutputFailureTests {
             "repair": [["repair", ledger]],
             "rebuild": [["rebuild", ledger]],
             "transactions": [["transactions", ledger], ["transactions", "--json", ledger]],
+            "settlements": [["settlements", ledger], ["settlements", "--json", ledger]],
             "report": [["report", ledger], ["report", "--json", ledger], ["report", "--csv", ledger], ["report", "--by", "period", ledger]],
             "activity": [["activity", ledger], ["activity", "--json", ledger]],
             "search": [["search", "bob", ledger], ["search", "bob", "--json", ledger]],

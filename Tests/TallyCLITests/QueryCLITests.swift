@@ -56,6 +56,50 @@ struct QueryCLITests {
         #expect(inMonth.count == all.filter { ($0["date"] as? String)?.hasPrefix(month) == true }.count)
     }
 
+    @Test("US-018, US-020: rows carry recordedAt, lastEditedAt and deletedAt from the journal; --recently-deleted lists the deletions of the 30 days before an instant, latest first, in pages")
+    func recentlyDeletedAndEditTimes() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let all = try Self.allRows(ledger, ["--deleted", "included", "--limit", "1000"])
+        let edited = try #require(all.first { $0["transactionID"] as? String == "00000005-0000-4000-8000-000000000002" })
+        #expect(edited["lastEditedAt"] as? String == "2026-01-12T08:17:00.000Z")
+        let deleted = try #require(all.first { $0["transactionID"] as? String == "00000005-0000-4000-8000-000000000008" })
+        #expect(deleted["recordedAt"] as? String == "2026-01-22T08:17:00.000Z")
+        #expect(deleted["deletedAt"] as? String == "2026-01-22T09:08:00.000Z", "the second deletion, after a restore")
+        #expect(all.filter { $0["isLive"] as? Bool == true }.allSatisfy { $0["deletedAt"] is NSNull })
+
+        // The undo of a recording (2026-02-09T08:34) deleted 00000005-...-00000000000d.
+        let recent = try Self.allRows(ledger, ["--recently-deleted", "2026-02-10T00:00:00Z", "--limit", "1"])
+        #expect(recent.map { $0["transactionID"] as? String } == ["00000005-0000-4000-8000-00000000000d", "00000005-0000-4000-8000-000000000008"])
+        let later = try Self.allRows(ledger, ["--recently-deleted", "2026-02-22T00:00:00Z"])
+        #expect(later.map { $0["transactionID"] as? String } == ["00000005-0000-4000-8000-00000000000d"], "2026-01-22 is more than 30 days before")
+        let bad = try TallyRunner.run(["transactions", "--recently-deleted", "yesterday", "--ledger", ledger])
+        #expect(bad.status != 0 && bad.stderr.contains("--recently-deleted"), "\(bad.stderr)")
+    }
+
+    @Test("S6, G7, Flow US-040, Swiff 1.3.1: settlements list newest first in keyset pages with both names; --as shows only the viewer's own; --person, --household and --group narrow it")
+    func settlementsInPages() throws {
+        let ledger = try TallyRunner.householdLedger()
+        func ids(_ arguments: [String]) throws -> [String] {
+            try Self.pagedRows(["settlements", "--json", "--ledger", ledger] + arguments).compactMap { $0["settlementID"] as? String }
+        }
+        let (household, trip) = ("00000008-0000-4000-8000-000000000001", "00000008-0000-4000-8000-000000000002")
+        #expect(try ids(["--limit", "1"]) == [trip, household], "newest first, one per page")
+        #expect(try ids(["--sort", "date-asc"]) == [household, trip])
+        let rows = try Self.pagedRows(["settlements", "--json", "--ledger", ledger])
+        #expect(rows.first?["fromName"] as? String == "Bob" && rows.first?["toName"] as? String == "Carol")
+        #expect(Self.minorUnits(try #require(rows.last)) == 50_000)
+        #expect(try ids(["--as", "Alice"]) == [household], "G7: not Bob's settlement with Carol")
+        #expect(try ids(["--as", "Bob"]) == [trip, household])
+        #expect(try ids(["--person", "Carol"]) == [trip])
+        #expect(try ids(["--household"]) == [household])
+        #expect(try ids(["--group", "00000009-0000-4000-8000-000000000001"]) == [trip])
+        #expect(try ids(["--from", "2026-02-01"]) == [trip])
+        let text = try TallyRunner.run(["settlements", "--ledger", ledger])
+        #expect(text.status == 0 && text.stdout.contains("household") && text.stdout.contains("end of list"), "\(text.stdout)")
+        let bad = try TallyRunner.run(["settlements", "--sort", "amount-desc", "--ledger", ledger])
+        #expect(bad.status != 0 && bad.stderr.contains("by date"), "\(bad.stderr)")
+    }
+
     @Test("the table shows names and signed amounts and ends with the --after cursor of the next page")
     func tableNamesTheNextPage() throws {
         let ledger = try TallyRunner.householdLedger()

@@ -33,6 +33,7 @@ struct ReadersBesideWriterCLITests {
             "verify": ["verify", "--ledger", ledger, "--expect", golden],
             "repair": ["repair", "--ledger", ledger],
             "transactions": ["transactions", "--ledger", ledger],
+            "settlements": ["settlements", "--ledger", ledger],
             "report": ["report", "--ledger", ledger, "--by", "period"],
             "statement": ["statement", "--ledger", ledger, "--wallet", wallet],
             "activity": ["activity", "--ledger", ledger],

@@ -632,6 +632,8 @@ public struct PrivacyHousehold: Sendable {
             case .oldestFirst: (a.date, a.order) < (b.date, b.order)
             case .largestFirst: (a.minorUnits, a.order) > (b.minorUnits, b.order)
             case .smallestFirst: (a.minorUnits, a.order) < (b.minorUnits, b.order)
+            // The model keeps no deletion times: RecentlyDeletedTests checks this order.
+            case .recentlyDeletedFirst: a.order > b.order
             }
         }
     }

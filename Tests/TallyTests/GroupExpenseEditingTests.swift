@@ -191,6 +191,31 @@ struct GroupExpenseEditingTests {
         #expect(listed.map(\.isMarkedSettled) == [false, false])
     }
 
+    @Test("Swiff 2.1.4, S6: a group expense's summary says which participants' parts are paid (the payer's own, those a settlement covers, with the settlement) and which are open; marking it settled marks every part paid")
+    func partsCarryTheirPaidState() async throws {
+        var (test, s, group, expense) = try await Self.trip()
+        let settlement: SettlementID = s.ids.next()
+        try await test.ledger.execute(s.command(.recordSettlement(
+            settlementID: settlement, from: s.bob, to: s.alice, amount: Scenario.chf(3_000), date: Scenario.date("2026-01-08"),
+            covers: [.groupExpense(expense)], isAdvance: false, groupID: group)))
+        var summary = try #require(await test.ledger.readModels.debts.groupExpenses(in: group).first)
+        #expect(summary.parts.map(\.person) == [s.alice, s.bob, Scenario.carol], "in the order of the split")
+        #expect(summary.parts.map(\.amount) == summary.owed.map(\.amount))
+        #expect(summary.parts.map(\.isPaid) == [true, true, false], "Alice paid it, Bob's part is covered, Carol's is open")
+        #expect(summary.parts.map(\.settlement) == [nil, settlement, nil])
+        #expect(!summary.isSettled)
+        #expect(await test.ledger.groupExpenses(in: group, visibleTo: .member(Scenario.carol)) == [summary], "G7: a member of the group")
+        #expect(await test.ledger.groupExpenses(in: group, settled: true, visibleTo: .audit).isEmpty, "the Settled filter")
+        #expect(await test.ledger.groupExpenses(in: group, visibleTo: .member(Scenario.dave)).isEmpty, "G7: not a member of the group")
+
+        try await test.ledger.execute(s.command(.markGroupExpenseSettled(expenseID: expense, isSettled: true)))
+        summary = try #require(await test.ledger.readModels.debts.groupExpenses(in: group).first)
+        #expect(summary.parts.map(\.isPaid) == [true, true, true], "marked settled: every part counts as paid")
+        #expect(summary.parts.map(\.settlement) == [nil, settlement, nil], "the mark covers nothing")
+        #expect(await test.ledger.groupExpenses(in: group, settled: true, visibleTo: .member(s.bob)).map(\.expenseID) == [expense])
+        #expect(await test.ledger.groupExpenses(in: group, settled: false, visibleTo: .member(s.bob)).isEmpty, "the Unsettled filter")
+    }
+
     @Test("S8, T5: undoing an edit that kept a former member's part puts the expense back in the debt book too (the book accepts a former member whose part is unchanged), and redo follows")
     func undoKeepsFormerMembersPart() async throws {
         var (test, s, group, expense) = try await Self.trip()

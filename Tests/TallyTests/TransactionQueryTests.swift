@@ -89,6 +89,8 @@ struct TransactionQueryTests {
                 case .oldestFirst: (a.date, a.sequenceNumber) < (b.date, b.sequenceNumber)
                 case .largestFirst: (a.minorUnits, a.sequenceNumber) > (b.minorUnits, b.sequenceNumber)
                 case .smallestFirst: (a.minorUnits, a.sequenceNumber) < (b.minorUnits, b.sequenceNumber)
+                // The reference keeps no deletion times: RecentlyDeletedTests checks this order.
+                case .recentlyDeletedFirst: a.sequenceNumber > b.sequenceNumber
                 }
             }
         }
@@ -102,7 +104,7 @@ struct TransactionQueryTests {
         defer { household.directory.remove() }
         let s = household.s
         var queries: [TransactionQuery] = []
-        for order in TransactionQuery.Order.allCases {
+        for order in TransactionQuery.Order.allCases where order != .recentlyDeletedFirst {
             for deleted in TransactionQuery.Deleted.allCases {
                 var query = TransactionQuery(visibleTo: .audit)
                 query.order = order

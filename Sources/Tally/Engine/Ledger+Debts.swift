@@ -37,3 +37,20 @@ extension Ledger {
         }
     }
 }
+
+extension Ledger {
+    /// A group's live expenses, oldest first, each with its settled state and every member's
+    /// part with its paid state (S6, S7; Swiff 2.1.4 "paid state per participant"), for
+    /// `viewer` (G7): a member sees the expenses of the groups they are in, and nothing of
+    /// another group (an empty list, as for an unknown group).
+    /// - Parameters:
+    ///   - groupID: the group.
+    ///   - settled: `true` only settled expenses, `false` only open ones (Swiff's Settled /
+    ///     Unsettled filter, `GroupExpenseSummary.isSettled`), `nil` both.
+    ///   - viewer: who the list is for.
+    public func groupExpenses(in groupID: GroupID, settled: Bool? = nil, visibleTo viewer: Viewer) -> [GroupExpenseSummary] {
+        let debts = servedModels.debts
+        guard let group = debts.group(groupID), viewer.sees(groupWithMembers: group.members) else { return [] }
+        return debts.groupExpenses(in: groupID).filter { expense in settled.map { $0 == expense.isSettled } ?? true }
+    }
+}

@@ -23,6 +23,14 @@ extension Ledger {
         return try withStore { store throws(StoreError) in try store.statement(query, balancesFrom: models) }
     }
 
+    /// One page of the settlements `query` selects (S6), with both people's names, for its
+    /// viewer (G7: a member's own); keyset pages by date (Docs/Queries.md "Settlements").
+    /// - Throws: ``LedgerError/invalidQuery(_:)`` for an order by amount, a page size outside
+    ///   1...1000 or a cursor of another order; ``LedgerError/readSide(_:)`` as the other queries.
+    public func settlements(_ query: SettlementQuery) throws(LedgerError) -> SettlementPage {
+        try withStore { store throws(StoreError) in try store.settlements(query) }
+    }
+
     /// Totals per business date, kind and currency of what `query` selects.
     public func dayTotals(_ query: TransactionQuery) throws(LedgerError) -> [DayTotal] {
         try withStore { store throws(StoreError) in try store.dayTotals(query) }

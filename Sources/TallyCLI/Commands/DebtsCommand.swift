@@ -57,11 +57,14 @@ extension Reports {
                 }
                 lines.append(members.render())
                 if expenses {
-                    var list = TextTable([("Date", .left), ("Title", .left), ("Paid by", .left), ("Amount", .right), ("State", .left)])
+                    var list = TextTable([
+                        ("Date", .left), ("Title", .left), ("Paid by", .left), ("Amount", .right), ("State", .left), ("Unpaid parts", .left),
+                    ])
                     for expense in debts.groupExpenses(in: groupID) {
                         let state = expense.isMarkedSettled ? "settled (marked)" : (expense.isSettled ? "settled" : "open")
+                        let unpaid = expense.parts.filter { !$0.isPaid }.map { "\(history.personName($0.person)) \($0.amount.formatted())" }
                         list.add([expense.date.isoString, (expense.title ?? expense.note)?.description ?? "", history.personName(expense.paidBy),
-                                  expense.amount.formatted(), state])
+                                  expense.amount.formatted(), state, unpaid.joined(separator: ", ")])
                     }
                     lines.append(list.rows.isEmpty ? "  no expenses" : list.render())
                 }

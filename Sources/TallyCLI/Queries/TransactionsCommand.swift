@@ -14,14 +14,29 @@ struct TransactionsCommand: AsyncParsableCommand {
     @OptionGroup var key: KeyOptions
     @OptionGroup var filters: QueryOptions
     @OptionGroup var paging: PageOptions
+    @Option(
+        name: .customLong("recently-deleted"),
+        help: ArgumentHelp(
+            "Only transactions deleted within 30 days before this instant (Flow's 'Recently deleted'), latest deletion first unless --sort names another order.",
+            valueName: "YYYY-MM-DDTHH:MM:SSZ"))
+    var recentlyDeleted: String?
     @Flag(help: "Print JSON: {\"rows\":[...],\"next\":CURSOR|null}.") var json = false
 
     func run() async throws {
         let path = try location.path()
         let cursor = try paging.cursor()
+        let now = try recentlyDeleted.map { text throws -> Timestamp in
+            do { return try Timestamp(iso8601: text) } catch { throw CLIError("--recently-deleted \(text): expected YYYY-MM-DDTHH:MM:SSZ") }
+        }
         let page = try StoreAccess.read(at: path, encryption: try key.encryption()) { store in
             var query = try filters.query(in: store)
             query.order = paging.order
+            if let now {
+                let window = TransactionQuery.recentlyDeleted(asOf: now, visibleTo: query.viewer)
+                query.deleted = window.deleted
+                query.deletedWithin = window.deletedWithin
+                if paging.order == .newestFirst { query.order = window.order }
+            }
             query.limit = paging.limit
             query.after = cursor
             return try store.transactions(query)
@@ -41,7 +56,7 @@ struct TransactionsCommand: AsyncParsableCommand {
                 transaction.date.isoString, row.walletName, row.categoryName ?? transaction.categoryID.description,
                 row.payerName ?? transaction.payer.description, signed.formatted(),
                 ([row.note?.description].compactMap { $0 } + row.tags.map { "#\($0)" }).joined(separator: " "),
-                transaction.isLive ? "" : "deleted",
+                transaction.deletedAt.map { "deleted \($0)" } ?? (transaction.isLive ? "" : "deleted"),
             ])
         }
         var lines = [table.render()]
@@ -63,6 +78,9 @@ struct TransactionsCommand: AsyncParsableCommand {
             "payerID": .string(transaction.payer.description), "payerName": row.payerName.map(CanonicalJSON.string) ?? .null,
             "kind": .string(ReportCommand.kindName(transaction.kind)), "amount": CanonicalJSON(transaction.amount),
             "isLive": .bool(transaction.isLive), "sequenceNumber": .integer(Int64(clamping: transaction.sequenceNumber)),
+            "recordedAt": .string(transaction.recordedAt.iso8601),
+            "lastEditedAt": transaction.lastEditedAt.map { .string($0.iso8601) } ?? .null,
+            "deletedAt": transaction.deletedAt.map { .string($0.iso8601) } ?? .null,
             "note": row.note.map { note in
                 .object(["ownerID": .string(note.owner.description), "text": note.text.map(CanonicalJSON.string) ?? .null])
             } ?? .null,

@@ -58,7 +58,8 @@ extension DebtProjection {
 }
 
 extension DebtProjection {
-    /// Every group's live expenses with their settled state (S7), as canonical JSON:
+    /// Every group's live expenses with their settled state (S7) and each part's paid state
+    /// (`owed`: person, amount, `isPaid`, `settlementID`; Swiff 2.1.4), as canonical JSON:
     /// `{"groups":[{"expenses":[...],"groupID"}]}`, groups by id, expenses as
     /// ``groupExpenses(in:)`` orders them. Texts are `{"ownerID","text"}` (`text` null once redacted).
     public func groupExpensesJSON() -> CanonicalJSON {
@@ -74,7 +75,12 @@ extension DebtProjection {
                         "amount": CanonicalJSON(expense.amount), "date": CanonicalJSON(expense.date),
                         "title": text(expense.title), "note": text(expense.note),
                         "categoryID": expense.categoryID.map { CanonicalJSON($0) } ?? .null,
-                        "owed": .array(expense.owed.map { .object(["person": CanonicalJSON($0.person), "amount": CanonicalJSON($0.amount)]) }),
+                        "owed": .array(expense.parts.map { part in
+                            .object([
+                                "person": CanonicalJSON(part.person), "amount": CanonicalJSON(part.amount), "isPaid": .bool(part.isPaid),
+                                "settlementID": CanonicalJSON(part.settlement),
+                            ])
+                        }),
                         "isMarkedSettled": .bool(expense.isMarkedSettled), "isSettled": .bool(expense.isSettled),
                     ])
                 }),

@@ -182,12 +182,18 @@ extension DebtProjection {
         groupExpenses.allEntries.filter { $0.value.groupID == groupID && $0.value.isLive }
             .sorted { ($0.value.date, $0.value.sequenceNumber) < ($1.value.date, $1.value.sequenceNumber) }
             .map { id, expense in
-                let parts = expense.owed.filter { $0.person != expense.paidBy && !$0.amount.isZero }
-                let covered = parts.allSatisfy { settledItems[DebtItemKey(.groupExpense(id), person: $0.person)] != nil }
+                let parts = expense.owed.map { share in
+                    let owesNothing = share.person == expense.paidBy || share.amount.isZero
+                    let settlement = owesNothing ? nil : settledItems[DebtItemKey(.groupExpense(id), person: share.person)]
+                    return GroupExpensePart(
+                        person: share.person, amount: share.amount, settlement: settlement,
+                        isPaid: owesNothing || settlement != nil || expense.isMarkedSettled)
+                }
+                let covered = parts.allSatisfy { $0.settlement != nil || $0.person == expense.paidBy || $0.amount.isZero }
                 return GroupExpenseSummary(
                     expenseID: id, paidBy: expense.paidBy, amount: expense.amount, date: expense.date,
                     title: expense.title, note: expense.note, categoryID: expense.categoryID, owed: expense.owed,
-                    isMarkedSettled: expense.isMarkedSettled, isSettled: expense.isMarkedSettled || covered)
+                    isMarkedSettled: expense.isMarkedSettled, isSettled: expense.isMarkedSettled || covered, parts: parts)
             }
     }
 }
@@ -245,4 +251,9 @@ extension DebtProjection {
                     note: settlement.note?.description, paymentMethod: settlement.paymentMethod)
             }
     }
+}
+
+extension DebtProjection {
+    /// The ids of every settlement recorded (unordered; S6): what a rebuild of the store writes.
+    package var settlementIDs: some Collection<SettlementID> { settlements.allEntries.keys }
 }

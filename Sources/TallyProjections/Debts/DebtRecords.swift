@@ -31,17 +31,17 @@ struct DebtItemKey: Hashable, Comparable, Sendable {
 package struct SettlementRecord: Hashable, Sendable {
     package let from: PersonID
     package let to: PersonID
-    let amount: Money
-    let date: LocalDate
+    package let amount: Money
+    package let date: LocalDate
     let covers: [SettledItem]?
-    let isAdvance: Bool
-    let groupID: GroupID?
+    package let isAdvance: Bool
+    package let groupID: GroupID?
     /// The sequence number of the event that recorded it.
     package let sequenceNumber: UInt64
     /// Its note (personal text of who recorded it, P1).
     let note: PersonalText?
     /// How it was paid.
-    let paymentMethod: String?
+    package let paymentMethod: String?
 }
 
 /// A group (S7): its name and members, as `GroupCreated` recorded them and later events

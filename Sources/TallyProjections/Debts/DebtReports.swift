@@ -91,6 +91,25 @@ public struct GroupExpenseSummary: Hashable, Sendable {
     /// Whether it is settled: marked so, or every part of a member other than the payer is
     /// covered by a settlement that lists it (S6). Balances never depend on it.
     public let isSettled: Bool
+    /// Each member's part with its paid state (Swiff 2.1.4), in the order of ``owed``: which
+    /// parts are covered, not only whether all are.
+    public let parts: [GroupExpensePart]
+}
+
+/// One member's part of a group expense and whether it is paid (Swiff 2.1.4 "paid state per
+/// participant").
+public struct GroupExpensePart: Hashable, Sendable {
+    /// The member.
+    public let person: PersonID
+    /// Their resolved part (S3).
+    public let amount: Money
+    /// The settlement that covers this part (a settlement that lists it, S6); `nil` while
+    /// none does (and for the payer's own part, which nobody owes).
+    public let settlement: SettlementID?
+    /// Whether the part is paid: the payer's own part or a zero part (owed to nobody), a part a
+    /// settlement covers, or any part of an expense marked settled (record-keeping only:
+    /// balances never depend on it).
+    public let isPaid: Bool
 }
 
 /// One person's balance with another in one currency across the household and every group

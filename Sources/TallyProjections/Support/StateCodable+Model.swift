@@ -37,6 +37,12 @@ extension GroupExpenseRecorded: WireBackedState {}
 
 extension ProjectionProblem: StateCodable {}
 
+/// An instant as its milliseconds since 1970 (a journal record's `recordedAt`).
+extension Timestamp: StateCodable {
+    func encode(to writer: inout BinaryWriter) { millisecondsSinceEpoch.encode(to: &writer) }
+    init(from reader: inout StateReader) throws(ProjectionError) { self.init(millisecondsSinceEpoch: try reader.read()) }
+}
+
 // Package access (the engine's validation state reads the one book), so the archive's
 // witnesses are spelled out at that access.
 extension TransactionRecord: ArchiveCodable, StateCodable {

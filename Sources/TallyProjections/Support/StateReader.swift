@@ -111,8 +111,10 @@ enum StateFormat {
     /// with its note and payment method (`SettlementRecorded` version 2); the budgets keep the
     /// bonus pool's records after the confirmed bonuses, and a period snapshot its whole-budget
     /// status and savings progress (US-066, US-054, US-038). 23: the attachment book (T6) follows
-    /// the goals. 24: a group record ends with its emoji (`GroupUpdated` version 2).
-    static let version: UInt64 = 24
+    /// the goals. 24: a group record ends with its emoji (`GroupUpdated` version 2). 25: a
+    /// transaction record ends with when it was recorded, last edited and deleted (the events'
+    /// `recordedAt`; US-018, US-020).
+    static let version: UInt64 = 25
 }
 
 extension BinaryWriter {

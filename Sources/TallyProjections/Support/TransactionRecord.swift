@@ -21,21 +21,37 @@ package struct TransactionRecord: Hashable, Sendable {
     /// state restored from an older checkpoint knows which rows changed after it (Docs/Engine.md
     /// "Checkpoints in the store").
     package internal(set) var lastChanged: UInt64
+    /// When the event that recorded it was recorded (its journal record's `recordedAt`, G3).
+    package let recordedAt: Timestamp
+    /// When it was last edited (`TransactionEdited`, T2, an undone edit included); `nil` while
+    /// never edited (US-018).
+    package internal(set) var lastEditedAt: Timestamp?
+    /// When it was deleted (`TransactionDeleted`, T3) while it is deleted; `nil` while live
+    /// (a restore clears it): the start of its 30 days in "recently deleted" (US-020).
+    package internal(set) var deletedAt: Timestamp?
 
     /// Whether it is soft-deleted (T3).
     package var isDeleted: Bool { !isLive }
 
-    init(details: TransactionDetails, sequenceNumber: UInt64, splitWith: GroupSplit?) {
-        self.init(details: details, isLive: true, sequenceNumber: sequenceNumber, splitWith: splitWith, lastChanged: sequenceNumber)
+    init(details: TransactionDetails, sequenceNumber: UInt64, splitWith: GroupSplit?, recordedAt: Timestamp) {
+        self.init(
+            details: details, isLive: true, sequenceNumber: sequenceNumber, splitWith: splitWith, lastChanged: sequenceNumber,
+            recordedAt: recordedAt, lastEditedAt: nil, deletedAt: nil)
     }
 
     /// A record with every field given (the store reads one back from its rows).
-    package init(details: TransactionDetails, isLive: Bool, sequenceNumber: UInt64, splitWith: GroupSplit?, lastChanged: UInt64) {
+    package init(
+        details: TransactionDetails, isLive: Bool, sequenceNumber: UInt64, splitWith: GroupSplit?, lastChanged: UInt64,
+        recordedAt: Timestamp, lastEditedAt: Timestamp?, deletedAt: Timestamp?
+    ) {
         self.details = details
         self.isLive = isLive
         self.sequenceNumber = sequenceNumber
         self.splitWith = splitWith
         self.lastChanged = lastChanged
+        self.recordedAt = recordedAt
+        self.lastEditedAt = lastEditedAt
+        self.deletedAt = deletedAt
     }
 }
 
