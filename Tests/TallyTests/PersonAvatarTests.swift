@@ -46,3 +46,34 @@ struct PersonAvatarTests {
         await expectRejection(test.ledger, s.command(.setPersonAvatar(personID: s.bob, emoji: "🚴")), code: "personForgotten", rule: "P3")
     }
 }
+
+/// Drishti E6-S2 (issue 31 item 8): closing a wallet that goals count asks for confirmation.
+@Suite("Closing a wallet goals count (W4, R2, Drishti E6-S2)")
+struct WalletGoalLinkTests {
+    @Test("E6-S2: closeWallet is refused naming the live goals that count the wallet, until acknowledgeGoals; a deleted goal does not count")
+    func closeNeedsAcknowledgement() async throws {
+        var s = Scenario()
+        let test = try await TestLedger.make("wallet-goal-link", durability: .synchronous)
+        try await test.ledger.execute(s.setup())
+        let pocket: WalletID = s.ids.next()
+        let trip: GoalID = s.ids.next()
+        let car: GoalID = s.ids.next()
+        try await test.ledger.execute([
+            s.command(.openWallet(walletID: pocket, name: "Pocket", kind: .savings, openingBalance: Scenario.chf(0), openedOn: Scenario.date("2026-01-01"))),
+            s.command(.createGoal(goalID: trip, goal: GoalDefinition(name: "Trip", target: Scenario.chf(100_000), walletIDs: [pocket]))),
+            s.command(.createGoal(goalID: car, goal: GoalDefinition(name: "Car", target: Scenario.chf(900_000), walletIDs: [pocket, s.joint]))),
+        ])
+        #expect(await test.ledger.readModels.goals.goalIDs(countingWallet: pocket) == [trip, car].sorted())
+        await expectRejection(test.ledger, s.command(.closeWallet(walletID: pocket, closedOn: Scenario.date("2026-02-01"))),
+                              code: "walletUsedByGoals", rule: "W4")
+        do {
+            try await test.ledger.execute(s.command(.closeWallet(walletID: pocket, closedOn: Scenario.date("2026-02-01"))))
+        } catch {
+            #expect(error.message.contains("\"Trip\"") && error.message.contains("\"Car\""), "\(error)")
+        }
+        try await test.ledger.execute(s.command(.deleteGoal(goalID: trip)))
+        #expect(await test.ledger.readModels.goals.goalIDs(countingWallet: pocket) == [car])
+        try await test.ledger.execute(s.command(.closeWallet(walletID: pocket, closedOn: Scenario.date("2026-02-01"), acknowledgeGoals: true)))
+        #expect(try await test.ledger.readModels.wallets.balances(visibleTo: .audit).first { $0.walletID == pocket }?.closedOn == Scenario.date("2026-02-01"))
+    }
+}

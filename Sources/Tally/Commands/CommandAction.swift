@@ -60,7 +60,9 @@ public enum CommandAction: Sendable, Hashable {
     /// Counts a deactivated wallet again (W4).
     case reactivateWallet(walletID: WalletID)
     /// Closes a wallet with zero balance and no live transactions (W4).
-    case closeWallet(walletID: WalletID, closedOn: LocalDate)
+    /// Live goals that count it need `acknowledgeGoals` (Drishti E6-S2: the app confirms first;
+    /// `GoalProjection.goalIDs(countingWallet:)` names them).
+    case closeWallet(walletID: WalletID, closedOn: LocalDate, acknowledgeGoals: Bool = false)
     /// Opens a closed wallet again (W4): it counts and takes entries again, its history kept.
     case reopenWallet(walletID: WalletID)
     /// Records a balance point (W5).

@@ -82,6 +82,8 @@ public struct RuleViolation: Sendable, Equatable, Error {
         case walletHasTransactions
         /// A wallet can close only with a zero balance (W4).
         case walletBalanceNotZero
+        /// Live goals count the wallet being closed; `acknowledgeGoals` confirms (W4, R2; Drishti E6-S2).
+        case walletUsedByGoals
         /// An amount is in a different currency than its wallet (W1, W6).
         case currencyMismatch
         /// A transfer must move money between two different wallets (W6).
@@ -258,7 +260,7 @@ public struct RuleViolation: Sendable, Equatable, Error {
             case .walletNameTaken: "W2"
             case .unknownBalancePoint: "W5"
             case .unknownWallet: "W1"
-            case .walletInactive, .walletStateUnchanged, .walletHasTransactions, .walletBalanceNotZero: "W4"
+            case .walletInactive, .walletStateUnchanged, .walletHasTransactions, .walletBalanceNotZero, .walletUsedByGoals: "W4"
             case .currencyMismatch, .transferToSameWallet, .transferAmountsDiffer, .unknownTransfer: "W6"
             case .categoryNameTaken, .presetCategoryCannotBeDeleted: "C2"
             case .unknownCategory, .categoryNotShareable, .categoryListedTwice: "C1"

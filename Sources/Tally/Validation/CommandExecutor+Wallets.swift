@@ -42,8 +42,8 @@ extension CommandExecutor {
             let wallet = try openWallet(id, for: "be reactivated")
             guard !wallet.isActive else { throw .violation(.walletStateUnchanged, "\(wallet.name) is active already") }
             return [.walletReactivated(WalletReactivated(walletID: id))]
-        case .closeWallet(let id, let closedOn):
-            return try closeWallet(id, closedOn: closedOn)
+        case .closeWallet(let id, let closedOn, let acknowledgeGoals):
+            return try closeWallet(id, closedOn: closedOn, acknowledgeGoals: acknowledgeGoals)
         case .reopenWallet(let id):
             let wallet = try existingWallet(id)
             // Its name stayed reserved while it was closed (W2 counts every wallet).
@@ -129,7 +129,7 @@ extension CommandExecutor {
         return wallet
     }
 
-    private func closeWallet(_ id: WalletID, closedOn: LocalDate) throws(LedgerError) -> [EventPayload] {
+    private func closeWallet(_ id: WalletID, closedOn: LocalDate, acknowledgeGoals: Bool) throws(LedgerError) -> [EventPayload] {
         let wallet = try openWallet(id, for: "be closed again")
         // The value the read model shows (W3; for an observed kind its latest point and what
         // moved after it, W5), in Int128: a balance past Int64 is not zero either.
@@ -141,6 +141,12 @@ extension CommandExecutor {
         let transactions = state.readModels.wallets.liveTransactionCount(of: id)
         guard transactions == 0 else {
             throw .violation(.walletHasTransactions, "\(wallet.name) has \(transactions) live transactions; delete or move them, or deactivate the wallet instead")
+        }
+        // E6-S2: a goal that counts the wallet would count it as zero from now on; confirm.
+        let goals = state.readModels.goals.goalIDs(countingWallet: id)
+        guard goals.isEmpty || acknowledgeGoals else {
+            let names = goals.compactMap { state.goals[$0].map { "\"\($0.goal.name)\"" } }.joined(separator: ", ")
+            throw .violation(.walletUsedByGoals, "\(wallet.name) is counted by the goals \(names); send acknowledgeGoals: true to close it anyway (they then count it as zero), or take it off the goals first")
         }
         return [.walletClosed(WalletClosed(walletID: id, closedOn: closedOn))]
     }

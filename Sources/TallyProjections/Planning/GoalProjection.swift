@@ -26,6 +26,12 @@ public struct GoalProjection: Hashable, Sendable {
     /// An empty projection, before any event.
     public init() {}
 
+    /// The live goals that count `walletID` among their wallets, by id (R2): what closing the
+    /// wallet asks to confirm (Drishti E6-S2, `closeWallet`'s `acknowledgeGoals`).
+    public func goalIDs(countingWallet walletID: WalletID) -> [GoalID] {
+        goals.filter { !$0.value.isDeleted && $0.value.goal.walletIDs.contains(walletID) }.keys.sorted()
+    }
+
     /// Folds one event; `wallets` is the wallet read model after it.
     public mutating func apply(_ event: Event, sequenceNumber: UInt64, wallets: WalletProjection) {
         switch event.payload {
