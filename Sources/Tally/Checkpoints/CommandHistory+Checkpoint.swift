@@ -132,6 +132,7 @@ extension EntityKey: WireValue {
         case .activeScenario: writer.writeByte(33)
         case .alertSettings: writer.writeByte(34)
         case .importMapping(let name): writer.writeByte(80); writer.write(name)
+        case .view(let id): writer.writeByte(65); writer.write(id)
         }
     }
 
@@ -165,6 +166,7 @@ extension EntityKey: WireValue {
         case 32: self = .scenario(try reader.read())
         case 33: self = .activeScenario
         case 34: self = .alertSettings
+        case 65: self = .view(try reader.read())
         case 80: self = .importMapping(try reader.read())
         case let other: throw .invalidValue(field: "EntityKey", reason: "unknown case \(other)", offset: start)
         }

@@ -62,6 +62,8 @@ package enum EntityKey: Sendable, Hashable {
     case alertSettings
     /// A saved CSV import mapping, by lowercased name (section 9).
     case importMapping(String)
+    /// A saved view: a filter or report template (Flow US-058).
+    case view(ViewID)
 }
 
 extension EntityKey {
@@ -97,6 +99,7 @@ extension EntityKey {
         case .activeScenario: "activeScenario"
         case .alertSettings: "alertSettings"
         case .importMapping(let name): "importMapping/\(name)"
+        case .view(let id): "view/\(id)"
         }
     }
 }

@@ -142,6 +142,12 @@ extension LedgerState {
             importMappings[saved.name.lowercased()] = saved
         case .importMappingRemoved(let removed):
             importMappings[removed.name.lowercased()] = nil
+        case .viewSaved(let saved):
+            views[saved.viewID] = saved
+        case .viewRenamed(let renamed):
+            views[renamed.viewID] = views[renamed.viewID].map { $0.renamed(renamed.name) }
+        case .viewDeleted(let deleted):
+            views[deleted.viewID] = nil
         case .exchangeRateSet, .commandUndone, .commandRedone:
             break
         }

@@ -129,6 +129,18 @@ extension LedgerState {
             return EventEffect(
                 owned: [.importMapping(removed.name.lowercased())],
                 inverse: importMappings[removed.name.lowercased()].map { [.importMappingSaved($0)] })
+        case .viewSaved(let saved):
+            // Undo puts back the view as it was, or deletes a new one (Flow US-058).
+            return EventEffect(
+                owned: [.view(saved.viewID)],
+                referenced: saved.filter.walletIDs.map { .wallet($0) } + saved.filter.categoryIDs.map { .category($0) },
+                inverse: [views[saved.viewID].map(EventPayload.viewSaved) ?? .viewDeleted(ViewDeleted(viewID: saved.viewID))])
+        case .viewRenamed(let renamed):
+            return EventEffect(
+                owned: [.view(renamed.viewID)],
+                inverse: views[renamed.viewID].map { [.viewRenamed(ViewRenamed(viewID: renamed.viewID, name: $0.name))] })
+        case .viewDeleted(let deleted):
+            return EventEffect(owned: [.view(deleted.viewID)], inverse: views[deleted.viewID].map { [.viewSaved($0)] })
         case .commandUndone, .commandRedone:
             return EventEffect(owned: [], inverse: [])
         }

@@ -162,6 +162,12 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
     case scenarioActivated = 632
     /// ``AlertSettingsSet``.
     case alertSettingsSet = 640
+    /// ``ViewSaved``.
+    case viewSaved = 650
+    /// ``ViewRenamed``.
+    case viewRenamed = 651
+    /// ``ViewDeleted``.
+    case viewDeleted = 652
     /// ``ExchangeRateSet``.
     case exchangeRateSet = 700
     /// ``ImportMappingSaved``.
@@ -269,6 +275,9 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
         case .scenarioActivated: "ScenarioActivated"
         case .alertSettingsSet: "AlertSettingsSet"
         case .exchangeRateSet: "ExchangeRateSet"
+        case .viewSaved: "ViewSaved"
+        case .viewRenamed: "ViewRenamed"
+        case .viewDeleted: "ViewDeleted"
         case .importMappingSaved: "ImportMappingSaved"
         case .importMappingRemoved: "ImportMappingRemoved"
         case .commandUndone: "CommandUndone"

@@ -215,6 +215,13 @@ extension EventPayload {
             .alertSettingsSet(AlertSettingsSet(
                 budgetThresholds: random.make(), upcomingDays: random.make(), staleBalanceDays: random.make(), largeTransaction: random.make(),
                 priceIncreaseDays: random.make(), settleUpThreshold: random.make()))
+        case .viewSaved:
+            .viewSaved(ViewSaved(viewID: random.make(), name: random.make(), owner: random.make(), shared: random.make(),
+                                 filter: random.make(), report: random.make()))
+        case .viewRenamed:
+            .viewRenamed(ViewRenamed(viewID: random.make(), name: random.make()))
+        case .viewDeleted:
+            .viewDeleted(ViewDeleted(viewID: random.make()))
         case .exchangeRateSet:
             .exchangeRateSet(ExchangeRateSet(rate: random.make(), asOf: random.make()))
         case .importMappingSaved:

@@ -134,6 +134,7 @@ enum FixtureEvents {
         .splitRatioRecalculated,  // events-split-ratio-recalculated.bin
         .bonusMarked, .bonusAllocated, .bonusRolledIn,  // events-bonus-pool.bin
         .personUnarchived, .templateReinstated, .groupRestored,  // events-undo-compensations.bin
+        .viewSaved, .viewRenamed, .viewDeleted,  // events-views.bin
     ]
 
     /// The events `events-v2.bin` holds after ``events``: the types added since v1, and a
@@ -174,6 +175,7 @@ enum FixtureEvents {
         ("events-payday-v3.bin", paydayV3),
         ("events-bonus-pool.bin", bonusPool),
         ("events-undo-compensations.bin", undoCompensations),
+        ("events-views.bin", views),
     ]
 
     /// One event of every type at its current version: the payloads the catalog test checks.
