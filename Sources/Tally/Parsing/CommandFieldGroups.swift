@@ -143,13 +143,14 @@ extension ScenarioSaved: CommandFieldGroup {
          CommandSchemaField(name: "name", valueType: String.self, isOptional: false, defaultValue: nil),
          CommandSchemaField(name: "monthlyIncomeDelta", valueType: Money.self, isOptional: false, defaultValue: nil),
          CommandSchemaField(name: "monthlyExpenseDelta", valueType: Money.self, isOptional: false, defaultValue: nil),
-         CommandSchemaField(name: "lumpSums", valueType: [ScenarioLumpSum].self, isOptional: false, defaultValue: "[]")]
+         CommandSchemaField(name: "lumpSums", valueType: [ScenarioLumpSum].self, isOptional: false, defaultValue: "[]"),
+         CommandSchemaField(name: "savingsRateDeltaBasisPoints", valueType: Int64.self, isOptional: true, defaultValue: nil)]
     }
 
     init(fields: JSONFields) throws(CommandParseError) {
         self.init(scenarioID: try fields.field("scenarioID"), name: try fields.field("name"),
                   monthlyIncomeDelta: try fields.field("monthlyIncomeDelta"), monthlyExpenseDelta: try fields.field("monthlyExpenseDelta"),
-                  lumpSums: try fields.field("lumpSums", default: []))
+                  lumpSums: try fields.field("lumpSums", default: []), savingsRateDeltaBasisPoints: try fields.optionalField("savingsRateDeltaBasisPoints"))
     }
 
     func write(to object: inout CommandJSONObject) {
@@ -158,6 +159,7 @@ extension ScenarioSaved: CommandFieldGroup {
         object.write("monthlyIncomeDelta", monthlyIncomeDelta)
         object.write("monthlyExpenseDelta", monthlyExpenseDelta)
         object.write("lumpSums", lumpSums)
+        object.write("savingsRateDeltaBasisPoints", savingsRateDeltaBasisPoints)
     }
 }
 

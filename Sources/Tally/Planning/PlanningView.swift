@@ -54,7 +54,9 @@ public struct PlanningView: Sendable {
 
     /// Twelve projected months of the baseline (N4) and of scenario `id` side by side (R3);
     /// `nil` for the active scenario (the baseline alone when none is active). `date` is the
-    /// month the projection starts after when the ledger has no history.
+    /// month the projection starts after when the ledger has no history, and the month whose
+    /// three whole months before are the reference of a savings-rate delta
+    /// (``ScenarioSavingsRate``, read from the store).
     /// - Throws: ``LedgerError/rejected(_:)`` `unknownScenario`; ``LedgerError/invalidQuery(_:)``
     ///   when a value does not fit.
     public func scenarioSeries(_ id: ScenarioID? = nil, on date: LocalDate) throws(LedgerError) -> ScenarioSeries {
@@ -63,7 +65,38 @@ public struct PlanningView: Sendable {
             guard let saved = state.planning.scenarios[id] else { throw .violation(.unknownScenario, "no saved scenario has id \(id)") }
             scenario = saved
         }
-        return try query { () throws(ProjectionError) in try models.netWorth.scenarioSeries(scenario, fallbackMonth: date.yearMonth) }
+        let rate = try scenario.flatMap { saved throws(LedgerError) in try savingsRate(of: saved, on: date) }
+        return try query { () throws(ProjectionError) in
+            try models.netWorth.scenarioSeries(scenario, fallbackMonth: date.yearMonth, savingsRate: rate)
+        }
+    }
+
+    /// The monthly amount the savings-rate delta of `scenario` stands for (E9-S1), from the
+    /// household's income and expenses (R4, base currency, `Viewer/audit`: a scenario is the
+    /// household's) in the three whole months before `date`'s month, within the guard rails
+    /// (``ScenarioSavingsRate``); `nil` without a delta.
+    func savingsRate(of scenario: ScenarioSaved, on date: LocalDate) throws(LedgerError) -> ScenarioSavingsRate? {
+        guard let delta = scenario.savingsRateDeltaBasisPoints, delta != 0 else { return nil }
+        guard let store else { throw .readSide("a savings-rate scenario reads income and expenses from the read-side store, which this ledger does not keep; run `tally rebuild`") }
+        let first: LocalDate, last: LocalDate
+        do {
+            first = try date.yearMonth.adding(months: -3).firstDay
+            last = try date.yearMonth.adding(months: -1).lastDay
+        } catch {
+            throw .invalidQuery("the three months before \(date) are outside the calendar")
+        }
+        let report = try AnalyticsReport(
+            AnalyticsQuery(span: .range, from: first, through: last, filter: TransactionQuery(visibleTo: .audit)), store: store, wallets: models.wallets)
+        let currency = report.currency
+        let totals = report.periods.first?.totals
+        func monthly(_ total: Money?) -> Money {
+            Money(minorUnits: Int64(clamping: Int128(total?.minorUnits ?? 0).dividedRoundingHalfEven(by: 3)), currency: currency)
+        }
+        return try query { () throws(ProjectionError) in
+            try ScenarioSavingsRate(deltaBasisPoints: delta, referenceMonths: first...last, referenceIncome: monthly(totals?.income),
+                                    referenceExpense: monthly(totals?.expense), incomeDelta: scenario.monthlyIncomeDelta,
+                                    expenseDelta: scenario.monthlyExpenseDelta)
+        }
     }
 
     /// The alert settings in force (R6): the household's, or `AlertSettingsSet.defaults`.

@@ -55,6 +55,10 @@ extension CommandExecutor {
             for (field, amount) in amounts where amount.currency != base {
                 throw .violation(.scenarioInvalid, "\(field) is in \(amount.currency); a scenario adds to the baseline in the base currency \(base.map { "\($0)" } ?? "")")
             }
+            let range = ScenarioSaved.savingsRateDeltaBasisPointsRange
+            if let delta = scenario.savingsRateDeltaBasisPoints, !range.contains(delta) {
+                throw .violation(.scenarioInvalid, "savingsRateDeltaBasisPoints \(delta) is outside \(range.lowerBound)...\(range.upperBound) (E9-S6: from -80% to +200% of savings rate)")
+            }
             return [.scenarioSaved(scenario)]
         case .deleteScenario(let id):
             guard state.planning.scenarios[id] != nil else { throw .violation(.unknownScenario, "no saved scenario has id \(id)") }

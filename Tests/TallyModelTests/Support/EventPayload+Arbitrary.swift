@@ -206,7 +206,8 @@ extension EventPayload {
         case .scenarioSaved:
             .scenarioSaved(ScenarioSaved(
                 scenarioID: random.make(), name: random.make(), monthlyIncomeDelta: random.make(), monthlyExpenseDelta: random.make(),
-                lumpSums: (0..<Int.random(in: 0...3, using: &random)).map { _ in ScenarioLumpSum(date: random.make(), amount: random.make()) }))
+                lumpSums: (0..<Int.random(in: 0...3, using: &random)).map { _ in ScenarioLumpSum(date: random.make(), amount: random.make()) },
+                savingsRateDeltaBasisPoints: random.make()))
         case .scenarioDeleted:
             .scenarioDeleted(ScenarioDeleted(scenarioID: random.make()))
         case .scenarioActivated:

@@ -176,6 +176,7 @@ enum FixtureEvents {
         ("events-bonus-pool.bin", bonusPool),
         ("events-undo-compensations.bin", undoCompensations),
         ("events-views.bin", views),
+        ("events-scenario-v2.bin", scenarioV2),
     ]
 
     /// One event of every type at its current version: the payloads the catalog test checks.
