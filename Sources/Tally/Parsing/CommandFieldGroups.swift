@@ -170,7 +170,8 @@ extension AlertSettingsSet: CommandFieldGroup {
          CommandSchemaField(name: "staleBalanceDays", valueType: Int64.self, isOptional: false, defaultValue: "AlertSettingsSet.defaults.staleBalanceDays"),
          CommandSchemaField(name: "largeTransaction", valueType: Money.self, isOptional: true, defaultValue: nil),
          CommandSchemaField(name: "priceIncreaseDays", valueType: Int64.self, isOptional: false, defaultValue: "AlertSettingsSet.defaults.priceIncreaseWindow"),
-         CommandSchemaField(name: "settleUpThreshold", valueType: Money.self, isOptional: true, defaultValue: nil)]
+         CommandSchemaField(name: "settleUpThreshold", valueType: Money.self, isOptional: true, defaultValue: nil),
+         CommandSchemaField(name: "spikePercent", valueType: Int64.self, isOptional: true, defaultValue: nil)]
     }
 
     /// Absent settings take ``AlertSettingsSet/defaults``.
@@ -181,7 +182,7 @@ extension AlertSettingsSet: CommandFieldGroup {
                   staleBalanceDays: try fields.field("staleBalanceDays", default: defaults.staleBalanceDays),
                   largeTransaction: try fields.optionalField("largeTransaction"),
                   priceIncreaseDays: try fields.field("priceIncreaseDays", default: defaults.priceIncreaseWindow),
-                  settleUpThreshold: try fields.optionalField("settleUpThreshold"))
+                  settleUpThreshold: try fields.optionalField("settleUpThreshold"), spikePercent: try fields.optionalField("spikePercent"))
     }
 
     func write(to object: inout CommandJSONObject) {
@@ -191,6 +192,7 @@ extension AlertSettingsSet: CommandFieldGroup {
         object.write("largeTransaction", largeTransaction)
         object.write("priceIncreaseDays", priceIncreaseWindow)
         object.write("settleUpThreshold", settleUpThreshold)
+        object.write("spikePercent", spikePercent)
     }
 }
 

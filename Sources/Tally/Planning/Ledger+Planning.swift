@@ -57,7 +57,9 @@ extension Ledger {
 
     /// The alerts in force at the end of `date` for `viewer` (R6, G7; ``PlanningView/alerts(on:visibleTo:)``).
     public func alerts(on date: LocalDate, visibleTo viewer: Viewer) throws(LedgerError) -> [LedgerAlert] {
-        // Only large-transaction alerts read the store: flush it only when they are set.
-        try planningView(store: planning.alertSettings.largeTransaction == nil ? nil : flushedStore()).alerts(on: date, visibleTo: viewer)
+        // Only large-transaction and spike alerts read the store: flush it only when they are set.
+        let settings = planning.alertSettings
+        let needsStore = settings.largeTransaction != nil || settings.spikePercent != nil
+        return try planningView(store: needsStore ? flushedStore() : nil).alerts(on: date, visibleTo: viewer)
     }
 }

@@ -110,11 +110,13 @@ public struct PlanningView: Sendable {
     /// period of at least `largeTransaction` (in its currency; at most
     /// ``largeTransactionAlertsMax``, largest first), value-observed wallets whose latest balance
     /// point is `staleBalanceDays` old or older, and balances with a person of at least
-    /// `settleUpThreshold` either way (``personBalances(visibleTo:)``). For a member `viewer`
+    /// `settleUpThreshold` either way (``personBalances(visibleTo:)``), and categories whose
+    /// expenses this month reached `spikePercent` of their trailing monthly average (Swiff
+    /// 4.3.1). For a member `viewer`
     /// (G7): the recurring items, transactions, wallets and balances they see; the budget is the
     /// household's.
-    /// - Throws: ``LedgerError/readSide(_:)`` when a large-transaction threshold is set and the
-    ///   ledger keeps no read-side store; ``LedgerError/invalidQuery(_:)`` when a total overflows.
+    /// - Throws: ``LedgerError/readSide(_:)`` when a large-transaction threshold or a spike
+    ///   percent is set and the ledger keeps no read-side store; ``LedgerError/invalidQuery(_:)`` when a total overflows.
     public func alerts(on date: LocalDate, visibleTo viewer: Viewer) throws(LedgerError) -> [LedgerAlert] {
         let settings = alertSettings
         var alerts: [LedgerAlert] = []
@@ -158,6 +160,54 @@ public struct PlanningView: Sendable {
             where balance.owedToPerson.currency == threshold.currency && balance.owedToPerson.minorUnits.magnitude >= threshold.minorUnits.magnitude {
                 alerts.append(LedgerAlert(kind: .settleUp(person: balance.person, other: balance.other, amount: balance.owedToPerson)))
             }
+        }
+        if let percent = settings.spikePercent {
+            alerts += try spendingSpikes(at: percent, on: date, visibleTo: viewer)
+        }
+        return alerts
+    }
+
+    /// Swiff 4.3.1: for each category and currency, the expenses `viewer` sees in the month of
+    /// `date` through `date` against the monthly average of the three whole months before
+    /// (their sum / 3, half to even); a spike when that average is above zero and the month's
+    /// expenses are at least `percent` of it. By category, then currency. One grouped query of
+    /// the store (four spans), so the cost does not grow with history.
+    private func spendingSpikes(at percent: Int64, on date: LocalDate, visibleTo viewer: Viewer) throws(LedgerError) -> [LedgerAlert] {
+        guard let store else { throw .readSide("spending-spike alerts read the read-side store, which this ledger does not keep; run `tally rebuild`") }
+        let month = date.yearMonth
+        var spans: [PayPeriod] = []
+        do {
+            for back in (1...3).reversed() {
+                let earlier = try month.adding(months: -back)
+                spans.append(PayPeriod(start: earlier.firstDay, end: earlier.lastDay))
+            }
+        } catch {
+            return []  // the first months of the calendar have no trailing months
+        }
+        let current = PayPeriod(start: month.firstDay, end: date)
+        var query = TransactionQuery(visibleTo: viewer)
+        query.kinds = [.expense]
+        let rows: [PeriodTotal]
+        do {
+            rows = try store.categoryTotals(byPeriod: spans + [current], query)
+        } catch {
+            throw LedgerError(error)
+        }
+        struct Key: Hashable { let category: CategoryID; let currency: Currency }
+        var trailing: [Key: Int128] = [:]
+        var now: [Key: Int64] = [:]
+        for row in rows {
+            guard let category = row.categoryID else { continue }
+            let key = Key(category: category, currency: row.total.currency)
+            if row.period == current { now[key, default: 0] += row.total.minorUnits } else { trailing[key, default: 0] += Int128(row.total.minorUnits) }
+        }
+        var alerts: [LedgerAlert] = []
+        for (key, spent) in now.sorted(by: { ($0.key.category, $0.key.currency.code) < ($1.key.category, $1.key.currency.code) }) {
+            let average = (trailing[key] ?? 0).dividedRoundingHalfEven(by: 3)
+            guard average > 0, Int128(spent) * 100 >= average * Int128(percent) else { continue }
+            alerts.append(LedgerAlert(kind: .spendingSpike(
+                categoryID: key.category, month: month, spent: Money(minorUnits: spent, currency: key.currency),
+                trailingAverage: Money(minorUnits: Int64(clamping: average), currency: key.currency))))
         }
         return alerts
     }

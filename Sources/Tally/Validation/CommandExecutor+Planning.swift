@@ -93,6 +93,9 @@ extension CommandExecutor {
     }
 
     private func requireAlertSettings(_ settings: AlertSettingsSet) throws(LedgerError) {
+        if let spike = settings.spikePercent, !(101...10_000).contains(spike) {
+            throw .violation(.alertSettingsInvalid, "spikePercent is the percent of the trailing monthly average that is a spike, 101...10000; got \(spike)")
+        }
         let thresholds = settings.budgetThresholds
         guard thresholds.allSatisfy({ (1...1_000).contains($0) }), zip(thresholds, thresholds.dropFirst()).allSatisfy({ $0 < $1 }) else {
             throw .violation(.alertSettingsInvalid, "budget thresholds are percentages from 1 to 1000, ascending, each once; got \(thresholds)")

@@ -165,7 +165,7 @@ struct ScenariosCommand: AsyncParsableCommand {
 /// `tally alerts`: the alerts in force on a date (R6).
 struct AlertsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "alerts", abstract: "Budget thresholds crossed, upcoming recurring items, price increases, large transactions, stale balances, settle-up reminders (R6).",
+        commandName: "alerts", abstract: "Budget thresholds crossed, upcoming recurring items, price increases, large transactions, stale balances, settle-up reminders, spending spikes (R6).",
         discussion: "Each alert has a stable id: the same crossing keeps it, so a notifier reports each id once.")
 
     @OptionGroup var options: PlanningOptions
@@ -198,6 +198,8 @@ struct AlertsCommand: AsyncParsableCommand {
             amount.isPositive
                 ? "settle   \(history.personName(other)) owes \(history.personName(person)) \(amount.formatted())"
                 : "settle   \(history.personName(person)) owes \(history.personName(other)) \((try? amount.negated())?.formatted() ?? amount.formatted())"
+        case .spendingSpike(let category, let month, let spent, let average):
+            "spike    \(history.categoryName(category)): \(spent.formatted()) spent in \(month.isoString), against \(average.formatted()) a month over the three months before"
         }
     }
 
@@ -219,6 +221,9 @@ struct AlertsCommand: AsyncParsableCommand {
                           "previous": CanonicalJSON(previous), "price": CanonicalJSON(price)]) { $1 }
         case .settleUp(let person, let other, let amount):
             fields.merge(["kind": .string("settleUp"), "person": CanonicalJSON(person), "other": CanonicalJSON(other), "amount": CanonicalJSON(amount)]) { $1 }
+        case .spendingSpike(let category, let month, let spent, let average):
+            fields.merge(["kind": .string("spendingSpike"), "categoryID": CanonicalJSON(category), "month": .string(month.isoString),
+                          "spent": CanonicalJSON(spent), "trailingAverage": CanonicalJSON(average)]) { $1 }
         }
         return .object(fields)
     }

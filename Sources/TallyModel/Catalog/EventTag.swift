@@ -185,7 +185,8 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
         switch self {
         case .groupExpenseRecorded, .transactionRecorded: 4
         case .templateCreated, .transactionEdited, .paydaySet: 3
-        case .alertSettingsSet, .settlementRecorded, .templateCancelled, .scenarioSaved: 2
+        case .alertSettingsSet: 3
+        case .settlementRecorded, .templateCancelled, .scenarioSaved: 2
         case .householdCreated, .memberAdded, .personAdded, .transferRecorded,
              .templateActivated, .templatePaused, .templateResumed: 2
         default: 1

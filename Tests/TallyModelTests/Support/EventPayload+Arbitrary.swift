@@ -215,7 +215,7 @@ extension EventPayload {
         case .alertSettingsSet:
             .alertSettingsSet(AlertSettingsSet(
                 budgetThresholds: random.make(), upcomingDays: random.make(), staleBalanceDays: random.make(), largeTransaction: random.make(),
-                priceIncreaseDays: random.make(), settleUpThreshold: random.make()))
+                priceIncreaseDays: random.make(), settleUpThreshold: random.make(), spikePercent: random.make()))
         case .viewSaved:
             .viewSaved(ViewSaved(viewID: random.make(), name: random.make(), owner: random.make(), shared: random.make(),
                                  filter: random.make(), report: random.make()))

@@ -177,6 +177,7 @@ enum FixtureEvents {
         ("events-undo-compensations.bin", undoCompensations),
         ("events-views.bin", views),
         ("events-scenario-v2.bin", scenarioV2),
+        ("events-alert-settings-v3.bin", alertSettingsV3),
     ]
 
     /// One event of every type at its current version: the payloads the catalog test checks.
