@@ -209,4 +209,12 @@ public struct LedgerHistory: Sendable {
 
     /// The saved CSV import mappings, by name (section 9).
     public var importMappings: [ImportMappingSaved] { state.savedImportMappings }
+
+    /// The saved views (filters and report templates, Flow US-058) `viewer` sees, by name:
+    /// their own and the shared ones (G7).
+    public func views(visibleTo viewer: Viewer) -> [ViewSaved] { state.views(visibleTo: viewer) }
+
+    /// The saved view `id` if `viewer` sees it.
+    /// - Throws: `LedgerError` `unknownView` for an unknown id or another member's private view.
+    public func view(_ id: ViewID, visibleTo viewer: Viewer) throws(LedgerError) -> ViewSaved { try state.view(id, visibleTo: viewer) }
 }

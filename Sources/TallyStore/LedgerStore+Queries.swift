@@ -11,7 +11,7 @@ extension LedgerStore {
     ///   reading the store can throw.
     public func transactions(_ query: TransactionQuery) throws(StoreError) -> TransactionPage {
         try query.order.requirePage(limit: query.limit, after: query.after)
-        var filter = try TransactionFilter(query)
+        var filter = try TransactionSQLFilter(query)
         if let cursor = query.after {
             let (condition, values) = query.order.after(cursor)
             filter.add(condition, values)
@@ -58,7 +58,7 @@ extension LedgerStore {
     /// The totals per business date, kind and currency of what `query` selects (its order, page
     /// size and cursor aside), newest date first: the headers of a list grouped by day.
     public func dayTotals(_ query: TransactionQuery) throws(StoreError) -> [DayTotal] {
-        let filter = try TransactionFilter(query)
+        let filter = try TransactionSQLFilter(query)
         let sql = """
             SELECT t.date AS date, t.kind AS kind, t.currency AS currency, SUM(t.amount) AS total, COUNT(*) AS count
             FROM \(filter.source) \(filter.whereClause) GROUP BY t.date, t.kind, t.currency ORDER BY t.date DESC, t.kind, t.currency
@@ -76,7 +76,7 @@ extension LedgerStore {
 
 /// The WHERE clause of a ``TransactionQuery``'s filters, with its arguments in order: written
 /// once for pages, day totals and reports.
-struct TransactionFilter {
+struct TransactionSQLFilter {
     private(set) var conditions: [String] = []
     private(set) var arguments: StatementArguments = []
     /// The tables a query reads: the transactions, or with a text, the search index's matches
@@ -281,7 +281,7 @@ extension LedgerStore {
         range.dates = from...through
         let cases = periods.indices.map { "WHEN t.date BETWEEN ? AND ? THEN \($0)" }.joined(separator: " ")
         let bounds = periods.flatMap { [StoreRowWriter.day($0.start), StoreRowWriter.day($0.end)] }
-        let filter = try TransactionFilter(range)
+        let filter = try TransactionSQLFilter(range)
         return try spanTotals(filter, byCategory: true, span: ("CASE \(cases) END", StatementArguments(bounds)), count: "COUNT(*)") { index throws(StoreError) in
             guard let period = Int(exactly: index).flatMap({ periods.indices.contains($0) ? periods[$0] : nil }) else {
                 throw .invalidRow(path: path, table: "transactions", reason: "pay period \(index)")
@@ -299,16 +299,16 @@ extension LedgerStore {
             }
             return yearMonth
         }
-        if let monthly = TransactionFilter(monthsOf: query) {
+        if let monthly = TransactionSQLFilter(monthsOf: query) {
             return try spanTotals(monthly, byCategory: byCategory, span: ("t.month", []), count: "SUM(t.count)", decode)
         }
-        return try spanTotals(try TransactionFilter(query), byCategory: byCategory, span: ("t.date / 100", []), count: "COUNT(*)", decode)
+        return try spanTotals(try TransactionSQLFilter(query), byCategory: byCategory, span: ("t.date / 100", []), count: "COUNT(*)", decode)
     }
 
     /// Totals grouped by a span of dates (`span`: an SQL expression giving an integer, and its
     /// arguments), then by category when asked, kind and currency, over what `filter` selects.
     private func spanTotals<Span>(
-        _ filter: TransactionFilter, byCategory: Bool, span: (sql: String, arguments: StatementArguments), count: String,
+        _ filter: TransactionSQLFilter, byCategory: Bool, span: (sql: String, arguments: StatementArguments), count: String,
         _ decode: (Int64) throws(StoreError) -> Span
     ) throws(StoreError) -> [SpanTotal<Span>] {
         var filter = filter
@@ -346,7 +346,7 @@ struct RowDetails {
     /// Runs inside ``LedgerStore/read(_:)``, which reports any error as a ``StoreError``.
     init(_ database: Database, of transactions: [StoredTransaction], path: String) throws {
         guard !transactions.isEmpty else { return }
-        let list = TransactionFilter.placeholders(transactions.count)
+        let list = TransactionSQLFilter.placeholders(transactions.count)
         let ids = StatementArguments(transactions.map(\.transactionID.storeValue))
         let byID = Dictionary(transactions.map { ($0.transactionID, $0) }, uniquingKeysWith: { first, _ in first })
         let reader = StoreRowReader(path: path, table: "transaction details")

@@ -93,7 +93,7 @@ extension LedgerStore {
         }
         if !query.people.isEmpty {
             let people = query.people.map(\.storeValue)
-            let list = TransactionFilter.placeholders(people.count)
+            let list = TransactionSQLFilter.placeholders(people.count)
             conditions.append("(s.from_id IN (\(list)) OR s.to_id IN (\(list)))")
             arguments += StatementArguments(people + people)
         }
@@ -102,7 +102,7 @@ extension LedgerStore {
         case .household: conditions.append("s.group_id IS NULL")
         case .groups(let groups) where groups.isEmpty: conditions.append("0")  // no group: nothing
         case .groups(let groups):
-            conditions.append("s.group_id IN (\(TransactionFilter.placeholders(groups.count)))")
+            conditions.append("s.group_id IN (\(TransactionSQLFilter.placeholders(groups.count)))")
             arguments += StatementArguments(groups.map(\.storeValue))
         }
         if let dates = query.dates {

@@ -202,7 +202,7 @@ final class StoreRowWriter {
     func rewriteNotes(of people: Set<PersonID>) throws {
         guard !people.isEmpty else { return }
         let owners = StatementArguments(people.map(\.storeValue))
-        let placeholders = TransactionFilter.placeholders(people.count)
+        let placeholders = TransactionSQLFilter.placeholders(people.count)
         // The records kept for the checkpoint's state may hold their texts (a note since edited
         // away too): they go (the forgetting removes every older checkpoint as well).
         try database.execute(sql: "DELETE FROM history WHERE space IN \(StoreBook.spaceList)")
@@ -354,7 +354,7 @@ final class StoreRowWriter {
         guard let row else { return }
         let columns = row.map(\.column)
         try database.cachedStatement(sql: """
-            INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(TransactionFilter.placeholders(columns.count)))
+            INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(TransactionSQLFilter.placeholders(columns.count)))
             """).execute(arguments: StatementArguments(row.map { $0.value?.databaseValue ?? .null }))
         // Read back rather than hashed from the values given: the digest is of what SQLite stores
         // (column affinity may convert a value), as the check at open reads it.

@@ -8,6 +8,7 @@ import TallyProjections
 /// Pages are keyset pages: pass the page's ``TransactionPage/next`` as ``after`` for the next
 /// one, so a page costs the same at any depth and a transaction recorded meanwhile neither
 /// repeats nor skips a row.
+@dynamicMemberLookup
 public struct TransactionQuery: Sendable, Hashable {
     /// The order of a list; ties are broken by the sequence number of the recording event, in
     /// the same direction, so every order is total and stable.
@@ -45,29 +46,12 @@ public struct TransactionQuery: Sendable, Hashable {
     /// (their personal transactions and the shared ones they pay or share), `Viewer/audit`
     /// everyone's.
     public var viewer: Viewer
-    /// Only these wallets.
-    public var walletIDs: [WalletID] = []
-    /// Only these categories.
-    public var categoryIDs: [CategoryID] = []
-    /// Only these payers.
-    public var payers: [PersonID] = []
-    /// Only transactions with one of these people as payer or in the split (S3).
-    public var people: [PersonID] = []
-    /// Only shared transactions (`true`: with a split, S2) or only personal ones (`false`);
-    /// `nil` for both (Flow's shared/personal filter).
-    public var shared: Bool?
-    /// Only transactions with one of these tags (exactly as entered).
-    public var tags: [String] = []
-    /// Only these kinds (income, expense).
-    public var kinds: [TransactionKind] = []
-    /// Only transactions whose note or tags hold every word of this text, each word as the
-    /// start of a word (`"cof sh"` finds "Coffee shop"), case and accents ignored. Notes of
-    /// forgotten people are not searched (P3).
-    public var text: String?
+    /// Which transactions: wallets, categories, payers, people, shared or personal, tags, kinds,
+    /// text and amounts (the one list of filter fields, also what a saved view stores). Each
+    /// field reads and writes as the query's own: `query.walletIDs`, `query.minorUnits`.
+    public var filter = TransactionFilter()
     /// Only business dates in this range.
     public var dates: ClosedRange<LocalDate>?
-    /// Only amounts (minor units, positive) in this range.
-    public var minorUnits: ClosedRange<Int64>?
     /// Live, deleted or both.
     public var deleted = Deleted.excluded
     /// Only transactions deleted (T3) within this range of instants (their deletion's
@@ -83,6 +67,18 @@ public struct TransactionQuery: Sendable, Hashable {
 
     /// Every live transaction `viewer` sees, newest first, 50 per page.
     public init(visibleTo viewer: Viewer) { self.viewer = viewer }
+
+    /// The transactions `filter` selects that `viewer` sees, newest first, 50 per page.
+    public init(_ filter: TransactionFilter, visibleTo viewer: Viewer) {
+        self.viewer = viewer
+        self.filter = filter
+    }
+
+    /// A field of ``filter``, read and written as the query's own (`query.categoryIDs`).
+    public subscript<Value>(dynamicMember field: WritableKeyPath<TransactionFilter, Value>) -> Value {
+        get { filter[keyPath: field] }
+        set { filter[keyPath: field] = newValue }
+    }
 
     /// Only business dates in `month`.
     public mutating func restrict(to month: YearMonth) {

@@ -106,7 +106,7 @@ extension LedgerStore {
             let page = movements.prefix(query.limit)
             let ids = page.compactMap { $0.source == .transaction ? $0.id : nil }
             let transactions = try Self.transactionRows(
-                database, path: path, where: "WHERE t.transaction_id IN (\(TransactionFilter.placeholders(ids.count)))",
+                database, path: path, where: "WHERE t.transaction_id IN (\(TransactionSQLFilter.placeholders(ids.count)))",
                 orderBy: "t.sequence", limit: ids.count, arguments: StatementArguments(ids))
             let transfers = try Self.transferRows(database, path: path, page.filter { $0.source != .transaction }.map(\.id))
             let later = try page.first.map { try Self.sum(database, wallet: query.walletID, after: ($0.date, $0.sequence), before: ($0.date + 1, .min)) } ?? 0
@@ -213,7 +213,7 @@ extension LedgerStore {
         // The rows a member sees (G7, `Viewer.sees`): the transactions they pay or share.
         var sources = movementSources
         var seen: StatementArguments = []
-        if let (condition, values) = TransactionFilter.visibility(to: query.viewer, of: "transactions") {
+        if let (condition, values) = TransactionSQLFilter.visibility(to: query.viewer, of: "transactions") {
             sources[0] += " AND \(condition)"
             seen = values
         }
@@ -248,7 +248,7 @@ extension LedgerStore {
             SELECT x.*, f.name AS from_name, t.name AS to_name FROM transfers x
             LEFT JOIN wallet_balances f ON f.wallet_id = x.from_wallet_id
             LEFT JOIN wallet_balances t ON t.wallet_id = x.to_wallet_id
-            WHERE x.transfer_id IN (\(TransactionFilter.placeholders(ids.count)))
+            WHERE x.transfer_id IN (\(TransactionSQLFilter.placeholders(ids.count)))
             """, arguments: StatementArguments(ids)).map { row throws(StoreError) in
             TransferRow(
                 transferID: try reader.id(row, "transfer_id"), fromWalletID: try reader.id(row, "from_wallet_id"),

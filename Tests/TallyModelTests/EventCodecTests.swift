@@ -240,6 +240,7 @@ struct EventCodecTests {
         "604:PeriodClosed", "605:SplitRatioRecalculated", "606:BonusMarked", "607:BonusAllocated", "608:BonusRolledIn", "610:BudgetRemoved",
         "620:GoalCreated", "621:GoalUpdated", "622:GoalAmountSet", "623:GoalDeleted", "624:GoalRestored",
         "630:ScenarioSaved", "631:ScenarioDeleted", "632:ScenarioActivated", "640:AlertSettingsSet",
+        "650:ViewSaved", "651:ViewRenamed", "652:ViewDeleted",
         "700:ExchangeRateSet", "800:ImportMappingSaved", "801:ImportMappingRemoved",
         "900:CommandUndone", "901:CommandRedone",
     ]

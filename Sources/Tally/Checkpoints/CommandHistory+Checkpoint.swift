@@ -133,6 +133,7 @@ extension EntityKey: WireValue {
         case .alertSettings: writer.writeByte(34)
         case .attachment(let item, let hash): writer.writeByte(40); writer.write(item); writer.write(hash)
         case .importMapping(let name): writer.writeByte(80); writer.write(name)
+        case .view(let id): writer.writeByte(65); writer.write(id)
         }
     }
 
@@ -167,6 +168,7 @@ extension EntityKey: WireValue {
         case 33: self = .activeScenario
         case 34: self = .alertSettings
         case 40: self = .attachment(try reader.read(), try reader.read())
+        case 65: self = .view(try reader.read())
         case 80: self = .importMapping(try reader.read())
         case let other: throw .invalidValue(field: "EntityKey", reason: "unknown case \(other)", offset: start)
         }

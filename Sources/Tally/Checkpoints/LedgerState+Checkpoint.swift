@@ -49,7 +49,9 @@ extension LedgerState {
     /// the latest income-based recalculation (S4, US-067).
     /// v25: a template's record ends with its cancel reason (R1, Swiff 1.3.3).
     /// v26: a person's record ends with their avatar (Swiff 1.1.2, `PersonAvatarSet`).
-    static let checkpointMagic = "tally.ledgerState.v26"
+    /// v27: the saved views (filters and report templates, Flow US-058) follow the import
+    /// mappings.
+    static let checkpointMagic = "tally.ledgerState.v27"
 
     /// The read models, with the one transaction book, are the checkpoint's other section.
     /// - Parameter archived: the command history's archived maps (``ArchivedMap``) are in the store's history
@@ -71,6 +73,7 @@ extension LedgerState {
         exposure.write(to: &writer)
         planning.write(to: &writer)
         writer.write(importMappings.sorted { $0.key < $1.key }.map(\.value))
+        writer.writeSorted(views)
         return writer.bytes
     }
 
@@ -95,6 +98,7 @@ extension LedgerState {
         exposure = try MoneyExposure(from: &reader)
         planning = try PlanningBook(from: &reader)
         for mapping in try reader.read([ImportMappingSaved].self) { importMappings[mapping.name.lowercased()] = mapping }
+        views = try reader.readDictionary()
         try reader.finish()
     }
 }

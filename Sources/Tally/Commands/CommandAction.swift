@@ -256,6 +256,17 @@ public enum CommandAction: Sendable, Hashable {
     case activateScenario(scenarioID: ScenarioID?)
     /// Sets the household's alert settings (R6).
     case setAlertSettings(settings: AlertSettingsSet)
+
+    // MARK: Saved views (Flow US-058, Swiff 2.3.3)
+
+    /// Saves a view: a named transaction filter and, with `report`, a report template (its
+    /// range and span); new (the actor owns it), or replacing the actor's view with that id.
+    /// Private to its owner unless `shared` (G7); whoever runs it sees only what they see.
+    case saveView(viewID: ViewID, name: String, shared: Bool = false, filter: TransactionFilter = TransactionFilter(), report: ReportLayout? = nil)
+    /// Renames one of the actor's saved views.
+    case renameView(viewID: ViewID, name: String)
+    /// Deletes one of the actor's saved views; undo saves it back.
+    case deleteView(viewID: ViewID)
     // MARK: Import (section 9)
 
     /// Saves a CSV import mapping under `name` (case-insensitive), replacing one of that name:

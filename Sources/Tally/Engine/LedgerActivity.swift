@@ -171,6 +171,8 @@ extension ActivityPage {
                     [record.transfer.fromWalletID, record.transfer.toWalletID].contains { viewer.sees(walletOwnedBy: state.wallets[$0]?.owner) }
                 } ?? true
             case .settlement(let id): state.debts.settlements[id].map { viewer.sees(anyOf: $0.from, $0.to) } ?? true
+            // Only its owner changes a view: another member sees the entry of a shared one only.
+            case .view(let id): state.views[id]?.shared ?? false
             case .group(let id): state.debts.group(id).map { viewer.sees(groupWithMembers: $0.members) } ?? true
             case .groupExpense(let id):
                 state.groupExpenses[id].flatMap { state.debts.group($0.expense.groupID) }.map { viewer.sees(groupWithMembers: $0.members) } ?? true

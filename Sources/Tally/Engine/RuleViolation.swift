@@ -243,6 +243,12 @@ public struct RuleViolation: Sendable, Equatable, Error {
         /// A CSV import mapping names an unknown field, a field or a file category twice, or an
         /// empty header (section 9).
         case importMappingInvalid
+        /// No saved view with that id is the actor's, or shared with them to run (Flow US-058, G7).
+        case unknownView
+        /// A saved view's filter or report is not usable: the message says which (Flow US-058).
+        case viewInvalid
+        /// The view is another member's: only its owner changes it (Flow US-058, G7).
+        case viewNotOwned
 
         /// The rule id (Docs/Domain.md) this code enforces.
         public var rule: String {
@@ -287,6 +293,7 @@ public struct RuleViolation: Sendable, Equatable, Error {
             case .unknownScenario, .scenarioInvalid: "R3"
             case .alertSettingsInvalid: "R6"
             case .unknownImportMapping, .importMappingInvalid: "§9"
+            case .unknownView, .viewInvalid, .viewNotOwned: "R4"
             }
         }
     }

@@ -143,13 +143,14 @@ extension ScenarioSaved: CommandFieldGroup {
          CommandSchemaField(name: "name", valueType: String.self, isOptional: false, defaultValue: nil),
          CommandSchemaField(name: "monthlyIncomeDelta", valueType: Money.self, isOptional: false, defaultValue: nil),
          CommandSchemaField(name: "monthlyExpenseDelta", valueType: Money.self, isOptional: false, defaultValue: nil),
-         CommandSchemaField(name: "lumpSums", valueType: [ScenarioLumpSum].self, isOptional: false, defaultValue: "[]")]
+         CommandSchemaField(name: "lumpSums", valueType: [ScenarioLumpSum].self, isOptional: false, defaultValue: "[]"),
+         CommandSchemaField(name: "savingsRateDeltaBasisPoints", valueType: Int64.self, isOptional: true, defaultValue: nil)]
     }
 
     init(fields: JSONFields) throws(CommandParseError) {
         self.init(scenarioID: try fields.field("scenarioID"), name: try fields.field("name"),
                   monthlyIncomeDelta: try fields.field("monthlyIncomeDelta"), monthlyExpenseDelta: try fields.field("monthlyExpenseDelta"),
-                  lumpSums: try fields.field("lumpSums", default: []))
+                  lumpSums: try fields.field("lumpSums", default: []), savingsRateDeltaBasisPoints: try fields.optionalField("savingsRateDeltaBasisPoints"))
     }
 
     func write(to object: inout CommandJSONObject) {
@@ -158,6 +159,7 @@ extension ScenarioSaved: CommandFieldGroup {
         object.write("monthlyIncomeDelta", monthlyIncomeDelta)
         object.write("monthlyExpenseDelta", monthlyExpenseDelta)
         object.write("lumpSums", lumpSums)
+        object.write("savingsRateDeltaBasisPoints", savingsRateDeltaBasisPoints)
     }
 }
 
@@ -168,7 +170,8 @@ extension AlertSettingsSet: CommandFieldGroup {
          CommandSchemaField(name: "staleBalanceDays", valueType: Int64.self, isOptional: false, defaultValue: "AlertSettingsSet.defaults.staleBalanceDays"),
          CommandSchemaField(name: "largeTransaction", valueType: Money.self, isOptional: true, defaultValue: nil),
          CommandSchemaField(name: "priceIncreaseDays", valueType: Int64.self, isOptional: false, defaultValue: "AlertSettingsSet.defaults.priceIncreaseWindow"),
-         CommandSchemaField(name: "settleUpThreshold", valueType: Money.self, isOptional: true, defaultValue: nil)]
+         CommandSchemaField(name: "settleUpThreshold", valueType: Money.self, isOptional: true, defaultValue: nil),
+         CommandSchemaField(name: "spikePercent", valueType: Int64.self, isOptional: true, defaultValue: nil)]
     }
 
     /// Absent settings take ``AlertSettingsSet/defaults``.
@@ -179,7 +182,7 @@ extension AlertSettingsSet: CommandFieldGroup {
                   staleBalanceDays: try fields.field("staleBalanceDays", default: defaults.staleBalanceDays),
                   largeTransaction: try fields.optionalField("largeTransaction"),
                   priceIncreaseDays: try fields.field("priceIncreaseDays", default: defaults.priceIncreaseWindow),
-                  settleUpThreshold: try fields.optionalField("settleUpThreshold"))
+                  settleUpThreshold: try fields.optionalField("settleUpThreshold"), spikePercent: try fields.optionalField("spikePercent"))
     }
 
     func write(to object: inout CommandJSONObject) {
@@ -189,6 +192,7 @@ extension AlertSettingsSet: CommandFieldGroup {
         object.write("largeTransaction", largeTransaction)
         object.write("priceIncreaseDays", priceIncreaseWindow)
         object.write("settleUpThreshold", settleUpThreshold)
+        object.write("spikePercent", spikePercent)
     }
 }
 

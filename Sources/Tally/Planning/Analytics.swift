@@ -2,18 +2,12 @@ import TallyModel
 import TallyProjections
 import TallyStore
 
-/// What an analytics report asks (R4): income, expense and net per month, week or one custom
-/// range, over the transactions a filter selects.
+/// What an analytics report asks (R4): income, expense and net per month, week, day or one
+/// custom range, over the transactions a filter selects.
 public struct AnalyticsQuery: Sendable, Hashable {
-    /// How the dates are cut.
-    public enum Span: String, Sendable, Hashable, CaseIterable {
-        /// Calendar months.
-        case month
-        /// ISO weeks, Monday to Sunday.
-        case week
-        /// The whole range as one period.
-        case range
-    }
+    /// How the dates are cut: month, ISO week, day, or the whole range as one period (the
+    /// report by category). The same values a report template stores (`ReportLayout`).
+    public typealias Span = ReportSpan
 
     /// How the dates are cut.
     public var span: Span
@@ -48,6 +42,7 @@ public struct AnalyticsQuery: Sendable, Hashable {
                 switch span {
                 case .month: next = try start.yearMonth.adding(months: 1).firstDay
                 case .week: next = try start.adding(days: Int64(8 - start.isoWeekday))
+                case .day: next = try start.adding(days: 1)
                 case .range: next = try through.adding(days: 1)
                 }
             } catch {
@@ -68,6 +63,8 @@ public struct AnalyticsQuery: Sendable, Hashable {
             case .week:
                 let monday = try first.start.adding(days: Int64(1 - first.start.isoWeekday))
                 previous = PayPeriod(start: try monday.adding(days: -7), end: try monday.adding(days: -1))
+            case .day:
+                previous = PayPeriod(start: try first.start.adding(days: -1), end: try first.start.adding(days: -1))
             case .range:
                 let length = first.start.days(until: first.end) + 1
                 previous = PayPeriod(start: try first.start.adding(days: -length), end: try first.start.adding(days: -1))

@@ -32,10 +32,17 @@ extension Ledger {
     /// The saved scenarios, by name then id, and the active one (R3).
     public var scenarios: (saved: [ScenarioSaved], active: ScenarioID?) { (planning.scenarios, planning.activeScenarioID) }
 
-    /// The baseline and scenario `id` (`nil`: the active one) side by side for 12 months (R3).
-    /// - Throws: ``LedgerError/rejected(_:)`` `unknownScenario`; ``LedgerError/invalidQuery(_:)``.
+    /// The baseline and scenario `id` (`nil`: the active one) side by side for 12 months (R3);
+    /// a savings-rate delta is turned into a monthly amount from the three whole months before
+    /// `date`'s month (``PlanningView/scenarioSeries(_:on:)``).
+    /// - Throws: ``LedgerError/rejected(_:)`` `unknownScenario`; ``LedgerError/invalidQuery(_:)``;
+    ///   ``LedgerError/readSide(_:)`` for a savings-rate delta without a store.
     public func scenarioSeries(_ id: ScenarioID? = nil, on date: LocalDate) throws(LedgerError) -> ScenarioSeries {
-        try planning.scenarioSeries(id, on: date)
+        let wanted = id ?? planning.activeScenarioID
+        let scenario = wanted.flatMap { wanted in planning.scenarios.first { $0.scenarioID == wanted } }
+        // Only a savings-rate delta reads the store: flush it only then.
+        let needsStore = (scenario?.savingsRateDeltaBasisPoints ?? 0) != 0
+        return try planningView(store: needsStore ? flushedStore() : nil).scenarioSeries(id, on: date)
     }
 
     /// Each person's balance with the others across the household and groups (Swiff 1.3.1):
@@ -50,7 +57,9 @@ extension Ledger {
 
     /// The alerts in force at the end of `date` for `viewer` (R6, G7; ``PlanningView/alerts(on:visibleTo:)``).
     public func alerts(on date: LocalDate, visibleTo viewer: Viewer) throws(LedgerError) -> [LedgerAlert] {
-        // Only large-transaction alerts read the store: flush it only when they are set.
-        try planningView(store: planning.alertSettings.largeTransaction == nil ? nil : flushedStore()).alerts(on: date, visibleTo: viewer)
+        // Only large-transaction and spike alerts read the store: flush it only when they are set.
+        let settings = planning.alertSettings
+        let needsStore = settings.largeTransaction != nil || settings.spikePercent != nil
+        return try planningView(store: needsStore ? flushedStore() : nil).alerts(on: date, visibleTo: viewer)
     }
 }

@@ -22,6 +22,10 @@ public struct LedgerAlert: Hashable, Sendable {
         /// `other` owes `person` `amount` (negative: `person` owes `other`) across the household
         /// and groups, at least the settings' `settleUpThreshold` (Swiff 4.1.3).
         case settleUp(person: PersonID, other: PersonID, amount: Money)
+        /// A category's expenses in `month` through the date asked, `spent`, reached the
+        /// settings' `spikePercent` of its monthly average over the three whole months before,
+        /// `trailingAverage`, in one currency (Swiff 4.3.1).
+        case spendingSpike(categoryID: CategoryID, month: YearMonth, spent: Money, trailingAverage: Money)
     }
 
     /// What the alert is about.
@@ -36,6 +40,7 @@ public struct LedgerAlert: Hashable, Sendable {
         case .staleBalance(let wallet, let lastPointOn, _): "stale/\(wallet)/\(lastPointOn)"
         case .priceIncrease(let template, let effectiveFrom, _, _): "price/\(template)/\(effectiveFrom)"
         case .settleUp(let person, let other, let amount): "settle/\(person)/\(other)/\(amount.currency)"
+        case .spendingSpike(let category, let month, let spent, _): "spike/\(category)/\(month)/\(spent.currency)"
         }
     }
 }

@@ -54,7 +54,9 @@ public struct PlanningView: Sendable {
 
     /// Twelve projected months of the baseline (N4) and of scenario `id` side by side (R3);
     /// `nil` for the active scenario (the baseline alone when none is active). `date` is the
-    /// month the projection starts after when the ledger has no history.
+    /// month the projection starts after when the ledger has no history, and the month whose
+    /// three whole months before are the reference of a savings-rate delta
+    /// (``ScenarioSavingsRate``, read from the store).
     /// - Throws: ``LedgerError/rejected(_:)`` `unknownScenario`; ``LedgerError/invalidQuery(_:)``
     ///   when a value does not fit.
     public func scenarioSeries(_ id: ScenarioID? = nil, on date: LocalDate) throws(LedgerError) -> ScenarioSeries {
@@ -63,7 +65,38 @@ public struct PlanningView: Sendable {
             guard let saved = state.planning.scenarios[id] else { throw .violation(.unknownScenario, "no saved scenario has id \(id)") }
             scenario = saved
         }
-        return try query { () throws(ProjectionError) in try models.netWorth.scenarioSeries(scenario, fallbackMonth: date.yearMonth) }
+        let rate = try scenario.flatMap { saved throws(LedgerError) in try savingsRate(of: saved, on: date) }
+        return try query { () throws(ProjectionError) in
+            try models.netWorth.scenarioSeries(scenario, fallbackMonth: date.yearMonth, savingsRate: rate)
+        }
+    }
+
+    /// The monthly amount the savings-rate delta of `scenario` stands for (E9-S1), from the
+    /// household's income and expenses (R4, base currency, `Viewer/audit`: a scenario is the
+    /// household's) in the three whole months before `date`'s month, within the guard rails
+    /// (``ScenarioSavingsRate``); `nil` without a delta.
+    func savingsRate(of scenario: ScenarioSaved, on date: LocalDate) throws(LedgerError) -> ScenarioSavingsRate? {
+        guard let delta = scenario.savingsRateDeltaBasisPoints, delta != 0 else { return nil }
+        guard let store else { throw .readSide("a savings-rate scenario reads income and expenses from the read-side store, which this ledger does not keep; run `tally rebuild`") }
+        let first: LocalDate, last: LocalDate
+        do {
+            first = try date.yearMonth.adding(months: -3).firstDay
+            last = try date.yearMonth.adding(months: -1).lastDay
+        } catch {
+            throw .invalidQuery("the three months before \(date) are outside the calendar")
+        }
+        let report = try AnalyticsReport(
+            AnalyticsQuery(span: .range, from: first, through: last, filter: TransactionQuery(visibleTo: .audit)), store: store, wallets: models.wallets)
+        let currency = report.currency
+        let totals = report.periods.first?.totals
+        func monthly(_ total: Money?) -> Money {
+            Money(minorUnits: Int64(clamping: Int128(total?.minorUnits ?? 0).dividedRoundingHalfEven(by: 3)), currency: currency)
+        }
+        return try query { () throws(ProjectionError) in
+            try ScenarioSavingsRate(deltaBasisPoints: delta, referenceMonths: first...last, referenceIncome: monthly(totals?.income),
+                                    referenceExpense: monthly(totals?.expense), incomeDelta: scenario.monthlyIncomeDelta,
+                                    expenseDelta: scenario.monthlyExpenseDelta)
+        }
     }
 
     /// The alert settings in force (R6): the household's, or `AlertSettingsSet.defaults`.
@@ -77,11 +110,13 @@ public struct PlanningView: Sendable {
     /// period of at least `largeTransaction` (in its currency; at most
     /// ``largeTransactionAlertsMax``, largest first), value-observed wallets whose latest balance
     /// point is `staleBalanceDays` old or older, and balances with a person of at least
-    /// `settleUpThreshold` either way (``personBalances(visibleTo:)``; one alert per pair). For a member `viewer`
+    /// `settleUpThreshold` either way (``personBalances(visibleTo:)``; one alert per pair), and
+    /// categories whose expenses this month reached `spikePercent` of their trailing monthly
+    /// average (Swiff 4.3.1). For a member `viewer`
     /// (G7): the recurring items, transactions, wallets and balances they see; the budget is the
     /// household's.
-    /// - Throws: ``LedgerError/readSide(_:)`` when a large-transaction threshold is set and the
-    ///   ledger keeps no read-side store; ``LedgerError/invalidQuery(_:)`` when a total overflows.
+    /// - Throws: ``LedgerError/readSide(_:)`` when a large-transaction threshold or a spike
+    ///   percent is set and the ledger keeps no read-side store; ``LedgerError/invalidQuery(_:)`` when a total overflows.
     public func alerts(on date: LocalDate, visibleTo viewer: Viewer) throws(LedgerError) -> [LedgerAlert] {
         let settings = alertSettings
         var alerts: [LedgerAlert] = []
@@ -126,6 +161,54 @@ public struct PlanningView: Sendable {
             where (viewer.person != nil || balance.person < balance.other) && balance.owedToPerson.currency == threshold.currency && balance.owedToPerson.minorUnits.magnitude >= threshold.minorUnits.magnitude {
                 alerts.append(LedgerAlert(kind: .settleUp(person: balance.person, other: balance.other, amount: balance.owedToPerson)))
             }
+        }
+        if let percent = settings.spikePercent {
+            alerts += try spendingSpikes(at: percent, on: date, visibleTo: viewer)
+        }
+        return alerts
+    }
+
+    /// Swiff 4.3.1: for each category and currency, the expenses `viewer` sees in the month of
+    /// `date` through `date` against the monthly average of the three whole months before
+    /// (their sum / 3, half to even); a spike when that average is above zero and the month's
+    /// expenses are at least `percent` of it. By category, then currency. One grouped query of
+    /// the store (four spans), so the cost does not grow with history.
+    private func spendingSpikes(at percent: Int64, on date: LocalDate, visibleTo viewer: Viewer) throws(LedgerError) -> [LedgerAlert] {
+        guard let store else { throw .readSide("spending-spike alerts read the read-side store, which this ledger does not keep; run `tally rebuild`") }
+        let month = date.yearMonth
+        var spans: [PayPeriod] = []
+        do {
+            for back in (1...3).reversed() {
+                let earlier = try month.adding(months: -back)
+                spans.append(PayPeriod(start: earlier.firstDay, end: earlier.lastDay))
+            }
+        } catch {
+            return []  // the first months of the calendar have no trailing months
+        }
+        let current = PayPeriod(start: month.firstDay, end: date)
+        var query = TransactionQuery(visibleTo: viewer)
+        query.kinds = [.expense]
+        let rows: [PeriodTotal]
+        do {
+            rows = try store.categoryTotals(byPeriod: spans + [current], query)
+        } catch {
+            throw LedgerError(error)
+        }
+        struct Key: Hashable { let category: CategoryID; let currency: Currency }
+        var trailing: [Key: Int128] = [:]
+        var now: [Key: Int64] = [:]
+        for row in rows {
+            guard let category = row.categoryID else { continue }
+            let key = Key(category: category, currency: row.total.currency)
+            if row.period == current { now[key, default: 0] += row.total.minorUnits } else { trailing[key, default: 0] += Int128(row.total.minorUnits) }
+        }
+        var alerts: [LedgerAlert] = []
+        for (key, spent) in now.sorted(by: { ($0.key.category, $0.key.currency.code) < ($1.key.category, $1.key.currency.code) }) {
+            let average = (trailing[key] ?? 0).dividedRoundingHalfEven(by: 3)
+            guard average > 0, Int128(spent) * 100 >= average * Int128(percent) else { continue }
+            alerts.append(LedgerAlert(kind: .spendingSpike(
+                categoryID: key.category, month: month, spent: Money(minorUnits: spent, currency: key.currency),
+                trailingAverage: Money(minorUnits: Int64(clamping: average), currency: key.currency))))
         }
         return alerts
     }

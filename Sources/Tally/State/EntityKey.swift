@@ -64,6 +64,8 @@ package enum EntityKey: Sendable, Hashable {
     case importMapping(String)
     /// A file attached to a transaction or group expense, by digest (T6).
     case attachment(AttachedItem, ContentHash)
+    /// A saved view: a filter or report template (Flow US-058).
+    case view(ViewID)
 }
 
 extension EntityKey {
@@ -101,6 +103,7 @@ extension EntityKey {
         case .importMapping(let name): "importMapping/\(name)"
         case .attachment(.transaction(let id), let hash): "attachment/transaction/\(id)/\(hash)"
         case .attachment(.groupExpense(let id), let hash): "attachment/groupExpense/\(id)/\(hash)"
+        case .view(let id): "view/\(id)"
         }
     }
 }

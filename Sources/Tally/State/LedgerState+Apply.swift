@@ -147,6 +147,12 @@ extension LedgerState {
             importMappings[removed.name.lowercased()] = nil
         case .attachmentAdded, .attachmentRemoved:
             break  // the read models' attachment book is all they change
+        case .viewSaved(let saved):
+            views[saved.viewID] = saved
+        case .viewRenamed(let renamed):
+            views[renamed.viewID] = views[renamed.viewID].map { $0.renamed(renamed.name) }
+        case .viewDeleted(let deleted):
+            views[deleted.viewID] = nil
         case .exchangeRateSet, .commandUndone, .commandRedone:
             break
         }

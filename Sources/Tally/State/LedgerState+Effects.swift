@@ -143,6 +143,18 @@ extension LedgerState {
             let record = readModels.attachments[AttachmentKey(item: removed.item, contentHash: removed.contentHash)]
             return EventEffect(owned: [.attachment(removed.item, removed.contentHash)],
                                inverse: record.map { [.attachmentAdded($0.added(to: removed.item, contentHash: removed.contentHash))] })
+        case .viewSaved(let saved):
+            // Undo puts back the view as it was, or deletes a new one (Flow US-058).
+            return EventEffect(
+                owned: [.view(saved.viewID)],
+                referenced: saved.filter.walletIDs.map { .wallet($0) } + saved.filter.categoryIDs.map { .category($0) },
+                inverse: [views[saved.viewID].map(EventPayload.viewSaved) ?? .viewDeleted(ViewDeleted(viewID: saved.viewID))])
+        case .viewRenamed(let renamed):
+            return EventEffect(
+                owned: [.view(renamed.viewID)],
+                inverse: views[renamed.viewID].map { [.viewRenamed(ViewRenamed(viewID: renamed.viewID, name: $0.name))] })
+        case .viewDeleted(let deleted):
+            return EventEffect(owned: [.view(deleted.viewID)], inverse: views[deleted.viewID].map { [.viewSaved($0)] })
         case .commandUndone, .commandRedone:
             return EventEffect(owned: [], inverse: [])
         }

@@ -75,6 +75,9 @@ package struct LedgerState: Sendable, Equatable {
     package var goals: [GoalID: GoalRecord] { readModels.goals.goals }
     /// The saved CSV import mappings by lowercased name (section 9).
     package internal(set) var importMappings: [String: ImportMappingSaved] = [:]
+    /// The saved views (filters and report templates) by id, each as last saved or renamed
+    /// (Flow US-058); deleted ones are gone.
+    package internal(set) var views: [ViewID: ViewSaved] = [:]
     /// Whether a transaction was ever recorded; locks the base currency (H2).
     package internal(set) var hasTransactions = false
     /// Every command's effect and compensation, for undo and redo (T5).

@@ -86,6 +86,15 @@ extension CommandExecutor {
             for (index, pair) in categories.enumerated() {
                 try requireBytes(pair.name, LedgerLimits.nameBytesMax, "categories[\(index)].name", "LedgerLimits.nameBytesMax")
             }
+        case .saveView(_, _, _, let filter, _):
+            for (field, count) in [("walletIDs", filter.walletIDs.count), ("categoryIDs", filter.categoryIDs.count), ("payers", filter.payers.count),
+                                   ("people", filter.people.count), ("tags", filter.tags.count)] {
+                try requireCount(count, LedgerLimits.listEntriesMax, "filter.\(field)", "LedgerLimits.listEntriesMax")
+            }
+            for (index, tag) in filter.tags.enumerated() {
+                try requireBytes(tag, LedgerLimits.tagBytesMax, "filter.tags[\(index)]", "LedgerLimits.tagBytesMax")
+            }
+            if let text = filter.text { try requireBytes(text, LedgerLimits.nameBytesMax, "filter.text", "LedgerLimits.nameBytesMax") }
         case .setIncomeSettings(_, _, let categories, _):
             try requireCount(categories.count, LedgerLimits.listEntriesMax, "incomeCategoryIDs", "LedgerLimits.listEntriesMax")
         default:

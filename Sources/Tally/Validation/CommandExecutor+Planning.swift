@@ -55,6 +55,10 @@ extension CommandExecutor {
             for (field, amount) in amounts where amount.currency != base {
                 throw .violation(.scenarioInvalid, "\(field) is in \(amount.currency); a scenario adds to the baseline in the base currency \(base.map { "\($0)" } ?? "")")
             }
+            let range = ScenarioSaved.savingsRateDeltaBasisPointsRange
+            if let delta = scenario.savingsRateDeltaBasisPoints, !range.contains(delta) {
+                throw .violation(.scenarioInvalid, "savingsRateDeltaBasisPoints \(delta) is outside \(range.lowerBound)...\(range.upperBound) (E9-S6: from -80% to +200% of savings rate)")
+            }
             return [.scenarioSaved(scenario)]
         case .deleteScenario(let id):
             guard state.planning.scenarios[id] != nil else { throw .violation(.unknownScenario, "no saved scenario has id \(id)") }
@@ -89,6 +93,9 @@ extension CommandExecutor {
     }
 
     private func requireAlertSettings(_ settings: AlertSettingsSet) throws(LedgerError) {
+        if let spike = settings.spikePercent, !(101...10_000).contains(spike) {
+            throw .violation(.alertSettingsInvalid, "spikePercent is the percent of the trailing monthly average that is a spike, 101...10000; got \(spike)")
+        }
         let thresholds = settings.budgetThresholds
         guard thresholds.allSatisfy({ (1...1_000).contains($0) }), zip(thresholds, thresholds.dropFirst()).allSatisfy({ $0 < $1 }) else {
             throw .violation(.alertSettingsInvalid, "budget thresholds are percentages from 1 to 1000, ascending, each once; got \(thresholds)")

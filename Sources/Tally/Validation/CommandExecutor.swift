@@ -130,6 +130,8 @@ struct CommandExecutor {
             return try validatePlanning(command)
         case .saveImportMapping, .removeImportMapping:
             return try validateImport(command)
+        case .saveView, .renameView, .deleteView:
+            return try validateView(command)
         case .undo(let target):
             return try undo(target)
         case .redo(let target):

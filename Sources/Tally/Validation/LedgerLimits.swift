@@ -50,6 +50,8 @@ public enum LedgerLimits {
     public static let goalsCreatedMax = 1_000
     /// Saved scenarios per household (R3).
     public static let scenariosMax = 100
+    /// Saved views (filters and report templates) per member (Flow US-058).
+    public static let viewsPerPersonMax = 200
     /// Budget alert thresholds (R6).
     public static let alertThresholdsMax = 10
     /// Files attached to one transaction or group expense at once (T6).

@@ -9,13 +9,13 @@ import TallyStore
 /// category, each beside the period before (R4, Docs/Planning.md "Analytics").
 struct AnalyticsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "analytics", abstract: "Income, expense, net and savings rate per month, week or range, with the period before (R4).",
+        commandName: "analytics", abstract: "Income, expense, net and savings rate per month, week, day or range, with the period before (R4).",
         discussion: "Live transactions of the read-side store that the filters select, converted into the base currency at each period's last day (G2). The dates are required: --from and --to, or --month.")
 
     @OptionGroup var location: LedgerLocation
     @OptionGroup var key: KeyOptions
     @OptionGroup var filters: QueryOptions
-    @Option(name: .customLong("by"), help: ArgumentHelp("month (default), week (ISO, Monday first) or range (one period).", valueName: "SPAN"))
+    @Option(name: .customLong("by"), help: ArgumentHelp("month (default), week (ISO, Monday first), day or range (one period).", valueName: "SPAN"))
     var span: AnalyticsQuery.Span = .month
     @Flag(help: "List each period's categories too.") var categories = false
     @Flag(help: "Print JSON.") var json = false
@@ -33,10 +33,11 @@ struct AnalyticsCommand: AsyncParsableCommand {
                 throw CLIError.ledger(error, at: path)
             }
         }
-        try Terminal.line(json ? Self.json(report).text : text(report))
+        try Terminal.line(json ? Self.json(report).text : Self.text(report, categories: categories))
     }
 
-    func text(_ report: AnalyticsReport) -> String {
+    /// The report as tables; with `categories`, each period's categories too.
+    static func text(_ report: AnalyticsReport, categories: Bool) -> String {
         var table = TextTable([("Period", .left), ("Income", .right), ("Expense", .right), ("Net", .right), ("Savings rate", .right), ("Net before", .right)])
         for period in report.periods {
             table.add([

@@ -102,11 +102,13 @@ struct ScenariosCommand: AsyncParsableCommand {
     func run() async throws {
         let date = try options.on.date
         let id: ScenarioID? = try scenario.map { try Identifiers.parse($0, option: "--scenario") }
-        let text = try await options.withView { view, _ in
+        let text = try await options.withView(storeNeeded: true) { view, _ in
             let series = try view.scenarioSeries(id, on: date)
             if options.json { return Self.json(series, saved: view.scenarios, active: view.activeScenarioID).text }
             var lines = view.scenarios.map { saved in
-                "\(saved.scenarioID == view.activeScenarioID ? "*" : " ") \(saved.name) (\(saved.scenarioID)): income \(saved.monthlyIncomeDelta.formatted())/month, expenses \(saved.monthlyExpenseDelta.formatted())/month, \(saved.lumpSums.count) lump sum(s)"
+                "\(saved.scenarioID == view.activeScenarioID ? "*" : " ") \(saved.name) (\(saved.scenarioID)): income \(saved.monthlyIncomeDelta.formatted())/month, expenses \(saved.monthlyExpenseDelta.formatted())/month"
+                    + (saved.savingsRateDeltaBasisPoints.map { ", savings rate \($0 < 0 ? "" : "+")\(AnalyticsCommand.rate($0))" } ?? "")
+                    + ", \(saved.lumpSums.count) lump sum(s)"
             }
             if lines.isEmpty { lines = ["No scenarios saved."] }
             var table = TextTable([("Month", .left), ("Baseline", .right), ("Scenario", .right), ("Difference", .right)])
@@ -116,6 +118,11 @@ struct ScenariosCommand: AsyncParsableCommand {
             lines += ["", series.scenario.map { "Projection with \($0.name)" } ?? "Projection (baseline, no active scenario)", table.render()]
             if !series.missingRates.isEmpty { lines.append("Missing exchange rates (left out): " + series.missingRates.map(\.code).joined(separator: ", ")) }
             if !series.pastLumpSums.isEmpty { lines.append("\(series.pastLumpSums.count) lump sum(s) dated before the projection are left out") }
+            if let rate = series.savingsRate {
+                lines.append("Savings rate \(AnalyticsCommand.rate(rate.baselineRateBasisPoints)) -> \(AnalyticsCommand.rate(rate.scenarioRateBasisPoints)): \(rate.monthlyAmount.formatted())/month more saved"
+                    + " (reference \(rate.referenceMonths.lowerBound.isoString)...\(rate.referenceMonths.upperBound.isoString): income \(rate.referenceIncome.formatted()), expenses \(rate.referenceExpense.formatted()) a month)"
+                    + (rate.isLimited ? "; limited by the guard rails (savings rate within 0...100%, expenses not below zero)" : ""))
+            }
             return lines.joined(separator: "\n")
         }
         try Terminal.line(text)
@@ -129,6 +136,7 @@ struct ScenariosCommand: AsyncParsableCommand {
                     "scenarioID": CanonicalJSON(scenario.scenarioID), "name": .string(scenario.name),
                     "monthlyIncomeDelta": CanonicalJSON(scenario.monthlyIncomeDelta), "monthlyExpenseDelta": CanonicalJSON(scenario.monthlyExpenseDelta),
                     "lumpSums": .array(scenario.lumpSums.map { .object(["date": CanonicalJSON($0.date), "amount": CanonicalJSON($0.amount)]) }),
+                    "savingsRateDeltaBasisPoints": scenario.savingsRateDeltaBasisPoints.map(CanonicalJSON.integer) ?? .null,
                 ])
             }),
             "projected": CanonicalJSON(series.scenario?.scenarioID),
@@ -140,6 +148,16 @@ struct ScenariosCommand: AsyncParsableCommand {
             }),
             "missingRates": .array(series.missingRates.map { .string($0.code) }),
             "pastLumpSums": .integer(Int64(series.pastLumpSums.count)),
+            "savingsRate": series.savingsRate.map { rate in
+                .object([
+                    "deltaBasisPoints": .integer(rate.deltaBasisPoints), "referenceFrom": CanonicalJSON(rate.referenceMonths.lowerBound),
+                    "referenceThrough": CanonicalJSON(rate.referenceMonths.upperBound), "referenceIncome": CanonicalJSON(rate.referenceIncome),
+                    "referenceExpense": CanonicalJSON(rate.referenceExpense), "monthlyAmount": CanonicalJSON(rate.monthlyAmount),
+                    "isLimited": .bool(rate.isLimited),
+                    "baselineRateBasisPoints": rate.baselineRateBasisPoints.map(CanonicalJSON.integer) ?? .null,
+                    "scenarioRateBasisPoints": rate.scenarioRateBasisPoints.map(CanonicalJSON.integer) ?? .null,
+                ])
+            } ?? .null,
         ])
     }
 }
@@ -147,7 +165,7 @@ struct ScenariosCommand: AsyncParsableCommand {
 /// `tally alerts`: the alerts in force on a date (R6).
 struct AlertsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "alerts", abstract: "Budget thresholds crossed, upcoming recurring items, price increases, large transactions, stale balances, settle-up reminders (R6).",
+        commandName: "alerts", abstract: "Budget thresholds crossed, upcoming recurring items, price increases, large transactions, stale balances, settle-up reminders, spending spikes (R6).",
         discussion: "Each alert has a stable id: the same crossing keeps it, so a notifier reports each id once.")
 
     @OptionGroup var options: PlanningOptions
@@ -180,6 +198,8 @@ struct AlertsCommand: AsyncParsableCommand {
             amount.isPositive
                 ? "settle   \(history.personName(other)) owes \(history.personName(person)) \(amount.formatted())"
                 : "settle   \(history.personName(person)) owes \(history.personName(other)) \((try? amount.negated())?.formatted() ?? amount.formatted())"
+        case .spendingSpike(let category, let month, let spent, let average):
+            "spike    \(history.categoryName(category)): \(spent.formatted()) spent in \(month.isoString), against \(average.formatted()) a month over the three months before"
         }
     }
 
@@ -201,6 +221,9 @@ struct AlertsCommand: AsyncParsableCommand {
                           "previous": CanonicalJSON(previous), "price": CanonicalJSON(price)]) { $1 }
         case .settleUp(let person, let other, let amount):
             fields.merge(["kind": .string("settleUp"), "person": CanonicalJSON(person), "other": CanonicalJSON(other), "amount": CanonicalJSON(amount)]) { $1 }
+        case .spendingSpike(let category, let month, let spent, let average):
+            fields.merge(["kind": .string("spendingSpike"), "categoryID": CanonicalJSON(category), "month": .string(month.isoString),
+                          "spent": CanonicalJSON(spent), "trailingAverage": CanonicalJSON(average)]) { $1 }
         }
         return .object(fields)
     }

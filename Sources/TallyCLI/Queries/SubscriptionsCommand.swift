@@ -17,7 +17,7 @@ struct SubscriptionsCommand: AsyncParsableCommand {
 /// `tally subscriptions [list]`: the read-only views.
 struct SubscriptionsListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "List subscriptions (default), or --upcoming N, --calendar YYYY-MM, --history ID.")
+        commandName: "list", abstract: "List subscriptions (default), or --upcoming N, --calendar YYYY-MM, --history ID, --recommendations.")
 
     @OptionGroup var location: LedgerLocation
     @OptionGroup var key: KeyOptions
@@ -29,12 +29,13 @@ struct SubscriptionsListCommand: AsyncParsableCommand {
     var calendar: String?
     @Option(name: .customLong("history"), help: ArgumentHelp("The recorded occurrences of one subscription.", valueName: "ID"))
     var history: String?
+    @Flag(help: "Recommendations (Swiff 4.2.3): possible duplicates and the saving of annual plans.") var recommendations = false
     @OptionGroup var viewer: ViewerOption
     @Flag(help: "Print JSON.") var json = false
 
     func validate() throws {
-        let views = [upcoming != nil, calendar != nil, history != nil].filter { $0 }.count
-        guard views <= 1 else { throw ValidationError("give at most one of --upcoming, --calendar, --history") }
+        let views = [upcoming != nil, calendar != nil, history != nil, recommendations].filter { $0 }.count
+        guard views <= 1 else { throw ValidationError("give at most one of --upcoming, --calendar, --history, --recommendations") }
         if let upcoming, !(1...SubscriptionBook.upcomingDaysMax).contains(upcoming) {
             throw ValidationError("--upcoming must be 1...\(SubscriptionBook.upcomingDaysMax), got \(upcoming)")
         }
@@ -52,6 +53,8 @@ struct SubscriptionsListCommand: AsyncParsableCommand {
             let month: YearMonth
             do { month = try YearMonth(iso: calendar) } catch { throw CLIError("--calendar \(calendar): expected YYYY-MM") }
             try Terminal.line(text.occurrences(book.calendar(for: month), title: "Renewals \(month)", dayTotals: true))
+        } else if recommendations {
+            try Terminal.line(Self.recommendations(book.recommendations(on: date), history: ledgerHistory, json: json))
         } else if let history {
             let id: TemplateID
             do { id = try TemplateID(parsing: history) } catch { throw CLIError("--history \(history): not a UUID") }
@@ -62,6 +65,32 @@ struct SubscriptionsListCommand: AsyncParsableCommand {
             do { totals = try book.totals(on: date, wallets: ledgerHistory.readModels.wallets) } catch { throw CLIError("\(path): \(error)") }
             try Terminal.line(text.list(book.subscriptions(on: date), totals: totals))
         }
+    }
+}
+
+extension SubscriptionsListCommand {
+    /// One line per recommendation, or JSON `[{id,kind,...}]`.
+    static func recommendations(_ items: [SubscriptionRecommendation], history: LedgerHistory, json: Bool) -> String {
+        func name(_ id: TemplateID) -> String { history.state.templates[id]?.latestDetails.note?.text ?? id.description }
+        if json {
+            return CanonicalJSON.array(items.map { item in
+                switch item.kind {
+                case .duplicates(let ids):
+                    .object(["id": .string(item.id), "kind": .string("duplicates"), "templateIDs": .array(ids.map { CanonicalJSON($0) })])
+                case .annualPlan(let id, let annual, let saving):
+                    .object(["id": .string(item.id), "kind": .string("annualPlan"), "templateID": CanonicalJSON(id),
+                             "annualAmount": CanonicalJSON(annual), "saving": CanonicalJSON(saving)])
+                }
+            }).text
+        }
+        guard !items.isEmpty else { return "No recommendations." }
+        return items.map { item in
+            switch item.kind {
+            case .duplicates(let ids): "duplicate  \(ids.map(name).joined(separator: ", ")): the same name, or category, cycle and price"
+            case .annualPlan(let id, let annual, let saving):
+                "annual     \(name(id)): \(annual.formatted()) a year; an annual plan (\(SubscriptionRecommendation.annualPlanMonthsPaid) months' price) saves about \(saving.formatted())"
+            }
+        }.joined(separator: "\n")
     }
 }
 

@@ -165,6 +165,12 @@ public enum EventPayload: Hashable, Sendable {
     case scenarioActivated(ScenarioActivated)
     /// The household's alert settings changed (R6).
     case alertSettingsSet(AlertSettingsSet)
+    /// A saved filter or report template was saved, new or replacing (Flow US-058).
+    case viewSaved(ViewSaved)
+    /// A saved view was renamed (Flow US-058).
+    case viewRenamed(ViewRenamed)
+    /// A saved view was deleted (Flow US-058).
+    case viewDeleted(ViewDeleted)
     /// An exchange rate valid from a date on (N3).
     case exchangeRateSet(ExchangeRateSet)
     /// A CSV import mapping was saved under a name, replacing one of that name (section 9).
@@ -289,6 +295,9 @@ public enum EventPayload: Hashable, Sendable {
         case .scenarioDeleted: .scenarioDeleted
         case .scenarioActivated: .scenarioActivated
         case .alertSettingsSet: .alertSettingsSet
+        case .viewSaved: .viewSaved
+        case .viewRenamed: .viewRenamed
+        case .viewDeleted: .viewDeleted
         case .exchangeRateSet: .exchangeRateSet
         case .importMappingSaved: .importMappingSaved
         case .importMappingRemoved: .importMappingRemoved

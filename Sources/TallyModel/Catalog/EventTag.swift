@@ -168,6 +168,12 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
     case scenarioActivated = 632
     /// ``AlertSettingsSet``.
     case alertSettingsSet = 640
+    /// ``ViewSaved``.
+    case viewSaved = 650
+    /// ``ViewRenamed``.
+    case viewRenamed = 651
+    /// ``ViewDeleted``.
+    case viewDeleted = 652
     /// ``ExchangeRateSet``.
     case exchangeRateSet = 700
     /// ``ImportMappingSaved``.
@@ -185,7 +191,8 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
         switch self {
         case .groupExpenseRecorded, .transactionRecorded: 4
         case .templateCreated, .transactionEdited, .paydaySet: 3
-        case .alertSettingsSet, .settlementRecorded, .templateCancelled, .groupUpdated: 2
+        case .alertSettingsSet: 3
+        case .settlementRecorded, .templateCancelled, .scenarioSaved, .groupUpdated: 2
         case .householdCreated, .memberAdded, .personAdded, .transferRecorded,
              .templateActivated, .templatePaused, .templateResumed: 2
         default: 1
@@ -278,6 +285,9 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
         case .scenarioActivated: "ScenarioActivated"
         case .alertSettingsSet: "AlertSettingsSet"
         case .exchangeRateSet: "ExchangeRateSet"
+        case .viewSaved: "ViewSaved"
+        case .viewRenamed: "ViewRenamed"
+        case .viewDeleted: "ViewDeleted"
         case .importMappingSaved: "ImportMappingSaved"
         case .importMappingRemoved: "ImportMappingRemoved"
         case .commandUndone: "CommandUndone"

@@ -114,3 +114,12 @@ public enum ScenarioIDKind: IdentifierKind {
 
 /// Identifies a planning scenario (R3).
 public typealias ScenarioID = Identifier<ScenarioIDKind>
+
+/// Marks identifiers of a saved view: a saved filter or report template (Flow US-058, Swiff 2.3.3).
+public enum ViewIDKind: IdentifierKind {
+    /// `"view"`.
+    public static let kindName = "view"
+}
+
+/// Identifies a saved view: a saved filter or report template (Flow US-058, Swiff 2.3.3).
+public typealias ViewID = Identifier<ViewIDKind>

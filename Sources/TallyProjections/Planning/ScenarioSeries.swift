@@ -24,15 +24,21 @@ public struct ScenarioSeries: Hashable, Sendable {
     /// Lump sums dated on or before the last month of history: they are in the past of the
     /// projection and left out.
     public let pastLumpSums: [ScenarioLumpSum]
+    /// What the scenario's savings-rate delta adds each month, with its reference and guard
+    /// rails; `nil` without one.
+    public let savingsRate: ScenarioSavingsRate?
 }
 
 extension NetWorthProjection {
     /// `scenario` over the baseline (N4) for `monthsAhead` months (R3): each projected month k
-    /// (1 for the first) adds k times (income delta - expense delta), and every lump sum dated
-    /// in a projected month counts from that month on. The baseline is not changed. A ledger
+    /// (1 for the first) adds k times (income delta - expense delta + the savings-rate delta's
+    /// monthly amount, `savingsRate`), and every lump sum dated in a projected month counts from
+    /// that month on. The baseline is not changed. A ledger
     /// without history projects a flat zero baseline from the month after `fallbackMonth`.
     /// - Throws: ``ProjectionError/overflow(rule:subject:)`` when a value does not fit.
-    public func scenarioSeries(_ scenario: ScenarioSaved?, fallbackMonth: YearMonth, monthsAhead: Int = 12) throws(ProjectionError) -> ScenarioSeries {
+    public func scenarioSeries(
+        _ scenario: ScenarioSaved?, fallbackMonth: YearMonth, monthsAhead: Int = 12, savingsRate: ScenarioSavingsRate? = nil
+    ) throws(ProjectionError) -> ScenarioSeries {
         let baseline = try baseline(monthsAhead: monthsAhead)
         let currency = baseCurrency
         let lastHistory = monthRange()?.last ?? fallbackMonth
@@ -42,6 +48,7 @@ extension NetWorthProjection {
             }
             : baseline.map { ($0.month, $0.value) }
         let monthly = Int128(scenario?.monthlyIncomeDelta.minorUnits ?? 0) - Int128(scenario?.monthlyExpenseDelta.minorUnits ?? 0)
+            + Int128(savingsRate?.monthlyAmount.minorUnits ?? 0)
         let lumpSums = scenario?.lumpSums ?? []
         var points: [ScenarioPoint] = []
         for (step, point) in baselinePoints.enumerated() {
@@ -56,6 +63,6 @@ extension NetWorthProjection {
         }
         return ScenarioSeries(
             scenario: scenario, points: points, missingRates: baseline.last?.missingRates ?? [],
-            pastLumpSums: lumpSums.filter { $0.date.yearMonth <= lastHistory })
+            pastLumpSums: lumpSums.filter { $0.date.yearMonth <= lastHistory }, savingsRate: savingsRate)
     }
 }

@@ -120,6 +120,25 @@ extension ImportCategoryMapping: Arbitrary {
     static func arbitrary(using random: inout SeededRandom) -> ImportCategoryMapping { ImportCategoryMapping(name: random.make(), categoryID: random.make()) }
 }
 
+extension TransactionFilter: Arbitrary {
+    static func arbitrary(using random: inout SeededRandom) -> TransactionFilter {
+        let bounds: (Int64, Int64) = (random.make(), random.make())
+        return TransactionFilter(
+            walletIDs: random.make(), categoryIDs: random.make(), payers: random.make(), people: random.make(), shared: random.make(),
+            tags: random.make(), kinds: random.make(), text: random.make(),
+            minorUnits: Bool.random(using: &random) ? min(bounds.0, bounds.1)...max(bounds.0, bounds.1) : nil)
+    }
+}
+
+extension ReportRange: ArbitraryCase {}
+extension ReportSpan: ArbitraryCase {}
+
+extension ReportLayout: Arbitrary {
+    static func arbitrary(using random: inout SeededRandom) -> ReportLayout {
+        ReportLayout(range: random.make(), span: random.make(), from: random.make(), through: random.make())
+    }
+}
+
 extension MemberWeight: Arbitrary {
     static func arbitrary(using random: inout SeededRandom) -> MemberWeight { MemberWeight(person: random.make(), weight: random.make()) }
 }

@@ -213,7 +213,8 @@ extension EventPayload {
         case .scenarioSaved:
             .scenarioSaved(ScenarioSaved(
                 scenarioID: random.make(), name: random.make(), monthlyIncomeDelta: random.make(), monthlyExpenseDelta: random.make(),
-                lumpSums: (0..<Int.random(in: 0...3, using: &random)).map { _ in ScenarioLumpSum(date: random.make(), amount: random.make()) }))
+                lumpSums: (0..<Int.random(in: 0...3, using: &random)).map { _ in ScenarioLumpSum(date: random.make(), amount: random.make()) },
+                savingsRateDeltaBasisPoints: random.make()))
         case .scenarioDeleted:
             .scenarioDeleted(ScenarioDeleted(scenarioID: random.make()))
         case .scenarioActivated:
@@ -221,7 +222,14 @@ extension EventPayload {
         case .alertSettingsSet:
             .alertSettingsSet(AlertSettingsSet(
                 budgetThresholds: random.make(), upcomingDays: random.make(), staleBalanceDays: random.make(), largeTransaction: random.make(),
-                priceIncreaseDays: random.make(), settleUpThreshold: random.make()))
+                priceIncreaseDays: random.make(), settleUpThreshold: random.make(), spikePercent: random.make()))
+        case .viewSaved:
+            .viewSaved(ViewSaved(viewID: random.make(), name: random.make(), owner: random.make(), shared: random.make(),
+                                 filter: random.make(), report: random.make()))
+        case .viewRenamed:
+            .viewRenamed(ViewRenamed(viewID: random.make(), name: random.make()))
+        case .viewDeleted:
+            .viewDeleted(ViewDeleted(viewID: random.make()))
         case .exchangeRateSet:
             .exchangeRateSet(ExchangeRateSet(rate: random.make(), asOf: random.make()))
         case .importMappingSaved:

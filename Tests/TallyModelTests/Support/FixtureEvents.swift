@@ -135,6 +135,7 @@ enum FixtureEvents {
         .bonusMarked, .bonusAllocated, .bonusRolledIn,  // events-bonus-pool.bin
         .personUnarchived, .templateReinstated, .groupRestored,  // events-undo-compensations.bin
         .attachmentAdded, .attachmentRemoved, .personAvatarSet,  // events-attachments.bin
+        .viewSaved, .viewRenamed, .viewDeleted,  // events-views.bin
     ]
 
     /// The events `events-v2.bin` holds after ``events``: the types added since v1, and a
@@ -176,6 +177,9 @@ enum FixtureEvents {
         ("events-bonus-pool.bin", bonusPool),
         ("events-undo-compensations.bin", undoCompensations),
         ("events-attachments.bin", attachments),
+        ("events-views.bin", views),
+        ("events-scenario-v2.bin", scenarioV2),
+        ("events-alert-settings-v3.bin", alertSettingsV3),
     ]
 
     /// One event of every type at its current version: the payloads the catalog test checks.

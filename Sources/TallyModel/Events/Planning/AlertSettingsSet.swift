@@ -1,9 +1,10 @@
 /// The household's alert settings (R6): which budget usage crossings, how far ahead recurring
 /// items, which transaction amount and how old a balance point are reported.
 ///
-/// Tag 640, schema version 2 (see ``EventTag/alertSettingsSet`` and `Docs/Events.md`). Every
+/// Tag 640, schema version 3 (see ``EventTag/alertSettingsSet`` and `Docs/Events.md`). Every
 /// field is the setting after the change; a household that never set them uses
-/// ``AlertSettingsSet/defaults``. Version 2 added `priceIncreaseDays` and `settleUpThreshold`.
+/// ``AlertSettingsSet/defaults``. Version 2 added `priceIncreaseDays` and `settleUpThreshold`,
+/// version 3 `spikePercent`.
 @WireFields
 public struct AlertSettingsSet: Hashable, Sendable {
     /// Budget usage thresholds in percent of the allocation, ascending (80 and 100 by default).
@@ -22,11 +23,15 @@ public struct AlertSettingsSet: Hashable, Sendable {
     /// A balance with a person (across the household and groups) of at least this amount, in
     /// its currency, is a reminder to settle up; `nil` turns it off.
     @WireSince(2) public let settleUpThreshold: Money?
+    /// A category's expenses in the month of the date asked, through that date, of at least
+    /// this percent of its monthly average over the three whole months before are a spending
+    /// spike (Swiff 4.3.1, 101...10000); `nil` (and settings before version 3) turns it off.
+    @WireSince(3) public let spikePercent: Int64?
 
     /// Creates the payload; the engine validates it against the ledger before recording.
     public init(
         budgetThresholds: [Int64], upcomingDays: Int64, staleBalanceDays: Int64, largeTransaction: Money?,
-        priceIncreaseDays: Int64? = nil, settleUpThreshold: Money? = nil
+        priceIncreaseDays: Int64? = nil, settleUpThreshold: Money? = nil, spikePercent: Int64? = nil
     ) {
         self.budgetThresholds = budgetThresholds
         self.upcomingDays = upcomingDays
@@ -34,11 +39,12 @@ public struct AlertSettingsSet: Hashable, Sendable {
         self.largeTransaction = largeTransaction
         self.priceIncreaseDays = priceIncreaseDays
         self.settleUpThreshold = settleUpThreshold
+        self.spikePercent = spikePercent
     }
 
     /// The settings of a household that never set them: 80% and 100%, 7 days ahead, balance
     /// points older than 30 days, no large-transaction alert, price increases 7 days around
-    /// their date, no settle-up reminder.
+    /// their date, no settle-up reminder, no spending-spike alert.
     public static let defaults = AlertSettingsSet(
         budgetThresholds: [80, 100], upcomingDays: 7, staleBalanceDays: 30, largeTransaction: nil, priceIncreaseDays: 7, settleUpThreshold: nil)
 
