@@ -56,7 +56,7 @@ public struct PlanningView: Sendable {
     /// `nil` for the active scenario (the baseline alone when none is active). `date` is the
     /// month the projection starts after when the ledger has no history, and the month whose
     /// three whole months before are the reference of a savings-rate delta
-    /// (``ScenarioSavingsRate``, read from the store).
+    /// (`ScenarioSavingsRate`, read from the store).
     /// - Throws: ``LedgerError/rejected(_:)`` `unknownScenario`; ``LedgerError/invalidQuery(_:)``
     ///   when a value does not fit.
     public func scenarioSeries(_ id: ScenarioID? = nil, on date: LocalDate) throws(LedgerError) -> ScenarioSeries {
@@ -74,7 +74,7 @@ public struct PlanningView: Sendable {
     /// The monthly amount the savings-rate delta of `scenario` stands for (E9-S1), from the
     /// household's income and expenses (R4, base currency, `Viewer/audit`: a scenario is the
     /// household's) in the three whole months before `date`'s month, within the guard rails
-    /// (``ScenarioSavingsRate``); `nil` without a delta.
+    /// (`ScenarioSavingsRate`); `nil` without a delta.
     func savingsRate(of scenario: ScenarioSaved, on date: LocalDate) throws(LedgerError) -> ScenarioSavingsRate? {
         guard let delta = scenario.savingsRateDeltaBasisPoints, delta != 0 else { return nil }
         guard let store else { throw .readSide("a savings-rate scenario reads income and expenses from the read-side store, which this ledger does not keep; run `tally rebuild`") }
