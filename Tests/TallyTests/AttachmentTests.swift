@@ -75,6 +75,9 @@ struct AttachmentTests {
             Self.attach(&s, .groupExpense(expense), Self.receipt),
         ])
         #expect(await test.ledger.attachments(of: .transaction(personal), visibleTo: .member(s.bob)).isEmpty, "Alice's personal receipt")
+        let bobsFeed = try await test.ledger.activity(ActivityQuery(visibleTo: .member(s.bob))).entries.flatMap(\.entities)
+        #expect(!bobsFeed.contains { $0.hasPrefix("attachment/transaction/\(personal)") }, "nor its activity entry")
+        #expect(bobsFeed.contains { $0.hasPrefix("attachment/transaction/\(shared)") }, "the shared one's entry is his to see")
         #expect(await test.ledger.attachments(of: .transaction(personal), visibleTo: .member(s.alice)).count == 1)
         #expect(await test.ledger.attachments(of: .transaction(shared), visibleTo: .member(s.bob)).count == 1, "a shared item's")
         await expectRejection(test.ledger, Self.attach(&s, .transaction(personal), Self.invoice, by: s.bob), code: "unknownTransaction", rule: "T1")

@@ -26,6 +26,13 @@ struct HealthScoreTests {
         // Average 5166.67 (516667); March 6500 is 125.8% of it: 25 x (3 x 516667 - 2 x 650000) / 516667 = 12.
         #expect(health.spendingTrendPoints == 12)
         #expect(health.score == 60, "(17 + 16 + 12) x 100 / 75 = 60")
+        // A savings rate far below -100% (income 0.01, expenses near the amount bound) scores 0, never traps.
+        for (kind, amount, category) in [(TransactionKind.income, Int64(1), s.salary), (.expense, LedgerLimits.amountMinorUnitsMax, s.groceries)] {
+            try await test.ledger.execute(s.command(.recordTransaction(transactionID: s.ids.next(), entry: TransactionEntry(
+                kind: kind, amount: Scenario.chf(amount), walletID: s.joint, categoryID: category, date: Scenario.date("2026-05-15"), payer: s.bob))))
+        }
+        let extreme = try await test.ledger.healthScore(on: Scenario.date("2026-06-10"), visibleTo: .member(s.bob))
+        #expect(extreme.savingsRatePoints == 0 && (extreme.savingsRateBasisPoints ?? 0) < -10_000)
         let empty = try await test.ledger.healthScore(on: Scenario.date("2026-01-10"), visibleTo: .member(s.bob))
         #expect(empty.savingsRateBasisPoints == nil && empty.savingsRatePoints == 0 && empty.spendingTrendPoints == 25)
     }

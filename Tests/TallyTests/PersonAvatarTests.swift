@@ -71,6 +71,19 @@ struct WalletGoalLinkTests {
         } catch {
             #expect(error.message.contains("\"Trip\"") && error.message.contains("\"Car\""), "\(error)")
         }
+        // G7: a goal Bob saves in his own wallet besides this one is counted, not named, to Alice.
+        let bobs: WalletID = s.ids.next()
+        let bike: GoalID = s.ids.next()
+        try await test.ledger.execute([
+            s.command(.openWallet(walletID: bobs, name: "Bob's", kind: .savings, openingBalance: Scenario.chf(0), openedOn: Scenario.date("2026-01-01"), owner: s.bob), by: s.bob),
+            s.command(.createGoal(goalID: bike, goal: GoalDefinition(name: "Secret bike", target: Scenario.chf(300_000), walletIDs: [pocket, bobs])), by: s.bob),
+        ])
+        do {
+            try await test.ledger.execute(s.command(.closeWallet(walletID: pocket, closedOn: Scenario.date("2026-02-01"))))
+        } catch {
+            #expect(!error.message.contains("Secret bike") && error.message.contains("1 of another member"), "\(error)")
+        }
+        try await test.ledger.execute(s.command(.deleteGoal(goalID: bike), by: s.bob))
         try await test.ledger.execute(s.command(.deleteGoal(goalID: trip)))
         #expect(await test.ledger.readModels.goals.goalIDs(countingWallet: pocket) == [car])
         try await test.ledger.execute(s.command(.closeWallet(walletID: pocket, closedOn: Scenario.date("2026-02-01"), acknowledgeGoals: true)))

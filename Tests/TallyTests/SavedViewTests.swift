@@ -59,7 +59,8 @@ struct SavedViewTests {
         await #expect(throws: LedgerError.self) { try await test.ledger.transactions(view: id, visibleTo: .member(s.bob)) }
         await expectRejection(test.ledger, s.command(.renameView(viewID: id, name: "Mine"), by: s.bob), code: "unknownView", rule: "R4")
         await expectRejection(test.ledger, s.command(.deleteView(viewID: id), by: s.bob), code: "unknownView", rule: "R4")
-        await expectRejection(test.ledger, s.command(.saveView(viewID: id, name: "Mine"), by: s.bob), code: "viewNotOwned", rule: "R4")
+        // G7: saving over another member's private view names neither the view nor its owner.
+        await expectRejection(test.ledger, s.command(.saveView(viewID: id, name: "Mine"), by: s.bob), code: "duplicateID", rule: "G5")
     }
 
     @Test("US-058, R4, G7: a shared report template (last three months by month, groceries) runs for each member over what they see, as the analytics query it stands for; only its owner renames it (viewNotOwned)")

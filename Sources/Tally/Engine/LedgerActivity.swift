@@ -176,7 +176,14 @@ extension ActivityPage {
             case .group(let id): state.debts.group(id).map { viewer.sees(groupWithMembers: $0.members) } ?? true
             case .groupExpense(let id):
                 state.groupExpenses[id].flatMap { state.debts.group($0.expense.groupID) }.map { viewer.sees(groupWithMembers: $0.members) } ?? true
-            default: true
+            // An attachment is seen with its item (T6).
+            case .attachment(let item, _): state.readModels.standing(of: item, seenBy: viewer) != .unknown
+            // The household's own settings and vocabulary: every member's. Listed, not defaulted,
+            // so that a new kind of key has to say who sees it.
+            case .household, .baseCurrency, .admin, .person, .walletName, .category, .categoryName, .splitRatio, .periods,
+                 .budget, .incomeSettings, .exchangeRate, .categoryOrder, .goal, .goalAmounts, .scenario, .activeScenario,
+                 .alertSettings, .importMapping:
+                true
             }
         }
     }

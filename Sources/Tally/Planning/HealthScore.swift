@@ -37,7 +37,8 @@ public struct HealthScore: Sendable, Hashable {
         let expense = periods.reduce(Int128(0)) { $0 + Int128($1.totals.expense.minorUnits) }
         let max = Self.componentPointsMax
         let rate: Int64? = income > 0 ? Int64(clamping: ((income - expense) * 10_000).dividedRoundingHalfEven(by: income)) : nil
-        savingsRatePoints = rate.map { Swift.min(max, Swift.max(0, $0 * max / 2_000)) } ?? 0
+        // Clamped to 0...20% before scaling: a rate near Int64.min (tiny income, huge expenses) never overflows.
+        savingsRatePoints = rate.map { Swift.min(2_000, Swift.max(0, $0)) * max / 2_000 } ?? 0
         let covered = Int64(periods.count(where: { $0.totals.income.minorUnits >= $0.totals.expense.minorUnits }))
         monthsInTheBlackPoints = periods.isEmpty ? 0 : max * covered / Int64(periods.count)
         let average = periods.isEmpty ? Int128(0) : expense.dividedRoundingHalfEven(by: Int128(periods.count))

@@ -41,7 +41,7 @@ public struct PlanningView: Sendable {
 
     /// Whether `viewer` sees every wallet a goal saves in (G7).
     private func sees(_ goal: GoalDefinition, _ viewer: Viewer) -> Bool {
-        goal.walletIDs.allSatisfy { viewer.sees(walletOwnedBy: models.wallets.wallets[$0]?.owner) }
+        GoalProjection.isSeen(goal, by: viewer, wallets: models.wallets)
     }
 
     /// The saved scenarios, by name then id (R3).

@@ -23,18 +23,18 @@ public struct SubscriptionRecommendation: Sendable, Hashable {
     /// offer of yearly billing; about 16.7% saved). A documented estimate, not a quote.
     public static let annualPlanMonthsPaid: Int64 = 10
 
-    /// The stable identity: `duplicates/<first id>/<count>` or `annual/<template>`.
+    /// The stable identity: `duplicates/<every id, sorted, joined by +>` or `annual/<template>`.
     public var id: String {
         switch kind {
-        case .duplicates(let ids): "duplicates/\(ids.first?.description ?? "")/\(ids.count)"
+        case .duplicates(let ids): "duplicates/" + ids.map(\.description).joined(separator: "+")
         case .annualPlan(let template, _, _): "annual/\(template)"
         }
     }
 }
 
 extension SubscriptionBook {
-    /// The recommendations on `date` (Swiff 4.2.3): duplicate groups first (by their first
-    /// id), then annual plans, largest saving first (then by id). Each duplicate group is
+    /// The recommendations on `date` (Swiff 4.2.3): duplicate groups first (by their ids, in
+    /// order), then annual plans, largest saving first (then by id). Each duplicate group is
     /// reported once, even when it matches by name and by price.
     package func recommendations(on date: LocalDate) -> [SubscriptionRecommendation] {
         let live = subscriptions(on: date).filter { $0.kind == .expense && ($0.standing == .active || $0.standing == .trial) }
@@ -53,7 +53,8 @@ extension SubscriptionBook {
             let sorted = ids.sorted()
             if !groups.contains(sorted) { groups.append(sorted) }
         }
-        groups.sort { ($0.first?.description ?? "", $0.count) < ($1.first?.description ?? "", $1.count) }
+        // By every id in order: deterministic whatever order the dictionaries gave them in.
+        groups.sort { $0.lexicographicallyPrecedes($1) }
         var plans: [(id: TemplateID, annual: Money, saving: Money)] = []
         for item in live where item.frequency != .yearly {
             let annual = Int128(item.annualAmount.minorUnits)

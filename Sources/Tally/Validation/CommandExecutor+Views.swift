@@ -9,6 +9,10 @@ extension CommandExecutor {
         case .saveView(let id, let name, let shared, let filter, let report):
             try requireName(name, of: "view")
             if let existing = state.views[id] {
+                // G7: another member's private view is not named, nor its owner: the id is taken.
+                guard existing.isVisible(to: .member(command.actor)) else {
+                    throw .violation(.duplicateID, "view id \(id) is already used; choose a new id")
+                }
                 try requireOwnView(existing, actor: command.actor, verb: "replaced")
             } else {
                 let owned = state.views.values.count(where: { $0.owner == command.actor })

@@ -43,7 +43,7 @@ extension CommandExecutor {
             guard !wallet.isActive else { throw .violation(.walletStateUnchanged, "\(wallet.name) is active already") }
             return [.walletReactivated(WalletReactivated(walletID: id))]
         case .closeWallet(let id, let closedOn, let acknowledgeGoals):
-            return try closeWallet(id, closedOn: closedOn, acknowledgeGoals: acknowledgeGoals)
+            return try closeWallet(id, closedOn: closedOn, acknowledgeGoals: acknowledgeGoals, actor: command.actor)
         case .reopenWallet(let id):
             let wallet = try existingWallet(id)
             // Its name stayed reserved while it was closed (W2 counts every wallet).
@@ -129,7 +129,7 @@ extension CommandExecutor {
         return wallet
     }
 
-    private func closeWallet(_ id: WalletID, closedOn: LocalDate, acknowledgeGoals: Bool) throws(LedgerError) -> [EventPayload] {
+    private func closeWallet(_ id: WalletID, closedOn: LocalDate, acknowledgeGoals: Bool, actor: PersonID) throws(LedgerError) -> [EventPayload] {
         let wallet = try openWallet(id, for: "be closed again")
         // The value the read model shows (W3; for an observed kind its latest point and what
         // moved after it, W5), in Int128: a balance past Int64 is not zero either.
@@ -145,8 +145,11 @@ extension CommandExecutor {
         // E6-S2: a goal that counts the wallet would count it as zero from now on; confirm.
         let goals = state.readModels.goals.goalIDs(countingWallet: id)
         guard goals.isEmpty || acknowledgeGoals else {
-            let names = goals.compactMap { state.goals[$0].map { "\"\($0.goal.name)\"" } }.joined(separator: ", ")
-            throw .violation(.walletUsedByGoals, "\(wallet.name) is counted by the goals \(names); send acknowledgeGoals: true to close it anyway (they then count it as zero), or take it off the goals first")
+            // G7: the goals the actor sees by name, the others only counted.
+            let definitions = goals.compactMap { state.goals[$0]?.goal }
+            let seen = definitions.filter { GoalProjection.isSeen($0, by: .member(actor), wallets: state.readModels.wallets) }
+            let names = seen.map { "\"\($0.name)\"" } + (definitions.count > seen.count ? ["\(definitions.count - seen.count) of another member"] : [])
+            throw .violation(.walletUsedByGoals, "\(wallet.name) is counted by the goals \(names.joined(separator: ", ")); send acknowledgeGoals: true to close it anyway (they then count it as zero), or take it off the goals first")
         }
         return [.walletClosed(WalletClosed(walletID: id, closedOn: closedOn))]
     }

@@ -54,13 +54,13 @@ extension ViewSaved {
 extension Ledger {
     /// The saved views (filters and report templates, Flow US-058) `viewer` sees, by name:
     /// their own and the shared ones (G7), as of the last acknowledged batch.
-    public func views(visibleTo viewer: Viewer) -> [ViewSaved] { state.views(visibleTo: viewer) }
+    public func views(visibleTo viewer: Viewer) -> [ViewSaved] { queryState.views(visibleTo: viewer) }
 
     /// The saved view `id` if `viewer` sees it.
     /// - Throws: ``LedgerError/rejected(_:)`` `unknownView` for an unknown id or another
     ///   member's private view.
     public func view(_ id: ViewID, visibleTo viewer: Viewer) throws(LedgerError) -> ViewSaved {
-        try state.view(id, visibleTo: viewer)
+        try queryState.view(id, visibleTo: viewer)
     }
 
     /// One page of the transactions the saved view `id` selects, as `viewer` sees them (G7),

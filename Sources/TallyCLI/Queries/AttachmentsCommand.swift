@@ -133,7 +133,7 @@ struct AttachmentsCommand: AsyncParsableCommand {
 
     struct Referenced: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print every digest an attachment still references, one per line: keep those files, delete the rest.",
+            abstract: "Print every digest an attachment or an avatar photo still references, one per line: keep those files, delete the rest.",
             discussion: "The household-admin read (every item's attachments, deleted items' included; removed ones and those of forgotten people are not).")
 
         @OptionGroup var location: LedgerLocation

@@ -26,6 +26,11 @@ public struct GoalProjection: Hashable, Sendable {
     /// An empty projection, before any event.
     public init() {}
 
+    /// Whether `viewer` sees `goal` (G7): every wallet it saves in is one they see.
+    package static func isSeen(_ goal: GoalDefinition, by viewer: Viewer, wallets: WalletProjection) -> Bool {
+        goal.walletIDs.allSatisfy { viewer.sees(walletOwnedBy: wallets.wallets[$0]?.owner) }
+    }
+
     /// The live goals that count `walletID` among their wallets, by id (R2): what closing the
     /// wallet asks to confirm (Drishti E6-S2, `closeWallet`'s `acknowledgeGoals`).
     public func goalIDs(countingWallet walletID: WalletID) -> [GoalID] {
