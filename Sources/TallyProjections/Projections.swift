@@ -58,7 +58,7 @@ public struct Projections: Hashable, Sendable {
         debts.apply(event, sequenceNumber: sequenceNumber, before: before)
         budgets.apply(event, sequenceNumber: sequenceNumber, before: before)
         goals.apply(event, sequenceNumber: sequenceNumber, wallets: wallets)
-        attachments.apply(event, sequenceNumber: sequenceNumber)
+        attachments.apply(event)
         if case .categoryDeleted(let deleted) = event.payload, let target = deleted.reassignedTo {
             moveTransactions(from: deleted.categoryID, to: target, at: sequenceNumber)  // after the budgets noted what moves out of closed periods
         }

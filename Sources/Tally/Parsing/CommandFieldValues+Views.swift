@@ -67,3 +67,14 @@ extension ReportSpan: CommandFieldName {
         ["month": .month, "week": .week, "day": .day, "range": .range, "category": .range]
     }
 }
+
+extension TransactionFilter {
+    /// The filter in the JSON form `saveView` takes (the members that narrow): how tools print a
+    /// saved view's filter, from the one field list above.
+    package var json: CanonicalJSON { commandJSON }
+}
+
+extension ReportLayout {
+    /// The layout in the JSON form `saveView` takes, as ``TransactionFilter/json``.
+    package var json: CanonicalJSON { commandJSON }
+}

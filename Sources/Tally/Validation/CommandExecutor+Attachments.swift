@@ -9,10 +9,10 @@ extension CommandExecutor {
             try requireLiveItem(item, actor: command.actor)
             let onItem = state.attachments(of: item)
             guard !onItem.contains(where: { $0.contentHash == contentHash }) else {
-                throw .violation(.attachmentExists, "\(Self.describe(item)) has the file \(contentHash) attached already")
+                throw .violation(.attachmentExists, "\(item) has the file \(contentHash) attached already")
             }
             guard onItem.count < LedgerLimits.attachmentsPerItemMax else {
-                throw .violation(.attachmentsFull, "\(Self.describe(item)) has \(onItem.count) files attached, the most allowed (LedgerLimits.attachmentsPerItemMax); remove one first")
+                throw .violation(.attachmentsFull, "\(item) has \(onItem.count) files attached, the most allowed (LedgerLimits.attachmentsPerItemMax); remove one first")
             }
             guard !name.allSatisfy(\.isWhitespace) else {
                 throw .violation(.attachmentInvalid, "the attachment's name is empty; give the file's name, e.g. \"receipt.jpg\"")
@@ -28,7 +28,7 @@ extension CommandExecutor {
         case .removeAttachment(let item, let contentHash):
             try requireLiveItem(item, actor: command.actor)
             guard state.attachments(of: item).contains(where: { $0.contentHash == contentHash }) else {
-                throw .violation(.unknownAttachment, "no file \(contentHash) is attached to \(Self.describe(item))")
+                throw .violation(.unknownAttachment, "no file \(contentHash) is attached to \(item)")
             }
             return [.attachmentRemoved(AttachmentRemoved(item: item, contentHash: contentHash))]
         default:
@@ -52,13 +52,6 @@ extension CommandExecutor {
             case .transaction(let id): throw .violation(.unknownTransaction, "no transaction with id \(id) is visible to \(actor)")
             case .groupExpense(let id): throw .violation(.unknownGroupExpense, "no group expense with id \(id) is visible to \(actor)")
             }
-        }
-    }
-
-    private static func describe(_ item: AttachedItem) -> String {
-        switch item {
-        case .transaction(let id): "transaction \(id)"
-        case .groupExpense(let id): "group expense \(id)"
         }
     }
 

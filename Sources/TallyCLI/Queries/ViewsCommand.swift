@@ -55,28 +55,11 @@ struct ViewsCommand: AsyncParsableCommand {
 
     static func json(_ views: [ViewSaved], history: LedgerHistory) -> CanonicalJSON {
         .array(views.map { view in
-            let filter = view.filter
-            return .object([
+            .object([
                 "viewID": .string(view.viewID.description), "name": .string(view.name), "ownerID": .string(view.owner.description),
                 "shared": .bool(view.shared),
-                "filter": .object([
-                    "walletIDs": .array(filter.walletIDs.map { .string($0.description) }),
-                    "categoryIDs": .array(filter.categoryIDs.map { .string($0.description) }),
-                    "payers": .array(filter.payers.map { .string($0.description) }),
-                    "people": .array(filter.people.map { .string($0.description) }),
-                    "shared": filter.shared.map(CanonicalJSON.bool) ?? .null,
-                    "tags": .array(filter.tags.map(CanonicalJSON.string)),
-                    "kinds": .array(filter.kinds.map { .string(ReportCommand.kindName($0)) }),
-                    "text": filter.text.map(CanonicalJSON.string) ?? .null,
-                    "minMinorUnits": filter.minorUnits.map { .integer($0.lowerBound) } ?? .null,
-                    "maxMinorUnits": filter.minorUnits.map { .integer($0.upperBound) } ?? .null,
-                ]),
-                "report": view.report.map { report in
-                    .object([
-                        "range": .string(report.range.name), "span": .string(report.span.rawValue),
-                        "from": report.from.map { CanonicalJSON($0) } ?? .null, "through": report.through.map { CanonicalJSON($0) } ?? .null,
-                    ])
-                } ?? .null,
+                "filter": view.filter.json,
+                "report": view.report?.json ?? .null,
             ])
         })
     }

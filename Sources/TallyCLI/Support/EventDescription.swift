@@ -78,9 +78,9 @@ struct EventDescription {
             summary = "template \(event.templateID) edited from \(event.effectiveFrom)" + (event.cycle.map { ", a \($0) cycle starting then" } ?? "")
             wallets = [event.walletID]
         case .attachmentAdded(let event):
-            summary = "attached \(event.name) (\(event.mediaType), \(event.byteCount) bytes, \(event.contentHash)) to \(Self.item(event.item))"
+            summary = "attached \(event.name) (\(event.mediaType), \(event.byteCount) bytes, \(event.contentHash)) to \(event.item)"
         case .attachmentRemoved(let event):
-            summary = "removed the file \(event.contentHash) from \(Self.item(event.item))"
+            summary = "removed the file \(event.contentHash) from \(event.item)"
         case .occurrenceBillingMarked(let event):
             summary = "template \(event.templateID) occurrence of \(event.date) \(event.status)"
         case .goalCreated(let event):
@@ -97,13 +97,6 @@ struct EventDescription {
             summary = event.scenarioID.map { "scenario \($0) active" } ?? "no scenario active (baseline)"
         default:
             summary = ""
-        }
-    }
-
-    static func item(_ item: AttachedItem) -> String {
-        switch item {
-        case .transaction(let id): "transaction \(id)"
-        case .groupExpense(let id): "group expense \(id)"
         }
     }
 

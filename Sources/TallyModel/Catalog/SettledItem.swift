@@ -6,3 +6,13 @@ public enum SettledItem: Hashable, Sendable {
     /// An expense recorded in a group.
     case groupExpense(GroupExpenseID)
 }
+
+extension SettledItem: CustomStringConvertible {
+    /// `transaction <id>` or `group expense <id>`, as messages and logs name the item.
+    public var description: String {
+        switch self {
+        case .transaction(let id): "transaction \(id)"
+        case .groupExpense(let id): "group expense \(id)"
+        }
+    }
+}

@@ -48,8 +48,6 @@ package struct AttachmentRecord: Hashable, Sendable {
     package let mediaType: String
     /// When it was attached: the event's `recordedAt`, in milliseconds since 1970 (UTC).
     package let addedAtMilliseconds: Int64
-    /// The sequence number of the event that attached it.
-    package let sequenceNumber: UInt64
     /// `false` after `AttachmentRemoved`.
     package internal(set) var isLive: Bool
 
@@ -57,12 +55,11 @@ package struct AttachmentRecord: Hashable, Sendable {
     /// their name).
     package var addedBy: PersonID { name.owner }
 
-    init(_ added: AttachmentAdded, addedAt: Timestamp, sequenceNumber: UInt64) {
+    init(_ added: AttachmentAdded, addedAt: Timestamp) {
         self.name = added.name
         self.byteCount = added.byteCount
         self.mediaType = added.mediaType
         self.addedAtMilliseconds = addedAt.millisecondsSinceEpoch
-        self.sequenceNumber = sequenceNumber
         self.isLive = true
     }
 
@@ -88,11 +85,11 @@ extension ArchivedMap where Key == AttachmentKey, Value == AttachmentRecord {
     }
 
     /// The one fold of the book: applies an attachment event.
-    mutating func apply(_ event: Event, sequenceNumber: UInt64) {
+    mutating func apply(_ event: Event) {
         switch event.payload {
         case .attachmentAdded(let added):
             self[AttachmentKey(item: added.item, contentHash: added.contentHash)] =
-                AttachmentRecord(added, addedAt: event.recordedAt, sequenceNumber: sequenceNumber)
+                AttachmentRecord(added, addedAt: event.recordedAt)
         case .attachmentRemoved(let removed):
             update(AttachmentKey(item: removed.item, contentHash: removed.contentHash)) { $0.isLive = false }
         default:
