@@ -73,15 +73,22 @@ extension HealthScore {
     /// The score on `date` for `viewer` from `store` and the rates of `wallets` (of the same
     /// batch): the three whole months before `date`'s month, by month (R4).
     package init(on date: LocalDate, visibleTo viewer: Viewer, store: LedgerStore, wallets: WalletProjection) throws(LedgerError) {
-        let first: LocalDate, last: LocalDate
-        do {
-            first = try date.yearMonth.adding(months: -3).firstDay
-            last = try date.yearMonth.adding(months: -1).lastDay
-        } catch {
-            throw .invalidQuery("the three months before \(date) are outside the calendar")
-        }
+        let (first, last) = try LocalDate.threeWholeMonths(before: date)
         let report = try AnalyticsReport(AnalyticsQuery(span: .month, from: first, through: last, filter: TransactionQuery(visibleTo: viewer)),
                                          store: store, wallets: wallets)
         self.init(report: report, months: first...last)
+    }
+}
+
+extension LocalDate {
+    /// The first and last day of the three whole months before `date`'s month: the reference
+    /// the health score (Swiff 4.3.3) and a savings-rate scenario (E9) read.
+    /// - Throws: ``LedgerError/invalidQuery(_:)`` when they fall outside the calendar.
+    static func threeWholeMonths(before date: LocalDate) throws(LedgerError) -> (first: LocalDate, last: LocalDate) {
+        do {
+            return (try date.yearMonth.adding(months: -3).firstDay, try date.yearMonth.adding(months: -1).lastDay)
+        } catch {
+            throw .invalidQuery("the three months before \(date) are outside the calendar")
+        }
     }
 }

@@ -78,13 +78,7 @@ public struct PlanningView: Sendable {
     func savingsRate(of scenario: ScenarioSaved, on date: LocalDate) throws(LedgerError) -> ScenarioSavingsRate? {
         guard let delta = scenario.savingsRateDeltaBasisPoints, delta != 0 else { return nil }
         guard let store else { throw .readSide("a savings-rate scenario reads income and expenses from the read-side store, which this ledger does not keep; run `tally rebuild`") }
-        let first: LocalDate, last: LocalDate
-        do {
-            first = try date.yearMonth.adding(months: -3).firstDay
-            last = try date.yearMonth.adding(months: -1).lastDay
-        } catch {
-            throw .invalidQuery("the three months before \(date) are outside the calendar")
-        }
+        let (first, last) = try LocalDate.threeWholeMonths(before: date)
         let report = try AnalyticsReport(
             AnalyticsQuery(span: .range, from: first, through: last, filter: TransactionQuery(visibleTo: .audit)), store: store, wallets: models.wallets)
         let currency = report.currency
