@@ -3,13 +3,16 @@ import TallyModel
 import TallyProjections
 
 /// CSV export of live transactions (seed 001 US-701, Flow US-050): `date,type,category,amount,note`
-/// first, then `wallet,currency,shared,payer` and one `share:<name>` column per person holding a
+/// first, then `wallet,currency,shared,payer`, the amount charged in another currency
+/// (`original_amount,original_currency`, T7; empty for most rows) and one `share:<name>` column per person holding a
 /// share of a shared transaction (Docs/Interchange.md). Sorted by date, then transaction id.
 /// Amounts are positive plain numbers (`1234.50`), the type says income or expense. Fields are
 /// quoted when they hold the delimiter, a quote or a line break (RFC 4180).
 public enum CSVExporter {
     /// The fixed columns, in order; the share columns follow.
-    public static let header = ["date", "type", "category", "amount", "note", "wallet", "currency", "shared", "payer"]
+    public static let header = [
+        "date", "type", "category", "amount", "note", "wallet", "currency", "shared", "payer", "original_amount", "original_currency",
+    ]
 
     /// Which transactions an export holds. Every filter given must match (an empty list or nil
     /// matches everything). Wallets, categories and the person are named by id or by name
@@ -115,6 +118,7 @@ public enum CSVExporter {
                 details.date.isoString, String(describing: details.kind), history.categoryName(details.categoryID),
                 numberFormat.text(details.amount), details.note?.description ?? "", history.walletName(details.walletID), details.amount.currency.code,
                 details.split == nil ? "no" : "yes", history.personName(details.payer),
+                record.originalAmount.map(numberFormat.text) ?? "", record.originalAmount?.currency.code ?? "",
             ] + sharers.map { shares[$0.person].map(numberFormat.text) ?? "" }
             lines.append(fields.map { CSVTable.quoted($0, delimiter: ",") }.joined(separator: ","))
         }

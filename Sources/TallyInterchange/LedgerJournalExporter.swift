@@ -67,7 +67,8 @@ public enum LedgerJournalExporter {
             let signed = details.kind == .expense ? details.amount.minorUnits : -details.amount.minorUnits
             let description = sanitized(details.note?.description ?? category)
             moved(details.walletID, details.date, -signed)
-            add(details.date, "\(details.date.isoString) \(description)  ; id:\(transactionID)\n"
+            let original = record.originalAmount.map { ", original:\($0.formatted())" } ?? ""  // T7, an hledger tag
+            add(details.date, "\(details.date.isoString) \(description)  ; id:\(transactionID)\(original)\n"
                 + "    \(categoryAccount)  \(amount(signed, details.amount.currency))\n    \(wallet)")
         }
         for transferID in transfers.keys.sorted() {

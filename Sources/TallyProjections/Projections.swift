@@ -93,15 +93,18 @@ public struct Projections: Hashable, Sendable {
         case .transactionRecorded(let recorded):
             guard before == nil, isUsable(recorded.details) else { break }
             transactions[id] = TransactionRecord(
-                details: recorded.details, sequenceNumber: sequenceNumber, splitWith: recorded.splitWith, recordedAt: event.recordedAt)
+                details: recorded.details, sequenceNumber: sequenceNumber, splitWith: recorded.splitWith, recordedAt: event.recordedAt,
+                originalAmount: recorded.originalAmount)
         case .templateActivated(let activated):
             guard before == nil, isUsable(activated.details) else { break }
-            transactions[id] = TransactionRecord(details: activated.details, sequenceNumber: sequenceNumber, splitWith: nil, recordedAt: event.recordedAt)
+            transactions[id] = TransactionRecord(
+                details: activated.details, sequenceNumber: sequenceNumber, splitWith: nil, recordedAt: event.recordedAt, originalAmount: nil)
         case .transactionEdited(let edited):
             guard before != nil, isUsable(edited.details) else { break }
             transactions.update(id) {
                 $0.details = edited.details
                 $0.splitWith = edited.splitWith
+                $0.originalAmount = edited.originalAmount
                 $0.lastChanged = sequenceNumber
                 $0.lastEditedAt = event.recordedAt
             }

@@ -39,8 +39,10 @@ public final class LedgerStore: Sendable {
     /// `wallet_balances.valuation` (W5: any wallet may be observed). 18: a transaction's row
     /// keeps when it was recorded, last edited and deleted (`recorded_at`, `edited_at`,
     /// `deleted_at`, US-018, US-020) and `transactions_by_deletion` orders the deleted ones.
-    /// 19: `settlements` (S6: a paged list of them, Flow US-040, Swiff 1.3.1).
-    static let schemaVersion = 19
+    /// 19: `settlements` (S6: a paged list of them, Flow US-040, Swiff 1.3.1). 20: a
+    /// transaction's row keeps the amount as charged in another currency (`original_amount`,
+    /// `original_currency`, T7).
+    static let schemaVersion = 20
 
     /// The database file.
     public let path: String

@@ -50,6 +50,18 @@ struct StoreRowReader {
         return Money(minorUnits: units, currency: currency)
     }
 
+    /// The amount in `amount` and `currency`, or `nil` when both are NULL (one without the
+    /// other is a damaged row).
+    func optionalMoney(_ row: Row, amount: String, currency: String) throws(StoreError) -> Money? {
+        let units: Int64? = try column(row, amount)
+        let code: String? = try column(row, currency)
+        switch (units, code) {
+        case (nil, nil): return nil
+        case (.some, .some): return try money(row, amount: amount, currency: currency)
+        default: throw .invalidRow(path: path, table: table, reason: "\(amount) and \(currency) must both be set or both be NULL")
+        }
+    }
+
     func sequenceNumber(_ row: Row, _ name: String) throws(StoreError) -> UInt64 {
         UInt64(bitPattern: try column(row, name, as: Int64.self))
     }
@@ -116,7 +128,8 @@ struct StoreRowReader {
             amount: try money(row, amount: "amount", currency: "currency"), date: try date(try column(row, "date")),
             isLive: try column(row, "is_live"), sequenceNumber: try sequenceNumber(row, "sequence"),
             recordedAt: try timestamp(row, "recorded_at"), lastEditedAt: try optionalTimestamp(row, "edited_at"),
-            deletedAt: try optionalTimestamp(row, "deleted_at"))
+            deletedAt: try optionalTimestamp(row, "deleted_at"),
+            originalAmount: try optionalMoney(row, amount: "original_amount", currency: "original_currency"))
     }
 }
 

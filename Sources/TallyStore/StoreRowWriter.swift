@@ -68,12 +68,13 @@ final class StoreRowWriter {
             entry.isLive, sequence, Int64(bitPattern: entry.lastChanged), details.note?.owner.storeValue,
             StoreTransactionRecord.splitRule(of: entry), entry.recordedAt.millisecondsSinceEpoch,
             entry.lastEditedAt?.millisecondsSinceEpoch, entry.deletedAt?.millisecondsSinceEpoch,
+            entry.originalAmount?.minorUnits, entry.originalAmount?.currency.code,
         ]
         let insert = try database.cachedStatement(sql: """
             INSERT INTO transactions
                 (transaction_id, wallet_id, category_id, payer_id, kind, amount, currency, date, is_live, sequence, last_changed, note_owner, split_rule,
-                 recorded_at, edited_at, deleted_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+                 recorded_at, edited_at, deleted_at, original_amount, original_currency)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
             """)
         try insert.execute(arguments: row)
         // Everything kept beside a transaction is written and removed with its row: no row, none

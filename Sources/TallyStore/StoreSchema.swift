@@ -126,7 +126,11 @@ enum StoreSchema {
                 -- deleted_at NULL while live (US-018, US-020).
                 recorded_at INTEGER NOT NULL,
                 edited_at INTEGER,
-                deleted_at INTEGER) WITHOUT ROWID;
+                deleted_at INTEGER,
+                -- The amount as charged in another currency than the wallet's (T7); both NULL
+                -- for a transaction in the wallet's currency.
+                original_amount INTEGER,
+                original_currency TEXT) WITHOUT ROWID;
             -- What a search box matches: the note (a personal text, P1: removed when its owner
             -- is forgotten, P3) and the tags. rowid = the transaction's sequence number.
             CREATE VIRTUAL TABLE transaction_search USING fts5(

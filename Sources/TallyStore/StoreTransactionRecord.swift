@@ -28,7 +28,8 @@ enum StoreTransactionRecord {
         let row = try Row.fetchOne(
             database.cachedStatement(sql: """
                 SELECT transaction_id, wallet_id, category_id, payer_id, kind, amount, currency, date, is_live, sequence,
-                    last_changed, note_owner, split_rule, recorded_at, edited_at, deleted_at FROM transactions WHERE transaction_id = ?
+                    last_changed, note_owner, split_rule, recorded_at, edited_at, deleted_at, original_amount, original_currency
+                    FROM transactions WHERE transaction_id = ?
                 """),
             arguments: [key])
         guard let row else { return nil }
@@ -80,6 +81,7 @@ enum StoreTransactionRecord {
         return TransactionRecord(
             details: details, isLive: try reader.column(row, "is_live"), sequenceNumber: sequence, splitWith: splitWith,
             lastChanged: try reader.sequenceNumber(row, "last_changed"), recordedAt: try reader.timestamp(row, "recorded_at"),
-            lastEditedAt: try reader.optionalTimestamp(row, "edited_at"), deletedAt: try reader.optionalTimestamp(row, "deleted_at"))
+            lastEditedAt: try reader.optionalTimestamp(row, "edited_at"), deletedAt: try reader.optionalTimestamp(row, "deleted_at"),
+            originalAmount: try reader.optionalMoney(row, amount: "original_amount", currency: "original_currency"))
     }
 }

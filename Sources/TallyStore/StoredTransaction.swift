@@ -31,4 +31,7 @@ public struct StoredTransaction: Hashable, Sendable {
     /// where its 30 days in "recently deleted" start (US-020,
     /// ``TransactionQuery/recentlyDeleted(asOf:visibleTo:)``).
     public let deletedAt: Timestamp?
+    /// The amount as charged in another currency than the wallet's (T7, Swiff Phase 5
+    /// currency); ``amount`` is what the wallet moved. `nil` for one in the wallet's currency.
+    public let originalAmount: Money?
 }

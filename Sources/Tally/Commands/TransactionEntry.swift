@@ -33,12 +33,16 @@ public struct TransactionEntry: Sendable, Hashable {
     /// exact, percentage or shares, resolved like a group expense's split (S3); their parts become
     /// household debts to the payer (S5). Not with `ratioOverride`; not for templates (R1 sharing).
     public var splitWith: GroupSplit?
+    /// What was charged in another currency (T7, Swiff Phase 5 currency): the amount as paid
+    /// abroad, in a currency other than the wallet's; ``amount`` stays what the wallet moved.
+    /// `nil` for a transaction in the wallet's own currency. Not for templates.
+    public var originalAmount: Money?
 
     /// Creates the entry.
     public init(
         kind: TransactionKind, amount: Money, walletID: WalletID, categoryID: CategoryID, date: LocalDate,
         note: String? = nil, tags: [String] = [], payer: PersonID? = nil, shared: Bool = false,
-        ratioOverride: [MemberRatio]? = nil, splitWith: GroupSplit? = nil
+        ratioOverride: [MemberRatio]? = nil, splitWith: GroupSplit? = nil, originalAmount: Money? = nil
     ) {
         self.kind = kind
         self.amount = amount
@@ -51,5 +55,6 @@ public struct TransactionEntry: Sendable, Hashable {
         self.isShared = shared
         self.ratioOverride = ratioOverride
         self.splitWith = splitWith
+        self.originalAmount = originalAmount
     }
 }

@@ -136,6 +136,9 @@ public struct RuleViolation: Sendable, Equatable, Error {
         /// An attachment's name is empty, its size outside 1...``LedgerLimits/attachmentBytesMax``
         /// or its media type not of the form `type/subtype` (T6).
         case attachmentInvalid
+        /// A transaction's `originalAmount` is in its wallet's currency, or given on a template
+        /// (T7: it records a charge in another currency, on a transaction).
+        case originalAmountInvalid
         /// No template has this id (T4).
         case unknownTemplate
         /// The template is paused, or already running (T4).
@@ -275,6 +278,7 @@ public struct RuleViolation: Sendable, Equatable, Error {
             case .editOfSettledTransaction: "T2"
             case .transactionDeleted, .transactionNotDeleted: "T3"
             case .attachmentExists, .unknownAttachment, .attachmentsFull, .attachmentInvalid: "T6"
+            case .originalAmountInvalid: "T7"
             case .unknownTemplate, .templateStateUnchanged, .notAnOccurrence: "T4"
             case .recurringTermsInvalid, .templateCancelled, .occurrenceAlreadyPosted: "R1"
             case .unknownCommand, .notUndoable, .undoBlocked, .alreadyUndone, .notUndone: "T5"

@@ -16,7 +16,8 @@ extension TransactionEntry: CommandFieldGroup {
          CommandSchemaField(name: "payer", valueType: PersonID.self, isOptional: true, defaultValue: nil),
          CommandSchemaField(name: "shared", valueType: Bool.self, isOptional: false, defaultValue: "false"),
          CommandSchemaField(name: "ratioOverride", valueType: [MemberRatio].self, isOptional: true, defaultValue: nil),
-         CommandSchemaField(name: "splitWith", valueType: GroupSplit.self, isOptional: true, defaultValue: nil)]
+         CommandSchemaField(name: "splitWith", valueType: GroupSplit.self, isOptional: true, defaultValue: nil),
+         CommandSchemaField(name: "originalAmount", valueType: Money.self, isOptional: true, defaultValue: nil)]
     }
 
     /// `payer` absent means the command's actor; `shared` defaults to false, `tags` to none.
@@ -26,7 +27,7 @@ extension TransactionEntry: CommandFieldGroup {
             categoryID: try fields.field("categoryID"), date: try fields.field("date"), note: try fields.optionalField("note"),
             tags: try fields.field("tags", default: []), payer: try fields.optionalField("payer"),
             shared: try fields.field("shared", default: false), ratioOverride: try fields.optionalField("ratioOverride"),
-            splitWith: try fields.optionalField("splitWith"))
+            splitWith: try fields.optionalField("splitWith"), originalAmount: try fields.optionalField("originalAmount"))
     }
 
     func write(to object: inout CommandJSONObject) {
@@ -41,6 +42,7 @@ extension TransactionEntry: CommandFieldGroup {
         object.write("shared", isShared)
         object.write("ratioOverride", ratioOverride)
         object.write("splitWith", splitWith)
+        object.write("originalAmount", originalAmount)
     }
 }
 

@@ -327,7 +327,7 @@ extension LedgerState {
             return EventEffect(
                 owned: [.transaction(edited.transactionID)],
                 referenced: references(of: edited.details) + (old.map { references(of: $0.details) } ?? []),
-                inverse: old.map { [.transactionEdited(TransactionEdited(transactionID: edited.transactionID, details: $0.details, splitWith: $0.splitWith))] })
+                inverse: old.map { [.transactionEdited(TransactionEdited(transactionID: edited.transactionID, details: $0.details, splitWith: $0.splitWith, originalAmount: $0.originalAmount))] })
         case .transactionDeleted(let deleted):
             return EventEffect(owned: [.transaction(deleted.transactionID)],
                                inverse: [.transactionRestored(TransactionRestored(transactionID: deleted.transactionID))])

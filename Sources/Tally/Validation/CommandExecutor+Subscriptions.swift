@@ -57,6 +57,9 @@ extension CommandExecutor {
         guard entry.splitWith == nil else {
             throw .violation(.recurringTermsInvalid, "a template splits among people through its terms' sharing (R1), not splitWith")
         }
+        guard entry.originalAmount == nil else {
+            throw .violation(.originalAmountInvalid, "a template's price is in its wallet's currency; record the amount charged in another currency on each transaction (T7)")
+        }
         var plain = entry
         if terms?.sharing != nil { (plain.isShared, plain.ratioOverride) = (false, nil) }
         var details = try resolve(plain, previous: nil, author: actor)

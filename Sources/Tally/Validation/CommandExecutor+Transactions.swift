@@ -7,12 +7,14 @@ extension CommandExecutor {
         case .recordTransaction(let id, let entry):
             guard state.transactions[id] == nil else { throw .violation(.duplicateID, "transaction id \(id) is already used") }
             let details = try resolve(entry, previous: nil, author: command.actor)
-            return [.transactionRecorded(TransactionRecorded(transactionID: id, details: details, splitWith: entry.splitWith))]
+            return [.transactionRecorded(TransactionRecorded(
+                transactionID: id, details: details, splitWith: entry.splitWith, originalAmount: entry.originalAmount))]
         case .editTransaction(let id, let entry):
             let record = try liveTransaction(id)
             try requireUnsettled(id, "edited")
             let details = try resolve(entry, previous: record.details, author: command.actor)
-            return [.transactionEdited(TransactionEdited(transactionID: id, details: details, splitWith: entry.splitWith))]
+            return [.transactionEdited(TransactionEdited(
+                transactionID: id, details: details, splitWith: entry.splitWith, originalAmount: entry.originalAmount))]
         case .deleteTransaction(let id):
             _ = try liveTransaction(id)
             try requireUnsettled(id, "deleted")
@@ -84,6 +86,12 @@ extension CommandExecutor {
         try requirePositive(entry.amount, "amount")
         let wallet = previous?.walletID == entry.walletID ? try existingWallet(entry.walletID) : try usableWallet(entry.walletID)
         try requireCurrency(entry.amount, of: wallet)
+        if let original = entry.originalAmount {
+            try requirePositive(original, "originalAmount")
+            guard original.currency != wallet.currency else {
+                throw .violation(.originalAmountInvalid, "originalAmount is for a charge in another currency than \(wallet.name)'s \(wallet.currency); leave it out for an amount in \(wallet.currency) (T7)")
+            }
+        }
         let category = previous?.categoryID == entry.categoryID
             ? try existingCategory(entry.categoryID) : try usableCategory(entry.categoryID)
         let expectedGroup: CategoryGroup = entry.kind == .income ? .income : .expense

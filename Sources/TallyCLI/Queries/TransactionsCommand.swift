@@ -54,7 +54,8 @@ struct TransactionsCommand: AsyncParsableCommand {
                 ? Money(minorUnits: 0 &- transaction.amount.minorUnits, currency: transaction.amount.currency) : transaction.amount
             table.add([
                 transaction.date.isoString, row.walletName, row.categoryName ?? transaction.categoryID.description,
-                row.payerName ?? transaction.payer.description, signed.formatted(),
+                row.payerName ?? transaction.payer.description,
+                signed.formatted() + (transaction.originalAmount.map { " (\($0.formatted()))" } ?? ""),
                 ([row.note?.description].compactMap { $0 } + row.tags.map { "#\($0)" }).joined(separator: " "),
                 transaction.deletedAt.map { "deleted \($0)" } ?? (transaction.isLive ? "" : "deleted"),
             ])
@@ -77,6 +78,7 @@ struct TransactionsCommand: AsyncParsableCommand {
             "categoryID": .string(transaction.categoryID.description), "categoryName": row.categoryName.map(CanonicalJSON.string) ?? .null,
             "payerID": .string(transaction.payer.description), "payerName": row.payerName.map(CanonicalJSON.string) ?? .null,
             "kind": .string(ReportCommand.kindName(transaction.kind)), "amount": CanonicalJSON(transaction.amount),
+            "originalAmount": transaction.originalAmount.map(CanonicalJSON.init) ?? .null,
             "isLive": .bool(transaction.isLive), "sequenceNumber": .integer(Int64(clamping: transaction.sequenceNumber)),
             "recordedAt": .string(transaction.recordedAt.iso8601),
             "lastEditedAt": transaction.lastEditedAt.map { .string($0.iso8601) } ?? .null,

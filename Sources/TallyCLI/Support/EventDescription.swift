@@ -22,11 +22,11 @@ struct EventDescription {
             summary = "\(event.name) (\(event.kind)) opened with \(event.openingBalance.formatted())"
             wallets = [event.walletID]
         case .transactionRecorded(let event):
-            summary = Self.transaction(event.details, history: history)
+            summary = Self.transaction(event.details, history: history) + (event.originalAmount.map { " (charged \($0.formatted()))" } ?? "")
             wallets = [event.details.walletID]
             people = [event.details.payer] + (event.details.split?.shares.map(\.person) ?? [])
         case .transactionEdited(let event):
-            summary = "edit: " + Self.transaction(event.details, history: history)
+            summary = "edit: " + Self.transaction(event.details, history: history) + (event.originalAmount.map { " (charged \($0.formatted()))" } ?? "")
             wallets = [event.details.walletID]
             people = [event.details.payer] + (event.details.split?.shares.map(\.person) ?? [])
         case .transferRecorded(let event):

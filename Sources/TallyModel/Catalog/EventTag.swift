@@ -189,8 +189,9 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
     /// version from 1 up to it (old versions decode forever).
     public var schemaVersion: UInt16 {
         switch self {
-        case .groupExpenseRecorded, .transactionRecorded: 4
-        case .templateCreated, .transactionEdited, .paydaySet: 3
+        case .transactionRecorded: 5
+        case .groupExpenseRecorded, .transactionEdited: 4
+        case .templateCreated, .paydaySet: 3
         case .alertSettingsSet: 3
         case .settlementRecorded, .templateCancelled, .scenarioSaved, .groupUpdated: 2
         case .householdCreated, .memberAdded, .personAdded, .transferRecorded,

@@ -29,20 +29,23 @@ package struct TransactionRecord: Hashable, Sendable {
     /// When it was deleted (`TransactionDeleted`, T3) while it is deleted; `nil` while live
     /// (a restore clears it): the start of its 30 days in "recently deleted" (US-020).
     package internal(set) var deletedAt: Timestamp?
+    /// The amount as charged in another currency than the wallet's (T7); `nil` for one in the
+    /// wallet's currency.
+    package internal(set) var originalAmount: Money?
 
     /// Whether it is soft-deleted (T3).
     package var isDeleted: Bool { !isLive }
 
-    init(details: TransactionDetails, sequenceNumber: UInt64, splitWith: GroupSplit?, recordedAt: Timestamp) {
+    init(details: TransactionDetails, sequenceNumber: UInt64, splitWith: GroupSplit?, recordedAt: Timestamp, originalAmount: Money?) {
         self.init(
             details: details, isLive: true, sequenceNumber: sequenceNumber, splitWith: splitWith, lastChanged: sequenceNumber,
-            recordedAt: recordedAt, lastEditedAt: nil, deletedAt: nil)
+            recordedAt: recordedAt, lastEditedAt: nil, deletedAt: nil, originalAmount: originalAmount)
     }
 
     /// A record with every field given (the store reads one back from its rows).
     package init(
         details: TransactionDetails, isLive: Bool, sequenceNumber: UInt64, splitWith: GroupSplit?, lastChanged: UInt64,
-        recordedAt: Timestamp, lastEditedAt: Timestamp?, deletedAt: Timestamp?
+        recordedAt: Timestamp, lastEditedAt: Timestamp?, deletedAt: Timestamp?, originalAmount: Money?
     ) {
         self.details = details
         self.isLive = isLive
@@ -52,6 +55,7 @@ package struct TransactionRecord: Hashable, Sendable {
         self.recordedAt = recordedAt
         self.lastEditedAt = lastEditedAt
         self.deletedAt = deletedAt
+        self.originalAmount = originalAmount
     }
 }
 

@@ -25,3 +25,17 @@ extension WalletProjection {
         return (try total.money(rule: rule, subject: "the total in \(target)"), missing.sorted())
     }
 }
+
+extension WalletProjection {
+    /// `money` in `target` at the latest rate on or before `date` (N3), rounded half to even
+    /// once (G2): what a charge in another currency comes to in a wallet's (T7), or any one
+    /// amount in another currency.
+    /// - Returns: the amount, or `nil` when no rate between the two currencies is known on
+    ///   `date` (a gap, never a silent 1.0).
+    /// - Throws: ``ProjectionError/overflow(rule:subject:)`` when the result does not fit.
+    public func converted(_ money: Money, into target: Currency, on date: LocalDate) throws(ProjectionError) -> Money? {
+        let (total, missing) = try convertedTotal(
+            [(Int128(money.minorUnits), money.currency)], dividedBy: 1, into: target, on: date, rule: "N3")
+        return missing.isEmpty ? total : nil
+    }
+}

@@ -94,9 +94,11 @@ extension EventPayload {
         case .categoryDeleted:
             .categoryDeleted(CategoryDeleted(categoryID: random.make(), reassignedTo: random.make()))
         case .transactionRecorded:
-            .transactionRecorded(TransactionRecorded(transactionID: random.make(), details: random.make(), splitWith: random.make()))
+            .transactionRecorded(TransactionRecorded(
+                transactionID: random.make(), details: random.make(), splitWith: random.make(), originalAmount: random.make()))
         case .transactionEdited:
-            .transactionEdited(TransactionEdited(transactionID: random.make(), details: random.make(), splitWith: random.make()))
+            .transactionEdited(TransactionEdited(
+                transactionID: random.make(), details: random.make(), splitWith: random.make(), originalAmount: random.make()))
         case .transactionDeleted:
             .transactionDeleted(TransactionDeleted(transactionID: random.make()))
         case .transactionRestored:

@@ -180,6 +180,7 @@ enum FixtureEvents {
         ("events-views.bin", views),
         ("events-scenario-v2.bin", scenarioV2),
         ("events-alert-settings-v3.bin", alertSettingsV3),
+        ("events-foreign-currency.bin", foreignCurrency),
     ]
 
     /// One event of every type at its current version: the payloads the catalog test checks.

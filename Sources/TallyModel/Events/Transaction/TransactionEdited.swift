@@ -1,6 +1,6 @@
 /// A transaction was edited; carries the full new field values (T2).
 ///
-/// Tag 401, schema version 3 (see ``EventTag/transactionEdited`` and `Docs/Events.md`).
+/// Tag 401, schema version 4 (see ``EventTag/transactionEdited`` and `Docs/Events.md`).
 @WireFields
 public struct TransactionEdited: Hashable, Sendable {
     /// The transaction.
@@ -10,11 +10,15 @@ public struct TransactionEdited: Hashable, Sendable {
     /// The split with chosen people as entered after the edit, like
     /// ``TransactionRecorded/splitWith``; `nil` when the edit leaves none. Added by version 3.
     @WireSince(3) public let splitWith: GroupSplit?
+    /// The amount as charged in another currency after the edit, like
+    /// ``TransactionRecorded/originalAmount`` (T7); `nil` when the edit leaves none. Added by version 4.
+    @WireSince(4) public let originalAmount: Money?
 
     /// Creates the payload; the engine validates it against the ledger before recording.
-    public init(transactionID: TransactionID, details: TransactionDetails, splitWith: GroupSplit? = nil) {
+    public init(transactionID: TransactionID, details: TransactionDetails, splitWith: GroupSplit? = nil, originalAmount: Money? = nil) {
         self.transactionID = transactionID
         self.details = details
         self.splitWith = splitWith
+        self.originalAmount = originalAmount
     }
 }
