@@ -232,6 +232,7 @@ struct EventCodecTests {
         "400:TransactionRecorded", "401:TransactionEdited", "402:TransactionDeleted", "403:TransactionRestored", "404:AttachmentAdded", "405:AttachmentRemoved",
         "410:TemplateCreated", "411:TemplatePaused", "412:TemplateResumed", "413:TemplateActivated",
         "420:TemplatePriceChanged", "421:TemplateCancelled", "422:TemplateEdited", "423:TemplateProfileSet", "424:OccurrenceBillingMarked", "425:TemplateReinstated",
+        "427:TemplateSharingAccepted",
         "500:SplitRatioSet", "501:SettlementRecorded", "502:GroupCreated", "503:GroupExpenseRecorded",
         "510:GroupUpdated", "511:GroupMemberAdded", "512:GroupMemberRemoved", "513:GroupArchived",
         "514:GroupUnarchived", "515:GroupDeleted", "516:GroupRestored", "520:GroupExpenseEdited", "521:GroupExpenseDeleted",

@@ -51,7 +51,9 @@ extension LedgerState {
     /// v26: a person's record ends with their avatar (Swiff 1.1.2, `PersonAvatarSet`).
     /// v27: the saved views (filters and report templates, Flow US-058) follow the import
     /// mappings.
-    static let checkpointMagic = "tally.ledgerState.v27"
+    /// v28: a template's record ends with who accepted their part of its sharing (Swiff 1.1.2
+    /// SharedSubscription, `TemplateSharingAccepted`).
+    static let checkpointMagic = "tally.ledgerState.v28"
 
     /// The read models, with the one transaction book, are the checkpoint's other section.
     /// - Parameter archived: the command history's archived maps (``ArchivedMap``) are in the store's history

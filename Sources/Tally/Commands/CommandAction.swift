@@ -145,6 +145,10 @@ public enum CommandAction: Sendable, Hashable {
     case setTemplateProfile(
         templateID: TemplateID, description: String? = nil, website: String? = nil, paymentMethod: String? = nil,
         icon: String? = nil, color: String? = nil)
+    /// Records whether `person`, one of a shared recurring item's people, accepted their part
+    /// (Swiff 1.1.2 SharedSubscription): a member answers for themselves, a contact's answer is
+    /// recorded by the item's payer (R1). Undoable (T5).
+    case setSharingAcceptance(templateID: TemplateID, person: PersonID, accepted: Bool)
     /// Marks a posted occurrence paid, pending or failed in the item's billing history (R1).
     case markOccurrenceBilling(templateID: TemplateID, date: LocalDate, status: BillingStatus)
     /// Records every billed occurrence of every template dated on or before `through` that

@@ -139,6 +139,9 @@ public struct RuleViolation: Sendable, Equatable, Error {
         /// A transaction's `originalAmount` is in its wallet's currency, or given on a template
         /// (T7: it records a charge in another currency, on a transaction).
         case originalAmountInvalid
+        /// `setSharingAcceptance` names someone the item is not shared with, or answers for
+        /// another member (R1, Swiff 1.1.2 SharedSubscription).
+        case sharingAcceptanceInvalid
         /// No template has this id (T4).
         case unknownTemplate
         /// The template is paused, or already running (T4).
@@ -280,7 +283,7 @@ public struct RuleViolation: Sendable, Equatable, Error {
             case .attachmentExists, .unknownAttachment, .attachmentsFull, .attachmentInvalid: "T6"
             case .originalAmountInvalid: "T7"
             case .unknownTemplate, .templateStateUnchanged, .notAnOccurrence: "T4"
-            case .recurringTermsInvalid, .templateCancelled, .occurrenceAlreadyPosted: "R1"
+            case .recurringTermsInvalid, .templateCancelled, .occurrenceAlreadyPosted, .sharingAcceptanceInvalid: "R1"
             case .unknownCommand, .notUndoable, .undoBlocked, .alreadyUndone, .notUndone: "T5"
             case .splitRatiosMustSumTo100, .splitRatioBelowMinimum, .splitRatioMembersMismatch: "S1"
             case .sharingNeedsTwoMembers: "S2"

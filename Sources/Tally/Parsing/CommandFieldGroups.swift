@@ -56,7 +56,8 @@ extension TemplateTerms: CommandFieldGroup {
 
     /// R1 terms of `createTemplate`; `sharing` is `{"kind": "equal", "people": [...]}`,
     /// `{"kind": "exact", "amounts": [{"person", "amount"}]}` (in the price's currency, the
-    /// template's `amount`) or `{"kind": "percentage", "ratios": [{"person", "basisPoints"}]}`.
+    /// template's `amount`), `{"kind": "percentage", "ratios": [{"person", "basisPoints"}]}` or
+    /// `{"kind": "free", "people": [...]}` (shared at no cost: the payer bears the price).
     init(fields: JSONFields) throws(CommandParseError) {
         var sharing: TemplateSharing?
         if fields.has("sharing") {
@@ -76,8 +77,11 @@ extension TemplateTerms: CommandFieldGroup {
             case "percentage":
                 let ratios: [MemberRatio] = try object.field("ratios")
                 sharing = TemplateSharing(kind: .percent, weights: ratios.map { MemberWeight(person: $0.person, weight: $0.ratio.basisPoints) })
+            case "free":
+                let people: [PersonID] = try object.field("people")
+                sharing = TemplateSharing(kind: .free, weights: people.map { MemberWeight(person: $0, weight: 0) })
             default:
-                throw .bad(object.name("kind"), "'\(kind)' is not one of equal, exact, percentage")
+                throw .bad(object.name("kind"), "'\(kind)' is not one of equal, exact, percentage, free")
             }
         }
         self.init(endDate: try fields.optionalField("endDate"), occurrenceCount: try fields.optionalField("occurrenceCount"),
@@ -107,6 +111,10 @@ extension TemplateTerms: CommandFieldGroup {
             nested.write("amounts", json: .array(sharing.weights.map { weight in
                 .object(["person": weight.person.commandJSON, "amount": .object(["minorUnits": .integer(weight.weight), "currency": currency])])
             }))
+        case .free:
+            nested.write("kind", "free")
+            nested.write("people", sharing.weights.map(\.person))
+            if sharing.weights.contains(where: { $0.weight != 0 }) { nested.write("weights", sharing.weights) }
         case .percent:
             // Raw basis points, so that one outside 0...10000 is refused when read, not changed.
             nested.write("kind", "percentage")

@@ -69,6 +69,9 @@ package struct TemplateRecord: Sendable, Equatable {
     /// Why it was cancelled, while it is (`TemplateCancelled` v2, Swiff 1.3.3; personal text
     /// of who cancelled, P1); `nil` when no reason was given or it is not cancelled.
     package var cancelReason: PersonalText?
+    /// The people of its sharing who accepted their part (`TemplateSharingAccepted`, Swiff 1.1.2
+    /// SharedSubscription), by id.
+    package var acceptedBy: [PersonID] = []
 
     /// How often it occurs at first (a cycle change starts another, ``RecurringSchedule``).
     package var frequency: RecurrenceFrequency { schedule.frequency }
@@ -130,6 +133,24 @@ package struct PostedOccurrence: Sendable, Equatable {
     package var date: LocalDate
     /// The transaction recorded for it.
     package var transactionID: TransactionID
+}
+
+extension LedgerState {
+    /// The split an occurrence of `template` dated like `details` is posted with at `price`
+    /// (R1): its sharing's (``TemplateSharing/split(_:payer:)``) without the people forgotten
+    /// since (P3: they take no new part; with nobody weighted left the payer bears the price);
+    /// else the entry's household split, re-resolved when the price is not the base price; `nil`
+    /// for a personal item. The one rule posting and the subscription's cost per person use.
+    /// - Throws: ``ModelError`` when the split cannot be resolved.
+    package func occurrenceSplit(of template: TemplateRecord, _ details: TransactionDetails, price: Money) throws(ModelError) -> TransactionSplit? {
+        if var sharing = template.sharing {
+            sharing.weights.removeAll { people[$0.person]?.isForgotten == true }
+            return try sharing.split(price, payer: details.payer)
+        }
+        guard let split = details.split, price != template.details.amount else { return details.split }
+        return TransactionSplit(
+            ratios: split.ratios, isOverride: split.isOverride, shares: try Allocation.split(price, ratios: split.ratios, payer: details.payer))
+    }
 }
 
 extension Viewer {

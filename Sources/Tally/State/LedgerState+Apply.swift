@@ -117,7 +117,7 @@ extension LedgerState {
             mutateCategories(payload, before: before)
         case .transactionRecorded, .transactionEdited, .transactionDeleted, .transactionRestored,
              .templateCreated, .templatePaused, .templateResumed, .templateActivated, .templatePriceChanged,
-             .templateCancelled, .templateReinstated, .templateEdited, .templateProfileSet, .occurrenceBillingMarked,
+             .templateCancelled, .templateReinstated, .templateEdited, .templateProfileSet, .templateSharingAccepted, .occurrenceBillingMarked,
              .bonusConfirmed:
             mutateTransactions(payload, before: before.transaction)
         case .splitRatioSet(let set):

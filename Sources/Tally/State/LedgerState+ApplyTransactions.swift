@@ -45,6 +45,11 @@ extension LedgerState {
             templates[set.templateID]?.profile = set.profile
         case .occurrenceBillingMarked(let marked):
             templates[marked.templateID]?.mark(marked)
+        case .templateSharingAccepted(let answer):
+            guard var accepted = templates[answer.templateID]?.acceptedBy else { return }
+            accepted.removeAll { $0 == answer.person }
+            if answer.accepted { accepted.append(answer.person) }
+            templates[answer.templateID]?.acceptedBy = accepted.sorted()
         default:
             break
         }

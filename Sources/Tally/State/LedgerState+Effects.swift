@@ -50,7 +50,7 @@ extension LedgerState {
             return categoryEffect(of: payload)
         case .transactionRecorded, .transactionEdited, .transactionDeleted, .transactionRestored,
              .templateCreated, .templatePaused, .templateResumed, .templateActivated, .templatePriceChanged,
-             .templateCancelled, .templateReinstated, .templateEdited, .templateProfileSet, .occurrenceBillingMarked, .bonusConfirmed,
+             .templateCancelled, .templateReinstated, .templateEdited, .templateProfileSet, .templateSharingAccepted, .occurrenceBillingMarked, .bonusConfirmed,
              .bonusMarked, .bonusAllocated, .bonusRolledIn:
             return transactionEffect(of: payload)
         case .splitRatioSet:
@@ -380,6 +380,10 @@ extension LedgerState {
         case .templateProfileSet(let set):
             let old = templates[set.templateID]?.profile
             return EventEffect(owned: [.template(set.templateID)], inverse: old.map { [.templateProfileSet(TemplateProfileSet(templateID: set.templateID, profile: $0))] })
+        case .templateSharingAccepted(let answer):
+            return EventEffect(owned: [.template(answer.templateID)], inverse: [
+                .templateSharingAccepted(TemplateSharingAccepted(templateID: answer.templateID, person: answer.person, accepted: !answer.accepted)),
+            ])
         case .occurrenceBillingMarked(let marked):
             let old = templates[marked.templateID]?.billingStatus(on: marked.date) ?? .paid
             return EventEffect(owned: [.template(marked.templateID)], inverse: [

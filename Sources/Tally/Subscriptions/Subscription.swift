@@ -33,8 +33,16 @@ public struct Subscription: Sendable, Hashable {
     public let color: String?
     /// The schedule: cycle, anchor, end, trial, price history, pauses, cancel.
     public let schedule: RecurringSchedule
-    /// The split among members, if entered as equal, exact or percent.
+    /// The split among people (members or contacts), if entered as equal, exact, percent or
+    /// free (Swiff 1.1.2 SharedSubscription).
     public let sharing: TemplateSharing?
+    /// Each person's part of ``price``, as an occurrence on the date asked is posted (its
+    /// sharing, or its household split; people forgotten since take no part, P3): the cost per
+    /// person (Swiff 1.1.2). One part, the payer's, for a personal item; zero parts for people
+    /// it is shared with free.
+    public let costPerPerson: [PersonShare]
+    /// The people of ``sharing`` who accepted their part (`setSharingAcceptance`), by id.
+    public let acceptedBy: [PersonID]
     /// Active, in trial, paused, cancelled or ended on the date asked.
     public let standing: RecurringSchedule.Standing
     /// The price in effect on the date asked.

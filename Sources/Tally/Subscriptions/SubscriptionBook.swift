@@ -112,12 +112,17 @@ package struct SubscriptionBook: Sendable {
         let frequency = template.schedule.frequency(on: date)
         let annual = Int128(price.minorUnits) * Int128(frequency.occurrencesPerYear)
         let details = template.latestDetails
+        let dated = template.details(on: date)
+        let split = (try? state.occurrenceSplit(of: template, dated, price: price)) ?? dated.split
+        let sharers = Set(template.sharing?.weights.map(\.person) ?? [])
         return Subscription(
             templateID: id, kind: details.kind, note: details.note?.description, walletID: details.walletID,
             categoryID: details.categoryID, tags: details.tags, payer: details.payer, frequency: frequency,
             description: template.profile.description?.description, website: template.profile.website,
             paymentMethod: template.profile.paymentMethod?.description, icon: template.profile.icon, color: template.profile.color,
-            schedule: template.schedule, sharing: template.sharing, standing: template.schedule.standing(on: date), price: price,
+            schedule: template.schedule, sharing: template.sharing,
+            costPerPerson: split?.shares ?? [PersonShare(person: dated.payer, amount: price)],
+            acceptedBy: template.acceptedBy.filter(sharers.contains), standing: template.schedule.standing(on: date), price: price,
             next: template.schedule.nextBilled(onOrAfter: date),
             monthlyEquivalent: Money(minorUnits: Int64(clamping: annual.dividedRoundingHalfEven(by: 12)), currency: price.currency),
             annualAmount: Money(minorUnits: Int64(clamping: annual), currency: price.currency),

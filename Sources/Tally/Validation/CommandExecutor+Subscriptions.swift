@@ -34,6 +34,8 @@ extension CommandExecutor {
                 description: description.map { PersonalText($0, owner: command.actor) }, website: website,
                 paymentMethod: paymentMethod.map { PersonalText($0, owner: command.actor) }, icon: icon, color: color)
             return [.templateProfileSet(TemplateProfileSet(templateID: id, profile: profile))]
+        case .setSharingAcceptance(let id, let person, let accepted):
+            return [.templateSharingAccepted(try sharingAcceptance(id, person: person, accepted: accepted, actor: command.actor))]
         case .markOccurrenceBilling(let id, let date, let status):
             let template = try existingTemplate(id)
             guard template.isPosted(date) else {
@@ -46,6 +48,27 @@ extension CommandExecutor {
         default:
             return []
         }
+    }
+
+    /// Swiff 1.1.2 SharedSubscription: `person` is one of the item's sharing; a member answers
+    /// for themselves, a contact's answer comes from the item's payer; the answer changes
+    /// something. An item the actor does not see is unknown to them (G7).
+    private func sharingAcceptance(_ id: TemplateID, person: PersonID, accepted: Bool, actor: PersonID) throws(LedgerError) -> TemplateSharingAccepted {
+        let template = try existingTemplate(id)
+        guard Viewer.member(actor).sees(template) else { throw .violation(.unknownTemplate, "no template has id \(id)") }
+        guard template.sharing?.weights.contains(where: { $0.person == person }) == true else {
+            throw .violation(.sharingAcceptanceInvalid, "\(name(of: person)) is not among the people template \(id) is shared with")
+        }
+        let isMember = state.people[person]?.isMember == true
+        guard isMember ? actor == person : actor == template.latestDetails.payer else {
+            throw .violation(.sharingAcceptanceInvalid, isMember
+                ? "only \(name(of: person)) answers for their own part of template \(id)"
+                : "a contact's answer is recorded by the item's payer, \(name(of: template.latestDetails.payer))")
+        }
+        guard template.acceptedBy.contains(person) != accepted else {
+            throw .violation(.templateStateUnchanged, "\(name(of: person)) has \(accepted ? "accepted" : "not accepted") their part of template \(id) already")
+        }
+        return TemplateSharingAccepted(templateID: id, person: person, accepted: accepted)
     }
 
     /// T4, R1: the entry as for a transaction; terms checked; a split among members replaces
@@ -66,8 +89,10 @@ extension CommandExecutor {
         if let terms {
             try requireTerms(terms, anchor: entry.date)
             if let sharing = terms.sharing {
-                try requireSharing(sharing, price: entry.amount, categoryID: entry.categoryID)
-                details.split = try split(entry.amount, sharing: sharing, payer: details.payer)
+                try requireSharing(sharing, price: entry.amount, categoryID: entry.categoryID, payer: details.payer)
+                do { details.split = try sharing.split(entry.amount, payer: details.payer) } catch {
+                    throw .violation(.invalidValue, "the split cannot be resolved: \(error.message)")
+                }
             }
         }
         let stored = terms == TemplateTerms() ? nil : terms
@@ -211,16 +236,8 @@ extension CommandExecutor {
         _ = try usableCategory(details.categoryID)
         details.date = occurrence.date
         details.amount = occurrence.price
-        if let sharing = template.sharing {
-            details.split = try split(occurrence.price, sharing: sharing, payer: details.payer)
-        } else if let split = details.split, occurrence.price != template.details.amount {
-            do {
-                details.split = TransactionSplit(
-                    ratios: split.ratios, isOverride: split.isOverride,
-                    shares: try Allocation.split(occurrence.price, ratios: split.ratios, payer: details.payer))
-            } catch {
-                throw .violation(.invalidValue, "the split cannot be resolved: \(error.message)")
-            }
+        do { details.split = try state.occurrenceSplit(of: template, details, price: occurrence.price) } catch {
+            throw .violation(.invalidValue, "the split cannot be resolved: \(error.message)")
         }
         return details
     }
@@ -247,21 +264,26 @@ extension CommandExecutor {
         }
     }
 
-    /// R1 split among members: two or more active members, each once; equal weights 1,
-    /// percent summing to 10000 bp, exact amounts summing to the price.
-    private func requireSharing(_ sharing: TemplateSharing, price: Money, categoryID: CategoryID) throws(LedgerError) {
+    /// R1 split among people (members or contacts, Swiff 1.1.2): two or more people, each once,
+    /// members active, nobody forgotten; equal weights 1, percent summing to 10000 bp, exact
+    /// amounts summing to the price, free weights 0 with someone besides the payer.
+    private func requireSharing(_ sharing: TemplateSharing, price: Money, categoryID: CategoryID, payer: PersonID) throws(LedgerError) {
         let category = try existingCategory(categoryID)
         guard category.shareable else {
             throw .violation(.categoryNotShareable, "\(category.name) is not shareable; pick a shareable category or keep the item personal")
         }
-        guard sharing.weights.count >= 2 else {
-            throw .violation(.sharingNeedsTwoMembers, "a split among people needs at least two members, got \(sharing.weights.count)")
+        guard sharing.weights.count >= 2 || (sharing.kind == .free && sharing.weights.contains { $0.person != payer }) else {
+            throw .violation(.sharingNeedsTwoMembers, "a split among people needs at least two people (free: someone besides the payer), got \(sharing.weights.count)")
         }
         guard Set(sharing.weights.map(\.person)).count == sharing.weights.count else {
             throw .violation(.splitRatioMembersMismatch, "a person is listed twice in the split")
         }
         for weight in sharing.weights {
-            try requireActiveMember(weight.person, role: "a person in the split")
+            try requireKnownPerson(weight.person)
+            if state.people[weight.person]?.isMember == true { try requireActiveMember(weight.person, role: "a person in the split") }
+            if state.people[weight.person]?.isForgotten == true {
+                throw .violation(.personForgotten, "person \(weight.person) is forgotten and cannot share a recurring item")
+            }
             guard weight.weight >= 0 else { throw .violation(.recurringTermsInvalid, "a split weight is negative: \(weight.weight)") }
         }
         let total = sharing.weights.reduce(Int128(0)) { $0 + Int128($1.weight) }
@@ -278,23 +300,8 @@ extension CommandExecutor {
             guard total == Int128(price.minorUnits) else {
                 throw .violation(.exactSplitMustSumToTotal, "exact shares must sum to the price \(price.formatted()), got \(total) minor units")
             }
-        }
-    }
-
-    /// The split of `amount` by `sharing`'s weights (S3), with the ratios those weights make
-    /// in basis points (largest remainder) for the record.
-    private func split(_ amount: Money, sharing: TemplateSharing, payer: PersonID) throws(LedgerError) -> TransactionSplit {
-        do {
-            let weights: [(person: PersonID, weight: Int64)] = sharing.weights.map { (person: $0.person, weight: $0.weight) }
-            let shares = try Allocation.split(amount, weights: weights, payer: payer)
-            let basisPoints = try Allocation.allocate(10_000, weights: weights.map { (key: $0.person, weight: $0.weight) }, preferred: payer)
-            var ratios: [MemberRatio] = []
-            for (entry, points) in zip(weights, basisPoints) {
-                ratios.append(MemberRatio(person: entry.person, ratio: try Ratio(basisPoints: points)))
-            }
-            return TransactionSplit(ratios: ratios, isOverride: true, shares: shares)
-        } catch {
-            throw .violation(.invalidValue, "the split cannot be resolved: \(error.message)")
+        case .free:
+            guard total == 0 else { throw .violation(.recurringTermsInvalid, "a free share weighs everyone 0: the payer bears the price") }
         }
     }
 }

@@ -115,7 +115,8 @@ struct CommandExecutor {
             return try validateTransaction(command)
         case .addAttachment, .removeAttachment:
             return try validateAttachment(command)
-        case .changeTemplatePrice, .cancelTemplate, .postDueOccurrences, .editTemplate, .setTemplateProfile, .markOccurrenceBilling:
+        case .changeTemplatePrice, .cancelTemplate, .postDueOccurrences, .editTemplate, .setTemplateProfile, .markOccurrenceBilling,
+             .setSharingAcceptance:
             return try validateSubscription(command)
         case .setSplitRatio, .recordSettlement, .createGroup, .recordGroupExpense, .editGroupExpense, .deleteGroupExpense,
              .markGroupExpenseSettled:

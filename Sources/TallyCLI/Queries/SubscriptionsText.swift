@@ -43,6 +43,13 @@ struct SubscriptionsText {
             ])
         }
         var lines = [subscriptions.isEmpty ? "no subscriptions" : table.render()]
+        for item in subscriptions {
+            guard let sharing = item.sharing else { continue }
+            let parts = item.costPerPerson.map { share in
+                "\(history.personName(share.person)) \(share.amount.formatted())" + (item.acceptedBy.contains(share.person) ? " (accepted)" : "")
+            }
+            lines.append("\(name(item.note, item.templateID)) shared \(Self.sharingKind(sharing.kind)): \(parts.joined(separator: ", "))")
+        }
         lines.append("Total of \(totals.count) active on \(totals.date): monthly \(totals.monthly.formatted()), annual \(totals.annual.formatted())")
         if !totals.missingRates.isEmpty {
             lines.append("  left out, no exchange rate to the base currency: \(totals.missingRates.map(\.code).joined(separator: ", "))")
@@ -115,6 +122,22 @@ struct SubscriptionsText {
             "color": CanonicalJSON(item.color),
             "walletID": CanonicalJSON(item.walletID), "categoryID": CanonicalJSON(item.categoryID), "payer": CanonicalJSON(item.payer),
             "posted": .integer(Int64(item.postedCount)),
+            "sharing": item.sharing.map { sharing in
+                .object(["kind": .string(sharingKind(sharing.kind)), "people": .array(sharing.weights.map { .string($0.person.description) })])
+            } ?? .null,
+            "costPerPerson": .array(item.costPerPerson.map { share in
+                .object(["personID": CanonicalJSON(share.person), "amount": CanonicalJSON(share.amount), "accepted": .bool(item.acceptedBy.contains(share.person))])
+            }),
         ])
+    }
+
+    /// A sharing kind as `createTemplate`'s `sharing.kind` names it.
+    static func sharingKind(_ kind: TemplateSharingKind) -> String {
+        switch kind {
+        case .equal: "equal"
+        case .exact: "exact"
+        case .percent: "percentage"
+        case .free: "free"
+        }
     }
 }

@@ -83,6 +83,9 @@ struct EventDescription {
             summary = "removed the file \(event.contentHash) from \(event.item)"
         case .occurrenceBillingMarked(let event):
             summary = "template \(event.templateID) occurrence of \(event.date) \(event.status)"
+        case .templateSharingAccepted(let event):
+            summary = "\(history.personName(event.person)) \(event.accepted ? "accepted" : "did not accept") their part of template \(event.templateID)"
+            people = [event.person]
         case .goalCreated(let event):
             summary = "goal \(event.goal.name): \(event.goal.target.formatted())" + (event.goal.targetDate.map { " by \($0)" } ?? "")
             wallets = event.goal.walletIDs

@@ -97,6 +97,8 @@ public enum EventPayload: Hashable, Sendable {
     case occurrenceBillingMarked(OccurrenceBillingMarked)
     /// A cancelled recurring item was taken back (R1, T5).
     case templateReinstated(TemplateReinstated)
+    /// ``TemplateSharingAccepted``.
+    case templateSharingAccepted(TemplateSharingAccepted)
     /// The household split ratio was set (S1).
     case splitRatioSet(SplitRatioSet)
     /// A payment settling debts between two people; permanent (S6).
@@ -261,6 +263,7 @@ public enum EventPayload: Hashable, Sendable {
         case .templateProfileSet: .templateProfileSet
         case .occurrenceBillingMarked: .occurrenceBillingMarked
         case .templateReinstated: .templateReinstated
+        case .templateSharingAccepted: .templateSharingAccepted
         case .splitRatioSet: .splitRatioSet
         case .settlementRecorded: .settlementRecorded
         case .groupCreated: .groupCreated

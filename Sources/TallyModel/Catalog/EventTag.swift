@@ -100,6 +100,8 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
     case occurrenceBillingMarked = 424
     /// ``TemplateReinstated``.
     case templateReinstated = 425
+    /// ``TemplateSharingAccepted``.
+    case templateSharingAccepted = 427
     /// ``SplitRatioSet``.
     case splitRatioSet = 500
     /// ``SettlementRecorded``.
@@ -251,6 +253,7 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
         case .templateProfileSet: "TemplateProfileSet"
         case .occurrenceBillingMarked: "OccurrenceBillingMarked"
         case .templateReinstated: "TemplateReinstated"
+        case .templateSharingAccepted: "TemplateSharingAccepted"
         case .splitRatioSet: "SplitRatioSet"
         case .settlementRecorded: "SettlementRecorded"
         case .groupCreated: "GroupCreated"

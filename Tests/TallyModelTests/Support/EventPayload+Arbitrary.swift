@@ -129,6 +129,8 @@ extension EventPayload {
         case .templateProfileSet:
             .templateProfileSet(TemplateProfileSet(templateID: random.make(), profile: TemplateProfile(
                 description: random.make(), website: random.make(), paymentMethod: random.make(), icon: random.make(), color: random.make())))
+        case .templateSharingAccepted:
+            .templateSharingAccepted(TemplateSharingAccepted(templateID: random.make(), person: random.make(), accepted: random.make()))
         case .occurrenceBillingMarked:
             .occurrenceBillingMarked(OccurrenceBillingMarked(templateID: random.make(), date: random.make(), status: random.make()))
         case .templateActivated:

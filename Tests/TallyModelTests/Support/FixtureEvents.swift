@@ -136,6 +136,7 @@ enum FixtureEvents {
         .personUnarchived, .templateReinstated, .groupRestored,  // events-undo-compensations.bin
         .attachmentAdded, .attachmentRemoved, .personAvatarSet,  // events-attachments.bin
         .viewSaved, .viewRenamed, .viewDeleted,  // events-views.bin
+        .templateSharingAccepted,  // events-shared-subscription.bin
     ]
 
     /// The events `events-v2.bin` holds after ``events``: the types added since v1, and a
@@ -181,6 +182,7 @@ enum FixtureEvents {
         ("events-scenario-v2.bin", scenarioV2),
         ("events-alert-settings-v3.bin", alertSettingsV3),
         ("events-foreign-currency.bin", foreignCurrency),
+        ("events-shared-subscription.bin", sharedSubscription),
     ]
 
     /// One event of every type at its current version: the payloads the catalog test checks.

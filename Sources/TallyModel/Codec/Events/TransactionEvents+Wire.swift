@@ -94,6 +94,10 @@ extension TemplateProfileSet: EventPayloadWire {
     package static var eventTag: EventTag { .templateProfileSet }
 }
 
+extension TemplateSharingAccepted: EventPayloadWire {
+    package static var eventTag: EventTag { .templateSharingAccepted }
+}
+
 extension OccurrenceBillingMarked: EventPayloadWire {
     package static var eventTag: EventTag { .occurrenceBillingMarked }
 }
