@@ -32,6 +32,12 @@ public enum CommandAction: Sendable, Hashable {
     /// Forgets a removed member or a contact: destroys their personal key so their names and
     /// notes read as redacted everywhere, for good (P3). Admin only; not undoable.
     case forgetPerson(personID: PersonID)
+    /// Deletes a contact or a removed member the way Swiff's "delete person" does (1.2.5): they
+    /// leave every group they are in (a group left with one person is deleted, restorable), with
+    /// `deleteOpenTransactions` the shared transactions they still have an open part in are
+    /// deleted (T3), and they are forgotten (P3), which also takes them out of shared
+    /// subscriptions. Admin only; not undoable (forgetting is for good).
+    case deletePerson(personID: PersonID, deleteOpenTransactions: Bool = false)
     /// Renames a member or contact, keeping their contact fields (H3; Docs/Editing.md).
     case renamePerson(personID: PersonID, name: String)
     /// Sets a member's or contact's name, e-mail and phone, all at once: an absent e-mail or

@@ -21,15 +21,7 @@ extension CommandExecutor {
             }
             return [.groupMemberAdded(GroupMemberAdded(groupID: id, personID: person))]
         case .removeGroupMember(let id, let person):
-            let group = try liveGroup(id)
-            guard group.members.contains(person) else {
-                throw .violation(.notInGroup, "\(name(of: person)) is not in \(group.name)")
-            }
-            guard group.members.count > 2 else {
-                throw .violation(.groupNeedsTwoMembers, "\(group.name) needs at least two people; delete the group instead")
-            }
-            try requireSettled(id, group, person: person, verb: "leave")
-            return [.groupMemberRemoved(GroupMemberRemoved(groupID: id, personID: person))]
+            return [try removeGroupMember(id, person)]
         case .archiveGroup(let id):
             let group = try liveGroup(id)
             guard !group.isArchived else { throw .violation(.groupStateUnchanged, "\(group.name) is archived already") }
@@ -39,9 +31,7 @@ extension CommandExecutor {
             guard group.isArchived else { throw .violation(.groupStateUnchanged, "\(group.name) is not archived") }
             return [.groupUnarchived(GroupUnarchived(groupID: id))]
         case .deleteGroup(let id):
-            let group = try liveGroup(id)
-            for member in group.members { try requireSettled(id, group, person: member, verb: "be deleted") }
-            return [.groupDeleted(GroupDeleted(groupID: id))]
+            return [try deleteGroup(id)]
         default:
             return []
         }
@@ -54,6 +44,26 @@ extension CommandExecutor {
     }
 
     /// S8: `person`'s balance in the group is zero in every currency.
+    /// S8: `person` leaves group `id`, settled in it; at least two people stay.
+    func removeGroupMember(_ id: GroupID, _ person: PersonID) throws(LedgerError) -> EventPayload {
+        let group = try liveGroup(id)
+        guard group.members.contains(person) else {
+            throw .violation(.notInGroup, "\(name(of: person)) is not in \(group.name)")
+        }
+        guard group.members.count > 2 else {
+            throw .violation(.groupNeedsTwoMembers, "\(group.name) needs at least two people; delete the group instead")
+        }
+        try requireSettled(id, group, person: person, verb: "leave")
+        return .groupMemberRemoved(GroupMemberRemoved(groupID: id, personID: person))
+    }
+
+    /// S8: group `id` is deleted once every member is settled in it.
+    func deleteGroup(_ id: GroupID) throws(LedgerError) -> EventPayload {
+        let group = try liveGroup(id)
+        for member in group.members { try requireSettled(id, group, person: member, verb: "be deleted") }
+        return .groupDeleted(GroupDeleted(groupID: id))
+    }
+
     private func requireSettled(_ id: GroupID, _ group: GroupRecord, person: PersonID, verb: String) throws(LedgerError) {
         guard let open = state.debts.openGroupBalances(of: person).first(where: { $0.group == id }) else { return }
         let side = open.balance.minorUnits > 0 ? "is owed" : "owes"

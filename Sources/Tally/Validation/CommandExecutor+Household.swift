@@ -62,6 +62,8 @@ extension CommandExecutor {
             return [.personUnarchived(PersonUnarchived(personID: person))]
         case .forgetPerson(let person):
             return try forgetPerson(person, actor: command.actor)
+        case .deletePerson(let person, let deleteOpenTransactions):
+            return try deletePerson(person, deleteOpenTransactions: deleteOpenTransactions, actor: command.actor)
         case .renamePerson(let person, let name):
             let record = try updatablePerson(person)
             try requireName(name, of: "person")
@@ -130,6 +132,26 @@ extension CommandExecutor {
             throw .violation(.forgetActiveMember, "\(name(of: person)) is still a member; remove the member (settling or acknowledging open debts, H4) before forgetting them")
         }
         return [.personForgotten(PersonForgotten(personID: person))]
+    }
+
+    /// Swiff 1.2.5: the events of leaving every group (S8: settled in each; a group left with
+    /// one person is deleted, S7), of deleting the open shared transactions (T3) when asked,
+    /// then of forgetting (P3), each checked as its own command would be.
+    private func deletePerson(_ person: PersonID, deleteOpenTransactions: Bool, actor: PersonID) throws(LedgerError) -> [EventPayload] {
+        let forget = try forgetPerson(person, actor: actor)
+        var events: [EventPayload] = []
+        if deleteOpenTransactions {
+            var open: [TransactionID] = []
+            for item in state.debts.householdItems(involving: person) where item.settledBy == nil {
+                if case .transaction(let id) = item.source, !open.contains(id), state.transactions[id]?.isDeleted == false { open.append(id) }
+            }
+            events += open.map { .transactionDeleted(TransactionDeleted(transactionID: $0)) }
+        }
+        for id in state.debts.groupIDs {
+            guard let group = state.groups[id], group.members.contains(person) else { continue }
+            events.append(group.members.count > 2 ? try removeGroupMember(id, person) : try deleteGroup(id))
+        }
+        return events + forget
     }
 
     private func requireNewPerson(_ person: PersonID) throws(LedgerError) {

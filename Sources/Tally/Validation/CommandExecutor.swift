@@ -100,7 +100,7 @@ struct CommandExecutor {
         switch command.action {
         case .createHousehold:
             return []
-        case .changeBaseCurrency, .addMember, .removeMember, .transferAdmin, .addPerson, .archivePerson, .forgetPerson,
+        case .changeBaseCurrency, .addMember, .removeMember, .transferAdmin, .addPerson, .archivePerson, .forgetPerson, .deletePerson,
              .renamePerson, .updatePerson, .unarchivePerson, .setPersonAvatar:
             return try validateHousehold(command)
         case .openWallet, .renameWallet, .changeWalletKind, .deactivateWallet, .reactivateWallet, .closeWallet,
