@@ -6,12 +6,17 @@ import TallyProjections
 extension LedgerStore {
     /// One page of the transactions `query` selects, with the wallet, category and payer names
     /// a list row shows: one indexed SQL query, O(page), at any depth (keyset pagination).
+    /// - Parameters:
+    ///   - query: the list.
+    ///   - debts: the debt read model of the same sequence number as the store, for
+    ///     ``TransactionQuery/settled`` (which shared transactions have a share still open);
+    ///     `nil` without that filter.
     /// - Throws: ``StoreError/invalidQuery(reason:)`` for a page size outside
-    ///   1...``TransactionQuery/limitMax`` or a cursor made for another order; otherwise what
-    ///   reading the store can throw.
-    public func transactions(_ query: TransactionQuery) throws(StoreError) -> TransactionPage {
+    ///   1...``TransactionQuery/limitMax``, a cursor made for another order or a settled filter
+    ///   without `debts`; otherwise what reading the store can throw.
+    public func transactions(_ query: TransactionQuery, debts: DebtProjection? = nil) throws(StoreError) -> TransactionPage {
         try query.order.requirePage(limit: query.limit, after: query.after)
-        var filter = try TransactionSQLFilter(query)
+        var filter = try TransactionSQLFilter(query, openTransactions: debts?.openTransactionIDs)
         if let cursor = query.after {
             let (condition, values) = query.order.after(cursor)
             filter.add(condition, values)
@@ -22,7 +27,7 @@ extension LedgerStore {
                 limit: query.limit + 1, arguments: filter.arguments)
             return (Array(found.prefix(query.limit)), found.count > query.limit)
         }
-        let next = hasMore ? page.last.map { query.order.cursor(after: $0.transaction) } : nil
+        let next = hasMore ? page.last.map { query.order.cursor(after: $0) } : nil
         return TransactionPage(rows: page, next: next)
     }
 
@@ -83,7 +88,24 @@ struct TransactionSQLFilter {
     /// first (so a search costs its matches, not a scan of every transaction in order).
     private(set) var source = "transactions t"
 
-    init(_ query: TransactionQuery) throws(StoreError) {
+    /// - Parameter openTransactions: for ``TransactionQuery/settled``, the live shared
+    ///   transactions with a share still open (the debt read model's); `nil` refuses that filter.
+    init(_ query: TransactionQuery, openTransactions: [TransactionID]? = nil) throws(StoreError) {
+        if let settled = query.settled {
+            guard let openTransactions else {
+                throw .invalidQuery(reason: "the settled / pending filter reads the debt read model: only a page of transactions through the ledger takes it, not totals or reports")
+            }
+            // The ids as upper-case hex (SQLite's hex()) in one JSON argument: O(open
+            // transactions) per query, whatever their number.
+            let hexIDs = openTransactions.map { id in id.storeValue.map { String($0, radix: 16, uppercase: true).leftPadded(to: 2) }.joined() }
+            let list = "[" + hexIDs.map { "\"\($0)\"" }.joined(separator: ",") + "]"
+            let open = "hex(t.transaction_id) IN (SELECT value FROM json_each(?))"
+            if settled {
+                add("EXISTS (SELECT 1 FROM transaction_shares x WHERE x.transaction_id = t.transaction_id) AND NOT \(open)", [list])
+            } else {
+                add(open, [list])
+            }
+        }
         if let text = query.text {
             let match = try Self.matchExpression(text)
             source = "transaction_search s CROSS JOIN transactions t ON t.transaction_id = s.transaction_id"
@@ -130,7 +152,7 @@ struct TransactionSQLFilter {
     /// more than it keeps: payers, people, shared or personal, tags, a text, amounts, deleted rows, or dates that
     /// are not whole months.
     init?(monthsOf query: TransactionQuery) {
-        guard query.payers.isEmpty, query.people.isEmpty, query.tags.isEmpty, query.text == nil, query.minorUnits == nil, query.shared == nil,
+        guard query.payers.isEmpty, query.people.isEmpty, query.tags.isEmpty, query.text == nil, query.minorUnits == nil, query.shared == nil, query.settled == nil,
               query.deleted == .excluded, query.deletedWithin == nil, query.order != .recentlyDeletedFirst
         else { return nil }
         source = "month_totals t"
@@ -183,22 +205,31 @@ struct TransactionSQLFilter {
 extension TransactionQuery.Order {
     private var column: String {
         switch self {
-        case .newestFirst, .oldestFirst: "t.date"
+        case .newestFirst, .oldestFirst, .byCategory: "t.date"
         case .largestFirst, .smallestFirst: "t.amount"
         case .recentlyDeletedFirst: "t.deleted_at"
         }
     }
 
-    private var isDescending: Bool { self == .newestFirst || self == .largestFirst || self == .recentlyDeletedFirst }
+    private var isDescending: Bool { self != .oldestFirst && self != .smallestFirst }
+
+    /// The category's name a list by category sorts on (`c`: the `categories` row joined).
+    private static let categoryName = "COALESCE(c.name, '')"
 
     var orderBy: String {
         let direction = isDescending ? "DESC" : "ASC"
-        return "\(column) \(direction), t.sequence \(direction)"
+        let byKey = "\(column) \(direction), t.sequence \(direction)"
+        return self == .byCategory ? "\(Self.categoryName), t.category_id, " + byKey : byKey
     }
 
-    /// The rows after `cursor` in this order.
+    /// The rows after `cursor` in this order (a cursor of this order: ``requirePage(limit:after:)``).
     func after(_ cursor: TransactionCursor) -> (String, StatementArguments) {
-        Self.keyset(after: cursor, key: column, sequence: "t.sequence", descending: isDescending)
+        let (condition, values) = Self.keyset(after: cursor, key: column, sequence: "t.sequence", descending: isDescending)
+        guard let category = cursor.category else { return (condition, values) }
+        // A later category, or the same one and a later row in it.
+        let key = "(\(Self.categoryName), t.category_id)"
+        let categoryValues: StatementArguments = [category.name, category.id.storeValue]
+        return ("(\(key) > (?, ?) OR (\(key) = (?, ?) AND \(condition)))", categoryValues + categoryValues + values)
     }
 
     /// The keyset condition of a list ordered by (`key`, `sequence`): the rows strictly after
@@ -216,19 +247,21 @@ extension TransactionQuery.Order {
         guard (1...TransactionQuery.limitMax).contains(limit) else {
             throw .invalidQuery(reason: "a page holds 1...\(TransactionQuery.limitMax) rows, not \(limit)")
         }
-        if let cursor, cursor.order != self {
+        if let cursor, cursor.order != self || (cursor.category != nil) != (self == .byCategory) {
             throw .invalidQuery(reason: "the cursor \(cursor) continues a list in order \(cursor.order.rawValue), not \(rawValue)")
         }
     }
 
-    /// The cursor of the page that ends with `transaction`.
-    func cursor(after transaction: StoredTransaction) -> TransactionCursor {
+    /// The cursor of the page that ends with `row`.
+    func cursor(after row: TransactionRow) -> TransactionCursor {
+        let transaction = row.transaction
         let key = switch self {
-        case .newestFirst, .oldestFirst: StoreRowWriter.day(transaction.date)
+        case .newestFirst, .oldestFirst, .byCategory: StoreRowWriter.day(transaction.date)
         case .largestFirst, .smallestFirst: transaction.amount.minorUnits
         case .recentlyDeletedFirst: transaction.deletedAt?.millisecondsSinceEpoch ?? 0  // only deleted rows are in this order
         }
-        return TransactionCursor(order: self, key: key, sequenceNumber: transaction.sequenceNumber)
+        let category = self == .byCategory ? TransactionCursor.Category(name: row.categoryName ?? "", id: transaction.categoryID) : nil
+        return TransactionCursor(order: self, key: key, sequenceNumber: transaction.sequenceNumber, category: category)
     }
 }
 

@@ -23,6 +23,10 @@ public struct TransactionQuery: Sendable, Hashable {
         case smallestFirst = "amount-asc"
         /// The latest deletion first (deleted transactions only, T3): "recently deleted" (US-020).
         case recentlyDeletedFirst = "deleted-desc"
+        /// By category (Swiff 2.3.2): the category's name as the store has it (a category the
+        /// store does not know sorts as an empty name), then the category id, then newest
+        /// business date first within a category.
+        case byCategory = "category"
     }
 
     /// Which transactions count by their deleted state (T3).
@@ -54,6 +58,13 @@ public struct TransactionQuery: Sendable, Hashable {
     public var dates: ClosedRange<LocalDate>?
     /// Live, deleted or both.
     public var deleted = Deleted.excluded
+    /// Shared transactions by the state of their debts (S6; Swiff 1.3.1 history): `false`
+    /// (pending) those with a share of someone other than the payer that no settlement covers
+    /// yet, `true` (settled) the shared ones without such a share; `nil` any. Whether a share
+    /// is covered is in the debt read model, not in the store: pages only
+    /// (``LedgerStore/transactions(_:debts:)`` with the debts, as `Ledger.transactions(_:)`
+    /// passes them); day totals and reports refuse it.
+    public var settled: Bool?
     /// Only transactions deleted (T3) within this range of instants (their deletion's
     /// `recordedAt`, ``StoredTransaction/deletedAt``): deleted ones only, whatever ``deleted``
     /// says.
@@ -113,22 +124,53 @@ public struct TransactionCursor: Sendable, Hashable, LosslessStringConvertible {
     /// (milliseconds since 1970).
     let key: Int64
     let sequenceNumber: UInt64
+    /// The last row's category name (as the store had it) and id: in order
+    /// ``TransactionQuery/Order/byCategory`` only, where `key` is its date.
+    let category: Category?
 
-    init(order: TransactionQuery.Order, key: Int64, sequenceNumber: UInt64) {
-        (self.order, self.key, self.sequenceNumber) = (order, key, sequenceNumber)
+    /// A category as a cursor keeps it: the name is kept, so a rename between two pages moves
+    /// no row of the next page.
+    struct Category: Sendable, Hashable {
+        let name: String
+        let id: CategoryID
     }
 
-    /// `<order>.<key>.<sequence>`.
-    public var description: String { "\(order.rawValue).\(key).\(sequenceNumber)" }
+    init(order: TransactionQuery.Order, key: Int64, sequenceNumber: UInt64, category: Category? = nil) {
+        (self.order, self.key, self.sequenceNumber, self.category) = (order, key, sequenceNumber, category)
+    }
+
+    /// `<order>.<key>.<sequence>`, and for order `category` `.<category id>.<name as UTF-8 hex>`.
+    public var description: String {
+        let base = "\(order.rawValue).\(key).\(sequenceNumber)"
+        guard let category else { return base }
+        return base + ".\(category.id).\(category.name.utf8.map { String($0, radix: 16).leftPadded(to: 2) }.joined())"
+    }
 
     /// Reads a cursor printed by ``description``; `nil` for anything else.
     public init?(_ description: String) {
-        let parts = description.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let order = TransactionQuery.Order(rawValue: String(parts[0])),
+        let parts = description.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard let order = TransactionQuery.Order(rawValue: parts[0]), parts.count == (order == .byCategory ? 5 : 3),
               let key = Int64(parts[1]), let sequenceNumber = UInt64(parts[2])
         else { return nil }
-        self.init(order: order, key: key, sequenceNumber: sequenceNumber)
+        guard order == .byCategory else {
+            self.init(order: order, key: key, sequenceNumber: sequenceNumber)
+            return
+        }
+        let hex = Array(parts[4])
+        guard hex.count.isMultiple(of: 2), hex.allSatisfy(\.isHexDigit), let id = try? CategoryID(parsing: parts[3]) else { return nil }
+        var bytes: [UInt8] = []
+        for index in stride(from: 0, to: hex.count, by: 2) {
+            guard let byte = UInt8(String(hex[index..<index + 2]), radix: 16) else { return nil }
+            bytes.append(byte)
+        }
+        let name = String(decoding: bytes, as: UTF8.self)
+        guard Array(name.utf8) == bytes else { return nil }  // not UTF-8
+        self.init(order: order, key: key, sequenceNumber: sequenceNumber, category: Category(name: name, id: id))
     }
+}
+
+extension String {
+    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }
 
 /// One page of a transaction list.

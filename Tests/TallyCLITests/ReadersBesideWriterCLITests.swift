@@ -36,6 +36,8 @@ struct ReadersBesideWriterCLITests {
             "repair": ["repair", "--ledger", ledger],
             "transactions": ["transactions", "--ledger", ledger],
             "settlements": ["settlements", "--ledger", ledger],
+            "people": ["people", "history", "--with", "Bob", "--of", "Alice", "--ledger", ledger],
+            "investments": ["investments", "--ledger", ledger],
             "report": ["report", "--ledger", ledger, "--by", "period"],
             "statement": ["statement", "--ledger", ledger, "--wallet", wallet],
             "activity": ["activity", "--ledger", ledger],

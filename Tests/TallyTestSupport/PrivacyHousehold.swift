@@ -634,6 +634,10 @@ public struct PrivacyHousehold: Sendable {
             case .smallestFirst: (a.minorUnits, a.order) < (b.minorUnits, b.order)
             // The model keeps no deletion times: RecentlyDeletedTests checks this order.
             case .recentlyDeletedFirst: a.order > b.order
+            case .byCategory:
+                (Scenario.categoryName(a.categoryID), a.categoryID) != (Scenario.categoryName(b.categoryID), b.categoryID)
+                    ? (Scenario.categoryName(a.categoryID), a.categoryID) < (Scenario.categoryName(b.categoryID), b.categoryID)
+                    : (a.date, a.order) > (b.date, b.order)
             }
         }
     }

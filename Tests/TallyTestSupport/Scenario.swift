@@ -38,6 +38,10 @@ public struct Scenario: Sendable {
     public static var groceries: CategoryID { CategoryPresets.expense[0].categoryID(in: household) }
     public static var restaurants: CategoryID { CategoryPresets.expense[3].categoryID(in: household) }
     public static var salary: CategoryID { CategoryPresets.income[0].categoryID(in: household) }
+    /// The name of a preset category (the engine creates them with the household), "" for another.
+    public static func categoryName(_ id: CategoryID) -> String {
+        CategoryPresets.all.first { $0.categoryID(in: household) == id }?.name ?? ""
+    }
     /// A savings-type category, which no preset is; only the event-built household has it.
     public static let savings = CategoryID(UUIDValue(high: 0x5AF1_0000_0000_4000, low: 0x8000_0000_0000_0001))
 

@@ -178,6 +178,7 @@ struct PrivacyTests {
             make("oldest first, deleted included") { $0.order = .oldestFirst; $0.deleted = .included },
             make("largest first") { $0.order = .largestFirst },
             make("smallest first, deleted only") { $0.order = .smallestFirst; $0.deleted = .only },
+            make("by category (Swiff 2.3.2)") { $0.order = .byCategory },
             make("deleted only") { $0.deleted = .only },
             make("the joint account") { $0.walletIDs = [h.joint] },
             make("Carol's bank") { $0.walletIDs = [h.carolBank] },

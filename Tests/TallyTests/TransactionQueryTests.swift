@@ -91,6 +91,11 @@ struct TransactionQueryTests {
                 case .smallestFirst: (a.minorUnits, a.sequenceNumber) < (b.minorUnits, b.sequenceNumber)
                 // The reference keeps no deletion times: RecentlyDeletedTests checks this order.
                 case .recentlyDeletedFirst: a.sequenceNumber > b.sequenceNumber
+                // Swiff 2.3.2: by category name (the three categories' names differ), newest first within one.
+                case .byCategory:
+                    Scenario.categoryName(a.category) != Scenario.categoryName(b.category)
+                        ? Scenario.categoryName(a.category) < Scenario.categoryName(b.category)
+                        : (a.date, a.sequenceNumber) > (b.date, b.sequenceNumber)
                 }
             }
         }

@@ -54,3 +54,18 @@ extension Ledger {
         return debts.groupExpenses(in: groupID).filter { expense in settled.map { $0 == expense.isSettled } ?? true }
     }
 }
+
+extension Ledger {
+    /// The live expenses `person` paid or has a part of, across every group (Swiff 1.3.1
+    /// history), oldest first, each with its group, settled state and parts, for `viewer` (G7:
+    /// a member sees only the expenses of the groups they are in).
+    /// - Parameters:
+    ///   - person: whose expenses.
+    ///   - settled: `true` only settled expenses, `false` only open ones, `nil` both (as
+    ///     ``groupExpenses(in:settled:visibleTo:)``).
+    ///   - viewer: who the list is for.
+    /// (``PlanningView/groupExpenses(involving:settled:visibleTo:)``.)
+    public func groupExpenses(involving person: PersonID, settled: Bool? = nil, visibleTo viewer: Viewer) -> [GroupExpenseSummary] {
+        planningView(store: nil).groupExpenses(involving: person, settled: settled, visibleTo: viewer)
+    }
+}

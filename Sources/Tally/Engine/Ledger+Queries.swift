@@ -11,7 +11,8 @@ extension Ledger {
     /// - Throws: ``LedgerError/invalidQuery(_:)`` for a query the store cannot answer as
     ///   asked; ``LedgerError/readSide(_:)`` when the ledger keeps no store or it cannot be read.
     public func transactions(_ query: TransactionQuery) throws(LedgerError) -> TransactionPage {
-        try withStore { store throws(StoreError) in try store.transactions(query) }
+        let debts = servedModels.debts
+        return try withStore { store throws(StoreError) in try store.transactions(query, debts: query.settled == nil ? nil : debts) }
     }
 
     /// One page of a wallet's statement: its live transactions and transfers by date, each with
@@ -71,6 +72,15 @@ extension Ledger {
     /// - Throws: ``LedgerError/invalidQuery(_:)`` when a total overflows (G1).
     public func totals(visibleTo viewer: Viewer, asOf date: LocalDate? = nil) throws(LedgerError) -> WalletTotals {
         do { return try servedModels.wallets.totals(asOf: date, visibleTo: viewer) } catch { throw .invalidQuery(error.description) }
+    }
+
+    /// The investment wallets `viewer` sees (G7: the household's and their own) that count (W4):
+    /// each one's value (W5), net contributions, gain and share of the portfolio, and the
+    /// portfolio's totals in the base currency with the latest rates (N3, G2; Swiff Phase 5
+    /// investments, Docs/Projections.md "Investments").
+    /// - Throws: ``LedgerError/invalidQuery(_:)`` when an amount overflows (G1).
+    public func investments(visibleTo viewer: Viewer) throws(LedgerError) -> InvestmentPortfolio {
+        do { return try servedModels.wallets.investments(visibleTo: viewer) } catch { throw .invalidQuery(error.description) }
     }
 
     /// The household's budget for the pay period containing `date` (B1-B6): every category's

@@ -10,6 +10,10 @@ public enum PersonBalanceOrder: String, Sendable, Hashable, CaseIterable {
     /// `PersonBalance.owedToPerson` in minor units, whatever the currency); ties by person,
     /// other person and currency.
     case largestFirst = "balance-desc"
+    /// The most recent activity first: the last business date on which the balance of the pair
+    /// changed (``Ledger/personBalanceHistory(of:with:visibleTo:)``'s last point); ties by
+    /// person, other person and currency.
+    case recentActivity = "activity-desc"
 }
 
 /// A group as a list of groups shows it (S7; Swiff 2.3.2 "sort groups by members or total").
@@ -38,19 +42,19 @@ public enum GroupListOrder: String, Sendable, Hashable, CaseIterable {
 
 extension Ledger {
     /// Each person's balance with the others (``personBalances(visibleTo:)``, the same rule and
-    /// the same rows for `viewer`, G7) in `order`: Swiff's "people by balance".
+    /// the same rows for `viewer`, G7) in `order`: Swiff's "people by balance" and "by recent
+    /// activity" (``PlanningView/personBalances(visibleTo:sortedBy:)``).
     /// - Throws: ``LedgerError/invalidQuery(_:)`` when a balance overflows.
     public func personBalances(visibleTo viewer: Viewer, sortedBy order: PersonBalanceOrder) throws(LedgerError) -> [PersonBalance] {
-        let balances = try personBalances(visibleTo: viewer)
-        switch order {
-        case .byPerson: return balances
-        case .largestFirst:
-            return balances.sorted { a, b in
-                let (left, right) = (a.owedToPerson.minorUnits.magnitude, b.owedToPerson.minorUnits.magnitude)
-                guard left == right else { return left > right }
-                return (a.person, a.other, a.owedToPerson.currency.code) < (b.person, b.other, b.owedToPerson.currency.code)
-            }
-        }
+        try planningView(store: nil).personBalances(visibleTo: viewer, sortedBy: order)
+    }
+
+    /// `person`'s balance with `other` at the end of each business date on which it changed,
+    /// oldest first (Swiff 1.3.1 sparkline; ``PlanningView/personBalanceHistory(of:with:visibleTo:)``):
+    /// the last point is their current balance; a member sees only their own pairs (G7).
+    /// - Throws: ``LedgerError/invalidQuery(_:)`` when a balance overflows or `person` is `other`.
+    public func personBalanceHistory(of person: PersonID, with other: PersonID, visibleTo viewer: Viewer) throws(LedgerError) -> [PersonBalancePoint] {
+        try planningView(store: nil).personBalanceHistory(of: person, with: other, visibleTo: viewer)
     }
 
     /// The groups `viewer` is in (G7; the audit: every group), deleted ones left out, with their

@@ -105,7 +105,7 @@ struct QueryOptions: ParsableArguments {
 /// The paging options of the list subcommands (`transactions`, `statement`): the order, the
 /// page size and the cursor the page before printed.
 struct PageOptions: ParsableArguments {
-    @Option(name: .customLong("sort"), help: ArgumentHelp("date-desc (default), date-asc, amount-desc, amount-asc or deleted-desc (latest deletion first, deleted only; a statement: by date only).", valueName: "ORDER"))
+    @Option(name: .customLong("sort"), help: ArgumentHelp("date-desc (default), date-asc, amount-desc, amount-asc, category (by category name, newest first within one) or deleted-desc (latest deletion first, deleted only; a statement: by date only).", valueName: "ORDER"))
     var order: TransactionQuery.Order = .newestFirst
     @Option(name: .customLong("limit"), help: ArgumentHelp("Rows per page, 1...\(TransactionQuery.limitMax).", valueName: "N"))
     var limit = 50

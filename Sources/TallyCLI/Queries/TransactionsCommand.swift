@@ -20,7 +20,14 @@ struct TransactionsCommand: AsyncParsableCommand {
             "Only transactions deleted within 30 days before this instant (Flow's 'Recently deleted'), latest deletion first unless --sort names another order.",
             valueName: "YYYY-MM-DDTHH:MM:SSZ"))
     var recentlyDeleted: String?
+    @Option(
+        name: .customLong("debts"),
+        help: ArgumentHelp("Only shared transactions with a share no settlement covers yet (pending) or without one (settled).", valueName: "settled|pending"))
+    var debts: DebtsState?
     @Flag(help: "Print JSON: {\"rows\":[...],\"next\":CURSOR|null}.") var json = false
+
+    /// `--debts settled|pending` (``TransactionQuery/settled``).
+    enum DebtsState: String, ExpressibleByArgument, CaseIterable { case settled, pending }
 
     func run() async throws {
         let path = try location.path()
@@ -28,8 +35,9 @@ struct TransactionsCommand: AsyncParsableCommand {
         let now = try recentlyDeleted.map { text throws -> Timestamp in
             do { return try Timestamp(iso8601: text) } catch { throw CLIError("--recently-deleted \(text): expected YYYY-MM-DDTHH:MM:SSZ") }
         }
-        let page = try StoreAccess.read(at: path, encryption: try key.encryption()) { store in
+        let page = { (store: LedgerStore, models: DebtProjection?) throws -> TransactionPage in
             var query = try filters.query(in: store)
+            query.settled = debts.map { $0 == .settled }
             query.order = paging.order
             if let now {
                 let window = TransactionQuery.recentlyDeleted(asOf: now, visibleTo: query.viewer)
@@ -39,9 +47,17 @@ struct TransactionsCommand: AsyncParsableCommand {
             }
             query.limit = paging.limit
             query.after = cursor
-            return try store.transactions(query)
+            return try store.transactions(query, debts: models)
         }
-        try Terminal.line(json ? Self.json(page) : Self.table(page))
+        let encryption = try key.encryption()
+        // Only the settled / pending filter needs the debt read model: replay the history for it alone.
+        let found: TransactionPage
+        if debts == nil {
+            found = try StoreAccess.read(at: path, encryption: encryption) { store in try page(store, nil) }
+        } else {
+            found = try StoreAccess.read(at: path, encryption: encryption) { store, history in try page(store, history.readModels.debts) }
+        }
+        try Terminal.line(json ? Self.json(found) : Self.table(found))
     }
 
     static func table(_ page: TransactionPage) -> String {

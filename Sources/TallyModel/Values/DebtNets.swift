@@ -46,7 +46,12 @@ package struct DebtNets: Hashable, Sendable {
 
     /// Applies a household settlement: its payer owes its receiver the amount less.
     package mutating func add(_ settlement: SettlementRecorded) {
-        add(debtor: settlement.to, creditor: settlement.from, currency: settlement.amount.currency, Int128(settlement.amount.minorUnits))
+        add(settlementFrom: settlement.from, to: settlement.to, amount: settlement.amount)
+    }
+
+    /// Applies a household settlement of `amount` paid by `from` to `to`.
+    package mutating func add(settlementFrom from: PersonID, to: PersonID, amount: Money) {
+        add(debtor: to, creditor: from, currency: amount.currency, Int128(amount.minorUnits))
     }
 
     /// Records that `debtor` owes `creditor` `minorUnits` more (negative: less).

@@ -93,12 +93,17 @@ package struct GroupNets: Hashable, Sendable {
     /// Applies a group settlement (`groupID` set; a household one changes nothing here): its
     /// payer paid, its receiver received the amount.
     package mutating func add(_ settlement: SettlementRecorded) {
-        guard let group = settlement.groupID else { return }
-        let amount = settlement.amount
-        change(group, Member(currency: amount.currency, person: settlement.from), mentions: 1) {
+        add(settlementFrom: settlement.from, to: settlement.to, amount: settlement.amount, in: settlement.groupID)
+    }
+
+    /// Applies a settlement of `amount` paid by `from` to `to` in `groupID` (`nil`: a household
+    /// one, which changes nothing here).
+    package mutating func add(settlementFrom from: PersonID, to: PersonID, amount: Money, in groupID: GroupID?) {
+        guard let group = groupID else { return }
+        change(group, Member(currency: amount.currency, person: from), mentions: 1) {
             $0.settlementsPaid += Int128(amount.minorUnits)
         }
-        change(group, Member(currency: amount.currency, person: settlement.to), mentions: 1) {
+        change(group, Member(currency: amount.currency, person: to), mentions: 1) {
             $0.settlementsReceived += Int128(amount.minorUnits)
         }
     }

@@ -121,9 +121,14 @@ extension DebtProjection {
     /// the running totals (``GroupNets``): O(members of the group), not O(its history).
     /// - Throws: ``ProjectionError/overflow(rule:subject:)``.
     public func groupBalances(_ groupID: GroupID) throws(ProjectionError) -> [Currency: [GroupMemberBalance]] {
+        try groupBalances(groupID, nets: groupNets)
+    }
+
+    /// ``groupBalances(_:)`` from `nets` (the running totals, or those as of a date).
+    private func groupBalances(_ groupID: GroupID, nets: GroupNets) throws(ProjectionError) -> [Currency: [GroupMemberBalance]] {
         guard let group = groups[groupID] else { return [:] }
         var totals: [Currency: [PersonID: GroupNets.Totals]] = [:]
-        for (member, entry) in groupNets.members(of: groupID) {
+        for (member, entry) in nets.members(of: groupID) {
             totals[member.currency, default: [:]][member.person] = entry
         }
         var result: [Currency: [GroupMemberBalance]] = [:]
@@ -150,8 +155,13 @@ extension DebtProjection {
     /// for n members with a non-zero balance.
     /// - Throws: ``ProjectionError/overflow(rule:subject:)``.
     public func settlementPlan(_ groupID: GroupID) throws(ProjectionError) -> [Currency: [PlannedTransfer]] {
+        try settlementPlan(groupID, nets: groupNets)
+    }
+
+    /// ``settlementPlan(_:)`` from `nets` (the running totals, or those as of a date).
+    private func settlementPlan(_ groupID: GroupID, nets: GroupNets) throws(ProjectionError) -> [Currency: [PlannedTransfer]] {
         var result: [Currency: [PlannedTransfer]] = [:]
-        for (currency, balances) in try groupBalances(groupID) {
+        for (currency, balances) in try groupBalances(groupID, nets: nets) {
             var open = balances.filter { !$0.balance.isZero }.map { ($0.person, Int128($0.balance.minorUnits)) }
             var transfers: [PlannedTransfer] = []
             while true {
@@ -179,7 +189,22 @@ extension DebtProjection {
     /// with their settled state (S7; Docs/Editing.md "Group expenses"); empty for an unknown group.
     /// O(group expenses ever recorded).
     public func groupExpenses(in groupID: GroupID) -> [GroupExpenseSummary] {
-        groupExpenses.allEntries.filter { $0.value.groupID == groupID && $0.value.isLive }
+        groupExpenses { $0.groupID == groupID }
+    }
+
+    /// The live expenses `person` paid or has a part of, across every group that is not
+    /// deleted (Swiff 1.3.1 history), ordered like ``groupExpenses(in:)``. O(group expenses
+    /// ever recorded).
+    public func groupExpenses(involving person: PersonID) -> [GroupExpenseSummary] {
+        let live = Set(groupIDs)
+        return groupExpenses { expense in
+            live.contains(expense.groupID) && (expense.paidBy == person || expense.owed.contains { $0.person == person })
+        }
+    }
+
+    /// The live expenses `belongs` selects, oldest first, with their settled state.
+    private func groupExpenses(where belongs: (GroupExpenseRecord) -> Bool) -> [GroupExpenseSummary] {
+        groupExpenses.allEntries.filter { $0.value.isLive && belongs($0.value) }
             .sorted { ($0.value.date, $0.value.sequenceNumber) < ($1.value.date, $1.value.sequenceNumber) }
             .map { id, expense in
                 let parts = expense.owed.map { share in
@@ -191,7 +216,7 @@ extension DebtProjection {
                 }
                 let covered = parts.allSatisfy { $0.settlement != nil || $0.person == expense.paidBy || $0.amount.isZero }
                 return GroupExpenseSummary(
-                    expenseID: id, paidBy: expense.paidBy, amount: expense.amount, date: expense.date,
+                    expenseID: id, groupID: expense.groupID, paidBy: expense.paidBy, amount: expense.amount, date: expense.date,
                     title: expense.title, note: expense.note, categoryID: expense.categoryID, owed: expense.owed,
                     isMarkedSettled: expense.isMarkedSettled, isSettled: expense.isMarkedSettled || covered, parts: parts)
             }
@@ -204,6 +229,12 @@ extension DebtProjection {
     /// currency; zero balances are left out. O(household pairs + the person's groups' members).
     /// - Throws: ``ProjectionError/overflow(rule:subject:)``.
     public func personBalances(of person: PersonID) throws(ProjectionError) -> [PersonBalance] {
+        try personBalances(of: person, household: householdNets, groups: groupNets)
+    }
+
+    /// ``personBalances(of:)`` from `householdNets` and `groupNets` (the running nets, or those
+    /// as of a date: ``personBalanceHistory(of:with:)``).
+    func personBalances(of person: PersonID, household householdNets: DebtNets, groups groupNets: GroupNets) throws(ProjectionError) -> [PersonBalance] {
         struct Key: Hashable, Comparable {
             let other: PersonID
             let currency: Currency
@@ -216,7 +247,7 @@ extension DebtProjection {
             household[Key(other: other, currency: pair.currency)] = -householdNets.owed(by: person, to: other, in: pair.currency)
         }
         for groupID in groupIDs where groups[groupID]?.members.contains(person) == true {
-            for (currency, transfers) in try settlementPlan(groupID) {
+            for (currency, transfers) in try settlementPlan(groupID, nets: groupNets) {
                 for transfer in transfers where transfer.from == person || transfer.to == person {
                     let other = transfer.from == person ? transfer.to : transfer.from
                     let signed = Int128(transfer.amount.minorUnits) * (transfer.to == person ? 1 : -1)
@@ -254,6 +285,11 @@ extension DebtProjection {
 }
 
 extension DebtProjection {
+    /// The live shared transactions with a share of someone other than the payer that no
+    /// settlement covers yet (S6), unordered: what a settled / pending filter of a transaction
+    /// list reads (`TransactionQuery.settled`). O(open items).
+    package var openTransactionIDs: [TransactionID] { Array(openTransactions) }
+
     /// The ids of every settlement recorded (unordered; S6): what a rebuild of the store writes.
     package var settlementIDs: some Collection<SettlementID> { settlements.allEntries.keys }
 }

@@ -72,6 +72,8 @@ public struct PlannedTransfer: Hashable, Sendable {
 public struct GroupExpenseSummary: Hashable, Sendable {
     /// The expense.
     public let expenseID: GroupExpenseID
+    /// Its group.
+    public let groupID: GroupID
     /// Who paid.
     public let paidBy: PersonID
     /// The total.
