@@ -24,7 +24,7 @@ struct TallyTool: AsyncParsableCommand {
             StatsCommand.self, BalancesCommand.self, DebtsCommand.self, BudgetCommand.self, NetWorthCommand.self, FlowsCommand.self, GoalsCommand.self, ScenariosCommand.self, AlertsCommand.self, AnalyticsCommand.self, ViewsCommand.self, HealthCommand.self,
             ExportCommand.self, ImportCommand.self, ImportMappingCommand.self, DiffCommand.self, VerifyCommand.self, DemoCommand.self,
             RepairCommand.self, RebuildCommand.self, TransactionsCommand.self, SettlementsCommand.self, ReportCommand.self, StatementCommand.self, ActivityCommand.self, SearchCommand.self,
-            SubscriptionsCommand.self, AttachmentsCommand.self, ResetCommand.self,
+            SubscriptionsCommand.self, AttachmentsCommand.self, ResetCommand.self, SuggestCategoryCommand.self,
 
         ]
     )
