@@ -189,8 +189,11 @@ public struct CSVImporter: Sendable {
     /// on it (Flow US-071). `nil`: no mark.
     public var source: String?
 
-    /// The tag marking the import's transactions: `import:` and ``source``.
-    public var sourceTag: String? { source.map { "import:\($0)" } }
+    /// The tag marking the import's transactions: ``sourceTagPrefix`` and ``source``.
+    public var sourceTag: String? { source.map { Self.sourceTagPrefix + $0 } }
+
+    /// What a ``sourceTag`` starts with.
+    public static let sourceTagPrefix = "import:"
     /// What each row becomes: a transaction (the default), or a balance point (W5; Drishti
     /// E6-S4, Tim's snapshots: a wallet's balance history), whose amount is the wallet's
     /// balance on the row's date and whose duplicate is a point of the same wallet and date.
@@ -283,8 +286,9 @@ public struct CSVImporter: Sendable {
         guard let payer = actor ?? state.household?.admin, let household = state.household else {
             throw InterchangeError(code: "noHousehold", message: "the ledger has no household yet")
         }
-        if let sourceTag, sourceTag.utf8.count > LedgerLimits.tagBytesMax || source?.trimmingCharacters(in: .whitespaces).isEmpty != false {
-            throw InterchangeError(code: "csvSourceInvalid", message: "the import source \"\(source ?? "")\" must be 1 to \(LedgerLimits.tagBytesMax - 7) UTF-8 bytes: it becomes the tag \"\(sourceTag)\"")
+        if let source, source.trimmingCharacters(in: .whitespaces).isEmpty || Self.sourceTagPrefix.utf8.count + source.utf8.count > LedgerLimits.tagBytesMax {
+            let bytesMax = LedgerLimits.tagBytesMax - Self.sourceTagPrefix.utf8.count
+            throw InterchangeError(code: "csvSourceInvalid", message: "the import source \"\(source)\" must be 1 to \(bytesMax) UTF-8 bytes, not blank: it becomes the tag \(Self.sourceTagPrefix)\(source)")
         }
         try Self.requireDistinctMappedColumns(mapping, in: table)
         func column(_ name: String?) -> Int? {

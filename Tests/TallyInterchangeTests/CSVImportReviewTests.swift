@@ -72,7 +72,7 @@ struct CSVImportReviewTests {
         #expect(try importer.plan(second, state: learned.state).failed == 3, "G7: Bob's import learns nothing from Alice's transactions")
     }
 
-    @Test("US-072: a payee is the note up to \": \", case and diacritics folded; a redacted note teaches nothing")
+    @Test("US-072: a payee is the note up to \": \", case and diacritics folded, whitespace collapsed; a blank one is none")
     func payeeOfNote() {
         #expect(CategorySuggestions.payee(ofNote: "Migros: weekly shop") == "migros")
         #expect(CategorySuggestions.payee(ofNote: "  Café   Zürich ") == "cafe zurich")
@@ -149,7 +149,11 @@ struct CSVImportReviewTests {
         let marked = try await ledger.transactions(query).rows
         try await ledger.close()
         #expect(marked.count == 3 && marked.allSatisfy { $0.tags == ["import:UBS"] })
-        importer.source = String(repeating: "x", count: 60)
-        #expect { try importer.plan(csv, state: history.state) } throws: { error in (error as? InterchangeError)?.code == "csvSourceInvalid" }
+        for invalid in [String(repeating: "x", count: 58), " "] {
+            importer.source = invalid
+            #expect { try importer.plan(csv, state: history.state) } throws: { error in (error as? InterchangeError)?.code == "csvSourceInvalid" }
+        }
+        importer.source = String(repeating: "x", count: 57)
+        #expect(try importer.plan(csv, state: history.state).inserted == 2, "57 bytes and import: fill a tag's 64")
     }
 }
