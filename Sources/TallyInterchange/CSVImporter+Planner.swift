@@ -7,7 +7,9 @@ extension CSVImporter {
     /// already planned (a row duplicating an earlier row of the same file is skipped).
     struct Planner {
         let importer: CSVImporter
-        let state: LedgerState
+        /// The ledger's state, with the categories the plan creates so far (checked with
+        /// `LedgerState.applying`, so a row in a new category is checked in it).
+        private(set) var state: LedgerState
         let table: CSVTable
         let columns: Columns
         let format: CSVDateFormat
@@ -17,6 +19,15 @@ extension CSVImporter {
         let namespace: UUIDValue
         private(set) var commands: [Command] = []
         private(set) var rows: [RowResult] = []
+        private(set) var newCategories: [NewCategory] = []
+        /// The category the current row needs created, with the state that has it: planned
+        /// only with the row's own command (``append(_:line:)``), dropped when the row plans none.
+        private var pendingCategory: (command: Command, state: LedgerState, category: NewCategory)?
+        /// The suggestion used for the current row's category (Flow US-072).
+        private var pendingSuggestion: CategorySuggestion?
+        /// What the ledger's transactions teach about payees, learned at the first row that
+        /// needs it (Flow US-072), for the importer's actor (G7).
+        private lazy var suggestions = CategorySuggestions(state: state, visibleTo: .member(payer))
         /// Live transactions by duplicate key (the lowest id when several share one).
         private let existing: [DuplicateKey: TransactionID]
         private var plannedKeys: [DuplicateKey: Int] = [:]
@@ -67,6 +78,7 @@ extension CSVImporter {
         }
 
         mutating func plan(_ row: [String], line: Int) {
+            (pendingCategory, pendingSuggestion) = (nil, nil)
             let wallet: (key: WalletID, value: WalletRecord)
             if let account = cell(row, columns.account) {
                 guard let found = CSVImporter.openWallet(account, in: state) else {
@@ -99,28 +111,67 @@ extension CSVImporter {
             guard signed != 0 else { fail(line, "amount is zero (T1)", column: columns.amount); return }
             let amount = Money(minorUnits: signed.magnitude > UInt64(Int64.max) ? .max : Int64(signed.magnitude), currency: wallet.value.currency)
             let note = [cell(row, columns.payee), cell(row, columns.note)].compactMap { $0 }.joined(separator: ": ")
-            let fileCategory = cell(row, columns.category) ?? importer.defaultCategory
             let group: CategoryGroup = kind == .income ? .income : .expense
-            guard let fileCategory else { fail(line, "no category (map a column or pass a default category)", column: columns.category); return }
-            let categoryName = importer.categoryMapping[fileCategory.lowercased()]
-                ?? importer.categoryMapping.filter { $0.key.lowercased() == fileCategory.lowercased() }.min { $0.key < $1.key }?.value ?? fileCategory
-            guard let category = state.categories.first(where: {
-                ($0.key.description == categoryName.lowercased() || $0.value.name.lowercased() == categoryName.lowercased())
-                    && $0.value.group == group && !$0.value.isDeleted
-            }) else {
-                let target = state.categories.first { $0.key.description == categoryName.lowercased() }.map { "\"\($0.value.name)\" (\($0.value.group))" }
-                let mapped = categoryName == fileCategory ? "" : " (\"\(fileCategory)\" is mapped to \(target ?? "\"\(categoryName)\""))"
-                fail(line, "no \(group) category named \"\(categoryName)\"\(mapped); create it or map the name to one (category mapping)", column: columns.category)
-                return
-            }
+            guard let category = category(of: row, group: group, payee: CategorySuggestions.payee(ofNote: note), line: line) else { return }
             let entry = TransactionEntry(
-                kind: kind, amount: amount, walletID: wallet.key, categoryID: category.key, date: date, note: note.isEmpty ? nil : note, payer: payer)
+                kind: kind, amount: amount, walletID: wallet.key, categoryID: category, date: date, note: note.isEmpty ? nil : note,
+                tags: importer.sourceTag.map { [$0] } ?? [], payer: payer)
             let key = DuplicateKey(wallet: wallet.key, date: date, amount: amount, note: note)
             if let externalID = cell(row, columns.externalID) {
                 planExternal(entry, externalID: externalID, key: key, line: line)
             } else {
                 planByKey(entry, key: key, line: line)
             }
+        }
+
+        /// The row's category: its category cell (through the category mapping), else the
+        /// category suggested for its payee (Flow US-072: high or medium confidence, or any when
+        /// there is no default category), else the default category. An unknown name fails the
+        /// row, or with ``UnknownCategoryPolicy/create`` plans the category (``pendingCategory``)
+        /// unless the name came from the category mapping (a mapping to a missing category is a
+        /// mistake to fix, not a name to create).
+        private mutating func category(of row: [String], group: CategoryGroup, payee: String?, line: Int) -> CategoryID? {
+            let cellCategory = cell(row, columns.category)
+            if cellCategory == nil, let payee, let suggestion = suggestions.suggestion(forPayee: payee, group: group),
+               suggestion.confidence != .low || importer.defaultCategory == nil {
+                pendingSuggestion = suggestion
+                return suggestion.categoryID
+            }
+            guard let fileCategory = cellCategory ?? importer.defaultCategory else {
+                fail(line, "no category (map a column, pass a default category, or import payees the ledger knows)", column: columns.category)
+                return nil
+            }
+            let mapped = importer.categoryMapping[fileCategory.lowercased()]
+                ?? importer.categoryMapping.filter { $0.key.lowercased() == fileCategory.lowercased() }.min { $0.key < $1.key }?.value
+            let categoryName = mapped ?? fileCategory
+            if let found = state.categories.first(where: {
+                ($0.key.description == categoryName.lowercased() || $0.value.name.lowercased() == categoryName.lowercased())
+                    && $0.value.group == group && !$0.value.isDeleted
+            }) {
+                return found.key
+            }
+            let taken = state.categories.first {
+                !$0.value.isDeleted && ($0.key.description == categoryName.lowercased() || $0.value.name.lowercased() == categoryName.lowercased())
+            }
+            guard importer.unknownCategories == .create, mapped == nil, taken == nil else {
+                let target = state.categories.first { $0.key.description == categoryName.lowercased() }.map { "\"\($0.value.name)\" (\($0.value.group))" }
+                let mappedText = mapped == nil ? "" : " (\"\(fileCategory)\" is mapped to \(target ?? "\"\(categoryName)\""))"
+                let fix = taken.map { "; the category of that name is \($0.value.group), and none of the same name can be created (C2: names are unique); map the name to another (category mapping)" }
+                    ?? "; create it, map the name to one (category mapping), or let the import create it (--unknown-categories create)"
+                fail(line, "no \(group) category named \"\(categoryName)\"\(mappedText)\(fix)", column: columns.category)
+                return nil
+            }
+            let id = CategoryID(.derived(namespace: namespace, name: "category.\(group).\(fileCategory.lowercased())"))
+            let command = Command(
+                commandID: CommandID(.derived(namespace: namespace, name: "createCategory.\(group).\(fileCategory.lowercased())")), actor: payer,
+                recordedAt: importer.recordedAt, action: .createCategory(categoryID: id, name: fileCategory, group: group))
+            do {
+                pendingCategory = (command, try state.applying(command), NewCategory(categoryID: id, name: fileCategory, group: group, line: line))
+            } catch {
+                fail(line, "the new category \"\(fileCategory)\": \(error.message) (\(error.rule ?? error.code))", column: columns.category)
+                return nil
+            }
+            return id
         }
 
         /// The row's kind: its type cell (`income` or `expense`, any case), or without one the
@@ -167,16 +218,29 @@ extension CSVImporter {
         /// A row without an external id: a duplicate has the same wallet, date, amount and note
         /// (Docs/Domain.md, section 9).
         private mutating func planByKey(_ entry: TransactionEntry, key: DuplicateKey, line: Int) {
-            if let earlier = plannedKeys[key] {
+            let id = TransactionID(.derived(namespace: namespace, name: "transaction.\(line)"))
+            let earlier = plannedKeys[key]
+            if let earlier, importer.duplicates != .keepBoth {
                 skip(line, "duplicate: same date, amount, wallet and note as line \(earlier)")
                 return
             }
-            plannedKeys[key] = line
-            if let id = existing[key], let record = state.transactions[id] {
-                duplicate(of: id, record: record, entry: entry, line: line, reason: "same date, amount, wallet and note")
+            plannedKeys[key] = plannedKeys[key] ?? line
+            if importer.duplicates == .keepBoth {
+                // Keep both: the row is a transaction of its own, unless this very row of this
+                // file was imported before (its id is taken): a re-run inserts nothing.
+                guard state.transactions[id] == nil else {
+                    skip(line, "duplicate: this row of this file was imported before as transaction \(id)")
+                    return
+                }
+                let twin = existing[key].map { "transaction \($0)" } ?? earlier.map { "line \($0)" }
+                insert(entry, id: id, line: line, reason: twin.map { "duplicate of \($0) (same date, amount, wallet and note), both kept" })
                 return
             }
-            insert(entry, id: TransactionID(.derived(namespace: namespace, name: "transaction.\(line)")), line: line)
+            if let existingID = existing[key], let record = state.transactions[existingID] {
+                duplicate(of: existingID, record: record, entry: entry, line: line, reason: "same date, amount, wallet and note")
+                return
+            }
+            insert(entry, id: id, line: line)
         }
 
         /// A balance point (W5): a duplicate is a point of the same wallet and date. In the file,
@@ -223,27 +287,34 @@ extension CSVImporter {
         /// alone.
         private mutating func append(_ command: Command, line: Int) -> Bool {
             do {
-                try state.check(command)
+                try (pendingCategory?.state ?? state).check(command)
             } catch {
+                pendingCategory = nil
                 fail(line, "\(error.message) (\(error.rule ?? error.code))", column: nil)
                 return false
+            }
+            if let pending = pendingCategory {
+                commands.append(pending.command)
+                state = pending.state
+                newCategories.append(pending.category)
+                pendingCategory = nil
             }
             commands.append(command)
             return true
         }
 
-        private mutating func insert(_ entry: TransactionEntry, id: TransactionID, line: Int) {
+        private mutating func insert(_ entry: TransactionEntry, id: TransactionID, line: Int, reason: String? = nil) {
             guard append(Command(
                 commandID: CommandID(.derived(namespace: namespace, name: "command.\(line)")), actor: payer, recordedAt: importer.recordedAt,
                 action: .recordTransaction(transactionID: id, entry: entry)), line: line) else { return }
-            rows.append(RowResult(line: line, status: .inserted, reason: nil))
+            rows.append(RowResult(line: line, status: .inserted, reason: reason, suggestion: pendingSuggestion))
         }
 
         /// A row that duplicates the live transaction `id`: skipped, or with
         /// ``DuplicatePolicy/replace`` an `editTransaction` to the row's values that keeps what
         /// the file does not hold (tags, payer, the split and its ratio).
         private mutating func duplicate(of id: TransactionID, record: TallyProjections.TransactionRecord, entry: TransactionEntry, line: Int, reason: String) {
-            guard importer.duplicates == .replace else {
+            guard importer.duplicates == .replace else {  // skip, and keep-both for an external id (the same bank record)
                 skip(line, "duplicate: \(reason) as transaction \(id)")
                 return
             }
@@ -266,7 +337,7 @@ extension CSVImporter {
             guard append(Command(
                 commandID: CommandID(.derived(namespace: namespace, name: "edit.\(line).\(importer.recordedAt.millisecondsSinceEpoch)")),
                 actor: payer, recordedAt: importer.recordedAt, action: .editTransaction(transactionID: id, entry: edited)), line: line) else { return }
-            rows.append(RowResult(line: line, status: .replaced, reason: "duplicate: \(reason) as transaction \(id), edited to the row's values"))
+            rows.append(RowResult(line: line, status: .replaced, reason: "duplicate: \(reason) as transaction \(id), edited to the row's values", suggestion: pendingSuggestion))
         }
     }
 }

@@ -84,6 +84,40 @@ public struct CSVImporter: Sendable {
         /// Edit the transaction to the row's values (`editTransaction`, G4: a new event, never a
         /// rewrite); the row is `replaced`, or `skipped` when nothing differs.
         case replace
+        /// Record the row as a transaction of its own beside the duplicate (Flow US-071 "keep
+        /// both"); the row is `inserted`. Only for duplicates by date, amount, wallet and note: a
+        /// row whose external id was imported before is that bank record again and is skipped.
+        case keepBoth = "keep-both"
+    }
+
+    /// What a row whose category the ledger does not have does (Flow US-046).
+    public enum UnknownCategoryPolicy: String, Sendable, CaseIterable {
+        /// The row fails, naming the `category` column (the default).
+        case fail
+        /// The import creates the category (`createCategory`, the row's group, budget type
+        /// none) in the same batch and lists it in ``Plan/newCategories`` for review.
+        case create
+    }
+
+    /// A category the import creates for an unknown name (``UnknownCategoryPolicy/create``).
+    public struct NewCategory: Sendable, Hashable {
+        /// The category's id (derived from the file and the name, so a replayed import is the same).
+        public let categoryID: CategoryID
+        /// Its name, as the first row that needs it writes it.
+        public let name: String
+        /// Income or expense: the group of the row's kind.
+        public let group: CategoryGroup
+        /// The first row that needs it.
+        public let line: Int
+    }
+
+    /// A column found by its content because the header has no column of the mapped name
+    /// (Flow US-046).
+    public struct DetectedColumn: Sendable, Hashable {
+        /// The field: `date`, `amount` or `category`.
+        public let field: String
+        /// The column's header.
+        public let column: String
     }
 
     /// One row's outcome.
@@ -99,6 +133,9 @@ public struct CSVImporter: Sendable {
         public var reason: String?
         /// The header name of the cell that failed, when one cell is the reason.
         public var column: String?
+        /// The category suggested for a row without a category cell and used for it (Flow
+        /// US-072, ``CategorySuggestions``); `nil` when the row named its category.
+        public var suggestion: CategorySuggestion?
     }
 
     /// The plan: commands to execute and every row's outcome.
@@ -110,6 +147,10 @@ public struct CSVImporter: Sendable {
         public var rows: [RowResult]
         public var delimiter: Character
         public var dateFormat: CSVDateFormat
+        /// The categories the import creates (``UnknownCategoryPolicy/create``), for review.
+        public var newCategories: [NewCategory] = []
+        /// The columns found by content (Flow US-046), in field order.
+        public var detectedColumns: [DetectedColumn] = []
         public var inserted: Int { rows.filter { $0.status == .inserted }.count }
         public var replaced: Int { rows.filter { $0.status == .replaced }.count }
         public var skipped: Int { rows.filter { $0.status == .skipped }.count }
@@ -141,6 +182,18 @@ public struct CSVImporter: Sendable {
     public var categoryMapping: [String: String] = [:]
     /// What a duplicate row does.
     public var duplicates = DuplicatePolicy.skip
+    /// What a row with an unknown category does.
+    public var unknownCategories = UnknownCategoryPolicy.fail
+    /// Where the rows come from (a bank, a file): every transaction the import records carries
+    /// the tag ``sourceTag`` (`import:<source>`), so imported rows show it and a list filters
+    /// on it (Flow US-071). `nil`: no mark.
+    public var source: String?
+
+    /// The tag marking the import's transactions: ``sourceTagPrefix`` and ``source``.
+    public var sourceTag: String? { source.map { Self.sourceTagPrefix + $0 } }
+
+    /// What a ``sourceTag`` starts with.
+    public static let sourceTagPrefix = "import:"
     /// What each row becomes: a transaction (the default), or a balance point (W5; Drishti
     /// E6-S4, Tim's snapshots: a wallet's balance history), whose amount is the wallet's
     /// balance on the row's date and whose duplicate is a point of the same wallet and date.
@@ -203,8 +256,10 @@ public struct CSVImporter: Sendable {
     /// Execute ``Plan/batch()`` on the same ledger: a plan with a failed row imports nothing.
     ///
     /// - Throws: `InterchangeError`: ``CSVTable/parse(bytes:)``'s codes, `unknownWallet`,
-    ///   `csvWalletMissing`, `noHousehold`, `csvColumnMissing`, `csvColumnDuplicate` (a mapped
-    ///   column named twice in the header), `csvDateAmbiguous`.
+    ///   `csvWalletMissing`, `noHousehold`, `csvColumnMissing` (neither the header nor the
+    ///   content gives the date or amount column), `csvColumnAmbiguous` (several columns' content
+    ///   could be it), `csvColumnDuplicate` (a mapped column named twice in the header),
+    ///   `csvDateAmbiguous`, `csvSourceInvalid` (a ``source`` too long for a tag).
     public func plan(bytes: [UInt8], ledger: Ledger) async throws(InterchangeError) -> Plan {
         let state = await ledger.state
         return try plan(bytes: bytes, state: state)
@@ -228,26 +283,31 @@ public struct CSVImporter: Sendable {
             }
             return wallet
         }
-        guard let payer = actor ?? state.household?.admin else {
+        guard let payer = actor ?? state.household?.admin, let household = state.household else {
             throw InterchangeError(code: "noHousehold", message: "the ledger has no household yet")
+        }
+        if let source, source.trimmingCharacters(in: .whitespaces).isEmpty || Self.sourceTagPrefix.utf8.count + source.utf8.count > LedgerLimits.tagBytesMax {
+            let bytesMax = LedgerLimits.tagBytesMax - Self.sourceTagPrefix.utf8.count
+            throw InterchangeError(code: "csvSourceInvalid", message: "the import source \"\(source)\" must be 1 to \(bytesMax) UTF-8 bytes, not blank: it becomes the tag \(Self.sourceTagPrefix)\(source)")
         }
         try Self.requireDistinctMappedColumns(mapping, in: table)
         func column(_ name: String?) -> Int? {
             guard let name else { return nil }
             return table.header.firstIndex { $0.trimmingCharacters(in: .whitespaces).lowercased() == name.lowercased() }
         }
-        guard let dateColumn = column(mapping.date) else {
-            throw InterchangeError(code: "csvColumnMissing", message: "no column \"\(mapping.date)\" in the header \(table.header); map it with date=COLUMN")
-        }
-        guard let amountColumn = column(mapping.amount) else {
-            throw InterchangeError(code: "csvColumnMissing", message: "no column \"\(mapping.amount)\" in the header \(table.header); map it with amount=COLUMN")
-        }
+        let byHeader = mapping.pairs.compactMap { column($0.column) }
+        var detection = ColumnDetection(
+            table: table, state: state, currency: defaultWallet?.value.currency ?? household.baseCurrency, dateFormat: dateFormat,
+            categoryMapping: categoryMapping, claimed: Set(byHeader))
+        let dateColumn = try detection.date(mapped: column(mapping.date), name: mapping.date)
+        let amountColumn = try detection.amount(mapped: column(mapping.amount), name: mapping.amount)
         let accountColumn = column(mapping.account)
         guard defaultWallet != nil || accountColumn != nil else {
             throw InterchangeError(code: "csvWalletMissing", message: "no wallet for the rows: name one (--wallet) or map an account column (account=COLUMN)")
         }
+        let categoryColumn = target == .transactions ? detection.category(mapped: column(mapping.category)) : column(mapping.category)
         let columns = Columns(
-            date: dateColumn, amount: amountColumn, note: column(mapping.note), category: column(mapping.category),
+            date: dateColumn, amount: amountColumn, note: column(mapping.note), category: categoryColumn,
             type: column(mapping.type), account: accountColumn, payee: column(mapping.payee), externalID: column(mapping.externalID))
         let format: CSVDateFormat
         if let dateFormat { format = dateFormat } else { format = try CSVDateFormat.detect(table.rows.map { $0[dateColumn] }) }
@@ -255,7 +315,9 @@ public struct CSVImporter: Sendable {
             importer: self, state: state, table: table, columns: columns, format: format, payer: payer, defaultWallet: defaultWallet,
             namespace: UUIDValue.derived(namespace: UUIDValue(high: 0x7461_6c6c_792d_6373, low: 0x762d_696d_706f_7274), name: Self.digest(bytes)))
         for (row, line) in zip(table.rows, table.rowLines) { planner.plan(row, line: line) }
-        return Plan(commands: planner.commands, rows: planner.rows, delimiter: table.delimiter, dateFormat: format)
+        return Plan(
+            commands: planner.commands, rows: planner.rows, delimiter: table.delimiter, dateFormat: format,
+            newCategories: planner.newCategories, detectedColumns: detection.detected)
     }
 
     /// Refuses a header in which a mapped column's name (compared as the mapping compares it:

@@ -57,6 +57,30 @@ struct CSVInterchangeCLITests {
         }
     }
 
+    @Test("US-072, US-046, US-071: import csv suggests the category of a known payee, creates an unknown category for review, marks the rows with --source; suggest-category prints the learned category; --dry-run writes nothing")
+    func importReview() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let file = TallyRunner.temporaryDirectory() + "/bank.csv"
+        try "date,payee,amount,category\n2026-03-01,Migros weekly shop,-20.00,\n2026-03-02,Yarn shop,-5.00,Knitting\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let arguments = ["import", "csv", file, "--ledger", ledger, "--wallet", "Joint account", "--source", "UBS", "--unknown-categories", "create",
+                         "--recorded-at", "2026-03-03T00:00:00Z"]
+        let dry = try TallyRunner.run(arguments + ["--dry-run"])
+        #expect(dry.status == 0 && dry.stderr.contains("new expense category \"Knitting\"") && dry.stderr.contains("would be created"), "\(dry.stderr)")
+        #expect(dry.stdout.contains(#""suggestion":{"category":"#) && dry.stdout.contains(#""confidence":"high""#), "\(dry.stdout)")
+        let suggestedBefore = try TallyRunner.run(["suggest-category", "Yarn shop", ledger])
+        #expect(suggestedBefore.status == 1, "the dry run wrote nothing: \(suggestedBefore.stdout)\(suggestedBefore.stderr)")
+        let imported = try TallyRunner.run(arguments)
+        #expect(imported.status == 0 && imported.stderr.contains("2 inserted"), "\(imported.stderr)")
+        let marked = try TallyRunner.run(["transactions", ledger, "--tag", "import:UBS", "--json"])
+        #expect(marked.status == 0 && marked.stdout.components(separatedBy: "import:UBS").count == 3, "\(marked.stdout)")
+        let suggested = try TallyRunner.run(["suggest-category", "  YARN shop", ledger, "--json"])
+        #expect(suggested.status == 0 && suggested.stdout.contains(#""category":"Knitting""#) && suggested.stdout.contains(#""payee":"yarn shop""#), "\(suggested.stdout)\(suggested.stderr)")
+        let bob = try TallyRunner.run(["suggest-category", "Yarn shop", ledger, "--as", "Bob"])
+        #expect(bob.status == 1, "G7: Alice's personal import teaches Bob nothing: \(bob.stdout)")
+        let refused = try TallyRunner.run(["import", "csv", file, "--ledger", ledger, "--wallet", "Joint account", "--duplicates", "both"])
+        #expect(refused.status == 2 && refused.stderr.contains("keep-both"), "\(refused.stderr)")
+    }
+
     @Test("section 9: import csv with an account column and external ids, then again with --duplicates replace: the changed row is replaced, the rest skipped")
     func importAccountsAndReplace() throws {
         let ledger = try TallyRunner.householdLedger()
@@ -75,7 +99,7 @@ struct CSVInterchangeCLITests {
         let export = try TallyRunner.run(["export", ledger, "--format", "csv", "--from", "2026-03-01", "--wallet", "Joint account"])
         #expect(export.stdout.contains(",85.00,Migros,Joint account,CHF,no,"), "\(export.stdout)")
         let unknown = try TallyRunner.run(["import", "csv", directory + "/b.csv", "--ledger", ledger, "--duplicates", "merge"])
-        #expect(unknown.status == 2 && unknown.stderr.contains("skip or replace"), "\(unknown.stderr)")
+        #expect(unknown.status == 2 && unknown.stderr.contains("skip, replace or keep-both"), "\(unknown.stderr)")
     }
 
     @Test("I29.5: import csv refuses what it would guess: an income row with amount -5.00 exits 1 naming line and column; a header with two amount columns exits 2 with csvColumnDuplicate naming the header line and both columns; nothing is imported")

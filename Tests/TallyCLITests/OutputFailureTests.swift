@@ -67,6 +67,7 @@ struct OutputFailureTests {
                             ["attachments", "add", scratch + "/rows.csv", "--transaction", "00000005-0000-4000-8000-000000000002", "--ledger", ledger,
                              "--recorded-at", "2026-03-02T00:00:00Z"]],
             "reset": [["reset", scratch + "/reset", "--confirm", "DELETE"]],
+            "suggest-category": [["suggest-category", "Migros weekly shop", ledger], ["suggest-category", "--json", "Coop", ledger]],
             "help": [["help"], ["--help"]],
         ]
     }

@@ -44,6 +44,7 @@ struct ReadersBesideWriterCLITests {
             "search": ["search", "bob", "--ledger", ledger],
             "subscriptions": ["subscriptions", "list", "--ledger", ledger],
             "attachments": ["attachments", "list", "--transaction", "00000005-0000-4000-8000-000000000002", "--ledger", ledger],
+            "suggest-category": ["suggest-category", "Coop", "--ledger", ledger],
         ]
     }
 

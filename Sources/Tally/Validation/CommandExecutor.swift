@@ -190,4 +190,14 @@ extension LedgerState {
     package func check(_ command: Command) throws(LedgerError) {
         _ = try CommandExecutor.plan(command, against: self)
     }
+
+    /// The state after `command`, or its rejection (G6), without recording anything: what a
+    /// planner checks a command against when a later command of its plan depends on it (an
+    /// import's new category, then the rows in it).
+    /// - Throws: the rejection naming the rule.
+    package func applying(_ command: Command) throws(LedgerError) -> LedgerState {
+        var executor = CommandExecutor(state: self)
+        try executor.execute(command)
+        return executor.state
+    }
 }

@@ -22,7 +22,9 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(help: "The wallet of rows without an account cell (name or id).") var wallet: String?
     @Option(help: ArgumentHelp("Column mapping: date=COL,amount=COL,note=COL,category=COL,type=COL,account=COL,payee=COL,external_id=COL, or the NAME of a mapping saved with `tally import-mapping save`.", valueName: "MAP|NAME")) var mapping: String?
     @Option(name: .customLong("category-map"), help: ArgumentHelp("The file's category names to the ledger's: Food=Groceries,Essen=Groceries.", valueName: "MAP")) var categoryMap: String?
-    @Option(help: ArgumentHelp("What a row that duplicates a live transaction does: skip (default) or replace (edit it to the row's values).", valueName: "skip|replace")) var duplicates: String?
+    @Option(help: ArgumentHelp("What a row that duplicates a live transaction does: skip (default), replace (edit it to the row's values) or keep-both (record the row beside it; not for a row whose external id was imported before).", valueName: "skip|replace|keep-both")) var duplicates: String?
+    @Option(name: .customLong("unknown-categories"), help: ArgumentHelp("What a row whose category the ledger does not have does: fail (default) or create (the import creates the category, listed for review).", valueName: "fail|create")) var unknownCategories: String?
+    @Option(help: ArgumentHelp("Mark every transaction the import records with the tag import:NAME (a bank, a file), so lists show and filter it (tally transactions --tag import:NAME).", valueName: "NAME")) var source: String?
     @Option(name: .customLong("date-format"), help: "iso, dmy or mdy; default: detected.") var dateFormat: String?
     @Option(name: .customLong("default-category"), help: "Category for rows without one.") var defaultCategory: String?
     @Option(name: .customLong("recorded-at"), help: "When the commands are recorded (UTC ISO 8601); default now.") var recordedAt: String?
@@ -103,9 +105,16 @@ struct ImportCommand: AsyncParsableCommand {
         } catch let error as InterchangeError { throw CLIError("--mapping: \(error.message)") }
         if let categoryMap { importer.categoryMapping.merge(try Self.categoryMapping(categoryMap)) { _, inline in inline } }
         if let duplicates {
-            guard let policy = CSVImporter.DuplicatePolicy(rawValue: duplicates) else { throw CLIError("--duplicates \(duplicates): use skip or replace") }
+            guard let policy = CSVImporter.DuplicatePolicy(rawValue: duplicates) else { throw CLIError("--duplicates \(duplicates): use skip, replace or keep-both") }
             importer.duplicates = policy
         }
+        if let unknownCategories {
+            guard let policy = CSVImporter.UnknownCategoryPolicy(rawValue: unknownCategories) else {
+                throw CLIError("--unknown-categories \(unknownCategories): use fail or create")
+            }
+            importer.unknownCategories = policy
+        }
+        importer.source = source
         if let dateFormat {
             let formats = ["iso": CSVDateFormat.iso, "dmy": .dayMonthYear, "mdy": .monthDayYear]
             guard let format = formats[dateFormat] else { throw CLIError("--date-format \(dateFormat): use iso, dmy or mdy") }
@@ -121,7 +130,7 @@ struct ImportCommand: AsyncParsableCommand {
         let commands: [Command]
         do { commands = skipInvalid ? plan.commands : try plan.batch() } catch {
             var failedRows = ResultLines()
-            for row in plan.rows where row.status == .failed { failedRows.line(Self.json(row)) }
+            for row in plan.rows where row.status == .failed { failedRows.line(Self.json(row, categories: history.state.categories)) }
             try failedRows.requireDelivered(outcome: "nothing was imported")
             Terminal.error("\(file): \(error.description) \(Self.summary(plan, dryRun: dryRun))")
             throw ExitCode(1)
@@ -137,7 +146,10 @@ struct ImportCommand: AsyncParsableCommand {
             try await LedgerAccess.close(ledger, at: path)
         }
         var results = ResultLines()
-        for row in plan.rows { results.line(Self.json(row)) }
+        for row in plan.rows { results.line(Self.json(row, categories: history.state.categories)) }
+        for category in plan.newCategories {
+            Terminal.error("\(file): line \(category.line): new \(category.group) category \"\(category.name)\" (\(category.categoryID))\(dryRun ? " would be" : "") created; review it (rename, or delete it with a reassignment)")
+        }
         Terminal.error("\(file): \(plan.inserted) inserted, \(plan.replaced) replaced, \(plan.skipped) skipped, \(plan.failed) failed \(Self.summary(plan, dryRun: dryRun))")
         try results.requireDelivered(outcome: dryRun ? "nothing was imported (--dry-run)" : "\(plan.inserted) rows were imported and \(plan.replaced) replaced into \(path); see `tally log --ledger \(path)`")
         if plan.failed > 0 { throw ExitCode(1) }  // --skip-invalid: the valid rows are in, the failed ones printed
@@ -183,18 +195,22 @@ struct ImportCommand: AsyncParsableCommand {
         try results.requireDelivered(outcome: "\(file) was imported into \(path)")
     }
 
-    /// `{line,status,reason[,column]}`.
-    private static func json(_ row: CSVImporter.RowResult) -> String {
+    /// `{line,status,reason[,column][,suggestion]}`; the suggestion (Flow US-072) names its
+    /// category among `categories` (a category the plan creates has no name there yet).
+    private static func json(_ row: CSVImporter.RowResult, categories: [CategoryID: CategoryRecord]) -> String {
         var members: [(key: String, value: CanonicalJSON)] = [
             ("line", .integer(Int64(row.line))), ("status", .string(row.status.rawValue)), ("reason", CanonicalJSON(row.reason)),
         ]
         if let column = row.column { members.append(("column", .string(column))) }
+        if let suggestion = row.suggestion { members.append(("suggestion", SuggestCategoryCommand.json(suggestion, categories: categories))) }
         return CanonicalJSON.text(orderedMembers: members)
     }
 
     /// `(delimiter ;, dates dmy)` and the dry-run mark.
     private static func summary(_ plan: CSVImporter.Plan, dryRun: Bool) -> String {
         let delimiter = plan.delimiter == "\t" ? "tab" : String(plan.delimiter)
-        return "(delimiter \(delimiter), dates \(plan.dateFormat.rawValue))\(dryRun ? " [dry run]" : "")"
+        let detected = plan.detectedColumns.map { "\($0.field)=\($0.column)" }
+        let columns = detected.isEmpty ? "" : ", columns found by content: \(detected.joined(separator: ","))"
+        return "(delimiter \(delimiter), dates \(plan.dateFormat.rawValue)\(columns))\(dryRun ? " [dry run]" : "")"
     }
 }
