@@ -51,7 +51,9 @@ extension LedgerState {
     /// v26: a person's record ends with their avatar (Swiff 1.1.2, `PersonAvatarSet`).
     /// v27: the saved views (filters and report templates, Flow US-058) follow the import
     /// mappings.
-    static let checkpointMagic = "tally.ledgerState.v27"
+    /// v28: the invitations (Flow US-005, H6) follow the saved views; an entity key may be an
+    /// invitation.
+    static let checkpointMagic = "tally.ledgerState.v28"
 
     /// The read models, with the one transaction book, are the checkpoint's other section.
     /// - Parameter archived: the command history's archived maps (``ArchivedMap``) are in the store's history
@@ -74,6 +76,7 @@ extension LedgerState {
         planning.write(to: &writer)
         writer.write(importMappings.sorted { $0.key < $1.key }.map(\.value))
         writer.writeSorted(views)
+        writer.writeSorted(invitations)
         return writer.bytes
     }
 
@@ -99,6 +102,7 @@ extension LedgerState {
         planning = try PlanningBook(from: &reader)
         for mapping in try reader.read([ImportMappingSaved].self) { importMappings[mapping.name.lowercased()] = mapping }
         views = try reader.readDictionary()
+        invitations = try reader.readDictionary()
         try reader.finish()
     }
 }
@@ -171,6 +175,7 @@ extension TreeDictionary: CheckpointMap {}
 extension HouseholdRecord: WireValue {}
 extension PersonRecord: WireValue {}
 extension CategoryCounts: WireValue {}
+extension InvitationRecord: WireValue {}
 extension TemplateRecord: WireValue {}
 extension PostedOccurrence: WireValue {}
 

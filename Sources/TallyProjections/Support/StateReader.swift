@@ -113,8 +113,9 @@ enum StateFormat {
     /// status and savings progress (US-066, US-054, US-038). 23: the attachment book (T6) follows
     /// the goals. 24: a group record ends with its emoji (`GroupUpdated` version 2). 25: a
     /// transaction record ends with when it was recorded, last edited and deleted (the events'
-    /// `recordedAt`; US-018, US-020).
-    static let version: UInt64 = 25
+    /// `recordedAt`; US-018, US-020). 26: the budgets end with the household's first weekday
+    /// (B5, Swiff 2.4.1).
+    static let version: UInt64 = 26
 }
 
 extension BinaryWriter {

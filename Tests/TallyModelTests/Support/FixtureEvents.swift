@@ -136,6 +136,9 @@ enum FixtureEvents {
         .personUnarchived, .templateReinstated, .groupRestored,  // events-undo-compensations.bin
         .attachmentAdded, .attachmentRemoved, .personAvatarSet,  // events-attachments.bin
         .viewSaved, .viewRenamed, .viewDeleted,  // events-views.bin
+        .memberInvited, .invitationCancelled, .invitationAccepted,  // events-invitations.bin
+        .firstWeekdaySet,  // events-first-weekday.bin
+        .walletBalanceAlertSet,  // events-balance-alerts.bin
     ]
 
     /// The events `events-v2.bin` holds after ``events``: the types added since v1, and a
@@ -180,6 +183,9 @@ enum FixtureEvents {
         ("events-views.bin", views),
         ("events-scenario-v2.bin", scenarioV2),
         ("events-alert-settings-v3.bin", alertSettingsV3),
+        ("events-invitations.bin", invitations),
+        ("events-first-weekday.bin", firstWeekday),
+        ("events-balance-alerts.bin", balanceAlerts),
     ]
 
     /// One event of every type at its current version: the payloads the catalog test checks.
