@@ -210,6 +210,11 @@ public struct LedgerHistory: Sendable {
     /// The saved CSV import mappings, by name (section 9).
     public var importMappings: [ImportMappingSaved] { state.savedImportMappings }
 
+    /// The invitations `viewer` sees, pending at `time`, or all with their status (H6, Flow US-005).
+    public func invitations(at time: Timestamp, visibleTo viewer: Viewer, all: Bool = false) -> [InvitationRow] {
+        state.invitations(at: time, visibleTo: viewer, all: all)
+    }
+
     /// The saved views (filters and report templates, Flow US-058) `viewer` sees, by name:
     /// their own and the shared ones (G7).
     public func views(visibleTo viewer: Viewer) -> [ViewSaved] { state.views(visibleTo: viewer) }

@@ -28,6 +28,7 @@ struct ReadersBesideWriterCLITests {
             "alerts": ["alerts", "--ledger", ledger],
             "analytics": ["analytics", "--ledger", ledger, "--from", "2026-01-01", "--to", "2026-12-31"],
             "views": ["views", "--ledger", ledger],
+            "invitations": ["invitations", "--ledger", ledger],
             "health": ["health", "--ledger", ledger, "--on", "2026-03-01"],
             "export": ["export", "--ledger", ledger, "--format", "csv"],
             "import-mapping": ["import-mapping", "list", "--ledger", ledger],

@@ -633,6 +633,7 @@ struct PrivacyTests {
                 case .priceIncrease(let id, _, _, _): h.templates.first { $0.id == id }.map { Rule.sees(viewer, $0) } ?? false
                 case .settleUp(let person, _, _): viewer == .audit || viewer == .member(person)
                 case .spendingSpike: true  // not set in this household
+                case .balanceBelow(let id, _, _), .balanceAbove(let id, _, _): h.wallet(id).map { Rule.sees(viewer, $0) } ?? false
                 }
             }
             #expect(alerts == want, "\(label): the audit's alerts the viewer sees")

@@ -131,9 +131,12 @@ extension EntityKey: WireValue {
         case .scenario(let id): writer.writeByte(32); writer.write(id)
         case .activeScenario: writer.writeByte(33)
         case .alertSettings: writer.writeByte(34)
+        case .firstWeekday: writer.writeByte(23)
+        case .balanceAlert(let id): writer.writeByte(24); writer.write(id)
         case .attachment(let item, let hash): writer.writeByte(40); writer.write(item); writer.write(hash)
         case .importMapping(let name): writer.writeByte(80); writer.write(name)
         case .view(let id): writer.writeByte(65); writer.write(id)
+        case .invitation(let id): writer.writeByte(21); writer.write(id)
         }
     }
 
@@ -161,6 +164,9 @@ extension EntityKey: WireValue {
         case 18: self = .exchangeRate(try reader.read(), try reader.read())
         case 19: self = .balancePoints(try reader.read())
         case 20: self = .categoryOrder
+        case 21: self = .invitation(try reader.read())
+        case 23: self = .firstWeekday
+        case 24: self = .balanceAlert(try reader.read())
         case 22: self = .walletDesignation(try reader.read())
         case 30: self = .goal(try reader.read())
         case 31: self = .goalAmounts(try reader.read())

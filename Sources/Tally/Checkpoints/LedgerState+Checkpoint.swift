@@ -53,7 +53,9 @@ extension LedgerState {
     /// mappings.
     /// v28: a template's record ends with who accepted their part of its sharing (Swiff 1.1.2
     /// SharedSubscription, `TemplateSharingAccepted`).
-    static let checkpointMagic = "tally.ledgerState.v28"
+    /// v29: the invitations (Flow US-005, H6) follow the saved views; an entity key may be an
+    /// invitation.
+    static let checkpointMagic = "tally.ledgerState.v29"
 
     /// The read models, with the one transaction book, are the checkpoint's other section.
     /// - Parameter archived: the command history's archived maps (``ArchivedMap``) are in the store's history
@@ -76,6 +78,7 @@ extension LedgerState {
         planning.write(to: &writer)
         writer.write(importMappings.sorted { $0.key < $1.key }.map(\.value))
         writer.writeSorted(views)
+        writer.writeSorted(invitations)
         return writer.bytes
     }
 
@@ -101,6 +104,7 @@ extension LedgerState {
         planning = try PlanningBook(from: &reader)
         for mapping in try reader.read([ImportMappingSaved].self) { importMappings[mapping.name.lowercased()] = mapping }
         views = try reader.readDictionary()
+        invitations = try reader.readDictionary()
         try reader.finish()
     }
 }
@@ -173,6 +177,7 @@ extension TreeDictionary: CheckpointMap {}
 extension HouseholdRecord: WireValue {}
 extension PersonRecord: WireValue {}
 extension CategoryCounts: WireValue {}
+extension InvitationRecord: WireValue {}
 extension TemplateRecord: WireValue {}
 extension PostedOccurrence: WireValue {}
 

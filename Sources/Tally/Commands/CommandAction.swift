@@ -16,6 +16,9 @@ public enum CommandAction: Sendable, Hashable {
     case createHousehold(householdID: HouseholdID, name: String, baseCurrency: Currency, adminName: String)
     /// Changes the base currency; only before the first transaction (H2).
     case changeBaseCurrency(baseCurrency: Currency)
+    /// Sets the household's first day of the week, where every week the engine computes
+    /// starts (B5, Swiff 2.4.1; Monday until set). Undoable.
+    case setFirstWeekday(firstWeekday: Weekday)
     /// Adds a member (H3).
     case addMember(personID: PersonID, name: String)
     /// Removes a member; unsettled debt needs `acknowledgeUnsettled` (H4); never the admin (H5).
@@ -47,6 +50,14 @@ public enum CommandAction: Sendable, Hashable {
     /// Sets a member's or contact's avatar, all at once: an emoji, a colour and a photo (the
     /// SHA-256 digest of an image the host keeps); an absent field is removed (H3; Swiff 1.1.2).
     case setPersonAvatar(personID: PersonID, emoji: String? = nil, color: String? = nil, photo: ContentHash? = nil)
+    /// Invites someone to join as a member under `personID` (H6, Flow US-005): admin only,
+    /// pending for 7 days from the command's `recordedAt`; `email` is where the host sends it.
+    case inviteMember(invitationID: InvitationID, personID: PersonID, name: String, email: String? = nil)
+    /// Cancels a pending invitation; admin only; undo makes it pending again (H6).
+    case cancelInvitation(invitationID: InvitationID)
+    /// Accepts a pending invitation: the actor is the invitee (the invitation's person id), who
+    /// becomes a member by the rules of `addMember` (H6). Not undoable.
+    case acceptInvitation(invitationID: InvitationID)
 
     // MARK: Wallets (W1-W6)
 
@@ -266,6 +277,9 @@ public enum CommandAction: Sendable, Hashable {
     case activateScenario(scenarioID: ScenarioID?)
     /// Sets the household's alert settings (R6).
     case setAlertSettings(settings: AlertSettingsSet)
+    /// Sets a wallet's balance alert (R6): in force while its balance is below `below` or above
+    /// `above`, in the wallet's currency; neither removes it. For a wallet the actor sees (G7).
+    case setBalanceAlert(walletID: WalletID, below: Money? = nil, above: Money? = nil)
 
     // MARK: Saved views (Flow US-058, Swiff 2.3.3)
 

@@ -23,6 +23,9 @@ public struct EntityLimits: Sendable, Equatable {
         case people
         /// Groups not deleted (an archived group counts) (S7).
         case groups
+        /// Active members, the admin included, and invitations pending at the command's time: a
+        /// pending invitation holds a place (H6; Flow US-005's 2 members is `members=2`).
+        case members
 
         /// Orders kinds by name, for messages and output.
         public static func < (lhs: Kind, rhs: Kind) -> Bool { lhs.rawValue < rhs.rawValue }

@@ -164,7 +164,7 @@ extension ActivityPage {
             switch key {
             case .transaction(let id): state.transactions[id].map { viewer.sees($0.details) } ?? true
             case .template(let id): state.templates[id].map { viewer.sees($0) } ?? true
-            case .wallet(let id), .balancePoints(let id), .walletDesignation(let id): viewer.sees(walletOwnedBy: state.wallets[id]?.owner)
+            case .wallet(let id), .balancePoints(let id), .walletDesignation(let id), .balanceAlert(let id): viewer.sees(walletOwnedBy: state.wallets[id]?.owner)
             case .transfer(let id):
                 // A transfer is in the statement of each of its wallets: seen with either.
                 state.transfers[id].map { record in
@@ -182,7 +182,7 @@ extension ActivityPage {
             // so that a new kind of key has to say who sees it.
             case .household, .baseCurrency, .admin, .person, .walletName, .category, .categoryName, .splitRatio, .periods,
                  .budget, .incomeSettings, .exchangeRate, .categoryOrder, .goal, .goalAmounts, .scenario, .activeScenario,
-                 .alertSettings, .importMapping:
+                 .alertSettings, .importMapping, .invitation, .firstWeekday:
                 true
             }
         }

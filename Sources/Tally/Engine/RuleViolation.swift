@@ -255,6 +255,14 @@ public struct RuleViolation: Sendable, Equatable, Error {
         case viewInvalid
         /// The view is another member's: only its owner changes it (Flow US-058, G7).
         case viewNotOwned
+        /// No invitation has that id (H6, Flow US-005).
+        case unknownInvitation
+        /// The invitation was cancelled, accepted, or expired: the message says which and when (H6).
+        case invitationNotPending
+        /// A pending invitation names that person id already; cancel it or wait for it (H6).
+        case alreadyInvited
+        /// Only the invitee (the invitation's person id) accepts an invitation (H6).
+        case notInvitee
 
         /// The rule id (Docs/Domain.md) this code enforces.
         public var rule: String {
@@ -301,6 +309,7 @@ public struct RuleViolation: Sendable, Equatable, Error {
             case .alertSettingsInvalid: "R6"
             case .unknownImportMapping, .importMappingInvalid: "§9"
             case .unknownView, .viewInvalid, .viewNotOwned: "R4"
+            case .unknownInvitation, .invitationNotPending, .alreadyInvited, .notInvitee: "H6"
             }
         }
     }

@@ -174,6 +174,13 @@ extension WalletKind: CommandFieldName {
     }
 }
 
+extension Weekday: CommandFieldName {
+    static var schemaNames: KeyValuePairs<String, Weekday> {
+        ["monday": .monday, "tuesday": .tuesday, "wednesday": .wednesday, "thursday": .thursday, "friday": .friday,
+         "saturday": .saturday, "sunday": .sunday]
+    }
+}
+
 extension BillingStatus: CommandFieldName {
     static var schemaNames: KeyValuePairs<String, BillingStatus> { ["paid": .paid, "pending": .pending, "failed": .failed] }
 }

@@ -5,8 +5,8 @@ import TallyStore
 /// What an analytics report asks (R4): income, expense and net per month, week, day or one
 /// custom range, over the transactions a filter selects.
 public struct AnalyticsQuery: Sendable, Hashable {
-    /// How the dates are cut: month, ISO week, day, or the whole range as one period (the
-    /// report by category). The same values a report template stores (`ReportLayout`).
+    /// How the dates are cut: month, week (from the household's first weekday, Monday unless
+    /// `setFirstWeekday`, B5), day, or the whole range as one period (the report by category). The same values a report template stores (`ReportLayout`).
     public typealias Span = ReportSpan
 
     /// How the dates are cut.
@@ -29,7 +29,8 @@ public struct AnalyticsQuery: Sendable, Hashable {
     }
 
     /// The periods of the report, oldest first, and the one before the first (its comparison).
-    func periods() throws(LedgerError) -> (previous: PayPeriod, periods: [PayPeriod]) {
+    /// Weeks start on `firstWeekday`, the household's (B5).
+    func periods(firstWeekday: Weekday) throws(LedgerError) -> (previous: PayPeriod, periods: [PayPeriod]) {
         guard from <= through else { throw .invalidQuery("analytics from \(from) through \(through): the range ends before it starts") }
         var periods: [PayPeriod] = []
         var start = from
@@ -41,7 +42,7 @@ public struct AnalyticsQuery: Sendable, Hashable {
             do {
                 switch span {
                 case .month: next = try start.yearMonth.adding(months: 1).firstDay
-                case .week: next = try start.adding(days: Int64(8 - start.isoWeekday))
+                case .week: next = try start.startOfWeek(startingOn: firstWeekday).adding(days: 7)
                 case .day: next = try start.adding(days: 1)
                 case .range: next = try through.adding(days: 1)
                 }
@@ -61,8 +62,8 @@ public struct AnalyticsQuery: Sendable, Hashable {
                 let month = try first.start.yearMonth.adding(months: -1)
                 previous = PayPeriod(start: month.firstDay, end: month.lastDay)
             case .week:
-                let monday = try first.start.adding(days: Int64(1 - first.start.isoWeekday))
-                previous = PayPeriod(start: try monday.adding(days: -7), end: try monday.adding(days: -1))
+                let weekStart = first.start.startOfWeek(startingOn: firstWeekday)
+                previous = PayPeriod(start: try weekStart.adding(days: -7), end: try weekStart.adding(days: -1))
             case .day:
                 previous = PayPeriod(start: try first.start.adding(days: -1), end: try first.start.adding(days: -1))
             case .range:
@@ -141,14 +142,15 @@ extension Ledger {
     ///   ``LedgerError/readSide(_:)`` when the ledger keeps no store.
     public func analytics(_ query: AnalyticsQuery) throws(LedgerError) -> AnalyticsReport {
         guard let store = flushedStore() else { throw .readSide("analytics read the read-side store, which does not show the ledger's last batch; run `tally rebuild`") }
-        return try AnalyticsReport(query, store: store, wallets: servedModels.wallets)
+        return try AnalyticsReport(query, store: store, wallets: servedModels.wallets, firstWeekday: servedModels.budgets.firstWeekday)
     }
 }
 
 extension AnalyticsReport {
     /// The report of `query` from `store` and the rates of `wallets` (of the same batch).
-    package init(_ query: AnalyticsQuery, store: LedgerStore, wallets: WalletProjection) throws(LedgerError) {
-        let (previous, periods) = try query.periods()
+    /// Weeks start on `firstWeekday`, the household's (``BudgetProjection/firstWeekday``, B5).
+    package init(_ query: AnalyticsQuery, store: LedgerStore, wallets: WalletProjection, firstWeekday: Weekday) throws(LedgerError) {
+        let (previous, periods) = try query.periods(firstWeekday: firstWeekday)
         var filter = query.filter
         filter.dates = nil
         filter.deleted = .excluded

@@ -75,7 +75,7 @@ extension HealthScore {
     package init(on date: LocalDate, visibleTo viewer: Viewer, store: LedgerStore, wallets: WalletProjection) throws(LedgerError) {
         let (first, last) = try LocalDate.threeWholeMonths(before: date)
         let report = try AnalyticsReport(AnalyticsQuery(span: .month, from: first, through: last, filter: TransactionQuery(visibleTo: viewer)),
-                                         store: store, wallets: wallets)
+                                         store: store, wallets: wallets, firstWeekday: .monday)  // whole months: no week is cut
         self.init(report: report, months: first...last)
     }
 }

@@ -55,6 +55,9 @@ extension Ledger {
     /// The alert settings in force (R6).
     public var alertSettings: AlertSettingsSet { planning.alertSettings }
 
+    /// The wallets' balance alerts `viewer` sees (R6, G7; ``PlanningView/balanceAlerts(visibleTo:)``).
+    public func balanceAlerts(visibleTo viewer: Viewer) -> [WalletBalanceAlertSet] { planning.balanceAlerts(visibleTo: viewer) }
+
     /// The alerts in force at the end of `date` for `viewer` (R6, G7; ``PlanningView/alerts(on:visibleTo:)``).
     public func alerts(on date: LocalDate, visibleTo viewer: Viewer) throws(LedgerError) -> [LedgerAlert] {
         // Only large-transaction and spike alerts read the store: flush it only when they are set.

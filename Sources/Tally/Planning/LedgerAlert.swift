@@ -26,6 +26,11 @@ public struct LedgerAlert: Hashable, Sendable {
         /// settings' `spikePercent` of its monthly average over the three whole months before,
         /// `trailingAverage`, in one currency (Swiff 4.3.1).
         case spendingSpike(categoryID: CategoryID, month: YearMonth, spent: Money, trailingAverage: Money)
+        /// A wallet's balance at the end of the date asked, `balance`, is below its balance
+        /// alert's `threshold` (`setBalanceAlert` `below`; Tim post-MVP alerts).
+        case balanceBelow(walletID: WalletID, balance: Money, threshold: Money)
+        /// A wallet's balance at the end of the date asked is above its alert's `threshold`.
+        case balanceAbove(walletID: WalletID, balance: Money, threshold: Money)
     }
 
     /// What the alert is about.
@@ -41,6 +46,8 @@ public struct LedgerAlert: Hashable, Sendable {
         case .priceIncrease(let template, let effectiveFrom, _, _): "price/\(template)/\(effectiveFrom)"
         case .settleUp(let person, let other, let amount): "settle/\(person)/\(other)/\(amount.currency)"
         case .spendingSpike(let category, let month, let spent, _): "spike/\(category)/\(month)/\(spent.currency)"
+        case .balanceBelow(let wallet, _, let threshold): "balance/below/\(wallet)/\(threshold.minorUnits)"
+        case .balanceAbove(let wallet, _, let threshold): "balance/above/\(wallet)/\(threshold.minorUnits)"
         }
     }
 }

@@ -80,7 +80,8 @@ public struct PlanningView: Sendable {
         guard let store else { throw .readSide("a savings-rate scenario reads income and expenses from the read-side store, which this ledger does not keep; run `tally rebuild`") }
         let (first, last) = try LocalDate.threeWholeMonths(before: date)
         let report = try AnalyticsReport(
-            AnalyticsQuery(span: .range, from: first, through: last, filter: TransactionQuery(visibleTo: .audit)), store: store, wallets: models.wallets)
+            AnalyticsQuery(span: .range, from: first, through: last, filter: TransactionQuery(visibleTo: .audit)), store: store, wallets: models.wallets,
+            firstWeekday: models.budgets.firstWeekday)
         let currency = report.currency
         let totals = report.periods.first?.totals
         func monthly(_ total: Money?) -> Money {
@@ -158,6 +159,31 @@ public struct PlanningView: Sendable {
         }
         if let percent = settings.spikePercent {
             alerts += try spendingSpikes(at: percent, on: date, visibleTo: viewer)
+        }
+        return alerts + (try balanceThresholds(on: date, visibleTo: viewer))
+    }
+
+    /// The wallets' balance alerts `viewer` sees (R6, G7: the household's wallets and their
+    /// own), by wallet.
+    public func balanceAlerts(visibleTo viewer: Viewer) -> [WalletBalanceAlertSet] {
+        state.planning.balanceAlerts.values.filter { viewer.sees(walletOwnedBy: state.wallets[$0.walletID]?.owner) }
+            .sorted { $0.walletID < $1.walletID }
+    }
+
+    /// R6: the wallets `viewer` sees that count (active, not closed) whose balance at the end of
+    /// `date` is below or above their alert's threshold, by wallet name.
+    private func balanceThresholds(on date: LocalDate, visibleTo viewer: Viewer) throws(LedgerError) -> [LedgerAlert] {
+        let thresholds = state.planning.balanceAlerts
+        guard !thresholds.isEmpty else { return [] }
+        var alerts: [LedgerAlert] = []
+        for wallet in try query({ () throws(ProjectionError) in try models.wallets.balances(asOf: date, visibleTo: viewer) }) where wallet.countsInTotals {
+            guard let alert = thresholds[wallet.walletID] else { continue }
+            if let below = alert.below, wallet.balance.minorUnits < below.minorUnits {
+                alerts.append(LedgerAlert(kind: .balanceBelow(walletID: wallet.walletID, balance: wallet.balance, threshold: below)))
+            }
+            if let above = alert.above, wallet.balance.minorUnits > above.minorUnits {
+                alerts.append(LedgerAlert(kind: .balanceAbove(walletID: wallet.walletID, balance: wallet.balance, threshold: above)))
+            }
         }
         return alerts
     }

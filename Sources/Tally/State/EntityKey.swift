@@ -60,12 +60,18 @@ package enum EntityKey: Sendable, Hashable {
     case activeScenario
     /// The alert settings (R6).
     case alertSettings
+    /// The household's first day of the week (B5, Swiff 2.4.1).
+    case firstWeekday
+    /// A wallet's balance alert (R6).
+    case balanceAlert(WalletID)
     /// A saved CSV import mapping, by lowercased name (section 9).
     case importMapping(String)
     /// A file attached to a transaction or group expense, by digest (T6).
     case attachment(AttachedItem, ContentHash)
     /// A saved view: a filter or report template (Flow US-058).
     case view(ViewID)
+    /// An invitation to join the household (H6, Flow US-005).
+    case invitation(InvitationID)
 }
 
 extension EntityKey {
@@ -100,10 +106,13 @@ extension EntityKey {
         case .scenario(let id): "scenario/\(id)"
         case .activeScenario: "activeScenario"
         case .alertSettings: "alertSettings"
+        case .firstWeekday: "firstWeekday"
+        case .balanceAlert(let id): "balanceAlert/\(id)"
         case .importMapping(let name): "importMapping/\(name)"
         case .attachment(.transaction(let id), let hash): "attachment/transaction/\(id)/\(hash)"
         case .attachment(.groupExpense(let id), let hash): "attachment/groupExpense/\(id)/\(hash)"
         case .view(let id): "view/\(id)"
+        case .invitation(let id): "invitation/\(id)"
         }
     }
 }

@@ -37,6 +37,7 @@ extension EventPayload {
         case .goalAmountSet(let event): event.amount.map { [$0] } ?? []
         case .scenarioSaved(let event): [event.monthlyIncomeDelta, event.monthlyExpenseDelta] + event.lumpSums.map(\.amount)
         case .alertSettingsSet(let event): event.largeTransaction.map { [$0] } ?? []
+        case .walletBalanceAlertSet(let event): [event.below, event.above].compactMap { $0 }
         default: []
         }
     }

@@ -37,6 +37,37 @@ package struct PersonRecord: Sendable, Equatable {
     package var isForgotten: Bool { forgottenAt != nil }
 }
 
+/// An invitation to join the household (H6, Flow US-005): as the admin sent it, and how it
+/// ended. It is pending while it has no outcome and its `expiresAt` has not passed; the fold
+/// has no clock, so expiry is judged against the time of the command or query that asks.
+@WireFields
+package struct InvitationRecord: Sendable, Equatable {
+    /// The invitation as sent (its texts redacted once the invitee is forgotten, P3).
+    package var invitation: MemberInvited
+    /// How it ended, `nil` while it has not (it may still have expired).
+    package var outcome: InvitationOutcome?
+
+    /// Whether it can still be accepted or cancelled at `time`: no outcome, not expired.
+    package func isPending(at time: Timestamp) -> Bool { outcome == nil && time < invitation.expiresAt }
+}
+
+extension MemberInvited {
+    /// The invitation with the invitee's texts redacted (P3: the invitee was forgotten).
+    func redacted() -> MemberInvited {
+        MemberInvited(
+            invitationID: invitationID, personID: personID, name: .redacted(owner: personID),
+            email: email.map { _ in .redacted(owner: personID) }, expiresAt: expiresAt)
+    }
+}
+
+/// How an invitation ended before it expired (H6).
+package enum InvitationOutcome: UInt8, Sendable, Equatable, WireEnum {
+    /// The admin cancelled it.
+    case cancelled = 1
+    /// The invitee accepted it and became a member.
+    case accepted = 2
+}
+
 /// What a category holds, which its deletion checks (C3): kept by the validation state beside
 /// the budget read model's category book.
 @WireFields
@@ -136,6 +167,12 @@ package struct PostedOccurrence: Sendable, Equatable {
 }
 
 extension LedgerState {
+    /// Whether `person` is an invitee who never joined and was forgotten (P3, H6): their id is
+    /// never used again.
+    package func isForgottenInvitee(_ person: PersonID) -> Bool {
+        invitations.values.contains { $0.invitation.personID == person && $0.invitation.name.isRedacted }
+    }
+
     /// The split an occurrence of `template` dated like `details` is posted with at `price`
     /// (R1): its sharing's (``TemplateSharing/split(_:payer:)``) without the people forgotten
     /// since (P3: they take no new part; with nobody weighted left the payer bears the price);

@@ -102,8 +102,18 @@ extension LedgerState {
             if people[forgotten.personID]?.email != nil { people[forgotten.personID]?.email = .redacted(owner: forgotten.personID) }
             if people[forgotten.personID]?.phone != nil { people[forgotten.personID]?.phone = .redacted(owner: forgotten.personID) }
             people[forgotten.personID]?.avatar = nil
+            for (id, record) in invitations where record.invitation.personID == forgotten.personID {
+                invitations[id]?.invitation = record.invitation.redacted()
+            }
         case .personAvatarSet(let set):
             people[set.personID]?.avatar = set.avatar.isEmpty ? nil : set.avatar
+        case .memberInvited(let invited):
+            // New, or pending again by the undo of a cancel (H6).
+            invitations[invited.invitationID] = InvitationRecord(invitation: invited, outcome: nil)
+        case .invitationCancelled(let cancelled):
+            invitations[cancelled.invitationID]?.outcome = .cancelled
+        case .invitationAccepted(let accepted):
+            invitations[accepted.invitationID]?.outcome = .accepted
         case .personUpdated(let updated):
             people[updated.personID]?.name = updated.name
             people[updated.personID]?.email = updated.email
@@ -139,7 +149,7 @@ extension LedgerState {
         case .budgetAllocated, .budgetRemoved, .incomeSettingsSet, .bonusMarked, .bonusAllocated, .bonusRolledIn:
             break  // the budget read model's allocations and settings are all they change
         case .goalCreated, .goalUpdated, .goalAmountSet, .goalDeleted, .goalRestored, .scenarioSaved, .scenarioDeleted,
-             .scenarioActivated, .alertSettingsSet:
+             .scenarioActivated, .alertSettingsSet, .walletBalanceAlertSet:
             planning.apply(payload)
         case .importMappingSaved(let saved):
             importMappings[saved.name.lowercased()] = saved
@@ -153,7 +163,7 @@ extension LedgerState {
             views[renamed.viewID] = views[renamed.viewID].map { $0.renamed(renamed.name) }
         case .viewDeleted(let deleted):
             views[deleted.viewID] = nil
-        case .exchangeRateSet, .commandUndone, .commandRedone:
+        case .exchangeRateSet, .firstWeekdaySet, .commandUndone, .commandRedone:
             break
         }
     }

@@ -32,6 +32,21 @@ extension LedgerState {
             return EventEffect(owned: [.person(unarchived.personID)], inverse: [.personArchived(PersonArchived(personID: unarchived.personID))])
         case .personForgotten(let forgotten):
             return EventEffect(owned: [.person(forgotten.personID)])
+        case .firstWeekdaySet:
+            // T5: the first weekday as it was (Monday until set).
+            return EventEffect(owned: [.firstWeekday], inverse: [.firstWeekdaySet(FirstWeekdaySet(firstWeekday: readModels.budgets.firstWeekday))])
+        case .memberInvited(let invited):
+            // H6, T5: undoing an invitation cancels it; undoing a cancel makes it pending again.
+            return EventEffect(
+                owned: [.invitation(invited.invitationID)],
+                inverse: [.invitationCancelled(InvitationCancelled(invitationID: invited.invitationID))])
+        case .invitationCancelled(let cancelled):
+            return EventEffect(
+                owned: [.invitation(cancelled.invitationID)],
+                inverse: invitations[cancelled.invitationID].map { [.memberInvited($0.invitation)] })
+        case .invitationAccepted(let accepted):
+            // A membership change: irreversible, like MemberAdded that follows it.
+            return EventEffect(owned: [.invitation(accepted.invitationID)])
         case .personUpdated(let updated):
             let inverse = people[updated.personID].map { old in
                 [EventPayload.personUpdated(PersonUpdated(personID: updated.personID, name: old.name, email: old.email, phone: old.phone))]
@@ -121,7 +136,7 @@ extension LedgerState {
         case .exchangeRateSet(let set):
             return EventEffect(owned: [.exchangeRate(set.rate.base, set.rate.quote)])
         case .goalCreated, .goalUpdated, .goalAmountSet, .goalDeleted, .goalRestored, .scenarioSaved, .scenarioDeleted,
-             .scenarioActivated, .alertSettingsSet:
+             .scenarioActivated, .alertSettingsSet, .walletBalanceAlertSet:
             return planning.effect(of: payload, goals: goals) ?? EventEffect(owned: [])
         case .importMappingSaved(let saved):
             // Undo puts back the mapping the name had, or removes the name (section 9).

@@ -78,6 +78,8 @@ package struct LedgerState: Sendable, Equatable {
     /// The saved views (filters and report templates) by id, each as last saved or renamed
     /// (Flow US-058); deleted ones are gone.
     package internal(set) var views: [ViewID: ViewSaved] = [:]
+    /// Every invitation to join the household by id, pending or ended (H6, Flow US-005).
+    package internal(set) var invitations: [InvitationID: InvitationRecord] = [:]
     /// Whether a transaction was ever recorded; locks the base currency (H2).
     package internal(set) var hasTransactions = false
     /// Every command's effect and compensation, for undo and redo (T5).

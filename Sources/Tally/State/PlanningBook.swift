@@ -12,6 +12,8 @@ package struct PlanningBook: Sendable, Equatable {
     package internal(set) var activeScenario: ScenarioID?
     /// The household's alert settings, once set.
     package internal(set) var alertSettings: AlertSettingsSet?
+    /// The wallets' balance alerts by wallet (R6); a removed one is gone.
+    package internal(set) var balanceAlerts: TreeDictionary<WalletID, WalletBalanceAlertSet> = [:]
 
     /// Folds a planning event; other events are ignored.
     mutating func apply(_ payload: EventPayload) {
@@ -22,6 +24,7 @@ package struct PlanningBook: Sendable, Equatable {
             if activeScenario == deleted.scenarioID { activeScenario = nil }
         case .scenarioActivated(let activated): activeScenario = activated.scenarioID
         case .alertSettingsSet(let settings): alertSettings = settings
+        case .walletBalanceAlertSet(let set): balanceAlerts[set.walletID] = set.below == nil && set.above == nil ? nil : set
         default: break
         }
     }
@@ -65,6 +68,10 @@ package struct PlanningBook: Sendable, Equatable {
                                inverse: [.scenarioActivated(ScenarioActivated(scenarioID: activeScenario))])
         case .alertSettingsSet:
             return EventEffect(owned: [.alertSettings], inverse: [.alertSettingsSet(alertSettings ?? .defaults)])
+        case .walletBalanceAlertSet(let set):
+            // T5: the wallet's alert as it was (none: a removal).
+            let previous = balanceAlerts[set.walletID] ?? WalletBalanceAlertSet(walletID: set.walletID, below: nil, above: nil)
+            return EventEffect(owned: [.balanceAlert(set.walletID)], referenced: [.wallet(set.walletID)], inverse: [.walletBalanceAlertSet(previous)])
         default:
             return nil
         }
@@ -76,11 +83,13 @@ extension PlanningBook {
         writer.writeSorted(scenarios)
         writer.write(activeScenario)
         writer.write(alertSettings)
+        writer.writeSorted(balanceAlerts)
     }
 
     init(from reader: inout BinaryReader) throws(EventCodecError) {
         scenarios = try reader.readDictionary()
         activeScenario = try reader.read()
         alertSettings = try reader.read()
+        balanceAlerts = try reader.readDictionary()
     }
 }

@@ -22,10 +22,10 @@ extension CommandExecutor {
                 throw .violation(.currencyLocked, "the base currency is locked once a transaction is recorded; it stays \(state.household?.baseCurrency.code ?? "?")")
             }
             return [.baseCurrencyChanged(BaseCurrencyChanged(baseCurrency: currency))]
+        case .setFirstWeekday(let weekday):
+            return [.firstWeekdaySet(FirstWeekdaySet(firstWeekday: weekday))]
         case .addMember(let person, let name):
-            try requireNewPerson(person)
-            try requireName(name, of: "member")
-            return [.memberAdded(MemberAdded(personID: person, name: PersonalText(name, owner: person), role: .member))]
+            return [try memberAdded(person, name: name)]
         case .addPerson(let person, let name):
             try requireNewPerson(person)
             try requireName(name, of: "contact")
@@ -61,9 +61,9 @@ extension CommandExecutor {
             guard record.isArchived else { throw .violation(.personNotArchived, "\(name(of: person)) is not archived") }
             return [.personUnarchived(PersonUnarchived(personID: person))]
         case .forgetPerson(let person):
-            return try forgetPerson(person, actor: command.actor)
+            return try forgetPerson(person, actor: command.actor, at: command.recordedAt)
         case .deletePerson(let person, let deleteOpenTransactions):
-            return try deletePerson(person, deleteOpenTransactions: deleteOpenTransactions, actor: command.actor)
+            return try deletePerson(person, deleteOpenTransactions: deleteOpenTransactions, actor: command.actor, at: command.recordedAt)
         case .renamePerson(let person, let name):
             let record = try updatablePerson(person)
             try requireName(name, of: "person")
@@ -85,6 +85,14 @@ extension CommandExecutor {
         }
     }
 
+    /// H3: the event that makes `person` a member under `name`, for `addMember` and for an
+    /// accepted invitation (H6) alike: a new person id and a name.
+    func memberAdded(_ person: PersonID, name: String) throws(LedgerError) -> EventPayload {
+        try requireNewPerson(person)
+        try requireName(name, of: "member")
+        return .memberAdded(MemberAdded(personID: person, name: PersonalText(name, owner: person), role: .member))
+    }
+
     /// A member or contact whose data can change: known (H3) and not forgotten (P3).
     private func updatablePerson(_ person: PersonID) throws(LedgerError) -> PersonRecord {
         guard let record = state.people[person] else {
@@ -98,7 +106,7 @@ extension CommandExecutor {
 
     /// H3: an e-mail address is one `@` between a non-empty local part and domain, no spaces,
     /// at most ``LedgerLimits/nameBytesMax`` bytes.
-    private func requireEmail(_ email: String) throws(LedgerError) {
+    func requireEmail(_ email: String) throws(LedgerError) {
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, !email.contains(where: \.isWhitespace),
               email.utf8.count <= LedgerLimits.nameBytesMax else {
@@ -116,11 +124,22 @@ extension CommandExecutor {
         }
     }
 
-    /// P3: only the admin forgets, only people who are no longer active members, once.
-    private func forgetPerson(_ person: PersonID, actor: PersonID) throws(LedgerError) -> [EventPayload] {
+    /// P3: only the admin forgets, only people who are no longer active members, once; an
+    /// invitee who never joined once none of their invitations is pending (H6).
+    private func forgetPerson(_ person: PersonID, actor: PersonID, at time: Timestamp) throws(LedgerError) -> [EventPayload] {
         try requireAdmin(actor, "forget a person")
         guard let record = state.people[person] else {
-            throw .violation(.unknownPerson, "person \(person) is not known to this household")
+            let invitations = state.invitations.values.filter { $0.invitation.personID == person }
+            guard !invitations.isEmpty else {
+                throw .violation(.unknownPerson, "person \(person) is not known to this household")
+            }
+            if state.isForgottenInvitee(person) {
+                throw .violation(.personForgotten, "person \(person) is forgotten already; their personal data cannot be read any more")
+            }
+            if let pending = invitations.first(where: { $0.isPending(at: time) }) {
+                throw .violation(.forgetActiveMember, "\(person) has a pending invitation \(pending.invitation.invitationID); cancel it before forgetting them")
+            }
+            return [.personForgotten(PersonForgotten(personID: person))]
         }
         guard !record.isForgotten else {
             throw .violation(.personForgotten, "person \(person) is forgotten already; their personal data cannot be read any more")
@@ -137,8 +156,8 @@ extension CommandExecutor {
     /// Swiff 1.2.5: the events of leaving every group (S8: settled in each; a group left with
     /// one person is deleted, S7), of deleting the open shared transactions (T3) when asked,
     /// then of forgetting (P3), each checked as its own command would be.
-    private func deletePerson(_ person: PersonID, deleteOpenTransactions: Bool, actor: PersonID) throws(LedgerError) -> [EventPayload] {
-        let forget = try forgetPerson(person, actor: actor)
+    private func deletePerson(_ person: PersonID, deleteOpenTransactions: Bool, actor: PersonID, at time: Timestamp) throws(LedgerError) -> [EventPayload] {
+        let forget = try forgetPerson(person, actor: actor, at: time)
         var events: [EventPayload] = []
         if deleteOpenTransactions {
             var open: [TransactionID] = []
@@ -154,8 +173,8 @@ extension CommandExecutor {
         return events + forget
     }
 
-    private func requireNewPerson(_ person: PersonID) throws(LedgerError) {
-        if state.people[person]?.isForgotten == true {
+    func requireNewPerson(_ person: PersonID) throws(LedgerError) {
+        if state.people[person]?.isForgotten == true || state.isForgottenInvitee(person) {
             throw .violation(.personForgotten, "person id \(person) belonged to a person who was forgotten; use a new id")
         }
         guard state.people[person] == nil else {

@@ -69,6 +69,23 @@ extension CommandExecutor {
         case .setAlertSettings(let settings):
             try requireAlertSettings(settings)
             return [.alertSettingsSet(settings)]
+        case .setBalanceAlert(let id, let below, let above):
+            // G7: another member's own wallet is unknown to the actor.
+            guard let wallet = state.wallets[id], Viewer.member(command.actor).sees(walletOwnedBy: wallet.owner) else {
+                throw .violation(.unknownWallet, "no wallet you see has id \(id)")
+            }
+            try requireOpen(wallet, for: "take a balance alert")
+            for (name, threshold) in [("below", below), ("above", above)] {
+                guard let threshold else { continue }
+                guard threshold.currency == wallet.currency else {
+                    throw .violation(.alertSettingsInvalid, "\(name) \(threshold.formatted()) must be in \(wallet.name)'s currency \(wallet.currency.code)")
+                }
+                try requireWithinLimit(threshold, "balance alert \(name)")
+            }
+            if let below, let above, below.minorUnits >= above.minorUnits {
+                throw .violation(.alertSettingsInvalid, "below \(below.formatted()) must be less than above \(above.formatted()), or the alert is always in force")
+            }
+            return [.walletBalanceAlertSet(WalletBalanceAlertSet(walletID: id, below: below, above: above))]
         default:
             return []
         }

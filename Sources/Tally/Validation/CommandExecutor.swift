@@ -83,7 +83,7 @@ struct CommandExecutor {
     private func validate(_ command: Command) throws(LedgerError) -> [EventPayload] {
         let payloads = try validateRules(command)
         try requireBounded(payloads)
-        try requireWithinEntityLimits(payloads)
+        try requireWithinEntityLimits(payloads, at: command.recordedAt)
         return payloads
     }
 
@@ -96,13 +96,17 @@ struct CommandExecutor {
         guard state.household != nil else {
             throw .violation(.noHousehold, "no household exists yet; send createHousehold first")
         }
+        // The invitee is not a member yet: the invitation is what lets them act (H6).
+        if case .acceptInvitation(let id) = command.action { return try acceptInvitation(id, command: command) }
         try requireActiveMember(command.actor, role: "the acting person", code: .unknownActor)
         switch command.action {
         case .createHousehold:
             return []
-        case .changeBaseCurrency, .addMember, .removeMember, .transferAdmin, .addPerson, .archivePerson, .forgetPerson, .deletePerson,
+        case .changeBaseCurrency, .setFirstWeekday, .addMember, .removeMember, .transferAdmin, .addPerson, .archivePerson, .forgetPerson, .deletePerson,
              .renamePerson, .updatePerson, .unarchivePerson, .setPersonAvatar:
             return try validateHousehold(command)
+        case .inviteMember, .cancelInvitation, .acceptInvitation:
+            return try validateInvitation(command)
         case .openWallet, .renameWallet, .changeWalletKind, .deactivateWallet, .reactivateWallet, .closeWallet,
              .recordBalance, .editBalance, .removeBalance, .recordTransfer, .editTransfer, .deleteTransfer, .setWalletDesignation,
              .setWalletValuation, .reopenWallet:
@@ -127,7 +131,7 @@ struct CommandExecutor {
              .markBonus, .allocateBonus:
             return try validateBudget(command)
         case .createGoal, .updateGoal, .setGoalAmount, .deleteGoal, .saveScenario, .deleteScenario, .activateScenario,
-             .setAlertSettings:
+             .setAlertSettings, .setBalanceAlert:
             return try validatePlanning(command)
         case .saveImportMapping, .removeImportMapping:
             return try validateImport(command)

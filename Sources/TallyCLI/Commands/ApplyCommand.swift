@@ -21,7 +21,7 @@ struct ApplyCommand: AsyncParsableCommand {
     var atomic = false
 
     @Option(name: .customLong("limit"), help: ArgumentHelp(
-        "Cap live entities of a kind for these commands (the host's LedgerOptions.entityLimits), e.g. wallets=3; repeatable. Kinds: wallets, goals, scenarios, subscriptions, people, groups.",
+        "Cap live entities of a kind for these commands (the host's LedgerOptions.entityLimits), e.g. wallets=3; repeatable. Kinds: wallets, goals, scenarios, subscriptions, people, groups, members (active members and pending invitations).",
         valueName: "KIND=COUNT"))
     var limits: [String] = []
 

@@ -65,10 +65,10 @@ enum Identifiers {
         do { return try Identifier<Kind>(parsing: text) } catch { throw CLIError("\(option) \(text): not a UUID") }
     }
 
-    static func timestamp(_ text: String?) throws -> Timestamp {
+    static func timestamp(_ text: String?, option: String = "--recorded-at") throws -> Timestamp {
         guard let text else {
             return Timestamp(millisecondsSinceEpoch: Int64(Date().timeIntervalSince1970 * 1000))
         }
-        do { return try Timestamp(iso8601: text) } catch { throw CLIError("--recorded-at \(text): expected YYYY-MM-DDTHH:MM:SSZ") }
+        do { return try Timestamp(iso8601: text) } catch { throw CLIError("\(option) \(text): expected YYYY-MM-DDTHH:MM:SSZ") }
     }
 }

@@ -15,7 +15,7 @@ struct AnalyticsCommand: AsyncParsableCommand {
     @OptionGroup var location: LedgerLocation
     @OptionGroup var key: KeyOptions
     @OptionGroup var filters: QueryOptions
-    @Option(name: .customLong("by"), help: ArgumentHelp("month (default), week (ISO, Monday first), day or range (one period).", valueName: "SPAN"))
+    @Option(name: .customLong("by"), help: ArgumentHelp("month (default), week (from the household's first weekday, Monday unless setFirstWeekday), day or range (one period).", valueName: "SPAN"))
     var span: AnalyticsQuery.Span = .month
     @Flag(help: "List each period's categories too.") var categories = false
     @Flag(help: "Print JSON.") var json = false
@@ -28,7 +28,7 @@ struct AnalyticsCommand: AsyncParsableCommand {
             guard let dates = filter.dates else { throw CLIError("give the dates: --from DATE --to DATE, or --month YYYY-MM") }
             do throws(LedgerError) {
                 return try AnalyticsReport(AnalyticsQuery(span: span, from: dates.lowerBound, through: dates.upperBound, filter: filter),
-                                           store: store, wallets: history.readModels.wallets)
+                                           store: store, wallets: history.readModels.wallets, firstWeekday: history.readModels.budgets.firstWeekday)
             } catch {
                 throw CLIError.ledger(error, at: path)
             }

@@ -165,7 +165,7 @@ struct ScenariosCommand: AsyncParsableCommand {
 /// `tally alerts`: the alerts in force on a date (R6).
 struct AlertsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "alerts", abstract: "Budget thresholds crossed, upcoming recurring items, price increases, large transactions, stale balances, settle-up reminders, spending spikes (R6).",
+        commandName: "alerts", abstract: "Budget thresholds crossed, upcoming recurring items, price increases, large transactions, stale balances, settle-up reminders, spending spikes, wallet balances past their alert (R6).",
         discussion: "Each alert has a stable id: the same crossing keeps it, so a notifier reports each id once.")
 
     @OptionGroup var options: PlanningOptions
@@ -200,6 +200,10 @@ struct AlertsCommand: AsyncParsableCommand {
                 : "settle   \(history.personName(person)) owes \(history.personName(other)) \((try? amount.negated())?.formatted() ?? amount.formatted())"
         case .spendingSpike(let category, let month, let spent, let average):
             "spike    \(history.categoryName(category)): \(spent.formatted()) spent in \(month.isoString), against \(average.formatted()) a month over the three months before"
+        case .balanceBelow(let wallet, let balance, let threshold):
+            "balance  \(history.walletName(wallet)): \(balance.formatted()), below \(threshold.formatted())"
+        case .balanceAbove(let wallet, let balance, let threshold):
+            "balance  \(history.walletName(wallet)): \(balance.formatted()), above \(threshold.formatted())"
         }
     }
 
@@ -224,6 +228,10 @@ struct AlertsCommand: AsyncParsableCommand {
         case .spendingSpike(let category, let month, let spent, let average):
             fields.merge(["kind": .string("spendingSpike"), "categoryID": CanonicalJSON(category), "month": .string(month.isoString),
                           "spent": CanonicalJSON(spent), "trailingAverage": CanonicalJSON(average)]) { $1 }
+        case .balanceBelow(let wallet, let balance, let threshold):
+            fields.merge(["kind": .string("balanceBelow"), "walletID": CanonicalJSON(wallet), "balance": CanonicalJSON(balance), "threshold": CanonicalJSON(threshold)]) { $1 }
+        case .balanceAbove(let wallet, let balance, let threshold):
+            fields.merge(["kind": .string("balanceAbove"), "walletID": CanonicalJSON(wallet), "balance": CanonicalJSON(balance), "threshold": CanonicalJSON(threshold)]) { $1 }
         }
         return .object(fields)
     }

@@ -34,7 +34,8 @@ struct ViewsCommand: AsyncParsableCommand {
                 return json ? TransactionsCommand.json(page) : TransactionsCommand.table(page)
             }
             do throws(LedgerError) {
-                let report = try AnalyticsReport(saved.analyticsQuery(on: date, visibleTo: reader), store: store, wallets: history.readModels.wallets)
+                let report = try AnalyticsReport(saved.analyticsQuery(on: date, visibleTo: reader), store: store, wallets: history.readModels.wallets,
+                                                 firstWeekday: history.readModels.budgets.firstWeekday)
                 return json ? AnalyticsCommand.json(report).text : "\(saved.name)\n" + AnalyticsCommand.text(report, categories: categories)
             } catch {
                 throw CLIError.ledger(error, at: path)

@@ -18,6 +18,18 @@ struct EventDescription {
         case .personAdded(let event):
             summary = "contact \(event.name)"
             people = [event.personID]
+        case .memberInvited(let event):
+            summary = "invitation \(event.invitationID) for \(event.name), until \(event.expiresAt)"
+            people = [event.personID]
+        case .invitationCancelled(let event):
+            summary = "invitation \(event.invitationID) cancelled"
+        case .walletBalanceAlertSet(let event):
+            summary = "balance alert on \(history.walletName(event.walletID)): below \(event.below?.formatted() ?? "-"), above \(event.above?.formatted() ?? "-")"
+            wallets = [event.walletID]
+        case .firstWeekdaySet(let event):
+            summary = "weeks start on \(event.firstWeekday)"
+        case .invitationAccepted(let event):
+            summary = "invitation \(event.invitationID) accepted"
         case .walletOpened(let event):
             summary = "\(event.name) (\(event.kind)) opened with \(event.openingBalance.formatted())"
             wallets = [event.walletID]

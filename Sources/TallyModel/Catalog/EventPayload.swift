@@ -21,6 +21,12 @@ public enum EventPayload: Hashable, Sendable {
     case personUnarchived(PersonUnarchived)
     /// A member's or contact's name and contact fields were changed (H3).
     case personUpdated(PersonUpdated)
+    /// The admin invited someone to join as a member (H6, Flow US-005).
+    case memberInvited(MemberInvited)
+    /// The admin cancelled a pending invitation (H6).
+    case invitationCancelled(InvitationCancelled)
+    /// The invitee accepted a pending invitation; a `MemberAdded` follows (H6).
+    case invitationAccepted(InvitationAccepted)
     /// ``PersonAvatarSet``.
     case personAvatarSet(PersonAvatarSet)
     /// A wallet (account) was opened (W1).
@@ -167,6 +173,10 @@ public enum EventPayload: Hashable, Sendable {
     case scenarioActivated(ScenarioActivated)
     /// The household's alert settings changed (R6).
     case alertSettingsSet(AlertSettingsSet)
+    /// A wallet's balance alert was set or removed (R6).
+    case walletBalanceAlertSet(WalletBalanceAlertSet)
+    /// The household's first day of the week changed (B5, Swiff 2.4.1).
+    case firstWeekdaySet(FirstWeekdaySet)
     /// A saved filter or report template was saved, new or replacing (Flow US-058).
     case viewSaved(ViewSaved)
     /// A saved view was renamed (Flow US-058).
@@ -225,6 +235,9 @@ public enum EventPayload: Hashable, Sendable {
         case .personForgotten: .personForgotten
         case .personUnarchived: .personUnarchived
         case .personUpdated: .personUpdated
+        case .memberInvited: .memberInvited
+        case .invitationCancelled: .invitationCancelled
+        case .invitationAccepted: .invitationAccepted
         case .personAvatarSet: .personAvatarSet
         case .walletOpened: .walletOpened
         case .walletRenamed: .walletRenamed
@@ -298,6 +311,8 @@ public enum EventPayload: Hashable, Sendable {
         case .scenarioDeleted: .scenarioDeleted
         case .scenarioActivated: .scenarioActivated
         case .alertSettingsSet: .alertSettingsSet
+        case .walletBalanceAlertSet: .walletBalanceAlertSet
+        case .firstWeekdaySet: .firstWeekdaySet
         case .viewSaved: .viewSaved
         case .viewRenamed: .viewRenamed
         case .viewDeleted: .viewDeleted

@@ -26,6 +26,12 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
     case personAvatarSet = 109
     /// ``PersonUpdated``.
     case personUpdated = 110
+    /// ``MemberInvited``.
+    case memberInvited = 653
+    /// ``InvitationCancelled``.
+    case invitationCancelled = 654
+    /// ``InvitationAccepted``.
+    case invitationAccepted = 655
     /// ``WalletOpened``.
     case walletOpened = 200
     /// ``WalletRenamed``.
@@ -54,6 +60,8 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
     case walletDesignationSet = 220
     /// ``WalletValuationSet``.
     case walletValuationSet = 221
+    /// ``WalletBalanceAlertSet``.
+    case walletBalanceAlertSet = 222
     /// ``CategoryCreated``.
     case categoryCreated = 300
     /// ``CategoryRenamed``.
@@ -150,6 +158,8 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
     case bonusAllocated = 607
     /// ``BonusRolledIn``.
     case bonusRolledIn = 608
+    /// ``FirstWeekdaySet``.
+    case firstWeekdaySet = 609
     /// ``BudgetRemoved``.
     case budgetRemoved = 610
     /// ``GoalCreated``.
@@ -216,6 +226,9 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
         case .personUnarchived: "PersonUnarchived"
         case .personAvatarSet: "PersonAvatarSet"
         case .personUpdated: "PersonUpdated"
+        case .memberInvited: "MemberInvited"
+        case .invitationCancelled: "InvitationCancelled"
+        case .invitationAccepted: "InvitationAccepted"
         case .walletOpened: "WalletOpened"
         case .walletRenamed: "WalletRenamed"
         case .walletKindChanged: "WalletKindChanged"
@@ -230,6 +243,7 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
         case .transferEdited: "TransferEdited"
         case .walletDesignationSet: "WalletDesignationSet"
         case .walletValuationSet: "WalletValuationSet"
+        case .walletBalanceAlertSet: "WalletBalanceAlertSet"
         case .categoryCreated: "CategoryCreated"
         case .categoryRenamed: "CategoryRenamed"
         case .categoryDeactivated: "CategoryDeactivated"
@@ -272,6 +286,7 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
         case .paydaySet: "PaydaySet"
         case .budgetAllocated: "BudgetAllocated"
         case .budgetRemoved: "BudgetRemoved"
+        case .firstWeekdaySet: "FirstWeekdaySet"
         case .incomeSettingsSet: "IncomeSettingsSet"
         case .bonusConfirmed: "BonusConfirmed"
         case .periodClosed: "PeriodClosed"

@@ -56,6 +56,15 @@ extension LocalDate: WireValue {
     package func write(to writer: inout BinaryWriter) { writer.writeVarInt(daysSinceEpoch) }
 }
 
+/// Milliseconds since 1970-01-01T00:00:00Z as a zigzag varint.
+extension Timestamp: WireValue {
+    package init(from reader: inout BinaryReader) throws(EventCodecError) {
+        self.init(millisecondsSinceEpoch: try reader.readVarInt())
+    }
+
+    package func write(to writer: inout BinaryWriter) { writer.writeVarInt(millisecondsSinceEpoch) }
+}
+
 /// Months since January of year 0 (`year * 12 + month - 1`) as an unsigned varint.
 extension YearMonth: WireValue {
     package init(from reader: inout BinaryReader) throws(EventCodecError) {

@@ -123,3 +123,12 @@ public enum ViewIDKind: IdentifierKind {
 
 /// Identifies a saved view: a saved filter or report template (Flow US-058, Swiff 2.3.3).
 public typealias ViewID = Identifier<ViewIDKind>
+
+/// Marks identifiers of an invitation to join the household (Flow US-005).
+public enum InvitationIDKind: IdentifierKind {
+    /// `"invitation"`.
+    public static let kindName = "invitation"
+}
+
+/// Identifies an invitation to join the household (Flow US-005).
+public typealias InvitationID = Identifier<InvitationIDKind>

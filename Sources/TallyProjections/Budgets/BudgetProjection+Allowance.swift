@@ -1,14 +1,14 @@
 import TallyModel
 
 extension BudgetProjection {
-    /// B5: for needs and wants, the bucket allocation divided over the Monday-based weeks that
+    /// B5: for needs and wants, the bucket allocation divided over the weeks (from `firstWeekday`) that
     /// overlap the period (largest remainder, earlier weeks first), each week's spending inside
     /// the period, and what remains; nothing carries from one week to the next.
     static func weeklyAllowances(
         _ period: PayPeriod, _ allocations: [BudgetType: Int128],
-        _ expenses: [(date: LocalDate, type: BudgetType, amount: ExactAmount)], _ currency: Currency
+        _ expenses: [(date: LocalDate, type: BudgetType, amount: ExactAmount)], _ currency: Currency, firstWeekday: Weekday
     ) throws(ProjectionError) -> [WeeklyAllowance] {
-        let weekStarts = weekStarts(period)
+        let weekStarts = weekStarts(period, firstWeekday: firstWeekday)
         var result: [WeeklyAllowance] = []
         for type in [BudgetType.needs, .wants] {
             let total = allocations[type] ?? 0

@@ -132,13 +132,13 @@ extension BudgetProjection {
         let status = Self.overallStatus(
             spent: try units(totalSpent, "total spending"), allocated: try units(totalAllocated, "total allocation"), isFinal: isFinal)
         let savings = try Self.savingsProgress(
-            period, allocated: bucketAllocations[.savings] ?? 0, suggested: suggestion.savings, savingsByDay, currency)
+            period, allocated: bucketAllocations[.savings] ?? 0, suggested: suggestion.savings, savingsByDay, currency, firstWeekday: firstWeekday)
         return BudgetReport(
             period: period, isFinal: isFinal, currency: currency, categories: lines, groups: groups, income: income,
             totalAllocated: try money(totalAllocated, "total allocation"),
             unallocated: try money(unallocated, "unallocated income"),
             totalSpent: try money(totalSpent, "total spending"), status: status,
-            weeklyAllowances: try Self.weeklyAllowances(period, bucketAllocations, expensesByDay, currency),
+            weeklyAllowances: try Self.weeklyAllowances(period, bucketAllocations, expensesByDay, currency, firstWeekday: firstWeekday),
             savings: savings, missingRates: missing.sorted())
     }
 

@@ -2,19 +2,19 @@ import TallyModel
 
 extension BudgetProjection {
     /// US-038: the period's savings target (the savings allocations when any is positive, else
-    /// the B3 20% suggestion) divided over the Monday-based weeks overlapping the period as B5
+    /// the B3 20% suggestion) divided over the weeks (from `firstWeekday`) overlapping the period as B5
     /// divides an allowance, and what each week put aside: live entries in categories of the
     /// savings bucket (an expense moved to savings, or an income booked to a savings category).
     static func savingsProgress(
         _ period: PayPeriod, allocated: Int128, suggested: Money,
-        _ entries: [(date: LocalDate, amount: ExactAmount)], _ currency: Currency
+        _ entries: [(date: LocalDate, amount: ExactAmount)], _ currency: Currency, firstWeekday: Weekday
     ) throws(ProjectionError) -> SavingsProgress {
         let source: SavingsTargetSource = allocated > 0 ? .allocated : .suggested
         let targetUnits128 = allocated > 0 ? allocated : Int128(suggested.minorUnits)
         guard let targetUnits = Int64(exactly: targetUnits128) else {
             throw .overflow(rule: "US-038", subject: "savings target")
         }
-        let weekStarts = weekStarts(period)
+        let weekStarts = weekStarts(period, firstWeekday: firstWeekday)
         let weights = weekStarts.indices.map { (key: $0, weight: Int64(1)) }
         let shares = (try? Allocation.allocate(targetUnits, weights: weights, preferred: nil)) ?? []
         var weeks: [WeeklySavings] = []
@@ -37,14 +37,15 @@ extension BudgetProjection {
             saved: try total.money(rule: "US-038", subject: "period savings"), weeks: weeks)
     }
 
-    /// The Mondays of the weeks overlapping `period` (at most 1000), oldest first (B5).
-    static func weekStarts(_ period: PayPeriod) -> [LocalDate] {
+    /// The first days of the weeks overlapping `period` (at most 1000), oldest first, for
+    /// weeks starting on `firstWeekday` (B5).
+    static func weekStarts(_ period: PayPeriod, firstWeekday: Weekday) -> [LocalDate] {
         var weekStarts: [LocalDate] = []
-        var monday = period.start.startOfISOWeek
-        while monday <= period.end, weekStarts.count < 1_000 {
-            weekStarts.append(monday)
-            guard let next = try? monday.adding(days: 7) else { break }
-            monday = next
+        var start = period.start.startOfWeek(startingOn: firstWeekday)
+        while start <= period.end, weekStarts.count < 1_000 {
+            weekStarts.append(start)
+            guard let next = try? start.adding(days: 7) else { break }
+            start = next
         }
         return weekStarts
     }

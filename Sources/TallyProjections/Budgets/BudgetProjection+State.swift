@@ -18,6 +18,7 @@ extension BudgetProjection: ProjectionState {
         writer.write(reassignedCategories)
         writer.write(adjustmentsAfterClose)
         writer.write(problems)
+        writer.writeByte(firstWeekday.rawValue)
     }
 
     init(from reader: inout StateReader) throws(ProjectionError) {
@@ -36,5 +37,6 @@ extension BudgetProjection: ProjectionState {
         reassignedCategories = try reader.read()
         adjustmentsAfterClose = try reader.read()
         problems = try reader.read()
+        firstWeekday = try reader.readWire()
     }
 }

@@ -22,6 +22,9 @@ public struct BudgetProjection: Hashable, Sendable {
     /// The income settings as last set (B7), which the engine's validation reads too (what an
     /// undo puts back); the grace days are clamped to 0...31 where they are read.
     package internal(set) var incomeSettings: IncomeSettingsSet?
+    /// The household's first day of the week (B5, Swiff 2.4.1; `FirstWeekdaySet`): where every
+    /// week the engine computes starts. Monday until set.
+    public internal(set) var firstWeekday: Weekday = .monday
     var confirmedBonuses: Set<TransactionID> = []
     /// Incomes marked as bonuses, with their allocations and roll-ins (US-066).
     var bonuses: [TransactionID: BonusRecord] = [:]
@@ -95,6 +98,8 @@ public struct BudgetProjection: Hashable, Sendable {
             allocate(removed.categoryID, nil, from: removed.fromPeriod, "budgetRemoved", sequenceNumber)
         case .incomeSettingsSet(let settings):
             incomeSettings = settings
+        case .firstWeekdaySet(let set):
+            firstWeekday = set.firstWeekday
         case .bonusConfirmed(let confirmed): confirmedBonuses.insert(confirmed.transactionID)
         case .bonusMarked(let marked): markBonus(marked, on: Self.utcDay(event), sequenceNumber)
         case .bonusAllocated(let allocated): allocateBonus(allocated, on: Self.utcDay(event), sequenceNumber)

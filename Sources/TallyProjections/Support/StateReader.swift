@@ -114,8 +114,9 @@ enum StateFormat {
     /// the goals. 24: a group record ends with its emoji (`GroupUpdated` version 2). 25: a
     /// transaction record ends with when it was recorded, last edited and deleted (the events'
     /// `recordedAt`; US-018, US-020). 26: a transaction record ends with the amount charged in
-    /// another currency (T7, `TransactionRecorded` version 5).
-    static let version: UInt64 = 26
+    /// another currency (T7, `TransactionRecorded` version 5). 27: the budgets end with the household's first weekday
+    /// (B5, Swiff 2.4.1).
+    static let version: UInt64 = 27
 }
 
 extension BinaryWriter {

@@ -32,6 +32,18 @@ extension EventPayload {
             .personUnarchived(PersonUnarchived(personID: random.make()))
         case .personUpdated:
             .personUpdated(PersonUpdated(personID: random.make(), name: random.make(), email: random.make(), phone: random.make()))
+        case .walletBalanceAlertSet:
+            .walletBalanceAlertSet(WalletBalanceAlertSet(walletID: random.make(), below: random.make(), above: random.make()))
+        case .firstWeekdaySet:
+            .firstWeekdaySet(FirstWeekdaySet(firstWeekday: random.pick(Weekday.allCases)))
+        case .memberInvited:
+            .memberInvited(MemberInvited(
+                invitationID: random.make(), personID: random.make(), name: random.make(), email: random.make(),
+                expiresAt: Timestamp(millisecondsSinceEpoch: random.make())))
+        case .invitationCancelled:
+            .invitationCancelled(InvitationCancelled(invitationID: random.make()))
+        case .invitationAccepted:
+            .invitationAccepted(InvitationAccepted(invitationID: random.make()))
         case .personAvatarSet:
             .personAvatarSet(PersonAvatarSet(personID: random.make(), avatar: PersonAvatar(emoji: random.make(), color: random.make(), photo: random.make())))
         case .walletOpened:

@@ -137,6 +137,9 @@ enum FixtureEvents {
         .attachmentAdded, .attachmentRemoved, .personAvatarSet,  // events-attachments.bin
         .viewSaved, .viewRenamed, .viewDeleted,  // events-views.bin
         .templateSharingAccepted,  // events-shared-subscription.bin
+        .memberInvited, .invitationCancelled, .invitationAccepted,  // events-invitations.bin
+        .firstWeekdaySet,  // events-first-weekday.bin
+        .walletBalanceAlertSet,  // events-balance-alerts.bin
     ]
 
     /// The events `events-v2.bin` holds after ``events``: the types added since v1, and a
@@ -183,6 +186,9 @@ enum FixtureEvents {
         ("events-alert-settings-v3.bin", alertSettingsV3),
         ("events-foreign-currency.bin", foreignCurrency),
         ("events-shared-subscription.bin", sharedSubscription),
+        ("events-invitations.bin", invitations),
+        ("events-first-weekday.bin", firstWeekday),
+        ("events-balance-alerts.bin", balanceAlerts),
     ]
 
     /// One event of every type at its current version: the payloads the catalog test checks.

@@ -40,3 +40,10 @@ extension BonusAllocated: EventPayloadWire {
 extension BonusRolledIn: EventPayloadWire {
     package static var eventTag: EventTag { .bonusRolledIn }
 }
+
+extension FirstWeekdaySet: EventPayloadWire {
+    package static var eventTag: EventTag { .firstWeekdaySet }
+}
+
+/// A weekday is its ISO number, one byte (Monday 1 ... Sunday 7).
+extension Weekday: WireEnum {}

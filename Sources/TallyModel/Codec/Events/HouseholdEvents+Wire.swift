@@ -79,3 +79,15 @@ extension PersonAvatarSet: EventPayloadWire {
 extension PersonUnarchived: EventPayloadWire {
     package static var eventTag: EventTag { .personUnarchived }
 }
+
+extension MemberInvited: EventPayloadWire {
+    package static var eventTag: EventTag { .memberInvited }
+}
+
+extension InvitationCancelled: EventPayloadWire {
+    package static var eventTag: EventTag { .invitationCancelled }
+}
+
+extension InvitationAccepted: EventPayloadWire {
+    package static var eventTag: EventTag { .invitationAccepted }
+}

@@ -64,3 +64,7 @@ extension BalanceRemoved: EventPayloadWire {
 extension TransferEdited: EventPayloadWire {
     package static var eventTag: EventTag { .transferEdited }
 }
+
+extension WalletBalanceAlertSet: EventPayloadWire {
+    package static var eventTag: EventTag { .walletBalanceAlertSet }
+}

@@ -1,0 +1,67 @@
+import TallyModel
+
+/// Invitations to join the household (H6, Flow US-005): the admin invites and cancels, the
+/// invitee accepts within 7 days of the invitation, judged against each command's
+/// `recordedAt` (the fold has no clock, G3). Accepting makes the invitee a member by
+/// `addMember`'s rules (``memberAdded(_:name:)``); a host's member cap is the entity limit
+/// `members`, in which pending invitations hold a place.
+extension CommandExecutor {
+    /// How long an invitation stays acceptable after the command that records it: 7 days (H6).
+    static let invitationValidityMilliseconds: Int64 = 7 * 86_400_000
+
+    func validateInvitation(_ command: Command) throws(LedgerError) -> [EventPayload] {
+        switch command.action {
+        case .inviteMember(let id, let person, let name, let email):
+            try requireAdmin(command.actor, "invite members")
+            guard state.invitations[id] == nil else {
+                throw .violation(.duplicateID, "invitation id \(id) is used already; every invitation needs a new id")
+            }
+            try requireNewPerson(person)
+            try requireName(name, of: "invitee")
+            if let email { try requireEmail(email) }
+            if let pending = state.invitations.values.first(where: { $0.invitation.personID == person && $0.isPending(at: command.recordedAt) }) {
+                throw .violation(.alreadyInvited, "person id \(person) has the pending invitation \(pending.invitation.invitationID) until \(pending.invitation.expiresAt); cancel it before inviting again")
+            }
+            let (expiry, overflow) = command.recordedAt.millisecondsSinceEpoch.addingReportingOverflow(Self.invitationValidityMilliseconds)
+            guard !overflow else { throw .violation(.invalidValue, "recordedAt \(command.recordedAt) is too late for an invitation to expire 7 days after it") }
+            return [.memberInvited(MemberInvited(
+                invitationID: id, personID: person, name: PersonalText(name, owner: person),
+                email: email.map { PersonalText($0, owner: person) }, expiresAt: Timestamp(millisecondsSinceEpoch: expiry)))]
+        case .cancelInvitation(let id):
+            try requireAdmin(command.actor, "cancel invitations")
+            _ = try pendingInvitation(id, at: command.recordedAt)
+            return [.invitationCancelled(InvitationCancelled(invitationID: id))]
+        default:
+            return []
+        }
+    }
+
+    /// The invitee accepts (H6): checked before the actor has to be a member, since they are
+    /// not one yet; the member they become passes `addMember`'s rules.
+    func acceptInvitation(_ id: InvitationID, command: Command) throws(LedgerError) -> [EventPayload] {
+        let record = try pendingInvitation(id, at: command.recordedAt)
+        guard record.invitation.personID == command.actor else {
+            throw .violation(.notInvitee, "invitation \(id) is for person \(record.invitation.personID); only they can accept it, as the command's actor")
+        }
+        let name = record.invitation.name.text ?? ""
+        return [.invitationAccepted(InvitationAccepted(invitationID: id)), try memberAdded(command.actor, name: name)]
+    }
+
+    /// The invitation `id`, pending at `time`.
+    /// - Throws: `unknownInvitation`, or `invitationNotPending` saying whether it was accepted,
+    ///   cancelled or expired, and when it expires or expired.
+    private func pendingInvitation(_ id: InvitationID, at time: Timestamp) throws(LedgerError) -> InvitationRecord {
+        guard let record = state.invitations[id] else {
+            throw .violation(.unknownInvitation, "no invitation has id \(id)")
+        }
+        switch record.outcome {
+        case .accepted: throw .violation(.invitationNotPending, "invitation \(id) was accepted already")
+        case .cancelled: throw .violation(.invitationNotPending, "invitation \(id) was cancelled; the admin can send a new one")
+        case nil:
+            guard record.isPending(at: time) else {
+                throw .violation(.invitationNotPending, "invitation \(id) expired at \(record.invitation.expiresAt) (7 days after it was sent); the admin can send a new one")
+            }
+            return record
+        }
+    }
+}
