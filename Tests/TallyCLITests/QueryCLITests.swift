@@ -76,6 +76,24 @@ struct QueryCLITests {
         #expect(bad.status != 0 && bad.stderr.contains("--recently-deleted"), "\(bad.stderr)")
     }
 
+    @Test("T7, Swiff Phase 5 currency: a card payment abroad applied from a command file lists with its original amount (JSON and table) and exports it in the CSV's original columns")
+    func foreignCurrencyTransaction() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let file = TallyRunner.temporaryDirectory() + "/milan.jsonl"
+        let line = #"{"command": "recordTransaction", "commandID": "0000000c-0000-4000-8000-0000000007e7", "actor": "00000002-0000-4000-8000-000000000001", "recordedAt": "2026-03-02T08:00:00.000Z", "transactionID": "00000005-0000-4000-8000-0000000007e7", "kind": "expense", "amount": "CHF 47.35", "walletID": "00000003-0000-4000-8000-000000000001", "categoryID": "1888ea90-fe65-8eb9-b79a-cbe2cfa8e97e", "date": "2026-03-02", "note": "Dinner in Milan", "originalAmount": "EUR 50.00"}"#
+        try (line + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let applied = try TallyRunner.run(["apply", "--ledger", ledger, file])
+        #expect(applied.status == 0, "\(applied.stderr)")
+        let row = try #require(try Self.allRows(ledger, []).first { $0["transactionID"] as? String == "00000005-0000-4000-8000-0000000007e7" })
+        let original = try #require(row["originalAmount"] as? [String: Any])
+        #expect(original["minorUnits"] as? Int == 5_000 && original["currency"] as? String == "EUR" && Self.minorUnits(row) == 4_735)
+        #expect(try Self.allRows(ledger, []).filter { !($0["originalAmount"] is NSNull) }.count == 1, "the demo's own rows have none")
+        let table = try TallyRunner.run(["transactions", "--ledger", ledger, "--limit", "1"])
+        #expect(table.stdout.contains("-CHF 47.35 (EUR 50.00)"), "\(table.stdout)")
+        let csv = try TallyRunner.run(["export", "--format", "csv", "--ledger", ledger])
+        #expect(csv.stdout.contains(",Alice,50.00,EUR,"), "\(csv.stdout)")
+    }
+
     @Test("S6, G7, Flow US-040, Swiff 1.3.1: settlements list newest first in keyset pages with both names; --as shows only the viewer's own; --person, --household and --group narrow it")
     func settlementsInPages() throws {
         let ledger = try TallyRunner.householdLedger()
