@@ -70,7 +70,7 @@ struct SavedViewTests {
         let layout = ReportLayout(range: .lastThreeMonths, span: .month)
         try await test.ledger.execute(s.command(.saveView(
             viewID: id, name: "Groceries by month", shared: true, filter: TransactionFilter(categoryIDs: [s.groceries]), report: layout)))
-        #expect(await test.ledger.views(visibleTo: .member(s.bob)).map(\.name) == ["Groceries by month"])
+        #expect(await test.ledger.views(visibleTo: .member(s.bob)).map(\.name.description) == ["Groceries by month"])
         let alice = try await test.ledger.report(view: id, on: Self.day, visibleTo: .member(s.alice))
         let bob = try await test.ledger.report(view: id, on: Self.day, visibleTo: .member(s.bob))
         #expect(alice.periods.map(\.period.start) == [Scenario.date("2025-12-01"), Scenario.date("2026-01-01"), Scenario.date("2026-02-01")])
@@ -123,6 +123,25 @@ struct SavedViewTests {
         await expectRejection(test.ledger, s.command(.saveView(viewID: s.ids.next(), name: " ")), code: "nameRequired", rule: "G6")
     }
 
+    @Test("P1, P3: a view's name is its owner's personal text: once the owner is forgotten it reads as redacted, in the state and through a reopen")
+    func forgettingTheOwnerRedactsTheName() async throws {
+        var (test, s) = try await Self.household()
+        let id: ViewID = s.ids.next()
+        try await test.ledger.execute(s.command(.saveView(
+            viewID: id, name: "Gifts for Alice", shared: true, filter: TransactionFilter(tags: ["gift"])), by: s.bob))
+        #expect(await test.ledger.views(visibleTo: .audit).map(\.name.description) == ["Gifts for Alice"], "the control: readable while Bob is known")
+        try await test.ledger.execute([
+            s.command(.removeMember(personID: s.bob, acknowledgeUnsettled: true)),
+            s.command(.forgetPerson(personID: s.bob)),
+        ])
+        let views = await test.ledger.views(visibleTo: .audit)
+        #expect(views.count == 1 && views.allSatisfy { $0.name.isRedacted }, "\(views.map(\.name))")
+        try await test.ledger.close()
+        let reopened = try await test.reopen()
+        #expect(await reopened.views(visibleTo: .audit).allSatisfy { $0.name.isRedacted }, "replayed from the journal, the key is gone")
+        try await reopened.close()
+    }
+
     @Test("US-058, T5: undo of a rename puts the name back, of a delete saves the view again, of a first save deletes it; the views survive the checkpoint and a reopen")
     func undoAndReopen() async throws {
         var (test, s) = try await Self.household()
@@ -131,14 +150,14 @@ struct SavedViewTests {
         let rename = s.command(.renameView(viewID: id, name: "Food"))
         let delete = s.command(.deleteView(viewID: id))
         try await test.ledger.execute([save, rename])
-        #expect(try await test.ledger.view(id, visibleTo: .member(s.alice)).name == "Food")
+        #expect(try await test.ledger.view(id, visibleTo: .member(s.alice)).name.description == "Food")
         try await test.ledger.execute(s.command(.undo(targetCommandID: rename.commandID)))
-        #expect(try await test.ledger.view(id, visibleTo: .member(s.alice)).name == "Groceries")
+        #expect(try await test.ledger.view(id, visibleTo: .member(s.alice)).name.description == "Groceries")
         try await test.ledger.execute(delete)
         #expect(await test.ledger.views(visibleTo: .audit).isEmpty)
         try await test.ledger.execute(s.command(.undo(targetCommandID: delete.commandID)))
         let back = try await test.ledger.view(id, visibleTo: .member(s.alice))
-        #expect(back.name == "Groceries" && back.filter.categoryIDs == [s.groceries])
+        #expect(back.name.description == "Groceries" && back.filter.categoryIDs == [s.groceries])
         let state = await test.ledger.state
         // The transactions of the round trip are archived in its store, so the whole states differ
         // in residency; the views and the undo history are what this test is about.

@@ -105,6 +105,9 @@ extension LedgerState {
             for (id, record) in invitations where record.invitation.personID == forgotten.personID {
                 invitations[id]?.invitation = record.invitation.redacted()
             }
+            for (id, view) in views where view.owner == forgotten.personID {
+                views[id] = view.renamed(.redacted(owner: forgotten.personID))
+            }
         case .personAvatarSet(let set):
             people[set.personID]?.avatar = set.avatar.isEmpty ? nil : set.avatar
         case .memberInvited(let invited):

@@ -22,12 +22,13 @@ extension CommandExecutor {
             }
             try requireFilter(filter, of: command.actor)
             if let report { try requireReport(report) }
-            return [.viewSaved(ViewSaved(viewID: id, name: name, owner: command.actor, shared: shared, filter: filter, report: report))]
+            let text = state.views[id].flatMap { $0.name.description == name ? $0.name : nil } ?? PersonalText(name, owner: command.actor)
+            return [.viewSaved(ViewSaved(viewID: id, name: text, owner: command.actor, shared: shared, filter: filter, report: report))]
         case .renameView(let id, let name):
             try requireName(name, of: "view")
             let view = try visibleView(id, actor: command.actor)
             try requireOwnView(view, actor: command.actor, verb: "renamed")
-            return [.viewRenamed(ViewRenamed(viewID: id, name: name))]
+            return [.viewRenamed(ViewRenamed(viewID: id, name: PersonalText(name, owner: command.actor)))]
         case .deleteView(let id):
             let view = try visibleView(id, actor: command.actor)
             try requireOwnView(view, actor: command.actor, verb: "deleted")
@@ -93,7 +94,7 @@ extension CommandExecutor {
 
 extension ViewSaved {
     /// The same view under `name` (`ViewRenamed`).
-    func renamed(_ name: String) -> ViewSaved {
+    func renamed(_ name: PersonalText) -> ViewSaved {
         ViewSaved(viewID: viewID, name: name, owner: owner, shared: shared, filter: filter, report: report)
     }
 }

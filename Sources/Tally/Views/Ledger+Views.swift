@@ -6,7 +6,7 @@ extension LedgerState {
     /// The saved views `viewer` sees, by name then id: a member's own and the shared ones (G7);
     /// every view for ``Viewer/audit``.
     package func views(visibleTo viewer: Viewer) -> [ViewSaved] {
-        views.values.filter { $0.isVisible(to: viewer) }.sorted { ($0.name, $0.viewID) < ($1.name, $1.viewID) }
+        views.values.filter { $0.isVisible(to: viewer) }.sorted { ($0.name.description, $0.viewID) < ($1.name.description, $1.viewID) }
     }
 
     /// The saved view `id` if `viewer` sees it.

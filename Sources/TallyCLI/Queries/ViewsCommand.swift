@@ -27,7 +27,7 @@ struct ViewsCommand: AsyncParsableCommand {
             let reader = try viewer.viewer(in: history)
             let views = history.views(visibleTo: reader)
             guard let view else { return json ? Self.json(views, history: history).text : Self.text(views, history: history) }
-            let chosen = try QueryOptions.resolve(view, "--view", views.map { (id: $0.viewID, name: $0.name) })
+            let chosen = try QueryOptions.resolve(view, "--view", views.map { (id: $0.viewID, name: $0.name.description) })
             guard let saved = views.first(where: { $0.viewID == chosen }) else { throw CLIError("--view \(view): not found") }
             guard saved.report != nil else {
                 let page = try store.transactions(saved.query(visibleTo: reader))
@@ -36,7 +36,7 @@ struct ViewsCommand: AsyncParsableCommand {
             do throws(LedgerError) {
                 let report = try AnalyticsReport(saved.analyticsQuery(on: date, visibleTo: reader), store: store, wallets: history.readModels.wallets,
                                                  firstWeekday: history.readModels.budgets.firstWeekday)
-                return json ? AnalyticsCommand.json(report).text : "\(saved.name)\n" + AnalyticsCommand.text(report, categories: categories)
+                return json ? AnalyticsCommand.json(report).text : "\(saved.name.description)\n" + AnalyticsCommand.text(report, categories: categories)
             } catch {
                 throw CLIError.ledger(error, at: path)
             }
@@ -48,7 +48,7 @@ struct ViewsCommand: AsyncParsableCommand {
         guard !views.isEmpty else { return "no saved views" }
         var table = TextTable([("View", .left), ("Id", .left), ("Owner", .left), ("Shared", .left), ("Report", .left)])
         for view in views {
-            table.add([view.name, view.viewID.description, history.personName(view.owner), view.shared ? "shared" : "private",
+            table.add([view.name.description, view.viewID.description, history.personName(view.owner), view.shared ? "shared" : "private",
                        view.report.map { "\($0.range.name) by \($0.span.rawValue)" } ?? "-"])
         }
         return table.render()
@@ -57,7 +57,7 @@ struct ViewsCommand: AsyncParsableCommand {
     static func json(_ views: [ViewSaved], history: LedgerHistory) -> CanonicalJSON {
         .array(views.map { view in
             .object([
-                "viewID": .string(view.viewID.description), "name": .string(view.name), "ownerID": .string(view.owner.description),
+                "viewID": .string(view.viewID.description), "name": .string(view.name.description), "ownerID": .string(view.owner.description),
                 "shared": .bool(view.shared),
                 "filter": view.filter.json,
                 "report": view.report?.json ?? .null,

@@ -205,7 +205,7 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
         case .groupExpenseRecorded, .transactionEdited: 4
         case .templateCreated, .paydaySet: 3
         case .alertSettingsSet: 3
-        case .settlementRecorded, .templateCancelled, .scenarioSaved, .groupUpdated: 2
+        case .settlementRecorded, .templateCancelled, .scenarioSaved, .groupUpdated, .viewSaved, .viewRenamed: 2
         case .householdCreated, .memberAdded, .personAdded, .transferRecorded,
              .templateActivated, .templatePaused, .templateResumed: 2
         default: 1

@@ -186,6 +186,7 @@ enum FixtureEvents {
         ("events-alert-settings-v3.bin", alertSettingsV3),
         ("events-foreign-currency.bin", foreignCurrency),
         ("events-shared-subscription.bin", sharedSubscription),
+        ("events-views-v2.bin", viewsV2),
         ("events-invitations.bin", invitations),
         ("events-first-weekday.bin", firstWeekday),
         ("events-balance-alerts.bin", balanceAlerts),

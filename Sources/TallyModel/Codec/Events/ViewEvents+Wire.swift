@@ -3,10 +3,20 @@
 
 extension ViewSaved: EventPayloadWire {
     package static var eventTag: EventTag { .viewSaved }
+
+    /// Version 1 stored the name as a plain string (the actor's, who is the owner).
+    package static func decode(from reader: inout BinaryReader, version: UInt16) throws(EventCodecError) -> Self {
+        version == 1 ? try decodeWithPlainPersonalText(from: &reader) : try Self(from: &reader)
+    }
 }
 
 extension ViewRenamed: EventPayloadWire {
     package static var eventTag: EventTag { .viewRenamed }
+
+    /// Version 1 stored the name as a plain string (the actor's, who is the owner).
+    package static func decode(from reader: inout BinaryReader, version: UInt16) throws(EventCodecError) -> Self {
+        version == 1 ? try decodeWithPlainPersonalText(from: &reader) : try Self(from: &reader)
+    }
 }
 
 extension ViewDeleted: EventPayloadWire {

@@ -2,14 +2,15 @@
 /// transaction filter and, for a report template, the report's range and span. It belongs to
 /// its owner and is private to them (G7) unless saved as shared with the household.
 ///
-/// Tag 650, schema version 1 (see ``EventTag/viewSaved`` and `Docs/Events.md`). Every field is
-/// the view after the save.
+/// Tag 650, schema version 2 (see ``EventTag/viewSaved`` and `Docs/Events.md`). Every field is
+/// the view after the save. Version 1 stored the name as a plain string (the owner's text).
 @WireFields
 public struct ViewSaved: Hashable, Sendable {
     /// The view.
     public let viewID: ViewID
-    /// What the owner calls it.
-    public let name: String
+    /// What the owner calls it: personal text of the owner (P1), redacted once they are
+    /// forgotten (P3).
+    public let name: PersonalText
     /// The member who saved it first: the only one who changes it, and, unless it is shared,
     /// the only one who sees it.
     public let owner: PersonID
@@ -21,7 +22,7 @@ public struct ViewSaved: Hashable, Sendable {
     public let report: ReportLayout?
 
     /// Creates the payload; the engine validates it against the ledger before recording.
-    public init(viewID: ViewID, name: String, owner: PersonID, shared: Bool, filter: TransactionFilter, report: ReportLayout?) {
+    public init(viewID: ViewID, name: PersonalText, owner: PersonID, shared: Bool, filter: TransactionFilter, report: ReportLayout?) {
         self.viewID = viewID
         self.name = name
         self.owner = owner
