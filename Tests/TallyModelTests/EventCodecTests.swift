@@ -226,7 +226,7 @@ struct EventCodecTests {
         "110:PersonUpdated",
         "200:WalletOpened", "201:WalletRenamed", "202:WalletKindChanged", "203:WalletDeactivated",
         "204:WalletReactivated", "205:WalletClosed", "206:BalanceRecorded", "207:TransferRecorded",
-        "208:TransferDeleted", "209:WalletReopened", "220:WalletDesignationSet", "221:WalletValuationSet", "222:WalletBalanceAlertSet", "230:BalanceRemoved", "231:TransferEdited",
+        "208:TransferDeleted", "209:WalletReopened", "220:WalletDesignationSet", "221:WalletValuationSet", "222:WalletBalanceAlertSet", "223:WalletConnectionSet", "230:BalanceRemoved", "231:TransferEdited",
         "300:CategoryCreated", "301:CategoryRenamed", "302:CategoryDeactivated", "303:CategoryReactivated",
         "304:CategoryDeleted", "310:CategoryUpdated", "311:CategoriesReordered",
         "400:TransactionRecorded", "401:TransactionEdited", "402:TransactionDeleted", "403:TransactionRestored", "404:AttachmentAdded", "405:AttachmentRemoved",

@@ -72,6 +72,12 @@ public enum CommandAction: Sendable, Hashable {
     /// Sets whether a wallet's value is tracked through its transactions or observed through
     /// its balance points (W5).
     case setWalletValuation(walletID: WalletID, valuation: WalletValuation)
+    /// Sets a wallet's bank connection (Tim Step 2.2): the institution, the account's id there
+    /// and the link's status, every field as it is after the change (one left out is removed,
+    /// all left out remove the connection). For a wallet the actor sees (G7). Undoable.
+    case setWalletConnection(
+        walletID: WalletID, institution: String? = nil, externalAccountID: String? = nil,
+        status: WalletConnectionStatus? = nil)
     /// Excludes a wallet from totals (W4).
     case deactivateWallet(walletID: WalletID)
     /// Counts a deactivated wallet again (W4).

@@ -185,6 +185,12 @@ extension BillingStatus: CommandFieldName {
     static var schemaNames: KeyValuePairs<String, BillingStatus> { ["paid": .paid, "pending": .pending, "failed": .failed] }
 }
 
+extension WalletConnectionStatus: CommandFieldName {
+    static var schemaNames: KeyValuePairs<String, WalletConnectionStatus> {
+        ["connected": .connected, "needsReauthentication": .needsReauthentication, "disconnected": .disconnected]
+    }
+}
+
 extension WalletValuation: CommandFieldName {
     static var schemaNames: KeyValuePairs<String, WalletValuation> { ["tracked": .tracked, "observed": .observed] }
 }

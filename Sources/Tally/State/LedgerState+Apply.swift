@@ -123,7 +123,7 @@ extension LedgerState {
             people[updated.personID]?.phone = updated.phone
         case .walletOpened, .walletRenamed, .walletKindChanged, .walletDeactivated, .walletReactivated,
              .walletClosed, .balanceRecorded, .balanceRemoved, .transferRecorded, .transferEdited, .transferDeleted, .walletDesignationSet,
-             .walletValuationSet, .walletReopened:
+             .walletValuationSet, .walletConnectionSet, .walletReopened:
             break  // the wallet read model's book is all they change
         case .categoryCreated, .categoryRenamed, .categoryDeactivated, .categoryReactivated, .categoryDeleted,
              .categoryUpdated, .categoriesReordered:

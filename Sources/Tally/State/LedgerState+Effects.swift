@@ -58,7 +58,7 @@ extension LedgerState {
             return EventEffect(owned: [.person(set.personID)], inverse: old.map { [.personAvatarSet(PersonAvatarSet(personID: set.personID, avatar: $0))] })
         case .walletOpened, .walletRenamed, .walletKindChanged, .walletDeactivated, .walletReactivated,
              .walletClosed, .balanceRecorded, .balanceRemoved, .transferRecorded, .transferEdited, .transferDeleted, .walletDesignationSet,
-             .walletValuationSet, .walletReopened:
+             .walletValuationSet, .walletConnectionSet, .walletReopened:
             return walletEffect(of: payload)
         case .categoryCreated, .categoryRenamed, .categoryDeactivated, .categoryReactivated, .categoryDeleted,
              .categoryUpdated, .categoriesReordered:
@@ -245,6 +245,11 @@ extension LedgerState {
             let old = wallets[set.walletID]?.valuationSet
             return EventEffect(owned: [.wallet(set.walletID)],
                                inverse: [.walletValuationSet(WalletValuationSet(walletID: set.walletID, valuation: old))])
+        case .walletConnectionSet(let set):
+            // T5: undo sets the connection the wallet had (none: every field absent).
+            let old = wallets[set.walletID]?.connection
+                ?? WalletConnectionSet(walletID: set.walletID, institution: nil, externalAccountID: nil, status: nil)
+            return EventEffect(owned: [.wallet(set.walletID)], inverse: [.walletConnectionSet(old)])
         case .walletDeactivated(let deactivated):
             return EventEffect(owned: [.wallet(deactivated.walletID)],
                                inverse: [.walletReactivated(WalletReactivated(walletID: deactivated.walletID))])

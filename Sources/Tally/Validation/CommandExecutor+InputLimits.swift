@@ -34,6 +34,11 @@ extension CommandExecutor {
             if let paymentMethod { try requireBytes(paymentMethod, LedgerLimits.nameBytesMax, "paymentMethod", "LedgerLimits.nameBytesMax") }
             if let icon { try requireBytes(icon, LedgerLimits.tagBytesMax, "icon", "LedgerLimits.tagBytesMax") }
             if let color { try requireBytes(color, LedgerLimits.tagBytesMax, "color", "LedgerLimits.tagBytesMax") }
+        case .setWalletConnection(_, let institution, let externalAccountID, _):
+            if let institution { try requireBytes(institution, LedgerLimits.nameBytesMax, "institution", "LedgerLimits.nameBytesMax") }
+            if let externalAccountID {
+                try requireBytes(externalAccountID, LedgerLimits.nameBytesMax, "externalAccountID", "LedgerLimits.nameBytesMax")
+            }
         case .addAttachment(_, _, let name, _, let mediaType):
             try requireBytes(name, LedgerLimits.nameBytesMax, "name", "LedgerLimits.nameBytesMax")
             try requireBytes(mediaType, LedgerLimits.mediaTypeBytesMax, "mediaType", "LedgerLimits.mediaTypeBytesMax")

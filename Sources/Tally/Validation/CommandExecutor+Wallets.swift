@@ -34,6 +34,23 @@ extension CommandExecutor {
                 throw .violation(.walletStateUnchanged, "\(wallet.name) is \(valuation) already")
             }
             return [.walletValuationSet(WalletValuationSet(walletID: id, valuation: valuation))]
+        case .setWalletConnection(let id, let institution, let externalAccountID, let status):
+            // G7: another member's own wallet is unknown to the actor.
+            guard let wallet = state.wallets[id], Viewer.member(command.actor).sees(walletOwnedBy: wallet.owner) else {
+                throw .violation(.unknownWallet, "no wallet you see has id \(id)")
+            }
+            try requireOpen(wallet, for: "have its bank connection set")
+            for (field, text) in [("institution", institution), ("externalAccountID", externalAccountID)] {
+                guard let text, text.allSatisfy(\.isWhitespace) else { continue }
+                throw .violation(.invalidValue, "\(field) is blank: give it, or leave it out to remove it")
+            }
+            let set = WalletConnectionSet(
+                walletID: id, institution: institution.map { PersonalText($0, owner: command.actor) },
+                externalAccountID: externalAccountID.map { PersonalText($0, owner: command.actor) }, status: status)
+            guard set != (wallet.connection ?? WalletConnectionSet(walletID: id, institution: nil, externalAccountID: nil, status: nil)) else {
+                throw .violation(.walletStateUnchanged, "\(wallet.name)'s bank connection is that already")
+            }
+            return [.walletConnectionSet(set)]
         case .deactivateWallet(let id):
             let wallet = try openWallet(id, for: "be deactivated")
             guard wallet.isActive else { throw .violation(.walletStateUnchanged, "\(wallet.name) is inactive already") }

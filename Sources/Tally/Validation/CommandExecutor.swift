@@ -109,7 +109,7 @@ struct CommandExecutor {
             return try validateInvitation(command)
         case .openWallet, .renameWallet, .changeWalletKind, .deactivateWallet, .reactivateWallet, .closeWallet,
              .recordBalance, .editBalance, .removeBalance, .recordTransfer, .editTransfer, .deleteTransfer, .setWalletDesignation,
-             .setWalletValuation, .reopenWallet:
+             .setWalletValuation, .setWalletConnection, .reopenWallet:
             return try validateWallet(command)
         case .createCategory, .renameCategory, .deactivateCategory, .reactivateCategory, .deleteCategory,
              .updateCategory, .reorderCategories:

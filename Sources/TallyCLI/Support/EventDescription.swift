@@ -26,6 +26,11 @@ struct EventDescription {
         case .walletBalanceAlertSet(let event):
             summary = "balance alert on \(history.walletName(event.walletID)): below \(event.below?.formatted() ?? "-"), above \(event.above?.formatted() ?? "-")"
             wallets = [event.walletID]
+        case .walletConnectionSet(let event):
+            summary = event.isEmpty
+                ? "bank connection of \(history.walletName(event.walletID)) removed"
+                : "bank connection of \(history.walletName(event.walletID)): \(event.institution?.description ?? "-"), account \(event.externalAccountID?.description ?? "-"), \(event.status.map { "\($0)" } ?? "-")"
+            wallets = [event.walletID]
         case .firstWeekdaySet(let event):
             summary = "weeks start on \(event.firstWeekday)"
         case .invitationAccepted(let event):

@@ -175,6 +175,8 @@ public enum EventPayload: Hashable, Sendable {
     case alertSettingsSet(AlertSettingsSet)
     /// A wallet's balance alert was set or removed (R6).
     case walletBalanceAlertSet(WalletBalanceAlertSet)
+    /// A wallet's bank connection was set or removed (Tim Step 2.2).
+    case walletConnectionSet(WalletConnectionSet)
     /// The household's first day of the week changed (B5, Swiff 2.4.1).
     case firstWeekdaySet(FirstWeekdaySet)
     /// A saved filter or report template was saved, new or replacing (Flow US-058).
@@ -312,6 +314,7 @@ public enum EventPayload: Hashable, Sendable {
         case .scenarioActivated: .scenarioActivated
         case .alertSettingsSet: .alertSettingsSet
         case .walletBalanceAlertSet: .walletBalanceAlertSet
+        case .walletConnectionSet: .walletConnectionSet
         case .firstWeekdaySet: .firstWeekdaySet
         case .viewSaved: .viewSaved
         case .viewRenamed: .viewRenamed

@@ -62,6 +62,8 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
     case walletValuationSet = 221
     /// ``WalletBalanceAlertSet``.
     case walletBalanceAlertSet = 222
+    /// ``WalletConnectionSet``.
+    case walletConnectionSet = 223
     /// ``CategoryCreated``.
     case categoryCreated = 300
     /// ``CategoryRenamed``.
@@ -244,6 +246,7 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
         case .walletDesignationSet: "WalletDesignationSet"
         case .walletValuationSet: "WalletValuationSet"
         case .walletBalanceAlertSet: "WalletBalanceAlertSet"
+        case .walletConnectionSet: "WalletConnectionSet"
         case .categoryCreated: "CategoryCreated"
         case .categoryRenamed: "CategoryRenamed"
         case .categoryDeactivated: "CategoryDeactivated"

@@ -63,9 +63,6 @@ extension DebtProjection {
     /// `{"groups":[{"expenses":[...],"groupID"}]}`, groups by id, expenses as
     /// ``groupExpenses(in:)`` orders them. Texts are `{"ownerID","text"}` (`text` null once redacted).
     public func groupExpensesJSON() -> CanonicalJSON {
-        func text(_ value: PersonalText?) -> CanonicalJSON {
-            value.map { .object(["ownerID": CanonicalJSON($0.owner), "text": $0.text.map(CanonicalJSON.string) ?? .null]) } ?? .null
-        }
         return .object(["groups": .array(groupIDs.map { groupID in
             .object([
                 "groupID": CanonicalJSON(groupID),
@@ -73,7 +70,7 @@ extension DebtProjection {
                     .object([
                         "expenseID": CanonicalJSON(expense.expenseID), "paidBy": CanonicalJSON(expense.paidBy),
                         "amount": CanonicalJSON(expense.amount), "date": CanonicalJSON(expense.date),
-                        "title": text(expense.title), "note": text(expense.note),
+                        "title": CanonicalJSON(expense.title), "note": CanonicalJSON(expense.note),
                         "categoryID": expense.categoryID.map { CanonicalJSON($0) } ?? .null,
                         "owed": .array(expense.parts.map { part in
                             .object([

@@ -24,6 +24,11 @@ extension CanonicalJSON {
     /// A string or `null`.
     public init(_ text: String?) { self = text.map(CanonicalJSON.string) ?? .null }
 
+    /// A personal text as `{"ownerID","text"}` (`text` null once redacted, P3); `null` when absent.
+    public init(_ text: PersonalText?) {
+        self = text.map { .object(["ownerID": CanonicalJSON($0.owner), "text": CanonicalJSON($0.text)]) } ?? .null
+    }
+
     /// A problem as `{"message":...,"rule":...,"sequenceNumber":...}`.
     public init(_ problem: ProjectionProblem) {
         self = .object([

@@ -23,6 +23,7 @@ extension Weekday: WireBackedState {}
 extension IncomeMode: WireBackedState {}
 extension IncomeSettingsSet: WireBackedState {}
 extension WalletDesignationSet: WireBackedState {}
+extension WalletConnectionSet: WireBackedState {}
 extension GoalDefinition: WireBackedState {}
 extension GoalAmountSet: WireBackedState {}
 extension PersonShare: WireBackedState {}

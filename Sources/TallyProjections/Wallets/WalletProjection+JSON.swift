@@ -21,6 +21,7 @@ extension WalletProjection {
                 "balancePoints": .array(balancePoints(of: balance.walletID).filter { upToDate($0.date) }.map { point in
                     .object(["date": CanonicalJSON(point.date), "balance": CanonicalJSON(point.balance)])
                 }),
+                "connection": Self.connectionJSON(self.wallets[balance.walletID]?.connection),
                 "designations": .array(designations(of: balance.walletID).map { set in
                     .object(["designation": set.designation.map { .string("\($0)") } ?? .null, "fromMonth": set.fromMonth.map { .string($0.isoString) } ?? .null])
                 }),
@@ -39,6 +40,18 @@ extension WalletProjection {
             "totals": CanonicalJSON(try totals(asOf: date)),
             "reconciliations": .array(reconciliations),
             "problems": .array(problems.map(CanonicalJSON.init)),
+        ])
+    }
+}
+
+extension WalletProjection {
+    /// A wallet's bank connection (Tim Step 2.2) as `{"externalAccountID","institution","status"}`, `null` when none.
+    static func connectionJSON(_ connection: WalletConnectionSet?) -> CanonicalJSON {
+        guard let connection else { return .null }
+        let status: CanonicalJSON = connection.status.map { .string("\($0)") } ?? .null
+        return .object([
+            "institution": CanonicalJSON(connection.institution), "externalAccountID": CanonicalJSON(connection.externalAccountID),
+            "status": status,
         ])
     }
 }

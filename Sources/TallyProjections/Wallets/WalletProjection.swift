@@ -47,6 +47,7 @@ public struct WalletProjection: Hashable, Sendable {
         case .walletRenamed(let renamed): update(renamed.walletID, sequenceNumber) { $0.name = renamed.name }
         case .walletKindChanged(let changed): update(changed.walletID, sequenceNumber) { $0.kind = changed.kind }
         case .walletValuationSet(let set): update(set.walletID, sequenceNumber) { $0.valuationSet = set.valuation }
+        case .walletConnectionSet(let set): update(set.walletID, sequenceNumber) { $0.connection = set.isEmpty ? nil : set }
         case .walletDeactivated(let event): update(event.walletID, sequenceNumber) { $0.isActive = false }
         case .walletReactivated(let event): update(event.walletID, sequenceNumber) { $0.isActive = true }
         case .walletClosed(let closed): update(closed.walletID, sequenceNumber) { $0.closedOn = closed.closedOn }

@@ -21,6 +21,9 @@ package struct WalletRecord: Hashable, Sendable {
     /// Its valuation as set (`WalletValuationSet`, W5); `nil` while it was never set: its
     /// kind's default.
     package var valuationSet: WalletValuation? = nil
+    /// Its bank connection as last set (Tim Step 2.2: institution, account id there, status);
+    /// `nil` while it has none.
+    package var connection: WalletConnectionSet? = nil
 
     /// Tracked or observed (W5): as set, else its kind's default.
     package var valuation: WalletValuation { valuationSet ?? kind.defaultValuation }

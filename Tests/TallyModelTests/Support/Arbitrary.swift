@@ -199,6 +199,7 @@ extension ArbitraryCase {
 extension WalletKind: ArbitraryCase {}
 extension WalletDesignation: ArbitraryCase {}
 extension WalletValuation: ArbitraryCase {}
+extension WalletConnectionStatus: ArbitraryCase {}
 
 extension YearMonth: Arbitrary {
     static func arbitrary(using random: inout SeededRandom) -> YearMonth {

@@ -32,6 +32,10 @@ extension EventPayload {
             .personUnarchived(PersonUnarchived(personID: random.make()))
         case .personUpdated:
             .personUpdated(PersonUpdated(personID: random.make(), name: random.make(), email: random.make(), phone: random.make()))
+        case .walletConnectionSet:
+            .walletConnectionSet(WalletConnectionSet(
+                walletID: random.make(), institution: random.make(), externalAccountID: random.make(),
+                status: random.make()))
         case .walletBalanceAlertSet:
             .walletBalanceAlertSet(WalletBalanceAlertSet(walletID: random.make(), below: random.make(), above: random.make()))
         case .firstWeekdaySet:

@@ -140,6 +140,7 @@ enum FixtureEvents {
         .memberInvited, .invitationCancelled, .invitationAccepted,  // events-invitations.bin
         .firstWeekdaySet,  // events-first-weekday.bin
         .walletBalanceAlertSet,  // events-balance-alerts.bin
+        .walletConnectionSet,  // events-wallet-connection.bin
     ]
 
     /// The events `events-v2.bin` holds after ``events``: the types added since v1, and a
@@ -190,6 +191,7 @@ enum FixtureEvents {
         ("events-invitations.bin", invitations),
         ("events-first-weekday.bin", firstWeekday),
         ("events-balance-alerts.bin", balanceAlerts),
+        ("events-wallet-connection.bin", walletConnection),
     ]
 
     /// One event of every type at its current version: the payloads the catalog test checks.

@@ -68,3 +68,10 @@ extension TransferEdited: EventPayloadWire {
 extension WalletBalanceAlertSet: EventPayloadWire {
     package static var eventTag: EventTag { .walletBalanceAlertSet }
 }
+
+extension WalletConnectionSet: EventPayloadWire {
+    package static var eventTag: EventTag { .walletConnectionSet }
+}
+
+/// A connection status is its raw value, one byte.
+extension WalletConnectionStatus: WireEnum {}
