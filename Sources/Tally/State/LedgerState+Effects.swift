@@ -247,8 +247,7 @@ extension LedgerState {
                                inverse: [.walletValuationSet(WalletValuationSet(walletID: set.walletID, valuation: old))])
         case .walletConnectionSet(let set):
             // T5: undo sets the connection the wallet had (none: every field absent).
-            let old = wallets[set.walletID]?.connection
-                ?? WalletConnectionSet(walletID: set.walletID, institution: nil, externalAccountID: nil, status: nil)
+            let old = wallets[set.walletID]?.connection ?? .none(of: set.walletID)
             return EventEffect(owned: [.wallet(set.walletID)], inverse: [.walletConnectionSet(old)])
         case .walletDeactivated(let deactivated):
             return EventEffect(owned: [.wallet(deactivated.walletID)],

@@ -47,7 +47,7 @@ extension CommandExecutor {
             let set = WalletConnectionSet(
                 walletID: id, institution: institution.map { PersonalText($0, owner: command.actor) },
                 externalAccountID: externalAccountID.map { PersonalText($0, owner: command.actor) }, status: status)
-            guard set != (wallet.connection ?? WalletConnectionSet(walletID: id, institution: nil, externalAccountID: nil, status: nil)) else {
+            guard set != (wallet.connection ?? .none(of: id)) else {
                 throw .violation(.walletStateUnchanged, "\(wallet.name)'s bank connection is that already")
             }
             return [.walletConnectionSet(set)]

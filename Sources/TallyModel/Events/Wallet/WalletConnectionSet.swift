@@ -27,6 +27,11 @@ public struct WalletConnectionSet: Hashable, Sendable {
 
     /// Whether it sets no field: the wallet has no connection after it.
     public var isEmpty: Bool { institution == nil && externalAccountID == nil && status == nil }
+
+    /// The connection of a wallet that has none: every field absent.
+    public static func none(of walletID: WalletID) -> WalletConnectionSet {
+        WalletConnectionSet(walletID: walletID, institution: nil, externalAccountID: nil, status: nil)
+    }
 }
 
 /// The state of a wallet's link to its bank (Tim Step 2.2: the re-authentication flag).
