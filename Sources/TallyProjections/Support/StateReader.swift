@@ -115,8 +115,8 @@ enum StateFormat {
     /// transaction record ends with when it was recorded, last edited and deleted (the events'
     /// `recordedAt`; US-018, US-020). 26: a transaction record ends with the amount charged in
     /// another currency (T7, `TransactionRecorded` version 5). 27: the budgets end with the household's first weekday
-    /// (B5, Swiff 2.4.1).
-    static let version: UInt64 = 27
+    /// (B5, Swiff 2.4.1). 28: a category record ends with its tax class (`CategoryTaxClassSet`).
+    static let version: UInt64 = 28
 }
 
 extension BinaryWriter {

@@ -140,6 +140,7 @@ enum FixtureEvents {
         .memberInvited, .invitationCancelled, .invitationAccepted,  // events-invitations.bin
         .firstWeekdaySet,  // events-first-weekday.bin
         .walletBalanceAlertSet,  // events-balance-alerts.bin
+        .categoryTaxClassSet,  // events-tax-class.bin
     ]
 
     /// The events `events-v2.bin` holds after ``events``: the types added since v1, and a
@@ -189,6 +190,7 @@ enum FixtureEvents {
         ("events-invitations.bin", invitations),
         ("events-first-weekday.bin", firstWeekday),
         ("events-balance-alerts.bin", balanceAlerts),
+        ("events-tax-class.bin", taxClass),
     ]
 
     /// One event of every type at its current version: the payloads the catalog test checks.
