@@ -6,13 +6,13 @@ import TallyStore
 /// categorization: Pillar 3a, work expenses; Phase 5 business): the live transactions of every
 /// category with a tax class (`setCategoryTaxClass`), converted into the base currency at the
 /// year's last day, exactly, and each figure rounded once (G2). Client and project are tags
-/// (`client:NAME`, `project:NAME`), which ``TransactionQuery`` filters by.
+/// (`client:NAME`, `project:NAME`), which `TransactionQuery` filters by.
 public struct TaxReport: Sendable, Hashable {
     /// The calendar year.
     public let year: Int
     /// The base currency of every amount.
     public let currency: Currency
-    /// One entry per tax class some category has, in the order of ``TaxClass``.
+    /// One entry per tax class some category has, in the order of `TaxClass`.
     public let classes: [TaxClassTotal]
     /// Currencies without a rate on the year's last day (N3): their amounts are left out.
     public let missingRates: [Currency]
