@@ -21,7 +21,7 @@ struct TallyTool: AsyncParsableCommand {
         discussion: "Exit codes: 0 ok, 1 problems found, 2 could not run, 3 output lost. See Docs/CLI.md.",
         subcommands: [
             InitCommand.self, ApplyCommand.self, ReplayCommand.self, AuditCommand.self, LogCommand.self,
-            StatsCommand.self, BalancesCommand.self, DebtsCommand.self, BudgetCommand.self, NetWorthCommand.self, FlowsCommand.self, GoalsCommand.self, ScenariosCommand.self, AlertsCommand.self, AnalyticsCommand.self, ViewsCommand.self, InvitationsCommand.self, HealthCommand.self,
+            StatsCommand.self, BalancesCommand.self, DebtsCommand.self, BudgetCommand.self, NetWorthCommand.self, FlowsCommand.self, GoalsCommand.self, ScenariosCommand.self, AlertsCommand.self, AnalyticsCommand.self, ViewsCommand.self, InvitationsCommand.self, TaxCommand.self, HealthCommand.self,
             ExportCommand.self, ImportCommand.self, ImportMappingCommand.self, DiffCommand.self, VerifyCommand.self, DemoCommand.self,
             RepairCommand.self, RebuildCommand.self, TransactionsCommand.self, SettlementsCommand.self, ReportCommand.self, StatementCommand.self, ActivityCommand.self, SearchCommand.self,
             SubscriptionsCommand.self, AttachmentsCommand.self, ResetCommand.self, PeopleCommand.self, InvestmentsCommand.self,

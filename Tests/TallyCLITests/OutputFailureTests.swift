@@ -33,6 +33,7 @@ struct OutputFailureTests {
             "analytics": [["analytics", ledger, "--month", "2026-01", "--categories"], ["analytics", "--json", "--by", "week", "--from", "2026-01-01", "--to", "2026-01-31", ledger]],
             "views": [["views", ledger], ["views", "--json", ledger]],
             "invitations": [["invitations", "--all", ledger], ["invitations", "--json", ledger]],
+            "tax": [["tax", "--year", "2026", ledger], ["tax", "--json", "--year", "2026", ledger]],
             "health": [["health", ledger, "--on", "2026-03-01"], ["health", "--json", ledger, "--on", "2026-03-01"]],
             "export": [["export", "--format", "csv", ledger], ["export", "--format", "json", "--without-keys", ledger],
                        ["export", "--format", "ledger", ledger], ["export", "--format", "person", "--person", bob, ledger],

@@ -29,6 +29,7 @@ struct ReadersBesideWriterCLITests {
             "analytics": ["analytics", "--ledger", ledger, "--from", "2026-01-01", "--to", "2026-12-31"],
             "views": ["views", "--ledger", ledger],
             "invitations": ["invitations", "--ledger", ledger],
+            "tax": ["tax", "--ledger", ledger, "--year", "2026"],
             "health": ["health", "--ledger", ledger, "--on", "2026-03-01"],
             "export": ["export", "--ledger", ledger, "--format", "csv"],
             "import-mapping": ["import-mapping", "list", "--ledger", ledger],

@@ -238,7 +238,7 @@ struct EventCodecTests {
         "514:GroupUnarchived", "515:GroupDeleted", "516:GroupRestored", "520:GroupExpenseEdited", "521:GroupExpenseDeleted",
         "522:GroupExpenseRestored", "523:GroupExpenseSettledMarked",
         "600:PaydaySet", "601:BudgetAllocated", "602:IncomeSettingsSet", "603:BonusConfirmed",
-        "604:PeriodClosed", "605:SplitRatioRecalculated", "606:BonusMarked", "607:BonusAllocated", "608:BonusRolledIn", "609:FirstWeekdaySet", "610:BudgetRemoved",
+        "604:PeriodClosed", "605:SplitRatioRecalculated", "606:BonusMarked", "607:BonusAllocated", "608:BonusRolledIn", "609:FirstWeekdaySet", "610:BudgetRemoved", "611:CategoryTaxClassSet",
         "620:GoalCreated", "621:GoalUpdated", "622:GoalAmountSet", "623:GoalDeleted", "624:GoalRestored",
         "630:ScenarioSaved", "631:ScenarioDeleted", "632:ScenarioActivated", "640:AlertSettingsSet",
         "650:ViewSaved", "651:ViewRenamed", "652:ViewDeleted",

@@ -132,6 +132,7 @@ extension EntityKey: WireValue {
         case .activeScenario: writer.writeByte(33)
         case .alertSettings: writer.writeByte(34)
         case .firstWeekday: writer.writeByte(23)
+        case .categoryTaxClass(let id): writer.writeByte(25); writer.write(id)
         case .balanceAlert(let id): writer.writeByte(24); writer.write(id)
         case .attachment(let item, let hash): writer.writeByte(40); writer.write(item); writer.write(hash)
         case .importMapping(let name): writer.writeByte(80); writer.write(name)
@@ -166,6 +167,7 @@ extension EntityKey: WireValue {
         case 20: self = .categoryOrder
         case 21: self = .invitation(try reader.read())
         case 23: self = .firstWeekday
+        case 25: self = .categoryTaxClass(try reader.read())
         case 24: self = .balanceAlert(try reader.read())
         case 22: self = .walletDesignation(try reader.read())
         case 30: self = .goal(try reader.read())

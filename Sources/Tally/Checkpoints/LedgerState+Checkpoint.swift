@@ -55,7 +55,8 @@ extension LedgerState {
     /// SharedSubscription, `TemplateSharingAccepted`).
     /// v29: the invitations (Flow US-005, H6) follow the saved views; an entity key may be an
     /// invitation.
-    static let checkpointMagic = "tally.ledgerState.v29"
+    /// v30: an entity key may be a category's tax class (`CategoryTaxClassSet`).
+    static let checkpointMagic = "tally.ledgerState.v30"
 
     /// The read models, with the one transaction book, are the checkpoint's other section.
     /// - Parameter archived: the command history's archived maps (``ArchivedMap``) are in the store's history

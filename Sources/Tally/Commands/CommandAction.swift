@@ -124,6 +124,9 @@ public enum CommandAction: Sendable, Hashable {
     /// Sets a category's budget bucket, icon and color, all at once: an absent icon or color is
     /// removed (C1; Docs/Editing.md).
     case updateCategory(categoryID: CategoryID, budgetType: BudgetType, icon: String? = nil, color: String? = nil)
+    /// Sets a category's tax class, or removes it when absent (Swiss tax categorization,
+    /// Phase 5 business; the tax report sums per class). Undoable.
+    case setCategoryTaxClass(categoryID: CategoryID, taxClass: TaxClass? = nil)
     /// Puts the listed categories in this order, in the places they held; the others keep
     /// theirs (C1; Docs/Editing.md).
     case reorderCategories(categoryIDs: [CategoryID])

@@ -182,7 +182,7 @@ extension ActivityPage {
             // so that a new kind of key has to say who sees it.
             case .household, .baseCurrency, .admin, .person, .walletName, .category, .categoryName, .splitRatio, .periods,
                  .budget, .incomeSettings, .exchangeRate, .categoryOrder, .goal, .goalAmounts, .scenario, .activeScenario,
-                 .alertSettings, .importMapping, .invitation, .firstWeekday:
+                 .alertSettings, .importMapping, .invitation, .firstWeekday, .categoryTaxClass:
                 true
             }
         }

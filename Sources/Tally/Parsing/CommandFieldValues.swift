@@ -205,6 +205,12 @@ extension CategoryGroup: CommandFieldName {
     static var schemaNames: KeyValuePairs<String, CategoryGroup> { ["income": .income, "expense": .expense] }
 }
 
+extension TaxClass: CommandFieldName {
+    static var schemaNames: KeyValuePairs<String, TaxClass> {
+        ["pillar3a": .pillar3a, "workExpense": .workExpense, "business": .business, "charitable": .charitable, "medical": .medical]
+    }
+}
+
 extension BudgetType: CommandFieldName {
     static var schemaNames: KeyValuePairs<String, BudgetType> { ["needs": .needs, "wants": .wants, "savings": .savings, "none": .none] }
 }

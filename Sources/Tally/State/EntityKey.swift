@@ -62,6 +62,9 @@ package enum EntityKey: Sendable, Hashable {
     case alertSettings
     /// The household's first day of the week (B5, Swiff 2.4.1).
     case firstWeekday
+    /// A category's tax class (`CategoryTaxClassSet`): apart from the category, so that the
+    /// category's transactions do not block the undo of a class.
+    case categoryTaxClass(CategoryID)
     /// A wallet's balance alert (R6).
     case balanceAlert(WalletID)
     /// A saved CSV import mapping, by lowercased name (section 9).
@@ -107,6 +110,7 @@ extension EntityKey {
         case .activeScenario: "activeScenario"
         case .alertSettings: "alertSettings"
         case .firstWeekday: "firstWeekday"
+        case .categoryTaxClass(let id): "categoryTaxClass/\(id)"
         case .balanceAlert(let id): "balanceAlert/\(id)"
         case .importMapping(let name): "importMapping/\(name)"
         case .attachment(.transaction(let id), let hash): "attachment/transaction/\(id)/\(hash)"

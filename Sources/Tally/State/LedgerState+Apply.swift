@@ -126,7 +126,7 @@ extension LedgerState {
              .walletValuationSet, .walletConnectionSet, .walletReopened:
             break  // the wallet read model's book is all they change
         case .categoryCreated, .categoryRenamed, .categoryDeactivated, .categoryReactivated, .categoryDeleted,
-             .categoryUpdated, .categoriesReordered:
+             .categoryUpdated, .categoriesReordered, .categoryTaxClassSet:
             mutateCategories(payload, before: before)
         case .transactionRecorded, .transactionEdited, .transactionDeleted, .transactionRestored,
              .templateCreated, .templatePaused, .templateResumed, .templateActivated, .templatePriceChanged,

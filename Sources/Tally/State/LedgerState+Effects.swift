@@ -61,7 +61,7 @@ extension LedgerState {
              .walletValuationSet, .walletConnectionSet, .walletReopened:
             return walletEffect(of: payload)
         case .categoryCreated, .categoryRenamed, .categoryDeactivated, .categoryReactivated, .categoryDeleted,
-             .categoryUpdated, .categoriesReordered:
+             .categoryUpdated, .categoriesReordered, .categoryTaxClassSet:
             return categoryEffect(of: payload)
         case .transactionRecorded, .transactionEdited, .transactionDeleted, .transactionRestored,
              .templateCreated, .templatePaused, .templateResumed, .templateActivated, .templatePriceChanged,
@@ -318,6 +318,11 @@ extension LedgerState {
             return EventEffect(
                 owned: [.category(updated.categoryID)],
                 inverse: old.map { [.categoryUpdated(CategoryUpdated(categoryID: updated.categoryID, budgetType: $0.budgetType, icon: $0.icon, color: $0.color))] })
+        case .categoryTaxClassSet(let set):
+            // T5: the tax class as it was (none until set).
+            return EventEffect(
+                owned: [.categoryTaxClass(set.categoryID)], referenced: [.category(set.categoryID)],
+                inverse: [.categoryTaxClassSet(CategoryTaxClassSet(categoryID: set.categoryID, taxClass: categories[set.categoryID]?.taxClass))])
         case .categoriesReordered:
             return EventEffect(owned: [.categoryOrder], inverse: [.categoriesReordered(CategoriesReordered(categoryIDs: categoryOrder))])
         case .categoryDeleted(let deleted):

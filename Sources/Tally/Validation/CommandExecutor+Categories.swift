@@ -29,6 +29,12 @@ extension CommandExecutor {
         case .updateCategory(let id, let budgetType, let icon, let color):
             _ = try existingCategory(id)
             return [.categoryUpdated(CategoryUpdated(categoryID: id, budgetType: budgetType, icon: icon, color: color))]
+        case .setCategoryTaxClass(let id, let taxClass):
+            let category = try existingCategory(id)
+            guard category.taxClass != taxClass else {
+                throw .violation(.categoryStateUnchanged, "\(category.name) has tax class \(taxClass.map { "\($0)" } ?? "none") already")
+            }
+            return [.categoryTaxClassSet(CategoryTaxClassSet(categoryID: id, taxClass: taxClass))]
         case .reorderCategories(let ids):
             var seen = Set<CategoryID>()
             for id in ids {

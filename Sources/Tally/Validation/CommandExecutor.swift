@@ -112,7 +112,7 @@ struct CommandExecutor {
              .setWalletValuation, .setWalletConnection, .reopenWallet:
             return try validateWallet(command)
         case .createCategory, .renameCategory, .deactivateCategory, .reactivateCategory, .deleteCategory,
-             .updateCategory, .reorderCategories:
+             .updateCategory, .reorderCategories, .setCategoryTaxClass:
             return try validateCategory(command)
         case .recordTransaction, .editTransaction, .deleteTransaction, .restoreTransaction, .createTemplate,
              .pauseTemplate, .resumeTemplate, .activateTemplate:

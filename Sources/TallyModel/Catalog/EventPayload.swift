@@ -141,6 +141,8 @@ public enum EventPayload: Hashable, Sendable {
     case budgetAllocated(BudgetAllocated)
     /// A category's allocation was removed from a period on: it is not budgeted (B2).
     case budgetRemoved(BudgetRemoved)
+    /// A category's tax class was set or removed (tag 611).
+    case categoryTaxClassSet(CategoryTaxClassSet)
     /// How income is determined for budgets (B7).
     case incomeSettingsSet(IncomeSettingsSet)
     /// An income flagged as a bonus was confirmed to count as income (B7).
@@ -297,6 +299,7 @@ public enum EventPayload: Hashable, Sendable {
         case .paydaySet: .paydaySet
         case .budgetAllocated: .budgetAllocated
         case .budgetRemoved: .budgetRemoved
+        case .categoryTaxClassSet: .categoryTaxClassSet
         case .incomeSettingsSet: .incomeSettingsSet
         case .bonusConfirmed: .bonusConfirmed
         case .periodClosed: .periodClosed

@@ -164,6 +164,8 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
     case firstWeekdaySet = 609
     /// ``BudgetRemoved``.
     case budgetRemoved = 610
+    /// ``CategoryTaxClassSet``.
+    case categoryTaxClassSet = 611
     /// ``GoalCreated``.
     case goalCreated = 620
     /// ``GoalUpdated``.
@@ -289,6 +291,7 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
         case .paydaySet: "PaydaySet"
         case .budgetAllocated: "BudgetAllocated"
         case .budgetRemoved: "BudgetRemoved"
+        case .categoryTaxClassSet: "CategoryTaxClassSet"
         case .firstWeekdaySet: "FirstWeekdaySet"
         case .incomeSettingsSet: "IncomeSettingsSet"
         case .bonusConfirmed: "BonusConfirmed"

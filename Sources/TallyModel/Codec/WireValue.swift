@@ -59,6 +59,7 @@ extension WalletValuation: WireEnum {}
 extension WalletDesignation: WireEnum {}
 extension CategoryGroup: WireEnum {}
 extension BudgetType: WireEnum {}
+extension TaxClass: WireEnum {}
 extension MemberRole: WireEnum {}
 extension TransactionKind: WireEnum {}
 extension RecurrenceFrequency: WireEnum {}

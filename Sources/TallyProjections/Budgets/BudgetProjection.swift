@@ -67,6 +67,11 @@ public struct BudgetProjection: Hashable, Sendable {
             categories[updated.categoryID]?.budgetType = updated.budgetType
             categories[updated.categoryID]?.icon = updated.icon
             categories[updated.categoryID]?.color = updated.color
+        case .categoryTaxClassSet(let set):
+            guard categories[set.categoryID] != nil else {
+                return problem(sequenceNumber, "C1", "unknown category \(set.categoryID)")
+            }
+            categories[set.categoryID]?.taxClass = set.taxClass
         case .categoriesReordered(let reordered):
             categoryOrder = CategoryOrder.resolved(reordered.categoryIDs.filter { categories[$0] != nil }, keeping: categoryOrder)
         case .categoryDeleted(let deleted): deleteCategory(deleted, sequenceNumber)

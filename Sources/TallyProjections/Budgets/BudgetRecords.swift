@@ -22,6 +22,9 @@ package struct CategoryRecord: Hashable, Sendable {
     package let shareable: Bool
     /// Whether it is a preset (C2).
     package let isPreset: Bool
+    /// Its tax class, if any (`CategoryTaxClassSet`): what its transactions count toward in the
+    /// tax report.
+    package internal(set) var taxClass: TaxClass? = nil
 }
 
 /// One `BudgetAllocated`, or one `BudgetRemoved` (`amount` nil: not budgeted from then on) (B2).

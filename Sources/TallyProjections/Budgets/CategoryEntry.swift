@@ -1,6 +1,6 @@
 import TallyModel
 
-/// A category as a host lists it (C1): its name, group, budget bucket, icon, color and state,
+/// A category as a host lists it (C1): its name, group, budget bucket, icon, color, state and tax class,
 /// from ``BudgetProjection/categoryList()``, in the household's display order.
 public struct CategoryEntry: Hashable, Sendable {
     /// The category.
@@ -17,6 +17,8 @@ public struct CategoryEntry: Hashable, Sendable {
     public let color: String?
     /// Whether it is usable for new entries (C3).
     public let isActive: Bool
+    /// Its tax class, if any (`setCategoryTaxClass`).
+    public let taxClass: TaxClass?
 }
 
 extension BudgetProjection {
@@ -27,7 +29,7 @@ extension BudgetProjection {
             guard let category = categories[id], !category.isDeleted else { return nil }
             return CategoryEntry(
                 categoryID: id, name: category.name, group: category.group, budgetType: category.budgetType,
-                icon: category.icon, color: category.color, isActive: category.isActive)
+                icon: category.icon, color: category.color, isActive: category.isActive, taxClass: category.taxClass)
         }
     }
 }

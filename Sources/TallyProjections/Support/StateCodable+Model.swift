@@ -19,6 +19,7 @@ extension WalletValuation: WireBackedState {}
 extension TransactionKind: WireBackedState {}
 extension CategoryGroup: WireBackedState {}
 extension BudgetType: WireBackedState {}
+extension TaxClass: WireBackedState {}
 extension Weekday: WireBackedState {}
 extension IncomeMode: WireBackedState {}
 extension IncomeSettingsSet: WireBackedState {}

@@ -117,7 +117,8 @@ enum StateFormat {
     /// another currency (T7, `TransactionRecorded` version 5). 27: the budgets end with the household's first weekday
     /// (B5, Swiff 2.4.1). 28: a wallet record ends with its bank connection (Tim Step 2.2,
     /// `WalletConnectionSet`; absent: none).
-    static let version: UInt64 = 28
+    /// 29: a category record ends with its tax class (`CategoryTaxClassSet`).
+    static let version: UInt64 = 29
 }
 
 extension BinaryWriter {

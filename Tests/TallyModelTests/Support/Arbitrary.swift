@@ -209,6 +209,7 @@ extension YearMonth: Arbitrary {
 }
 extension CategoryGroup: ArbitraryCase {}
 extension BudgetType: ArbitraryCase {}
+extension TaxClass: ArbitraryCase {}
 extension MemberRole: ArbitraryCase {}
 extension TransactionKind: ArbitraryCase {}
 extension RecurrenceFrequency: ArbitraryCase {}

@@ -103,6 +103,8 @@ extension EventPayload {
             .categoryDeactivated(CategoryDeactivated(categoryID: random.make()))
         case .categoryReactivated:
             .categoryReactivated(CategoryReactivated(categoryID: random.make()))
+        case .categoryTaxClassSet:
+            .categoryTaxClassSet(CategoryTaxClassSet(categoryID: random.make(), taxClass: random.make()))
         case .categoryUpdated:
             .categoryUpdated(CategoryUpdated(categoryID: random.make(), budgetType: random.make(), icon: random.make(), color: random.make()))
         case .categoriesReordered:

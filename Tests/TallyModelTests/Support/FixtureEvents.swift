@@ -141,6 +141,7 @@ enum FixtureEvents {
         .firstWeekdaySet,  // events-first-weekday.bin
         .walletBalanceAlertSet,  // events-balance-alerts.bin
         .walletConnectionSet,  // events-wallet-connection.bin
+        .categoryTaxClassSet,  // events-tax-class.bin
     ]
 
     /// The events `events-v2.bin` holds after ``events``: the types added since v1, and a
@@ -192,6 +193,7 @@ enum FixtureEvents {
         ("events-first-weekday.bin", firstWeekday),
         ("events-balance-alerts.bin", balanceAlerts),
         ("events-wallet-connection.bin", walletConnection),
+        ("events-tax-class.bin", taxClass),
     ]
 
     /// One event of every type at its current version: the payloads the catalog test checks.

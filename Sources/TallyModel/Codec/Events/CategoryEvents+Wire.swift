@@ -28,3 +28,7 @@ extension CategoryUpdated: EventPayloadWire {
 extension CategoriesReordered: EventPayloadWire {
     package static var eventTag: EventTag { .categoriesReordered }
 }
+
+extension CategoryTaxClassSet: EventPayloadWire {
+    package static var eventTag: EventTag { .categoryTaxClassSet }
+}
