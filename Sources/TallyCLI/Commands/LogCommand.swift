@@ -32,7 +32,7 @@ struct LogCommand: AsyncParsableCommand {
             try QueryOptions.resolve(name, "--wallet", history.state.wallets.map { (id: $0.key, name: $0.value.name) })
         }
         let personID = try person.map { name in
-            try QueryOptions.resolve(name, "--person", history.state.people.compactMap { entry in entry.value.name.text.map { (id: entry.key, name: $0) } })
+            try history.person(name, option: "--person")
         }
         var table = TextTable([("Seq", .right), ("Recorded", .left), ("Type", .left), ("By", .left), ("Summary", .left)])
         var events = try history.eventCursor()

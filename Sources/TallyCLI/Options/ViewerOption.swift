@@ -22,6 +22,6 @@ struct ViewerOption: ParsableArguments {
 
     /// The viewer `--as` names among the people of `history`.
     func viewer(in history: LedgerHistory) throws -> Viewer {
-        try viewer(among: Dictionary(history.state.people.compactMap { entry in entry.value.name.text.map { (entry.key, $0) } }, uniquingKeysWith: { first, _ in first }))
+        try viewer(among: history.namedPeople)
     }
 }

@@ -23,7 +23,7 @@ struct InvitationsCommand: AsyncParsableCommand {
         let time = try Identifiers.timestamp(at, option: "--at")
         let output = try StoreAccess.read(at: path, encryption: try key.encryption()) { _, history throws -> String in
             // The invitee is not a person of the household yet: --as resolves among invitees too.
-            var known = Dictionary(history.state.people.compactMap { entry in entry.value.name.text.map { (entry.key, $0) } }, uniquingKeysWith: { first, _ in first })
+            var known = history.namedPeople
             for row in history.invitations(at: time, visibleTo: .audit, all: true) where known[row.personID] == nil {
                 known[row.personID] = row.name ?? row.personID.description
             }

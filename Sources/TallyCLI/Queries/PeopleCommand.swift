@@ -87,9 +87,8 @@ struct PeopleHistoryCommand: AsyncParsableCommand {
 
     func run() async throws {
         let text = try options.withView { view, viewer, history in
-            let known = history.state.people.compactMap { entry in entry.value.name.text.map { (id: entry.key, name: $0) } }
-            let other = try QueryOptions.resolve(self.other, "--with", known)
-            guard let person = try self.person.map({ try QueryOptions.resolve($0, "--of", known) }) ?? viewer.person else {
+            let other = try history.person(self.other, option: "--with")
+            guard let person = try self.person.map({ try history.person($0, option: "--of") }) ?? viewer.person else {
                 throw CLIError("whose balance: give --of PERSON or --as PERSON")
             }
             let points = try view.personBalanceHistory(of: person, with: other, visibleTo: viewer)
@@ -124,8 +123,7 @@ struct PeopleExpensesCommand: AsyncParsableCommand {
 
     func run() async throws {
         let text = try options.withView { view, viewer, history in
-            let known = history.state.people.compactMap { entry in entry.value.name.text.map { (id: entry.key, name: $0) } }
-            let person = try QueryOptions.resolve(self.person, "--person", known)
+            let person = try history.person(self.person, option: "--person")
             let expenses = view.groupExpenses(involving: person, settled: state.map { $0 == .settled }, visibleTo: viewer)
             if options.json {
                 return CanonicalJSON.array(expenses.map { expense in
