@@ -89,6 +89,22 @@ struct EntityLimitsTests {
         await expectRejection(test.ledger, s.command(.undo(targetCommandID: cancel.commandID)), code: "entityLimitReached", rule: "G6")
     }
 
+    @Test("T5, G6: undoing a createTemplate pauses the subscription, which still holds its place (Docs/Engine.md); cancelling it frees the place")
+    func undoneCreationKeepsItsPlace() async throws {
+        var s = Scenario()
+        let test = try await TestLedger.make("limits-undone-creation", limits: EntityLimits([.subscriptions: 1]))
+        try await test.ledger.execute(s.setup())
+        let first: TemplateID = s.ids.next()
+        let create = s.command(.createTemplate(templateID: first, frequency: .monthly, entry: SubscriptionTests.entry(s, 1000, anchor: "2026-01-05")))
+        try await test.ledger.execute(create)
+        try await test.ledger.execute(s.command(.undo(targetCommandID: create.commandID)))
+        #expect(await test.ledger.state.templates[first]?.schedule.pauses.isEmpty == false)
+        let second = s.command(.createTemplate(templateID: s.ids.next(), frequency: .monthly, entry: SubscriptionTests.entry(s, 500, anchor: "2026-01-05")))
+        await expectRejection(test.ledger, second, code: "entityLimitReached", rule: "G6")
+        try await test.ledger.execute(s.command(.cancelTemplate(templateID: first, effectiveOn: Scenario.date("2026-03-01"))))
+        try await test.ledger.execute(second)
+    }
+
     @Test("H3, S7, R3, G6: people, groups and scenarios are capped as what is live")
     func peopleGroupsScenarios() async throws {
         var s = Scenario()

@@ -69,3 +69,29 @@ extension Ledger {
         planningView(store: nil).groupExpenses(involving: person, settled: settled, visibleTo: viewer)
     }
 }
+
+/// People's balances across the household and groups (Swiff 1.3.1, S5, S8).
+extension Ledger {
+    /// Each person's balance with the others across the household and groups (Swiff 1.3.1):
+    /// a member `viewer`'s own, the audit's every person's (``PlanningView/personBalances(visibleTo:)``).
+    /// - Throws: ``LedgerError/invalidQuery(_:)`` when a balance overflows.
+    public func personBalances(visibleTo viewer: Viewer) throws(LedgerError) -> [PersonBalance] {
+        try planningView(store: nil).personBalances(visibleTo: viewer)
+    }
+
+    /// Each person's balance with the others (``personBalances(visibleTo:)``, the same rule and
+    /// the same rows for `viewer`, G7) in `order`: Swiff's "people by balance" and "by recent
+    /// activity" (``PlanningView/personBalances(visibleTo:sortedBy:)``).
+    /// - Throws: ``LedgerError/invalidQuery(_:)`` when a balance overflows.
+    public func personBalances(visibleTo viewer: Viewer, sortedBy order: PersonBalanceOrder) throws(LedgerError) -> [PersonBalance] {
+        try planningView(store: nil).personBalances(visibleTo: viewer, sortedBy: order)
+    }
+
+    /// `person`'s balance with `other` at the end of each business date on which it changed,
+    /// oldest first (Swiff 1.3.1 sparkline; ``PlanningView/personBalanceHistory(of:with:visibleTo:)``):
+    /// the last point is their current balance; a member sees only their own pairs (G7).
+    /// - Throws: ``LedgerError/invalidQuery(_:)`` when a balance overflows or `person` is `other`.
+    public func personBalanceHistory(of person: PersonID, with other: PersonID, visibleTo viewer: Viewer) throws(LedgerError) -> [PersonBalancePoint] {
+        try planningView(store: nil).personBalanceHistory(of: person, with: other, visibleTo: viewer)
+    }
+}

@@ -41,22 +41,6 @@ public enum GroupListOrder: String, Sendable, Hashable, CaseIterable {
 }
 
 extension Ledger {
-    /// Each person's balance with the others (``personBalances(visibleTo:)``, the same rule and
-    /// the same rows for `viewer`, G7) in `order`: Swiff's "people by balance" and "by recent
-    /// activity" (``PlanningView/personBalances(visibleTo:sortedBy:)``).
-    /// - Throws: ``LedgerError/invalidQuery(_:)`` when a balance overflows.
-    public func personBalances(visibleTo viewer: Viewer, sortedBy order: PersonBalanceOrder) throws(LedgerError) -> [PersonBalance] {
-        try planningView(store: nil).personBalances(visibleTo: viewer, sortedBy: order)
-    }
-
-    /// `person`'s balance with `other` at the end of each business date on which it changed,
-    /// oldest first (Swiff 1.3.1 sparkline; ``PlanningView/personBalanceHistory(of:with:visibleTo:)``):
-    /// the last point is their current balance; a member sees only their own pairs (G7).
-    /// - Throws: ``LedgerError/invalidQuery(_:)`` when a balance overflows or `person` is `other`.
-    public func personBalanceHistory(of person: PersonID, with other: PersonID, visibleTo viewer: Viewer) throws(LedgerError) -> [PersonBalancePoint] {
-        try planningView(store: nil).personBalanceHistory(of: person, with: other, visibleTo: viewer)
-    }
-
     /// The groups `viewer` is in (G7; the audit: every group), deleted ones left out, with their
     /// member count and totals, in `order` (Swiff 2.3.2). O(groups x members).
     /// - Throws: ``LedgerError/invalidQuery(_:)`` when a total overflows (G1).

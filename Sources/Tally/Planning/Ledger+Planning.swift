@@ -38,18 +38,10 @@ extension Ledger {
     /// - Throws: ``LedgerError/rejected(_:)`` `unknownScenario`; ``LedgerError/invalidQuery(_:)``;
     ///   ``LedgerError/readSide(_:)`` for a savings-rate delta without a store.
     public func scenarioSeries(_ id: ScenarioID? = nil, on date: LocalDate) throws(LedgerError) -> ScenarioSeries {
-        let wanted = id ?? planning.activeScenarioID
-        let scenario = wanted.flatMap { wanted in planning.scenarios.first { $0.scenarioID == wanted } }
+        let scenario = try planning.resolvedScenario(id)
         // Only a savings-rate delta reads the store: flush it only then.
         let needsStore = (scenario?.savingsRateDeltaBasisPoints ?? 0) != 0
-        return try planningView(store: needsStore ? flushedStore() : nil).scenarioSeries(id, on: date)
-    }
-
-    /// Each person's balance with the others across the household and groups (Swiff 1.3.1):
-    /// a member `viewer`'s own, the audit's every person's (``PlanningView/personBalances(visibleTo:)``).
-    /// - Throws: ``LedgerError/invalidQuery(_:)`` when a balance overflows.
-    public func personBalances(visibleTo viewer: Viewer) throws(LedgerError) -> [PersonBalance] {
-        try planning.personBalances(visibleTo: viewer)
+        return try planningView(store: needsStore ? flushedStore() : nil).scenarioSeries(of: scenario, on: date)
     }
 
     /// The alert settings in force (R6).

@@ -60,11 +60,19 @@ public struct PlanningView: Sendable {
     /// - Throws: ``LedgerError/rejected(_:)`` `unknownScenario`; ``LedgerError/invalidQuery(_:)``
     ///   when a value does not fit.
     public func scenarioSeries(_ id: ScenarioID? = nil, on date: LocalDate) throws(LedgerError) -> ScenarioSeries {
-        var scenario = state.planning.activeScenario.flatMap { state.planning.scenarios[$0] }
-        if let id {
-            guard let saved = state.planning.scenarios[id] else { throw .violation(.unknownScenario, "no saved scenario has id \(id)") }
-            scenario = saved
-        }
+        try scenarioSeries(of: resolvedScenario(id), on: date)
+    }
+
+    /// The saved scenario `id` names, or the active one when `id` is `nil` (R3).
+    /// - Throws: ``LedgerError/rejected(_:)`` `unknownScenario`.
+    func resolvedScenario(_ id: ScenarioID?) throws(LedgerError) -> ScenarioSaved? {
+        guard let id else { return state.planning.activeScenario.flatMap { state.planning.scenarios[$0] } }
+        guard let saved = state.planning.scenarios[id] else { throw .violation(.unknownScenario, "no saved scenario has id \(id)") }
+        return saved
+    }
+
+    /// The baseline and `scenario` (resolved by ``resolvedScenario(_:)``) side by side for 12 months.
+    func scenarioSeries(of scenario: ScenarioSaved?, on date: LocalDate) throws(LedgerError) -> ScenarioSeries {
         let rate = try scenario.flatMap { saved throws(LedgerError) in try savingsRate(of: saved, on: date) }
         return try query { () throws(ProjectionError) in
             try models.netWorth.scenarioSeries(scenario, fallbackMonth: date.yearMonth, savingsRate: rate)

@@ -207,14 +207,16 @@ extension DebtProjection {
         groupExpenses.allEntries.filter { $0.value.isLive && belongs($0.value) }
             .sorted { ($0.value.date, $0.value.sequenceNumber) < ($1.value.date, $1.value.sequenceNumber) }
             .map { id, expense in
+                // A part is covered when nobody owes it (the payer's own, a zero part) or a settlement lists it.
+                var covered = true
                 let parts = expense.owed.map { share in
                     let owesNothing = share.person == expense.paidBy || share.amount.isZero
                     let settlement = owesNothing ? nil : settledItems[DebtItemKey(.groupExpense(id), person: share.person)]
+                    covered = covered && (owesNothing || settlement != nil)
                     return GroupExpensePart(
                         person: share.person, amount: share.amount, settlement: settlement,
                         isPaid: owesNothing || settlement != nil || expense.isMarkedSettled)
                 }
-                let covered = parts.allSatisfy { $0.settlement != nil || $0.person == expense.paidBy || $0.amount.isZero }
                 return GroupExpenseSummary(
                     expenseID: id, groupID: expense.groupID, paidBy: expense.paidBy, amount: expense.amount, date: expense.date,
                     title: expense.title, note: expense.note, categoryID: expense.categoryID, owed: expense.owed,
