@@ -90,11 +90,19 @@ struct StoreRowReader {
         guard let liveTransactions = Int(exactly: count), liveTransactions >= 0 else {
             throw .invalidRow(path: path, table: table, reason: "live_transactions \(count)")
         }
+        let statusValue: Int64? = try column(row, "connection_status")
+        let connectionStatus = try statusValue.map { (value: Int64) throws(StoreError) -> WalletConnectionStatus in
+            guard let status = UInt8(exactly: value).flatMap(WalletConnectionStatus.init(rawValue:)) else {
+                throw .invalidRow(path: path, table: table, reason: "connection_status \(value)")
+            }
+            return status
+        }
         return WalletBalance(
             walletID: try id(row, "wallet_id"), name: try column(row, "name"), kind: kind, valuation: valuation,
             owner: try optionalID(row, "owner_id"), isActive: try column(row, "is_active"),
             closedOn: try closed.map { (value: Int64) throws(StoreError) -> LocalDate in try date(value) },
-            balance: try money(row, amount: "balance", currency: "currency"), liveTransactionCount: liveTransactions)
+            balance: try money(row, amount: "balance", currency: "currency"), liveTransactionCount: liveTransactions,
+            connectionStatus: connectionStatus)
     }
 
     func totals(_ rows: [Row]) throws(StoreError) -> WalletTotals {

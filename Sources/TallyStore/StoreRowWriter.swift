@@ -303,6 +303,7 @@ final class StoreRowWriter {
                 ("owner_id", balance.owner?.storeValue), ("is_active", balance.isActive), ("closed_on", balance.closedOn.map(Self.day)),
                 ("balance", balance.balance.minorUnits), ("currency", balance.balance.currency.code),
                 ("live_transactions", balance.liveTransactionCount),
+                ("connection_status", balance.connectionStatus.map { Int($0.rawValue) }),
             ]
         })
         let totals = try source.walletTotals()

@@ -205,7 +205,10 @@ enum StoreSchema {
                 closed_on INTEGER,
                 balance INTEGER NOT NULL,
                 currency TEXT NOT NULL,
-                live_transactions INTEGER NOT NULL) WITHOUT ROWID;
+                live_transactions INTEGER NOT NULL,
+                -- WalletConnectionStatus (Tim Step 2.2): 0 connected, 1 needs re-authentication,
+                -- 2 disconnected; NULL: no connection or none set.
+                connection_status INTEGER) WITHOUT ROWID;
             CREATE TABLE totals (
                 position INTEGER PRIMARY KEY,
                 role TEXT NOT NULL CHECK (role IN ('currency', 'base', 'missing')),

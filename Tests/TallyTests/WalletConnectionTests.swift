@@ -47,6 +47,27 @@ struct WalletConnectionTests {
         try await reopened.close()
     }
 
+    @Test("Tim Step 2.2: a wallet's connection status is in its balance row, the same from the read models and from the read-side store (after a reopen too)")
+    func statusInBalances() async throws {
+        var s = Scenario()
+        let test = try await TestLedger.make("wallet-connection-balances", durability: .synchronous)
+        defer { test.directory.remove() }
+        try await test.ledger.execute(s.setup())
+        try await test.ledger.execute(s.command(.setWalletConnection(walletID: s.joint, institution: "PostFinance", status: .needsReauthentication)))
+        func statuses(_ balances: [WalletBalance]) -> [WalletID: WalletConnectionStatus] {
+            balances.reduce(into: [:]) { result, balance in result[balance.walletID] = balance.connectionStatus }
+        }
+        let folded = try await test.ledger.state.readModels.wallets.balances()
+        #expect(statuses(folded) == [s.joint: .needsReauthentication], "only the joint wallet has a status")
+        let store = try #require(await test.ledger.flushedStore())
+        #expect(try store.walletBalances(visibleTo: .audit) == folded)
+        try await test.ledger.close()
+        let reopened = try await test.reopen()
+        let reopenedStore = try #require(await reopened.flushedStore())
+        #expect(statuses(try reopenedStore.walletBalances(visibleTo: .audit)) == [s.joint: .needsReauthentication])
+        try await reopened.close()
+    }
+
     @Test("Tim Step 2.2, G7, W1, W4, G6: another member's own wallet is unknownWallet to the actor; an unknown or closed wallet, a blank or oversized text are refused and append nothing")
     func rules() async throws {
         var s = Scenario()

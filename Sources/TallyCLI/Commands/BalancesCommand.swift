@@ -78,6 +78,11 @@ enum Reports {
             if isLiability { flags.append(WalletBalanceText.side(balance.balance, isLiability: true)) }
             if !balance.isActive { flags.append("inactive") }
             if let closed = balance.closedOn { flags.append("closed \(closed)") }
+            switch balance.connectionStatus {
+            case .needsReauthentication: flags.append("bank link needs sign-in")
+            case .disconnected: flags.append("bank link cut")
+            case .connected, nil: break
+            }
             table.add([
                 balance.name, String(describing: balance.kind), balance.owner.map(personName) ?? "shared",
                 WalletBalanceText.amount(balance.balance, isLiability: isLiability), flags.joined(separator: ", "),

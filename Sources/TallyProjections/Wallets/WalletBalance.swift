@@ -22,6 +22,9 @@ public struct WalletBalance: Hashable, Sendable {
     public let balance: Money
     /// The number of live transactions in the wallet (T3: deleted ones are not counted).
     public let liveTransactionCount: Int
+    /// Whether the wallet's bank link works (Tim Step 2.2, ``WalletConnectionStatus``); `nil`
+    /// when the wallet has no connection or none was set.
+    public let connectionStatus: WalletConnectionStatus?
 
     /// Whether the wallet counts in totals: active and not closed (W4).
     public var countsInTotals: Bool { isActive && closedOn == nil }
@@ -29,7 +32,7 @@ public struct WalletBalance: Hashable, Sendable {
     /// A balance with every field given (read back from a store of the read model).
     public init(
         walletID: WalletID, name: String, kind: WalletKind, valuation: WalletValuation, owner: PersonID?, isActive: Bool,
-        closedOn: LocalDate?, balance: Money, liveTransactionCount: Int
+        closedOn: LocalDate?, balance: Money, liveTransactionCount: Int, connectionStatus: WalletConnectionStatus? = nil
     ) {
         self.walletID = walletID
         self.name = name
@@ -40,6 +43,7 @@ public struct WalletBalance: Hashable, Sendable {
         self.closedOn = closedOn
         self.balance = balance
         self.liveTransactionCount = liveTransactionCount
+        self.connectionStatus = connectionStatus
     }
 }
 

@@ -112,7 +112,7 @@ extension WalletProjection {
                 walletID: wallet.walletID, name: wallet.name, kind: wallet.kind, valuation: wallet.valuation, owner: wallet.owner,
                 isActive: wallet.isActive, closedOn: wallet.closedOn,
                 balance: try Self.money(units, wallet.currency, subject: "balance of \(wallet.walletID)"),
-                liveTransactionCount: counts[wallet.walletID] ?? 0))
+                liveTransactionCount: counts[wallet.walletID] ?? 0, connectionStatus: wallet.connection?.status))
         }
         return result.sorted { ($0.name, $0.walletID) < ($1.name, $1.walletID) }
     }
