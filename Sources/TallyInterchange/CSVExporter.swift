@@ -4,7 +4,8 @@ import TallyProjections
 
 /// CSV export of live transactions (seed 001 US-701, Flow US-050): `date,type,category,amount,note`
 /// first, then `wallet,currency,shared,payer`, the amount charged in another currency
-/// (`original_amount,original_currency`, T7; empty for most rows) and one `share:<name>` column per person holding a
+/// (`original_amount,original_currency`, T7; empty for most rows), the title and subtitle
+/// (`payee,subtitle`, Swiff 1.1.2; empty when absent) and one `share:<name>` column per person holding a
 /// share of a shared transaction (Docs/Interchange.md). Sorted by date, then transaction id.
 /// Amounts are positive plain numbers (`1234.50`), the type says income or expense. Fields are
 /// quoted when they hold the delimiter, a quote or a line break (RFC 4180).
@@ -12,6 +13,7 @@ public enum CSVExporter {
     /// The fixed columns, in order; the share columns follow.
     public static let header = [
         "date", "type", "category", "amount", "note", "wallet", "currency", "shared", "payer", "original_amount", "original_currency",
+        "payee", "subtitle",
     ]
 
     /// Which transactions an export holds. Every filter given must match (an empty list or nil
@@ -119,6 +121,7 @@ public enum CSVExporter {
                 numberFormat.text(details.amount), details.note?.description ?? "", history.walletName(details.walletID), details.amount.currency.code,
                 details.split == nil ? "no" : "yes", history.personName(details.payer),
                 record.originalAmount.map(numberFormat.text) ?? "", record.originalAmount?.currency.code ?? "",
+                record.payee?.description ?? "", record.subtitle?.description ?? "",
             ] + sharers.map { shares[$0.person].map(numberFormat.text) ?? "" }
             lines.append(fields.map { CSVTable.quoted($0, delimiter: ",") }.joined(separator: ","))
         }

@@ -56,7 +56,9 @@ extension CSVImporter {
             var existing: [DuplicateKey: TransactionID] = [:]
             for (id, record) in state.transactions.allEntries where !record.isDeleted {
                 let details = record.details
-                let key = DuplicateKey(wallet: details.walletID, date: details.date, amount: details.amount, note: details.note?.description ?? "")
+                let key = DuplicateKey(
+                    wallet: details.walletID, date: details.date, amount: details.amount,
+                    note: DuplicateKey.text(payee: record.payee?.description, note: details.note?.description))
                 if existing[key].map({ id < $0 }) ?? true { existing[key] = id }
             }
             self.existing = existing
@@ -110,13 +112,15 @@ extension CSVImporter {
             guard let kind = kind(of: row, amount: reading, line: line) else { return }
             guard signed != 0 else { fail(line, "amount is zero (T1)", column: columns.amount); return }
             let amount = Money(minorUnits: signed.magnitude > UInt64(Int64.max) ? .max : Int64(signed.magnitude), currency: wallet.value.currency)
-            let note = [cell(row, columns.payee), cell(row, columns.note)].compactMap { $0 }.joined(separator: ": ")
+            let (payee, note) = (cell(row, columns.payee), cell(row, columns.note))
             let group: CategoryGroup = kind == .income ? .income : .expense
-            guard let category = category(of: row, group: group, payee: CategorySuggestions.payee(ofNote: note), line: line) else { return }
+            // A file without payees: the note's payee, as a transaction without one learns (US-072).
+            guard let category = category(of: row, group: group, payee: payee ?? note.flatMap(CategorySuggestions.payee(ofNote:)), line: line)
+            else { return }
             let entry = TransactionEntry(
-                kind: kind, amount: amount, walletID: wallet.key, categoryID: category, date: date, note: note.isEmpty ? nil : note,
-                tags: importer.sourceTag.map { [$0] } ?? [], payer: payer)
-            let key = DuplicateKey(wallet: wallet.key, date: date, amount: amount, note: note)
+                kind: kind, amount: amount, walletID: wallet.key, categoryID: category, date: date, note: note,
+                tags: importer.sourceTag.map { [$0] } ?? [], payer: payer, payee: payee)
+            let key = DuplicateKey(wallet: wallet.key, date: date, amount: amount, note: DuplicateKey.text(payee: payee, note: note))
             if let externalID = cell(row, columns.externalID) {
                 planExternal(entry, externalID: externalID, key: key, line: line)
             } else {
@@ -312,7 +316,7 @@ extension CSVImporter {
 
         /// A row that duplicates the live transaction `id`: skipped, or with
         /// ``DuplicatePolicy/replace`` an `editTransaction` to the row's values that keeps what
-        /// the file does not hold (tags, payer, the split and its ratio).
+        /// the file does not hold (tags, payer, the split and its ratio, the subtitle).
         private mutating func duplicate(of id: TransactionID, record: TallyProjections.TransactionRecord, entry: TransactionEntry, line: Int, reason: String) {
             guard importer.duplicates == .replace else {  // skip, and keep-both for an external id (the same bank record)
                 skip(line, "duplicate: \(reason) as transaction \(id)")
@@ -328,8 +332,10 @@ extension CSVImporter {
             edited.payer = details.payer
             edited.isShared = details.split != nil
             edited.ratioOverride = details.split.flatMap { $0.isOverride ? $0.ratios : nil }
+            edited.subtitle = record.subtitle?.description
             guard edited.kind != details.kind || edited.amount != details.amount || edited.walletID != details.walletID
                 || edited.categoryID != details.categoryID || edited.date != details.date || edited.note != details.note?.description
+                || edited.payee != record.payee?.description
             else {
                 skip(line, "duplicate: \(reason) as transaction \(id), unchanged")
                 return

@@ -19,7 +19,8 @@ public struct CSVImporter: Sendable {
         /// The wallet of each row, by name or id (a missing column or an empty cell: the
         /// importer's ``CSVImporter/walletName``).
         public var account: String? = "wallet"
-        /// Who was paid or paid; written into the note (`payee: note`).
+        /// Who was paid or paid: the transaction's `payee` (Swiff 1.1.2), which category
+        /// suggestions learn by (US-072).
         public var payee: String? = "payee"
         /// The bank's id of the row: the duplicate key when present (Docs/Interchange.md).
         public var externalID: String? = "external_id"
@@ -361,7 +362,14 @@ public struct CSVImporter: Sendable {
         var wallet: WalletID
         var date: LocalDate
         var amount: Money
+        /// The payee and note as ``text(payee:note:)`` joins them.
         var note: String
+
+        /// `payee: note` (either alone when the other is absent): the form the import wrote into
+        /// the note before payees had a field, so a file imported then and again now matches.
+        static func text(payee: String?, note: String?) -> String {
+            [payee, note].compactMap { $0 }.joined(separator: ": ")
+        }
     }
 
     /// FNV-1a 64 of the bytes, as hex: the namespace of a file's ids.

@@ -37,7 +37,7 @@ public struct CategorySuggestion: Sendable, Hashable {
     }
 }
 
-/// Category suggestions learned from the transactions a viewer sees (Flow US-072; G7): for each
+/// Category suggestions learned from the transactions a viewer sees (Flow US-072; G7): for a
 /// payee and group (income or expense), the category of the payee's transaction that was
 /// recorded, edited, restored or moved last (the highest sequence number of its last change,
 /// `TransactionRecord.lastChanged`). So a correction teaches: recategorising one "SBB"
@@ -45,76 +45,62 @@ public struct CategorySuggestion: Sendable, Hashable {
 /// however many older ones say Transport. Deterministic: no clock, no model, the journal's
 /// order only (G3).
 ///
-/// A transaction's payee is its note up to the first `": "` (the CSV import writes
-/// `payee: note`, Docs/Interchange.md "Payee"), or the whole note; the note is personal text
-/// (P1), so a forgotten person's notes (redacted, P3) teach nothing. Only live transactions in a
-/// live, active category count.
+/// A transaction's payee is its `payee` (Swiff 1.1.2; the CSV import fills it), compared as a
+/// `PayeeKey`; a transaction without one (rows imported before payees had a field) counts by
+/// its note up to the first `": "` (the import wrote `payee: note` then, Docs/Interchange.md
+/// "Category suggestions"). Both are personal text (P1), so a forgotten person's (redacted, P3)
+/// teach nothing. Only live transactions in a live, active category count.
+///
+/// A suggestion reads one range of the store's payee index (`transactions_by_payee`): O(log n
+/// + the payee's transactions), never a scan of every transaction.
 public struct CategorySuggestions: Sendable {
-    struct Key: Hashable {
-        let payee: String
-        let group: CategoryGroup
-    }
+    private let state: LedgerState
+    private let viewer: Viewer
 
-    struct Learned {
-        var latest: (sequenceNumber: UInt64, categoryID: CategoryID)
-        var counts: [CategoryID: Int]
-        var total: Int
-    }
-
-    private let learned: [Key: Learned]
-
-    /// Learns from every live transaction `viewer` sees in `state`: one pass, O(transactions).
+    /// Suggestions from the transactions `viewer` sees in `state`; nothing is read until asked.
     package init(state: LedgerState, visibleTo viewer: Viewer) {
-        var learned: [Key: Learned] = [:]
-        for (_, record) in state.transactions.allEntries where !record.isDeleted && viewer.sees(record.details) {
-            let details = record.details
-            guard let note = details.note?.text, let payee = Self.payee(ofNote: note),
-                  let category = state.categories[details.categoryID], category.isActive, !category.isDeleted
-            else { continue }
-            let key = Key(payee: payee, group: category.group)
-            let change = (record.lastChanged, details.categoryID)
-            var entry = learned[key] ?? Learned(latest: change, counts: [:], total: 0)
-            if change.0 > entry.latest.sequenceNumber { entry.latest = change }
-            entry.counts[details.categoryID, default: 0] += 1
-            entry.total += 1
-            learned[key] = entry
-        }
-        self.learned = learned
+        self.state = state
+        self.viewer = viewer
     }
 
     /// The suggestion for `payee` in `group`, or `nil` when the viewer has no transaction of
     /// that payee and group.
     public func suggestion(forPayee payee: String, group: CategoryGroup) -> CategorySuggestion? {
-        let normalized = Self.normalizedPayee(payee)
-        guard let entry = learned[Key(payee: normalized, group: group)] else { return nil }
-        let category = entry.latest.categoryID
-        return CategorySuggestion(payee: normalized, categoryID: category, matching: entry.counts[category] ?? 0, total: entry.total)
+        guard let key = PayeeKey(payee: payee) else { return nil }
+        let records = state.transactions.records(matching: .payee(key.value)) { record in
+            !record.isDeleted && PayeeKey(of: record) == key && viewer.sees(record.details)
+        }
+        var latest: (lastChanged: UInt64, categoryID: CategoryID)?
+        var counts: [CategoryID: Int] = [:]
+        var total = 0
+        for record in records.values {
+            let categoryID = record.details.categoryID
+            guard let category = state.categories[categoryID], category.isActive, !category.isDeleted, category.group == group else { continue }
+            if latest.map({ record.lastChanged > $0.lastChanged }) ?? true { latest = (record.lastChanged, categoryID) }
+            counts[categoryID, default: 0] += 1
+            total += 1
+        }
+        guard let latest else { return nil }
+        return CategorySuggestion(payee: key.value, categoryID: latest.categoryID, matching: counts[latest.categoryID] ?? 0, total: total)
     }
 
-    /// The payee of a note: the text before the first `": "`, else the whole note, normalised;
-    /// `nil` when that is empty.
-    public static func payee(ofNote note: String) -> String? {
-        let head = note.range(of: ": ").map { String(note[..<$0.lowerBound]) } ?? note
-        let payee = normalizedPayee(head)
-        return payee.isEmpty ? nil : payee
-    }
+    /// The payee of a note written as the CSV import wrote them before payees had a field
+    /// (`PayeeKey(note:)`): the text before the first `": "`, else the whole note,
+    /// normalised; `nil` when that is empty.
+    public static func payee(ofNote note: String) -> String? { PayeeKey(note: note)?.value }
 
-    /// `payee` as compared: case and diacritics folded without a locale (G3), runs of
-    /// whitespace as one space, trimmed (`" MIGROS  Zürich"` is `"migros zurich"`).
-    public static func normalizedPayee(_ payee: String) -> String {
-        payee.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
-            .split(whereSeparator: \.isWhitespace).joined(separator: " ")
-    }
+    /// `payee` as compared (`PayeeKey`): case and diacritics folded without a locale (G3),
+    /// runs of whitespace as one space, trimmed (`" MIGROS  Zürich"` is `"migros zurich"`).
+    public static func normalizedPayee(_ payee: String) -> String { PayeeKey(payee: payee)?.value ?? "" }
 }
 
 extension Ledger {
     /// The category suggested for a transaction with `payee` (Flow US-072): learned from the
     /// transactions `viewer` sees (G7), the latest categorisation of that payee winning
     /// (``CategorySuggestions``); `nil` when the viewer has none of that payee and kind.
-    /// Reads every transaction once: O(transactions); build ``CategorySuggestions`` once for
-    /// many payees (the CSV import does).
+    /// Reads the payee's range of the store's payee index: O(log n + the payee's transactions).
     /// - Parameters:
-    ///   - payee: the payee (a bank's merchant name, the text before `": "` of a note).
+    ///   - payee: the payee (a bank's merchant name; `TransactionEntry.payee`).
     ///   - kind: income or expense: the group of the suggested category.
     ///   - viewer: who the suggestion is for (G7).
     public func suggestedCategory(forPayee payee: String, kind: TransactionKind = .expense, visibleTo viewer: Viewer) -> CategorySuggestion? {

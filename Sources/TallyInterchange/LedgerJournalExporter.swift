@@ -11,6 +11,7 @@ import TallyProjections
 /// `expenses:<name>` / `income:<name>`, openings against `equity:opening balances`, value
 /// changes of observed wallets (W5) against `equity:revaluation`. Amounts carry the currency
 /// code as commodity (`CHF -1234.50`); a transfer between currencies states its cost with `@@`.
+/// A transaction with a payee is described `payee | note` (hledger's payee and note, Swiff 1.1.2).
 /// Only live transactions and transfers count (T3), in date order, then journal order. An
 /// observed wallet gets one revaluation per day with balance points (and on its opening day
 /// when a point comes before it), after that day's movements: the value tally reports at the
@@ -65,7 +66,7 @@ public enum LedgerJournalExporter {
             let categoryAccount = (details.kind == .expense ? "expenses:" : "income:") + sanitized(category.lowercased())
             let wallet = account(details.walletID)
             let signed = details.kind == .expense ? details.amount.minorUnits : -details.amount.minorUnits
-            let description = sanitized(details.note?.description ?? category)
+            let description = Self.description(payee: record.payee, note: details.note, category: category)
             moved(details.walletID, details.date, -signed)
             let original = record.originalAmount.map { ", original:\($0.formatted())" } ?? ""  // T7, an hledger tag
             add(details.date, "\(details.date.isoString) \(description)  ; id:\(transactionID)\(original)\n"
@@ -137,6 +138,17 @@ public enum LedgerJournalExporter {
 
     /// Names without `:` (account separator), `;` (comment) or runs of spaces (which end an
     /// account name in the journal format).
+    /// A transaction's description in hledger's payee | note convention (Swiff 1.1.2): `payee |
+    /// note` with a payee and a note, the payee alone without a note (hledger then reads the whole
+    /// description as the payee), else the note, else the category's name. A `|` in the payee
+    /// becomes a space, so the first `|` is always the separator.
+    static func description(payee: PersonalText?, note: PersonalText?, category: String) -> String {
+        let noteText = note.map { sanitized($0.description) }
+        guard let payee else { return noteText ?? sanitized(category) }
+        let payeeText = sanitized(payee.description.replacingOccurrences(of: "|", with: " "))
+        return [payeeText, noteText].compactMap { $0 }.joined(separator: " | ")
+    }
+
     static func sanitized(_ name: String) -> String {
         var result = ""
         for character in name {

@@ -80,6 +80,11 @@ public struct PersonalDataExport: Codable, Sendable, Equatable {
         public var category: String
         public var note: String?
         public var noteRedacted: Bool?
+        /// The title and subtitle (Swiff 1.1.2), personal texts as `note`; absent when none.
+        public var payee: String?
+        public var payeeRedacted: Bool?
+        public var subtitle: String?
+        public var subtitleRedacted: Bool?
         public var tags: [String]
         public var payer: String
         /// The resolved shares of a shared transaction; `nil` for a personal one.
@@ -253,7 +258,8 @@ public struct PersonalDataExport: Codable, Sendable, Equatable {
         return Transaction(
             id: id.description, date: details.date.isoString, kind: String(describing: details.kind), amount: Amount(details.amount),
             wallet: details.walletID.description, category: details.categoryID.description, note: details.note?.text,
-            noteRedacted: redactedFlag(details.note), tags: details.tags, payer: details.payer.description,
+            noteRedacted: redactedFlag(details.note), payee: record.payee?.text, payeeRedacted: redactedFlag(record.payee),
+            subtitle: record.subtitle?.text, subtitleRedacted: redactedFlag(record.subtitle), tags: details.tags, payer: details.payer.description,
             shares: details.split?.shares.map { Share(person: $0.person.description, amount: Amount($0.amount)) },
             deleted: record.isDeleted, settledBy: state.debts.settlement(coveringTransaction: id)?.description)
     }

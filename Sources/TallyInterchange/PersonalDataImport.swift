@@ -128,7 +128,7 @@ public enum PersonalDataImport {
             moved(transaction.wallet, kind == .income ? Int128(amount.minorUnits) : -Int128(amount.minorUnits), on: date)
             transactionActions.append(.recordTransaction(transactionID: try parse(transaction.id, "transactions.id"), entry: TransactionEntry(
                 kind: kind, amount: amount, walletID: try parse(transaction.wallet, "transactions.wallet"), categoryID: category,
-                date: date, note: transaction.note, tags: transaction.tags, payer: person)))
+                date: date, note: transaction.note, tags: transaction.tags, payer: person, payee: transaction.payee, subtitle: transaction.subtitle)))
         }
         var transferActions: [CommandAction] = []
         for transfer in transfers {

@@ -94,17 +94,20 @@ public struct Projections: Hashable, Sendable {
             guard before == nil, isUsable(recorded.details) else { break }
             transactions[id] = TransactionRecord(
                 details: recorded.details, sequenceNumber: sequenceNumber, splitWith: recorded.splitWith, recordedAt: event.recordedAt,
-                originalAmount: recorded.originalAmount)
+                originalAmount: recorded.originalAmount, payee: recorded.payee, subtitle: recorded.subtitle)
         case .templateActivated(let activated):
             guard before == nil, isUsable(activated.details) else { break }
             transactions[id] = TransactionRecord(
-                details: activated.details, sequenceNumber: sequenceNumber, splitWith: nil, recordedAt: event.recordedAt, originalAmount: nil)
+                details: activated.details, sequenceNumber: sequenceNumber, splitWith: nil, recordedAt: event.recordedAt, originalAmount: nil,
+                payee: nil, subtitle: nil)
         case .transactionEdited(let edited):
             guard before != nil, isUsable(edited.details) else { break }
             transactions.update(id) {
                 $0.details = edited.details
                 $0.splitWith = edited.splitWith
                 $0.originalAmount = edited.originalAmount
+                $0.payee = edited.payee
+                $0.subtitle = edited.subtitle
                 $0.lastChanged = sequenceNumber
                 $0.lastEditedAt = event.recordedAt
             }

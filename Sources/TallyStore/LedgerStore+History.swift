@@ -208,6 +208,8 @@ extension LedgerStore {
         case .dated(let range):
             try bookRecords(
                 .transactions, where: "date BETWEEN ? AND ?", [StoreRowWriter.day(range.lowerBound), StoreRowWriter.day(range.upperBound)], asOf: sequenceNumber)
+        case .payee(let key):
+            try bookRecords(.transactions, where: "payee_key = ?", [key], asOf: sequenceNumber)
         }
     }
 

@@ -41,9 +41,12 @@ public final class LedgerStore: Sendable {
     /// `deleted_at`, US-018, US-020) and `transactions_by_deletion` orders the deleted ones.
     /// 19: `settlements` (S6: a paged list of them, Flow US-040, Swiff 1.3.1). 20: a
     /// transaction's row keeps the amount as charged in another currency (`original_amount`,
-    /// `original_currency`, T7). 21: `wallet_balances.connection_status` (Tim Step 2.2: a bank
-    /// link that needs re-authentication shows in the balances list).
-    static let schemaVersion = 21
+    /// `original_currency`, T7). 21: a transaction's row keeps its payee and subtitle with
+    /// their owners and the payee key (`payee_key`, indexed by `transactions_by_payee`: Swiff
+    /// 1.1.2, Flow US-072); the search index matches them too. 22:
+    /// `wallet_balances.connection_status` (Tim Step 2.2: a bank link that needs
+    /// re-authentication shows in the balances list).
+    static let schemaVersion = 22
 
     /// The database file.
     public let path: String

@@ -86,14 +86,8 @@ enum StoreTransferRecord {
             arguments: [key])
         guard let row else { return nil }
         let reader = StoreRowReader(path: path, table: "transfers")
-        var note: PersonalText?
-        let text = try reader.column(row, "note", as: String?.self)
-        if let owner: PersonID = try reader.optionalID(row, "note_owner") {
-            // A redacted note (its owner forgotten, P3) has no text.
-            note = text.map { PersonalText($0, owner: owner) } ?? .redacted(owner: owner)
-        } else if text != nil {
-            throw StoreError.invalidRow(path: path, table: "transfers", reason: "a note without its owner")
-        }
+        // A redacted note (its owner forgotten, P3) has no text.
+        let note = try reader.personalText(row, owner: "note_owner", text: "note")
         let transfer = TransferRecorded(
             transferID: try reader.id(row, "transfer_id"), fromWalletID: try reader.id(row, "from_wallet_id"), toWalletID: try reader.id(row, "to_wallet_id"),
             amountSent: try reader.money(row, amount: "amount_sent", currency: "currency_sent"),

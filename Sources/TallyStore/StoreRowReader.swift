@@ -137,7 +137,21 @@ struct StoreRowReader {
             isLive: try column(row, "is_live"), sequenceNumber: try sequenceNumber(row, "sequence"),
             recordedAt: try timestamp(row, "recorded_at"), lastEditedAt: try optionalTimestamp(row, "edited_at"),
             deletedAt: try optionalTimestamp(row, "deleted_at"),
-            originalAmount: try optionalMoney(row, amount: "original_amount", currency: "original_currency"))
+            originalAmount: try optionalMoney(row, amount: "original_amount", currency: "original_currency"),
+            payee: try personalText(row, owner: "payee_owner", text: "payee"),
+            subtitle: try personalText(row, owner: "subtitle_owner", text: "subtitle"))
+    }
+
+    /// The personal text in `text` with its owner in `owner` (P1): redacted when the owner is
+    /// set and the text NULL (P3); `nil` when both are NULL (a text without an owner is a
+    /// damaged row).
+    func personalText(_ row: Row, owner: String, text: String) throws(StoreError) -> PersonalText? {
+        let value = try column(row, text, as: String?.self)
+        guard let person: PersonID = try optionalID(row, owner) else {
+            guard value == nil else { throw .invalidRow(path: path, table: table, reason: "\(text) without its owner") }
+            return nil
+        }
+        return value.map { PersonalText($0, owner: person) } ?? .redacted(owner: person)
     }
 }
 

@@ -69,12 +69,14 @@ final class StoreRowWriter {
             StoreTransactionRecord.splitRule(of: entry), entry.recordedAt.millisecondsSinceEpoch,
             entry.lastEditedAt?.millisecondsSinceEpoch, entry.deletedAt?.millisecondsSinceEpoch,
             entry.originalAmount?.minorUnits, entry.originalAmount?.currency.code,
+            entry.payee?.owner.storeValue, entry.payee?.text, entry.subtitle?.owner.storeValue, entry.subtitle?.text,
+            PayeeKey(of: entry)?.value,
         ]
         let insert = try database.cachedStatement(sql: """
             INSERT INTO transactions
                 (transaction_id, wallet_id, category_id, payer_id, kind, amount, currency, date, is_live, sequence, last_changed, note_owner, split_rule,
-                 recorded_at, edited_at, deleted_at, original_amount, original_currency)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+                 recorded_at, edited_at, deleted_at, original_amount, original_currency, payee_owner, payee, subtitle_owner, subtitle, payee_key)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
             """)
         try insert.execute(arguments: row)
         // Everything kept beside a transaction is written and removed with its row: no row, none
@@ -96,11 +98,11 @@ final class StoreRowWriter {
                     """).execute(arguments: [viewer] + cell + [details.amount.minorUnits])
             }
         }
-        // A redacted note (its owner forgotten, P3) leaves nothing to search.
-        let note = details.note?.text
-        if note != nil || !details.tags.isEmpty {
-            try database.cachedStatement(sql: "INSERT INTO transaction_search (rowid, note, tags, transaction_id) VALUES (?, ?, ?, ?)")
-                .execute(arguments: [sequence, note, details.tags.joined(separator: " "), id.storeValue])
+        // A redacted text (its owner forgotten, P3) leaves nothing to search.
+        let texts = [details.note?.text, entry.payee?.text, entry.subtitle?.text]
+        if texts.contains(where: { $0 != nil }) || !details.tags.isEmpty {
+            try database.cachedStatement(sql: "INSERT INTO transaction_search (rowid, note, tags, payee, subtitle, transaction_id) VALUES (?, ?, ?, ?, ?, ?)")
+                .execute(arguments: [sequence, texts[0], details.tags.joined(separator: " "), texts[1], texts[2], id.storeValue])
         }
         for (position, tag) in details.tags.enumerated() {
             try database.cachedStatement(sql: "INSERT INTO transaction_tags (transaction_id, tag, position) VALUES (?, ?, ?)")
@@ -197,9 +199,9 @@ final class StoreRowWriter {
         return viewers
     }
 
-    /// Rewrites the transactions and transfers with a note of one of `people` from the read
-    /// models (which hold them redacted after a forgetting, P3), then merges the search index,
-    /// so that no index page keeps a word of the old texts.
+    /// Rewrites the transactions with a note, payee or subtitle and the transfers with a note of
+    /// one of `people` from the read models (which hold them redacted after a forgetting, P3),
+    /// then merges the search index, so that no index page keeps a word of the old texts.
     func rewriteNotes(of people: Set<PersonID>) throws {
         guard !people.isEmpty else { return }
         let owners = StatementArguments(people.map(\.storeValue))
@@ -207,7 +209,10 @@ final class StoreRowWriter {
         // The records kept for the checkpoint's state may hold their texts (a note since edited
         // away too): they go (the forgetting removes every older checkpoint as well).
         try database.execute(sql: "DELETE FROM history WHERE space IN \(StoreBook.spaceList)")
-        for key in try Data.fetchAll(database, sql: "SELECT transaction_id FROM transactions WHERE note_owner IN (\(placeholders))", arguments: owners) {
+        for key in try Data.fetchAll(database, sql: """
+                SELECT transaction_id FROM transactions WHERE note_owner IN (\(placeholders))
+                OR payee_owner IN (\(placeholders)) OR subtitle_owner IN (\(placeholders))
+                """, arguments: owners + owners + owners) {
             try removeTransaction(key: key, keepingVersion: false)
             // An id the model refuses cannot be in the read models: nothing to write back.
             if let value = UUIDValue(bytes: key) { try upsertTransaction(TransactionID(value)) }

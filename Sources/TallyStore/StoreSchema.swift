@@ -31,6 +31,8 @@ enum StoreSchema {
         ("transactions_by_date", "transactions (date, sequence)"),
         ("transactions_by_amount", "transactions (amount, sequence)"),
         ("transactions_by_category", "transactions (category_id, date, sequence)"),
+        // A payee's transactions (category suggestions, Flow US-072): one range per payee.
+        ("transactions_by_payee", "transactions (payee_key) WHERE payee_key IS NOT NULL"),
         // A category with a wallet, dates and amounts (a combined filter) without reading the
         // table for each candidate.
         ("transactions_by_category_wallet", "transactions (category_id, wallet_id, date, sequence, amount, is_live)"),
@@ -49,7 +51,7 @@ enum StoreSchema {
 
     /// The ``historyIndexes`` the engine's fold reads the transaction book's ranges through
     /// (a category's transactions, C3; a period's, B1: `LedgerStore.transactionRecords(matching:asOf:)`).
-    static let bookIndexes: Set<String> = ["transactions_by_category", "transactions_by_date"]
+    static let bookIndexes: Set<String> = ["transactions_by_category", "transactions_by_date", "transactions_by_payee"]
 
     /// Drops the ``historyIndexes`` but the ``bookIndexes`` (from an empty store that is never
     /// queried).
@@ -130,11 +132,22 @@ enum StoreSchema {
                 -- The amount as charged in another currency than the wallet's (T7); both NULL
                 -- for a transaction in the wallet's currency.
                 original_amount INTEGER,
-                original_currency TEXT) WITHOUT ROWID;
-            -- What a search box matches: the note (a personal text, P1: removed when its owner
-            -- is forgotten, P3) and the tags. rowid = the transaction's sequence number.
+                original_currency TEXT,
+                -- The payee (the title a list shows) and the subtitle (Swiff 1.1.2), personal
+                -- texts of their owners (P1): NULL text with an owner once redacted (P3).
+                payee_owner BLOB,
+                payee TEXT,
+                subtitle_owner BLOB,
+                subtitle TEXT,
+                -- What category suggestions learn under (PayeeKey, Flow US-072): the payee
+                -- folded, else the note's part before ": "; NULL when there is none or it is
+                -- redacted.
+                payee_key TEXT) WITHOUT ROWID;
+            -- What a search box matches: the note, the payee and the subtitle (personal texts,
+            -- P1: removed when their owner is forgotten, P3) and the tags. rowid = the
+            -- transaction's sequence number.
             CREATE VIRTUAL TABLE transaction_search USING fts5(
-                note, tags, transaction_id UNINDEXED, tokenize = 'unicode61 remove_diacritics 2');
+                note, tags, payee, subtitle, transaction_id UNINDEXED, tokenize = 'unicode61 remove_diacritics 2');
             CREATE TABLE transaction_tags (
                 transaction_id BLOB NOT NULL,
                 tag TEXT NOT NULL,

@@ -4,8 +4,8 @@ import TallyModel
 import TallyProjections
 
 /// The transaction book's record (``TransactionRecord``) as the store keeps it: its
-/// `transactions` row (with the sequence number of its last change and the split rule), its
-/// tags, its shares and its note's text in the search index. One record of each transaction
+/// `transactions` row (with the sequence number of its last change, the split rule, the payee
+/// and subtitle), its tags, its shares and its note's text in the search index. One record of each transaction
 /// on disk, which the queries read and the engine's validation reads back by key
 /// (``LedgerStore/bookRecord(_:key:asOf:)``).
 enum StoreTransactionRecord {
@@ -28,8 +28,8 @@ enum StoreTransactionRecord {
         let row = try Row.fetchOne(
             database.cachedStatement(sql: """
                 SELECT transaction_id, wallet_id, category_id, payer_id, kind, amount, currency, date, is_live, sequence,
-                    last_changed, note_owner, split_rule, recorded_at, edited_at, deleted_at, original_amount, original_currency
-                    FROM transactions WHERE transaction_id = ?
+                    last_changed, note_owner, split_rule, recorded_at, edited_at, deleted_at, original_amount, original_currency,
+                    payee_owner, payee, subtitle_owner, subtitle FROM transactions WHERE transaction_id = ?
                 """),
             arguments: [key])
         guard let row else { return nil }
@@ -82,6 +82,8 @@ enum StoreTransactionRecord {
             details: details, isLive: try reader.column(row, "is_live"), sequenceNumber: sequence, splitWith: splitWith,
             lastChanged: try reader.sequenceNumber(row, "last_changed"), recordedAt: try reader.timestamp(row, "recorded_at"),
             lastEditedAt: try reader.optionalTimestamp(row, "edited_at"), deletedAt: try reader.optionalTimestamp(row, "deleted_at"),
-            originalAmount: try reader.optionalMoney(row, amount: "original_amount", currency: "original_currency"))
+            originalAmount: try reader.optionalMoney(row, amount: "original_amount", currency: "original_currency"),
+            payee: try reader.personalText(row, owner: "payee_owner", text: "payee"),
+            subtitle: try reader.personalText(row, owner: "subtitle_owner", text: "subtitle"))
     }
 }

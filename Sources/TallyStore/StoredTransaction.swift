@@ -1,7 +1,7 @@
 import TallyModel
 
-/// A transaction as the store lists it: the fields a list screen shows and filters on. Personal
-/// texts (the note) are not in the store; the journal keeps them sealed (P1).
+/// A transaction as the store lists it: the fields a list screen shows and filters on, with its
+/// title and subtitle (Swiff 1.1.2); the note is ``TransactionRow/note``.
 public struct StoredTransaction: Hashable, Sendable {
     /// The transaction.
     public let transactionID: TransactionID
@@ -34,4 +34,10 @@ public struct StoredTransaction: Hashable, Sendable {
     /// The amount as charged in another currency than the wallet's (T7, Swiff Phase 5
     /// currency); ``amount`` is what the wallet moved. `nil` for one in the wallet's currency.
     public let originalAmount: Money?
+    /// Who was paid or paid: the title a list shows (Swiff 1.1.2 Transaction's title, Flow's
+    /// merchant, US-072), personal text of its writer (P1), its text `nil` once they are
+    /// forgotten (P3); `nil` when none was given.
+    public let payee: PersonalText?
+    /// The line a list shows under the title (Swiff 1.1.2), personal text as ``payee``.
+    public let subtitle: PersonalText?
 }

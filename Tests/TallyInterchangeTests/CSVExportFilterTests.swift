@@ -17,10 +17,10 @@ struct CSVExportFilterTests {
     @Test("section 9, US-050: the header is written once: the fixed columns, shared, payer, then one share column per person by name; shared rows carry their split amounts")
     func sharedFlagAndSplitAmounts() async throws {
         let lines = try await Self.lines(CSVExporter.Filter())
-        #expect(lines[0] == "date,type,category,amount,note,wallet,currency,shared,payer,original_amount,original_currency,share:Alice,share:Bob")
+        #expect(lines[0] == "date,type,category,amount,note,wallet,currency,shared,payer,original_amount,original_currency,payee,subtitle,share:Alice,share:Bob")
         #expect(lines.filter { $0.hasPrefix("date,") }.count == 1)
-        #expect(lines[1] == "2026-01-05,expense,Rent,2400.00,January rent,Joint account,CHF,yes,Alice,,,1440.00,960.00", "the household's 60/40 split (S3)")
-        #expect(lines.contains("2026-01-10,expense,Restaurants,64.50,Lunch in Freiburg,Alice EUR card,EUR,no,Alice,,,,"), "a personal row has empty share cells")
+        #expect(lines[1] == "2026-01-05,expense,Rent,2400.00,January rent,Joint account,CHF,yes,Alice,,,,,1440.00,960.00", "the household's 60/40 split (S3)")
+        #expect(lines.contains("2026-01-10,expense,Restaurants,64.50,Lunch in Freiburg,Alice EUR card,EUR,no,Alice,,,,,,"), "a personal row has empty share cells")
         let (_, history) = try await InterchangeLedgerTests.makeLedger()
         #expect(CSVExporter.export(history) == lines.joined(separator: "\n") + "\n", "no filter exports what the unfiltered export does")
     }

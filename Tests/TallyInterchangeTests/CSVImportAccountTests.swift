@@ -60,18 +60,33 @@ struct CSVImportAccountTests {
         }
     }
 
-    @Test("section 9: the payee goes into the note as `payee: note` (or alone), and so counts in duplicate detection")
-    func payeeInNote() async throws {
-        let (_, history) = try await InterchangeLedgerTests.makeLedger()
+    @Test("section 9, Swiff 1.1.2: the payee cell is the transaction's payee and the note cell its note; `payee: note` counts in duplicate detection, so a row imported before payees had a field is a duplicate")
+    func payeeIsItsOwnField() async throws {
+        let (directory, history) = try await InterchangeLedgerTests.makeLedger()
         var importer = CSVImporter(walletName: "Bob cash", recordedAt: Self.recordedAt)
         importer.mapping = try CSVImporter.Mapping(parsing: "payee=Empfänger,note=Text")
-        let plan = try importer.plan("date;amount;Empfänger;Text;category\n2026-03-01;-5;Migros;Bread;Groceries\n2026-03-01;-5;Coop;;Groceries\n2026-03-01;-5;Coop;;Groceries\n", state: history.state)
-        let notes = plan.commands.compactMap { command -> String? in
+        let file = "date;amount;Empfänger;Text;category\n2026-03-01;-5;Migros;Bread;Groceries\n2026-03-01;-5;Coop;;Groceries\n2026-03-01;-5;Coop;;Groceries\n"
+        let plan = try importer.plan(file, state: history.state)
+        let entries = plan.commands.compactMap { command -> TransactionEntry? in
             guard case .recordTransaction(_, let entry) = command.action else { return nil }
-            return entry.note
+            return entry
         }
-        #expect(notes == ["Migros: Bread", "Coop"])
+        #expect(entries.map(\.payee) == ["Migros", "Coop"])
+        #expect(entries.map(\.note) == ["Bread", nil])
         #expect(plan.rows[2].status == .skipped)
+
+        // A row imported before payees had a field: its payee in the note, `Migros: Bread`.
+        var legacy = try #require(entries.first)
+        legacy.payee = nil
+        legacy.note = "Migros: Bread"
+        let ledger = try await Ledger.open(at: directory, options: LedgerOptions(durability: .none))
+        let actor = try #require(history.state.household?.admin)
+        try await ledger.execute([Command(
+            commandID: CommandID(.derived(namespace: UUIDValue(high: 9, low: 9), name: "legacy")), actor: actor, recordedAt: Self.recordedAt,
+            action: .recordTransaction(transactionID: TransactionID(.derived(namespace: UUIDValue(high: 9, low: 9), name: "legacy")), entry: legacy))])
+        try await ledger.close()
+        let again = try importer.plan(file, state: try LedgerHistory.load(at: directory).state)
+        #expect(again.rows.first?.status == .skipped, "the old `payee: note` row and the new payee and note are one duplicate key")
     }
 
     @Test("section 9, US-071: an external id is the duplicate key across imports and files: a re-import, even of another file, inserts nothing; equal rows with different ids are both inserted")

@@ -5,6 +5,7 @@ import TallyInterchange
 import TallyModel
 import TallyProjections
 import TallyStore
+import TallyTestSupport
 import Testing
 
 /// CSV import with review: category suggestions learned from corrections (Flow US-072), columns
@@ -70,6 +71,56 @@ struct CSVImportReviewTests {
         importer.actor = bob
         importer.defaultCategory = nil
         #expect(try importer.plan(second, state: learned.state).failed == 3, "G7: Bob's import learns nothing from Alice's transactions")
+    }
+
+    @Test("US-072, Swiff 1.1.2: suggestions learn by a transaction's payee (else the note's, for rows imported before), through the store's payee index after a checkpoint and from memory after it; G7 per viewer; P3 a forgotten person's payees teach nothing")
+    func suggestionsLearnByPayeeThroughTheIndex() async throws {
+        var s = Scenario()
+        let directory = try TemporaryDirectory("tally-payee-index")
+        defer { directory.remove() }
+        let path = directory.appending("ledger")
+        var ledger = try await Ledger.open(at: path, options: LedgerOptions(durability: .synchronous))
+        try await ledger.execute(s.setup())
+        func record(_ payee: String?, note: String?, _ category: CategoryID, by actor: PersonID) async throws -> TransactionID {
+            var entry = s.expense(500, payer: actor, category: category)
+            entry.payee = payee
+            entry.note = note
+            let id: TransactionID = s.ids.next()
+            try await ledger.execute(s.command(.recordTransaction(transactionID: id, entry: entry), by: actor))
+            return id
+        }
+        func suggested(_ viewer: Viewer, _ payee: String = " sbb ") async -> [String] {
+            guard let suggestion = await ledger.suggestedCategory(forPayee: payee, visibleTo: viewer) else { return [] }
+            return [Scenario.categoryName(suggestion.categoryID), "\(suggestion.matching)/\(suggestion.total)"]
+        }
+        let corrected = try await record("SBB", note: "Zurich - Bern", s.groceries, by: s.alice)
+        _ = try await record("Sbb", note: nil, s.groceries, by: s.alice)
+        _ = try await record(nil, note: "SBB: ticket", s.groceries, by: s.alice)  // imported before payees had a field
+        _ = try await record("Coop", note: "SBB: not the payee", s.restaurants, by: s.alice)  // a payee wins over the note
+        _ = try await record("SBB", note: nil, s.restaurants, by: s.bob)
+        let groceries = Scenario.categoryName(s.groceries)
+        let restaurants = Scenario.categoryName(s.restaurants)
+        #expect(await suggested(.member(s.alice)) == [groceries, "3/3"])
+        #expect(await suggested(.member(s.bob)) == [restaurants, "1/1"], "G7: Bob learns only from what he sees")
+        #expect(await suggested(.audit) == [restaurants, "1/4"], "the latest categorisation wins")
+        #expect(await suggested(.member(s.alice), "coop") == [restaurants, "1/1"])
+
+        try await ledger.checkpoint()
+        #expect(await suggested(.member(s.alice)) == [groceries, "3/3"], "read through the store's payee index")
+        var edit = s.expense(500, payer: s.alice, category: s.restaurants)
+        edit.payee = "SBB"
+        try await ledger.execute(s.command(.editTransaction(transactionID: corrected, entry: edit)))
+        #expect(await suggested(.member(s.alice)) == [restaurants, "1/3"], "a correction after the checkpoint, in memory, wins")
+        try await ledger.close()
+        ledger = try await Ledger.open(at: path, options: LedgerOptions(durability: .synchronous))
+        #expect(await suggested(.member(s.alice)) == [restaurants, "1/3"], "the same after a reopen")
+
+        try await ledger.execute([
+            s.command(.removeMember(personID: s.bob, acknowledgeUnsettled: true)),
+            s.command(.forgetPerson(personID: s.bob)),
+        ])
+        #expect(await suggested(.audit) == [restaurants, "1/3"], "P3: Bob's redacted payee teaches nothing")
+        try await ledger.close()
     }
 
     @Test("US-072: a payee is the note up to \": \", case and diacritics folded, whitespace collapsed; a blank one is none")

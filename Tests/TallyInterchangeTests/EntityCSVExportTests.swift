@@ -118,7 +118,7 @@ struct EntityCSVExportTests {
         #expect(wallets.contains(",Alice savings,savings,tracked,Alice,CHF,4'920.00,"))
         #expect(wallets.contains(",Bob cash,cash,tracked,Bob,CHF,155.00,"), "no separator under 1000")
         let transactions = try CSVExporter.export(history, filter: CSVExporter.Filter(numberFormat: .swiss))
-        #expect(transactions.contains("2026-01-05,expense,Rent,1'200.00,January rent,Joint,CHF,yes,Alice,,,600.00,600.00\n"))
+        #expect(transactions.contains("2026-01-05,expense,Rent,1'200.00,January rent,Joint,CHF,yes,Alice,,,,,600.00,600.00\n"))
         #expect(try CSVExporter.budgets(history, visibleTo: .audit, numberFormat: .swiss).contains(",Rent,needs,1'200.00,1'200.00,0.00,100.00,on-track,CHF"))
         #expect(try CSVExporter.goals(history, on: try LocalDate(iso: "2026-03-01"), visibleTo: .audit, numberFormat: .swiss).contains(",Emergency fund,10'000.00,CHF,"))
         #expect(Money(minorUnits: -123_456_789, currency: .chf).swissNumber() == "-1'234'567.89")

@@ -101,8 +101,8 @@ struct InterchangeLedgerTests {
     func csvExport() async throws {
         let (_, history) = try await Self.makeLedger()
         let lines = CSVExporter.export(history).split(separator: "\n")
-        #expect(lines[0] == "date,type,category,amount,note,wallet,currency,shared,payer,original_amount,original_currency,share:Alice,share:Bob")
-        #expect(lines[1] == "2026-01-05,expense,Rent,2400.00,January rent,Joint account,CHF,yes,Alice,,,1440.00,960.00")
+        #expect(lines[0] == "date,type,category,amount,note,wallet,currency,shared,payer,original_amount,original_currency,payee,subtitle,share:Alice,share:Bob")
+        #expect(lines[1] == "2026-01-05,expense,Rent,2400.00,January rent,Joint account,CHF,yes,Alice,,,,,1440.00,960.00")
     }
 
     @Test("the hledger journal export matches its snapshot")

@@ -166,7 +166,8 @@ struct EventFixtureTests {
         let reencoded = EventCodec.encode(decoded)
         #expect(reencoded.schemaVersion == EventTag.transactionRecorded.schemaVersion)
         // + 1 byte of tags count, + 1 form byte and 16 bytes of owner for the note (P1), + 1
-        // presence byte of `splitWith` (v4, absent), + 1 presence byte of `originalAmount` (v5, absent).
-        #expect(reencoded.payload.count == Self.legacyTransactionPayload().count + 1 + 17 + 1 + 1)
+        // presence byte of `splitWith` (v4, absent), + 1 presence byte of `originalAmount` (v5, absent),
+        // + 1 presence byte each of `payee` and `subtitle` (v6, absent).
+        #expect(reencoded.payload.count == Self.legacyTransactionPayload().count + 1 + 17 + 1 + 1 + 2)
     }
 }

@@ -147,6 +147,7 @@ final class CountingArchive: ArchiveSource, @unchecked Sendable {
             switch filter {
             case .category(let category): return record.details.categoryID == category
             case .dated(let range): return range.contains(record.details.date)
+            case .payee: return true  // a superset, which the caller filters (the key is the store's)
             }
         }
         entriesRead += found.count

@@ -37,12 +37,20 @@ public struct TransactionEntry: Sendable, Hashable {
     /// abroad, in a currency other than the wallet's; ``amount`` stays what the wallet moved.
     /// `nil` for a transaction in the wallet's own currency. Not for templates.
     public var originalAmount: Money?
+    /// Who was paid (expense) or paid (income): the title a list shows (Swiff 1.1.2
+    /// Transaction's title, Flow's merchant, US-072), personal text of the actor (P1). Not for
+    /// templates (an occurrence's title is its template's name).
+    public var payee: String?
+    /// A second line under the title (Swiff 1.1.2 Transaction's subtitle), personal text of the
+    /// actor (P1). Not for templates.
+    public var subtitle: String?
 
     /// Creates the entry.
     public init(
         kind: TransactionKind, amount: Money, walletID: WalletID, categoryID: CategoryID, date: LocalDate,
         note: String? = nil, tags: [String] = [], payer: PersonID? = nil, shared: Bool = false,
-        ratioOverride: [MemberRatio]? = nil, splitWith: GroupSplit? = nil, originalAmount: Money? = nil
+        ratioOverride: [MemberRatio]? = nil, splitWith: GroupSplit? = nil, originalAmount: Money? = nil,
+        payee: String? = nil, subtitle: String? = nil
     ) {
         self.kind = kind
         self.amount = amount
@@ -56,5 +64,7 @@ public struct TransactionEntry: Sendable, Hashable {
         self.ratioOverride = ratioOverride
         self.splitWith = splitWith
         self.originalAmount = originalAmount
+        self.payee = payee
+        self.subtitle = subtitle
     }
 }

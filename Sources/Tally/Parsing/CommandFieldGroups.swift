@@ -17,7 +17,9 @@ extension TransactionEntry: CommandFieldGroup {
          CommandSchemaField(name: "shared", valueType: Bool.self, isOptional: false, defaultValue: "false"),
          CommandSchemaField(name: "ratioOverride", valueType: [MemberRatio].self, isOptional: true, defaultValue: nil),
          CommandSchemaField(name: "splitWith", valueType: GroupSplit.self, isOptional: true, defaultValue: nil),
-         CommandSchemaField(name: "originalAmount", valueType: Money.self, isOptional: true, defaultValue: nil)]
+         CommandSchemaField(name: "originalAmount", valueType: Money.self, isOptional: true, defaultValue: nil),
+         CommandSchemaField(name: "payee", valueType: String.self, isOptional: true, defaultValue: nil),
+         CommandSchemaField(name: "subtitle", valueType: String.self, isOptional: true, defaultValue: nil)]
     }
 
     /// `payer` absent means the command's actor; `shared` defaults to false, `tags` to none.
@@ -27,7 +29,8 @@ extension TransactionEntry: CommandFieldGroup {
             categoryID: try fields.field("categoryID"), date: try fields.field("date"), note: try fields.optionalField("note"),
             tags: try fields.field("tags", default: []), payer: try fields.optionalField("payer"),
             shared: try fields.field("shared", default: false), ratioOverride: try fields.optionalField("ratioOverride"),
-            splitWith: try fields.optionalField("splitWith"), originalAmount: try fields.optionalField("originalAmount"))
+            splitWith: try fields.optionalField("splitWith"), originalAmount: try fields.optionalField("originalAmount"),
+            payee: try fields.optionalField("payee"), subtitle: try fields.optionalField("subtitle"))
     }
 
     func write(to object: inout CommandJSONObject) {
@@ -43,6 +46,8 @@ extension TransactionEntry: CommandFieldGroup {
         object.write("ratioOverride", ratioOverride)
         object.write("splitWith", splitWith)
         object.write("originalAmount", originalAmount)
+        object.write("payee", payee)
+        object.write("subtitle", subtitle)
     }
 }
 

@@ -351,7 +351,11 @@ extension LedgerState {
             return EventEffect(
                 owned: [.transaction(edited.transactionID)],
                 referenced: references(of: edited.details) + (old.map { references(of: $0.details) } ?? []),
-                inverse: old.map { [.transactionEdited(TransactionEdited(transactionID: edited.transactionID, details: $0.details, splitWith: $0.splitWith, originalAmount: $0.originalAmount))] })
+                inverse: old.map {
+                    [.transactionEdited(TransactionEdited(
+                        transactionID: edited.transactionID, details: $0.details, splitWith: $0.splitWith, originalAmount: $0.originalAmount,
+                        payee: $0.payee, subtitle: $0.subtitle))]
+                })
         case .transactionDeleted(let deleted):
             return EventEffect(owned: [.transaction(deleted.transactionID)],
                                inverse: [.transactionRestored(TransactionRestored(transactionID: deleted.transactionID))])

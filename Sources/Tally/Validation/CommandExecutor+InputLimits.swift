@@ -9,6 +9,8 @@ extension CommandExecutor {
         switch action {
         case .recordTransaction(_, let entry), .editTransaction(_, let entry), .createTemplate(_, _, let entry, _):
             try requireNote(entry.note)
+            if let payee = entry.payee { try requireBytes(payee, LedgerLimits.nameBytesMax, "payee", "LedgerLimits.nameBytesMax") }
+            if let subtitle = entry.subtitle { try requireBytes(subtitle, LedgerLimits.nameBytesMax, "subtitle", "LedgerLimits.nameBytesMax") }
             try requireCount(entry.tags.count, LedgerLimits.tagsPerTransactionMax, "tags", "LedgerLimits.tagsPerTransactionMax")
             for (index, tag) in entry.tags.enumerated() {
                 try requireBytes(tag, LedgerLimits.tagBytesMax, "tags[\(index)]", "LedgerLimits.tagBytesMax")

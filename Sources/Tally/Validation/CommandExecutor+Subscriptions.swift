@@ -83,6 +83,9 @@ extension CommandExecutor {
         guard entry.originalAmount == nil else {
             throw .violation(.originalAmountInvalid, "a template's price is in its wallet's currency; record the amount charged in another currency on each transaction (T7)")
         }
+        guard entry.payee == nil, entry.subtitle == nil else {
+            throw .violation(.invalidValue, "a template's title is its name (note); leave payee and subtitle out, they are for transactions (Swiff 1.1.2)")
+        }
         var plain = entry
         if terms?.sharing != nil { (plain.isShared, plain.ratioOverride) = (false, nil) }
         var details = try resolve(plain, previous: nil, author: actor)

@@ -21,7 +21,8 @@ public enum LedgerLimits {
     public static let exchangeRateScaledMax: Int64 = 1_000_000_000_000_000
     /// The most `PeriodClosed` events one command may add (100 years of monthly periods) (B6).
     public static let periodsClosedPerCommandMax = 1200
-    /// The longest name (wallet, category, person, group, household) in UTF-8 bytes.
+    /// The longest name (wallet, category, person, group, household) and a transaction's payee
+    /// and subtitle (Swiff 1.1.2) in UTF-8 bytes.
     public static let nameBytesMax = 200
     /// The most occurrences searched when checking a template date (T4).
     public static let templateOccurrencesMax = 10_000

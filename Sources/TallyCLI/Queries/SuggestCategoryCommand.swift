@@ -11,7 +11,7 @@ struct SuggestCategoryCommand: AsyncParsableCommand {
         commandName: "suggest-category", abstract: "The category suggested for a payee, learned from past transactions and corrections (Flow US-072).",
         discussion: "The category of the payee's most recently recorded or edited transaction the reader sees (a correction wins), with how many of the payee's transactions agree. Exit status 1 when the reader has no transaction of that payee.")
 
-    @Argument(help: "The payee (a merchant name, or the text before \": \" of a note).") var payee: String
+    @Argument(help: "The payee (a transaction's payee; for one without, the text before \": \" of its note).") var payee: String
     @Option(help: "income or expense (default expense): the group of the suggested category.") var kind: String = "expense"
     @OptionGroup var location: LedgerLocation
     @OptionGroup var key: KeyOptions

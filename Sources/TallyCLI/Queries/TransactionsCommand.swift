@@ -62,7 +62,7 @@ struct TransactionsCommand: AsyncParsableCommand {
 
     static func table(_ page: TransactionPage) -> String {
         var table = TextTable([
-            ("Date", .left), ("Wallet", .left), ("Category", .left), ("Payer", .left), ("Amount", .right), ("Note", .left), ("", .left),
+            ("Date", .left), ("Wallet", .left), ("Category", .left), ("Payer", .left), ("Amount", .right), ("Payee", .left), ("Note", .left), ("", .left),
         ])
         for row in page.rows {
             let transaction = row.transaction
@@ -72,6 +72,8 @@ struct TransactionsCommand: AsyncParsableCommand {
                 transaction.date.isoString, row.walletName, row.categoryName ?? transaction.categoryID.description,
                 row.payerName ?? transaction.payer.description,
                 signed.formatted() + (transaction.originalAmount.map { " (\($0.formatted()))" } ?? ""),
+                // The title and subtitle (Swiff 1.1.2): `Migros (weekly shop)`.
+                (transaction.payee?.description ?? "") + (transaction.subtitle.map { " (\($0))" } ?? ""),
                 ([row.note?.description].compactMap { $0 } + row.tags.map { "#\($0)" }).joined(separator: " "),
                 transaction.deletedAt.map { "deleted \($0)" } ?? (transaction.isLive ? "" : "deleted"),
             ])
@@ -99,9 +101,7 @@ struct TransactionsCommand: AsyncParsableCommand {
             "recordedAt": .string(transaction.recordedAt.iso8601),
             "lastEditedAt": transaction.lastEditedAt.map { .string($0.iso8601) } ?? .null,
             "deletedAt": transaction.deletedAt.map { .string($0.iso8601) } ?? .null,
-            "note": row.note.map { note in
-                .object(["ownerID": .string(note.owner.description), "text": note.text.map(CanonicalJSON.string) ?? .null])
-            } ?? .null,
+            "note": CanonicalJSON(row.note), "payee": CanonicalJSON(transaction.payee), "subtitle": CanonicalJSON(transaction.subtitle),
             "tags": .array(row.tags.map(CanonicalJSON.string)),
             "split": .array(row.split.map { share in
                 .object([

@@ -39,11 +39,11 @@ struct EventDescription {
             summary = "\(event.name) (\(event.kind)) opened with \(event.openingBalance.formatted())"
             wallets = [event.walletID]
         case .transactionRecorded(let event):
-            summary = Self.transaction(event.details, history: history) + (event.originalAmount.map { " (charged \($0.formatted()))" } ?? "")
+            summary = Self.transaction(event.details, payee: event.payee, history: history) + (event.originalAmount.map { " (charged \($0.formatted()))" } ?? "")
             wallets = [event.details.walletID]
             people = [event.details.payer] + (event.details.split?.shares.map(\.person) ?? [])
         case .transactionEdited(let event):
-            summary = "edit: " + Self.transaction(event.details, history: history) + (event.originalAmount.map { " (charged \($0.formatted()))" } ?? "")
+            summary = "edit: " + Self.transaction(event.details, payee: event.payee, history: history) + (event.originalAmount.map { " (charged \($0.formatted()))" } ?? "")
             wallets = [event.details.walletID]
             people = [event.details.payer] + (event.details.split?.shares.map(\.person) ?? [])
         case .transferRecorded(let event):
@@ -120,9 +120,9 @@ struct EventDescription {
         }
     }
 
-    static func transaction(_ details: TransactionDetails, history: LedgerHistory) -> String {
+    static func transaction(_ details: TransactionDetails, payee: PersonalText?, history: LedgerHistory) -> String {
         let shared = details.split == nil ? "" : " shared"
         return "\(details.kind) \(details.amount.formatted()) \(history.categoryName(details.categoryID)) from \(history.walletName(details.walletID))\(shared)"
-            + (details.note.map { " \"\($0)\"" } ?? "")
+            + (payee.map { " payee \"\($0)\"" } ?? "") + (details.note.map { " \"\($0)\"" } ?? "")
     }
 }

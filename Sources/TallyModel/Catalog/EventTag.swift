@@ -205,8 +205,9 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
     /// version from 1 up to it (old versions decode forever).
     public var schemaVersion: UInt16 {
         switch self {
-        case .transactionRecorded: 5
-        case .groupExpenseRecorded, .transactionEdited: 4
+        case .transactionRecorded: 6
+        case .transactionEdited: 5
+        case .groupExpenseRecorded: 4
         case .templateCreated, .paydaySet: 3
         case .alertSettingsSet: 3
         case .settlementRecorded, .templateCancelled, .scenarioSaved, .groupUpdated, .viewSaved, .viewRenamed: 2

@@ -67,6 +67,9 @@ package enum BookFilter: Sendable, Equatable {
     case category(CategoryID)
     /// The transactions with a business date in the range (a pay period: B1, B6).
     case dated(ClosedRange<LocalDate>)
+    /// The transactions whose payee key (`TallyStore`'s `PayeeKey`) is this text, deleted ones
+    /// included (category suggestions, Flow US-072).
+    case payee(String)
 }
 
 /// One entry of an archived map: its map (`space`), its key and value in their binary forms.

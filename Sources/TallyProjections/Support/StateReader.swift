@@ -118,7 +118,9 @@ enum StateFormat {
     /// (B5, Swiff 2.4.1). 28: a wallet record ends with its bank connection (Tim Step 2.2,
     /// `WalletConnectionSet`; absent: none).
     /// 29: a category record ends with its tax class (`CategoryTaxClassSet`).
-    static let version: UInt64 = 29
+    /// 30: a transaction record ends with its payee and subtitle (Swiff 1.1.2,
+    /// `TransactionRecorded` version 6).
+    static let version: UInt64 = 30
 }
 
 extension BinaryWriter {

@@ -32,20 +32,28 @@ package struct TransactionRecord: Hashable, Sendable {
     /// The amount as charged in another currency than the wallet's (T7); `nil` for one in the
     /// wallet's currency.
     package internal(set) var originalAmount: Money?
+    /// Who was paid or paid: the title a list shows (Swiff 1.1.2, US-072), personal text (P1).
+    package internal(set) var payee: PersonalText?
+    /// The line under the title (Swiff 1.1.2), personal text (P1).
+    package internal(set) var subtitle: PersonalText?
 
     /// Whether it is soft-deleted (T3).
     package var isDeleted: Bool { !isLive }
 
-    init(details: TransactionDetails, sequenceNumber: UInt64, splitWith: GroupSplit?, recordedAt: Timestamp, originalAmount: Money?) {
+    init(
+        details: TransactionDetails, sequenceNumber: UInt64, splitWith: GroupSplit?, recordedAt: Timestamp, originalAmount: Money?,
+        payee: PersonalText?, subtitle: PersonalText?
+    ) {
         self.init(
             details: details, isLive: true, sequenceNumber: sequenceNumber, splitWith: splitWith, lastChanged: sequenceNumber,
-            recordedAt: recordedAt, lastEditedAt: nil, deletedAt: nil, originalAmount: originalAmount)
+            recordedAt: recordedAt, lastEditedAt: nil, deletedAt: nil, originalAmount: originalAmount, payee: payee, subtitle: subtitle)
     }
 
     /// A record with every field given (the store reads one back from its rows).
     package init(
         details: TransactionDetails, isLive: Bool, sequenceNumber: UInt64, splitWith: GroupSplit?, lastChanged: UInt64,
-        recordedAt: Timestamp, lastEditedAt: Timestamp?, deletedAt: Timestamp?, originalAmount: Money?
+        recordedAt: Timestamp, lastEditedAt: Timestamp?, deletedAt: Timestamp?, originalAmount: Money?,
+        payee: PersonalText?, subtitle: PersonalText?
     ) {
         self.details = details
         self.isLive = isLive
@@ -56,6 +64,8 @@ package struct TransactionRecord: Hashable, Sendable {
         self.lastEditedAt = lastEditedAt
         self.deletedAt = deletedAt
         self.originalAmount = originalAmount
+        self.payee = payee
+        self.subtitle = subtitle
     }
 }
 

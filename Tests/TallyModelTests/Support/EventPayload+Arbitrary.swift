@@ -113,10 +113,12 @@ extension EventPayload {
             .categoryDeleted(CategoryDeleted(categoryID: random.make(), reassignedTo: random.make()))
         case .transactionRecorded:
             .transactionRecorded(TransactionRecorded(
-                transactionID: random.make(), details: random.make(), splitWith: random.make(), originalAmount: random.make()))
+                transactionID: random.make(), details: random.make(), splitWith: random.make(), originalAmount: random.make(),
+                payee: random.make(), subtitle: random.make()))
         case .transactionEdited:
             .transactionEdited(TransactionEdited(
-                transactionID: random.make(), details: random.make(), splitWith: random.make(), originalAmount: random.make()))
+                transactionID: random.make(), details: random.make(), splitWith: random.make(), originalAmount: random.make(),
+                payee: random.make(), subtitle: random.make()))
         case .transactionDeleted:
             .transactionDeleted(TransactionDeleted(transactionID: random.make()))
         case .transactionRestored:

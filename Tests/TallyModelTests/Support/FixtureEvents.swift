@@ -194,6 +194,7 @@ enum FixtureEvents {
         ("events-balance-alerts.bin", balanceAlerts),
         ("events-wallet-connection.bin", walletConnection),
         ("events-tax-class.bin", taxClass),
+        ("events-transaction-title.bin", transactionTitle),
     ]
 
     /// One event of every type at its current version: the payloads the catalog test checks.
