@@ -35,9 +35,9 @@ extension LedgerBackup {
     public struct MergeRefusal: Sendable, Equatable {
         /// The entity.
         public var entity: MergeEntity
-        /// The refusal's code (a `RuleViolation.Code`, `walletClosed`).
+        /// The refusal's code (a `RuleViolation.Code`, `walletInactive`).
         public var code: String
-        /// The rule it names (`W4`).
+        /// The rule it names (`W4`); empty for a refusal that is not a rule's.
         public var rule: String
         /// The rule's message.
         public var message: String
@@ -95,11 +95,12 @@ extension LedgerBackup {
     /// removed afterwards; keys as when replacing: a backup without keys takes them from
     /// `ledger`, people forgotten there stay forgotten, P3), and its final state compared with
     /// the ledger's by id: an entity the ledger does not have is new, one it has is kept
-    /// (listed under ``MergePlan/differs`` when the backup's differs). Deleted entities of the backup are not brought, nor people
-    /// forgotten there (P3). A new member of the backup is added as a contact: membership is
-    /// the admin's decision (H6). Every new entity's commands are checked, in order, against the
-    /// ledger's state with the earlier ones applied; a refused entity is listed with the rule
-    /// and the commands of the others go on.
+    /// (listed under ``MergePlan/differs`` when the backup's differs). Deleted entities of the
+    /// backup are not brought, nor people forgotten or removed there (P3, H4). A new member of
+    /// the backup is added as a contact: membership is the admin's decision (H6). Every new
+    /// entity's commands are checked, in order, against the ledger's state with the earlier
+    /// ones applied; a refused entity is listed with the rule and the commands of the others
+    /// go on.
     ///
     /// - Throws: everything a restore throws about the backup (integrity, keys, decoding:
     ///   `backupChainMismatch`, `backupKeyRequired`...), `mergeHouseholdMismatch` (the backup

@@ -82,8 +82,12 @@ struct BackupMergeTests {
         let garden: CategoryID = pair.ids.next()
         let (plants, shared, deleted): (TransactionID, TransactionID, TransactionID) = (pair.ids.next(), pair.ids.next(), pair.ids.next())
         let transfer: TransferID = pair.ids.next()
+        let (holiday, trip): (WalletID, TransactionID) = (pair.ids.next(), pair.ids.next())
+        let pointDate = try LocalDate(iso: "2026-03-21")
         try await pair.execute([
             (.addPerson(personID: dave, name: "Dave"), Self.alice),
+            (.openWallet(walletID: holiday, name: "Holiday", kind: .savings, openingBalance: Self.chf(30_000), openedOn: try LocalDate(iso: "2026-03-01")), Self.alice),
+            (.recordBalance(walletID: holiday, date: pointDate, balance: Self.chf(28_000)), Self.alice),
             (.createCategory(categoryID: garden, name: "Garden", group: .expense), Self.alice),
             (.recordTransaction(transactionID: plants, entry: TransactionEntry(
                 kind: .expense, amount: Self.chf(2_500), walletID: Self.joint, categoryID: garden, date: date, note: "Plants", payer: Self.bob)), Self.bob),
@@ -92,6 +96,8 @@ struct BackupMergeTests {
             (.recordTransaction(transactionID: deleted, entry: TransactionEntry(
                 kind: .expense, amount: Self.chf(700), walletID: Self.joint, categoryID: garden, date: date)), Self.alice),
             (.deleteTransaction(transactionID: deleted), Self.alice),
+            (.recordTransaction(transactionID: trip, entry: TransactionEntry(
+                kind: .expense, amount: Self.chf(1_500), walletID: holiday, categoryID: garden, date: date)), Self.alice),
             (.recordTransfer(transferID: transfer, fromWalletID: Self.joint, toWalletID: Self.savings, amountSent: Self.chf(5_000), date: date), Self.alice),
         ], in: pair.copy)
         let backup = try pair.copyBackup()
@@ -103,7 +109,8 @@ struct BackupMergeTests {
         let expected: Set<LedgerBackup.MergeEntity> = [
             .init(kind: .person, id: dave.description), .init(kind: .category, id: garden.description),
             .init(kind: .transaction, id: plants.description), .init(kind: .transaction, id: shared.description),
-            .init(kind: .transfer, id: transfer.description),
+            .init(kind: .transfer, id: transfer.description), .init(kind: .wallet, id: holiday.description),
+            .init(kind: .balancePoint, id: "\(holiday) \(pointDate)"), .init(kind: .transaction, id: trip.description),
         ]
         #expect(Set(preview.new) == expected)
         #expect(preview.new.count == expected.count)
@@ -128,6 +135,10 @@ struct BackupMergeTests {
         #expect(after.state.people[dave]?.isMember == false, "a person the ledger lacks comes as a contact (H6)")
         #expect(after.state.categories[garden] == copy.state.categories[garden])
         #expect(after.state.transfers[transfer]?.transfer == copy.state.transfers[transfer]?.transfer)
+        // A new wallet with its opening data, its entry and its balance point (W5).
+        #expect(after.state.wallets[holiday] == copy.state.wallets[holiday])
+        #expect(try Self.balance(holiday, in: after) == 30_000 - 1_500)
+        #expect(after.readModels.wallets.balancePoints(of: holiday).map { [$0.date: $0.balance] } == [[pointDate: Self.chf(28_000)]])
 
         let again = try await backup.merge(into: ledger, options: Self.options)
         #expect(again.new.isEmpty && again.commands.isEmpty && again.refused.isEmpty, "merging the same backup twice adds nothing")
