@@ -38,11 +38,15 @@ struct EntityCommands {
     }
 
     /// A contact (never a member: membership is the admin's decision, H6), with the e-mail,
-    /// phone and archived state given.
-    mutating func addPerson(_ id: PersonID, name: String, email: String?, phone: String?, isArchived: Bool) {
+    /// phone, avatar (its emoji and colour: a photo's content is an attachment, not carried)
+    /// and archived state given.
+    mutating func addPerson(_ id: PersonID, name: String, email: String?, phone: String?, avatar: PersonAvatar?, isArchived: Bool) {
         add(.person, id.description, .people, .addPerson(personID: id, name: name))
         if email != nil || phone != nil {
             add(.person, id.description, .people, .updatePerson(personID: id, name: name, email: email, phone: phone))
+        }
+        if let avatar, avatar.emoji != nil || avatar.color != nil {
+            add(.person, id.description, .people, .setPersonAvatar(personID: id, emoji: avatar.emoji, color: avatar.color))
         }
         if isArchived { add(.person, id.description, .states, .archivePerson(personID: id)) }
     }

@@ -240,7 +240,8 @@ extension LedgerBackup {
             guard classify(.person, id.description, present: here != nil, same: here.map { Self.same(person, $0) } ?? false,
                        live: !person.isForgotten && !person.name.isRedacted && !person.isRemoved),
                   let name = person.name.text else { continue }
-            commands.addPerson(id, name: name, email: person.email?.text, phone: person.phone?.text, isArchived: person.isArchived)
+            commands.addPerson(id, name: name, email: person.email?.text, phone: person.phone?.text, avatar: person.avatar,
+                isArchived: person.isArchived)
         }
         for id in backup.categoryOrder {
             guard let category = backup.categories[id] else { continue }

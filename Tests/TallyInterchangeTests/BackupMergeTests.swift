@@ -86,6 +86,8 @@ struct BackupMergeTests {
         let pointDate = try LocalDate(iso: "2026-03-21")
         try await pair.execute([
             (.addPerson(personID: dave, name: "Dave"), Self.alice),
+            (.updatePerson(personID: dave, name: "Dave", email: "dave@example.org"), Self.alice),
+            (.setPersonAvatar(personID: dave, emoji: "🌱", color: "#4CAF50"), Self.alice),
             (.openWallet(walletID: holiday, name: "Holiday", kind: .savings, openingBalance: Self.chf(30_000), openedOn: try LocalDate(iso: "2026-03-01")), Self.alice),
             (.recordBalance(walletID: holiday, date: pointDate, balance: Self.chf(28_000)), Self.alice),
             (.createCategory(categoryID: garden, name: "Garden", group: .expense), Self.alice),
@@ -133,6 +135,7 @@ struct BackupMergeTests {
         #expect(after.state.transactions[plants]?.details == copy.state.transactions[plants]?.details)
         #expect(after.state.transactions[plants]?.details.note == PersonalText("Plants", owner: Self.bob))
         #expect(after.state.people[dave]?.isMember == false, "a person the ledger lacks comes as a contact (H6)")
+        #expect(after.state.people[dave] == copy.state.people[dave], "with e-mail and avatar")
         #expect(after.state.categories[garden] == copy.state.categories[garden])
         #expect(after.state.transfers[transfer]?.transfer == copy.state.transfers[transfer]?.transfer)
         // A new wallet with its opening data, its entry and its balance point (W5).
