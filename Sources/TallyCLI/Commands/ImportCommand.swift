@@ -10,7 +10,7 @@ import TallyProjections
 /// over one, `--replace`, or merged into one, `--merge`).
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "import", abstract: "Import a CSV file of transactions or of balances into a wallet, or restore a JSON backup.",
+        commandName: "import", abstract: "Import a CSV file of transactions or of balances into a wallet, or restore (or merge) a JSON backup.",
         discussion: "Prints one JSON line per row ({line,status,reason,column}) and a summary. A CSV file is one batch: when any row fails, nothing is imported and the exit status is 1; with --skip-invalid the valid rows are imported, each failed row is printed with its line and column, and the exit status is 1 when one failed.")
 
     enum Kind: String, ExpressibleByArgument, CaseIterable { case csv, balances, backup, person }
@@ -54,6 +54,8 @@ struct ImportCommand: AsyncParsableCommand {
         // A backup restore settles the target itself (a leftover it rebuilds is not refused);
         // a CSV import settles it in LedgerAccess.history.
         if kind == .person { try LedgerAccess.settleSwap(at: path) }
+        guard kind == .backup || !merge else { throw CLIError("--merge goes with import backup") }
+        guard merge || !skipRefused else { throw CLIError("--skip-refused goes with import backup --merge") }
         if kind == .backup, merge {
             try await mergeBackup(data, into: path)
             return
@@ -190,7 +192,8 @@ struct ImportCommand: AsyncParsableCommand {
         options.skippingRefused = skipRefused
         let backup: LedgerBackup
         do { backup = try LedgerBackup.decode(data) } catch { throw CLIError.interchange(error, at: file) }
-        // A merge adds at most one command per record of the backup.
+        // Each command of a merge stands for at least one record of the backup (the event
+        // that made what it carries), so their count bounds the batch.
         let ledger = try await LedgerAccess.open(
             at: path, create: false, encryption: try key.encryption(), chainKey: try key.chainKey(),
             batchLimit: backup.batches.reduce(0) { $0 + $1.records.count })
