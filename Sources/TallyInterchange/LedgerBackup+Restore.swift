@@ -60,6 +60,10 @@ extension LedgerBackup {
         /// Every file operation of the restore goes through it (tests inject faults and
         /// crashes into the swap); default POSIX.
         public var fileSystem: any FileSystem = PosixFileSystem()
+        /// A ledger whose key ring counts as the replaced one's without replacing it (a merge's
+        /// target): a backup without keys takes its holders' keys from it, and people forgotten
+        /// there stay forgotten (P3).
+        var keysFromLedger: FilePath?
 
         public init() {}
     }
@@ -116,7 +120,9 @@ extension LedgerBackup {
         }
         let replaced = options.replacingExisting && holdsLedger
         var existing: (keys: [PersonID: [UInt8]], forgotten: Set<PersonID>)?
-        if replaced { existing = try Self.keysOfLedger(at: directory, encryption: options.encryption) }
+        if let keySource = replaced ? directory : options.keysFromLedger {
+            existing = try Self.keysOfLedger(at: keySource, encryption: options.encryption)
+        }
         var keys = try validatedKeys(options: options, existing: existing, report: &report)
         if let existing {
             report.keptForgotten = keys.keys.keys.filter { existing.forgotten.contains($0) }.sorted()

@@ -93,12 +93,13 @@ public enum PersonalDataImport {
                 }
             }
         }
+        var entities = EntityCommands()
         for category in export.categories where categoryIDs[category.id] == nil {
             let id: CategoryID = try parse(category.id, "categories.id")
             guard let group = CategoryGroup.allCases.first(where: { String(describing: $0) == category.group }) else {
                 throw invalid("category \(category.id): group \(category.group) is not income or expense")
             }
-            add(.createCategory(categoryID: id, name: category.name, group: group, budgetType: .none, shareable: false, icon: nil, color: nil))
+            entities.addCategory(id, name: category.name, group: group)
             categoryIDs[category.id] = id
         }
 
@@ -115,7 +116,6 @@ public enum PersonalDataImport {
             movement[wallet, default: 0] += minorUnits
             earliest[wallet] = min(earliest[wallet] ?? date, date)
         }
-        var transactionActions: [CommandAction] = []
         for transaction in carried {
             let date = try parseDate(transaction.date, "transactions.date")
             guard let kind = TransactionKind.allCases.first(where: { String(describing: $0) == transaction.kind }) else {
@@ -126,20 +126,23 @@ public enum PersonalDataImport {
             }
             let amount = try money(transaction.amount, "transactions.amount")
             moved(transaction.wallet, kind == .income ? Int128(amount.minorUnits) : -Int128(amount.minorUnits), on: date)
-            transactionActions.append(.recordTransaction(transactionID: try parse(transaction.id, "transactions.id"), entry: TransactionEntry(
+            entities.addTransaction(try parse(transaction.id, "transactions.id"), details: TransactionDetails(
                 kind: kind, amount: amount, walletID: try parse(transaction.wallet, "transactions.wallet"), categoryID: category,
-                date: date, note: transaction.note, tags: transaction.tags, payer: person, payee: transaction.payee, subtitle: transaction.subtitle)))
+                date: date, note: transaction.note.map { PersonalText($0, owner: person) }, tags: transaction.tags, payer: person, split: nil),
+                payee: transaction.payee.map { PersonalText($0, owner: person) }, subtitle: transaction.subtitle.map { PersonalText($0, owner: person) })
+            report.transactions += 1
         }
-        var transferActions: [CommandAction] = []
         for transfer in transfers {
             let date = try parseDate(transfer.date, "transfers.date")
             let sent = try money(transfer.sent, "transfers.sent")
             let received = try money(transfer.received, "transfers.received")
             moved(transfer.from, -Int128(sent.minorUnits), on: date)
             moved(transfer.to, Int128(received.minorUnits), on: date)
-            transferActions.append(.recordTransfer(
+            entities.addTransfer(TransferRecorded(
                 transferID: try parse(transfer.id, "transfers.id"), fromWalletID: try parse(transfer.from, "transfers.from"),
-                toWalletID: try parse(transfer.to, "transfers.to"), amountSent: sent, amountReceived: received, date: date, note: transfer.note))
+                toWalletID: try parse(transfer.to, "transfers.to"), amountSent: sent, amountReceived: received, date: date,
+                note: transfer.note.map { PersonalText($0, owner: person) }))
+            report.transfers += 1
         }
         for wallet in owned {
             guard let kind = WalletKind.allCases.first(where: { String(describing: $0) == wallet.kind }) else {
@@ -157,19 +160,13 @@ public enum PersonalDataImport {
                 }
                 return value
             }
-            add(.openWallet(
-                walletID: try parse(wallet.id, "wallets.id"), name: wallet.name, kind: kind,
+            entities.addWallet(
+                try parse(wallet.id, "wallets.id"), name: wallet.name, kind: kind,
                 openingBalance: Money(minorUnits: opening, currency: balance.currency), openedOn: earliest[wallet.id] ?? today,
-                owner: person, valuation: valuation == kind.defaultValuation ? nil : valuation))
+                owner: person, valuation: valuation ?? kind.defaultValuation, isActive: wallet.active)
             report.wallets.append(wallet.id)
         }
-        for action in transactionActions { add(action) }
-        for action in transferActions { add(action) }
-        for wallet in owned where !wallet.active {
-            add(.deactivateWallet(walletID: try parse(wallet.id, "wallets.id")))
-        }
-        report.transactions = transactionActions.count
-        report.transfers = transferActions.count
+        for step in entities.ordered { add(step.action) }
         report.openDebts = export.debts.filter { $0.owes.minorUnits != 0 }
         report.commandCount = commands.count
         return (commands, report)

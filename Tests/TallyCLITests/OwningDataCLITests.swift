@@ -41,6 +41,37 @@ struct OwningDataCLITests {
         #expect(try TallyRunner.run(["audit", ledger]).status == 0)
     }
 
+    @Test("Swiff 2.4.3: import backup --merge --dry-run previews per kind and writes nothing; the merge adds the copy's new entry; a second merge adds nothing")
+    func mergeBackupPreviewsThenAdds() throws {
+        let ledger = try TallyRunner.householdLedger()
+        let directory = TallyRunner.temporaryDirectory()
+        try "merge pass\n".write(toFile: directory + "/pass", atomically: true, encoding: .utf8)
+        let passphrase = ["TALLY_BACKUP_PASSPHRASE": "merge pass"]
+        let export = ["--format", "json", "--passphrase-file", directory + "/pass", "--output"]
+        #expect(try TallyRunner.run(["export", ledger] + export + [directory + "/b.json"]).status == 0)
+        // A copy with one more expense.
+        let restored = try TallyRunner.run(["import", "backup", directory + "/b.json", "--ledger", directory + "/copy"], environment: passphrase)
+        #expect(restored.status == 0, "\(restored.stderr)")
+        let line = #"{"command": "recordTransaction", "commandID": "0000000c-0000-4000-8000-0000000002f1", "actor": "00000002-0000-4000-8000-000000000001", "recordedAt": "2026-03-20T08:00:00.000Z", "transactionID": "00000005-0000-4000-8000-0000000002f1", "kind": "expense", "amount": {"minorUnits": 4200, "currency": "CHF"}, "walletID": "00000003-0000-4000-8000-000000000001", "categoryID": "00000004-0000-4000-8000-000000000001", "date": "2026-03-20"}"#
+        let applied = try TallyRunner.run(["apply", "--ledger", directory + "/copy", "-"], stdin: line + "\n")
+        #expect(applied.status == 0, "\(applied.stderr)")
+        #expect(try TallyRunner.run(["export", directory + "/copy"] + export + [directory + "/c.json"]).status == 0)
+        let before = try TallyRunner.run(["balances", "--json", ledger]).stdout
+        let preview = try TallyRunner.run(["import", "backup", directory + "/c.json", "--merge", "--dry-run", "--ledger", ledger], environment: passphrase)
+        #expect(preview.status == 0, "\(preview.stderr)")
+        #expect(preview.stdout.contains("transaction: 1 new, ") && preview.stdout.contains(" 0 differs (kept current), 0 refused"), "\(preview.stdout)")
+        #expect(preview.stdout.contains("wallet: 0 new, 6 kept, 0 differs"), "\(preview.stdout)")
+        #expect(try TallyRunner.run(["balances", "--json", ledger]).stdout == before, "--dry-run writes nothing")
+        let merged = try TallyRunner.run(["import", "backup", directory + "/c.json", "--merge", "--ledger", ledger], environment: passphrase)
+        #expect(merged.status == 0 && merged.stdout.contains("transaction: 1 new"), "\(merged.stdout) \(merged.stderr)")
+        let copyBalances = try TallyRunner.run(["balances", "--json", directory + "/copy"]).stdout
+        #expect(try TallyRunner.run(["balances", "--json", ledger]).stdout == copyBalances, "the ledger now holds the copy's entry")
+        let again = try TallyRunner.run(["import", "backup", directory + "/c.json", "--merge", "--ledger", ledger], environment: passphrase)
+        #expect(again.status == 0 && again.stdout.contains("transaction: 0 new, "), "\(again.stdout) \(again.stderr)")
+        let replaceToo = try TallyRunner.run(["import", "backup", directory + "/c.json", "--merge", "--replace", "--ledger", ledger], environment: passphrase)
+        #expect(replaceToo.status != 0 && replaceToo.stderr.contains("choose one"), "\(replaceToo.stderr)")
+    }
+
     @Test("P3, 9: a --without-keys backup restored elsewhere needs --accept-unreadable-texts and says whose names are unreadable")
     func keylessBackupElsewhere() throws {
         let ledger = try TallyRunner.householdLedger()

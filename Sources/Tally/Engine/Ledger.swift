@@ -29,7 +29,7 @@ public actor Ledger {
     /// nil when the opener holds it (``open(at:options:folderLockedByCaller:)``).
     let folderLock: (any FileLock)?
     let journal: Journal
-    let options: LedgerOptions
+    package nonisolated let options: LedgerOptions
     let broadcaster: ChangeBroadcaster
     /// How the ledger was opened: from which checkpoint, or why by full replay.
     public nonisolated let openReport: LedgerOpenReport

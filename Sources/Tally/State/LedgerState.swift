@@ -126,7 +126,7 @@ package struct LedgerState: Sendable, Equatable {
     }
 
     /// The household ratio in force: the set one, or equal parts among the active members.
-    func effectiveRatios() -> [MemberRatio]? {
+    package func effectiveRatios() -> [MemberRatio]? {
         if let splitRatio { return splitRatio.ratios }
         return LedgerState.equalRatios(activeMembers)
     }

@@ -7,10 +7,10 @@ import TallyModel
 import TallyProjections
 
 /// `tally import`: CSV transactions into a wallet, or a JSON backup into an empty ledger (or
-/// over one, `--replace`).
+/// over one, `--replace`, or merged into one, `--merge`).
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "import", abstract: "Import a CSV file of transactions or of balances into a wallet, or restore a JSON backup.",
+        commandName: "import", abstract: "Import a CSV file of transactions or of balances into a wallet, or restore (or merge) a JSON backup.",
         discussion: "Prints one JSON line per row ({line,status,reason,column}) and a summary. A CSV file is one batch: when any row fails, nothing is imported and the exit status is 1; with --skip-invalid the valid rows are imported, each failed row is printed with its line and column, and the exit status is 1 when one failed.")
 
     enum Kind: String, ExpressibleByArgument, CaseIterable { case csv, balances, backup, person }
@@ -43,6 +43,10 @@ struct ImportCommand: AsyncParsableCommand {
     @Flag(name: .customLong("accept-unreadable-texts"),
           help: "Restore a backup made --without-keys although some people's keys are nowhere: their names and notes stay unreadable, for good.")
     var acceptUnreadableTexts = false
+    @Flag(name: .customLong("merge"), help: "Merge the backup into the ledger at --ledger (Swiff 2.4.3): add the entities it does not have, keep the ones it has; with --dry-run only the plan is printed.")
+    var merge = false
+    @Flag(name: .customLong("skip-refused"), help: "import backup --merge: add what the ledger accepts and leave out the entities its rules refuse (default: one refusal merges nothing).")
+    var skipRefused = false
 
     func run() async throws {
         let path = try location.path()
@@ -50,6 +54,12 @@ struct ImportCommand: AsyncParsableCommand {
         // A backup restore settles the target itself (a leftover it rebuilds is not refused);
         // a CSV import settles it in LedgerAccess.history.
         if kind == .person { try LedgerAccess.settleSwap(at: path) }
+        guard kind == .backup || !merge else { throw CLIError("--merge goes with import backup") }
+        guard merge || !skipRefused else { throw CLIError("--skip-refused goes with import backup --merge") }
+        if kind == .backup, merge {
+            try await mergeBackup(data, into: path)
+            return
+        }
         if kind == .backup {
             var options = LedgerBackup.RestoreOptions()
             options.acceptingUnverifiedFormat = acceptUnverifiedBackup
@@ -169,6 +179,50 @@ struct ImportCommand: AsyncParsableCommand {
             mapping[parts[0].lowercased()] = parts[1]
         }
         return mapping
+    }
+
+    /// `import backup --merge [--dry-run]`: the plan per kind, each entity that differs or is
+    /// refused, then the merge (LedgerBackup.merge).
+    private func mergeBackup(_ data: Data, into path: String) async throws {
+        guard !replace else { throw CLIError("--merge and --replace: choose one (merge adds to the ledger, replace restores over it)") }
+        var options = LedgerBackup.MergeOptions(recordedAt: try Identifiers.timestamp(recordedAt))
+        options.acceptingUnverifiedFormat = acceptUnverifiedBackup
+        options.unlock = try backupKey.unlock()
+        options.acceptingUnreadableTexts = acceptUnreadableTexts
+        options.skippingRefused = skipRefused
+        let backup: LedgerBackup
+        do { backup = try LedgerBackup.decode(data) } catch { throw CLIError.interchange(error, at: file) }
+        // Each command of a merge stands for at least one record of the backup (the event
+        // that made what it carries), so their count bounds the batch.
+        let ledger = try await LedgerAccess.open(
+            at: path, create: false, encryption: try key.encryption(), chainKey: try key.chainKey(),
+            batchLimit: backup.batches.reduce(0) { $0 + $1.records.count })
+        let plan: LedgerBackup.MergePlan
+        do {
+            if dryRun {
+                plan = try await backup.mergePlan(into: ledger, options: options)
+            } else {
+                plan = try await backup.merge(into: ledger, options: options)
+            }
+        } catch {
+            try? await ledger.close()
+            throw CLIError.interchange(error, at: file)
+        }
+        try await LedgerAccess.close(ledger, at: path)
+        var results = ResultLines()
+        typealias Plan = LedgerBackup.MergePlan
+        for kind in LedgerBackup.MergeEntity.Kind.allCases {
+            let refused = plan.refused.count { $0.entity.kind == kind }
+            results.line("\(kind.rawValue): \(Plan.count(kind, in: plan.new)) new, \(Plan.count(kind, in: plan.kept)) kept, \(Plan.count(kind, in: plan.differs)) differs (kept current), \(refused) refused")
+        }
+        for entity in plan.differs { results.line("differs, kept current: \(entity)") }
+        for refusal in plan.refused { results.line("refused: \(refusal.entity): \(refusal.rule) \(refusal.code): \(refusal.message)") }
+        let added = dryRun ? "would add" : "added"
+        try results.requireDelivered(outcome: dryRun
+            ? "nothing was merged (--dry-run)"
+            : "\(plan.new.count) entities were merged into \(path); see `tally log --ledger \(path)`")
+        Terminal.error("\(file): \(added) \(plan.new.count) entities (\(plan.commands.count) commands), kept \(plan.kept.count), \(plan.differs.count) differ (kept current), \(plan.refused.count) refused\(!dryRun && !plan.refused.isEmpty ? " (left out, --skip-refused)" : "")")
+        if !plan.refused.isEmpty { throw ExitCode(1) }  // a refused entity is not in the ledger
     }
 
     /// `import person`: a new ledger from a person's data (PersonalDataImport).
