@@ -1,7 +1,7 @@
 import TallyModel
 
 /// The sample data loaded now (E5-S6): the commands a `loadSampleData` named and what they
-/// created or changed, so that every list can flag an entry as sample ("flagged in UI") and
+/// created, so that every list can flag an entry as sample ("flagged in UI") and
 /// `clearSampleData` can undo them (T5). Folded from `SampleDataLoaded` and dropped by
 /// `SampleDataCleared`; its size is the sample's, not the history's.
 ///
