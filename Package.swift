@@ -114,7 +114,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),  // SHA-256 of an attached file
 
             ],
-            resources: [.embedInCode("Demo/household.jsonl")]
+            resources: [.embedInCode("Demo/household.jsonl"), .embedInCode("Demo/sample.jsonl")]
         ),
         // A host program that embeds the engine through observation and queries (built and run
         // by the CLI tests).

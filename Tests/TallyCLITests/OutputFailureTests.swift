@@ -69,6 +69,8 @@ struct OutputFailureTests {
                             ["attachments", "add", scratch + "/rows.csv", "--transaction", "00000005-0000-4000-8000-000000000002", "--ledger", ledger,
                              "--recorded-at", "2026-03-02T00:00:00Z"]],
             "reset": [["reset", scratch + "/reset", "--confirm", "DELETE"]],
+            "sample": [["sample", "show", ledger], ["sample", "show", "--json", ledger], ["sample", "load", scratch + "/sampled"],
+                       ["sample", "show", scratch + "/sampled"], ["sample", "clear", scratch + "/sampled", "--recorded-at", "2026-03-02T00:00:00Z"]],
             "suggest-category": [["suggest-category", "Migros weekly shop", ledger], ["suggest-category", "--json", "Coop", ledger]],
             "help": [["help"], ["--help"]],
         ]
@@ -83,6 +85,7 @@ struct OutputFailureTests {
         let backup = try TallyRunner.run(["export", ledger, "--format", "json", "--backup-key-file", key, "--output", scratch + "/backup.json"])
         #expect(backup.status == 0, "\(backup.stderr)")
         try FileManager.default.copyItem(atPath: ledger, toPath: scratch + "/reset")
+        try FileManager.default.copyItem(atPath: ledger, toPath: scratch + "/sampled")
         let table = Self.argumentsReachingOutput(ledger: ledger, scratch: scratch)
         let subcommands = TallyTool.configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
         for name in subcommands {

@@ -11,7 +11,7 @@ struct ReadersBesideWriterCLITests {
     static let writers: Set<String> = ["init", "apply", "import", "demo", "rebuild", "reset"]
 
     /// Every subcommand that only reads, by name, with arguments that make it read `ledger`
-    /// (`import-mapping`, `subscriptions` and `repair` read in these forms and write in others).
+    /// (`import-mapping`, `subscriptions`, `sample` and `repair` read in these forms and write in others).
     static func readers(_ ledger: String, golden: String, wallet: String) -> [String: [String]] {
         [
             "replay": ["replay", "--ledger", ledger],
@@ -47,6 +47,7 @@ struct ReadersBesideWriterCLITests {
             "subscriptions": ["subscriptions", "list", "--ledger", ledger],
             "attachments": ["attachments", "list", "--transaction", "00000005-0000-4000-8000-000000000002", "--ledger", ledger],
             "suggest-category": ["suggest-category", "Coop", "--ledger", ledger],
+            "sample": ["sample", "show", "--ledger", ledger],
         ]
     }
 

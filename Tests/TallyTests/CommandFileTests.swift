@@ -131,6 +131,6 @@ struct CommandDocumentationTests {
         for name in CommandParser.commandNames {
             #expect(text.contains("### `\(name)`"), "\(name) is not documented")
         }
-        #expect(CommandParser.commandNames.count == 97)
+        #expect(CommandParser.commandNames.count == 99)
     }
 }

@@ -56,7 +56,8 @@ extension LedgerState {
     /// v29: the invitations (Flow US-005, H6) follow the saved views; an entity key may be an
     /// invitation.
     /// v30: an entity key may be a category's tax class (`CategoryTaxClassSet`).
-    static let checkpointMagic = "tally.ledgerState.v30"
+    /// v31: the sample data loaded now (E5-S6, ``SampleData``) follows the invitations.
+    static let checkpointMagic = "tally.ledgerState.v31"
 
     /// The read models, with the one transaction book, are the checkpoint's other section.
     /// - Parameter archived: the command history's archived maps (``ArchivedMap``) are in the store's history
@@ -80,6 +81,11 @@ extension LedgerState {
         writer.write(importMappings.sorted { $0.key < $1.key }.map(\.value))
         writer.writeSorted(views)
         writer.writeSorted(invitations)
+        writer.writeOptional(sample) { writer, sample in
+            writer.write(sample.loadCommandID)
+            writer.write(sample.commandIDs)
+            writer.write(sample.keys.sorted(by: EntityKey.checkpointOrder))
+        }
         return writer.bytes
     }
 
@@ -106,6 +112,9 @@ extension LedgerState {
         for mapping in try reader.read([ImportMappingSaved].self) { importMappings[mapping.name.lowercased()] = mapping }
         views = try reader.readDictionary()
         invitations = try reader.readDictionary()
+        sample = try reader.readOptional { reader throws(EventCodecError) in
+            SampleData(loadCommandID: try reader.read(), commandIDs: try reader.read(), keys: Set(try reader.read([EntityKey].self)))
+        }
         try reader.finish()
     }
 }

@@ -194,6 +194,17 @@ public enum CommandAction: Sendable, Hashable {
     case undo(targetCommandID: CommandID)
     /// Redoes an undone command (T5).
     case redo(targetCommandID: CommandID)
+    /// Marks the commands `commandIDs`, executed earlier (put them before it in the same batch,
+    /// so the sample loads whole or not at all), as sample data (E5-S6): what they created is
+    /// flagged in every read (``Ledger/sampleData``) until ``CommandAction/clearSampleData``.
+    /// Each must be undoable (T5) so that the clear can take it back; one sample at a time.
+    /// Permanent.
+    case loadSampleData(commandIDs: [CommandID])
+    /// Removes the sample data (E5-S6): undoes every sample command not undone yet, newest
+    /// first, in one batch (T5). Refused, changing nothing, when a later command of real data
+    /// depends on a sample entity (a real transaction in a sample wallet): the error names it.
+    /// Permanent: a clear is not undone, and the commands it undid are not redone.
+    case clearSampleData
 
     // MARK: Sharing (S1-S8)
 

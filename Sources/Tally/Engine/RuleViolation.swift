@@ -166,6 +166,13 @@ public struct RuleViolation: Sendable, Equatable, Error {
         case alreadyUndone
         /// Only an undone command can be redone (T5).
         case notUndone
+        /// A sample is loaded already: clear it first (E5-S6, T5).
+        case sampleDataLoaded
+        /// No sample data is loaded, so there is nothing to clear (E5-S6, T5).
+        case noSampleData
+        /// `loadSampleData` names a command that was not executed, is listed twice, is an undo or
+        /// redo, is undone, or cannot be undone (E5-S6, T5): the message says which.
+        case sampleCommandInvalid
         // Sharing (S1-S8)
         /// Split ratios must sum to exactly 10000 bp (S1, S2, S7).
         case splitRatiosMustSumTo100
@@ -292,7 +299,8 @@ public struct RuleViolation: Sendable, Equatable, Error {
             case .originalAmountInvalid: "T7"
             case .unknownTemplate, .templateStateUnchanged, .notAnOccurrence: "T4"
             case .recurringTermsInvalid, .templateCancelled, .occurrenceAlreadyPosted, .sharingAcceptanceInvalid: "R1"
-            case .unknownCommand, .notUndoable, .undoBlocked, .alreadyUndone, .notUndone: "T5"
+            case .unknownCommand, .notUndoable, .undoBlocked, .alreadyUndone, .notUndone, .sampleDataLoaded, .noSampleData,
+                 .sampleCommandInvalid: "T5"
             case .splitRatiosMustSumTo100, .splitRatioBelowMinimum, .splitRatioMembersMismatch: "S1"
             case .sharingNeedsTwoMembers: "S2"
             case .settlementExceedsDebt, .settlementItemInvalid, .settlementToSelf: "S6"

@@ -50,6 +50,24 @@ extension LedgerState {
             // US-066: appended before the command when the 7 days are over; it stays like a close.
             history.setEntry(entry, for: command)
             return
+        case .sampleDataLoaded(let loaded):
+            // E5-S6: the sample commands ran earlier in this batch; flag what they created (the
+            // keys they own that no other command touched before), not what they changed.
+            let sampleCommands = Set(loaded.commandIDs)
+            var keys = Set<EntityKey>()
+            for id in loaded.commandIDs {
+                for key in history.entry(for: id)?.owned ?? [] where history.touches(of: key).first.map({ sampleCommands.contains($0.chain) }) == true {
+                    keys.insert(key)
+                }
+            }
+            sample = SampleData(loadCommandID: command, commandIDs: loaded.commandIDs, keys: keys)
+        case .sampleDataCleared:
+            // E5-S6, T5: the clear is the last undo of every sample command (its `CommandUndone`
+            // events follow), so none is redone: that redo would find this irreversible event.
+            for id in sample?.commandIDs ?? [] {
+                history.updateEntry(for: id) { $0.lastUndo = command }
+            }
+            sample = nil
         case .splitRatioRecalculated(let recalculated) where recalculated.periodStart != nil:
             // S4: appended at a period start with the close before it; it stays like the close.
             history.setEntry(entry, for: command)
@@ -166,7 +184,7 @@ extension LedgerState {
             views[renamed.viewID] = views[renamed.viewID].map { $0.renamed(renamed.name) }
         case .viewDeleted(let deleted):
             views[deleted.viewID] = nil
-        case .exchangeRateSet, .firstWeekdaySet, .commandUndone, .commandRedone:
+        case .exchangeRateSet, .firstWeekdaySet, .commandUndone, .commandRedone, .sampleDataLoaded, .sampleDataCleared:
             break
         }
     }

@@ -172,6 +172,10 @@ extension LedgerState {
             return EventEffect(owned: [.view(deleted.viewID)], inverse: views[deleted.viewID].map { [.viewSaved($0)] })
         case .commandUndone, .commandRedone:
             return EventEffect(owned: [], inverse: [])
+        case .sampleDataLoaded, .sampleDataCleared:
+            // E5-S6: no compensating event; a sample is cleared with `clearSampleData`, and a
+            // clear is permanent. They own no key, so they never block an undo.
+            return EventEffect(owned: [])
         }
     }
 

@@ -84,6 +84,8 @@ package struct LedgerState: Sendable, Equatable {
     package internal(set) var hasTransactions = false
     /// Every command's effect and compensation, for undo and redo (T5).
     package internal(set) var history = CommandHistory()
+    /// The sample data loaded now, if any (E5-S6): what every read flags as sample.
+    package internal(set) var sample: SampleData?
     /// The bound on every sum of money, per currency and converted (G1, ``LedgerLimits``).
     package internal(set) var exposure = MoneyExposure()
     /// The sequence number the next applied event gets (1 for an empty journal).

@@ -75,6 +75,8 @@ extension CommandExecutor {
             if let color { try requireBytes(color, LedgerLimits.tagBytesMax, "color", "LedgerLimits.tagBytesMax") }
         case .reorderCategories(let categories):
             try requireCount(categories.count, LedgerLimits.listEntriesMax, "categoryIDs", "LedgerLimits.listEntriesMax")
+        case .loadSampleData(let commandIDs):
+            try requireCount(commandIDs.count, LedgerLimits.sampleCommandsMax, "commandIDs", "LedgerLimits.sampleCommandsMax")
         case .updateGroup(_, _, let description, let emoji):
             try requireNote(description)
             if let emoji { try requireBytes(emoji, LedgerLimits.tagBytesMax, "emoji", "LedgerLimits.tagBytesMax") }

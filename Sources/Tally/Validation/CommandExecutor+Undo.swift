@@ -33,6 +33,9 @@ extension CommandExecutor {
         guard let entry = state.history.entry(for: target) else {
             throw .violation(.unknownCommand, "no command with id \(target) was executed in this ledger")
         }
+        if entry.irreversibleTag == .sampleDataCleared {
+            throw .violation(.notUndoable, "command \(target) cleared the sample data, which is permanent (E5-S6); load a sample again instead")
+        }
         guard entry.target == nil else {
             throw .violation(.notUndoable, "command \(target) is itself an undo or redo; use redo or undo on the original command")
         }

@@ -141,6 +141,10 @@ struct CommandExecutor {
             return try undo(target)
         case .redo(let target):
             return try redo(target)
+        case .loadSampleData(let commandIDs):
+            return try loadSampleData(commandIDs)
+        case .clearSampleData:
+            return try clearSampleData(command)
         }
     }
 

@@ -42,6 +42,8 @@ public enum LedgerLimits {
     /// ratios and ratio overrides, the people, amounts, ratios or weights of a group split,
     /// income categories (G6).
     public static let listEntriesMax = 100
+    /// The most commands one `loadSampleData` names (E5-S6): a demo household, not a history.
+    public static let sampleCommandsMax = 1000
     /// The most items one settlement's `covers` may name (G6).
     public static let settlementCoversMax = 1000
     /// Live goals per household (R2).

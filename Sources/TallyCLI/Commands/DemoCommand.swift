@@ -14,6 +14,7 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where to create the ledger; default: a new temporary directory.", valueName: "DIR")) var ledger: String?
     @Option(help: ArgumentHelp("The command file to apply; default: the example household built into tally.", valueName: "FILE"))
     var commands: String?
+    @Flag(help: "Then load the built-in sample data, flagged as sample (tally sample clear takes it back).") var sample = false
 
     func run() async throws {
         let path = ledger ?? FileManager.default.temporaryDirectory.appendingPathComponent("tally-demo-\(UUID().uuidString.prefix(8))").path
@@ -23,15 +24,12 @@ struct DemoCommand: AsyncParsableCommand {
         }
         let bytes = try commands.map(ApplyCommand.read) ?? PackageResources.household_jsonl
         let source = commands ?? "the built-in household.jsonl"
-        var parsed: [Command] = []
-        for (number, line) in CommandParser.commandLines(in: bytes) {
-            do { parsed.append(try CommandParser.parse(lineBytes: line)) } catch {
-                throw CLIError("\(source): line \(number): \(error.description)")
-            }
-        }
+        let parsed = try Self.commands(in: bytes, source: source)
+        let sample = try sample ? SampleCommand.batch(PackageResources.sample_jsonl, source: "the built-in sample.jsonl") : []
         let ledgerActor = try await LedgerAccess.open(at: path, create: true, encryption: nil)
         do {
             for command in parsed { try await ledgerActor.execute(command) }
+            if !sample.isEmpty { try await ledgerActor.execute(sample) }
         } catch {
             try? await ledgerActor.close()
             throw CLIError.ledger(error, at: path)
@@ -40,7 +38,8 @@ struct DemoCommand: AsyncParsableCommand {
         let history = try LedgerAccess.history(at: path, encryption: nil)
         let household = history.state.household?.name ?? "?"
         var results = ResultLines()
-        results.line("Recorded \(parsed.count) commands (\(history.eventCount) events) of household \(household) into \(path)\n")
+        results.line("Recorded \(parsed.count) commands (\(history.eventCount) events) of household \(household) into \(path)"
+            + (sample.isEmpty ? "" : ", then \(sample.count - 1) sample commands flagged as sample") + "\n")
         results.line("== Balances")
         results.line(try Reports.balances(history, asOf: nil, path: path))
         results.line("\n== Debts")
@@ -51,5 +50,16 @@ struct DemoCommand: AsyncParsableCommand {
         results.line("\nTry: tally log \(path) | tally networth \(path) | tally replay \(path)")
         try results.requireDelivered(outcome: "the demo ledger was recorded at \(path)")
         if !audit.isClean { throw ExitCode(1) }
+    }
+
+    /// The commands of a command file, or an error naming `source` and the line.
+    static func commands(in bytes: [UInt8], source: String) throws -> [Command] {
+        var parsed: [Command] = []
+        for (number, line) in CommandParser.commandLines(in: bytes) {
+            do { parsed.append(try CommandParser.parse(lineBytes: line)) } catch {
+                throw CLIError("\(source): line \(number): \(error.description)")
+            }
+        }
+        return parsed
     }
 }

@@ -103,6 +103,10 @@ struct EventDescription {
         case .templateSharingAccepted(let event):
             summary = "\(history.personName(event.person)) \(event.accepted ? "accepted" : "did not accept") their part of template \(event.templateID)"
             people = [event.person]
+        case .sampleDataLoaded(let event):
+            summary = "\(event.commandIDs.count) commands before this one are sample data"
+        case .sampleDataCleared(let event):
+            summary = "the sample data of command \(event.loadCommandID) cleared"
         case .goalCreated(let event):
             summary = "goal \(event.goal.name): \(event.goal.target.formatted())" + (event.goal.targetDate.map { " by \($0)" } ?? "")
             wallets = event.goal.walletIDs

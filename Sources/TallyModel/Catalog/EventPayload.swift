@@ -105,6 +105,10 @@ public enum EventPayload: Hashable, Sendable {
     case templateReinstated(TemplateReinstated)
     /// ``TemplateSharingAccepted``.
     case templateSharingAccepted(TemplateSharingAccepted)
+    /// ``SampleDataLoaded``.
+    case sampleDataLoaded(SampleDataLoaded)
+    /// ``SampleDataCleared``.
+    case sampleDataCleared(SampleDataCleared)
     /// The household split ratio was set (S1).
     case splitRatioSet(SplitRatioSet)
     /// A payment settling debts between two people; permanent (S6).
@@ -281,6 +285,8 @@ public enum EventPayload: Hashable, Sendable {
         case .occurrenceBillingMarked: .occurrenceBillingMarked
         case .templateReinstated: .templateReinstated
         case .templateSharingAccepted: .templateSharingAccepted
+        case .sampleDataLoaded: .sampleDataLoaded
+        case .sampleDataCleared: .sampleDataCleared
         case .splitRatioSet: .splitRatioSet
         case .settlementRecorded: .settlementRecorded
         case .groupCreated: .groupCreated

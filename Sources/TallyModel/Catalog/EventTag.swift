@@ -112,6 +112,10 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
     case templateReinstated = 425
     /// ``TemplateSharingAccepted``.
     case templateSharingAccepted = 427
+    /// ``SampleDataLoaded``.
+    case sampleDataLoaded = 426
+    /// ``SampleDataCleared``.
+    case sampleDataCleared = 428
     /// ``SplitRatioSet``.
     case splitRatioSet = 500
     /// ``SettlementRecorded``.
@@ -274,6 +278,8 @@ public enum EventTag: UInt32, CaseIterable, Hashable, Sendable {
         case .occurrenceBillingMarked: "OccurrenceBillingMarked"
         case .templateReinstated: "TemplateReinstated"
         case .templateSharingAccepted: "TemplateSharingAccepted"
+        case .sampleDataLoaded: "SampleDataLoaded"
+        case .sampleDataCleared: "SampleDataCleared"
         case .splitRatioSet: "SplitRatioSet"
         case .settlementRecorded: "SettlementRecorded"
         case .groupCreated: "GroupCreated"

@@ -149,6 +149,10 @@ extension EventPayload {
         case .templateProfileSet:
             .templateProfileSet(TemplateProfileSet(templateID: random.make(), profile: TemplateProfile(
                 description: random.make(), website: random.make(), paymentMethod: random.make(), icon: random.make(), color: random.make())))
+        case .sampleDataLoaded:
+            .sampleDataLoaded(SampleDataLoaded(commandIDs: random.make()))
+        case .sampleDataCleared:
+            .sampleDataCleared(SampleDataCleared(loadCommandID: random.make()))
         case .templateSharingAccepted:
             .templateSharingAccepted(TemplateSharingAccepted(templateID: random.make(), person: random.make(), accepted: random.make()))
         case .occurrenceBillingMarked:

@@ -142,6 +142,7 @@ enum FixtureEvents {
         .walletBalanceAlertSet,  // events-balance-alerts.bin
         .walletConnectionSet,  // events-wallet-connection.bin
         .categoryTaxClassSet,  // events-tax-class.bin
+        .sampleDataLoaded, .sampleDataCleared,  // events-sample-data.bin
     ]
 
     /// The events `events-v2.bin` holds after ``events``: the types added since v1, and a
@@ -195,6 +196,7 @@ enum FixtureEvents {
         ("events-wallet-connection.bin", walletConnection),
         ("events-tax-class.bin", taxClass),
         ("events-transaction-title.bin", transactionTitle),
+        ("events-sample-data.bin", sampleData),
     ]
 
     /// One event of every type at its current version: the payloads the catalog test checks.
