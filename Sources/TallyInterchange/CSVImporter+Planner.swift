@@ -54,11 +54,14 @@ extension CSVImporter {
             self.defaultWallet = defaultWallet
             self.namespace = namespace
             var existing: [DuplicateKey: TransactionID] = [:]
-            for (id, record) in state.transactions.allEntries where !record.isDeleted {
+            // A redacted text (its owner forgotten, P3) cannot be compared: such a transaction is
+            // no duplicate of any row (its "[redacted]" marker is not its text).
+            for (id, record) in state.transactions.allEntries
+            where !record.isDeleted && record.payee?.isRedacted != true && record.details.note?.isRedacted != true {
                 let details = record.details
                 let key = DuplicateKey(
                     wallet: details.walletID, date: details.date, amount: details.amount,
-                    note: DuplicateKey.text(payee: record.payee?.description, note: details.note?.description))
+                    note: DuplicateKey.text(payee: record.payee?.text, note: details.note?.text))
                 if existing[key].map({ id < $0 }) ?? true { existing[key] = id }
             }
             self.existing = existing
@@ -115,7 +118,7 @@ extension CSVImporter {
             let (payee, note) = (cell(row, columns.payee), cell(row, columns.note))
             let group: CategoryGroup = kind == .income ? .income : .expense
             // A file without payees: the note's payee, as a transaction without one learns (US-072).
-            guard let category = category(of: row, group: group, payee: payee ?? note.flatMap(CategorySuggestions.payee(ofNote:)), line: line)
+            guard let category = category(of: row, group: group, payee: PayeeKey(payee: payee, note: note)?.value, line: line)
             else { return }
             let entry = TransactionEntry(
                 kind: kind, amount: amount, walletID: wallet.key, categoryID: category, date: date, note: note,

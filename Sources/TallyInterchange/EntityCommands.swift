@@ -86,20 +86,34 @@ struct EntityCommands {
     /// A transaction as `details` holds it: every field copied, a split with chosen people as
     /// chosen, a household split with the ratios it was resolved with (the same shares, G4):
     /// as an override when it was one or when `householdRatios` (the ratios in force where it
-    /// is added, S1) differ, with its payee and subtitle (Swiff 1.1.2). Executed by the writer of its texts.
+    /// is added, S1) differ, with its payee and subtitle (Swiff 1.1.2). Executed by the writers
+    /// of its texts, each adding their own.
     mutating func addTransaction(
         _ id: TransactionID, details: TransactionDetails, splitWith: GroupSplit? = nil, originalAmount: Money? = nil,
         payee: PersonalText? = nil, subtitle: PersonalText? = nil, householdRatios: [MemberRatio]? = nil
     ) {
         let household = splitWith == nil ? details.split : nil
         let override = household.flatMap { $0.isOverride || $0.ratios != householdRatios ? $0.ratios : nil }
-        let entry = TransactionEntry(
-            kind: details.kind, amount: details.amount, walletID: details.walletID, categoryID: details.categoryID, date: details.date,
-            note: details.note?.text, tags: details.tags, payer: details.payer, shared: household != nil,
-            ratioOverride: override, splitWith: splitWith, originalAmount: originalAmount, payee: payee?.text, subtitle: subtitle?.text)
-        // Its texts are the actor's (P1): the writer of the first one that is readable.
-        let writer = [details.note, payee, subtitle].lazy.compactMap { $0 }.first { $0.text != nil }?.owner
-        add(.transaction, id.description, .transactions, actor: writer, .recordTransaction(transactionID: id, entry: entry))
+        // A text is its writer's (P1): each writer's texts are added by a command of theirs.
+        let texts = [details.note, payee, subtitle].compactMap { $0 }.filter { $0.text != nil }
+        var writers: [PersonID] = []
+        for text in texts where !writers.contains(text.owner) { writers.append(text.owner) }
+        func entry(writtenBy known: ArraySlice<PersonID>) -> TransactionEntry {
+            func kept(_ text: PersonalText?) -> String? { text.flatMap { known.contains($0.owner) ? $0.text : nil } }
+            return TransactionEntry(
+                kind: details.kind, amount: details.amount, walletID: details.walletID, categoryID: details.categoryID, date: details.date,
+                note: kept(details.note), tags: details.tags, payer: details.payer, shared: household != nil,
+                ratioOverride: override, splitWith: splitWith, originalAmount: originalAmount, payee: kept(payee), subtitle: kept(subtitle))
+        }
+        // Recorded by the first writer with their texts; each other writer then edits in theirs,
+        // and an edit keeps an unchanged text with its author, so forgetting either one takes
+        // exactly their texts (P3).
+        add(.transaction, id.description, .transactions, actor: writers.first,
+            .recordTransaction(transactionID: id, entry: entry(writtenBy: writers.prefix(1))))
+        for count in writers.indices.dropFirst() {
+            add(.transaction, id.description, .transactions, actor: writers[count],
+                .editTransaction(transactionID: id, entry: entry(writtenBy: writers.prefix(count + 1))))
+        }
     }
 
     /// A transfer as recorded (W6), executed by the note's writer.

@@ -136,8 +136,6 @@ public enum LedgerJournalExporter {
         "\(currency.code) \(Money(minorUnits: minorUnits, currency: currency).plainNumber())"
     }
 
-    /// Names without `:` (account separator), `;` (comment) or runs of spaces (which end an
-    /// account name in the journal format).
     /// A transaction's description in hledger's payee | note convention (Swiff 1.1.2): `payee |
     /// note` with a payee and a note, the payee alone without a note (hledger then reads the whole
     /// description as the payee), else the note, else the category's name. A `|` in the payee
@@ -149,6 +147,8 @@ public enum LedgerJournalExporter {
         return [payeeText, noteText].compactMap { $0 }.joined(separator: " | ")
     }
 
+    /// Names without `:` (account separator), `;` (comment) or runs of spaces (which end an
+    /// account name in the journal format).
     static func sanitized(_ name: String) -> String {
         var result = ""
         for character in name {

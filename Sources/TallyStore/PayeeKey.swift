@@ -25,17 +25,24 @@ public struct PayeeKey: Hashable, Sendable, CustomStringConvertible {
         self.init(payee: note.range(of: ": ").map { String(note[..<$0.lowerBound]) } ?? note)
     }
 
-    /// The key a transaction's suggestions learn under: its payee's (Swiff 1.1.2), else, without
-    /// a payee, its note's (rows imported before payees); `nil` when there is none or the text is
-    /// redacted (P3: a forgotten person's texts teach nothing).
-    package init?(of record: TransactionRecord) {
-        if let payee = record.payee {
-            guard let text = payee.text else { return nil }
-            self.init(payee: text)
-        } else {
-            guard let note = record.details.note?.text else { return nil }
+    /// The key an entry learns or asks under (the one rule): its payee's (Swiff 1.1.2), else,
+    /// without a payee, its note's (rows imported before payees had a field); `nil` with neither.
+    public init?(payee: String?, note: String?) {
+        if let payee {
+            self.init(payee: payee)
+        } else if let note {
             self.init(note: note)
+        } else {
+            return nil
         }
+    }
+
+    /// The key a transaction's suggestions learn under (``init(payee:note:)``); `nil` when it has
+    /// none or its payee is redacted (P3: a forgotten person's texts teach nothing, not even
+    /// through the note).
+    package init?(of record: TransactionRecord) {
+        if record.payee?.isRedacted == true { return nil }
+        self.init(payee: record.payee?.text, note: record.details.note?.text)
     }
 
     public var description: String { value }

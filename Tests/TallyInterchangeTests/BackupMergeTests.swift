@@ -94,7 +94,12 @@ struct BackupMergeTests {
             (.recordTransaction(transactionID: plants, entry: TransactionEntry(
                 kind: .expense, amount: Self.chf(2_500), walletID: Self.joint, categoryID: garden, date: date, note: "Plants", payer: Self.bob)), Self.bob),
             (.recordTransaction(transactionID: shared, entry: TransactionEntry(
-                kind: .expense, amount: Self.chf(9_001), walletID: Self.joint, categoryID: Self.rent, date: date, shared: true)), Self.alice),
+                kind: .expense, amount: Self.chf(9_001), walletID: Self.joint, categoryID: Self.rent, date: date, note: "March",
+                shared: true)), Self.alice),
+            // Bob adds the title (Swiff 1.1.2); Alice's note stays hers.
+            (.editTransaction(transactionID: shared, entry: TransactionEntry(
+                kind: .expense, amount: Self.chf(9_001), walletID: Self.joint, categoryID: Self.rent, date: date, note: "March",
+                shared: true, payee: "Landlord AG", subtitle: "rent")), Self.bob),
             (.recordTransaction(transactionID: deleted, entry: TransactionEntry(
                 kind: .expense, amount: Self.chf(700), walletID: Self.joint, categoryID: garden, date: date)), Self.alice),
             (.deleteTransaction(transactionID: deleted), Self.alice),
@@ -134,6 +139,10 @@ struct BackupMergeTests {
         #expect(after.state.transactions[shared]?.details == copy.state.transactions[shared]?.details)
         #expect(after.state.transactions[plants]?.details == copy.state.transactions[plants]?.details)
         #expect(after.state.transactions[plants]?.details.note == PersonalText("Plants", owner: Self.bob))
+        // Texts of two writers keep their owners (P1): Alice's note, Bob's payee and subtitle.
+        #expect(after.state.transactions[shared]?.details.note == PersonalText("March", owner: Self.alice))
+        #expect(after.state.transactions[shared]?.payee == PersonalText("Landlord AG", owner: Self.bob))
+        #expect(after.state.transactions[shared]?.subtitle == PersonalText("rent", owner: Self.bob))
         #expect(after.state.people[dave]?.isMember == false, "a person the ledger lacks comes as a contact (H6)")
         #expect(after.state.people[dave] == copy.state.people[dave], "with e-mail and avatar")
         #expect(after.state.categories[garden] == copy.state.categories[garden])

@@ -66,7 +66,9 @@ struct TransactionTitleTests {
         #expect(Self.titles(edited) == ["Migros Zürich", "Pronto"])
         #expect(edited?.payee?.owner == s.alice && edited?.subtitle?.owner == s.bob, "P1: an unchanged text keeps its author, a new one is the editor's")
         try await test.ledger.execute(s.command(.undo(targetCommandID: edit.commandID)))
-        #expect(Self.titles(try await Self.row(test.ledger, id)) == ["Migros Zürich", "Weekly shop"], "the undo puts the old texts back")
+        let restored = try await Self.row(test.ledger, id)
+        #expect(Self.titles(restored) == ["Migros Zürich", "Weekly shop"], "the undo puts the old texts back")
+        #expect(restored?.payee?.owner == s.alice && restored?.subtitle?.owner == s.alice, "with their author (P1)")
         try await test.ledger.execute(s.command(.editTransaction(transactionID: id, entry: Self.shop(s, payee: nil, subtitle: nil))))
         #expect(Self.titles(try await Self.row(test.ledger, id)) == [nil, nil], "an edit without them removes them")
     }
@@ -97,7 +99,7 @@ struct TransactionTitleTests {
         #expect(try await search("pronto") == [id])
     }
 
-    @Test("P3: after Bob is forgotten his payees and subtitles read redacted, no search finds them, and no page of the store or its WAL holds them")
+    @Test("P3: after Bob is forgotten his payees and subtitles read redacted (also on Alice's transaction with her note, which stays), no search finds them, and no page of the store or its WAL holds them")
     func forgettingRedactsPayeeAndSubtitle() async throws {
         var (test, s) = try await Self.household("title-forget")
         defer { test.directory.remove() }
@@ -106,14 +108,25 @@ struct TransactionTitleTests {
         try await test.ledger.execute(s.command(
             .recordTransaction(transactionID: bobs, entry: Self.shop(s, payee: "Zorbnik Pharmacy", subtitle: "Quellwort refill", payer: s.bob)), by: s.bob))
         try await test.ledger.execute(s.command(.recordTransaction(transactionID: alices, entry: Self.shop(s, payee: "Glimmerhaus", subtitle: nil))))
+        // Alice's note, Bob's payee and subtitle (an edit keeps the unchanged note hers, P1): the
+        // store's rewrite at the forgetting must find the row by its payee's owner, not its note's.
+        let mixed: TransactionID = s.ids.next()
+        try await test.ledger.execute(s.command(.recordTransaction(transactionID: mixed, entry: Self.shop(s, payee: nil, subtitle: nil))))
+        try await test.ledger.execute(s.command(
+            .editTransaction(transactionID: mixed, entry: Self.shop(s, payee: "Vexilhorn Kiosk", subtitle: "Brelwick card")), by: s.bob))
         try await test.ledger.execute([
             s.command(.removeMember(personID: s.bob, acknowledgeUnsettled: true)),
             s.command(.forgetPerson(personID: s.bob)),
         ])
         let row = try await Self.row(test.ledger, bobs)
         #expect(row?.payee == .redacted(owner: s.bob) && row?.subtitle == .redacted(owner: s.bob))
+        let mixedRow = try await Self.row(test.ledger, mixed)
+        #expect(mixedRow?.payee == .redacted(owner: s.bob) && mixedRow?.subtitle == .redacted(owner: s.bob))
+        #expect(await test.ledger.state.transactions[mixed]?.details.note == PersonalText("for the weekend", owner: s.alice), "Alice's note stays")
         var query = TransactionQuery(visibleTo: .audit)
         query.text = "zorbnik"
+        #expect(try await test.ledger.transactions(query).rows.isEmpty)
+        query.text = "vexilhorn"
         #expect(try await test.ledger.transactions(query).rows.isEmpty)
         query.text = "glimmerhaus"
         #expect(try await test.ledger.transactions(query).rows.map(\.transaction.transactionID) == [alices], "the control: Alice's payee stays")
@@ -121,7 +134,7 @@ struct TransactionTitleTests {
         let database = test.directory.appending("ledger").appending(LedgerDirectory.readSideName).appending(LedgerDirectory.readSideStoreName).string
         let image = Data(EncryptedSQLite.readableImage(ofDatabaseAt: database, key: LedgerStore.integrityKey))
         #expect(!image.isEmpty)
-        for gone in ["Zorbnik", "zorbnik", "Quellwort", "quellwort"] {
+        for gone in ["Zorbnik", "zorbnik", "Quellwort", "quellwort", "Vexilhorn", "vexilhorn", "Brelwick", "brelwick"] {
             #expect(image.range(of: Data(gone.utf8)) == nil, "\(gone) survives in a page of the store or its WAL")
         }
         #expect(image.range(of: Data("Glimmerhaus".utf8)) != nil, "the control: a payee not forgotten is in the store")

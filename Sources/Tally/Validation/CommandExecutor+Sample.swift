@@ -3,8 +3,9 @@ import TallyModel
 /// Sample data (E5-S6): a host loads a demo household's commands and marks them with
 /// `loadSampleData`; `clearSampleData` takes them back with the undo machinery (T5).
 extension CommandExecutor {
-    /// `SampleDataLoaded` naming `commandIDs`: each an executed command that is no undo or
-    /// redo, is not undone and can be undone, so that a clear can take every one back.
+    /// `SampleDataLoaded` naming `commandIDs`: each a command of the same batch, executed before
+    /// it, that is no undo or redo, is not undone and can be undone, so that a clear can take
+    /// every one back.
     func loadSampleData(_ commandIDs: [CommandID]) throws(LedgerError) -> [EventPayload] {
         if let loaded = state.sample {
             throw .violation(.sampleDataLoaded, "sample data is loaded already (by command \(loaded.loadCommandID)); clear it with clearSampleData before loading another")
@@ -17,6 +18,11 @@ extension CommandExecutor {
             guard seen.insert(id).inserted else { throw .violation(.sampleCommandInvalid, "command \(id) is listed twice in commandIDs") }
             guard let entry = state.history.entry(for: id) else {
                 throw .violation(.sampleCommandInvalid, "no command with id \(id) was executed in this ledger; put the sample commands before loadSampleData in the same batch")
+            }
+            // Only the batch's own commands: naming a real command recorded earlier would let
+            // a clear undo it for good.
+            guard entry.firstSequenceNumber >= batchStart else {
+                throw .violation(.sampleCommandInvalid, "command \(id) was recorded before this batch; sample commands go before loadSampleData in the same batch, and data recorded earlier stays real")
             }
             if entry.target != nil {
                 throw .violation(.sampleCommandInvalid, "command \(id) is an undo or redo; name only the commands that record the sample")

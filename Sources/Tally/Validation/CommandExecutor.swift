@@ -13,10 +13,16 @@ struct CommandExecutor {
     /// The host's caps on live entities (``EntityLimits``), checked on new commands only.
     var limits: EntityLimits = .none
 
-    /// Starts from `state`, with the host's entity caps (none by default).
-    init(state: LedgerState, limits: EntityLimits = .none) {
+    /// The sequence number of the batch's first event: what was recorded before it is not this
+    /// batch's (E5-S6: sample commands are the batch's own).
+    let batchStart: UInt64
+
+    /// Starts from `state`, with the host's entity caps (none by default), in a batch that
+    /// started at `batchStart` (`nil`: at `state`).
+    init(state: LedgerState, limits: EntityLimits = .none, batchStart: UInt64? = nil) {
         self.state = state
         self.limits = limits
+        self.batchStart = batchStart ?? state.nextSequenceNumber
     }
 
     /// Validates `command` and applies its events, preceded by a `PeriodClosed` for every
@@ -24,7 +30,7 @@ struct CommandExecutor {
     /// - Throws: ``LedgerError/rejected(_:)`` naming the rule; the state is then unchanged.
     mutating func execute(_ command: Command) throws(LedgerError) {
         let closes: [EventPayload]
-        switch try Self.plan(command, against: state, limits: limits) {
+        switch try Self.plan(command, against: state, limits: limits, batchStart: batchStart) {
         case .ready(let events):
             for event in events {
                 state.apply(event)
@@ -55,11 +61,13 @@ struct CommandExecutor {
     /// case): validation only reads the state, so nothing is copied. Otherwise the closes, for
     /// ``execute(_:)`` to validate on a copy that holds them.
     /// - Throws: ``LedgerError/rejected(_:)`` naming the rule.
-    static func plan(_ command: Command, against state: LedgerState, limits: EntityLimits = .none) throws(LedgerError) -> Plan {
+    static func plan(
+        _ command: Command, against state: LedgerState, limits: EntityLimits = .none, batchStart: UInt64? = nil
+    ) throws(LedgerError) -> Plan {
         if state.history.entry(for: command.commandID) != nil {
             throw .violation(.duplicateCommandID, "command \(command.commandID) was executed before; every command needs a new id")
         }
-        let executor = CommandExecutor(state: state, limits: limits)
+        let executor = CommandExecutor(state: state, limits: limits, batchStart: batchStart)
         let closes = try executor.periodCloses(before: command)
         if closes.isEmpty, case .closePeriod = command.action {
             throw .violation(.noPeriodToClose, executor.noPeriodToCloseMessage(command))
