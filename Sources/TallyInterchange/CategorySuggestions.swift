@@ -15,7 +15,7 @@ public struct CategorySuggestion: Sendable, Hashable {
         case low
     }
 
-    /// The payee as compared (``CategorySuggestions/normalizedPayee(_:)``).
+    /// The payee as compared (`PayeeKey`).
     public let payee: String
     /// The suggested category: that of the payee's latest categorised transaction.
     public let categoryID: CategoryID
@@ -84,14 +84,6 @@ public struct CategorySuggestions: Sendable {
         return CategorySuggestion(payee: key.value, categoryID: latest.categoryID, matching: counts[latest.categoryID] ?? 0, total: total)
     }
 
-    /// The payee of a note written as the CSV import wrote them before payees had a field
-    /// (`PayeeKey(note:)`): the text before the first `": "`, else the whole note,
-    /// normalised; `nil` when that is empty.
-    public static func payee(ofNote note: String) -> String? { PayeeKey(note: note)?.value }
-
-    /// `payee` as compared (`PayeeKey`): case and diacritics folded without a locale (G3),
-    /// runs of whitespace as one space, trimmed (`" MIGROS  Zürich"` is `"migros zurich"`).
-    public static func normalizedPayee(_ payee: String) -> String { PayeeKey(payee: payee)?.value ?? "" }
 }
 
 extension Ledger {

@@ -271,10 +271,7 @@ extension LedgerBackup {
         let householdRatios = current.effectiveRatios()
         for (id, record) in backup.transactions.allEntries.sorted(by: { $0.value.sequenceNumber < $1.value.sequenceNumber }) {
             let here = current.transactions[id]
-            let same = here.map {
-                $0.isLive == record.isLive && $0.details == record.details && $0.splitWith == record.splitWith && $0.originalAmount == record.originalAmount
-                    && $0.payee == record.payee && $0.subtitle == record.subtitle
-            } ?? false
+            let same = here?.hasSameContent(as: record) ?? false
             guard classify(.transaction, id.description, present: here != nil, same: same, live: record.isLive) else { continue }
             commands.addTransaction(
                 id, details: record.details, splitWith: record.splitWith, originalAmount: record.originalAmount,

@@ -125,9 +125,9 @@ struct CSVImportReviewTests {
 
     @Test("US-072: a payee is the note up to \": \", case and diacritics folded, whitespace collapsed; a blank one is none")
     func payeeOfNote() {
-        #expect(CategorySuggestions.payee(ofNote: "Migros: weekly shop") == "migros")
-        #expect(CategorySuggestions.payee(ofNote: "  Café   Zürich ") == "cafe zurich")
-        #expect(CategorySuggestions.payee(ofNote: " : nothing before") == nil)
+        #expect(PayeeKey(note: "Migros: weekly shop")?.value == "migros")
+        #expect(PayeeKey(note: "  Café   Zürich ")?.value == "cafe zurich")
+        #expect(PayeeKey(note: " : nothing before")?.value == nil)
     }
 
     @Test("US-046: date, amount and category columns are found by content when the header names none; several candidates are csvColumnAmbiguous, none csvColumnMissing")

@@ -27,7 +27,7 @@ struct SuggestCategoryCommand: AsyncParsableCommand {
         let reader = try viewer.viewer(in: history)
         let suggestions = CategorySuggestions(state: history.state, visibleTo: reader)
         guard let suggestion = suggestions.suggestion(forPayee: payee, group: kind == .income ? .income : .expense) else {
-            Terminal.error("tally: no \(kind) of the payee \"\(CategorySuggestions.normalizedPayee(payee))\" to learn from")
+            Terminal.error("tally: no \(kind) of the payee \"\(PayeeKey(payee: payee)?.value ?? "")\" to learn from")
             throw ExitCode(1)
         }
         let categories = history.state.categories

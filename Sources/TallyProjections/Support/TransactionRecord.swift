@@ -40,6 +40,15 @@ package struct TransactionRecord: Hashable, Sendable {
     /// Whether it is soft-deleted (T3).
     package var isDeleted: Bool { !isLive }
 
+    /// Whether `other` holds the same transaction as entered: whether it is live and every field
+    /// a command sets (details, the split as entered, the original amount, payee, subtitle), not
+    /// when or by which event it was recorded, edited or deleted (a backup merge, Swiff 2.4.3).
+    /// A field added to the record belongs here too.
+    package func hasSameContent(as other: TransactionRecord) -> Bool {
+        isLive == other.isLive && details == other.details && splitWith == other.splitWith
+            && originalAmount == other.originalAmount && payee == other.payee && subtitle == other.subtitle
+    }
+
     init(
         details: TransactionDetails, sequenceNumber: UInt64, splitWith: GroupSplit?, recordedAt: Timestamp, originalAmount: Money?,
         payee: PersonalText?, subtitle: PersonalText?
