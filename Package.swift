@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "TallyInterchange", targets: ["TallyInterchange"]),
         .library(name: "TallySQLiteEncryption", targets: ["TallySQLiteEncryption"]),
         .library(name: "TallyStore", targets: ["TallyStore"]),
+        .library(name: "TallyServer", targets: ["TallyServer"]),
         .executable(name: "tally", targets: ["TallyCLI"]),
     ],
     dependencies: [
@@ -24,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
     ],
     targets: [
         // liblz4 from the operating system (Debian: liblz4-dev); lz4's sources are not vendored.
@@ -101,6 +103,16 @@ let package = Package(
                 // AES-GCM, and scrypt (_CryptoExtras) for backups sealed with a passphrase.
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        // The sync server's history in PostgreSQL (Docs/Sync.md, "Built: the server's history"):
+        // opaque frames and command outcomes per household, appends serialised by a row lock,
+        // devices with hashed tokens. Engine-agnostic: it depends on no other Tally target.
+        .target(
+            name: "TallyServer",
+            dependencies: [
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // The `tally` command-line tool. The demo household is compiled into the binary, so
@@ -214,6 +226,16 @@ let package = Package(
             dependencies: [
                 "TallyFuzzTargets", "TallyJournal", "TallyTestSupport",
                 .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+        // Needs a PostgreSQL server: Scripts/test starts a throwaway one and sets
+        // TALLY_TEST_POSTGRES_SOCKET.
+        .testTarget(
+            name: "TallyServerTests",
+            dependencies: [
+                "TallyServer",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(

@@ -1,0 +1,28 @@
+/// The bounds ``HouseholdHistory`` keeps on what it stores and returns.
+public struct HistoryLimits: Sendable, Hashable {
+    /// The most commands one append takes.
+    public var commandsPerAppendMax: Int
+    /// The most frames one append writes.
+    public var framesPerAppendMax: Int
+    /// The most bytes of records in one frame.
+    public var frameRecordsBytesMax: Int
+    /// The most bytes of a chain value.
+    public var chainBytesMax: Int
+    /// The most frames one pull returns.
+    public var framesPerPullMax: Int
+
+    /// Creates limits; the defaults suit a household server.
+    public init(
+        commandsPerAppendMax: Int = 1_000,
+        framesPerAppendMax: Int = 1_000,
+        frameRecordsBytesMax: Int = 16 << 20,
+        chainBytesMax: Int = 64,
+        framesPerPullMax: Int = 10_000
+    ) {
+        self.commandsPerAppendMax = commandsPerAppendMax
+        self.framesPerAppendMax = framesPerAppendMax
+        self.frameRecordsBytesMax = frameRecordsBytesMax
+        self.chainBytesMax = chainBytesMax
+        self.framesPerPullMax = framesPerPullMax
+    }
+}

@@ -1,0 +1,60 @@
+/// The tables of the server's history (Docs/Sync.md, "Built: the server's history").
+///
+/// `tally_schema` holds one row, the version of the tables below; ``HouseholdHistory/migrate()``
+/// creates version 1 and a later version adds its steps after it.
+enum HistorySchema {
+    /// The version this build writes and reads.
+    static let version = 1
+
+    /// The key of the advisory lock that serialises migrations between server processes.
+    static let migrationLockKey: Int64 = 0x7461_6c6c_7973_6368  // "tallysch"
+
+    static let createVersionTable = """
+        CREATE TABLE IF NOT EXISTS tally_schema (
+            only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row),
+            version integer NOT NULL
+        )
+        """
+
+    /// Version 1, one statement each (the extended protocol runs one at a time).
+    static let version1: [String] = [
+        """
+        CREATE TABLE households (
+            household_id uuid PRIMARY KEY,
+            last_sequence bigint NOT NULL CHECK (last_sequence >= 0),
+            last_chain bytea NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE frames (
+            household_id uuid NOT NULL REFERENCES households,
+            first_sequence bigint NOT NULL CHECK (first_sequence >= 1),
+            last_sequence bigint NOT NULL CHECK (last_sequence >= first_sequence),
+            records bytea NOT NULL,
+            chain bytea NOT NULL,
+            PRIMARY KEY (household_id, first_sequence)
+        )
+        """,
+        // A pull asks for the frames that end after a device's cursor.
+        "CREATE UNIQUE INDEX frames_by_last_sequence ON frames (household_id, last_sequence)",
+        """
+        CREATE TABLE devices (
+            device_id uuid PRIMARY KEY,
+            household_id uuid NOT NULL REFERENCES households,
+            person_id uuid NOT NULL,
+            token_sha256 bytea NOT NULL UNIQUE,
+            revoked boolean NOT NULL DEFAULT false
+        )
+        """,
+        """
+        CREATE TABLE commands (
+            household_id uuid NOT NULL REFERENCES households,
+            command_id uuid NOT NULL,
+            device_id uuid NOT NULL REFERENCES devices,
+            outcome jsonb NOT NULL,
+            PRIMARY KEY (household_id, command_id)
+        )
+        """,
+        "INSERT INTO tally_schema (version) VALUES (1)",
+    ]
+}

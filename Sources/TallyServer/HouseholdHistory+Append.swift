@@ -1,0 +1,134 @@
+import Foundation
+import PostgresNIO
+
+extension HouseholdHistory {
+    /// Appends a device's pushed commands to a household's history, in one PostgreSQL
+    /// transaction (Docs/Sync.md, "Appends are serialised by the database"):
+    ///
+    /// 1. locks the household's row (`SELECT ... FOR UPDATE`): an append for the same household
+    ///    in any server process waits until this one commits or rolls back;
+    /// 2. reads the stored outcomes of the given command ids;
+    /// 3. hands the commands without one (in the given order, each id once) with the head to
+    ///    `execute`, which returns the new frames and one outcome per command;
+    /// 4. checks that the frames continue the head and the outcomes lie in them, writes frames,
+    ///    outcomes and the new head, and commits.
+    ///
+    /// A retried command is answered with its stored outcome and never reaches `execute` again.
+    /// When `execute` throws, or a check fails, nothing is written. When every command has a
+    /// stored outcome, `execute` is not called.
+    ///
+    /// - Parameters:
+    ///   - household: The household appended to.
+    ///   - device: The pushing device; it must be the household's and not revoked.
+    ///   - commands: The pushed commands, in order (at most ``HistoryLimits/commandsPerAppendMax``).
+    ///   - execute: The engine: executes the batch's commands on the head and returns what they
+    ///     produced. It runs inside the transaction, holding the row lock: keep it short.
+    /// - Returns: The outcome of every given command, in the given order (a duplicate id gets
+    ///   the same outcome each time).
+    /// - Throws: What `execute` throws, as it threw it; ``HouseholdHistoryError`` for an
+    ///   unknown household, a device not allowed, frames that do not continue the head, outcomes
+    ///   that do not match the commands or frames, a limit, or a database failure.
+    public func append(
+        household: UUID,
+        device: UUID,
+        commands: [SubmittedCommand],
+        execute: (AppendBatch) async throws -> ExecutedBatch
+    ) async throws -> [CommandOutcome] {
+        guard commands.count <= limits.commandsPerAppendMax else {
+            throw HouseholdHistoryError.limitExceeded(what: "commands in one append", count: commands.count, limit: limits.commandsPerAppendMax)
+        }
+        return try await transaction("append to household \(household)") { connection in
+            let head = try await self.readHead(household: household, connection: connection, forUpdate: true)
+            try await self.checkDevice(device, household: household, connection: connection)
+            var outcomes = try await self.storedOutcomes(household: household, commands: commands, connection: connection)
+            var seen = Set<UUID>()
+            let newCommands = commands.filter { outcomes[$0.commandID] == nil && seen.insert($0.commandID).inserted }
+            if !newCommands.isEmpty {
+                let reader = TransactionFrameReader(history: self, connection: connection)
+                let batch = AppendBatch(householdID: household, deviceID: device, head: head, commands: newCommands, reader: reader)
+                let executed: ExecutedBatch
+                do {
+                    defer { reader.close() }
+                    executed = try await execute(batch)
+                } catch {
+                    throw ExecuteFailure(underlying: error)
+                }
+                let newHead = try self.checkExecuted(executed, commands: newCommands, head: head, household: household)
+                try await self.write(executed, commands: newCommands, household: household, device: device, newHead: newHead, connection: connection)
+                for (command, outcome) in zip(newCommands, executed.outcomes) {
+                    outcomes[command.commandID] = outcome
+                }
+            }
+            return try commands.map { command -> CommandOutcome in
+                guard let outcome = outcomes[command.commandID] else {
+                    throw HouseholdHistoryError.storedHistoryInvalid(household: household, reason: "no outcome for command \(command.commandID)")
+                }
+                return outcome
+            }
+        }
+    }
+
+    private func checkDevice(_ device: UUID, household: UUID, connection: PostgresConnection) async throws {
+        let rows = try await connection.query(
+            "SELECT household_id, revoked FROM devices WHERE device_id = \(device)", logger: logger)
+        var allowed: Bool?
+        for try await (deviceHousehold, revoked) in rows.decode((UUID, Bool).self) {
+            allowed = deviceHousehold == household && !revoked
+        }
+        switch allowed {
+        case nil: throw HouseholdHistoryError.unknownDevice(device)
+        case false?: throw HouseholdHistoryError.deviceNotAllowed(device: device, household: household)
+        case true?: break
+        }
+    }
+
+    private func storedOutcomes(household: UUID, commands: [SubmittedCommand], connection: PostgresConnection) async throws -> [UUID: CommandOutcome] {
+        let ids = commands.map(\.commandID)
+        let rows = try await connection.query(
+            "SELECT command_id, outcome::text FROM commands WHERE household_id = \(household) AND command_id = ANY(\(ids))",
+            logger: logger)
+        var outcomes: [UUID: CommandOutcome] = [:]
+        for try await (commandID, json) in rows.decode((UUID, String).self) {
+            guard let stored = try? JSONDecoder().decode(StoredOutcome.self, from: Data(json.utf8)), let outcome = stored.outcome else {
+                throw HouseholdHistoryError.storedHistoryInvalid(household: household, reason: "the outcome of command \(commandID) does not decode: \(json)")
+            }
+            outcomes[commandID] = outcome
+        }
+        return outcomes
+    }
+
+    private func write(
+        _ executed: ExecutedBatch, commands: [SubmittedCommand], household: UUID, device: UUID,
+        newHead: HistoryHead, connection: PostgresConnection
+    ) async throws {
+        for frame in executed.frames {
+            let first = try bigint(frame.firstSequenceNumber)
+            let last = try bigint(frame.lastSequenceNumber)
+            try await connection.query(
+                """
+                INSERT INTO frames (household_id, first_sequence, last_sequence, records, chain)
+                VALUES (\(household), \(first), \(last), \(ByteBuffer(bytes: frame.records)), \(ByteBuffer(bytes: frame.chain)))
+                """, logger: logger)
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let outcomesJSON = try executed.outcomes.map { outcome in
+            String(decoding: try encoder.encode(StoredOutcome(outcome)), as: UTF8.self)
+        }
+        let ids = commands.map(\.commandID)
+        try await connection.query(
+            """
+            INSERT INTO commands (household_id, command_id, device_id, outcome)
+            SELECT \(household), command_id, \(device), outcome::jsonb
+            FROM unnest(\(ids)::uuid[], \(outcomesJSON)::text[]) AS batch(command_id, outcome)
+            """, logger: logger)
+        if !executed.frames.isEmpty {
+            let lastSequence = try bigint(newHead.sequenceNumber)
+            try await connection.query(
+                """
+                UPDATE households SET last_sequence = \(lastSequence), last_chain = \(ByteBuffer(bytes: newHead.chain))
+                WHERE household_id = \(household)
+                """, logger: logger)
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import PostgresNIO
+
+extension HouseholdHistory {
+    /// Registers a new device of a household, acting for one person, and makes its token.
+    ///
+    /// The token is 32 random bytes as base64url; only their SHA-256 is stored, so the token
+    /// is returned once and cannot be read back: hand it to the device now.
+    ///
+    /// - Parameters:
+    ///   - household: The household the device joins.
+    ///   - person: The person it acts for.
+    /// - Returns: The device and its bearer token.
+    /// - Throws: ``HouseholdHistoryError/unknownHousehold(_:)``;
+    ///   ``HouseholdHistoryError/database(operation:detail:)``.
+    public func registerDevice(household: UUID, person: UUID) async throws -> (device: Device, token: String) {
+        let deviceID = UUID()
+        let token = DeviceToken.generate()
+        let tokenHash = ByteBuffer(bytes: DeviceToken.sha256(token))
+        let registered = try await transaction("register a device of household \(household)") { connection in
+            let rows = try await connection.query(
+                """
+                INSERT INTO devices (device_id, household_id, person_id, token_sha256, revoked)
+                SELECT \(deviceID), household_id, \(person), \(tokenHash), false FROM households WHERE household_id = \(household)
+                RETURNING device_id
+                """, logger: self.logger)
+            var inserted = false
+            for try await _ in rows.decode(UUID.self) { inserted = true }
+            return inserted
+        }
+        guard registered else { throw HouseholdHistoryError.unknownHousehold(household) }
+        return (Device(deviceID: deviceID, householdID: household, personID: person), DeviceToken.text(token))
+    }
+
+    /// The device a bearer token belongs to.
+    ///
+    /// - Parameter token: The token as ``registerDevice(household:person:)`` returned it.
+    /// - Returns: The device, or nil when the token is malformed, unknown or its device was
+    ///   revoked.
+    /// - Throws: ``HouseholdHistoryError/database(operation:detail:)``.
+    public func authenticate(token: String) async throws -> Device? {
+        guard let bytes = DeviceToken.bytes(token) else { return nil }
+        let tokenHash = ByteBuffer(bytes: DeviceToken.sha256(bytes))
+        return try await transaction("authenticate a device") { connection in
+            let rows = try await connection.query(
+                "SELECT device_id, household_id, person_id FROM devices WHERE token_sha256 = \(tokenHash) AND NOT revoked",
+                logger: self.logger)
+            var device: Device?
+            for try await (deviceID, householdID, personID) in rows.decode((UUID, UUID, UUID).self) {
+                device = Device(deviceID: deviceID, householdID: householdID, personID: personID)
+            }
+            return device
+        }
+    }
+
+    /// Revokes a device: its token stops authenticating and its appends are refused at once.
+    /// Its stored command outcomes stay. Revoking a revoked device does nothing.
+    ///
+    /// - Throws: ``HouseholdHistoryError/unknownDevice(_:)``;
+    ///   ``HouseholdHistoryError/database(operation:detail:)``.
+    public func revokeDevice(_ device: UUID) async throws {
+        let found = try await transaction("revoke device \(device)") { connection in
+            let rows = try await connection.query(
+                "UPDATE devices SET revoked = true WHERE device_id = \(device) RETURNING device_id", logger: self.logger)
+            var updated = false
+            for try await _ in rows.decode(UUID.self) { updated = true }
+            return updated
+        }
+        guard found else { throw HouseholdHistoryError.unknownDevice(device) }
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import PostgresNIO
+
+extension HouseholdHistory {
+    /// The committed frames that end after a sequence number, in order: what a device pulls
+    /// after the last sequence number it has confirmed.
+    ///
+    /// - Parameters:
+    ///   - household: The household.
+    ///   - sequenceNumber: The device's cursor (0 for the whole history). A cursor inside a
+    ///     frame returns that frame whole.
+    ///   - limit: At most this many frames (and at most ``HistoryLimits/framesPerPullMax``);
+    ///     pull again after the last one's sequence number for more.
+    /// - Returns: The frames, empty when the cursor is at the head.
+    /// - Throws: ``HouseholdHistoryError/unknownHousehold(_:)``;
+    ///   ``HouseholdHistoryError/database(operation:detail:)``.
+    public func frames(household: UUID, after sequenceNumber: UInt64, limit: Int) async throws -> [HistoryFrame] {
+        try await transaction("read the frames of household \(household)") { connection in
+            let frames = try await self.readFrames(household: household, after: sequenceNumber, limit: limit, connection: connection)
+            if frames.isEmpty {
+                // Tells an unknown household from a cursor at the head.
+                _ = try await self.readHead(household: household, connection: connection, forUpdate: false)
+            }
+            return frames
+        }
+    }
+
+    func readFrames(household: UUID, after sequenceNumber: UInt64, limit: Int, connection: PostgresConnection) async throws -> [HistoryFrame] {
+        let after = try bigint(sequenceNumber)
+        let count = Int64(max(0, min(limit, limits.framesPerPullMax)))
+        let rows = try await connection.query(
+            """
+            SELECT first_sequence, last_sequence, records, chain FROM frames
+            WHERE household_id = \(household) AND last_sequence > \(after)
+            ORDER BY last_sequence LIMIT \(count)
+            """, logger: logger)
+        var frames: [HistoryFrame] = []
+        for try await (first, last, records, chain) in rows.decode((Int64, Int64, ByteBuffer, ByteBuffer).self) {
+            frames.append(
+                HistoryFrame(
+                    firstSequenceNumber: try storedSequenceNumber(first, household: household),
+                    lastSequenceNumber: try storedSequenceNumber(last, household: household),
+                    records: Array(records.readableBytesView),
+                    chain: Array(chain.readableBytesView)))
+        }
+        return frames
+    }
+}

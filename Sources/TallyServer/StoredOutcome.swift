@@ -1,0 +1,38 @@
+/// A ``CommandOutcome`` as the `commands.outcome` column holds it (jsonb):
+/// `{"kind":"accepted","firstSequenceNumber":4,"lastSequenceNumber":6}` or
+/// `{"kind":"rejected","code":"...","message":"..."}`. The keys are the stored format: renaming
+/// one needs a schema version.
+struct StoredOutcome: Codable, Sendable {
+    var kind: String
+    var firstSequenceNumber: UInt64?
+    var lastSequenceNumber: UInt64?
+    var code: String?
+    var message: String?
+
+    init(_ outcome: CommandOutcome) {
+        switch outcome {
+        case .accepted(let first, let last):
+            self.kind = "accepted"
+            self.firstSequenceNumber = first
+            self.lastSequenceNumber = last
+        case .rejected(let code, let message):
+            self.kind = "rejected"
+            self.code = code
+            self.message = message
+        }
+    }
+
+    /// The outcome, or nil when the stored value is not one this build writes.
+    var outcome: CommandOutcome? {
+        switch kind {
+        case "accepted":
+            guard let firstSequenceNumber, let lastSequenceNumber else { return nil }
+            return .accepted(firstSequenceNumber: firstSequenceNumber, lastSequenceNumber: lastSequenceNumber)
+        case "rejected":
+            guard let code, let message else { return nil }
+            return .rejected(code: code, message: message)
+        default:
+            return nil
+        }
+    }
+}
