@@ -101,7 +101,7 @@ extension CommandExecutor {
             }
         }
         func text(_ value: String?, was old: PersonalText?) -> PersonalText? {
-            value.map { value in old.flatMap { $0.description == value ? $0 : nil } ?? PersonalText(value, owner: author) }
+            value.map { PersonalText.entered($0, by: author, keeping: old) }
         }
         return GroupExpenseRecorded(
             expenseID: id, groupID: groupID, paidBy: entry.paidBy, amount: entry.amount, date: entry.date,

@@ -139,7 +139,7 @@ extension CommandExecutor {
         let note: PersonalText? = switch edit.name {
         case nil: current.note
         case ""?: nil
-        case let name?: current.note.flatMap { $0.description == name ? $0 : nil } ?? PersonalText(name, owner: author)
+        case let name?: PersonalText.entered(name, by: author, keeping: current.note)
         }
         let edited = TemplateEdited(
             templateID: id, effectiveFrom: date, note: note, categoryID: categoryID, walletID: walletID,

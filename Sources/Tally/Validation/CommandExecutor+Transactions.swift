@@ -125,7 +125,7 @@ extension CommandExecutor {
     /// A text of an entry (note, payee, subtitle) as personal text (P1): the previous one when
     /// unchanged (an edit keeps its author), else `author`'s; `nil` without a text.
     static func personalText(_ text: String?, previous: PersonalText?, author: PersonID) -> PersonalText? {
-        text.map { text in previous.flatMap { $0.description == text ? $0 : nil } ?? PersonalText(text, owner: author) }
+        text.map { PersonalText.entered($0, by: author, keeping: previous) }
     }
 
     /// 18.4: a split with chosen people (members or contacts, not forgotten), resolved by the

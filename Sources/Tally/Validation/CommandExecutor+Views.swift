@@ -22,7 +22,7 @@ extension CommandExecutor {
             }
             try requireFilter(filter, of: command.actor)
             if let report { try requireReport(report) }
-            let text = state.views[id].flatMap { $0.name.description == name ? $0.name : nil } ?? PersonalText(name, owner: command.actor)
+            let text = PersonalText.entered(name, by: command.actor, keeping: state.views[id]?.name)
             return [.viewSaved(ViewSaved(viewID: id, name: text, owner: command.actor, shared: shared, filter: filter, report: report))]
         case .renameView(let id, let name):
             try requireName(name, of: "view")

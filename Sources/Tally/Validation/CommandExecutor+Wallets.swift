@@ -95,8 +95,7 @@ extension CommandExecutor {
             let old = try liveTransfer(id, verb: "edited")
             try requireValidTransfer(from: from, to: to, sent: sent, received: received)
             // P1: a note left as it was keeps its author; a new note is the actor's.
-            let text: PersonalText?
-            if let note, let kept = old.note, kept.text == note { text = kept } else { text = note.map { PersonalText($0, owner: command.actor) } }
+            let text = note.map { PersonalText.entered($0, by: command.actor, keeping: old.note) }
             return [.transferEdited(TransferEdited(transfer: TransferRecorded(
                 transferID: id, fromWalletID: from, toWalletID: to, amountSent: sent, amountReceived: received,
                 date: date, note: text)))]
