@@ -11,7 +11,7 @@ extension CommandExecutor {
         try requireName(adminName, of: "admin")
         let created = HouseholdCreated(
             householdID: id, name: name, baseCurrency: currency, admin: command.actor,
-            adminName: PersonalText(adminName, owner: command.actor))
+            adminName: try entered(adminName, by: command.actor))
         return [.householdCreated(created)] + CategoryPresets.creationEvents(in: id).map(EventPayload.categoryCreated)
     }
 
@@ -29,7 +29,7 @@ extension CommandExecutor {
         case .addPerson(let person, let name):
             try requireNewPerson(person)
             try requireName(name, of: "contact")
-            return [.personAdded(PersonAdded(personID: person, name: PersonalText(name, owner: person)))]
+            return [.personAdded(PersonAdded(personID: person, name: try entered(name, by: person)))]
         case .removeMember(let person, let acknowledge):
             return try removeMember(person, acknowledge: acknowledge, actor: command.actor)
         case .transferAdmin(let target):
@@ -68,7 +68,7 @@ extension CommandExecutor {
             let record = try updatablePerson(person)
             try requireName(name, of: "person")
             return [.personUpdated(PersonUpdated(
-                personID: person, name: PersonalText(name, owner: person), email: record.email, phone: record.phone))]
+                personID: person, name: try entered(name, by: person), email: record.email, phone: record.phone))]
         case .setPersonAvatar(let person, let emoji, let color, let photo):
             _ = try updatablePerson(person)
             return [.personAvatarSet(PersonAvatarSet(personID: person, avatar: PersonAvatar(emoji: emoji, color: color, photo: photo)))]
@@ -78,8 +78,8 @@ extension CommandExecutor {
             if let email { try requireEmail(email) }
             if let phone { try requirePhone(phone) }
             return [.personUpdated(PersonUpdated(
-                personID: person, name: PersonalText(name, owner: person),
-                email: email.map { PersonalText($0, owner: person) }, phone: phone.map { PersonalText($0, owner: person) }))]
+                personID: person, name: try entered(name, by: person),
+                email: try entered(email, by: person), phone: try entered(phone, by: person)))]
         default:
             return []
         }
@@ -90,7 +90,7 @@ extension CommandExecutor {
     func memberAdded(_ person: PersonID, name: String) throws(LedgerError) -> EventPayload {
         try requireNewPerson(person)
         try requireName(name, of: "member")
-        return .memberAdded(MemberAdded(personID: person, name: PersonalText(name, owner: person), role: .member))
+        return .memberAdded(MemberAdded(personID: person, name: try entered(name, by: person), role: .member))
     }
 
     /// A member or contact whose data can change: known (H3) and not forgotten (P3).

@@ -25,8 +25,8 @@ extension CommandExecutor {
             let (expiry, overflow) = command.recordedAt.millisecondsSinceEpoch.addingReportingOverflow(Self.invitationValidityMilliseconds)
             guard !overflow else { throw .violation(.invalidValue, "recordedAt \(command.recordedAt) is too late for an invitation to expire 7 days after it") }
             return [.memberInvited(MemberInvited(
-                invitationID: id, personID: person, name: PersonalText(name, owner: person),
-                email: email.map { PersonalText($0, owner: person) }, expiresAt: Timestamp(millisecondsSinceEpoch: expiry)))]
+                invitationID: id, personID: person, name: try entered(name, by: person),
+                email: try entered(email, by: person), expiresAt: Timestamp(millisecondsSinceEpoch: expiry)))]
         case .cancelInvitation(let id):
             try requireAdmin(command.actor, "cancel invitations")
             _ = try pendingInvitation(id, at: command.recordedAt)
