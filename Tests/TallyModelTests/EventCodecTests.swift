@@ -86,28 +86,6 @@ struct EventCodecTests {
         }
     }
 
-    /// A cipher with one key that it uses for every living owner (a device), sealing by XOR with
-    /// a counter so that two seals of one text differ (as a random nonce makes them); it forgets
-    /// the owners in `forgotten`.
-    final class DeviceCipher: PersonalTextCipher {
-        private let seals = Mutex(UInt8(0))
-        let forgotten: Set<PersonID>
-        init(forgotten: Set<PersonID> = []) { self.forgotten = forgotten }
-        func seal(_ text: String, owner: PersonID) -> [UInt8]? {
-            guard !forgotten.contains(owner) else { return nil }
-            let nonce = seals.withLock { counter in
-                counter &+= 1
-                return counter
-            }
-            return [nonce] + text.utf8.map { $0 ^ nonce }
-        }
-        func open(_ sealed: ArraySlice<UInt8>, owner: PersonID) -> String? {
-            guard !forgotten.contains(owner), let nonce = sealed.first else { return nil }
-            return String(decoding: sealed.dropFirst().map { $0 ^ nonce }, as: UTF8.self)
-        }
-        func hasForgotten(_ owner: PersonID) -> Bool { forgotten.contains(owner) }
-    }
-
     static func encode(_ event: Event, cipher: (any PersonalTextCipher)?) -> EncodedEvent {
         var writer = BinaryWriter(reservingCapacity: 96)
         writer.personalTextCipher = cipher
@@ -121,7 +99,7 @@ struct EventCodecTests {
         let event = Event(
             commandID: CommandID(UUIDValue(high: 3, low: 3)), actor: writer, recordedAt: Timestamp(millisecondsSinceEpoch: 1_700_000_000_000),
             payload: .personAdded(PersonAdded(personID: person, name: PersonalText("Dana", owner: person))))
-        let device = DeviceCipher()
+        let device = DeviceTextCipher()
         let sealed = Self.encode(event, cipher: device)
         #expect(sealed.payload.firstRange(of: Array("Dana".utf8)) == nil)
 
@@ -138,7 +116,7 @@ struct EventCodecTests {
             tag: sealed.tag, schemaVersion: sealed.schemaVersion, payload: sealed.payload, recordedAt: event.recordedAt, personalTexts: device)
         #expect(reopened == event)
 
-        let forgetting = DeviceCipher(forgotten: [person])
+        let forgetting = DeviceTextCipher(forgotten: [person])
         let redacted = try EventCodec.decode(
             tag: sealed.tag, schemaVersion: sealed.schemaVersion, payload: sealed.payload, recordedAt: event.recordedAt, personalTexts: forgetting)
         guard case .personAdded(let gone) = redacted.payload else { Issue.record("not a PersonAdded"); return }

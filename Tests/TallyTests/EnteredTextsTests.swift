@@ -1,4 +1,3 @@
-import Synchronization
 @testable import Tally
 import TallyModel
 import TallyTestSupport
@@ -12,27 +11,9 @@ import Testing
 struct EnteredTextsTests {
     typealias Household = PersonalDataTests.Household
 
-    /// A device's cipher: one XOR key stream per seal, numbered, so that two seals of one text
-    /// differ (as AES-GCM's random nonce makes them).
-    final class DeviceCipher: PersonalTextCipher {
-        private let seals = Mutex(UInt8(0))
-        func seal(_ text: String, owner: PersonID) -> [UInt8]? {
-            let nonce = seals.withLock { counter in
-                counter &+= 1
-                return counter
-            }
-            return [nonce] + text.utf8.map { $0 ^ nonce }
-        }
-        func open(_ sealed: ArraySlice<UInt8>, owner: PersonID) -> String? {
-            guard let nonce = sealed.first else { return nil }
-            return String(decoding: sealed.dropFirst().map { $0 ^ nonce }, as: UTF8.self)
-        }
-        func hasForgotten(_ owner: PersonID) -> Bool { false }
-    }
-
     /// A device and a server that executed the same commands, the server from the device's entries.
     struct Pair {
-        let cipher = DeviceCipher()
+        let cipher = DeviceTextCipher()
         var device = LedgerState()
         var server = LedgerState()
 
