@@ -43,8 +43,11 @@ extension CommandExecutor {
         guard record.invitation.personID == command.actor else {
             throw .violation(.notInvitee, "invitation \(id) is for person \(record.invitation.personID); only they can accept it, as the command's actor")
         }
-        let name = record.invitation.name.text ?? ""
-        return [.invitationAccepted(InvitationAccepted(invitationID: id)), try memberAdded(command.actor, name: name)]
+        // The invitation's name becomes the member's as it is (sealed on a sync server, P1); a
+        // redacted one is no name.
+        let name = record.invitation.name
+        return [.invitationAccepted(InvitationAccepted(invitationID: id)),
+                try memberAdded(command.actor, name: name.isRedacted ? "" : name.description, keeping: name)]
     }
 
     /// The invitation `id`, pending at `time`.

@@ -51,9 +51,18 @@ final class EnteredTexts {
     /// A device's recorded entries in place of the command's strings.
     static func replaying(_ entries: [Entry]) -> EnteredTexts { EnteredTexts(.replaying(entries)) }
 
+    /// Whether the command's own strings are its texts; `false` when they are replayed from
+    /// sealed entries (the strings are `[sealed]` markers): rules on a text's content (an e-mail
+    /// address's form, a phone number's digits) ran on the device and are skipped here.
+    var readsCommandStrings: Bool {
+        if case .replaying = source { false } else { true }
+    }
+
     /// The text a command enters as `text` into a field of `owner` that held `previous`.
     /// - Throws: ``LedgerError/rejected(_:)`` with `sealedTextsMismatch` when replayed entries
-    ///   do not fit the command, `inputTooLarge` for a sealed text over the note bound, and
+    ///   do not fit the command (a sealed text shorter than a nonce and tag included),
+    ///   `inputTooLarge` for a sealed text over the note bound (the largest field's: a field's
+    ///   own bound, such as a name's, is checked on the device), and
     ///   ``LedgerError/personalKeys(_:)`` when a device cannot seal for `owner` (forgotten).
     func enter(_ text: String, by owner: PersonID, keeping previous: PersonalText?) throws(LedgerError) -> PersonalText {
         switch source {
@@ -85,6 +94,9 @@ final class EnteredTexts {
             case .sealed(let sealedOwner, let bytes):
                 guard sealedOwner == owner else {
                     throw .violation(.sealedTextsMismatch, "sealed text \(replayed) is sealed for \(sealedOwner), but the field's text belongs to \(owner)")
+                }
+                guard bytes.count >= Self.sealingOverheadBytes else {
+                    throw .violation(.sealedTextsMismatch, "sealed text \(replayed) has \(bytes.count) bytes, fewer than a sealing's nonce and tag (\(Self.sealingOverheadBytes))")
                 }
                 guard bytes.count <= LedgerLimits.noteBytesMax + Self.sealingOverheadBytes else {
                     throw .violation(.inputTooLarge, "sealed text \(replayed) has \(bytes.count) bytes, over LedgerLimits.noteBytesMax (\(LedgerLimits.noteBytesMax)) and the sealing's \(Self.sealingOverheadBytes)")
