@@ -1,18 +1,4 @@
-import Synchronization
 import TallyModel
-
-/// Notes whether a payload held a sealed personal text (form 1): without keys it decodes
-/// redacted and re-encodes as form 2, so only forms 0 and 2 are byte-canonical.
-private final class SealedTextDetector: PersonalTextCipher {
-    let sawSealedText = Mutex(false)
-
-    func seal(_ text: String, owner: PersonID) -> [UInt8]? { nil }
-    func open(_ sealed: ArraySlice<UInt8>, owner: PersonID) -> String? {
-        sawSealedText.withLock { $0 = true }
-        return nil
-    }
-    func hasForgotten(_ owner: PersonID) -> Bool { false }
-}
 
 extension FuzzTargets {
     /// The `recordedAt` every decoded event gets (it travels outside the payload).
@@ -24,7 +10,8 @@ extension FuzzTargets {
     /// Asserts: decoding throws only `EventCodecError` (typed) or succeeds; a decoded event
     /// re-encodes and decodes to an equal event; at the current schema version it re-encodes to
     /// the very same tag and bytes (every value has exactly one encoding, Docs/Events.md),
-    /// unless it held a sealed personal text, which decodes redacted without its key.
+    /// sealed personal texts included: without a key they decode sealed and are written back
+    /// unchanged (issue 32: a keyless relay keeps every byte).
     /// - Throws: ``FuzzFinding`` when a property fails.
     public static func eventCodec(_ data: UnsafeRawBufferPointer) throws(FuzzFinding) {
         guard data.count >= 3 else { return }
@@ -32,15 +19,13 @@ extension FuzzTargets {
         let schemaVersion = UInt16(data[2])
         let payload = Array(data[3...])
         let event: Event
-        let detector = SealedTextDetector()
         do {
-            event = try EventCodec.decode(
-                tag: tag, schemaVersion: schemaVersion, payload: payload, recordedAt: eventRecordedAt, personalTexts: detector)
+            event = try EventCodec.decode(tag: tag, schemaVersion: schemaVersion, payload: payload, recordedAt: eventRecordedAt)
         } catch {
             return
         }
         let encoded = EventCodec.encode(event)
-        if schemaVersion == EventTag(rawValue: tag)?.schemaVersion, !detector.sawSealedText.withLock({ $0 }) {
+        if schemaVersion == EventTag(rawValue: tag)?.schemaVersion {
             try require(encoded.tag == tag && encoded.schemaVersion == schemaVersion,
                         "tag \(tag) v\(schemaVersion) re-encodes as tag \(encoded.tag) v\(encoded.schemaVersion)")
             try require(encoded.payload == payload,

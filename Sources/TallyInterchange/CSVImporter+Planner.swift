@@ -54,10 +54,10 @@ extension CSVImporter {
             self.defaultWallet = defaultWallet
             self.namespace = namespace
             var existing: [DuplicateKey: TransactionID] = [:]
-            // A redacted text (its owner forgotten, P3) cannot be compared: such a transaction is
-            // no duplicate of any row (its "[redacted]" marker is not its text).
+            // A redacted or sealed text (its owner forgotten, P3, or its key not held here) cannot
+            // be compared: such a transaction is no duplicate of any row (its marker is not its text).
             for (id, record) in state.transactions.allEntries
-            where !record.isDeleted && record.payee?.isRedacted != true && record.details.note?.isRedacted != true {
+            where !record.isDeleted && record.payee.map({ $0.text != nil }) != false && record.details.note.map({ $0.text != nil }) != false {
                 let details = record.details
                 let key = DuplicateKey(
                     wallet: details.walletID, date: details.date, amount: details.amount,

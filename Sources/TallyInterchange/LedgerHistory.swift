@@ -33,7 +33,7 @@ public struct LedgerHistory: Sendable {
     /// How many events there are (through ``lastSequenceNumber``).
     public let eventCount: Int
     /// Personal texts of people never forgotten that could not be opened (their key is missing
-    /// from `personal-keys`, P2): they read as redacted. 0 for a complete ledger directory.
+    /// from `personal-keys`, P2): they read as sealed. 0 for a complete ledger directory.
     public var unreadablePersonalTexts = 0
     /// With `allowingDamage`: the damage that ended the prefix read and records the ledger's
     /// other files prove but the journal lacks (what was dropped). Empty otherwise.

@@ -264,8 +264,9 @@ public struct PersonalDataExport: Codable, Sendable, Equatable {
             deleted: record.isDeleted, settledBy: state.debts.settlement(coveringTransaction: id)?.description)
     }
 
+    /// `true` for a text the export cannot hold: redacted (P3) or sealed (its key missing, P2).
     static func redactedFlag(_ text: PersonalText?) -> Bool? {
-        text?.isRedacted == true ? true : nil
+        text.map { $0.text == nil } == true ? true : nil
     }
 
     static func debts(of person: PersonID, in debts: DebtProjection) throws(InterchangeError) -> [Debt] {

@@ -51,11 +51,10 @@ extension LedgerStore {
         let transactions = try rows.map { row throws(StoreError) in try reader.transaction(row) }
         let details = try RowDetails(database, of: transactions, path: path)
         return try zip(rows, transactions).map { row, transaction throws(StoreError) in
-            let owner: PersonID? = try reader.optionalID(row, "note_owner")
             return TransactionRow(
                 transaction: transaction, walletName: try reader.column(row, "wallet_name", as: String?.self) ?? "",
                 categoryName: try reader.column(row, "category_name"), payerName: try reader.column(row, "payer_name"),
-                note: owner.map { owner in details.notes[transaction.sequenceNumber].map { PersonalText($0, owner: owner) } ?? .redacted(owner: owner) },
+                note: try reader.note(row, searchText: details.notes[transaction.sequenceNumber]),
                 tags: details.tags[transaction.transactionID] ?? [], split: details.shares[transaction.transactionID] ?? [])
         }
     }

@@ -45,8 +45,11 @@ public final class LedgerStore: Sendable {
     /// their owners and the payee key (`payee_key`, indexed by `transactions_by_payee`: Swiff
     /// 1.1.2, Flow US-072); the search index matches them too. 22:
     /// `wallet_balances.connection_status` (Tim Step 2.2: a bank link that needs
-    /// re-authentication shows in the balances list).
-    static let schemaVersion = 22
+    /// re-authentication shows in the balances list). 23: a personal text read sealed (its
+    /// owner's key not held here, as on a sync server) keeps its sealed bytes: `note_sealed`
+    /// for a transaction's note, a blob in the text column for the others
+    /// (``PersonalText/storeValue``), so the store never turns a sealed text into a redacted one.
+    static let schemaVersion = 23
 
     /// The database file.
     public let path: String

@@ -39,9 +39,9 @@ public struct PayeeKey: Hashable, Sendable, CustomStringConvertible {
 
     /// The key a transaction's suggestions learn under (``init(payee:note:)``); `nil` when it has
     /// none or its payee is redacted (P3: a forgotten person's texts teach nothing, not even
-    /// through the note).
+    /// through the note) or sealed (unreadable here).
     package init?(of record: TransactionRecord) {
-        if record.payee?.isRedacted == true { return nil }
+        if let payee = record.payee, payee.text == nil { return nil }
         self.init(payee: record.payee?.text, note: record.details.note?.text)
     }
 

@@ -142,16 +142,31 @@ struct StoreRowReader {
             subtitle: try personalText(row, owner: "subtitle_owner", text: "subtitle"))
     }
 
-    /// The personal text in `text` with its owner in `owner` (P1): redacted when the owner is
-    /// set and the text NULL (P3); `nil` when both are NULL (a text without an owner is a
-    /// damaged row).
+    /// The personal text in `text` with its owner in `owner` (P1), as ``PersonalText/storeValue``
+    /// wrote it: a string is readable, a blob sealed, NULL with an owner redacted (P3); `nil` when
+    /// both are NULL (a text without an owner is a damaged row).
     func personalText(_ row: Row, owner: String, text: String) throws(StoreError) -> PersonalText? {
-        let value = try column(row, text, as: String?.self)
+        let value: DatabaseValue = row[text] ?? .null
         guard let person: PersonID = try optionalID(row, owner) else {
-            guard value == nil else { throw .invalidRow(path: path, table: table, reason: "\(text) without its owner") }
+            guard value.isNull else { throw .invalidRow(path: path, table: table, reason: "\(text) without its owner") }
             return nil
         }
-        return value.map { PersonalText($0, owner: person) } ?? .redacted(owner: person)
+        switch value.storage {
+        case .string(let string): return PersonalText(string, owner: person)
+        case .blob(let sealed): return .sealed([UInt8](sealed), owner: person)
+        case .null: return .redacted(owner: person)
+        case .int64, .double: throw .invalidRow(path: path, table: table, reason: "\(text) is a number, not a personal text")
+        }
+    }
+
+    /// A transaction's note (P1): its owner in `note_owner`, its text in the search index
+    /// (`searchText`, the readable note), or its sealed bytes in `note_sealed`; redacted (P3)
+    /// with neither; `nil` without an owner.
+    func note(_ row: Row, searchText: String?) throws(StoreError) -> PersonalText? {
+        guard let owner: PersonID = try optionalID(row, "note_owner") else { return nil }
+        if let searchText { return PersonalText(searchText, owner: owner) }
+        if let sealed = try column(row, "note_sealed", as: Data?.self) { return .sealed([UInt8](sealed), owner: owner) }
+        return .redacted(owner: owner)
     }
 }
 
@@ -159,4 +174,14 @@ extension Identifier {
     /// An id as the store keeps it: its 16 bytes. A blob sorts like the canonical text and
     /// takes less than half its room, in its row and in every index that holds it.
     var storeValue: Data { Data(value.bytes) }
+}
+
+extension PersonalText {
+    /// A personal text as a store column holds it (P1): the readable text as a string, a sealed
+    /// one's bytes as a blob (written back unchanged), NULL once redacted (P3).
+    var storeValue: DatabaseValue {
+        if let text { return text.databaseValue }
+        if let sealedBytes { return Data(sealedBytes).databaseValue }
+        return .null
+    }
 }

@@ -66,17 +66,17 @@ final class StoreRowWriter {
             id.storeValue, details.walletID.storeValue, details.categoryID.storeValue, details.payer.storeValue,
             Int(details.kind.rawValue), details.amount.minorUnits, details.amount.currency.code, Self.day(details.date),
             entry.isLive, sequence, Int64(bitPattern: entry.lastChanged), details.note?.owner.storeValue,
-            StoreTransactionRecord.splitRule(of: entry), entry.recordedAt.millisecondsSinceEpoch,
+            details.note?.sealedBytes.map { Data($0) }, StoreTransactionRecord.splitRule(of: entry), entry.recordedAt.millisecondsSinceEpoch,
             entry.lastEditedAt?.millisecondsSinceEpoch, entry.deletedAt?.millisecondsSinceEpoch,
             entry.originalAmount?.minorUnits, entry.originalAmount?.currency.code,
-            entry.payee?.owner.storeValue, entry.payee?.text, entry.subtitle?.owner.storeValue, entry.subtitle?.text,
+            entry.payee?.owner.storeValue, entry.payee?.storeValue, entry.subtitle?.owner.storeValue, entry.subtitle?.storeValue,
             PayeeKey(of: entry)?.value,
         ]
         let insert = try database.cachedStatement(sql: """
             INSERT INTO transactions
-                (transaction_id, wallet_id, category_id, payer_id, kind, amount, currency, date, is_live, sequence, last_changed, note_owner, split_rule,
+                (transaction_id, wallet_id, category_id, payer_id, kind, amount, currency, date, is_live, sequence, last_changed, note_owner, note_sealed, split_rule,
                  recorded_at, edited_at, deleted_at, original_amount, original_currency, payee_owner, payee, subtitle_owner, subtitle, payee_key)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
             """)
         try insert.execute(arguments: row)
         // Everything kept beside a transaction is written and removed with its row: no row, none
@@ -98,7 +98,7 @@ final class StoreRowWriter {
                     """).execute(arguments: [viewer] + cell + [details.amount.minorUnits])
             }
         }
-        // A redacted text (its owner forgotten, P3) leaves nothing to search.
+        // A redacted text (its owner forgotten, P3) leaves nothing to search, nor does a sealed one.
         let texts = [details.note?.text, entry.payee?.text, entry.subtitle?.text]
         if texts.contains(where: { $0 != nil }) || !details.tags.isEmpty {
             try database.cachedStatement(sql: "INSERT INTO transaction_search (rowid, note, tags, payee, subtitle, transaction_id) VALUES (?, ?, ?, ?, ?, ?)")
@@ -278,7 +278,7 @@ final class StoreRowWriter {
             id.storeValue, transfer.fromWalletID.storeValue, transfer.toWalletID.storeValue,
             transfer.amountSent.minorUnits, transfer.amountSent.currency.code,
             transfer.amountReceived.minorUnits, transfer.amountReceived.currency.code, Self.day(transfer.date), record.isLive,
-            Int64(bitPattern: record.sequenceNumber), Int64(bitPattern: record.lastChanged), transfer.note?.owner.storeValue, transfer.note?.text,
+            Int64(bitPattern: record.sequenceNumber), Int64(bitPattern: record.lastChanged), transfer.note?.owner.storeValue, transfer.note?.storeValue,
         ]
         let columns = """
             (transfer_id, from_wallet_id, to_wallet_id, amount_sent, currency_sent, amount_received, currency_received, date, is_live, sequence,

@@ -118,6 +118,9 @@ enum StoreSchema {
                 -- The sequence number of its last change (TransactionRecord.lastChanged).
                 last_changed INTEGER NOT NULL,
                 note_owner BLOB,
+                -- A note read sealed (PersonalText.isSealed: its owner's key is not held here,
+                -- as on a sync server): its sealed bytes, written back unchanged; NULL otherwise.
+                note_sealed BLOB,
                 -- The split's ratios and override flag and the split with people as entered
                 -- (StoreTransactionRecord.splitRule); NULL when it has neither. The shares are
                 -- in transaction_shares, the tags in transaction_tags, the note's text in
@@ -134,7 +137,8 @@ enum StoreSchema {
                 original_amount INTEGER,
                 original_currency TEXT,
                 -- The payee (the title a list shows) and the subtitle (Swiff 1.1.2), personal
-                -- texts of their owners (P1): NULL text with an owner once redacted (P3).
+                -- texts of their owners (P1): NULL text with an owner once redacted (P3), a blob
+                -- (its sealed bytes) when read sealed (PersonalText.storeValue).
                 payee_owner BLOB,
                 payee TEXT,
                 subtitle_owner BLOB,

@@ -28,7 +28,7 @@ enum StoreTransactionRecord {
         let row = try Row.fetchOne(
             database.cachedStatement(sql: """
                 SELECT transaction_id, wallet_id, category_id, payer_id, kind, amount, currency, date, is_live, sequence,
-                    last_changed, note_owner, split_rule, recorded_at, edited_at, deleted_at, original_amount, original_currency,
+                    last_changed, note_owner, note_sealed, split_rule, recorded_at, edited_at, deleted_at, original_amount, original_currency,
                     payee_owner, payee, subtitle_owner, subtitle FROM transactions WHERE transaction_id = ?
                 """),
             arguments: [key])
@@ -51,13 +51,10 @@ enum StoreTransactionRecord {
             let person: PersonID = try StoreRowReader(path: path, table: "transaction_shares").id(share, "person_id")
             return PersonShare(person: person, amount: Money(minorUnits: try reader.column(share, "amount"), currency: amount.currency))
         }
-        var note: PersonalText?
-        if let owner: PersonID = try reader.optionalID(row, "note_owner") {
-            // A redacted note (its owner forgotten, P3) has no text in the index.
-            let text = try String?.fetchOne(
-                database.cachedStatement(sql: "SELECT note FROM transaction_search WHERE rowid = ?"), arguments: [Int64(bitPattern: sequence)]) ?? nil
-            note = text.map { PersonalText($0, owner: owner) } ?? .redacted(owner: owner)
-        }
+        // A readable note's text is in the search index only (a sealed one in note_sealed).
+        let searchText = try String?.fetchOne(
+            database.cachedStatement(sql: "SELECT note FROM transaction_search WHERE rowid = ?"), arguments: [Int64(bitPattern: sequence)]) ?? nil
+        let note = try reader.note(row, searchText: searchText)
         var split: TransactionSplit?
         var splitWith: GroupSplit?
         if let rule: Data = try reader.column(row, "split_rule") {

@@ -19,7 +19,8 @@ public struct InvitationRow: Sendable, Hashable {
     public let invitationID: InvitationID
     /// The person id the invitee joins under.
     public let personID: PersonID
-    /// The invitee's name; `nil` once the invitee is forgotten (P3).
+    /// The invitee's name; `nil` once the invitee is forgotten (P3) or while sealed (its key
+    /// not held here).
     public let name: String?
     /// The address it was sent to: shown to the admin, the invitee and the audit read only
     /// (personal text of the invitee, G7); `nil` otherwise, when none was given, or forgotten.

@@ -147,7 +147,7 @@ extension Ledger {
                 guard options.opensWithUnreadablePersonalTexts else {
                     let people = unreadable.keys.map(\.description).sorted().joined(separator: ", ")
                     throw LedgerError.personalKeys(
-                        "\(count) personal text(s) of \(people), never forgotten, cannot be opened: their keys are missing from \(LedgerDirectory.personalKeysName). Restore that file from a backup of the ledger directory, or open with opensWithUnreadablePersonalTexts to read them as redacted")
+                        "\(count) personal text(s) of \(people), never forgotten, cannot be opened: their keys are missing from \(LedgerDirectory.personalKeysName). Restore that file from a backup of the ledger directory, or open with opensWithUnreadablePersonalTexts to read them as sealed")
                 }
                 report.unreadablePersonalTexts = count
             }

@@ -15,7 +15,7 @@ public struct PersonRow: Sendable, Hashable {
 
     /// The person.
     public let personID: PersonID
-    /// Their display name; `nil` once forgotten (P3).
+    /// Their display name; `nil` once forgotten (P3) or while sealed (its key not held here).
     public let name: String?
     /// Admin, member or contact.
     public let role: Role

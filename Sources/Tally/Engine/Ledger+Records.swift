@@ -13,8 +13,8 @@ extension Ledger {
             schemaVersion: tag.schemaVersion, payload: writer.bytes)
     }
 
-    /// Decodes a journal record, opening personal texts with `keys` (without them, or without
-    /// the owner's key, they read as redacted).
+    /// Decodes a journal record, opening personal texts with `keys` (a forgotten owner's read
+    /// as redacted; without keys, or without a living owner's key, they read as sealed).
     static func decode(_ record: JournalRecord, personalTexts keys: PersonalKeyRing?) throws(LedgerError) -> Event {
         do {
             return try EventCodec.decode(

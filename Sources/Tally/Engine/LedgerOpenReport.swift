@@ -11,7 +11,7 @@ public struct LedgerOpenReport: Sendable, Hashable {
     /// Checkpoints passed over, newest first, each with the reason (damaged, not matching the
     /// journal's chain, unreadable). A missing or damaged checkpoint only costs time.
     public var rejectedCheckpoints: [String]
-    /// Personal texts that read as redacted although their owner was never forgotten (only
+    /// Personal texts that read as sealed (their owner was never forgotten; only
     /// with ``LedgerOptions/opensWithUnreadablePersonalTexts``).
     public var unreadablePersonalTexts = 0
     /// People whose forgetting a crash had left unfinished (key not yet destroyed, or

@@ -271,6 +271,12 @@ public struct RuleViolation: Sendable, Equatable, Error {
         /// Only the invitee (the invitation's person id) accepts an invitation (H6).
         case notInvitee
 
+        // Sync (issue 32, P1)
+        /// A synced command's sealed texts do not fit it: one too many or missing, a kept text
+        /// where the field held none, or a text sealed for another owner than the field's (P1;
+        /// Docs/Sync.md "Sealed texts in commands").
+        case sealedTextsMismatch
+
         /// The rule id (Docs/Domain.md) this code enforces.
         public var rule: String {
             switch self {
@@ -283,6 +289,7 @@ public struct RuleViolation: Sendable, Equatable, Error {
             case .unknownPerson, .notAMember, .personArchived, .personNotArchived, .invalidContact: "H3"
             case .unsettledDebt: "H4"
             case .personForgotten, .forgetActiveMember: "P3"
+            case .sealedTextsMismatch: "P1"
             case .adminCannotLeave, .adminOnly: "H5"
             case .walletNameTaken: "W2"
             case .unknownBalancePoint: "W5"

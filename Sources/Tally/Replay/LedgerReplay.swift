@@ -15,7 +15,7 @@ public struct ReplayResult: Sendable {
     /// The journal's chain value after `lastSequenceNumber`.
     public var chainValue: ChainValue
     /// Personal texts of people never forgotten that could not be opened (their key is missing
-    /// from `personal-keys`): they read as redacted. 0 for a complete ledger directory.
+    /// from `personal-keys`): they read as sealed. 0 for a complete ledger directory.
     public var unreadablePersonalTexts = 0
     /// What a replay that allowed damage left out: the damage that ends the prefix it served,
     /// and records the ledger's other files prove but the journal lacks. Empty otherwise.
@@ -38,8 +38,8 @@ public enum LedgerReplay {
     ///   - progress: called now and then with (sequence number reached, last sequence number).
     ///   - visit: called with every event folded, in order (for exports and logs).
     /// - Returns: the read models (and, package-internal, the validation state); personal texts
-    ///   whose keys are gone or missing (`personal-keys` is read from `directory` when present)
-    ///   read as redacted, and ``ReplayResult/unreadablePersonalTexts`` counts those of people
+    ///   whose keys are gone (their owner forgotten) read as redacted, those whose keys are
+    ///   missing (`personal-keys` is read from `directory` when present) as sealed, and ``ReplayResult/unreadablePersonalTexts`` counts those of people
     ///   never forgotten.
     /// - Throws: `LedgerError.storage` (missing journal, damage anywhere but a torn tail, a
     ///   journal shorter than the checkpoints or key store prove: `journalShorterThanEvidence`,

@@ -24,7 +24,7 @@ extension CommandExecutor {
                 throw .violation(.attachmentInvalid, "mediaType \"\(mediaType)\" is not of the form type/subtype (RFC 6838), e.g. \"image/jpeg\" or \"application/pdf\"")
             }
             return [.attachmentAdded(AttachmentAdded(
-                item: item, contentHash: contentHash, name: PersonalText(name, owner: command.actor), byteCount: byteCount, mediaType: type))]
+                item: item, contentHash: contentHash, name: try entered(name, by: command.actor), byteCount: byteCount, mediaType: type))]
         case .removeAttachment(let item, let contentHash):
             try requireLiveItem(item, actor: command.actor)
             guard state.attachments(of: item).contains(where: { $0.contentHash == contentHash }) else {

@@ -11,7 +11,7 @@ extension CommandExecutor {
         try requireName(adminName, of: "admin")
         let created = HouseholdCreated(
             householdID: id, name: name, baseCurrency: currency, admin: command.actor,
-            adminName: PersonalText(adminName, owner: command.actor))
+            adminName: try entered(adminName, by: command.actor))
         return [.householdCreated(created)] + CategoryPresets.creationEvents(in: id).map(EventPayload.categoryCreated)
     }
 
@@ -29,7 +29,7 @@ extension CommandExecutor {
         case .addPerson(let person, let name):
             try requireNewPerson(person)
             try requireName(name, of: "contact")
-            return [.personAdded(PersonAdded(personID: person, name: PersonalText(name, owner: person)))]
+            return [.personAdded(PersonAdded(personID: person, name: try entered(name, by: person)))]
         case .removeMember(let person, let acknowledge):
             return try removeMember(person, acknowledge: acknowledge, actor: command.actor)
         case .transferAdmin(let target):
@@ -68,7 +68,7 @@ extension CommandExecutor {
             let record = try updatablePerson(person)
             try requireName(name, of: "person")
             return [.personUpdated(PersonUpdated(
-                personID: person, name: PersonalText(name, owner: person), email: record.email, phone: record.phone))]
+                personID: person, name: try entered(name, by: person), email: record.email, phone: record.phone))]
         case .setPersonAvatar(let person, let emoji, let color, let photo):
             _ = try updatablePerson(person)
             return [.personAvatarSet(PersonAvatarSet(personID: person, avatar: PersonAvatar(emoji: emoji, color: color, photo: photo)))]
@@ -78,8 +78,8 @@ extension CommandExecutor {
             if let email { try requireEmail(email) }
             if let phone { try requirePhone(phone) }
             return [.personUpdated(PersonUpdated(
-                personID: person, name: PersonalText(name, owner: person),
-                email: email.map { PersonalText($0, owner: person) }, phone: phone.map { PersonalText($0, owner: person) }))]
+                personID: person, name: try entered(name, by: person),
+                email: try entered(email, by: person), phone: try entered(phone, by: person)))]
         default:
             return []
         }
@@ -87,10 +87,10 @@ extension CommandExecutor {
 
     /// H3: the event that makes `person` a member under `name`, for `addMember` and for an
     /// accepted invitation (H6) alike: a new person id and a name.
-    func memberAdded(_ person: PersonID, name: String) throws(LedgerError) -> EventPayload {
+    func memberAdded(_ person: PersonID, name: String, keeping previous: PersonalText? = nil) throws(LedgerError) -> EventPayload {
         try requireNewPerson(person)
         try requireName(name, of: "member")
-        return .memberAdded(MemberAdded(personID: person, name: PersonalText(name, owner: person), role: .member))
+        return .memberAdded(MemberAdded(personID: person, name: try entered(name, by: person, keeping: previous), role: .member))
     }
 
     /// A member or contact whose data can change: known (H3) and not forgotten (P3).
@@ -107,6 +107,8 @@ extension CommandExecutor {
     /// H3: an e-mail address is one `@` between a non-empty local part and domain, no spaces,
     /// at most ``LedgerLimits/nameBytesMax`` bytes.
     func requireEmail(_ email: String) throws(LedgerError) {
+        // A synced command's e-mail is sealed: the device checked it (Docs/Sync.md).
+        guard texts.readsCommandStrings else { return }
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, !email.contains(where: \.isWhitespace),
               email.utf8.count <= LedgerLimits.nameBytesMax else {
@@ -117,6 +119,7 @@ extension CommandExecutor {
     /// H3: a phone number is digits (at least 3) with optional `+`, spaces, `-`, `/`, `.` and
     /// parentheses, at most ``LedgerLimits/nameBytesMax`` bytes.
     private func requirePhone(_ phone: String) throws(LedgerError) {
+        guard texts.readsCommandStrings else { return }  // sealed: checked on the device
         let allowed = Set("0123456789+-/.() ")
         guard phone.allSatisfy({ allowed.contains($0) }), phone.filter(\.isNumber).count >= 3,
               phone.utf8.count <= LedgerLimits.nameBytesMax else {

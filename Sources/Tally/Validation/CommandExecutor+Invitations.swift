@@ -25,8 +25,8 @@ extension CommandExecutor {
             let (expiry, overflow) = command.recordedAt.millisecondsSinceEpoch.addingReportingOverflow(Self.invitationValidityMilliseconds)
             guard !overflow else { throw .violation(.invalidValue, "recordedAt \(command.recordedAt) is too late for an invitation to expire 7 days after it") }
             return [.memberInvited(MemberInvited(
-                invitationID: id, personID: person, name: PersonalText(name, owner: person),
-                email: email.map { PersonalText($0, owner: person) }, expiresAt: Timestamp(millisecondsSinceEpoch: expiry)))]
+                invitationID: id, personID: person, name: try entered(name, by: person),
+                email: try entered(email, by: person), expiresAt: Timestamp(millisecondsSinceEpoch: expiry)))]
         case .cancelInvitation(let id):
             try requireAdmin(command.actor, "cancel invitations")
             _ = try pendingInvitation(id, at: command.recordedAt)
@@ -43,8 +43,11 @@ extension CommandExecutor {
         guard record.invitation.personID == command.actor else {
             throw .violation(.notInvitee, "invitation \(id) is for person \(record.invitation.personID); only they can accept it, as the command's actor")
         }
-        let name = record.invitation.name.text ?? ""
-        return [.invitationAccepted(InvitationAccepted(invitationID: id)), try memberAdded(command.actor, name: name)]
+        // The invitation's name becomes the member's as it is (sealed on a sync server, P1); a
+        // redacted one is no name.
+        let name = record.invitation.name
+        return [.invitationAccepted(InvitationAccepted(invitationID: id)),
+                try memberAdded(command.actor, name: name.isRedacted ? "" : name.description, keeping: name)]
     }
 
     /// The invitation `id`, pending at `time`.

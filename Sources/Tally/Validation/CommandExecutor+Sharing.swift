@@ -22,7 +22,7 @@ extension CommandExecutor {
             try requirePositive(amount, "settlement amount")
             let settlement = SettlementRecorded(
                 settlementID: id, from: from, to: to, amount: amount, date: date, covers: covers,
-                isAdvance: isAdvance, groupID: group, note: note.map { PersonalText($0, owner: command.actor) }, paymentMethod: paymentMethod)
+                isAdvance: isAdvance, groupID: group, note: try entered(note, by: command.actor), paymentMethod: paymentMethod)
             try requireWithinDebt(settlement)
             return [.settlementRecorded(settlement)]
         case .createGroup(let id, let name, let members):
@@ -100,13 +100,10 @@ extension CommandExecutor {
                 throw .violation(.categoryGroupMismatch, "a group expense needs an expense category; \(category.name) is an \(category.group) category")
             }
         }
-        func text(_ value: String?, was old: PersonalText?) -> PersonalText? {
-            value.map { value in old.flatMap { $0.description == value ? $0 : nil } ?? PersonalText(value, owner: author) }
-        }
         return GroupExpenseRecorded(
             expenseID: id, groupID: groupID, paidBy: entry.paidBy, amount: entry.amount, date: entry.date,
-            note: text(entry.note, was: previous?.note), split: entry.split, owed: owed, categoryID: entry.categoryID,
-            title: text(entry.title, was: previous?.title))
+            note: try entered(entry.note, by: author, keeping: previous?.note), split: entry.split, owed: owed, categoryID: entry.categoryID,
+            title: try entered(entry.title, by: author, keeping: previous?.title))
     }
 
     /// The group expense with `id`, deleted or not.

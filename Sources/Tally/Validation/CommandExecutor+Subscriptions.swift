@@ -21,7 +21,7 @@ extension CommandExecutor {
             let template = try existingTemplate(id)
             try requireNotCancelled(id, template, on: nil)
             try requireAfterPosted(template, id, effectiveOn, "is already recorded; cancel after it (or delete its transaction, T3)")
-            let text = reason.map { PersonalText($0, owner: command.actor) }
+            let text = try entered(reason, by: command.actor)
             return [.templateCancelled(TemplateCancelled(templateID: id, effectiveOn: effectiveOn, reason: text))]
         case .postDueOccurrences(let through):
             return try postDueOccurrences(through: through)
@@ -31,8 +31,8 @@ extension CommandExecutor {
         case .setTemplateProfile(let id, let description, let website, let paymentMethod, let icon, let color):
             _ = try existingTemplate(id)
             let profile = TemplateProfile(
-                description: description.map { PersonalText($0, owner: command.actor) }, website: website,
-                paymentMethod: paymentMethod.map { PersonalText($0, owner: command.actor) }, icon: icon, color: color)
+                description: try entered(description, by: command.actor), website: website,
+                paymentMethod: try entered(paymentMethod, by: command.actor), icon: icon, color: color)
             return [.templateProfileSet(TemplateProfileSet(templateID: id, profile: profile))]
         case .setSharingAcceptance(let id, let person, let accepted):
             return [.templateSharingAccepted(try sharingAcceptance(id, person: person, accepted: accepted, actor: command.actor))]
@@ -139,7 +139,7 @@ extension CommandExecutor {
         let note: PersonalText? = switch edit.name {
         case nil: current.note
         case ""?: nil
-        case let name?: current.note.flatMap { $0.description == name ? $0 : nil } ?? PersonalText(name, owner: author)
+        case let name?: try entered(Optional(name), by: author, keeping: current.note)
         }
         let edited = TemplateEdited(
             templateID: id, effectiveFrom: date, note: note, categoryID: categoryID, walletID: walletID,

@@ -9,16 +9,16 @@ extension CommandExecutor {
             let details = try resolve(entry, previous: nil, author: command.actor)
             return [.transactionRecorded(TransactionRecorded(
                 transactionID: id, details: details, splitWith: entry.splitWith, originalAmount: entry.originalAmount,
-                payee: Self.personalText(entry.payee, previous: nil, author: command.actor),
-                subtitle: Self.personalText(entry.subtitle, previous: nil, author: command.actor)))]
+                payee: try entered(entry.payee, by: command.actor),
+                subtitle: try entered(entry.subtitle, by: command.actor)))]
         case .editTransaction(let id, let entry):
             let record = try liveTransaction(id)
             try requireUnsettled(id, "edited")
             let details = try resolve(entry, previous: record.details, author: command.actor)
             return [.transactionEdited(TransactionEdited(
                 transactionID: id, details: details, splitWith: entry.splitWith, originalAmount: entry.originalAmount,
-                payee: Self.personalText(entry.payee, previous: record.payee, author: command.actor),
-                subtitle: Self.personalText(entry.subtitle, previous: record.subtitle, author: command.actor)))]
+                payee: try entered(entry.payee, by: command.actor, keeping: record.payee),
+                subtitle: try entered(entry.subtitle, by: command.actor, keeping: record.subtitle)))]
         case .deleteTransaction(let id):
             _ = try liveTransaction(id)
             try requireUnsettled(id, "deleted")
@@ -116,16 +116,10 @@ extension CommandExecutor {
             }
             split = try resolveSplit(entry, payer: payer)
         }
-        let note = Self.personalText(entry.note, previous: previous?.note, author: author)
+        let note = try entered(entry.note, by: author, keeping: previous?.note)
         return TransactionDetails(
             kind: entry.kind, amount: entry.amount, walletID: entry.walletID, categoryID: entry.categoryID,
             date: entry.date, note: note, tags: entry.tags, payer: payer, split: split)
-    }
-
-    /// A text of an entry (note, payee, subtitle) as personal text (P1): the previous one when
-    /// unchanged (an edit keeps its author), else `author`'s; `nil` without a text.
-    static func personalText(_ text: String?, previous: PersonalText?, author: PersonID) -> PersonalText? {
-        text.map { text in previous.flatMap { $0.description == text ? $0 : nil } ?? PersonalText(text, owner: author) }
     }
 
     /// 18.4: a split with chosen people (members or contacts, not forgotten), resolved by the

@@ -22,13 +22,13 @@ extension CommandExecutor {
             }
             try requireFilter(filter, of: command.actor)
             if let report { try requireReport(report) }
-            let text = state.views[id].flatMap { $0.name.description == name ? $0.name : nil } ?? PersonalText(name, owner: command.actor)
+            let text = try entered(name, by: command.actor, keeping: state.views[id]?.name)
             return [.viewSaved(ViewSaved(viewID: id, name: text, owner: command.actor, shared: shared, filter: filter, report: report))]
         case .renameView(let id, let name):
             try requireName(name, of: "view")
             let view = try visibleView(id, actor: command.actor)
             try requireOwnView(view, actor: command.actor, verb: "renamed")
-            return [.viewRenamed(ViewRenamed(viewID: id, name: PersonalText(name, owner: command.actor)))]
+            return [.viewRenamed(ViewRenamed(viewID: id, name: try entered(name, by: command.actor)))]
         case .deleteView(let id):
             let view = try visibleView(id, actor: command.actor)
             try requireOwnView(view, actor: command.actor, verb: "deleted")

@@ -45,8 +45,8 @@ extension CommandExecutor {
                 throw .violation(.invalidValue, "\(field) is blank: give it, or leave it out to remove it")
             }
             let set = WalletConnectionSet(
-                walletID: id, institution: institution.map { PersonalText($0, owner: command.actor) },
-                externalAccountID: externalAccountID.map { PersonalText($0, owner: command.actor) }, status: status)
+                walletID: id, institution: try entered(institution, by: command.actor),
+                externalAccountID: try entered(externalAccountID, by: command.actor), status: status)
             guard set != (wallet.connection ?? .none(of: id)) else {
                 throw .violation(.walletStateUnchanged, "\(wallet.name)'s bank connection is that already")
             }
@@ -89,14 +89,13 @@ extension CommandExecutor {
             try requireValidTransfer(from: from, to: to, sent: sent, received: received)
             return [.transferRecorded(TransferRecorded(
                 transferID: id, fromWalletID: from, toWalletID: to, amountSent: sent, amountReceived: received,
-                date: date, note: note.map { PersonalText($0, owner: command.actor) }))]
+                date: date, note: try entered(note, by: command.actor)))]
         case .editTransfer(let id, let from, let to, let sent, let receivedIfOther, let date, let note):
             let received = receivedIfOther ?? sent
             let old = try liveTransfer(id, verb: "edited")
             try requireValidTransfer(from: from, to: to, sent: sent, received: received)
             // P1: a note left as it was keeps its author; a new note is the actor's.
-            let text: PersonalText?
-            if let note, let kept = old.note, kept.text == note { text = kept } else { text = note.map { PersonalText($0, owner: command.actor) } }
+            let text = try entered(note, by: command.actor, keeping: old.note)
             return [.transferEdited(TransferEdited(transfer: TransferRecorded(
                 transferID: id, fromWalletID: from, toWalletID: to, amountSent: sent, amountReceived: received,
                 date: date, note: text)))]

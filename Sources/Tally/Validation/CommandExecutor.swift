@@ -17,12 +17,29 @@ struct CommandExecutor {
     /// batch's (E5-S6: sample commands are the batch's own).
     let batchStart: UInt64
 
+    /// Where the texts a command enters come from (``EnteredTexts``): its own strings, unless
+    /// it is a synced command's.
+    let texts: EnteredTexts
+
     /// Starts from `state`, with the host's entity caps (none by default), in a batch that
-    /// started at `batchStart` (`nil`: at `state`).
-    init(state: LedgerState, limits: EntityLimits = .none, batchStart: UInt64? = nil) {
+    /// started at `batchStart` (`nil`: at `state`), taking entered texts from `texts`.
+    init(state: LedgerState, limits: EntityLimits = .none, batchStart: UInt64? = nil, texts: EnteredTexts = .plain) {
         self.state = state
         self.limits = limits
         self.batchStart = batchStart ?? state.nextSequenceNumber
+        self.texts = texts
+    }
+
+    /// The personal text `command` enters as `text` in a field of `owner` that held `previous`
+    /// (P1): the one way a command's name or note becomes a ``PersonalText`` (``EnteredTexts``).
+    func entered(_ text: String, by owner: PersonID, keeping previous: PersonalText? = nil) throws(LedgerError) -> PersonalText {
+        try texts.enter(text, by: owner, keeping: previous)
+    }
+
+    /// ``entered(_:by:keeping:)`` of an optional text; `nil` without one.
+    func entered(_ text: String?, by owner: PersonID, keeping previous: PersonalText? = nil) throws(LedgerError) -> PersonalText? {
+        guard let text else { return nil }
+        return try texts.enter(text, by: owner, keeping: previous)
     }
 
     /// Validates `command` and applies its events, preceded by a `PeriodClosed` for every
@@ -30,7 +47,7 @@ struct CommandExecutor {
     /// - Throws: ``LedgerError/rejected(_:)`` naming the rule; the state is then unchanged.
     mutating func execute(_ command: Command) throws(LedgerError) {
         let closes: [EventPayload]
-        switch try Self.plan(command, against: state, limits: limits, batchStart: batchStart) {
+        switch try Self.plan(command, against: state, limits: limits, batchStart: batchStart, texts: texts) {
         case .ready(let events):
             for event in events {
                 state.apply(event)
@@ -62,12 +79,12 @@ struct CommandExecutor {
     /// ``execute(_:)`` to validate on a copy that holds them.
     /// - Throws: ``LedgerError/rejected(_:)`` naming the rule.
     static func plan(
-        _ command: Command, against state: LedgerState, limits: EntityLimits = .none, batchStart: UInt64? = nil
+        _ command: Command, against state: LedgerState, limits: EntityLimits = .none, batchStart: UInt64? = nil, texts: EnteredTexts = .plain
     ) throws(LedgerError) -> Plan {
         if state.history.entry(for: command.commandID) != nil {
             throw .violation(.duplicateCommandID, "command \(command.commandID) was executed before; every command needs a new id")
         }
-        let executor = CommandExecutor(state: state, limits: limits, batchStart: batchStart)
+        let executor = CommandExecutor(state: state, limits: limits, batchStart: batchStart, texts: texts)
         let closes = try executor.periodCloses(before: command)
         if closes.isEmpty, case .closePeriod = command.action {
             throw .violation(.noPeriodToClose, executor.noPeriodToCloseMessage(command))
@@ -90,6 +107,7 @@ struct CommandExecutor {
     /// checking every amount, currency and sum they record (G1, ``requireBounded(_:)``).
     private func validate(_ command: Command) throws(LedgerError) -> [EventPayload] {
         let payloads = try validateRules(command)
+        try texts.requireAllReplayed()
         try requireBounded(payloads)
         try requireWithinEntityLimits(payloads, at: command.recordedAt)
         return payloads

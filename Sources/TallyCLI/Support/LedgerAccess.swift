@@ -59,7 +59,7 @@ enum LedgerAccess {
             Terminal.error("tally: warning: \(path): --allow-damaged: read records 1...\(history.lastSequenceNumber) only; dropped after them: \(problem)")
         }
         if history.unreadablePersonalTexts > 0 {
-            Terminal.error("tally: warning: \(path): \(history.unreadablePersonalTexts) personal text(s) cannot be opened (keys missing from \(LedgerDirectory.personalKeysName); P2); they show as [redacted]. Restore \(LedgerDirectory.personalKeysName) from a backup of the ledger directory")
+            Terminal.error("tally: warning: \(path): \(history.unreadablePersonalTexts) personal text(s) cannot be opened (keys missing from \(LedgerDirectory.personalKeysName); P2); they show as [sealed]. Restore \(LedgerDirectory.personalKeysName) from a backup of the ledger directory")
         }
         return history
     }

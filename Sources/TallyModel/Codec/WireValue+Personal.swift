@@ -1,7 +1,10 @@
 /// A ``PersonalText`` is a form byte, the owner, then the form's content:
 /// `0` readable (string), `1` sealed (length-prefixed nonce, ciphertext and tag), `2` redacted
 /// (nothing). The engine writes texts it can seal as form 1 and texts already redacted (or of a
-/// forgotten owner) as form 2; checkpoints, written without a cipher, hold forms 0 and 2.
+/// forgotten owner) as form 2; checkpoints, written without a cipher, hold forms 0 and 2, and
+/// form 1 for a text read sealed. A form 1 that does not open here (no key for a living owner)
+/// reads as ``PersonalText/isSealed`` and is written back byte for byte, so a reader without the
+/// keys (a sync server) re-encodes a record to the same bytes.
 extension PersonalText: WireValue {
     package static var wireBytesMin: Int { 17 }
 
@@ -25,8 +28,10 @@ extension PersonalText: WireValue {
             let sealed = try reader.readLengthPrefixed()
             if let text = reader.personalTextCipher?.open(sealed, owner: owner) {
                 self.init(text, owner: owner)
-            } else {
+            } else if reader.personalTextCipher?.hasForgotten(owner) == true {
                 self = .redacted(owner: owner)
+            } else {
+                self = .sealed(Array(sealed), owner: owner)
             }
         case 2:
             self = .redacted(owner: owner)
@@ -36,6 +41,12 @@ extension PersonalText: WireValue {
     }
 
     package func write(to writer: inout BinaryWriter) {
+        if let sealedBytes, writer.personalTextCipher?.hasForgotten(owner) != true {
+            writer.writeByte(1)
+            writer.write(owner)
+            writer.writeLengthPrefixed(sealedBytes)
+            return
+        }
         guard let text else {
             writer.writeByte(2)
             writer.write(owner)

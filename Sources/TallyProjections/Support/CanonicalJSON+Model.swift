@@ -24,9 +24,14 @@ extension CanonicalJSON {
     /// A string or `null`.
     public init(_ text: String?) { self = text.map(CanonicalJSON.string) ?? .null }
 
-    /// A personal text as `{"ownerID","text"}` (`text` null once redacted, P3); `null` when absent.
+    /// A personal text as `{"ownerID","text"}` (`text` null once redacted, P3), with
+    /// `"sealed":true` added when it is sealed (not readable here); `null` when absent.
     public init(_ text: PersonalText?) {
-        self = text.map { .object(["ownerID": CanonicalJSON($0.owner), "text": CanonicalJSON($0.text)]) } ?? .null
+        self = text.map { text in
+            var object: [String: CanonicalJSON] = ["ownerID": CanonicalJSON(text.owner), "text": CanonicalJSON(text.text)]
+            if text.isSealed { object["sealed"] = .bool(true) }
+            return .object(object)
+        } ?? .null
     }
 
     /// A problem as `{"message":...,"rule":...,"sequenceNumber":...}`.
