@@ -29,7 +29,7 @@ public struct LedgerOptions: Sendable {
     public var encryption: JournalEncryption?
     /// Open even when personal texts of people who were never forgotten cannot be opened
     /// (their key is missing from `personal-keys`, P2): they read as sealed
-    /// (``PersonalText/isSealed``: kept byte for byte, shown as `[sealed]`),
+    /// (`PersonalText.isSealed`: kept byte for byte, shown as `[sealed]`),
     /// ``LedgerOpenReport/unreadablePersonalTexts`` counts them, and `execute` is refused (the
     /// ledger is read-only until the key file is restored). Default `false`: such a ledger
     /// does not open (``LedgerError/personalKeys(_:)``), so lost keys are noticed, not hidden.
