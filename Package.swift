@@ -228,7 +228,7 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
-        // Needs a PostgreSQL server: Scripts/test starts a throwaway one and sets
+        // Needs a PostgreSQL server: `Scripts/postgres run` starts a throwaway one and sets
         // TALLY_TEST_POSTGRES_SOCKET.
         .testTarget(
             name: "TallyServerTests",

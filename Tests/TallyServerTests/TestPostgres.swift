@@ -3,7 +3,7 @@ import PostgresNIO
 import TallyServer
 import Testing
 
-/// The throwaway PostgreSQL that Scripts/test starts: each test gets its own database on it, so
+/// The throwaway PostgreSQL that `Scripts/postgres run` starts: each test gets its own database on it, so
 /// tests run in parallel and leave nothing behind.
 enum TestPostgres {
     static let socketVariable = "TALLY_TEST_POSTGRES_SOCKET"
@@ -11,8 +11,8 @@ enum TestPostgres {
     struct NotConfigured: Error, CustomStringConvertible {
         var description: String {
             "\(socketVariable) is not set: the TallyServer tests need a PostgreSQL server. Run them with "
-                + "Scripts/test (it starts a throwaway cluster and sets \(socketVariable)), e.g. "
-                + "`Scripts/test --filter TallyServerTests`"
+                + "Scripts/postgres run (it starts a throwaway cluster and sets \(socketVariable)), e.g. "
+                + "`Scripts/postgres run swift test -c release -Xswiftc -enable-testing --filter TallyServerTests`"
         }
     }
 
