@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "TallySQLiteEncryption", targets: ["TallySQLiteEncryption"]),
         .library(name: "TallyStore", targets: ["TallyStore"]),
         .library(name: "TallyServer", targets: ["TallyServer"]),
+        .library(name: "TallySync", targets: ["TallySync"]),
         .executable(name: "tally", targets: ["TallyCLI"]),
     ],
     dependencies: [
@@ -113,6 +114,15 @@ let package = Package(
             dependencies: [
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // Sync between a household's devices (Docs/Sync.md): the server's engine over its
+        // history (a keyless ledger per household) and a device's push and pull.
+        .target(
+            name: "TallySync",
+            dependencies: [
+                "Tally", "TallyJournal", "TallyModel", "TallyServer",
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // The `tally` command-line tool. The demo household is compiled into the binary, so
@@ -228,12 +238,13 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
-        // Needs a PostgreSQL server: `Scripts/postgres run` starts a throwaway one and sets
-        // TALLY_TEST_POSTGRES_SOCKET.
+        // The server's history and sync through it (TallySync). Needs a PostgreSQL server:
+        // `Scripts/postgres run` starts a throwaway one and sets TALLY_TEST_POSTGRES_SOCKET.
         .testTarget(
             name: "TallyServerTests",
             dependencies: [
-                "TallyServer",
+                "TallyServer", "TallySync", "Tally", "TallyModel", "TallyJournal", "TallyTestSupport",
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]

@@ -99,7 +99,7 @@ extension Ledger {
             // nothing reads them any more.
             try LedgerDirectory.removeLegacyCheckpoints(layout, fileSystem: fileSystem)
             let personalKeys = try PersonalKeyRing.load(
-                ledgerDirectory: directory, fileSystem: fileSystem, encryption: options.encryption)
+                ledgerDirectory: directory, fileSystem: fileSystem, encryption: options.encryption, keyless: options.keyless)
             let reader = try Ledger.reader(of: journal)
             /// The journal alone, folded from its start: the checkpoint is not used.
             func foldWhole() throws(LedgerError) -> ReplayResult {

@@ -16,12 +16,34 @@ extension Ledger {
     /// Decodes a journal record, opening personal texts with `keys` (a forgotten owner's read
     /// as redacted; without keys, or without a living owner's key, they read as sealed).
     static func decode(_ record: JournalRecord, personalTexts keys: PersonalKeyRing?) throws(LedgerError) -> Event {
+        try decode(
+            tag: record.typeTag, schemaVersion: record.schemaVersion, payload: Array(record.payload),
+            recordedAtMilliseconds: record.recordedAtMilliseconds, sequenceNumber: record.sequenceNumber, personalTexts: keys)
+    }
+
+    /// Decodes records to be appended from sequence number `first` on (a frame of another
+    /// ledger's history, Docs/Sync.md), as ``decode(_:personalTexts:)`` does.
+    static func decode(_ records: [NewRecord], from first: UInt64, personalTexts keys: PersonalKeyRing?) throws(LedgerError) -> [Event] {
+        var events: [Event] = []
+        events.reserveCapacity(records.count)
+        for (offset, record) in records.enumerated() {
+            events.append(try decode(
+                tag: record.typeTag, schemaVersion: record.schemaVersion, payload: record.payload,
+                recordedAtMilliseconds: record.recordedAtMilliseconds, sequenceNumber: first + UInt64(offset), personalTexts: keys))
+        }
+        return events
+    }
+
+    private static func decode(
+        tag: UInt32, schemaVersion: UInt16, payload: [UInt8], recordedAtMilliseconds: Int64, sequenceNumber: UInt64,
+        personalTexts keys: PersonalKeyRing?
+    ) throws(LedgerError) -> Event {
         do {
             return try EventCodec.decode(
-                tag: record.typeTag, schemaVersion: record.schemaVersion, payload: Array(record.payload),
-                recordedAt: Timestamp(millisecondsSinceEpoch: record.recordedAtMilliseconds), personalTexts: keys)
+                tag: tag, schemaVersion: schemaVersion, payload: payload,
+                recordedAt: Timestamp(millisecondsSinceEpoch: recordedAtMilliseconds), personalTexts: keys)
         } catch {
-            throw .codec(error, sequenceNumber: record.sequenceNumber)
+            throw .codec(error, sequenceNumber: sequenceNumber)
         }
     }
 

@@ -37,7 +37,7 @@ extension Ledger {
     public func execute(_ commands: [Command]) async throws(LedgerError) -> [EventPosition] {
         try checkCommandCount(commands.count)
         try options.checkBatchFitsOneFrame(commandCount: commands.count)
-        let outcomes = await executeBatches([commands])
+        let outcomes = await executeBatches([.commands(commands, texts: nil)])
         precondition(outcomes.count == 1, "one batch has one outcome")
         return try outcomes[0].get()
     }
@@ -71,7 +71,7 @@ extension Ledger {
     ///   longer than ``LedgerOptions/commandsPerBatchMax``; nothing is executed then.
     public func execute(each commands: [Command]) async throws(LedgerError) -> [Result<[EventPosition], LedgerError>] {
         try checkCommandCount(commands.count)
-        return await executeBatches(commands.map { [$0] })
+        return await executeBatches(commands.map { .commands([$0], texts: nil) })
     }
 
     /// Refuses an empty call or one of more than `commandsPerBatchMax` commands.
@@ -87,7 +87,7 @@ extension Ledger {
     /// acknowledged. Under a relaxed policy each batch is committed as soon as it is written.
     /// - Returns: one outcome per batch executed: all of them, or up to and including the first
     ///   that failed for a reason other than a rule.
-    func executeBatches(_ batches: [[Command]]) async -> [Result<[EventPosition], LedgerError>] {
+    func executeBatches(_ batches: [BatchSource]) async -> [Result<[EventPosition], LedgerError>] {
         await enterGate()
         // Each batch's last sequence number and positions, not the batch: its state is dropped
         // once committed, however many batches one call executes.
@@ -96,7 +96,7 @@ extension Ledger {
         var lastWritten: UInt64?
         do {
             defer { gate.leave() }
-            for commands in batches {
+            for batch in batches {
                 // This call's one wait covers every batch it writes, so the state after the
                 // batch it wrote before is needed only when no batch follows it
                 // (WrittenBatch.state). Dropped before the write, so that the head changes in
@@ -115,7 +115,7 @@ extension Ledger {
                     }
                 }
                 do throws(LedgerError) {
-                    let written = try write(commands)
+                    let written = try write(batch)
                     if let written {
                         wroteBatch = true
                         if journal.acknowledgesAfterSync {
@@ -158,30 +158,47 @@ extension Ledger {
         }
     }
 
-    /// Under the gate: validates `commands` against ``head``, seals and writes their events as
-    /// one frame and applies them to ``head`` (the one fold of the validation state: the batch
-    /// carries the state after it to its commit). Nil when they produce no event.
-    func write(_ commands: [Command]) throws(LedgerError) -> WrittenBatch? {
+    /// Under the gate: validates a batch's commands against ``head`` (or decodes the records
+    /// of a confirmed one), seals and writes its events as one frame and applies them to
+    /// ``head`` (the one fold of the validation state: the batch carries the state after it to
+    /// its commit). Nil when it produces no event.
+    func write(_ batch: BatchSource) throws(LedgerError) -> WrittenBatch? {
         guard !isClosed else { throw .closed }
         if let failure { throw .storage(failure) }
-        // P2: new texts of people whose key is missing would get a new key, and the restored
-        // original file would then lose them; such a ledger is for reading only.
-        guard openReport.unreadablePersonalTexts == 0 else {
-            throw .personalKeys("this ledger was opened with \(openReport.unreadablePersonalTexts) unreadable personal text(s) and is read-only; restore \(LedgerDirectory.personalKeysName) and open it again to write")
-        }
         if !unfinishedForgetting.isEmpty { completeForgetting([]) }
         let events: [Event]
         let validated: LedgerState?
-        do {
-            (events, validated) = try validate(commands)
-        } catch {
-            try requireArchiveReadable()  // a rejection may stem from an entry that could not be read
-            throw error
+        let records: [NewRecord]
+        switch batch {
+        case .commands(let commands, let texts):
+            // P2: new texts of people whose key is missing would get a new key, and the restored
+            // original file would then lose them; such a ledger is for reading only. A keyless
+            // ledger holds no key at all and enters texts only from sealed entries.
+            guard options.keyless || openReport.unreadablePersonalTexts == 0 else {
+                throw .personalKeys("this ledger was opened with \(openReport.unreadablePersonalTexts) unreadable personal text(s) and is read-only; restore \(LedgerDirectory.personalKeysName) and open it again to write")
+            }
+            do {
+                (events, validated) = try validate(commands, texts: texts)
+            } catch {
+                try requireArchiveReadable()  // a rejection may stem from an entry that could not be read
+                throw error
+            }
+            guard !events.isEmpty else { return nil }
+            try requireArchiveReadable()
+            records = events.map { Ledger.record(for: $0, sealingWith: personalKeys) }
+            try persistNewKeys(for: records)
+        case .confirmed(let given):
+            try requireArchiveReadable()
+            events = try Ledger.decode(given, from: head.nextSequenceNumber, personalTexts: personalKeys)
+            guard !events.isEmpty else { return nil }
+            do {
+                try journal.checkLimits(given)
+            } catch {
+                throw .storage(error)
+            }
+            validated = nil
+            records = given
         }
-        guard !events.isEmpty else { return nil }
-        try requireArchiveReadable()
-        let records = events.map { Ledger.record(for: $0, sealingWith: personalKeys) }
-        try persistNewKeys(for: records)
         let receipt: AppendReceipt
         do {
             receipt = try journal.write(records)
@@ -200,14 +217,17 @@ extension Ledger {
     /// Validates `commands` against ``head``: their events, and the state after them when it was
     /// computed on a copy (a batch, or period closes first); nil when the one command's events
     /// are to be applied to the head in place after the write.
-    func validate(_ commands: [Command]) throws(LedgerError) -> (events: [Event], state: LedgerState?) {
+    /// - Parameter texts: where the commands' texts come from; nil: their own strings (a keyless
+    ///   ledger: no text, ``EnteredTexts/replaying(_:)`` of none).
+    func validate(_ commands: [Command], texts: EnteredTexts?) throws(LedgerError) -> (events: [Event], state: LedgerState?) {
+        let texts = texts ?? (options.keyless ? .replaying([]) : .plain)
         // One command without period closes is validated against the head itself and its
         // events applied in place after the write; a batch (or closes) is validated on a copy
         // of it, which costs a copy of what the batch changes (G6: all or nothing).
-        if commands.count == 1, case .ready(let planned) = try CommandExecutor.plan(commands[0], against: head, limits: options.entityLimits) {
+        if commands.count == 1, case .ready(let planned) = try CommandExecutor.plan(commands[0], against: head, limits: options.entityLimits, texts: texts) {
             return (planned, nil)
         }
-        var executor = CommandExecutor(state: head, limits: options.entityLimits)
+        var executor = CommandExecutor(state: head, limits: options.entityLimits, texts: texts)
         for (index, command) in commands.enumerated() {
             do {
                 try executor.execute(command)
@@ -329,7 +349,7 @@ extension Ledger {
     func persistNewKeys(for records: [NewRecord]) throws(LedgerError) {
         do throws(LedgerError) {
             do {
-                try journal.checkLimits(records)
+                if !records.isEmpty { try journal.checkLimits(records) }  // none: keys sealed texts for a push (Ledger+Sync)
             } catch {
                 throw .storage(error)
             }

@@ -46,6 +46,12 @@ public struct LedgerOptions: Sendable {
     /// new commands only (``RuleViolation/Code/entityLimitReached``): opening or replaying a
     /// journal never fails because of a cap, and a ledger above a lowered cap keeps what it has.
     public var entityLimits: EntityLimits = .none
+    /// A sync server's ledger (Docs/Sync.md): it holds no personal key. Texts read as sealed
+    /// and are written back byte for byte; a command enters texts only from the sealed entries
+    /// its device sent (``Ledger/execute(each:sealedTexts:)``), so a command that enters a text
+    /// without them is `sealedTextsMismatch`; forgetting a person records their tombstone, so
+    /// their texts read and are written redacted (P3). Default `false`.
+    package var keyless = false
 
     /// Options with the defaults.
     public init() {}

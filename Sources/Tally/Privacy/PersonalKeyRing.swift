@@ -99,15 +99,20 @@ package final class PersonalKeyRing: PersonalTextCipher {
     let encryption: JournalEncryption?
     /// A read-only ring never creates keys: replay and audit tools only open texts.
     private let isReadOnly: Bool
+    /// A keyless ring (a sync server's, `LedgerOptions.keyless`) holds tombstones only: it never
+    /// creates a key, and a text it cannot open is expected, not counted as ``unopened``.
+    private let isKeyless: Bool
 
     init(
-        contents: Contents, path: FilePath, fileSystem: any FileSystem, encryption: JournalEncryption?, isReadOnly: Bool
+        contents: Contents, path: FilePath, fileSystem: any FileSystem, encryption: JournalEncryption?, isReadOnly: Bool,
+        isKeyless: Bool = false
     ) {
         self.contents = Mutex(contents)
         self.path = path
         self.fileSystem = fileSystem
         self.encryption = encryption
         self.isReadOnly = isReadOnly
+        self.isKeyless = isKeyless
     }
 
     /// Loads the key file of the ledger in `directory`; a missing file is an empty ring. A
@@ -118,7 +123,7 @@ package final class PersonalKeyRing: PersonalTextCipher {
     ///   does not open (`wrongEncryptionKey`, `encryptionKeyMissing`).
     package static func load(
         ledgerDirectory directory: FilePath, fileSystem: any FileSystem, encryption: JournalEncryption?,
-        readOnly: Bool = false
+        readOnly: Bool = false, keyless: Bool = false
     ) throws(LedgerError) -> PersonalKeyRing {
         let path = LedgerDirectory(directory).personalKeys
         var contents = Contents()
@@ -147,7 +152,11 @@ package final class PersonalKeyRing: PersonalTextCipher {
                 contents.appendOffset = Int64(appendable.end)
             }
         }
-        return PersonalKeyRing(contents: contents, path: path, fileSystem: fileSystem, encryption: encryption, isReadOnly: readOnly)
+        guard !keyless || contents.keys.isEmpty else {
+            throw .personalKeys("\(path) holds \(contents.keys.count) personal key(s), but a keyless ledger (a sync server's) must hold none; it is not a server's ledger cache")
+        }
+        return PersonalKeyRing(
+            contents: contents, path: path, fileSystem: fileSystem, encryption: encryption, isReadOnly: readOnly, isKeyless: keyless)
     }
 
     // MARK: PersonalTextCipher
@@ -156,7 +165,7 @@ package final class PersonalKeyRing: PersonalTextCipher {
         let key: [UInt8]? = contents.withLock { contents in
             guard !contents.forgotten.contains(owner) else { return nil }
             if let key = contents.keys[owner] { return key }
-            guard !isReadOnly else { return nil }
+            guard !isReadOnly, !isKeyless else { return nil }
             let key = AESGCMBox.randomKey()
             contents.setKey(key, for: owner)
             contents.unpersisted.insert(owner)
@@ -169,7 +178,7 @@ package final class PersonalKeyRing: PersonalTextCipher {
     package func open(_ sealed: ArraySlice<UInt8>, owner: PersonID) -> String? {
         let key: [UInt8]? = contents.withLock { contents in
             if let key = contents.keys[owner] { return key }
-            if !contents.forgotten.contains(owner) { contents.unopened[owner, default: 0] += 1 }
+            if !contents.forgotten.contains(owner), !isKeyless { contents.unopened[owner, default: 0] += 1 }
             return nil
         }
         guard let key else { return nil }

@@ -18,9 +18,9 @@ import TallyModel
 ///
 /// A reference type: the executor is a value copied for scratch validation, and the entries of
 /// one command are one sequence whatever copy asks. One instance serves one command.
-final class EnteredTexts {
+package final class EnteredTexts {
     /// One entered text as a device decided it.
-    enum Entry: Hashable, Sendable {
+    package enum Entry: Hashable, Sendable {
         /// The field keeps the text it held (an edit that left it unchanged).
         case kept
         /// A new text of `owner`, sealed with their key (form 1 bytes: nonce, ciphertext, tag).

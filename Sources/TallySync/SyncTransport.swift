@@ -1,0 +1,31 @@
+import TallyServer
+
+/// How a device reaches its household's server (Docs/Sync.md): push commands, pull frames.
+/// `tally serve`'s HTTP endpoints are one transport; ``SyncServer/transport(for:)`` calls a
+/// server in the same process (tests, the simulation).
+public protocol SyncTransport: Sendable {
+    /// Pushes commands (each a ``PushedCommand`` body) and returns one outcome per command.
+    func push(_ commands: [SubmittedCommand]) async throws -> [CommandOutcome]
+    /// The household's frames that end after `sequenceNumber`, at most `limit`.
+    func pull(after sequenceNumber: UInt64, limit: Int) async throws -> [HistoryFrame]
+}
+
+extension SyncServer {
+    /// A transport to this server for `device`, in this process.
+    public nonisolated func transport(for device: Device) -> some SyncTransport {
+        InProcessTransport(server: self, device: device)
+    }
+}
+
+struct InProcessTransport: SyncTransport {
+    let server: SyncServer
+    let device: Device
+
+    func push(_ commands: [SubmittedCommand]) async throws -> [CommandOutcome] {
+        try await server.push(commands, from: device)
+    }
+
+    func pull(after sequenceNumber: UInt64, limit: Int) async throws -> [HistoryFrame] {
+        try await server.pull(household: device.householdID, after: sequenceNumber, limit: limit)
+    }
+}
