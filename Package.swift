@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "TallyStore", targets: ["TallyStore"]),
         .library(name: "TallyServer", targets: ["TallyServer"]),
         .library(name: "TallySync", targets: ["TallySync"]),
+        .library(name: "TallySyncHTTP", targets: ["TallySyncHTTP"]),
         .executable(name: "tally", targets: ["TallyCLI"]),
     ],
     dependencies: [
@@ -27,6 +28,9 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // liblz4 from the operating system (Debian: liblz4-dev); lz4's sources are not vendored.
@@ -125,12 +129,26 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
+        // Sync over HTTP (Docs/Sync.md, "HTTP"): `tally serve`'s routes (Hummingbird) and a
+        // device's transport to them (AsyncHTTPClient).
+        .target(
+            name: "TallySyncHTTP",
+            dependencies: [
+                "TallySync", "TallyServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The `tally` command-line tool. The demo household is compiled into the binary, so
         // `tally demo` runs from any directory.
         .executableTarget(
             name: "TallyCLI",
             dependencies: [
                 "Tally", "TallyInterchange", "TallyProjections", "TallyModel", "TallyJournal", "TallyStore",
+                "TallyServer", "TallySync", "TallySyncHTTP",  // tally serve, tally sync
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Crypto", package: "swift-crypto"),  // SHA-256 of an attached file
@@ -243,7 +261,7 @@ let package = Package(
         .testTarget(
             name: "TallyServerTests",
             dependencies: [
-                "TallyServer", "TallySync", "Tally", "TallyModel", "TallyJournal", "TallyTestSupport",
+                "TallyServer", "TallySync", "TallySyncHTTP", "Tally", "TallyModel", "TallyJournal", "TallyTestSupport",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -25,7 +25,7 @@ struct TallyTool: AsyncParsableCommand {
             ExportCommand.self, ImportCommand.self, ImportMappingCommand.self, DiffCommand.self, VerifyCommand.self, DemoCommand.self,
             RepairCommand.self, RebuildCommand.self, TransactionsCommand.self, SettlementsCommand.self, ReportCommand.self, StatementCommand.self, ActivityCommand.self, SearchCommand.self,
             SubscriptionsCommand.self, AttachmentsCommand.self, ResetCommand.self, PeopleCommand.self, InvestmentsCommand.self,
-            SuggestCategoryCommand.self, SampleCommand.self,
+            SuggestCategoryCommand.self, SampleCommand.self, ServeCommand.self, SyncCommand.self,
 
         ]
     )

@@ -33,14 +33,21 @@ extension HouseholdHistory {
             }
             newHead = HistoryHead(sequenceNumber: frame.lastSequenceNumber, chain: frame.chain)
         }
+        // The accepted ranges cover the new records exactly, in order: no record without the
+        // command that made it (one would be committed with no outcome to answer a retry).
         var nextFree = head.sequenceNumber + 1
         for (command, outcome) in zip(commands, executed.outcomes) {
             guard case .accepted(let first, let last) = outcome else { continue }
-            guard first >= nextFree, first <= last, last <= newHead.sequenceNumber else {
+            guard first == nextFree, first <= last, last <= newHead.sequenceNumber else {
                 throw HouseholdHistoryError.outcomeOutsideFrames(
                     household: household, commandID: command.commandID, firstSequenceNumber: first, lastSequenceNumber: last)
             }
             nextFree = last + 1
+        }
+        guard nextFree == newHead.sequenceNumber + 1 else {
+            throw HouseholdHistoryError.malformedFrame(
+                household: household, firstSequenceNumber: nextFree,
+                reason: "records \(nextFree)...\(newHead.sequenceNumber) belong to no accepted command")
         }
         return newHead
     }

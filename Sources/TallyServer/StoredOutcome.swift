@@ -36,3 +36,20 @@ struct StoredOutcome: Codable, Sendable {
         }
     }
 }
+
+/// A command outcome in JSON is its stored form (``StoredOutcome``): the same keys in the
+/// `commands` table and on the wire (Docs/Sync.md).
+extension CommandOutcome: Codable {
+    public init(from decoder: any Decoder) throws {
+        guard let outcome = try StoredOutcome(from: decoder).outcome else {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: decoder.codingPath,
+                debugDescription: "an outcome is {kind: accepted, firstSequenceNumber, lastSequenceNumber} or {kind: rejected, code, message}"))
+        }
+        self = outcome
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try StoredOutcome(self).encode(to: encoder)
+    }
+}

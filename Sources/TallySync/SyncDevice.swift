@@ -21,30 +21,26 @@ public actor SyncDevice {
     public let ledger: Ledger
     private let transport: any SyncTransport
     /// Where the confirmed history ends: sequence number and record chain.
-    private var sequenceNumber: UInt64
-    private var chain: ChainValue
+    private var end: SyncRecords.End
+    /// One push or pull at a time: each continues from where the one before left ``end``.
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
 
     /// How many frames one pull asks for at a time.
     private static let pullFramesMax = 256
 
     /// The sync side of `ledger` (its journal holds only history confirmed by the server, from
     /// the household's first record), reaching its server through `transport`. Reads the
-    /// journal once to compute where its record chain ends.
+    /// journal once, a frame at a time, to compute where its record chain ends.
     public init(ledger: Ledger, transport: any SyncTransport) async throws {
         self.ledger = ledger
         self.transport = transport
-        var sequenceNumber: UInt64 = 0
-        var chain = ChainValue.genesis
-        for frame in try await ledger.journalFrames(from: 1) {
-            chain = SyncRecords.chain(after: chain, records: SyncRecords.records(of: frame), from: frame.firstSequenceNumber)
-            sequenceNumber = frame.lastSequenceNumber
-        }
-        self.sequenceNumber = sequenceNumber
-        self.chain = chain
+        let end = try await ledger.recordChainEnd()
+        self.end = SyncRecords.End(sequenceNumber: end.sequenceNumber, chain: end.chain)
     }
 
     /// The last sequence number the server confirmed to this device.
-    public var confirmedSequenceNumber: UInt64 { sequenceNumber }
+    public var confirmedSequenceNumber: UInt64 { end.sequenceNumber }
 
     /// Executes `command` through the server and returns the sequence numbers of its events,
     /// once they are in this device's ledger.
@@ -54,13 +50,15 @@ public actor SyncDevice {
     ///   command id); ``SyncError/historyInvalid(_:)`` when what the server sent does not verify.
     @discardableResult
     public func execute(_ command: Command) async throws -> ClosedRange<UInt64> {
+        await acquire()
+        defer { release() }
         let texts = try await ledger.sealedTexts(of: command)
         let push = PushedCommand(pushing: command, texts: texts)
-        let outcomes = try await transport.push([SubmittedCommand(commandID: command.commandID.value.uuid, body: push.body)])
+        let outcomes = try await transport.push([SubmittedCommand(commandID: command.commandID.uuid, body: push.body)])
         guard outcomes.count == 1, let outcome = outcomes.first else {
             throw SyncError.transport("the server answered one push with \(outcomes.count) outcomes")
         }
-        try await pull()
+        try await pullFrames(waitMilliseconds: 0)
         switch outcome {
         case .accepted(let first, let last):
             return first...last
@@ -75,31 +73,52 @@ public actor SyncDevice {
     /// Appends what the server committed since this device's last confirmed record, checking
     /// that every frame continues the history (sequence numbers and chain) before anything of
     /// it is written. Returns how many records were appended.
+    /// - Parameter waitMilliseconds: when nothing is new, wait up to this long for the
+    ///   household's other devices (long poll); 0 answers at once.
     @discardableResult
-    public func pull() async throws -> UInt64 {
-        let start = sequenceNumber
+    public func pull(waitMilliseconds: Int = 0) async throws -> UInt64 {
+        await acquire()
+        defer { release() }
+        return try await pullFrames(waitMilliseconds: waitMilliseconds)
+    }
+
+    private func pullFrames(waitMilliseconds: Int) async throws -> UInt64 {
+        let start = end.sequenceNumber
+        var wait = waitMilliseconds
         while true {
-            let frames = try await transport.pull(after: sequenceNumber, limit: Self.pullFramesMax)
-            guard !frames.isEmpty else { break }
-            var verified: [[NewRecord]] = []
-            var next = (sequenceNumber: sequenceNumber, chain: chain)
-            for frame in frames {
-                let records = try SyncRecords.decode(frame.records)
-                guard frame.firstSequenceNumber == next.sequenceNumber + 1,
-                      frame.lastSequenceNumber == next.sequenceNumber + UInt64(records.count)
-                else {
-                    throw SyncError.historyInvalid("the server's frame \(frame.firstSequenceNumber)...\(frame.lastSequenceNumber) with \(records.count) record(s) does not follow record \(next.sequenceNumber)")
-                }
-                let chain = SyncRecords.chain(after: next.chain, records: records, from: frame.firstSequenceNumber)
-                guard chain.bytes == frame.chain else {
-                    throw SyncError.historyInvalid("the chain after the server's record \(frame.lastSequenceNumber) does not match its records: the history was altered, or this device's ledger is not of this household")
-                }
-                verified.append(records)
-                next = (frame.lastSequenceNumber, chain)
+            let frames = try await transport.pull(after: end.sequenceNumber, limit: Self.pullFramesMax, waitMilliseconds: wait)
+            wait = 0
+            guard frames.count <= Self.pullFramesMax else {
+                throw SyncError.historyInvalid("the server answered a pull of at most \(Self.pullFramesMax) frames with \(frames.count)")
             }
-            try await ledger.appendConfirmed(verified)
-            (sequenceNumber, chain) = next
+            let verified = try SyncRecords.verify(frames, after: end)
+            guard let reached = verified.last?.end else { break }
+            do {
+                try await ledger.appendConfirmed(verified.map(\.records), after: end.sequenceNumber)
+            } catch {
+                // The frames before the failing one are appended: continue from there.
+                let last = await ledger.lastSequenceNumber
+                if let appended = verified.last(where: { $0.end.sequenceNumber == last }) { end = appended.end }
+                throw error
+            }
+            end = reached
         }
-        return sequenceNumber - start
+        return end.sequenceNumber - start
+    }
+
+    private func acquire() async {
+        guard busy else {
+            busy = true
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    private func release() {
+        if waiting.isEmpty {
+            busy = false
+        } else {
+            waiting.removeFirst().resume()  // the lock passes to the next waiter
+        }
     }
 }

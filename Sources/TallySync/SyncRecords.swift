@@ -1,34 +1,17 @@
 import TallyJournal
+import TallyServer
 
-/// The form in which a household's history travels and is stored on the server (Docs/Sync.md,
-/// "Pull: records"): a frame's records in canonical bytes, and the record chain over them.
-///
-/// Independent of how a ledger stores its journal (compression, encryption at rest, a keyed
-/// chain), so "the same history" is checkable on every device and on the server: the chain
-/// value after a record is the same wherever it is computed.
-///
-/// A frame's bytes are its records, one after another, each (integers big-endian):
-///
-/// | field | bytes |
-/// |---|---|
-/// | recorded at, milliseconds since 1970 (signed) | 8 |
-/// | event tag | 4 |
-/// | schema version | 2 |
-/// | payload length n | 4 |
-/// | payload | n |
-///
-/// The chain: `next = SHA-256(previous ‖ sequence number (8) ‖ the record's first 18 bytes
-/// above ‖ payload)`, from 32 zero bytes (``ChainValue/genesis``).
+/// The form in which a frame's records travel and are stored on the server (`frames.records`,
+/// Docs/Sync.md "Records on the wire"): each record's ``RecordChain`` header (recorded at, tag,
+/// schema version, payload length) and its payload, one after another. The frame's chain value
+/// is ``RecordChain``'s.
 package enum SyncRecords {
-    /// The fixed part of an encoded record: recorded at, tag, schema version, payload length.
-    static let headerBytes = 18
-
     /// The canonical bytes of a frame's records.
     package static func encode(_ records: [NewRecord]) -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(records.reduce(0) { $0 + headerBytes + $1.payload.count })
+        bytes.reserveCapacity(records.reduce(0) { $0 + RecordChain.headerBytes + $1.payload.count })
         for record in records {
-            bytes.append(contentsOf: header(of: record))
+            bytes.append(contentsOf: RecordChain.header(of: record))
             bytes.append(contentsOf: record.payload)
         }
         return bytes
@@ -47,15 +30,15 @@ package enum SyncRecords {
             return value
         }
         while offset < bytes.count {
-            guard bytes.count - offset >= headerBytes else {
-                throw .historyInvalid("a record at byte \(offset) of a frame is cut short (\(bytes.count - offset) bytes left, a record's header has \(headerBytes))")
+            guard bytes.count - offset >= RecordChain.headerBytes else {
+                throw .historyInvalid("a record at byte \(offset) of a frame is cut short (\(bytes.count - offset) bytes left, a record's header has \(RecordChain.headerBytes))")
             }
             let recordedAt = Int64(bitPattern: integer(8))
             let tag = UInt32(integer(4))
             let schemaVersion = UInt16(integer(2))
             let length = Int(integer(4))
             guard length <= bytes.count - offset else {
-                throw .historyInvalid("a record at byte \(offset - headerBytes) of a frame declares \(length) payload bytes, but \(bytes.count - offset) are left")
+                throw .historyInvalid("a record at byte \(offset - RecordChain.headerBytes) of a frame declares \(length) payload bytes, but \(bytes.count - offset) are left")
             }
             records.append(NewRecord(
                 recordedAtMilliseconds: recordedAt, typeTag: tag, schemaVersion: schemaVersion,
@@ -66,39 +49,36 @@ package enum SyncRecords {
         return records
     }
 
-    /// The record chain after `records`, the first of them numbered `first`, from `previous`.
-    package static func chain(after previous: ChainValue, records: [NewRecord], from first: UInt64) -> ChainValue {
-        var chain = previous
-        for (offset, record) in records.enumerated() {
-            var header = bigEndian(first + UInt64(offset), width: 8)
-            header.append(contentsOf: Self.header(of: record))
-            chain = header.withUnsafeBytes { headerBytes in
-                record.payload.withUnsafeBytes { hashChain.next(after: chain, header: headerBytes, payload: $0) }
+    /// Where a history ends: its last sequence number and the record chain after it.
+    package struct End: Sendable, Equatable {
+        package var sequenceNumber: UInt64
+        package var chain: ChainValue
+
+        package static let start = End(sequenceNumber: 0, chain: .genesis)
+    }
+
+    /// `frames` decoded and checked to continue the history that ends at `end`: each frame
+    /// starts right after the one before, holds as many records as it spans, and its chain
+    /// value is the chain over its records. Nothing is returned unless every frame checks.
+    /// - Returns: each frame's records and where the history ends after it.
+    /// - Throws: ``SyncError/historyInvalid(_:)`` naming the first frame that does not.
+    package static func verify(_ frames: [HistoryFrame], after end: End) throws(SyncError) -> [(records: [NewRecord], end: End)] {
+        var verified: [(records: [NewRecord], end: End)] = []
+        var next = end
+        for frame in frames {
+            let records = try decode(frame.records)
+            guard frame.firstSequenceNumber == next.sequenceNumber + 1,
+                  frame.lastSequenceNumber == next.sequenceNumber + UInt64(records.count)
+            else {
+                throw .historyInvalid("the frame \(frame.firstSequenceNumber)...\(frame.lastSequenceNumber) with \(records.count) record(s) does not follow record \(next.sequenceNumber)")
             }
+            let chain = RecordChain.chain(after: next.chain, records: records, from: frame.firstSequenceNumber)
+            guard chain.bytes == frame.chain else {
+                throw .historyInvalid("the chain after record \(frame.lastSequenceNumber) does not match its records: the history was altered, or this ledger is not of this household")
+            }
+            next = End(sequenceNumber: frame.lastSequenceNumber, chain: chain)
+            verified.append((records, next))
         }
-        return chain
-    }
-
-    /// A journal frame's records as they travel.
-    package static func records(of frame: JournalFrame) -> [NewRecord] {
-        frame.records.map { record in
-            NewRecord(
-                recordedAtMilliseconds: record.recordedAtMilliseconds, typeTag: record.typeTag,
-                schemaVersion: record.schemaVersion, payload: Array(record.payload))
-        }
-    }
-
-    /// The journal's hash chain, unkeyed: every link is SHA-256.
-    private static let hashChain = HashChain(key: nil)
-
-    private static func header(of record: NewRecord) -> [UInt8] {
-        bigEndian(UInt64(bitPattern: record.recordedAtMilliseconds), width: 8)
-            + bigEndian(UInt64(record.typeTag), width: 4)
-            + bigEndian(UInt64(record.schemaVersion), width: 2)
-            + bigEndian(UInt64(record.payload.count), width: 4)
-    }
-
-    private static func bigEndian(_ value: UInt64, width: Int) -> [UInt8] {
-        (0..<width).map { index in UInt8(truncatingIfNeeded: value >> UInt64(8 * (width - 1 - index))) }
+        return verified
     }
 }

@@ -23,11 +23,10 @@ public actor SyncServer {
     private let cacheDirectory: FilePath
     private var caches: [UUID: HouseholdCache] = [:]
 
-    /// One household's ledger cache and where it ends.
+    /// One household's ledger cache and where its record chain ends.
     private struct HouseholdCache {
         let ledger: Ledger
-        var sequenceNumber: UInt64
-        var chain: ChainValue
+        var end: SyncRecords.End
     }
 
     /// How many committed frames a catch-up reads at once.
@@ -56,7 +55,7 @@ public actor SyncServer {
     ///   database failure: nothing was appended; retry), `LedgerError` when the cache cannot
     ///   be written, ``SyncError/historyInvalid(_:)`` when the committed history does not verify.
     public func push(_ commands: [SubmittedCommand], from device: Device) async throws -> [CommandOutcome] {
-        let person = PersonID(UUIDValue(device.personID))
+        let person = PersonID(device.personID)
         // A cache that wrote frames whose commit then failed is ahead of the history: the next
         // append finds it so (``cache(for:)``) and rebuilds it.
         return try await history.append(household: device.householdID, device: device.deviceID, commands: commands) { @Sendable batch in
@@ -64,10 +63,23 @@ public actor SyncServer {
         }
     }
 
-    /// The household's committed frames that end after `sequenceNumber`, at most `limit`.
-    public func pull(household: UUID, after sequenceNumber: UInt64, limit: Int) async throws -> [HistoryFrame] {
-        try await history.frames(household: household, after: sequenceNumber, limit: limit)
+    /// The household's committed frames that end after `sequenceNumber`, at most `limit`. When
+    /// there are none, looks again every ``pollInterval`` for up to `waitMilliseconds` (at most
+    /// ``waitMillisecondsMax``): a long poll, which sees what any server process committed.
+    public nonisolated func pull(household: UUID, after sequenceNumber: UInt64, limit: Int, waitMilliseconds: Int = 0) async throws -> [HistoryFrame] {
+        let deadline = ContinuousClock.now + .milliseconds(min(max(waitMilliseconds, 0), Self.waitMillisecondsMax))
+        var frames = try await history.frames(household: household, after: sequenceNumber, limit: limit)
+        while frames.isEmpty, ContinuousClock.now < deadline {
+            try await Task.sleep(for: Self.pollInterval)
+            frames = try await history.frames(household: household, after: sequenceNumber, limit: limit)
+        }
+        return frames
     }
+
+    /// The longest a pull waits for new frames.
+    public static let waitMillisecondsMax = 30_000
+    /// How often a waiting pull looks for new frames.
+    static let pollInterval = Duration.milliseconds(10)
 
     /// Closes every ledger cache.
     public func close() async {
@@ -76,14 +88,26 @@ public actor SyncServer {
 
     // MARK: Executing under the row lock
 
+    /// Executes the batch on the household's cache. On any failure the cache is dropped: it may
+    /// hold frames the history will not (the transaction rolls back), and it is rebuilt from the
+    /// history on the next append.
     private func execute(_ batch: AppendBatch, person: PersonID) async throws -> ExecutedBatch {
+        do {
+            return try await executeOnCache(batch, person: person)
+        } catch {
+            await dropCache(batch.householdID)
+            throw error
+        }
+    }
+
+    private func executeOnCache(_ batch: AppendBatch, person: PersonID) async throws -> ExecutedBatch {
         let ledger = try await cache(for: batch)
         var outcomes: [CommandOutcome?] = []
         var pushed: [PushedCommand] = []
         for submitted in batch.commands {
             do throws(SyncError) {
                 let push = try PushedCommand(body: submitted.body)
-                guard push.command.commandID.value.uuid == submitted.commandID else {
+                guard push.command.commandID.uuid == submitted.commandID else {
                     throw .commandInvalid("the command's id \(push.command.commandID) is not the id it was pushed under (\(submitted.commandID))")
                 }
                 guard push.command.actor == person else {
@@ -117,62 +141,55 @@ public actor SyncServer {
                 throw error
             }
         }
-        let frames = try await newFrames(of: ledger, after: batch.head.sequenceNumber, household: batch.householdID)
-        return ExecutedBatch(frames: frames, outcomes: outcomes.compactMap { $0 })
+        return ExecutedBatch(frames: try await newFrames(of: batch.householdID), outcomes: outcomes.compactMap { $0 })
     }
 
-    /// The frames the cache wrote after `sequenceNumber`, in the history's form, its chain advanced.
-    private func newFrames(of ledger: Ledger, after sequenceNumber: UInt64, household: UUID) async throws -> [HistoryFrame] {
-        guard var cache = caches[household] else { return [] }
+    /// The frames the cache wrote after the end it had, in the history's form.
+    private func newFrames(of household: UUID) async throws -> [HistoryFrame] {
+        guard var cache = caches[household] else {
+            throw SyncError.historyInvalid("household \(household): its cache was closed during the append")
+        }
         var frames: [HistoryFrame] = []
-        for frame in try await ledger.journalFrames(from: sequenceNumber + 1) {
-            let records = SyncRecords.records(of: frame)
-            cache.chain = SyncRecords.chain(after: cache.chain, records: records, from: frame.firstSequenceNumber)
-            cache.sequenceNumber = frame.lastSequenceNumber
+        for frame in try await cache.ledger.recordFrames(after: cache.end.sequenceNumber, chain: cache.end.chain) {
             frames.append(HistoryFrame(
-                firstSequenceNumber: frame.firstSequenceNumber, lastSequenceNumber: frame.lastSequenceNumber,
-                records: SyncRecords.encode(records), chain: cache.chain.bytes))
+                firstSequenceNumber: frame.first, lastSequenceNumber: frame.last, records: SyncRecords.encode(frame.records),
+                chain: frame.chain.bytes))
+            cache.end = SyncRecords.End(sequenceNumber: frame.last, chain: frame.chain)
         }
         caches[household] = cache
         return frames
     }
 
-    /// The household's ledger cache at the batch's head: opened (or rebuilt) and caught up.
+    /// The household's ledger cache at the batch's head: opened (or created) and caught up with
+    /// the frames committed since it ends, each checked. A cache that is not a prefix of the
+    /// history (ahead of it, on another chain, its journal not where it was left, or one that
+    /// cannot be opened) is dropped and rebuilt from the history once; a rebuilt one that still
+    /// disagrees is an error.
     private func cache(for batch: AppendBatch) async throws -> Ledger {
         let household = batch.householdID
-        if let cache = caches[household], cache.sequenceNumber > batch.head.sequenceNumber {
-            await dropCache(household)
-        }
         for attempt in 0..<2 {
-            var cache = try await openCache(household)
-            while cache.sequenceNumber < batch.head.sequenceNumber {
-                let frames = try await batch.committedFrames(after: cache.sequenceNumber, limit: Self.catchUpFramesMax)
-                guard !frames.isEmpty else { break }
-                var appended: [[NewRecord]] = []
-                for frame in frames {
-                    let records = try SyncRecords.decode(frame.records)
-                    let next = cache.sequenceNumber + 1
-                    guard frame.firstSequenceNumber == next, frame.lastSequenceNumber == next + UInt64(records.count) - 1 else {
-                        throw SyncError.historyInvalid("household \(household): the frame after \(cache.sequenceNumber) covers \(frame.firstSequenceNumber)...\(frame.lastSequenceNumber) with \(records.count) record(s)")
-                    }
-                    let chain = SyncRecords.chain(after: cache.chain, records: records, from: next)
-                    guard chain.bytes == frame.chain else {
-                        throw SyncError.historyInvalid("household \(household): the chain after record \(frame.lastSequenceNumber) does not match its records")
-                    }
-                    appended.append(records)
-                    cache.sequenceNumber = frame.lastSequenceNumber
-                    cache.chain = chain
+            do {
+                var cache = try await openCache(household)
+                guard await cache.ledger.lastSequenceNumber == cache.end.sequenceNumber,
+                      cache.end.sequenceNumber <= batch.head.sequenceNumber
+                else {
+                    throw SyncError.historyInvalid("household \(household): the server's cache ends at \(await cache.ledger.lastSequenceNumber), past the history's \(batch.head.sequenceNumber)")
                 }
-                try await cache.ledger.appendConfirmed(appended)
-                caches[household] = cache
-            }
-            if cache.sequenceNumber == batch.head.sequenceNumber, cache.chain.bytes == batch.head.chain {
+                while cache.end.sequenceNumber < batch.head.sequenceNumber {
+                    let frames = try await batch.committedFrames(after: cache.end.sequenceNumber, limit: Self.catchUpFramesMax)
+                    let verified = try SyncRecords.verify(frames, after: cache.end)
+                    guard let reached = verified.last?.end else { break }
+                    try await cache.ledger.appendConfirmed(verified.map(\.records), after: cache.end.sequenceNumber)
+                    cache.end = reached
+                    caches[household] = cache
+                }
+                guard cache.end.sequenceNumber == batch.head.sequenceNumber, cache.end.chain.bytes == batch.head.chain else {
+                    throw SyncError.historyInvalid("household \(household): the history's head is \(batch.head.sequenceNumber), but its frames end at \(cache.end.sequenceNumber) or chain otherwise")
+                }
                 return cache.ledger
-            }
-            // Ahead of the history, or another chain: this cache is not the history's.
-            await dropCache(household)
-            if attempt == 1 {
-                throw SyncError.historyInvalid("household \(household): rebuilt from the history, the cache ends at \(cache.sequenceNumber) with another chain than the history's head \(batch.head.sequenceNumber)")
+            } catch {
+                await dropCache(household)
+                if attempt == 1 { throw error }
             }
         }
         throw SyncError.historyInvalid("household \(household): the cache could not be rebuilt")
@@ -185,17 +202,14 @@ public actor SyncServer {
         var options = LedgerOptions()
         options.keyless = true
         let ledger = try await Ledger.open(at: folder(of: household), options: options)
-        var cache = HouseholdCache(ledger: ledger, sequenceNumber: 0, chain: .genesis)
+        let end: (sequenceNumber: UInt64, chain: ChainValue)
         do {
-            for frame in try await ledger.journalFrames(from: 1) {
-                let records = SyncRecords.records(of: frame)
-                cache.chain = SyncRecords.chain(after: cache.chain, records: records, from: frame.firstSequenceNumber)
-                cache.sequenceNumber = frame.lastSequenceNumber
-            }
+            end = try await ledger.recordChainEnd()
         } catch {
             try? await ledger.close()
             throw error
         }
+        let cache = HouseholdCache(ledger: ledger, end: SyncRecords.End(sequenceNumber: end.sequenceNumber, chain: end.chain))
         caches[household] = cache
         return cache
     }

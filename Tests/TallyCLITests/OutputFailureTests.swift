@@ -76,6 +76,17 @@ struct OutputFailureTests {
         ]
     }
 
+    /// `serve household`, `serve device` and `sync` against a running `tally serve`.
+    static func serveArguments(_ server: ServeProcess, scratch: String) throws -> [String: [[String]]] {
+        let (household, tokens) = try server.household(people: [ServeSyncCLITests.alice], in: scratch)
+        return [
+            "serve": [["serve", "household"] + server.postgres,
+                      ["serve", "device"] + server.postgres + ["--household", household, "--person", ServeSyncCLITests.alice]],
+            "sync": [["sync", "--ledger", scratch + "/synced", "--server", server.url, "--token-file", tokens[0],
+                      "--push", try ServeSyncCLITests.aliceCommands(in: scratch)]],
+        ]
+    }
+
     @Test("every subcommand with stdout on /dev/full exits 3 with a stderr message naming ENOSPC, never a signal (class: a trap in output code)")
     func everySubcommandIntoFullDeviceExitsWithMessageNotSignal() throws {
         let ledger = try TallyRunner.householdLedger()
@@ -86,7 +97,10 @@ struct OutputFailureTests {
         #expect(backup.status == 0, "\(backup.stderr)")
         try FileManager.default.copyItem(atPath: ledger, toPath: scratch + "/reset")
         try FileManager.default.copyItem(atPath: ledger, toPath: scratch + "/sampled")
+        let server = try ServeProcess.start()
+        defer { server.stop() }
         let table = Self.argumentsReachingOutput(ledger: ledger, scratch: scratch)
+            .merging(try Self.serveArguments(server, scratch: scratch)) { first, _ in first }
         let subcommands = TallyTool.configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
         for name in subcommands {
             let runs = try #require(table[name], "subcommand \(name) has no case here: add the arguments that reach its output")

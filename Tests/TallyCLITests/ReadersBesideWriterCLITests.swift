@@ -8,7 +8,8 @@ import Testing
 @Suite("CLI readers beside a writer (issue 29)")
 struct ReadersBesideWriterCLITests {
     /// The subcommands that change the ledger (they take the writer lock).
-    static let writers: Set<String> = ["init", "apply", "import", "demo", "rebuild", "reset"]
+    /// `sync` writes what it pulls; `serve` writes its ledger caches (and no ledger of the user's).
+    static let writers: Set<String> = ["init", "apply", "import", "demo", "rebuild", "reset", "sync", "serve"]
 
     /// Every subcommand that only reads, by name, with arguments that make it read `ledger`
     /// (`import-mapping`, `subscriptions`, `sample` and `repair` read in these forms and write in others).

@@ -9,6 +9,7 @@ import TallyTestSupport
 import Testing
 
 @testable import TallySync
+import TallySyncHTTP
 
 /// Issue 32 (Docs/Sync.md): two devices of one household stay in sync through servers on one
 /// PostgreSQL; the server validates with the device's executor on a keyless ledger and never
@@ -35,7 +36,7 @@ struct SyncTests {
                 SyncServer(history: history, cacheDirectory: folder.appending("server-\(index)"))
             }
             try await servers[0].createHousehold(household)
-            (aliceDevice, _) = try await servers[0].history.registerDevice(household: household, person: scenario.alice.value.uuid)
+            (aliceDevice, _) = try await servers[0].history.registerDevice(household: household, person: scenario.alice.uuid)
             let ledger = try await Ledger.open(at: folder.appending("alice"))
             alice = try await SyncDevice(ledger: ledger, transport: servers[0].transport(for: aliceDevice))
             for command in scenario.setup() { try await alice.execute(command) }
@@ -44,8 +45,10 @@ struct SyncTests {
         /// Bob's device on `server`, set up from a copy of Alice's device's journal and keys
         /// (as from a backup: key distribution between devices is not built yet, Docs/Sync.md),
         /// then caught up.
-        func bob(on server: Int) async throws -> SyncDevice {
-            let (device, _) = try await servers[server].history.registerDevice(household: household, person: scenario.bob.value.uuid)
+        func bob(
+            on server: Int, transport: (SyncServer, Device, String) -> any SyncTransport = { server, device, _ in server.transport(for: device) }
+        ) async throws -> SyncDevice {
+            let (device, token) = try await servers[server].history.registerDevice(household: household, person: scenario.bob.uuid)
             let directory = folder.appending("bob")
             try FileManager.default.createDirectory(atPath: directory.string, withIntermediateDirectories: true)
             for name in [LedgerDirectory.journalName, LedgerDirectory.personalKeysName] {
@@ -53,7 +56,7 @@ struct SyncTests {
                     atPath: folder.appending("alice").appending(name).string, toPath: directory.appending(name).string)
             }
             let ledger = try await Ledger.open(at: directory)
-            let bob = try await SyncDevice(ledger: ledger, transport: servers[server].transport(for: device))
+            let bob = try await SyncDevice(ledger: ledger, transport: transport(servers[server], device, token))
             try await bob.pull()
             return bob
         }
@@ -141,13 +144,23 @@ struct SyncTests {
             try await household.alice.execute(household.scenario.command(.deleteTransaction(transactionID: expense)))
             let edit = household.scenario.command(
                 .editTransaction(transactionID: expense, entry: household.scenario.expense(4_800, shared: true)), by: household.scenario.bob)
-            await #expect(throws: LedgerError.self) { try await bob.execute(edit) }
+            // Bob's device has not pulled the deletion: it validates the edit and pushes it; the
+            // server refuses it, and Bob gets the rule typed.
             do {
                 try await bob.execute(edit)
-                Issue.record("a retried edit of a deleted transaction must stay rejected")
+                Issue.record("the server must reject an edit of a transaction deleted before it")
             } catch LedgerError.rejected(let violation) {
-                #expect(violation.code != .duplicateCommandID)
+                #expect(violation.code == .transactionDeleted, "\(violation)")
             }
+            // The server stored that outcome: the same push again is answered with it.
+            let bobDevice = try await history.registerDevice(household: household.household, person: household.scenario.bob.uuid).device
+            let stored = try await household.servers[0].transport(for: bobDevice).push(
+                [SubmittedCommand(commandID: edit.commandID.uuid, body: PushedCommand(pushing: edit, texts: []).body)])
+            guard case .rejected(let code, _)? = stored.first else {
+                Issue.record("the stored rejection was expected: \(stored)")
+                return
+            }
+            #expect(code == RuleViolation.Code.transactionDeleted.rawValue)
             #expect(await bob.confirmedSequenceNumber == household.alice.confirmedSequenceNumber)
             #expect(await household.alice.ledger.readModels == bob.ledger.readModels)
         }
@@ -160,7 +173,7 @@ struct SyncTests {
             defer { Task { [household] in await household.close([household.alice]) } }
             let command = household.scenario.command(.recordTransaction(transactionID: household.scenario.ids.next(), entry: household.scenario.expense(1_200)))
             let texts = try await household.alice.ledger.sealedTexts(of: command)
-            let submitted = SubmittedCommand(commandID: command.commandID.value.uuid, body: PushedCommand(pushing: command, texts: texts).body)
+            let submitted = SubmittedCommand(commandID: command.commandID.uuid, body: PushedCommand(pushing: command, texts: texts).body)
             let transport = household.servers[0].transport(for: household.aliceDevice)
             let first = try await transport.push([submitted])
             let again = try await transport.push([submitted])
@@ -186,7 +199,7 @@ struct SyncTests {
         }
     }
 
-    @Test("Issue 32: a server process that restarts opens its ledger cache from disk and continues the chain; one whose cache is ahead of the history (a commit that failed after the cache wrote) drops it and rebuilds it from the history")
+    @Test("Issue 32: a server process that restarts opens its ledger cache from disk and continues the chain; one whose cache holds a frame the history does not (a commit that failed after the cache wrote), which the history then passes on another chain, drops it and rebuilds it from the history")
     func cacheIsRebuiltFromTheHistory() async throws {
         try await TestPostgres.withHistory { history in
             var household = try await Household(histories: [history])
@@ -211,11 +224,59 @@ struct SyncTests {
                 walletID: household.scenario.ids.next(), name: "Stray", kind: .cash, openingBalance: Scenario.chf(0),
                 openedOn: Scenario.date("2026-01-01"), owner: nil)))
             try await extra.close()
+            // Meanwhile another server process commits two commands: the history passes the
+            // stray frame's sequence number on another chain.
+            let other = SyncServer(history: history, cacheDirectory: household.folder.appending("server-other"))
+            let viaOther = try await SyncDevice(ledger: household.alice.ledger, transport: other.transport(for: household.aliceDevice))
+            for minorUnits in [600, 1_800] as [Int64] {
+                try await viaOther.execute(household.scenario.command(.recordTransaction(transactionID: household.scenario.ids.next(), entry: household.scenario.expense(minorUnits))))
+            }
+            await other.close()
             let second = try await SyncDevice(ledger: household.alice.ledger, transport: ahead.transport(for: household.aliceDevice))
             let range = try await second.execute(household.scenario.command(.recordTransaction(transactionID: household.scenario.ids.next(), entry: household.scenario.expense(1_200))))
             #expect(try await history.head(household: household.household).sequenceNumber == range.upperBound)
             #expect(await household.alice.ledger.readModels.wallets.wallets.count == 2, "the stray wallet never reached the history")
             await ahead.close()
+        }
+    }
+
+    @Test("Issue 32 (Flow US-051): two devices sync over HTTP (tally serve's routes): Bob's long poll returns as soon as Alice's push commits, with her expense and note; a request without a valid token is refused (401, typed)")
+    func overHTTP() async throws {
+        try await TestPostgres.withHistory { history in
+            var household = try await Household(histories: [history])
+            let (ports, port) = AsyncStream<Int>.makeStream()
+            var quiet = Logger(label: "tally.test.serve")
+            quiet.logLevel = .critical  // cancelling the server at the end logs its child channels' cancellation
+            let application = SyncHTTPServer.application(household.servers[0], host: "127.0.0.1", port: 0, logger: quiet) { bound in port.yield(bound) }
+            let running = Task { try await application.run() }
+            var bound = ports.makeAsyncIterator()
+            guard let listening = await bound.next() else {
+                Issue.record("the server did not start")
+                return
+            }
+            let url = "http://127.0.0.1:\(listening)"
+            let (_, aliceToken) = try await history.registerDevice(household: household.household, person: household.scenario.alice.uuid)
+            let alice = try await SyncDevice(ledger: household.alice.ledger, transport: HTTPSyncTransport(server: url, token: aliceToken))
+            let bob = try await household.bob(on: 0) { _, _, token in HTTPSyncTransport(server: url, token: token) }
+            defer { Task { [household] in await household.close([household.alice, bob]) } }
+
+            let waiting = Task { try await bob.pull(waitMilliseconds: 20_000) }
+            var entry = household.scenario.expense(4_800, shared: true)
+            entry.note = Self.aliceNote
+            let range = try await alice.execute(household.scenario.command(.recordTransaction(transactionID: household.scenario.ids.next(), entry: entry)))
+            #expect(try await waiting.value == UInt64(range.count), "the long poll returns Alice's records")
+            #expect(await bob.confirmedSequenceNumber == range.upperBound)
+            #expect(try await Self.events(bob) == Self.events(household.alice))
+
+            let stranger = HTTPSyncTransport(server: url, token: "not-a-token")
+            await #expect(throws: SyncError.self) { _ = try await stranger.pull(after: 0, limit: 10, waitMilliseconds: 0) }
+            do {
+                _ = try await stranger.pull(after: 0, limit: 10, waitMilliseconds: 0)
+            } catch let SyncError.refused(code, _) {
+                #expect(code == "tokenRefused")
+            }
+            running.cancel()
+            _ = try? await running.value
         }
     }
 }

@@ -7,9 +7,10 @@ enum BatchSource {
     /// ledger's own: the commands' strings, or none on a keyless ledger). `texts` serves a
     /// batch of one command.
     case commands([Command], texts: EnteredTexts?)
-    /// Records a server committed (Docs/Sync.md, "Pull: records"): decoded and folded as they
-    /// are, not validated again (the server validated them with the same executor).
-    case confirmed([NewRecord])
+    /// Records a server committed (Docs/Sync.md, "Pull: records"), decoded, to follow sequence
+    /// number `after`: folded as they are, not validated again (the server validated them with
+    /// the same executor).
+    case confirmed([NewRecord], events: [Event], after: UInt64)
 }
 
 /// The engine's side of sync between a household's devices (issue 32, Docs/Sync.md): what a
@@ -32,47 +33,94 @@ extension Ledger {
     /// A device's half of a push: validates `command` against the head as ``execute(_:)-(Command)``
     /// would, without writing it, and returns the texts it enters, each kept or sealed with its
     /// owner's key (``EnteredTexts/sealing(_:)``). A key made for a new owner is durable before
-    /// this returns (P2: no sealed text leaves the device with a key a crash could lose).
+    /// this returns (P2: no sealed text leaves the device with a key a crash could lose); keys
+    /// made for a command that is rejected are dropped. A ledger opened with unreadable texts is
+    /// refused as for a write, and a text is never sealed for an owner whose texts this device
+    /// cannot open (a second key for them would split their texts, P2).
     /// - Throws: ``LedgerError/rejected(_:)`` when the command breaks a rule; what writing a key
-    ///   throws; ``LedgerError/closed``.
+    ///   throws; ``LedgerError/personalKeys(_:)``; ``LedgerError/closed``.
     package func sealedTexts(of command: Command) async throws(LedgerError) -> [EnteredTexts.Entry] {
         await enterGate()
         defer { gate.leave() }
-        guard !isClosed else { throw .closed }
-        if let failure { throw .storage(failure) }
+        try requireWritable()
         let sealing = EnteredTexts.sealing(personalKeys)
         var executor = CommandExecutor(state: head, limits: options.entityLimits, texts: sealing)
-        try executor.execute(command)
+        do {
+            try executor.execute(command)
+            try requireArchiveReadable()
+        } catch {
+            personalKeys.discardUnpersisted()
+            throw error
+        }
         try persistNewKeys(for: [])
         return sealing.recorded
     }
 
-    /// Appends frames of a server's history (a device's pull, Docs/Sync.md): each as one journal
-    /// frame, its records as the server committed them, decoded with this ledger's keys and
-    /// folded; durable before this returns. The records continue the ledger's history: the
-    /// caller checked their sequence numbers and chain.
+    /// Appends frames of a server's history (a device's pull, Docs/Sync.md) that follow sequence
+    /// number `after`: each as one journal frame, its records as the server committed them,
+    /// decoded with this ledger's keys and folded; durable before this returns. Every frame is
+    /// decoded before any is written; the caller checked their sequence numbers and chain.
+    /// - Returns: the ledger's last sequence number afterwards: on a failure part way, the
+    ///   frames before the failing one stay appended, and the error says which.
     /// - Throws: ``LedgerError/codec(_:sequenceNumber:)`` for a record that does not decode
-    ///   (nothing of its frame is written); ``LedgerError/storage(_:)``; ``LedgerError/closed``.
-    package func appendConfirmed(_ frames: [[NewRecord]]) async throws(LedgerError) {
-        guard !frames.isEmpty else { return }
-        for outcome in await executeBatches(frames.map { .confirmed($0) }) {
+    ///   (nothing is written); ``LedgerError/storage(_:)`` (also when the ledger does not end at
+    ///   `after`: another append came first); ``LedgerError/closed``.
+    @discardableResult
+    package func appendConfirmed(_ frames: [[NewRecord]], after: UInt64) async throws(LedgerError) -> UInt64 {
+        var batches: [BatchSource] = []
+        var next = after
+        for records in frames {
+            batches.append(.confirmed(records, events: try Ledger.decode(records, from: next + 1, personalTexts: personalKeys), after: next))
+            next += UInt64(records.count)
+        }
+        guard !batches.isEmpty else { return lastSequenceNumber }
+        for outcome in await executeBatches(batches) {
             _ = try outcome.get()
         }
+        return lastSequenceNumber
     }
 
-    /// The journal's frames from the one holding `start` on (the records a server sends).
-    package func journalFrames(from start: UInt64) throws(LedgerError) -> [JournalFrame] {
-        var frames: [JournalFrame] = []
+    /// Where the ledger's record chain (`RecordChain`, Docs/Sync.md) ends: its last sequence
+    /// number and the chain after it, reading the journal one frame at a time (O(history):
+    /// once when a device or a server's cache is opened).
+    package func recordChainEnd() throws(LedgerError) -> (sequenceNumber: UInt64, chain: ChainValue) {
+        var end: (sequenceNumber: UInt64, chain: ChainValue) = (0, .genesis)
+        try forEachJournalFrame(from: 1) { frame in
+            end = (frame.lastSequenceNumber, RecordChain.chain(after: end.chain, records: RecordChain.records(of: frame), from: frame.firstSequenceNumber))
+        }
+        return end
+    }
+
+    /// The journal's frames after sequence number `after` (where the record chain is `chain`),
+    /// as they travel: their records and where each leaves the chain. A server reads a push's
+    /// new frames with it.
+    package func recordFrames(after: UInt64, chain: ChainValue) throws(LedgerError) -> [(records: [NewRecord], first: UInt64, last: UInt64, chain: ChainValue)] {
+        var frames: [(records: [NewRecord], first: UInt64, last: UInt64, chain: ChainValue)] = []
+        var current = chain
+        try forEachJournalFrame(from: after + 1) { frame in
+            let records = RecordChain.records(of: frame)
+            current = RecordChain.chain(after: current, records: records, from: frame.firstSequenceNumber)
+            frames.append((records, frame.firstSequenceNumber, frame.lastSequenceNumber, current))
+        }
+        guard frames.first.map({ $0.first == after + 1 }) ?? true else {
+            throw .storage(.journalFailed(reason: "the journal's frames do not start after \(after), where the chain was asked from"))
+        }
+        return frames
+    }
+
+    /// Calls `body` with each journal frame from the one holding `start` on, one in memory at a time.
+    private func forEachJournalFrame(from start: UInt64, _ body: (JournalFrame) -> Void) throws(LedgerError) {
         do {
             try Ledger.reader(of: journal).forEachFrame(from: start) { frame in
-                frames.append(frame)
+                body(frame)
                 return true
             }
+        } catch let error as LedgerError {
+            throw error
         } catch let error as JournalError {
             throw .storage(error)
         } catch {
             throw .storage(.journalFailed(reason: "\(error)"))
         }
-        return frames
     }
 }

@@ -163,20 +163,13 @@ extension Ledger {
     /// ``head`` (the one fold of the validation state: the batch carries the state after it to
     /// its commit). Nil when it produces no event.
     func write(_ batch: BatchSource) throws(LedgerError) -> WrittenBatch? {
-        guard !isClosed else { throw .closed }
-        if let failure { throw .storage(failure) }
-        if !unfinishedForgetting.isEmpty { completeForgetting([]) }
         let events: [Event]
         let validated: LedgerState?
         let records: [NewRecord]
         switch batch {
         case .commands(let commands, let texts):
-            // P2: new texts of people whose key is missing would get a new key, and the restored
-            // original file would then lose them; such a ledger is for reading only. A keyless
-            // ledger holds no key at all and enters texts only from sealed entries.
-            guard options.keyless || openReport.unreadablePersonalTexts == 0 else {
-                throw .personalKeys("this ledger was opened with \(openReport.unreadablePersonalTexts) unreadable personal text(s) and is read-only; restore \(LedgerDirectory.personalKeysName) and open it again to write")
-            }
+            try requireWritable()
+            if !unfinishedForgetting.isEmpty { completeForgetting([]) }
             do {
                 (events, validated) = try validate(commands, texts: texts)
             } catch {
@@ -187,9 +180,15 @@ extension Ledger {
             try requireArchiveReadable()
             records = events.map { Ledger.record(for: $0, sealingWith: personalKeys) }
             try persistNewKeys(for: records)
-        case .confirmed(let given):
+        case .confirmed(let given, let decoded, let after):
+            guard !isClosed else { throw .closed }
+            if let failure { throw .storage(failure) }
+            guard head.nextSequenceNumber == after + 1 else {
+                throw .storage(.journalFailed(reason: "confirmed records to follow \(after) arrived where the ledger ends at \(head.nextSequenceNumber - 1): another append came first; pull again from there"))
+            }
+            if !unfinishedForgetting.isEmpty { completeForgetting([]) }
             try requireArchiveReadable()
-            events = try Ledger.decode(given, from: head.nextSequenceNumber, personalTexts: personalKeys)
+            events = decoded
             guard !events.isEmpty else { return nil }
             do {
                 try journal.checkLimits(given)
@@ -212,6 +211,18 @@ extension Ledger {
             for event in events { head.apply(event) }
         }
         return WrittenBatch(receipt: receipt, events: events, state: head)
+    }
+
+    /// Refuses a write (or a push's sealing) to a closed or failed ledger, or one opened with
+    /// unreadable texts. P2: new texts of people whose key is missing would get a new key, and
+    /// the restored original file would then lose them; such a ledger is for reading only. A
+    /// keyless ledger holds no key at all and enters texts only from sealed entries.
+    func requireWritable() throws(LedgerError) {
+        guard !isClosed else { throw .closed }
+        if let failure { throw .storage(failure) }
+        guard options.keyless || openReport.unreadablePersonalTexts == 0 else {
+            throw .personalKeys("this ledger was opened with \(openReport.unreadablePersonalTexts) unreadable personal text(s) and is read-only; restore \(LedgerDirectory.personalKeysName) and open it again to write")
+        }
     }
 
     /// Validates `commands` against ``head``: their events, and the state after them when it was

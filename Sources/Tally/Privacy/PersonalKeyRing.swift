@@ -165,7 +165,9 @@ package final class PersonalKeyRing: PersonalTextCipher {
         let key: [UInt8]? = contents.withLock { contents in
             guard !contents.forgotten.contains(owner) else { return nil }
             if let key = contents.keys[owner] { return key }
-            guard !isReadOnly, !isKeyless else { return nil }
+            // P2: a second key for an owner whose texts this ring cannot open would split their
+            // texts between two keys, one of them held nowhere else.
+            guard !isReadOnly, !isKeyless, contents.unopened[owner] == nil else { return nil }
             let key = AESGCMBox.randomKey()
             contents.setKey(key, for: owner)
             contents.unpersisted.insert(owner)

@@ -74,7 +74,7 @@ package final class EnteredTexts {
                 recorded.append(.kept)
             } else {
                 guard let bytes = cipher.seal(text, owner: owner) else {
-                    throw .personalKeys("a text of \(owner) cannot be sealed: that person was forgotten (P3)")
+                    throw .personalKeys("a text of \(owner) cannot be sealed: that person was forgotten (P3), or this device holds texts of theirs that it cannot open (their key is missing here, P2: a new one would split their texts)")
                 }
                 recorded.append(.sealed(owner: owner, bytes: bytes))
             }

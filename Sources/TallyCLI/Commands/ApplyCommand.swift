@@ -44,18 +44,9 @@ struct ApplyCommand: AsyncParsableCommand {
 
     func run() async throws {
         let path = try location.path()
-        let lines = CommandParser.commandLines(in: try Self.read(file))
-        var parsed: [(line: Int, command: Command)] = []
         var results = ResultLines()
-        var tally = ApplyCounts(commands: lines.count)
-        for (number, line) in lines {
-            do {
-                parsed.append((number, try CommandParser.parse(lineBytes: line)))
-            } catch {
-                tally.invalid += 1
-                results.line(Self.invalid(line: number, error))
-            }
-        }
+        var tally = ApplyCounts(commands: 0)
+        let parsed = Self.parse(try Self.read(file), results: &results, counts: &tally)
         if atomic && tally.invalid > 0 {
             try results.requireDelivered(outcome: "nothing was applied (--atomic) because a line is invalid")
             Terminal.error("tally: \(file): nothing applied (--atomic) because a line is invalid")
@@ -151,6 +142,23 @@ struct ApplyCommand: AsyncParsableCommand {
         }
     }
 
+    /// The commands of a JSON Lines file with their line numbers; each line that does not
+    /// parse is counted and answered with its `invalid` result line.
+    static func parse(_ bytes: [UInt8], results: inout ResultLines, counts: inout ApplyCounts) -> [(line: Int, command: Command)] {
+        let lines = CommandParser.commandLines(in: bytes)
+        counts.commands += lines.count
+        var parsed: [(line: Int, command: Command)] = []
+        for (number, line) in lines {
+            do {
+                parsed.append((number, try CommandParser.parse(lineBytes: line)))
+            } catch {
+                counts.invalid += 1
+                results.line(invalid(line: number, error))
+            }
+        }
+        return parsed
+    }
+
     /// What happened to the commands of the file, for the message of a lost stdout.
     struct ApplyCounts {
         var commands: Int
@@ -182,9 +190,14 @@ struct ApplyCommand: AsyncParsableCommand {
 
     /// `{"line":...,"status":"ok","sequenceNumbers":[...]}`.
     static func ok(line: Int, _ positions: [EventPosition]) -> String {
+        ok(line: line, sequenceNumbers: positions.map(\.sequenceNumber))
+    }
+
+    /// `{"line":...,"status":"ok","sequenceNumbers":[...]}`.
+    static func ok(line: Int, sequenceNumbers: [UInt64]) -> String {
         CanonicalJSON.text(orderedMembers: [
             ("line", .integer(Int64(line))), ("status", .string("ok")),
-            ("sequenceNumbers", .array(positions.map { .integer(Int64($0.sequenceNumber)) })),
+            ("sequenceNumbers", .array(sequenceNumbers.map { .integer(Int64($0)) })),
         ])
     }
 

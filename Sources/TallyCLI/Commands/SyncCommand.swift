@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import Tally
+import TallySync
+import TallySyncHTTP
+
+/// `tally sync`: a device's ledger through `tally serve` (Docs/Sync.md): pushes commands, pulls
+/// what the household's other devices pushed.
+struct SyncCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Sync this device's ledger through `tally serve`: push a command file (optional), then pull.",
+        discussion: "Each pushed command prints one JSON result line as `tally apply` does (its sequence numbers are the server's). Exit 0 when every command was accepted, 1 when any was invalid or rejected, 2 when it could not run (the server unreachable: retry, a push is idempotent by command id).")
+
+    @OptionGroup var location: LedgerOption
+
+    @Option(help: ArgumentHelp("The server's address, e.g. http://127.0.0.1:8080.", valueName: "URL"))
+    var server: String
+
+    @Option(name: .customLong("token-file"), help: ArgumentHelp("A file holding this device's token (from `tally serve device`).", valueName: "FILE"))
+    var tokenFile: String
+
+    @Option(help: ArgumentHelp("JSON Lines commands to execute through the server, or - for stdin (Docs/Commands.md); the actor of each must be this device's person.", valueName: "FILE"))
+    var push: String?
+
+    @Option(help: ArgumentHelp("After pushing, wait up to this long for the household's other devices (long poll).", valueName: "MILLISECONDS"))
+    var wait = 0
+
+    func run() async throws {
+        let path = try location.path()
+        guard let tokenData = FileManager.default.contents(atPath: tokenFile),
+              let token = String(data: tokenData, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines), !token.isEmpty
+        else {
+            throw CLIError("\(tokenFile): cannot read a device token; `tally serve device` prints one")
+        }
+        var results = ResultLines()
+        var counts = ApplyCommand.ApplyCounts(commands: 0)
+        let parsed = try push.map { ApplyCommand.parse(try ApplyCommand.read($0), results: &results, counts: &counts) } ?? []
+        let ledger = try await LedgerAccess.open(at: path, create: true, encryption: nil)
+        do {
+            let device = try await SyncDevice(ledger: ledger, transport: HTTPSyncTransport(server: server, token: token))
+            for (line, command) in parsed {
+                do {
+                    let range = try await device.execute(command)
+                    counts.applied += 1
+                    results.line(ApplyCommand.ok(line: line, sequenceNumbers: Array(range)))
+                } catch let error as LedgerError {
+                    guard case .rejected = error else { throw CLIError.ledger(error, at: path) }
+                    counts.rejected += 1
+                    results.line(ApplyCommand.rejected(line: line, error))
+                } catch let SyncError.refused(code, message) {
+                    counts.rejected += 1
+                    results.line(CanonicalJSON.text(orderedMembers: [
+                        ("line", .integer(Int64(line))), ("status", .string("rejected")), ("code", .string(code)), ("message", .string(message)),
+                    ]))
+                }
+            }
+            let pulled = try await device.pull(waitMilliseconds: wait)
+            Terminal.error("tally sync: \(path) holds the household's history through \(await device.confirmedSequenceNumber) (\(pulled) record(s) pulled)")
+        } catch let error as SyncError {
+            try? await ledger.close()
+            throw CLIError("\(server): \(error)")
+        } catch {
+            try? await ledger.close()
+            throw error
+        }
+        try await LedgerAccess.close(ledger, at: path)
+        try results.requireDelivered(outcome: counts.outcome(ledger: path))
+        if counts.invalid > 0 || counts.rejected > 0 { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,76 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import TallyServer
+import TallySync
+
+/// A device's transport to `tally serve` (``SyncHTTPServer``), over AsyncHTTPClient.
+public struct HTTPSyncTransport: SyncTransport {
+    /// The server's base address, e.g. `http://127.0.0.1:8080`.
+    public let server: String
+    private let token: String
+    private let client: HTTPClient
+
+    /// The transport of the device whose token is `token`.
+    public init(server: String, token: String, client: HTTPClient = .shared) {
+        self.server = server.hasSuffix("/") ? String(server.dropLast()) : server
+        self.token = token
+        self.client = client
+    }
+
+    /// How long one request may take, beyond a long poll's wait.
+    private static let timeout = TimeAmount.seconds(60)
+    /// The largest answer read.
+    private static let answerBytesMax = 64 << 20
+
+    public func push(_ commands: [SubmittedCommand]) async throws -> [CommandOutcome] {
+        var request = HTTPClientRequest(url: server + "/v1/push")
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/x-ndjson")
+        var body: [UInt8] = []
+        for command in commands {
+            body.append(contentsOf: command.body)
+            body.append(UInt8(ascii: "\n"))
+        }
+        request.body = .bytes(ByteBuffer(bytes: body))
+        let answer: SyncWire.Outcomes = try await send(request)
+        guard answer.outcomes.count == commands.count else {
+            throw SyncError.transport("the server answered \(commands.count) pushed command(s) with \(answer.outcomes.count) outcome(s)")
+        }
+        return answer.outcomes
+    }
+
+    public func pull(after sequenceNumber: UInt64, limit: Int, waitMilliseconds: Int) async throws -> [HistoryFrame] {
+        let request = HTTPClientRequest(url: server + "/v1/frames?after=\(sequenceNumber)&limit=\(limit)&wait=\(waitMilliseconds)")
+        let answer: SyncWire.Frames = try await send(request, waiting: waitMilliseconds)
+        return try answer.frames.map { wire in
+            guard let frame = wire.frame else { throw SyncError.historyInvalid("a frame's records or chain is not base64") }
+            return frame
+        }
+    }
+
+    private func send<Answer: Decodable>(_ request: HTTPClientRequest, waiting waitMilliseconds: Int = 0) async throws -> Answer {
+        var request = request
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        let response: HTTPClientResponse
+        let bytes: ByteBuffer
+        do {
+            response = try await client.execute(request, timeout: Self.timeout + .milliseconds(Int64(waitMilliseconds)))
+            bytes = try await response.body.collect(upTo: Self.answerBytesMax)
+        } catch {
+            throw SyncError.transport("\(server) cannot be reached: \(error)")
+        }
+        let data = Data(bytes.readableBytesView)
+        guard response.status == .ok else {
+            if let failure = try? JSONDecoder().decode(SyncWire.Failure.self, from: data) {
+                throw SyncError.refused(code: failure.code, message: failure.message)
+            }
+            throw SyncError.transport("\(server) answered \(response.status)")
+        }
+        do {
+            return try JSONDecoder().decode(Answer.self, from: data)
+        } catch {
+            throw SyncError.transport("\(server) answered with a body that is not the expected JSON: \(error)")
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Hummingbird
+import Logging
+import TallyServer
+import TallySync
+
+/// `tally serve`'s HTTP endpoints over a ``SyncServer`` (Docs/Sync.md, "HTTP"). Every request
+/// carries its device's bearer token (`Authorization: Bearer <token>`); the device it names is
+/// the one that pushes or pulls, bound to its household and person.
+///
+/// - `POST /v1/push`: the body is one pushed command per line (a ``PushedCommand`` body each,
+///   at most ``HistoryLimits/commandsPerAppendMax``); the answer `{"outcomes": [...]}` has one
+///   outcome per line, in order (`{"kind": "accepted", "firstSequenceNumber", "lastSequenceNumber"}`
+///   or `{"kind": "rejected", "code", "message"}`). A line that is not a push fails the whole
+///   request (400) before anything is appended.
+/// - `GET /v1/frames?after=N&limit=M&wait=MS`: the household's frames that end after sequence
+///   number `N` (at most `M`, default and cap 256): `{"frames": [{"firstSequenceNumber",
+///   "lastSequenceNumber", "records", "chain"}]}`, records and chain in base64. With `wait`
+///   (milliseconds, at most `SyncServer.waitMillisecondsMax`, 30,000) and nothing new, the answer waits until frames arrive or
+///   the time is up (long poll).
+///
+/// Failures are JSON `{"code", "message"}` with 400 (a malformed request), 401 (no token, or an
+/// unknown or revoked one), 413 (a body too large) or 503 (the database failed; retry).
+public enum SyncHTTPServer {
+    /// The largest push body read.
+    static let pushBytesMax = 8 << 20
+    /// The most frames one pull answers.
+    static let framesPerPullMax = 256
+
+    /// The routes over `server`.
+    public static func router(_ server: SyncServer) -> Router<BasicRequestContext> {
+        let router = Router()
+        router.post("v1/push") { request, _ -> Response in
+            try await respond {
+                let device = try await authenticate(request, server)
+                let body = try await request.body.collect(upTo: pushBytesMax)
+                var commands: [SubmittedCommand] = []
+                for (index, line) in Array(body.readableBytesView).split(separator: UInt8(ascii: "\n")).enumerated() {
+                    let bytes = Array(line)
+                    let push: PushedCommand
+                    do {
+                        push = try PushedCommand(body: bytes)
+                    } catch {
+                        throw Failure(status: .badRequest, code: "commandInvalid", message: "line \(index + 1): \(error)")
+                    }
+                    commands.append(SubmittedCommand(commandID: push.command.commandID.uuid, body: bytes))
+                }
+                guard !commands.isEmpty else {
+                    throw Failure(status: .badRequest, code: "pushEmpty", message: "the body holds no command; send one pushed command per line")
+                }
+                let outcomes = try await server.push(commands, from: device)
+                return try json(SyncWire.Outcomes(outcomes: outcomes))
+            }
+        }
+        router.get("v1/frames") { request, _ -> Response in
+            try await respond {
+                let device = try await authenticate(request, server)
+                let parameters = request.uri.queryParameters
+                guard let after = parameters.get("after", as: UInt64.self) else {
+                    throw Failure(status: .badRequest, code: "cursorMissing", message: "give after=N, the last sequence number the device holds (0 for none)")
+                }
+                let limit = min(parameters.get("limit", as: Int.self) ?? framesPerPullMax, framesPerPullMax)
+                guard limit > 0 else {
+                    throw Failure(status: .badRequest, code: "limitInvalid", message: "limit must be at least 1")
+                }
+                let frames = try await server.pull(
+                    household: device.householdID, after: after, limit: limit, waitMilliseconds: parameters.get("wait", as: Int.self) ?? 0)
+                return try json(SyncWire.Frames(frames: frames.map(SyncWire.Frame.init)))
+            }
+        }
+        return router
+    }
+
+    /// An application serving ``router(_:)`` on `host`:`port` (0: any free port); `onRunning`
+    /// gets the port it listens on.
+    public static func application(
+        _ server: SyncServer, host: String, port: Int, logger: Logger? = nil, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        Application(
+            router: router(server),
+            configuration: .init(address: .hostname(host, port: port), serverName: "tally"),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
+            logger: logger)
+    }
+
+    // MARK: Requests and answers
+
+    struct Failure: Error {
+        var status: HTTPResponse.Status
+        var code: String
+        var message: String
+    }
+
+    private static func authenticate(_ request: Request, _ server: SyncServer) async throws -> Device {
+        guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
+            throw Failure(status: .unauthorized, code: "tokenMissing", message: "send the device's token as Authorization: Bearer <token>")
+        }
+        guard let device = try await server.history.authenticate(token: String(header.dropFirst("Bearer ".count))) else {
+            throw Failure(status: .unauthorized, code: "tokenRefused", message: "this token is unknown or its device was revoked; register the device again")
+        }
+        return device
+    }
+
+    /// Runs `body`, answering a failure as JSON with its status.
+    private static func respond(_ body: () async throws -> Response) async throws -> Response {
+        do {
+            return try await body()
+        } catch let failure as Failure {
+            return try json(SyncWire.Failure(code: failure.code, message: failure.message), status: failure.status)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            return try json(SyncWire.Failure(code: "bodyTooLarge", message: "a push body holds at most \(pushBytesMax) bytes; push fewer commands at once"), status: .contentTooLarge)
+        } catch let error as HouseholdHistoryError {
+            return try json(SyncWire.Failure(code: error.code, message: "\(error)"), status: status(of: error))
+        } catch {
+            return try json(SyncWire.Failure(code: "serverFailed", message: "\(error); retry (a push is idempotent by command id)"), status: .serviceUnavailable)
+        }
+    }
+
+    private static func status(of error: HouseholdHistoryError) -> HTTPResponse.Status {
+        switch error {
+        case .database: .serviceUnavailable
+        case .deviceNotAllowed: .forbidden
+        default: .badRequest
+        }
+    }
+
+    private static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let bytes = try encoder.encode(value)
+        return Response(
+            status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+}
