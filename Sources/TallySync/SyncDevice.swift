@@ -43,7 +43,9 @@ public actor SyncDevice {
     public var confirmedSequenceNumber: UInt64 { end.sequenceNumber }
 
     /// Executes `command` through the server and returns the sequence numbers of its events,
-    /// once they are in this device's ledger.
+    /// once they are in this device's ledger. Retrying a command (same id) after an error is
+    /// safe: the server answers a command it holds with its stored outcome, and a command this
+    /// device already holds returns where it is.
     /// - Throws: `LedgerError.rejected` when the command breaks a rule (on the device, or on the
     ///   server against a history that moved on); ``SyncError/refused(code:message:)`` when the
     ///   server refused it unread; what the transport throws (retry: a push is idempotent by
@@ -52,6 +54,9 @@ public actor SyncDevice {
     public func execute(_ command: Command) async throws -> ClosedRange<UInt64> {
         await acquire()
         defer { release() }
+        // A retry of a push whose answer was lost, after a pull brought the command: it was
+        // accepted, and executing it again here would be duplicateCommandID.
+        if let executed = try await ledger.sequenceNumbers(ofCommand: command.commandID) { return executed }
         let texts = try await ledger.sealedTexts(of: command)
         let push = PushedCommand(pushing: command, texts: texts)
         let outcomes = try await transport.push([SubmittedCommand(commandID: command.commandID.uuid, body: push.body)])

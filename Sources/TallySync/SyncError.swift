@@ -8,8 +8,11 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The server refused a pushed command before validating it: `code` says why
     /// (`actorNotDevicePerson`, `commandInvalid`).
     case refused(code: String, message: String)
-    /// The other side could not be reached or answered with a failure; retry (a push is
-    /// idempotent by command id).
+    /// The server refused the request itself (its HTTP status, 4xx): a token it does not know
+    /// (`tokenRefused`), a malformed request. Retrying the same request does not help.
+    case requestRefused(status: Int, code: String, message: String)
+    /// The other side could not be reached, or failed (HTTP 5xx); retry (a push is idempotent
+    /// by command id).
     case transport(String)
 
     public var description: String {
@@ -17,6 +20,7 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         case .commandInvalid(let detail): "commandInvalid: \(detail)"
         case .historyInvalid(let detail): "historyInvalid: \(detail)"
         case .refused(let code, let message): "\(code): \(message)"
+        case .requestRefused(let status, let code, let message): "\(code) (HTTP \(status)): \(message)"
         case .transport(let detail): "transport: \(detail)"
         }
     }

@@ -22,6 +22,8 @@ public actor SyncServer {
     public let history: HouseholdHistory
     private let cacheDirectory: FilePath
     private var caches: [UUID: HouseholdCache] = [:]
+    /// Pushes committed through this process, per household: what wakes a waiting pull.
+    private var commits: [UUID: UInt64] = [:]
 
     /// One household's ledger cache and where its record chain ends.
     private struct HouseholdCache {
@@ -58,19 +60,28 @@ public actor SyncServer {
         let person = PersonID(device.personID)
         // A cache that wrote frames whose commit then failed is ahead of the history: the next
         // append finds it so (``cache(for:)``) and rebuilds it.
-        return try await history.append(household: device.householdID, device: device.deviceID, commands: commands) { @Sendable batch in
+        let outcomes = try await history.append(household: device.householdID, device: device.deviceID, commands: commands) { @Sendable batch in
             try await self.execute(batch, person: person)
         }
+        commits[device.householdID, default: 0] += 1
+        return outcomes
     }
 
     /// The household's committed frames that end after `sequenceNumber`, at most `limit`. When
-    /// there are none, looks again every ``pollInterval`` for up to `waitMilliseconds` (at most
-    /// ``waitMillisecondsMax``): a long poll, which sees what any server process committed.
-    public nonisolated func pull(household: UUID, after sequenceNumber: UInt64, limit: Int, waitMilliseconds: Int = 0) async throws -> [HistoryFrame] {
-        let deadline = ContinuousClock.now + .milliseconds(min(max(waitMilliseconds, 0), Self.waitMillisecondsMax))
+    /// there are none, waits up to `waitMilliseconds` (at most ``waitMillisecondsMax``) for
+    /// some: a long poll. It reads PostgreSQL again as soon as a push through this process
+    /// commits for the household (looked at every ``wakeInterval``), and every
+    /// ``databasePollInterval`` for what other server processes commit; a cancelled request
+    /// stops waiting.
+    public func pull(household: UUID, after sequenceNumber: UInt64, limit: Int, waitMilliseconds: Int = 0) async throws -> [HistoryFrame] {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .milliseconds(min(max(waitMilliseconds, 0), Self.waitMillisecondsMax))
         var frames = try await history.frames(household: household, after: sequenceNumber, limit: limit)
-        while frames.isEmpty, ContinuousClock.now < deadline {
-            try await Task.sleep(for: Self.pollInterval)
+        var lastRead = (at: clock.now, commits: commits[household, default: 0])
+        while frames.isEmpty, clock.now < deadline {
+            try await Task.sleep(for: Self.wakeInterval)
+            guard commits[household, default: 0] != lastRead.commits || clock.now - lastRead.at >= Self.databasePollInterval else { continue }
+            lastRead = (clock.now, commits[household, default: 0])
             frames = try await history.frames(household: household, after: sequenceNumber, limit: limit)
         }
         return frames
@@ -78,8 +89,10 @@ public actor SyncServer {
 
     /// The longest a pull waits for new frames.
     public static let waitMillisecondsMax = 30_000
-    /// How often a waiting pull looks for new frames.
-    static let pollInterval = Duration.milliseconds(10)
+    /// How often a waiting pull looks whether a push through this process committed.
+    static let wakeInterval = Duration.milliseconds(2)
+    /// How often a waiting pull reads PostgreSQL for what other server processes committed.
+    static let databasePollInterval = Duration.milliseconds(250)
 
     /// Closes every ledger cache.
     public func close() async {
@@ -88,14 +101,15 @@ public actor SyncServer {
 
     // MARK: Executing under the row lock
 
-    /// Executes the batch on the household's cache. On any failure the cache is dropped: it may
-    /// hold frames the history will not (the transaction rolls back), and it is rebuilt from the
-    /// history on the next append.
+    /// Executes the batch on the household's cache. On any failure the cache is closed: it may
+    /// hold frames the history will not (the transaction rolls back). Its folder stays: the next
+    /// append opens it again and keeps it when it is a prefix of the history (a database error
+    /// left it so), or rebuilds it (``cache(for:)``).
     private func execute(_ batch: AppendBatch, person: PersonID) async throws -> ExecutedBatch {
         do {
             return try await executeOnCache(batch, person: person)
         } catch {
-            await dropCache(batch.householdID)
+            await dropCache(batch.householdID, removing: false)
             throw error
         }
     }

@@ -55,17 +55,20 @@ public struct HTTPSyncTransport: SyncTransport {
         let response: HTTPClientResponse
         let bytes: ByteBuffer
         do {
-            response = try await client.execute(request, timeout: Self.timeout + .milliseconds(Int64(waitMilliseconds)))
+            let wait = Int64(min(max(waitMilliseconds, 0), SyncServer.waitMillisecondsMax))
+            response = try await client.execute(request, timeout: Self.timeout + .milliseconds(wait))
             bytes = try await response.body.collect(upTo: Self.answerBytesMax)
         } catch {
             throw SyncError.transport("\(server) cannot be reached: \(error)")
         }
         let data = Data(bytes.readableBytesView)
         guard response.status == .ok else {
-            if let failure = try? JSONDecoder().decode(SyncWire.Failure.self, from: data) {
-                throw SyncError.refused(code: failure.code, message: failure.message)
+            let failure = try? JSONDecoder().decode(SyncWire.Failure.self, from: data)
+            guard (400..<500).contains(Int(response.status.code)) else {
+                throw SyncError.transport("\(server) answered \(response.status)\(failure.map { ": \($0.code): \($0.message)" } ?? "")")
             }
-            throw SyncError.transport("\(server) answered \(response.status)")
+            throw SyncError.requestRefused(
+                status: Int(response.status.code), code: failure?.code ?? "requestRefused", message: failure?.message ?? "\(response.status)")
         }
         do {
             return try JSONDecoder().decode(Answer.self, from: data)

@@ -35,7 +35,12 @@ public enum SyncHTTPServer {
                 let device = try await authenticate(request, server)
                 let body = try await request.body.collect(upTo: pushBytesMax)
                 var commands: [SubmittedCommand] = []
-                for (index, line) in Array(body.readableBytesView).split(separator: UInt8(ascii: "\n")).enumerated() {
+                let lines = Array(body.readableBytesView).split(separator: UInt8(ascii: "\n"))
+                let linesMax = await server.history.limits.commandsPerAppendMax
+                guard lines.count <= linesMax else {
+                    throw Failure(status: .badRequest, code: "pushTooLarge", message: "a push holds at most \(linesMax) commands; this one has \(lines.count)")
+                }
+                for (index, line) in lines.enumerated() {
                     let bytes = Array(line)
                     let push: PushedCommand
                     do {
@@ -112,15 +117,19 @@ public enum SyncHTTPServer {
         } catch let error as HouseholdHistoryError {
             return try json(SyncWire.Failure(code: error.code, message: "\(error)"), status: status(of: error))
         } catch {
-            return try json(SyncWire.Failure(code: "serverFailed", message: "\(error); retry (a push is idempotent by command id)"), status: .serviceUnavailable)
+            // The engine or its cache failed: nothing was appended (the transaction rolled back).
+            return try json(SyncWire.Failure(code: "serverFailed", message: "the server failed; nothing was appended; retry later (a push is idempotent by command id)"), status: .internalServerError)
         }
     }
 
+    /// A database failure may pass (503); a device not allowed is 403; a limit the request
+    /// broke is 400; anything else is the server's own fault (500).
     private static func status(of error: HouseholdHistoryError) -> HTTPResponse.Status {
         switch error {
         case .database: .serviceUnavailable
-        case .deviceNotAllowed: .forbidden
-        default: .badRequest
+        case .deviceNotAllowed, .unknownDevice: .forbidden
+        case .limitExceeded, .sequenceNumberOutOfRange, .unknownHousehold: .badRequest
+        default: .internalServerError
         }
     }
 

@@ -39,6 +39,8 @@ struct ServeProcess {
             seen += String(decoding: data, as: UTF8.self)
             // `tally serve: listening on http://127.0.0.1:PORT` (after the server's own log line).
             if let range = seen.range(of: "tally serve: listening on "), let end = seen[range.upperBound...].firstIndex(of: "\n") {
+                // Keep reading what it logs, so that a full pipe never blocks it.
+                errors.fileHandleForReading.readabilityHandler = { handle in _ = handle.availableData }
                 return ServeProcess(process: process, url: String(seen[range.upperBound..<end]), postgres: postgres)
             }
         }

@@ -261,6 +261,8 @@ struct SyncTests {
             defer { Task { [household] in await household.close([household.alice, bob]) } }
 
             let waiting = Task { try await bob.pull(waitMilliseconds: 20_000) }
+            // Bob's pull is waiting before Alice pushes: one that did not wait would return 0.
+            try await Task.sleep(for: .milliseconds(300))
             var entry = household.scenario.expense(4_800, shared: true)
             entry.note = Self.aliceNote
             let range = try await alice.execute(household.scenario.command(.recordTransaction(transactionID: household.scenario.ids.next(), entry: entry)))
@@ -272,11 +274,37 @@ struct SyncTests {
             await #expect(throws: SyncError.self) { _ = try await stranger.pull(after: 0, limit: 10, waitMilliseconds: 0) }
             do {
                 _ = try await stranger.pull(after: 0, limit: 10, waitMilliseconds: 0)
-            } catch let SyncError.refused(code, _) {
-                #expect(code == "tokenRefused")
+            } catch let SyncError.requestRefused(status, code, _) {
+                #expect(status == 401 && code == "tokenRefused")
             }
             running.cancel()
             _ = try? await running.value
+        }
+    }
+
+    @Test("Issue 32 (T5): two devices that edit the same transaction without pulling both succeed, in the server's order; the later edit is what both devices show, and the earlier one stays in the history")
+    func concurrentEditsLaterWins() async throws {
+        try await TestPostgres.withHistory { history in
+            var household = try await Household(histories: [history])
+            let bob = try await household.bob(on: 0)
+            defer { Task { [household] in await household.close([household.alice, bob]) } }
+            let expense = household.scenario.ids.next() as TransactionID
+            try await household.alice.execute(household.scenario.command(.recordTransaction(transactionID: expense, entry: household.scenario.expense(3_600, shared: true))))
+            try await bob.pull()
+            // Neither pulls before editing.
+            let aliceEdit = household.scenario.command(.editTransaction(transactionID: expense, entry: household.scenario.expense(4_800, shared: true)))
+            let bobEdit = household.scenario.command(
+                .editTransaction(transactionID: expense, entry: household.scenario.expense(6_000, shared: true)), by: household.scenario.bob)
+            let first = try await household.alice.execute(aliceEdit)
+            let second = try await bob.execute(bobEdit)
+            #expect(first.upperBound < second.lowerBound)
+            try await household.alice.pull()
+            for device in [household.alice, bob] {
+                let amount = await device.ledger.readModels.transactions[expense]?.details.amount
+                #expect(amount == Scenario.chf(6_000), "the later edit stays")
+            }
+            let edits = try await Self.events(household.alice).filter { $0.event.commandID == aliceEdit.commandID || $0.event.commandID == bobEdit.commandID }
+            #expect(Set(edits.map(\.event.commandID)).count == 2, "both edits are in the history")
         }
     }
 }

@@ -80,6 +80,17 @@ extension Ledger {
         return lastSequenceNumber
     }
 
+    /// The sequence numbers of the events of `command` when the ledger holds it (a device
+    /// retrying a push whose answer was lost finds it here once a pull brought it); nil when it
+    /// was never executed here.
+    package func sequenceNumbers(ofCommand command: CommandID) throws(LedgerError) -> ClosedRange<UInt64>? {
+        guard let first = queryState.history.entry(for: command)?.firstSequenceNumber else { return nil }
+        var cursor = try eventCursor(from: first)
+        var last = first
+        while let event = try cursor.next(), event.event.commandID == command { last = event.sequenceNumber }
+        return first...last
+    }
+
     /// Where the ledger's record chain (`RecordChain`, Docs/Sync.md) ends: its last sequence
     /// number and the chain after it, reading the journal one frame at a time (O(history):
     /// once when a device or a server's cache is opened).

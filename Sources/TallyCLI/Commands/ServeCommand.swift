@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PostgresNIO
 import SystemPackage
+import TallyJournal
 import TallyServer
 import TallySync
 import TallySyncHTTP
@@ -57,7 +58,7 @@ struct ServeCommand: AsyncParsableCommand {
         func run() async throws {
             try await postgres.withHistory { history in
                 let household = UUID()
-                try await SyncServer(history: history, cacheDirectory: FilePath("/")).createHousehold(household)
+                try await history.createHousehold(household, genesisChain: ChainValue.genesis.bytes)
                 var results = ResultLines()
                 results.line(household.uuidString.lowercased())
                 try results.requireDelivered(outcome: "household \(household.uuidString.lowercased()) was created")

@@ -13,6 +13,7 @@ struct SyncCommand: AsyncParsableCommand {
         discussion: "Each pushed command prints one JSON result line as `tally apply` does (its sequence numbers are the server's). Exit 0 when every command was accepted, 1 when any was invalid or rejected, 2 when it could not run (the server unreachable: retry, a push is idempotent by command id).")
 
     @OptionGroup var location: LedgerOption
+    @OptionGroup var key: KeyOptions
 
     @Option(help: ArgumentHelp("The server's address, e.g. http://127.0.0.1:8080.", valueName: "URL"))
     var server: String
@@ -26,17 +27,26 @@ struct SyncCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("After pushing, wait up to this long for the household's other devices (long poll).", valueName: "MILLISECONDS"))
     var wait = 0
 
+    func validate() throws {
+        guard (0...SyncServer.waitMillisecondsMax).contains(wait) else {
+            throw ValidationError("--wait must be 0...\(SyncServer.waitMillisecondsMax) milliseconds, not \(wait)")
+        }
+    }
+
+    /// The longest token file read (a token is 43 characters).
+    static let tokenFileBytesMax = 4_096
+
     func run() async throws {
         let path = try location.path()
-        guard let tokenData = FileManager.default.contents(atPath: tokenFile),
+        guard let tokenData = FileManager.default.contents(atPath: tokenFile), tokenData.count <= Self.tokenFileBytesMax,
               let token = String(data: tokenData, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines), !token.isEmpty
         else {
-            throw CLIError("\(tokenFile): cannot read a device token; `tally serve device` prints one")
+            throw CLIError("\(tokenFile): cannot read a device token (one line, as `tally serve device` prints it)")
         }
         var results = ResultLines()
         var counts = ApplyCommand.ApplyCounts(commands: 0)
         let parsed = try push.map { ApplyCommand.parse(try ApplyCommand.read($0), results: &results, counts: &counts) } ?? []
-        let ledger = try await LedgerAccess.open(at: path, create: true, encryption: nil)
+        let ledger = try await LedgerAccess.open(at: path, create: true, encryption: try key.encryption(), chainKey: try key.chainKey())
         do {
             let device = try await SyncDevice(ledger: ledger, transport: HTTPSyncTransport(server: server, token: token))
             for (line, command) in parsed {
@@ -49,6 +59,8 @@ struct SyncCommand: AsyncParsableCommand {
                     counts.rejected += 1
                     results.line(ApplyCommand.rejected(line: line, error))
                 } catch let SyncError.refused(code, message) {
+                    // Refused by the server unread (actorNotDevicePerson, commandInvalid): a
+                    // rejection of this command; a refused request (a token) ends the run.
                     counts.rejected += 1
                     results.line(CanonicalJSON.text(orderedMembers: [
                         ("line", .integer(Int64(line))), ("status", .string("rejected")), ("code", .string(code)), ("message", .string(message)),

@@ -1,0 +1,201 @@
+import Foundation
+import Synchronization
+import SystemPackage
+import Tally
+import TallyJournal
+import TallyModel
+import TallyServer
+import TallyTestSupport
+import Testing
+
+@testable import TallySync
+
+/// Issue 32 (Docs/Sync.md, "Failure cases the simulation covers"): three devices of one household
+/// on two server processes over one PostgreSQL database execute seeded random commands at once,
+/// while answers get lost after the server committed, appends are cancelled part way (a server
+/// process killed during an append: PostgreSQL rolls it back) and pulls fail. Every command is
+/// retried under its id until it has an answer, as an app's outbox would.
+@Suite("Sync: a seeded simulation of three devices and two servers with faults")
+struct SyncSimulationTests {
+    /// A transport that fails as a network and a dying server do, from a seed.
+    final class FaultyTransport: SyncTransport, @unchecked Sendable {
+        let base: any SyncTransport
+        let random: Mutex<SeededRandom>
+        let faults = Mutex<[String: Int]>([:])
+
+        init(_ base: any SyncTransport, seed: UInt64) {
+            self.base = base
+            random = Mutex(SeededRandom(seed: seed))
+        }
+
+        private func roll() -> Int { random.withLock { Int.random(in: 0..<100, using: &$0) } }
+        private func count(_ fault: String) { faults.withLock { $0[fault, default: 0] += 1 } }
+
+        func push(_ commands: [SubmittedCommand]) async throws -> [CommandOutcome] {
+            switch roll() {
+            case 0..<12:
+                // The server committed; the answer never arrived.
+                _ = try await base.push(commands)
+                count("answerLost")
+                throw SyncError.transport("answer lost")
+            case 12..<24:
+                // The append is cut short (the task serving it cancelled): committed or rolled back.
+                let append = Task { try await base.push(commands) }
+                try await Task.sleep(for: .microseconds(roll() * 40))
+                append.cancel()
+                _ = try? await append.value
+                count("appendCancelled")
+                throw SyncError.transport("server died")
+            default:
+                return try await base.push(commands)
+            }
+        }
+
+        func pull(after sequenceNumber: UInt64, limit: Int, waitMilliseconds: Int) async throws -> [HistoryFrame] {
+            if roll() < 8 {
+                count("pullFailed")
+                throw SyncError.transport("pull failed")
+            }
+            return try await base.pull(after: sequenceNumber, limit: limit, waitMilliseconds: waitMilliseconds)
+        }
+    }
+
+    /// What one device saw of its commands.
+    struct Outcomes: Sendable {
+        var accepted: [CommandID: ClosedRange<UInt64>] = [:]
+        var rejected: Set<CommandID> = []
+        var retries = 0
+    }
+
+    /// Executes `command` until it has an answer; transport failures are retried under its id.
+    static func executeUntilAnswered(_ command: Command, on device: SyncDevice, outcomes: inout Outcomes) async throws {
+        while true {
+            do {
+                outcomes.accepted[command.commandID] = try await device.execute(command)
+                return
+            } catch LedgerError.rejected {
+                outcomes.rejected.insert(command.commandID)
+                return
+            } catch SyncError.transport {
+                outcomes.retries += 1
+            }
+        }
+    }
+
+    /// Pulls until a pull succeeds with nothing new.
+    static func pullUntilCurrent(_ device: SyncDevice) async throws {
+        while true {
+            do {
+                if try await device.pull() == 0 { return }
+            } catch SyncError.transport {}
+        }
+    }
+
+    @Test("Issue 32: after seeded runs with lost answers, cancelled appends and failed pulls, every device holds the server's history byte for byte (the same chain) with equal events and read models; every accepted command is in it once, at the range its device was told; no rejected command is", arguments: [UInt64(1), 2, 3])
+    func devicesConverge(seed: UInt64) async throws {
+        try await TestPostgres.withDatabase { database in
+            try await TestPostgres.withHistory(database: database) { first in
+                try await TestPostgres.withHistory(database: database) { second in
+                    try await Self.run(seed: seed, histories: [first, second])
+                }
+            }
+        }
+    }
+
+    static func run(seed: UInt64, histories: [HouseholdHistory]) async throws {
+        let folder = try TemporaryDirectory("sync-simulation")
+        defer { folder.remove() }
+        let servers = histories.enumerated().map { index, history in
+            SyncServer(history: history, cacheDirectory: folder.appending("server-\(index)"))
+        }
+        var generator = HouseholdGenerator(seed: seed)
+        let scenario = generator.scenario
+        let household = UUID()
+        try await servers[0].createHousehold(household)
+
+        // Alice's phone sets the household up; her tablet and Bob's phone start from a copy of
+        // its ledger (key distribution is not built yet) and catch up by pulling.
+        let people = [scenario.alice, scenario.alice, scenario.bob]
+        var devices: [Device] = []
+        for person in people {
+            devices.append(try await histories[0].registerDevice(household: household, person: person.uuid).device)
+        }
+        let phone = try await Ledger.open(at: folder.appending("device-0"))
+        let setup = try await SyncDevice(ledger: phone, transport: servers[0].transport(for: devices[0]))
+        for command in generator.setup() { try await setup.execute(command) }
+        var ledgers = [phone]
+        for index in 1..<people.count {
+            let directory = folder.appending("device-\(index)")
+            try FileManager.default.createDirectory(atPath: directory.string, withIntermediateDirectories: true)
+            for name in [LedgerDirectory.journalName, LedgerDirectory.personalKeysName] {
+                try FileManager.default.copyItem(atPath: folder.appending("device-0").appending(name).string, toPath: directory.appending(name).string)
+            }
+            ledgers.append(try await Ledger.open(at: directory))
+        }
+        let transports = (0..<people.count).map { index in
+            FaultyTransport(servers[index == 0 ? 0 : 1].transport(for: devices[index]), seed: seed &* 31 &+ UInt64(index))
+        }
+        var syncDevices: [SyncDevice] = []
+        for index in people.indices {
+            syncDevices.append(try await SyncDevice(ledger: ledgers[index], transport: transports[index]))
+        }
+
+        // Each device executes its own generated commands (its own ids), all at once.
+        let commandsPerDevice = 30
+        let outcomes = try await withThrowingTaskGroup(of: Outcomes.self) { group in
+            for index in people.indices {
+                var own = generator
+                own.scenario.ids = DeterministicIDGenerator(seed: seed &* 1_000 &+ UInt64(index))
+                let device = syncDevices[index]
+                let person = people[index]
+                group.addTask {
+                    var outcomes = Outcomes()
+                    for _ in 0..<commandsPerDevice {
+                        let generated = own.next()
+                        let command = Command(commandID: generated.commandID, actor: person, recordedAt: generated.recordedAt, action: generated.action)
+                        try await Self.executeUntilAnswered(command, on: device, outcomes: &outcomes)
+                    }
+                    return outcomes
+                }
+            }
+            var all: [Outcomes] = []
+            for try await outcome in group { all.append(outcome) }
+            return all
+        }
+        for device in syncDevices { try await Self.pullUntilCurrent(device) }
+
+        // Every device holds the server's history: the same end and chain, the same events.
+        let head = try await histories[0].head(household: household)
+        let reference = try await ledgers[0].events()
+        for (index, ledger) in ledgers.enumerated() {
+            let end = try await ledger.recordChainEnd()
+            #expect(end.sequenceNumber == head.sequenceNumber && end.chain.bytes == head.chain, "device \(index) ends elsewhere")
+            #expect(try await ledger.events() == reference, "device \(index) holds other events")
+            #expect(await ledger.readModels == ledgers[0].readModels, "device \(index) reads otherwise")
+        }
+        // Every accepted command is in the history once, where its device was told; no
+        // rejected one is.
+        var rangesByCommand: [CommandID: ClosedRange<UInt64>] = [:]
+        for event in reference {
+            let range = rangesByCommand[event.event.commandID].map { $0.lowerBound...event.sequenceNumber } ?? event.sequenceNumber...event.sequenceNumber
+            rangesByCommand[event.event.commandID] = range
+        }
+        var accepted = 0
+        for outcome in outcomes {
+            for (command, range) in outcome.accepted {
+                #expect(rangesByCommand[command] == range, "command \(command) was told \(range)")
+                accepted += 1
+            }
+            for command in outcome.rejected {
+                #expect(rangesByCommand[command] == nil, "rejected command \(command) is in the history")
+            }
+        }
+        let executedAfterSetup = reference.filter { $0.sequenceNumber > 0 }.map(\.event.commandID)
+        #expect(Set(executedAfterSetup).count == rangesByCommand.count)
+        let faults = transports.map { $0.faults.withLock { $0 } }.reduce(into: [String: Int]()) { $0.merge($1, uniquingKeysWith: +) }
+        #expect(accepted > 0 && outcomes.flatMap(\.rejected).count + accepted == people.count * commandsPerDevice)
+        #expect(faults["answerLost", default: 0] > 0 && faults["appendCancelled", default: 0] > 0, "\(faults)")
+        for ledger in ledgers { try await ledger.close() }
+        for server in servers { await server.close() }
+    }
+}
