@@ -45,4 +45,19 @@ extension HouseholdHistory {
         }
         return frames
     }
+
+    /// The chain value after the frame that ends at `sequenceNumber`: what a device whose cursor
+    /// is there must hold (Docs/Sync.md). Nil when no frame ends there (a cursor inside a frame,
+    /// or past the head).
+    /// - Throws: ``HouseholdHistoryError/database(operation:detail:)``.
+    public func chain(household: UUID, endingAt sequenceNumber: UInt64) async throws -> [UInt8]? {
+        let last = try bigint(sequenceNumber)
+        return try await transaction("read a chain value of household \(household)") { connection in
+            let rows = try await connection.query(
+                "SELECT chain FROM frames WHERE household_id = \(household) AND last_sequence = \(last)", logger: self.logger)
+            var chain: [UInt8]?
+            for try await value in rows.decode(ByteBuffer.self) { chain = Array(value.readableBytesView) }
+            return chain
+        }
+    }
 }

@@ -91,7 +91,7 @@ public actor SyncDevice {
         let start = end.sequenceNumber
         var wait = waitMilliseconds
         while true {
-            let frames = try await transport.pull(after: end.sequenceNumber, limit: Self.pullFramesMax, waitMilliseconds: wait)
+            let frames = try await transport.pull(after: end.sequenceNumber, chain: end.chain.bytes, limit: Self.pullFramesMax, waitMilliseconds: wait)
             wait = 0
             guard frames.count <= Self.pullFramesMax else {
                 throw SyncError.historyInvalid("the server answered a pull of at most \(Self.pullFramesMax) frames with \(frames.count)")

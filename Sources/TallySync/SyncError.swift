@@ -5,6 +5,9 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What the server sent, or holds, is not a history that continues this one: records cut
     /// short, sequence numbers that do not follow, a chain value that does not match.
     case historyInvalid(String)
+    /// The device's cursor is not on the server's history: the chain value it holds at its last
+    /// sequence number is not the server's (its ledger is of another household or history).
+    case cursorNotOnHistory(String)
     /// The server refused a pushed command before validating it: `code` says why
     /// (`actorNotDevicePerson`, `commandInvalid`).
     case refused(code: String, message: String)
@@ -19,6 +22,7 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .commandInvalid(let detail): "commandInvalid: \(detail)"
         case .historyInvalid(let detail): "historyInvalid: \(detail)"
+        case .cursorNotOnHistory(let detail): "cursorNotOnHistory: \(detail)"
         case .refused(let code, let message): "\(code): \(message)"
         case .requestRefused(let status, let code, let message): "\(code) (HTTP \(status)): \(message)"
         case .transport(let detail): "transport: \(detail)"

@@ -73,7 +73,20 @@ public actor SyncServer {
     /// commits for the household (looked at every ``wakeInterval``), and every
     /// ``databasePollInterval`` for what other server processes commit; a cancelled request
     /// stops waiting.
-    public func pull(household: UUID, after sequenceNumber: UInt64, limit: Int, waitMilliseconds: Int = 0) async throws -> [HistoryFrame] {
+    /// - Parameter chain: the chain value the device holds at `sequenceNumber` (nil: not
+    ///   checked; 0 needs none); a pull from a cursor that is not on the history is refused.
+    /// - Throws: ``SyncError/cursorNotOnHistory(_:)``; ``HouseholdHistoryError``.
+    public func pull(
+        household: UUID, after sequenceNumber: UInt64, chain: [UInt8]? = nil, limit: Int, waitMilliseconds: Int = 0
+    ) async throws -> [HistoryFrame] {
+        if let chain, sequenceNumber > 0 {
+            guard let held = try await history.chain(household: household, endingAt: sequenceNumber) else {
+                throw SyncError.cursorNotOnHistory("no frame of household \(household) ends at \(sequenceNumber): the device's ledger is not a prefix of this household's history")
+            }
+            guard held == chain else {
+                throw SyncError.cursorNotOnHistory("the device's chain value at \(sequenceNumber) is not the server's: its ledger is of another history; set it up again from the server")
+            }
+        }
         let clock = ContinuousClock()
         let deadline = clock.now + .milliseconds(min(max(waitMilliseconds, 0), Self.waitMillisecondsMax))
         var frames = try await history.frames(household: household, after: sequenceNumber, limit: limit)

@@ -6,9 +6,10 @@ import TallyServer
 public protocol SyncTransport: Sendable {
     /// Pushes commands (each a ``PushedCommand`` body) and returns one outcome per command.
     func push(_ commands: [SubmittedCommand]) async throws -> [CommandOutcome]
-    /// The household's frames that end after `sequenceNumber`, at most `limit`; when there are
-    /// none, waits up to `waitMilliseconds` for some (long poll; 0 answers at once).
-    func pull(after sequenceNumber: UInt64, limit: Int, waitMilliseconds: Int) async throws -> [HistoryFrame]
+    /// The household's frames that end after `sequenceNumber`, where the device's record chain
+    /// is `chain` (the server refuses a cursor that is not on its history), at most `limit`;
+    /// when there are none, waits up to `waitMilliseconds` for some (long poll; 0 answers at once).
+    func pull(after sequenceNumber: UInt64, chain: [UInt8], limit: Int, waitMilliseconds: Int) async throws -> [HistoryFrame]
 }
 
 extension SyncServer {
@@ -26,7 +27,7 @@ struct InProcessTransport: SyncTransport {
         try await server.push(commands, from: device)
     }
 
-    func pull(after sequenceNumber: UInt64, limit: Int, waitMilliseconds: Int) async throws -> [HistoryFrame] {
-        try await server.pull(household: device.householdID, after: sequenceNumber, limit: limit, waitMilliseconds: waitMilliseconds)
+    func pull(after sequenceNumber: UInt64, chain: [UInt8], limit: Int, waitMilliseconds: Int) async throws -> [HistoryFrame] {
+        try await server.pull(household: device.householdID, after: sequenceNumber, chain: chain, limit: limit, waitMilliseconds: waitMilliseconds)
     }
 }

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import TallyJournal
 import TallyServer
 import TallySync
 
@@ -40,8 +41,9 @@ public struct HTTPSyncTransport: SyncTransport {
         return answer.outcomes
     }
 
-    public func pull(after sequenceNumber: UInt64, limit: Int, waitMilliseconds: Int) async throws -> [HistoryFrame] {
-        let request = HTTPClientRequest(url: server + "/v1/frames?after=\(sequenceNumber)&limit=\(limit)&wait=\(waitMilliseconds)")
+    public func pull(after sequenceNumber: UInt64, chain: [UInt8], limit: Int, waitMilliseconds: Int) async throws -> [HistoryFrame] {
+        let request = HTTPClientRequest(
+            url: server + "/v1/frames?after=\(sequenceNumber)&chain=\(Hex.string(chain))&limit=\(limit)&wait=\(waitMilliseconds)")
         let answer: SyncWire.Frames = try await send(request, waiting: waitMilliseconds)
         return try answer.frames.map { wire in
             guard let frame = wire.frame else { throw SyncError.historyInvalid("a frame's records or chain is not base64") }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import TallyJournal
 import TallyServer
 import TallySync
 
@@ -13,14 +14,16 @@ import TallySync
 ///   outcome per line, in order (`{"kind": "accepted", "firstSequenceNumber", "lastSequenceNumber"}`
 ///   or `{"kind": "rejected", "code", "message"}`). A line that is not a push fails the whole
 ///   request (400) before anything is appended.
-/// - `GET /v1/frames?after=N&limit=M&wait=MS`: the household's frames that end after sequence
-///   number `N` (at most `M`, default and cap 256): `{"frames": [{"firstSequenceNumber",
+/// - `GET /v1/frames?after=N&chain=HEX&limit=M&wait=MS`: the household's frames that end after
+///   sequence number `N`, where the device's record chain is `HEX` (409 `cursorNotOnHistory` when
+///   that is not the server's: the device's ledger is of another history) (at most `M`, default and cap 256): `{"frames": [{"firstSequenceNumber",
 ///   "lastSequenceNumber", "records", "chain"}]}`, records and chain in base64. With `wait`
 ///   (milliseconds, at most `SyncServer.waitMillisecondsMax`, 30,000) and nothing new, the answer waits until frames arrive or
 ///   the time is up (long poll).
 ///
 /// Failures are JSON `{"code", "message"}` with 400 (a malformed request), 401 (no token, or an
-/// unknown or revoked one), 413 (a body too large) or 503 (the database failed; retry).
+/// unknown or revoked one), 403 (a device not allowed), 409 (a cursor not on the history), 413
+/// (a body too large), 500 (the server failed) or 503 (the database failed; retry).
 public enum SyncHTTPServer {
     /// The largest push body read.
     static let pushBytesMax = 8 << 20
@@ -68,8 +71,15 @@ public enum SyncHTTPServer {
                 guard limit > 0 else {
                     throw Failure(status: .badRequest, code: "limitInvalid", message: "limit must be at least 1")
                 }
+                let chain = try parameters.get("chain").map { text in
+                    guard let bytes = Hex.bytes(text) else {
+                        throw Failure(status: .badRequest, code: "chainInvalid", message: "chain must be the hex chain value the device holds at after")
+                    }
+                    return bytes
+                }
                 let frames = try await server.pull(
-                    household: device.householdID, after: after, limit: limit, waitMilliseconds: parameters.get("wait", as: Int.self) ?? 0)
+                    household: device.householdID, after: after, chain: chain, limit: limit,
+                    waitMilliseconds: parameters.get("wait", as: Int.self) ?? 0)
                 return try json(SyncWire.Frames(frames: frames.map(SyncWire.Frame.init)))
             }
         }
@@ -114,6 +124,8 @@ public enum SyncHTTPServer {
             return try json(SyncWire.Failure(code: failure.code, message: failure.message), status: failure.status)
         } catch let error as HTTPError where error.status == .contentTooLarge {
             return try json(SyncWire.Failure(code: "bodyTooLarge", message: "a push body holds at most \(pushBytesMax) bytes; push fewer commands at once"), status: .contentTooLarge)
+        } catch SyncError.cursorNotOnHistory(let detail) {
+            return try json(SyncWire.Failure(code: "cursorNotOnHistory", message: detail), status: .conflict)
         } catch let error as HouseholdHistoryError {
             return try json(SyncWire.Failure(code: error.code, message: "\(error)"), status: status(of: error))
         } catch {

@@ -51,12 +51,12 @@ struct SyncSimulationTests {
             }
         }
 
-        func pull(after sequenceNumber: UInt64, limit: Int, waitMilliseconds: Int) async throws -> [HistoryFrame] {
+        func pull(after sequenceNumber: UInt64, chain: [UInt8], limit: Int, waitMilliseconds: Int) async throws -> [HistoryFrame] {
             if roll() < 8 {
                 count("pullFailed")
                 throw SyncError.transport("pull failed")
             }
-            return try await base.pull(after: sequenceNumber, limit: limit, waitMilliseconds: waitMilliseconds)
+            return try await base.pull(after: sequenceNumber, chain: chain, limit: limit, waitMilliseconds: waitMilliseconds)
         }
     }
 

@@ -61,6 +61,14 @@ struct SyncTests {
             return bob
         }
 
+        /// A shared expense of Alice's that `device` has pulled.
+        mutating func sharedExpense(pulledBy device: SyncDevice) async throws -> TransactionID {
+            let expense = scenario.ids.next() as TransactionID
+            try await alice.execute(scenario.command(.recordTransaction(transactionID: expense, entry: scenario.expense(3_600, shared: true))))
+            try await device.pull()
+            return expense
+        }
+
         func close(_ devices: [SyncDevice]) async {
             for device in devices { try? await device.ledger.close() }
             for server in servers { await server.close() }
@@ -138,9 +146,7 @@ struct SyncTests {
             var household = try await Household(histories: [history])
             let bob = try await household.bob(on: 0)
             defer { Task { [household] in await household.close([household.alice, bob]) } }
-            let expense = household.scenario.ids.next() as TransactionID
-            try await household.alice.execute(household.scenario.command(.recordTransaction(transactionID: expense, entry: household.scenario.expense(3_600, shared: true))))
-            try await bob.pull()
+            let expense = try await household.sharedExpense(pulledBy: bob)
             try await household.alice.execute(household.scenario.command(.deleteTransaction(transactionID: expense)))
             let edit = household.scenario.command(
                 .editTransaction(transactionID: expense, entry: household.scenario.expense(4_800, shared: true)), by: household.scenario.bob)
@@ -271,11 +277,22 @@ struct SyncTests {
             #expect(try await Self.events(bob) == Self.events(household.alice))
 
             let stranger = HTTPSyncTransport(server: url, token: "not-a-token")
-            await #expect(throws: SyncError.self) { _ = try await stranger.pull(after: 0, limit: 10, waitMilliseconds: 0) }
+            await #expect(throws: SyncError.self) { _ = try await stranger.pull(after: 0, chain: ChainValue.genesis.bytes, limit: 10, waitMilliseconds: 0) }
             do {
-                _ = try await stranger.pull(after: 0, limit: 10, waitMilliseconds: 0)
+                _ = try await stranger.pull(after: 0, chain: ChainValue.genesis.bytes, limit: 10, waitMilliseconds: 0)
             } catch let SyncError.requestRefused(status, code, _) {
                 #expect(status == 401 && code == "tokenRefused")
+            }
+            // Alice's ledger with a device of another household: its cursor is not on that history.
+            let elsewhere = UUID()
+            try await household.servers[0].createHousehold(elsewhere)
+            let (_, strangerToken) = try await history.registerDevice(household: elsewhere, person: household.scenario.alice.uuid)
+            let misplaced = try await SyncDevice(ledger: household.alice.ledger, transport: HTTPSyncTransport(server: url, token: strangerToken))
+            do {
+                try await misplaced.pull()
+                Issue.record("a ledger of another household must not pull")
+            } catch let SyncError.requestRefused(status, code, _) {
+                #expect(status == 409 && code == "cursorNotOnHistory")
             }
             running.cancel()
             _ = try? await running.value
@@ -288,9 +305,7 @@ struct SyncTests {
             var household = try await Household(histories: [history])
             let bob = try await household.bob(on: 0)
             defer { Task { [household] in await household.close([household.alice, bob]) } }
-            let expense = household.scenario.ids.next() as TransactionID
-            try await household.alice.execute(household.scenario.command(.recordTransaction(transactionID: expense, entry: household.scenario.expense(3_600, shared: true))))
-            try await bob.pull()
+            let expense = try await household.sharedExpense(pulledBy: bob)
             // Neither pulls before editing.
             let aliceEdit = household.scenario.command(.editTransaction(transactionID: expense, entry: household.scenario.expense(4_800, shared: true)))
             let bobEdit = household.scenario.command(
