@@ -26,9 +26,6 @@ public actor SyncDevice {
     private var busy = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
-    /// How many frames one pull asks for at a time.
-    private static let pullFramesMax = 256
-
     /// The sync side of `ledger` (its journal holds only history confirmed by the server, from
     /// the household's first record), reaching its server through `transport`. Reads the
     /// journal once, a frame at a time, to compute where its record chain ends.
@@ -91,10 +88,10 @@ public actor SyncDevice {
         let start = end.sequenceNumber
         var wait = waitMilliseconds
         while true {
-            let frames = try await transport.pull(after: end.sequenceNumber, chain: end.chain.bytes, limit: Self.pullFramesMax, waitMilliseconds: wait)
+            let frames = try await transport.pull(after: end.sequenceNumber, chain: end.chain.bytes, limit: SyncServer.framesPerPageMax, waitMilliseconds: wait)
             wait = 0
-            guard frames.count <= Self.pullFramesMax else {
-                throw SyncError.historyInvalid("the server answered a pull of at most \(Self.pullFramesMax) frames with \(frames.count)")
+            guard frames.count <= SyncServer.framesPerPageMax else {
+                throw SyncError.historyInvalid("the server answered a pull of at most \(SyncServer.framesPerPageMax) frames with \(frames.count)")
             }
             let verified = try SyncRecords.verify(frames, after: end)
             guard let reached = verified.last?.end else { break }

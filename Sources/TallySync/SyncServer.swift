@@ -31,8 +31,9 @@ public actor SyncServer {
         var end: SyncRecords.End
     }
 
-    /// How many committed frames a catch-up reads at once.
-    private static let catchUpFramesMax = 256
+    /// The most frames one page of the history holds: what a pull answers at most, and what a
+    /// catch-up reads at once (the device, the HTTP route and the cache use this one value).
+    public static let framesPerPageMax = 256
 
     /// A server appending to `history`, keeping its ledger caches under `cacheDirectory`.
     public init(history: HouseholdHistory, cacheDirectory: FilePath) {
@@ -42,7 +43,7 @@ public actor SyncServer {
 
     /// Creates an empty household's history; its first pushed command is `createHousehold`.
     public func createHousehold(_ household: UUID) async throws {
-        try await history.createHousehold(household, genesisChain: ChainValue.genesis.bytes)
+        try await history.createHousehold(household)
     }
 
     /// Executes `commands` pushed by `device` (each its ``PushedCommand`` body) and appends them to
@@ -203,7 +204,7 @@ public actor SyncServer {
                     throw SyncError.historyInvalid("household \(household): the server's cache ends at \(await cache.ledger.lastSequenceNumber), past the history's \(batch.head.sequenceNumber)")
                 }
                 while cache.end.sequenceNumber < batch.head.sequenceNumber {
-                    let frames = try await batch.committedFrames(after: cache.end.sequenceNumber, limit: Self.catchUpFramesMax)
+                    let frames = try await batch.committedFrames(after: cache.end.sequenceNumber, limit: Self.framesPerPageMax)
                     let verified = try SyncRecords.verify(frames, after: cache.end)
                     guard let reached = verified.last?.end else { break }
                     try await cache.ledger.appendConfirmed(verified.map(\.records), after: cache.end.sequenceNumber)
@@ -249,5 +250,13 @@ public actor SyncServer {
     private func dropCache(_ household: UUID, removing: Bool = true) async {
         if let cache = caches.removeValue(forKey: household) { try? await cache.ledger.close() }
         if removing { try? FileManager.default.removeItem(atPath: folder(of: household).string) }
+    }
+}
+
+extension HouseholdHistory {
+    /// Creates an empty household whose record chain starts at ``ChainValue/genesis`` (the one
+    /// start every device's `RecordChain` computes from).
+    public func createHousehold(_ household: UUID) async throws {
+        try await createHousehold(household, genesisChain: ChainValue.genesis.bytes)
     }
 }

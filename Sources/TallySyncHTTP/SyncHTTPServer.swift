@@ -16,7 +16,7 @@ import TallySync
 ///   request (400) before anything is appended.
 /// - `GET /v1/frames?after=N&chain=HEX&limit=M&wait=MS`: the household's frames that end after
 ///   sequence number `N`, where the device's record chain is `HEX` (409 `cursorNotOnHistory` when
-///   that is not the server's: the device's ledger is of another history) (at most `M`, default and cap 256): `{"frames": [{"firstSequenceNumber",
+///   that is not the server's: the device's ledger is of another history) (at most `M`, default and cap `SyncServer.framesPerPageMax`, 256): `{"frames": [{"firstSequenceNumber",
 ///   "lastSequenceNumber", "records", "chain"}]}`, records and chain in base64. With `wait`
 ///   (milliseconds, at most `SyncServer.waitMillisecondsMax`, 30,000) and nothing new, the answer waits until frames arrive or
 ///   the time is up (long poll).
@@ -27,8 +27,6 @@ import TallySync
 public enum SyncHTTPServer {
     /// The largest push body read.
     static let pushBytesMax = 8 << 20
-    /// The most frames one pull answers.
-    static let framesPerPullMax = 256
 
     /// The routes over `server`.
     public static func router(_ server: SyncServer) -> Router<BasicRequestContext> {
@@ -67,7 +65,7 @@ public enum SyncHTTPServer {
                 guard let after = parameters.get("after", as: UInt64.self) else {
                     throw Failure(status: .badRequest, code: "cursorMissing", message: "give after=N, the last sequence number the device holds (0 for none)")
                 }
-                let limit = min(parameters.get("limit", as: Int.self) ?? framesPerPullMax, framesPerPullMax)
+                let limit = min(parameters.get("limit", as: Int.self) ?? SyncServer.framesPerPageMax, SyncServer.framesPerPageMax)
                 guard limit > 0 else {
                     throw Failure(status: .badRequest, code: "limitInvalid", message: "limit must be at least 1")
                 }

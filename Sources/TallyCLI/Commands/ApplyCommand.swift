@@ -203,9 +203,15 @@ struct ApplyCommand: AsyncParsableCommand {
 
     /// `{"line":...,"status":"rejected","code":...,"rule":...,"message":...}`.
     static func rejected(line: Int, _ error: LedgerError) -> String {
+        rejected(line: line, code: error.code, rule: error.rule, message: error.message)
+    }
+
+    /// `{"line":...,"status":"rejected","code":...,"rule":...,"message":...}`; a refusal that names
+    /// no rule (a sync server's `actorNotDevicePerson`) has `"rule":null`.
+    static func rejected(line: Int, code: String, rule: String?, message: String) -> String {
         CanonicalJSON.text(orderedMembers: [
-            ("line", .integer(Int64(line))), ("status", .string("rejected")), ("code", .string(error.code)),
-            ("rule", CanonicalJSON(error.rule)), ("message", .string(error.message)),
+            ("line", .integer(Int64(line))), ("status", .string("rejected")), ("code", .string(code)),
+            ("rule", CanonicalJSON(rule)), ("message", .string(message)),
         ])
     }
 

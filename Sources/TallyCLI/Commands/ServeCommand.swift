@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import PostgresNIO
 import SystemPackage
-import TallyJournal
 import TallyServer
 import TallySync
 import TallySyncHTTP
@@ -58,7 +57,7 @@ struct ServeCommand: AsyncParsableCommand {
         func run() async throws {
             try await postgres.withHistory { history in
                 let household = UUID()
-                try await history.createHousehold(household, genesisChain: ChainValue.genesis.bytes)
+                try await history.createHousehold(household)
                 var results = ResultLines()
                 results.line(household.uuidString.lowercased())
                 try results.requireDelivered(outcome: "household \(household.uuidString.lowercased()) was created")

@@ -62,9 +62,7 @@ struct SyncCommand: AsyncParsableCommand {
                     // Refused by the server unread (actorNotDevicePerson, commandInvalid): a
                     // rejection of this command; a refused request (a token) ends the run.
                     counts.rejected += 1
-                    results.line(CanonicalJSON.text(orderedMembers: [
-                        ("line", .integer(Int64(line))), ("status", .string("rejected")), ("code", .string(code)), ("message", .string(message)),
-                    ]))
+                    results.line(ApplyCommand.rejected(line: line, code: code, rule: nil, message: message))
                 }
             }
             let pulled = try await device.pull(waitMilliseconds: wait)
