@@ -125,7 +125,7 @@ let package = Package(
         .target(
             name: "TallySync",
             dependencies: [
-                "Tally", "TallyJournal", "TallyModel", "TallyServer",
+                "Tally", "TallyJournal", "TallyModel", "TallyProjections", "TallyServer", "TallyStore",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),

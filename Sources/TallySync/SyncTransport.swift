@@ -31,3 +31,18 @@ struct InProcessTransport: SyncTransport {
         try await server.pull(household: device.householdID, after: sequenceNumber, chain: chain, limit: limit, waitMilliseconds: waitMilliseconds)
     }
 }
+
+/// The transport of a device that reaches no server (`tally sync --offline`, an app before its
+/// household's server is set up): every push and pull throws ``SyncError/transport(_:)``, so
+/// commands stay in the outbox (``SyncDevice/submit(_:)``) until a real transport pushes them.
+public struct SyncOfflineTransport: SyncTransport {
+    public init() {}
+
+    public func push(_ commands: [SubmittedCommand]) async throws -> [CommandOutcome] {
+        throw SyncError.transport("offline: no server to push to")
+    }
+
+    public func pull(after sequenceNumber: UInt64, chain: [UInt8], limit: Int, waitMilliseconds: Int) async throws -> [HistoryFrame] {
+        throw SyncError.transport("offline: no server to pull from")
+    }
+}

@@ -13,11 +13,23 @@ public struct HTTPSyncTransport: SyncTransport {
     private let client: HTTPClient
 
     /// The transport of the device whose token is `token`.
-    public init(server: String, token: String, client: HTTPClient = .shared) {
+    public init(server: String, token: String, client: HTTPClient = HTTPSyncTransport.defaultClient) {
         self.server = server.hasSuffix("/") ? String(server.dropLast()) : server
         self.token = token
         self.client = client
     }
+
+    /// The client a transport uses unless given one: the shared client's settings, except that
+    /// a connection that cannot be made fails at once (`retryConnectionEstablishment` off, a
+    /// 10-second connect timeout) instead of being retried until the request's deadline: an
+    /// offline device learns it in milliseconds, not after a minute, and its commands stay in
+    /// its outbox (Docs/Sync.md, "The outbox"). Lives as long as the process.
+    public static let defaultClient: HTTPClient = {
+        var configuration = HTTPClient.Configuration.singletonConfiguration
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout.connect = .seconds(10)
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
 
     /// How long one request may take, beyond a long poll's wait.
     private static let timeout = TimeAmount.seconds(60)

@@ -17,7 +17,7 @@ struct ServeSyncCLITests {
         return path
     }
 
-    @Test("Issue 32 (Flow US-051): Alice's device pushes through tally serve and Bob's, set up from a copy, pulls; Bob's expense reaches Alice's device with its note and the ledger audits clean; a command by Bob from Alice's device is refused; a wrong token exits 2")
+    @Test("Issue 32 (Flow US-051): Alice's device pushes through tally serve and Bob's, set up from a copy, pulls; Bob's expense reaches Alice's device with its note and the ledger audits clean; a command by Bob from Alice's device is refused; Bob's command made --offline waits in the outbox (pending), a direct apply to his synced ledger is refused, an unreachable server exits 2 keeping it, the next sync pushes it; a wrong token exits 2")
     func twoDevicesThroughServe() throws {
         let server = try ServeProcess.start()
         defer { server.stop() }
@@ -50,6 +50,20 @@ struct ServeSyncCLITests {
             .write(toFile: another, atomically: true, encoding: .utf8)
         let asBob = try TallyRunner.run(["sync", "--ledger", aliceLedger, "--server", server.url, "--token-file", tokens[0], "--push", another])
         #expect(asBob.status == 1 && asBob.stdout.contains("actorNotDevicePerson"), "\(asBob.stdout) \(asBob.stderr)")
+
+        // Bob offline: the command waits in his device's outbox; a direct write to his synced
+        // ledger is refused; the next sync pushes the outbox and names the command it answered.
+        let offline = scratch + "/offline.jsonl"
+        try String(contentsOfFile: expense, encoding: .utf8).replacingOccurrences(of: "f001\"", with: "f003\"")
+            .write(toFile: offline, atomically: true, encoding: .utf8)
+        let recorded = try TallyRunner.run(["sync", "--ledger", bobLedger, "--offline", "--push", offline])
+        #expect(recorded.status == 0 && recorded.stdout.contains("\"status\":\"pending\"") && recorded.stderr.contains("1 command(s) wait in its outbox"), "\(recorded.stdout) \(recorded.stderr)")
+        let beside = try TallyRunner.run(["apply", "--ledger", bobLedger, offline.replacingOccurrences(of: "offline", with: "another")])
+        #expect(beside.status != 0 && beside.stderr.contains("syncedLedger"), "\(beside.stdout) \(beside.stderr)")
+        let unreachable = try TallyRunner.run(["sync", "--ledger", bobLedger, "--server", "http://127.0.0.1:9", "--token-file", tokens[1]])
+        #expect(unreachable.status == 2 && unreachable.stderr.contains("1 command(s) wait in the outbox"), "\(unreachable.stderr)")
+        let synced = try TallyRunner.run(["sync", "--ledger", bobLedger, "--server", server.url, "--token-file", tokens[1]])
+        #expect(synced.status == 0 && synced.stdout.contains("\"commandID\":\"0000000c-0000-4000-8000-00000000f003\",\"status\":\"ok\""), "\(synced.stdout) \(synced.stderr)")
 
         let wrongToken = scratch + "/wrong.token"
         try "not-a-token\n".write(toFile: wrongToken, atomically: true, encoding: .utf8)

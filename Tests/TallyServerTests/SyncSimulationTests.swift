@@ -13,8 +13,9 @@ import Testing
 /// Issue 32 (Docs/Sync.md, "Failure cases the simulation covers"): three devices of one household
 /// on two server processes over one PostgreSQL database execute seeded random commands at once,
 /// while answers get lost after the server committed, appends are cancelled part way (a server
-/// process killed during an append: PostgreSQL rolls it back) and pulls fail. Every command is
-/// retried under its id until it has an answer, as an app's outbox would.
+/// process killed during an append: PostgreSQL rolls it back) and pulls fail. Devices go offline
+/// and record commands in their outbox, restart (their ledger closed and opened again, the
+/// outbox read back from disk), and come back online to push it.
 @Suite("Sync: a seeded simulation of three devices and two servers with faults")
 struct SyncSimulationTests {
     /// A transport that fails as a network and a dying server do, from a seed.
@@ -64,7 +65,11 @@ struct SyncSimulationTests {
     struct Outcomes: Sendable {
         var accepted: [CommandID: ClosedRange<UInt64>] = [:]
         var rejected: Set<CommandID> = []
+        /// Commands recorded in the outbox while offline.
+        var submitted: [CommandID] = []
         var retries = 0
+        var offline = 0
+        var restarts = 0
     }
 
     /// Executes `command` until it has an answer; transport failures are retried under its id.
@@ -76,6 +81,22 @@ struct SyncSimulationTests {
             } catch LedgerError.rejected {
                 outcomes.rejected.insert(command.commandID)
                 return
+            } catch SyncError.transport {
+                outcomes.retries += 1
+            }
+        }
+    }
+
+    /// Syncs until the outbox is empty and a sync succeeded; the answers it reports are recorded
+    /// (answers of a sync that failed later are found at the end: in the history or the
+    /// device's rejections).
+    static func syncUntilEmpty(_ device: SyncDevice, outcomes: inout Outcomes) async throws {
+        while true {
+            do {
+                let report = try await device.sync()
+                outcomes.accepted.merge(report.accepted) { first, _ in first }
+                outcomes.rejected.formUnion(report.rejected.map(\.commandID))
+                if await device.pendingCommandIDs.isEmpty { return }
             } catch SyncError.transport {
                 outcomes.retries += 1
             }
@@ -135,34 +156,77 @@ struct SyncSimulationTests {
         let transports = (0..<people.count).map { index in
             FaultyTransport(servers[index == 0 ? 0 : 1].transport(for: devices[index]), seed: seed &* 31 &+ UInt64(index))
         }
-        var syncDevices: [SyncDevice] = []
-        for index in people.indices {
-            syncDevices.append(try await SyncDevice(ledger: ledgers[index], transport: transports[index]))
-        }
+        for ledger in ledgers.dropFirst() { try await ledger.close() }  // each device's task opens its own
 
-        // Each device executes its own generated commands (its own ids), all at once.
+        // Each device executes its own generated commands (its own ids), all at once: online
+        // through execute, offline into its outbox, pushed when it comes back; now and then it
+        // restarts (its ledger closed and opened again, the outbox read back from disk).
         let commandsPerDevice = 30
-        let outcomes = try await withThrowingTaskGroup(of: Outcomes.self) { group in
+        try await phone.close()
+        let finished = try await withThrowingTaskGroup(of: (Int, Outcomes, SyncDevice).self) { group in
             for index in people.indices {
                 var own = generator
                 own.scenario.ids = DeterministicIDGenerator(seed: seed &* 1_000 &+ UInt64(index))
-                let device = syncDevices[index]
                 let person = people[index]
+                let directory = folder.appending("device-\(index)")
+                let transport = transports[index]
                 group.addTask {
+                    var random = SeededRandom(seed: seed &* 7_919 &+ UInt64(index))
+                    var device = try await SyncDevice(ledger: try await Ledger.open(at: directory), transport: transport)
                     var outcomes = Outcomes()
+                    var online = true
                     for _ in 0..<commandsPerDevice {
+                        if Int.random(in: 0..<100, using: &random) < 15 {
+                            online.toggle()
+                            if Int.random(in: 0..<100, using: &random) < 40 {
+                                outcomes.restarts += 1
+                                try await device.ledger.close()
+                                device = try await SyncDevice(ledger: try await Ledger.open(at: directory), transport: transport)
+                            }
+                            if online { try await Self.syncUntilEmpty(device, outcomes: &outcomes) }
+                        }
                         let generated = own.next()
                         let command = Command(commandID: generated.commandID, actor: person, recordedAt: generated.recordedAt, action: generated.action)
-                        try await Self.executeUntilAnswered(command, on: device, outcomes: &outcomes)
+                        if online {
+                            try await Self.executeUntilAnswered(command, on: device, outcomes: &outcomes)
+                        } else {
+                            outcomes.offline += 1
+                            do {
+                                try await device.submit(command)
+                                outcomes.submitted.append(command.commandID)
+                            } catch LedgerError.rejected {
+                                outcomes.rejected.insert(command.commandID)  // on the device, against its outbox
+                            }
+                        }
                     }
-                    return outcomes
+                    try await Self.syncUntilEmpty(device, outcomes: &outcomes)
+                    return (index, outcomes, device)
                 }
             }
-            var all: [Outcomes] = []
+            var all: [(Int, Outcomes, SyncDevice)] = []
             for try await outcome in group { all.append(outcome) }
-            return all
+            return all.sorted { $0.0 < $1.0 }
         }
+        let syncDevices = finished.map(\.2)
+        ledgers = syncDevices.map(\.ledger)
         for device in syncDevices { try await Self.pullUntilCurrent(device) }
+        // Answers of syncs that failed after recording them: in the history, or in the rejections
+        // the device keeps until the app dismisses them. None is lost.
+        var outcomes: [Outcomes] = []
+        for (_, found, device) in finished {
+            var outcome = found
+            let rejections = Set(try await device.rejections().map(\.commandID))
+            for command in outcome.submitted where outcome.accepted[command] == nil && !outcome.rejected.contains(command) {
+                if let range = try await device.ledger.sequenceNumbers(ofCommand: command) {
+                    outcome.accepted[command] = range
+                } else {
+                    #expect(rejections.contains(command), "command \(command) from the outbox has no answer")
+                    outcome.rejected.insert(command)
+                }
+            }
+            #expect(await device.pendingCommandIDs.isEmpty)
+            outcomes.append(outcome)
+        }
 
         // Every device holds the server's history: the same end and chain, the same events.
         let head = try await histories[0].head(household: household)
@@ -195,6 +259,7 @@ struct SyncSimulationTests {
         let faults = transports.map { $0.faults.withLock { $0 } }.reduce(into: [String: Int]()) { $0.merge($1, uniquingKeysWith: +) }
         #expect(accepted > 0 && outcomes.flatMap(\.rejected).count + accepted == people.count * commandsPerDevice)
         #expect(faults["answerLost", default: 0] > 0 && faults["appendCancelled", default: 0] > 0, "\(faults)")
+        #expect(outcomes.map(\.offline).reduce(0, +) > 0 && outcomes.map(\.restarts).reduce(0, +) > 0, "no device went offline or restarted")
         for ledger in ledgers { try await ledger.close() }
         for server in servers { await server.close() }
     }

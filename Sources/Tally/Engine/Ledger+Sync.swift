@@ -1,5 +1,7 @@
 import TallyJournal
 import TallyModel
+import TallyProjections
+import TallyStore
 
 /// What one batch of ``Ledger/executeBatches(_:)`` writes as one journal frame.
 enum BatchSource {
@@ -12,6 +14,10 @@ enum BatchSource {
     /// the same executor).
     case confirmed([NewRecord], events: [Event], after: UInt64)
 }
+
+/// A command in a synced device's outbox: its push form (`CommandAction.syncPushForm`) and the
+/// texts it enters as the device sealed them.
+package typealias PendingCommand = (command: Command, texts: [EnteredTexts.Entry])
 
 /// The engine's side of sync between a household's devices (issue 32, Docs/Sync.md): what a
 /// server's keyless ledger and a device's ledger do beyond ``execute(_:)-([Command])``.
@@ -39,12 +45,14 @@ extension Ledger {
     /// cannot open (a second key for them would split their texts, P2).
     /// - Throws: ``LedgerError/rejected(_:)`` when the command breaks a rule; what writing a key
     ///   throws; ``LedgerError/personalKeys(_:)``; ``LedgerError/closed``.
-    package func sealedTexts(of command: Command) async throws(LedgerError) -> [EnteredTexts.Entry] {
+    /// - Parameter pending: the device's outbox (Docs/Sync.md, "The outbox"): `command` is
+    ///   validated on top of the head with these applied (``applying(_:to:)``).
+    package func sealedTexts(of command: Command, after pending: [PendingCommand] = []) async throws(LedgerError) -> [EnteredTexts.Entry] {
         await enterGate()
         defer { gate.leave() }
         try requireWritable()
         let sealing = EnteredTexts.sealing(personalKeys)
-        var executor = CommandExecutor(state: head, limits: options.entityLimits, texts: sealing)
+        var executor = CommandExecutor(state: applying(pending, to: head).state, limits: options.entityLimits, texts: sealing)
         do {
             try executor.execute(command)
             try requireArchiveReadable()
@@ -54,6 +62,58 @@ extension Ledger {
         }
         try persistNewKeys(for: [])
         return sealing.recorded
+    }
+
+    /// Opens a synced device's outbox, creating it when new (`<ledger>/sync-outbox.sqlite`,
+    /// sealed with the read side's page key), and marks the ledger as synced: from then on, and
+    /// at every later open, a command executed on it directly is refused
+    /// (``LedgerError/syncedLedger(_:)``). The caller (`SyncDevice`) owns the store.
+    /// - Throws: ``LedgerError/syncedLedger(_:)`` when the file cannot be opened (damaged, another
+    ///   key); ``LedgerError/closed``.
+    package func openSyncOutbox() throws(LedgerError) -> SyncOutboxStore {
+        try requireWritable()
+        let path = LedgerDirectory(directory).syncOutbox.string
+        do {
+            let outbox = try SyncOutboxStore(path: path, key: ReadSide.pageKey(options.encryption))
+            isSynced = true
+            return outbox
+        } catch {
+            throw .syncedLedger("the sync outbox \(path) cannot be opened: \(error). It holds the commands this device made that the server has not confirmed; restore it from a backup of the ledger folder")
+        }
+    }
+
+    /// Runs `body` with the read models after the last acknowledged batch and the device's
+    /// outbox on top (Docs/Sync.md, "The outbox"): what a synced device's screens show. Costs
+    /// the execution of the pending commands (O(pending)), each read.
+    /// - Returns: what `body` computes, and the pending commands (by index) that do not apply
+    ///   on the confirmed state any more, with why: they are left out (the server will answer them).
+    /// - Throws: ``LedgerError/closed``, or ``LedgerError/storage(_:)`` when the store's history
+    ///   cannot be read.
+    package func readPending<Value: Sendable>(
+        _ pending: [PendingCommand], _ body: @Sendable (Projections) -> Value
+    ) throws(LedgerError) -> (value: Value, skipped: [Int: LedgerError]) {
+        guard !isClosed else { throw .closed }
+        let applied = applying(pending, to: current)
+        try requireArchiveReadable()
+        return (body(applied.state.readModels), applied.skipped)
+    }
+
+    /// `state` with each pending command executed on top, in order, each as its own batch, its
+    /// texts opened with this device's keys (``EnteredTexts/opening(_:with:)``); a command that
+    /// breaks a rule there is left out, with why.
+    private func applying(_ pending: [PendingCommand], to state: LedgerState) -> (state: LedgerState, skipped: [Int: LedgerError]) {
+        var state = state
+        var skipped: [Int: LedgerError] = [:]
+        for (index, command) in pending.enumerated() {
+            var executor = CommandExecutor(state: state, limits: options.entityLimits, texts: .opening(command.texts, with: personalKeys))
+            do {
+                try executor.execute(command.command)
+                state = executor.state
+            } catch {
+                skipped[index] = error
+            }
+        }
+        return (state, skipped)
     }
 
     /// Appends frames of a server's history (a device's pull, Docs/Sync.md) that follow sequence

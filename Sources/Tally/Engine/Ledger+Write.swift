@@ -169,6 +169,9 @@ extension Ledger {
         switch batch {
         case .commands(let commands, let texts):
             try requireWritable()
+            guard !isSynced else {
+                throw .syncedLedger("\(directory) is a synced device's ledger (it has \(LedgerDirectory.syncOutboxName)): execute commands through its SyncDevice (`tally sync --push`), which records them in the outbox and pushes them to the server; a command written here directly would never reach the household's other devices")
+            }
             if !unfinishedForgetting.isEmpty { completeForgetting([]) }
             do {
                 (events, validated) = try validate(commands, texts: texts)

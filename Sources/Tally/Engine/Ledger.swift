@@ -34,6 +34,9 @@ public actor Ledger {
     /// How the ledger was opened: from which checkpoint, or why by full replay.
     public nonisolated let openReport: LedgerOpenReport
     var isClosed = false
+    /// Whether the ledger is a synced device's: it has a sync outbox (``openSyncOutbox()``), and
+    /// a command executed on it directly is refused (``LedgerError/syncedLedger(_:)``).
+    var isSynced: Bool
 
     // The write pipeline (Ledger+Write.swift).
 
@@ -114,6 +117,7 @@ public actor Ledger {
             readSide: readSide, journal: journal, storeWriter: storeWriter, floor: folded.state.lastForgettingSequenceNumber)
         self.checkpointedSequenceNumber = openReport.checkpointSequenceNumber ?? 0
         self.openReport = openReport
+        self.isSynced = options.fileSystem.fileExists(at: LedgerDirectory(directory).syncOutbox)
         self.broadcaster = ChangeBroadcaster(bufferLimit: options.changesBufferLimit)
         // A store rebuilt at open under a state restored from its old checkpoint holds that
         // checkpoint without the records the tail changed kept as of it: the first store write

@@ -14,6 +14,8 @@ import TallyStore
 ///                                 torn/ with cut tails); locked by flock on the folder itself
 ///   personal-keys                 the per-person key store (personal-keys.tmp while written)
 ///   read-side/read-side.sqlite    the read-side store with the checkpoint (-wal, -shm beside it)
+///   sync-outbox.sqlite            a synced device's outbox: commands not yet confirmed by the
+///                                 server, rejections not yet dismissed (-wal, -shm beside it)
 ///   repair/<n>/journal/           what `LedgerRepair.apply` set aside, n = 1, 2, ...
 ///   repair/<n>/read-side/
 /// .<ledger name>.restoring/       beside the ledger: a restore or reset in progress (`Ledger.restore`,
@@ -43,6 +45,8 @@ public struct LedgerDirectory: Sendable, Hashable, CustomStringConvertible {
     /// The read-side store's database file name, inside ``readSideName``; SQLite keeps `-wal`
     /// and `-shm` beside it.
     public static let readSideStoreName = "read-side.sqlite"
+    /// A synced device's outbox (Docs/Sync.md, "The outbox"); its presence marks the ledger as synced.
+    public static let syncOutboxName = "sync-outbox.sqlite"
     /// The folder `LedgerRepair.apply` sets damaged files aside in, one numbered folder per repair.
     public static let repairName = "repair"
     /// The suffix `FileSystem.replaceAtomically` gives a file it writes before the rename
@@ -59,6 +63,8 @@ public struct LedgerDirectory: Sendable, Hashable, CustomStringConvertible {
     public var readSide: FilePath { path.appending(Self.readSideName) }
     /// `<ledger>/read-side/read-side.sqlite`.
     public var readSideStore: FilePath { readSide.appending(Self.readSideStoreName) }
+    /// `<ledger>/sync-outbox.sqlite`.
+    public var syncOutbox: FilePath { path.appending(Self.syncOutboxName) }
     /// `<ledger>/repair`.
     public var repair: FilePath { path.appending(Self.repairName) }
 

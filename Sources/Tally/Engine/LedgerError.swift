@@ -59,6 +59,11 @@ public enum LedgerError: Error, Sendable, Equatable {
     /// that is open for writing, or a folder that is not a ledger; the message says which and
     /// what to do. Nothing was changed.
     case replaceRefused(String)
+    /// The ledger is a synced device's (it has a sync outbox, Docs/Sync.md "The outbox"): its
+    /// commands go through its `SyncDevice`, which records them in the outbox and pushes them;
+    /// a write beside it would never reach the server. Or the outbox cannot be opened or
+    /// written; the message says which. Nothing was written.
+    case syncedLedger(String)
 
     /// A stable, machine-readable identifier (the violation's code for rejections).
     public var code: String {
@@ -78,6 +83,7 @@ public enum LedgerError: Error, Sendable, Equatable {
         case .swapInterrupted: "swapInterrupted"
         case .restoredLedgerInvalid: "restoredLedgerInvalid"
         case .replaceRefused: "replaceRefused"
+        case .syncedLedger: "syncedLedger"
         }
     }
 
@@ -104,6 +110,7 @@ public enum LedgerError: Error, Sendable, Equatable {
         case .invalidQuery(let reason): reason
         case .restoreTargetNotEmpty(let reason): reason
         case .replaceRefused(let reason): reason
+        case .syncedLedger(let reason): reason
         case .restoreInProgress(let target): "another restore or reset of \(target) is running; wait for it to finish, then try again (nothing was written)"
         case .swapInterrupted(let reason): reason
         case .restoredLedgerInvalid(let problems):

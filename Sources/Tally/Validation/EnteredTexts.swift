@@ -15,6 +15,9 @@ import TallyModel
 ///   same state asks in the same order, so the server makes the device's decisions and enters
 ///   the device's bytes; anything else (an entry too many or missing, a kept entry where nothing
 ///   is kept, a text sealed for another owner) is `sealedTextsMismatch`.
+/// - ``opening(_:with:)``: as `replaying`, and each sealed text is opened with the device's
+///   keys: a synced device's outbox commands shown on top of its confirmed state (Docs/Sync.md,
+///   "The outbox").
 ///
 /// A reference type: the executor is a value copied for scratch validation, and the entries of
 /// one command are one sequence whatever copy asks. One instance serves one command.
@@ -30,7 +33,8 @@ package final class EnteredTexts {
     enum Source {
         case plain
         case sealing(any PersonalTextCipher)
-        case replaying([Entry])
+        /// Entries in place of the command's strings; sealed ones opened with the cipher when one is given.
+        case replaying([Entry], opening: (any PersonalTextCipher)?)
     }
 
     /// The overhead of a sealed text over its UTF-8 bytes (12-byte nonce, 16-byte tag).
@@ -49,7 +53,12 @@ package final class EnteredTexts {
     /// The command's own strings, each decision recorded with new texts sealed by `cipher`.
     static func sealing(_ cipher: any PersonalTextCipher) -> EnteredTexts { EnteredTexts(.sealing(cipher)) }
     /// A device's recorded entries in place of the command's strings.
-    static func replaying(_ entries: [Entry]) -> EnteredTexts { EnteredTexts(.replaying(entries)) }
+    static func replaying(_ entries: [Entry]) -> EnteredTexts { EnteredTexts(.replaying(entries, opening: nil)) }
+    /// A device's recorded entries in place of the command's strings, sealed ones opened with
+    /// `cipher` (a text that does not open stays sealed).
+    static func opening(_ entries: [Entry], with cipher: any PersonalTextCipher) -> EnteredTexts {
+        EnteredTexts(.replaying(entries, opening: cipher))
+    }
 
     /// Whether the command's own strings are its texts; `false` when they are replayed from
     /// sealed entries (the strings are `[sealed]` markers): rules on a text's content (an e-mail
@@ -79,7 +88,7 @@ package final class EnteredTexts {
                 recorded.append(.sealed(owner: owner, bytes: bytes))
             }
             return entered
-        case .replaying(let entries):
+        case .replaying(let entries, let cipher):
             guard replayed < entries.count else {
                 throw .violation(.sealedTextsMismatch, "the command enters more texts than the \(entries.count) sealed with it")
             }
@@ -101,6 +110,10 @@ package final class EnteredTexts {
                 guard bytes.count <= LedgerLimits.noteBytesMax + Self.sealingOverheadBytes else {
                     throw .violation(.inputTooLarge, "sealed text \(replayed) has \(bytes.count) bytes, over LedgerLimits.noteBytesMax (\(LedgerLimits.noteBytesMax)) and the sealing's \(Self.sealingOverheadBytes)")
                 }
+                if let cipher {
+                    if cipher.hasForgotten(owner) { return .redacted(owner: owner) }  // P3
+                    if let text = cipher.open(bytes[...], owner: owner) { return PersonalText(text, owner: owner) }
+                }
                 return .sealed(bytes, owner: owner)
             }
         }
@@ -109,7 +122,7 @@ package final class EnteredTexts {
     /// Throws `sealedTextsMismatch` when replayed entries were left unused: the device entered
     /// fewer texts than it sealed, so its command is not the one executed here.
     func requireAllReplayed() throws(LedgerError) {
-        guard case .replaying(let entries) = source, replayed != entries.count else { return }
+        guard case .replaying(let entries, _) = source, replayed != entries.count else { return }
         throw .violation(.sealedTextsMismatch, "the command enters \(replayed) text(s), but \(entries.count) were sealed with it")
     }
 }

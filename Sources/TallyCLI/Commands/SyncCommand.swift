@@ -4,25 +4,28 @@ import Tally
 import TallySync
 import TallySyncHTTP
 
-/// `tally sync`: a device's ledger through `tally serve` (Docs/Sync.md): pushes commands, pulls
-/// what the household's other devices pushed.
+/// `tally sync`: a device's ledger through `tally serve` (Docs/Sync.md): records commands in the
+/// device's outbox, pushes the outbox, pulls what the household's other devices pushed.
 struct SyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
-        abstract: "Sync this device's ledger through `tally serve`: push a command file (optional), then pull.",
-        discussion: "Each pushed command prints one JSON result line as `tally apply` does (its sequence numbers are the server's). Exit 0 when every command was accepted, 1 when any was invalid or rejected, 2 when it could not run (the server unreachable: retry, a push is idempotent by command id).")
+        abstract: "Sync this device's ledger through `tally serve`: record a command file in the outbox (optional), push the outbox, then pull.",
+        discussion: "Each command of --push prints one JSON result line as `tally apply` does: ok (its sequence numbers are the server's), rejected, invalid, or pending (in the outbox: --offline, or the server could not be reached). Outbox commands of earlier runs that the server answers print a line with their commandID instead of a line number. Exit 0 when every command was accepted or is pending, 1 when any was invalid or rejected, 2 when it could not run (the server unreachable: the outbox keeps the commands; run `tally sync` again).")
 
     @OptionGroup var location: LedgerOption
     @OptionGroup var key: KeyOptions
 
-    @Option(help: ArgumentHelp("The server's address, e.g. http://127.0.0.1:8080.", valueName: "URL"))
-    var server: String
+    @Option(help: ArgumentHelp("The server's address, e.g. http://127.0.0.1:8080 (not needed with --offline).", valueName: "URL"))
+    var server: String?
 
-    @Option(name: .customLong("token-file"), help: ArgumentHelp("A file holding this device's token (from `tally serve device`).", valueName: "FILE"))
-    var tokenFile: String
+    @Option(name: .customLong("token-file"), help: ArgumentHelp("A file holding this device's token (from `tally serve device`; not needed with --offline).", valueName: "FILE"))
+    var tokenFile: String?
 
-    @Option(help: ArgumentHelp("JSON Lines commands to execute through the server, or - for stdin (Docs/Commands.md); the actor of each must be this device's person.", valueName: "FILE"))
+    @Option(help: ArgumentHelp("JSON Lines commands to record in the outbox, or - for stdin (Docs/Commands.md); the actor of each must be this device's person.", valueName: "FILE"))
     var push: String?
+
+    @Flag(help: "Record the --push commands in the outbox only: do not reach the server.")
+    var offline = false
 
     @Option(help: ArgumentHelp("After pushing, wait up to this long for the household's other devices (long poll).", valueName: "MILLISECONDS"))
     var wait = 0
@@ -31,6 +34,12 @@ struct SyncCommand: AsyncParsableCommand {
         guard (0...SyncServer.waitMillisecondsMax).contains(wait) else {
             throw ValidationError("--wait must be 0...\(SyncServer.waitMillisecondsMax) milliseconds, not \(wait)")
         }
+        if !offline, server == nil || tokenFile == nil {
+            throw ValidationError("--server and --token-file are needed unless --offline")
+        }
+        if offline, server != nil || wait != 0 {
+            throw ValidationError("--offline reaches no server: drop --server and --wait")
+        }
     }
 
     /// The longest token file read (a token is 43 characters).
@@ -38,38 +47,81 @@ struct SyncCommand: AsyncParsableCommand {
 
     func run() async throws {
         let path = try location.path()
-        guard let tokenData = FileManager.default.contents(atPath: tokenFile), tokenData.count <= Self.tokenFileBytesMax,
-              let token = String(data: tokenData, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines), !token.isEmpty
-        else {
-            throw CLIError("\(tokenFile): cannot read a device token (one line, as `tally serve device` prints it)")
+        let transport: any SyncTransport = if let server, let tokenFile {
+            HTTPSyncTransport(server: server, token: try Self.token(in: tokenFile))
+        } else {
+            SyncOfflineTransport()
         }
         var results = ResultLines()
         var counts = ApplyCommand.ApplyCounts(commands: 0)
         let parsed = try push.map { ApplyCommand.parse(try ApplyCommand.read($0), results: &results, counts: &counts) } ?? []
         let ledger = try await LedgerAccess.open(at: path, create: true, encryption: try key.encryption(), chainKey: try key.chainKey())
+        var pendingLeft = 0
         do {
-            let device = try await SyncDevice(ledger: ledger, transport: HTTPSyncTransport(server: server, token: token))
+            let device = try await SyncDevice(ledger: ledger, transport: transport)
+            var submitted: [(line: Int, commandID: CommandID)] = []
             for (line, command) in parsed {
                 do {
-                    let range = try await device.execute(command)
-                    counts.applied += 1
-                    results.line(ApplyCommand.ok(line: line, sequenceNumbers: Array(range)))
+                    try await device.submit(command)
+                    submitted.append((line, command.commandID))
                 } catch let error as LedgerError {
                     guard case .rejected = error else { throw CLIError.ledger(error, at: path) }
                     counts.rejected += 1
                     results.line(ApplyCommand.rejected(line: line, error))
                 } catch let SyncError.refused(code, message) {
-                    // Refused by the server unread (actorNotDevicePerson, commandInvalid): a
-                    // rejection of this command; a refused request (a token) ends the run.
-                    counts.rejected += 1
+                    counts.rejected += 1  // the server refused it unread before (actorNotDevicePerson)
                     results.line(ApplyCommand.rejected(line: line, code: code, rule: nil, message: message))
                 }
             }
-            let pulled = try await device.pull(waitMilliseconds: wait)
-            Terminal.error("tally sync: \(path) holds the household's history through \(await device.confirmedSequenceNumber) (\(pulled) record(s) pulled)")
+            var report = SyncDevice.Report()
+            var unreachable: SyncError?
+            if !offline {
+                do {
+                    report = try await device.sync(waitMilliseconds: wait)
+                } catch let error as SyncError {
+                    guard case .transport = error else { throw error }
+                    unreachable = error  // the outbox keeps them: lines say pending
+                }
+            }
+            let rejections = Dictionary(report.rejected.map { ($0.commandID, $0) }, uniquingKeysWith: { (first: SyncDevice.Rejection, _: SyncDevice.Rejection) in first })
+            for (line, commandID) in submitted {
+                if let range = report.accepted[commandID] {
+                    counts.applied += 1
+                    results.line(ApplyCommand.ok(line: line, sequenceNumbers: Array(range)))
+                } else if let rejection = rejections[commandID] {
+                    counts.rejected += 1
+                    results.line(Self.rejected(rejection, line: line))
+                } else {
+                    pendingLeft += 1
+                    results.line(Self.pending(line: line, commandID))
+                }
+            }
+            // Outbox commands of earlier runs, answered now.
+            let fromThisRun = Set(submitted.map(\.commandID))
+            for (commandID, range) in report.accepted.sorted(by: { $0.value.lowerBound < $1.value.lowerBound }) where !fromThisRun.contains(commandID) {
+                results.line(CanonicalJSON.text(orderedMembers: [
+                    ("commandID", .string(commandID.description)), ("status", .string("ok")),
+                    ("sequenceNumbers", .array(range.map { CanonicalJSON.integer(Int64($0)) })),
+                ]))
+            }
+            for rejection in report.rejected where !fromThisRun.contains(rejection.commandID) {
+                counts.rejected += 1
+                results.line(Self.rejected(rejection, line: nil))
+            }
+            // Printed: delivered to the user; the outbox keeps no copy.
+            for rejection in report.rejected { try await device.dismissRejection(rejection.commandID) }
+            let waiting = await device.pendingCommandIDs.count
+            if let unreachable {
+                try? await ledger.close()
+                throw CLIError("\(server ?? ""): \(unreachable); \(waiting) command(s) wait in the outbox of \(path): run `tally sync` again")
+            }
+            Terminal.error("tally sync: \(path) holds the household's history through \(await device.confirmedSequenceNumber) (\(report.pulled) record(s) pulled); \(waiting) command(s) wait in its outbox")
+        } catch let error as CLIError {
+            try? await ledger.close()
+            throw error
         } catch let error as SyncError {
             try? await ledger.close()
-            throw CLIError("\(server): \(error)")
+            throw CLIError("\(server ?? path): \(error)")
         } catch {
             try? await ledger.close()
             throw error
@@ -77,5 +129,35 @@ struct SyncCommand: AsyncParsableCommand {
         try await LedgerAccess.close(ledger, at: path)
         try results.requireDelivered(outcome: counts.outcome(ledger: path))
         if counts.invalid > 0 || counts.rejected > 0 { throw ExitCode(1) }
+    }
+
+    /// The device token in `file`: one line, as `tally serve device` prints it.
+    static func token(in file: String) throws -> String {
+        guard let data = FileManager.default.contents(atPath: file), data.count <= Self.tokenFileBytesMax,
+              let token = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines), !token.isEmpty
+        else {
+            throw CLIError("\(file): cannot read a device token (one line, as `tally serve device` prints it)")
+        }
+        return token
+    }
+
+    /// `{"line":...,"status":"pending","commandID":...}`: in the outbox, not answered yet.
+    static func pending(line: Int, _ commandID: CommandID) -> String {
+        CanonicalJSON.text(orderedMembers: [
+            ("line", .integer(Int64(line))), ("status", .string("pending")), ("commandID", .string(commandID.description)),
+        ])
+    }
+
+    /// A rejection's line: apply's form for a command of this run; with its `commandID` in place
+    /// of a line for one of an earlier run.
+    static func rejected(_ rejection: SyncDevice.Rejection, line: Int?) -> String {
+        let rule = (rejection.error as? LedgerError)?.rule
+        guard let line else {
+            return CanonicalJSON.text(orderedMembers: [
+                ("commandID", .string(rejection.commandID.description)), ("status", .string("rejected")), ("code", .string(rejection.code)),
+                ("rule", CanonicalJSON(rule)), ("message", .string(rejection.message)),
+            ])
+        }
+        return ApplyCommand.rejected(line: line, code: rejection.code, rule: rule, message: rejection.message)
     }
 }

@@ -1,0 +1,180 @@
+import Foundation
+import Synchronization
+import Tally
+import TallyModel
+import TallyServer
+import TallyTestSupport
+import Testing
+
+@testable import TallySync
+
+/// Issue 32 (Docs/Sync.md, "The outbox"): a synced device keeps working offline; its commands wait
+/// in a durable outbox, are shown on top of the confirmed state, and are pushed when it is back.
+@Suite("Sync: a device's outbox")
+struct SyncOutboxTests {
+    static let offlineNote = "Bob's offline lunch with his sister"
+
+    /// A transport that is offline while ``online`` is false, and loses the answer of the next
+    /// ``losingAnswers`` pushes after the server committed them (a device killed during a push).
+    final class SwitchedTransport: SyncTransport, Sendable {
+        let base: any SyncTransport
+        let online = Atomic<Bool>(true)
+        let losingAnswers = Atomic<Int>(0)
+
+        init(_ base: any SyncTransport) { self.base = base }
+
+        func push(_ commands: [SubmittedCommand]) async throws -> [CommandOutcome] {
+            guard online.load(ordering: .sequentiallyConsistent) else { throw SyncError.transport("offline") }
+            let outcomes = try await base.push(commands)
+            if losingAnswers.load(ordering: .sequentiallyConsistent) > 0 {
+                losingAnswers.subtract(1, ordering: .sequentiallyConsistent)
+                throw SyncError.transport("the device died before the answer arrived")
+            }
+            return outcomes
+        }
+
+        func pull(after sequenceNumber: UInt64, chain: [UInt8], limit: Int, waitMilliseconds: Int) async throws -> [HistoryFrame] {
+            guard online.load(ordering: .sequentiallyConsistent) else { throw SyncError.transport("offline") }
+            return try await base.pull(after: sequenceNumber, chain: chain, limit: limit, waitMilliseconds: waitMilliseconds)
+        }
+    }
+
+    /// Bob's device on a switched transport to the household's first server.
+    static func bob(_ household: SyncTests.Household) async throws -> (SyncDevice, SwitchedTransport) {
+        var switched: SwitchedTransport?
+        let bob = try await household.bob(on: 0) { server, device, _ in
+            let transport = SwitchedTransport(server.transport(for: device))
+            switched = transport
+            return transport
+        }
+        guard let switched else { throw SyncError.transport("no transport was made") }
+        return (bob, switched)
+    }
+
+    /// The device restarted: its ledger closed and opened again, its outbox read back from disk.
+    static func restart(_ device: SyncDevice, transport: any SyncTransport) async throws -> SyncDevice {
+        let directory = device.ledger.directory
+        try await device.ledger.close()
+        return try await SyncDevice(ledger: try await Ledger.open(at: directory), transport: transport)
+    }
+
+    @Test("Issue 32 (Flow US-051, offline): a command made offline is durable in the outbox across a restart, shown on top of the confirmed state with its note readable, never written to the ledger directly (syncedLedger), and pushed when the device is back, after what another device pushed meanwhile")
+    func offlineCommandsWaitInTheOutbox() async throws {
+        try await TestPostgres.withHistory { history in
+            var household = try await SyncTests.Household(histories: [history])
+            var (bob, transport) = try await Self.bob(household)
+            defer { Task { [household, bob] in await household.close([household.alice, bob]) } }
+            transport.online.store(false, ordering: .sequentiallyConsistent)
+
+            let lunch = household.scenario.ids.next() as TransactionID
+            var entry = household.scenario.expense(1_500, payer: household.scenario.bob)
+            entry.note = Self.offlineNote
+            let command = household.scenario.command(.recordTransaction(transactionID: lunch, entry: entry), by: household.scenario.bob)
+            try await bob.submit(command)
+            try await bob.submit(command)  // submitting again does nothing
+            #expect(await bob.pendingCommandIDs == [command.commandID])
+            #expect(await bob.ledger.readModels.transactions[lunch] == nil, "the ledger holds confirmed history only")
+            #expect(try await bob.read { $0.transactions[lunch]?.details.note?.text } == Self.offlineNote)
+            await #expect(throws: SyncError.transport("offline")) { try await bob.sync() }
+
+            // A write beside the device would never reach the server.
+            let beside = household.scenario.command(.recordTransaction(transactionID: household.scenario.ids.next(), entry: household.scenario.expense(100, payer: household.scenario.bob)), by: household.scenario.bob)
+            do {
+                try await bob.ledger.execute(beside)
+                Issue.record("a synced ledger must refuse a direct write")
+            } catch {
+                #expect((error as? LedgerError)?.code == "syncedLedger", "\(error)")
+            }
+
+            // The outbox survives a restart, and holds no note in clear.
+            bob = try await Self.restart(bob, transport: transport)
+            #expect(await bob.pendingCommandIDs == [command.commandID])
+            #expect(try await bob.read { $0.transactions[lunch]?.details.note?.text } == Self.offlineNote)
+            let outbox = LedgerDirectory(bob.ledger.directory).syncOutbox.string
+            for file in [outbox, outbox + "-wal"] {
+                let bytes = FileManager.default.contents(atPath: file).map { Array($0) } ?? []
+                #expect(bytes.firstRange(of: Array(Self.offlineNote.utf8)) == nil, "\(file) holds the note in clear")
+            }
+            do {
+                try await bob.ledger.execute(beside)
+                Issue.record("the mark survives a restart")
+            } catch {
+                #expect((error as? LedgerError)?.code == "syncedLedger", "\(error)")
+            }
+
+            // Alice pushes meanwhile; Bob's command comes after hers.
+            let aliceRange = try await household.alice.execute(household.scenario.command(
+                .recordTransaction(transactionID: household.scenario.ids.next(), entry: household.scenario.expense(2_400, shared: true))))
+            transport.online.store(true, ordering: .sequentiallyConsistent)
+            let report = try await bob.sync()
+            let bobRange = try #require(report.accepted[command.commandID])
+            #expect(bobRange.lowerBound > aliceRange.upperBound && report.rejected.isEmpty)
+            #expect(await bob.pendingCommandIDs.isEmpty)
+            #expect(await bob.ledger.readModels.transactions[lunch]?.details.note?.text == Self.offlineNote)
+            let shown = try await bob.read { $0 }
+            #expect(await shown == bob.ledger.readModels, "with an empty outbox a device shows its confirmed state")
+            try await household.alice.pull()
+            #expect(try await household.alice.ledger.events() == bob.ledger.events())
+        }
+    }
+
+    @Test("Issue 32 (T5, offline edit of a transaction deleted meanwhile): once the deletion is pulled, the device no longer shows the pending edit; the server rejects it with transactionDeleted, delivered to this device and kept across a restart until dismissed; submitting it again throws the stored rejection")
+    func rejectionIsDeliveredAndKept() async throws {
+        try await TestPostgres.withHistory { history in
+            var household = try await SyncTests.Household(histories: [history])
+            var (bob, transport) = try await Self.bob(household)
+            defer { Task { [household, bob] in await household.close([household.alice, bob]) } }
+            let expense = try await household.sharedExpense(pulledBy: bob)
+
+            transport.online.store(false, ordering: .sequentiallyConsistent)
+            let edit = household.scenario.command(
+                .editTransaction(transactionID: expense, entry: household.scenario.expense(4_800, shared: true)), by: household.scenario.bob)
+            try await bob.submit(edit)
+            #expect(try await bob.read { $0.transactions[expense]?.details.amount } == Scenario.chf(4_800))
+            try await household.alice.execute(household.scenario.command(.deleteTransaction(transactionID: expense)))
+
+            // A pull alone (the outbox not pushed): the edit no longer applies and is left out.
+            transport.online.store(true, ordering: .sequentiallyConsistent)
+            try await bob.pull()
+            #expect(await bob.pendingCommandIDs == [edit.commandID])
+            let shown = try await bob.read { $0 }
+            #expect(await shown == bob.ledger.readModels)
+
+            let report = try await bob.sync()
+            #expect(report.accepted.isEmpty)
+            #expect(report.rejected.map(\.commandID) == [edit.commandID] && report.rejected.first?.code == RuleViolation.Code.transactionDeleted.rawValue)
+            #expect(await bob.pendingCommandIDs.isEmpty)
+            bob = try await Self.restart(bob, transport: transport)
+            #expect(try await bob.rejections().map(\.commandID) == [edit.commandID])
+            do {
+                try await bob.submit(edit)
+                Issue.record("a command the server rejected is not submitted again")
+            } catch LedgerError.rejected(let violation) {
+                #expect(violation.code == .transactionDeleted)
+            }
+            #expect(try await bob.dismissRejection(edit.commandID))
+            #expect(try await bob.rejections().isEmpty)
+            #expect(try await bob.dismissRejection(edit.commandID) == false)
+        }
+    }
+
+    @Test("Issue 32 (G5, a device killed during a push): the server committed but the answer never arrived; after a restart the outbox still holds the command, and the next sync gets the stored outcome: the command is in the history once, at the range the device is told")
+    func answerLostThenRestart() async throws {
+        try await TestPostgres.withHistory { history in
+            var household = try await SyncTests.Household(histories: [history])
+            var (bob, transport) = try await Self.bob(household)
+            defer { Task { [household, bob] in await household.close([household.alice, bob]) } }
+            let command = household.scenario.command(
+                .recordTransaction(transactionID: household.scenario.ids.next(), entry: household.scenario.expense(900, payer: household.scenario.bob)), by: household.scenario.bob)
+            transport.losingAnswers.store(1, ordering: .sequentiallyConsistent)
+            await #expect(throws: SyncError.self) { try await bob.execute(command) }
+            bob = try await Self.restart(bob, transport: transport)
+            #expect(await bob.pendingCommandIDs == [command.commandID])
+            let report = try await bob.sync()
+            let range = try #require(report.accepted[command.commandID])
+            let events = try await bob.ledger.events().filter { $0.event.commandID == command.commandID }
+            #expect(events.map(\.sequenceNumber) == Array(range), "once, where the device was told")
+            #expect(try await history.head(household: household.household).sequenceNumber == range.upperBound)
+        }
+    }
+}
