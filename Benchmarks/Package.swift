@@ -13,6 +13,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         // The same AES-GCM the engine seals personal texts with, for the per-text micro-benchmark.
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // The sync benchmark's peer writes straight into PostgreSQL with the server's client.
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
     ],
     targets: [
         // Deterministic synthetic household histories, shared by every benchmark and the comparison.
@@ -87,6 +89,22 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Sources/tally-scale"
+        ),
+        // Sync (issue 32): households of two devices through one `tally serve` on loopback and
+        // PostgreSQL, against the same commands written straight into PostgreSQL by one client
+        // (Docs/Performance.md, "Sync").
+        .executableTarget(
+            name: "tally-sync-bench",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Tally", package: "Tally"),
+                .product(name: "TallyModel", package: "Tally"),
+                .product(name: "TallyServer", package: "Tally"),
+                .product(name: "TallySync", package: "Tally"),
+                .product(name: "TallySyncHTTP", package: "Tally"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            path: "Sources/tally-sync-bench"
         ),
         // One journal phase in isolation, for callgrind (Docs/Performance.md).
         .executableTarget(

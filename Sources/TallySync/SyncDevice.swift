@@ -28,19 +28,26 @@ public actor SyncDevice {
     public nonisolated let ledger: Ledger
     private let transport: any SyncTransport
     private let outbox: SyncOutboxStore
-    /// The outbox's commands, in order, decoded once: O(pending) in memory.
-    private var pending: [(position: Int64, push: PushedCommand)]
-    /// Commands the server accepted whose events this device has not pulled yet (a pull failed
-    /// after the push): submitting one again does nothing. In memory: after a restart such a
-    /// command is validated and pushed again, and the server answers it with its stored outcome.
-    private var acceptedAwaitingPull: [CommandID: ClosedRange<UInt64>] = [:]
+    /// The outbox's commands, in order, decoded once: O(pending) in memory. A command the server
+    /// accepted stays, with its range, until a pull brings its events.
+    private var pending: [Entry]
     /// Where the confirmed history ends: sequence number and record chain.
     private var end: SyncRecords.End
-    /// One submit, push or pull at a time: each continues from where the one before left.
-    private var busy = false
-    private var waiting: [CheckedContinuation<Void, Never>] = []
+    /// One submit at a time: each validates against the outbox the one before left.
+    private var local = FIFOLock()
+    /// One push or pull at a time: each continues from where the one before left ``end``. A
+    /// submit never waits for it (a long poll holds it for up to 30 s).
+    private var network = FIFOLock()
 
-    /// The most outbox commands one push carries.
+    private struct Entry {
+        var position: Int64
+        var push: PushedCommand
+        /// The range of its events, once the server accepted it.
+        var accepted: ClosedRange<UInt64>?
+        var commandID: CommandID { push.command.commandID }
+    }
+
+    /// The most outbox commands one push carries (and at most ``SyncServer/pushBytesMax`` bytes).
     public static let commandsPerPushMax = 100
 
     /// The sync side of `ledger` (its journal holds only history confirmed by the server, from
@@ -55,18 +62,28 @@ public actor SyncDevice {
         let end = try await ledger.recordChainEnd()
         self.end = SyncRecords.End(sequenceNumber: end.sequenceNumber, chain: end.chain)
         outbox = try await ledger.openSyncOutbox()
-        pending = try outbox.pending().map { entry in (entry.position, try PushedCommand(body: entry.body)) }
+        pending = try outbox.pending().map { stored in
+            Entry(position: stored.position, push: try PushedCommand(body: stored.body), accepted: stored.accepted)
+        }
+    }
+
+    /// Closes the outbox and the ledger.
+    public func close() async throws {
+        outbox.close()
+        try await ledger.close()
     }
 
     /// The last sequence number the server confirmed to this device.
     public var confirmedSequenceNumber: UInt64 { end.sequenceNumber }
 
-    /// The ids of the commands in the outbox, in the order they were made.
-    public var pendingCommandIDs: [CommandID] { pending.map(\.push.command.commandID) }
+    /// The ids of the commands in the outbox, in the order they were made: not yet answered, or
+    /// accepted and not yet pulled. ``read(_:)`` shows them on top of the confirmed state.
+    public var pendingCommandIDs: [CommandID] { pending.map(\.commandID) }
 
     /// What one ``sync(waitMilliseconds:)`` learned.
     public struct Report: Sendable, Equatable {
-        /// Commands of the outbox the server accepted, with the sequence numbers of their events.
+        /// Commands of the outbox the server accepted (in this sync, or in an earlier one whose
+        /// pull failed) whose events this device now holds, with their sequence numbers.
         public var accepted: [CommandID: ClosedRange<UInt64>] = [:]
         /// Commands of the outbox the server rejected, in outbox order.
         public var rejected: [Rejection] = []
@@ -91,59 +108,100 @@ public actor SyncDevice {
         }
     }
 
+    /// Where a command stands on this device.
+    public enum Status: Sendable, Equatable {
+        /// In the confirmed history, at these sequence numbers.
+        case confirmed(ClosedRange<UInt64>)
+        /// Accepted by the server at these sequence numbers; the pull that brings it has not run.
+        case accepted(ClosedRange<UInt64>)
+        /// In the outbox, not answered yet.
+        case pending
+        /// Rejected by the server (not dismissed yet).
+        case rejected(Rejection)
+        /// Not known here (never submitted, or its rejection was dismissed).
+        case unknown
+    }
+
+    /// Where `command` stands on this device.
+    public func status(of command: CommandID) async throws -> Status {
+        if let entry = pending.first(where: { $0.commandID == command }) {
+            return entry.accepted.map { .accepted($0) } ?? .pending
+        }
+        if let range = try await ledger.sequenceNumbers(ofCommand: command) { return .confirmed(range) }
+        if let rejection = try storedRejection(command) { return .rejected(rejection) }
+        return .unknown
+    }
+
     /// Records `command` in the outbox, durably, whether or not the server can be reached: it
     /// is validated on the device against the confirmed state with the outbox on top (with its
     /// strings, so every rule on a text's content runs here), and the texts it enters are
     /// sealed with their owners' keys (a new key is durable first, P2). Submitting a command
-    /// already in the outbox or in the confirmed history does nothing.
+    /// already in the outbox or in the confirmed history does nothing. Never waits for the
+    /// network: a pull in progress (a long poll) does not hold it up.
     /// - Throws: `LedgerError.rejected` when it breaks a rule here (nothing is recorded); the
     ///   stored rejection's error when the server rejected it before (``Rejection/error``);
     ///   `LedgerError.syncedLedger` when the outbox cannot be written.
     public func submit(_ command: Command) async throws {
-        await acquire()
-        defer { release() }
+        await acquire(.local)
+        defer { release(.local) }
         try await enqueue(command)
     }
 
     /// Pushes the outbox, in order, then pulls what the household's devices committed since this
     /// device's last confirmed record, checking that every frame continues the history
     /// (sequence numbers and chain) before anything of it is written. The server's answers are
-    /// recorded in the outbox before the pull, so a failed pull loses none.
+    /// recorded in the outbox before the pull, so a failed pull loses none: an accepted command
+    /// stays on top of the confirmed state (``status(of:)`` says `accepted`) until a pull
+    /// brings its events, a rejected one is in ``rejections()``.
     /// - Parameter waitMilliseconds: when nothing is new, wait up to this long for the
     ///   household's other devices (long poll); 0 answers at once.
     /// - Throws: what the transport throws (the outbox keeps what was not answered: sync again);
     ///   ``SyncError/historyInvalid(_:)`` when what the server sent does not verify.
     @discardableResult
     public func sync(waitMilliseconds: Int = 0) async throws -> Report {
-        await acquire()
-        defer { release() }
+        await acquire(.network)
+        defer { release(.network) }
         var report = Report()
         try await push(into: &report)
-        report.pulled = try await pullFrames(waitMilliseconds: waitMilliseconds)
+        try await pullFrames(waitMilliseconds: waitMilliseconds, into: &report)
         return report
     }
 
     /// Submits `command` and syncs: for a device that is online. Returns the sequence numbers of
-    /// its events once they are in this device's ledger. Retrying a command (same id) after an
-    /// error is safe: it is in the outbox, and the server answers a command it holds with its
-    /// stored outcome.
+    /// its events once they are in this device's ledger. A command the device refuses against
+    /// what it holds is decided again after a pull, when the pull brought anything. Retrying a
+    /// command (same id) after an error is safe: it is in the outbox, and the server answers a
+    /// command it holds with its stored outcome.
     /// - Throws: `LedgerError.rejected` when the command breaks a rule (on the device, or on the
-    ///   server against a history that moved on); ``SyncError/refused(code:message:)`` when the
-    ///   server refused it unread; what the transport throws (the command stays in the outbox);
+    ///   server against a history that moved on; the rejection is delivered here, not kept in
+    ///   ``rejections()``); ``SyncError/refused(code:message:)`` when the server refused it
+    ///   unread; what the transport throws (the command stays in the outbox);
     ///   ``SyncError/historyInvalid(_:)`` when what the server sent does not verify.
     @discardableResult
     public func execute(_ command: Command) async throws -> ClosedRange<UInt64> {
-        await acquire()
-        defer { release() }
-        try await enqueue(command)
+        await acquire(.local)
+        defer { release(.local) }
+        await acquire(.network)
+        defer { release(.network) }
+        do {
+            try await enqueue(command)
+        } catch LedgerError.rejected(let violation) {
+            // Refused against what this device holds: what another device pushed (the wallet
+            // it opened) may make it valid. Pull, then decide again; unreachable, the refusal stands.
+            var pulled = Report()
+            guard (try? await pullFrames(waitMilliseconds: 0, into: &pulled)) != nil, pulled.pulled > 0 else {
+                throw LedgerError.rejected(violation)
+            }
+            try await enqueue(command)
+        }
         var report = Report()
         try await push(into: &report)
-        try await pullFrames(waitMilliseconds: 0)
-        if let range = report.accepted[command.commandID] { return range }
         if let rejection = report.rejected.first(where: { $0.commandID == command.commandID }) {
-            _ = try dismiss(rejection.commandID)  // delivered to its caller as the error
+            _ = try dismiss(rejection.commandID)  // delivered to its caller as the error, once
+            _ = try? await pullFrames(waitMilliseconds: 0, into: &report)  // the state that refused it, when reachable
             throw rejection.error
         }
+        try await pullFrames(waitMilliseconds: 0, into: &report)
         if let range = try await ledger.sequenceNumbers(ofCommand: command.commandID) { return range }
         throw SyncError.transport("command \(command.commandID) is still in the outbox; sync again")
     }
@@ -151,9 +209,11 @@ public actor SyncDevice {
     /// Pulls without pushing: see ``sync(waitMilliseconds:)``. Returns how many records were appended.
     @discardableResult
     public func pull(waitMilliseconds: Int = 0) async throws -> UInt64 {
-        await acquire()
-        defer { release() }
-        return try await pullFrames(waitMilliseconds: waitMilliseconds)
+        await acquire(.network)
+        defer { release(.network) }
+        var report = Report()
+        try await pullFrames(waitMilliseconds: waitMilliseconds, into: &report)
+        return report.pulled
     }
 
     /// Runs `body` with the read models this device shows: the confirmed history's, with the
@@ -166,9 +226,7 @@ public actor SyncDevice {
 
     /// The rejections the server answered that the app has not dismissed.
     public func rejections() throws -> [Rejection] {
-        try outbox.rejections().map { stored in
-            Rejection(commandID: try CommandID(parsing: stored.commandID), code: stored.code, message: stored.message)
-        }
+        try outbox.rejections().map(Self.rejection)
     }
 
     /// Forgets a rejection the app has shown. Returns whether there was one.
@@ -181,15 +239,23 @@ public actor SyncDevice {
         try outbox.dismiss(commandID: commandID.description)
     }
 
-    // MARK: - Under the lock
+    private static func rejection(_ stored: SyncOutboxStore.Rejection) throws -> Rejection {
+        Rejection(commandID: try CommandID(parsing: stored.commandID), code: stored.code, message: stored.message)
+    }
+
+    private func storedRejection(_ command: CommandID) throws -> Rejection? {
+        try outbox.rejection(commandID: command.description).map(Self.rejection)
+    }
+
+    // MARK: - Under a lock
 
     /// The outbox as the engine applies it.
     private var pendingCommands: [PendingCommand] { pending.map { (command: $0.push.command, texts: $0.push.texts) } }
 
     private func enqueue(_ command: Command) async throws {
-        if pending.contains(where: { $0.push.command.commandID == command.commandID }) || acceptedAwaitingPull[command.commandID] != nil { return }
+        if pending.contains(where: { $0.commandID == command.commandID }) { return }
         if try await ledger.sequenceNumbers(ofCommand: command.commandID) != nil { return }
-        if let rejection = try rejections().first(where: { $0.commandID == command.commandID }) { throw rejection.error }
+        if let rejection = try storedRejection(command.commandID) { throw rejection.error }
         let texts = try await ledger.sealedTexts(of: command, after: pendingCommands)
         let push = PushedCommand(pushing: command, texts: texts)
         let position: Int64
@@ -198,61 +264,77 @@ public actor SyncDevice {
         } catch {
             throw LedgerError.syncedLedger("the sync outbox cannot record command \(command.commandID): \(error); nothing was recorded")
         }
-        pending.append((position, push))
+        pending.append(Entry(position: position, push: push))
     }
 
-    /// Pushes the outbox in pages, recording each page's answers before the next: accepted
-    /// commands leave it, rejected ones move to the rejections. A command the ledger already
-    /// holds (its answer was lost, a pull brought it) leaves it without a push.
+    /// Pushes the unanswered commands of the outbox in pages (``commandsPerPushMax`` commands,
+    /// ``SyncServer/pushBytesMax`` bytes), recording each page's answers before the next:
+    /// accepted commands stay with their range until a pull brings them, rejected ones move to
+    /// the rejections. A command the ledger already holds (its answer was lost, a pull brought
+    /// it) leaves without a push.
     private func push(into report: inout Report) async throws {
-        var held: [String] = []
-        for entry in pending {
-            let id = entry.push.command.commandID
-            if let range = try await ledger.sequenceNumbers(ofCommand: id) {
-                report.accepted[id] = range
-                held.append(id.description)
-            }
+        var held: [(CommandID, ClosedRange<UInt64>)] = []
+        for entry in pending where entry.accepted == nil {
+            if let range = try await ledger.sequenceNumbers(ofCommand: entry.commandID) { held.append((entry.commandID, range)) }
         }
-        try resolve(accepted: held, rejected: [])
-        while !pending.isEmpty {
-            let page = Array(pending.prefix(Self.commandsPerPushMax))
-            let outcomes = try await transport.push(page.map { SubmittedCommand(commandID: $0.push.command.commandID.uuid, body: $0.push.body) })
+        if !held.isEmpty {
+            try record { () throws(StoreError) in try outbox.removeConfirmed(through: end.sequenceNumber, held: held.map(\.0.description)) }
+            let ids = Set(held.map(\.0))
+            pending.removeAll { ids.contains($0.commandID) }
+            for (id, range) in held { report.accepted[id] = range }
+        }
+        while true {
+            var page: [Entry] = []
+            var bytes = 0
+            for entry in pending where entry.accepted == nil {
+                guard page.count < Self.commandsPerPushMax, page.isEmpty || bytes + entry.push.body.count + 1 <= SyncServer.pushBytesMax else { break }
+                page.append(entry)
+                bytes += entry.push.body.count + 1
+            }
+            guard !page.isEmpty else { return }
+            let outcomes = try await transport.push(page.map { SubmittedCommand(commandID: $0.commandID.uuid, body: $0.push.body) })
             guard outcomes.count == page.count else {
                 throw SyncError.transport("the server answered a push of \(page.count) command(s) with \(outcomes.count) outcome(s)")
             }
-            var accepted: [String] = []
+            var accepted: [(commandID: String, range: ClosedRange<UInt64>)] = []
             var rejected: [SyncOutboxStore.Rejection] = []
+            var newlyRejected: [Rejection] = []
             for (entry, outcome) in zip(page, outcomes) {
-                let id = entry.push.command.commandID
                 switch outcome {
                 case .accepted(let first, let last):
-                    report.accepted[id] = first...last
-                    acceptedAwaitingPull[id] = first...last
-                    accepted.append(id.description)
+                    guard first <= last else { throw SyncError.historyInvalid("the server accepted command \(entry.commandID) at \(first)...\(last)") }
+                    accepted.append((entry.commandID.description, first...last))
                 case .rejected(let code, let message):
-                    report.rejected.append(Rejection(commandID: id, code: code, message: message))
-                    rejected.append(SyncOutboxStore.Rejection(commandID: id.description, body: entry.push.body, code: code, message: message))
+                    newlyRejected.append(Rejection(commandID: entry.commandID, code: code, message: message))
+                    rejected.append(SyncOutboxStore.Rejection(commandID: entry.commandID.description, body: entry.push.body, code: code, message: message))
                 }
             }
-            try resolve(accepted: accepted, rejected: rejected)
+            try record { () throws(StoreError) in try outbox.resolve(accepted: accepted, rejected: rejected) }
+            let ranges = Dictionary(accepted.map { ($0.commandID, $0.range) }, uniquingKeysWith: { first, _ in first })
+            let rejectedIDs = Set(rejected.map(\.commandID))
+            pending.removeAll { rejectedIDs.contains($0.commandID.description) }
+            for index in pending.indices {
+                if let range = ranges[pending[index].commandID.description] { pending[index].accepted = range }
+            }
+            report.rejected += newlyRejected
         }
     }
 
-    /// Records answers in the outbox, then drops them from memory.
-    private func resolve(accepted: [String], rejected: [SyncOutboxStore.Rejection]) throws {
-        guard !accepted.isEmpty || !rejected.isEmpty else { return }
+    /// Runs an outbox write, typing its failure.
+    private func record(_ write: () throws(StoreError) -> Void) throws {
         do {
-            try outbox.resolve(accepted: accepted, rejected: rejected)
+            try write()
         } catch {
             throw LedgerError.syncedLedger("the sync outbox cannot record the server's answers: \(error); sync again (the server answers them again)")
         }
-        let answered = Set(accepted + rejected.map(\.commandID))
-        pending.removeAll { answered.contains($0.push.command.commandID.description) }
     }
 
-    private func pullFrames(waitMilliseconds: Int) async throws -> UInt64 {
+    /// Pulls until nothing is new, then drops from the outbox the accepted commands the confirmed
+    /// history now holds (reporting them as accepted).
+    private func pullFrames(waitMilliseconds: Int, into report: inout Report) async throws {
         let start = end.sequenceNumber
         var wait = waitMilliseconds
+        defer { report.pulled += end.sequenceNumber - start }
         while true {
             let frames = try await transport.pull(after: end.sequenceNumber, chain: end.chain.bytes, limit: SyncServer.framesPerPageMax, waitMilliseconds: wait)
             wait = 0
@@ -267,27 +349,64 @@ public actor SyncDevice {
                 // The frames before the failing one are appended: continue from there.
                 let last = await ledger.lastSequenceNumber
                 if let appended = verified.last(where: { $0.end.sequenceNumber == last }) { end = appended.end }
+                try dropConfirmed(into: &report)
                 throw error
             }
             end = reached
         }
-        acceptedAwaitingPull = acceptedAwaitingPull.filter { $0.value.upperBound > end.sequenceNumber }
-        return end.sequenceNumber - start
+        try dropConfirmed(into: &report)
     }
 
-    private func acquire() async {
-        guard busy else {
-            busy = true
-            return
+    /// Drops the accepted commands whose events the confirmed history holds.
+    private func dropConfirmed(into report: inout Report) throws {
+        let confirmed = pending.filter { $0.accepted.map { $0.upperBound <= end.sequenceNumber } ?? false }
+        guard !confirmed.isEmpty else { return }
+        try record { () throws(StoreError) in try outbox.removeConfirmed(through: end.sequenceNumber) }
+        for entry in confirmed { report.accepted[entry.commandID] = entry.accepted }
+        pending.removeAll { $0.accepted.map { $0.upperBound <= end.sequenceNumber } ?? false }
+    }
+
+    private enum LockName { case local, network }
+
+    private func acquire(_ which: LockName) async {
+        switch which {
+        case .local: if local.tryAcquire() { return }
+        case .network: if network.tryAcquire() { return }
         }
-        await withCheckedContinuation { waiting.append($0) }
+        await withCheckedContinuation { continuation in
+            switch which {
+            case .local: local.waiting.append(continuation)
+            case .network: network.waiting.append(continuation)
+            }
+        }
     }
 
-    private func release() {
+    private func release(_ which: LockName) {
+        switch which {
+        case .local: local.release()
+        case .network: network.release()
+        }
+    }
+}
+
+/// A lock that hands itself to waiters in the order they came, held across awaits.
+private struct FIFOLock {
+    private var busy = false
+    var waiting: [CheckedContinuation<Void, Never>] = []
+
+    /// Takes the lock when it is free.
+    mutating func tryAcquire() -> Bool {
+        guard !busy else { return false }
+        busy = true
+        return true
+    }
+
+    /// Passes the lock to the next waiter, or frees it.
+    mutating func release() {
         if waiting.isEmpty {
             busy = false
         } else {
-            waiting.removeFirst().resume()  // the lock passes to the next waiter
+            waiting.removeFirst().resume()
         }
     }
 }

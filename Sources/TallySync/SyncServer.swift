@@ -34,6 +34,10 @@ public actor SyncServer {
     /// The most frames one page of the history holds: what a pull answers at most, and what a
     /// catch-up reads at once (the device, the HTTP route and the cache use this one value).
     public static let framesPerPageMax = 256
+    /// The most bytes of pushed bodies one push carries (one body per command, with a newline
+    /// each over HTTP): `tally serve` refuses a larger request, and a device cuts its outbox into
+    /// pushes below it.
+    public static let pushBytesMax = 8 << 20
 
     /// A server appending to `history`, keeping its ledger caches under `cacheDirectory`.
     public init(history: HouseholdHistory, cacheDirectory: FilePath) {

@@ -26,7 +26,7 @@ import TallySync
 /// (a body too large), 500 (the server failed) or 503 (the database failed; retry).
 public enum SyncHTTPServer {
     /// The largest push body read.
-    static let pushBytesMax = 8 << 20
+    static let pushBytesMax = SyncServer.pushBytesMax
 
     /// The routes over `server`.
     public static func router(_ server: SyncServer) -> Router<BasicRequestContext> {

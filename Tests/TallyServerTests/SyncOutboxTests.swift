@@ -20,6 +20,7 @@ struct SyncOutboxTests {
         let base: any SyncTransport
         let online = Atomic<Bool>(true)
         let losingAnswers = Atomic<Int>(0)
+        let failingPulls = Atomic<Bool>(false)
 
         init(_ base: any SyncTransport) { self.base = base }
 
@@ -34,7 +35,7 @@ struct SyncOutboxTests {
         }
 
         func pull(after sequenceNumber: UInt64, chain: [UInt8], limit: Int, waitMilliseconds: Int) async throws -> [HistoryFrame] {
-            guard online.load(ordering: .sequentiallyConsistent) else { throw SyncError.transport("offline") }
+            guard online.load(ordering: .sequentiallyConsistent), !failingPulls.load(ordering: .sequentiallyConsistent) else { throw SyncError.transport("offline") }
             return try await base.pull(after: sequenceNumber, chain: chain, limit: limit, waitMilliseconds: waitMilliseconds)
         }
     }
@@ -54,7 +55,7 @@ struct SyncOutboxTests {
     /// The device restarted: its ledger closed and opened again, its outbox read back from disk.
     static func restart(_ device: SyncDevice, transport: any SyncTransport) async throws -> SyncDevice {
         let directory = device.ledger.directory
-        try await device.ledger.close()
+        try await device.close()
         return try await SyncDevice(ledger: try await Ledger.open(at: directory), transport: transport)
     }
 
@@ -175,6 +176,66 @@ struct SyncOutboxTests {
             let events = try await bob.ledger.events().filter { $0.event.commandID == command.commandID }
             #expect(events.map(\.sequenceNumber) == Array(range), "once, where the device was told")
             #expect(try await history.head(household: household.household).sequenceNumber == range.upperBound)
+        }
+    }
+
+    @Test("Issue 32: a command that needs what another device just pushed (an expense on the wallet Alice opened) is decided again after a pull and accepted; one that is invalid on the household's latest history is still refused on the device, and nothing of it reaches the outbox")
+    func executePullsBeforeRefusing() async throws {
+        try await TestPostgres.withHistory { history in
+            var household = try await SyncTests.Household(histories: [history])
+            let (bob, _) = try await Self.bob(household)
+            defer { Task { [household, bob] in await household.close([household.alice, bob]) } }
+            let wallet = household.scenario.ids.next() as WalletID
+            try await household.alice.execute(household.scenario.command(.openWallet(
+                walletID: wallet, name: "Holiday cash", kind: .cash, openingBalance: Scenario.chf(50_000),
+                openedOn: Scenario.date("2026-01-01"), owner: nil)))
+            var entry = household.scenario.expense(2_000, payer: household.scenario.bob)
+            entry.walletID = wallet
+            let onNewWallet = household.scenario.command(.recordTransaction(transactionID: household.scenario.ids.next(), entry: entry), by: household.scenario.bob)
+            let range = try await bob.execute(onNewWallet)
+            #expect(try await bob.ledger.sequenceNumbers(ofCommand: onNewWallet.commandID) == range)
+
+            entry.walletID = household.scenario.ids.next()  // no such wallet anywhere
+            let invalid = household.scenario.command(.recordTransaction(transactionID: household.scenario.ids.next(), entry: entry), by: household.scenario.bob)
+            do {
+                try await bob.execute(invalid)
+                Issue.record("an expense on a wallet that does not exist must be refused")
+            } catch LedgerError.rejected(let violation) {
+                #expect(violation.code == .unknownWallet, "\(violation)")
+            }
+            #expect(await bob.pendingCommandIDs.isEmpty)
+        }
+    }
+
+    @Test("Issue 32: a command the server accepted whose pull failed stays on top of the device's confirmed state (status accepted, shown by read, an edit of it accepted on the device) across a restart, and leaves the outbox with the pull that brings it, reported as accepted")
+    func acceptedBeforeThePullStaysOnTop() async throws {
+        try await TestPostgres.withHistory { history in
+            var household = try await SyncTests.Household(histories: [history])
+            var (bob, transport) = try await Self.bob(household)
+            defer { Task { [household, bob] in await household.close([household.alice, bob]) } }
+            let lunch = household.scenario.ids.next() as TransactionID
+            let command = household.scenario.command(
+                .recordTransaction(transactionID: lunch, entry: household.scenario.expense(1_100, payer: household.scenario.bob)), by: household.scenario.bob)
+            transport.failingPulls.store(true, ordering: .sequentiallyConsistent)
+            await #expect(throws: SyncError.self) { try await bob.execute(command) }
+            guard case .accepted(let range) = try await bob.status(of: command.commandID) else {
+                Issue.record("the server's answer was expected in the outbox: \(try await bob.status(of: command.commandID))")
+                return
+            }
+            #expect(try await bob.read { $0.transactions[lunch]?.details.amount } == Scenario.chf(1_100))
+            let edit = household.scenario.command(
+                .editTransaction(transactionID: lunch, entry: household.scenario.expense(1_300, payer: household.scenario.bob)), by: household.scenario.bob)
+            try await bob.submit(edit)
+
+            bob = try await Self.restart(bob, transport: transport)
+            #expect(try await bob.status(of: command.commandID) == .accepted(range))
+            #expect(try await bob.read { $0.transactions[lunch]?.details.amount } == Scenario.chf(1_300))
+            transport.failingPulls.store(false, ordering: .sequentiallyConsistent)
+            let report = try await bob.sync()
+            #expect(report.accepted[command.commandID] == range && report.accepted[edit.commandID] != nil, "\(report)")
+            #expect(await bob.pendingCommandIDs.isEmpty)
+            #expect(try await bob.status(of: command.commandID) == .confirmed(range))
+            #expect(await bob.ledger.readModels.transactions[lunch]?.details.amount == Scenario.chf(1_300))
         }
     }
 }

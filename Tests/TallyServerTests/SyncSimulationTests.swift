@@ -67,6 +67,13 @@ struct SyncSimulationTests {
         var rejected: Set<CommandID> = []
         /// Commands recorded in the outbox while offline.
         var submitted: [CommandID] = []
+        /// Rejections delivered more than once.
+        var duplicateRejections = 0
+
+        /// Records a rejection delivered to the device's user.
+        mutating func deliver(_ command: CommandID) {
+            if !rejected.insert(command).inserted { duplicateRejections += 1 }
+        }
         var retries = 0
         var offline = 0
         var restarts = 0
@@ -79,7 +86,7 @@ struct SyncSimulationTests {
                 outcomes.accepted[command.commandID] = try await device.execute(command)
                 return
             } catch LedgerError.rejected {
-                outcomes.rejected.insert(command.commandID)
+                outcomes.deliver(command.commandID)
                 return
             } catch SyncError.transport {
                 outcomes.retries += 1
@@ -90,15 +97,26 @@ struct SyncSimulationTests {
     /// Syncs until the outbox is empty and a sync succeeded; the answers it reports are recorded
     /// (answers of a sync that failed later are found at the end: in the history or the
     /// device's rejections).
-    static func syncUntilEmpty(_ device: SyncDevice, outcomes: inout Outcomes) async throws {
+    /// After a failed sync the device restarts with `restart` when `restarts` says so: with
+    /// answers recorded and their events not pulled yet.
+    static func syncUntilEmpty(
+        _ device: inout SyncDevice, outcomes: inout Outcomes, restarts: () -> Bool = { false }, restart: (SyncDevice) async throws -> SyncDevice = { $0 }
+    ) async throws {
         while true {
             do {
                 let report = try await device.sync()
                 outcomes.accepted.merge(report.accepted) { first, _ in first }
-                outcomes.rejected.formUnion(report.rejected.map(\.commandID))
+                for rejection in report.rejected {
+                    outcomes.deliver(rejection.commandID)
+                    try await device.dismissRejection(rejection.commandID)  // shown to the user
+                }
                 if await device.pendingCommandIDs.isEmpty { return }
             } catch SyncError.transport {
                 outcomes.retries += 1
+                if restarts() {
+                    outcomes.restarts += 1
+                    device = try await restart(device)
+                }
             }
         }
     }
@@ -173,6 +191,10 @@ struct SyncSimulationTests {
                 group.addTask {
                     var random = SeededRandom(seed: seed &* 7_919 &+ UInt64(index))
                     var device = try await SyncDevice(ledger: try await Ledger.open(at: directory), transport: transport)
+                    let restart = { @Sendable (old: SyncDevice) async throws -> SyncDevice in
+                        try await old.close()
+                        return try await SyncDevice(ledger: try await Ledger.open(at: directory), transport: transport)
+                    }
                     var outcomes = Outcomes()
                     var online = true
                     for _ in 0..<commandsPerDevice {
@@ -180,10 +202,11 @@ struct SyncSimulationTests {
                             online.toggle()
                             if Int.random(in: 0..<100, using: &random) < 40 {
                                 outcomes.restarts += 1
-                                try await device.ledger.close()
-                                device = try await SyncDevice(ledger: try await Ledger.open(at: directory), transport: transport)
+                                device = try await restart(device)
                             }
-                            if online { try await Self.syncUntilEmpty(device, outcomes: &outcomes) }
+                            if online {
+                                try await Self.syncUntilEmpty(&device, outcomes: &outcomes, restarts: { Int.random(in: 0..<100, using: &random) < 50 }, restart: restart)
+                            }
                         }
                         let generated = own.next()
                         let command = Command(commandID: generated.commandID, actor: person, recordedAt: generated.recordedAt, action: generated.action)
@@ -195,11 +218,11 @@ struct SyncSimulationTests {
                                 try await device.submit(command)
                                 outcomes.submitted.append(command.commandID)
                             } catch LedgerError.rejected {
-                                outcomes.rejected.insert(command.commandID)  // on the device, against its outbox
+                                outcomes.deliver(command.commandID)  // on the device, against its outbox
                             }
                         }
                     }
-                    try await Self.syncUntilEmpty(device, outcomes: &outcomes)
+                    try await Self.syncUntilEmpty(&device, outcomes: &outcomes, restarts: { Int.random(in: 0..<100, using: &random) < 50 }, restart: restart)
                     return (index, outcomes, device)
                 }
             }
@@ -211,20 +234,24 @@ struct SyncSimulationTests {
         ledgers = syncDevices.map(\.ledger)
         for device in syncDevices { try await Self.pullUntilCurrent(device) }
         // Answers of syncs that failed after recording them: in the history, or in the rejections
-        // the device keeps until the app dismisses them. None is lost.
+        // the device keeps until the app dismisses them. None is lost, none is delivered twice.
         var outcomes: [Outcomes] = []
         for (_, found, device) in finished {
             var outcome = found
-            let rejections = Set(try await device.rejections().map(\.commandID))
             for command in outcome.submitted where outcome.accepted[command] == nil && !outcome.rejected.contains(command) {
-                if let range = try await device.ledger.sequenceNumbers(ofCommand: command) {
+                switch try await device.status(of: command) {
+                case .confirmed(let range):
                     outcome.accepted[command] = range
-                } else {
-                    #expect(rejections.contains(command), "command \(command) from the outbox has no answer")
-                    outcome.rejected.insert(command)
+                case .rejected:
+                    outcome.deliver(command)
+                    try await device.dismissRejection(command)
+                case let status:
+                    Issue.record("command \(command) from the outbox has no answer: \(status)")
                 }
             }
             #expect(await device.pendingCommandIDs.isEmpty)
+            #expect(try await device.rejections().isEmpty, "every rejection was delivered")
+            #expect(outcome.duplicateRejections == 0, "a rejection was delivered twice")
             outcomes.append(outcome)
         }
 
@@ -254,8 +281,11 @@ struct SyncSimulationTests {
                 #expect(rangesByCommand[command] == nil, "rejected command \(command) is in the history")
             }
         }
-        let executedAfterSetup = reference.filter { $0.sequenceNumber > 0 }.map(\.event.commandID)
-        #expect(Set(executedAfterSetup).count == rangesByCommand.count)
+        // No command applied twice: each command's events are one run of consecutive sequence numbers.
+        let eventCounts = Dictionary(grouping: reference, by: \.event.commandID).mapValues(\.count)
+        for (command, range) in rangesByCommand {
+            #expect(range.count == eventCounts[command], "command \(command) is in the history twice")
+        }
         let faults = transports.map { $0.faults.withLock { $0 } }.reduce(into: [String: Int]()) { $0.merge($1, uniquingKeysWith: +) }
         #expect(accepted > 0 && outcomes.flatMap(\.rejected).count + accepted == people.count * commandsPerDevice)
         #expect(faults["answerLost", default: 0] > 0 && faults["appendCancelled", default: 0] > 0, "\(faults)")

@@ -73,13 +73,21 @@ extension Ledger {
     package func openSyncOutbox() throws(LedgerError) -> SyncOutboxStore {
         try requireWritable()
         let path = LedgerDirectory(directory).syncOutbox.string
-        do {
-            let outbox = try SyncOutboxStore(path: path, key: ReadSide.pageKey(options.encryption))
-            isSynced = true
-            return outbox
-        } catch {
-            throw .syncedLedger("the sync outbox \(path) cannot be opened: \(error). It holds the commands this device made that the server has not confirmed; restore it from a backup of the ledger folder")
+        // The current key's page key first; after a rotation the outbox is still sealed with the
+        // key it was made under, which an encrypted ledger keeps (its older segments need it).
+        let others = (options.encryption?.keys ?? [:]).filter { $0.key != options.encryption?.currentKeyID }.sorted { $0.key > $1.key }
+        let keys = [ReadSide.pageKey(options.encryption)] + others.map { LedgerStore.pageKey(derivedFrom: $0.value) }
+        var firstFailure: StoreError?
+        for key in keys {
+            do {
+                let outbox = try SyncOutboxStore(path: path, key: key)
+                isSynced = true
+                return outbox
+            } catch {
+                if firstFailure == nil { firstFailure = error }
+            }
         }
+        throw .syncedLedger("the sync outbox \(path) cannot be opened: \(firstFailure.map { "\($0)" } ?? "no key"). It holds the commands this device made that the server has not confirmed; restore it from a backup of the ledger folder")
     }
 
     /// Runs `body` with the read models after the last acknowledged batch and the device's

@@ -96,6 +96,12 @@ package enum LedgerSwap {
         do throws(LedgerError) {
             writerLock = try lockWriter(of: target, fileSystem: fileSystem)
             do throws(LedgerError) {
+                // A synced device's ledger holds the household's history as the server ordered
+                // it, and its outbox the only copy of commands not yet confirmed: a new ledger in
+                // its place would not follow the server's history and would strand the outbox.
+                guard !fileSystem.fileExists(at: target.syncOutbox) else {
+                    throw .syncedLedger("\(target) is a synced device's ledger (it has \(LedgerDirectory.syncOutboxName)): it is not replaced by a restore or reset, which would strand the commands in its outbox and leave a history the server does not have; restore into a new folder (nothing was changed)")
+                }
                 number = try freeReplacedNumber(of: target, fileSystem: fileSystem)
             } catch {
                 writerLock.unlock()

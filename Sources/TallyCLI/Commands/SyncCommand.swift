@@ -37,8 +37,8 @@ struct SyncCommand: AsyncParsableCommand {
         if !offline, server == nil || tokenFile == nil {
             throw ValidationError("--server and --token-file are needed unless --offline")
         }
-        if offline, server != nil || wait != 0 {
-            throw ValidationError("--offline reaches no server: drop --server and --wait")
+        if offline, server != nil || tokenFile != nil || wait != 0 {
+            throw ValidationError("--offline reaches no server: drop --server, --token-file and --wait")
         }
     }
 
@@ -56,64 +56,79 @@ struct SyncCommand: AsyncParsableCommand {
         var counts = ApplyCommand.ApplyCounts(commands: 0)
         let parsed = try push.map { ApplyCommand.parse(try ApplyCommand.read($0), results: &results, counts: &counts) } ?? []
         let ledger = try await LedgerAccess.open(at: path, create: true, encryption: try key.encryption(), chainKey: try key.chainKey())
-        var pendingLeft = 0
         do {
             let device = try await SyncDevice(ledger: ledger, transport: transport)
+            // Online, the commands are validated against the household's latest history: what
+            // another device pushed (a wallet it opened) may be what they need. Unreachable, they
+            // are validated against what this device holds, as --offline.
+            if !offline, !parsed.isEmpty { _ = try? await device.pull() }
             var submitted: [(line: Int, commandID: CommandID)] = []
+            var printedRejections: [CommandID] = []
             for (line, command) in parsed {
                 do {
                     try await device.submit(command)
                     submitted.append((line, command.commandID))
-                } catch let error as LedgerError {
-                    guard case .rejected = error else { throw CLIError.ledger(error, at: path) }
+                } catch {
+                    switch error {
+                    case let error as LedgerError:
+                        guard case .rejected = error else { throw CLIError.ledger(error, at: path) }
+                        results.line(ApplyCommand.rejected(line: line, error))
+                    case SyncError.refused(let code, let message):
+                        results.line(ApplyCommand.rejected(line: line, code: code, rule: nil, message: message))  // actorNotDevicePerson
+                    default:
+                        throw error
+                    }
                     counts.rejected += 1
-                    results.line(ApplyCommand.rejected(line: line, error))
-                } catch let SyncError.refused(code, message) {
-                    counts.rejected += 1  // the server refused it unread before (actorNotDevicePerson)
-                    results.line(ApplyCommand.rejected(line: line, code: code, rule: nil, message: message))
+                    // The server's stored rejection of an earlier run, printed now.
+                    if case .rejected = try await device.status(of: command.commandID) { printedRejections.append(command.commandID) }
                 }
             }
             var report = SyncDevice.Report()
-            var unreachable: SyncError?
+            var failure: (any Error)?
             if !offline {
                 do {
                     report = try await device.sync(waitMilliseconds: wait)
-                } catch let error as SyncError {
-                    guard case .transport = error else { throw error }
-                    unreachable = error  // the outbox keeps them: lines say pending
+                } catch {
+                    failure = error  // the outbox kept every answer: the lines below come from it
                 }
             }
-            let rejections = Dictionary(report.rejected.map { ($0.commandID, $0) }, uniquingKeysWith: { (first: SyncDevice.Rejection, _: SyncDevice.Rejection) in first })
+            // Each command of this run where it stands, whatever part of the sync failed.
             for (line, commandID) in submitted {
-                if let range = report.accepted[commandID] {
+                switch try await device.status(of: commandID) {
+                case .confirmed(let range), .accepted(let range):
                     counts.applied += 1
                     results.line(ApplyCommand.ok(line: line, sequenceNumbers: Array(range)))
-                } else if let rejection = rejections[commandID] {
+                case .rejected(let rejection):
                     counts.rejected += 1
                     results.line(Self.rejected(rejection, line: line))
-                } else {
-                    pendingLeft += 1
+                    printedRejections.append(commandID)
+                case .pending, .unknown:
                     results.line(Self.pending(line: line, commandID))
                 }
             }
-            // Outbox commands of earlier runs, answered now.
-            let fromThisRun = Set(submitted.map(\.commandID))
+            // Outbox commands of earlier runs: accepted now, or rejected (now or in a run whose
+            // pull failed) and not printed yet.
+            let fromThisRun = Set(parsed.map(\.command.commandID))
             for (commandID, range) in report.accepted.sorted(by: { $0.value.lowerBound < $1.value.lowerBound }) where !fromThisRun.contains(commandID) {
                 results.line(CanonicalJSON.text(orderedMembers: [
                     ("commandID", .string(commandID.description)), ("status", .string("ok")),
                     ("sequenceNumbers", .array(range.map { CanonicalJSON.integer(Int64($0)) })),
                 ]))
             }
-            for rejection in report.rejected where !fromThisRun.contains(rejection.commandID) {
+            for rejection in try await device.rejections() where !fromThisRun.contains(rejection.commandID) {
                 counts.rejected += 1
                 results.line(Self.rejected(rejection, line: nil))
+                printedRejections.append(rejection.commandID)
             }
-            // Printed: delivered to the user; the outbox keeps no copy.
-            for rejection in report.rejected { try await device.dismissRejection(rejection.commandID) }
+            // Printed: delivered to the user, unless stdout failed.
+            if results.failure == nil {
+                for commandID in printedRejections { try await device.dismissRejection(commandID) }
+            }
             let waiting = await device.pendingCommandIDs.count
-            if let unreachable {
+            if let failure {
+                guard case SyncError.transport(let reason) = failure else { throw failure }
                 try? await ledger.close()
-                throw CLIError("\(server ?? ""): \(unreachable); \(waiting) command(s) wait in the outbox of \(path): run `tally sync` again")
+                throw CLIError("\(server ?? ""): \(reason); \(waiting) command(s) wait in the outbox of \(path): run `tally sync` again")
             }
             Terminal.error("tally sync: \(path) holds the household's history through \(await device.confirmedSequenceNumber) (\(report.pulled) record(s) pulled); \(waiting) command(s) wait in its outbox")
         } catch let error as CLIError {
