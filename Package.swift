@@ -261,7 +261,7 @@ let package = Package(
         .testTarget(
             name: "TallyServerTests",
             dependencies: [
-                "TallyServer", "TallySync", "TallySyncHTTP", "Tally", "TallyModel", "TallyJournal", "TallyTestSupport",
+                "TallyServer", "TallySync", "TallySyncHTTP", "Tally", "TallyModel", "TallyJournal", "TallyInterchange", "TallyTestSupport",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         // The sync benchmark's peer writes straight into PostgreSQL with the server's client.
         .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
     ],
     targets: [
         // Deterministic synthetic household histories, shared by every benchmark and the comparison.
@@ -103,6 +104,7 @@ let package = Package(
                 .product(name: "TallySync", package: "Tally"),
                 .product(name: "TallySyncHTTP", package: "Tally"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             path: "Sources/tally-sync-bench"
         ),

@@ -151,6 +151,7 @@ public enum LedgerReset {
         let target = LedgerDirectory(directory)
         do throws(LedgerError) {
             _ = try Ledger.recoverInterruptedSwap(at: directory, fileSystem: fileSystem)
+            try LedgerSwap.requireNotSynced(target, fileSystem: fileSystem)
         } catch {
             throw InterchangeError(code: error.code, message: "\(error.message); the ledger was not reset")
         }

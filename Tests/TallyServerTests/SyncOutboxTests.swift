@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Tally
+import TallyInterchange
 import TallyModel
 import TallyServer
 import TallyTestSupport
@@ -237,5 +238,34 @@ struct SyncOutboxTests {
             #expect(try await bob.status(of: command.commandID) == .confirmed(range))
             #expect(await bob.ledger.readModels.transactions[lunch]?.details.amount == Scenario.chf(1_300))
         }
+    }
+
+    @Test("Issue 32: a restore or a reset that would replace a synced device's ledger is refused (syncedLedger) before anything moves: its history stays the server's and its outbox is not stranded")
+    func restoreRefusesASyncedLedger() async throws {
+        let folder = try TemporaryDirectory("sync-restore")
+        defer { folder.remove() }
+        let directory = folder.appending("device")
+        var scenario = Scenario()
+        let ledger = try await Ledger.open(at: directory)
+        for command in scenario.setup() { try await ledger.execute(command) }
+        let frames = try await ledger.recordFrames(after: 0, chain: .genesis).map(\.records)
+        let device = try await SyncDevice(ledger: ledger, transport: SyncOfflineTransport())
+        try await device.submit(scenario.command(.recordTransaction(transactionID: scenario.ids.next(), entry: scenario.expense(700))))
+        try await device.close()
+        do {
+            _ = try await Ledger.restore(frames: frames, personalKeys: [:], forgottenPeople: [], into: directory, replacing: true)
+            Issue.record("a synced device's ledger must not be replaced")
+        } catch {
+            #expect(error.code == "syncedLedger", "\(error)")
+        }
+        do {
+            _ = try await LedgerReset.reset(ledgerAt: directory, keeping: .wallets, on: Scenario.date("2026-02-01"), recordedAt: Timestamp(millisecondsSinceEpoch: 1_769_904_000_000))
+            Issue.record("a synced device's ledger must not be reset")
+        } catch {
+            #expect(error.code == "syncedLedger", "\(error)")
+        }
+        let reopened = try await SyncDevice(ledger: try await Ledger.open(at: directory), transport: SyncOfflineTransport())
+        #expect(await reopened.pendingCommandIDs.count == 1, "the outbox is where it was")
+        try await reopened.close()
     }
 }

@@ -18,6 +18,7 @@
 // - one at a time: the same for ten households in turn, one command in flight;
 // - peer: the same number of commands (their JSON lines) inserted by one PostgreSQL client, each
 //   in its own transaction, into a table keyed by household and sequence number.
+import AsyncHTTPClient
 import BenchmarkSupport
 import Foundation
 import PostgresNIO
@@ -177,6 +178,12 @@ func benchmark(_ options: Options) async throws {
     let serving = Task { try await application.run() }
     guard let bound = await ports.first(where: { _ in true }) else { throw BenchError("the server did not start") }
     let url = "http://127.0.0.1:\(bound)"
+    // Every device of a household is its own app with its own connections: one client for all
+    // of them here, with room for each device's connection (Bob's long polls hold theirs).
+    var configuration = HTTPClient.Configuration.singletonConfiguration
+    configuration.connectionPool.retryConnectionEstablishment = false
+    configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 4 * options.households + 8
+    let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
 
     // Setup, ten households at a time.
     let setupStart = Stopwatch.now()
@@ -191,7 +198,7 @@ func benchmark(_ options: Options) async throws {
                     let (_, bobToken) = try await history.registerDevice(household: id, person: bob)
                     let folder = options.scratch + "/household-\(index)"
                     let aliceLedger = try await Ledger.open(at: FilePath(folder + "/alice"))
-                    let aliceDevice = try await SyncDevice(ledger: aliceLedger, transport: HTTPSyncTransport(server: url, token: aliceToken))
+                    let aliceDevice = try await SyncDevice(ledger: aliceLedger, transport: HTTPSyncTransport(server: url, token: aliceToken, client: http))
                     for command in setup { try await aliceDevice.submit(command) }
                     try await aliceDevice.sync()
                     try FileManager.default.createDirectory(atPath: folder + "/bob", withIntermediateDirectories: true)
@@ -199,7 +206,7 @@ func benchmark(_ options: Options) async throws {
                         try FileManager.default.copyItem(atPath: folder + "/alice/" + name, toPath: folder + "/bob/" + name)
                     }
                     let bobDevice = try await SyncDevice(
-                        ledger: try await Ledger.open(at: FilePath(folder + "/bob")), transport: HTTPSyncTransport(server: url, token: bobToken))
+                        ledger: try await Ledger.open(at: FilePath(folder + "/bob")), transport: HTTPSyncTransport(server: url, token: bobToken, client: http))
                     try await bobDevice.pull()
                     return Household(id: id, alice: aliceDevice, bob: bobDevice)
                 }
@@ -264,6 +271,7 @@ func benchmark(_ options: Options) async throws {
         try await household.alice.ledger.close()
         try await household.bob.ledger.close()
     }
+    try await http.shutdown()
     await server.close()
     serving.cancel()
     _ = try? await serving.value

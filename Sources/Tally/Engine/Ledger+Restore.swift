@@ -64,7 +64,7 @@ extension Ledger {
         let target = LedgerDirectory(directory)
         _ = try LedgerSwap.recover(target, fileSystem: fileSystem, rebuilding: true)
         let replaces = replacing && target.holdsLedger(fileSystem: fileSystem)
-        if !replaces { try requireEmptyTarget(target) }
+        if replaces { try LedgerSwap.requireNotSynced(target, fileSystem: fileSystem) } else { try requireEmptyTarget(target) }
         let temporary = LedgerDirectory(target.restoring)
         let lock = try LedgerSwap.lockRestoring(target, fileSystem: fileSystem)
         defer { lock.unlock() }

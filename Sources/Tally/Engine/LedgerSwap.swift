@@ -96,12 +96,7 @@ package enum LedgerSwap {
         do throws(LedgerError) {
             writerLock = try lockWriter(of: target, fileSystem: fileSystem)
             do throws(LedgerError) {
-                // A synced device's ledger holds the household's history as the server ordered
-                // it, and its outbox the only copy of commands not yet confirmed: a new ledger in
-                // its place would not follow the server's history and would strand the outbox.
-                guard !fileSystem.fileExists(at: target.syncOutbox) else {
-                    throw .syncedLedger("\(target) is a synced device's ledger (it has \(LedgerDirectory.syncOutboxName)): it is not replaced by a restore or reset, which would strand the commands in its outbox and leave a history the server does not have; restore into a new folder (nothing was changed)")
-                }
+                try requireNotSynced(target, fileSystem: fileSystem)
                 number = try freeReplacedNumber(of: target, fileSystem: fileSystem)
             } catch {
                 writerLock.unlock()
@@ -204,6 +199,16 @@ package enum LedgerSwap {
                 ? "move the new ledger into place (the old ledger is where it was; nothing was changed)"
                 : "move the restored ledger into place (nothing was changed)",
             path: target.path.string, errno: failure.rawValue))
+    }
+
+    /// Refuses to replace a synced device's ledger: it holds the household's history as the
+    /// server ordered it, and its outbox the only copy of commands not yet confirmed; a new
+    /// ledger in its place would not follow the server's history and would strand the outbox.
+    /// Checked before a restore builds anything, and again under the writer lock.
+    package static func requireNotSynced(_ target: LedgerDirectory, fileSystem: any FileSystem) throws(LedgerError) {
+        guard !fileSystem.fileExists(at: target.syncOutbox) else {
+            throw .syncedLedger("\(target) is a synced device's ledger (it has \(LedgerDirectory.syncOutboxName)): it is not replaced by a restore or reset, which would strand the commands in its outbox and leave a history the server does not have; restore into a new folder (nothing was changed)")
+        }
     }
 
     /// The writer lock of the journal of the ledger at `target`.
