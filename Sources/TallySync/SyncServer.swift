@@ -22,8 +22,12 @@ public actor SyncServer {
     public let history: HouseholdHistory
     private let cacheDirectory: FilePath
     private var caches: [UUID: HouseholdCache] = [:]
-    /// Pushes committed through this process, per household: what wakes a waiting pull.
+    /// Pushes committed through this process, per household: a waiting pull that saw a count
+    /// does not wait once it moved.
     private var commits: [UUID: UInt64] = [:]
+    /// The pulls waiting for a household's next commit, resumed by it (``wake(household:)``)
+    /// or by their timer.
+    private var waiters: [UUID: [UUID: CheckedContinuation<Void, Never>]] = [:]
 
     /// One household's ledger cache and where its record chain ends.
     private struct HouseholdCache {
@@ -69,13 +73,14 @@ public actor SyncServer {
             try await self.execute(batch, person: person)
         }
         commits[device.householdID, default: 0] += 1
+        wake(household: device.householdID)
         return outcomes
     }
 
     /// The household's committed frames that end after `sequenceNumber`, at most `limit`. When
     /// there are none, waits up to `waitMilliseconds` (at most ``waitMillisecondsMax``) for
     /// some: a long poll. It reads PostgreSQL again as soon as a push through this process
-    /// commits for the household (looked at every ``wakeInterval``), and every
+    /// commits for the household (the commit resumes it: no polling), and every
     /// ``databasePollInterval`` for what other server processes commit; a cancelled request
     /// stops waiting.
     /// - Parameter chain: the chain value the device holds at `sequenceNumber` (nil: not
@@ -94,12 +99,12 @@ public actor SyncServer {
         }
         let clock = ContinuousClock()
         let deadline = clock.now + .milliseconds(min(max(waitMilliseconds, 0), Self.waitMillisecondsMax))
+        var seen = commits[household, default: 0]
         var frames = try await history.frames(household: household, after: sequenceNumber, limit: limit)
-        var lastRead = (at: clock.now, commits: commits[household, default: 0])
         while frames.isEmpty, clock.now < deadline {
-            try await Task.sleep(for: Self.wakeInterval)
-            guard commits[household, default: 0] != lastRead.commits || clock.now - lastRead.at >= Self.databasePollInterval else { continue }
-            lastRead = (clock.now, commits[household, default: 0])
+            await waitForCommit(household: household, after: seen, timeout: min(Self.databasePollInterval, deadline - clock.now))
+            try Task.checkCancellation()
+            seen = commits[household, default: 0]
             frames = try await history.frames(household: household, after: sequenceNumber, limit: limit)
         }
         return frames
@@ -107,10 +112,40 @@ public actor SyncServer {
 
     /// The longest a pull waits for new frames.
     public static let waitMillisecondsMax = 30_000
-    /// How often a waiting pull looks whether a push through this process committed.
-    static let wakeInterval = Duration.milliseconds(2)
     /// How often a waiting pull reads PostgreSQL for what other server processes committed.
     static let databasePollInterval = Duration.milliseconds(250)
+
+    /// Returns once a push through this process commits for `household` after the count `seen`
+    /// (at once when one did already), after `timeout`, or when the task is cancelled.
+    private func waitForCommit(household: UUID, after seen: UInt64, timeout: Duration) async {
+        let waiter = UUID()
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                guard commits[household, default: 0] == seen, !Task.isCancelled else {
+                    continuation.resume()
+                    return
+                }
+                waiters[household, default: [:]][waiter] = continuation
+                Task {
+                    try? await Task.sleep(for: timeout)
+                    self.resume(waiter, household: household)
+                }
+            }
+        } onCancel: {
+            Task { await self.resume(waiter, household: household) }
+        }
+    }
+
+    /// Resumes one waiting pull, if it still waits.
+    private func resume(_ waiter: UUID, household: UUID) {
+        waiters[household]?.removeValue(forKey: waiter)?.resume()
+        if waiters[household]?.isEmpty == true { waiters[household] = nil }
+    }
+
+    /// Resumes every pull waiting for `household`.
+    private func wake(household: UUID) {
+        for continuation in (waiters.removeValue(forKey: household) ?? [:]).values { continuation.resume() }
+    }
 
     /// Closes every ledger cache.
     public func close() async {
