@@ -11,8 +11,9 @@ import GRDB
 /// A command is stored as its push body (its personal texts sealed with their owners' keys):
 /// nothing in it is readable without the device's keys.
 package struct SyncOutboxStore: Sendable {
-    /// The file's schema: 1.
-    static let schemaVersion = 1
+    /// The file's schema: 2 (1, before accepted commands were kept until pulled, is refused as
+    /// `unsupportedSchema`; it was on main for an hour, in no release).
+    static let schemaVersion = 2
 
     /// A command not yet in the device's confirmed history, in outbox order: waiting for the
     /// server's answer, or accepted and waiting for the pull that brings its events.

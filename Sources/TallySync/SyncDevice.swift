@@ -33,6 +33,9 @@ public actor SyncDevice {
     private var pending: [Entry]
     /// Where the confirmed history ends: sequence number and record chain.
     private var end: SyncRecords.End
+    /// Accepted commands that left the outbox (their events pulled) and that no ``Report`` has
+    /// listed yet: the next ``sync(waitMilliseconds:)`` lists them.
+    private var unreported: [CommandID: ClosedRange<UInt64>] = [:]
     /// One submit at a time: each validates against the outbox the one before left.
     private var local = FIFOLock()
     /// One push or pull at a time: each continues from where the one before left ``end``. A
@@ -82,8 +85,9 @@ public actor SyncDevice {
 
     /// What one ``sync(waitMilliseconds:)`` learned.
     public struct Report: Sendable, Equatable {
-        /// Commands of the outbox the server accepted (in this sync, or in an earlier one whose
-        /// pull failed) whose events this device now holds, with their sequence numbers.
+        /// Commands of the outbox the server accepted whose events this device now holds (pulled
+        /// by this sync, or by an earlier pull or sync that reported none), with their sequence
+        /// numbers; each is listed by one report.
         public var accepted: [CommandID: ClosedRange<UInt64>] = [:]
         /// Commands of the outbox the server rejected, in outbox order.
         public var rejected: [Rejection] = []
@@ -164,6 +168,8 @@ public actor SyncDevice {
         var report = Report()
         try await push(into: &report)
         try await pullFrames(waitMilliseconds: waitMilliseconds, into: &report)
+        report.accepted.merge(unreported) { first, _ in first }
+        unreported = [:]
         return report
     }
 
@@ -179,31 +185,41 @@ public actor SyncDevice {
     ///   ``SyncError/historyInvalid(_:)`` when what the server sent does not verify.
     @discardableResult
     public func execute(_ command: Command) async throws -> ClosedRange<UInt64> {
-        await acquire(.local)
-        defer { release(.local) }
-        await acquire(.network)
-        defer { release(.network) }
+        let id = command.commandID
+        // A rejection stored by an earlier try (its sync failed after the answer): delivered now, once.
+        if let rejection = try storedRejection(id) {
+            _ = try dismiss(id)
+            throw rejection.error
+        }
         do {
-            try await enqueue(command)
+            try await submit(command)  // the submit lock only: submits never wait for the network
         } catch LedgerError.rejected(let violation) {
             // Refused against what this device holds: what another device pushed (the wallet
             // it opened) may make it valid. Pull, then decide again; unreachable, the refusal stands.
-            var pulled = Report()
-            guard (try? await pullFrames(waitMilliseconds: 0, into: &pulled)) != nil, pulled.pulled > 0 else {
-                throw LedgerError.rejected(violation)
-            }
-            try await enqueue(command)
+            guard let pulled = try? await pull(), pulled > 0 else { throw LedgerError.rejected(violation) }
+            try await submit(command)
         }
+        await acquire(.network)
+        defer { release(.network) }
         var report = Report()
-        try await push(into: &report)
-        if let rejection = report.rejected.first(where: { $0.commandID == command.commandID }) {
-            _ = try dismiss(rejection.commandID)  // delivered to its caller as the error, once
+        defer { unreported.removeValue(forKey: id) }  // its range is this call's answer
+        do {
+            try await push(into: &report)
+        } catch {
+            if let rejection = try storedRejection(id) {  // answered before a later page failed
+                _ = try dismiss(id)
+                throw rejection.error
+            }
+            throw error
+        }
+        if let rejection = try storedRejection(id) {  // by this push, or by a sync that ran before it
+            _ = try dismiss(id)  // delivered to its caller as the error, once
             _ = try? await pullFrames(waitMilliseconds: 0, into: &report)  // the state that refused it, when reachable
             throw rejection.error
         }
         try await pullFrames(waitMilliseconds: 0, into: &report)
-        if let range = try await ledger.sequenceNumbers(ofCommand: command.commandID) { return range }
-        throw SyncError.transport("command \(command.commandID) is still in the outbox; sync again")
+        if let range = try await ledger.sequenceNumbers(ofCommand: id) { return range }
+        throw SyncError.transport("command \(id) is still in the outbox; sync again")
     }
 
     /// Pulls without pushing: see ``sync(waitMilliseconds:)``. Returns how many records were appended.
@@ -278,10 +294,10 @@ public actor SyncDevice {
             if let range = try await ledger.sequenceNumbers(ofCommand: entry.commandID) { held.append((entry.commandID, range)) }
         }
         if !held.isEmpty {
-            try record { () throws(StoreError) in try outbox.removeConfirmed(through: end.sequenceNumber, held: held.map(\.0.description)) }
+            try record { () throws(StoreError) in try outbox.removeConfirmed(through: 0, held: held.map(\.0.description)) }
             let ids = Set(held.map(\.0))
             pending.removeAll { ids.contains($0.commandID) }
-            for (id, range) in held { report.accepted[id] = range }
+            for (id, range) in held { unreported[id] = range }
         }
         while true {
             var page: [Entry] = []
@@ -333,8 +349,19 @@ public actor SyncDevice {
     /// history now holds (reporting them as accepted).
     private func pullFrames(waitMilliseconds: Int, into report: inout Report) async throws {
         let start = end.sequenceNumber
-        var wait = waitMilliseconds
         defer { report.pulled += end.sequenceNumber - start }
+        do {
+            try await pullPages(waitMilliseconds: waitMilliseconds)
+        } catch {
+            try? dropConfirmed()  // the pages appended before the failure
+            throw error
+        }
+        try dropConfirmed()
+    }
+
+    /// Appends pages of frames until the server has nothing new.
+    private func pullPages(waitMilliseconds: Int) async throws {
+        var wait = waitMilliseconds
         while true {
             let frames = try await transport.pull(after: end.sequenceNumber, chain: end.chain.bytes, limit: SyncServer.framesPerPageMax, waitMilliseconds: wait)
             wait = 0
@@ -349,20 +376,19 @@ public actor SyncDevice {
                 // The frames before the failing one are appended: continue from there.
                 let last = await ledger.lastSequenceNumber
                 if let appended = verified.last(where: { $0.end.sequenceNumber == last }) { end = appended.end }
-                try dropConfirmed(into: &report)
                 throw error
             }
             end = reached
         }
-        try dropConfirmed(into: &report)
     }
 
-    /// Drops the accepted commands whose events the confirmed history holds.
-    private func dropConfirmed(into report: inout Report) throws {
+    /// Drops the accepted commands whose events the confirmed history holds, for the next
+    /// ``sync(waitMilliseconds:)`` to report.
+    private func dropConfirmed() throws {
         let confirmed = pending.filter { $0.accepted.map { $0.upperBound <= end.sequenceNumber } ?? false }
         guard !confirmed.isEmpty else { return }
         try record { () throws(StoreError) in try outbox.removeConfirmed(through: end.sequenceNumber) }
-        for entry in confirmed { report.accepted[entry.commandID] = entry.accepted }
+        for entry in confirmed { unreported[entry.commandID] = entry.accepted }
         pending.removeAll { $0.accepted.map { $0.upperBound <= end.sequenceNumber } ?? false }
     }
 

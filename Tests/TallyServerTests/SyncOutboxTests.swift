@@ -268,4 +268,31 @@ struct SyncOutboxTests {
         #expect(await reopened.pendingCommandIDs.count == 1, "the outbox is where it was")
         try await reopened.close()
     }
+
+    @Test("Issue 32 (local first): a submit returns while the device's long poll is still waiting (it never waits for the network); cancelling the long poll ends it")
+    func submitDoesNotWaitForALongPoll() async throws {
+        try await TestPostgres.withHistory { history in
+            var household = try await SyncTests.Household(histories: [history])
+            let (bob, _) = try await Self.bob(household)
+            defer { Task { [household, bob] in await household.close([household.alice, bob]) } }
+            let polled = Atomic<Bool>(false)
+            let poll = Task {
+                defer { polled.store(true, ordering: .sequentiallyConsistent) }
+                return try await bob.pull(waitMilliseconds: 20_000)
+            }
+            try await Task.sleep(for: .milliseconds(200))  // the poll is waiting on the server
+            let command = household.scenario.command(
+                .recordTransaction(transactionID: household.scenario.ids.next(), entry: household.scenario.expense(800, payer: household.scenario.bob)), by: household.scenario.bob)
+            try await bob.submit(command)
+            let pollEndedFirst = polled.load(ordering: .sequentiallyConsistent)
+            #expect(!pollEndedFirst, "the submit waited for the long poll")
+            #expect(await bob.pendingCommandIDs == [command.commandID])
+            poll.cancel()
+            _ = try? await poll.value
+            let pollEnded = polled.load(ordering: .sequentiallyConsistent)
+            #expect(pollEnded)
+            let report = try await bob.sync()
+            #expect(report.accepted[command.commandID] != nil)
+        }
+    }
 }

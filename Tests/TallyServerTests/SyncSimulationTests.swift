@@ -281,10 +281,16 @@ struct SyncSimulationTests {
                 #expect(rangesByCommand[command] == nil, "rejected command \(command) is in the history")
             }
         }
-        // No command applied twice: each command's events are one run of consecutive sequence numbers.
-        let eventCounts = Dictionary(grouping: reference, by: \.event.commandID).mapValues(\.count)
-        for (command, range) in rangesByCommand {
-            #expect(range.count == eventCounts[command], "command \(command) is in the history twice")
+        // No command applied twice: the server writes each command as its own frame, so all of
+        // a command's events lie in one frame (a retried push applied again would be another).
+        let frames = try await ledgers[0].recordFrames(after: 0, chain: .genesis)
+        var frameOf: [UInt64: Int] = [:]
+        for (index, frame) in frames.enumerated() {
+            for sequenceNumber in frame.first...frame.last { frameOf[sequenceNumber] = index }
+        }
+        let framesByCommand = Dictionary(grouping: reference, by: \.event.commandID).mapValues { events in Set(events.map { frameOf[$0.sequenceNumber] }) }
+        for (command, held) in framesByCommand {
+            #expect(held.count == 1, "command \(command) is in \(held.count) frames of the history")
         }
         let faults = transports.map { $0.faults.withLock { $0 } }.reduce(into: [String: Int]()) { $0.merge($1, uniquingKeysWith: +) }
         #expect(accepted > 0 && outcomes.flatMap(\.rejected).count + accepted == people.count * commandsPerDevice)
