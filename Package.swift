@@ -134,7 +134,7 @@ let package = Package(
         .target(
             name: "TallySyncHTTP",
             dependencies: [
-                "TallySync", "TallyServer", "TallyJournal",
+                "Tally", "TallySync", "TallyServer", "TallyJournal",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

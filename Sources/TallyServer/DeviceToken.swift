@@ -16,19 +16,11 @@ enum DeviceToken {
         Array(SHA256.hash(data: bytes))
     }
 
-    static func text(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
+    static func text(_ bytes: [UInt8]) -> String { Base64URL.text(bytes) }
 
     /// The token's bytes, or nil when the text is not base64url of 32 bytes.
     static func bytes(_ text: String) -> [UInt8]? {
-        guard text.utf8.count <= 64 else { return nil }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64), data.count == byteCount else { return nil }
-        return Array(data)
+        guard text.utf8.count <= 64, let bytes = Base64URL.bytes(text), bytes.count == byteCount else { return nil }
+        return bytes
     }
 }

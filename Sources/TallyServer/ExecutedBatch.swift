@@ -1,3 +1,5 @@
+import Foundation
+
 /// What the engine's `execute` closure returns to ``HouseholdHistory/append(household:device:commands:execute:)``:
 /// the frames its accepted commands produced and one outcome per command it was given.
 public struct ExecutedBatch: Sendable, Hashable {
@@ -7,10 +9,26 @@ public struct ExecutedBatch: Sendable, Hashable {
     /// One outcome per command of ``AppendBatch/commands``, in the same order. An accepted
     /// command's range lies inside the new frames and after the previous accepted command's.
     public var outcomes: [CommandOutcome]
+    /// People the accepted commands forgot (P3): the server deletes their keys (keeping a
+    /// tombstone, so no device stores one again), revokes their devices and withdraws their
+    /// unused invitation codes, in the append's transaction.
+    public var forgottenPeople: [UUID]
+    /// Members the accepted commands removed: their devices are revoked and their unused
+    /// invitation codes withdrawn.
+    public var removedMembers: [UUID]
+    /// Household invitations the accepted commands cancelled: their unused device codes are
+    /// withdrawn.
+    public var cancelledInvitations: [UUID]
 
     /// Creates an executed batch.
-    public init(frames: [HistoryFrame], outcomes: [CommandOutcome]) {
+    public init(
+        frames: [HistoryFrame], outcomes: [CommandOutcome],
+        forgottenPeople: [UUID] = [], removedMembers: [UUID] = [], cancelledInvitations: [UUID] = []
+    ) {
         self.frames = frames
         self.outcomes = outcomes
+        self.forgottenPeople = forgottenPeople
+        self.removedMembers = removedMembers
+        self.cancelledInvitations = cancelledInvitations
     }
 }

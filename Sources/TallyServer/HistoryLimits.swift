@@ -10,6 +10,10 @@ public struct HistoryLimits: Sendable, Hashable {
     public var chainBytesMax: Int
     /// The most frames one pull returns.
     public var framesPerPullMax: Int
+    /// The most keys one store takes or one read returns.
+    public var keysPerStoreMax: Int
+    /// The most bytes of a sealed key or of its fingerprint.
+    public var sealedKeyBytesMax: Int
 
     /// Creates limits; the defaults suit a household server.
     public init(
@@ -17,12 +21,16 @@ public struct HistoryLimits: Sendable, Hashable {
         framesPerAppendMax: Int = 1_000,
         frameRecordsBytesMax: Int = 16 << 20,
         chainBytesMax: Int = 64,
-        framesPerPullMax: Int = 10_000
+        framesPerPullMax: Int = 10_000,
+        keysPerStoreMax: Int = 1_000,
+        sealedKeyBytesMax: Int = 256
     ) {
         self.commandsPerAppendMax = commandsPerAppendMax
         self.framesPerAppendMax = framesPerAppendMax
         self.frameRecordsBytesMax = frameRecordsBytesMax
         self.chainBytesMax = chainBytesMax
         self.framesPerPullMax = framesPerPullMax
+        self.keysPerStoreMax = keysPerStoreMax
+        self.sealedKeyBytesMax = sealedKeyBytesMax
     }
 }

@@ -1,10 +1,13 @@
 /// The tables of the server's history (Docs/Sync.md, "Built: the server's history").
 ///
 /// `tally_schema` holds one row, the version of the tables below; ``HouseholdHistory/migrate()``
-/// creates version 1 and a later version adds its steps after it.
+/// creates version 1 and runs each later version's steps after it, in order.
 enum HistorySchema {
     /// The version this build writes and reads.
-    static let version = 1
+    static let version = 2
+
+    /// The steps from version `n - 1` to `n`, by `n` (version 1 from nothing).
+    static var steps: [Int: [String]] { [1: version1, 2: version2] }
 
     /// The key of the advisory lock that serialises migrations between server processes.
     static let migrationLockKey: Int64 = 0x7461_6c6c_7973_6368  // "tallysch"
@@ -56,5 +59,35 @@ enum HistorySchema {
         )
         """,
         "INSERT INTO tally_schema (version) VALUES (1)",
+    ]
+
+    /// Version 2: the household's personal keys, sealed under its secret, and invitations for
+    /// a new device (Docs/Sync.md, "Keys between devices", "Joining a household").
+    static let version2: [String] = [
+        """
+        CREATE TABLE person_keys (
+            household_id uuid NOT NULL REFERENCES households,
+            person_id uuid NOT NULL,
+            serial bigint GENERATED ALWAYS AS IDENTITY,
+            sealed bytea,
+            fingerprint bytea,
+            CHECK ((sealed IS NULL) = (fingerprint IS NULL)),
+            PRIMARY KEY (household_id, person_id)
+        )
+        """,
+        // A device asks for the keys stored after its cursor.
+        "CREATE UNIQUE INDEX person_keys_by_serial ON person_keys (household_id, serial)",
+        """
+        CREATE TABLE device_invitations (
+            code_sha256 bytea PRIMARY KEY,
+            household_id uuid NOT NULL REFERENCES households,
+            person_id uuid NOT NULL,
+            invitation_id uuid,
+            invited_by uuid NOT NULL REFERENCES devices,
+            expires_at_ms bigint NOT NULL,
+            accepted_by uuid REFERENCES devices
+        )
+        """,
+        "UPDATE tally_schema SET version = 2",
     ]
 }

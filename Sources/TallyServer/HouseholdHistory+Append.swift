@@ -68,7 +68,7 @@ extension HouseholdHistory {
         }
     }
 
-    private func checkDevice(_ device: UUID, household: UUID, connection: PostgresConnection) async throws {
+    func checkDevice(_ device: UUID, household: UUID, connection: PostgresConnection) async throws {
         let rows = try await connection.query(
             "SELECT household_id, revoked FROM devices WHERE device_id = \(device)", logger: logger)
         var allowed: Bool?
@@ -122,6 +122,7 @@ extension HouseholdHistory {
             SELECT \(household), command_id, \(device), outcome::jsonb
             FROM unnest(\(ids)::uuid[], \(outcomesJSON)::text[]) AS batch(command_id, outcome)
             """, logger: logger)
+        try await withdrawAccess(executed, household: household, connection: connection)
         if !executed.frames.isEmpty {
             let lastSequence = try bigint(newHead.sequenceNumber)
             try await connection.query(
@@ -129,6 +130,35 @@ extension HouseholdHistory {
                 UPDATE households SET last_sequence = \(lastSequence), last_chain = \(ByteBuffer(bytes: newHead.chain))
                 WHERE household_id = \(household)
                 """, logger: logger)
+        }
+    }
+
+    /// What forgetting, removing a member and cancelling an invitation take away on the server
+    /// (``ExecutedBatch/forgottenPeople``, ``ExecutedBatch/removedMembers``,
+    /// ``ExecutedBatch/cancelledInvitations``).
+    private func withdrawAccess(_ executed: ExecutedBatch, household: UUID, connection: PostgresConnection) async throws {
+        let forgotten = executed.forgottenPeople
+        if !forgotten.isEmpty {
+            try await connection.query(
+                """
+                INSERT INTO person_keys (household_id, person_id, sealed, fingerprint)
+                SELECT \(household), person_id, NULL, NULL FROM unnest(\(forgotten)::uuid[]) AS forgotten(person_id)
+                ON CONFLICT (household_id, person_id) DO UPDATE SET sealed = NULL, fingerprint = NULL
+                """, logger: logger)
+        }
+        let people = forgotten + executed.removedMembers
+        if !people.isEmpty {
+            try await connection.query(
+                "UPDATE devices SET revoked = true WHERE household_id = \(household) AND person_id = ANY(\(people))", logger: logger)
+            try await connection.query(
+                "DELETE FROM device_invitations WHERE household_id = \(household) AND accepted_by IS NULL AND person_id = ANY(\(people))",
+                logger: logger)
+        }
+        let cancelled = executed.cancelledInvitations
+        if !cancelled.isEmpty {
+            try await connection.query(
+                "DELETE FROM device_invitations WHERE household_id = \(household) AND accepted_by IS NULL AND invitation_id = ANY(\(cancelled))",
+                logger: logger)
         }
     }
 }

@@ -32,8 +32,8 @@ public final class HouseholdHistory: Sendable {
         self.logger = logger
     }
 
-    /// Creates the tables when the database has none, and checks that their version is one
-    /// this build knows. Safe to call from several processes at once (an advisory lock
+    /// Creates the tables when the database has none, brings an older version's up to this
+    /// build's (``HistorySchema/steps``), and refuses a newer one. Safe to call from several processes at once (an advisory lock
     /// serialises them) and on every start.
     ///
     /// - Throws: ``HouseholdHistoryError/schemaTooNew(found:supported:)`` when a newer build
@@ -46,15 +46,13 @@ public final class HouseholdHistory: Sendable {
             for try await version in try await connection.query("SELECT version FROM tally_schema", logger: self.logger).decode(Int32.self) {
                 found = Int(version)
             }
-            switch found {
-            case nil:
-                for statement in HistorySchema.version1 {
+            if let found, found > HistorySchema.version {
+                throw HouseholdHistoryError.schemaTooNew(found: found, supported: HistorySchema.version)
+            }
+            for version in stride(from: (found ?? 0) + 1, through: HistorySchema.version, by: 1) {
+                for statement in HistorySchema.steps[version] ?? [] {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.logger)
                 }
-            case let version? where version > HistorySchema.version:
-                throw HouseholdHistoryError.schemaTooNew(found: version, supported: HistorySchema.version)
-            default:
-                break
             }
         }
     }

@@ -31,6 +31,8 @@ public enum HouseholdHistoryError: Error, Sendable, Equatable, CustomStringConve
     case schemaTooNew(found: Int, supported: Int)
     /// A PostgreSQL operation failed (connection, server error).
     case database(operation: String, detail: String)
+    /// An invitation code that lets no device join: malformed, unknown, used, expired or withdrawn.
+    case invitationRefused(reason: String)
 
     /// A stable identifier for programs and logs.
     public var code: String {
@@ -48,6 +50,7 @@ public enum HouseholdHistoryError: Error, Sendable, Equatable, CustomStringConve
         case .storedHistoryInvalid: "storedHistoryInvalid"
         case .schemaTooNew: "schemaTooNew"
         case .database: "database"
+        case .invitationRefused: "invitationRefused"
         }
     }
 
@@ -81,6 +84,8 @@ public enum HouseholdHistoryError: Error, Sendable, Equatable, CustomStringConve
             "the database's tally_schema is version \(found); this build knows up to \(supported): run a newer server"
         case .database(let operation, let detail):
             "PostgreSQL failed to \(operation): \(detail)"
+        case .invitationRefused(let reason):
+            "the invitation cannot be accepted: \(reason)"
         }
     }
 }

@@ -116,6 +116,7 @@ struct SealedDatabase: Sendable {
     /// `error` from SQLite or the sealing VFS as a store error: damage (a page that fails its seal
     /// or SQLite's checks, not a database, another key) or a failure that may pass.
     static func storeError(_ error: any Error, path: String) -> StoreError {
+        if let error = error as? StoreError { return error }
         if let sealing = EncryptedSQLite.typedError(for: error, databasePath: path) {
             switch sealing.code {
             case .pageAuthenticationFailed, .truncatedPage, .reservedBytesMissing:

@@ -11,15 +11,14 @@ import GRDB
 /// A command is stored as its push body (its personal texts sealed with their owners' keys):
 /// nothing in it is readable without the device's keys.
 package struct SyncOutboxStore: Sendable {
-    /// The file's schema: 2 (1, before accepted commands were kept until pulled, is refused as
-    /// `unsupportedSchema`; it was on main for an hour, in no release).
-    static let schemaVersion = 2
+    /// The file's schema: 3 (1, before accepted commands were kept until pulled, and 2, before
+    /// the household's secret and shared keys, are refused as `unsupportedSchema`; each was on
+    /// main for hours, in no release).
+    static let schemaVersion = 3
 
     /// A command not yet in the device's confirmed history, in outbox order: waiting for the
     /// server's answer, or accepted and waiting for the pull that brings its events.
     package struct Pending: Sendable, Equatable {
-        /// Its place in the outbox: increasing in the order the commands were made.
-        package var position: Int64
         package var commandID: String
         /// The push body (`PushedCommand.body`).
         package var body: [UInt8]
@@ -59,50 +58,60 @@ package struct SyncOutboxStore: Sendable {
                         accepted_first INTEGER, accepted_last INTEGER,
                         CHECK ((accepted_first IS NULL) = (accepted_last IS NULL) AND (accepted_first IS NULL OR (1 <= accepted_first AND accepted_first <= accepted_last))));
                     CREATE TABLE rejected (command_id TEXT PRIMARY KEY, body BLOB NOT NULL, code TEXT NOT NULL, message TEXT NOT NULL) WITHOUT ROWID;
+                    CREATE TABLE household (
+                        only_row INTEGER PRIMARY KEY CHECK (only_row = 1), secret BLOB NOT NULL CHECK (length(secret) = 32),
+                        key_serial INTEGER NOT NULL DEFAULT 0 CHECK (key_serial >= 0));
+                    CREATE TABLE shared_keys (person_id TEXT PRIMARY KEY) WITHOUT ROWID;
                     """)
             })
     }
 
-    /// The database file and the files SQLite keeps beside it.
-    package static func files(at path: String) -> [String] { SealedDatabase.files(at: path) }
-
     /// Every pending command, in outbox order.
     package func pending() throws(StoreError) -> [Pending] {
         try database.read { database in
-            try Row.fetchAll(database, sql: "SELECT position, command_id, body, accepted_first, accepted_last FROM pending ORDER BY position").map { row in
-                let first: Int64? = row[3], last: Int64? = row[4]
-                let accepted = first.flatMap { first in last.map { UInt64(first)...UInt64($0) } }
-                return Pending(position: row[0], commandID: row[1], body: Array(row[2] as Data), accepted: accepted)
+            try Row.fetchAll(database, sql: "SELECT command_id, body, accepted_first, accepted_last FROM pending ORDER BY position").map { row in
+                Pending(commandID: row[0], body: Array(row[1] as Data), accepted: try acceptedRange(first: row[2], last: row[3]))
             }
+        }
+    }
+
+    /// The range an accepted command's row records, checked: the file is sealed, but a ledger
+    /// without a passphrase has a public page key, so a row is read as untrusted.
+    private func acceptedRange(first: Int64?, last: Int64?) throws(StoreError) -> ClosedRange<UInt64>? {
+        switch (first, last) {
+        case (nil, nil): return nil
+        case let (first?, last?):
+            if let lower = UInt64(exactly: first), let upper = UInt64(exactly: last), 1 <= lower, lower <= upper { return lower...upper }
+            fallthrough
+        default:
+            throw .invalidRow(path: database.path, table: "pending", reason: "accepted range \(first.map(String.init) ?? "null")...\(last.map(String.init) ?? "null") is not a range of sequence numbers")
         }
     }
 
     /// Every rejection not dismissed, in the order of the commands' ids.
     package func rejections() throws(StoreError) -> [Rejection] {
         try database.read { database in
-            try Row.fetchAll(database, sql: "SELECT command_id, body, code, message FROM rejected ORDER BY command_id").map { row in
-                Rejection(commandID: row[0], body: Array(row[1] as Data), code: row[2], message: row[3])
-            }
+            try Row.fetchAll(database, sql: "\(Self.rejectionColumns) ORDER BY command_id").map(Self.rejection(row:))
         }
     }
 
+    private static let rejectionColumns = "SELECT command_id, body, code, message FROM rejected"
+
+    private static func rejection(row: Row) -> Rejection {
+        Rejection(commandID: row[0], body: Array(row[1] as Data), code: row[2], message: row[3])
+    }
+
     /// Appends a command; durable when this returns.
-    /// - Returns: its position.
-    package func append(commandID: String, body: [UInt8]) throws(StoreError) -> Int64 {
-        var position: Int64 = 0
+    package func append(commandID: String, body: [UInt8]) throws(StoreError) {
         try database.write { database in
             try database.execute(sql: "INSERT INTO pending (command_id, body) VALUES (?, ?)", arguments: [commandID, Data(body)])
-            position = database.lastInsertedRowID
         }
-        return position
     }
 
     /// The rejection of `commandID`, when the server rejected it and the app has not dismissed it.
     package func rejection(commandID: String) throws(StoreError) -> Rejection? {
         try database.read { database in
-            try Row.fetchOne(database, sql: "SELECT command_id, body, code, message FROM rejected WHERE command_id = ?", arguments: [commandID]).map { row in
-                Rejection(commandID: row[0], body: Array(row[1] as Data), code: row[2], message: row[3])
-            }
+            try Row.fetchOne(database, sql: "\(Self.rejectionColumns) WHERE command_id = ?", arguments: [commandID]).map(Self.rejection(row:))
         }
     }
 
@@ -148,6 +157,40 @@ package struct SyncOutboxStore: Sendable {
             removed = database.changesCount > 0
         }
         return removed
+    }
+
+    /// The household's secret (Docs/Sync.md, "Keys between devices"), stored by the first call
+    /// and returned by every later one, whatever it is given then.
+    package func householdSecret(storingIfNone secret: [UInt8]) throws(StoreError) -> [UInt8] {
+        var stored: [UInt8] = []
+        try database.write { database in
+            try database.execute(sql: "INSERT OR IGNORE INTO household (only_row, secret) VALUES (1, ?)", arguments: [Data(secret)])
+            let data: Data? = try Data.fetchOne(database, sql: "SELECT secret FROM household")
+            stored = data.map(Array.init) ?? []
+        }
+        return stored
+    }
+
+    /// The household's keys this device holds in common with the server (shared by it, or
+    /// received), by person id, and the serial of the last key it received.
+    package func sharedKeys() throws(StoreError) -> (people: Set<String>, serial: Int64) {
+        try database.read { database in
+            let people = try String.fetchSet(database, sql: "SELECT person_id FROM shared_keys")
+            let serial = try Int64.fetchOne(database, sql: "SELECT key_serial FROM household") ?? 0
+            return (people, serial)
+        }
+    }
+
+    /// Records keys the server holds (shared by this device, or received with their last `serial`).
+    package func recordSharedKeys(_ people: some Sequence<String>, serial: Int64? = nil) throws(StoreError) {
+        try database.write { database in
+            for person in people {
+                try database.execute(sql: "INSERT OR IGNORE INTO shared_keys (person_id) VALUES (?)", arguments: [person])
+            }
+            if let serial {
+                try database.execute(sql: "UPDATE household SET key_serial = max(key_serial, ?)", arguments: [serial])
+            }
+        }
     }
 
     package func close() { database.close() }

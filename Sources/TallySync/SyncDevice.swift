@@ -41,9 +41,14 @@ public actor SyncDevice {
     /// One push or pull at a time: each continues from where the one before left ``end``. A
     /// submit never waits for it (a long poll holds it for up to 30 s).
     private var network = FIFOLock()
+    /// The household's secret: the people's text keys travel between its devices sealed under it.
+    private let householdSecret: HouseholdSecret
+    /// The people whose key this device and the server hold in common (shared from here or
+    /// received), and the serial of the last key received (Docs/Sync.md, "Keys between devices").
+    private var sharedKeyOwners: Set<String>
+    private var keySerial: Int64
 
     private struct Entry {
-        var position: Int64
         var push: PushedCommand
         /// The range of its events, once the server accepted it.
         var accepted: ClosedRange<UInt64>?
@@ -57,17 +62,51 @@ public actor SyncDevice {
     /// the household's first record), reaching its server through `transport`. Opens the
     /// ledger's outbox, creating it when new (which marks the ledger as synced), and reads the
     /// journal once, a frame at a time, to compute where its record chain ends.
+    ///
+    /// - Parameter householdSecret: the household's secret, from the ``SyncInvitation`` a
+    ///   joining device was given (Docs/Sync.md, "Joining a household"). Nil for the household's
+    ///   first device, whose new outbox makes one, and for a device set up before (its outbox
+    ///   holds it).
     /// - Throws: `LedgerError.syncedLedger` when the outbox cannot be opened;
-    ///   ``SyncError/commandInvalid(_:)`` for an outbox entry that does not decode.
-    public init(ledger: Ledger, transport: any SyncTransport) async throws {
+    ///   ``SyncError/commandInvalid(_:)`` for an outbox entry that does not decode;
+    ///   ``SyncError/householdSecretMismatch(_:)`` for a secret that is not the one the outbox holds.
+    public init(ledger: Ledger, transport: any SyncTransport, householdSecret: HouseholdSecret? = nil) async throws {
         self.ledger = ledger
         self.transport = transport
         let end = try await ledger.recordChainEnd()
         self.end = SyncRecords.End(sequenceNumber: end.sequenceNumber, chain: end.chain)
         outbox = try await ledger.openSyncOutbox()
-        pending = try outbox.pending().map { stored in
-            Entry(position: stored.position, push: try PushedCommand(body: stored.body), accepted: stored.accepted)
+        do {
+            let stored = try outbox.householdSecret(storingIfNone: (householdSecret ?? HouseholdSecret()).bytes)
+            guard let secret = HouseholdSecret(bytes: stored) else {
+                throw SyncError.householdSecretMismatch("the outbox holds no household secret of 32 bytes")
+            }
+            if let householdSecret, householdSecret != secret {
+                throw SyncError.householdSecretMismatch("this ledger's outbox holds another household's secret than the invitation's: join with an empty ledger folder")
+            }
+            self.householdSecret = secret
+            (sharedKeyOwners, keySerial) = try outbox.sharedKeys()
+            pending = try outbox.pending().map { stored in
+                Entry(push: try PushedCommand(body: stored.body), accepted: stored.accepted)
+            }
+        } catch {
+            outbox.close()
+            throw error
         }
+    }
+
+    /// Makes an invitation for a new device of this household acting for `person` (nil: this
+    /// device's person; Docs/Sync.md, "Joining a household"): the invitee of a pending household
+    /// invitation (its `inviteMember` confirmed; asked by the admin), whose device accepts it
+    /// when it joins; or an active member (asked by themselves or the admin). The server makes
+    /// a one-use code, valid until the household invitation expires (7 days for a member); the
+    /// invitation adds this household's secret, which the server never sees: hand
+    /// ``SyncInvitation/text`` to the new device.
+    /// - Throws: `LedgerError.rejected` (over HTTP ``SyncError/requestRefused(status:code:message:)``)
+    ///   with `adminOnly`, `notAMember`, `unknownPerson`; what the transport throws.
+    public func invite(for person: PersonID? = nil) async throws -> (invitation: SyncInvitation, expiresAt: Timestamp) {
+        let made = try await transport.invite(for: person?.uuid)
+        return (SyncInvitation(code: made.code, householdSecret: householdSecret), Timestamp(millisecondsSinceEpoch: made.invitation.expiresAtMilliseconds))
     }
 
     /// Closes the outbox and the ledger.
@@ -237,7 +276,7 @@ public actor SyncDevice {
     /// An outbox command that no longer applies on the confirmed state (another device changed
     /// what it edits) is left out; the server will answer it. Costs O(pending) per read.
     public func read<Value: Sendable>(_ body: @Sendable (Projections) -> Value) async throws -> Value {
-        try await ledger.readPending(pendingCommands, body).value
+        try await ledger.readPending(pendingCommands, body)
     }
 
     /// The rejections the server answered that the app has not dismissed.
@@ -274,13 +313,12 @@ public actor SyncDevice {
         if let rejection = try storedRejection(command.commandID) { throw rejection.error }
         let texts = try await ledger.sealedTexts(of: command, after: pendingCommands)
         let push = PushedCommand(pushing: command, texts: texts)
-        let position: Int64
         do {
-            position = try outbox.append(commandID: command.commandID.description, body: push.body)
+            try outbox.append(commandID: command.commandID.description, body: push.body)
         } catch {
             throw LedgerError.syncedLedger("the sync outbox cannot record command \(command.commandID): \(error); nothing was recorded")
         }
-        pending.append(Entry(position: position, push: push))
+        pending.append(Entry(push: push))
     }
 
     /// Pushes the unanswered commands of the outbox in pages (``commandsPerPushMax`` commands,
@@ -289,6 +327,7 @@ public actor SyncDevice {
     /// the rejections. A command the ledger already holds (its answer was lost, a pull brought
     /// it) leaves without a push.
     private func push(into report: inout Report) async throws {
+        try await shareKeys()
         var held: [(CommandID, ClosedRange<UInt64>)] = []
         for entry in pending where entry.accepted == nil {
             if let range = try await ledger.sequenceNumbers(ofCommand: entry.commandID) { held.append((entry.commandID, range)) }
@@ -336,6 +375,54 @@ public actor SyncDevice {
         }
     }
 
+    /// Shares with the household the text keys this device holds that the server does not have
+    /// yet, sealed under the household's secret, before any command whose texts they seal is
+    /// pushed: a device that pulls a text finds its key on the server (Docs/Sync.md, "Keys
+    /// between devices").
+    /// - Throws: ``SyncError/personalKeyConflict(_:)`` when the server holds another key for
+    ///   one of these people (nothing is pushed).
+    private func shareKeys() async throws {
+        let unshared = await ledger.heldPersonalKeys.filter { !sharedKeyOwners.contains($0.key.description) }.sorted { $0.key < $1.key }
+        var start = 0
+        while start < unshared.count {
+            let page = unshared[start..<min(start + SyncServer.keysPerPageMax, unshared.count)]
+            start += page.count
+            let sealed = page.compactMap { householdSecret.seal($0.value, of: $0.key) }
+            let conflicts = try await transport.shareKeys(sealed)
+            guard conflicts.isEmpty else {
+                throw SyncError.personalKeyConflict("the server holds another text key for \(conflicts.map { $0.uuidString.lowercased() }.joined(separator: ", ")) than this device made: another device made one first, and this device's texts of them would not open elsewhere. Nothing was pushed; set this device up again from an invitation (its outbox's commands are lost)")
+            }
+            let owners = page.map(\.key.description)
+            try record { () throws(StoreError) in try outbox.recordSharedKeys(owners) }
+            sharedKeyOwners.formUnion(owners)
+        }
+    }
+
+    /// Makes the household's keys stored since the last one received durable on this device,
+    /// before frames are appended: a frame's keys were shared before its commands were pushed.
+    /// - Throws: ``SyncError/personalKeyConflict(_:)`` when this device holds another key for
+    ///   one of them; ``SyncError/householdSecretMismatch(_:)`` for a key that does not open.
+    private func receiveKeys() async throws {
+        while true {
+            let stored = try await transport.keys(after: keySerial)
+            guard let last = stored.last?.serial else { return }
+            guard stored.count <= SyncServer.keysPerPageMax, zip([keySerial] + stored.map(\.serial), stored.map(\.serial)).allSatisfy({ $0 < $1 }) else {
+                throw SyncError.historyInvalid("the server answered a read of keys after serial \(keySerial) with serials out of order or too many")
+            }
+            var keys: [PersonID: [UInt8]] = [:]
+            for entry in stored { keys[PersonID(entry.key.personID)] = try householdSecret.open(entry.key) }
+            let conflicts = try await ledger.adoptPersonalKeys(keys)
+            guard conflicts.isEmpty else {
+                throw SyncError.personalKeyConflict("this device holds another text key for \(conflicts.map(\.description).joined(separator: ", ")) than the household's: their texts made elsewhere would not open here. Set this device up again from an invitation")
+            }
+            let owners = keys.keys.map(\.description)
+            try record { () throws(StoreError) in try outbox.recordSharedKeys(owners, serial: last) }
+            sharedKeyOwners.formUnion(owners)
+            keySerial = last
+            if stored.count < SyncServer.keysPerPageMax { return }
+        }
+    }
+
     /// Runs an outbox write, typing its failure.
     private func record(_ write: () throws(StoreError) -> Void) throws {
         do {
@@ -370,6 +457,7 @@ public actor SyncDevice {
             }
             let verified = try SyncRecords.verify(frames, after: end)
             guard let reached = verified.last?.end else { break }
+            try await receiveKeys()
             do {
                 try await ledger.appendConfirmed(verified.map(\.records), after: end.sequenceNumber)
             } catch {

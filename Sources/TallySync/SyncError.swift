@@ -17,6 +17,15 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The other side could not be reached, or failed (HTTP 5xx); retry (a push is idempotent
     /// by command id).
     case transport(String)
+    /// Two devices made two text keys for one person (Docs/Sync.md, "Keys between devices"):
+    /// texts sealed with one do not open where the other is held. Nothing more is pushed or
+    /// pulled until it is resolved (set the device up again from an invitation).
+    case personalKeyConflict(String)
+    /// The household's secret given to a device is not the one its outbox holds, or a shared
+    /// key does not open with it: the device is set up for another household.
+    case householdSecretMismatch(String)
+    /// An invitation's text is not one ``SyncInvitation/text`` makes.
+    case invitationInvalid(String)
 
     public var description: String {
         switch self {
@@ -26,6 +35,9 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         case .refused(let code, let message): "\(code): \(message)"
         case .requestRefused(let status, let code, let message): "\(code) (HTTP \(status)): \(message)"
         case .transport(let detail): "transport: \(detail)"
+        case .personalKeyConflict(let detail): "personalKeyConflict: \(detail)"
+        case .householdSecretMismatch(let detail): "householdSecretMismatch: \(detail)"
+        case .invitationInvalid(let detail): "invitationInvalid: \(detail)"
         }
     }
 }

@@ -21,6 +21,8 @@ public actor SyncServer {
     /// The household's history in PostgreSQL.
     public let history: HouseholdHistory
     private let cacheDirectory: FilePath
+    /// The server's clock, in milliseconds since 1970: when invitation codes expire.
+    private let clock: @Sendable () -> Int64
     private var caches: [UUID: HouseholdCache] = [:]
     /// Pushes committed through this process, per household: a waiting pull that saw a count
     /// does not wait once it moved.
@@ -43,10 +45,19 @@ public actor SyncServer {
     /// pushes below it.
     public static let pushBytesMax = 8 << 20
 
-    /// A server appending to `history`, keeping its ledger caches under `cacheDirectory`.
-    public init(history: HouseholdHistory, cacheDirectory: FilePath) {
+    /// The most keys one ``keys(household:after:)`` returns.
+    public static let keysPerPageMax = 1_000
+
+    /// A server appending to `history`, keeping its ledger caches under `cacheDirectory`,
+    /// judging invitation codes' expiry by `clock` (milliseconds since 1970; the system's clock
+    /// unless given one).
+    public init(
+        history: HouseholdHistory, cacheDirectory: FilePath,
+        clock: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
+    ) {
         self.history = history
         self.cacheDirectory = cacheDirectory
+        self.clock = clock
     }
 
     /// Creates an empty household's history; its first pushed command is `createHousehold`.
@@ -108,6 +119,46 @@ public actor SyncServer {
             frames = try await history.frames(household: household, after: sequenceNumber, limit: limit)
         }
         return frames
+    }
+
+    /// Stores text keys `device` shares with its household (Docs/Sync.md, "Keys between
+    /// devices"), each sealed under the household's secret, which the server does not hold.
+    /// - Returns: the people for whom the server holds another key (a conflict: see
+    ///   ``SyncError/personalKeyConflict(_:)``).
+    public func shareKeys(_ keys: [SealedPersonKey], from device: Device) async throws -> [UUID] {
+        try await history.storeKeys(keys, household: device.householdID, device: device.deviceID)
+    }
+
+    /// The household's keys stored after `serial` (at most ``keysPerPageMax``), in order.
+    public func keys(household: UUID, after serial: Int64) async throws -> [StoredPersonKey] {
+        try await history.keys(household: household, after: serial, limit: Self.keysPerPageMax)
+    }
+
+    /// An invitation code for a new device of `device`'s household acting for `person` (nil:
+    /// `device`'s person; Docs/Sync.md, "Joining a household"), decided by the engine on the
+    /// household's state at its head, under the row lock: the invitee of a pending household
+    /// invitation (asked by the admin, H6), until it expires; an active member (asked by
+    /// themselves or the admin), for 7 days.
+    /// - Throws: `LedgerError.rejected` (`adminOnly`, `notAMember`, `unknownPerson`);
+    ///   ``HouseholdHistoryError``.
+    public func invite(for person: UUID?, from device: Device) async throws -> (invitation: DeviceInvitation, code: String) {
+        let now = Timestamp(millisecondsSinceEpoch: clock())
+        let person = person ?? device.personID
+        return try await history.createDeviceInvitation(household: device.householdID, device: device.deviceID) { @Sendable batch in
+            try await self.decideInvitation(for: PersonID(person), by: PersonID(device.personID), at: now, batch: batch)
+        }
+    }
+
+    /// Registers a new device with an invitation code; see
+    /// ``HouseholdHistory/acceptDeviceInvitation(code:nowMilliseconds:)``.
+    public func acceptInvitation(code: String) async throws -> JoinedDevice {
+        try await history.acceptDeviceInvitation(code: code, nowMilliseconds: clock())
+    }
+
+    private func decideInvitation(for person: PersonID, by requester: PersonID, at time: Timestamp, batch: AppendBatch) async throws -> DeviceInvitation {
+        let ledger = try await cache(for: batch)
+        let granted = try await ledger.deviceInvitation(for: person, by: requester, at: time)
+        return DeviceInvitation(personID: person.uuid, invitationID: granted.invitation?.uuid, expiresAtMilliseconds: granted.expiresAt.millisecondsSinceEpoch)
     }
 
     /// The longest a pull waits for new frames.
@@ -192,8 +243,10 @@ public actor SyncServer {
         guard !pushed.isEmpty else { return ExecutedBatch(frames: [], outcomes: outcomes.compactMap { $0 }) }
         let results = try await ledger.execute(each: pushed.map(\.command), sealedTexts: pushed.map(\.texts))
         var executedOutcomes = results.makeIterator()
+        var executedCommands = pushed.makeIterator()
+        var withdrawn = ExecutedBatch(frames: [], outcomes: [])
         for index in outcomes.indices where outcomes[index] == nil {
-            guard let result = executedOutcomes.next() else {
+            guard let result = executedOutcomes.next(), let command = executedCommands.next()?.command else {
                 throw SyncError.historyInvalid("the server's ledger stopped before command \(index + 1) of the push")
             }
             switch result {
@@ -202,13 +255,27 @@ public actor SyncServer {
                     throw SyncError.historyInvalid("an accepted command produced no event")
                 }
                 outcomes[index] = .accepted(firstSequenceNumber: first.sequenceNumber, lastSequenceNumber: last.sequenceNumber)
+                Self.recordWithdrawnAccess(of: command, into: &withdrawn)
             case .failure(.rejected(let violation)):
                 outcomes[index] = .rejected(code: violation.code.rawValue, message: violation.message)
             case .failure(let error):
                 throw error
             }
         }
-        return ExecutedBatch(frames: try await newFrames(of: batch.householdID), outcomes: outcomes.compactMap { $0 })
+        withdrawn.frames = try await newFrames(of: batch.householdID)
+        withdrawn.outcomes = outcomes.compactMap { $0 }
+        return withdrawn
+    }
+
+    /// What an accepted command takes away on the server (``ExecutedBatch/forgottenPeople``,
+    /// ``ExecutedBatch/removedMembers``, ``ExecutedBatch/cancelledInvitations``).
+    private static func recordWithdrawnAccess(of command: Command, into batch: inout ExecutedBatch) {
+        switch command.action {
+        case .forgetPerson(let person): batch.forgottenPeople.append(person.uuid)
+        case .removeMember(let person, _): batch.removedMembers.append(person.uuid)
+        case .cancelInvitation(let invitation): batch.cancelledInvitations.append(invitation.uuid)
+        default: break
+        }
     }
 
     /// The frames the cache wrote after the end it had, in the history's form.

@@ -1,3 +1,4 @@
+import Foundation
 import TallyServer
 
 /// How a device reaches its household's server (Docs/Sync.md): push commands, pull frames.
@@ -10,6 +11,14 @@ public protocol SyncTransport: Sendable {
     /// is `chain` (the server refuses a cursor that is not on its history), at most `limit`;
     /// when there are none, waits up to `waitMilliseconds` for some (long poll; 0 answers at once).
     func pull(after sequenceNumber: UInt64, chain: [UInt8], limit: Int, waitMilliseconds: Int) async throws -> [HistoryFrame]
+    /// Shares text keys with the household (each sealed under its secret; Docs/Sync.md, "Keys
+    /// between devices"); returns the people for whom the server holds another key.
+    func shareKeys(_ keys: [SealedPersonKey]) async throws -> [UUID]
+    /// The household's keys stored after `serial`, at most ``SyncServer/keysPerPageMax``.
+    func keys(after serial: Int64) async throws -> [StoredPersonKey]
+    /// An invitation code for a new device acting for `person` (nil: this device's person;
+    /// Docs/Sync.md, "Joining a household").
+    func invite(for person: UUID?) async throws -> (invitation: DeviceInvitation, code: String)
 }
 
 extension SyncServer {
@@ -30,6 +39,18 @@ struct InProcessTransport: SyncTransport {
     func pull(after sequenceNumber: UInt64, chain: [UInt8], limit: Int, waitMilliseconds: Int) async throws -> [HistoryFrame] {
         try await server.pull(household: device.householdID, after: sequenceNumber, chain: chain, limit: limit, waitMilliseconds: waitMilliseconds)
     }
+
+    func shareKeys(_ keys: [SealedPersonKey]) async throws -> [UUID] {
+        try await server.shareKeys(keys, from: device)
+    }
+
+    func keys(after serial: Int64) async throws -> [StoredPersonKey] {
+        try await server.keys(household: device.householdID, after: serial)
+    }
+
+    func invite(for person: UUID?) async throws -> (invitation: DeviceInvitation, code: String) {
+        try await server.invite(for: person, from: device)
+    }
 }
 
 /// The transport of a device that reaches no server (`tally sync --offline`, an app before its
@@ -44,5 +65,17 @@ public struct SyncOfflineTransport: SyncTransport {
 
     public func pull(after sequenceNumber: UInt64, chain: [UInt8], limit: Int, waitMilliseconds: Int) async throws -> [HistoryFrame] {
         throw SyncError.transport("offline: no server to pull from")
+    }
+
+    public func shareKeys(_ keys: [SealedPersonKey]) async throws -> [UUID] {
+        throw SyncError.transport("offline: no server to share keys with")
+    }
+
+    public func keys(after serial: Int64) async throws -> [StoredPersonKey] {
+        throw SyncError.transport("offline: no server to read keys from")
+    }
+
+    public func invite(for person: UUID?) async throws -> (invitation: DeviceInvitation, code: String) {
+        throw SyncError.transport("offline: no server to make an invitation")
     }
 }

@@ -63,9 +63,53 @@ public struct HTTPSyncTransport: SyncTransport {
         }
     }
 
-    private func send<Answer: Decodable>(_ request: HTTPClientRequest, waiting waitMilliseconds: Int = 0) async throws -> Answer {
+    public func shareKeys(_ keys: [SealedPersonKey]) async throws -> [UUID] {
+        let answer: SyncWire.KeyConflicts = try await send(try Self.post(server + "/v1/keys", SyncWire.Keys(keys: keys.map { SyncWire.Key($0) })))
+        return answer.conflicts
+    }
+
+    public func keys(after serial: Int64) async throws -> [StoredPersonKey] {
+        let answer: SyncWire.Keys = try await send(HTTPClientRequest(url: server + "/v1/keys?after=\(serial)"))
+        return try answer.keys.map { wire in
+            guard let serial = wire.serial, let key = wire.key else {
+                throw SyncError.historyInvalid("a key the server sent has no serial, or its sealed bytes or fingerprint are not base64")
+            }
+            return StoredPersonKey(serial: serial, key: key)
+        }
+    }
+
+    public func invite(for person: UUID?) async throws -> (invitation: DeviceInvitation, code: String) {
+        let answer: SyncWire.Invitation = try await send(try Self.post(server + "/v1/invitations", SyncWire.InvitationRequest(personID: person)))
+        return (DeviceInvitation(personID: answer.personID, invitationID: answer.invitationID, expiresAtMilliseconds: answer.expiresAtMilliseconds), answer.code)
+    }
+
+    /// Joins a household with an invitation's code (Docs/Sync.md, "Joining a household"): the
+    /// server at `server` registers a new device and answers its token, once. Only the code
+    /// is sent; the household's secret stays in the invitation.
+    /// - Throws: ``SyncError/requestRefused(status:code:message:)`` with `invitationRefused` for
+    ///   a code that is unknown, used, expired or withdrawn; ``SyncError/transport(_:)``.
+    public static func join(
+        server: String, invitation: SyncInvitation, client: HTTPClient = HTTPSyncTransport.defaultClient
+    ) async throws -> JoinedDevice {
+        let transport = HTTPSyncTransport(server: server, token: "", client: client)
+        let answer: SyncWire.Joined = try await transport.send(
+            try post(transport.server + "/v1/join", SyncWire.JoinRequest(code: invitation.code)), authenticated: false)
+        return JoinedDevice(
+            device: Device(deviceID: answer.deviceID, householdID: answer.householdID, personID: answer.personID),
+            token: answer.token, invitationID: answer.invitationID)
+    }
+
+    private static func post(_ url: String, _ body: some Encodable) throws -> HTTPClientRequest {
+        var request = HTTPClientRequest(url: url)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(body)))
+        return request
+    }
+
+    private func send<Answer: Decodable>(_ request: HTTPClientRequest, waiting waitMilliseconds: Int = 0, authenticated: Bool = true) async throws -> Answer {
         var request = request
-        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        if authenticated { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
         let response: HTTPClientResponse
         let bytes: ByteBuffer
         do {

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import Tally
 import TallyJournal
 import TallyServer
 import TallySync
@@ -20,6 +21,20 @@ import TallySync
 ///   "lastSequenceNumber", "records", "chain"}]}`, records and chain in base64. With `wait`
 ///   (milliseconds, at most `SyncServer.waitMillisecondsMax`, 30,000) and nothing new, the answer waits until frames arrive or
 ///   the time is up (long poll).
+///
+/// - `POST /v1/keys` `{"keys": [{"personID", "sealed", "fingerprint"}]}`: text keys the device
+///   shares, sealed under the household's secret (base64); answers `{"conflicts": [person ids]}`,
+///   the people whose stored key is another one. `GET /v1/keys?after=N`: the keys stored after
+///   serial `N`, `{"keys": [{"serial", "personID", "sealed", "fingerprint"}]}` (at most
+///   `SyncServer.keysPerPageMax`).
+/// - `POST /v1/invitations` `{"personID": id or null}`: a one-use code for a new device acting
+///   for that person (null: the asking device's): a pending household invitation's invitee
+///   (asked by the admin) or an active member (asked by themselves or the admin): `{"code",
+///   "personID", "invitationID", "expiresAtMilliseconds"}`; a rule refusing it is 409 with the
+///   rule's code (`adminOnly`, `notAMember`, `unknownPerson`).
+/// - `POST /v1/join` `{"code"}`, without a token: registers a new device with the code (once,
+///   before it expires; 403 `invitationRefused` otherwise): `{"token", "deviceID", "householdID",
+///   "personID", "invitationID"}`.
 ///
 /// Failures are JSON `{"code", "message"}` with 400 (a malformed request), 401 (no token, or an
 /// unknown or revoked one), 403 (a device not allowed), 409 (a cursor not on the history), 413
@@ -81,7 +96,61 @@ public enum SyncHTTPServer {
                 return try json(SyncWire.Frames(frames: frames.map(SyncWire.Frame.init)))
             }
         }
+        router.post("v1/keys") { request, _ -> Response in
+            try await respond {
+                let device = try await authenticate(request, server)
+                let wire: SyncWire.Keys = try await decode(request)
+                let keys = try wire.keys.map { key in
+                    guard let sealed = key.key else {
+                        throw Failure(status: .badRequest, code: "keyInvalid", message: "a key's sealed bytes and fingerprint are base64")
+                    }
+                    return sealed
+                }
+                return try json(SyncWire.KeyConflicts(conflicts: try await server.shareKeys(keys, from: device)))
+            }
+        }
+        router.get("v1/keys") { request, _ -> Response in
+            try await respond {
+                let device = try await authenticate(request, server)
+                guard let after = request.uri.queryParameters.get("after", as: Int64.self) else {
+                    throw Failure(status: .badRequest, code: "cursorMissing", message: "give after=N, the serial of the last key the device received (0 for none)")
+                }
+                let keys = try await server.keys(household: device.householdID, after: after)
+                return try json(SyncWire.Keys(keys: keys.map { SyncWire.Key($0.key, serial: $0.serial) }))
+            }
+        }
+        router.post("v1/invitations") { request, _ -> Response in
+            try await respond {
+                let device = try await authenticate(request, server)
+                let wire: SyncWire.InvitationRequest = try await decode(request)
+                let made = try await server.invite(for: wire.personID, from: device)
+                return try json(SyncWire.Invitation(
+                    code: made.code, personID: made.invitation.personID, invitationID: made.invitation.invitationID,
+                    expiresAtMilliseconds: made.invitation.expiresAtMilliseconds))
+            }
+        }
+        router.post("v1/join") { request, _ -> Response in
+            try await respond {
+                let wire: SyncWire.JoinRequest = try await decode(request)
+                let joined = try await server.acceptInvitation(code: wire.code)
+                return try json(SyncWire.Joined(
+                    token: joined.token, deviceID: joined.device.deviceID, householdID: joined.device.householdID,
+                    personID: joined.device.personID, invitationID: joined.invitationID))
+            }
+        }
         return router
+    }
+
+    /// The largest JSON body of the keys and invitation endpoints.
+    static let jsonBodyBytesMax = 1 << 20
+
+    private static func decode<Body: Decodable>(_ request: Request) async throws -> Body {
+        let body = try await request.body.collect(upTo: jsonBodyBytesMax)
+        do {
+            return try JSONDecoder().decode(Body.self, from: Data(body.readableBytesView))
+        } catch {
+            throw Failure(status: .badRequest, code: "bodyInvalid", message: "the body is not the endpoint's JSON: \(error)")
+        }
     }
 
     /// An application serving ``router(_:)`` on `host`:`port` (0: any free port); `onRunning`
@@ -124,6 +193,8 @@ public enum SyncHTTPServer {
             return try json(SyncWire.Failure(code: "bodyTooLarge", message: "a push body holds at most \(pushBytesMax) bytes; push fewer commands at once"), status: .contentTooLarge)
         } catch SyncError.cursorNotOnHistory(let detail) {
             return try json(SyncWire.Failure(code: "cursorNotOnHistory", message: detail), status: .conflict)
+        } catch LedgerError.rejected(let violation) {
+            return try json(SyncWire.Failure(code: violation.code.rawValue, message: violation.message), status: .conflict)
         } catch let error as HouseholdHistoryError {
             return try json(SyncWire.Failure(code: error.code, message: "\(error)"), status: status(of: error))
         } catch {
@@ -137,7 +208,7 @@ public enum SyncHTTPServer {
     private static func status(of error: HouseholdHistoryError) -> HTTPResponse.Status {
         switch error {
         case .database: .serviceUnavailable
-        case .deviceNotAllowed, .unknownDevice: .forbidden
+        case .deviceNotAllowed, .unknownDevice, .invitationRefused: .forbidden
         case .limitExceeded, .sequenceNumberOutOfRange, .unknownHousehold: .badRequest
         default: .internalServerError
         }

@@ -41,4 +41,64 @@ enum SyncWire {
         var code: String
         var message: String
     }
+
+    /// `POST /v1/keys` takes keys a device shares; `GET /v1/keys` answers the stored ones.
+    struct Keys: Codable {
+        var keys: [Key]
+    }
+
+    struct Key: Codable {
+        /// Set in an answer: the key's place in the household's list.
+        var serial: Int64?
+        var personID: UUID
+        /// The key sealed under the household's secret, base64.
+        var sealed: String
+        /// Its fingerprint, base64.
+        var fingerprint: String
+
+        init(_ key: SealedPersonKey, serial: Int64? = nil) {
+            self.serial = serial
+            personID = key.personID
+            sealed = Data(key.sealed).base64EncodedString()
+            fingerprint = Data(key.fingerprint).base64EncodedString()
+        }
+
+        var key: SealedPersonKey? {
+            guard let sealed = Data(base64Encoded: sealed), let fingerprint = Data(base64Encoded: fingerprint) else { return nil }
+            return SealedPersonKey(personID: personID, sealed: Array(sealed), fingerprint: Array(fingerprint))
+        }
+    }
+
+    /// `POST /v1/keys` answers the people whose stored key is another one.
+    struct KeyConflicts: Codable {
+        var conflicts: [UUID]
+    }
+
+    /// `POST /v1/invitations` takes the person the new device acts for (none: the asking
+    /// device's person).
+    struct InvitationRequest: Codable {
+        var personID: UUID?
+    }
+
+    /// `POST /v1/invitations` answers the code (shown once) and what it lets a device do.
+    struct Invitation: Codable {
+        var code: String
+        var personID: UUID
+        var invitationID: UUID?
+        var expiresAtMilliseconds: Int64
+    }
+
+    /// `POST /v1/join` takes an invitation code, without a token.
+    struct JoinRequest: Codable {
+        var code: String
+    }
+
+    /// `POST /v1/join` answers the new device and its token (shown once).
+    struct Joined: Codable {
+        var token: String
+        var deviceID: UUID
+        var householdID: UUID
+        var personID: UUID
+        var invitationID: UUID?
+    }
 }

@@ -17,7 +17,7 @@ struct ServeSyncCLITests {
         return path
     }
 
-    @Test("Issue 32 (Flow US-051): Alice's device pushes through tally serve and Bob's, set up from a copy, pulls; Bob's expense reaches Alice's device with its note and the ledger audits clean; a command by Bob from Alice's device is refused; Bob's command made --offline waits in the outbox (pending), a direct apply to his synced ledger is refused, an unreachable server exits 2 keeping it, the next sync pushes it; a wrong token exits 2")
+    @Test("Issue 32 (Flow US-051): Alice's device pushes through tally serve and Bob's, joined from her invitation (sync invite, sync join: the code works once), reads her texts and pulls; Bob's expense reaches Alice's device with its note and the ledger audits clean; a command by Bob from Alice's device is refused; Bob's command made --offline waits in the outbox (pending), a direct apply to his synced ledger is refused, an unreachable server exits 2 keeping it, the next sync pushes it; a wrong token exits 2")
     func twoDevicesThroughServe() throws {
         let server = try ServeProcess.start()
         defer { server.stop() }
@@ -29,14 +29,27 @@ struct ServeSyncCLITests {
         #expect(pushed.status == 0, "\(pushed.stderr)")
         #expect(pushed.stdout.split(separator: "\n").count == 12 && !pushed.stdout.contains("rejected"), "\(pushed.stdout)")
 
-        try FileManager.default.createDirectory(atPath: bobLedger, withIntermediateDirectories: true)
-        for name in ["journal", "personal-keys"] {
-            try FileManager.default.copyItem(atPath: aliceLedger + "/" + name, toPath: bobLedger + "/" + name)
-        }
+        // Bob's phone joins from an invitation Alice (the admin) makes for him: its code goes to
+        // the server, the household's secret only to Bob's device, which then reads Alice's texts.
+        let invite = try TallyRunner.run(["sync", "invite", "--ledger", aliceLedger, "--server", server.url, "--token-file", tokens[0], "--person", Self.bob])
+        #expect(invite.status == 0 && invite.stdout.hasPrefix("tally-invitation-1:"), "\(invite.stdout) \(invite.stderr)")
+        let invitation = scratch + "/bob.invitation"
+        try invite.stdout.write(toFile: invitation, atomically: true, encoding: .utf8)
+        let bobToken = scratch + "/bob-joined.token"
+        let joined = try TallyRunner.run(["sync", "join", "--ledger", bobLedger, "--server", server.url, "--invitation-file", invitation, "--token-file", bobToken])
+        #expect(joined.status == 0 && joined.stdout.contains("\"status\":\"joined\"") && joined.stdout.contains(Self.bob), "\(joined.stdout) \(joined.stderr)")
+        // The code works once; a device does not join into a ledger that exists.
+        let again = try TallyRunner.run(["sync", "join", "--ledger", scratch + "/bob-2", "--server", server.url, "--invitation-file", invitation, "--token-file", scratch + "/bob-2.token"])
+        #expect(again.status != 0 && again.stderr.contains("invitationRefused") && !FileManager.default.fileExists(atPath: scratch + "/bob-2.token"), "\(again.stderr)")
+        let existing = try TallyRunner.run(["sync", "join", "--ledger", aliceLedger, "--server", server.url, "--invitation-file", invitation, "--token-file", scratch + "/bob-3.token"])
+        #expect(existing.status != 0 && existing.stderr.contains("holds a ledger already"), "\(existing.stderr)")
         let expense = TallyRunner.repositoryRoot.appendingPathComponent("Examples/Sync/bob-expense.jsonl").path
-        let bobPush = try TallyRunner.run(["sync", "--ledger", bobLedger, "--server", server.url, "--token-file", tokens[1], "--push", expense])
+        let bobPush = try TallyRunner.run(["sync", "--ledger", bobLedger, "--server", server.url, "--token-file", bobToken, "--push", expense])
         #expect(bobPush.status == 0 && bobPush.stdout.contains("\"status\":\"ok\""), "\(bobPush.stdout) \(bobPush.stderr)")
 
+        // Bob's name, sealed on Alice's device with the key it made for him, opens on his.
+        let bobsList = try TallyRunner.run(["transactions", bobLedger, "--limit", "1"])
+        #expect(bobsList.stdout.contains("Bob secret note") && bobsList.stdout.contains("Groceries  Bob "), "\(bobsList.stdout)")
         let pulled = try TallyRunner.run(["sync", "--ledger", aliceLedger, "--server", server.url, "--token-file", tokens[0]])
         #expect(pulled.status == 0 && pulled.stderr.contains("(1 record(s) pulled)"), "\(pulled.stderr)")
         let listed = try TallyRunner.run(["transactions", aliceLedger, "--limit", "1"])
@@ -60,9 +73,9 @@ struct ServeSyncCLITests {
         #expect(recorded.status == 0 && recorded.stdout.contains("\"status\":\"pending\"") && recorded.stderr.contains("1 command(s) wait in its outbox"), "\(recorded.stdout) \(recorded.stderr)")
         let beside = try TallyRunner.run(["apply", "--ledger", bobLedger, offline.replacingOccurrences(of: "offline", with: "another")])
         #expect(beside.status != 0 && beside.stderr.contains("syncedLedger"), "\(beside.stdout) \(beside.stderr)")
-        let unreachable = try TallyRunner.run(["sync", "--ledger", bobLedger, "--server", "http://127.0.0.1:9", "--token-file", tokens[1]])
+        let unreachable = try TallyRunner.run(["sync", "--ledger", bobLedger, "--server", "http://127.0.0.1:9", "--token-file", bobToken])
         #expect(unreachable.status == 2 && unreachable.stderr.contains("1 command(s) wait in the outbox"), "\(unreachable.stderr)")
-        let synced = try TallyRunner.run(["sync", "--ledger", bobLedger, "--server", server.url, "--token-file", tokens[1]])
+        let synced = try TallyRunner.run(["sync", "--ledger", bobLedger, "--server", server.url, "--token-file", bobToken])
         #expect(synced.status == 0 && synced.stdout.contains("\"commandID\":\"0000000c-0000-4000-8000-00000000f003\",\"status\":\"ok\""), "\(synced.stdout) \(synced.stderr)")
 
         let wrongToken = scratch + "/wrong.token"

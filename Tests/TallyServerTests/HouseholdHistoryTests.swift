@@ -72,6 +72,26 @@ struct HouseholdHistoryTests {
         }
     }
 
+    @Test("Issue 32: a database a version-1 server made (before keys and invitation codes) is brought to version 2 by migrate, its households and devices kept; a later migrate changes nothing; a newer version is refused")
+    func migratesFromVersion1() async throws {
+        try await TestPostgres.withDatabase { database in
+            try await TestPostgres.withClient(database: database) { client in
+                _ = try await client.query(PostgresQuery(unsafeSQL: HistorySchema.createVersionTable))
+                for statement in HistorySchema.version1 { _ = try await client.query(PostgresQuery(unsafeSQL: statement)) }
+                let history = HouseholdHistory(client: client)
+                let (household, device) = try await Self.household(in: history)
+                try await history.migrate()
+                try await history.migrate()
+                #expect(try await TestPostgres.count("SELECT version::bigint FROM tally_schema", in: history) == Int64(HistorySchema.version))
+                let key = SealedPersonKey(personID: UUID(), sealed: [1, 2, 3], fingerprint: [4])
+                #expect(try await history.storeKeys([key], household: household, device: device).isEmpty)
+                #expect(try await history.keys(household: household, after: 0, limit: 10).map(\.key) == [key])
+                _ = try await client.query("UPDATE tally_schema SET version = 99")
+                await #expect(throws: HouseholdHistoryError.schemaTooNew(found: 99, supported: HistorySchema.version)) { try await history.migrate() }
+            }
+        }
+    }
+
     @Test("Sync: a retried command is answered from its stored outcome, never executed twice")
     func retryIsIdempotent() async throws {
         try await TestPostgres.withHistory { history in

@@ -39,6 +39,21 @@ struct SyncOutboxTests {
             guard online.load(ordering: .sequentiallyConsistent), !failingPulls.load(ordering: .sequentiallyConsistent) else { throw SyncError.transport("offline") }
             return try await base.pull(after: sequenceNumber, chain: chain, limit: limit, waitMilliseconds: waitMilliseconds)
         }
+
+        func shareKeys(_ keys: [SealedPersonKey]) async throws -> [UUID] {
+            guard online.load(ordering: .sequentiallyConsistent) else { throw SyncError.transport("offline") }
+            return try await base.shareKeys(keys)
+        }
+
+        func keys(after serial: Int64) async throws -> [StoredPersonKey] {
+            guard online.load(ordering: .sequentiallyConsistent) else { throw SyncError.transport("offline") }
+            return try await base.keys(after: serial)
+        }
+
+        func invite(for person: UUID?) async throws -> (invitation: DeviceInvitation, code: String) {
+            guard online.load(ordering: .sequentiallyConsistent) else { throw SyncError.transport("offline") }
+            return try await base.invite(for: person)
+        }
     }
 
     /// Bob's device on a switched transport to the household's first server.

@@ -59,6 +59,26 @@ struct SyncSimulationTests {
             }
             return try await base.pull(after: sequenceNumber, chain: chain, limit: limit, waitMilliseconds: waitMilliseconds)
         }
+
+        func shareKeys(_ keys: [SealedPersonKey]) async throws -> [UUID] {
+            if roll() < 8 {
+                count("shareKeysFailed")
+                throw SyncError.transport("sharing keys failed")
+            }
+            return try await base.shareKeys(keys)
+        }
+
+        func keys(after serial: Int64) async throws -> [StoredPersonKey] {
+            if roll() < 8 {
+                count("keysFailed")
+                throw SyncError.transport("reading keys failed")
+            }
+            return try await base.keys(after: serial)
+        }
+
+        func invite(for person: UUID?) async throws -> (invitation: DeviceInvitation, code: String) {
+            try await base.invite(for: person)
+        }
     }
 
     /// What one device saw of its commands.
@@ -152,35 +172,32 @@ struct SyncSimulationTests {
         let household = UUID()
         try await servers[0].createHousehold(household)
 
-        // Alice's phone sets the household up; her tablet and Bob's phone start from a copy of
-        // its ledger (key distribution is not built yet) and catch up by pulling.
+        // Alice's phone sets the household up; her tablet and Bob's phone join from invitations
+        // her phone makes (Docs/Sync.md, "Joining a household"): empty ledgers that pull the
+        // household's keys and history as they go.
         let people = [scenario.alice, scenario.alice, scenario.bob]
-        var devices: [Device] = []
-        for person in people {
-            devices.append(try await histories[0].registerDevice(household: household, person: person.uuid).device)
-        }
+        var devices = [try await histories[0].registerDevice(household: household, person: scenario.alice.uuid).device]
         let phone = try await Ledger.open(at: folder.appending("device-0"))
         let setup = try await SyncDevice(ledger: phone, transport: servers[0].transport(for: devices[0]))
         for command in generator.setup() { try await setup.execute(command) }
-        var ledgers = [phone]
         for index in 1..<people.count {
-            let directory = folder.appending("device-\(index)")
-            try FileManager.default.createDirectory(atPath: directory.string, withIntermediateDirectories: true)
-            for name in [LedgerDirectory.journalName, LedgerDirectory.personalKeysName] {
-                try FileManager.default.copyItem(atPath: folder.appending("device-0").appending(name).string, toPath: directory.appending(name).string)
-            }
-            ledgers.append(try await Ledger.open(at: directory))
+            let (invitation, _) = try await setup.invite(for: people[index])
+            let joined = try await servers[1].acceptInvitation(code: invitation.code)
+            devices.append(joined.device)
+            let joining = try await SyncDevice(
+                ledger: try await Ledger.open(at: folder.appending("device-\(index)")), transport: SyncOfflineTransport(),
+                householdSecret: invitation.householdSecret)
+            try await joining.close()  // each device's task opens its own; its outbox keeps the secret
         }
         let transports = (0..<people.count).map { index in
             FaultyTransport(servers[index == 0 ? 0 : 1].transport(for: devices[index]), seed: seed &* 31 &+ UInt64(index))
         }
-        for ledger in ledgers.dropFirst() { try await ledger.close() }  // each device's task opens its own
 
         // Each device executes its own generated commands (its own ids), all at once: online
         // through execute, offline into its outbox, pushed when it comes back; now and then it
         // restarts (its ledger closed and opened again, the outbox read back from disk).
         let commandsPerDevice = 30
-        try await phone.close()
+        try await setup.close()
         let finished = try await withThrowingTaskGroup(of: (Int, Outcomes, SyncDevice).self) { group in
             for index in people.indices {
                 var own = generator
@@ -231,7 +248,7 @@ struct SyncSimulationTests {
             return all.sorted { $0.0 < $1.0 }
         }
         let syncDevices = finished.map(\.2)
-        ledgers = syncDevices.map(\.ledger)
+        let ledgers = syncDevices.map(\.ledger)
         for device in syncDevices { try await Self.pullUntilCurrent(device) }
         // Answers of syncs that failed after recording them: in the history, or in the rejections
         // the device keeps until the app dismisses them. None is lost, none is delivered twice.

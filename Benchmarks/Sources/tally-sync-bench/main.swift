@@ -195,18 +195,17 @@ func benchmark(_ options: Options) async throws {
                     let id = UUID()
                     try await server.createHousehold(id)
                     let (_, aliceToken) = try await history.registerDevice(household: id, person: alice)
-                    let (_, bobToken) = try await history.registerDevice(household: id, person: bob)
                     let folder = options.scratch + "/household-\(index)"
                     let aliceLedger = try await Ledger.open(at: FilePath(folder + "/alice"))
                     let aliceDevice = try await SyncDevice(ledger: aliceLedger, transport: HTTPSyncTransport(server: url, token: aliceToken, client: http))
                     for command in setup { try await aliceDevice.submit(command) }
                     try await aliceDevice.sync()
-                    try FileManager.default.createDirectory(atPath: folder + "/bob", withIntermediateDirectories: true)
-                    for name in [LedgerDirectory.journalName, LedgerDirectory.personalKeysName] {
-                        try FileManager.default.copyItem(atPath: folder + "/alice/" + name, toPath: folder + "/bob/" + name)
-                    }
+                    // Bob's phone joins from Alice's invitation (Docs/Sync.md, "Joining a household").
+                    let (invitation, _) = try await aliceDevice.invite(for: PersonID(bob))
+                    let joined = try await HTTPSyncTransport.join(server: url, invitation: invitation, client: http)
                     let bobDevice = try await SyncDevice(
-                        ledger: try await Ledger.open(at: FilePath(folder + "/bob")), transport: HTTPSyncTransport(server: url, token: bobToken, client: http))
+                        ledger: try await Ledger.open(at: FilePath(folder + "/bob")),
+                        transport: HTTPSyncTransport(server: url, token: joined.token, client: http), householdSecret: invitation.householdSecret)
                     try await bobDevice.pull()
                     return Household(id: id, alice: aliceDevice, bob: bobDevice)
                 }

@@ -52,7 +52,7 @@ extension Ledger {
         defer { gate.leave() }
         try requireWritable()
         let sealing = EnteredTexts.sealing(personalKeys)
-        var executor = CommandExecutor(state: applying(pending, to: head).state, limits: options.entityLimits, texts: sealing)
+        var executor = CommandExecutor(state: applying(pending, to: head), limits: options.entityLimits, texts: sealing)
         do {
             try executor.execute(command)
             try requireArchiveReadable()
@@ -62,6 +62,40 @@ extension Ledger {
         }
         try persistNewKeys(for: [])
         return sealing.recorded
+    }
+
+    /// The text keys this device holds, by person (forgotten people have none): what it shares
+    /// with its household's other devices, each key sealed under the household's secret
+    /// (Docs/Sync.md, "Keys between devices").
+    package var heldPersonalKeys: [PersonID: [UInt8]] { personalKeys.snapshot.keys }
+
+    /// Makes keys the household's other devices made durable on this device (P2), before the
+    /// frames whose texts they open are appended: a forgotten person's key is not taken back
+    /// (P3), a key already held is kept.
+    /// - Returns: the people for whom this device holds another key: their texts made
+    ///   elsewhere do not open here (nothing of theirs is changed).
+    /// - Throws: ``LedgerError/storage(_:)`` when the key file cannot be written (no key was
+    ///   added); ``LedgerError/closed``.
+    package func adoptPersonalKeys(_ keys: [PersonID: [UInt8]]) async throws(LedgerError) -> [PersonID] {
+        await enterGate()
+        defer { gate.leave() }
+        try requireWritable()
+        let conflicts = personalKeys.adopt(keys)
+        try persistNewKeys(for: [])
+        return conflicts
+    }
+
+    /// Whether `requester` may add a device acting for `person` at `time`, and until when its
+    /// invitation code holds (Docs/Sync.md, "Joining a household"): the invitee of a pending
+    /// household invitation, asked by the admin (H6), until the invitation expires; an active
+    /// member, asked by themselves or the admin, for 7 days. Judged on the state after the
+    /// last acknowledged batch.
+    /// - Returns: the household invitation the new device carries out (it accepts it), if any.
+    /// - Throws: ``LedgerError/rejected(_:)``: `adminOnly`, `notAMember`, `unknownPerson`.
+    package func deviceInvitation(
+        for person: PersonID, by requester: PersonID, at time: Timestamp
+    ) throws(LedgerError) -> (invitation: InvitationID?, expiresAt: Timestamp) {
+        try CommandExecutor(state: head, limits: options.entityLimits, texts: .plain).deviceInvitation(for: person, by: requester, at: time)
     }
 
     /// Opens a synced device's outbox, creating it when new (`<ledger>/sync-outbox.sqlite`,
@@ -93,35 +127,29 @@ extension Ledger {
     /// Runs `body` with the read models after the last acknowledged batch and the device's
     /// outbox on top (Docs/Sync.md, "The outbox"): what a synced device's screens show. Costs
     /// the execution of the pending commands (O(pending)), each read.
-    /// - Returns: what `body` computes, and the pending commands (by index) that do not apply
-    ///   on the confirmed state any more, with why: they are left out (the server will answer them).
+    /// A pending command that does not apply on the confirmed state any more is left out (the
+    /// server will answer it).
     /// - Throws: ``LedgerError/closed``, or ``LedgerError/storage(_:)`` when the store's history
     ///   cannot be read.
     package func readPending<Value: Sendable>(
         _ pending: [PendingCommand], _ body: @Sendable (Projections) -> Value
-    ) throws(LedgerError) -> (value: Value, skipped: [Int: LedgerError]) {
+    ) throws(LedgerError) -> Value {
         guard !isClosed else { throw .closed }
         let applied = applying(pending, to: current)
         try requireArchiveReadable()
-        return (body(applied.state.readModels), applied.skipped)
+        return body(applied.readModels)
     }
 
     /// `state` with each pending command executed on top, in order, each as its own batch, its
     /// texts opened with this device's keys (``EnteredTexts/opening(_:with:)``); a command that
-    /// breaks a rule there is left out, with why.
-    private func applying(_ pending: [PendingCommand], to state: LedgerState) -> (state: LedgerState, skipped: [Int: LedgerError]) {
+    /// breaks a rule there is left out.
+    private func applying(_ pending: [PendingCommand], to state: LedgerState) -> LedgerState {
         var state = state
-        var skipped: [Int: LedgerError] = [:]
-        for (index, command) in pending.enumerated() {
+        for command in pending {
             var executor = CommandExecutor(state: state, limits: options.entityLimits, texts: .opening(command.texts, with: personalKeys))
-            do {
-                try executor.execute(command.command)
-                state = executor.state
-            } catch {
-                skipped[index] = error
-            }
+            if (try? executor.execute(command.command)) != nil { state = executor.state }
         }
-        return (state, skipped)
+        return state
     }
 
     /// Appends frames of a server's history (a device's pull, Docs/Sync.md) that follow sequence

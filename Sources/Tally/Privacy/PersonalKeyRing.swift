@@ -193,6 +193,27 @@ package final class PersonalKeyRing: PersonalTextCipher {
         return text
     }
 
+    /// Adds keys the household's other devices made (Docs/Sync.md, "Keys between devices"),
+    /// unpersisted until ``persist(acknowledgedThrough:)``: a forgotten person's key is not taken
+    /// back (P3), a key already held is kept. Never on a keyless or read-only ring.
+    /// - Returns: the people for whom this ring holds another key (two keys would split their
+    ///   texts, P2): their key is left as it is.
+    func adopt(_ keys: [PersonID: [UInt8]]) -> [PersonID] {
+        guard !isReadOnly, !isKeyless else { return [] }
+        return contents.withLock { contents in
+            var conflicts: [PersonID] = []
+            for (person, key) in keys.sorted(by: { $0.key < $1.key }) where !contents.forgotten.contains(person) && key.count == AESGCMBox.keyBytes {
+                if let held = contents.keys[person] {
+                    if held != key { conflicts.append(person) }
+                    continue
+                }
+                contents.setKey(key, for: person)
+                contents.unpersisted.insert(person)
+            }
+            return conflicts
+        }
+    }
+
     package func hasForgotten(_ owner: PersonID) -> Bool { contents.withLock { $0.forgotten.contains(owner) } }
 
     /// The owner's id is authenticated with each text, so a sealed text cannot be moved to
@@ -222,7 +243,7 @@ package final class PersonalKeyRing: PersonalTextCipher {
 
     /// HMAC-SHA256 of `person`'s id under their `key`: tells one key from another without
     /// revealing anything of it.
-    static func fingerprint(of key: [UInt8], for person: PersonID) -> [UInt8] {
+    package static func fingerprint(of key: [UInt8], for person: PersonID) -> [UInt8] {
         var writer = BinaryWriter(reservingCapacity: 16)
         writer.write(person)
         let label = Array("tally personal key fingerprint".utf8)

@@ -50,6 +50,24 @@ extension CommandExecutor {
                 try memberAdded(command.actor, name: name.isRedacted ? "" : name.description, keeping: name)]
     }
 
+    /// Whether `requester` may add a device acting for `person` at `time`, and until when the
+    /// code that lets it join holds (Docs/Sync.md, "Joining a household"): the invitee of a
+    /// pending household invitation, asked by the admin (H6: only the admin invites), until
+    /// the invitation expires (the device then accepts it); an active member, asked by
+    /// themselves or by the admin, for 7 days.
+    /// - Returns: the household invitation the device carries out, if any, and the expiry.
+    func deviceInvitation(for person: PersonID, by requester: PersonID, at time: Timestamp) throws(LedgerError) -> (invitation: InvitationID?, expiresAt: Timestamp) {
+        if let pending = state.invitations.values.first(where: { $0.invitation.personID == person && $0.outcome == nil && $0.isPending(at: time) }) {
+            try requireAdmin(requester, "invite a new member's device")
+            return (pending.invitation.invitationID, pending.invitation.expiresAt)
+        }
+        try requireActiveMember(person, role: "the person of the new device")
+        if person != requester { try requireAdmin(requester, "add a device for another member") }
+        let (expiry, overflow) = time.millisecondsSinceEpoch.addingReportingOverflow(Self.invitationValidityMilliseconds)
+        guard !overflow else { throw .violation(.invalidValue, "\(time) is too late for a code to expire 7 days after it") }
+        return (nil, Timestamp(millisecondsSinceEpoch: expiry))
+    }
+
     /// The invitation `id`, pending at `time`.
     /// - Throws: `unknownInvitation`, or `invitationNotPending` saying whether it was accepted,
     ///   cancelled or expired, and when it expires or expired.

@@ -1,14 +1,27 @@
 import ArgumentParser
 import Foundation
+import SystemPackage
 import Tally
+import TallyServer
 import TallySync
 import TallySyncHTTP
 
-/// `tally sync`: a device's ledger through `tally serve` (Docs/Sync.md): records commands in the
-/// device's outbox, pushes the outbox, pulls what the household's other devices pushed.
+/// `tally sync`: a device's ledger through `tally serve` (Docs/Sync.md): `run` (the default)
+/// records commands in the device's outbox, pushes the outbox and pulls what the household's
+/// other devices pushed; `invite` makes an invitation for a new device; `join` sets a new
+/// device up from one.
 struct SyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
+        abstract: "Sync this device's ledger through `tally serve`; invite a new device; join a household from an invitation.",
+        subcommands: [SyncRunCommand.self, SyncInviteCommand.self, SyncJoinCommand.self],
+        defaultSubcommand: SyncRunCommand.self)
+}
+
+/// `tally sync [run]`: push the outbox (with `--push`'s commands recorded in it first), then pull.
+struct SyncRunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
         abstract: "Sync this device's ledger through `tally serve`: record a command file in the outbox (optional), push the outbox, then pull.",
         discussion: "Each command of --push prints one JSON result line as `tally apply` does: ok (its sequence numbers are the server's), rejected, invalid, or pending (in the outbox: --offline, or the server could not be reached). Outbox commands of earlier runs that the server answers print a line with their commandID instead of a line number. Exit 0 when every command was accepted or is pending, 1 when any was invalid or rejected, 2 when it could not run (the server unreachable: the outbox keeps the commands; run `tally sync` again).")
 
@@ -18,7 +31,7 @@ struct SyncCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The server's address, e.g. http://127.0.0.1:8080 (not needed with --offline).", valueName: "URL"))
     var server: String?
 
-    @Option(name: .customLong("token-file"), help: ArgumentHelp("A file holding this device's token (from `tally serve device`; not needed with --offline).", valueName: "FILE"))
+    @Option(name: .customLong("token-file"), help: ArgumentHelp("A file holding this device's token (from `tally sync join` or `tally serve device`; not needed with --offline).", valueName: "FILE"))
     var tokenFile: String?
 
     @Option(help: ArgumentHelp("JSON Lines commands to record in the outbox, or - for stdin (Docs/Commands.md); the actor of each must be this device's person.", valueName: "FILE"))
@@ -151,7 +164,7 @@ struct SyncCommand: AsyncParsableCommand {
         guard let data = FileManager.default.contents(atPath: file), data.count <= Self.tokenFileBytesMax,
               let token = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines), !token.isEmpty
         else {
-            throw CLIError("\(file): cannot read a device token (one line, as `tally serve device` prints it)")
+            throw CLIError("\(file): cannot read a device token (one line, as `tally sync join` writes it or `tally serve device` prints it)")
         }
         return token
     }
@@ -174,5 +187,133 @@ struct SyncCommand: AsyncParsableCommand {
             ])
         }
         return ApplyCommand.rejected(line: line, code: rejection.code, rule: rule, message: rejection.message)
+    }
+}
+
+/// `tally sync invite`: an invitation for a new device of the household (Docs/Sync.md, "Joining
+/// a household"), printed as one line to hand to that device.
+struct SyncInviteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "invite",
+        abstract: "Make an invitation for a new device acting for --person (default: this device's person).",
+        discussion: "Prints `tally-invitation-1:<code>:<secret>` on one line: give it to the new device over a channel the server does not see (it holds the household's secret, which the server never receives), for `tally sync join`. The code works once. For the invitee of a pending household invitation (`inviteMember`, synced; asked by the admin) it holds until that invitation expires, and the new device accepts it when it joins; for an active member (asked by themselves or the admin), 7 days. Cancelling the invitation, removing or forgetting the person withdraws the code.")
+
+    @OptionGroup var location: LedgerOption
+    @OptionGroup var key: KeyOptions
+
+    @Option(help: ArgumentHelp("The server's address, e.g. http://127.0.0.1:8080.", valueName: "URL"))
+    var server: String
+
+    @Option(name: .customLong("token-file"), help: ArgumentHelp("A file holding this device's token.", valueName: "FILE"))
+    var tokenFile: String
+
+    @Option(help: ArgumentHelp("The person the new device acts for: a pending invitation's invitee or an active member; default this device's person.", valueName: "ID"))
+    var person: String?
+
+    func run() async throws {
+        let path = try location.path()
+        let personID = try person.map { text in
+            do {
+                return try PersonID(parsing: text)
+            } catch {
+                throw ValidationError("--person must be a person's id (a UUID), not \(text)")
+            }
+        }
+        let transport = HTTPSyncTransport(server: server, token: try SyncRunCommand.token(in: tokenFile))
+        let ledger = try await LedgerAccess.open(at: path, create: false, encryption: try key.encryption(), chainKey: try key.chainKey())
+        let made: (invitation: SyncInvitation, expiresAt: Timestamp)
+        do {
+            let device = try await SyncDevice(ledger: ledger, transport: transport)
+            made = try await device.invite(for: personID)
+        } catch {
+            try? await ledger.close()
+            throw CLIError("\(server): the invitation cannot be made: \(error)")
+        }
+        try await LedgerAccess.close(ledger, at: path)
+        var results = ResultLines()
+        results.line(made.invitation.text)
+        try results.requireDelivered(outcome: "an invitation was made, but it is shown only once: make another")
+        Terminal.error("tally sync invite: valid once, until \(made.expiresAt); give it to the new device for `tally sync join`")
+    }
+}
+
+/// `tally sync join`: a new device joins its household from an invitation (Docs/Sync.md,
+/// "Joining a household"): registered with the server, given the household's keys and history,
+/// and, for a new member, accepting the household invitation.
+struct SyncJoinCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "join",
+        abstract: "Set a new device up from an invitation (`tally sync invite`): register it, save its token, pull the household's history.",
+        discussion: "The ledger folder must be new. Only the invitation's code goes to the server; its household secret stays on the device (it opens the people's text keys). For a new member's device, the household invitation is accepted as its last step (acceptInvitation). Prints one JSON line: {\"status\":\"joined\",\"householdID\",\"personID\",\"deviceID\",\"through\":N} and, for a new member, \"invitationID\" and \"acceptedAt\": the sequence numbers of the acceptance.")
+
+    @OptionGroup var location: LedgerOption
+    @OptionGroup var key: KeyOptions
+
+    @Option(help: ArgumentHelp("The server's address, e.g. http://127.0.0.1:8080.", valueName: "URL"))
+    var server: String
+
+    @Option(name: .customLong("invitation-file"), help: ArgumentHelp("A file holding the invitation (one line from `tally sync invite`), or - for stdin.", valueName: "FILE"))
+    var invitationFile: String
+
+    @Option(name: .customLong("token-file"), help: ArgumentHelp("Where to save this device's token (a new file, mode 0600).", valueName: "FILE"))
+    var tokenFile: String
+
+    func run() async throws {
+        let path = try location.path()
+        let text = try String(decoding: ApplyCommand.read(invitationFile), as: UTF8.self)
+        let invitation: SyncInvitation
+        do {
+            invitation = try SyncInvitation(text: text)
+        } catch {
+            throw CLIError("\(invitationFile): \(error)")
+        }
+        guard !FileManager.default.fileExists(atPath: LedgerDirectory(FilePath(path)).journal.string) else {
+            throw CLIError("\(path) holds a ledger already: a device joins into a new ledger folder")
+        }
+        // The token is shown once: its file can be made before the server makes the token.
+        guard !FileManager.default.fileExists(atPath: tokenFile),
+              FileManager.default.createFile(atPath: tokenFile, contents: nil, attributes: [.posixPermissions: 0o600])
+        else {
+            throw CLIError("\(tokenFile): cannot create the token file; give a path where no file is, in a folder that exists")
+        }
+        let joined: JoinedDevice
+        do {
+            joined = try await HTTPSyncTransport.join(server: server, invitation: invitation)
+        } catch {
+            try? FileManager.default.removeItem(atPath: tokenFile)
+            throw CLIError("\(server): cannot join: \(error)")
+        }
+        do {
+            try OutputFile.write(Array((joined.token + "\n").utf8), to: tokenFile)
+        } catch {
+            throw CLIError("\(error); the device's token, shown once, is \(joined.token): save it in a file and run `tally sync` with it")
+        }
+        let ledger = try await LedgerAccess.open(at: path, create: true, encryption: try key.encryption(), chainKey: try key.chainKey())
+        var members: [(String, CanonicalJSON)] = [
+            ("status", .string("joined")), ("householdID", .string(joined.device.householdID.uuidString.lowercased())),
+            ("personID", .string(joined.device.personID.uuidString.lowercased())),
+            ("deviceID", .string(joined.device.deviceID.uuidString.lowercased())),
+        ]
+        do {
+            let device = try await SyncDevice(
+                ledger: ledger, transport: HTTPSyncTransport(server: server, token: joined.token), householdSecret: invitation.householdSecret)
+            try await device.sync()
+            members.append(("through", .integer(Int64(clamping: await device.confirmedSequenceNumber))))
+            if let invitationID = joined.invitationID {
+                let accept = Command(
+                    commandID: .random(), actor: PersonID(joined.device.personID), recordedAt: .now(),
+                    action: .acceptInvitation(invitationID: InvitationID(invitationID)))
+                let range = try await device.execute(accept)
+                members.append(("invitationID", .string(invitationID.uuidString.lowercased())))
+                members.append(("acceptedAt", .array(range.map { CanonicalJSON.integer(Int64(clamping: $0)) })))
+            }
+        } catch {
+            try? await ledger.close()
+            throw CLIError("\(server): the device joined (its token is in \(tokenFile)) but did not finish: \(error); run `tally sync --ledger \(path) --server \(server) --token-file \(tokenFile)`")
+        }
+        try await LedgerAccess.close(ledger, at: path)
+        var results = ResultLines()
+        results.line(CanonicalJSON.text(orderedMembers: members))
+        try results.requireDelivered(outcome: "the device joined household \(joined.device.householdID.uuidString.lowercased())")
     }
 }

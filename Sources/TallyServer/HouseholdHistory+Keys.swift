@@ -1,0 +1,72 @@
+import Foundation
+import PostgresNIO
+
+extension HouseholdHistory {
+    /// Stores the keys a device shares with its household, each the first one stored for its
+    /// person (a key is never replaced: two keys of one person would split their texts, P2).
+    /// Under the household's row lock, so keys are stored in the order of their serials (a
+    /// device that read past a serial never misses a key committed later with a lower one).
+    ///
+    /// - Returns: The people whose stored key is another one (another fingerprint): the
+    ///   device's texts sealed for them would not open elsewhere. A forgotten person's key is
+    ///   not stored again, and is not a conflict.
+    /// - Throws: ``HouseholdHistoryError/unknownHousehold(_:)``,
+    ///   ``HouseholdHistoryError/deviceNotAllowed(device:household:)``,
+    ///   ``HouseholdHistoryError/limitExceeded(what:count:limit:)`` for more than
+    ///   ``HistoryLimits/keysPerStoreMax`` keys or a key over ``HistoryLimits/sealedKeyBytesMax``
+    ///   bytes; ``HouseholdHistoryError/database(operation:detail:)``.
+    public func storeKeys(_ keys: [SealedPersonKey], household: UUID, device: UUID) async throws -> [UUID] {
+        guard !keys.isEmpty else { return [] }
+        guard keys.count <= limits.keysPerStoreMax else {
+            throw HouseholdHistoryError.limitExceeded(what: "keys in one store", count: keys.count, limit: limits.keysPerStoreMax)
+        }
+        if let large = keys.first(where: { $0.sealed.count > limits.sealedKeyBytesMax || $0.fingerprint.count > limits.sealedKeyBytesMax }) {
+            throw HouseholdHistoryError.limitExceeded(
+                what: "bytes of the sealed key of \(large.personID)", count: max(large.sealed.count, large.fingerprint.count), limit: limits.sealedKeyBytesMax)
+        }
+        return try await transaction("store keys of household \(household)") { connection in
+            _ = try await self.readHead(household: household, connection: connection, forUpdate: true)
+            try await self.checkDevice(device, household: household, connection: connection)
+            var conflicts: [UUID] = []
+            for key in keys {
+                try await connection.query(
+                    """
+                    INSERT INTO person_keys (household_id, person_id, sealed, fingerprint)
+                    VALUES (\(household), \(key.personID), \(ByteBuffer(bytes: key.sealed)), \(ByteBuffer(bytes: key.fingerprint)))
+                    ON CONFLICT (household_id, person_id) DO NOTHING
+                    """, logger: self.logger)
+                let rows = try await connection.query(
+                    "SELECT fingerprint FROM person_keys WHERE household_id = \(household) AND person_id = \(key.personID)",
+                    logger: self.logger)
+                for try await fingerprint in rows.decode(ByteBuffer?.self) {
+                    if let fingerprint, Array(fingerprint.readableBytesView) != key.fingerprint { conflicts.append(key.personID) }
+                }
+            }
+            return conflicts
+        }
+    }
+
+    /// The household's keys stored after `serial`, in the order they were stored, at most
+    /// `limit` (and ``HistoryLimits/keysPerStoreMax``); forgotten people's are left out.
+    ///
+    /// - Throws: ``HouseholdHistoryError/storedHistoryInvalid(household:reason:)`` for a row no
+    ///   server writes; ``HouseholdHistoryError/database(operation:detail:)``.
+    public func keys(household: UUID, after serial: Int64, limit: Int) async throws -> [StoredPersonKey] {
+        let limit = min(max(limit, 0), limits.keysPerStoreMax)
+        return try await transaction("read the keys of household \(household)") { connection in
+            let rows = try await connection.query(
+                """
+                SELECT serial, person_id, sealed, fingerprint FROM person_keys
+                WHERE household_id = \(household) AND serial > \(serial) AND sealed IS NOT NULL
+                ORDER BY serial LIMIT \(limit)
+                """, logger: self.logger)
+            var keys: [StoredPersonKey] = []
+            for try await (serial, person, sealed, fingerprint) in rows.decode((Int64, UUID, ByteBuffer, ByteBuffer).self) {
+                keys.append(StoredPersonKey(
+                    serial: serial,
+                    key: SealedPersonKey(personID: person, sealed: Array(sealed.readableBytesView), fingerprint: Array(fingerprint.readableBytesView))))
+            }
+            return keys
+        }
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import Synchronization
+import Tally
+import TallyModel
+import TallyServer
+import TallyTestSupport
+import Testing
+
+@testable import TallySync
+
+/// Issue 32 (Docs/Sync.md, "Joining a household", "Keys between devices"): a new device joins
+/// from an invitation (Flow US-005/006), the people's text keys reach it sealed under the
+/// household's secret, which the server never holds, and forgetting, removing or cancelling
+/// withdraws what the server would hand out.
+@Suite("Sync: joining a household, keys between devices")
+struct SyncJoinTests {
+    /// A clock the servers read, set to the scenario's time (invitations expire 7 days after
+    /// the `recordedAt` of `inviteMember`).
+    final class Clock: Sendable {
+        let now = Mutex<Int64>(0)
+        var read: @Sendable () -> Int64 { { [self] in now.withLock { $0 } } }
+    }
+
+    /// A device joined from `invitation` into an empty ledger in `folder`, through `server`.
+    static func join(
+        _ invitation: SyncInvitation, server: SyncServer, folder: TemporaryDirectory, name: String
+    ) async throws -> (device: SyncDevice, joined: JoinedDevice) {
+        let joined = try await server.acceptInvitation(code: invitation.code)
+        let ledger = try await Ledger.open(at: folder.appending(name))
+        let device = try await SyncDevice(ledger: ledger, transport: server.transport(for: joined.device), householdSecret: invitation.householdSecret)
+        try await device.sync()
+        return (device, joined)
+    }
+
+    static func refusal(_ body: () async throws -> Void) async -> String? {
+        do {
+            try await body()
+            return nil
+        } catch let error as LedgerError {
+            return error.code
+        } catch let error as HouseholdHistoryError {
+            return error.code
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test("Issue 32 (Flow US-005/006, H6): the admin invites Carol, makes a code for her device; Carol's empty ledger joins with it, reads her own name and Alice's note (their keys reached it sealed under the household's secret), accepts the invitation and becomes a member on every device; the code works once")
+    func newMemberJoins() async throws {
+        try await TestPostgres.withHistory { history in
+            let clock = Clock()
+            var household = try await SyncTests.Household(histories: [history], clock: clock.read)
+            var carol: SyncDevice?
+            defer { Task { [household, carol] in await household.close([household.alice] + (carol.map { [$0] } ?? [])) } }
+            var noted = household.scenario.expense(2_000, shared: true)
+            noted.note = SyncTests.aliceNote
+            let expense = household.scenario.ids.next() as TransactionID
+            try await household.alice.execute(household.scenario.command(.recordTransaction(transactionID: expense, entry: noted)))
+            let person = household.scenario.ids.next() as PersonID
+            let invitationID = household.scenario.ids.next() as InvitationID
+            try await household.alice.execute(household.scenario.command(
+                .inviteMember(invitationID: invitationID, personID: person, name: "Carol Secretname", email: "carol@example.org")))
+            clock.now.withLock { $0 = household.scenario.clock + 60_000 }
+
+            let (invitation, expiresAt) = try await household.alice.invite(for: person)
+            #expect(expiresAt == Timestamp(millisecondsSinceEpoch: household.scenario.clock + 7 * 86_400_000), "the household invitation's expiry")
+            #expect(try SyncInvitation(text: invitation.text) == invitation)
+            let (device, joined) = try await Self.join(invitation, server: household.servers[0], folder: household.folder, name: "carol")
+            carol = device
+            #expect(joined.invitationID == invitationID.uuid && joined.device.personID == person.uuid)
+            #expect(await device.ledger.invitations(at: Timestamp(millisecondsSinceEpoch: clock.now.withLock { $0 }), visibleTo: .member(person)).first?.name == "Carol Secretname")
+            #expect(await device.ledger.readModels.transactions[expense]?.details.note?.text == SyncTests.aliceNote)
+
+            let accepted = try await device.execute(Command(
+                commandID: household.scenario.ids.next(), actor: person, recordedAt: Timestamp(millisecondsSinceEpoch: clock.now.withLock { $0 }),
+                action: .acceptInvitation(invitationID: invitationID)))
+            try await household.alice.pull()
+            #expect(await household.alice.confirmedSequenceNumber == accepted.upperBound)
+            for ledger in [household.alice.ledger, device.ledger] {
+                let row = await ledger.people().first { $0.personID == person }
+                #expect(row?.role == .member && row?.name == "Carol Secretname", "\(String(describing: row))")
+            }
+            #expect(await household.alice.ledger.readModels == device.ledger.readModels)
+            #expect(try await household.alice.ledger.events() == device.ledger.events())
+
+            let reused = await Self.refusal { _ = try await household.servers[0].acceptInvitation(code: invitation.code) }
+            #expect(reused == "invitationRefused")
+        }
+    }
+
+    @Test("Issue 32 (H6, H5): only the admin makes a code for an invitee's or another member's device, a member for their own; unknown people and a contact are refused; a code is refused once its invitation is cancelled, its person removed, or it expired; removing a member revokes their device")
+    func invitationRules() async throws {
+        try await TestPostgres.withHistory { history in
+            let clock = Clock()
+            var household = try await SyncTests.Household(histories: [history], clock: clock.read)
+            let bob = try await household.bob(on: 0)
+            defer { Task { [household] in await household.close([household.alice, bob]) } }
+            let server = household.servers[0]
+            let scenario = household.scenario
+            let dan = household.scenario.ids.next() as PersonID, danInvitation = household.scenario.ids.next() as InvitationID
+            try await household.alice.execute(household.scenario.command(.inviteMember(invitationID: danInvitation, personID: dan, name: "Dan")))
+            let contact = household.scenario.ids.next() as PersonID
+            try await household.alice.execute(household.scenario.command(.addPerson(personID: contact, name: "Erin")))
+            try await bob.pull()
+            clock.now.withLock { $0 = household.scenario.clock }
+
+            #expect(await Self.refusal { _ = try await bob.invite(for: dan) } == "adminOnly")
+            #expect(await Self.refusal { _ = try await bob.invite(for: scenario.alice) } == "adminOnly")
+            #expect(await Self.refusal { _ = try await household.alice.invite(for: contact) } == "notAMember")
+            #expect(await Self.refusal { _ = try await household.alice.invite(for: PersonID.random()) } == "unknownPerson")
+            #expect(await Self.refusal { _ = try await bob.invite() } == nil, "a member adds their own device")
+
+            // Cancelling the invitation withdraws its code.
+            let (danCode, _) = try await household.alice.invite(for: dan)
+            try await household.alice.execute(household.scenario.command(.cancelInvitation(invitationID: danInvitation)))
+            #expect(await Self.refusal { _ = try await server.acceptInvitation(code: danCode.code) } == "invitationRefused")
+
+            // A code expires.
+            let (late, expiresAt) = try await household.alice.invite()
+            clock.now.withLock { $0 = expiresAt.millisecondsSinceEpoch }
+            #expect(await Self.refusal { _ = try await server.acceptInvitation(code: late.code) } == "invitationRefused")
+            clock.now.withLock { $0 = household.scenario.clock }
+
+            // Removing Bob revokes his device and withdraws his unused code.
+            let (bobSecond, _) = try await household.alice.invite(for: scenario.bob)
+            let (_, bobToken) = try await history.registerDevice(household: household.household, person: scenario.bob.uuid)
+            #expect(try await history.authenticate(token: bobToken) != nil)
+            try await household.alice.execute(household.scenario.command(.removeMember(personID: scenario.bob, acknowledgeUnsettled: true)))
+            #expect(try await history.authenticate(token: bobToken) == nil)
+            #expect(await Self.refusal { _ = try await server.acceptInvitation(code: bobSecond.code) } == "invitationRefused")
+            let expense = household.scenario.command(.recordTransaction(transactionID: household.scenario.ids.next(), entry: household.scenario.expense(100, payer: scenario.bob)), by: scenario.bob)
+            #expect(await Self.refusal { try await bob.execute(expense) } == "deviceNotAllowed")
+        }
+    }
+
+    @Test("Issue 32 (P2, P3): the server keeps the first key of a person and reports another one as a conflict; a forgotten person's key is deleted and never stored again; a device with another household's secret refuses the keys it is sent (householdSecretMismatch) and appends nothing")
+    func keysOnTheServer() async throws {
+        try await TestPostgres.withHistory { history in
+            var household = try await SyncTests.Household(histories: [history])
+            defer { Task { [household] in await household.close([household.alice]) } }
+            let server = household.servers[0]
+            let stored = try await server.keys(household: household.household, after: 0)
+            let alice = try #require(stored.first { $0.key.personID == household.scenario.alice.uuid })
+            #expect(stored.allSatisfy { !$0.key.sealed.isEmpty } && alice.serial > 0)
+
+            var other = alice.key
+            other.fingerprint = Array(repeating: 7, count: other.fingerprint.count)
+            #expect(try await server.shareKeys([other], from: household.aliceDevice) == [household.scenario.alice.uuid])
+            #expect(try await server.shareKeys([alice.key], from: household.aliceDevice).isEmpty, "the same key again is no conflict")
+
+            let dave = household.scenario.ids.next() as PersonID
+            try await household.alice.execute(household.scenario.command(.addPerson(personID: dave, name: "Dave")))
+            let daveKey = try #require(try await server.keys(household: household.household, after: 0).first { $0.key.personID == dave.uuid })
+            try await household.alice.execute(household.scenario.command(.forgetPerson(personID: dave)))
+            #expect(try await server.keys(household: household.household, after: 0).allSatisfy { $0.key.personID != dave.uuid })
+            #expect(try await server.shareKeys([daveKey.key], from: household.aliceDevice).isEmpty)
+            #expect(try await server.keys(household: household.household, after: 0).allSatisfy { $0.key.personID != dave.uuid }, "a forgotten person's key is not stored again")
+
+            // A device joined with another household's secret.
+            let (invitation, _) = try await household.alice.invite(for: household.scenario.bob)
+            let wrong = SyncInvitation(code: invitation.code, householdSecret: HouseholdSecret())
+            await #expect(throws: SyncError.self) { _ = try await Self.join(wrong, server: server, folder: household.folder, name: "wrong") }
+            let ledger = try await Ledger.open(at: household.folder.appending("wrong"))
+            #expect(await ledger.lastSequenceNumber == 0, "nothing was appended")
+            try await ledger.close()
+        }
+    }
+}
