@@ -10,6 +10,10 @@ public struct HistoryLimits: Sendable, Hashable {
     public var chainBytesMax: Int
     /// The most frames one pull returns.
     public var framesPerPullMax: Int
+    /// The bytes of records after which a pull stops adding frames (it returns at least one,
+    /// which is at most `frameRecordsBytesMax`): a device far behind catches up in pages of
+    /// bounded memory on both sides.
+    public var pullBytesMax: Int
     /// The most keys one store takes or one read returns.
     public var keysPerStoreMax: Int
     /// The most bytes of a sealed key or of its fingerprint.
@@ -22,6 +26,7 @@ public struct HistoryLimits: Sendable, Hashable {
         frameRecordsBytesMax: Int = 16 << 20,
         chainBytesMax: Int = 64,
         framesPerPullMax: Int = 10_000,
+        pullBytesMax: Int = 8 << 20,
         keysPerStoreMax: Int = 1_000,
         sealedKeyBytesMax: Int = 256
     ) {
@@ -30,6 +35,7 @@ public struct HistoryLimits: Sendable, Hashable {
         self.frameRecordsBytesMax = frameRecordsBytesMax
         self.chainBytesMax = chainBytesMax
         self.framesPerPullMax = framesPerPullMax
+        self.pullBytesMax = pullBytesMax
         self.keysPerStoreMax = keysPerStoreMax
         self.sealedKeyBytesMax = sealedKeyBytesMax
     }

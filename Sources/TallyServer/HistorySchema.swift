@@ -88,6 +88,8 @@ enum HistorySchema {
             accepted_by uuid REFERENCES devices
         )
         """,
+        // What an append withdraws is found by household.
+        "CREATE INDEX device_invitations_by_household ON device_invitations (household_id, person_id)",
         "UPDATE tally_schema SET version = 2",
     ]
 }

@@ -156,6 +156,13 @@ extension HouseholdHistory {
         }
         let cancelled = executed.cancelledInvitations
         if !cancelled.isEmpty {
+            // A device that joined with a code of the cancelled invitation never became a member.
+            try await connection.query(
+                """
+                UPDATE devices SET revoked = true WHERE household_id = \(household) AND device_id IN (
+                    SELECT accepted_by FROM device_invitations
+                    WHERE household_id = \(household) AND invitation_id = ANY(\(cancelled)) AND accepted_by IS NOT NULL)
+                """, logger: logger)
             try await connection.query(
                 "DELETE FROM device_invitations WHERE household_id = \(household) AND accepted_by IS NULL AND invitation_id = ANY(\(cancelled))",
                 logger: logger)

@@ -18,18 +18,24 @@ extension HouseholdHistory {
         let token = DeviceToken.generate()
         let tokenHash = ByteBuffer(bytes: DeviceToken.sha256(token))
         let registered = try await transaction("register a device of household \(household)") { connection in
-            let rows = try await connection.query(
-                """
-                INSERT INTO devices (device_id, household_id, person_id, token_sha256, revoked)
-                SELECT \(deviceID), household_id, \(person), \(tokenHash), false FROM households WHERE household_id = \(household)
-                RETURNING device_id
-                """, logger: self.logger)
-            var inserted = false
-            for try await _ in rows.decode(UUID.self) { inserted = true }
-            return inserted
+            try await self.insertDevice(deviceID, household: household, person: person, tokenHash: tokenHash, connection: connection)
         }
         guard registered else { throw HouseholdHistoryError.unknownHousehold(household) }
         return (Device(deviceID: deviceID, householdID: household, personID: person), DeviceToken.text(token))
+    }
+
+    /// Inserts a device of `household` (when it exists) acting for `person`, with its token's hash.
+    /// - Returns: whether the household exists (the device was inserted).
+    func insertDevice(_ deviceID: UUID, household: UUID, person: UUID, tokenHash: ByteBuffer, connection: PostgresConnection) async throws -> Bool {
+        let rows = try await connection.query(
+            """
+            INSERT INTO devices (device_id, household_id, person_id, token_sha256, revoked)
+            SELECT \(deviceID), household_id, \(person), \(tokenHash), false FROM households WHERE household_id = \(household)
+            RETURNING device_id
+            """, logger: logger)
+        var inserted = false
+        for try await _ in rows.decode(UUID.self) { inserted = true }
+        return inserted
     }
 
     /// The device a bearer token belongs to.

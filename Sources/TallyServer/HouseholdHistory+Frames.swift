@@ -9,8 +9,9 @@ extension HouseholdHistory {
     ///   - household: The household.
     ///   - sequenceNumber: The device's cursor (0 for the whole history). A cursor inside a
     ///     frame returns that frame whole.
-    ///   - limit: At most this many frames (and at most ``HistoryLimits/framesPerPullMax``);
-    ///     pull again after the last one's sequence number for more.
+    ///   - limit: At most this many frames (and at most ``HistoryLimits/framesPerPullMax``,
+    ///     and no more once ``HistoryLimits/pullBytesMax`` bytes of records came before: at
+    ///     least one); pull again after the last one's sequence number for more.
     /// - Returns: The frames, empty when the cursor is at the head.
     /// - Throws: ``HouseholdHistoryError/unknownHousehold(_:)``;
     ///   ``HouseholdHistoryError/database(operation:detail:)``.
@@ -28,11 +29,17 @@ extension HouseholdHistory {
     func readFrames(household: UUID, after sequenceNumber: UInt64, limit: Int, connection: PostgresConnection) async throws -> [HistoryFrame] {
         let after = try bigint(sequenceNumber)
         let count = Int64(max(0, min(limit, limits.framesPerPullMax)))
+        let budget = Int64(limits.pullBytesMax)
+        // The frames in order while the records before each are under the byte budget: the
+        // first always, however large (a frame is at most frameRecordsBytesMax).
         let rows = try await connection.query(
             """
-            SELECT first_sequence, last_sequence, records, chain FROM frames
-            WHERE household_id = \(household) AND last_sequence > \(after)
-            ORDER BY last_sequence LIMIT \(count)
+            SELECT first_sequence, last_sequence, records, chain FROM (
+                SELECT first_sequence, last_sequence, records, chain,
+                       sum(octet_length(records)) OVER (ORDER BY last_sequence) - octet_length(records) AS bytes_before
+                FROM frames WHERE household_id = \(household) AND last_sequence > \(after)
+                ORDER BY last_sequence LIMIT \(count)
+            ) page WHERE bytes_before < \(budget) ORDER BY last_sequence
             """, logger: logger)
         var frames: [HistoryFrame] = []
         for try await (first, last, records, chain) in rows.decode((Int64, Int64, ByteBuffer, ByteBuffer).self) {

@@ -72,11 +72,7 @@ extension HouseholdHistory {
             guard nowMilliseconds < expiry else {
                 throw HouseholdHistoryError.invitationRefused(reason: "this invitation code expired at \(expiry) ms since 1970; ask for a new one")
             }
-            try await connection.query(
-                """
-                INSERT INTO devices (device_id, household_id, person_id, token_sha256, revoked)
-                VALUES (\(deviceID), \(household), \(person), \(tokenHash), false)
-                """, logger: self.logger)
+            _ = try await self.insertDevice(deviceID, household: household, person: person, tokenHash: tokenHash, connection: connection)
             try await connection.query(
                 "UPDATE device_invitations SET accepted_by = \(deviceID) WHERE code_sha256 = \(codeHash)", logger: self.logger)
             return JoinedDevice(

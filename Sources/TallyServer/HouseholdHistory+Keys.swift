@@ -24,30 +24,34 @@ extension HouseholdHistory {
             throw HouseholdHistoryError.limitExceeded(
                 what: "bytes of the sealed key of \(large.personID)", count: max(large.sealed.count, large.fingerprint.count), limit: limits.sealedKeyBytesMax)
         }
+        let people = keys.map(\.personID)
+        let sealed = keys.map { ByteBuffer(bytes: $0.sealed) }
+        let fingerprints = keys.map { ByteBuffer(bytes: $0.fingerprint) }
         return try await transaction("store keys of household \(household)") { connection in
             _ = try await self.readHead(household: household, connection: connection, forUpdate: true)
             try await self.checkDevice(device, household: household, connection: connection)
-            var conflicts: [UUID] = []
-            for key in keys {
-                try await connection.query(
-                    """
-                    INSERT INTO person_keys (household_id, person_id, sealed, fingerprint)
-                    VALUES (\(household), \(key.personID), \(ByteBuffer(bytes: key.sealed)), \(ByteBuffer(bytes: key.fingerprint)))
-                    ON CONFLICT (household_id, person_id) DO NOTHING
-                    """, logger: self.logger)
-                let rows = try await connection.query(
-                    "SELECT fingerprint FROM person_keys WHERE household_id = \(household) AND person_id = \(key.personID)",
-                    logger: self.logger)
-                for try await fingerprint in rows.decode(ByteBuffer?.self) {
-                    if let fingerprint, Array(fingerprint.readableBytesView) != key.fingerprint { conflicts.append(key.personID) }
-                }
+            try await connection.query(
+                """
+                INSERT INTO person_keys (household_id, person_id, sealed, fingerprint)
+                SELECT \(household), person_id, sealed, fingerprint
+                FROM unnest(\(people)::uuid[], \(sealed)::bytea[], \(fingerprints)::bytea[]) WITH ORDINALITY AS shared(person_id, sealed, fingerprint, position)
+                ORDER BY position
+                ON CONFLICT (household_id, person_id) DO NOTHING
+                """, logger: self.logger)
+            let rows = try await connection.query(
+                "SELECT person_id, fingerprint FROM person_keys WHERE household_id = \(household) AND person_id = ANY(\(people))",
+                logger: self.logger)
+            var stored: [UUID: [UInt8]] = [:]
+            for try await (person, fingerprint) in rows.decode((UUID, ByteBuffer?).self) {
+                if let fingerprint { stored[person] = Array(fingerprint.readableBytesView) }
             }
-            return conflicts
+            return keys.compactMap { key in stored[key.personID].map { $0 == key.fingerprint } == false ? key.personID : nil }
         }
     }
 
     /// The household's keys stored after `serial`, in the order they were stored, at most
-    /// `limit` (and ``HistoryLimits/keysPerStoreMax``); forgotten people's are left out.
+    /// `limit` (and ``HistoryLimits/keysPerStoreMax``); a forgotten person's as a tombstone
+    /// (no key).
     ///
     /// - Throws: ``HouseholdHistoryError/storedHistoryInvalid(household:reason:)`` for a row no
     ///   server writes; ``HouseholdHistoryError/database(operation:detail:)``.
@@ -57,14 +61,15 @@ extension HouseholdHistory {
             let rows = try await connection.query(
                 """
                 SELECT serial, person_id, sealed, fingerprint FROM person_keys
-                WHERE household_id = \(household) AND serial > \(serial) AND sealed IS NOT NULL
+                WHERE household_id = \(household) AND serial > \(serial)
                 ORDER BY serial LIMIT \(limit)
                 """, logger: self.logger)
             var keys: [StoredPersonKey] = []
-            for try await (serial, person, sealed, fingerprint) in rows.decode((Int64, UUID, ByteBuffer, ByteBuffer).self) {
-                keys.append(StoredPersonKey(
-                    serial: serial,
-                    key: SealedPersonKey(personID: person, sealed: Array(sealed.readableBytesView), fingerprint: Array(fingerprint.readableBytesView))))
+            for try await (serial, person, sealed, fingerprint) in rows.decode((Int64, UUID, ByteBuffer?, ByteBuffer?).self) {
+                let key = sealed.flatMap { sealed in
+                    fingerprint.map { SealedPersonKey(personID: person, sealed: Array(sealed.readableBytesView), fingerprint: Array($0.readableBytesView)) }
+                }
+                keys.append(StoredPersonKey(serial: serial, personID: person, key: key))
             }
             return keys
         }

@@ -24,10 +24,15 @@ public struct SealedPersonKey: Sendable, Hashable {
 public struct StoredPersonKey: Sendable, Hashable {
     /// Increasing in the order the household's keys were stored.
     public var serial: Int64
-    public var key: SealedPersonKey
+    /// Whose key it is.
+    public var personID: UUID
+    /// The key; nil once the person was forgotten (P3): a device records them as forgotten
+    /// before it folds frames holding their texts.
+    public var key: SealedPersonKey?
 
-    public init(serial: Int64, key: SealedPersonKey) {
+    public init(serial: Int64, personID: UUID, key: SealedPersonKey?) {
         self.serial = serial
+        self.personID = personID
         self.key = key
     }
 }

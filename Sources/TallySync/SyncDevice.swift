@@ -103,8 +103,14 @@ public actor SyncDevice {
     /// invitation adds this household's secret, which the server never sees: hand
     /// ``SyncInvitation/text`` to the new device.
     /// - Throws: `LedgerError.rejected` (over HTTP ``SyncError/requestRefused(status:code:message:)``)
-    ///   with `adminOnly`, `notAMember`, `unknownPerson`; what the transport throws.
+    ///   with `adminOnly`, `notAMember`, `unknownPerson`; ``SyncError/householdSecretMismatch(_:)``
+    ///   when this device's secret does not open the household's keys; what the transport throws.
     public func invite(for person: PersonID? = nil) async throws -> (invitation: SyncInvitation, expiresAt: Timestamp) {
+        await acquire(.network)
+        defer { release(.network) }
+        // A device that never received a key nor shared one: its secret must open the
+        // household's keys before it hands it out (householdSecretMismatch otherwise).
+        if keySerial == 0, sharedKeyOwners.isEmpty { try await receiveKeys() }
         let made = try await transport.invite(for: person?.uuid)
         return (SyncInvitation(code: made.code, householdSecret: householdSecret), Timestamp(millisecondsSinceEpoch: made.invitation.expiresAtMilliseconds))
     }
@@ -327,7 +333,6 @@ public actor SyncDevice {
     /// the rejections. A command the ledger already holds (its answer was lost, a pull brought
     /// it) leaves without a push.
     private func push(into report: inout Report) async throws {
-        try await shareKeys()
         var held: [(CommandID, ClosedRange<UInt64>)] = []
         for entry in pending where entry.accepted == nil {
             if let range = try await ledger.sequenceNumbers(ofCommand: entry.commandID) { held.append((entry.commandID, range)) }
@@ -339,9 +344,15 @@ public actor SyncDevice {
             for (id, range) in held { unreported[id] = range }
         }
         while true {
+            // The commands in the outbox now: their keys are in the key file, so sharing every
+            // key held now shares theirs (a submit during the sharing waits for the next page).
+            let candidates = pending.filter { $0.accepted == nil }
+            guard !candidates.isEmpty else { return }
+            try await shareKeys()
+            let answered = Set(pending.filter { $0.accepted != nil }.map(\.commandID))
             var page: [Entry] = []
             var bytes = 0
-            for entry in pending where entry.accepted == nil {
+            for entry in candidates where !answered.contains(entry.commandID) {
                 guard page.count < Self.commandsPerPushMax, page.isEmpty || bytes + entry.push.body.count + 1 <= SyncServer.pushBytesMax else { break }
                 page.append(entry)
                 bytes += entry.push.body.count + 1
@@ -382,12 +393,25 @@ public actor SyncDevice {
     /// - Throws: ``SyncError/personalKeyConflict(_:)`` when the server holds another key for
     ///   one of these people (nothing is pushed).
     private func shareKeys() async throws {
-        let unshared = await ledger.heldPersonalKeys.filter { !sharedKeyOwners.contains($0.key.description) }.sorted { $0.key < $1.key }
+        var unshared = await ledger.heldPersonalKeys.filter { !sharedKeyOwners.contains($0.key.description) }.sorted { $0.key < $1.key }
+        guard !unshared.isEmpty else { return }
+        if keySerial == 0, sharedKeyOwners.isEmpty {
+            // The first keys this device shares: its secret must open the household's keys
+            // first (householdSecretMismatch), or every other device would receive keys it
+            // cannot open.
+            try await receiveKeys()
+            unshared = await ledger.heldPersonalKeys.filter { !sharedKeyOwners.contains($0.key.description) }.sorted { $0.key < $1.key }
+        }
         var start = 0
         while start < unshared.count {
             let page = unshared[start..<min(start + SyncServer.keysPerPageMax, unshared.count)]
             start += page.count
-            let sealed = page.compactMap { householdSecret.seal($0.value, of: $0.key) }
+            let sealed = try page.map { person, key in
+                guard let sealed = householdSecret.seal(key, of: person) else {
+                    throw SyncError.householdSecretMismatch("the key of \(person) cannot be sealed (it is not 32 bytes)")
+                }
+                return sealed
+            }
             let conflicts = try await transport.shareKeys(sealed)
             guard conflicts.isEmpty else {
                 throw SyncError.personalKeyConflict("the server holds another text key for \(conflicts.map { $0.uuidString.lowercased() }.joined(separator: ", ")) than this device made: another device made one first, and this device's texts of them would not open elsewhere. Nothing was pushed; set this device up again from an invitation (its outbox's commands are lost)")
@@ -405,21 +429,28 @@ public actor SyncDevice {
     private func receiveKeys() async throws {
         while true {
             let stored = try await transport.keys(after: keySerial)
-            guard let last = stored.last?.serial else { return }
-            guard stored.count <= SyncServer.keysPerPageMax, zip([keySerial] + stored.map(\.serial), stored.map(\.serial)).allSatisfy({ $0 < $1 }) else {
-                throw SyncError.historyInvalid("the server answered a read of keys after serial \(keySerial) with serials out of order or too many")
+            guard let last = stored.last?.serial else { return }  // read until a page is empty
+            guard zip([keySerial] + stored.map(\.serial), stored.map(\.serial)).allSatisfy({ $0 < $1 }) else {
+                throw SyncError.historyInvalid("the server answered a read of keys after serial \(keySerial) with serials out of order")
             }
             var keys: [PersonID: [UInt8]] = [:]
-            for entry in stored { keys[PersonID(entry.key.personID)] = try householdSecret.open(entry.key) }
-            let conflicts = try await ledger.adoptPersonalKeys(keys)
+            var forgotten: [PersonID] = []
+            for entry in stored {
+                guard let key = entry.key else {
+                    forgotten.append(PersonID(entry.personID))
+                    continue
+                }
+                guard key.personID == entry.personID else { throw SyncError.historyInvalid("a stored key names two people") }
+                keys[PersonID(entry.personID)] = try householdSecret.open(key)
+            }
+            let conflicts = try await ledger.adoptPersonalKeys(keys, forgotten: forgotten)
             guard conflicts.isEmpty else {
                 throw SyncError.personalKeyConflict("this device holds another text key for \(conflicts.map(\.description).joined(separator: ", ")) than the household's: their texts made elsewhere would not open here. Set this device up again from an invitation")
             }
-            let owners = keys.keys.map(\.description)
+            let owners = (Array(keys.keys) + forgotten).map(\.description)
             try record { () throws(StoreError) in try outbox.recordSharedKeys(owners, serial: last) }
             sharedKeyOwners.formUnion(owners)
             keySerial = last
-            if stored.count < SyncServer.keysPerPageMax { return }
         }
     }
 

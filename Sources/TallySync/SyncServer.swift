@@ -243,10 +243,9 @@ public actor SyncServer {
         guard !pushed.isEmpty else { return ExecutedBatch(frames: [], outcomes: outcomes.compactMap { $0 }) }
         let results = try await ledger.execute(each: pushed.map(\.command), sealedTexts: pushed.map(\.texts))
         var executedOutcomes = results.makeIterator()
-        var executedCommands = pushed.makeIterator()
         var withdrawn = ExecutedBatch(frames: [], outcomes: [])
         for index in outcomes.indices where outcomes[index] == nil {
-            guard let result = executedOutcomes.next(), let command = executedCommands.next()?.command else {
+            guard let result = executedOutcomes.next() else {
                 throw SyncError.historyInvalid("the server's ledger stopped before command \(index + 1) of the push")
             }
             switch result {
@@ -255,7 +254,11 @@ public actor SyncServer {
                     throw SyncError.historyInvalid("an accepted command produced no event")
                 }
                 outcomes[index] = .accepted(firstSequenceNumber: first.sequenceNumber, lastSequenceNumber: last.sequenceNumber)
-                Self.recordWithdrawnAccess(of: command, into: &withdrawn)
+                for position in positions where Self.withdrawingTags.contains(position.tag) {
+                    for committed in try await ledger.events(from: position.sequenceNumber, through: position.sequenceNumber) {
+                        Self.recordWithdrawnAccess(of: committed.event.payload, into: &withdrawn)
+                    }
+                }
             case .failure(.rejected(let violation)):
                 outcomes[index] = .rejected(code: violation.code.rawValue, message: violation.message)
             case .failure(let error):
@@ -267,13 +270,17 @@ public actor SyncServer {
         return withdrawn
     }
 
-    /// What an accepted command takes away on the server (``ExecutedBatch/forgottenPeople``,
+    /// The events that take something away on the server, whatever command made them
+    /// (`forgetPerson` and `deletePerson` forget, an undo of `inviteMember` cancels).
+    private static let withdrawingTags: Set<EventTag> = [.personForgotten, .memberRemoved, .invitationCancelled]
+
+    /// What an accepted command's event takes away on the server (``ExecutedBatch/forgottenPeople``,
     /// ``ExecutedBatch/removedMembers``, ``ExecutedBatch/cancelledInvitations``).
-    private static func recordWithdrawnAccess(of command: Command, into batch: inout ExecutedBatch) {
-        switch command.action {
-        case .forgetPerson(let person): batch.forgottenPeople.append(person.uuid)
-        case .removeMember(let person, _): batch.removedMembers.append(person.uuid)
-        case .cancelInvitation(let invitation): batch.cancelledInvitations.append(invitation.uuid)
+    private static func recordWithdrawnAccess(of event: EventPayload, into batch: inout ExecutedBatch) {
+        switch event {
+        case .personForgotten(let forgotten): batch.forgottenPeople.append(forgotten.personID.uuid)
+        case .memberRemoved(let removed): batch.removedMembers.append(removed.personID.uuid)
+        case .invitationCancelled(let cancelled): batch.cancelledInvitations.append(cancelled.invitationID.uuid)
         default: break
         }
     }

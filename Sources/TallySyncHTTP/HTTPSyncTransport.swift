@@ -71,10 +71,10 @@ public struct HTTPSyncTransport: SyncTransport {
     public func keys(after serial: Int64) async throws -> [StoredPersonKey] {
         let answer: SyncWire.Keys = try await send(HTTPClientRequest(url: server + "/v1/keys?after=\(serial)"))
         return try answer.keys.map { wire in
-            guard let serial = wire.serial, let key = wire.key else {
+            guard let stored = wire.stored else {
                 throw SyncError.historyInvalid("a key the server sent has no serial, or its sealed bytes or fingerprint are not base64")
             }
-            return StoredPersonKey(serial: serial, key: key)
+            return stored
         }
     }
 

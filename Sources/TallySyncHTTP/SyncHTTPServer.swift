@@ -116,7 +116,7 @@ public enum SyncHTTPServer {
                     throw Failure(status: .badRequest, code: "cursorMissing", message: "give after=N, the serial of the last key the device received (0 for none)")
                 }
                 let keys = try await server.keys(household: device.householdID, after: after)
-                return try json(SyncWire.Keys(keys: keys.map { SyncWire.Key($0.key, serial: $0.serial) }))
+                return try json(SyncWire.Keys(keys: keys.map(SyncWire.Key.init)))
             }
         }
         router.post("v1/invitations") { request, _ -> Response in
@@ -132,6 +132,9 @@ public enum SyncHTTPServer {
         router.post("v1/join") { request, _ -> Response in
             try await respond {
                 let wire: SyncWire.JoinRequest = try await decode(request)
+                guard Base64URL.bytes(wire.code)?.count == 32 else {
+                    throw Failure(status: .badRequest, code: "codeInvalid", message: "an invitation code is 43 characters of base64url; this one is cut or altered")
+                }
                 let joined = try await server.acceptInvitation(code: wire.code)
                 return try json(SyncWire.Joined(
                     token: joined.token, deviceID: joined.device.deviceID, householdID: joined.device.householdID,
@@ -190,7 +193,7 @@ public enum SyncHTTPServer {
         } catch let failure as Failure {
             return try json(SyncWire.Failure(code: failure.code, message: failure.message), status: failure.status)
         } catch let error as HTTPError where error.status == .contentTooLarge {
-            return try json(SyncWire.Failure(code: "bodyTooLarge", message: "a push body holds at most \(pushBytesMax) bytes; push fewer commands at once"), status: .contentTooLarge)
+            return try json(SyncWire.Failure(code: "bodyTooLarge", message: "the body is too large: a push holds at most \(pushBytesMax) bytes (push fewer commands at once), a keys or invitations request \(jsonBodyBytesMax)"), status: .contentTooLarge)
         } catch SyncError.cursorNotOnHistory(let detail) {
             return try json(SyncWire.Failure(code: "cursorNotOnHistory", message: detail), status: .conflict)
         } catch LedgerError.rejected(let violation) {

@@ -51,21 +51,36 @@ enum SyncWire {
         /// Set in an answer: the key's place in the household's list.
         var serial: Int64?
         var personID: UUID
-        /// The key sealed under the household's secret, base64.
-        var sealed: String
+        /// The key sealed under the household's secret, base64; both null in an answer: the
+        /// person was forgotten.
+        var sealed: String?
         /// Its fingerprint, base64.
-        var fingerprint: String
+        var fingerprint: String?
 
-        init(_ key: SealedPersonKey, serial: Int64? = nil) {
-            self.serial = serial
+        init(_ key: SealedPersonKey) {
             personID = key.personID
             sealed = Data(key.sealed).base64EncodedString()
             fingerprint = Data(key.fingerprint).base64EncodedString()
         }
 
+        init(_ stored: StoredPersonKey) {
+            serial = stored.serial
+            personID = stored.personID
+            sealed = stored.key.map { Data($0.sealed).base64EncodedString() }
+            fingerprint = stored.key.map { Data($0.fingerprint).base64EncodedString() }
+        }
+
+        /// The key; nil for a tombstone or bytes that are not base64.
         var key: SealedPersonKey? {
-            guard let sealed = Data(base64Encoded: sealed), let fingerprint = Data(base64Encoded: fingerprint) else { return nil }
+            guard let sealed = sealed.flatMap({ Data(base64Encoded: $0) }), let fingerprint = fingerprint.flatMap({ Data(base64Encoded: $0) }) else { return nil }
             return SealedPersonKey(personID: personID, sealed: Array(sealed), fingerprint: Array(fingerprint))
+        }
+
+        /// What a device reads from an answer.
+        var stored: StoredPersonKey? {
+            guard let serial else { return nil }
+            if sealed == nil, fingerprint == nil { return StoredPersonKey(serial: serial, personID: personID, key: nil) }
+            return key.map { StoredPersonKey(serial: serial, personID: personID, key: $0) }
         }
     }
 

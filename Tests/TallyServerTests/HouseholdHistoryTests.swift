@@ -16,7 +16,7 @@ struct HouseholdHistoryTests {
         return (household, device.deviceID)
     }
 
-    @Test("Sync: appended frames are pulled back in order, whole, with the head after them")
+    @Test("Sync: appended frames are pulled back in order, whole, with the head after them; a pull stops once its byte budget is reached, after at least one frame")
     func appendThenPull() async throws {
         try await TestPostgres.withHistory { history in
             let (household, device) = try await Self.household(in: history)
@@ -46,6 +46,14 @@ struct HouseholdHistoryTests {
             #expect(try await history.frames(household: household, after: 5, limit: 100).map(\.firstSequenceNumber) == [4])
             #expect(try await history.frames(household: household, after: 6, limit: 100).isEmpty)
             #expect(try await history.frames(household: household, after: 0, limit: 2).map(\.firstSequenceNumber) == [1, 3])
+
+            // A byte budget: frames while the records before them are under it, at least one.
+            let sizes = frames.map(\.records.count)
+            let budgeted = HouseholdHistory(client: history.client, limits: HistoryLimits(pullBytesMax: sizes[0] + 1))
+            #expect(try await budgeted.frames(household: household, after: 0, limit: 100).map(\.firstSequenceNumber) == [1, 3])
+            let tiny = HouseholdHistory(client: history.client, limits: HistoryLimits(pullBytesMax: 1))
+            #expect(try await tiny.frames(household: household, after: 0, limit: 100).map(\.firstSequenceNumber) == [1])
+            #expect(try await tiny.frames(household: household, after: 2, limit: 100).map(\.firstSequenceNumber) == [3])
         }
     }
 

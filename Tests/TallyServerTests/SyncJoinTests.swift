@@ -110,10 +110,15 @@ struct SyncJoinTests {
             #expect(await Self.refusal { _ = try await household.alice.invite(for: PersonID.random()) } == "unknownPerson")
             #expect(await Self.refusal { _ = try await bob.invite() } == nil, "a member adds their own device")
 
-            // Cancelling the invitation withdraws its code.
+            // Cancelling the invitation withdraws its unused code and revokes the device that
+            // joined with another one before Dan accepted.
             let (danCode, _) = try await household.alice.invite(for: dan)
+            let (danPhone, _) = try await household.alice.invite(for: dan)
+            let joinedDan = try await server.acceptInvitation(code: danPhone.code)
+            #expect(try await history.authenticate(token: joinedDan.token) != nil)
             try await household.alice.execute(household.scenario.command(.cancelInvitation(invitationID: danInvitation)))
             #expect(await Self.refusal { _ = try await server.acceptInvitation(code: danCode.code) } == "invitationRefused")
+            #expect(try await history.authenticate(token: joinedDan.token) == nil)
 
             // A code expires.
             let (late, expiresAt) = try await household.alice.invite()
@@ -133,28 +138,39 @@ struct SyncJoinTests {
         }
     }
 
-    @Test("Issue 32 (P2, P3): the server keeps the first key of a person and reports another one as a conflict; a forgotten person's key is deleted and never stored again; a device with another household's secret refuses the keys it is sent (householdSecretMismatch) and appends nothing")
+    @Test("Issue 32 (P2, P3): the server keeps the first key of a person and reports another one as a conflict; a forgotten person's key (forgetPerson, deletePerson) is deleted, a tombstone kept, and never stored again; a device joining after a forgetting records the tombstone first and opens again; a device with another household's secret refuses the keys it is sent (householdSecretMismatch) and appends nothing")
     func keysOnTheServer() async throws {
         try await TestPostgres.withHistory { history in
             var household = try await SyncTests.Household(histories: [history])
             defer { Task { [household] in await household.close([household.alice]) } }
             let server = household.servers[0]
             let stored = try await server.keys(household: household.household, after: 0)
-            let alice = try #require(stored.first { $0.key.personID == household.scenario.alice.uuid })
-            #expect(stored.allSatisfy { !$0.key.sealed.isEmpty } && alice.serial > 0)
+            let alice = try #require(stored.first { $0.personID == household.scenario.alice.uuid })
+            #expect(stored.allSatisfy { $0.key.map { !$0.sealed.isEmpty } == true } && alice.serial > 0)
 
-            var other = alice.key
+            var other = try #require(alice.key)
             other.fingerprint = Array(repeating: 7, count: other.fingerprint.count)
             #expect(try await server.shareKeys([other], from: household.aliceDevice) == [household.scenario.alice.uuid])
-            #expect(try await server.shareKeys([alice.key], from: household.aliceDevice).isEmpty, "the same key again is no conflict")
+            #expect(try await server.shareKeys([try #require(alice.key)], from: household.aliceDevice).isEmpty, "the same key again is no conflict")
 
-            let dave = household.scenario.ids.next() as PersonID
+            let dave = household.scenario.ids.next() as PersonID, erin = household.scenario.ids.next() as PersonID
             try await household.alice.execute(household.scenario.command(.addPerson(personID: dave, name: "Dave")))
-            let daveKey = try #require(try await server.keys(household: household.household, after: 0).first { $0.key.personID == dave.uuid })
+            try await household.alice.execute(household.scenario.command(.addPerson(personID: erin, name: "Erin")))
+            let daveKey = try #require(try await server.keys(household: household.household, after: 0).first { $0.personID == dave.uuid }?.key)
             try await household.alice.execute(household.scenario.command(.forgetPerson(personID: dave)))
-            #expect(try await server.keys(household: household.household, after: 0).allSatisfy { $0.key.personID != dave.uuid })
-            #expect(try await server.shareKeys([daveKey.key], from: household.aliceDevice).isEmpty)
-            #expect(try await server.keys(household: household.household, after: 0).allSatisfy { $0.key.personID != dave.uuid }, "a forgotten person's key is not stored again")
+            try await household.alice.execute(household.scenario.command(.deletePerson(personID: erin)))
+            let tombstones = try await server.keys(household: household.household, after: 0).filter { $0.key == nil }.map(\.personID)
+            #expect(Set(tombstones) == [dave.uuid, erin.uuid], "deletePerson forgets too (PersonForgotten)")
+            #expect(try await server.shareKeys([daveKey], from: household.aliceDevice).isEmpty)
+            #expect(try await server.keys(household: household.household, after: 0).first { $0.personID == dave.uuid }?.key == nil, "a forgotten person's key is not stored again")
+
+            // A device that joins now folds Dave's sealed name knowing he was forgotten: it opens again.
+            var bob = try await household.bob(on: 0)
+            let directory = bob.ledger.directory
+            try await bob.close()
+            bob = try await SyncDevice(ledger: try await Ledger.open(at: directory), transport: SyncOfflineTransport())
+            #expect(await bob.ledger.people().first { $0.personID == dave }?.name == nil)
+            try await bob.close()
 
             // A device joined with another household's secret.
             let (invitation, _) = try await household.alice.invite(for: household.scenario.bob)

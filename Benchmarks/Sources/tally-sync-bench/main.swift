@@ -9,8 +9,8 @@
 //
 // Phases:
 // - setup: each household is created on the server, Alice's device pushes the demo household's
-//   first twelve commands (Sources/TallyCLI/Demo/household.jsonl), Bob's device starts from a
-//   copy of her ledger and pulls;
+//   first twelve commands (Sources/TallyCLI/Demo/household.jsonl), Bob's device joins from an
+//   invitation hers makes and pulls;
 // - loaded: every household at once, Alice executing `--commands` expenses one after the other
 //   (`SyncDevice.execute`: outbox, push, pull) while Bob's device long-polls: accepted commands/s,
 //   push latency (execute's round trip) and push-to-observer latency (from the start of Alice's
@@ -267,8 +267,8 @@ func benchmark(_ options: Options) async throws {
     """)
 
     for household in households {
-        try await household.alice.ledger.close()
-        try await household.bob.ledger.close()
+        try await household.alice.close()
+        try await household.bob.close()
     }
     try await http.shutdown()
     await server.close()

@@ -69,17 +69,20 @@ extension Ledger {
     /// (Docs/Sync.md, "Keys between devices").
     package var heldPersonalKeys: [PersonID: [UInt8]] { personalKeys.snapshot.keys }
 
-    /// Makes keys the household's other devices made durable on this device (P2), before the
-    /// frames whose texts they open are appended: a forgotten person's key is not taken back
-    /// (P3), a key already held is kept.
+    /// Makes keys the household's other devices made durable on this device (P2), and records
+    /// people the household forgot (their keys destroyed here, P3), before the frames whose
+    /// texts they open are appended: a forgotten person's key is not taken back, a key already
+    /// held is kept.
     /// - Returns: the people for whom this device holds another key: their texts made
     ///   elsewhere do not open here (nothing of theirs is changed).
     /// - Throws: ``LedgerError/storage(_:)`` when the key file cannot be written (no key was
     ///   added); ``LedgerError/closed``.
-    package func adoptPersonalKeys(_ keys: [PersonID: [UInt8]]) async throws(LedgerError) -> [PersonID] {
+    package func adoptPersonalKeys(_ keys: [PersonID: [UInt8]], forgotten: [PersonID] = []) async throws(LedgerError) -> [PersonID] {
         await enterGate()
         defer { gate.leave() }
         try requireWritable()
+        let newlyForgotten = forgotten.filter { !personalKeys.hasForgotten($0) }
+        if !newlyForgotten.isEmpty { try personalKeys.forget(newlyForgotten) }
         let conflicts = personalKeys.adopt(keys)
         try persistNewKeys(for: [])
         return conflicts

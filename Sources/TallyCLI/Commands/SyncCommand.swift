@@ -1,5 +1,8 @@
 import ArgumentParser
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import SystemPackage
 import Tally
 import TallyServer
@@ -270,50 +273,74 @@ struct SyncJoinCommand: AsyncParsableCommand {
         guard !FileManager.default.fileExists(atPath: LedgerDirectory(FilePath(path)).journal.string) else {
             throw CLIError("\(path) holds a ledger already: a device joins into a new ledger folder")
         }
-        // The token is shown once: its file can be made before the server makes the token.
-        guard !FileManager.default.fileExists(atPath: tokenFile),
-              FileManager.default.createFile(atPath: tokenFile, contents: nil, attributes: [.posixPermissions: 0o600])
-        else {
-            throw CLIError("\(tokenFile): cannot create the token file; give a path where no file is, in a folder that exists")
+        // The token file exists before the server makes the token (shown once), and the ledger
+        // and its outbox hold the household's secret before the code is spent.
+        let descriptor = Glibc.open(tokenFile, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw CLIError("\(tokenFile): cannot create the token file (\(String(cString: strerror(errno)))); give a path where no file is, in a folder that exists")
         }
-        let joined: JoinedDevice
-        do {
-            joined = try await HTTPSyncTransport.join(server: server, invitation: invitation)
-        } catch {
+        let tokenFileHandle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        let folderExisted = FileManager.default.fileExists(atPath: path)
+        /// Leaves nothing of a join that did not happen.
+        func undo(_ ledger: Ledger?) async {
+            try? tokenFileHandle.close()
             try? FileManager.default.removeItem(atPath: tokenFile)
-            throw CLIError("\(server): cannot join: \(error)")
+            try? await ledger?.close()
+            if let ledger, !folderExisted { try? FileManager.default.removeItem(atPath: ledger.directory.string) }
         }
+        let ledger: Ledger
         do {
-            try OutputFile.write(Array((joined.token + "\n").utf8), to: tokenFile)
+            ledger = try await LedgerAccess.open(at: path, create: true, encryption: try key.encryption(), chainKey: try key.chainKey())
         } catch {
-            throw CLIError("\(error); the device's token, shown once, is \(joined.token): save it in a file and run `tally sync` with it")
+            await undo(nil)
+            throw error
         }
-        let ledger = try await LedgerAccess.open(at: path, create: true, encryption: try key.encryption(), chainKey: try key.chainKey())
-        var members: [(String, CanonicalJSON)] = [
-            ("status", .string("joined")), ("householdID", .string(joined.device.householdID.uuidString.lowercased())),
-            ("personID", .string(joined.device.personID.uuidString.lowercased())),
-            ("deviceID", .string(joined.device.deviceID.uuidString.lowercased())),
-        ]
+        var members: [(String, CanonicalJSON)] = []
         do {
-            let device = try await SyncDevice(
-                ledger: ledger, transport: HTTPSyncTransport(server: server, token: joined.token), householdSecret: invitation.householdSecret)
-            try await device.sync()
-            members.append(("through", .integer(Int64(clamping: await device.confirmedSequenceNumber))))
-            if let invitationID = joined.invitationID {
-                let accept = Command(
-                    commandID: .random(), actor: PersonID(joined.device.personID), recordedAt: .now(),
-                    action: .acceptInvitation(invitationID: InvitationID(invitationID)))
-                let range = try await device.execute(accept)
-                members.append(("invitationID", .string(invitationID.uuidString.lowercased())))
-                members.append(("acceptedAt", .array(range.map { CanonicalJSON.integer(Int64(clamping: $0)) })))
+            let joined: JoinedDevice
+            do {
+                _ = try await SyncDevice(ledger: ledger, transport: SyncOfflineTransport(), householdSecret: invitation.householdSecret)
+                joined = try await HTTPSyncTransport.join(server: server, invitation: invitation)
+            } catch {
+                await undo(ledger)
+                throw CLIError("\(server): cannot join: \(error)")
+            }
+            do {
+                try tokenFileHandle.write(contentsOf: Data((joined.token + "\n").utf8))
+                try tokenFileHandle.synchronize()
+                try tokenFileHandle.close()
+            } catch {
+                throw CLIError("\(tokenFile): the device joined, but its token (shown once) could not be saved: \(error); ask for a new invitation")
+            }
+            members = [
+                ("status", .string("joined")), ("householdID", .string(joined.device.householdID.uuidString.lowercased())),
+                ("personID", .string(joined.device.personID.uuidString.lowercased())),
+                ("deviceID", .string(joined.device.deviceID.uuidString.lowercased())),
+            ]
+            do {
+                let device = try await SyncDevice(ledger: ledger, transport: HTTPSyncTransport(server: server, token: joined.token))
+                try await device.sync()
+                members.append(("through", .integer(Int64(clamping: await device.confirmedSequenceNumber))))
+                if let invitationID = joined.invitationID {
+                    let accept = Command(
+                        commandID: .random(), actor: PersonID(joined.device.personID), recordedAt: .now(),
+                        action: .acceptInvitation(invitationID: InvitationID(invitationID)))
+                    let range = try await device.execute(accept)
+                    members.append(("invitationID", .string(invitationID.uuidString.lowercased())))
+                    members.append(("acceptedAt", .array(range.map { CanonicalJSON.integer(Int64(clamping: $0)) })))
+                }
+            } catch {
+                let accept = joined.invitationID.map { " and accept invitation \($0.uuidString.lowercased()) with an acceptInvitation command (`tally sync --push`)" } ?? ""
+                throw CLIError("\(server): the device joined (its token is in \(tokenFile)) but did not finish: \(error); run `tally sync --ledger \(path) --server \(server) --token-file \(tokenFile)`\(accept)")
             }
         } catch {
+            try? tokenFileHandle.close()
             try? await ledger.close()
-            throw CLIError("\(server): the device joined (its token is in \(tokenFile)) but did not finish: \(error); run `tally sync --ledger \(path) --server \(server) --token-file \(tokenFile)`")
+            throw error
         }
         try await LedgerAccess.close(ledger, at: path)
         var results = ResultLines()
         results.line(CanonicalJSON.text(orderedMembers: members))
-        try results.requireDelivered(outcome: "the device joined household \(joined.device.householdID.uuidString.lowercased())")
+        try results.requireDelivered(outcome: "the device joined its household (its token is in \(tokenFile))")
     }
 }
