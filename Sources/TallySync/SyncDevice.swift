@@ -429,29 +429,35 @@ public actor SyncDevice {
     private func receiveKeys() async throws {
         while true {
             let stored = try await transport.keys(after: keySerial)
-            guard let last = stored.last?.serial else { return }  // read until a page is empty
-            guard zip([keySerial] + stored.map(\.serial), stored.map(\.serial)).allSatisfy({ $0 < $1 }) else {
-                throw SyncError.historyInvalid("the server answered a read of keys after serial \(keySerial) with serials out of order")
-            }
-            var keys: [PersonID: [UInt8]] = [:]
-            var forgotten: [PersonID] = []
-            for entry in stored {
-                guard let key = entry.key else {
-                    forgotten.append(PersonID(entry.personID))
-                    continue
-                }
-                guard key.personID == entry.personID else { throw SyncError.historyInvalid("a stored key names two people") }
-                keys[PersonID(entry.personID)] = try householdSecret.open(key)
-            }
-            let conflicts = try await ledger.adoptPersonalKeys(keys, forgotten: forgotten)
-            guard conflicts.isEmpty else {
-                throw SyncError.personalKeyConflict("this device holds another text key for \(conflicts.map(\.description).joined(separator: ", ")) than the household's: their texts made elsewhere would not open here. Set this device up again from an invitation")
-            }
-            let owners = (Array(keys.keys) + forgotten).map(\.description)
-            try record { () throws(StoreError) in try outbox.recordSharedKeys(owners, serial: last) }
-            sharedKeyOwners.formUnion(owners)
-            keySerial = last
+            guard !stored.isEmpty else { return }  // read until a page is empty
+            try await adopt(stored)
         }
+    }
+
+    /// Makes `stored` (keys after ``keySerial``, in order) durable here; see ``receiveKeys()``.
+    private func adopt(_ stored: [StoredPersonKey]) async throws {
+        guard let last = stored.last?.serial else { return }
+        guard zip([keySerial] + stored.map(\.serial), stored.map(\.serial)).allSatisfy({ $0 < $1 }) else {
+            throw SyncError.historyInvalid("the server answered a read of keys after serial \(keySerial) with serials out of order")
+        }
+        var keys: [PersonID: [UInt8]] = [:]
+        var forgotten: [PersonID] = []
+        for entry in stored {
+            guard let key = entry.key else {
+                forgotten.append(PersonID(entry.personID))
+                continue
+            }
+            guard key.personID == entry.personID else { throw SyncError.historyInvalid("a stored key names two people") }
+            keys[PersonID(entry.personID)] = try householdSecret.open(key)
+        }
+        let conflicts = try await ledger.adoptPersonalKeys(keys, forgotten: forgotten)
+        guard conflicts.isEmpty else {
+            throw SyncError.personalKeyConflict("this device holds another text key for \(conflicts.map(\.description).joined(separator: ", ")) than the household's: their texts made elsewhere would not open here. Set this device up again from an invitation")
+        }
+        let owners = (Array(keys.keys) + forgotten).map(\.description)
+        try record { () throws(StoreError) in try outbox.recordSharedKeys(owners, serial: last) }
+        sharedKeyOwners.formUnion(owners)
+        keySerial = last
     }
 
     /// Runs an outbox write, typing its failure.
@@ -481,14 +487,17 @@ public actor SyncDevice {
     private func pullPages(waitMilliseconds: Int) async throws {
         var wait = waitMilliseconds
         while true {
-            let frames = try await transport.pull(after: end.sequenceNumber, chain: end.chain.bytes, limit: SyncServer.framesPerPageMax, waitMilliseconds: wait)
+            let page = try await transport.pull(
+                after: end.sequenceNumber, chain: end.chain.bytes, limit: SyncServer.framesPerPageMax, waitMilliseconds: wait, keysAfter: keySerial)
+            let frames = page.frames
             wait = 0
             guard frames.count <= SyncServer.framesPerPageMax else {
                 throw SyncError.historyInvalid("the server answered a pull of at most \(SyncServer.framesPerPageMax) frames with \(frames.count)")
             }
             let verified = try SyncRecords.verify(frames, after: end)
             guard let reached = verified.last?.end else { break }
-            try await receiveKeys()
+            try await adopt(page.keys)
+            if page.moreKeys { try await receiveKeys() }
             do {
                 try await ledger.appendConfirmed(verified.map(\.records), after: end.sequenceNumber)
             } catch {

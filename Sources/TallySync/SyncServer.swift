@@ -161,6 +161,18 @@ public actor SyncServer {
         return DeviceInvitation(personID: person.uuid, invitationID: granted.invitation?.uuid, expiresAtMilliseconds: granted.expiresAt.millisecondsSinceEpoch)
     }
 
+    /// ``pull(household:after:chain:limit:waitMilliseconds:)`` and, when it brings frames, the
+    /// household's keys stored after `keySerial` (at most ``keysPerPageMax``), read after the
+    /// frames: a device adopts them before it appends the frames, in one request.
+    public func pullPage(
+        household: UUID, after sequenceNumber: UInt64, chain: [UInt8]?, limit: Int, waitMilliseconds: Int, keysAfter keySerial: Int64
+    ) async throws -> PulledPage {
+        let frames = try await pull(household: household, after: sequenceNumber, chain: chain, limit: limit, waitMilliseconds: waitMilliseconds)
+        guard !frames.isEmpty else { return PulledPage(frames: []) }
+        let keys = try await keys(household: household, after: keySerial)
+        return PulledPage(frames: frames, keys: keys, moreKeys: keys.count >= min(Self.keysPerPageMax, history.limits.keysPerStoreMax))
+    }
+
     /// The longest a pull waits for new frames.
     public static let waitMillisecondsMax = 30_000
     /// How often a waiting pull reads PostgreSQL for what other server processes committed.

@@ -4,13 +4,33 @@ import TallyServer
 /// How a device reaches its household's server (Docs/Sync.md): push commands, pull frames.
 /// `tally serve`'s HTTP endpoints are one transport; ``SyncServer/transport(for:)`` calls a
 /// server in the same process (tests, the simulation).
+/// One page of a pull: frames, and with them the keys stored since the device's last.
+public struct PulledPage: Sendable, Hashable {
+    /// The frames after the device's cursor, in order.
+    public var frames: [HistoryFrame]
+    /// With frames: the household's keys stored after the serial the device gave, in order
+    /// (tombstones for forgotten people); empty without frames.
+    public var keys: [StoredPersonKey]
+    /// Whether more keys are stored after the last of ``keys`` (read them with
+    /// ``SyncTransport/keys(after:)``).
+    public var moreKeys: Bool
+
+    public init(frames: [HistoryFrame], keys: [StoredPersonKey] = [], moreKeys: Bool = false) {
+        self.frames = frames
+        self.keys = keys
+        self.moreKeys = moreKeys
+    }
+}
+
 public protocol SyncTransport: Sendable {
     /// Pushes commands (each a ``PushedCommand`` body) and returns one outcome per command.
     func push(_ commands: [SubmittedCommand]) async throws -> [CommandOutcome]
     /// The household's frames that end after `sequenceNumber`, where the device's record chain
     /// is `chain` (the server refuses a cursor that is not on its history), at most `limit`;
     /// when there are none, waits up to `waitMilliseconds` for some (long poll; 0 answers at once).
-    func pull(after sequenceNumber: UInt64, chain: [UInt8], limit: Int, waitMilliseconds: Int) async throws -> [HistoryFrame]
+    /// With frames, the household's keys stored after `keySerial` (read after the frames, so
+    /// they hold every key the frames' texts need; Docs/Sync.md, "Keys between devices").
+    func pull(after sequenceNumber: UInt64, chain: [UInt8], limit: Int, waitMilliseconds: Int, keysAfter keySerial: Int64) async throws -> PulledPage
     /// Shares text keys with the household (each sealed under its secret; Docs/Sync.md, "Keys
     /// between devices"); returns the people for whom the server holds another key.
     func shareKeys(_ keys: [SealedPersonKey]) async throws -> [UUID]
@@ -36,8 +56,8 @@ struct InProcessTransport: SyncTransport {
         try await server.push(commands, from: device)
     }
 
-    func pull(after sequenceNumber: UInt64, chain: [UInt8], limit: Int, waitMilliseconds: Int) async throws -> [HistoryFrame] {
-        try await server.pull(household: device.householdID, after: sequenceNumber, chain: chain, limit: limit, waitMilliseconds: waitMilliseconds)
+    func pull(after sequenceNumber: UInt64, chain: [UInt8], limit: Int, waitMilliseconds: Int, keysAfter keySerial: Int64) async throws -> PulledPage {
+        try await server.pullPage(household: device.householdID, after: sequenceNumber, chain: chain, limit: limit, waitMilliseconds: waitMilliseconds, keysAfter: keySerial)
     }
 
     func shareKeys(_ keys: [SealedPersonKey]) async throws -> [UUID] {
@@ -63,7 +83,7 @@ public struct SyncOfflineTransport: SyncTransport {
         throw SyncError.transport("offline: no server to push to")
     }
 
-    public func pull(after sequenceNumber: UInt64, chain: [UInt8], limit: Int, waitMilliseconds: Int) async throws -> [HistoryFrame] {
+    public func pull(after sequenceNumber: UInt64, chain: [UInt8], limit: Int, waitMilliseconds: Int, keysAfter keySerial: Int64) async throws -> PulledPage {
         throw SyncError.transport("offline: no server to pull from")
     }
 

@@ -53,13 +53,23 @@ public struct HTTPSyncTransport: SyncTransport {
         return answer.outcomes
     }
 
-    public func pull(after sequenceNumber: UInt64, chain: [UInt8], limit: Int, waitMilliseconds: Int) async throws -> [HistoryFrame] {
+    public func pull(after sequenceNumber: UInt64, chain: [UInt8], limit: Int, waitMilliseconds: Int, keysAfter keySerial: Int64) async throws -> PulledPage {
         let request = HTTPClientRequest(
-            url: server + "/v1/frames?after=\(sequenceNumber)&chain=\(Hex.string(chain))&limit=\(limit)&wait=\(waitMilliseconds)")
+            url: server + "/v1/frames?after=\(sequenceNumber)&chain=\(Hex.string(chain))&limit=\(limit)&wait=\(waitMilliseconds)&keysAfter=\(keySerial)")
         let answer: SyncWire.Frames = try await send(request, waiting: waitMilliseconds)
-        return try answer.frames.map { wire in
+        let frames = try answer.frames.map { wire in
             guard let frame = wire.frame else { throw SyncError.historyInvalid("a frame's records or chain is not base64") }
             return frame
+        }
+        return PulledPage(frames: frames, keys: try Self.stored(answer.keys ?? []), moreKeys: answer.moreKeys ?? false)
+    }
+
+    private static func stored(_ keys: [SyncWire.Key]) throws -> [StoredPersonKey] {
+        try keys.map { wire in
+            guard let stored = wire.stored else {
+                throw SyncError.historyInvalid("a key the server sent has no serial, or its sealed bytes or fingerprint are not base64")
+            }
+            return stored
         }
     }
 
@@ -70,12 +80,7 @@ public struct HTTPSyncTransport: SyncTransport {
 
     public func keys(after serial: Int64) async throws -> [StoredPersonKey] {
         let answer: SyncWire.Keys = try await send(HTTPClientRequest(url: server + "/v1/keys?after=\(serial)"))
-        return try answer.keys.map { wire in
-            guard let stored = wire.stored else {
-                throw SyncError.historyInvalid("a key the server sent has no serial, or its sealed bytes or fingerprint are not base64")
-            }
-            return stored
-        }
+        return try Self.stored(answer.keys)
     }
 
     public func invite(for person: UUID?) async throws -> (invitation: DeviceInvitation, code: String) {

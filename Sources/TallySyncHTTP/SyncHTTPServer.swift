@@ -15,12 +15,13 @@ import TallySync
 ///   outcome per line, in order (`{"kind": "accepted", "firstSequenceNumber", "lastSequenceNumber"}`
 ///   or `{"kind": "rejected", "code", "message"}`). A line that is not a push fails the whole
 ///   request (400) before anything is appended.
-/// - `GET /v1/frames?after=N&chain=HEX&limit=M&wait=MS`: the household's frames that end after
+/// - `GET /v1/frames?after=N&chain=HEX&limit=M&wait=MS&keysAfter=K`: the household's frames that end after
 ///   sequence number `N`, where the device's record chain is `HEX` (409 `cursorNotOnHistory` when
 ///   that is not the server's: the device's ledger is of another history) (at most `M`, default and cap `SyncServer.framesPerPageMax`, 256): `{"frames": [{"firstSequenceNumber",
 ///   "lastSequenceNumber", "records", "chain"}]}`, records and chain in base64. With `wait`
 ///   (milliseconds, at most `SyncServer.waitMillisecondsMax`, 30,000) and nothing new, the answer waits until frames arrive or
-///   the time is up (long poll).
+///   the time is up (long poll). With `keysAfter` and frames, also `"keys"` (as `GET /v1/keys`
+///   answers, read after the frames) and `"moreKeys"`.
 ///
 /// - `POST /v1/keys` `{"keys": [{"personID", "sealed", "fingerprint"}]}`: text keys the device
 ///   shares, sealed under the household's secret (base64); answers `{"conflicts": [person ids]}`,
@@ -90,10 +91,14 @@ public enum SyncHTTPServer {
                     }
                     return bytes
                 }
-                let frames = try await server.pull(
-                    household: device.householdID, after: after, chain: chain, limit: limit,
-                    waitMilliseconds: parameters.get("wait", as: Int.self) ?? 0)
-                return try json(SyncWire.Frames(frames: frames.map(SyncWire.Frame.init)))
+                let wait = parameters.get("wait", as: Int.self) ?? 0
+                guard let keysAfter = parameters.get("keysAfter", as: Int64.self) else {
+                    let frames = try await server.pull(household: device.householdID, after: after, chain: chain, limit: limit, waitMilliseconds: wait)
+                    return try json(SyncWire.Frames(frames: frames.map(SyncWire.Frame.init)))
+                }
+                let page = try await server.pullPage(
+                    household: device.householdID, after: after, chain: chain, limit: limit, waitMilliseconds: wait, keysAfter: keysAfter)
+                return try json(SyncWire.Frames(frames: page.frames.map(SyncWire.Frame.init), keys: page.keys.map(SyncWire.Key.init), moreKeys: page.moreKeys))
             }
         }
         router.post("v1/keys") { request, _ -> Response in

@@ -9,9 +9,12 @@ enum SyncWire {
         var outcomes: [CommandOutcome]
     }
 
-    /// `GET /v1/frames` answers the frames after the cursor.
+    /// `GET /v1/frames` answers the frames after the cursor and, when asked (`keysAfter`) and
+    /// with frames, the keys stored after that serial.
     struct Frames: Codable {
         var frames: [Frame]
+        var keys: [Key]?
+        var moreKeys: Bool?
     }
 
     struct Frame: Codable {

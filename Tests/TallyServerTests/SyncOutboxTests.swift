@@ -35,9 +35,9 @@ struct SyncOutboxTests {
             return outcomes
         }
 
-        func pull(after sequenceNumber: UInt64, chain: [UInt8], limit: Int, waitMilliseconds: Int) async throws -> [HistoryFrame] {
+        func pull(after sequenceNumber: UInt64, chain: [UInt8], limit: Int, waitMilliseconds: Int, keysAfter keySerial: Int64) async throws -> PulledPage {
             guard online.load(ordering: .sequentiallyConsistent), !failingPulls.load(ordering: .sequentiallyConsistent) else { throw SyncError.transport("offline") }
-            return try await base.pull(after: sequenceNumber, chain: chain, limit: limit, waitMilliseconds: waitMilliseconds)
+            return try await base.pull(after: sequenceNumber, chain: chain, limit: limit, waitMilliseconds: waitMilliseconds, keysAfter: keySerial)
         }
 
         func shareKeys(_ keys: [SealedPersonKey]) async throws -> [UUID] {

@@ -52,12 +52,12 @@ struct SyncSimulationTests {
             }
         }
 
-        func pull(after sequenceNumber: UInt64, chain: [UInt8], limit: Int, waitMilliseconds: Int) async throws -> [HistoryFrame] {
+        func pull(after sequenceNumber: UInt64, chain: [UInt8], limit: Int, waitMilliseconds: Int, keysAfter keySerial: Int64) async throws -> PulledPage {
             if roll() < 8 {
                 count("pullFailed")
                 throw SyncError.transport("pull failed")
             }
-            return try await base.pull(after: sequenceNumber, chain: chain, limit: limit, waitMilliseconds: waitMilliseconds)
+            return try await base.pull(after: sequenceNumber, chain: chain, limit: limit, waitMilliseconds: waitMilliseconds, keysAfter: keySerial)
         }
 
         func shareKeys(_ keys: [SealedPersonKey]) async throws -> [UUID] {

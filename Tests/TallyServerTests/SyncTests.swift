@@ -286,9 +286,9 @@ struct SyncTests {
             #expect(try await Self.events(bob) == Self.events(household.alice))
 
             let stranger = HTTPSyncTransport(server: url, token: "not-a-token")
-            await #expect(throws: SyncError.self) { _ = try await stranger.pull(after: 0, chain: ChainValue.genesis.bytes, limit: 10, waitMilliseconds: 0) }
+            await #expect(throws: SyncError.self) { _ = try await stranger.pull(after: 0, chain: ChainValue.genesis.bytes, limit: 10, waitMilliseconds: 0, keysAfter: 0) }
             do {
-                _ = try await stranger.pull(after: 0, chain: ChainValue.genesis.bytes, limit: 10, waitMilliseconds: 0)
+                _ = try await stranger.pull(after: 0, chain: ChainValue.genesis.bytes, limit: 10, waitMilliseconds: 0, keysAfter: 0)
             } catch let SyncError.requestRefused(status, code, _) {
                 #expect(status == 401 && code == "tokenRefused")
             }
