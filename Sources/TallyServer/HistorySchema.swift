@@ -4,10 +4,10 @@
 /// creates version 1 and runs each later version's steps after it, in order.
 enum HistorySchema {
     /// The version this build writes and reads.
-    static let version = 2
+    static let version = 3
 
     /// The steps from version `n - 1` to `n`, by `n` (version 1 from nothing).
-    static var steps: [Int: [String]] { [1: version1, 2: version2] }
+    static var steps: [Int: [String]] { [1: version1, 2: version2, 3: version3] }
 
     /// The key of the advisory lock that serialises migrations between server processes.
     static let migrationLockKey: Int64 = 0x7461_6c6c_7973_6368  // "tallysch"
@@ -88,8 +88,14 @@ enum HistorySchema {
             accepted_by uuid REFERENCES devices
         )
         """,
-        // What an append withdraws is found by household.
-        "CREATE INDEX device_invitations_by_household ON device_invitations (household_id, person_id)",
         "UPDATE tally_schema SET version = 2",
+    ]
+
+    /// Version 3: what an append withdraws (a removed or forgotten person's devices and codes)
+    /// is found by household and person, not by a scan under the household's row lock.
+    static let version3: [String] = [
+        "CREATE INDEX device_invitations_by_person ON device_invitations (household_id, person_id)",
+        "CREATE INDEX devices_by_person ON devices (household_id, person_id)",
+        "UPDATE tally_schema SET version = 3",
     ]
 }

@@ -55,6 +55,13 @@ extension HouseholdHistory {
         let token = DeviceToken.generate()
         let tokenHash = ByteBuffer(bytes: DeviceToken.sha256(token))
         return try await transaction("accept an invitation code") { connection in
+            // The household's row lock first, as an append takes it: a join never runs beside an
+            // append that withdraws its code or revokes its person's devices.
+            var household: UUID?
+            for try await found in try await connection.query(
+                "SELECT household_id FROM device_invitations WHERE code_sha256 = \(codeHash)", logger: self.logger
+            ).decode(UUID.self) { household = found }
+            if let household { _ = try await self.readHead(household: household, connection: connection, forUpdate: true) }
             let rows = try await connection.query(
                 """
                 SELECT household_id, person_id, invitation_id, expires_at_ms, accepted_by IS NOT NULL

@@ -55,6 +55,10 @@ public actor SyncDevice {
         var commandID: CommandID { push.command.commandID }
     }
 
+    /// The most keys one share carries (a server takes up to `HistoryLimits.keysPerStoreMax`, 1,000
+    /// by default).
+    public static let keysPerShareMax = 100
+
     /// The most outbox commands one push carries (and at most ``SyncServer/pushBytesMax`` bytes).
     public static let commandsPerPushMax = 100
 
@@ -346,13 +350,14 @@ public actor SyncDevice {
         while true {
             // The commands in the outbox now: their keys are in the key file, so sharing every
             // key held now shares theirs (a submit during the sharing waits for the next page).
+            // Only pushes and pulls answer commands, and this one holds the network lock: none of
+            // them is answered while the keys are shared.
             let candidates = pending.filter { $0.accepted == nil }
             guard !candidates.isEmpty else { return }
             try await shareKeys()
-            let answered = Set(pending.filter { $0.accepted != nil }.map(\.commandID))
             var page: [Entry] = []
             var bytes = 0
-            for entry in candidates where !answered.contains(entry.commandID) {
+            for entry in candidates {
                 guard page.count < Self.commandsPerPushMax, page.isEmpty || bytes + entry.push.body.count + 1 <= SyncServer.pushBytesMax else { break }
                 page.append(entry)
                 bytes += entry.push.body.count + 1
@@ -393,18 +398,18 @@ public actor SyncDevice {
     /// - Throws: ``SyncError/personalKeyConflict(_:)`` when the server holds another key for
     ///   one of these people (nothing is pushed).
     private func shareKeys() async throws {
-        var unshared = await ledger.heldPersonalKeys.filter { !sharedKeyOwners.contains($0.key.description) }.sorted { $0.key < $1.key }
+        var unshared = try await unsharedKeys()
         guard !unshared.isEmpty else { return }
         if keySerial == 0, sharedKeyOwners.isEmpty {
             // The first keys this device shares: its secret must open the household's keys
             // first (householdSecretMismatch), or every other device would receive keys it
             // cannot open.
             try await receiveKeys()
-            unshared = await ledger.heldPersonalKeys.filter { !sharedKeyOwners.contains($0.key.description) }.sorted { $0.key < $1.key }
+            unshared = try await unsharedKeys()
         }
         var start = 0
         while start < unshared.count {
-            let page = unshared[start..<min(start + SyncServer.keysPerPageMax, unshared.count)]
+            let page = unshared[start..<min(start + Self.keysPerShareMax, unshared.count)]
             start += page.count
             let sealed = try page.map { person, key in
                 guard let sealed = householdSecret.seal(key, of: person) else {
@@ -420,6 +425,11 @@ public actor SyncDevice {
             try record { () throws(StoreError) in try outbox.recordSharedKeys(owners) }
             sharedKeyOwners.formUnion(owners)
         }
+    }
+
+    /// The keys this device holds that the server does not hold from it or gave it, by person.
+    private func unsharedKeys() async throws -> [(key: PersonID, value: [UInt8])] {
+        await ledger.heldPersonalKeys.filter { !sharedKeyOwners.contains($0.key.description) }.sorted { $0.key < $1.key }
     }
 
     /// Makes the household's keys stored since the last one received durable on this device,

@@ -61,7 +61,8 @@ public struct HTTPSyncTransport: SyncTransport {
             guard let frame = wire.frame else { throw SyncError.historyInvalid("a frame's records or chain is not base64") }
             return frame
         }
-        return PulledPage(frames: frames, keys: try Self.stored(answer.keys ?? []), moreKeys: answer.moreKeys ?? false)
+        // A server that sent no keys with its frames (one from before keysAfter): read them apart.
+        return PulledPage(frames: frames, keys: try Self.stored(answer.keys ?? []), moreKeys: answer.moreKeys ?? !frames.isEmpty)
     }
 
     private static func stored(_ keys: [SyncWire.Key]) throws -> [StoredPersonKey] {

@@ -41,6 +41,11 @@ struct ServeSyncCLITests {
         // The code works once; a device does not join into a ledger that exists.
         let again = try TallyRunner.run(["sync", "join", "--ledger", scratch + "/bob-2", "--server", server.url, "--invitation-file", invitation, "--token-file", scratch + "/bob-2.token"])
         #expect(again.status != 0 && again.stderr.contains("invitationRefused") && !FileManager.default.fileExists(atPath: scratch + "/bob-2.token"), "\(again.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch + "/bob-2"), "a refused join leaves no ledger folder")
+        try FileManager.default.createDirectory(atPath: scratch + "/bob-4", withIntermediateDirectories: true)
+        let intoEmpty = try TallyRunner.run(["sync", "join", "--ledger", scratch + "/bob-4", "--server", server.url, "--invitation-file", invitation, "--token-file", scratch + "/bob-4.token"])
+        let leftInEmpty = try FileManager.default.contentsOfDirectory(atPath: scratch + "/bob-4")
+        #expect(intoEmpty.status != 0 && leftInEmpty.isEmpty, "a refused join empties the folder it was given: \(leftInEmpty) \(intoEmpty.stderr)")
         let existing = try TallyRunner.run(["sync", "join", "--ledger", aliceLedger, "--server", server.url, "--invitation-file", invitation, "--token-file", scratch + "/bob-3.token"])
         #expect(existing.status != 0 && existing.stderr.contains("holds a ledger already"), "\(existing.stderr)")
         let expense = TallyRunner.repositoryRoot.appendingPathComponent("Examples/Sync/bob-expense.jsonl").path

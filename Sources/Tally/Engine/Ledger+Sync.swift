@@ -70,8 +70,8 @@ extension Ledger {
     package var heldPersonalKeys: [PersonID: [UInt8]] { personalKeys.snapshot.keys }
 
     /// Makes keys the household's other devices made durable on this device (P2), and records
-    /// people the household forgot (their keys destroyed here, P3), before the frames whose
-    /// texts they open are appended: a forgotten person's key is not taken back, a key already
+    /// people the household forgot whose key this device never held (P3), before the frames
+    /// whose texts they open are appended: a forgotten person's key is not taken back, a key already
     /// held is kept.
     /// - Returns: the people for whom this device holds another key: their texts made
     ///   elsewhere do not open here (nothing of theirs is changed).
@@ -81,7 +81,9 @@ extension Ledger {
         await enterGate()
         defer { gate.leave() }
         try requireWritable()
-        let newlyForgotten = forgotten.filter { !personalKeys.hasForgotten($0) }
+        // A key this device holds is destroyed by the PersonForgotten frame itself, with the
+        // texts it folded: a tombstone first would leave them readable in its state without a key.
+        let newlyForgotten = forgotten.filter { !personalKeys.hasForgotten($0) && !personalKeys.hasKey(for: $0) }
         if !newlyForgotten.isEmpty { try personalKeys.forget(newlyForgotten) }
         let conflicts = personalKeys.adopt(keys)
         try persistNewKeys(for: [])

@@ -223,16 +223,19 @@ struct SyncInviteCommand: AsyncParsableCommand {
             }
         }
         let transport = HTTPSyncTransport(server: server, token: try SyncRunCommand.token(in: tokenFile))
+        guard FileManager.default.fileExists(atPath: LedgerDirectory(FilePath(path)).syncOutbox.string) else {
+            throw CLIError("\(path) is not a synced device's ledger (it has no \(LedgerDirectory.syncOutboxName)): invite from a device set up with `tally sync` or `tally sync join`")
+        }
         let ledger = try await LedgerAccess.open(at: path, create: false, encryption: try key.encryption(), chainKey: try key.chainKey())
         let made: (invitation: SyncInvitation, expiresAt: Timestamp)
         do {
             let device = try await SyncDevice(ledger: ledger, transport: transport)
             made = try await device.invite(for: personID)
+            try await device.close()
         } catch {
             try? await ledger.close()
             throw CLIError("\(server): the invitation cannot be made: \(error)")
         }
-        try await LedgerAccess.close(ledger, at: path)
         var results = ResultLines()
         results.line(made.invitation.text)
         try results.requireDelivered(outcome: "an invitation was made, but it is shown only once: make another")
@@ -270,8 +273,9 @@ struct SyncJoinCommand: AsyncParsableCommand {
         } catch {
             throw CLIError("\(invitationFile): \(error)")
         }
-        guard !FileManager.default.fileExists(atPath: LedgerDirectory(FilePath(path)).journal.string) else {
-            throw CLIError("\(path) holds a ledger already: a device joins into a new ledger folder")
+        let folderExisted = FileManager.default.fileExists(atPath: path)
+        guard !folderExisted || (try? FileManager.default.contentsOfDirectory(atPath: path))?.isEmpty == true else {
+            throw CLIError("\(path) holds a ledger already, or other files: a device joins into a new (or empty) ledger folder")
         }
         // The token file exists before the server makes the token (shown once), and the ledger
         // and its outbox hold the household's secret before the code is spent.
@@ -280,13 +284,19 @@ struct SyncJoinCommand: AsyncParsableCommand {
             throw CLIError("\(tokenFile): cannot create the token file (\(String(cString: strerror(errno)))); give a path where no file is, in a folder that exists")
         }
         let tokenFileHandle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        let folderExisted = FileManager.default.fileExists(atPath: path)
-        /// Leaves nothing of a join that did not happen.
+        /// Leaves nothing of a join that did not happen: the token file, and what the ledger
+        /// folder holds (the folder too when this command made it; it was empty otherwise).
         func undo(_ ledger: Ledger?) async {
             try? tokenFileHandle.close()
             try? FileManager.default.removeItem(atPath: tokenFile)
             try? await ledger?.close()
-            if let ledger, !folderExisted { try? FileManager.default.removeItem(atPath: ledger.directory.string) }
+            if folderExisted {
+                for item in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] {
+                    try? FileManager.default.removeItem(atPath: path + "/" + item)
+                }
+            } else {
+                try? FileManager.default.removeItem(atPath: path)
+            }
         }
         let ledger: Ledger
         do {
@@ -310,7 +320,8 @@ struct SyncJoinCommand: AsyncParsableCommand {
                 try tokenFileHandle.synchronize()
                 try tokenFileHandle.close()
             } catch {
-                throw CLIError("\(tokenFile): the device joined, but its token (shown once) could not be saved: \(error); ask for a new invitation")
+                await undo(ledger)
+                throw CLIError("\(tokenFile): the device joined, but its token (shown once) could not be saved: \(error); nothing of it was kept here: ask for a new invitation")
             }
             members = [
                 ("status", .string("joined")), ("householdID", .string(joined.device.householdID.uuidString.lowercased())),
