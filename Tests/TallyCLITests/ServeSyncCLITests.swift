@@ -88,4 +88,89 @@ struct ServeSyncCLITests {
         let refused = try TallyRunner.run(["sync", "--ledger", aliceLedger, "--server", server.url, "--token-file", wrongToken])
         #expect(refused.status == 2 && refused.stderr.contains("tokenRefused"), "\(refused.stderr)")
     }
+
+    /// `count` expenses of Alice's (the demo's joint account), as JSON lines, ids from `first`.
+    static func aliceExpenses(count: Int, first: Int, in directory: String) throws -> String {
+        let template = try String(contentsOf: TallyRunner.repositoryRoot.appendingPathComponent("Examples/Sync/bob-expense.jsonl"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+            .replacingOccurrences(of: bob, with: alice).replacingOccurrences(of: "Bob secret note", with: "Alice's note")
+        let lines = (first..<first + count).map { template.replacingOccurrences(of: "f001\"", with: String(format: "%04x\"", $0)) }
+        let path = directory + "/alice-\(first).jsonl"
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// Where `tally sync` says the ledger's confirmed history ends.
+    static func through(_ stderr: String) -> Int? {
+        guard let range = stderr.range(of: "holds the household's history through ") else { return nil }
+        return Int(stderr[range.upperBound...].prefix { $0.isNumber })
+    }
+
+    /// Runs `tally` with `arguments` and kills it with SIGKILL after `delay` seconds (when it
+    /// still runs); returns its exit status (-9 when killed).
+    static func killed(_ arguments: [String], after delay: Double) throws -> Int32 {
+        let process = Process()
+        process.executableURL = try TallyRunner.executable()
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: delay)
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    @Test("Issue 32 (kill -9): two tally serve processes on one PostgreSQL; the server Alice pushes to is killed with SIGKILL during her push of 400 expenses, and her sync through the other server pushes what was left; her tally sync is killed with SIGKILL during a push of 300 more, and running it again pushes them; every expense is in the history once (one record each), Bob's device joined through the second server holds the same history, and both ledgers audit clean")
+    func killedServerAndDevice() throws {
+        let first = try ServeProcess.start()
+        defer { first.stop() }
+        let second = try ServeProcess.start()
+        defer { second.stop() }
+        let scratch = TallyRunner.temporaryDirectory()
+        let (_, tokens) = try first.household(people: [Self.alice], in: scratch)
+        let aliceLedger = scratch + "/alice"
+        let setup = try TallyRunner.run(["sync", "--ledger", aliceLedger, "--server", first.url, "--token-file", tokens[0], "--push", Self.aliceCommands(in: scratch)])
+        #expect(setup.status == 0, "\(setup.stderr)")
+        let base = try #require(Self.through(setup.stderr))
+
+        // The server dies during the push: an append in flight is rolled back by PostgreSQL or
+        // committed; the device keeps every unanswered command in its outbox.
+        let batch = try Self.aliceExpenses(count: 400, first: 0x1000, in: scratch)
+        let push = Process()
+        push.executableURL = try TallyRunner.executable()
+        push.arguments = ["sync", "--ledger", aliceLedger, "--server", first.url, "--token-file", tokens[0], "--push", batch]
+        push.standardOutput = FileHandle.nullDevice
+        push.standardError = FileHandle.nullDevice
+        try push.run()
+        Thread.sleep(forTimeInterval: 0.4)
+        kill(first.process.processIdentifier, SIGKILL)
+        push.waitUntilExit()
+        #expect(push.terminationStatus == 2, "the server died during the push: tally sync exits 2 keeping the outbox, not \(push.terminationStatus)")
+        let resumed = try TallyRunner.run(["sync", "--ledger", aliceLedger, "--server", second.url, "--token-file", tokens[0]])
+        #expect(resumed.status == 0 && Self.through(resumed.stderr) == base + 400, "\(resumed.stderr)")
+
+        // The device dies during a push: commands recorded in its outbox before it died are
+        // pushed once; pushing the same file again records only the rest.
+        let more = try Self.aliceExpenses(count: 300, first: 0x2000, in: scratch)
+        let status = try Self.killed(["sync", "--ledger", aliceLedger, "--server", second.url, "--token-file", tokens[0], "--push", more], after: 0.4)
+        #expect(status == SIGKILL, "the device was killed during its push, not done before: \(status)")
+        let again = try TallyRunner.run(["sync", "--ledger", aliceLedger, "--server", second.url, "--token-file", tokens[0], "--push", more])
+        #expect(again.status == 0 && Self.through(again.stderr) == base + 700, "\(again.stderr)")
+        #expect(again.stdout.split(separator: "\n").filter { $0.contains("\"line\":") && $0.contains("\"status\":\"ok\"") }.count == 300, "every line of the file answered ok")
+
+        // Bob's phone joins through the second server and holds the same history.
+        let invite = try TallyRunner.run(["sync", "invite", "--ledger", aliceLedger, "--server", second.url, "--token-file", tokens[0], "--person", Self.bob])
+        let invitation = scratch + "/bob.invitation"
+        try invite.stdout.write(toFile: invitation, atomically: true, encoding: .utf8)
+        let joined = try TallyRunner.run(["sync", "join", "--ledger", scratch + "/bob", "--server", second.url, "--invitation-file", invitation, "--token-file", scratch + "/bob.token"])
+        #expect(joined.status == 0 && joined.stdout.contains("\"through\":\(base + 700)"), "\(joined.stdout) \(joined.stderr)")
+        for ledger in [aliceLedger, scratch + "/bob"] {
+            let audit = try TallyRunner.run(["audit", ledger])
+            #expect(audit.status == 0, "\(ledger): \(audit.stdout)")
+        }
+        let aliceList = try TallyRunner.run(["transactions", aliceLedger, "--limit", "1000"])
+        let bobList = try TallyRunner.run(["transactions", scratch + "/bob", "--limit", "1000"])
+        #expect(aliceList.stdout == bobList.stdout && aliceList.stdout.components(separatedBy: "Alice's note").count - 1 == 700)
+    }
 }
