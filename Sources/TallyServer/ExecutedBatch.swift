@@ -19,6 +19,9 @@ public struct ExecutedBatch: Sendable, Hashable {
     /// Household invitations the accepted commands cancelled: their unused device codes are
     /// withdrawn.
     public var cancelledInvitations: [UUID]
+    /// Household invitations the accepted commands accepted: the devices that joined with
+    /// their codes are members' devices from now on (no longer stopped at the expiry).
+    public var acceptedInvitations: [UUID] = []
 
     /// Creates an executed batch.
     public init(

@@ -4,10 +4,10 @@
 /// creates version 1 and runs each later version's steps after it, in order.
 enum HistorySchema {
     /// The version this build writes and reads.
-    static let version = 3
+    static let version = 4
 
     /// The steps from version `n - 1` to `n`, by `n` (version 1 from nothing).
-    static var steps: [Int: [String]] { [1: version1, 2: version2, 3: version3] }
+    static var steps: [Int: [String]] { [1: version1, 2: version2, 3: version3, 4: version4] }
 
     /// The key of the advisory lock that serialises migrations between server processes.
     static let migrationLockKey: Int64 = 0x7461_6c6c_7973_6368  // "tallysch"
@@ -97,5 +97,12 @@ enum HistorySchema {
         "CREATE INDEX device_invitations_by_person ON device_invitations (household_id, person_id)",
         "CREATE INDEX devices_by_person ON devices (household_id, person_id)",
         "UPDATE tally_schema SET version = 3",
+    ]
+
+    /// Version 4: a device that joined as the invitee of a household invitation is an invitee's
+    /// device until the invitation is accepted; its token stops at the invitation's expiry.
+    static let version4: [String] = [
+        "ALTER TABLE devices ADD COLUMN invitee_until_ms bigint",
+        "UPDATE tally_schema SET version = 4",
     ]
 }

@@ -154,6 +154,15 @@ extension HouseholdHistory {
                 "DELETE FROM device_invitations WHERE household_id = \(household) AND accepted_by IS NULL AND person_id = ANY(\(people))",
                 logger: logger)
         }
+        let accepted = executed.acceptedInvitations
+        if !accepted.isEmpty {
+            try await connection.query(
+                """
+                UPDATE devices SET invitee_until_ms = NULL WHERE household_id = \(household) AND device_id IN (
+                    SELECT accepted_by FROM device_invitations
+                    WHERE household_id = \(household) AND invitation_id = ANY(\(accepted)) AND accepted_by IS NOT NULL)
+                """, logger: logger)
+        }
         let cancelled = executed.cancelledInvitations
         if !cancelled.isEmpty {
             // A device that joined with a code of the cancelled invitation never became a member.

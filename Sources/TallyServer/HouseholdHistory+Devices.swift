@@ -24,13 +24,16 @@ extension HouseholdHistory {
         return (Device(deviceID: deviceID, householdID: household, personID: person), DeviceToken.text(token))
     }
 
-    /// Inserts a device of `household` (when it exists) acting for `person`, with its token's hash.
+    /// Inserts a device of `household` (when it exists) acting for `person`, with its token's hash;
+    /// an invitee's device (`inviteeUntil`, milliseconds since 1970) until its invitation is accepted.
     /// - Returns: whether the household exists (the device was inserted).
-    func insertDevice(_ deviceID: UUID, household: UUID, person: UUID, tokenHash: ByteBuffer, connection: PostgresConnection) async throws -> Bool {
+    func insertDevice(
+        _ deviceID: UUID, household: UUID, person: UUID, tokenHash: ByteBuffer, inviteeUntil: Int64? = nil, connection: PostgresConnection
+    ) async throws -> Bool {
         let rows = try await connection.query(
             """
-            INSERT INTO devices (device_id, household_id, person_id, token_sha256, revoked)
-            SELECT \(deviceID), household_id, \(person), \(tokenHash), false FROM households WHERE household_id = \(household)
+            INSERT INTO devices (device_id, household_id, person_id, token_sha256, revoked, invitee_until_ms)
+            SELECT \(deviceID), household_id, \(person), \(tokenHash), false, \(inviteeUntil) FROM households WHERE household_id = \(household)
             RETURNING device_id
             """, logger: logger)
         var inserted = false
@@ -40,16 +43,22 @@ extension HouseholdHistory {
 
     /// The device a bearer token belongs to.
     ///
-    /// - Parameter token: The token as ``registerDevice(household:person:)`` returned it.
-    /// - Returns: The device, or nil when the token is malformed, unknown or its device was
-    ///   revoked.
+    /// - Parameters:
+    ///   - token: The token as ``registerDevice(household:person:)`` returned it.
+    ///   - nowMilliseconds: The server's clock: an invitee's device whose invitation was not
+    ///     accepted stops at the invitation's expiry.
+    /// - Returns: The device, or nil when the token is malformed, unknown, its device was
+    ///   revoked, or it is an invitee's device past its invitation's expiry.
     /// - Throws: ``HouseholdHistoryError/database(operation:detail:)``.
-    public func authenticate(token: String) async throws -> Device? {
+    public func authenticate(token: String, nowMilliseconds: Int64) async throws -> Device? {
         guard let bytes = DeviceToken.bytes(token) else { return nil }
         let tokenHash = ByteBuffer(bytes: DeviceToken.sha256(bytes))
         return try await transaction("authenticate a device") { connection in
             let rows = try await connection.query(
-                "SELECT device_id, household_id, person_id FROM devices WHERE token_sha256 = \(tokenHash) AND NOT revoked",
+                """
+                SELECT device_id, household_id, person_id FROM devices
+                WHERE token_sha256 = \(tokenHash) AND NOT revoked AND (invitee_until_ms IS NULL OR invitee_until_ms > \(nowMilliseconds))
+                """,
                 logger: self.logger)
             var device: Device?
             for try await (deviceID, householdID, personID) in rows.decode((UUID, UUID, UUID).self) {

@@ -79,7 +79,8 @@ extension HouseholdHistory {
             guard nowMilliseconds < expiry else {
                 throw HouseholdHistoryError.invitationRefused(reason: "this invitation code expired at \(expiry) ms since 1970; ask for a new one")
             }
-            _ = try await self.insertDevice(deviceID, household: household, person: person, tokenHash: tokenHash, connection: connection)
+            _ = try await self.insertDevice(
+                deviceID, household: household, person: person, tokenHash: tokenHash, inviteeUntil: invitation == nil ? nil : expiry, connection: connection)
             try await connection.query(
                 "UPDATE device_invitations SET accepted_by = \(deviceID) WHERE code_sha256 = \(codeHash)", logger: self.logger)
             return JoinedDevice(

@@ -149,6 +149,12 @@ public actor SyncServer {
         }
     }
 
+    /// The device a bearer token belongs to, judged by this server's clock; see
+    /// ``HouseholdHistory/authenticate(token:nowMilliseconds:)``.
+    public func authenticate(token: String) async throws -> Device? {
+        try await history.authenticate(token: token, nowMilliseconds: clock())
+    }
+
     /// Registers a new device with an invitation code; see
     /// ``HouseholdHistory/acceptDeviceInvitation(code:nowMilliseconds:)``.
     public func acceptInvitation(code: String) async throws -> JoinedDevice {
@@ -255,7 +261,7 @@ public actor SyncServer {
         guard !pushed.isEmpty else { return ExecutedBatch(frames: [], outcomes: outcomes.compactMap { $0 }) }
         let results = try await ledger.execute(each: pushed.map(\.command), sealedTexts: pushed.map(\.texts))
         var executedOutcomes = results.makeIterator()
-        var withdrawn = ExecutedBatch(frames: [], outcomes: [])
+        var executed = ExecutedBatch(frames: [], outcomes: [])
         for index in outcomes.indices where outcomes[index] == nil {
             guard let result = executedOutcomes.next() else {
                 throw SyncError.historyInvalid("the server's ledger stopped before command \(index + 1) of the push")
@@ -266,9 +272,9 @@ public actor SyncServer {
                     throw SyncError.historyInvalid("an accepted command produced no event")
                 }
                 outcomes[index] = .accepted(firstSequenceNumber: first.sequenceNumber, lastSequenceNumber: last.sequenceNumber)
-                for position in positions where Self.withdrawingTags.contains(position.tag) {
+                for position in positions where Self.accessChangingTags.contains(position.tag) {
                     for committed in try await ledger.events(from: position.sequenceNumber, through: position.sequenceNumber) {
-                        Self.recordWithdrawnAccess(of: committed.event.payload, into: &withdrawn)
+                        Self.recordAccessChange(of: committed.event.payload, into: &executed)
                     }
                 }
             case .failure(.rejected(let violation)):
@@ -277,22 +283,24 @@ public actor SyncServer {
                 throw error
             }
         }
-        withdrawn.frames = try await newFrames(of: batch.householdID)
-        withdrawn.outcomes = outcomes.compactMap { $0 }
-        return withdrawn
+        executed.frames = try await newFrames(of: batch.householdID)
+        executed.outcomes = outcomes.compactMap { $0 }
+        return executed
     }
 
-    /// The events that take something away on the server, whatever command made them
+    /// The events that change what the server lets devices do, whatever command made them
     /// (`forgetPerson` and `deletePerson` forget, an undo of `inviteMember` cancels).
-    private static let withdrawingTags: Set<EventTag> = [.personForgotten, .memberRemoved, .invitationCancelled]
+    private static let accessChangingTags: Set<EventTag> = [.personForgotten, .memberRemoved, .invitationCancelled, .invitationAccepted]
 
-    /// What an accepted command's event takes away on the server (``ExecutedBatch/forgottenPeople``,
-    /// ``ExecutedBatch/removedMembers``, ``ExecutedBatch/cancelledInvitations``).
-    private static func recordWithdrawnAccess(of event: EventPayload, into batch: inout ExecutedBatch) {
+    /// What an accepted command's event changes on the server (``ExecutedBatch/forgottenPeople``,
+    /// ``ExecutedBatch/removedMembers``, ``ExecutedBatch/cancelledInvitations``,
+    /// ``ExecutedBatch/acceptedInvitations``).
+    private static func recordAccessChange(of event: EventPayload, into batch: inout ExecutedBatch) {
         switch event {
         case .personForgotten(let forgotten): batch.forgottenPeople.append(forgotten.personID.uuid)
         case .memberRemoved(let removed): batch.removedMembers.append(removed.personID.uuid)
         case .invitationCancelled(let cancelled): batch.cancelledInvitations.append(cancelled.invitationID.uuid)
+        case .invitationAccepted(let accepted): batch.acceptedInvitations.append(accepted.invitationID.uuid)
         default: break
         }
     }

@@ -185,7 +185,7 @@ public enum SyncHTTPServer {
         guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
             throw Failure(status: .unauthorized, code: "tokenMissing", message: "send the device's token as Authorization: Bearer <token>")
         }
-        guard let device = try await server.history.authenticate(token: String(header.dropFirst("Bearer ".count))) else {
+        guard let device = try await server.authenticate(token: String(header.dropFirst("Bearer ".count))) else {
             throw Failure(status: .unauthorized, code: "tokenRefused", message: "this token is unknown or its device was revoked; register the device again")
         }
         return device

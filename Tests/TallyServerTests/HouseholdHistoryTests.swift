@@ -80,14 +80,17 @@ struct HouseholdHistoryTests {
         }
     }
 
-    @Test("Issue 32: a database a version-1 server made (before keys and invitation codes) is brought to version 2 by migrate, its households and devices kept; a later migrate changes nothing; a newer version is refused")
+    @Test("Issue 32: a database a version-1 server made (before keys and invitation codes) is brought to this version by migrate, its households and devices kept; a later migrate changes nothing; a newer version is refused")
     func migratesFromVersion1() async throws {
         try await TestPostgres.withDatabase { database in
             try await TestPostgres.withClient(database: database) { client in
                 _ = try await client.query(PostgresQuery(unsafeSQL: HistorySchema.createVersionTable))
                 for statement in HistorySchema.version1 { _ = try await client.query(PostgresQuery(unsafeSQL: statement)) }
+                // A household and a device as the version-1 server wrote them.
+                let household = UUID(), device = UUID()
+                _ = try await client.query("INSERT INTO households (household_id, last_sequence, last_chain) VALUES (\(household), 0, \(ByteBuffer(bytes: TestEngine.genesisChain)))")
+                _ = try await client.query("INSERT INTO devices (device_id, household_id, person_id, token_sha256, revoked) VALUES (\(device), \(household), \(UUID()), \(ByteBuffer(bytes: [1, 2, 3])), false)")
                 let history = HouseholdHistory(client: client)
-                let (household, device) = try await Self.household(in: history)
                 try await history.migrate()
                 try await history.migrate()
                 #expect(try await TestPostgres.count("SELECT version::bigint FROM tally_schema", in: history) == Int64(HistorySchema.version))
@@ -300,15 +303,15 @@ struct HouseholdHistoryTests {
             let hashBuffer = ByteBuffer(bytes: DeviceToken.sha256(raw))
             #expect(try await TestPostgres.count("SELECT count(*) FROM devices WHERE token_sha256 = \(hashBuffer)", in: history) == 1)
 
-            #expect(try await history.authenticate(token: token) == device)
-            #expect(try await history.authenticate(token: otherToken) == other)
-            #expect(try await history.authenticate(token: DeviceToken.text(DeviceToken.generate())) == nil)
-            #expect(try await history.authenticate(token: "not a token") == nil)
-            #expect(try await history.authenticate(token: "") == nil)
+            #expect(try await history.authenticate(token: token, nowMilliseconds: 0) == device)
+            #expect(try await history.authenticate(token: otherToken, nowMilliseconds: 0) == other)
+            #expect(try await history.authenticate(token: DeviceToken.text(DeviceToken.generate()), nowMilliseconds: 0) == nil)
+            #expect(try await history.authenticate(token: "not a token", nowMilliseconds: 0) == nil)
+            #expect(try await history.authenticate(token: "", nowMilliseconds: 0) == nil)
 
             try await history.revokeDevice(device.deviceID)
-            #expect(try await history.authenticate(token: token) == nil)
-            #expect(try await history.authenticate(token: otherToken) == other)
+            #expect(try await history.authenticate(token: token, nowMilliseconds: 0) == nil)
+            #expect(try await history.authenticate(token: otherToken, nowMilliseconds: 0) == other)
             await #expect(throws: HouseholdHistoryError.deviceNotAllowed(device: device.deviceID, household: household)) {
                 try await history.append(household: household, device: device.deviceID, commands: [TestEngine.command()], execute: TestEngine().execute)
             }

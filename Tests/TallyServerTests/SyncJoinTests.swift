@@ -85,10 +85,13 @@ struct SyncJoinTests {
 
             let reused = await Self.refusal { _ = try await household.servers[0].acceptInvitation(code: invitation.code) }
             #expect(reused == "invitationRefused")
+            // Carol accepted: her device is a member's, not stopped at the invitation's expiry.
+            clock.now.withLock { $0 = expiresAt.millisecondsSinceEpoch + 1 }
+            #expect(try await household.servers[0].authenticate(token: joined.token) != nil)
         }
     }
 
-    @Test("Issue 32 (H6, H5): only the admin makes a code for an invitee's or another member's device, a member for their own; unknown people and a contact are refused; a code is refused once its invitation is cancelled, its person removed, or it expired; removing a member revokes their device")
+    @Test("Issue 32 (H6, H5): only the admin makes a code for an invitee's or another member's device, a member for their own; unknown people and a contact are refused; a code is refused once its invitation is cancelled, its person removed, or it expired; an invitee's device that never accepted stops at the invitation's expiry; removing a member revokes their device")
     func invitationRules() async throws {
         try await TestPostgres.withHistory { history in
             let clock = Clock()
@@ -115,10 +118,22 @@ struct SyncJoinTests {
             let (danCode, _) = try await household.alice.invite(for: dan)
             let (danPhone, _) = try await household.alice.invite(for: dan)
             let joinedDan = try await server.acceptInvitation(code: danPhone.code)
-            #expect(try await history.authenticate(token: joinedDan.token) != nil)
+            #expect(try await server.authenticate(token: joinedDan.token) != nil)
             try await household.alice.execute(household.scenario.command(.cancelInvitation(invitationID: danInvitation)))
             #expect(await Self.refusal { _ = try await server.acceptInvitation(code: danCode.code) } == "invitationRefused")
-            #expect(try await history.authenticate(token: joinedDan.token) == nil)
+            #expect(try await server.authenticate(token: joinedDan.token) == nil)
+
+            // An invitee's device that joined and never accepted stops at the invitation's expiry.
+            let gail = household.scenario.ids.next() as PersonID
+            try await household.alice.execute(household.scenario.command(
+                .inviteMember(invitationID: household.scenario.ids.next(), personID: gail, name: "Gail")))
+            let invitedAt = household.scenario.clock
+            clock.now.withLock { $0 = invitedAt }
+            let joinedGail = try await server.acceptInvitation(code: try await household.alice.invite(for: gail).invitation.code)
+            #expect(try await server.authenticate(token: joinedGail.token) != nil)
+            clock.now.withLock { $0 = invitedAt + 7 * 86_400_000 }
+            #expect(try await server.authenticate(token: joinedGail.token) == nil)
+            clock.now.withLock { $0 = household.scenario.clock }
 
             // A code expires.
             let (late, expiresAt) = try await household.alice.invite()
@@ -129,9 +144,9 @@ struct SyncJoinTests {
             // Removing Bob revokes his device and withdraws his unused code.
             let (bobSecond, _) = try await household.alice.invite(for: scenario.bob)
             let (_, bobToken) = try await history.registerDevice(household: household.household, person: scenario.bob.uuid)
-            #expect(try await history.authenticate(token: bobToken) != nil)
+            #expect(try await server.authenticate(token: bobToken) != nil)
             try await household.alice.execute(household.scenario.command(.removeMember(personID: scenario.bob, acknowledgeUnsettled: true)))
-            #expect(try await history.authenticate(token: bobToken) == nil)
+            #expect(try await server.authenticate(token: bobToken) == nil)
             #expect(await Self.refusal { _ = try await server.acceptInvitation(code: bobSecond.code) } == "invitationRefused")
             let expense = household.scenario.command(.recordTransaction(transactionID: household.scenario.ids.next(), entry: household.scenario.expense(100, payer: scenario.bob)), by: scenario.bob)
             #expect(await Self.refusal { try await bob.execute(expense) } == "deviceNotAllowed")

@@ -17,7 +17,7 @@ struct ServeCommand: AsyncParsableCommand {
     /// `tally serve run`: serves the sync endpoints until SIGINT or SIGTERM.
     struct Run: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Serve push and pull over HTTP (POST /v1/push, GET /v1/frames) until interrupted.")
+            abstract: "Serve push, pull, keys and invitations over HTTP (POST /v1/push, GET /v1/frames, /v1/keys, /v1/invitations, POST /v1/join) until interrupted.")
 
         @OptionGroup var postgres: PostgresOptions
 
@@ -65,10 +65,11 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    /// `tally serve device`: registers a device of a household's person and prints its token once.
+    /// `tally serve device`: registers a household's first device and prints its token once
+    /// (later devices join from an invitation, which carries the household's secret).
     struct Device: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Register a device of a person in a household; prints its bearer token (shown once: only its SHA-256 is stored).")
+            abstract: "Register the household's first device, of a person; prints its bearer token (shown once: only its SHA-256 is stored). Later devices join from an invitation (`tally sync invite`, `tally sync join`).")
 
         @OptionGroup var postgres: PostgresOptions
 
