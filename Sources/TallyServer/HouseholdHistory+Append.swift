@@ -156,25 +156,34 @@ extension HouseholdHistory {
         }
         let accepted = executed.acceptedInvitations
         if !accepted.isEmpty {
-            try await connection.query(
-                """
-                UPDATE devices SET invitee_until_ms = NULL WHERE household_id = \(household) AND device_id IN (
-                    SELECT accepted_by FROM device_invitations
-                    WHERE household_id = \(household) AND invitation_id = ANY(\(accepted)) AND accepted_by IS NOT NULL)
-                """, logger: logger)
+            try await updateDevicesJoined(with: accepted, household: household, set: .memberDevice, connection: connection)
         }
         let cancelled = executed.cancelledInvitations
         if !cancelled.isEmpty {
             // A device that joined with a code of the cancelled invitation never became a member.
-            try await connection.query(
-                """
-                UPDATE devices SET revoked = true WHERE household_id = \(household) AND device_id IN (
-                    SELECT accepted_by FROM device_invitations
-                    WHERE household_id = \(household) AND invitation_id = ANY(\(cancelled)) AND accepted_by IS NOT NULL)
-                """, logger: logger)
+            try await updateDevicesJoined(with: cancelled, household: household, set: .revoked, connection: connection)
             try await connection.query(
                 "DELETE FROM device_invitations WHERE household_id = \(household) AND accepted_by IS NULL AND invitation_id = ANY(\(cancelled))",
                 logger: logger)
         }
+    }
+
+    /// What becomes of the devices that joined with a code of some household invitations.
+    private enum JoinedDeviceChange: String {
+        /// The invitation was accepted: a member's device, not stopped at the expiry.
+        case memberDevice = "invitee_until_ms = NULL"
+        /// The invitation was cancelled: the invitee never became a member.
+        case revoked = "revoked = true"
+    }
+
+    private func updateDevicesJoined(
+        with invitations: [UUID], household: UUID, set change: JoinedDeviceChange, connection: PostgresConnection
+    ) async throws {
+        try await connection.query(
+            """
+            UPDATE devices SET \(unescaped: change.rawValue) WHERE household_id = \(household) AND device_id IN (
+                SELECT accepted_by FROM device_invitations
+                WHERE household_id = \(household) AND invitation_id = ANY(\(invitations)) AND accepted_by IS NOT NULL)
+            """, logger: logger)
     }
 }
