@@ -54,7 +54,7 @@ final class TransactionFrameReader: Sendable {
                 operation: "read committed frames", detail: "the append's transaction is over; read inside execute")
         }
         do {
-            return try await history.readFrames(household: household, after: sequenceNumber, limit: limit, connection: connection)
+            return try await history.readPage(household: household, after: sequenceNumber, limit: limit, connection: connection).frames
         } catch {
             throw HouseholdHistory.historyError(error, operation: "read committed frames of household \(household)")
         }

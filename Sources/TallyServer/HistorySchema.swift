@@ -4,10 +4,10 @@
 /// creates version 1 and runs each later version's steps after it, in order.
 enum HistorySchema {
     /// The version this build writes and reads.
-    static let version = 4
+    static let version = 5
 
     /// The steps from version `n - 1` to `n`, by `n` (version 1 from nothing).
-    static var steps: [Int: [String]] { [1: version1, 2: version2, 3: version3, 4: version4] }
+    static var steps: [Int: [String]] { [1: version1, 2: version2, 3: version3, 4: version4, 5: version5] }
 
     /// The key of the advisory lock that serialises migrations between server processes.
     static let migrationLockKey: Int64 = 0x7461_6c6c_7973_6368  // "tallysch"
@@ -104,5 +104,28 @@ enum HistorySchema {
     static let version4: [String] = [
         "ALTER TABLE devices ADD COLUMN invitee_until_ms bigint",
         "UPDATE tally_schema SET version = 4",
+    ]
+
+    /// The channel a commit that moves a household's head notifies, with "<household id> <head>"
+    /// (``HouseholdHistory/listenForCommits(listening:heard:)``).
+    static let commitChannel = "tally_commits"
+
+    /// Version 5: a commit that moves a household's head notifies ``commitChannel`` (whatever
+    /// process or tool wrote it), so that a waiting pull in every server process wakes without
+    /// reading PostgreSQL over and over (Docs/Sync.md, "Waking a long poll").
+    static let version5: [String] = [
+        """
+        CREATE FUNCTION tally_notify_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            PERFORM pg_notify('\(commitChannel)', NEW.household_id::text || ' ' || NEW.last_sequence::text);
+            RETURN NULL;
+        END
+        $$
+        """,
+        """
+        CREATE TRIGGER households_notify_commit AFTER UPDATE OF last_sequence ON households
+        FOR EACH ROW WHEN (NEW.last_sequence > OLD.last_sequence) EXECUTE FUNCTION tally_notify_commit()
+        """,
+        "UPDATE tally_schema SET version = 5",
     ]
 }

@@ -38,8 +38,7 @@ extension HouseholdHistory {
             throw HouseholdHistoryError.limitExceeded(what: "commands in one append", count: commands.count, limit: limits.commandsPerAppendMax)
         }
         return try await transaction("append to household \(household)") { connection in
-            let head = try await self.readHead(household: household, connection: connection, forUpdate: true)
-            try await self.checkDevice(device, household: household, connection: connection)
+            let head = try await self.lockHead(household: household, device: device, connection: connection)
             var outcomes = try await self.storedOutcomes(household: household, commands: commands, connection: connection)
             var seen = Set<UUID>()
             let newCommands = commands.filter { outcomes[$0.commandID] == nil && seen.insert($0.commandID).inserted }
@@ -68,27 +67,10 @@ extension HouseholdHistory {
         }
     }
 
-    func checkDevice(_ device: UUID, household: UUID, connection: PostgresConnection) async throws {
-        let rows = try await connection.query(
-            "SELECT household_id, revoked FROM devices WHERE device_id = \(device)", logger: logger)
-        var allowed: Bool?
-        for try await (deviceHousehold, revoked) in rows.decode((UUID, Bool).self) {
-            allowed = deviceHousehold == household && !revoked
-        }
-        switch allowed {
-        case nil: throw HouseholdHistoryError.unknownDevice(device)
-        case false?: throw HouseholdHistoryError.deviceNotAllowed(device: device, household: household)
-        case true?: break
-        }
-    }
-
     private func storedOutcomes(household: UUID, commands: [SubmittedCommand], connection: PostgresConnection) async throws -> [UUID: CommandOutcome] {
-        let ids = commands.map(\.commandID)
-        let rows = try await connection.query(
-            "SELECT command_id, outcome::text FROM commands WHERE household_id = \(household) AND command_id = ANY(\(ids))",
-            logger: logger)
+        let statement = HistoryStatements.StoredOutcomes(household: household, commands: commands.map(\.commandID))
         var outcomes: [UUID: CommandOutcome] = [:]
-        for try await (commandID, json) in rows.decode((UUID, String).self) {
+        for (commandID, json) in try await connection.rows(of: statement, logger: logger) {
             guard let stored = try? JSONDecoder().decode(StoredOutcome.self, from: Data(json.utf8)), let outcome = stored.outcome else {
                 throw HouseholdHistoryError.storedHistoryInvalid(household: household, reason: "the outcome of command \(commandID) does not decode: \(json)")
             }
@@ -101,35 +83,30 @@ extension HouseholdHistory {
         _ executed: ExecutedBatch, commands: [SubmittedCommand], household: UUID, device: UUID,
         newHead: HistoryHead, connection: PostgresConnection
     ) async throws {
-        for frame in executed.frames {
-            let first = try bigint(frame.firstSequenceNumber)
-            let last = try bigint(frame.lastSequenceNumber)
-            try await connection.query(
-                """
-                INSERT INTO frames (household_id, first_sequence, last_sequence, records, chain)
-                VALUES (\(household), \(first), \(last), \(ByteBuffer(bytes: frame.records)), \(ByteBuffer(bytes: frame.chain)))
-                """, logger: logger)
+        if !executed.frames.isEmpty {
+            _ = try await connection.rows(
+                of: HistoryStatements.InsertFrames(
+                    household: household,
+                    firsts: try executed.frames.map { try bigint($0.firstSequenceNumber) },
+                    lasts: try executed.frames.map { try bigint($0.lastSequenceNumber) },
+                    records: executed.frames.map { ByteBuffer(bytes: $0.records) },
+                    chains: executed.frames.map { ByteBuffer(bytes: $0.chain) }),
+                logger: logger)
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let outcomesJSON = try executed.outcomes.map { outcome in
             String(decoding: try encoder.encode(StoredOutcome(outcome)), as: UTF8.self)
         }
-        let ids = commands.map(\.commandID)
-        try await connection.query(
-            """
-            INSERT INTO commands (household_id, command_id, device_id, outcome)
-            SELECT \(household), command_id, \(device), outcome::jsonb
-            FROM unnest(\(ids)::uuid[], \(outcomesJSON)::text[]) AS batch(command_id, outcome)
-            """, logger: logger)
+        _ = try await connection.rows(
+            of: HistoryStatements.InsertOutcomes(household: household, device: device, commands: commands.map(\.commandID), outcomes: outcomesJSON),
+            logger: logger)
         try await withdrawAccess(executed, household: household, connection: connection)
         if !executed.frames.isEmpty {
-            let lastSequence = try bigint(newHead.sequenceNumber)
-            try await connection.query(
-                """
-                UPDATE households SET last_sequence = \(lastSequence), last_chain = \(ByteBuffer(bytes: newHead.chain))
-                WHERE household_id = \(household)
-                """, logger: logger)
+            _ = try await connection.rows(
+                of: HistoryStatements.UpdateHead(
+                    household: household, lastSequence: try bigint(newHead.sequenceNumber), lastChain: ByteBuffer(bytes: newHead.chain)),
+                logger: logger)
         }
     }
 

@@ -53,18 +53,11 @@ extension HouseholdHistory {
     public func authenticate(token: String, nowMilliseconds: Int64) async throws -> Device? {
         guard let bytes = DeviceToken.bytes(token) else { return nil }
         let tokenHash = ByteBuffer(bytes: DeviceToken.sha256(bytes))
-        return try await transaction("authenticate a device") { connection in
-            let rows = try await connection.query(
-                """
-                SELECT device_id, household_id, person_id FROM devices
-                WHERE token_sha256 = \(tokenHash) AND NOT revoked AND (invitee_until_ms IS NULL OR invitee_until_ms > \(nowMilliseconds))
-                """,
-                logger: self.logger)
-            var device: Device?
-            for try await (deviceID, householdID, personID) in rows.decode((UUID, UUID, UUID).self) {
-                device = Device(deviceID: deviceID, householdID: householdID, personID: personID)
+        return try await read("authenticate a device") { connection in
+            let statement = HistoryStatements.Authenticate(tokenHash: tokenHash, nowMilliseconds: nowMilliseconds)
+            return try await connection.rows(of: statement, logger: self.logger).last.map { deviceID, householdID, personID in
+                Device(deviceID: deviceID, householdID: householdID, personID: personID)
             }
-            return device
         }
     }
 

@@ -1,6 +1,20 @@
 import Foundation
 import PostgresNIO
 
+/// One page of a household's history as a pull reads it, in one statement (one snapshot).
+public struct HistoryPage: Sendable, Hashable {
+    /// The frames that end after the cursor, in order.
+    public var frames: [HistoryFrame]
+    /// The chain value after the frame that ends at the cursor: what a device whose cursor is
+    /// there must hold. Nil when no frame ends there (cursor 0, inside a frame, or past the head).
+    public var cursorChain: [UInt8]?
+    /// The sequence number of the household's last committed record.
+    public var head: UInt64
+    /// The serial of the household's last stored key (0 for none): a device that read the keys
+    /// up to it has nothing new to read.
+    public var lastKeySerial: Int64
+}
+
 extension HouseholdHistory {
     /// The committed frames that end after a sequence number, in order: what a device pulls
     /// after the last sequence number it has confirmed.
@@ -16,55 +30,39 @@ extension HouseholdHistory {
     /// - Throws: ``HouseholdHistoryError/unknownHousehold(_:)``;
     ///   ``HouseholdHistoryError/database(operation:detail:)``.
     public func frames(household: UUID, after sequenceNumber: UInt64, limit: Int) async throws -> [HistoryFrame] {
-        try await transaction("read the frames of household \(household)") { connection in
-            let frames = try await self.readFrames(household: household, after: sequenceNumber, limit: limit, connection: connection)
-            if frames.isEmpty {
-                // Tells an unknown household from a cursor at the head.
-                _ = try await self.readHead(household: household, connection: connection, forUpdate: false)
-            }
-            return frames
+        try await page(household: household, after: sequenceNumber, limit: limit).frames
+    }
+
+    /// ``frames(household:after:limit:)`` with what a pull checks and answers beside them, read
+    /// in one statement: the chain value at the cursor, the head, the last key serial.
+    /// - Throws: ``HouseholdHistoryError/unknownHousehold(_:)``;
+    ///   ``HouseholdHistoryError/database(operation:detail:)``.
+    public func page(household: UUID, after sequenceNumber: UInt64, limit: Int) async throws -> HistoryPage {
+        try await read("read the frames of household \(household)") { connection in
+            try await self.readPage(household: household, after: sequenceNumber, limit: limit, connection: connection)
         }
     }
 
-    func readFrames(household: UUID, after sequenceNumber: UInt64, limit: Int, connection: PostgresConnection) async throws -> [HistoryFrame] {
-        let after = try bigint(sequenceNumber)
-        let count = Int64(max(0, min(limit, limits.framesPerPullMax)))
-        let budget = Int64(limits.pullBytesMax)
-        // The frames in order while the records before each are under the byte budget: the
-        // first always, however large (a frame is at most frameRecordsBytesMax).
-        let rows = try await connection.query(
-            """
-            SELECT first_sequence, last_sequence, records, chain FROM (
-                SELECT first_sequence, last_sequence, records, chain,
-                       sum(octet_length(records)) OVER (ORDER BY last_sequence) - octet_length(records) AS bytes_before
-                FROM frames WHERE household_id = \(household) AND last_sequence > \(after)
-                ORDER BY last_sequence LIMIT \(count)
-            ) page WHERE bytes_before < \(budget) ORDER BY last_sequence
-            """, logger: logger)
-        var frames: [HistoryFrame] = []
-        for try await (first, last, records, chain) in rows.decode((Int64, Int64, ByteBuffer, ByteBuffer).self) {
-            frames.append(
+    func readPage(household: UUID, after sequenceNumber: UInt64, limit: Int, connection: PostgresConnection) async throws -> HistoryPage {
+        let statement = HistoryStatements.Page(
+            household: household, after: try bigint(sequenceNumber), count: Int64(max(0, min(limit, limits.framesPerPullMax))),
+            budget: Int64(limits.pullBytesMax))
+        var page: HistoryPage?
+        for (head, cursorChain, keySerial, first, last, records, chain) in try await connection.rows(of: statement, logger: logger) {
+            if page == nil {
+                page = HistoryPage(
+                    frames: [], cursorChain: cursorChain.map { Array($0.readableBytesView) },
+                    head: try storedSequenceNumber(head, household: household), lastKeySerial: keySerial)
+            }
+            guard let first, let last, let records, let chain else { continue }
+            page?.frames.append(
                 HistoryFrame(
                     firstSequenceNumber: try storedSequenceNumber(first, household: household),
                     lastSequenceNumber: try storedSequenceNumber(last, household: household),
                     records: Array(records.readableBytesView),
                     chain: Array(chain.readableBytesView)))
         }
-        return frames
-    }
-
-    /// The chain value after the frame that ends at `sequenceNumber`: what a device whose cursor
-    /// is there must hold (Docs/Sync.md). Nil when no frame ends there (a cursor inside a frame,
-    /// or past the head).
-    /// - Throws: ``HouseholdHistoryError/database(operation:detail:)``.
-    public func chain(household: UUID, endingAt sequenceNumber: UInt64) async throws -> [UInt8]? {
-        let last = try bigint(sequenceNumber)
-        return try await transaction("read a chain value of household \(household)") { connection in
-            let rows = try await connection.query(
-                "SELECT chain FROM frames WHERE household_id = \(household) AND last_sequence = \(last)", logger: self.logger)
-            var chain: [UInt8]?
-            for try await value in rows.decode(ByteBuffer.self) { chain = Array(value.readableBytesView) }
-            return chain
-        }
+        guard let page else { throw HouseholdHistoryError.unknownHousehold(household) }
+        return page
     }
 }

@@ -18,8 +18,7 @@ extension HouseholdHistory {
         let code = DeviceToken.generate()
         let codeHash = ByteBuffer(bytes: DeviceToken.sha256(code))
         let invitation = try await transaction("invite a device to household \(household)") { connection in
-            let head = try await self.readHead(household: household, connection: connection, forUpdate: true)
-            try await self.checkDevice(device, household: household, connection: connection)
+            let head = try await self.lockHead(household: household, device: device, connection: connection)
             let reader = TransactionFrameReader(history: self, connection: connection)
             let invitation: DeviceInvitation
             do {
@@ -61,7 +60,7 @@ extension HouseholdHistory {
             for try await found in try await connection.query(
                 "SELECT household_id FROM device_invitations WHERE code_sha256 = \(codeHash)", logger: self.logger
             ).decode(UUID.self) { household = found }
-            if let household { _ = try await self.readHead(household: household, connection: connection, forUpdate: true) }
+            if let household { _ = try await self.lockHead(household: household, device: nil, connection: connection) }
             let rows = try await connection.query(
                 """
                 SELECT household_id, person_id, invitation_id, expires_at_ms, accepted_by IS NOT NULL

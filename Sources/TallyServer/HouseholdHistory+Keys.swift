@@ -28,8 +28,7 @@ extension HouseholdHistory {
         let sealed = keys.map { ByteBuffer(bytes: $0.sealed) }
         let fingerprints = keys.map { ByteBuffer(bytes: $0.fingerprint) }
         return try await transaction("store keys of household \(household)") { connection in
-            _ = try await self.readHead(household: household, connection: connection, forUpdate: true)
-            try await self.checkDevice(device, household: household, connection: connection)
+            _ = try await self.lockHead(household: household, device: device, connection: connection)
             try await connection.query(
                 """
                 INSERT INTO person_keys (household_id, person_id, sealed, fingerprint)
@@ -57,7 +56,7 @@ extension HouseholdHistory {
     ///   server writes; ``HouseholdHistoryError/database(operation:detail:)``.
     public func keys(household: UUID, after serial: Int64, limit: Int) async throws -> [StoredPersonKey] {
         let limit = min(max(limit, 0), limits.keysPerStoreMax)
-        return try await transaction("read the keys of household \(household)") { connection in
+        return try await read("read the keys of household \(household)") { connection in
             let rows = try await connection.query(
                 """
                 SELECT serial, person_id, sealed, fingerprint FROM person_keys

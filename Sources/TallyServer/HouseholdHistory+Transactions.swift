@@ -29,6 +29,16 @@ extension HouseholdHistory {
         }
     }
 
+    /// Runs `body` on a connection of the pool outside a transaction: for reads of one
+    /// statement (one snapshot), which a transaction's BEGIN and COMMIT would only slow.
+    func read<Result: Sendable>(_ operation: String, _ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+        do {
+            return try await client.withConnection { connection in try await body(connection) }
+        } catch {
+            throw Self.historyError(error, operation: operation)
+        }
+    }
+
     static func historyError(_ error: any Error, operation: String) -> any Error {
         switch error {
         case let error as HouseholdHistoryError: error

@@ -86,24 +86,47 @@ public final class HouseholdHistory: Sendable {
     /// - Throws: ``HouseholdHistoryError/unknownHousehold(_:)``;
     ///   ``HouseholdHistoryError/database(operation:detail:)``.
     public func head(household: UUID) async throws -> HistoryHead {
-        try await transaction("read the head of household \(household)") { connection in
-            try await self.readHead(household: household, connection: connection, forUpdate: false)
+        try await read("read the head of household \(household)") { connection in
+            try await self.readHead(household: household, connection: connection)
         }
     }
 
-    /// The household's head, locked for the transaction's end when `forUpdate`.
-    func readHead(household: UUID, connection: PostgresConnection, forUpdate: Bool) async throws -> HistoryHead {
-        let query: PostgresQuery = forUpdate
-            ? "SELECT last_sequence, last_chain FROM households WHERE household_id = \(household) FOR UPDATE"
-            : "SELECT last_sequence, last_chain FROM households WHERE household_id = \(household)"
+    /// The household's head.
+    func readHead(household: UUID, connection: PostgresConnection) async throws -> HistoryHead {
+        let rows = try await connection.query(
+            "SELECT last_sequence, last_chain FROM households WHERE household_id = \(household)", logger: logger)
         var head: HistoryHead?
-        for try await (lastSequence, lastChain) in try await connection.query(query, logger: logger).decode((Int64, ByteBuffer).self) {
-            head = HistoryHead(
-                sequenceNumber: try storedSequenceNumber(lastSequence, household: household),
-                chain: Array(lastChain.readableBytesView))
+        for try await (lastSequence, lastChain) in rows.decode((Int64, ByteBuffer).self) {
+            head = try storedHead(lastSequence, lastChain, household: household)
         }
         guard let head else { throw HouseholdHistoryError.unknownHousehold(household) }
         return head
+    }
+
+    /// The household's head, locked until the transaction ends (its row lock: Docs/Sync.md,
+    /// "Appends are serialised by the database"), read in one statement with whether `device`
+    /// (when given) is the household's and not revoked.
+    /// - Throws: ``HouseholdHistoryError/unknownHousehold(_:)``,
+    ///   ``HouseholdHistoryError/unknownDevice(_:)``,
+    ///   ``HouseholdHistoryError/deviceNotAllowed(device:household:)``.
+    func lockHead(household: UUID, device: UUID?, connection: PostgresConnection) async throws -> HistoryHead {
+        var found: (head: HistoryHead, deviceHousehold: UUID?, revoked: Bool?)?
+        let statement = HistoryStatements.LockHead(household: household, device: device)
+        for (lastSequence, lastChain, deviceHousehold, revoked) in try await connection.rows(of: statement, logger: logger) {
+            found = (try storedHead(lastSequence, lastChain, household: household), deviceHousehold, revoked)
+        }
+        guard let found else { throw HouseholdHistoryError.unknownHousehold(household) }
+        if let device {
+            guard let deviceHousehold = found.deviceHousehold else { throw HouseholdHistoryError.unknownDevice(device) }
+            guard deviceHousehold == household, found.revoked == false else {
+                throw HouseholdHistoryError.deviceNotAllowed(device: device, household: household)
+            }
+        }
+        return found.head
+    }
+
+    private func storedHead(_ lastSequence: Int64, _ lastChain: ByteBuffer, household: UUID) throws -> HistoryHead {
+        HistoryHead(sequenceNumber: try storedSequenceNumber(lastSequence, household: household), chain: Array(lastChain.readableBytesView))
     }
 
     func checkChain(_ chain: [UInt8], household: UUID, firstSequenceNumber: UInt64) throws {

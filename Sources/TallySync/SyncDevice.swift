@@ -517,6 +517,7 @@ public actor SyncDevice {
                 throw error
             }
             end = reached
+            if let head = page.head, reached.sequenceNumber >= head { break }  // nothing more to pull
         }
     }
 

@@ -24,12 +24,23 @@ public actor SyncServer {
     /// The server's clock, in milliseconds since 1970: when invitation codes expire.
     private let clock: @Sendable () -> Int64
     private var caches: [UUID: HouseholdCache] = [:]
-    /// Pushes committed through this process, per household: a waiting pull that saw a count
-    /// does not wait once it moved.
-    private var commits: [UUID: UInt64] = [:]
-    /// The pulls waiting for a household's next commit, resumed by it (``wake(household:)``)
-    /// or by their timer.
-    private var waiters: [UUID: [UUID: CheckedContinuation<Void, Never>]] = [:]
+    /// The households some pull of this process reads, with the newest head it knows of (from
+    /// its own pushes and every server process's commit notifications) and the pulls waiting
+    /// for a head past their cursor.
+    private var watched: [UUID: Watch] = [:]
+    /// Hears the commits of every server process on the database (``HouseholdHistory/listenForCommits(listening:_:)``),
+    /// started by the first pull that waits.
+    private var listener: Task<Void, Never>?
+    /// Whether the listener hears commits now; while it does not, a waiting pull reads
+    /// PostgreSQL every ``databasePollInterval``.
+    private var listening = false
+
+    /// A household that pulls of this process read.
+    private struct Watch {
+        var pulls = 0
+        var head: UInt64 = 0
+        var waiters: [UUID: (after: UInt64, continuation: CheckedContinuation<Void, Never>)] = [:]
+    }
 
     /// One household's ledger cache and where its record chain ends.
     private struct HouseholdCache {
@@ -60,6 +71,10 @@ public actor SyncServer {
         self.clock = clock
     }
 
+    deinit {
+        listener?.cancel()
+    }
+
     /// Creates an empty household's history; its first pushed command is `createHousehold`.
     public func createHousehold(_ household: UUID) async throws {
         try await history.createHousehold(household)
@@ -83,42 +98,63 @@ public actor SyncServer {
         let outcomes = try await history.append(household: device.householdID, device: device.deviceID, commands: commands) { @Sendable batch in
             try await self.execute(batch, person: person)
         }
-        commits[device.householdID, default: 0] += 1
-        wake(household: device.householdID)
+        // This process's pulls wake at once; other processes' by the commit's notification.
+        let head = outcomes.compactMap { outcome -> UInt64? in
+            if case .accepted(_, let last) = outcome { return last } else { return nil }
+        }.max()
+        if let head { committed(household: device.householdID, head: head) }
         return outcomes
     }
 
-    /// The household's committed frames that end after `sequenceNumber`, at most `limit`. When
-    /// there are none, waits up to `waitMilliseconds` (at most ``waitMillisecondsMax``) for
-    /// some: a long poll. It reads PostgreSQL again as soon as a push through this process
-    /// commits for the household (the commit resumes it: no polling), and every
-    /// ``databasePollInterval`` for what other server processes commit; a cancelled request
-    /// stops waiting.
+    /// The household's committed frames that end after `sequenceNumber`, at most `limit`, with
+    /// the head, and (when `keySerial` is given and there are frames) the household's keys
+    /// stored after it (at most ``keysPerPageMax``; a device adopts them before it appends the
+    /// frames), read in the same answer. When there are no frames, waits up to
+    /// `waitMilliseconds` (at most ``waitMillisecondsMax``) for some: a long poll. The pull
+    /// reads PostgreSQL again as soon as a commit moves the household's head past its cursor:
+    /// a push through this process, or any server process's commit, which PostgreSQL notifies
+    /// (no polling while the notifications are heard); a cancelled request stops waiting.
     /// - Parameter chain: the chain value the device holds at `sequenceNumber` (nil: not
     ///   checked; 0 needs none); a pull from a cursor that is not on the history is refused.
     /// - Throws: ``SyncError/cursorNotOnHistory(_:)``; ``HouseholdHistoryError``.
     public func pull(
-        household: UUID, after sequenceNumber: UInt64, chain: [UInt8]? = nil, limit: Int, waitMilliseconds: Int = 0
-    ) async throws -> [HistoryFrame] {
+        household: UUID, after sequenceNumber: UInt64, chain: [UInt8]? = nil, limit: Int, waitMilliseconds: Int = 0,
+        keysAfter keySerial: Int64? = nil
+    ) async throws -> PulledPage {
+        watched[household, default: Watch()].pulls += 1
+        defer { unwatch(household) }
+        let clock = ContinuousClock()
+        let deadline = clock.now + .milliseconds(min(max(waitMilliseconds, 0), Self.waitMillisecondsMax))
+        var page = try await readPage(household: household, after: sequenceNumber, chain: chain, limit: limit)
+        while page.frames.isEmpty, clock.now < deadline {
+            startListening()
+            let interval = listening ? Self.notifiedPollInterval : Self.databasePollInterval
+            await waitForCommit(household: household, after: sequenceNumber, timeout: min(interval, deadline - clock.now))
+            try Task.checkCancellation()
+            page = try await readPage(household: household, after: sequenceNumber, chain: chain, limit: limit)
+        }
+        guard !page.frames.isEmpty, let keySerial, page.lastKeySerial > keySerial else {
+            return PulledPage(frames: page.frames, head: page.head)
+        }
+        let keys = try await keys(household: household, after: keySerial)
+        return PulledPage(
+            frames: page.frames, keys: keys, moreKeys: keys.count >= min(Self.keysPerPageMax, history.limits.keysPerStoreMax), head: page.head)
+    }
+
+    /// One page of the history after the cursor, checked against the device's chain there;
+    /// records the head for the waiting pulls.
+    private func readPage(household: UUID, after sequenceNumber: UInt64, chain: [UInt8]?, limit: Int) async throws -> HistoryPage {
+        let page = try await history.page(household: household, after: sequenceNumber, limit: limit)
         if let chain, sequenceNumber > 0 {
-            guard let held = try await history.chain(household: household, endingAt: sequenceNumber) else {
+            guard let held = page.cursorChain else {
                 throw SyncError.cursorNotOnHistory("no frame of household \(household) ends at \(sequenceNumber): the device's ledger is not a prefix of this household's history")
             }
             guard held == chain else {
                 throw SyncError.cursorNotOnHistory("the device's chain value at \(sequenceNumber) is not the server's: its ledger is of another history; set it up again from the server")
             }
         }
-        let clock = ContinuousClock()
-        let deadline = clock.now + .milliseconds(min(max(waitMilliseconds, 0), Self.waitMillisecondsMax))
-        var seen = commits[household, default: 0]
-        var frames = try await history.frames(household: household, after: sequenceNumber, limit: limit)
-        while frames.isEmpty, clock.now < deadline {
-            await waitForCommit(household: household, after: seen, timeout: min(Self.databasePollInterval, deadline - clock.now))
-            try Task.checkCancellation()
-            seen = commits[household, default: 0]
-            frames = try await history.frames(household: household, after: sequenceNumber, limit: limit)
-        }
-        return frames
+        committed(household: household, head: page.head)
+        return page
     }
 
     /// Stores text keys `device` shares with its household (Docs/Sync.md, "Keys between
@@ -167,34 +203,26 @@ public actor SyncServer {
         return DeviceInvitation(personID: person.uuid, invitationID: granted.invitation?.uuid, expiresAtMilliseconds: granted.expiresAt.millisecondsSinceEpoch)
     }
 
-    /// ``pull(household:after:chain:limit:waitMilliseconds:)`` and, when it brings frames, the
-    /// household's keys stored after `keySerial` (at most ``keysPerPageMax``), read after the
-    /// frames: a device adopts them before it appends the frames, in one request.
-    public func pullPage(
-        household: UUID, after sequenceNumber: UInt64, chain: [UInt8]?, limit: Int, waitMilliseconds: Int, keysAfter keySerial: Int64
-    ) async throws -> PulledPage {
-        let frames = try await pull(household: household, after: sequenceNumber, chain: chain, limit: limit, waitMilliseconds: waitMilliseconds)
-        guard !frames.isEmpty else { return PulledPage(frames: []) }
-        let keys = try await keys(household: household, after: keySerial)
-        return PulledPage(frames: frames, keys: keys, moreKeys: keys.count >= min(Self.keysPerPageMax, history.limits.keysPerStoreMax))
-    }
-
     /// The longest a pull waits for new frames.
     public static let waitMillisecondsMax = 30_000
-    /// How often a waiting pull reads PostgreSQL for what other server processes committed.
+    /// How often a waiting pull reads PostgreSQL while this process does not hear the
+    /// database's commit notifications (before its listener starts, or while it reconnects).
     static let databasePollInterval = Duration.milliseconds(250)
+    /// How often a waiting pull reads PostgreSQL while the notifications are heard: only in
+    /// case one was lost.
+    static let notifiedPollInterval = Duration.seconds(5)
 
-    /// Returns once a push through this process commits for `household` after the count `seen`
-    /// (at once when one did already), after `timeout`, or when the task is cancelled.
-    private func waitForCommit(household: UUID, after seen: UInt64, timeout: Duration) async {
+    /// Returns once the household's known head is past `cursor` (at once when it is already),
+    /// after `timeout`, or when the task is cancelled.
+    private func waitForCommit(household: UUID, after cursor: UInt64, timeout: Duration) async {
         let waiter = UUID()
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                guard commits[household, default: 0] == seen, !Task.isCancelled else {
+                guard let watch = watched[household], watch.head <= cursor, !Task.isCancelled else {
                     continuation.resume()
                     return
                 }
-                waiters[household, default: [:]][waiter] = continuation
+                watched[household]?.waiters[waiter] = (cursor, continuation)
                 Task {
                     try? await Task.sleep(for: timeout)
                     self.resume(waiter, household: household)
@@ -207,17 +235,58 @@ public actor SyncServer {
 
     /// Resumes one waiting pull, if it still waits.
     private func resume(_ waiter: UUID, household: UUID) {
-        waiters[household]?.removeValue(forKey: waiter)?.resume()
-        if waiters[household]?.isEmpty == true { waiters[household] = nil }
+        watched[household]?.waiters.removeValue(forKey: waiter)?.continuation.resume()
     }
 
-    /// Resumes every pull waiting for `household`.
-    private func wake(household: UUID) {
-        for continuation in (waiters.removeValue(forKey: household) ?? [:]).values { continuation.resume() }
+    /// A commit moved the household's head to `head`: the pulls waiting before it wake.
+    private func committed(household: UUID, head: UInt64) {
+        guard var watch = watched[household], head > watch.head else { return }
+        watch.head = head
+        let woken = watch.waiters.filter { $0.value.after < head }
+        for waiter in woken.keys { watch.waiters[waiter] = nil }
+        watched[household] = watch
+        for (_, waiter) in woken { waiter.continuation.resume() }
+    }
+
+    /// A pull of the household ended; the last one's end forgets it.
+    private func unwatch(_ household: UUID) {
+        guard var watch = watched[household] else { return }
+        watch.pulls -= 1
+        watched[household] = watch.pulls > 0 ? watch : nil
+    }
+
+    /// Starts hearing the database's commit notifications, once: when the connection fails, the
+    /// listener wakes every waiting pull (it may have missed a commit) and listens again.
+    private func startListening() {
+        guard listener == nil else { return }
+        listener = Task { [weak self, history] in
+            while !Task.isCancelled {
+                do {
+                    try await history.listenForCommits { [weak self] in
+                        await self?.setListening(true)
+                    } heard: { [weak self] commit in
+                        await self?.committed(household: commit.household, head: commit.head)
+                    }
+                } catch {}
+                guard let self else { return }
+                await self.setListening(false)
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
+    }
+
+    private func setListening(_ now: Bool) {
+        listening = now
+        guard !now else { return }
+        for household in watched.keys {
+            for waiter in watched[household]?.waiters.keys ?? [:].keys { resume(waiter, household: household) }
+        }
     }
 
     /// Closes every ledger cache.
     public func close() async {
+        listener?.cancel()
+        listener = nil
         for household in caches.keys { await dropCache(household, removing: false) }
     }
 

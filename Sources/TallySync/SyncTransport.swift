@@ -14,11 +14,16 @@ public struct PulledPage: Sendable, Hashable {
     /// Whether more keys are stored after the last of ``keys`` (read them with
     /// ``SyncTransport/keys(after:)``).
     public var moreKeys: Bool
+    /// The sequence number of the household's last committed record when the page was read
+    /// (nil from a server that does not say): a device whose frames reach it has nothing more
+    /// to pull.
+    public var head: UInt64?
 
-    public init(frames: [HistoryFrame], keys: [StoredPersonKey] = [], moreKeys: Bool = false) {
+    public init(frames: [HistoryFrame], keys: [StoredPersonKey] = [], moreKeys: Bool = false, head: UInt64? = nil) {
         self.frames = frames
         self.keys = keys
         self.moreKeys = moreKeys
+        self.head = head
     }
 }
 
@@ -57,7 +62,7 @@ struct InProcessTransport: SyncTransport {
     }
 
     func pull(after sequenceNumber: UInt64, chain: [UInt8], limit: Int, waitMilliseconds: Int, keysAfter keySerial: Int64) async throws -> PulledPage {
-        try await server.pullPage(household: device.householdID, after: sequenceNumber, chain: chain, limit: limit, waitMilliseconds: waitMilliseconds, keysAfter: keySerial)
+        try await server.pull(household: device.householdID, after: sequenceNumber, chain: chain, limit: limit, waitMilliseconds: waitMilliseconds, keysAfter: keySerial)
     }
 
     func shareKeys(_ keys: [SealedPersonKey]) async throws -> [UUID] {

@@ -62,7 +62,7 @@ public struct HTTPSyncTransport: SyncTransport {
             return frame
         }
         // A server that sent no keys with its frames (one from before keysAfter): read them apart.
-        return PulledPage(frames: frames, keys: try Self.stored(answer.keys ?? []), moreKeys: answer.moreKeys ?? !frames.isEmpty)
+        return PulledPage(frames: frames, keys: try Self.stored(answer.keys ?? []), moreKeys: answer.moreKeys ?? !frames.isEmpty, head: answer.head)
     }
 
     private static func stored(_ keys: [SyncWire.Key]) throws -> [StoredPersonKey] {

@@ -21,7 +21,8 @@ import TallySync
 ///   "lastSequenceNumber", "records", "chain"}]}`, records and chain in base64. With `wait`
 ///   (milliseconds, at most `SyncServer.waitMillisecondsMax`, 30,000) and nothing new, the answer waits until frames arrive or
 ///   the time is up (long poll). With `keysAfter` and frames, also `"keys"` (as `GET /v1/keys`
-///   answers, read after the frames) and `"moreKeys"`.
+///   answers, read after the frames) and `"moreKeys"`; always `"head"`, the household's last
+///   sequence number when the page was read.
 ///
 /// - `POST /v1/keys` `{"keys": [{"personID", "sealed", "fingerprint"}]}`: text keys the device
 ///   shares, sealed under the household's secret (base64); answers `{"conflicts": [person ids]}`,
@@ -92,13 +93,11 @@ public enum SyncHTTPServer {
                     return bytes
                 }
                 let wait = parameters.get("wait", as: Int.self) ?? 0
-                guard let keysAfter = parameters.get("keysAfter", as: Int64.self) else {
-                    let frames = try await server.pull(household: device.householdID, after: after, chain: chain, limit: limit, waitMilliseconds: wait)
-                    return try json(SyncWire.Frames(frames: frames.map(SyncWire.Frame.init)))
-                }
-                let page = try await server.pullPage(
-                    household: device.householdID, after: after, chain: chain, limit: limit, waitMilliseconds: wait, keysAfter: keysAfter)
-                return try json(SyncWire.Frames(frames: page.frames.map(SyncWire.Frame.init), keys: page.keys.map(SyncWire.Key.init), moreKeys: page.moreKeys))
+                let page = try await server.pull(
+                    household: device.householdID, after: after, chain: chain, limit: limit, waitMilliseconds: wait,
+                    keysAfter: parameters.get("keysAfter", as: Int64.self))
+                return try json(SyncWire.Frames(
+                    frames: page.frames.map(SyncWire.Frame.init), keys: page.keys.map(SyncWire.Key.init), moreKeys: page.moreKeys, head: page.head))
             }
         }
         router.post("v1/keys") { request, _ -> Response in

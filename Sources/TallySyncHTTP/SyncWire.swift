@@ -15,6 +15,9 @@ enum SyncWire {
         var frames: [Frame]
         var keys: [Key]?
         var moreKeys: Bool?
+        /// The household's last sequence number when the page was read (absent from a server
+        /// before it: the device pulls again until a page is empty).
+        var head: UInt64?
     }
 
     struct Frame: Codable {

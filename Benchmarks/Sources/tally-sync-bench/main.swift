@@ -5,7 +5,11 @@
 //
 //   Scripts/postgres start /tmp/bench-pg
 //   swift run -c release tally-sync-bench --postgres-socket /tmp/bench-pg/.s.PGSQL.5432 \
-//       [--households 100] [--commands 20] [--scratch DIR] [--repository ..]
+//       [--households 100] [--commands 20] [--rate 50] [--scratch DIR] [--repository ..] [--serve TALLY]
+//
+// With `--serve PATH` (a built `tally`, e.g. ../.build/release/tally) the server runs as its own
+// `tally serve` process, the devices in this one: the CPU each side spends per command is then
+// reported apart (server, devices, PostgreSQL), from /proc.
 //
 // Phases:
 // - setup: each household is created on the server, Alice's device pushes the demo household's
@@ -15,6 +19,9 @@
 //   (`SyncDevice.execute`: outbox, push, pull) while Bob's device long-polls: accepted commands/s,
 //   push latency (execute's round trip) and push-to-observer latency (from the start of Alice's
 //   push to the return of Bob's pull that appended its record);
+// - paced: every household at once again, each Alice sending her next expense on a schedule, so
+//   that all of them together offer `--rate` commands/s (a household's app sends when its user
+//   acts, not as fast as the server answers): latencies at a load the machine carries;
 // - one at a time: the same for ten households in turn, one command in flight;
 // - peer: the same number of commands (their JSON lines) inserted by one PostgreSQL client, each
 //   in its own transaction, into a table keyed by household and sequence number.
@@ -36,6 +43,8 @@ struct Options {
     var commands = 20
     var scratch = NSTemporaryDirectory() + "tally-sync-bench-\(getpid())"
     var repository = ".."
+    var serve: String?
+    var rate = 50
 
     init(_ arguments: [String]) throws {
         var rest = arguments.dropFirst()
@@ -47,6 +56,8 @@ struct Options {
             case "--commands": commands = try Self.count(value, name)
             case "--scratch": scratch = value
             case "--repository": repository = value
+            case "--serve": serve = value
+            case "--rate": rate = try Self.count(value, name)
             default: throw BenchError("unknown option \(name)")
             }
         }
@@ -95,8 +106,15 @@ func expense(_ template: String, round: Int) throws -> Command {
     return try CommandParser.parse(line: line)
 }
 
-/// Alice executes `commands` expenses while Bob's device long-polls; returns the latencies.
-func run(_ household: Household, commands: [Command]) async throws -> Samples {
+/// When Alice sends her commands: the first at `start`, then one every `every`.
+struct Pace: Sendable {
+    var start: ContinuousClock.Instant
+    var every: Duration
+}
+
+/// Alice executes `commands` expenses (as fast as they are answered, or on `pace`) while Bob's
+/// device long-polls; returns the latencies.
+func run(_ household: Household, commands: [Command], pace: Pace? = nil) async throws -> Samples {
     let target = Atomic<UInt64>(0)
     let observer = Task { () -> [(sequenceNumber: UInt64, at: UInt64)] in
         var arrivals: [(sequenceNumber: UInt64, at: UInt64)] = []
@@ -110,7 +128,8 @@ func run(_ household: Household, commands: [Command]) async throws -> Samples {
     }
     var samples = Samples()
     var sent: [(start: UInt64, last: UInt64)] = []
-    for command in commands {
+    for (index, command) in commands.enumerated() {
+        if let pace { try await Task.sleep(until: pace.start + pace.every * index, clock: .continuous) }
         let start = Stopwatch.now()
         let range = try await household.alice.execute(command)
         samples.push.record(since: start)
@@ -172,12 +191,22 @@ func benchmark(_ options: Options) async throws {
     let running = Task { await client.run() }
     let history = HouseholdHistory(client: client)
     try await history.migrate()
-    let server = SyncServer(history: history, cacheDirectory: FilePath(options.scratch + "/cache"))
-    let (ports, port) = AsyncStream<Int>.makeStream()
-    let application = SyncHTTPServer.application(server, host: "127.0.0.1", port: 0) { bound in port.yield(bound) }
-    let serving = Task { try await application.run() }
-    guard let bound = await ports.first(where: { _ in true }) else { throw BenchError("the server did not start") }
-    let url = "http://127.0.0.1:\(bound)"
+    let server = try await startServer(options, history: history)
+    do {
+        try await measure(options, server: server, history: history, client: client, setup: setup, expenses: expenses, template: template)
+    } catch {
+        await server.stop()
+        throw error
+    }
+    running.cancel()
+    try? FileManager.default.removeItem(atPath: options.scratch)
+}
+
+func measure(
+    _ options: Options, server: RunningServer, history: HouseholdHistory, client: PostgresClient, setup: [Command], expenses: [Command],
+    template: String
+) async throws {
+    let url = server.url
     // Every device of a household is its own app with its own connections: one client for all
     // of them here, with room for each device's connection (Bob's long polls hold theirs).
     var configuration = HTTPClient.Configuration.singletonConfiguration
@@ -193,7 +222,7 @@ func benchmark(_ options: Options) async throws {
             for index in first..<min(first + 10, options.households) {
                 group.addTask {
                     let id = UUID()
-                    try await server.createHousehold(id)
+                    try await history.createHousehold(id)
                     let (_, aliceToken) = try await history.registerDevice(household: id, person: alice)
                     let folder = options.scratch + "/household-\(index)"
                     let aliceLedger = try await Ledger.open(at: FilePath(folder + "/alice"))
@@ -216,6 +245,7 @@ func benchmark(_ options: Options) async throws {
     let setupSeconds = Double(Stopwatch.now() - setupStart) / 1e9
 
     // Loaded: every household at once.
+    let loadedCPU = CPUSample(server: server)
     let loadedStart = Stopwatch.now()
     let loaded = try await withThrowingTaskGroup(of: Samples.self) { group in
         for household in households {
@@ -226,12 +256,34 @@ func benchmark(_ options: Options) async throws {
         return merged(all)
     }
     let loadedSeconds = Double(loaded.finished - loadedStart) / 1e9  // until the last command was accepted
+    let loadedCost = CPUSample(server: server).since(loadedCPU, commands: loaded.accepted)
+
+    // Paced: every household at once, together offering `--rate` commands/s, with new expenses.
+    let paced = try (0..<options.commands).map { try expense(template, round: options.commands + $0) }
+    let every = Duration.seconds(Double(options.households) / Double(options.rate))
+    let pacedCPU = CPUSample(server: server)
+    let pacedWallStart = Stopwatch.now()
+    let pacedStart = ContinuousClock.now + .milliseconds(100)
+    let steady = try await withThrowingTaskGroup(of: Samples.self) { group in
+        for (index, household) in households.enumerated() {
+            // The households' schedules spread evenly over one interval.
+            let pace = Pace(start: pacedStart + every * (Double(index) / Double(households.count)), every: every)
+            group.addTask { try await run(household, commands: paced, pace: pace) }
+        }
+        var all: [Samples] = []
+        for try await samples in group { all.append(samples) }
+        return merged(all)
+    }
+    let pacedSeconds = Double(steady.finished - pacedWallStart) / 1e9 - 0.1  // until the last command was accepted
+    let pacedCost = CPUSample(server: server).since(pacedCPU, commands: steady.accepted)
 
     // One at a time: ten households in turn, with new expenses.
-    let later = try (0..<options.commands).map { try expense(template, round: options.commands + $0) }
+    let later = try (0..<options.commands).map { try expense(template, round: 2 * options.commands + $0) }
     var alone: [Samples] = []
+    let aloneCPU = CPUSample(server: server)
     for household in households.prefix(10) { alone.append(try await run(household, commands: later)) }
     let unloaded = merged(alone)
+    let unloadedCost = CPUSample(server: server).since(aloneCPU, commands: unloaded.accepted)
 
     // The peer: one client, one transaction per command.
     let bodies = expenses.map(\.jsonLine)
@@ -256,12 +308,13 @@ func benchmark(_ options: Options) async throws {
     tally-sync-bench: \(options.households) households x 2 devices, \(options.commands) expenses per household, one server on loopback HTTP and PostgreSQL (unix socket)
     setup: \(String(format: "%.1f", setupSeconds)) s (12 commands per household pushed as one request, Bob's device pulls them)
 
-    | | tally serve: loaded (\(options.households) households at once) | tally serve: one at a time (10 households in turn) | PostgreSQL, one client (INSERT per command) |
-    |---|---|---|---|
-    | accepted commands/s | \(String(format: "%.0f", Double(loaded.accepted) / loadedSeconds)) | \(String(format: "%.0f", Double(unloaded.accepted) / unloaded.push.totalSeconds)) | \(String(format: "%.0f", Double(bodies.count * households.count) / directSeconds)) |
-    | push latency p50 / p99 (ms) | \(milliseconds(loaded.push)) | \(milliseconds(unloaded.push)) | \(milliseconds(direct)) |
-    | push to the other device's pull p50 / p99 (ms) | \(milliseconds(loaded.observed)) | \(milliseconds(unloaded.observed)) | - |
-    | commands measured | \(loaded.accepted) | \(unloaded.accepted) | \(direct.nanoseconds.count) |
+    | | tally serve: loaded (\(options.households) households at once, as fast as answered) | tally serve: paced (\(options.households) households at once, \(options.rate) commands/s offered) | tally serve: one at a time (10 households in turn) | PostgreSQL, one client (INSERT per command) |
+    |---|---|---|---|---|
+    | accepted commands/s | \(String(format: "%.0f", Double(loaded.accepted) / loadedSeconds)) | \(String(format: "%.0f", Double(steady.accepted) / pacedSeconds)) | \(String(format: "%.0f", Double(unloaded.accepted) / unloaded.push.totalSeconds)) | \(String(format: "%.0f", Double(bodies.count * households.count) / directSeconds)) |
+    | push latency p50 / p99 (ms) | \(milliseconds(loaded.push)) | \(milliseconds(steady.push)) | \(milliseconds(unloaded.push)) | \(milliseconds(direct)) |
+    | push to the other device's pull p50 / p99 (ms) | \(milliseconds(loaded.observed)) | \(milliseconds(steady.observed)) | \(milliseconds(unloaded.observed)) | - |
+    | commands measured | \(loaded.accepted) | \(steady.accepted) | \(unloaded.accepted) | \(direct.nanoseconds.count) |
+    | CPU per accepted command (ms): server / devices / PostgreSQL | \(loadedCost) | \(pacedCost) | \(unloadedCost) | - |
 
     disk: server caches \(cacheBytes / 1_048_576) MiB, devices \(deviceBytes / 1_048_576) MiB
     """)
@@ -271,9 +324,89 @@ func benchmark(_ options: Options) async throws {
         try await household.bob.close()
     }
     try await http.shutdown()
-    await server.close()
-    serving.cancel()
-    _ = try? await serving.value
-    running.cancel()
-    try? FileManager.default.removeItem(atPath: options.scratch)
+    await server.stop()
+}
+
+/// The server the devices sync through: in this process, or a `tally serve` process of its own.
+struct RunningServer: Sendable {
+    let url: String
+    /// The `tally serve` process, when the server runs apart.
+    let process: Process?
+    let stopInProcess: @Sendable () async -> Void
+
+    func stop() async {
+        if let process {
+            process.interrupt()
+            process.waitUntilExit()
+        } else {
+            await stopInProcess()
+        }
+    }
+}
+
+extension Process: @retroactive @unchecked Sendable {}
+
+func startServer(_ options: Options, history: HouseholdHistory) async throws -> RunningServer {
+    guard let tally = options.serve else {
+        let server = SyncServer(history: history, cacheDirectory: FilePath(options.scratch + "/cache"))
+        let (ports, port) = AsyncStream<Int>.makeStream()
+        let application = SyncHTTPServer.application(server, host: "127.0.0.1", port: 0) { bound in port.yield(bound) }
+        let serving = Task { try await application.run() }
+        guard let bound = await ports.first(where: { _ in true }) else { throw BenchError("the server did not start") }
+        return RunningServer(url: "http://127.0.0.1:\(bound)", process: nil) {
+            await server.close()
+            serving.cancel()
+            _ = try? await serving.value
+        }
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: tally)
+    process.arguments = [
+        "serve", "run", "--postgres-socket", options.socket, "--cache", options.scratch + "/cache", "--port", "0",
+    ]
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    // `tally serve` prints "tally serve: listening on http://127.0.0.1:PORT" on stderr (after
+    // Hummingbird's own log line).
+    let marker = "tally serve: listening on "
+    var text = ""
+    while true {
+        if let range = text.range(of: marker), let end = text[range.upperBound...].firstIndex(of: "\n") {
+            // Its log goes on being read (and dropped), so that a full pipe never stops it.
+            Thread.detachNewThread {
+                while !errors.fileHandleForReading.availableData.isEmpty {}
+            }
+            return RunningServer(url: String(text[range.upperBound..<end]), process: process) {}
+        }
+        let data = errors.fileHandleForReading.availableData
+        guard !data.isEmpty else {
+            process.interrupt()
+            throw BenchError("tally serve exited before it listened: \(text)")
+        }
+        text += String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// CPU seconds spent so far by the server (when it runs apart), this process (the devices, and
+/// the server when it runs here) and PostgreSQL.
+struct CPUSample {
+    let server: Double?
+    let devices: Double
+    let postgres: Double
+
+    init(server running: RunningServer) {
+        server = running.process.flatMap { ProcessCPU.seconds(of: $0.processIdentifier) }
+        devices = ProcessCPU.seconds(of: getpid()) ?? 0
+        postgres = ProcessCPU.seconds(ofEveryProcessNamed: "postgres")
+    }
+
+    /// "server / devices / PostgreSQL" milliseconds per command since `start` (the server's
+    /// share is in the devices' when it runs in this process).
+    func since(_ start: CPUSample, commands: Int) -> String {
+        let count = Double(max(commands, 1))
+        let server = self.server.flatMap { now in start.server.map { String(format: "%.1f", (now - $0) * 1000 / count) } } ?? "(in devices)"
+        return "\(server) / " + String(format: "%.1f / %.1f", (devices - start.devices) * 1000 / count, (postgres - start.postgres) * 1000 / count)
+    }
 }
