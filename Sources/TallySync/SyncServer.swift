@@ -128,7 +128,7 @@ public actor SyncServer {
         var page = try await readPage(household: household, after: sequenceNumber, chain: chain, limit: limit)
         while page.frames.isEmpty, clock.now < deadline {
             startListening()
-            let interval = listening ? Self.notifiedPollInterval : Self.databasePollInterval
+            let interval = listening ? notifiedPollInterval : databasePollInterval
             await waitForCommit(household: household, after: sequenceNumber, timeout: min(interval, deadline - clock.now))
             try Task.checkCancellation()
             page = try await readPage(household: household, after: sequenceNumber, chain: chain, limit: limit)
@@ -207,10 +207,20 @@ public actor SyncServer {
     public static let waitMillisecondsMax = 30_000
     /// How often a waiting pull reads PostgreSQL while this process does not hear the
     /// database's commit notifications (before its listener starts, or while it reconnects).
-    static let databasePollInterval = Duration.milliseconds(250)
+    private(set) var databasePollInterval = Duration.milliseconds(250)
     /// How often a waiting pull reads PostgreSQL while the notifications are heard: only in
     /// case one was lost.
-    static let notifiedPollInterval = Duration.seconds(5)
+    private(set) var notifiedPollInterval = Duration.seconds(5)
+
+    /// Whether this process hears the database's commit notifications now.
+    var isListening: Bool { listening }
+
+    /// Sets how often waiting pulls read PostgreSQL (tests: with both long, only a commit's
+    /// notification or a push through this process wakes a waiting pull in time).
+    func pollEvery(withoutNotifications database: Duration, notified: Duration) {
+        databasePollInterval = database
+        notifiedPollInterval = notified
+    }
 
     /// Returns once the household's known head is past `cursor` (at once when it is already),
     /// after `timeout`, or when the task is cancelled.

@@ -57,6 +57,70 @@ struct HouseholdHistoryTests {
         }
     }
 
+    @Test("Issue 32: a pull's page is one read: the frames after the cursor, the chain value at the cursor (none inside a frame or past the head), the head, and the serial of the last stored key; an unknown household is a typed error")
+    func pageCarriesWhatAPullChecks() async throws {
+        try await TestPostgres.withHistory { history in
+            let (household, device) = try await Self.household(in: history)
+            let engine = TestEngine()
+            let empty = try await history.page(household: household, after: 0, limit: 100)
+            #expect(empty.frames.isEmpty && empty.head == 0 && empty.cursorChain == nil && empty.lastKeySerial == 0)
+            _ = try await history.append(
+                household: household, device: device, commands: [TestEngine.command(records: 2), TestEngine.command(records: 3)], execute: engine.execute)
+            let frames = try await history.frames(household: household, after: 0, limit: 100)
+            let atFirst = try await history.page(household: household, after: 2, limit: 100)
+            #expect(atFirst.frames == [frames[1]] && atFirst.head == 5 && atFirst.cursorChain == frames[0].chain)
+            let inside = try await history.page(household: household, after: 3, limit: 100)
+            #expect(inside.frames == [frames[1]] && inside.cursorChain == nil)
+            let atHead = try await history.page(household: household, after: 5, limit: 100)
+            #expect(atHead.frames.isEmpty && atHead.head == 5 && atHead.cursorChain == frames[1].chain)
+            #expect(try await history.page(household: household, after: 9, limit: 100).cursorChain == nil)
+            _ = try await history.storeKeys(
+                [SealedPersonKey(personID: UUID(), sealed: [1, 2, 3], fingerprint: [4])], household: household, device: device)
+            let serial = try await history.keys(household: household, after: 0, limit: 10).map(\.serial)
+            #expect(try await history.page(household: household, after: 5, limit: 100).lastKeySerial == serial.last)
+            await #expect(throws: HouseholdHistoryError.unknownHousehold(device)) {
+                try await history.page(household: device, after: 0, limit: 1)
+            }
+        }
+    }
+
+    @Test("Issue 32: every commit that moves a household's head is heard by a listener on another client (PostgreSQL's notification, schema 5), with the household and its new head; a retried append that moves nothing is not")
+    func commitsAreHeard() async throws {
+        try await TestPostgres.withHistory { history in
+            let (household, device) = try await Self.household(in: history)
+            let engine = TestEngine()
+            let (heard, hear) = AsyncStream<HistoryCommit>.makeStream()
+            let (ready, listening) = AsyncStream<Void>.makeStream()
+            let listener = Task {
+                try await history.listenForCommits {
+                    listening.yield()
+                } heard: { commit in
+                    hear.yield(commit)
+                }
+            }
+            defer { listener.cancel() }
+            // Not a timing check: a listener that hears nothing ends the test instead of hanging it.
+            let deadline = Task {
+                try await Task.sleep(for: .seconds(60))
+                listening.finish()
+                hear.finish()
+            }
+            defer { deadline.cancel() }
+            for await _ in ready { break }
+            let command = TestEngine.command(records: 2)
+            _ = try await history.append(household: household, device: device, commands: [command], execute: engine.execute)
+            _ = try await history.append(household: household, device: device, commands: [command], execute: engine.execute)  // a retry
+            _ = try await history.append(household: household, device: device, commands: [TestEngine.command(records: 1)], execute: engine.execute)
+            var commits: [HistoryCommit] = []
+            for await commit in heard {
+                commits.append(commit)
+                if commits.count == 2 { break }
+            }
+            #expect(commits.map(\.household) == [household, household])
+            #expect(commits.map(\.head) == [2, 3])
+        }
+    }
+
     @Test("Sync: a household is created once; an unknown one is a typed error")
     func householdCreatedOnce() async throws {
         try await TestPostgres.withHistory { history in

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import Synchronization
 import SystemPackage
 import Tally
 import TallyJournal
@@ -255,6 +256,42 @@ struct SyncTests {
         }
     }
 
+    @Test("Issue 32: a pull's answer says the household's head, so a device whose frames reach it pulls once, not again to learn that nothing is left; a long poll on one server process is woken by a push through another by PostgreSQL's commit notification (with the servers' own reads of PostgreSQL a minute apart)")
+    func headAndCommitNotification() async throws {
+        try await TestPostgres.withHistory { history in
+            var household = try await Household(histories: [history, history])
+            let pulls = PullCounter()
+            let bob = try await household.bob(on: 1) { server, device, _ in CountingTransport(base: server.transport(for: device), pulls: pulls) }
+            defer { Task { [household] in await household.close([household.alice, bob]) } }
+
+            var recorded: UInt64 = 0
+            for _ in 0..<3 {
+                let range = try await household.alice.execute(
+                    household.scenario.command(.recordTransaction(transactionID: household.scenario.ids.next(), entry: household.scenario.expense(1_200))))
+                recorded += UInt64(range.count)
+            }
+            pulls.reset()
+            #expect(try await bob.pull() == recorded)
+            #expect(pulls.count == 1, "the answer reached the head: no second pull")
+            #expect(try await Self.events(bob) == Self.events(household.alice))
+
+            // Only the notification can wake Bob's pull on server 1 before its 25 s are up.
+            await household.servers[1].pollEvery(withoutNotifications: .seconds(60), notified: .seconds(60))
+            pulls.reset()
+            let waiting = Task { try await bob.pull(waitMilliseconds: 25_000) }
+            for _ in 0..<500 where !(await household.servers[1].isListening) { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(await household.servers[1].isListening, "server 1 listens once a pull waits")
+            let pushed = ContinuousClock.now
+            let range = try await household.alice.execute(
+                household.scenario.command(.recordTransaction(transactionID: household.scenario.ids.next(), entry: household.scenario.expense(3_400))))
+            #expect(try await waiting.value == UInt64(range.count), "the waiting pull returns Alice's records")
+            // Not a speed check: the pull's own deadline (25 s) would also bring the records.
+            #expect(ContinuousClock.now - pushed < .seconds(20), "woken by the commit's notification, not by its deadline")
+            #expect(pulls.count == 1)
+            #expect(try await Self.events(bob) == Self.events(household.alice))
+        }
+    }
+
     @Test("Issue 32 (Flow US-051): two devices sync over HTTP (tally serve's routes): Bob's long poll returns as soon as Alice's push commits, with her expense and note; a request without a valid token is refused (401, typed)")
     func overHTTP() async throws {
         try await TestPostgres.withHistory { history in
@@ -331,4 +368,31 @@ struct SyncTests {
             #expect(Set(edits.map(\.event.commandID)).count == 2, "both edits are in the history")
         }
     }
+}
+
+/// Counts a device's pulls (``CountingTransport``).
+final class PullCounter: Sendable {
+    private let pulls = Mutex(0)
+    var count: Int { pulls.withLock { $0 } }
+    func reset() { pulls.withLock { $0 = 0 } }
+    func add() { pulls.withLock { $0 += 1 } }
+}
+
+/// A transport that counts the pulls it passes on.
+struct CountingTransport: SyncTransport {
+    let base: any SyncTransport
+    let pulls: PullCounter
+
+    func push(_ commands: [SubmittedCommand]) async throws -> [CommandOutcome] { try await base.push(commands) }
+
+    func pull(after sequenceNumber: UInt64, chain: [UInt8], limit: Int, waitMilliseconds: Int, keysAfter keySerial: Int64) async throws -> PulledPage {
+        pulls.add()
+        return try await base.pull(after: sequenceNumber, chain: chain, limit: limit, waitMilliseconds: waitMilliseconds, keysAfter: keySerial)
+    }
+
+    func shareKeys(_ keys: [SealedPersonKey]) async throws -> [UUID] { try await base.shareKeys(keys) }
+
+    func keys(after serial: Int64) async throws -> [StoredPersonKey] { try await base.keys(after: serial) }
+
+    func invite(for person: UUID?) async throws -> (invitation: DeviceInvitation, code: String) { try await base.invite(for: person) }
 }
