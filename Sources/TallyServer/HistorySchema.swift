@@ -4,10 +4,10 @@
 /// creates version 1 and runs each later version's steps after it, in order.
 enum HistorySchema {
     /// The version this build writes and reads.
-    static let version = 5
+    static let version = 6
 
     /// The steps from version `n - 1` to `n`, by `n` (version 1 from nothing).
-    static var steps: [Int: [String]] { [1: version1, 2: version2, 3: version3, 4: version4, 5: version5] }
+    static var steps: [Int: [String]] { [1: version1, 2: version2, 3: version3, 4: version4, 5: version5, 6: version6] }
 
     /// The key of the advisory lock that serialises migrations between server processes.
     static let migrationLockKey: Int64 = 0x7461_6c6c_7973_6368  // "tallysch"
@@ -127,5 +127,13 @@ enum HistorySchema {
         FOR EACH ROW WHEN (NEW.last_sequence > OLD.last_sequence) EXECUTE FUNCTION tally_notify_commit()
         """,
         "UPDATE tally_schema SET version = 5",
+    ]
+
+    /// Version 6: the household's secret verifier (Docs/Sync.md, "Keys between devices"): the
+    /// first device that shares keys sets it, and a device whose secret gives another one is
+    /// refused, so the keys of one household are all sealed under one secret.
+    static let version6: [String] = [
+        "ALTER TABLE households ADD COLUMN secret_verifier bytea",
+        "UPDATE tally_schema SET version = 6",
     ]
 }

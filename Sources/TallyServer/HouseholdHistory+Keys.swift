@@ -7,16 +7,24 @@ extension HouseholdHistory {
     /// Under the household's row lock, so keys are stored in the order of their serials (a
     /// device that read past a serial never misses a key committed later with a lower one).
     ///
+    /// The first share of a household stores `secretVerifier` (what tells the household's secret
+    /// from another without revealing it); a share with another one is refused, so every key of
+    /// a household is sealed under one secret, even when two devices set up apart share at once.
+    ///
     /// - Returns: The people whose stored key is another one (another fingerprint): the
     ///   device's texts sealed for them would not open elsewhere. A forgotten person's key is
     ///   not stored again, and is not a conflict.
-    /// - Throws: ``HouseholdHistoryError/unknownHousehold(_:)``,
+    /// - Throws: ``HouseholdHistoryError/householdSecretMismatch(household:)``;
+    ///   ``HouseholdHistoryError/unknownHousehold(_:)``,
     ///   ``HouseholdHistoryError/deviceNotAllowed(device:household:)``,
     ///   ``HouseholdHistoryError/limitExceeded(what:count:limit:)`` for more than
     ///   ``HistoryLimits/keysPerStoreMax`` keys or a key over ``HistoryLimits/sealedKeyBytesMax``
     ///   bytes; ``HouseholdHistoryError/database(operation:detail:)``.
-    public func storeKeys(_ keys: [SealedPersonKey], household: UUID, device: UUID) async throws -> [UUID] {
+    public func storeKeys(_ keys: [SealedPersonKey], secretVerifier: [UInt8], household: UUID, device: UUID) async throws -> [UUID] {
         guard !keys.isEmpty else { return [] }
+        guard (1...limits.sealedKeyBytesMax).contains(secretVerifier.count) else {
+            throw HouseholdHistoryError.limitExceeded(what: "bytes of a secret verifier", count: secretVerifier.count, limit: limits.sealedKeyBytesMax)
+        }
         guard keys.count <= limits.keysPerStoreMax else {
             throw HouseholdHistoryError.limitExceeded(what: "keys in one store", count: keys.count, limit: limits.keysPerStoreMax)
         }
@@ -29,6 +37,14 @@ extension HouseholdHistory {
         let fingerprints = keys.map { ByteBuffer(bytes: $0.fingerprint) }
         return try await transaction("store keys of household \(household)") { connection in
             _ = try await self.lockHead(household: household, device: device, connection: connection)
+            let verifiers = try await connection.query(
+                """
+                UPDATE households SET secret_verifier = coalesce(secret_verifier, \(ByteBuffer(bytes: secretVerifier)))
+                WHERE household_id = \(household) RETURNING secret_verifier
+                """, logger: self.logger)
+            var storedVerifier: [UInt8]?
+            for try await value in verifiers.decode(ByteBuffer.self) { storedVerifier = Array(value.readableBytesView) }
+            guard storedVerifier == secretVerifier else { throw HouseholdHistoryError.householdSecretMismatch(household: household) }
             try await connection.query(
                 """
                 INSERT INTO person_keys (household_id, person_id, sealed, fingerprint)

@@ -33,6 +33,9 @@ public enum HouseholdHistoryError: Error, Sendable, Equatable, CustomStringConve
     case database(operation: String, detail: String)
     /// An invitation code that lets no device join: malformed, unknown, used, expired or withdrawn.
     case invitationRefused(reason: String)
+    /// A device shared keys under another household secret than the one the household's keys
+    /// are sealed under (its secret verifier is not the stored one).
+    case householdSecretMismatch(household: UUID)
 
     /// A stable identifier for programs and logs.
     public var code: String {
@@ -51,6 +54,7 @@ public enum HouseholdHistoryError: Error, Sendable, Equatable, CustomStringConve
         case .schemaTooNew: "schemaTooNew"
         case .database: "database"
         case .invitationRefused: "invitationRefused"
+        case .householdSecretMismatch: "householdSecretMismatch"
         }
     }
 
@@ -86,6 +90,8 @@ public enum HouseholdHistoryError: Error, Sendable, Equatable, CustomStringConve
             "PostgreSQL failed to \(operation): \(detail)"
         case .invitationRefused(let reason):
             "the invitation cannot be accepted: \(reason)"
+        case .householdSecretMismatch(let household):
+            "household \(household) shares its keys under another secret than this device's: set the device up again from an invitation of the household"
         }
     }
 }

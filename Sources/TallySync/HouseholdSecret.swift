@@ -39,6 +39,14 @@ public struct HouseholdSecret: Sendable, Hashable {
         return key
     }
 
+    /// What the server keeps to tell this secret from another without learning it: an HMAC
+    /// (SHA-256) of a fixed label under the secret. The first device that shares keys sets it;
+    /// a device with another secret is refused (`householdSecretMismatch`).
+    var verifier: [UInt8] {
+        let label = Array("tally household secret verifier".utf8)
+        return label.withUnsafeBytes { HashChain(key: bytes).next(after: .genesis, header: $0, payload: $0).bytes }
+    }
+
     /// The person's id is authenticated with the key, so a sealed key cannot be moved to another person.
     private static func context(_ person: PersonID) -> [UInt8] {
         Array("tally shared personal key".utf8) + person.value.bytes

@@ -42,7 +42,7 @@ public actor SyncDevice {
     /// submit never waits for it (a long poll holds it for up to 30 s).
     private var network = FIFOLock()
     /// The household's secret: the people's text keys travel between its devices sealed under it.
-    private let householdSecret: HouseholdSecret
+    let householdSecret: HouseholdSecret
     /// The people whose key this device and the server hold in common (shared from here or
     /// received), and the serial of the last key received (Docs/Sync.md, "Keys between devices").
     private var sharedKeyOwners: Set<String>
@@ -417,13 +417,27 @@ public actor SyncDevice {
                 }
                 return sealed
             }
-            let conflicts = try await transport.shareKeys(sealed)
+            let conflicts: [UUID]
+            do {
+                conflicts = try await transport.shareKeys(sealed, secretVerifier: householdSecret.verifier)
+            } catch let error where Self.isSecretMismatch(error) {
+                throw SyncError.householdSecretMismatch("the household's keys are shared under another secret than this device's (a device set up apart shared first): nothing was pushed; set this device up again from an invitation")
+            }
             guard conflicts.isEmpty else {
                 throw SyncError.personalKeyConflict("the server holds another text key for \(conflicts.map { $0.uuidString.lowercased() }.joined(separator: ", ")) than this device made: another device made one first, and this device's texts of them would not open elsewhere. Nothing was pushed; set this device up again from an invitation (its outbox's commands are lost)")
             }
             let owners = page.map(\.key.description)
             try record { () throws(StoreError) in try outbox.recordSharedKeys(owners) }
             sharedKeyOwners.formUnion(owners)
+        }
+    }
+
+    /// The server's refusal of a share under another secret, from any transport.
+    private static func isSecretMismatch(_ error: any Error) -> Bool {
+        switch error {
+        case HouseholdHistoryError.householdSecretMismatch: true
+        case SyncError.requestRefused(_, let code, _): code == "householdSecretMismatch"
+        default: false
         }
     }
 

@@ -159,10 +159,13 @@ public actor SyncServer {
 
     /// Stores text keys `device` shares with its household (Docs/Sync.md, "Keys between
     /// devices"), each sealed under the household's secret, which the server does not hold.
+    /// `secretVerifier` tells the device's secret from another
+    /// (``HouseholdHistory/storeKeys(_:secretVerifier:household:device:)``).
     /// - Returns: the people for whom the server holds another key (a conflict: see
     ///   ``SyncError/personalKeyConflict(_:)``).
-    public func shareKeys(_ keys: [SealedPersonKey], from device: Device) async throws -> [UUID] {
-        try await history.storeKeys(keys, household: device.householdID, device: device.deviceID)
+    /// - Throws: ``HouseholdHistoryError/householdSecretMismatch(household:)``.
+    public func shareKeys(_ keys: [SealedPersonKey], secretVerifier: [UInt8], from device: Device) async throws -> [UUID] {
+        try await history.storeKeys(keys, secretVerifier: secretVerifier, household: device.householdID, device: device.deviceID)
     }
 
     /// The household's keys stored after `serial` (at most ``keysPerPageMax``), in order.

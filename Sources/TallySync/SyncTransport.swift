@@ -37,8 +37,9 @@ public protocol SyncTransport: Sendable {
     /// they hold every key the frames' texts need; Docs/Sync.md, "Keys between devices").
     func pull(after sequenceNumber: UInt64, chain: [UInt8], limit: Int, waitMilliseconds: Int, keysAfter keySerial: Int64) async throws -> PulledPage
     /// Shares text keys with the household (each sealed under its secret; Docs/Sync.md, "Keys
-    /// between devices"); returns the people for whom the server holds another key.
-    func shareKeys(_ keys: [SealedPersonKey]) async throws -> [UUID]
+    /// between devices") with the secret's verifier (``HouseholdSecret``); returns the people
+    /// for whom the server holds another key.
+    func shareKeys(_ keys: [SealedPersonKey], secretVerifier: [UInt8]) async throws -> [UUID]
     /// The household's keys stored after `serial`, at most ``SyncServer/keysPerPageMax``.
     func keys(after serial: Int64) async throws -> [StoredPersonKey]
     /// An invitation code for a new device acting for `person` (nil: this device's person;
@@ -65,8 +66,8 @@ struct InProcessTransport: SyncTransport {
         try await server.pull(household: device.householdID, after: sequenceNumber, chain: chain, limit: limit, waitMilliseconds: waitMilliseconds, keysAfter: keySerial)
     }
 
-    func shareKeys(_ keys: [SealedPersonKey]) async throws -> [UUID] {
-        try await server.shareKeys(keys, from: device)
+    func shareKeys(_ keys: [SealedPersonKey], secretVerifier: [UInt8]) async throws -> [UUID] {
+        try await server.shareKeys(keys, secretVerifier: secretVerifier, from: device)
     }
 
     func keys(after serial: Int64) async throws -> [StoredPersonKey] {
@@ -92,7 +93,7 @@ public struct SyncOfflineTransport: SyncTransport {
         throw SyncError.transport("offline: no server to pull from")
     }
 
-    public func shareKeys(_ keys: [SealedPersonKey]) async throws -> [UUID] {
+    public func shareKeys(_ keys: [SealedPersonKey], secretVerifier: [UInt8]) async throws -> [UUID] {
         throw SyncError.transport("offline: no server to share keys with")
     }
 

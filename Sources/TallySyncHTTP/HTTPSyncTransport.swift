@@ -74,8 +74,9 @@ public struct HTTPSyncTransport: SyncTransport {
         }
     }
 
-    public func shareKeys(_ keys: [SealedPersonKey]) async throws -> [UUID] {
-        let answer: SyncWire.KeyConflicts = try await send(try Self.post(server + "/v1/keys", SyncWire.Keys(keys: keys.map { SyncWire.Key($0) })))
+    public func shareKeys(_ keys: [SealedPersonKey], secretVerifier: [UInt8]) async throws -> [UUID] {
+        let body = SyncWire.Keys(keys: keys.map { SyncWire.Key($0) }, secretVerifier: Data(secretVerifier).base64EncodedString())
+        let answer: SyncWire.KeyConflicts = try await send(try Self.post(server + "/v1/keys", body))
         return answer.conflicts
     }
 

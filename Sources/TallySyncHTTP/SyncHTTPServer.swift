@@ -24,9 +24,11 @@ import TallySync
 ///   answers, read after the frames) and `"moreKeys"`; always `"head"`, the household's last
 ///   sequence number when the page was read.
 ///
-/// - `POST /v1/keys` `{"keys": [{"personID", "sealed", "fingerprint"}]}`: text keys the device
-///   shares, sealed under the household's secret (base64); answers `{"conflicts": [person ids]}`,
-///   the people whose stored key is another one. `GET /v1/keys?after=N`: the keys stored after
+/// - `POST /v1/keys` `{"keys": [{"personID", "sealed", "fingerprint"}], "secretVerifier"}`: text
+///   keys the device shares, sealed under the household's secret, with the secret's verifier
+///   (base64; 400 `secretVerifierMissing` without it, 409 `householdSecretMismatch` when the
+///   household's keys are under another secret); answers `{"conflicts": [person ids]}`, the
+///   people whose stored key is another one. `GET /v1/keys?after=N`: the keys stored after
 ///   serial `N`, `{"keys": [{"serial", "personID", "sealed", "fingerprint"}]}` (at most
 ///   `SyncServer.keysPerPageMax`).
 /// - `POST /v1/invitations` `{"personID": id or null}`: a one-use code for a new device acting
@@ -110,7 +112,11 @@ public enum SyncHTTPServer {
                     }
                     return sealed
                 }
-                return try json(SyncWire.KeyConflicts(conflicts: try await server.shareKeys(keys, from: device)))
+                guard let verifier = wire.secretVerifier.flatMap({ Data(base64Encoded: $0) }) else {
+                    throw Failure(status: .badRequest, code: "secretVerifierMissing", message: "a share gives the household secret's verifier, base64 (secretVerifier)")
+                }
+                let conflicts = try await server.shareKeys(keys, secretVerifier: Array(verifier), from: device)
+                return try json(SyncWire.KeyConflicts(conflicts: conflicts))
             }
         }
         router.get("v1/keys") { request, _ -> Response in
@@ -216,6 +222,7 @@ public enum SyncHTTPServer {
         switch error {
         case .database: .serviceUnavailable
         case .deviceNotAllowed, .unknownDevice, .invitationRefused: .forbidden
+        case .householdSecretMismatch: .conflict
         case .limitExceeded, .sequenceNumberOutOfRange, .unknownHousehold: .badRequest
         default: .internalServerError
         }

@@ -51,6 +51,8 @@ enum SyncWire {
     /// `POST /v1/keys` takes keys a device shares; `GET /v1/keys` answers the stored ones.
     struct Keys: Codable {
         var keys: [Key]
+        /// In a share: the household secret's verifier, base64.
+        var secretVerifier: String?
     }
 
     struct Key: Codable {

@@ -75,7 +75,7 @@ struct HouseholdHistoryTests {
             #expect(atHead.frames.isEmpty && atHead.head == 5 && atHead.cursorChain == frames[1].chain)
             #expect(try await history.page(household: household, after: 9, limit: 100).cursorChain == nil)
             _ = try await history.storeKeys(
-                [SealedPersonKey(personID: UUID(), sealed: [1, 2, 3], fingerprint: [4])], household: household, device: device)
+                [SealedPersonKey(personID: UUID(), sealed: [1, 2, 3], fingerprint: [4])], secretVerifier: [9], household: household, device: device)
             let serial = try await history.keys(household: household, after: 0, limit: 10).map(\.serial)
             #expect(try await history.page(household: household, after: 5, limit: 100).lastKeySerial == serial.last)
             await #expect(throws: HouseholdHistoryError.unknownHousehold(device)) {
@@ -159,7 +159,7 @@ struct HouseholdHistoryTests {
                 try await history.migrate()
                 #expect(try await TestPostgres.count("SELECT version::bigint FROM tally_schema", in: history) == Int64(HistorySchema.version))
                 let key = SealedPersonKey(personID: UUID(), sealed: [1, 2, 3], fingerprint: [4])
-                #expect(try await history.storeKeys([key], household: household, device: device).isEmpty)
+                #expect(try await history.storeKeys([key], secretVerifier: [9], household: household, device: device).isEmpty)
                 #expect(try await history.keys(household: household, after: 0, limit: 10).map(\.key) == [key])
                 _ = try await client.query("UPDATE tally_schema SET version = 99")
                 await #expect(throws: HouseholdHistoryError.schemaTooNew(found: 99, supported: HistorySchema.version)) { try await history.migrate() }

@@ -40,9 +40,9 @@ struct SyncOutboxTests {
             return try await base.pull(after: sequenceNumber, chain: chain, limit: limit, waitMilliseconds: waitMilliseconds, keysAfter: keySerial)
         }
 
-        func shareKeys(_ keys: [SealedPersonKey]) async throws -> [UUID] {
+        func shareKeys(_ keys: [SealedPersonKey], secretVerifier: [UInt8]) async throws -> [UUID] {
             guard online.load(ordering: .sequentiallyConsistent) else { throw SyncError.transport("offline") }
-            return try await base.shareKeys(keys)
+            return try await base.shareKeys(keys, secretVerifier: secretVerifier)
         }
 
         func keys(after serial: Int64) async throws -> [StoredPersonKey] {

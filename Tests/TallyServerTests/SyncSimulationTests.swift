@@ -60,12 +60,12 @@ struct SyncSimulationTests {
             return try await base.pull(after: sequenceNumber, chain: chain, limit: limit, waitMilliseconds: waitMilliseconds, keysAfter: keySerial)
         }
 
-        func shareKeys(_ keys: [SealedPersonKey]) async throws -> [UUID] {
+        func shareKeys(_ keys: [SealedPersonKey], secretVerifier: [UInt8]) async throws -> [UUID] {
             if roll() < 8 {
                 count("shareKeysFailed")
                 throw SyncError.transport("sharing keys failed")
             }
-            return try await base.shareKeys(keys)
+            return try await base.shareKeys(keys, secretVerifier: secretVerifier)
         }
 
         func keys(after serial: Int64) async throws -> [StoredPersonKey] {

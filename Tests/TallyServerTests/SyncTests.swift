@@ -390,7 +390,7 @@ struct CountingTransport: SyncTransport {
         return try await base.pull(after: sequenceNumber, chain: chain, limit: limit, waitMilliseconds: waitMilliseconds, keysAfter: keySerial)
     }
 
-    func shareKeys(_ keys: [SealedPersonKey]) async throws -> [UUID] { try await base.shareKeys(keys) }
+    func shareKeys(_ keys: [SealedPersonKey], secretVerifier: [UInt8]) async throws -> [UUID] { try await base.shareKeys(keys, secretVerifier: secretVerifier) }
 
     func keys(after serial: Int64) async throws -> [StoredPersonKey] { try await base.keys(after: serial) }
 
