@@ -46,6 +46,9 @@ public actor SyncDevice {
     /// The people whose key this device and the server hold in common (shared from here or
     /// received), and the serial of the last key received (Docs/Sync.md, "Keys between devices").
     private var sharedKeyOwners: Set<String>
+    /// The ledger's count of keys set (`Ledger.personalKeysSet`) when every key it then held was
+    /// shared: while it has not moved, a push shares nothing without copying the key ring.
+    private var keysSetWhenShared: UInt64?
     private var keySerial: Int64
 
     private struct Entry {
@@ -81,14 +84,7 @@ public actor SyncDevice {
         self.end = SyncRecords.End(sequenceNumber: end.sequenceNumber, chain: end.chain)
         outbox = try await ledger.openSyncOutbox()
         do {
-            let stored = try outbox.householdSecret(storingIfNone: (householdSecret ?? HouseholdSecret()).bytes)
-            guard let secret = HouseholdSecret(bytes: stored) else {
-                throw SyncError.householdSecretMismatch("the outbox holds no household secret of 32 bytes")
-            }
-            if let householdSecret, householdSecret != secret {
-                throw SyncError.householdSecretMismatch("this ledger's outbox holds another household's secret than the invitation's: join with an empty ledger folder")
-            }
-            self.householdSecret = secret
+            self.householdSecret = try Self.secret(in: outbox, given: householdSecret)
             (sharedKeyOwners, keySerial) = try outbox.sharedKeys()
             pending = try outbox.pending().map { stored in
                 Entry(push: try PushedCommand(body: stored.body), accepted: stored.accepted)
@@ -97,6 +93,31 @@ public actor SyncDevice {
             outbox.close()
             throw error
         }
+    }
+
+    /// Makes `ledger` (a new, empty one) a device of the household whose secret an invitation
+    /// carries, before its code is spent (Docs/Sync.md, "Joining a household"): its outbox holds
+    /// the secret, durably, so a device that joins never holds a token without it. Open the
+    /// ``SyncDevice`` once the join answered its token.
+    /// - Throws: `LedgerError.syncedLedger` when the outbox cannot be made;
+    ///   ``SyncError/householdSecretMismatch(_:)`` when it holds another secret.
+    public static func prepareToJoin(_ ledger: Ledger, householdSecret: HouseholdSecret) async throws {
+        let outbox = try await ledger.openSyncOutbox()
+        defer { outbox.close() }
+        _ = try secret(in: outbox, given: householdSecret)
+    }
+
+    /// The household secret `outbox` holds, storing `given` (or a new one) when it holds none.
+    /// - Throws: ``SyncError/householdSecretMismatch(_:)`` when it holds another one than `given`.
+    private static func secret(in outbox: SyncOutboxStore, given: HouseholdSecret?) throws -> HouseholdSecret {
+        let stored = try outbox.householdSecret(storingIfNone: (given ?? HouseholdSecret()).bytes)
+        guard let secret = HouseholdSecret(bytes: stored) else {
+            throw SyncError.householdSecretMismatch("the outbox holds no household secret of 32 bytes")
+        }
+        if let given, given != secret {
+            throw SyncError.householdSecretMismatch("this ledger's outbox holds another household's secret than the invitation's: join with an empty ledger folder")
+        }
+        return secret
     }
 
     /// Makes an invitation for a new device of this household acting for `person` (nil: this
@@ -398,8 +419,13 @@ public actor SyncDevice {
     /// - Throws: ``SyncError/personalKeyConflict(_:)`` when the server holds another key for
     ///   one of these people (nothing is pushed).
     private func shareKeys() async throws {
+        let keysSet = await ledger.personalKeysSet
+        guard keysSet != keysSetWhenShared else { return }
         var unshared = try await unsharedKeys()
-        guard !unshared.isEmpty else { return }
+        guard !unshared.isEmpty else {
+            keysSetWhenShared = keysSet
+            return
+        }
         if keySerial == 0, sharedKeyOwners.isEmpty {
             // The first keys this device shares: its secret must open the household's keys
             // first (householdSecretMismatch), or every other device would receive keys it
@@ -430,6 +456,7 @@ public actor SyncDevice {
             try record { () throws(StoreError) in try outbox.recordSharedKeys(owners) }
             sharedKeyOwners.formUnion(owners)
         }
+        keysSetWhenShared = keysSet
     }
 
     /// The server's refusal of a share under another secret, from any transport.

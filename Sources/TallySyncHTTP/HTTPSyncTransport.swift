@@ -9,11 +9,16 @@ import TallySync
 public struct HTTPSyncTransport: SyncTransport {
     /// The server's base address, e.g. `http://127.0.0.1:8080`.
     public let server: String
-    private let token: String
+    /// The device's bearer token; nil before it has one (a join).
+    private let token: String?
     private let client: HTTPClient
 
     /// The transport of the device whose token is `token`.
     public init(server: String, token: String, client: HTTPClient = HTTPSyncTransport.defaultClient) {
+        self.init(server: server, bearer: token, client: client)
+    }
+
+    private init(server: String, bearer token: String?, client: HTTPClient) {
         self.server = server.hasSuffix("/") ? String(server.dropLast()) : server
         self.token = token
         self.client = client
@@ -98,9 +103,8 @@ public struct HTTPSyncTransport: SyncTransport {
     public static func join(
         server: String, invitation: SyncInvitation, client: HTTPClient = HTTPSyncTransport.defaultClient
     ) async throws -> JoinedDevice {
-        let transport = HTTPSyncTransport(server: server, token: "", client: client)
-        let answer: SyncWire.Joined = try await transport.send(
-            try post(transport.server + "/v1/join", SyncWire.JoinRequest(code: invitation.code)), authenticated: false)
+        let transport = HTTPSyncTransport(server: server, bearer: nil, client: client)
+        let answer: SyncWire.Joined = try await transport.send(try post(transport.server + "/v1/join", SyncWire.JoinRequest(code: invitation.code)))
         return JoinedDevice(
             device: Device(deviceID: answer.deviceID, householdID: answer.householdID, personID: answer.personID),
             token: answer.token, invitationID: answer.invitationID)
@@ -114,9 +118,9 @@ public struct HTTPSyncTransport: SyncTransport {
         return request
     }
 
-    private func send<Answer: Decodable>(_ request: HTTPClientRequest, waiting waitMilliseconds: Int = 0, authenticated: Bool = true) async throws -> Answer {
+    private func send<Answer: Decodable>(_ request: HTTPClientRequest, waiting waitMilliseconds: Int = 0) async throws -> Answer {
         var request = request
-        if authenticated { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
         let response: HTTPClientResponse
         let bytes: ByteBuffer
         do {

@@ -69,6 +69,11 @@ extension Ledger {
     /// (Docs/Sync.md, "Keys between devices").
     package var heldPersonalKeys: [PersonID: [UInt8]] { personalKeys.snapshot.keys }
 
+    /// How many text keys were set on this ledger since it was opened (made, loaded, adopted):
+    /// when it has not moved, ``heldPersonalKeys`` holds no key that is new (O(1), where the
+    /// keys themselves are O(people)).
+    package var personalKeysSet: UInt64 { personalKeys.keysSet }
+
     /// Makes keys the household's other devices made durable on this device (P2), and records
     /// people the household forgot whose key this device never held (P3), before the frames
     /// whose texts they open are appended: a forgotten person's key is not taken back, a key already

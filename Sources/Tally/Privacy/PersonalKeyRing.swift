@@ -66,8 +66,13 @@ package final class PersonalKeyRing: PersonalTextCipher {
             self.forgotten = forgotten
         }
 
+        /// How many keys were set since the ring was loaded (made, loaded or adopted): what a
+        /// synced device compares to know whether it holds a key it has not shared.
+        private(set) var keysSet: UInt64 = 0
+
         /// Sets (nil: removes) the key of `person`, and its fingerprint with it.
         mutating func setKey(_ key: [UInt8]?, for person: PersonID) {
+            if key != nil { keysSet &+= 1 }
             keys[person] = key
             fingerprints[person] = key.map { PersonalKeyRing.fingerprint(of: $0, for: person) }
         }
@@ -232,6 +237,10 @@ package final class PersonalKeyRing: PersonalTextCipher {
     }
 
     /// Whether `person` has a key (they have personal text that can still be read).
+    /// How many keys were set since the ring was loaded (``Contents/keysSet``): unchanged, no key
+    /// is new.
+    package var keysSet: UInt64 { contents.withLock { $0.keysSet } }
+
     func hasKey(for person: PersonID) -> Bool { contents.withLock { $0.keys[person] != nil } }
 
     /// The length of a key fingerprint.

@@ -309,7 +309,7 @@ struct SyncJoinCommand: AsyncParsableCommand {
         do {
             let joined: JoinedDevice
             do {
-                _ = try await SyncDevice(ledger: ledger, transport: SyncOfflineTransport(), householdSecret: invitation.householdSecret)
+                try await SyncDevice.prepareToJoin(ledger, householdSecret: invitation.householdSecret)
                 joined = try await HTTPSyncTransport.join(server: server, invitation: invitation)
             } catch {
                 await undo(ledger)
