@@ -13,9 +13,12 @@ let package = Package(
         .library(name: "TallyInterchange", targets: ["TallyInterchange"]),
         .library(name: "TallySQLiteEncryption", targets: ["TallySQLiteEncryption"]),
         .library(name: "TallyStore", targets: ["TallyStore"]),
+        .library(name: "TallySyncWire", targets: ["TallySyncWire"]),
         .library(name: "TallyServer", targets: ["TallyServer"]),
         .library(name: "TallySync", targets: ["TallySync"]),
         .library(name: "TallySyncHTTP", targets: ["TallySyncHTTP"]),
+        .library(name: "TallySyncServer", targets: ["TallySyncServer"]),
+        .library(name: "TallySyncHTTPServer", targets: ["TallySyncHTTPServer"]),
         .executable(name: "tally", targets: ["TallyCLI"]),
     ],
     dependencies: [
@@ -110,33 +113,54 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        // What a device and its server exchange (Docs/Sync.md): frames, pushed commands and their
+        // outcomes, sealed keys, devices and invitations, the sizes both sides keep. Foundation
+        // only: an app's device and the server both build on it.
+        .target(name: "TallySyncWire"),
         // The sync server's history in PostgreSQL (Docs/Sync.md, "Built: the server's history"):
         // opaque frames and command outcomes per household, appends serialised by a row lock,
-        // devices with hashed tokens. Engine-agnostic: it depends on no other Tally target.
+        // devices with hashed tokens. Engine-agnostic: it depends on no Tally target but the wire.
         .target(
             name: "TallyServer",
             dependencies: [
+                "TallySyncWire",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        // Sync between a household's devices (Docs/Sync.md): the server's engine over its
-        // history (a keyless ledger per household) and a device's push and pull.
+        // A device's side of sync (Docs/Sync.md): the outbox, push and pull, keys between
+        // devices. What an app embeds: no server, no PostgreSQL client.
         .target(
             name: "TallySync",
             dependencies: [
-                "Tally", "TallyJournal", "TallyModel", "TallyProjections", "TallyServer", "TallyStore",
+                "Tally", "TallyJournal", "TallyModel", "TallyProjections", "TallyStore", "TallySyncWire",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
-        // Sync over HTTP (Docs/Sync.md, "HTTP"): `tally serve`'s routes (Hummingbird) and a
-        // device's transport to them (AsyncHTTPClient).
+        // The server's engine over its history (Docs/Sync.md, "Built: the server's engine"): a
+        // keyless ledger per household validating what devices push.
+        .target(
+            name: "TallySyncServer",
+            dependencies: [
+                "Tally", "TallyJournal", "TallyModel", "TallyServer", "TallySync", "TallySyncWire",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+        // A device's transport to `tally serve` over HTTP (AsyncHTTPClient) and the JSON bodies
+        // both sides read and write (Docs/Sync.md, "HTTP").
         .target(
             name: "TallySyncHTTP",
             dependencies: [
-                "Tally", "TallySync", "TallyServer", "TallyJournal",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                "TallySync", "TallySyncWire", "TallyJournal",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        // `tally serve`'s routes (Hummingbird) over the server's engine.
+        .target(
+            name: "TallySyncHTTPServer",
+            dependencies: [
+                "Tally", "TallySync", "TallySyncHTTP", "TallySyncServer", "TallyServer", "TallySyncWire", "TallyJournal",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -147,7 +171,7 @@ let package = Package(
             name: "TallyCLI",
             dependencies: [
                 "Tally", "TallyInterchange", "TallyProjections", "TallyModel", "TallyJournal", "TallyStore",
-                "TallyServer", "TallySync", "TallySyncHTTP",  // tally serve, tally sync
+                "TallySyncWire", "TallyServer", "TallySync", "TallySyncHTTP", "TallySyncServer", "TallySyncHTTPServer",  // tally serve, tally sync
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -261,7 +285,8 @@ let package = Package(
         .testTarget(
             name: "TallyServerTests",
             dependencies: [
-                "TallyServer", "TallySync", "TallySyncHTTP", "Tally", "TallyModel", "TallyJournal", "TallyInterchange", "TallyTestSupport",
+                "TallySyncWire", "TallyServer", "TallySync", "TallySyncServer", "TallySyncHTTP", "TallySyncHTTPServer", "Tally", "TallyModel",
+                "TallyJournal", "TallyInterchange", "TallyTestSupport",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),

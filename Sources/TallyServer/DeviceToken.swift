@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import TallySyncWire
 
 /// A device's bearer token: 32 random bytes, shown once as base64url (no padding); the server
 /// keeps only their SHA-256.

@@ -1,4 +1,5 @@
 import Foundation
+import TallySyncWire
 
 /// What the engine's `execute` closure returns to ``HouseholdHistory/append(household:device:commands:execute:)``:
 /// the frames its accepted commands produced and one outcome per command it was given.

@@ -1,4 +1,5 @@
 import Foundation
+import TallySyncWire
 
 extension HouseholdHistory {
     /// Checks what `execute` returned before anything is written: the frames continue the head

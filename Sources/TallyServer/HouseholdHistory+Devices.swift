@@ -1,4 +1,5 @@
 import Foundation
+import TallySyncWire
 import PostgresNIO
 
 extension HouseholdHistory {

@@ -1,4 +1,5 @@
 import Foundation
+import TallySyncWire
 import PostgresNIO
 
 /// One page of a household's history as a pull reads it, in one statement (one snapshot).

@@ -1,4 +1,5 @@
 import Foundation
+import TallySyncWire
 import PostgresNIO
 
 /// A server's store of households' histories in PostgreSQL (Docs/Sync.md, "Built: the server's

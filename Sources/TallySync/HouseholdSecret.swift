@@ -2,7 +2,7 @@ import Foundation
 import Tally
 import TallyJournal
 import TallyModel
-import TallyServer
+import TallySyncWire
 
 /// The secret a household's devices share and its server never holds (Docs/Sync.md, "Keys
 /// between devices"): 32 random bytes, made by the household's first device, handed to a new

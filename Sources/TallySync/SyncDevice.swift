@@ -3,7 +3,7 @@ import Tally
 import TallyJournal
 import TallyModel
 import TallyProjections
-import TallyServer
+import TallySyncWire
 import TallyStore
 
 /// A device's side of sync (Docs/Sync.md, "Devices"): its ledger holds the household's confirmed
@@ -379,7 +379,7 @@ public actor SyncDevice {
             var page: [Entry] = []
             var bytes = 0
             for entry in candidates {
-                guard page.count < Self.commandsPerPushMax, page.isEmpty || bytes + entry.push.body.count + 1 <= SyncServer.pushBytesMax else { break }
+                guard page.count < Self.commandsPerPushMax, page.isEmpty || bytes + entry.push.body.count + 1 <= SyncBounds.pushBytesMax else { break }
                 page.append(entry)
                 bytes += entry.push.body.count + 1
             }
@@ -459,10 +459,11 @@ public actor SyncDevice {
         keysSetWhenShared = keysSet
     }
 
-    /// The server's refusal of a share under another secret, from any transport.
+    /// The server's refusal of a share under another secret: typed by a transport in the
+    /// server's process, a refused request over HTTP.
     private static func isSecretMismatch(_ error: any Error) -> Bool {
         switch error {
-        case HouseholdHistoryError.householdSecretMismatch: true
+        case SyncError.householdSecretMismatch: true
         case SyncError.requestRefused(_, let code, _): code == "householdSecretMismatch"
         default: false
         }
@@ -539,11 +540,11 @@ public actor SyncDevice {
         var wait = waitMilliseconds
         while true {
             let page = try await transport.pull(
-                after: end.sequenceNumber, chain: end.chain.bytes, limit: SyncServer.framesPerPageMax, waitMilliseconds: wait, keysAfter: keySerial)
+                after: end.sequenceNumber, chain: end.chain.bytes, limit: SyncBounds.framesPerPageMax, waitMilliseconds: wait, keysAfter: keySerial)
             let frames = page.frames
             wait = 0
-            guard frames.count <= SyncServer.framesPerPageMax else {
-                throw SyncError.historyInvalid("the server answered a pull of at most \(SyncServer.framesPerPageMax) frames with \(frames.count)")
+            guard frames.count <= SyncBounds.framesPerPageMax else {
+                throw SyncError.historyInvalid("the server answered a pull of at most \(SyncBounds.framesPerPageMax) frames with \(frames.count)")
             }
             let verified = try SyncRecords.verify(frames, after: end)
             guard let reached = verified.last?.end else { break }

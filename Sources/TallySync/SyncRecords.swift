@@ -1,5 +1,5 @@
 import TallyJournal
-import TallyServer
+import TallySyncWire
 
 /// The form in which a frame's records travel and are stored on the server (`frames.records`,
 /// Docs/Sync.md "Records on the wire"): each record's ``RecordChain`` header (recorded at, tag,
@@ -55,6 +55,11 @@ package enum SyncRecords {
         package var chain: ChainValue
 
         package static let start = End(sequenceNumber: 0, chain: .genesis)
+
+        package init(sequenceNumber: UInt64, chain: ChainValue) {
+            self.sequenceNumber = sequenceNumber
+            self.chain = chain
+        }
     }
 
     /// `frames` decoded and checked to continue the history that ends at `end`: each frame

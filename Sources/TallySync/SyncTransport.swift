@@ -1,5 +1,5 @@
 import Foundation
-import TallyServer
+import TallySyncWire
 
 /// How a device reaches its household's server (Docs/Sync.md): push commands, pull frames.
 /// `tally serve`'s HTTP endpoints are one transport; ``SyncServer/transport(for:)`` calls a
@@ -45,38 +45,6 @@ public protocol SyncTransport: Sendable {
     /// An invitation code for a new device acting for `person` (nil: this device's person;
     /// Docs/Sync.md, "Joining a household").
     func invite(for person: UUID?) async throws -> (invitation: DeviceInvitation, code: String)
-}
-
-extension SyncServer {
-    /// A transport to this server for `device`, in this process.
-    public nonisolated func transport(for device: Device) -> some SyncTransport {
-        InProcessTransport(server: self, device: device)
-    }
-}
-
-struct InProcessTransport: SyncTransport {
-    let server: SyncServer
-    let device: Device
-
-    func push(_ commands: [SubmittedCommand]) async throws -> [CommandOutcome] {
-        try await server.push(commands, from: device)
-    }
-
-    func pull(after sequenceNumber: UInt64, chain: [UInt8], limit: Int, waitMilliseconds: Int, keysAfter keySerial: Int64) async throws -> PulledPage {
-        try await server.pull(household: device.householdID, after: sequenceNumber, chain: chain, limit: limit, waitMilliseconds: waitMilliseconds, keysAfter: keySerial)
-    }
-
-    func shareKeys(_ keys: [SealedPersonKey], secretVerifier: [UInt8]) async throws -> [UUID] {
-        try await server.shareKeys(keys, secretVerifier: secretVerifier, from: device)
-    }
-
-    func keys(after serial: Int64) async throws -> [StoredPersonKey] {
-        try await server.keys(household: device.householdID, after: serial)
-    }
-
-    func invite(for person: UUID?) async throws -> (invitation: DeviceInvitation, code: String) {
-        try await server.invite(for: person, from: device)
-    }
 }
 
 /// The transport of a device that reaches no server (`tally sync --offline`, an app before its

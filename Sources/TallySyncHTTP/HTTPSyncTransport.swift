@@ -2,7 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import TallyJournal
-import TallyServer
+import TallySyncWire
 import TallySync
 
 /// A device's transport to `tally serve` (``SyncHTTPServer``), over AsyncHTTPClient.
@@ -124,7 +124,7 @@ public struct HTTPSyncTransport: SyncTransport {
         let response: HTTPClientResponse
         let bytes: ByteBuffer
         do {
-            let wait = Int64(min(max(waitMilliseconds, 0), SyncServer.waitMillisecondsMax))
+            let wait = Int64(min(max(waitMilliseconds, 0), SyncBounds.waitMillisecondsMax))
             response = try await client.execute(request, timeout: Self.timeout + .milliseconds(wait))
             bytes = try await response.body.collect(upTo: Self.answerBytesMax)
         } catch {

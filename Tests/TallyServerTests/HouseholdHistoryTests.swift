@@ -3,6 +3,7 @@ import PostgresNIO
 import Testing
 
 @testable import TallyServer
+import TallySyncWire
 
 @Suite("HouseholdHistory")
 struct HouseholdHistoryTests {

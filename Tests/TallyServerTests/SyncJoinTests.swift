@@ -7,6 +7,8 @@ import TallyTestSupport
 import Testing
 
 @testable import TallySync
+@testable import TallySyncServer
+import TallySyncWire
 
 /// Issue 32 (Docs/Sync.md, "Joining a household", "Keys between devices"): a new device joins
 /// from an invitation (Flow US-005/006), the people's text keys reach it sealed under the

@@ -8,6 +8,8 @@ import TallyTestSupport
 import Testing
 
 @testable import TallySync
+@testable import TallySyncServer
+import TallySyncWire
 
 /// Issue 32 (Docs/Sync.md, "The outbox"): a synced device keeps working offline; its commands wait
 /// in a durable outbox, are shown on top of the confirmed state, and are pushed when it is back.

@@ -9,6 +9,8 @@ import TallyTestSupport
 import Testing
 
 @testable import TallySync
+@testable import TallySyncServer
+import TallySyncWire
 
 /// Issue 32 (Docs/Sync.md, "Failure cases the simulation covers"): three devices of one household
 /// on two server processes over one PostgreSQL database execute seeded random commands at once,

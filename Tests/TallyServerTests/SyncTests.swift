@@ -10,7 +10,10 @@ import TallyTestSupport
 import Testing
 
 @testable import TallySync
+@testable import TallySyncServer
+import TallySyncWire
 import TallySyncHTTP
+import TallySyncHTTPServer
 
 /// Issue 32 (Docs/Sync.md): two devices of one household stay in sync through servers on one
 /// PostgreSQL; the server validates with the device's executor on a keyless ledger and never

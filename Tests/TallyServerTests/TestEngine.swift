@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Synchronization
 import TallyServer
+import TallySyncWire
 
 /// A stand-in for the engine: each command's body is its number of records (one byte); a body
 /// of 0 is rejected. Each accepted command becomes one frame whose records are the command id's

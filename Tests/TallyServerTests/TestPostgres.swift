@@ -1,6 +1,7 @@
 import Foundation
 import PostgresNIO
 import TallyServer
+import TallySyncWire
 import Testing
 
 /// The throwaway PostgreSQL that `Scripts/postgres run` starts: each test gets its own database on it, so

@@ -36,6 +36,9 @@ import TallyModel
 import TallyServer
 import TallySync
 import TallySyncHTTP
+import TallySyncHTTPServer
+import TallySyncServer
+import TallySyncWire
 
 struct Options {
     var socket = ""

@@ -5,6 +5,9 @@ import SystemPackage
 import TallyServer
 import TallySync
 import TallySyncHTTP
+import TallySyncHTTPServer
+import TallySyncServer
+import TallySyncWire
 
 /// `tally serve`: the sync server of a household's devices (Docs/Sync.md), on PostgreSQL.
 struct ServeCommand: AsyncParsableCommand {

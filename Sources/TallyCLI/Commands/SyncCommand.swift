@@ -8,6 +8,9 @@ import Tally
 import TallyServer
 import TallySync
 import TallySyncHTTP
+import TallySyncHTTPServer
+import TallySyncServer
+import TallySyncWire
 
 /// `tally sync`: a device's ledger through `tally serve` (Docs/Sync.md): `run` (the default)
 /// records commands in the device's outbox, pushes the outbox and pulls what the household's
@@ -47,8 +50,8 @@ struct SyncRunCommand: AsyncParsableCommand {
     var wait = 0
 
     func validate() throws {
-        guard (0...SyncServer.waitMillisecondsMax).contains(wait) else {
-            throw ValidationError("--wait must be 0...\(SyncServer.waitMillisecondsMax) milliseconds, not \(wait)")
+        guard (0...SyncBounds.waitMillisecondsMax).contains(wait) else {
+            throw ValidationError("--wait must be 0...\(SyncBounds.waitMillisecondsMax) milliseconds, not \(wait)")
         }
         if !offline, server == nil || tokenFile == nil {
             throw ValidationError("--server and --token-file are needed unless --offline")

@@ -5,6 +5,9 @@ import Tally
 import TallyJournal
 import TallyServer
 import TallySync
+import TallySyncHTTP
+import TallySyncServer
+import TallySyncWire
 
 /// `tally serve`'s HTTP endpoints over a ``SyncServer`` (Docs/Sync.md, "HTTP"). Every request
 /// carries its device's bearer token (`Authorization: Bearer <token>`); the device it names is
@@ -17,9 +20,9 @@ import TallySync
 ///   request (400) before anything is appended.
 /// - `GET /v1/frames?after=N&chain=HEX&limit=M&wait=MS&keysAfter=K`: the household's frames that end after
 ///   sequence number `N`, where the device's record chain is `HEX` (409 `cursorNotOnHistory` when
-///   that is not the server's: the device's ledger is of another history) (at most `M`, default and cap `SyncServer.framesPerPageMax`, 256): `{"frames": [{"firstSequenceNumber",
+///   that is not the server's: the device's ledger is of another history) (at most `M`, default and cap `SyncBounds.framesPerPageMax`, 256): `{"frames": [{"firstSequenceNumber",
 ///   "lastSequenceNumber", "records", "chain"}]}`, records and chain in base64. With `wait`
-///   (milliseconds, at most `SyncServer.waitMillisecondsMax`, 30,000) and nothing new, the answer waits until frames arrive or
+///   (milliseconds, at most `SyncBounds.waitMillisecondsMax`, 30,000) and nothing new, the answer waits until frames arrive or
 ///   the time is up (long poll). With `keysAfter` and frames, also `"keys"` (as `GET /v1/keys`
 ///   answers, read after the frames) and `"moreKeys"`; always `"head"`, the household's last
 ///   sequence number when the page was read.
@@ -30,7 +33,7 @@ import TallySync
 ///   household's keys are under another secret); answers `{"conflicts": [person ids]}`, the
 ///   people whose stored key is another one. `GET /v1/keys?after=N`: the keys stored after
 ///   serial `N`, `{"keys": [{"serial", "personID", "sealed", "fingerprint"}]}` (at most
-///   `SyncServer.keysPerPageMax`).
+///   `SyncBounds.keysPerPageMax`).
 /// - `POST /v1/invitations` `{"personID": id or null}`: a one-use code for a new device acting
 ///   for that person (null: the asking device's): a pending household invitation's invitee
 ///   (asked by the admin) or an active member (asked by themselves or the admin): `{"code",
@@ -45,7 +48,7 @@ import TallySync
 /// (a body too large), 500 (the server failed) or 503 (the database failed; retry).
 public enum SyncHTTPServer {
     /// The largest push body read.
-    static let pushBytesMax = SyncServer.pushBytesMax
+    static let pushBytesMax = SyncBounds.pushBytesMax
 
     /// The routes over `server`.
     public static func router(_ server: SyncServer) -> Router<BasicRequestContext> {
@@ -84,7 +87,7 @@ public enum SyncHTTPServer {
                 guard let after = parameters.get("after", as: UInt64.self) else {
                     throw Failure(status: .badRequest, code: "cursorMissing", message: "give after=N, the last sequence number the device holds (0 for none)")
                 }
-                let limit = min(parameters.get("limit", as: Int.self) ?? SyncServer.framesPerPageMax, SyncServer.framesPerPageMax)
+                let limit = min(parameters.get("limit", as: Int.self) ?? SyncBounds.framesPerPageMax, SyncBounds.framesPerPageMax)
                 guard limit > 0 else {
                     throw Failure(status: .badRequest, code: "limitInvalid", message: "limit must be at least 1")
                 }

@@ -2,14 +2,14 @@
 /// `{"kind":"accepted","firstSequenceNumber":4,"lastSequenceNumber":6}` or
 /// `{"kind":"rejected","code":"...","message":"..."}`. The keys are the stored format: renaming
 /// one needs a schema version.
-struct StoredOutcome: Codable, Sendable {
+package struct StoredOutcome: Codable, Sendable {
     var kind: String
     var firstSequenceNumber: UInt64?
     var lastSequenceNumber: UInt64?
     var code: String?
     var message: String?
 
-    init(_ outcome: CommandOutcome) {
+    package init(_ outcome: CommandOutcome) {
         switch outcome {
         case .accepted(let first, let last):
             self.kind = "accepted"
@@ -23,7 +23,7 @@ struct StoredOutcome: Codable, Sendable {
     }
 
     /// The outcome, or nil when the stored value is not one this build writes.
-    var outcome: CommandOutcome? {
+    package var outcome: CommandOutcome? {
         switch kind {
         case "accepted":
             guard let firstSequenceNumber, let lastSequenceNumber else { return nil }

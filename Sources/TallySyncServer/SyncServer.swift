@@ -4,6 +4,8 @@ import Tally
 import TallyJournal
 import TallyModel
 import TallyServer
+import TallySync
+import TallySyncWire
 
 /// The server's engine (Docs/Sync.md, "Validation state per household"): validates what devices
 /// push with the executor a device runs, on a keyless ledger per household, and appends the
@@ -48,16 +50,6 @@ public actor SyncServer {
         var end: SyncRecords.End
     }
 
-    /// The most frames one page of the history holds: what a pull answers at most, and what a
-    /// catch-up reads at once (the device, the HTTP route and the cache use this one value).
-    public static let framesPerPageMax = 256
-    /// The most bytes of pushed bodies one push carries (one body per command, with a newline
-    /// each over HTTP): `tally serve` refuses a larger request, and a device cuts its outbox into
-    /// pushes below it.
-    public static let pushBytesMax = 8 << 20
-
-    /// The most keys one ``keys(household:after:)`` returns.
-    public static let keysPerPageMax = 1_000
 
     /// A server appending to `history`, keeping its ledger caches under `cacheDirectory`,
     /// judging invitation codes' expiry by `clock` (milliseconds since 1970; the system's clock
@@ -108,9 +100,9 @@ public actor SyncServer {
 
     /// The household's committed frames that end after `sequenceNumber`, at most `limit`, with
     /// the head, and (when `keySerial` is given and there are frames) the household's keys
-    /// stored after it (at most ``keysPerPageMax``; a device adopts them before it appends the
+    /// stored after it (at most ``SyncBounds/keysPerPageMax``; a device adopts them before it appends the
     /// frames), read in the same answer. When there are no frames, waits up to
-    /// `waitMilliseconds` (at most ``waitMillisecondsMax``) for some: a long poll. The pull
+    /// `waitMilliseconds` (at most ``SyncBounds/waitMillisecondsMax``) for some: a long poll. The pull
     /// reads PostgreSQL again as soon as a commit moves the household's head past its cursor:
     /// a push through this process, or any server process's commit, which PostgreSQL notifies
     /// (no polling while the notifications are heard); a cancelled request stops waiting.
@@ -124,7 +116,7 @@ public actor SyncServer {
         watched[household, default: Watch()].pulls += 1
         defer { unwatch(household) }
         let clock = ContinuousClock()
-        let deadline = clock.now + .milliseconds(min(max(waitMilliseconds, 0), Self.waitMillisecondsMax))
+        let deadline = clock.now + .milliseconds(min(max(waitMilliseconds, 0), SyncBounds.waitMillisecondsMax))
         var page = try await readPage(household: household, after: sequenceNumber, chain: chain, limit: limit)
         while page.frames.isEmpty, clock.now < deadline {
             startListening()
@@ -138,7 +130,7 @@ public actor SyncServer {
         }
         let keys = try await keys(household: household, after: keySerial)
         return PulledPage(
-            frames: page.frames, keys: keys, moreKeys: keys.count >= min(Self.keysPerPageMax, history.limits.keysPerStoreMax), head: page.head)
+            frames: page.frames, keys: keys, moreKeys: keys.count >= min(SyncBounds.keysPerPageMax, history.limits.keysPerStoreMax), head: page.head)
     }
 
     /// One page of the history after the cursor, checked against the device's chain there;
@@ -168,9 +160,9 @@ public actor SyncServer {
         try await history.storeKeys(keys, secretVerifier: secretVerifier, household: device.householdID, device: device.deviceID)
     }
 
-    /// The household's keys stored after `serial` (at most ``keysPerPageMax``), in order.
+    /// The household's keys stored after `serial` (at most ``SyncBounds/keysPerPageMax``), in order.
     public func keys(household: UUID, after serial: Int64) async throws -> [StoredPersonKey] {
-        try await history.keys(household: household, after: serial, limit: Self.keysPerPageMax)
+        try await history.keys(household: household, after: serial, limit: SyncBounds.keysPerPageMax)
     }
 
     /// An invitation code for a new device of `device`'s household acting for `person` (nil:
@@ -206,8 +198,6 @@ public actor SyncServer {
         return DeviceInvitation(personID: person.uuid, invitationID: granted.invitation?.uuid, expiresAtMilliseconds: granted.expiresAt.millisecondsSinceEpoch)
     }
 
-    /// The longest a pull waits for new frames.
-    public static let waitMillisecondsMax = 30_000
     /// How often a waiting pull reads PostgreSQL while this process does not hear the
     /// database's commit notifications (before its listener starts, or while it reconnects).
     private(set) var databasePollInterval = Duration.milliseconds(250)
@@ -419,7 +409,7 @@ public actor SyncServer {
                     throw SyncError.historyInvalid("household \(household): the server's cache ends at \(await cache.ledger.lastSequenceNumber), past the history's \(batch.head.sequenceNumber)")
                 }
                 while cache.end.sequenceNumber < batch.head.sequenceNumber {
-                    let frames = try await batch.committedFrames(after: cache.end.sequenceNumber, limit: Self.framesPerPageMax)
+                    let frames = try await batch.committedFrames(after: cache.end.sequenceNumber, limit: SyncBounds.framesPerPageMax)
                     let verified = try SyncRecords.verify(frames, after: cache.end)
                     guard let reached = verified.last?.end else { break }
                     try await cache.ledger.appendConfirmed(verified.map(\.records), after: cache.end.sequenceNumber)
