@@ -68,21 +68,32 @@ enum HistoryStatements {
         func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
     }
 
-    /// The household's head under its row lock, with the device's household and revocation
-    /// (null for an unknown device or none given).
+    /// The household's head under its row lock.
     struct LockHead: PostgresPreparedStatement {
-        static let sql = """
-            SELECT h.last_sequence, h.last_chain, d.household_id, d.revoked
-            FROM households h LEFT JOIN devices d ON d.device_id = $2
-            WHERE h.household_id = $1 FOR UPDATE OF h
-            """
-        typealias Row = (Int64, ByteBuffer, UUID?, Bool?)
+        static let sql = "SELECT last_sequence, last_chain FROM households WHERE household_id = $1 FOR UPDATE"
+        typealias Row = (Int64, ByteBuffer)
         var household: UUID
-        var device: UUID?
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 2)
+            var bindings = PostgresBindings(capacity: 1)
             bindings.append(household)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+    }
+
+    /// A device's household and whether it is revoked. Read after the household's row lock, in
+    /// a statement of its own: a statement's snapshot is taken before it waits for a lock, so a
+    /// join in the locking statement would read a revocation committed while it waited as not
+    /// there.
+    struct DeviceAccess: PostgresPreparedStatement {
+        static let sql = "SELECT household_id, revoked FROM devices WHERE device_id = $1"
+        typealias Row = (UUID, Bool)
+        var device: UUID
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
             bindings.append(device)
             return bindings
         }

@@ -105,25 +105,26 @@ public final class HouseholdHistory: Sendable {
     }
 
     /// The household's head, locked until the transaction ends (its row lock: Docs/Sync.md,
-    /// "Appends are serialised by the database"), read in one statement with whether `device`
-    /// (when given) is the household's and not revoked.
+    /// "Appends are serialised by the database"), then whether `device` (when given) is the
+    /// household's and not revoked, read after the lock so a revocation committed while this
+    /// transaction waited for it is seen.
     /// - Throws: ``HouseholdHistoryError/unknownHousehold(_:)``,
     ///   ``HouseholdHistoryError/unknownDevice(_:)``,
     ///   ``HouseholdHistoryError/deviceNotAllowed(device:household:)``.
     func lockHead(household: UUID, device: UUID?, connection: PostgresConnection) async throws -> HistoryHead {
-        var found: (head: HistoryHead, deviceHousehold: UUID?, revoked: Bool?)?
-        let statement = HistoryStatements.LockHead(household: household, device: device)
-        for (lastSequence, lastChain, deviceHousehold, revoked) in try await connection.rows(of: statement, logger: logger) {
-            found = (try storedHead(lastSequence, lastChain, household: household), deviceHousehold, revoked)
+        guard let (lastSequence, lastChain) = try await connection.rows(of: HistoryStatements.LockHead(household: household), logger: logger).last else {
+            throw HouseholdHistoryError.unknownHousehold(household)
         }
-        guard let found else { throw HouseholdHistoryError.unknownHousehold(household) }
+        let head = try storedHead(lastSequence, lastChain, household: household)
         if let device {
-            guard let deviceHousehold = found.deviceHousehold else { throw HouseholdHistoryError.unknownDevice(device) }
-            guard deviceHousehold == household, found.revoked == false else {
+            guard let (deviceHousehold, revoked) = try await connection.rows(of: HistoryStatements.DeviceAccess(device: device), logger: logger).last else {
+                throw HouseholdHistoryError.unknownDevice(device)
+            }
+            guard deviceHousehold == household, !revoked else {
                 throw HouseholdHistoryError.deviceNotAllowed(device: device, household: household)
             }
         }
-        return found.head
+        return head
     }
 
     private func storedHead(_ lastSequence: Int64, _ lastChain: ByteBuffer, household: UUID) throws -> HistoryHead {

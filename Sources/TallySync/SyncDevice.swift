@@ -62,7 +62,7 @@ public actor SyncDevice {
     /// by default).
     public static let keysPerShareMax = 100
 
-    /// The most outbox commands one push carries (and at most ``SyncServer/pushBytesMax`` bytes).
+    /// The most outbox commands one push carries (and at most ``SyncBounds/pushBytesMax`` bytes).
     public static let commandsPerPushMax = 100
 
     /// The sync side of `ledger` (its journal holds only history confirmed by the server, from
@@ -353,7 +353,7 @@ public actor SyncDevice {
     }
 
     /// Pushes the unanswered commands of the outbox in pages (``commandsPerPushMax`` commands,
-    /// ``SyncServer/pushBytesMax`` bytes), recording each page's answers before the next:
+    /// ``SyncBounds/pushBytesMax`` bytes), recording each page's answers before the next:
     /// accepted commands stay with their range until a pull brings them, rejected ones move to
     /// the rejections. A command the ledger already holds (its answer was lost, a pull brought
     /// it) leaves without a push.

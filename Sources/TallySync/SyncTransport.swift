@@ -2,7 +2,7 @@ import Foundation
 import TallySyncWire
 
 /// How a device reaches its household's server (Docs/Sync.md): push commands, pull frames.
-/// `tally serve`'s HTTP endpoints are one transport; ``SyncServer/transport(for:)`` calls a
+/// `tally serve`'s HTTP endpoints are one transport; `SyncServer.transport(for:)` (TallySyncServer) calls a
 /// server in the same process (tests, the simulation).
 /// One page of a pull: frames, and with them the keys stored since the device's last.
 public struct PulledPage: Sendable, Hashable {
@@ -40,7 +40,7 @@ public protocol SyncTransport: Sendable {
     /// between devices") with the secret's verifier (``HouseholdSecret``); returns the people
     /// for whom the server holds another key.
     func shareKeys(_ keys: [SealedPersonKey], secretVerifier: [UInt8]) async throws -> [UUID]
-    /// The household's keys stored after `serial`, at most ``SyncServer/keysPerPageMax``.
+    /// The household's keys stored after `serial`, at most ``SyncBounds/keysPerPageMax``.
     func keys(after serial: Int64) async throws -> [StoredPersonKey]
     /// An invitation code for a new device acting for `person` (nil: this device's person;
     /// Docs/Sync.md, "Joining a household").

@@ -57,7 +57,7 @@ public enum SyncHTTPServer {
             try await respond {
                 let device = try await authenticate(request, server)
                 let body = try await request.body.collect(upTo: pushBytesMax)
-                var commands: [SubmittedCommand] = []
+                var commands: [(body: [UInt8], push: PushedCommand)] = []
                 let lines = Array(body.readableBytesView).split(separator: UInt8(ascii: "\n"))
                 let linesMax = await server.history.limits.commandsPerAppendMax
                 guard lines.count <= linesMax else {
@@ -71,12 +71,12 @@ public enum SyncHTTPServer {
                     } catch {
                         throw Failure(status: .badRequest, code: "commandInvalid", message: "line \(index + 1): \(error)")
                     }
-                    commands.append(SubmittedCommand(commandID: push.command.commandID.uuid, body: bytes))
+                    commands.append((bytes, push))
                 }
                 guard !commands.isEmpty else {
                     throw Failure(status: .badRequest, code: "pushEmpty", message: "the body holds no command; send one pushed command per line")
                 }
-                let outcomes = try await server.push(commands, from: device)
+                let outcomes = try await server.push(read: commands, from: device)
                 return try json(SyncWire.Outcomes(outcomes: outcomes))
             }
         }

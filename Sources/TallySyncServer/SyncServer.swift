@@ -36,6 +36,8 @@ public actor SyncServer {
     /// Whether the listener hears commits now; while it does not, a waiting pull reads
     /// PostgreSQL every ``databasePollInterval``.
     private var listening = false
+    /// Set by ``close()``: no listener starts again.
+    private var closed = false
 
     /// A household that pulls of this process read.
     private struct Watch {
@@ -84,11 +86,27 @@ public actor SyncServer {
     ///   database failure: nothing was appended; retry), `LedgerError` when the cache cannot
     ///   be written, ``SyncError/historyInvalid(_:)`` when the committed history does not verify.
     public func push(_ commands: [SubmittedCommand], from device: Device) async throws -> [CommandOutcome] {
+        try await push(commands, read: [:], from: device)
+    }
+
+    /// ``push(_:from:)`` for commands the caller read already (`tally serve`'s route reads every
+    /// line to refuse a malformed request whole): each body as it came, with what it reads as.
+    /// Their bodies are not read again.
+    package func push(read commands: [(body: [UInt8], push: PushedCommand)], from device: Device) async throws -> [CommandOutcome] {
+        var read: [UUID: PushedCommand] = [:]
+        for command in commands where read[command.push.command.commandID.uuid] == nil {
+            read[command.push.command.commandID.uuid] = command.push  // the history executes an id's first body only
+        }
+        let submitted = commands.map { SubmittedCommand(commandID: $0.push.command.commandID.uuid, body: $0.body) }
+        return try await push(submitted, read: read, from: device)
+    }
+
+    private func push(_ commands: [SubmittedCommand], read: [UUID: PushedCommand], from device: Device) async throws -> [CommandOutcome] {
         let person = PersonID(device.personID)
         // A cache that wrote frames whose commit then failed is ahead of the history: the next
         // append finds it so (``cache(for:)``) and rebuilds it.
         let outcomes = try await history.append(household: device.householdID, device: device.deviceID, commands: commands) { @Sendable batch in
-            try await self.execute(batch, person: person)
+            try await self.execute(batch, person: person, read: read)
         }
         // This process's pulls wake at once; other processes' by the commit's notification.
         let head = outcomes.compactMap { outcome -> UInt64? in
@@ -115,14 +133,19 @@ public actor SyncServer {
     ) async throws -> PulledPage {
         watched[household, default: Watch()].pulls += 1
         defer { unwatch(household) }
+        let limit = max(limit, 1)  // a page of no frame would never end a wait
         let clock = ContinuousClock()
         let deadline = clock.now + .milliseconds(min(max(waitMilliseconds, 0), SyncBounds.waitMillisecondsMax))
+        // Whether commits were heard from before the read: one committed while the listener
+        // was (re)connecting is read, or wakes the pull when it connects (``setListening(_:)``).
+        var heard = listening
         var page = try await readPage(household: household, after: sequenceNumber, chain: chain, limit: limit)
         while page.frames.isEmpty, clock.now < deadline {
             startListening()
-            let interval = listening ? notifiedPollInterval : databasePollInterval
+            let interval = heard ? notifiedPollInterval : databasePollInterval
             await waitForCommit(household: household, after: sequenceNumber, timeout: min(interval, deadline - clock.now))
             try Task.checkCancellation()
+            heard = listening
             page = try await readPage(household: household, after: sequenceNumber, chain: chain, limit: limit)
         }
         guard !page.frames.isEmpty, let keySerial, page.lastKeySerial > keySerial else {
@@ -261,7 +284,7 @@ public actor SyncServer {
     /// Starts hearing the database's commit notifications, once: when the connection fails, the
     /// listener wakes every waiting pull (it may have missed a commit) and listens again.
     private func startListening() {
-        guard listener == nil else { return }
+        guard listener == nil, !closed else { return }
         listener = Task { [weak self, history] in
             while !Task.isCancelled {
                 do {
@@ -278,9 +301,14 @@ public actor SyncServer {
         }
     }
 
+    /// The listener connected or lost its connection: either way every waiting pull reads
+    /// again, for what was committed while nobody listened.
     private func setListening(_ now: Bool) {
-        listening = now
-        guard !now else { return }
+        listening = now && !closed
+        wakeAll()
+    }
+
+    private func wakeAll() {
         for household in watched.keys {
             for waiter in watched[household]?.waiters.keys ?? [:].keys { resume(waiter, household: household) }
         }
@@ -288,8 +316,10 @@ public actor SyncServer {
 
     /// Closes every ledger cache.
     public func close() async {
+        closed = true
         listener?.cancel()
         listener = nil
+        wakeAll()
         for household in caches.keys { await dropCache(household, removing: false) }
     }
 
@@ -299,22 +329,23 @@ public actor SyncServer {
     /// hold frames the history will not (the transaction rolls back). Its folder stays: the next
     /// append opens it again and keeps it when it is a prefix of the history (a database error
     /// left it so), or rebuilds it (``cache(for:)``).
-    private func execute(_ batch: AppendBatch, person: PersonID) async throws -> ExecutedBatch {
+    private func execute(_ batch: AppendBatch, person: PersonID, read: [UUID: PushedCommand]) async throws -> ExecutedBatch {
         do {
-            return try await executeOnCache(batch, person: person)
+            return try await executeOnCache(batch, person: person, read: read)
         } catch {
             await dropCache(batch.householdID, removing: false)
             throw error
         }
     }
 
-    private func executeOnCache(_ batch: AppendBatch, person: PersonID) async throws -> ExecutedBatch {
+    private func executeOnCache(_ batch: AppendBatch, person: PersonID, read: [UUID: PushedCommand]) async throws -> ExecutedBatch {
         let ledger = try await cache(for: batch)
         var outcomes: [CommandOutcome?] = []
         var pushed: [PushedCommand] = []
         for submitted in batch.commands {
             do throws(SyncError) {
-                let push = try PushedCommand(body: submitted.body)
+                let push: PushedCommand
+                if let known = read[submitted.commandID] { push = known } else { push = try PushedCommand(body: submitted.body) }
                 guard push.command.commandID.uuid == submitted.commandID else {
                     throw .commandInvalid("the command's id \(push.command.commandID) is not the id it was pushed under (\(submitted.commandID))")
                 }

@@ -122,6 +122,31 @@ struct HouseholdHistoryTests {
         }
     }
 
+    @Test("Issue 32 (H5): a request that waits for the household's row lock sees a revocation committed while it waited: an append and a key share of a device revoked by the lock's holder are refused (deviceNotAllowed) and write nothing")
+    func revocationCommittedWhileWaitingIsSeen() async throws {
+        try await TestPostgres.withHistory { history in
+            let (household, device) = try await Self.household(in: history)
+            let engine = TestEngine()
+            let key = SealedPersonKey(personID: UUID(), sealed: [1], fingerprint: [2])
+            let logger = Logger(label: "tally.test")
+            let (append, share) = try await history.client.withTransaction(logger: logger) { connection in
+                try await connection.query("SELECT 1 FROM households WHERE household_id = \(household) FOR UPDATE", logger: logger)
+                let append = Task {
+                    try await history.append(household: household, device: device, commands: [TestEngine.command(records: 1)], execute: engine.execute)
+                }
+                let share = Task { try await history.storeKeys([key], secretVerifier: [9], household: household, device: device) }
+                // Both are waiting for the row lock now, their statements' snapshots taken.
+                try await Task.sleep(for: .milliseconds(500))
+                try await connection.query("UPDATE devices SET revoked = true WHERE device_id = \(device)", logger: logger)
+                return (append, share)
+            }
+            await #expect(throws: HouseholdHistoryError.deviceNotAllowed(device: device, household: household)) { try await append.value }
+            await #expect(throws: HouseholdHistoryError.deviceNotAllowed(device: device, household: household)) { try await share.value }
+            #expect(try await history.head(household: household).sequenceNumber == 0)
+            #expect(try await history.keys(household: household, after: 0, limit: 10).isEmpty)
+        }
+    }
+
     @Test("Sync: a household is created once; an unknown one is a typed error")
     func householdCreatedOnce() async throws {
         try await TestPostgres.withHistory { history in

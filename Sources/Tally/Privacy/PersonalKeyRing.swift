@@ -236,11 +236,11 @@ package final class PersonalKeyRing: PersonalTextCipher {
         contents.withLock { ($0.keys, $0.forgotten) }
     }
 
-    /// Whether `person` has a key (they have personal text that can still be read).
     /// How many keys were set since the ring was loaded (``Contents/keysSet``): unchanged, no key
     /// is new.
     package var keysSet: UInt64 { contents.withLock { $0.keysSet } }
 
+    /// Whether `person` has a key (they have personal text that can still be read).
     func hasKey(for person: PersonID) -> Bool { contents.withLock { $0.keys[person] != nil } }
 
     /// The length of a key fingerprint.
