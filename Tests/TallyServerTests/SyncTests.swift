@@ -325,6 +325,16 @@ struct SyncTests {
             #expect(await bob.confirmedSequenceNumber == range.upperBound)
             #expect(try await Self.events(bob) == Self.events(household.alice))
 
+            // Keys shared under another household secret are refused over HTTP as in-process (409).
+            let aliceHTTP = HTTPSyncTransport(server: url, token: aliceToken)
+            do {
+                _ = try await aliceHTTP.shareKeys(
+                    [SealedPersonKey(personID: UUID(), sealed: [1, 2, 3], fingerprint: [4])], secretVerifier: HouseholdSecret().verifier)
+                Issue.record("a share under another secret must be refused")
+            } catch let SyncError.requestRefused(status, code, _) {
+                #expect(status == 409 && code == "householdSecretMismatch")
+            }
+
             let stranger = HTTPSyncTransport(server: url, token: "not-a-token")
             await #expect(throws: SyncError.self) { _ = try await stranger.pull(after: 0, chain: ChainValue.genesis.bytes, limit: 10, waitMilliseconds: 0, keysAfter: 0) }
             do {
