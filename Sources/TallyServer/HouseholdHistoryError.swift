@@ -1,4 +1,5 @@
 import Foundation
+import TallySyncWire
 
 /// Every error ``HouseholdHistory`` throws. Each case has a stable ``code`` for programs and a
 /// `description` that says what happened and what to do.
@@ -54,7 +55,7 @@ public enum HouseholdHistoryError: Error, Sendable, Equatable, CustomStringConve
         case .schemaTooNew: "schemaTooNew"
         case .database: "database"
         case .invitationRefused: "invitationRefused"
-        case .householdSecretMismatch: "householdSecretMismatch"
+        case .householdSecretMismatch: SyncRefusalCode.householdSecretMismatch
         }
     }
 

@@ -464,7 +464,7 @@ public actor SyncDevice {
     private static func isSecretMismatch(_ error: any Error) -> Bool {
         switch error {
         case SyncError.householdSecretMismatch: true
-        case SyncError.requestRefused(_, let code, _): code == "householdSecretMismatch"
+        case SyncError.requestRefused(_, let code, _): code == SyncRefusalCode.householdSecretMismatch
         default: false
         }
     }

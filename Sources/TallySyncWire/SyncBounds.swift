@@ -13,3 +13,11 @@ public enum SyncBounds {
     /// The longest a pull waits for new frames (a long poll), in milliseconds.
     public static let waitMillisecondsMax = 30_000
 }
+
+/// The codes of refusals a device acts on, written once for the server that sends them and the
+/// device that reads them (over HTTP they arrive as `SyncError.requestRefused`'s code).
+public enum SyncRefusalCode {
+    /// A share of keys under another household secret than the household's (Docs/Sync.md,
+    /// "Keys between devices").
+    public static let householdSecretMismatch = "householdSecretMismatch"
+}
