@@ -62,6 +62,9 @@ public final class LedgerStore: Sendable {
     /// checkpoints window by window and reads nothing between a commit and the checkpoint that
     /// follows it, so commits keep no records as of the last checkpoint.
     private let bulkLoading: Mutex<Bool>
+    /// What a synced device shows on top of the rows, by the coverage it was made on
+    /// (``show(_:)``, `LedgerStore+Pending.swift`).
+    let overlays = Mutex<[StoreOverlay]>([])
 
     /// The page key of a store whose ledger is not encrypted: authentication against damage
     /// only (a public constant).
@@ -155,7 +158,7 @@ public final class LedgerStore: Sendable {
     /// power loss mixing commits) are refused, never served.
     /// - Throws: ``StoreError/invalidRow(path:table:reason:)`` when the digest does not match.
     package func coverage() throws(StoreError) -> StoreCoverage? {
-        try read { database in try coverage(in: database) }
+        try database.read { database in try coverage(in: database) }
     }
 
     /// ``coverage()`` inside a read.
@@ -194,28 +197,36 @@ public final class LedgerStore: Sendable {
     private func commit(_ changes: StoreChanges, source: any StoreRowSource, coverage: StoreCoverage) throws(StoreError) -> Set<String> {
         var modified: Set<String> = []
         try write { database in
-            let stored = try Data.fetchOne(database, sql: "SELECT live_digest FROM coverage WHERE id = 1").flatMap(LiveDigest.init(bytes:))
-            let writer = StoreRowWriter(
-                database: database, path: path, source: source, digest: try stored ?? LiveDigest.ofLiveTables(database),
-                keepsRecords: !bulkLoading.withLock { $0 })
-            for id in changes.transactionIDs { try writer.upsertTransaction(id) }
-            // After the rows: commits queued behind a write are merged, and a transaction changed
-            // only by an earlier one comes with that commit's row (its old category); a
-            // reassignment then moves it, as it moves the rows written before.
-            for reassignment in changes.categoryReassignments { try writer.reassign(reassignment) }
-            for id in changes.transferIDs { try writer.upsertTransfer(id) }
-            for id in changes.settlementIDs { try writer.upsertSettlement(id) }
-            try writer.rewriteNotes(of: changes.forgottenPeople)
-            try writer.updateLiveTables(people: changes.personIDs, categories: changes.categoryIDs)
+            let writer = try writeRows(changes, from: source, in: database, keepsRecords: !bulkLoading.withLock { $0 })
             try writer.setCoverage(coverage)
             modified = writer.modifiedTables
         }
+        dropOverlays(before: coverage.sequenceNumber)
         if changes.forgetsPeople {
             try truncateWriteAheadLog()
         } else {
             copyWriteAheadLogWhenLarge()
         }
         return modified
+    }
+
+    /// Writes the rows `changes` touched from `source` inside a transaction of `database` (a
+    /// commit's, or a synced device's pending rows that are rolled back, ``StoreOverlay``).
+    /// - Returns: the writer, for the coverage and the tables it modified.
+    func writeRows(_ changes: StoreChanges, from source: any StoreRowSource, in database: Database, keepsRecords: Bool) throws -> StoreRowWriter {
+        let stored = try Data.fetchOne(database, sql: "SELECT live_digest FROM coverage WHERE id = 1").flatMap(LiveDigest.init(bytes:))
+        let writer = StoreRowWriter(
+            database: database, path: path, source: source, digest: try stored ?? LiveDigest.ofLiveTables(database), keepsRecords: keepsRecords)
+        for id in changes.transactionIDs { try writer.upsertTransaction(id) }
+        // After the rows: commits queued behind a write are merged, and a transaction changed
+        // only by an earlier one comes with that commit's row (its old category); a
+        // reassignment then moves it, as it moves the rows written before.
+        for reassignment in changes.categoryReassignments { try writer.reassign(reassignment) }
+        for id in changes.transferIDs { try writer.upsertTransfer(id) }
+        for id in changes.settlementIDs { try writer.upsertSettlement(id) }
+        try writer.rewriteNotes(of: changes.forgottenPeople)
+        try writer.updateLiveTables(people: changes.personIDs, categories: changes.categoryIDs)
+        return writer
     }
 
     /// Replaces every row with the read models' (a rebuild from the state in memory), in one
@@ -231,6 +242,7 @@ public final class LedgerStore: Sendable {
             try writer.updateLiveTables(people: nil, categories: nil)
             try writer.setCoverage(coverage)
         }
+        dropOverlays(before: coverage.sequenceNumber)
         try mergeSearchIndex()
     }
 
@@ -338,7 +350,7 @@ public final class LedgerStore: Sendable {
     /// the same transactions. Streamed: O(rows) time, O(1) memory. What `tally audit`
     /// compares with a store rebuilt from the journal.
     package func contentDigests() throws(StoreError) -> (coverage: StoreCoverage?, tables: [String: String]) {
-        try read { database in
+        try database.read { database in
             // One read transaction: a writer committing meanwhile is not seen half-way.
             var digests: [String: String] = [:]
             var live = LiveDigest()
@@ -354,7 +366,7 @@ public final class LedgerStore: Sendable {
 
     /// Row counts per table (for `tally stats` and tests).
     package func rowCounts() throws(StoreError) -> [String: Int] {
-        try read { database in
+        try database.read { database in
             var counts: [String: Int] = [:]
             for table in StoreSchema.allTables {
                 counts[table] = try Int.fetchOne(database, sql: "SELECT COUNT(*) FROM \(table)") ?? 0
@@ -365,7 +377,7 @@ public final class LedgerStore: Sendable {
 
     /// The bytes of the store's pages (page count times page size, WAL not included): O(1).
     public func pageBytes() throws(StoreError) -> Int64 {
-        try read { database in
+        try database.read { database in
             (try Int64.fetchOne(database, sql: "PRAGMA page_count") ?? 0) * (try Int64.fetchOne(database, sql: "PRAGMA page_size") ?? 0)
         }
     }
@@ -374,7 +386,7 @@ public final class LedgerStore: Sendable {
     /// largest first, with the unused pages as `(free pages)`: where the store's size comes
     /// from (`tally stats`). One read snapshot; O(pages).
     public func bytesByObject() throws(StoreError) -> [(name: String, bytes: Int64)] {
-        try read { database in
+        try database.read { database in
             var sizes = try Row.fetchAll(database, sql: "SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name")
                 .map { row -> (name: String, bytes: Int64) in
                     (try row.decode(String.self, forColumn: "name"), try row.decode(Int64.self, forColumn: "bytes"))
@@ -439,10 +451,18 @@ public final class LedgerStore: Sendable {
     private func write(_ body: (Database) throws -> Void) throws(StoreError) { try database.write(body) }
 
     /// Runs `body` on a reader connection; inside ``StoreReadRegion/recording(_:)`` the tables
-    /// it reads are recorded.
+    /// it reads are recorded. With a synced device's pending rows to show (``show(_:)``), on
+    /// the rows with them written, rolled back afterwards (``readShowingPending(_:)``).
     func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-        guard let recorder = StoreReadRecorder.current else { return try database.read(body) }
-        return try database.read { database in try recorder.record(database, body) }
+        let recorder = StoreReadRecorder.current
+        if showsPending {
+            return try readShowingPending { database in
+                if let recorder { try recorder.record(database, body) } else { try body(database) }
+            }
+        }
+        return try database.read { database in
+            if let recorder { try recorder.record(database, body) } else { try body(database) }
+        }
     }
 }
 

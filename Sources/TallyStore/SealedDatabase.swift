@@ -160,6 +160,25 @@ struct SealedDatabase: Sendable {
         try classified { try pool.unsafeRead(body) }
     }
 
+    /// Runs `write` then `read` on the writer connection in one transaction that is rolled back:
+    /// `read` sees what `write` wrote, and nothing of it is ever committed. A call made inside
+    /// another (a read within such a read) runs `read` in the transaction already open.
+    func readRollingBack<T>(_ write: (Database) throws -> Void, read: (Database) throws -> T) throws(StoreError) -> T {
+        try classified {
+            try pool.unsafeReentrantWrite { database in
+                if database.isInsideTransaction { return try read(database) }
+                var value: T?
+                try database.inTransaction(.deferred) {
+                    try write(database)
+                    value = try read(database)
+                    return .rollback
+                }
+                guard let value else { throw StoreError.database(path: path, message: "a read on pending rows returned nothing") }
+                return value
+            }
+        }
+    }
+
     /// Runs `body` on a reader connection.
     func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         try classified { try pool.read(body) }

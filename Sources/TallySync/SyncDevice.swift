@@ -18,13 +18,15 @@ import TallyStore
 /// accepted (its events come back in the household's history, and it leaves the outbox) or
 /// rejected with the rule it breaks (it leaves the outbox for ``rejections()``, until the app
 /// dismisses it). Nothing is rewritten on a pull: the confirmed journal only grows, and the
-/// outbox is applied on top of it again at the next read (O(pending)).
+/// outbox is executed on top of it again once per pull (O(pending); a submit costs its own
+/// command only).
 ///
 /// ``execute(_:)`` is both at once, for a device that is online.
 public actor SyncDevice {
-    /// The device's ledger: read it as any ledger (it shows confirmed history only); its
-    /// commands go through this device (a command executed on it directly is refused with
-    /// `LedgerError.syncedLedger`).
+    /// The device's ledger: read it as any ledger. Every read (the read models, the queries,
+    /// search, reports, observations) shows the confirmed history with the outbox's commands on
+    /// top (Docs/Sync.md, "Pending on top"); its commands go through this device (a command
+    /// executed on it directly is refused with `LedgerError.syncedLedger`).
     public nonisolated let ledger: Ledger
     private let transport: any SyncTransport
     private let outbox: SyncOutboxStore
@@ -93,6 +95,7 @@ public actor SyncDevice {
             outbox.close()
             throw error
         }
+        await ledger.showPending(pendingCommands)
     }
 
     /// Makes `ledger` (a new, empty one) a device of the household whose secret an invitation
@@ -305,9 +308,10 @@ public actor SyncDevice {
     /// Runs `body` with the read models this device shows: the confirmed history's, with the
     /// outbox's commands applied on top in order (their texts opened with this device's keys).
     /// An outbox command that no longer applies on the confirmed state (another device changed
-    /// what it edits) is left out; the server will answer it. Costs O(pending) per read.
+    /// what it edits) is left out; the server will answer it.
+    /// The outbox is executed once per pull and per command added, not per read.
     public func read<Value: Sendable>(_ body: @Sendable (Projections) -> Value) async throws -> Value {
-        try await ledger.readPending(pendingCommands, body)
+        try await ledger.readPending(body)
     }
 
     /// The rejections the server answered that the app has not dismissed.
@@ -342,7 +346,7 @@ public actor SyncDevice {
         if pending.contains(where: { $0.commandID == command.commandID }) { return }
         if try await ledger.sequenceNumbers(ofCommand: command.commandID) != nil { return }
         if let rejection = try storedRejection(command.commandID) { throw rejection.error }
-        let texts = try await ledger.sealedTexts(of: command, after: pendingCommands)
+        let texts = try await ledger.sealedTexts(of: command)
         let push = PushedCommand(pushing: command, texts: texts)
         do {
             try outbox.append(commandID: command.commandID.description, body: push.body)
@@ -350,6 +354,7 @@ public actor SyncDevice {
             throw LedgerError.syncedLedger("the sync outbox cannot record command \(command.commandID): \(error); nothing was recorded")
         }
         pending.append(Entry(push: push))
+        await ledger.showPending(pendingCommands)
     }
 
     /// Pushes the unanswered commands of the outbox in pages (``commandsPerPushMax`` commands,
@@ -366,6 +371,7 @@ public actor SyncDevice {
             try record { () throws(StoreError) in try outbox.removeConfirmed(through: 0, held: held.map(\.0.description)) }
             let ids = Set(held.map(\.0))
             pending.removeAll { ids.contains($0.commandID) }
+            await ledger.showPending(pendingCommands)
             for (id, range) in held { unreported[id] = range }
         }
         while true {
@@ -405,6 +411,7 @@ public actor SyncDevice {
             let ranges = Dictionary(accepted.map { ($0.commandID, $0.range) }, uniquingKeysWith: { first, _ in first })
             let rejectedIDs = Set(rejected.map(\.commandID))
             pending.removeAll { rejectedIDs.contains($0.commandID.description) }
+            if !rejectedIDs.isEmpty { await ledger.showPending(pendingCommands) }
             for index in pending.indices {
                 if let range = ranges[pending[index].commandID.description] { pending[index].accepted = range }
             }
@@ -529,10 +536,10 @@ public actor SyncDevice {
         do {
             try await pullPages(waitMilliseconds: waitMilliseconds)
         } catch {
-            try? dropConfirmed()  // the pages appended before the failure
+            try? await dropConfirmed()  // the pages appended before the failure
             throw error
         }
-        try dropConfirmed()
+        try await dropConfirmed()
     }
 
     /// Appends pages of frames until the server has nothing new.
@@ -565,12 +572,13 @@ public actor SyncDevice {
 
     /// Drops the accepted commands whose events the confirmed history holds, for the next
     /// ``sync(waitMilliseconds:)`` to report.
-    private func dropConfirmed() throws {
+    private func dropConfirmed() async throws {
         let confirmed = pending.filter { $0.accepted.map { $0.upperBound <= end.sequenceNumber } ?? false }
         guard !confirmed.isEmpty else { return }
         try record { () throws(StoreError) in try outbox.removeConfirmed(through: end.sequenceNumber) }
         for entry in confirmed { unreported[entry.commandID] = entry.accepted }
         pending.removeAll { $0.accepted.map { $0.upperBound <= end.sequenceNumber } ?? false }
+        await ledger.showPending(pendingCommands)
     }
 
     private enum LockName { case local, network }

@@ -92,7 +92,7 @@ struct SyncOutboxTests {
             try await bob.submit(command)
             try await bob.submit(command)  // submitting again does nothing
             #expect(await bob.pendingCommandIDs == [command.commandID])
-            #expect(await bob.ledger.readModels.transactions[lunch] == nil, "the ledger holds confirmed history only")
+            #expect(await bob.ledger.readModels.transactions[lunch]?.details.note?.text == Self.offlineNote, "the ledger's reads show the outbox on top")
             #expect(try await bob.read { $0.transactions[lunch]?.details.note?.text } == Self.offlineNote)
             await #expect(throws: SyncError.transport("offline")) { try await bob.sync() }
 
@@ -137,6 +137,61 @@ struct SyncOutboxTests {
         }
     }
 
+    @Test("Issue 32 (local first, Flow US-051): every read of a synced device's ledger shows its outbox on top: the transaction list, search, the store's balances and an observation include an expense made offline, across a restart; nothing of it is committed to the store (the ledger audits clean); once pushed and pulled it is listed once, confirmed")
+    func storeBackedScreensShowThePendingCommands() async throws {
+        try await TestPostgres.withHistory { history in
+            var household = try await SyncTests.Household(histories: [history])
+            var (bob, transport) = try await Self.bob(household)
+            defer { Task { [household, bob] in await household.close([household.alice, bob]) } }
+            let bobID = household.scenario.bob
+            let bobsView = TransactionQuery(visibleTo: .member(bobID))
+            func listed(_ device: SyncDevice) async throws -> [TransactionID: String?] {
+                let rows = try await device.ledger.transactions(bobsView).rows
+                return Dictionary(rows.map { ($0.transaction.transactionID, $0.note?.text) }, uniquingKeysWith: { first, _ in first })
+            }
+            func balances(_ device: SyncDevice) async throws -> [WalletBalance] {
+                try await device.ledger.read { store in try store.walletBalances(visibleTo: .member(bobID)) }
+            }
+            let confirmedBalances = try await balances(bob)
+            var observed = await bob.ledger.observe { store in try store.transactions(bobsView).rows.map(\.transaction.transactionID) }
+                .makeAsyncIterator()
+            let before = try #require(try await observed.next())
+
+            transport.online.store(false, ordering: .sequentiallyConsistent)
+            let lunch = household.scenario.ids.next() as TransactionID
+            var entry = household.scenario.expense(1_500, payer: household.scenario.bob)
+            entry.note = Self.offlineNote
+            try await bob.submit(household.scenario.command(.recordTransaction(transactionID: lunch, entry: entry), by: household.scenario.bob))
+
+            #expect(try await listed(bob)[lunch] == .some(Self.offlineNote), "the transaction list shows the pending expense with its note")
+            var search = bobsView
+            search.filter.text = "sister"
+            #expect(try await bob.ledger.transactions(search).rows.map(\.transaction.transactionID) == [lunch], "search finds the pending expense by its note")
+            let pendingBalances = try await balances(bob)
+            #expect(pendingBalances != confirmedBalances, "the store's balances include the pending expense")
+            #expect(pendingBalances == (try await bob.read { try? $0.wallets.balances(visibleTo: .member(bobID)) }), "the store shows what the read models show")
+            var value = try await observed.next()
+            while let ids = value, !ids.contains(lunch) { value = try await observed.next() }
+            #expect(value.map { Set($0) } == Set(before + [lunch]), "an observation of the list shows the pending expense")
+            #expect(try await household.alice.ledger.transactions(TransactionQuery(visibleTo: .audit)).rows.contains { $0.transaction.transactionID == lunch } == false)
+            let audit = try LedgerAudit.audit(at: bob.ledger.directory)
+            #expect(audit.problems.isEmpty, "the pending rows are never committed to the store: \(audit.problems.map(\.message))")
+
+            bob = try await Self.restart(bob, transport: transport)
+            #expect(try await listed(bob)[lunch] == .some(Self.offlineNote), "shown again after a restart, from the outbox")
+
+            transport.online.store(true, ordering: .sequentiallyConsistent)
+            try await bob.sync()
+            #expect(await bob.pendingCommandIDs.isEmpty)
+            let rows = try await bob.ledger.transactions(bobsView).rows.filter { $0.transaction.transactionID == lunch }
+            #expect(rows.count == 1 && rows.first?.note?.text == Self.offlineNote, "listed once, confirmed")
+            #expect(try await balances(bob) == pendingBalances)
+            try await bob.close()
+            let confirmed = try LedgerAudit.audit(at: bob.ledger.directory)
+            #expect(confirmed.problems.isEmpty, "\(confirmed.problems.map(\.message))")
+        }
+    }
+
     @Test("Issue 32 (T5, offline edit of a transaction deleted meanwhile): once the deletion is pulled, the device no longer shows the pending edit; the server rejects it with transactionDeleted, delivered to this device and kept across a restart until dismissed; submitting it again throws the stored rejection")
     func rejectionIsDeliveredAndKept() async throws {
         try await TestPostgres.withHistory { history in
@@ -150,6 +205,8 @@ struct SyncOutboxTests {
                 .editTransaction(transactionID: expense, entry: household.scenario.expense(4_800, shared: true)), by: household.scenario.bob)
             try await bob.submit(edit)
             #expect(try await bob.read { $0.transactions[expense]?.details.amount } == Scenario.chf(4_800))
+            let bobsView = TransactionQuery(visibleTo: .member(household.scenario.bob))
+            #expect(try await bob.ledger.transactions(bobsView).rows.first { $0.transaction.transactionID == expense }?.transaction.amount == Scenario.chf(4_800))
             try await household.alice.execute(household.scenario.command(.deleteTransaction(transactionID: expense)))
 
             // A pull alone (the outbox not pushed): the edit no longer applies and is left out.
@@ -158,6 +215,7 @@ struct SyncOutboxTests {
             #expect(await bob.pendingCommandIDs == [edit.commandID])
             let shown = try await bob.read { $0 }
             #expect(await shown == bob.ledger.readModels)
+            #expect(try await bob.ledger.transactions(bobsView).rows.contains { $0.transaction.transactionID == expense } == false, "the list no longer shows the edit of a deleted transaction")
 
             let report = try await bob.sync()
             #expect(report.accepted.isEmpty)

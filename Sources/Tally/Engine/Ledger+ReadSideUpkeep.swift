@@ -55,6 +55,7 @@ extension Ledger {
         guard readSide.hasStore else { return }  // nothing to write: no store to gather rows for
         let snapshot = StoreSnapshot(current)
         let coverage = StoreCoverage(sequenceNumber: lastSequenceNumber, chainValue: chainValue.bytes)
+        showPendingOnStore()  // a synced device's outbox, on top of the rows this commit writes
         if !changes.forgetsPeople, planningObservations.isEmpty, !readSide.isStale,
            let rows = try? StoreRows(changes, from: snapshot) {
             // Rows gathered over a history read that failed may lack what they show: the store

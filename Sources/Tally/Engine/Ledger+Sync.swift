@@ -19,6 +19,18 @@ enum BatchSource {
 /// texts it enters as the device sealed them.
 package typealias PendingCommand = (command: Command, texts: [EnteredTexts.Entry])
 
+/// A synced device's outbox executed on top of the acknowledged state (``Ledger/showPending(_:)``).
+struct PendingView {
+    /// The last acknowledged sequence number it was executed on.
+    let base: UInt64
+    /// The outbox's commands it covers, in order (those left out as no longer applying included).
+    var commandIDs: [CommandID]
+    /// The acknowledged state with them applied.
+    var state: LedgerState
+    /// The store rows their events change.
+    var changes: StoreChanges
+}
+
 /// The engine's side of sync between a household's devices (issue 32, Docs/Sync.md): what a
 /// server's keyless ledger and a device's ledger do beyond ``execute(_:)-([Command])``.
 extension Ledger {
@@ -45,14 +57,16 @@ extension Ledger {
     /// cannot open (a second key for them would split their texts, P2).
     /// - Throws: ``LedgerError/rejected(_:)`` when the command breaks a rule; what writing a key
     ///   throws; ``LedgerError/personalKeys(_:)``; ``LedgerError/closed``.
-    /// - Parameter pending: the device's outbox (Docs/Sync.md, "The outbox"): `command` is
-    ///   validated on top of the head with these applied (``applying(_:to:)``).
-    package func sealedTexts(of command: Command, after pending: [PendingCommand] = []) async throws(LedgerError) -> [EnteredTexts.Entry] {
+    /// `command` is validated on top of the head with the device's outbox applied (``showPending(_:)``).
+    package func sealedTexts(of command: Command) async throws(LedgerError) -> [EnteredTexts.Entry] {
         await enterGate()
         defer { gate.leave() }
         try requireWritable()
         let sealing = EnteredTexts.sealing(personalKeys)
-        var executor = CommandExecutor(state: applying(pending, to: head), limits: options.entityLimits, texts: sealing)
+        // Nothing is written but a synced device's pulls, acknowledged before they leave the
+        // gate: the head is the acknowledged state, and the outbox's view on it is kept.
+        let state = unacknowledged.isEmpty ? shownState : applying(pendingCommands, to: head).state
+        var executor = CommandExecutor(state: state, limits: options.entityLimits, texts: sealing)
         do {
             try executor.execute(command)
             try requireArchiveReadable()
@@ -134,32 +148,81 @@ extension Ledger {
         throw .syncedLedger("the sync outbox \(path) cannot be opened: \(firstFailure.map { "\($0)" } ?? "no key"). It holds the commands this device made that the server has not confirmed; restore it from a backup of the ledger folder")
     }
 
-    /// Runs `body` with the read models after the last acknowledged batch and the device's
-    /// outbox on top (Docs/Sync.md, "The outbox"): what a synced device's screens show. Costs
-    /// the execution of the pending commands (O(pending)), each read.
-    /// A pending command that does not apply on the confirmed state any more is left out (the
-    /// server will answer it).
+    /// Shows `commands` (a synced device's outbox, in order) on top of the acknowledged state in
+    /// every read of this ledger (Docs/Sync.md, "Pending on top"): the read models, the queries,
+    /// search, reports and observations of the store. Each is executed once on the state it
+    /// goes on top of, in order, each as its own batch, its texts opened with this device's keys
+    /// (``EnteredTexts/opening(_:with:)``); a command that breaks a rule there (another device
+    /// deleted what it edits) is left out, the server will answer it. Commands added behind
+    /// those shown before cost their own execution; after a pull the outbox is executed again
+    /// on the new state (O(pending), once per pull).
+    package func showPending(_ commands: [PendingCommand]) {
+        guard !isClosed else { return }
+        let kept = pendingView.map { view in
+            view.commandIDs.count <= commands.count && zip(view.commandIDs, commands).allSatisfy { $0 == $1.command.commandID }
+        } ?? false
+        if !kept { pendingView = nil }
+        pendingCommands = commands
+        showPendingOnStore()
+        refreshObservations()
+    }
+
+    /// Hands the store the rows of the outbox's commands on the acknowledged state, for the
+    /// coverage that shows it (``LedgerStore/show(_:)``): before a commit to that coverage is
+    /// queued, and whenever the outbox changes.
+    func showPendingOnStore() {
+        guard isSynced, readSide.hasStore else { return }
+        let view = pendingShown()
+        readSide.show(StoreOverlay(base: view.base, changes: view.changes, snapshot: StoreSnapshot(view.state)))
+    }
+
+    /// What every read of the ledger shows: the acknowledged state, with a synced device's
+    /// outbox on top.
+    var shownState: LedgerState { pendingCommands.isEmpty ? current : pendingShown().state }
+
+    /// The outbox executed on top of the acknowledged state as it is now: the view kept when it
+    /// was made on this state, extended by the commands added since; otherwise made again.
+    func pendingShown() -> PendingView {
+        var view = pendingView.flatMap { $0.base == lastSequenceNumber ? $0 : nil }
+            ?? PendingView(base: lastSequenceNumber, commandIDs: [], state: current, changes: StoreChanges())
+        if view.commandIDs.count < pendingCommands.count {
+            let added = applying(pendingCommands.dropFirst(view.commandIDs.count), to: view.state)
+            view.state = added.state
+            view.changes.formUnion(added.changes)
+            view.commandIDs += pendingCommands.dropFirst(view.commandIDs.count).map(\.command.commandID)
+        }
+        pendingView = view
+        return view
+    }
+
+    /// Runs `body` with the read models after the last acknowledged batch with the device's
+    /// outbox on top (``showPending(_:)``): what a synced device's screens show.
     /// - Throws: ``LedgerError/closed``, or ``LedgerError/storage(_:)`` when the store's history
     ///   cannot be read.
-    package func readPending<Value: Sendable>(
-        _ pending: [PendingCommand], _ body: @Sendable (Projections) -> Value
-    ) throws(LedgerError) -> Value {
+    package func readPending<Value: Sendable>(_ body: @Sendable (Projections) -> Value) throws(LedgerError) -> Value {
         guard !isClosed else { throw .closed }
-        let applied = applying(pending, to: current)
+        let shown = shownState
         try requireArchiveReadable()
-        return body(applied.readModels)
+        return body(shown.readModels)
     }
 
     /// `state` with each pending command executed on top, in order, each as its own batch, its
-    /// texts opened with this device's keys (``EnteredTexts/opening(_:with:)``); a command that
-    /// breaks a rule there is left out.
-    private func applying(_ pending: [PendingCommand], to state: LedgerState) -> LedgerState {
+    /// texts opened with this device's keys (``EnteredTexts/opening(_:with:)``), and the store
+    /// rows their events change; a command that breaks a rule there is left out.
+    private func applying(_ pending: some Sequence<PendingCommand>, to state: LedgerState) -> (state: LedgerState, changes: StoreChanges) {
         var state = state
+        var changes = StoreChanges()
         for command in pending {
+            let first = state.nextSequenceNumber
             var executor = CommandExecutor(state: state, limits: options.entityLimits, texts: .opening(command.texts, with: personalKeys))
-            if (try? executor.execute(command.command)) != nil { state = executor.state }
+            guard (try? executor.execute(command.command)) != nil else { continue }
+            for (offset, event) in executor.events.enumerated() {
+                changes.add(event, sequenceNumber: first + UInt64(offset))
+                if case .personForgotten(let forgotten) = event.payload { changes.forget([forgotten.personID]) }
+            }
+            state = executor.state
         }
-        return state
+        return (state, changes)
     }
 
     /// Appends frames of a server's history (a device's pull, Docs/Sync.md) that follow sequence
@@ -190,7 +253,7 @@ extension Ledger {
     /// retrying a push whose answer was lost finds it here once a pull brought it); nil when it
     /// was never executed here.
     package func sequenceNumbers(ofCommand command: CommandID) throws(LedgerError) -> ClosedRange<UInt64>? {
-        guard let first = queryState.history.entry(for: command)?.firstSequenceNumber else { return nil }
+        guard let first = confirmedQueryState.history.entry(for: command)?.firstSequenceNumber else { return nil }
         var cursor = try eventCursor(from: first)
         var last = first
         while let event = try cursor.next(), event.event.commandID == command { last = event.sequenceNumber }

@@ -80,6 +80,14 @@ public actor Ledger {
     var planningObservations: [UInt64: any ValueObserving<PlanningView>] = [:]
     var nextObservationID: UInt64 = 0
 
+    // A synced device's outbox, shown on top of the acknowledged state (Ledger+Sync.swift).
+
+    /// The commands of a synced device's outbox, in order (``showPending(_:)``).
+    var pendingCommands: [PendingCommand] = []
+    /// ``pendingCommands`` executed on top of ``current``, as far as computed; nil when it must
+    /// be made again (``pendingShown()``).
+    var pendingView: PendingView?
+
     // Maintenance: checkpoints and forgetting (Ledger+Maintenance.swift).
 
     let checkpointWriter: CheckpointWriter
@@ -142,10 +150,16 @@ public actor Ledger {
         current.isResident ? current : complete(current.detached, \.state)
     }
 
-    /// The acknowledged validation state, its archived maps read on demand: what the
-    /// subscription queries (R1) read (the templates are in memory; a history reads one
-    /// transaction per recorded occurrence). Falls back to ``state`` as `read(_:)` does.
+    /// The acknowledged validation state (on a synced device, with its outbox on top:
+    /// ``shownState``), its archived maps read on demand: what the subscription queries (R1)
+    /// read (the templates are in memory; a history reads one transaction per recorded
+    /// occurrence). Falls back to ``state`` as `read(_:)` does.
     var queryState: LedgerState {
+        isClosed || storeHistory.failure != nil ? state : shownState
+    }
+
+    /// ``queryState`` without a synced device's outbox: the acknowledged history alone.
+    var confirmedQueryState: LedgerState {
         isClosed || storeHistory.failure != nil ? state : current
     }
 
@@ -170,7 +184,8 @@ public actor Ledger {
     var archivedEntriesInMemory: Int { current.residentEntryCount }
 
     /// The read models (wallets, debts, budgets, net worth) after the last acknowledged
-    /// batch: a value snapshot.
+    /// batch (on a synced device, with its outbox's commands on top: Docs/Sync.md, "Pending on
+    /// top"): a value snapshot.
     ///
     /// What grows with history (transactions, transfers, settlements, group expenses) is in the
     /// store's history once a checkpoint wrote it, and is read whole here (O(history)) so
@@ -178,7 +193,7 @@ public actor Ledger {
     /// entries: an audit read, G7). Screens use `read(_:)`,
     /// the read side's queries (``transactions(_:)``, reports) and ``observe(_:)``.
     public var readModels: Projections {
-        let models = current.readModels
+        let models = shownState.readModels
         return models.isResident ? models : complete(models.detached, \.readModels)
     }
 
@@ -200,7 +215,7 @@ public actor Ledger {
     /// The read models `read(_:)` passes: the ledger's own, or when the archive cannot be read
     /// (closed, a damaged page) the complete ones.
     var servedModels: Projections {
-        isClosed || storeHistory.failure != nil ? readModels : current.readModels
+        isClosed || storeHistory.failure != nil ? readModels : shownState.readModels
     }
 
     /// The last acknowledged sequence number (0 for an empty ledger).

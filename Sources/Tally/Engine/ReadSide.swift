@@ -328,6 +328,17 @@ final class ReadSide: Sendable {
         }
     }
 
+    /// What a synced device shows on top of the rows (``LedgerStore/show(_:)``), kept here too
+    /// so that a store rebuilt into a new file shows it as well.
+    private let overlay = Mutex<StoreOverlay?>(nil)
+
+    /// Shows `overlay` (a synced device's pending rows, Docs/Sync.md "Pending on top") on every
+    /// read of the store, this one and any that replaces it.
+    func show(_ overlay: StoreOverlay?) {
+        self.overlay.withLock { $0 = overlay }
+        current.withLock { $0 }?.show(overlay)
+    }
+
     /// Whether a commit failed (or a rebuild did not finish) since the store was last whole.
     var isStale: Bool { stale.withLock { $0 } }
 
@@ -383,6 +394,7 @@ final class ReadSide: Sendable {
                         old.close()
                     }
                 })
+            store.show(overlay.withLock { $0 })
             current.withLock { $0 = store }
             generation.withLock { $0 += 1 }
             history.use(store)
