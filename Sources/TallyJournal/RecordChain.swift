@@ -18,6 +18,18 @@ package enum RecordChain {
             + bigEndian(UInt64(record.payload.count), width: 4)
     }
 
+    /// The fields of the header that starts at `offset` in `bytes` (``header(of:)`` read back);
+    /// nil when fewer than ``headerBytes`` bytes are left there.
+    package static func readHeader(
+        _ bytes: [UInt8], at offset: Int
+    ) -> (recordedAtMilliseconds: Int64, typeTag: UInt32, schemaVersion: UInt16, payloadLength: Int)? {
+        guard offset >= 0, bytes.count - offset >= headerBytes else { return nil }
+        func integer(_ start: Int, width: Int) -> UInt64 {
+            bytes[offset + start..<offset + start + width].reduce(0) { $0 << 8 | UInt64($1) }
+        }
+        return (Int64(bitPattern: integer(0, width: 8)), UInt32(integer(8, width: 4)), UInt16(integer(12, width: 2)), Int(integer(14, width: 4)))
+    }
+
     /// The chain after `records`, the first of them numbered `first`, from `previous`.
     package static func chain(after previous: ChainValue, records: [NewRecord], from first: UInt64) -> ChainValue {
         var chain = previous

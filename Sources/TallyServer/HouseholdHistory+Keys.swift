@@ -38,10 +38,15 @@ extension HouseholdHistory {
         let fingerprints = keys.map { ByteBuffer(bytes: $0.fingerprint) }
         return try await transaction("store keys of household \(household)") { connection in
             _ = try await self.lockHead(household: household, device: device, connection: connection)
+            // The verifier the household holds, set by this share when it holds none: the row is
+            // written once, not by every share (the select reads the row as it was before the update).
             let verifiers = try await connection.query(
                 """
-                UPDATE households SET secret_verifier = coalesce(secret_verifier, \(ByteBuffer(bytes: secretVerifier)))
-                WHERE household_id = \(household) RETURNING secret_verifier
+                WITH first AS (
+                    UPDATE households SET secret_verifier = \(ByteBuffer(bytes: secretVerifier))
+                    WHERE household_id = \(household) AND secret_verifier IS NULL RETURNING secret_verifier)
+                SELECT secret_verifier FROM first
+                UNION ALL SELECT secret_verifier FROM households WHERE household_id = \(household) AND secret_verifier IS NOT NULL
                 """, logger: self.logger)
             var storedVerifier: [UInt8]?
             for try await value in verifiers.decode(ByteBuffer.self) { storedVerifier = Array(value.readableBytesView) }

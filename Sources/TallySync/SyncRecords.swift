@@ -23,27 +23,18 @@ package enum SyncRecords {
     package static func decode(_ bytes: [UInt8]) throws(SyncError) -> [NewRecord] {
         var records: [NewRecord] = []
         var offset = 0
-        func integer(_ width: Int) -> UInt64 {
-            var value: UInt64 = 0
-            for byte in bytes[offset..<offset + width] { value = value << 8 | UInt64(byte) }
-            offset += width
-            return value
-        }
         while offset < bytes.count {
-            guard bytes.count - offset >= RecordChain.headerBytes else {
+            guard let header = RecordChain.readHeader(bytes, at: offset) else {
                 throw .historyInvalid("a record at byte \(offset) of a frame is cut short (\(bytes.count - offset) bytes left, a record's header has \(RecordChain.headerBytes))")
             }
-            let recordedAt = Int64(bitPattern: integer(8))
-            let tag = UInt32(integer(4))
-            let schemaVersion = UInt16(integer(2))
-            let length = Int(integer(4))
-            guard length <= bytes.count - offset else {
-                throw .historyInvalid("a record at byte \(offset - RecordChain.headerBytes) of a frame declares \(length) payload bytes, but \(bytes.count - offset) are left")
+            offset += RecordChain.headerBytes
+            guard header.payloadLength <= bytes.count - offset else {
+                throw .historyInvalid("a record at byte \(offset - RecordChain.headerBytes) of a frame declares \(header.payloadLength) payload bytes, but \(bytes.count - offset) are left")
             }
             records.append(NewRecord(
-                recordedAtMilliseconds: recordedAt, typeTag: tag, schemaVersion: schemaVersion,
-                payload: Array(bytes[offset..<offset + length])))
-            offset += length
+                recordedAtMilliseconds: header.recordedAtMilliseconds, typeTag: header.typeTag, schemaVersion: header.schemaVersion,
+                payload: Array(bytes[offset..<offset + header.payloadLength])))
+            offset += header.payloadLength
         }
         guard !records.isEmpty else { throw .historyInvalid("a frame holds no record") }
         return records

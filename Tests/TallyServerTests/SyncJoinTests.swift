@@ -207,4 +207,43 @@ struct SyncJoinTests {
             try await ledger.close()
         }
     }
+    @Test("Issue 32 (P2): two devices that made a key for the same person id apart (Bob offline, Alice online) never split that person's texts: Bob's pull that brings Alice's key is refused on the device (personalKeyConflict) before any frame is appended, his push is refused before anything is pushed (the server holds another key), and his ledger still opens with his outbox whole")
+    func keyMadeTwiceIsRefusedOnTheDevice() async throws {
+        try await TestPostgres.withHistory { history in
+            var household = try await SyncTests.Household(histories: [history])
+            var (bob, transport) = try await SyncOutboxTests.bob(household)
+            defer { Task { [household, bob] in await household.close([household.alice, bob]) } }
+            let zoe = household.scenario.ids.next() as PersonID
+
+            transport.online.store(false, ordering: .sequentiallyConsistent)
+            let bobsZoe = household.scenario.command(.addPerson(personID: zoe, name: "Zoe, Bob's colleague"), by: household.scenario.bob)
+            try await bob.submit(bobsZoe)  // Bob's device makes a key for Zoe
+            try await household.alice.execute(household.scenario.command(.addPerson(personID: zoe, name: "Zoe")))  // and Alice's another
+            transport.online.store(true, ordering: .sequentiallyConsistent)
+
+            let confirmed = await bob.confirmedSequenceNumber
+            await #expect(throws: SyncError.self) { try await bob.pull() }
+            do {
+                try await bob.pull()
+            } catch let error as SyncError {
+                guard case .personalKeyConflict = error else {
+                    Issue.record("the pull must be refused as a key conflict, not \(error)")
+                    return
+                }
+            }
+            #expect(await bob.confirmedSequenceNumber == confirmed, "no frame was appended")
+            do {
+                try await bob.sync()
+                Issue.record("the push must be refused: the server holds another key for Zoe")
+            } catch let error as SyncError {
+                guard case .personalKeyConflict = error else {
+                    Issue.record("the push must be refused as a key conflict, not \(error)")
+                    return
+                }
+            }
+            #expect(await bob.pendingCommandIDs == [bobsZoe.commandID], "nothing was pushed")
+            bob = try await SyncOutboxTests.restart(bob, transport: transport)
+            #expect(await bob.pendingCommandIDs == [bobsZoe.commandID])
+        }
+    }
 }

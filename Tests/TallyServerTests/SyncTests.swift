@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import PostgresNIO
 import Synchronization
@@ -334,6 +335,17 @@ struct SyncTests {
             } catch let SyncError.requestRefused(status, code, _) {
                 #expect(status == 409 && code == "householdSecretMismatch")
             }
+            // A share without the secret's verifier (which HTTPSyncTransport always sends) is
+            // refused whole (400), nothing stored.
+            var bare = HTTPClientRequest(url: url + "/v1/keys")
+            bare.method = .POST
+            bare.headers.add(name: "Authorization", value: "Bearer \(aliceToken)")
+            bare.headers.add(name: "Content-Type", value: "application/json")
+            bare.body = .bytes(Array(#"{"keys": [{"personID": "\#(UUID().uuidString)", "sealed": "AQID", "fingerprint": "BA=="}]}"#.utf8))
+            let refused = try await HTTPClient.shared.execute(bare, timeout: .seconds(10))
+            var answer: [UInt8] = []
+            for try await chunk in refused.body { answer += chunk.readableBytesView }
+            #expect(refused.status.code == 400 && String(decoding: answer, as: UTF8.self).contains("secretVerifierMissing"), "\(refused.status)")
 
             let stranger = HTTPSyncTransport(server: url, token: "not-a-token")
             await #expect(throws: SyncError.self) { _ = try await stranger.pull(after: 0, chain: ChainValue.genesis.bytes, limit: 10, waitMilliseconds: 0, keysAfter: 0) }

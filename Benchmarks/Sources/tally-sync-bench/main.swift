@@ -5,7 +5,7 @@
 //
 //   Scripts/postgres start /tmp/bench-pg
 //   swift run -c release tally-sync-bench --postgres-socket /tmp/bench-pg/.s.PGSQL.5432 \
-//       [--households 100] [--commands 20] [--rate 50] [--scratch DIR] [--repository ..] [--serve TALLY]
+//       [--households 100] [--commands 20] [--rate 50] [--offline 1000] [--scratch DIR] [--repository ..] [--serve TALLY]
 //
 // With `--serve PATH` (a built `tally`, e.g. ../.build/release/tally) the server runs as its own
 // `tally serve` process, the devices in this one: the CPU each side spends per command is then
@@ -23,6 +23,10 @@
 //   that all of them together offer `--rate` commands/s (a household's app sends when its user
 //   acts, not as fast as the server answers): latencies at a load the machine carries;
 // - one at a time: the same for ten households in turn, one command in flight;
+// - offline: one Alice submits `--offline` expenses without syncing (a phone on a plane): the
+//   time of each submit (validated on top of the outbox, sealed, recorded durably), of a read of
+//   her first page of transactions (50 rows, the outbox shown on top), and of the sync that
+//   pushes them all;
 // - peer: the same number of commands (their JSON lines) inserted by one PostgreSQL client, each
 //   in its own transaction, into a table keyed by household and sequence number.
 import AsyncHTTPClient
@@ -48,6 +52,7 @@ struct Options {
     var repository = ".."
     var serve: String?
     var rate = 50
+    var offline = 1_000
 
     init(_ arguments: [String]) throws {
         var rest = arguments.dropFirst()
@@ -61,6 +66,7 @@ struct Options {
             case "--repository": repository = value
             case "--serve": serve = value
             case "--rate": rate = try Self.count(value, name)
+            case "--offline": offline = try Self.count(value, name)
             default: throw BenchError("unknown option \(name)")
             }
         }
@@ -288,6 +294,35 @@ func measure(
     let unloaded = merged(alone)
     let unloadedCost = CPUSample(server: server).since(aloneCPU, commands: unloaded.accepted)
 
+    // Offline: one device's outbox grows, then goes out in one sync.
+    let offline = try (0..<options.offline).map { try expense(template, round: 3 * options.commands + $0) }
+    let phone = households[0].alice
+    let page = TransactionQuery(visibleTo: .member(PersonID(alice)))
+    func listRead() async throws -> LatencySamples {
+        var reads = LatencySamples()
+        for _ in 0..<20 {
+            let start = Stopwatch.now()
+            _ = try await phone.ledger.transactions(page)
+            reads.record(since: start)
+        }
+        return reads
+    }
+    let readConfirmed = try await listRead()
+    var submits = LatencySamples()
+    for command in offline {
+        let start = Stopwatch.now()
+        try await phone.submit(command)
+        submits.record(since: start)
+    }
+    var firstSubmits = LatencySamples()
+    firstSubmits.nanoseconds = Array(submits.nanoseconds.prefix(100))
+    var lastSubmits = LatencySamples()
+    lastSubmits.nanoseconds = Array(submits.nanoseconds.suffix(100))
+    let readPending = try await listRead()
+    let syncStart = Stopwatch.now()
+    try await phone.sync()
+    let syncSeconds = Double(Stopwatch.now() - syncStart) / 1e9
+
     // The peer: one client, one transaction per command.
     let bodies = expenses.map(\.jsonLine)
     try await client.query("DROP TABLE IF EXISTS sync_bench_direct")
@@ -318,6 +353,10 @@ func measure(
     | push to the other device's pull p50 / p99 (ms) | \(milliseconds(loaded.observed)) | \(milliseconds(steady.observed)) | \(milliseconds(unloaded.observed)) | - |
     | commands measured | \(loaded.accepted) | \(steady.accepted) | \(unloaded.accepted) | \(direct.nanoseconds.count) |
     | CPU per accepted command (ms): server / devices / PostgreSQL | \(loadedCost) | \(pacedCost) | \(unloadedCost) | - |
+
+    | an offline device, \(options.offline) expenses made before a sync | first 100 submits | last 100 submits | all submits | list read (50 rows), outbox empty | list read, \(options.offline) pending | the sync that pushes them |
+    |---|---|---|---|---|---|---|
+    | p50 / p99 (ms) | \(milliseconds(firstSubmits)) | \(milliseconds(lastSubmits)) | \(milliseconds(submits)) | \(milliseconds(readConfirmed)) | \(milliseconds(readPending)) | \(String(format: "%.1f", syncSeconds)) s |
 
     disk: server caches \(cacheBytes / 1_048_576) MiB, devices \(deviceBytes / 1_048_576) MiB
     """)
