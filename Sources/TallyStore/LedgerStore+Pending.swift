@@ -30,7 +30,7 @@ package struct StoreOverlay: Sendable {
 extension LedgerStore {
     /// How many overlays are kept: one per coverage a read may still find while the commits
     /// queued behind the store's writer land (each for the rows as of its coverage).
-    static let overlaysKept = 4
+    static let overlaysKept = 16
 
     /// Shows `overlay`'s rows on every later read while the store's coverage is its
     /// ``StoreOverlay/base`` (replacing one made on the same coverage); reads on another

@@ -17,8 +17,11 @@ struct SealedDatabase: Sendable {
     /// that the schema holds exactly what `create` makes (`name` names that schema).
     /// - Throws: ``StoreError/database(path:message:)`` when SQLite refuses the file (a wrong key
     ///   or a damaged page included); ``StoreError/unsupportedSchema(path:version:)``.
+    /// - Parameter creatingTables: false to open an existing database only: one without
+    ///   tables (`user_version` 0) is then refused as damaged instead of being made (an audit).
     init(
-        path: String, key: SymmetricKey, pragmas: String, schema name: String, schemaVersion: Int, create: @escaping (Database) throws -> Void
+        path: String, key: SymmetricKey, pragmas: String, schema name: String, schemaVersion: Int, creatingTables: Bool = true,
+        create: @escaping (Database) throws -> Void
     ) throws(StoreError) {
         self.path = path
         var configuration = Configuration()
@@ -44,6 +47,9 @@ struct SealedDatabase: Sendable {
         }
         let found = try run { database in try Int.fetchOne(database, sql: "PRAGMA user_version") ?? 0 }
         switch found {
+        case 0 where !creatingTables:
+            try? pool.close()
+            throw .damaged(path: path, message: "it holds no \(name) (no tables, schema version 0)")
         case 0:
             try write { database in
                 try create(database)

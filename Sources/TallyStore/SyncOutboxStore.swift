@@ -44,13 +44,13 @@ package struct SyncOutboxStore: Sendable {
 
     private let database: SealedDatabase
 
-    /// Opens, creating it when new, the outbox at `path`.
+    /// Opens, creating it when new (unless `existingOnly`), the outbox at `path`.
     /// - Throws: ``StoreError`` when SQLite refuses the file (a wrong key or a damaged page
-    ///   included), or it holds another schema.
-    package init(path: String, key: SymmetricKey) throws(StoreError) {
+    ///   included), or it holds another schema, or none when `existingOnly`.
+    package init(path: String, key: SymmetricKey, existingOnly: Bool = false) throws(StoreError) {
         database = try SealedDatabase(
             path: path, key: key, pragmas: "PRAGMA synchronous = FULL; PRAGMA secure_delete = ON",
-            schema: "sync outbox", schemaVersion: Self.schemaVersion,
+            schema: "sync outbox", schemaVersion: Self.schemaVersion, creatingTables: !existingOnly,
             create: { database in
                 try database.execute(sql: """
                     CREATE TABLE pending (

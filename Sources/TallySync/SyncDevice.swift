@@ -52,6 +52,8 @@ public actor SyncDevice {
     /// shared: while it has not moved, a push shares nothing without copying the key ring.
     private var keysSetWhenShared: UInt64?
     private var keySerial: Int64
+    /// How many times ``pending`` was handed to the ledger (``showOutbox()``).
+    private var outboxVersion: UInt64 = 0
 
     private struct Entry {
         var push: PushedCommand
@@ -95,7 +97,7 @@ public actor SyncDevice {
             outbox.close()
             throw error
         }
-        await ledger.showPending(pendingCommands)
+        await showOutbox()
     }
 
     /// Makes `ledger` (a new, empty one) a device of the household whose secret an invitation
@@ -342,6 +344,14 @@ public actor SyncDevice {
     /// The outbox as the engine applies it.
     private var pendingCommands: [PendingCommand] { pending.map { (command: $0.push.command, texts: $0.push.texts) } }
 
+    /// Hands the ledger the outbox as it is now, to show on top of its confirmed state in every
+    /// read (`Ledger.showPending`): after every change of ``pending``. Numbered, so that a list
+    /// handed by a task that ran earlier never replaces a later one.
+    private func showOutbox() async {
+        outboxVersion += 1
+        await ledger.showPending(pendingCommands, version: outboxVersion, from: ObjectIdentifier(self))
+    }
+
     private func enqueue(_ command: Command) async throws {
         if pending.contains(where: { $0.commandID == command.commandID }) { return }
         if try await ledger.sequenceNumbers(ofCommand: command.commandID) != nil { return }
@@ -354,7 +364,7 @@ public actor SyncDevice {
             throw LedgerError.syncedLedger("the sync outbox cannot record command \(command.commandID): \(error); nothing was recorded")
         }
         pending.append(Entry(push: push))
-        await ledger.showPending(pendingCommands)
+        await showOutbox()
     }
 
     /// Pushes the unanswered commands of the outbox in pages (``commandsPerPushMax`` commands,
@@ -371,7 +381,7 @@ public actor SyncDevice {
             try record { () throws(StoreError) in try outbox.removeConfirmed(through: 0, held: held.map(\.0.description)) }
             let ids = Set(held.map(\.0))
             pending.removeAll { ids.contains($0.commandID) }
-            await ledger.showPending(pendingCommands)
+            await showOutbox()
             for (id, range) in held { unreported[id] = range }
         }
         while true {
@@ -411,7 +421,7 @@ public actor SyncDevice {
             let ranges = Dictionary(accepted.map { ($0.commandID, $0.range) }, uniquingKeysWith: { first, _ in first })
             let rejectedIDs = Set(rejected.map(\.commandID))
             pending.removeAll { rejectedIDs.contains($0.commandID.description) }
-            if !rejectedIDs.isEmpty { await ledger.showPending(pendingCommands) }
+            if !rejectedIDs.isEmpty { await showOutbox() }
             for index in pending.indices {
                 if let range = ranges[pending[index].commandID.description] { pending[index].accepted = range }
             }
@@ -578,7 +588,7 @@ public actor SyncDevice {
         try record { () throws(StoreError) in try outbox.removeConfirmed(through: end.sequenceNumber) }
         for entry in confirmed { unreported[entry.commandID] = entry.accepted }
         pending.removeAll { $0.accepted.map { $0.upperBound <= end.sequenceNumber } ?? false }
-        await ledger.showPending(pendingCommands)
+        await showOutbox()
     }
 
     private enum LockName { case local, network }

@@ -221,26 +221,22 @@ struct SyncJoinTests {
             try await household.alice.execute(household.scenario.command(.addPerson(personID: zoe, name: "Zoe")))  // and Alice's another
             transport.online.store(true, ordering: .sequentiallyConsistent)
 
+            /// `body` is refused as a key conflict.
+            func expectKeyConflict(_ what: String, _ body: () async throws -> Void) async throws {
+                do {
+                    try await body()
+                    Issue.record("\(what) must be refused: Alice's key for Zoe is not Bob's")
+                } catch let error as SyncError {
+                    guard case .personalKeyConflict = error else {
+                        Issue.record("\(what) must be refused as a key conflict, not \(error)")
+                        return
+                    }
+                }
+            }
             let confirmed = await bob.confirmedSequenceNumber
-            await #expect(throws: SyncError.self) { try await bob.pull() }
-            do {
-                try await bob.pull()
-            } catch let error as SyncError {
-                guard case .personalKeyConflict = error else {
-                    Issue.record("the pull must be refused as a key conflict, not \(error)")
-                    return
-                }
-            }
+            try await expectKeyConflict("the pull") { try await bob.pull() }
             #expect(await bob.confirmedSequenceNumber == confirmed, "no frame was appended")
-            do {
-                try await bob.sync()
-                Issue.record("the push must be refused: the server holds another key for Zoe")
-            } catch let error as SyncError {
-                guard case .personalKeyConflict = error else {
-                    Issue.record("the push must be refused as a key conflict, not \(error)")
-                    return
-                }
-            }
+            try await expectKeyConflict("the push") { try await bob.sync() }
             #expect(await bob.pendingCommandIDs == [bobsZoe.commandID], "nothing was pushed")
             bob = try await SyncOutboxTests.restart(bob, transport: transport)
             #expect(await bob.pendingCommandIDs == [bobsZoe.commandID])

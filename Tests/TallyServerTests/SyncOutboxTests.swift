@@ -137,7 +137,7 @@ struct SyncOutboxTests {
         }
     }
 
-    @Test("Issue 32 (local first, Flow US-051): every read of a synced device's ledger shows its outbox on top: the transaction list, search, the store's balances and an observation include an expense made offline, across a restart; nothing of it is committed to the store (the ledger audits clean); once pushed and pulled it is listed once, confirmed")
+    @Test("Issue 32 (local first, Flow US-051): every read of a synced device's ledger shows its outbox on top: the transaction list, search, the store's balances and an observation include an expense made offline, across a restart; nothing of it is committed to the store (the ledger audits clean); once pushed and pulled it is listed once, confirmed; a damaged outbox is reported by the audit", .timeLimit(.minutes(2)))
     func storeBackedScreensShowThePendingCommands() async throws {
         try await TestPostgres.withHistory { history in
             var household = try await SyncTests.Household(histories: [history])
@@ -189,6 +189,42 @@ struct SyncOutboxTests {
             try await bob.close()
             let confirmed = try LedgerAudit.audit(at: bob.ledger.directory)
             #expect(confirmed.problems.isEmpty, "\(confirmed.problems.map(\.message))")
+
+            // The outbox is the only copy of what the device has not pushed: an audit reads it
+            // whole and reports damage to it.
+            let outbox = LedgerDirectory(bob.ledger.directory).syncOutbox.string
+            for file in [outbox, outbox + "-wal"] {
+                guard var bytes = FileManager.default.contents(atPath: file).map({ [UInt8]($0) }), bytes.count > 4_096 else { continue }
+                for offset in stride(from: 4_096 + 100, to: bytes.count, by: 4_096) { bytes[offset] ^= 0xFF }
+                try Data(bytes).write(to: URL(fileURLWithPath: file))
+            }
+            let damaged = try LedgerAudit.audit(at: bob.ledger.directory)
+            #expect(damaged.problems.map(\.code) == ["syncOutboxUnreadable"], "\(damaged.problems.map(\.message))")
+        }
+    }
+
+    @Test("Issue 32 (T6): a receipt removed offline leaves the device's list of the item's attachments at once, but its digest stays among those the host keeps the bytes of until the server confirms the removal (it may refuse it); then it goes")
+    func pendingRemovalKeepsTheAttachmentFile() async throws {
+        try await TestPostgres.withHistory { history in
+            var household = try await SyncTests.Household(histories: [history])
+            let (bob, transport) = try await Self.bob(household)
+            defer { Task { [household, bob] in await household.close([household.alice, bob]) } }
+            let expense = try await household.sharedExpense(pulledBy: bob)
+            let receipt = try ContentHash(bytes: [UInt8](repeating: 0xA1, count: 32))
+            let bobID = household.scenario.bob
+            try await bob.execute(household.scenario.command(
+                .addAttachment(item: .transaction(expense), contentHash: receipt, name: "receipt.jpg", byteCount: 48_213, mediaType: "image/jpeg"), by: bobID))
+            #expect(await bob.ledger.attachedContentHashes() == [receipt])
+
+            transport.online.store(false, ordering: .sequentiallyConsistent)
+            try await bob.submit(household.scenario.command(.removeAttachment(item: .transaction(expense), contentHash: receipt), by: bobID))
+            #expect(await bob.ledger.attachments(of: .transaction(expense), visibleTo: .member(bobID)).isEmpty, "the list shows the pending removal")
+            #expect(await bob.ledger.attachedContentHashes() == [receipt], "the file is kept while the removal waits for the server")
+
+            transport.online.store(true, ordering: .sequentiallyConsistent)
+            try await bob.sync()
+            #expect(await bob.pendingCommandIDs.isEmpty)
+            #expect(await bob.ledger.attachedContentHashes().isEmpty, "confirmed: the file may go")
         }
     }
 

@@ -63,6 +63,7 @@ public enum LedgerAudit {
                 message: "\(error.message); personal texts are checked as redacted"))
         }
         if fileSystem.isOperatingSystemFileSystem { report.problems += LedgerPermissions.problems(in: directory) }
+        report.problems += syncOutboxProblems(in: directory, encryption: encryption, fileSystem: fileSystem)
         // What the fold is compared with is read before the journal is opened: a store commits,
         // and a checkpoint is written, only what the journal holds already.
         let live = ReadSideComparison.live(directory: directory, encryption: encryption, fileSystem: fileSystem)

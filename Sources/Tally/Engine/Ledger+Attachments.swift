@@ -34,8 +34,14 @@ extension Ledger {
     /// a host keeps the bytes of, and deletes the rest. An attachment on a deleted transaction or
     /// group expense still references its file (restoring the item brings it back); a removed
     /// one, or one attached by a forgotten person (P3), does not, nor a forgotten person's photo. The household-admin read: it reads the whole book
-    /// (O(attachments)), for a host's clean-up, not a screen.
-    public func attachedContentHashes() -> [ContentHash] { queryState.attachedContentHashes() }
+    /// (O(attachments)), for a host's clean-up, not a screen. On a synced device, the digests
+    /// the confirmed history references and those its outbox does: a removal waiting in the
+    /// outbox keeps the file until the server confirms it (it may refuse it).
+    public func attachedContentHashes() -> [ContentHash] {
+        let confirmed = confirmedQueryState.attachedContentHashes()
+        guard !pendingCommands.isEmpty else { return confirmed }
+        return Set(confirmed).union(queryState.attachedContentHashes()).sorted()
+    }
 }
 
 extension LedgerState {

@@ -1,3 +1,4 @@
+import SystemPackage
 import TallyJournal
 import TallyModel
 import TallyProjections
@@ -19,7 +20,7 @@ enum BatchSource {
 /// texts it enters as the device sealed them.
 package typealias PendingCommand = (command: Command, texts: [EnteredTexts.Entry])
 
-/// A synced device's outbox executed on top of the acknowledged state (``Ledger/showPending(_:)``).
+/// A synced device's outbox executed on top of the acknowledged state (``Ledger/showPending(_:version:from:)``).
 struct PendingView {
     /// The last acknowledged sequence number it was executed on.
     let base: UInt64
@@ -57,7 +58,7 @@ extension Ledger {
     /// cannot open (a second key for them would split their texts, P2).
     /// - Throws: ``LedgerError/rejected(_:)`` when the command breaks a rule; what writing a key
     ///   throws; ``LedgerError/personalKeys(_:)``; ``LedgerError/closed``.
-    /// `command` is validated on top of the head with the device's outbox applied (``showPending(_:)``).
+    /// `command` is validated on top of the head with the device's outbox applied (``showPending(_:version:from:)``).
     package func sealedTexts(of command: Command) async throws(LedgerError) -> [EnteredTexts.Entry] {
         await enterGate()
         defer { gate.leave() }
@@ -130,22 +131,33 @@ extension Ledger {
     ///   key); ``LedgerError/closed``.
     package func openSyncOutbox() throws(LedgerError) -> SyncOutboxStore {
         try requireWritable()
+        do throws(StoreError) {
+            let outbox = try Self.openSyncOutbox(in: directory, encryption: options.encryption)
+            isSynced = true
+            return outbox
+        } catch {
+            throw .syncedLedger("the sync outbox \(LedgerDirectory(directory).syncOutbox) cannot be opened: \(error). It holds the commands this device made that the server has not confirmed; restore it from a backup of the ledger folder")
+        }
+    }
+
+    /// Opens the sync outbox of the ledger in `directory` (creating it when new) with the read
+    /// side's page key: the current key's first; after a rotation the outbox is still sealed
+    /// with the key it was made under, which an encrypted ledger keeps (its older segments need
+    /// it). What ``openSyncOutbox()`` and an audit (`existingOnly`: a file without tables is
+    /// damage there, not a new outbox) open it with.
+    /// - Throws: the first key's failure when none opens it.
+    static func openSyncOutbox(in directory: FilePath, encryption: JournalEncryption?, existingOnly: Bool = false) throws(StoreError) -> SyncOutboxStore {
         let path = LedgerDirectory(directory).syncOutbox.string
-        // The current key's page key first; after a rotation the outbox is still sealed with the
-        // key it was made under, which an encrypted ledger keeps (its older segments need it).
-        let others = (options.encryption?.keys ?? [:]).filter { $0.key != options.encryption?.currentKeyID }.sorted { $0.key > $1.key }
-        let keys = [ReadSide.pageKey(options.encryption)] + others.map { LedgerStore.pageKey(derivedFrom: $0.value) }
+        let others = (encryption?.keys ?? [:]).filter { $0.key != encryption?.currentKeyID }.sorted { $0.key > $1.key }
         var firstFailure: StoreError?
-        for key in keys {
+        for key in [ReadSide.pageKey(encryption)] + others.map({ LedgerStore.pageKey(derivedFrom: $0.value) }) {
             do {
-                let outbox = try SyncOutboxStore(path: path, key: key)
-                isSynced = true
-                return outbox
+                return try SyncOutboxStore(path: path, key: key, existingOnly: existingOnly)
             } catch {
                 if firstFailure == nil { firstFailure = error }
             }
         }
-        throw .syncedLedger("the sync outbox \(path) cannot be opened: \(firstFailure.map { "\($0)" } ?? "no key"). It holds the commands this device made that the server has not confirmed; restore it from a backup of the ledger folder")
+        throw firstFailure ?? .database(path: path, message: "no key")
     }
 
     /// Shows `commands` (a synced device's outbox, in order) on top of the acknowledged state in
@@ -156,14 +168,24 @@ extension Ledger {
     /// deleted what it edits) is left out, the server will answer it. Commands added behind
     /// those shown before cost their own execution; after a pull the outbox is executed again
     /// on the new state (O(pending), once per pull).
-    package func showPending(_ commands: [PendingCommand]) {
+    /// - Parameters:
+    ///   - version: the outbox's version (it grows with each change): a list older than the one
+    ///     shown is ignored (calls made from concurrent tasks may arrive out of order).
+    ///   - source: who numbers the versions (the device); another one starts anew.
+    package func showPending(_ commands: [PendingCommand], version: UInt64, from source: ObjectIdentifier) {
         guard !isClosed else { return }
+        if pendingVersion.source == source {
+            guard version >= pendingVersion.number else { return }
+        }
+        pendingVersion = (source, version)
         let kept = pendingView.map { view in
             view.commandIDs.count <= commands.count && zip(view.commandIDs, commands).allSatisfy { $0 == $1.command.commandID }
         } ?? false
         if !kept { pendingView = nil }
         pendingCommands = commands
         showPendingOnStore()
+        // The store behind (a pull's commit queued): that commit refreshes what this changed.
+        if readSide.store(showing: lastSequenceNumber) == nil { refresher.refreshEverythingAtNextCommit() }
         refreshObservations()
     }
 
@@ -183,7 +205,7 @@ extension Ledger {
     /// The outbox executed on top of the acknowledged state as it is now: the view kept when it
     /// was made on this state, extended by the commands added since; otherwise made again.
     func pendingShown() -> PendingView {
-        var view = pendingView.flatMap { $0.base == lastSequenceNumber ? $0 : nil }
+        var view = pendingView
             ?? PendingView(base: lastSequenceNumber, commandIDs: [], state: current, changes: StoreChanges())
         if view.commandIDs.count < pendingCommands.count {
             let added = applying(pendingCommands.dropFirst(view.commandIDs.count), to: view.state)
@@ -196,7 +218,7 @@ extension Ledger {
     }
 
     /// Runs `body` with the read models after the last acknowledged batch with the device's
-    /// outbox on top (``showPending(_:)``): what a synced device's screens show.
+    /// outbox on top (``showPending(_:version:from:)``): what a synced device's screens show.
     /// - Throws: ``LedgerError/closed``, or ``LedgerError/storage(_:)`` when the store's history
     ///   cannot be read.
     package func readPending<Value: Sendable>(_ body: @Sendable (Projections) -> Value) throws(LedgerError) -> Value {
@@ -216,10 +238,9 @@ extension Ledger {
             let first = state.nextSequenceNumber
             var executor = CommandExecutor(state: state, limits: options.entityLimits, texts: .opening(command.texts, with: personalKeys))
             guard (try? executor.execute(command.command)) != nil else { continue }
-            for (offset, event) in executor.events.enumerated() {
-                changes.add(event, sequenceNumber: first + UInt64(offset))
-                if case .personForgotten(let forgotten) = event.payload { changes.forget([forgotten.personID]) }
-            }
+            // A pending forgetting changes the person's row; their texts go when the server
+            // confirms it (their key is destroyed then, P3), not in every read before.
+            for (offset, event) in executor.events.enumerated() { changes.add(event, sequenceNumber: first + UInt64(offset)) }
             state = executor.state
         }
         return (state, changes)

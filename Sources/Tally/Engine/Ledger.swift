@@ -43,7 +43,9 @@ public actor Ledger {
     /// The state of every acknowledged (durable) batch: what reads see. A commit takes the
     /// state its batch left (``WrittenBatch/state``), or folds the batch's events when that
     /// state was dropped.
-    var current: LedgerState
+    var current: LedgerState {
+        didSet { pendingView = nil }  // a synced device's outbox is executed again on the new state
+    }
     /// Validation's state: `current` plus every batch written but not yet acknowledged
     /// (``unacknowledged``), in order; the one fold of each event (``write(_:)``).
     var head: LedgerState
@@ -82,10 +84,13 @@ public actor Ledger {
 
     // A synced device's outbox, shown on top of the acknowledged state (Ledger+Sync.swift).
 
-    /// The commands of a synced device's outbox, in order (``showPending(_:)``).
+    /// The commands of a synced device's outbox, in order (``showPending(_:version:from:)``).
     var pendingCommands: [PendingCommand] = []
+    /// The version of the outbox ``pendingCommands`` holds, and who numbered it
+    /// (``showPending(_:version:from:)``).
+    var pendingVersion: (source: ObjectIdentifier?, number: UInt64) = (nil, 0)
     /// ``pendingCommands`` executed on top of ``current``, as far as computed; nil when it must
-    /// be made again (``pendingShown()``).
+    /// be made again (``pendingShown()``): every change of ``current`` drops it.
     var pendingView: PendingView?
 
     // Maintenance: checkpoints and forgetting (Ledger+Maintenance.swift).

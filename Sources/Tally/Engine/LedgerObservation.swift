@@ -81,6 +81,9 @@ final class ObservationRefresher: Sendable {
         /// What the commits not yet refreshed for modified; nil: anything (a rebuild).
         var modifiedTables: Set<String>? = []
         var requested = false
+        /// Whether the next commit refreshes every observation whatever it modified: what they
+        /// show changed without a commit while the store was behind (a synced device's outbox).
+        var everythingAtNextCommit = false
         var draining = false
         /// Who waits for the background job to end (``idle()``, ``finish()``).
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
@@ -110,7 +113,10 @@ final class ObservationRefresher: Sendable {
     func committed(modifiedTables: Set<String>?) {
         let start = work.withLock { work -> Bool in
             guard !work.observations.isEmpty else { return false }
-            if let modifiedTables, let pending = work.modifiedTables {
+            if work.everythingAtNextCommit {
+                work.everythingAtNextCommit = false
+                work.modifiedTables = nil
+            } else if let modifiedTables, let pending = work.modifiedTables {
                 work.modifiedTables = pending.union(modifiedTables)
             } else {
                 work.modifiedTables = nil
@@ -121,6 +127,13 @@ final class ObservationRefresher: Sendable {
             return true
         }
         if start { queue.async { self.drain() } }
+    }
+
+    /// Makes the next ``committed(modifiedTables:)`` refresh every observation: what they show
+    /// changed while the store was behind the engine (a synced device's outbox, shown on the
+    /// coverage of a commit still queued).
+    func refreshEverythingAtNextCommit() {
+        work.withLock { $0.everythingAtNextCommit = true }
     }
 
     /// Refreshes until no commit is waiting, then wakes whoever waits for it to be idle.
