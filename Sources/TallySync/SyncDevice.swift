@@ -52,8 +52,10 @@ public actor SyncDevice {
     /// shared: while it has not moved, a push shares nothing without copying the key ring.
     private var keysSetWhenShared: UInt64?
     private var keySerial: Int64
-    /// How many times ``pending`` was handed to the ledger (``showOutbox()``).
+    /// How many times ``pending`` was handed to the ledger (``showOutbox()``), and this
+    /// device's id for the numbers (another device on the same ledger numbers anew).
     private var outboxVersion: UInt64 = 0
+    private let outboxNumbering = UUID()
 
     private struct Entry {
         var push: PushedCommand
@@ -349,7 +351,7 @@ public actor SyncDevice {
     /// handed by a task that ran earlier never replaces a later one.
     private func showOutbox() async {
         outboxVersion += 1
-        await ledger.showPending(pendingCommands, version: outboxVersion, from: ObjectIdentifier(self))
+        await ledger.showPending(pendingCommands, version: outboxVersion, from: outboxNumbering)
     }
 
     private func enqueue(_ command: Command) async throws {

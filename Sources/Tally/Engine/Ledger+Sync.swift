@@ -1,3 +1,4 @@
+import Foundation
 import SystemPackage
 import TallyJournal
 import TallyModel
@@ -166,13 +167,13 @@ extension Ledger {
     /// goes on top of, in order, each as its own batch, its texts opened with this device's keys
     /// (``EnteredTexts/opening(_:with:)``); a command that breaks a rule there (another device
     /// deleted what it edits) is left out, the server will answer it. Commands added behind
-    /// those shown before cost their own execution; after a pull the outbox is executed again
-    /// on the new state (O(pending), once per pull).
+    /// those shown before cost their own execution; when the acknowledged state changes (a
+    /// pulled page committed) the outbox is executed again on it (O(pending)).
     /// - Parameters:
     ///   - version: the outbox's version (it grows with each change): a list older than the one
     ///     shown is ignored (calls made from concurrent tasks may arrive out of order).
-    ///   - source: who numbers the versions (the device); another one starts anew.
-    package func showPending(_ commands: [PendingCommand], version: UInt64, from source: ObjectIdentifier) {
+    ///   - source: who numbers the versions (a device, an id of its own); another one starts anew.
+    package func showPending(_ commands: [PendingCommand], version: UInt64, from source: UUID) {
         guard !isClosed else { return }
         if pendingVersion.source == source {
             guard version >= pendingVersion.number else { return }

@@ -1,3 +1,4 @@
+import Foundation
 import DequeModule
 import SystemPackage
 import TallyJournal
@@ -88,7 +89,7 @@ public actor Ledger {
     var pendingCommands: [PendingCommand] = []
     /// The version of the outbox ``pendingCommands`` holds, and who numbered it
     /// (``showPending(_:version:from:)``).
-    var pendingVersion: (source: ObjectIdentifier?, number: UInt64) = (nil, 0)
+    var pendingVersion: (source: UUID?, number: UInt64) = (nil, 0)
     /// ``pendingCommands`` executed on top of ``current``, as far as computed; nil when it must
     /// be made again (``pendingShown()``): every change of ``current`` drops it.
     var pendingView: PendingView?
