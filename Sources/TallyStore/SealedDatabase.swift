@@ -17,8 +17,9 @@ struct SealedDatabase: Sendable {
     /// that the schema holds exactly what `create` makes (`name` names that schema).
     /// - Throws: ``StoreError/database(path:message:)`` when SQLite refuses the file (a wrong key
     ///   or a damaged page included); ``StoreError/unsupportedSchema(path:version:)``.
-    /// - Parameter creatingTables: false to open an existing database only: one without
-    ///   tables (`user_version` 0) is then refused as damaged instead of being made (an audit).
+    /// - Parameter creatingTables: false to open an existing database only (an audit): one
+    ///   without tables (`user_version` 0) is refused with ``StoreError/unsupportedSchema(path:version:)``
+    ///   of version 0 instead of being made, and no file is created.
     init(
         path: String, key: SymmetricKey, pragmas: String, schema name: String, schemaVersion: Int, creatingTables: Bool = true,
         create: @escaping (Database) throws -> Void
@@ -39,7 +40,7 @@ struct SealedDatabase: Sendable {
         }
         // A new file is created 0600 here, for every database of the ledger and every scratch
         // one: SQLite gives the WAL and shared memory the database file's mode (E18, P3).
-        createPrivately(path)
+        if creatingTables { createPrivately(path) }
         do {
             pool = try EncryptedSQLite.openPool(atPath: path, key: key, configuration: configuration)
         } catch {
@@ -49,7 +50,7 @@ struct SealedDatabase: Sendable {
         switch found {
         case 0 where !creatingTables:
             try? pool.close()
-            throw .damaged(path: path, message: "it holds no \(name) (no tables, schema version 0)")
+            throw .unsupportedSchema(path: path, version: 0)  // no tables yet: nothing in it
         case 0:
             try write { database in
                 try create(database)

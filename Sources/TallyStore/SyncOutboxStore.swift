@@ -194,4 +194,21 @@ package struct SyncOutboxStore: Sendable {
     }
 
     package func close() { database.close() }
+
+    /// What the outbox is, for the errors that name it: the only copy of what it holds.
+    package static let holds = "it holds the commands this device made that the server has not confirmed"
+
+    /// Reads every page (`PRAGMA quick_check`, each authenticated by the sealing) and every row
+    /// of every table, the household's secret included: what an audit checks.
+    /// - Throws: ``StoreError/damaged(path:message:)`` for what SQLite's check finds or a row
+    ///   no outbox writes; what reading a page throws.
+    package func verify() throws(StoreError) {
+        let check = try database.read { database in try String.fetchAll(database, sql: "PRAGMA quick_check") }
+        guard check == ["ok"] else { throw .damaged(path: database.path, message: check.prefix(3).joined(separator: "; ")) }
+        _ = try pending()
+        _ = try rejections()
+        _ = try sharedKeys()
+        let secrets = try database.read { database in try Int.fetchAll(database, sql: "SELECT length(secret) FROM household") }
+        guard secrets.allSatisfy({ $0 == 32 }) else { throw .damaged(path: database.path, message: "its household secret is not 32 bytes") }
+    }
 }

@@ -18,8 +18,8 @@ import TallyStore
 /// accepted (its events come back in the household's history, and it leaves the outbox) or
 /// rejected with the rule it breaks (it leaves the outbox for ``rejections()``, until the app
 /// dismisses it). Nothing is rewritten on a pull: the confirmed journal only grows, and the
-/// outbox is executed on top of it again once per pull (O(pending); a submit costs its own
-/// command only).
+/// outbox is executed on top of it again when the confirmed state changes (O(pending); a
+/// submit costs its own command only).
 ///
 /// ``execute(_:)`` is both at once, for a device that is online.
 public actor SyncDevice {
@@ -313,7 +313,7 @@ public actor SyncDevice {
     /// outbox's commands applied on top in order (their texts opened with this device's keys).
     /// An outbox command that no longer applies on the confirmed state (another device changed
     /// what it edits) is left out; the server will answer it.
-    /// The outbox is executed once per pull and per command added, not per read.
+    /// The outbox is executed when the confirmed state changes and per command added, not per read.
     public func read<Value: Sendable>(_ body: @Sendable (Projections) -> Value) async throws -> Value {
         try await ledger.readPending(body)
     }

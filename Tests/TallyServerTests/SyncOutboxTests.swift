@@ -191,13 +191,13 @@ struct SyncOutboxTests {
             #expect(confirmed.problems.isEmpty, "\(confirmed.problems.map(\.message))")
 
             // The outbox is the only copy of what the device has not pushed: an audit reads it
-            // whole and reports damage to it.
+            // whole and reports damage to it (here a flipped byte in its first page, whose
+            // seal then fails; a frame of its WAL that fails ends the log for SQLite, unseen).
             let outbox = LedgerDirectory(bob.ledger.directory).syncOutbox.string
-            for file in [outbox, outbox + "-wal"] {
-                guard var bytes = FileManager.default.contents(atPath: file).map({ [UInt8]($0) }), bytes.count > 4_096 else { continue }
-                for offset in stride(from: 4_096 + 100, to: bytes.count, by: 4_096) { bytes[offset] ^= 0xFF }
-                try Data(bytes).write(to: URL(fileURLWithPath: file))
-            }
+            var bytes = try #require(FileManager.default.contents(atPath: outbox).map { [UInt8]($0) })
+            try #require(bytes.count > 200)
+            bytes[200] ^= 0xFF
+            try Data(bytes).write(to: URL(fileURLWithPath: outbox))
             let damaged = try LedgerAudit.audit(at: bob.ledger.directory)
             #expect(damaged.problems.map(\.code) == ["syncOutboxUnreadable"], "\(damaged.problems.map(\.message))")
         }

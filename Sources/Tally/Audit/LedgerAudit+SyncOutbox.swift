@@ -6,29 +6,32 @@ import TallyStore
 extension LedgerAudit {
     /// The problems of a synced device's outbox (Docs/Sync.md, "The outbox"): the only copy of
     /// the commands the device made that the server has not confirmed, so damage to it is
-    /// reported, never repaired (nothing else holds what it held). None for a ledger without one.
-    /// The file is opened as the device opens it and every row read (its pages authenticated,
-    /// its accepted ranges checked).
+    /// reported, never repaired (nothing else holds what it held). None for a ledger without
+    /// one, or one whose tables were never made (a crash before its first commit). The file is
+    /// opened as the device opens it, without creating anything, every page checked and every
+    /// row read (``SyncOutboxStore/verify()``). Not seen: committed frames of its WAL past one
+    /// that fails its check, which SQLite takes for the end of the log (as after a torn write).
     static func syncOutboxProblems(in directory: FilePath, encryption: JournalEncryption?, fileSystem: any FileSystem) -> [AuditProblem] {
         let path = LedgerDirectory(directory).syncOutbox
         guard fileSystem.isOperatingSystemFileSystem, fileSystem.fileExists(at: path) else { return [] }
-        func unreadable(_ reason: String) -> [AuditProblem] {
-            [AuditProblem(
-                code: "syncOutboxUnreadable", location: nil,
-                message: "the sync outbox \(path) \(reason): it holds the commands this device made that the server has not confirmed; the device refuses to sync until it is restored from a backup of the ledger folder")]
-        }
         // An empty file (a crash before the new outbox's first commit) holds nothing, and
         // opening it would write its tables: nothing to check.
         guard let size = (try? FileManager.default.attributesOfItem(atPath: path.string)[.size]) as? Int, size > 0 else { return [] }
         do throws(StoreError) {
             let outbox = try Ledger.openSyncOutbox(in: directory, encryption: encryption, existingOnly: true)
             defer { outbox.close() }
-            _ = try outbox.pending()
-            _ = try outbox.rejections()
-            _ = try outbox.sharedKeys()
+            try outbox.verify()
+            return []
+        } catch .unsupportedSchema(_, let version) where version == 0 {
             return []
         } catch {
-            return unreadable("cannot be read (\(error))")
+            // A page that fails its seal is damage, or the ledger's key is not the one given.
+            let reason = error.isDamage
+                ? "is damaged or sealed with another key than the one given (\(error))"
+                : "cannot be read (\(error))"
+            return [AuditProblem(
+                code: "syncOutboxUnreadable", location: nil,
+                message: "the sync outbox \(path) \(reason); \(SyncOutboxStore.holds). With the right key (--key-file) it is damaged: the device refuses to sync with it; set the device up again from an invitation (its unpushed commands are lost) or put back a copy of the folder made after they were")]
         }
     }
 }

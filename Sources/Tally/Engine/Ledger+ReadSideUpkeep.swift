@@ -81,7 +81,7 @@ extension Ledger {
     /// observations here.
     func refreshObservations(modifiedTables: Set<String>? = nil) {
         guard let shown = readSide.store(showing: lastSequenceNumber) else { return }
-        refresher.committed(modifiedTables: modifiedTables)
+        refresher.committed(modifiedTables: modifiedTables, through: lastSequenceNumber)
         guard !planningObservations.isEmpty else { return }
         let view = planningView(store: shown)
         for observation in planningObservations.values { observation.refresh(view, modifiedTables: nil) }

@@ -137,7 +137,7 @@ extension Ledger {
             isSynced = true
             return outbox
         } catch {
-            throw .syncedLedger("the sync outbox \(LedgerDirectory(directory).syncOutbox) cannot be opened: \(error). It holds the commands this device made that the server has not confirmed; restore it from a backup of the ledger folder")
+            throw .syncedLedger("the sync outbox \(LedgerDirectory(directory).syncOutbox) cannot be opened: \(error); \(SyncOutboxStore.holds): restore it from a backup of the ledger folder")
         }
     }
 
@@ -185,8 +185,9 @@ extension Ledger {
         if !kept { pendingView = nil }
         pendingCommands = commands
         showPendingOnStore()
-        // The store behind (a pull's commit queued): that commit refreshes what this changed.
-        if readSide.store(showing: lastSequenceNumber) == nil { refresher.refreshEverythingAtNextCommit() }
+        // The store behind (a pull's commit queued): the commit that shows the outbox's rows
+        // refreshes what this changed.
+        if readSide.store(showing: lastSequenceNumber) == nil { refresher.refreshEverything(through: lastSequenceNumber) }
         refreshObservations()
     }
 

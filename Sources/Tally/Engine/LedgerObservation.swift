@@ -81,9 +81,10 @@ final class ObservationRefresher: Sendable {
         /// What the commits not yet refreshed for modified; nil: anything (a rebuild).
         var modifiedTables: Set<String>? = []
         var requested = false
-        /// Whether the next commit refreshes every observation whatever it modified: what they
-        /// show changed without a commit while the store was behind (a synced device's outbox).
-        var everythingAtNextCommit = false
+        /// The commit from which on every observation is refreshed whatever the commit modified:
+        /// what they show changed without a commit while the store was behind (a synced
+        /// device's outbox, shown on the coverage of a commit still queued).
+        var everythingThrough: UInt64?
         var draining = false
         /// Who waits for the background job to end (``idle()``, ``finish()``).
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
@@ -110,11 +111,12 @@ final class ObservationRefresher: Sendable {
 
     /// Notes a commit that modified `modifiedTables` (nil: anything) and starts the background
     /// job unless it runs; returns at once.
-    func committed(modifiedTables: Set<String>?) {
+    /// - Parameter sequenceNumber: the coverage the store shows after the commit (nil: unknown).
+    func committed(modifiedTables: Set<String>?, through sequenceNumber: UInt64?) {
         let start = work.withLock { work -> Bool in
             guard !work.observations.isEmpty else { return false }
-            if work.everythingAtNextCommit {
-                work.everythingAtNextCommit = false
+            if let target = work.everythingThrough, let sequenceNumber, sequenceNumber >= target {
+                work.everythingThrough = nil
                 work.modifiedTables = nil
             } else if let modifiedTables, let pending = work.modifiedTables {
                 work.modifiedTables = pending.union(modifiedTables)
@@ -129,11 +131,11 @@ final class ObservationRefresher: Sendable {
         if start { queue.async { self.drain() } }
     }
 
-    /// Makes the next ``committed(modifiedTables:)`` refresh every observation: what they show
-    /// changed while the store was behind the engine (a synced device's outbox, shown on the
-    /// coverage of a commit still queued).
-    func refreshEverythingAtNextCommit() {
-        work.withLock { $0.everythingAtNextCommit = true }
+    /// Makes the commit that brings the store to `sequenceNumber` refresh every observation:
+    /// what they show changed while the store was behind the engine (a synced device's outbox,
+    /// shown on that coverage). Earlier commits refresh what they modified, as always.
+    func refreshEverything(through sequenceNumber: UInt64) {
+        work.withLock { work in work.everythingThrough = max(work.everythingThrough ?? 0, sequenceNumber) }
     }
 
     /// Refreshes until no commit is waiting, then wakes whoever waits for it to be idle.

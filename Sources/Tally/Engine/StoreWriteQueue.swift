@@ -96,7 +96,7 @@ final class StoreWriteQueue: Sendable {
             switch item {
             case .commit(let next):
                 let modified = readSide.commit(next.changes, rows: next.rows, coverage: next.coverage)
-                refresher.committed(modifiedTables: modified)
+                refresher.committed(modifiedTables: modified, through: next.coverage.sequenceNumber)
             case .work(let work):
                 work()
             }
