@@ -58,6 +58,11 @@ struct SyncOutboxTests {
         }
     }
 
+    /// The values an observation yielded, gathered by a task beside the test.
+    final class Gathered: Sendable {
+        let values = Mutex<[[TransactionID]]>([])
+    }
+
     /// Bob's device on a switched transport to the household's first server.
     static func bob(_ household: SyncTests.Household) async throws -> (SyncDevice, SwitchedTransport) {
         var switched: SwitchedTransport?
@@ -153,9 +158,21 @@ struct SyncOutboxTests {
                 try await device.ledger.read { store in try store.walletBalances(visibleTo: .member(bobID)) }
             }
             let confirmedBalances = try await balances(bob)
-            var observed = await bob.ledger.observe { store in try store.transactions(bobsView).rows.map(\.transaction.transactionID) }
-                .makeAsyncIterator()
-            let before = try #require(try await observed.next())
+            // Every value an observation of Bob's list yields, gathered beside the test (which
+            // then never waits on the sequence itself).
+            let observed = Gathered()
+            let observation = await bob.ledger.observe { store in try store.transactions(bobsView).rows.map(\.transaction.transactionID) }
+            let watcher = Task { for try await ids in observation { observed.values.withLock { $0.append(ids) } } }
+            defer { watcher.cancel() }
+            func latestObserved(containing id: TransactionID) async throws -> [TransactionID]? {
+                for _ in 0..<500 {
+                    if let latest = observed.values.withLock({ $0.last }), latest.contains(id) { return latest }
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+                return observed.values.withLock { $0.last }
+            }
+            while observed.values.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(5)) }
+            let before = try #require(observed.values.withLock { $0.first })
 
             transport.online.store(false, ordering: .sequentiallyConsistent)
             let lunch = household.scenario.ids.next() as TransactionID
@@ -170,9 +187,8 @@ struct SyncOutboxTests {
             let pendingBalances = try await balances(bob)
             #expect(pendingBalances != confirmedBalances, "the store's balances include the pending expense")
             #expect(pendingBalances == (try await bob.read { try? $0.wallets.balances(visibleTo: .member(bobID)) }), "the store shows what the read models show")
-            var value = try await observed.next()
-            while let ids = value, !ids.contains(lunch) { value = try await observed.next() }
-            #expect(value.map { Set($0) } == Set(before + [lunch]), "an observation of the list shows the pending expense")
+            let value = try await latestObserved(containing: lunch)
+            #expect(value.map { Set($0) } == Set(before + [lunch]), "an observation of the list shows the pending expense (within 10 s)")
             #expect(try await household.alice.ledger.transactions(TransactionQuery(visibleTo: .audit)).rows.contains { $0.transaction.transactionID == lunch } == false)
             let audit = try LedgerAudit.audit(at: bob.ledger.directory)
             #expect(audit.problems.isEmpty, "the pending rows are never committed to the store: \(audit.problems.map(\.message))")
