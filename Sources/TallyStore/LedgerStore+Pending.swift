@@ -34,13 +34,9 @@ extension LedgerStore {
 
     /// Shows `overlay`'s rows on every later read while the store's coverage is its
     /// ``StoreOverlay/base`` (replacing one made on the same coverage); reads on another
-    /// coverage use the overlay made on theirs, if any is kept. `nil` shows none on any.
-    package func show(_ overlay: StoreOverlay?) {
+    /// coverage use the overlay made on theirs, if any is kept.
+    package func show(_ overlay: StoreOverlay) {
         overlays.withLock { overlays in
-            guard let overlay else {
-                overlays = []
-                return
-            }
             overlays.removeAll { $0.base == overlay.base }
             overlays.append(overlay)
             overlays.sort { $0.base < $1.base }
@@ -55,7 +51,7 @@ extension LedgerStore {
 
     /// Whether a read may have pending rows to show (an overlay with rows is kept).
     var showsPending: Bool {
-        overlays.withLock { overlays in overlays.contains { $0.changes.eventCount > 0 || $0.changes.forgetsPeople } }
+        overlays.withLock { overlays in overlays.contains { $0.changes.eventCount > 0 } }
     }
 
     /// Runs `body` on the rows with the overlay made on the store's coverage written under

@@ -23,8 +23,6 @@ package typealias PendingCommand = (command: Command, texts: [EnteredTexts.Entry
 
 /// A synced device's outbox executed on top of the acknowledged state (``Ledger/showPending(_:version:from:)``).
 struct PendingView {
-    /// The last acknowledged sequence number it was executed on.
-    let base: UInt64
     /// The outbox's commands it covers, in order (those left out as no longer applying included).
     var commandIDs: [CommandID]
     /// The acknowledged state with them applied.
@@ -197,7 +195,8 @@ extension Ledger {
     func showPendingOnStore() {
         guard isSynced, readSide.hasStore else { return }
         let view = pendingShown()
-        readSide.show(StoreOverlay(base: view.base, changes: view.changes, snapshot: StoreSnapshot(view.state)))
+        // The view is dropped whenever `current` changes: it was made on the last sequence number.
+        readSide.show(StoreOverlay(base: lastSequenceNumber, changes: view.changes, snapshot: StoreSnapshot(view.state)))
     }
 
     /// What every read of the ledger shows: the acknowledged state, with a synced device's
@@ -208,7 +207,7 @@ extension Ledger {
     /// was made on this state, extended by the commands added since; otherwise made again.
     func pendingShown() -> PendingView {
         var view = pendingView
-            ?? PendingView(base: lastSequenceNumber, commandIDs: [], state: current, changes: StoreChanges())
+            ?? PendingView(commandIDs: [], state: current, changes: StoreChanges())
         if view.commandIDs.count < pendingCommands.count {
             let added = applying(pendingCommands.dropFirst(view.commandIDs.count), to: view.state)
             view.state = added.state

@@ -161,13 +161,17 @@ public actor Ledger {
     /// read (the templates are in memory; a history reads one transaction per recorded
     /// occurrence). Falls back to ``state`` as `read(_:)` does.
     var queryState: LedgerState {
-        isClosed || storeHistory.failure != nil ? state : shownState
+        servesArchive ? shownState : state
     }
 
     /// ``queryState`` without a synced device's outbox: the acknowledged history alone.
     var confirmedQueryState: LedgerState {
-        isClosed || storeHistory.failure != nil ? state : current
+        servesArchive ? current : state
     }
+
+    /// Whether the states' archived maps can be read from the store (the ledger is open and no
+    /// read of its history failed); otherwise reads fall back to values rebuilt whole.
+    var servesArchive: Bool { !isClosed && storeHistory.failure == nil }
 
     /// A value whose archived entries were read whole (`detach`), or when the archive cannot be
     /// read (the ledger was closed, a page is damaged), the same value rebuilt from the journal.
@@ -221,7 +225,7 @@ public actor Ledger {
     /// The read models `read(_:)` passes: the ledger's own, or when the archive cannot be read
     /// (closed, a damaged page) the complete ones.
     var servedModels: Projections {
-        isClosed || storeHistory.failure != nil ? readModels : shownState.readModels
+        servesArchive ? shownState.readModels : readModels
     }
 
     /// The last acknowledged sequence number (0 for an empty ledger).

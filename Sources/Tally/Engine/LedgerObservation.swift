@@ -111,11 +111,11 @@ final class ObservationRefresher: Sendable {
 
     /// Notes a commit that modified `modifiedTables` (nil: anything) and starts the background
     /// job unless it runs; returns at once.
-    /// - Parameter sequenceNumber: the coverage the store shows after the commit (nil: unknown).
-    func committed(modifiedTables: Set<String>?, through sequenceNumber: UInt64?) {
+    /// - Parameter sequenceNumber: the coverage the store shows after the commit.
+    func committed(modifiedTables: Set<String>?, through sequenceNumber: UInt64) {
         let start = work.withLock { work -> Bool in
             guard !work.observations.isEmpty else { return false }
-            if let target = work.everythingThrough, let sequenceNumber, sequenceNumber >= target {
+            if let target = work.everythingThrough, sequenceNumber >= target {
                 work.everythingThrough = nil
                 work.modifiedTables = nil
             } else if let modifiedTables, let pending = work.modifiedTables {

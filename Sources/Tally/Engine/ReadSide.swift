@@ -334,7 +334,7 @@ final class ReadSide: Sendable {
 
     /// Shows `overlay` (a synced device's pending rows, Docs/Sync.md "Pending on top") on every
     /// read of the store, this one and any that replaces it.
-    func show(_ overlay: StoreOverlay?) {
+    func show(_ overlay: StoreOverlay) {
         self.overlay.withLock { $0 = overlay }
         current.withLock { $0 }?.show(overlay)
     }
@@ -394,7 +394,7 @@ final class ReadSide: Sendable {
                         old.close()
                     }
                 })
-            store.show(overlay.withLock { $0 })
+            if let overlay = overlay.withLock({ $0 }) { store.show(overlay) }
             current.withLock { $0 = store }
             generation.withLock { $0 += 1 }
             history.use(store)
