@@ -142,7 +142,7 @@ struct SyncOutboxTests {
         }
     }
 
-    @Test("Issue 32 (local first, Flow US-051): every read of a synced device's ledger shows its outbox on top: the transaction list, search, the store's balances and an observation include an expense made offline, across a restart; nothing of it is committed to the store (the ledger audits clean); once pushed and pulled it is listed once, confirmed; a damaged outbox is reported by the audit", .timeLimit(.minutes(2)))
+    @Test("Issue 32 (local first, Flow US-051): every read of a synced device's ledger shows its outbox on top: the transaction list, search, the store's balances and an observation include an expense made offline, across a restart; nothing of it is committed to the store (the ledger audits clean); once pushed and pulled it is listed once, confirmed; a damaged outbox is reported by the audit", .timeLimit(.minutes(10)))
     func storeBackedScreensShowThePendingCommands() async throws {
         try await TestPostgres.withHistory { history in
             var household = try await SyncTests.Household(histories: [history])

@@ -901,7 +901,7 @@ struct AttackCheckpointArchiveTests {
     // MARK: - Something else at the store's path
 
     @Test("T5: a FIFO, a directory, a symlink or a read-only file at the store's path (or its WAL's), or a file at its folder's, neither hangs the open, the audit or the replay, nor changes undo outcomes; a symlink's target is not written through",
-          .timeLimit(.minutes(2)))
+          .timeLimit(.minutes(10)))
     func strangeFilesAtArchivePath() async throws {
         let images = try await Images(seed: 5150)
         defer { images.root.remove() }

@@ -81,7 +81,7 @@ struct LedgerObservationTests {
         try await ledger.close()
     }
 
-    @Test("issue 28 item 3: store observations are recomputed off the ledger: an observer that blocks does not hold up commands, reads or later commits, and gets the latest value once it resumes", .timeLimit(.minutes(1)))
+    @Test("issue 28 item 3: store observations are recomputed off the ledger: an observer that blocks does not hold up commands, reads or later commits, and gets the latest value once it resumes", .timeLimit(.minutes(10)))
     func blockedObserverDoesNotHoldUpTheLedger() async throws {
         let directory = try TemporaryDirectory("tally-observe-blocked")
         defer { directory.remove() }
