@@ -147,7 +147,7 @@ public struct LedgerHistory: Sendable {
     ///   1...``ActivityQuery/limitMax``, the journal's and the codec's codes).
     package func activity(_ query: ActivityQuery) throws(InterchangeError) -> ActivityPage {
         do throws(LedgerError) {
-            return try ActivityPage.read(query, state: state, through: lastSequenceNumber) { start, end throws(LedgerError) in
+            return try ActivityPage.read(query, state: state, through: lastSequenceNumber, confirmedThrough: lastSequenceNumber) { start, end throws(LedgerError) in
                 switch source {
                 case .events(let events):
                     return events.filter { (start...end).contains($0.sequenceNumber) }

@@ -219,6 +219,46 @@ struct SyncOutboxTests {
         }
     }
 
+    @Test("Issue 32 (local first, R5, S1, T5): the reads that fold the ledger's state show the outbox on top too: the activity feed lists the commands made offline first, marked pending, an undo of the expense offered as the outbox would accept it; the split ratio set offline is the one in force; once pushed and pulled they are listed once, confirmed, at the server's sequence numbers")
+    func activityAndSettingsShowThePendingCommands() async throws {
+        try await TestPostgres.withHistory { history in
+            var household = try await SyncTests.Household(histories: [history])
+            let (bob, transport) = try await Self.bob(household)
+            defer { Task { [household, bob] in await household.close([household.alice, bob]) } }
+            let bobID = household.scenario.bob
+            let ratiosBefore = await bob.ledger.splitRatio().manualRatios
+
+            transport.online.store(false, ordering: .sequentiallyConsistent)
+            let lunch = household.scenario.ids.next() as TransactionID
+            let expense = household.scenario.command(
+                .recordTransaction(transactionID: lunch, entry: household.scenario.expense(1_500, payer: bobID)), by: bobID)
+            let ratios = [household.scenario.ratio(household.scenario.alice, 7_000), household.scenario.ratio(bobID, 3_000)]
+            let ratio = household.scenario.command(.setSplitRatio(mode: .manual, ratios: ratios), by: bobID)
+            try await bob.submit(expense)
+            try await bob.submit(ratio)
+
+            let confirmed = await bob.ledger.lastSequenceNumber
+            let feed = try await bob.ledger.activity(ActivityQuery(visibleTo: .member(bobID))).entries
+            #expect(feed.prefix(2).map(\.commandID) == [ratio.commandID, expense.commandID], "the offline commands come first, newest first")
+            #expect(feed.prefix(2).allSatisfy { $0.isPending && $0.sequenceNumbers.lowerBound > confirmed })
+            #expect(feed.dropFirst(2).allSatisfy { !$0.isPending && $0.sequenceNumbers.upperBound <= confirmed })
+            #expect(feed.dropFirst().first?.undo == .undoable, "an undo of the pending expense would be accepted by the outbox")
+            #expect(await bob.ledger.splitRatio().manualRatios == ratios.sorted { $0.person < $1.person })
+            #expect(await bob.ledger.state.transactions[lunch] != nil, "the state the CSV import plans against holds the pending expense")
+            #expect(await household.alice.ledger.splitRatio().manualRatios == ratiosBefore)
+
+            transport.online.store(true, ordering: .sequentiallyConsistent)
+            let report = try await bob.sync()
+            let ranges = try [expense, ratio].map { try #require(report.accepted[$0.commandID]) }
+            let synced = try await bob.ledger.activity(ActivityQuery(visibleTo: .member(bobID))).entries
+            #expect(synced.filter { [ratio.commandID, expense.commandID].contains($0.commandID) }.map(\.sequenceNumbers) == ranges.reversed(),
+                    "listed once each, at the server's sequence numbers")
+            #expect(synced.allSatisfy { !$0.isPending })
+            try await household.alice.pull()
+            #expect(await household.alice.ledger.splitRatio().manualRatios == ratios.sorted { $0.person < $1.person })
+        }
+    }
+
     @Test("Issue 32 (T6): a receipt removed offline leaves the device's list of the item's attachments at once, but its digest stays among those the host keeps the bytes of until the server confirms the removal (it may refuse it); then it goes")
     func pendingRemovalKeepsTheAttachmentFile() async throws {
         try await TestPostgres.withHistory { history in

@@ -6,5 +6,5 @@ extension Ledger {
     /// lists with ``SampleData/contains(transaction:)``, ``SampleData/contains(wallet:)`` and the
     /// like; `clearSampleData` removes the sample. It takes no viewer: it lists no entry and
     /// answers only for the ids a viewer's own reads returned (G7).
-    public var sampleData: SampleData? { current.sample }
+    public var sampleData: SampleData? { shownState.sample }
 }

@@ -23,7 +23,7 @@ extension Ledger {
     /// income-based mode how it was reached. Ratios are the household's (every member splits by
     /// them, Docs/Privacy.md); the incomes behind them are not listed, so any member may read it.
     public func splitRatio() -> SplitRatioStatus {
-        let state = current
+        let state = shownState
         let inForce = state.effectiveRatios() ?? []
         let setting = state.splitRatioSetting ?? state.splitRatio
         let recalculation = setting?.mode == .incomeBased ? state.lastRatioRecalculation : nil

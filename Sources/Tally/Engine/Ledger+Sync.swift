@@ -29,6 +29,9 @@ struct PendingView {
     var state: LedgerState
     /// The store rows their events change.
     var changes: StoreChanges
+    /// Their events, numbered on from the acknowledged state's last sequence number
+    /// (provisional: the server numbers them when it accepts them): the activity feed's entries.
+    var events: [CommittedEvent]
 }
 
 /// The engine's side of sync between a household's devices (issue 32, Docs/Sync.md): what a
@@ -207,11 +210,12 @@ extension Ledger {
     /// was made on this state, extended by the commands added since; otherwise made again.
     func pendingShown() -> PendingView {
         var view = pendingView
-            ?? PendingView(commandIDs: [], state: current, changes: StoreChanges())
+            ?? PendingView(commandIDs: [], state: current, changes: StoreChanges(), events: [])
         if view.commandIDs.count < pendingCommands.count {
             let added = applying(pendingCommands.dropFirst(view.commandIDs.count), to: view.state)
             view.state = added.state
             view.changes.formUnion(added.changes)
+            view.events += added.events
             view.commandIDs += pendingCommands.dropFirst(view.commandIDs.count).map(\.command.commandID)
         }
         pendingView = view
@@ -231,20 +235,26 @@ extension Ledger {
 
     /// `state` with each pending command executed on top, in order, each as its own batch, its
     /// texts opened with this device's keys (``EnteredTexts/opening(_:with:)``), and the store
-    /// rows their events change; a command that breaks a rule there is left out.
-    private func applying(_ pending: some Sequence<PendingCommand>, to state: LedgerState) -> (state: LedgerState, changes: StoreChanges) {
+    /// rows and events they make; a command that breaks a rule there is left out.
+    private func applying(
+        _ pending: some Sequence<PendingCommand>, to state: LedgerState
+    ) -> (state: LedgerState, changes: StoreChanges, events: [CommittedEvent]) {
         var state = state
         var changes = StoreChanges()
+        var events: [CommittedEvent] = []
         for command in pending {
             let first = state.nextSequenceNumber
             var executor = CommandExecutor(state: state, limits: options.entityLimits, texts: .opening(command.texts, with: personalKeys))
             guard (try? executor.execute(command.command)) != nil else { continue }
             // A pending forgetting changes the person's row; their texts go when the server
             // confirms it (their key is destroyed then, P3), not in every read before.
-            for (offset, event) in executor.events.enumerated() { changes.add(event, sequenceNumber: first + UInt64(offset)) }
+            for (offset, event) in executor.events.enumerated() {
+                changes.add(event, sequenceNumber: first + UInt64(offset))
+                events.append(CommittedEvent(sequenceNumber: first + UInt64(offset), event: event))
+            }
             state = executor.state
         }
-        return (state, changes)
+        return (state, changes, events)
     }
 
     /// Appends frames of a server's history (a device's pull, Docs/Sync.md) that follow sequence

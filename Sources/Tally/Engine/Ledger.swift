@@ -142,8 +142,9 @@ public actor Ledger {
     deinit { folderLock?.unlock() }  // a ledger dropped without close (the journal unlocks its own)
 
     /// A snapshot of the validation state after the last acknowledged batch (a value; later
-    /// commands do not change it). Batches written but not yet durable are not in it, and after
-    /// a failed sync it stays as of the last durable batch (G6).
+    /// commands do not change it), on a synced device with its outbox on top (``shownState``).
+    /// Batches written but not yet durable are not in it, and after a failed sync it stays as of
+    /// the last durable batch (G6).
     ///
     /// Package-internal (Docs/Architecture.md, "Public surface"): for the CLI, the interchange
     /// formats and tests; hosts read ``readModels``, `read(_:)`, the queries and ``observe(_:)``.
@@ -151,9 +152,13 @@ public actor Ledger {
     /// settlements, group expenses) is read whole (O(history)), so the value stays complete
     /// after the ledger moves on or closes. When the archive cannot be read (the ledger was
     /// closed, a page is damaged), the value is rebuilt from the journal instead of missing
-    /// entries.
-    package var state: LedgerState {
-        current.isResident ? current : complete(current.detached, \.state)
+    /// entries (then without a synced device's outbox).
+    package var state: LedgerState { completed(shownState) }
+
+    /// `state` with its archived entries read whole, or rebuilt from the journal when the
+    /// archive cannot be read (``complete(_:_:)``).
+    private func completed(_ state: LedgerState) -> LedgerState {
+        state.isResident ? state : complete(state.detached, \.state)
     }
 
     /// The acknowledged validation state (on a synced device, with its outbox on top:
@@ -166,7 +171,7 @@ public actor Ledger {
 
     /// ``queryState`` without a synced device's outbox: the acknowledged history alone.
     var confirmedQueryState: LedgerState {
-        servesArchive ? current : state
+        servesArchive ? current : completed(current)
     }
 
     /// Whether the states' archived maps can be read from the store (the ledger is open and no

@@ -80,21 +80,39 @@ public struct ActivityEntry: Sendable, Hashable {
     public let isUndone: Bool
     /// Whether an undo or redo would be accepted now.
     public let undo: Undo
+    /// Whether the command waits in a synced device's outbox (Docs/Sync.md, "Pending on top"):
+    /// its ``sequenceNumbers`` are provisional until the server accepts it, and it leaves the
+    /// feed if the server rejects it.
+    public let isPending: Bool
 }
 
 extension Ledger {
     /// One page of the household's commands, newest first: read backwards from the journal's
     /// end in windows that double until the page is complete, so a page costs its own events
     /// (plus one seek), not the history. The undo marks are checked as an `undo` or `redo`
-    /// executed now would be (T5).
+    /// executed now would be (T5). On a synced device the commands waiting in its outbox come
+    /// first, marked ``ActivityEntry/isPending``, their undo marks as the outbox would accept
+    /// an undo (Docs/Sync.md, "Pending on top").
     /// - Throws: ``LedgerError/invalidQuery(_:)`` for a page size outside
     ///   1...``ActivityQuery/limitMax``; ``LedgerError/storage(_:)`` and
     ///   ``LedgerError/codec(_:sequenceNumber:)`` when the journal cannot be read.
     public func activity(_ query: ActivityQuery) throws(LedgerError) -> ActivityPage {
         let reader = try Ledger.reader(of: journal)
-        return try ActivityPage.read(query, state: validationHead, through: lastSequenceNumber) { start, end throws(LedgerError) in
-            var cursor = LedgerEventCursor(reader: reader, from: start, through: end, personalTexts: nil)
-            return try cursor.drain()
+        let confirmed = lastSequenceNumber
+        let pending = pendingCommands.isEmpty ? nil : pendingShown()
+        let pendingEvents = pending?.events ?? []
+        return try ActivityPage.read(
+            query, state: pending?.state ?? validationHead, through: confirmed + UInt64(pendingEvents.count), confirmedThrough: confirmed
+        ) { start, end throws(LedgerError) in
+            var events: [CommittedEvent] = []
+            if start <= confirmed {
+                var cursor = LedgerEventCursor(reader: reader, from: start, through: min(end, confirmed), personalTexts: nil)
+                events = try cursor.drain()
+            }
+            if end > confirmed {
+                events += pendingEvents[Int(max(start, confirmed + 1) - confirmed - 1)..<Int(end - confirmed)]
+            }
+            return events
         }
     }
 }
@@ -103,9 +121,10 @@ extension ActivityPage {
     /// One page of `query` over the events 1 through `last`, marked as `state` (the validation
     /// state after them) would accept an undo or redo: what ``Ledger/activity(_:)`` and a
     /// reader without the writer lock (`LedgerHistory`) both answer. `events(start, end)`
-    /// reads the events of that range.
+    /// reads the events of that range; those after `confirmed` wait in a synced device's
+    /// outbox (``ActivityEntry/isPending``).
     package static func read(
-        _ query: ActivityQuery, state head: LedgerState, through last: UInt64,
+        _ query: ActivityQuery, state head: LedgerState, through last: UInt64, confirmedThrough confirmed: UInt64,
         events: (UInt64, UInt64) throws(LedgerError) -> [CommittedEvent]
     ) throws(LedgerError) -> ActivityPage {
         guard (1...ActivityQuery.limitMax).contains(query.limit) else {
@@ -145,7 +164,8 @@ extension ActivityPage {
                 commandID: event.commandID, actor: event.actor, actorName: head.people[event.actor]?.name.description, recordedAt: event.recordedAt,
                 sequenceNumbers: first.sequenceNumber...last.sequenceNumber, events: events.map(\.event.payload.tag),
                 entities: (history?.owned ?? []).compactMap(\.activityName).sorted(),
-                target: history?.target, isUndone: history?.isUndone ?? false, undo: Self.undo(of: event.commandID, in: head))
+                target: history?.target, isUndone: history?.isUndone ?? false, undo: Self.undo(of: event.commandID, in: head),
+                isPending: first.sequenceNumber > confirmed)
         }
         let next = commands.count > query.limit ? entries.last.map { ActivityCursor(sequenceNumber: $0.sequenceNumbers.lowerBound) } : nil
         return ActivityPage(entries: entries, next: next)
