@@ -296,6 +296,74 @@ struct SyncTests {
         }
     }
 
+    @Test("Issue 32 (failure cases): a server process whose LISTEN connection PostgreSQL drops (pg_terminate_backend) notices, wakes its waiting pulls, listens again on a new connection, and its long polls are woken by commits of another process again: one committed while nobody listened, and one after (with the servers' own reads of PostgreSQL a minute apart)")
+    func listenerReconnectsAfterItsConnectionIsDropped() async throws {
+        try await TestPostgres.withHistory { history in
+            var household = try await Household(histories: [history, history])
+            let bob = try await household.bob(on: 1) { server, device, _ in server.transport(for: device) }
+            defer { Task { [household] in await household.close([household.alice, bob]) } }
+            let server = household.servers[1]
+            await server.pollEvery(withoutNotifications: .seconds(60), notified: .seconds(60))
+            func listening(_ wanted: Bool) async throws -> Bool {
+                for _ in 0..<1_000 where await server.isListening != wanted { try await Task.sleep(for: .milliseconds(10)) }
+                return await server.isListening == wanted
+            }
+            func dropListener() async throws -> Int64 {
+                try await TestPostgres.count(PostgresQuery(unsafeSQL: """
+                    SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+                    WHERE datname = current_database() AND pid <> pg_backend_pid() AND query ILIKE 'LISTEN%'
+                    """), in: history)
+            }
+            func expense() -> Command {
+                household.scenario.command(.recordTransaction(transactionID: household.scenario.ids.next(), entry: household.scenario.expense(1_200)))
+            }
+            try await bob.pull()
+
+            // A commit while the listener is down: its reconnection wakes the waiting pull.
+            let missed = Task { try await bob.pull(waitMilliseconds: 25_000) }
+            #expect(try await listening(true), "server 1 listens once a pull waits")
+            #expect(try await dropListener() == 1, "one LISTEN connection to drop")
+            #expect(try await listening(false), "the dropped connection is noticed")
+            let pushed = ContinuousClock.now
+            let first = try await household.alice.execute(expense())
+            #expect(try await missed.value == UInt64(first.count), "the waiting pull returns the records committed while nobody listened")
+            // Not a speed check: the pull's own deadline (25 s) would also bring the records.
+            #expect(ContinuousClock.now - pushed < .seconds(20), "woken by the listener's reconnection, not by its deadline")
+
+            // Listening again on a new connection: a later commit's notification is heard.
+            let heard = Task { try await bob.pull(waitMilliseconds: 25_000) }
+            #expect(try await listening(true), "server 1 listens again")
+            try await Task.sleep(for: .milliseconds(300))  // the pull is waiting (one that did not wait returns 0)
+            let again = ContinuousClock.now
+            let second = try await household.alice.execute(expense())
+            #expect(try await heard.value == UInt64(second.count), "the waiting pull returns the next records")
+            #expect(ContinuousClock.now - again < .seconds(20), "woken by the notification on the new connection")
+            #expect(try await Self.events(bob) == Self.events(household.alice))
+        }
+    }
+
+    @Test("Issue 32 (failure cases): from a server that answers pulls as before schema 5 (no keys in a page, no head), a device still converges: it reads the keys a page's frames need with GET /v1/keys (a person's key made after it joined: the invitee's name opens) and pulls until a page is empty")
+    func olderServerAnswersWithoutKeysOrHead() async throws {
+        try await TestPostgres.withHistory { history in
+            var household = try await Household(histories: [history])
+            let pulls = PullCounter()
+            let bob = try await household.bob(on: 0) { server, device, _ in OlderServerTransport(base: server.transport(for: device), pulls: pulls) }
+            defer { Task { [household] in await household.close([household.alice, bob]) } }
+            let carol = household.scenario.ids.next() as PersonID
+            try await household.alice.execute(household.scenario.command(
+                .inviteMember(invitationID: household.scenario.ids.next(), personID: carol, name: "Carol Secretname", email: "carol@example.org")))
+            pulls.reset()
+            #expect(try await bob.pull() > 0)
+            #expect(pulls.count == 2, "without a head the device pulls until a page is empty")
+            #expect(pulls.keyReads > 0, "the keys were read with keys(after:)")
+            let now = Timestamp(millisecondsSinceEpoch: household.scenario.clock)
+            #expect(await bob.ledger.invitations(at: now, visibleTo: .member(household.scenario.bob)).first?.name == "Carol Secretname",
+                    "Carol's key reached Bob's device")
+            #expect(await bob.ledger.readModels == household.alice.ledger.readModels)
+            #expect(try await Self.events(bob) == Self.events(household.alice))
+        }
+    }
+
     @Test("Issue 32 (Flow US-051): two devices sync over HTTP (tally serve's routes): Bob's long poll returns as soon as Alice's push commits, with her expense and note; a request without a valid token is refused (401, typed)")
     func overHTTP() async throws {
         try await TestPostgres.withHistory { history in
@@ -398,9 +466,38 @@ struct SyncTests {
 /// Counts a device's pulls (``CountingTransport``).
 final class PullCounter: Sendable {
     private let pulls = Mutex(0)
+    private let keys = Mutex(0)
     var count: Int { pulls.withLock { $0 } }
+    /// How many ``SyncTransport/keys(after:)`` calls were passed on.
+    var keyReads: Int { keys.withLock { $0 } }
     func reset() { pulls.withLock { $0 = 0 } }
     func add() { pulls.withLock { $0 += 1 } }
+    func addKeyRead() { keys.withLock { $0 += 1 } }
+}
+
+/// A server from before schema 5, as a device sees it: its pages carry no keys and no head (what
+/// `HTTPSyncTransport` makes of an answer without those fields: more keys to read whenever the
+/// page has frames).
+struct OlderServerTransport: SyncTransport {
+    let base: any SyncTransport
+    let pulls: PullCounter
+
+    func push(_ commands: [SubmittedCommand]) async throws -> [CommandOutcome] { try await base.push(commands) }
+
+    func pull(after sequenceNumber: UInt64, chain: [UInt8], limit: Int, waitMilliseconds: Int, keysAfter keySerial: Int64) async throws -> PulledPage {
+        pulls.add()
+        let page = try await base.pull(after: sequenceNumber, chain: chain, limit: limit, waitMilliseconds: waitMilliseconds, keysAfter: keySerial)
+        return PulledPage(frames: page.frames, keys: [], moreKeys: !page.frames.isEmpty, head: nil)
+    }
+
+    func shareKeys(_ keys: [SealedPersonKey], secretVerifier: [UInt8]) async throws -> [UUID] { try await base.shareKeys(keys, secretVerifier: secretVerifier) }
+
+    func keys(after serial: Int64) async throws -> [StoredPersonKey] {
+        pulls.addKeyRead()
+        return try await base.keys(after: serial)
+    }
+
+    func invite(for person: UUID?) async throws -> (invitation: DeviceInvitation, code: String) { try await base.invite(for: person) }
 }
 
 /// A transport that counts the pulls it passes on.
