@@ -155,6 +155,70 @@ struct SyncJoinTests {
         }
     }
 
+    /// How a join raced beside an append ended: the joined device's token, or the refusal.
+    static func racedJoin(code: String, server: SyncServer, after delay: Duration) async -> Result<String, any Error> {
+        do {
+            try await Task.sleep(for: delay)
+            return .success(try await server.acceptInvitation(code: code).token)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    @Test("Issue 32 (H6, Docs/Sync.md \"Joining a household\"): a join racing the append that withdraws its code never leaves a live device: in 40 rounds a new device joins with an invitee's code through the second server while Alice cancels that invitation through the first (the join sent up to an append's time before or after the cancellation), and a member's device joins while Alice removes the member; each join is refused (invitationRefused) or its device is revoked")
+    func joinRacingAWithdrawalLeavesNoLiveDevice() async throws {
+        try await TestPostgres.withDatabase { database in
+            try await TestPostgres.withHistory(database: database) { first in
+                try await TestPostgres.withHistory(database: database) { second in
+                    let clock = Clock()
+                    var household = try await SyncTests.Household(histories: [first, second], clock: clock.read)
+                    defer { Task { [household] in await household.close([household.alice]) } }
+                    var random = SeededRandom(seed: 32)
+                    var outcomes: [String: Int] = [:]
+
+                    /// Joins with `code` through the second server while `withdrawal` runs
+                    /// through Alice's device, and checks the join left no live device.
+                    func race(_ code: String, against withdrawal: Command, round: String, window: Duration) async throws {
+                        // Which starts first, and by how much, is drawn from the window.
+                        let offset = window * Double.random(in: -1...1, using: &random)
+                        let joiner = household.servers[1]
+                        async let joined = Self.racedJoin(code: code, server: joiner, after: max(offset, .zero))
+                        try await Task.sleep(for: max(.zero - offset, .zero))
+                        try await household.alice.execute(withdrawal)
+                        switch await joined {
+                        case .success(let token):
+                            outcomes["joined first", default: 0] += 1
+                            #expect(try await household.servers[0].authenticate(token: token) == nil, "\(round): the device that joined beside the withdrawal is revoked")
+                        case .failure(let error):
+                            outcomes["refused", default: 0] += 1
+                            #expect((error as? HouseholdHistoryError)?.code == "invitationRefused", "\(round): \(error)")
+                        }
+                    }
+
+                    for round in 0..<40 {
+                        let person = household.scenario.ids.next() as PersonID
+                        let invitationID = household.scenario.ids.next() as InvitationID
+                        let started = ContinuousClock.now
+                        try await household.alice.execute(household.scenario.command(
+                            .inviteMember(invitationID: invitationID, personID: person, name: "Invitee \(round)")))
+                        // The join starts up to an append's time before the cancellation or after it.
+                        let window = ContinuousClock.now - started
+                        clock.now.withLock { $0 = household.scenario.clock }
+                        let (invitation, _) = try await household.alice.invite(for: person)
+                        try await race(
+                            invitation.code, against: household.scenario.command(.cancelInvitation(invitationID: invitationID)),
+                            round: "round \(round)", window: window)
+                    }
+                    let (bobCode, _) = try await household.alice.invite(for: household.scenario.bob)
+                    try await race(
+                        bobCode.code, against: household.scenario.command(.removeMember(personID: household.scenario.bob, acknowledgeUnsettled: true)),
+                        round: "removing Bob", window: .milliseconds(20))
+                    print("Joins raced beside a withdrawal: \(outcomes.sorted { $0.key < $1.key })")
+                }
+            }
+        }
+    }
+
     @Test("Issue 32 (P2, P3): the server keeps the first key of a person and reports another one as a conflict; a forgotten person's key (forgetPerson, deletePerson) is deleted, a tombstone kept, and never stored again; a device joining after a forgetting records the tombstone first and opens again; a device with another household's secret refuses the keys it is sent (householdSecretMismatch) and appends nothing")
     func keysOnTheServer() async throws {
         try await TestPostgres.withHistory { history in
