@@ -347,7 +347,7 @@ struct SyncTests {
         try await TestPostgres.withHistory { history in
             var household = try await Household(histories: [history])
             let pulls = PullCounter()
-            let bob = try await household.bob(on: 0) { server, device, _ in OlderServerTransport(base: server.transport(for: device), pulls: pulls) }
+            let bob = try await household.bob(on: 0) { server, device, _ in CountingTransport(base: server.transport(for: device), pulls: pulls, olderServer: true) }
             defer { Task { [household] in await household.close([household.alice, bob]) } }
             let carol = household.scenario.ids.next() as PersonID
             try await household.alice.execute(household.scenario.command(
@@ -475,19 +475,21 @@ final class PullCounter: Sendable {
     func addKeyRead() { keys.withLock { $0 += 1 } }
 }
 
-/// A server from before schema 5, as a device sees it: its pages carry no keys and no head (what
-/// `HTTPSyncTransport` makes of an answer without those fields: more keys to read whenever the
-/// page has frames).
-struct OlderServerTransport: SyncTransport {
+/// A transport that counts the pulls and key reads it passes on. As an older server
+/// (`olderServer`, from before schema 5, as a device sees one): its pages carry no keys and no
+/// head (what `HTTPSyncTransport` makes of an answer without those fields: more keys to read
+/// whenever the page has frames).
+struct CountingTransport: SyncTransport {
     let base: any SyncTransport
     let pulls: PullCounter
+    var olderServer = false
 
     func push(_ commands: [SubmittedCommand]) async throws -> [CommandOutcome] { try await base.push(commands) }
 
     func pull(after sequenceNumber: UInt64, chain: [UInt8], limit: Int, waitMilliseconds: Int, keysAfter keySerial: Int64) async throws -> PulledPage {
         pulls.add()
         let page = try await base.pull(after: sequenceNumber, chain: chain, limit: limit, waitMilliseconds: waitMilliseconds, keysAfter: keySerial)
-        return PulledPage(frames: page.frames, keys: [], moreKeys: !page.frames.isEmpty, head: nil)
+        return olderServer ? PulledPage(frames: page.frames, keys: [], moreKeys: !page.frames.isEmpty, head: nil) : page
     }
 
     func shareKeys(_ keys: [SealedPersonKey], secretVerifier: [UInt8]) async throws -> [UUID] { try await base.shareKeys(keys, secretVerifier: secretVerifier) }
@@ -496,25 +498,6 @@ struct OlderServerTransport: SyncTransport {
         pulls.addKeyRead()
         return try await base.keys(after: serial)
     }
-
-    func invite(for person: UUID?) async throws -> (invitation: DeviceInvitation, code: String) { try await base.invite(for: person) }
-}
-
-/// A transport that counts the pulls it passes on.
-struct CountingTransport: SyncTransport {
-    let base: any SyncTransport
-    let pulls: PullCounter
-
-    func push(_ commands: [SubmittedCommand]) async throws -> [CommandOutcome] { try await base.push(commands) }
-
-    func pull(after sequenceNumber: UInt64, chain: [UInt8], limit: Int, waitMilliseconds: Int, keysAfter keySerial: Int64) async throws -> PulledPage {
-        pulls.add()
-        return try await base.pull(after: sequenceNumber, chain: chain, limit: limit, waitMilliseconds: waitMilliseconds, keysAfter: keySerial)
-    }
-
-    func shareKeys(_ keys: [SealedPersonKey], secretVerifier: [UInt8]) async throws -> [UUID] { try await base.shareKeys(keys, secretVerifier: secretVerifier) }
-
-    func keys(after serial: Int64) async throws -> [StoredPersonKey] { try await base.keys(after: serial) }
 
     func invite(for person: UUID?) async throws -> (invitation: DeviceInvitation, code: String) { try await base.invite(for: person) }
 }

@@ -1,15 +1,17 @@
 // tally-sync-bench (issue 32, Docs/Performance.md "Sync"): households of two devices (Alice's
-// phone pushes expenses, Bob's phone waits in a long poll) through one `tally serve` on
-// loopback HTTP and PostgreSQL, against the same commands written straight into PostgreSQL by
-// one client.
+// phone pushes expenses, Bob's phone waits in a long poll) through `tally serve` on loopback
+// HTTP and PostgreSQL, against the same commands written straight into PostgreSQL by one client.
 //
 //   Scripts/postgres start /tmp/bench-pg
 //   swift run -c release tally-sync-bench --postgres-socket /tmp/bench-pg/.s.PGSQL.5432 \
-//       [--households 100] [--commands 20] [--rate 50] [--offline 1000] [--scratch DIR] [--repository ..] [--serve TALLY]
+//       [--households 100] [--commands 20] [--rate 50] [--offline 1000] [--scratch DIR] [--repository ..] [--serve TALLY] [--servers 1]
 //
 // With `--serve PATH` (a built `tally`, e.g. ../.build/release/tally) the server runs as its own
 // `tally serve` process, the devices in this one: the CPU each side spends per command is then
-// reported apart (server, devices, PostgreSQL), from /proc.
+// reported apart (server, devices, PostgreSQL), from /proc. With `--servers N` there are N
+// servers on the one database (N processes with `--serve`): a household's Alice pushes
+// through server i mod N and Bob waits on server i+1 mod N, so every push reaches the other
+// device through another server process, woken by PostgreSQL's commit notification.
 //
 // Phases:
 // - setup: each household is created on the server, Alice's device pushes the demo household's
@@ -53,6 +55,7 @@ struct Options {
     var serve: String?
     var rate = 50
     var offline = 1_000
+    var servers = 1
 
     init(_ arguments: [String]) throws {
         var rest = arguments.dropFirst()
@@ -67,6 +70,7 @@ struct Options {
             case "--serve": serve = value
             case "--rate": rate = try Self.count(value, name)
             case "--offline": offline = try Self.count(value, name)
+            case "--servers": servers = try Self.count(value, name)
             default: throw BenchError("unknown option \(name)")
             }
         }
@@ -200,11 +204,12 @@ func benchmark(_ options: Options) async throws {
     let running = Task { await client.run() }
     let history = HouseholdHistory(client: client)
     try await history.migrate()
-    let server = try await startServer(options, history: history)
+    var servers: [RunningServer] = []
     do {
-        try await measure(options, server: server, history: history, client: client, setup: setup, expenses: expenses, template: template)
+        for index in 0..<options.servers { servers.append(try await startServer(options, history: history, index: index)) }
+        try await measure(options, servers: servers, history: history, client: client, setup: setup, expenses: expenses, template: template)
     } catch {
-        await server.stop()
+        for server in servers { await server.stop() }
         throw error
     }
     running.cancel()
@@ -212,10 +217,9 @@ func benchmark(_ options: Options) async throws {
 }
 
 func measure(
-    _ options: Options, server: RunningServer, history: HouseholdHistory, client: PostgresClient, setup: [Command], expenses: [Command],
+    _ options: Options, servers: [RunningServer], history: HouseholdHistory, client: PostgresClient, setup: [Command], expenses: [Command],
     template: String
 ) async throws {
-    let url = server.url
     // Every device of a household is its own app with its own connections: one client for all
     // of them here, with room for each device's connection (Bob's long polls hold theirs).
     var configuration = HTTPClient.Configuration.singletonConfiguration
@@ -234,16 +238,18 @@ func measure(
                     try await history.createHousehold(id)
                     let (_, aliceToken) = try await history.registerDevice(household: id, person: alice)
                     let folder = options.scratch + "/household-\(index)"
+                    // Alice on one server, Bob on the next (the same one when there is one).
+                    let url = servers[index % servers.count].url, bobURL = servers[(index + 1) % servers.count].url
                     let aliceLedger = try await Ledger.open(at: FilePath(folder + "/alice"))
                     let aliceDevice = try await SyncDevice(ledger: aliceLedger, transport: HTTPSyncTransport(server: url, token: aliceToken, client: http))
                     for command in setup { try await aliceDevice.submit(command) }
                     try await aliceDevice.sync()
                     // Bob's phone joins from Alice's invitation (Docs/Sync.md, "Joining a household").
                     let (invitation, _) = try await aliceDevice.invite(for: PersonID(bob))
-                    let joined = try await HTTPSyncTransport.join(server: url, invitation: invitation, client: http)
+                    let joined = try await HTTPSyncTransport.join(server: bobURL, invitation: invitation, client: http)
                     let bobDevice = try await SyncDevice(
                         ledger: try await Ledger.open(at: FilePath(folder + "/bob")),
-                        transport: HTTPSyncTransport(server: url, token: joined.token, client: http), householdSecret: invitation.householdSecret)
+                        transport: HTTPSyncTransport(server: bobURL, token: joined.token, client: http), householdSecret: invitation.householdSecret)
                     try await bobDevice.pull()
                     return Household(id: id, alice: aliceDevice, bob: bobDevice)
                 }
@@ -254,7 +260,7 @@ func measure(
     let setupSeconds = Double(Stopwatch.now() - setupStart) / 1e9
 
     // Loaded: every household at once.
-    let loadedCPU = CPUSample(server: server)
+    let loadedCPU = CPUSample(servers: servers)
     let loadedStart = Stopwatch.now()
     let loaded = try await withThrowingTaskGroup(of: Samples.self) { group in
         for household in households {
@@ -265,12 +271,12 @@ func measure(
         return merged(all)
     }
     let loadedSeconds = Double(loaded.finished - loadedStart) / 1e9  // until the last command was accepted
-    let loadedCost = CPUSample(server: server).since(loadedCPU, commands: loaded.accepted)
+    let loadedCost = CPUSample(servers: servers).since(loadedCPU, commands: loaded.accepted)
 
     // Paced: every household at once, together offering `--rate` commands/s, with new expenses.
     let paced = try (0..<options.commands).map { try expense(template, round: options.commands + $0) }
     let every = Duration.seconds(Double(options.households) / Double(options.rate))
-    let pacedCPU = CPUSample(server: server)
+    let pacedCPU = CPUSample(servers: servers)
     let pacedWallStart = Stopwatch.now()
     let pacedStart = ContinuousClock.now + .milliseconds(100)
     let steady = try await withThrowingTaskGroup(of: Samples.self) { group in
@@ -284,15 +290,15 @@ func measure(
         return merged(all)
     }
     let pacedSeconds = Double(steady.finished - pacedWallStart) / 1e9 - 0.1  // until the last command was accepted
-    let pacedCost = CPUSample(server: server).since(pacedCPU, commands: steady.accepted)
+    let pacedCost = CPUSample(servers: servers).since(pacedCPU, commands: steady.accepted)
 
     // One at a time: ten households in turn, with new expenses.
     let later = try (0..<options.commands).map { try expense(template, round: 2 * options.commands + $0) }
     var alone: [Samples] = []
-    let aloneCPU = CPUSample(server: server)
+    let aloneCPU = CPUSample(servers: servers)
     for household in households.prefix(10) { alone.append(try await run(household, commands: later)) }
     let unloaded = merged(alone)
-    let unloadedCost = CPUSample(server: server).since(aloneCPU, commands: unloaded.accepted)
+    let unloadedCost = CPUSample(servers: servers).since(aloneCPU, commands: unloaded.accepted)
 
     // Offline: one device's outbox grows, then goes out in one sync.
     let offline = try (0..<options.offline).map { try expense(template, round: 3 * options.commands + $0) }
@@ -343,7 +349,7 @@ func measure(
     let cacheBytes = DiskUsage.bytes(at: options.scratch + "/cache")
     let deviceBytes = DiskUsage.bytes(at: options.scratch) - cacheBytes
     print("""
-    tally-sync-bench: \(options.households) households x 2 devices, \(options.commands) expenses per household, one server on loopback HTTP and PostgreSQL (unix socket)
+    tally-sync-bench: \(options.households) households x 2 devices, \(options.commands) expenses per household, \(servers.count == 1 ? "one server" : "\(servers.count) servers (each household's devices on two of them)") on loopback HTTP and PostgreSQL (unix socket)
     setup: \(String(format: "%.1f", setupSeconds)) s (12 commands per household pushed as one request, Bob's device pulls them)
 
     | | tally serve: loaded (\(options.households) households at once, as fast as answered) | tally serve: paced (\(options.households) households at once, \(options.rate) commands/s offered) | tally serve: one at a time (10 households in turn) | PostgreSQL, one client (INSERT per command) |
@@ -366,7 +372,7 @@ func measure(
         try await household.bob.close()
     }
     try await http.shutdown()
-    await server.stop()
+    for server in servers { await server.stop() }
 }
 
 /// The server the devices sync through: in this process, or a `tally serve` process of its own.
@@ -386,11 +392,12 @@ struct RunningServer: Sendable {
     }
 }
 
-extension Process: @retroactive @unchecked Sendable {}
-
-func startServer(_ options: Options, history: HouseholdHistory) async throws -> RunningServer {
+/// Server `index`, its cache in `cache/<index>` of the scratch folder.
+func startServer(_ options: Options, history: HouseholdHistory, index: Int) async throws -> RunningServer {
+    let cache = options.scratch + "/cache/\(index)"
+    try FileManager.default.createDirectory(atPath: options.scratch + "/cache", withIntermediateDirectories: true)
     guard let tally = options.serve else {
-        let server = SyncServer(history: history, cacheDirectory: FilePath(options.scratch + "/cache"))
+        let server = SyncServer(history: history, cacheDirectory: FilePath(cache))
         let (ports, port) = AsyncStream<Int>.makeStream()
         let application = SyncHTTPServer.application(server, host: "127.0.0.1", port: 0) { bound in port.yield(bound) }
         let serving = Task { try await application.run() }
@@ -404,7 +411,7 @@ func startServer(_ options: Options, history: HouseholdHistory) async throws -> 
     let process = Process()
     process.executableURL = URL(fileURLWithPath: tally)
     process.arguments = [
-        "serve", "run", "--postgres-socket", options.socket, "--cache", options.scratch + "/cache", "--port", "0",
+        "serve", "run", "--postgres-socket", options.socket, "--cache", cache, "--port", "0",
     ]
     let errors = Pipe()
     process.standardError = errors
@@ -431,15 +438,16 @@ func startServer(_ options: Options, history: HouseholdHistory) async throws -> 
     }
 }
 
-/// CPU seconds spent so far by the server (when it runs apart), this process (the devices, and
-/// the server when it runs here) and PostgreSQL.
+/// CPU seconds spent so far by the servers (when they run apart, all of them together), this
+/// process (the devices, and the servers when they run here) and PostgreSQL.
 struct CPUSample {
     let server: Double?
     let devices: Double
     let postgres: Double
 
-    init(server running: RunningServer) {
-        server = running.process.flatMap { ProcessCPU.seconds(of: $0.processIdentifier) }
+    init(servers running: [RunningServer]) {
+        let processes = running.compactMap(\.process)
+        server = processes.isEmpty ? nil : processes.reduce(0) { $0 + (ProcessCPU.seconds(of: $1.processIdentifier) ?? 0) }
         devices = ProcessCPU.seconds(of: getpid()) ?? 0
         postgres = ProcessCPU.seconds(ofEveryProcessNamed: "postgres")
     }
