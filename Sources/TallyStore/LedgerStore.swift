@@ -455,14 +455,10 @@ public final class LedgerStore: Sendable {
     /// the rows with them written, rolled back afterwards (``readShowingPending(_:)``).
     func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         let recorder = StoreReadRecorder.current
-        if showsPending {
-            return try readShowingPending { database in
-                if let recorder { try recorder.record(database, body) } else { try body(database) }
-            }
-        }
-        return try database.read { database in
+        func recorded(_ database: Database) throws -> T {
             if let recorder { try recorder.record(database, body) } else { try body(database) }
         }
+        return showsPending ? try readShowingPending(recorded) : try database.read(recorded)
     }
 }
 
