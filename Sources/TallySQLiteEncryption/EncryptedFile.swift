@@ -16,6 +16,10 @@ final class EncryptedFile {
     let inner: UnsafeMutablePointer<sqlite3_file>
     /// Where pages are sealed before they are written (SQLite's buffer is its page cache).
     private var scratch: UnsafeMutableRawBufferPointer?
+    /// The WAL header SQLite read last through this file, until it next writes: SQLite reads
+    /// it when it rebuilds the WAL index from the frames that follow (Docs/Security.md
+    /// "Errors"), and whole frames it reads after that, before any write, are that rebuild's.
+    var walHeaderOfRebuild: [UInt8]?
 
     init(kind: Kind, path: String, databasePath: String, cipher: PageCipher, registry: KeyRegistry, inner: UnsafeMutablePointer<sqlite3_file>) {
         self.kind = kind

@@ -11,6 +11,10 @@ public struct EncryptedSQLiteError: Error, Sendable, Equatable, CustomStringConv
         case keyConflict
         /// A page or WAL frame failed authentication: the key is wrong or the bytes were altered.
         case pageAuthenticationFailed
+        /// A WAL frame is damaged (its page fails authentication, or its salts or checksum do
+        /// not continue the log) while committed transactions follow it: SQLite would end the
+        /// log there and drop them, so the WAL is refused instead.
+        case walFrameDamaged
         /// A page ends before its size: the file was cut inside a page.
         case truncatedPage
         /// SQLite asked for an access the encrypted format cannot serve (a partial page).

@@ -126,7 +126,7 @@ struct SealedDatabase: Sendable {
         if let error = error as? StoreError { return error }
         if let sealing = EncryptedSQLite.typedError(for: error, databasePath: path) {
             switch sealing.code {
-            case .pageAuthenticationFailed, .truncatedPage, .reservedBytesMissing:
+            case .pageAuthenticationFailed, .walFrameDamaged, .truncatedPage, .reservedBytesMissing:
                 return .damaged(path: path, message: "\(sealing)")
             default:
                 return .database(path: path, message: "\(sealing)")

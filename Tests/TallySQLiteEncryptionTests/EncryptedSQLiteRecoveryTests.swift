@@ -55,6 +55,76 @@ struct EncryptedSQLiteRecoveryTests {
         try pool.close()
     }
 
+    /// Where SQLite's first WAL frame (of the 50-row transaction) lies: 32 bytes of WAL header,
+    /// then a 24-byte frame header (page number, database size, salts, checksum) and the page.
+    enum FirstFrameByte: String, CaseIterable {
+        case pageNumber, salt, checksum, page
+        var offset: Int {
+            switch self {
+            case .pageNumber: 32 + 3
+            case .salt: 32 + 8
+            case .checksum: 32 + 19
+            case .page: 32 + 24 + 1_000
+            }
+        }
+    }
+
+    /// The error opening and reading `fixture`'s database throws, as a typed error.
+    func recoveryError(_ fixture: Fixture) -> EncryptedSQLiteError? {
+        do {
+            let pool = try EncryptedSQLite.openPool(atPath: fixture.databasePath, key: key)
+            defer { try? pool.close() }
+            _ = try pool.read(Fixture.notes)
+            return nil
+        } catch {
+            return EncryptedSQLite.typedError(for: error, databasePath: fixture.databasePath)
+        }
+    }
+
+    @Test("a damaged frame with a committed transaction after it is refused (walFrameDamaged, naming the WAL and the frame), not taken for the end of the log: the WAL is kept, and mended it reads back whole", arguments: FirstFrameByte.allCases)
+    func damagedFrameBeforeCommittedTransactionsIsRefused(_ byte: FirstFrameByte) throws {
+        let (source, copy) = try crashedCopy()
+        defer { source.remove(); copy.remove() }
+        let wal = try #require(try copy.files()["read.sqlite-wal"])
+        try copy.flipByte(in: "read.sqlite-wal", at: byte.offset)
+        for attempt in 1...2 {
+            let error = recoveryError(copy)
+            #expect(error?.code == .walFrameDamaged, "attempt \(attempt): \(String(describing: error))")
+            #expect(error?.path.hasSuffix("read.sqlite-wal") == true)
+            #expect(error?.offset == 32, "frame 0 starts after the WAL header")
+            #expect(error?.message.contains("WAL frame 0") == true)
+        }
+        var damaged = wal
+        damaged[byte.offset] ^= 0x01
+        #expect(try copy.files()["read.sqlite-wal"] == damaged, "the refused WAL is kept as it was: nothing is checkpointed or deleted")
+        try copy.flipByte(in: "read.sqlite-wal", at: byte.offset)
+        let pool = try EncryptedSQLite.openPool(atPath: copy.databasePath, key: key)
+        #expect(try pool.read(Fixture.notes).count == 260)
+        try pool.close()
+    }
+
+    @Test("damage in the last transaction's first frame still ends the log there: the transactions before it read back")
+    func damagedFrameOfTheLastTransactionEndsTheLog() throws {
+        let (source, copy) = try crashedCopy()
+        defer { source.remove(); copy.remove() }
+        let wal = try #require(try copy.files()["read.sqlite-wal"])
+        let frameBytes = 24 + 4_096
+        let frames = (wal.count - 32) / frameBytes
+        // The last transaction's frames: from the one after the last commit frame before the end.
+        let commits = (0..<frames).filter { frame in
+            let header = 32 + frame * frameBytes
+            return wal[(header + 4)..<(header + 8)].contains { $0 != 0 }
+        }
+        try #require(commits.count >= 2 && commits.last == frames - 1)
+        let firstOfLast = commits[commits.count - 2] + 1
+        try copy.flipByte(in: "read.sqlite-wal", at: 32 + firstOfLast * frameBytes + 24 + 1_000)
+        let pool = try EncryptedSQLite.openPool(atPath: copy.databasePath, key: key)
+        let notes = try pool.read(Fixture.notes)
+        #expect(notes.count == 250)
+        #expect(notes.last == "\(Fixture.walTextMarker) #49")
+        try pool.close()
+    }
+
     @Test("a crashed WAL opened with a wrong key is a typed error, not an empty database")
     func crashedWALWithWrongKeyFails() throws {
         let (source, copy) = try crashedCopy()

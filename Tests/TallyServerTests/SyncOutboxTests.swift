@@ -208,7 +208,7 @@ struct SyncOutboxTests {
 
             // The outbox is the only copy of what the device has not pushed: an audit reads it
             // whole and reports damage to it (here a flipped byte in its first page, whose
-            // seal then fails; a frame of its WAL that fails ends the log for SQLite, unseen).
+            // seal then fails; a damaged WAL frame: SyncOutboxStoreTests).
             let outbox = LedgerDirectory(bob.ledger.directory).syncOutbox.string
             var bytes = try #require(FileManager.default.contents(atPath: outbox).map { [UInt8]($0) })
             try #require(bytes.count > 200)
