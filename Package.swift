@@ -210,6 +210,15 @@ let package = Package(
             dependencies: ["TallyJournal", .product(name: "SystemPackage", package: "swift-system")],
             path: "Tests/JournalCrashWriter"
         ),
+        // A writer process that the encrypted SQLite kill -9 test starts and kills.
+        .executableTarget(
+            name: "SQLiteCrashWriter",
+            dependencies: [
+                "TallySQLiteEncryption",
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Tests/SQLiteCrashWriter"
+        ),
         // Fuzzing (Docs/Fuzzing.md): the checks every fuzz target runs on one input, shared by
         // the libFuzzer executables and the corpus replay tests.
         .target(
@@ -267,7 +276,7 @@ let package = Package(
         .testTarget(
             name: "TallySQLiteEncryptionTests",
             dependencies: [
-                "TallySQLiteEncryption",
+                "TallySQLiteEncryption", "SQLiteCrashWriter",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),

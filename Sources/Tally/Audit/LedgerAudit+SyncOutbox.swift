@@ -9,14 +9,14 @@ extension LedgerAudit {
     /// reported, never repaired (nothing else holds what it held). None for a ledger without
     /// one, or one whose tables were never made (a crash before its first commit). The file is
     /// opened as the device opens it, without creating anything, every page checked and every
-    /// row read (``SyncOutboxStore/verify()``). Not seen: committed frames of its WAL past one
-    /// that fails its check, which SQLite takes for the end of the log (as after a torn write).
+    /// row read (``SyncOutboxStore/verify()``). A damaged WAL frame with committed commands after
+    /// it is damage (`walFrameDamaged`); damage in the WAL's last transaction is not seen (SQLite
+    /// takes it for a write torn by a crash).
     static func syncOutboxProblems(in directory: FilePath, encryption: JournalEncryption?, fileSystem: any FileSystem) -> [AuditProblem] {
         let path = LedgerDirectory(directory).syncOutbox
         guard fileSystem.isOperatingSystemFileSystem, fileSystem.fileExists(at: path) else { return [] }
-        // An empty file (a crash before the new outbox's first commit) holds nothing, and
-        // opening it would write its tables: nothing to check.
-        guard let size = (try? FileManager.default.attributesOfItem(atPath: path.string)[.size]) as? Int, size > 0 else { return [] }
+        // An empty file (a crash before the new outbox's first commit): nothing to check.
+        guard LedgerDirectory.holdsDatabase(path) else { return [] }
         do throws(StoreError) {
             let outbox = try Ledger.openSyncOutbox(in: directory, encryption: encryption, existingOnly: true)
             defer { outbox.close() }

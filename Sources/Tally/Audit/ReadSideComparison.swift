@@ -42,7 +42,7 @@ enum ReadSideComparison {
         guard ReadSide.storeFiles(path).allSatisfy(LedgerDirectory.isRegularFileOrAbsent) else {
             return .settled(.damaged("\(path) is not a regular file"))
         }
-        guard let size = try? FileManager.default.attributesOfItem(atPath: path.string)[.size] as? Int, size > 0 else { return .settled(.none) }
+        guard LedgerDirectory.holdsDatabase(path) else { return .settled(.none) }
         do throws(StoreError) {
             let live = try LedgerStore(path: path.string, key: ReadSide.pageKey(encryption))
             defer { live.close() }

@@ -138,6 +138,14 @@ public struct LedgerDirectory: Sendable, Hashable, CustomStringConvertible {
         [.regularFile, .absent].contains(kind(at: path))
     }
 
+    /// Whether the database file at `path` holds bytes: SQLite leaves a new database's file
+    /// empty until its first commit, so an empty (or missing) one holds nothing to read, and
+    /// opening it would write tables a reader must not write.
+    static func holdsDatabase(_ path: FilePath) -> Bool {
+        guard let size = try? FileManager.default.attributesOfItem(atPath: path.string)[.size] as? Int else { return false }
+        return size > 0
+    }
+
     /// Makes way for a derived database file at `path` (SQLite would block opening a FIFO and
     /// follow a symbolic link): a regular file (or nothing) stays, a folder is set aside
     /// (``setAside(_:fileSystem:)``), anything else is removed.
