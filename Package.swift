@@ -181,18 +181,25 @@ let package = Package(
             resources: [.embedInCode("Demo/household.jsonl"), .embedInCode("Demo/sample.jsonl")]
         ),
         // A host program that embeds the engine through observation and queries (built and run
-        // by the CLI tests).
+        // by the CLI tests). Without package access it sees what an app outside the package sees:
+        // Tally's public API only, through one import (issue 30).
         .executableTarget(
             name: "TallyHostExample",
-            dependencies: ["Tally"],  // one import (issue 30)
-            path: "Examples/HostApp"
+            dependencies: ["Tally"],
+            path: "Examples/HostApp",
+            packageAccess: false
         ),
         // The embedding guide's swift blocks (Sources/Tally/Tally.docc/Embedding.md), one file
-        // each with the block's own imports; Examples/External builds them outside the package.
+        // each with the block's own imports: public API only (no package access), and with
+        // MemberImportVisibility a file sees only what its own imports bring, so a block that
+        // compiles here needs nothing the guide does not show. Examples/External builds the same
+        // files in a package of its own.
         .target(
             name: "TallyGuideBlocks",
             dependencies: ["Tally", "TallyInterchange"],
-            path: "Examples/GuideBlocks"
+            path: "Examples/GuideBlocks",
+            packageAccess: false,
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
         ),
 
         // Test support: the fault-injecting file system, the scenario household and shared helpers.
@@ -314,3 +321,19 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The fuzzing build (Docs/Fuzzing.md): `Fuzz/run` sets TALLY_FUZZING, and Tally's own Swift
+// targets are compiled with libFuzzer's coverage instrumentation and AddressSanitizer, the fuzz
+// executables linked with both (by lld, which ships with Swift). Set here per target rather than
+// by -Xswiftc, so the dependencies and the TallyMacros compiler plugin are built exactly as in
+// any release build: a fuzzing build in the scratch directory of a release build (CI's last
+// step) compiles only Tally's targets again.
+if Context.environment["TALLY_FUZZING"] != nil {
+    for target in package.targets where [.regular, .executable].contains(target.type)
+        && (target.name.hasPrefix("Tally") || target.name.hasPrefix("fuzz-")) {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-sanitize=fuzzer,address"]), .define("TALLY_FUZZING")]
+        if target.name.hasPrefix("fuzz-") {
+            target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(["-sanitize=fuzzer,address", "-use-ld=lld"])]
+        }
+    }
+}

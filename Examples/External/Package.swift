@@ -2,8 +2,9 @@
 // The host example built as an app builds it (issue 30 item 5): a package of its own that depends
 // on Tally by path, so it sees only Tally's public API, exactly what an app outside sees. Its
 // sources are Examples/HostApp (a link), the same files the main package's TallyHostExample target
-// builds for the CLI tests, and the embedding guide's blocks (Examples/GuideBlocks); CI builds this package (`.ci/run`), so a file of the example that
-// needs anything not public, or an import other than Tally's, fails CI.
+// builds for the CLI tests, and the embedding guide's blocks (Examples/GuideBlocks). The main
+// package builds both without package access, so CI's build already fails on a file that needs
+// anything not public; this package is the same check made the way an app makes it.
 import PackageDescription
 
 let package = Package(

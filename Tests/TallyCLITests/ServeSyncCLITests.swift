@@ -106,17 +106,44 @@ struct ServeSyncCLITests {
         return Int(stderr[range.upperBound...].prefix { $0.isNumber })
     }
 
-    /// Runs `tally` with `arguments` and kills it with SIGKILL after `delay` seconds (when it
-    /// still runs); returns its exit status (-9 when killed).
-    static func killed(_ arguments: [String], after delay: Double) throws -> Int32 {
+    /// Waits while `process` runs until the device's outbox in `ledger` (its database and WAL)
+    /// has been written `writes` times, polled every millisecond: tally sync commits the outbox
+    /// when it records the --push commands and again when each push of up to 100 is answered, so
+    /// a kill after the second write lands in the middle of a push of 300 or more, at a moment
+    /// the run itself shows rather than a guessed delay. False when the process ended first.
+    static func awaitOutboxWrites(_ writes: Int, in ledger: String, of process: Process) -> Bool {
+        let paths = ["sync-outbox.sqlite", "sync-outbox.sqlite-wal"].map { ledger + "/" + $0 }
+        func stamp() -> [Int] {
+            paths.flatMap { path -> [Int] in
+                var info = stat()
+                guard stat(path, &info) == 0 else { return [-1, -1, -1] }
+                return [Int(info.st_size), Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec)]
+            }
+        }
+        var last = stamp()
+        var seen = 0
+        while process.isRunning {
+            let now = stamp()
+            if now != last {
+                seen += 1
+                last = now
+                if seen == writes { return true }
+            }
+            Thread.sleep(forTimeInterval: 0.001)
+        }
+        return false
+    }
+
+    /// Runs `tally sync` with `arguments` on `ledger`, kills it with SIGKILL after its outbox's
+    /// second write (`awaitOutboxWrites`), and returns its exit status (9 when killed).
+    static func killedDuringPush(_ arguments: [String], ledger: String) throws -> Int32 {
         let process = Process()
         process.executableURL = try TallyRunner.executable()
         process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        Thread.sleep(forTimeInterval: delay)
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if awaitOutboxWrites(2, in: ledger, of: process) { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         return process.terminationStatus
     }
@@ -143,8 +170,9 @@ struct ServeSyncCLITests {
         push.standardOutput = FileHandle.nullDevice
         push.standardError = FileHandle.nullDevice
         try push.run()
-        Thread.sleep(forTimeInterval: 0.4)
+        let pushing = Self.awaitOutboxWrites(2, in: aliceLedger, of: push)
         kill(first.process.processIdentifier, SIGKILL)
+        #expect(pushing, "the server was killed while tally sync pushed, not after it ended")
         push.waitUntilExit()
         #expect(push.terminationStatus == 2, "the server died during the push: tally sync exits 2 keeping the outbox, not \(push.terminationStatus)")
         let resumed = try TallyRunner.run(["sync", "--ledger", aliceLedger, "--server", second.url, "--token-file", tokens[0]])
@@ -153,7 +181,7 @@ struct ServeSyncCLITests {
         // The device dies during a push: commands recorded in its outbox before it died are
         // pushed once; pushing the same file again records only the rest.
         let more = try Self.aliceExpenses(count: 300, first: 0x2000, in: scratch)
-        let status = try Self.killed(["sync", "--ledger", aliceLedger, "--server", second.url, "--token-file", tokens[0], "--push", more], after: 0.4)
+        let status = try Self.killedDuringPush(["sync", "--ledger", aliceLedger, "--server", second.url, "--token-file", tokens[0], "--push", more], ledger: aliceLedger)
         #expect(status == SIGKILL, "the device was killed during its push, not done before: \(status)")
         let again = try TallyRunner.run(["sync", "--ledger", aliceLedger, "--server", second.url, "--token-file", tokens[0], "--push", more])
         #expect(again.status == 0 && Self.through(again.stderr) == base + 700, "\(again.stderr)")
